@@ -1,0 +1,64 @@
+"""The command line: one argparse parser; each area registers its own subcommands.
+
+- ``cli_calls``: parse, validate, explain (the call language)
+- ``cli_match``: replay, play, match … (the rules engine and the match store)
+- ``cli_voice``: timeline, strikes, listen, transcribe, model (the voice)
+
+A subcommand's handler returns the exit status. Errors a user can cause derive
+from ``UserError`` (or the subpackages' own error bases, listed in
+``USER_ERRORS``) and are printed as one clear line with exit status 2, never as
+a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import __version__, cli_calls, cli_match, cli_voice
+from .i18n import UserError, set_lang, tr
+
+AREAS = (cli_calls, cli_match, cli_voice)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--lang", choices=("ru", "en"), default=None,
+        help="language of messages (default: ru) / язык сообщений",
+    )
+    parser = argparse.ArgumentParser(
+        prog="pyramid-referee",
+        description="Голосовой судья и проверка заказов для русской пирамиды (71 очко). "
+        "Voice referee and call checker for the 71-point Russian pyramid.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for area in AREAS:
+        area.register(sub, common)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    set_lang(getattr(args, "lang", None) or "ru")
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print(tr("прервано", "interrupted"), file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except UserError as exc:
+        print(f"pyramid-referee: {tr('ошибка', 'error')}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

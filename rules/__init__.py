@@ -1,0 +1,1 @@
+"""The rules engine: game state, outcome of a stroke, judging, scoring (RULES.md)."""

@@ -1,0 +1,1 @@
+"""The voice: audio in, Vosk recognition, strike detection, the model files."""
