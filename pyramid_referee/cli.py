@@ -1,8 +1,10 @@
 """The command line: one argparse parser; each area registers its own subcommands.
 
 - ``cli_calls``: parse, validate, explain (the call language)
-- ``cli_match``: replay, play, match … (the rules engine and the match store)
-- ``cli_voice``: timeline, strikes, listen, transcribe, model (the voice)
+- ``cli_replay``: replay (a match script through the rules engine)
+- ``cli_match``: match new/list/show/resume, undo, redo, export, stats, play (the match store)
+- ``cli_strikes``: strikes (the strike detector alone)
+- ``cli_voice``: timeline, listen, transcribe, model (the voice referee)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
 from ``UserError`` (or the subpackages' own error bases, listed in
@@ -15,10 +17,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, cli_calls, cli_match, cli_voice
+from . import __version__, cli_calls, cli_match, cli_replay, cli_strikes, cli_voice
 from .i18n import UserError, set_lang, tr
 
-AREAS = (cli_calls, cli_match, cli_voice)
+AREAS = (cli_calls, cli_replay, cli_match, cli_strikes, cli_voice)
 
 
 def build_parser() -> argparse.ArgumentParser:
