@@ -15,3 +15,24 @@ def test_cli_help_runs():
     out = subprocess.run([sys.executable, "-m", "pyramid_referee", "--help"], capture_output=True, text=True)
     assert out.returncode == 0
     assert "pyramid-referee" in out.stdout
+
+
+def test_wheel_carries_every_subpackage_and_its_data(tmp_path):
+    """`pip install .` (not only -e) must ship grammar/, rules/, voice/ and the grammar files."""
+    import zipfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(root)],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    (wheel,) = tmp_path.glob("pyramid_referee-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for sub in ("grammar", "rules", "voice"):
+        assert f"pyramid_referee/{sub}/__init__.py" in names
+        for src in (root / sub).glob("*.py"):
+            assert f"pyramid_referee/{sub}/{src.name}" in names, src
+        for data in list((root / sub).glob("*.lark")) + list((root / sub).glob("data/*")):
+            assert f"pyramid_referee/{sub}/{data.relative_to(root / sub)}" in names, data
