@@ -1,0 +1,346 @@
+"""The short outcome notation: what happened on a stroke, typed by a scorer.
+
+``parse_outcome(text)`` turns the notation into the outcome JSON dict of DESIGN.md
+(``Outcome.from_json`` then checks it against the rules); ``render_outcome(dict)``
+writes a dict back in the notation (``parse_outcome(render_outcome(d)) == d``).
+The grammar is ``notation.lark`` (Lark, LALR). Case does not matter, «ё» reads as «е».
+
+Items are separated by «;» or «,» and can come in any order; events keep the
+order they are written in (time order):
+
+  a ball's story       ``биток 6``               the cue ball hits ball 6
+                       ``11 3``                  ball 11 hits ball 3
+                       ``биток 6 3 в середину``  a chain: cue→6, 6→3, 3 into the middle
+                       ``3 борт``, ``3 в борт``  ball 3 touches a cushion
+                       ``биток борт 6``          cue ball off a cushion, then hits 6
+                       ``3 в правый дальний угол``, ``3 в левую середину``, ``3 в середину``
+                                                 ball 3 falls into that pocket
+                       ``биток в лузе``          the cue ball falls (pocket not named)
+                       ``биток за бортом``, ``5 вылетел``  a ball leaves the table
+                       (a carom is two stories: ``биток 6, биток 11``; «→»/«->» may join
+                       the steps of a chain: ``биток → 6 → 3``)
+  fouls (P1)           ``фол г``, ``г``, ``фол г д``; or words: ``касание`` (г),
+                       ``чужой шар`` (д), ``турник`` / ``ребром`` (е),
+                       ``не из дома`` / ``с другой стороны`` (з), ``не остановились`` (и).
+                       а, б, в, ж are what the events show: write ``промах``,
+                       ``биток в лузе``, ``биток за бортом``, ``с руки; в доме``;
+                       the letters а/б/в/ж are accepted and mean exactly those.
+  flags                ``промах``            the cue ball touched no ball (P1 а)
+                       ``с руки``            played from hand (from_hand)
+                       ``в доме``            from hand, the first ball hit was in the house (P1 ж)
+                       ``по заказу`` / ``не по заказу``  the route as called or not
+                                             (route_ok; a scorer who gives only the pockets)
+                       ``предупреждение``    the referee had warned (warned; E2, P7, P8)
+                       ``позиция не изменилась``  the balls did not move (positions_unchanged, E2)
+  nothing fell         ``ничего``, ``пусто`` or ``-`` alone: an empty outcome
+
+Ball numbers are digits 1–15 («3», «3-й»); the cue ball is «биток» (or «свой»).
+Pockets are as the striker sees the table: угол / середина, левый / правый,
+дальний / ближний. English aliases: cue, in, corner, middle, left, right, far, near,
+cushion, off, foul, miss, from hand, in house, as called, not as called, warned,
+unchanged, nothing.
+
+Errors are ``NotationError``: the column (1-based) and what was expected there.
+This module imports nothing outside ``rules``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+__all__ = ["NotationError", "parse_outcome", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
+
+#: P1 letters the referee sees and the events cannot show.
+FOUL_LETTERS = ("г", "д", "е", "з", "и")
+
+_WORD_FOULS = {
+    "TOUCH": "г",  # P1 г: touching a ball with the cue, the rest, clothing, hand
+    "OTHERS_BALL": "д",  # P1 д: playing a ball that is not one's own
+    "CUE_EDGE": "е",  # P1 е: striking with the edge or the butt of the cue
+    "WRONG_SIDE": "з",  # P1 з: from hand, from the opposite side instead of the house
+    "MOVING": "и",  # P1 и: striking while balls are still moving
+}
+
+_FLAGS = ("from_hand", "first_hit_in_house", "positions_unchanged", "warned")
+
+#: The outcome of «ничего»: nothing fell, nothing was seen.
+EMPTY_OUTCOME: dict = {
+    "events": [], "fouls": [], "from_hand": False, "first_hit_in_house": False,
+    "positions_unchanged": False, "warned": False,
+}
+
+# What each terminal is, for «expected: …» in error messages (ru, en).
+_EXPECTED = {
+    "CUE": ("«биток»", "'биток' (cue ball)"),
+    "NUMBER": ("номер шара", "a ball number"),
+    "CUSHION": ("«борт»", "'борт' (cushion)"),
+    "_IN": ("«в» (луза или борт)", "'в' (a pocket or a cushion)"),
+    "OFF_TABLE": ("«за бортом»", "'за бортом' (off the table)"),
+    "CORNER": ("«угол»", "'угол' (corner)"),
+    "MIDDLE": ("«середину»", "'середину' (middle)"),
+    "POCKET_ANY": ("«лузу»", "'лузу' (a pocket)"),
+    "LEFT": ("«левый»", "'левый'"),
+    "RIGHT": ("«правый»", "'правый'"),
+    "FAR": ("«дальний»", "'дальний'"),
+    "NEAR": ("«ближний»", "'ближний'"),
+    "_SEP": ("«;» или «,»", "';' or ','"),
+    "_ARROW": ("«→»", "'→'"),
+    "FOUL_WORD": ("«фол»", "'фол'"),
+    "LETTER": ("буква фола (г, д, е, з, и)", "a foul letter (г, д, е, з, и)"),
+    "MISS": ("«промах»", "'промах'"),
+    "NOTHING": ("«ничего»", "'ничего'"),
+    "FROM_HAND": ("«с руки»", "'с руки'"),
+    "IN_HOUSE": ("«в доме»", "'в доме'"),
+    "ROUTE_OK": ("«по заказу»", "'по заказу'"),
+    "ROUTE_NOT_OK": ("«не по заказу»", "'не по заказу'"),
+    "WARNED": ("«предупреждение»", "'предупреждение'"),
+    "UNCHANGED": ("«позиция не изменилась»", "'позиция не изменилась'"),
+    "TOUCH": ("слово фола (касание, чужой шар, …)", "a foul word (касание, чужой шар, …)"),
+    "$END": ("конец строки", "the end of the line"),
+}
+_FOUL_WORD_TERMINALS = ("OTHERS_BALL", "CUE_EDGE", "WRONG_SIDE", "MOVING")
+
+
+class NotationError(ValueError):
+    """A notation that does not parse: where (1-based column) and what was expected."""
+
+    def __init__(self, column: int, what_ru: str, what_en: str,
+                 expected: tuple[tuple[str, str], ...] = ()) -> None:
+        self.column = column
+        self.what_ru = what_ru
+        self.what_en = what_en
+        self.expected = expected
+        super().__init__(self.message("ru"))
+
+    def message(self, lang: str = "ru") -> str:
+        en = lang == "en"
+        text = self.what_en if en else self.what_ru
+        where = f"column {self.column}" if en else f"столбец {self.column}"
+        msg = f"{where}: {text}"
+        if self.expected:
+            names = ", ".join(e[1] if en else e[0] for e in self.expected)
+            msg += f"; {'expected' if en else 'ожидалось'}: {names}"
+        return msg
+
+    def to_json(self, lang: str = "ru") -> dict:
+        return {"column": self.column, "message": self.message(lang)}
+
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark.open(
+        str(Path(__file__).with_name("notation.lark")), parser="lalr", lexer="contextual",
+        propagate_positions=True,
+    )
+
+
+def _expected(names) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for name in sorted(set(names), key=lambda n: list(_EXPECTED).index(n) if n in _EXPECTED else 99):
+        if name in _FOUL_WORD_TERMINALS:
+            name = "TOUCH"
+        desc = _EXPECTED.get(name)
+        if desc and desc not in out:
+            out.append(desc)
+    return tuple(out)
+
+
+def _err(col: int, ru: str, en: str) -> NotationError:
+    return NotationError(col, ru, en)
+
+
+def _ball(tok: Token) -> int:
+    digits = "".join(ch for ch in str(tok) if ch.isdigit())
+    n = int(digits)
+    if not 1 <= n <= 15:
+        raise _err(tok.column, f"шара {n} нет: номера шаров 1–15", f"there is no ball {n}: balls are 1-15")
+    return n
+
+
+def _actor(tree: Tree) -> Any:
+    (tok,) = tree.children
+    return "cue" if tok.type == "CUE" else _ball(tok)
+
+
+def _pocket(pocketed: Tree) -> dict | None:
+    (tree,) = pocketed.children
+    if isinstance(tree, Token):  # «в лузе»: which pocket is not said
+        return None
+    kind = side = end = None
+    for tok in tree.children:
+        t = tok.type
+        if t in ("CORNER", "MIDDLE"):
+            kind = "corner" if t == "CORNER" else "middle"
+        elif t in ("LEFT", "RIGHT"):
+            new = t.lower()
+            if side is not None and side != new:
+                raise _err(tok.column, "луза и левая, и правая", "the pocket is both left and right")
+            side = new
+        else:
+            new = t.lower()
+            if end is not None and end != new:
+                raise _err(tok.column, "луза и дальняя, и ближняя", "the pocket is both far and near")
+            end = new
+    if kind == "middle" and end is not None:
+        raise _err(tree.meta.column, "у средней лузы нет дальней и ближней", "a middle pocket has no far or near end")
+    return {"kind": kind, "side": side, "end": end}
+
+
+def _motion(tree: Tree, events: list) -> None:
+    subject, *rest = tree.children
+    actor = _actor(subject)
+    for node in rest:
+        if isinstance(node, Token) and node.type == "NUMBER":
+            target = _ball(node)
+            if target == actor:
+                raise _err(node.column, f"шар {target} не может удариться сам о себя", f"ball {target} cannot hit itself")
+            events.append({"type": "hit", "a": actor, "b": target})
+            actor = target
+        elif isinstance(node, Token) and node.type == "OFF_TABLE":
+            events.append({"type": "off_table", "ball": actor})
+        elif node.data == "cushion":
+            events.append({"type": "cushion", "ball": actor})
+        elif node.data == "pocketed":
+            events.append({"type": "pocket", "ball": actor, "pocket": _pocket(node)})
+        else:  # pragma: no cover - the grammar has no other node here
+            raise AssertionError(node)
+
+
+def parse_outcome(text: str) -> dict:
+    """The short notation → the outcome JSON dict of DESIGN.md. Raises NotationError."""
+    if not isinstance(text, str):
+        raise TypeError("text must be a str")
+    norm = text.lower().replace("ё", "е")  # same length: columns stay right
+    if not norm.strip():
+        raise _err(1, "исход не указан (для пустого исхода — «ничего» или «-»)",
+                   "no outcome given (write 'ничего' or '-' for an empty one)")
+    try:
+        tree = _parser().parse(norm)
+    except UnexpectedCharacters as exc:
+        raise NotationError(
+            exc.column, f"непонятно: «{text[exc.pos_in_stream:].split()[0] if text[exc.pos_in_stream:].split() else text[exc.pos_in_stream]}»",
+            f"not understood: '{text[exc.pos_in_stream:].split()[0] if text[exc.pos_in_stream:].split() else text[exc.pos_in_stream]}'",
+            _expected(exc.allowed or ()),
+        ) from None
+    except UnexpectedEOF as exc:
+        raise NotationError(len(text) + 1, "исход оборван", "the outcome stops short", _expected(exc.expected)) from None
+    except UnexpectedToken as exc:
+        if exc.token.type == "$END":
+            raise NotationError(len(text.rstrip()) + 1, "исход оборван", "the outcome stops short",
+                                _expected(exc.accepts or exc.expected)) from None
+        word = text[exc.token.start_pos:exc.token.end_pos]
+        raise NotationError(exc.column, f"здесь не к месту «{word}»", f"'{word}' does not fit here",
+                            _expected(exc.accepts or exc.expected)) from None
+    except UnexpectedInput as exc:  # pragma: no cover - the three above cover LALR
+        raise NotationError(getattr(exc, "column", 1) or 1, "не разобрано", "not parsed") from None
+
+    out = {k: (list(v) if isinstance(v, list) else v) for k, v in EMPTY_OUTCOME.items()}
+    if tree.data == "nothing":
+        return out
+    events: list = out["events"]
+    fouls: set[str] = set()
+    miss_col = None
+    route_ok = None
+    for item in tree.children:
+        if item.data == "motion":
+            _motion(item, events)
+        elif item.data == "foul":
+            for tok in item.children:
+                if tok.type == "FOUL_WORD":
+                    continue
+                if tok.type == "LETTER":
+                    letter = str(tok)
+                    if letter == "а":
+                        miss_col = miss_col or tok.column
+                    elif letter == "б":
+                        events.append({"type": "pocket", "ball": "cue", "pocket": None})
+                    elif letter == "в":
+                        events.append({"type": "off_table", "ball": "cue"})
+                    elif letter == "ж":
+                        out["from_hand"] = out["first_hit_in_house"] = True
+                    else:
+                        fouls.add(letter)
+                else:
+                    fouls.add(_WORD_FOULS[tok.type])
+        else:  # flag
+            (tok,) = item.children
+            t = tok.type
+            if t == "MISS":
+                miss_col = miss_col or tok.column
+            elif t == "FROM_HAND":
+                out["from_hand"] = True
+            elif t == "IN_HOUSE":
+                out["from_hand"] = out["first_hit_in_house"] = True
+            elif t in ("ROUTE_OK", "ROUTE_NOT_OK"):
+                new = t == "ROUTE_OK"
+                if route_ok is not None and route_ok != new:
+                    raise _err(tok.column, "и «по заказу», и «не по заказу»", "both 'as called' and 'not as called'")
+                route_ok = new
+            elif t == "WARNED":
+                out["warned"] = True
+            elif t == "UNCHANGED":
+                out["positions_unchanged"] = True
+    if miss_col is not None and any(e["type"] == "hit" and e["a"] == "cue" for e in events):
+        raise _err(miss_col, "«промах», но биток касается шара", "'промах' (miss), yet the cue ball hits a ball")
+    out["fouls"] = [f for f in FOUL_LETTERS if f in fouls]
+    if route_ok is not None:
+        out["route_ok"] = route_ok
+    return out
+
+
+# ---------------------------------------------------------------------------- render
+
+_SIDE_RU = {"left": ("левый", "левую"), "right": ("правый", "правую")}
+_END_RU = {"far": "дальний", "near": "ближний"}
+_LETTER_WORD = {"г": "касание", "д": "чужой шар", "е": "турник", "з": "не из дома", "и": "не остановились"}
+
+
+def _render_actor(a: Any) -> str:
+    return "биток" if a == "cue" else str(a)
+
+
+def _render_pocket(p: dict | None) -> str:
+    if p is None:
+        return "в лузу"
+    if p["kind"] == "middle":
+        return "в " + (_SIDE_RU[p["side"]][1] + " " if p.get("side") else "") + "середину"
+    words = [_SIDE_RU[p["side"]][0]] if p.get("side") else []
+    if p.get("end"):
+        words.append(_END_RU[p["end"]])
+    return "в " + " ".join(words + ["угол"])
+
+
+def render_outcome(outcome: dict) -> str:
+    """An outcome dict → the short notation (one item per event: ``биток 6; 6 3; 3 в середину``)."""
+    items: list[str] = []
+    for e in outcome.get("events", []):
+        t = e["type"]
+        if t == "hit":
+            items.append(f"{_render_actor(e['a'])} {e['b']}")
+        elif t == "cushion":
+            items.append(f"{_render_actor(e['ball'])} борт")
+        elif t == "pocket":
+            items.append(f"{_render_actor(e['ball'])} {_render_pocket(e.get('pocket'))}")
+        elif t == "off_table":
+            items.append(f"{_render_actor(e['ball'])} за бортом")
+        else:
+            raise ValueError(f"events: unknown event type {t!r}")
+    fouls = list(outcome.get("fouls", []))
+    if fouls:
+        items.append("фол " + " ".join(fouls))
+    if outcome.get("first_hit_in_house"):
+        items.append("с руки; в доме")
+    elif outcome.get("from_hand"):
+        items.append("с руки")
+    if "route_ok" in outcome and outcome["route_ok"] is not None:
+        items.append("по заказу" if outcome["route_ok"] else "не по заказу")
+    if outcome.get("warned"):
+        items.append("предупреждение")
+    if outcome.get("positions_unchanged"):
+        items.append("позиция не изменилась")
+    return "; ".join(items) if items else "ничего"

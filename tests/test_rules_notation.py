@@ -1,0 +1,173 @@
+"""The short outcome notation (rules/notation.py): text → the outcome JSON of DESIGN.md."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramid_referee.rules.notation import EMPTY_OUTCOME, NotationError, parse_outcome, render_outcome
+
+
+def out(**kw):
+    d = {k: (list(v) if isinstance(v, list) else v) for k, v in EMPTY_OUTCOME.items()}
+    d.update(kw)
+    return d
+
+
+def pocket(kind, side=None, end=None):
+    return {"kind": kind, "side": side, "end": end}
+
+
+def test_issue_example_pocket_miss_cue_in_pocket():
+    # The issue's own example: «3 в правый дальний угол; промах; биток в лузе».
+    assert parse_outcome("3 в правый дальний угол; промах; биток в лузе") == out(events=[
+        {"type": "pocket", "ball": 3, "pocket": pocket("corner", "right", "far")},
+        {"type": "pocket", "ball": "cue", "pocket": None},
+    ])
+
+
+def test_hits_in_order_design_route_example():
+    # DESIGN.md's route example as outcome events: cue→6, cue→11, 11→3, 3 into the middle.
+    assert parse_outcome("биток 6, биток 11, 11 3, 3 в середину")["events"] == [
+        {"type": "hit", "a": "cue", "b": 6},
+        {"type": "hit", "a": "cue", "b": 11},
+        {"type": "hit", "a": 11, "b": 3},
+        {"type": "pocket", "ball": 3, "pocket": pocket("middle")},
+    ]
+
+
+def test_chain_expands_in_time_order():
+    assert parse_outcome("биток → 6 → 3 борт в левую середину")["events"] == [
+        {"type": "hit", "a": "cue", "b": 6},
+        {"type": "hit", "a": 6, "b": 3},
+        {"type": "cushion", "ball": 3},
+        {"type": "pocket", "ball": 3, "pocket": pocket("middle", "left")},
+    ]
+
+
+def test_cue_off_cushion_first_then_ball():
+    assert parse_outcome("биток борт 6")["events"] == [
+        {"type": "cushion", "ball": "cue"}, {"type": "hit", "a": "cue", "b": 6}]
+
+
+@pytest.mark.parametrize("text,event", [
+    ("3 борт", {"type": "cushion", "ball": 3}),
+    ("3 в борт", {"type": "cushion", "ball": 3}),
+    ("биток за бортом", {"type": "off_table", "ball": "cue"}),
+    ("5 вылетел", {"type": "off_table", "ball": 5}),
+    ("12-й в ближний левый угол", {"type": "pocket", "ball": 12, "pocket": pocket("corner", "left", "near")}),
+    ("7 в угол правый", {"type": "pocket", "ball": 7, "pocket": pocket("corner", "right")}),
+    ("4 В Правую Середину", {"type": "pocket", "ball": 4, "pocket": pocket("middle", "right")}),
+    ("cue 6", {"type": "hit", "a": "cue", "b": 6}),
+    ("3 in left far corner", {"type": "pocket", "ball": 3, "pocket": pocket("corner", "left", "far")}),
+])
+def test_single_events(text, event):
+    assert parse_outcome(text)["events"] == [event]
+
+
+@pytest.mark.parametrize("text,letters", [
+    ("фол г", ["г"]), ("г", ["г"]), ("фол г д, е", ["г", "д", "е"]), ("касание", ["г"]),
+    ("чужой шар", ["д"]), ("турник", ["е"]), ("ребром", ["е"]), ("не из дома", ["з"]),
+    ("с другой стороны", ["з"]), ("шары не остановились", ["и"]), ("и; г; г", ["г", "и"]),
+])
+def test_P1_fouls_by_letter_or_word(text, letters):
+    assert parse_outcome(text)["fouls"] == letters
+
+
+def test_P1_derived_letters_mean_their_events():
+    # а/б/в/ж are shown by events and flags, not carried as letters (DESIGN.md outcome).
+    assert parse_outcome("б") == out(events=[{"type": "pocket", "ball": "cue", "pocket": None}])
+    assert parse_outcome("фол в") == out(events=[{"type": "off_table", "ball": "cue"}])
+    assert parse_outcome("ж") == out(from_hand=True, first_hit_in_house=True)
+    assert parse_outcome("а") == out()
+
+
+@pytest.mark.parametrize("text,field,value", [
+    ("с руки", "from_hand", True), ("в доме", "first_hit_in_house", True),
+    ("первый шар в доме", "first_hit_in_house", True),
+    ("по заказу", "route_ok", True), ("не по заказу", "route_ok", False),
+    ("предупреждение", "warned", True), ("позиция не изменилась", "positions_unchanged", True),
+])
+def test_flags(text, field, value):
+    assert parse_outcome(text)[field] is value
+
+
+def test_route_ok_absent_unless_said():
+    assert "route_ok" not in parse_outcome("3 в середину")
+    assert parse_outcome("3 в середину; по заказу")["route_ok"] is True
+
+
+@pytest.mark.parametrize("text", ["ничего", "-", "пусто", "Ничего не упало"])
+def test_nothing(text):
+    assert parse_outcome(text) == out()
+
+
+def test_yo_reads_as_e():
+    assert parse_outcome("предупреждЁние") == out(warned=True)
+
+
+@pytest.mark.parametrize("text,column,fragment", [
+    ("3 в 5", 5, "«5»"),
+    ("3", 2, "оборван"),
+    ("16 в угол", 1, "16"),
+    ("Тройка в угол", 1, "«Тройка»"),
+    ("3 в угол правый левый", 17, "левая, и правая"),
+    ("3 в середину дальнюю", 5, "средней"),
+    ("биток 6; промах", 10, "промах"),
+    ("3 3", 3, "сам"),
+    ("по заказу; не по заказу", 12, "по заказу"),
+    ("", 1, "не указан"),
+    ("3 в угол;; 4 борт", 10, "не к месту"),
+])
+def test_errors_name_the_column(text, column, fragment):
+    with pytest.raises(NotationError) as e:
+        parse_outcome(text)
+    assert e.value.column == column
+    assert fragment in e.value.message("ru")
+    assert f"column {column}" in e.value.message("en")
+
+
+def test_error_says_what_was_expected():
+    with pytest.raises(NotationError) as e:
+        parse_outcome("3 в")
+    msg = e.value.message("ru")
+    assert "ожидалось" in msg and "«угол»" in msg and "«середину»" in msg
+    assert "expected" in e.value.message("en")
+
+
+# ---------------------------------------------------------------- round trip
+
+balls = st.integers(1, 15)
+actors = st.one_of(st.just("cue"), balls)
+pockets = st.one_of(
+    st.builds(pocket, st.just("corner"), st.sampled_from([None, "left", "right"]), st.sampled_from([None, "near", "far"])),
+    st.builds(pocket, st.just("middle"), st.sampled_from([None, "left", "right"])),
+)
+hit = st.builds(lambda a, b: {"type": "hit", "a": a, "b": b}, actors, balls).filter(lambda e: e["a"] != e["b"])
+event = st.one_of(
+    hit,
+    st.builds(lambda b: {"type": "cushion", "ball": b}, actors),
+    st.builds(lambda b, p: {"type": "pocket", "ball": b, "pocket": p}, actors, st.one_of(st.none(), pockets)),
+    st.builds(lambda b: {"type": "off_table", "ball": b}, actors),
+)
+
+
+@st.composite
+def outcomes(draw):
+    d = out(events=draw(st.lists(event, max_size=6)))
+    d["fouls"] = sorted(set(draw(st.lists(st.sampled_from("гдези"), max_size=3))), key="гдези".index)
+    d["from_hand"] = draw(st.booleans())
+    d["first_hit_in_house"] = d["from_hand"] and draw(st.booleans())
+    d["positions_unchanged"] = draw(st.booleans())
+    d["warned"] = draw(st.booleans())
+    r = draw(st.sampled_from([None, True, False]))
+    if r is not None:
+        d["route_ok"] = r
+    return d
+
+
+@settings(max_examples=200, deadline=None)
+@given(outcomes())
+def test_render_then_parse_round_trips(d):
+    assert parse_outcome(render_outcome(d)) == d
