@@ -1,0 +1,354 @@
+"""The Vosk model files: where the model is, whether it is whole, loading it, fetching it.
+
+Lookup order (the first that is given or exists wins; DESIGN.md, "Voice"):
+
+1. ``--model DIR`` (``explicit``), 2. ``PYRAMID_VOSK_MODEL``, 3. ``VOSK_MODEL_PATH``
+(Vosk's own variable: a folder of models, or a model folder itself), 4. Vosk's own cache
+``~/.cache/vosk/vosk-model-small-ru-0.22``, 5. this program's user cache (platformdirs),
+where ``model download`` puts it.
+
+A place given explicitly (1, 2) that is not a whole model is an error, never silently
+skipped. A found folder is checked before Vosk sees it (``check_model_dir``) and Vosk is
+always given a path: ``vosk.Model(lang=...)`` downloads on its own and calls ``sys.exit``
+when that fails, so it is never used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import shutil
+import stat
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Callable, Iterator, Mapping
+
+from .errors import ModelError
+
+MODEL_NAME = "vosk-model-small-ru-0.22"
+MODEL_URL = f"https://alphacephei.com/vosk/models/{MODEL_NAME}.zip"
+MODEL_SIZE = 46_236_750  # bytes, from Vosk's model list (DESIGN.md)
+MODEL_MD5 = "d1759dc83eb8fd87850129afbd9f4b7b"
+ENV_VAR = "PYRAMID_VOSK_MODEL"
+VOSK_ENV_VAR = "VOSK_MODEL_PATH"
+APP_NAME = "pyramid-referee"
+
+# Files every Vosk model has; the graph is either one HCLG.fst or the lookahead pair
+# HCLr.fst + Gr.fst (the small models, the Korean test model).
+REQUIRED_FILES = ("am/final.mdl", "conf/model.conf")
+GRAPH_CHOICES = (("graph/HCLG.fst",), ("graph/HCLr.fst", "graph/Gr.fst"))
+_RU_MODEL = re.compile(r"^vosk-model(-small)?-ru\b")
+
+
+def _t(lang: str, ru: str, en: str) -> str:
+    return en if lang == "en" else ru
+
+
+@dataclass(frozen=True)
+class ModelLocation:
+    path: Path
+    source: str  # "--model" | "PYRAMID_VOSK_MODEL" | "VOSK_MODEL_PATH" | "vosk-cache" | "user-cache"
+
+
+def user_cache_dir() -> Path:
+    """Where ``model download`` puts models: this program's user cache (platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME)) / "vosk"
+
+
+def vosk_cache_dir(home: Path | None = None) -> Path:
+    """Vosk's own cache folder (``vosk.MODEL_DIRS``): ``~/.cache/vosk``."""
+    return (home or Path.home()) / ".cache" / "vosk"
+
+
+def manual_instructions(lang: str = "ru", cache: Path | None = None) -> str:
+    """How to place the model by hand (used when none is found or the network is down)."""
+    cache = cache or user_cache_dir()
+    return _t(
+        lang,
+        f"скачайте {MODEL_URL} ({MODEL_SIZE} байт, md5 {MODEL_MD5}) и распакуйте в {cache} "
+        f"(должно получиться {cache / MODEL_NAME / 'am' / 'final.mdl'}), "
+        f"или укажите папку модели: --model DIR или переменная {ENV_VAR}=DIR",
+        f"download {MODEL_URL} ({MODEL_SIZE} bytes, md5 {MODEL_MD5}) and unzip it into {cache} "
+        f"(so that {cache / MODEL_NAME / 'am' / 'final.mdl'} exists), "
+        f"or point to a model folder: --model DIR or {ENV_VAR}=DIR",
+    )
+
+
+def missing_model_files(path: Path) -> list[str]:
+    """The model files absent from ``path`` (empty: the folder looks like a whole model)."""
+    missing = [f for f in REQUIRED_FILES if not (path / f).is_file()]
+    if not any(all((path / f).is_file() for f in choice) for choice in GRAPH_CHOICES):
+        missing.append("graph/HCLG.fst " + "|" + " graph/HCLr.fst+graph/Gr.fst")
+    return missing
+
+
+def check_model_dir(path: str | os.PathLike, *, source: str = "--model", lang: str = "ru") -> Path:
+    """A missing folder, a file, or a half-unpacked model → ModelError naming what is absent."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise ModelError(_t(lang, f"модель Vosk не найдена: {p} ({source}) не существует",
+                            f"Vosk model not found: {p} ({source}) does not exist"))
+    if not p.is_dir():
+        raise ModelError(_t(lang, f"{p} ({source}) не папка модели Vosk, а файл",
+                            f"{p} ({source}) is a file, not a Vosk model folder"))
+    missing = missing_model_files(p)
+    if missing:
+        raise ModelError(_t(
+            lang,
+            f"{p} ({source}) не целая модель Vosk (распакована не полностью или не модель): "
+            f"нет {', '.join(missing)}",
+            f"{p} ({source}) is not a whole Vosk model (half-unpacked, or not a model): "
+            f"missing {', '.join(missing)}",
+        ))
+    return p
+
+
+def _vosk_places(env: Mapping[str, str], home: Path | None) -> Iterator[tuple[Path, str]]:
+    vosk_env = env.get(VOSK_ENV_VAR)
+    if vosk_env:
+        base = Path(vosk_env).expanduser()
+        if (base / "am").is_dir() or (base / "conf").is_dir():
+            yield base, VOSK_ENV_VAR  # the variable names a model folder itself
+        yield base / MODEL_NAME, VOSK_ENV_VAR
+        if base.is_dir():  # any other Russian model there, as Vosk's own lookup matches
+            for d in sorted(base.iterdir()):
+                if d.name != MODEL_NAME and _RU_MODEL.match(d.name):
+                    yield d, VOSK_ENV_VAR
+    yield vosk_cache_dir(home) / MODEL_NAME, "vosk-cache"
+
+
+def find_model(explicit: str | os.PathLike | None = None, *, env: Mapping[str, str] | None = None,
+               home: Path | None = None, cache: Path | None = None, lang: str = "ru") -> ModelLocation:
+    """The model folder by the lookup order above, checked; ModelError says where it looked."""
+    env = os.environ if env is None else env
+    cache = user_cache_dir() if cache is None else cache
+    if explicit is not None and str(explicit) != "":
+        return ModelLocation(check_model_dir(explicit, source="--model", lang=lang), "--model")
+    if env.get(ENV_VAR):
+        return ModelLocation(check_model_dir(env[ENV_VAR], source=ENV_VAR, lang=lang), ENV_VAR)
+    looked: list[str] = []
+    for path, source in [*_vosk_places(env, home), (cache / MODEL_NAME, "user-cache")]:
+        looked.append(str(path))
+        if path.exists():  # present but broken: say so rather than fall through
+            return ModelLocation(check_model_dir(path, source=source, lang=lang), source)
+    raise ModelError(_t(
+        lang,
+        f"модель Vosk не найдена (искал: {', '.join(looked)}). Выполните `pyramid-referee model "
+        f"download` или {manual_instructions(lang, cache)}",
+        f"no Vosk model found (looked in: {', '.join(looked)}). Run `pyramid-referee model "
+        f"download`, or {manual_instructions(lang, cache)}",
+    ))
+
+
+def set_log_level(verbose: bool = False) -> None:
+    """Silence Vosk/Kaldi logging unless verbose.
+
+    Kaldi prints a message when its severity is at most the level: warnings are -1, errors
+    -2. Level -1 would still print "Ignoring word missing in vocabulary" for every grammar
+    word the model lacks; the recognizer reports those itself, so the quiet level is -2.
+    """
+    import vosk
+
+    vosk.SetLogLevel(0 if verbose else -2)
+
+
+@contextlib.contextmanager
+def _captured_stderr_fd() -> Iterator[list[str]]:
+    """Collect what C code writes to file descriptor 2 (Kaldi's log) while inside."""
+    lines: list[str] = []
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all
+        yield lines
+        return
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield lines
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            lines.extend(tmp.read().decode("utf-8", "replace").splitlines())
+
+
+def load_model(path: str | os.PathLike, *, verbose: bool = False, lang: str = "ru"):
+    """Check the folder, then load it with Vosk; Vosk's failures become ModelError."""
+    p = check_model_dir(path, lang=lang)
+    try:
+        import vosk
+    except Exception as exc:  # the wheel's native library cannot load
+        raise ModelError(_t(lang, f"не удалось загрузить библиотеку vosk: {exc}",
+                            f"cannot load the vosk library: {exc}")) from exc
+    set_log_level(verbose)
+    log: list[str] = []
+    try:
+        if verbose:
+            model = vosk.Model(str(p))
+        else:
+            with _captured_stderr_fd() as log:
+                model = vosk.Model(str(p))
+    except Exception as exc:
+        errors = [line for line in log if "ERROR" in line] or [str(exc)]
+        raise ModelError(_t(
+            lang,
+            f"Vosk не смог загрузить модель {p}: {errors[-1].strip()} (повреждена или не модель Vosk?)",
+            f"Vosk could not load the model {p}: {errors[-1].strip()} (damaged, or not a Vosk model?)",
+        )) from exc
+    return model
+
+
+def has_word(model, word: str) -> bool:
+    """Does the model's vocabulary hold this word?
+
+    ``Model.vosk_model_find_word`` (vosk 0.3.45) returns the word's symbol id, or -1 when the
+    word is not in the vocabulary; id 0 is ``<eps>``, which is no word.
+    """
+    return int(model.vosk_model_find_word(word)) > 0
+
+
+def missing_words(model, words) -> list[str]:
+    """The words the model lacks (Vosk drops them from a runtime grammar with only a log line)."""
+    return [w for w in words if w != "[unk]" and not has_word(model, w)]
+
+
+# --- model download --------------------------------------------------------------------------
+
+class NetworkError(ModelError):
+    """The model could not be fetched (no network, server error)."""
+
+
+def _safe_members(zf: zipfile.ZipFile, lang: str) -> list[zipfile.ZipInfo]:
+    """Every member's path stays inside the target: no absolute paths, no '..', no links."""
+    members = []
+    for info in zf.infolist():
+        name = info.filename.replace("\\", "/")
+        parts = PurePosixPath(name).parts
+        if (name.startswith("/") or re.match(r"^[A-Za-z]:", name) or ".." in parts
+                or "\0" in name):
+            raise ModelError(_t(lang, f"архив отклонён: путь {info.filename!r} выходит за папку назначения",
+                                f"archive refused: the path {info.filename!r} escapes the target folder"))
+        mode = info.external_attr >> 16
+        if stat.S_ISLNK(mode):
+            raise ModelError(_t(lang, f"архив отклонён: {info.filename!r} — символическая ссылка",
+                                f"archive refused: {info.filename!r} is a symbolic link"))
+        members.append(info)
+    return members
+
+
+def safe_extract(archive: Path, target: Path, *, lang: str = "ru") -> None:
+    """Unpack ``archive`` into the (new, empty) folder ``target``; refuse any escaping path."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            members = _safe_members(zf, lang)
+            root = target.resolve()
+            for info in members:
+                dest = (root / info.filename.replace("\\", "/")).resolve()
+                if dest != root and root not in dest.parents:  # defence in depth
+                    raise ModelError(_t(lang, f"архив отклонён: путь {info.filename!r} выходит за папку назначения",
+                                        f"archive refused: the path {info.filename!r} escapes the target folder"))
+                if info.is_dir():
+                    dest.mkdir(parents=True, exist_ok=True)
+                    continue
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(info) as src, open(dest, "wb") as out:
+                    shutil.copyfileobj(src, out, 1 << 20)
+    except zipfile.BadZipFile as exc:
+        raise ModelError(_t(lang, f"архив {archive} повреждён: {exc}",
+                            f"the archive {archive} is damaged: {exc}")) from exc
+
+
+def _fetch(url: str, dest: Path, *, progress: Callable[[int, int | None], None] | None,
+           timeout: float, lang: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp, open(dest, "wb") as out:
+            total = resp.headers.get("Content-Length")
+            total = int(total) if total and total.isdigit() else None
+            done = 0
+            while True:
+                chunk = resp.read(1 << 16)
+                if not chunk:
+                    break
+                out.write(chunk)
+                done += len(chunk)
+                if progress:
+                    progress(done, total)
+            return done
+    except urllib.error.HTTPError as exc:
+        raise NetworkError(_t(lang, f"не удалось скачать {url}: сервер ответил {exc.code} {exc.reason}",
+                              f"could not download {url}: the server answered {exc.code} {exc.reason}")) from exc
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise NetworkError(_t(
+            lang,
+            f"не удалось скачать {url}: {reason} (нет сети?)",
+            f"could not download {url}: {reason} (no network?)",
+        )) from exc
+
+
+def _model_root(unpacked: Path, name: str) -> Path:
+    if (unpacked / name).is_dir():
+        return unpacked / name
+    if not missing_model_files(unpacked):
+        return unpacked
+    subdirs = [d for d in unpacked.iterdir() if d.is_dir()]
+    return subdirs[0] if len(subdirs) == 1 else unpacked
+
+
+def download_model(dest_root: Path | None = None, *, url: str = MODEL_URL, size: int | None = MODEL_SIZE,
+                   md5: str | None = MODEL_MD5, name: str = MODEL_NAME,
+                   progress: Callable[[int, int | None], None] | None = None,
+                   timeout: float = 30.0, lang: str = "ru") -> tuple[Path, bool]:
+    """Fetch, verify and unpack the model once; return (its folder, whether it was fetched now).
+
+    The archive goes to a temporary file beside the target; its size and md5 are checked;
+    it is unpacked into a temporary folder (refusing any path that escapes it), the result
+    is checked as a model, and only then renamed into place (one atomic rename). A model
+    already in place is not fetched again.
+    """
+    dest_root = Path(dest_root) if dest_root is not None else user_cache_dir()
+    target = dest_root / name
+    if target.is_dir() and not missing_model_files(target):
+        return target, False
+    try:
+        dest_root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ModelError(_t(lang, f"не удалось создать папку {dest_root}: {exc}",
+                            f"cannot create the folder {dest_root}: {exc}")) from exc
+    with tempfile.TemporaryDirectory(prefix=f".{name}.", dir=dest_root) as tmp:
+        tmp_path = Path(tmp)
+        archive = tmp_path / f"{name}.zip"
+        got = _fetch(url, archive, progress=progress, timeout=timeout, lang=lang)
+        if size is not None and got != size:
+            raise ModelError(_t(lang, f"скачанный архив {url}: {got} байт, ожидалось {size}; не распакован",
+                                f"downloaded archive {url}: {got} bytes, expected {size}; not unpacked"))
+        if md5 is not None:
+            digest = hashlib.md5()
+            with open(archive, "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(chunk)
+            if digest.hexdigest() != md5.lower():
+                raise ModelError(_t(lang, f"скачанный архив {url}: md5 {digest.hexdigest()}, ожидалось {md5}; не распакован",
+                                    f"downloaded archive {url}: md5 {digest.hexdigest()}, expected {md5}; not unpacked"))
+        unpacked = tmp_path / "unpacked"
+        unpacked.mkdir()
+        safe_extract(archive, unpacked, lang=lang)
+        root = _model_root(unpacked, name)
+        missing = missing_model_files(root)
+        if missing:
+            raise ModelError(_t(lang, f"архив {url} не содержит целой модели Vosk: нет {', '.join(missing)}",
+                                f"the archive {url} holds no whole Vosk model: missing {', '.join(missing)}"))
+        old = None
+        if target.exists():  # a half-unpacked leftover: moved aside, removed after the swap
+            old = tmp_path / "old"
+            os.rename(target, old)
+        os.rename(root, target)
+    return target, True
