@@ -1,0 +1,240 @@
+"""Audio in: WAV files of any rate and channel count, and one stream of frames on one clock.
+
+Everything downstream (Vosk, the strike detector, the session timeline) sees the same thing:
+16 kHz mono float32 samples in [-1, 1], cut into short blocks, each block carrying its start time
+in seconds from the start of the audio. The clock is the sample count, not the wall clock: a file
+and a microphone give the same times for the same audio, and the recognizer's word times (which
+also count samples from its start) agree with the detector's strike times.
+
+Block size: the strike detector reports a strike after a look-ahead of a few milliseconds plus
+the wait for the block that holds it, so the worst-case report delay is about
+``look-ahead + block_ms``. The default 10 ms blocks keep it under the 20 ms bar; 20 ms blocks
+also work (the strike *time* is the same), only the worst-case report delay grows.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from dataclasses import dataclass
+from typing import Iterator, NamedTuple
+
+import numpy as np
+
+from .errors import AudioFileError
+
+RATE = 16000
+"""The one sample rate of the pipeline (Vosk's small models and the strike detector)."""
+
+DEFAULT_BLOCK_MS = 10
+
+
+def _tr(lang: str, ru: str, en: str) -> str:
+    return en if lang == "en" else ru
+
+
+class Frame(NamedTuple):
+    """One block of audio: float32 mono samples and the time (s) of its first sample."""
+
+    samples: np.ndarray
+    t0: float
+
+    @property
+    def t1(self) -> float:
+        """Time just after the last sample (stream time once this block has arrived)."""
+        return self.t0 + len(self.samples) / RATE
+
+
+def block_samples(block_ms: float, rate: int = RATE) -> int:
+    """Samples in a block of ``block_ms`` milliseconds (at least one)."""
+    if not (block_ms > 0):
+        raise ValueError(f"block_ms must be positive, got {block_ms!r}")
+    return max(1, int(round(rate * block_ms / 1000.0)))
+
+
+class Frames:
+    """An iterator of :class:`Frame` blocks with a shared clock.
+
+    ``rate`` is the sample rate (always :data:`RATE` for the pipeline), ``block`` the nominal
+    block length in samples (the last block of a file may be shorter), ``source`` a name for
+    messages. ``samples_read`` counts the samples handed out so far; the next block starts at
+    ``samples_read / rate`` seconds.
+    """
+
+    def __init__(self, blocks: Iterator[np.ndarray], *, rate: int = RATE, block: int,
+                 source: str = "") -> None:
+        self._blocks = iter(blocks)
+        self.rate = rate
+        self.block = block
+        self.source = source
+        self.samples_read = 0
+
+    @property
+    def time(self) -> float:
+        """Stream time (s): the start time of the next block."""
+        return self.samples_read / self.rate
+
+    def __iter__(self) -> "Frames":
+        return self
+
+    def __next__(self) -> Frame:
+        samples = next(self._blocks)
+        frame = Frame(samples, self.samples_read / self.rate)
+        self.samples_read += len(samples)
+        return frame
+
+
+def array_frames(samples: np.ndarray, block_ms: float = DEFAULT_BLOCK_MS, *,
+                 source: str = "<array>") -> Frames:
+    """Frames over samples already at :data:`RATE` (mono float32)."""
+    x = np.ascontiguousarray(samples, dtype=np.float32)
+    if x.ndim != 1:
+        raise ValueError("array_frames wants mono (1-D) samples")
+    n = block_samples(block_ms)
+    return Frames((x[i:i + n] for i in range(0, len(x), n)), block=n, source=source)
+
+
+def file_frames(path: str | os.PathLike, block_ms: float = DEFAULT_BLOCK_MS, *,
+                lang: str = "ru") -> Frames:
+    """Frames of a WAV file, converted to 16 kHz mono (read whole, then cut in blocks).
+
+    Raises :class:`AudioFileError` at once (not on first iteration) if the file is unreadable.
+    """
+    x = read_wav(path, lang=lang)
+    return array_frames(x, block_ms, source=os.fspath(path))
+
+
+def to_pcm16(samples: np.ndarray) -> bytes:
+    """Float samples in [-1, 1] to little-endian 16-bit PCM bytes (what Vosk's AcceptWaveform takes)."""
+    x = np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0)
+    return (x * 32767.0).round().astype("<i2").tobytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# WAV files
+
+_INT_SCALE = {
+    np.dtype(np.int16): 32768.0,
+    np.dtype(np.int32): 2147483648.0,   # 32-bit, and 24-bit (scipy left-justifies it into int32)
+    np.dtype(np.int64): 9223372036854775808.0,
+}
+
+
+def to_float32(data: np.ndarray) -> np.ndarray:
+    """Integer or float PCM samples to float32 in [-1, 1] (shape kept)."""
+    dt = data.dtype
+    if dt == np.uint8:  # 8-bit WAV is unsigned, centred on 128
+        return ((data.astype(np.float32) - 128.0) / 128.0)
+    if dt in _INT_SCALE:
+        return (data.astype(np.float64) / _INT_SCALE[dt]).astype(np.float32)
+    if dt.kind == "f":
+        return data.astype(np.float32)
+    raise TypeError(f"unsupported sample type {dt}")
+
+
+def to_mono(data: np.ndarray) -> np.ndarray:
+    """Average the channels (frames × channels → frames)."""
+    if data.ndim == 1:
+        return data
+    return data.mean(axis=1, dtype=np.float64).astype(np.float32)
+
+
+def resample(x: np.ndarray, rate: int, target: int = RATE) -> np.ndarray:
+    """Polyphase resampling (scipy.signal.resample_poly) of a whole signal."""
+    if rate == target:
+        return np.asarray(x, dtype=np.float32)
+    from scipy.signal import resample_poly
+
+    g = math.gcd(int(rate), int(target))
+    return resample_poly(x, target // g, int(rate) // g).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class WavInfo:
+    """What a WAV file held before conversion (for messages and tests)."""
+
+    rate: int
+    channels: int
+    dtype: str
+    frames: int
+
+
+def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
+    from scipy.io import wavfile
+
+    if not os.path.exists(path):
+        raise AudioFileError(_tr(lang, f"{path}: файл не найден", f"{path}: no such file"))
+    if os.path.isdir(path):
+        raise AudioFileError(_tr(lang, f"{path}: это папка, а не WAV-файл",
+                                 f"{path}: is a directory, not a WAV file"))
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+    except OSError as exc:
+        raise AudioFileError(_tr(lang, f"{path}: не удаётся прочитать файл ({exc.strerror})",
+                                 f"{path}: cannot read the file ({exc.strerror})")) from exc
+    if size == 0:
+        raise AudioFileError(_tr(lang, f"{path}: файл пуст (0 байт)", f"{path}: the file is empty (0 bytes)"))
+    if len(head) < 12 or head[:4] not in (b"RIFF", b"RIFX", b"RF64") or head[8:12] != b"WAVE":
+        raise AudioFileError(_tr(
+            lang, f"{path}: это не WAV-файл (нет заголовка RIFF/WAVE); нужен WAV (PCM или float)",
+            f"{path}: not a WAV file (no RIFF/WAVE header); a WAV file (PCM or float) is needed"))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # WavFileWarning on unknown chunks: harmless
+            rate, data = wavfile.read(path, mmap=False)
+    except Exception as exc:  # scipy raises ValueError / EOFError / struct errors on bad files
+        detail = str(exc) or type(exc).__name__
+        raise AudioFileError(_tr(lang, f"{path}: повреждённый или неподдерживаемый WAV ({detail})",
+                                 f"{path}: broken or unsupported WAV ({detail})")) from exc
+    return int(rate), data
+
+
+def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndarray, WavInfo]:
+    """Like :func:`read_wav`, and also what the file held (rate, channels, sample type, frames)."""
+    p = os.fspath(path)
+    rate, data = _load(p, lang)
+    channels = 1 if data.ndim == 1 else data.shape[1]
+    info = WavInfo(rate=rate, channels=channels, dtype=str(data.dtype), frames=int(data.shape[0]))
+    if data.shape[0] == 0 or channels == 0:
+        raise AudioFileError(_tr(lang, f"{p}: в WAV-файле нет звука (0 отсчётов)",
+                                 f"{p}: the WAV file holds no audio (0 samples)"))
+    if rate <= 0:
+        raise AudioFileError(_tr(lang, f"{p}: неверная частота дискретизации {rate}",
+                                 f"{p}: invalid sample rate {rate}"))
+    try:
+        x = to_float32(data)
+    except TypeError as exc:
+        raise AudioFileError(_tr(lang, f"{p}: неподдерживаемый тип отсчётов {data.dtype}",
+                                 f"{p}: unsupported sample type {data.dtype}")) from exc
+    x = resample(to_mono(x), rate)
+    if not np.all(np.isfinite(x)):
+        raise AudioFileError(_tr(lang, f"{p}: в файле есть значения NaN/бесконечность",
+                                 f"{p}: the file holds NaN/infinite samples"))
+    return x, info
+
+
+def read_wav(path: str | os.PathLike, *, lang: str = "ru") -> np.ndarray:
+    """A WAV file as float32 mono at :data:`RATE` (16 kHz).
+
+    Any sample rate and channel count; 8-bit unsigned, 16/24/32/64-bit integer and 32/64-bit
+    float PCM (WAVE_FORMAT_EXTENSIBLE included). Channels are averaged; the rate is converted
+    with ``scipy.signal.resample_poly``. A missing, empty, non-WAV or broken file raises
+    :class:`AudioFileError` naming the file and the problem.
+    """
+    return read_wav_info(path, lang=lang)[0]
+
+
+def write_wav(path: str | os.PathLike, samples: np.ndarray, rate: int = RATE) -> None:
+    """Write float samples in [-1, 1] as 16-bit PCM WAV (for test audio and recordings)."""
+    from scipy.io import wavfile
+
+    x = np.clip(np.asarray(samples, dtype=np.float64), -1.0, 1.0)
+    wavfile.write(os.fspath(path), int(rate), (x * 32767.0).round().astype(np.int16))
+
+
+# The microphone lives in mic.py (sounddevice is imported only when it is used); re-exported here
+# so that everything audio comes from one module.
+from .mic import DeviceInfo, MicrophoneSource, StreamResampler, list_devices  # noqa: E402,F401

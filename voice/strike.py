@@ -1,0 +1,259 @@
+"""The strike detector: the click of the cue tip on the cue ball, found causally in the audio stream.
+
+What a strike sounds like, and what it is told apart from:
+
+- the click is a short broadband transient: the energy in 1 ms windows of the high-passed signal
+  jumps far above the background within ~2–3 ms, and dies again within a few ms;
+- speech is sustained: vowels, fricatives and the aspiration after a plosive burst keep the
+  energy up for tens of ms, so they fail the decay test; a plosive burst also rises more slowly
+  and stands less far out of the background than a cue click;
+- a stroke's own later sounds (ball–ball collisions, a ball dropping into a pocket, its rattle)
+  come *after* the strike: a **stroke window** (``refractory_s``) follows every strike, and every
+  impulsive sound inside it stretches it (``settle_s`` after the last one, at most
+  ``max_stroke_s``). Ringing collisions and low thuds also fail the click shape (decay, high-pass)
+  on their own, but the window is the rule that holds in a real room, where a collision can sound
+  much like a tip.
+
+Trade-off of the stroke window: a real strike inside it is lost. In pyramid two strikes cannot be
+closer than a few seconds (the balls must stop before the next stroke, P1 и, and the next call is
+said in between), so a 3 s window (stretched while the balls still click) loses no real strike;
+a longer window protects better against late collisions and pocket drops, a shorter one allows
+faster play (e.g. in drills). Set it with ``StrikeDetector(refractory_s=…)``.
+
+Causality: a peak at sub-frame ``p`` is decided once sub-frame ``p + decay_to_ms`` has arrived,
+i.e. about 7–8 ms after the click (the look-ahead); then the report waits for the end of the block
+being fed. Per block the work is a few vectorized numpy operations; no Python loop per sample.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+import numpy as np
+
+from .audio import RATE, Frame, array_frames, resample
+
+
+@dataclass(frozen=True)
+class StrikeParams:
+    """The detector's settings (defaults tuned on the generated corpus; see corpora/audio/README.md)."""
+
+    hp_hz: float = 1000.0          # high-pass corner: removes rumble, voicing, pocket thuds
+    sub_ms: float = 1.0            # energy window (ms)
+    bg_window_s: float = 1.0       # background: low percentile of the last second of energies
+    bg_percentile: float = 30.0
+    bg_every: int = 10             # recompute the background every N windows (10 ms)
+    warmup_s: float = 0.1          # no decision before this much audio (background unknown)
+    prominence_db: float = 18.0    # peak above the background
+    rise_db: float = 12.0          # peak above the highest window 3–6 ms before it (sharp rise)
+    rise_from_ms: int = 3          # pre-window: windows p-6 … p-3
+    rise_span_ms: int = 4
+    decay_db: float = 8.0          # peak above the highest window 4–6 ms after it (short decay)
+    decay_from_ms: int = 4
+    decay_to_ms: int = 6           # the look-ahead in windows
+    min_level_db: float = -65.0    # absolute floor (dBFS of the high-passed 1 ms energy)
+    refractory_s: float = 3.0      # stroke window after a strike
+    settle_s: float = 1.0          # … stretched to this long after the stroke's last impulsive sound
+    max_stroke_s: float = 8.0      # … but never beyond this after the strike
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An impulsive sound the detector looked at, and what it decided (for diagnostics and bench)."""
+
+    time: float          # refined onset (s)
+    peak_db: float       # 1 ms energy at the peak (dBFS, high-passed)
+    prominence_db: float
+    rise_db: float
+    decay_db: float
+    decision: str        # "strike" | "in-stroke" (inside a stroke window) | "not-click" (shape)
+
+
+class StrikeDetector:
+    """Causal strike detector fed block by block on the shared clock.
+
+    ``feed(block, t0)`` takes float samples at ``rate`` and the time (s) of the block's first
+    sample, and returns the strike times (s) decided with this block. ``flush()`` decides what is
+    left at the end of the stream. ``candidates`` keeps the last impulsive sounds examined and
+    the decision on each.
+    """
+
+    def __init__(self, rate: int = RATE, params: StrikeParams | None = None, **overrides) -> None:
+        from scipy.signal import butter
+
+        p = params or StrikeParams()
+        if overrides:
+            p = replace(p, **overrides)
+        self.params = p
+        self.rate = int(rate)
+        self._H = max(1, int(round(self.rate * p.sub_ms / 1000.0)))
+        self._win_s = self._H / self.rate
+        self._sos = butter(2, p.hp_hz, btype="highpass", fs=self.rate, output="sos")
+        self._zi = np.zeros((self._sos.shape[0], 2))
+        self._rem = np.zeros(0)                  # high-passed samples not yet in a full window
+        self._n = 0                              # samples fed so far
+        self._offset = 0.0                       # t0 of sample 0 (from the caller's clock)
+        self._e = np.zeros(0)                    # window energies (dB), history
+        self._e0 = 0                             # global index of _e[0]
+        self._hp = np.zeros(0)                   # high-passed samples, recent tail
+        self._hp0 = 0                            # global sample index of _hp[0]
+        self._next = int(np.ceil(p.warmup_s / self._win_s))  # next window to decide on
+        self._bg_n = max(1, int(round(p.bg_window_s / self._win_s)))
+        self._stroke_start = -np.inf
+        self._stroke_end = -np.inf
+        self.candidates: list[Candidate] = []
+        self.max_candidates = 1000
+
+    # ------------------------------------------------------------------------------------------
+    @property
+    def look_ahead_s(self) -> float:
+        """Audio needed after a peak's window before it is decided."""
+        return (self.params.decay_to_ms + 1) * self._win_s
+
+    @property
+    def time(self) -> float:
+        """Stream time (s): the end of the audio fed so far."""
+        return self._offset + self._n / self.rate
+
+    def feed(self, block: np.ndarray, t0: float | None = None) -> list[float]:
+        """Feed one block (float samples); return the strike times decided now."""
+        x = np.asarray(block, dtype=np.float64).reshape(-1)
+        if t0 is not None:
+            self._offset = float(t0) - self._n / self.rate
+        if len(x) == 0:
+            return []
+        from scipy.signal import sosfilt
+
+        y, self._zi = sosfilt(self._sos, x, zi=self._zi)
+        self._n += len(x)
+        hp = np.concatenate((self._rem, y))
+        H = self._H
+        nfull = len(hp) // H
+        if nfull:
+            start_sample = self._n - len(hp)     # global index of hp[0]
+            sub = hp[: nfull * H].reshape(nfull, H)
+            e_new = 10.0 * np.log10(np.mean(sub * sub, axis=1) + 1e-14)
+            self._e = np.concatenate((self._e, e_new))
+            if len(self._hp) == 0:
+                self._hp0 = start_sample
+            self._hp = np.concatenate((self._hp, hp[: nfull * H]))
+        self._rem = hp[nfull * H:]
+        return self._decide()
+
+    def flush(self) -> list[float]:
+        """End of stream: feed silence for the look-ahead and decide what is left."""
+        pad = int(np.ceil(self.look_ahead_s * self.rate)) + self._H
+        n_before = self._n
+        out = self.feed(np.zeros(pad))
+        self._n = n_before  # the padding is not audio
+        return out
+
+    # ------------------------------------------------------------------------------------------
+    def _background(self, groups: np.ndarray) -> np.ndarray:
+        """Background level (dB) for each group of windows: a low percentile of the past."""
+        p = self.params
+        out = np.empty(len(groups))
+        for j, g in enumerate(groups):       # one or two groups per block: not a per-sample loop
+            end = g * p.bg_every - self._e0
+            hist = self._e[max(0, end - self._bg_n): max(0, end)]
+            out[j] = np.percentile(hist, p.bg_percentile) if len(hist) else np.inf
+        return out
+
+    def _decide(self) -> list[float]:
+        p = self.params
+        last = self._e0 + len(self._e) - 1
+        hi = last - p.decay_to_ms
+        lo = max(self._next, self._e0 + p.rise_from_ms + p.rise_span_ms - 1)
+        out: list[float] = []
+        if hi >= lo:
+            P = np.arange(lo, hi + 1)
+            i = P - self._e0
+            e = self._e
+            ep = e[i]
+            is_peak = (ep > e[i - 1]) & (ep >= e[i + 1])
+            pre = np.max(np.stack([e[i - k] for k in range(p.rise_from_ms, p.rise_from_ms + p.rise_span_ms)]), axis=0)
+            post = np.max(np.stack([e[i + k] for k in range(p.decay_from_ms, p.decay_to_ms + 1)]), axis=0)
+            groups = P // p.bg_every
+            ug, inv = np.unique(groups, return_inverse=True)
+            bg = self._background(ug)[inv]
+            prom = ep - bg
+            rise = ep - pre
+            decay = ep - post
+            impulsive = is_peak & (prom >= p.prominence_db) & (rise >= p.rise_db) & (ep >= p.min_level_db)
+            for j in np.flatnonzero(impulsive):  # a handful per second at most
+                t = self._onset_time(int(P[j]))
+                click = decay[j] >= p.decay_db
+                if t < self._stroke_end:
+                    decision = "in-stroke"
+                    self._stroke_end = min(max(self._stroke_end, t + p.settle_s),
+                                           self._stroke_start + p.max_stroke_s)
+                elif click:
+                    decision = "strike"
+                    self._stroke_start = t
+                    self._stroke_end = t + p.refractory_s
+                    out.append(round(t, 4))
+                else:
+                    decision = "not-click"
+                if len(self.candidates) >= self.max_candidates:
+                    del self.candidates[: self.max_candidates // 2]
+                self.candidates.append(Candidate(t, float(ep[j]), float(prom[j]), float(rise[j]),
+                                                 float(decay[j]), decision))
+            self._next = hi + 1
+        self._trim()
+        return out
+
+    def _onset_time(self, k: int) -> float:
+        """Refine a peak at window k to the first sample (in windows k-2 … k) above 30 % of its peak."""
+        H = self._H
+        s0 = max((k - 2) * H, self._hp0)
+        seg = np.abs(self._hp[s0 - self._hp0: (k + 1) * H - self._hp0])
+        if len(seg) == 0:
+            return self._offset + k * H / self.rate
+        first = int(np.argmax(seg >= 0.3 * seg.max()))
+        return self._offset + (s0 + first) / self.rate
+
+    def _trim(self) -> None:
+        p = self.params
+        keep_from = self._next - self._bg_n - p.bg_every - p.rise_from_ms - p.rise_span_ms - 2
+        cut = keep_from - self._e0
+        if cut > 4096:
+            self._e = self._e[cut:]
+            self._e0 += cut
+        hp_keep = (self._next - 8) * self._H
+        cut = hp_keep - self._hp0
+        if cut > 8192:
+            self._hp = self._hp[cut:]
+            self._hp0 += cut
+
+
+def detect_strikes(samples: np.ndarray, rate: int = RATE, *, block_ms: float = 10.0,
+                   **params) -> list[float]:
+    """Strike times (s) in a whole signal: the causal detector run block by block, then flushed."""
+    x = np.asarray(samples, dtype=np.float32)
+    if x.ndim > 1:
+        x = x.mean(axis=1)
+    if rate != RATE:
+        x = resample(x, rate, RATE)
+    det = StrikeDetector(RATE, **params)
+    out: list[float] = []
+    for frame in array_frames(x, block_ms):
+        out += det.feed(frame.samples, frame.t0)
+    out += det.flush()
+    return out
+
+
+def run_detector(frames: Iterable[Frame], detector: StrikeDetector | None = None):
+    """Feed frames to a detector; yield ``(strike_time, stream_time_when_reported)`` pairs.
+
+    The second value is the stream time at the end of the block that produced the report: the
+    report latency is ``stream_time - true click time``.
+    """
+    det = detector or StrikeDetector()
+    end = 0.0
+    for frame in frames:
+        end = frame.t1
+        for t in det.feed(frame.samples, frame.t0):
+            yield t, end
+    for t in det.flush():
+        yield t, end
