@@ -15,24 +15,34 @@ order they are written in (time order):
                        ``биток борт 6``          cue ball off a cushion, then hits 6
                        ``3 в правый дальний угол``, ``3 в левую середину``, ``3 в середину``
                                                  ball 3 falls into that pocket
-                       ``биток в лузе``          the cue ball falls (pocket not named)
+                       ``биток в левый ближний угол``  the cue ball falls (P1 б)
                        ``биток за бортом``, ``5 вылетел``  a ball leaves the table
                        (a carom is two stories: ``биток 6, биток 11``; «→»/«->» may join
                        the steps of a chain: ``биток → 6 → 3``)
   fouls (P1)           ``фол г``, ``г``, ``фол г д``; or words: ``касание`` (г),
                        ``чужой шар`` (д), ``турник`` / ``ребром`` (е),
                        ``не из дома`` / ``с другой стороны`` (з), ``не остановились`` (и).
-                       а, б, в, ж are what the events show: write ``промах``,
-                       ``биток в лузе``, ``биток за бортом``, ``с руки; в доме``;
-                       the letters а/б/в/ж are accepted and mean exactly those.
-  flags                ``промах``            the cue ball touched no ball (P1 а)
-                       ``с руки``            played from hand (from_hand)
+                       а, б, в, ж are what the events show (P1, derived by the
+                       engine): write ``промах``, ``биток в … угол``, ``биток за
+                       бортом``, ``в доме``; the letters а, в, ж are accepted and mean
+                       exactly those; «б» is refused (say which pocket).
+  flags                ``промах``            the cue ball touched no ball (P1 а): in the
+                                             full form the engine derives it from the absence
+                                             of a cue-ball hit, so ``промах`` only checks there
+                                             is none; in the short form (``по заказу`` / ``не
+                                             по заказу``) it adds «а» to ``fouls``
+                       ``с руки``            played from hand (from_hand true; left out,
+                                             from_hand is null: as the game state says)
                        ``в доме``            from hand, the first ball hit was in the house (P1 ж)
                        ``по заказу`` / ``не по заказу``  the route as called or not
                                              (route_ok; a scorer who gives only the pockets)
                        ``предупреждение``    the referee had warned (warned; E2, P7, P8)
                        ``позиция не изменилась``  the balls did not move (positions_unchanged, E2)
   nothing fell         ``ничего``, ``пусто`` or ``-`` alone: an empty outcome
+
+A pocket event must name its pocket (the engine needs it): «в лузу» alone is
+refused with the column. The notation checks the form; ``Outcome.from_json`` and
+the judge check the rest (balls on the table, the short form's limits).
 
 Ball numbers are digits 1–15 («3», «3-й»); the cue ball is «биток» (or «свой»).
 Pockets are as the striker sees the table: угол / середина, левый / правый,
@@ -69,7 +79,7 @@ _FLAGS = ("from_hand", "first_hit_in_house", "positions_unchanged", "warned")
 
 #: The outcome of «ничего»: nothing fell, nothing was seen.
 EMPTY_OUTCOME: dict = {
-    "events": [], "fouls": [], "from_hand": False, "first_hit_in_house": False,
+    "events": [], "fouls": [], "from_hand": None, "first_hit_in_house": False,
     "positions_unchanged": False, "warned": False,
 }
 
@@ -167,10 +177,11 @@ def _actor(tree: Tree) -> Any:
     return "cue" if tok.type == "CUE" else _ball(tok)
 
 
-def _pocket(pocketed: Tree) -> dict | None:
+def _pocket(pocketed: Tree) -> dict:
     (tree,) = pocketed.children
     if isinstance(tree, Token):  # «в лузе»: which pocket is not said
-        return None
+        raise _err(tree.column, "какая луза? назовите её: «в правый дальний угол», «в левую середину»",
+                   "which pocket? name it: 'в правый дальний угол', 'в левую середину'")
     kind = side = end = None
     for tok in tree.children:
         t = tok.type
@@ -195,10 +206,11 @@ def _motion(tree: Tree, events: list) -> None:
     subject, *rest = tree.children
     actor = _actor(subject)
     for node in rest:
-        if isinstance(node, Token) and node.type == "NUMBER":
-            target = _ball(node)
+        if isinstance(node, Token) and node.type in ("NUMBER", "CUE"):
+            target = _ball(node) if node.type == "NUMBER" else "cue"
             if target == actor:
-                raise _err(node.column, f"шар {target} не может удариться сам о себя", f"ball {target} cannot hit itself")
+                name = "биток" if target == "cue" else f"шар {target}"
+                raise _err(node.column, f"{name} не может удариться сам о себя", f"{target} cannot hit itself")
             events.append({"type": "hit", "a": actor, "b": target})
             actor = target
         elif isinstance(node, Token) and node.type == "OFF_TABLE":
@@ -257,8 +269,9 @@ def parse_outcome(text: str) -> dict:
                     letter = str(tok)
                     if letter == "а":
                         miss_col = miss_col or tok.column
-                    elif letter == "б":
-                        events.append({"type": "pocket", "ball": "cue", "pocket": None})
+                    elif letter == "б":  # P1 б is derived from the cue ball's pocket event
+                        raise _err(tok.column, "«б» — это событие: напишите «биток в …» и лузу",
+                                   "'б' is an event: write 'биток в …' and the pocket")
                     elif letter == "в":
                         events.append({"type": "off_table", "ball": "cue"})
                     elif letter == "ж":
@@ -285,9 +298,12 @@ def parse_outcome(text: str) -> dict:
                 out["warned"] = True
             elif t == "UNCHANGED":
                 out["positions_unchanged"] = True
-    if miss_col is not None and any(e["type"] == "hit" and e["a"] == "cue" for e in events):
-        raise _err(miss_col, "«промах», но биток касается шара", "'промах' (miss), yet the cue ball hits a ball")
-    out["fouls"] = [f for f in FOUL_LETTERS if f in fouls]
+    if miss_col is not None:
+        if any(e["type"] == "hit" and "cue" in (e["a"], e["b"]) for e in events):
+            raise _err(miss_col, "«промах», но биток касается шара", "'промах' (miss), yet the cue ball hits a ball")
+        if route_ok is not None:  # the short form has no hits to derive P1 а from
+            fouls.add("а")
+    out["fouls"] = [f for f in "а" + "".join(FOUL_LETTERS) if f in fouls]
     if route_ok is not None:
         out["route_ok"] = route_ok
     return out
@@ -304,9 +320,7 @@ def _render_actor(a: Any) -> str:
     return "биток" if a == "cue" else str(a)
 
 
-def _render_pocket(p: dict | None) -> str:
-    if p is None:
-        return "в лузу"
+def _render_pocket(p: dict) -> str:
     if p["kind"] == "middle":
         return "в " + (_SIDE_RU[p["side"]][1] + " " if p.get("side") else "") + "середину"
     words = [_SIDE_RU[p["side"]][0]] if p.get("side") else []
@@ -330,7 +344,9 @@ def render_outcome(outcome: dict) -> str:
             items.append(f"{_render_actor(e['ball'])} за бортом")
         else:
             raise ValueError(f"events: unknown event type {t!r}")
-    fouls = list(outcome.get("fouls", []))
+    fouls = [f for f in outcome.get("fouls", []) if f != "а"]
+    if "а" in outcome.get("fouls", []):
+        items.append("промах")
     if fouls:
         items.append("фол " + " ".join(fouls))
     if outcome.get("first_hit_in_house"):

@@ -19,12 +19,25 @@ def pocket(kind, side=None, end=None):
     return {"kind": kind, "side": side, "end": end}
 
 
-def test_issue_example_pocket_miss_cue_in_pocket():
-    # The issue's own example: «3 в правый дальний угол; промах; биток в лузе».
-    assert parse_outcome("3 в правый дальний угол; промах; биток в лузе") == out(events=[
+def test_issue_example_pocket_miss_cue_pocket():
+    # The issue's example «3 в правый дальний угол; промах; биток в лузе», with the cue
+    # ball's pocket named (a pocket event needs its pocket, see test_unnamed_pocket_refused).
+    assert parse_outcome("3 в правый дальний угол; промах; биток в левый ближний угол") == out(events=[
         {"type": "pocket", "ball": 3, "pocket": pocket("corner", "right", "far")},
-        {"type": "pocket", "ball": "cue", "pocket": None},
+        {"type": "pocket", "ball": "cue", "pocket": pocket("corner", "left", "near")},
     ])
+
+
+def test_unnamed_pocket_refused():
+    with pytest.raises(NotationError) as e:
+        parse_outcome("3 в угол; биток в лузе")
+    assert e.value.column == 19 and "какая луза" in e.value.message("ru")
+
+
+def test_P1a_miss_in_short_form_is_a_letter():
+    # Short form (route_ok): no hits to derive P1 а from, so «промах» lists it.
+    assert parse_outcome("промах; не по заказу")["fouls"] == ["а"]
+    assert parse_outcome("промах")["fouls"] == []  # full form: derived from no cue hit
 
 
 def test_hits_in_order_design_route_example():
@@ -60,6 +73,7 @@ def test_cue_off_cushion_first_then_ball():
     ("7 в угол правый", {"type": "pocket", "ball": 7, "pocket": pocket("corner", "right")}),
     ("4 В Правую Середину", {"type": "pocket", "ball": 4, "pocket": pocket("middle", "right")}),
     ("cue 6", {"type": "hit", "a": "cue", "b": 6}),
+    ("6 биток", {"type": "hit", "a": 6, "b": "cue"}),
     ("3 in left far corner", {"type": "pocket", "ball": 3, "pocket": pocket("corner", "left", "far")}),
 ])
 def test_single_events(text, event):
@@ -77,7 +91,9 @@ def test_P1_fouls_by_letter_or_word(text, letters):
 
 def test_P1_derived_letters_mean_their_events():
     # а/б/в/ж are shown by events and flags, not carried as letters (DESIGN.md outcome).
-    assert parse_outcome("б") == out(events=[{"type": "pocket", "ball": "cue", "pocket": None}])
+    with pytest.raises(NotationError) as e:
+        parse_outcome("фол г б")
+    assert e.value.column == 7 and "биток в" in e.value.message("ru")
     assert parse_outcome("фол в") == out(events=[{"type": "off_table", "ball": "cue"}])
     assert parse_outcome("ж") == out(from_hand=True, first_hit_in_house=True)
     assert parse_outcome("а") == out()
@@ -115,7 +131,9 @@ def test_yo_reads_as_e():
     ("3 в угол правый левый", 17, "левая, и правая"),
     ("3 в середину дальнюю", 5, "средней"),
     ("биток 6; промах", 10, "промах"),
+    ("5 биток; промах", 10, "промах"),
     ("3 3", 3, "сам"),
+    ("биток биток", 7, "сам"),
     ("по заказу; не по заказу", 12, "по заказу"),
     ("", 1, "не указан"),
     ("3 в угол;; 4 борт", 10, "не к месту"),
@@ -144,11 +162,11 @@ pockets = st.one_of(
     st.builds(pocket, st.just("corner"), st.sampled_from([None, "left", "right"]), st.sampled_from([None, "near", "far"])),
     st.builds(pocket, st.just("middle"), st.sampled_from([None, "left", "right"])),
 )
-hit = st.builds(lambda a, b: {"type": "hit", "a": a, "b": b}, actors, balls).filter(lambda e: e["a"] != e["b"])
+hit = st.builds(lambda a, b: {"type": "hit", "a": a, "b": b}, actors, actors).filter(lambda e: e["a"] != e["b"])
 event = st.one_of(
     hit,
     st.builds(lambda b: {"type": "cushion", "ball": b}, actors),
-    st.builds(lambda b, p: {"type": "pocket", "ball": b, "pocket": p}, actors, st.one_of(st.none(), pockets)),
+    st.builds(lambda b, p: {"type": "pocket", "ball": b, "pocket": p}, actors, pockets),
     st.builds(lambda b: {"type": "off_table", "ball": b}, actors),
 )
 
@@ -157,13 +175,15 @@ event = st.one_of(
 def outcomes(draw):
     d = out(events=draw(st.lists(event, max_size=6)))
     d["fouls"] = sorted(set(draw(st.lists(st.sampled_from("гдези"), max_size=3))), key="гдези".index)
-    d["from_hand"] = draw(st.booleans())
-    d["first_hit_in_house"] = d["from_hand"] and draw(st.booleans())
+    d["from_hand"] = draw(st.sampled_from([None, True]))  # null: as the game state says
+    d["first_hit_in_house"] = bool(d["from_hand"]) and draw(st.booleans())
     d["positions_unchanged"] = draw(st.booleans())
     d["warned"] = draw(st.booleans())
     r = draw(st.sampled_from([None, True, False]))
     if r is not None:
         d["route_ok"] = r
+        if draw(st.booleans()) and not any(e["type"] == "hit" and "cue" in (e["a"], e["b"]) for e in d["events"]):
+            d["fouls"] = ["а"] + d["fouls"]  # P1 а given in the short form
     return d
 
 
