@@ -1,0 +1,439 @@
+"""The match store: every match and every stroke in one SQLite file (stdlib ``sqlite3``).
+
+Where: ``--db PATH``, else ``$PYRAMID_REFEREE_DB``, else
+``platformdirs.user_data_dir("pyramid-referee")/matches.sqlite``.
+
+Durability. The journal is WAL with ``synchronous=FULL``: a commit returns only
+after the WAL is fsynced, so a stroke whose verdict was shown survives a process
+kill *and* a power cut. (``NORMAL`` with WAL survives a kill but may lose the last
+commits on a power cut; a scorer types a stroke every few seconds, so the fsync
+costs nothing that matters: ``bench/bench_store.py`` prints the rate.) Each
+operation is one ``BEGIN IMMEDIATE`` … ``COMMIT`` transaction: it happens whole or
+not at all.
+
+Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
+
+- ``matches``: id, created, players (JSON list), settings (JSON), start (JSON or
+  NULL: a game picked up from a score sheet), status ``open`` | ``finished``,
+  result (JSON or NULL), updated.
+- ``strokes``: one row a stroke entered: match_id, seq (1, 2, … its place in the
+  line of play), the call as typed (``call_text``), the parsed call (JSON) or the
+  refusal (JSON), ``call_status`` (accepted | refused | none), the outcome as typed
+  and as JSON, the verdict (JSON, as shown) and the state after it (JSON, as shown),
+  the language the verdict was shown in, the time, and ``status``:
+  ``active`` (in the line of play), ``undone`` (taken back; the redo stack, lowest
+  seq first) or ``discarded`` (undone, then a new stroke was entered in its place:
+  kept for audit, never replayed). A partial unique index keeps one live stroke a
+  (match, seq).
+- ``actions``: the log of what the scorer did (stroke, undo, redo, discard), in
+  order, so the match's history of changes can be audited.
+
+The current position of a match is therefore the ``active`` strokes in seq
+order, and it is exactly what the last committed transaction left: undo and redo
+survive a crash like strokes do.
+
+The store keeps records; it does not judge. ``match_session`` restores a match by
+replaying the active strokes through the rules engine and checks the replay
+agrees with what was stored (and shown).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from .i18n import UserError, tr
+
+SCHEMA_VERSION = 1
+APP_NAME = "pyramid-referee"
+ENV_DB = "PYRAMID_REFEREE_DB"
+BUSY_TIMEOUT_S = 2.0
+
+_SCHEMA = """
+CREATE TABLE matches (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    created  TEXT NOT NULL,
+    players  TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    start    TEXT,
+    status   TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
+    result   TEXT,
+    updated  TEXT NOT NULL
+);
+CREATE TABLE strokes (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id     INTEGER NOT NULL REFERENCES matches(id),
+    seq          INTEGER NOT NULL CHECK (seq >= 1),
+    call_text    TEXT,
+    call         TEXT,
+    refusal      TEXT,
+    call_status  TEXT NOT NULL CHECK (call_status IN ('accepted', 'refused', 'none')),
+    outcome_text TEXT,
+    outcome      TEXT NOT NULL,
+    verdict      TEXT NOT NULL,
+    state        TEXT NOT NULL,
+    lang         TEXT NOT NULL,
+    time         TEXT NOT NULL,
+    status       TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded'))
+);
+CREATE UNIQUE INDEX strokes_live ON strokes(match_id, seq) WHERE status != 'discarded';
+CREATE TABLE actions (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id  INTEGER NOT NULL REFERENCES matches(id),
+    action    TEXT NOT NULL CHECK (action IN ('new', 'stroke', 'undo', 'redo', 'discard')),
+    seq       INTEGER,
+    time      TEXT NOT NULL
+);
+CREATE INDEX actions_match ON actions(match_id, id);
+"""
+
+
+class StoreError(UserError):
+    """The database cannot be used (locked, corrupt, wrong path) or a match is missing."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _dump(obj: Any) -> str | None:
+    return None if obj is None else json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def default_db_path() -> Path:
+    """``$PYRAMID_REFEREE_DB`` or the user data directory's ``matches.sqlite``."""
+    env = os.environ.get(ENV_DB)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "matches.sqlite"
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    created: str
+    players: list
+    settings: dict
+    start: dict | None
+    status: str
+    result: Any
+    updated: str
+    strokes: int  # active strokes (the current position)
+    undone: int  # strokes on the redo stack
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id, "created": self.created, "players": self.players, "settings": self.settings,
+            "start": self.start, "status": self.status, "result": self.result, "updated": self.updated,
+            "strokes": self.strokes, "undone": self.undone,
+        }
+
+
+@dataclass(frozen=True)
+class StrokeRecord:
+    """What is written for one stroke (JSON parts already in their JSON form)."""
+
+    call_text: str | None
+    call: dict | None
+    refusal: dict | None
+    call_status: str
+    outcome_text: str | None
+    outcome: dict
+    verdict: dict
+    state: dict
+    lang: str = "ru"
+
+
+@dataclass(frozen=True)
+class StrokeRow:
+    id: int
+    match_id: int
+    seq: int
+    record: StrokeRecord
+    time: str
+    status: str
+
+    def to_json(self) -> dict:
+        r = self.record
+        return {
+            "seq": self.seq, "time": self.time, "status": self.status,
+            "call_text": r.call_text, "call": r.call, "refusal": r.refusal, "call_status": r.call_status,
+            "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state,
+            "lang": r.lang,
+        }
+
+
+def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return StoreError(tr(
+            f"база матчей {path} занята другим процессом (заблокирована); повторите позже",
+            f"the match database {path} is locked by another process; try again later"))
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StoreError(tr(
+            f"файл {path} повреждён или не является базой матчей ({exc})",
+            f"{path} is corrupt or not a match database ({exc})"))
+    if "unable to open" in text or "readonly" in text or "read-only" in text:
+        return StoreError(tr(f"не удаётся открыть базу матчей {path} ({exc})",
+                             f"cannot open the match database {path} ({exc})"))
+    return StoreError(tr(f"ошибка базы матчей {path}: {exc}", f"match database {path}: {exc}"))
+
+
+class Store:
+    """One open match database. Use as a context manager, or call ``close()``."""
+
+    def __init__(self, path: str | os.PathLike | None = None, *, create_dir: bool | None = None) -> None:
+        explicit = path is not None or bool(os.environ.get(ENV_DB))
+        self.path = Path(path) if path is not None else default_db_path()
+        if self.path.is_dir():
+            raise StoreError(tr(f"--db {self.path}: это каталог, а нужен файл базы",
+                                f"--db {self.path}: is a directory, not a database file"))
+        parent = self.path.parent
+        if not parent.exists():
+            if create_dir if create_dir is not None else not explicit:
+                parent.mkdir(parents=True, exist_ok=True)
+            else:
+                raise StoreError(tr(f"каталога {parent} для базы матчей нет",
+                                    f"the directory {parent} for the match database does not exist"))
+        try:
+            self.con = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        try:
+            self._setup()
+        except sqlite3.Error as exc:
+            self.con.close()
+            raise _db_error(self.path, exc) from None
+        except StoreError:
+            self.con.close()
+            raise
+
+    # ------------------------------------------------------------------ set-up
+    def _setup(self) -> None:
+        con = self.con
+        version = con.execute("PRAGMA user_version").fetchone()[0]  # fails on a non-database file
+        if version > SCHEMA_VERSION:
+            raise StoreError(tr(
+                f"база {self.path} новее этой программы (схема {version} > {SCHEMA_VERSION}); обновите pyramid-referee",
+                f"{self.path} was written by a newer version (schema {version} > {SCHEMA_VERSION}); upgrade pyramid-referee"))
+        mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(tr(f"база {self.path}: не удалось включить WAL ({mode})",
+                                f"{self.path}: cannot switch to WAL ({mode})"))
+        con.execute("PRAGMA synchronous=FULL")
+        con.execute("PRAGMA foreign_keys=ON")
+        if version == 0:
+            tables = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+            if tables:
+                raise StoreError(tr(f"{self.path}: это база SQLite, но не база матчей",
+                                    f"{self.path}: an SQLite database, but not a match database"))
+            with self._tx():
+                for stmt in _SCHEMA.split(";"):
+                    if stmt.strip():
+                        con.execute(stmt)
+                con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _tx(self):
+        return _Transaction(self)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ matches
+    def new_match(self, players: list[str], settings: dict, start: dict | None = None) -> int:
+        now = _now()
+        with self._tx():
+            cur = self.con.execute(
+                "INSERT INTO matches(created, players, settings, start, status, updated) VALUES (?,?,?,?, 'open', ?)",
+                (now, _dump(list(players)), _dump(settings), _dump(start), now))
+            mid = cur.lastrowid
+            self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'new', NULL, ?)", (mid, now))
+        return int(mid)
+
+    _MATCH_SQL = (
+        "SELECT m.id, m.created, m.players, m.settings, m.start, m.status, m.result, m.updated,"
+        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'active'),"
+        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'undone')"
+        " FROM matches m"
+    )
+
+    @staticmethod
+    def _match_row(r) -> MatchRow:
+        return MatchRow(r[0], r[1], _load(r[2]), _load(r[3]), _load(r[4]), r[5], _load(r[6]), r[7], r[8], r[9])
+
+    def get_match(self, match_id: int) -> MatchRow:
+        try:
+            r = self.con.execute(self._MATCH_SQL + " WHERE m.id = ?", (int(match_id),)).fetchone()
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        if r is None:
+            raise StoreError(tr(f"матча {match_id} нет в базе {self.path}",
+                                f"there is no match {match_id} in {self.path}"))
+        return self._match_row(r)
+
+    def list_matches(self) -> list[MatchRow]:
+        try:
+            rows = self.con.execute(self._MATCH_SQL + " ORDER BY m.id").fetchall()
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        return [self._match_row(r) for r in rows]
+
+    def latest_open(self) -> int | None:
+        """The most recently changed unfinished match."""
+        r = self.con.execute(
+            "SELECT id FROM matches WHERE status = 'open' ORDER BY updated DESC, id DESC LIMIT 1").fetchone()
+        return None if r is None else int(r[0])
+
+    def set_result(self, match_id: int, result: Any) -> None:
+        """Mark the match finished (result not None) or open again (None)."""
+        with self._tx():
+            self._set_result(match_id, result)
+
+    def _set_result(self, match_id: int, result: Any) -> None:
+        self.con.execute(
+            "UPDATE matches SET status = ?, result = ?, updated = ? WHERE id = ?",
+            ("open" if result is None else "finished", _dump(result), _now(), match_id))
+
+    # ------------------------------------------------------------------ strokes
+    _STROKE_COLS = ("id, match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
+                    " verdict, state, lang, time, status")
+
+    @staticmethod
+    def _stroke_row(r) -> StrokeRow:
+        rec = StrokeRecord(r[3], _load(r[4]), _load(r[5]), r[6], r[7], _load(r[8]), _load(r[9]), _load(r[10]), r[11])
+        return StrokeRow(r[0], r[1], r[2], rec, r[12], r[13])
+
+    def strokes(self, match_id: int, *, statuses: tuple[str, ...] = ("active",)) -> list[StrokeRow]:
+        """The match's strokes with these statuses, in seq order (then entry order)."""
+        marks = ",".join("?" * len(statuses))
+        try:
+            rows = self.con.execute(
+                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status IN ({marks})"
+                " ORDER BY seq, id", (match_id, *statuses)).fetchall()
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        return [self._stroke_row(r) for r in rows]
+
+    def iter_strokes(self, match_id: int) -> Iterator[StrokeRow]:
+        """The active strokes one at a time (restoring a long match without a list of rows)."""
+        cur = self.con.execute(
+            f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
+            (match_id,))
+        for r in cur:
+            yield self._stroke_row(r)
+
+    def add_stroke(self, match_id: int, rec: StrokeRecord, *, result: Any = None) -> int:
+        """Append a stroke at the current position and commit; returns its seq.
+
+        The redo stack (undone strokes) is discarded in the same transaction.
+        ``result`` (the game's result after this stroke, or None) sets the match status.
+        """
+        if rec.call_status not in ("accepted", "refused", "none"):
+            raise ValueError(f"call_status: {rec.call_status!r}")
+        now = _now()
+        with self._tx():
+            con = self.con
+            if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+                raise StoreError(tr(f"матча {match_id} нет", f"there is no match {match_id}"))
+            undone = [r[0] for r in con.execute(
+                "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' ORDER BY seq", (match_id,))]
+            if undone:
+                con.execute("UPDATE strokes SET status = 'discarded' WHERE match_id = ? AND status = 'undone'",
+                            (match_id,))
+                con.executemany("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'discard', ?, ?)",
+                                [(match_id, s, now) for s in undone])
+            seq = con.execute(
+                "SELECT coalesce(max(seq), 0) + 1 FROM strokes WHERE match_id = ? AND status = 'active'",
+                (match_id,)).fetchone()[0]
+            con.execute(
+                "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
+                " verdict, state, lang, time, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active')",
+                (match_id, seq, rec.call_text, _dump(rec.call), _dump(rec.refusal), rec.call_status,
+                 rec.outcome_text, _dump(rec.outcome), _dump(rec.verdict), _dump(rec.state), rec.lang, now))
+            con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'stroke', ?, ?)",
+                        (match_id, seq, now))
+            self._set_result(match_id, result)
+        return int(seq)
+
+    def undo(self, match_id: int, *, result: Any = None) -> int | None:
+        """Take back the last active stroke (it goes on the redo stack); its seq, or None."""
+        now = _now()
+        with self._tx():
+            r = self.con.execute(
+                "SELECT max(seq) FROM strokes WHERE match_id = ? AND status = 'active'", (match_id,)).fetchone()
+            if r[0] is None:
+                return None
+            seq = int(r[0])
+            self.con.execute("UPDATE strokes SET status = 'undone' WHERE match_id = ? AND seq = ? AND status = 'active'",
+                             (match_id, seq))
+            self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'undo', ?, ?)",
+                             (match_id, seq, now))
+            self._set_result(match_id, result)
+        return seq
+
+    def redo(self, match_id: int, *, result: Any = None) -> int | None:
+        """Put back the first undone stroke; its seq, or None when there is nothing to redo."""
+        now = _now()
+        with self._tx():
+            r = self.con.execute(
+                "SELECT min(seq) FROM strokes WHERE match_id = ? AND status = 'undone'", (match_id,)).fetchone()
+            if r[0] is None:
+                return None
+            seq = int(r[0])
+            self.con.execute("UPDATE strokes SET status = 'active' WHERE match_id = ? AND seq = ? AND status = 'undone'",
+                             (match_id, seq))
+            self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'redo', ?, ?)",
+                             (match_id, seq, now))
+            self._set_result(match_id, result)
+        return seq
+
+    def actions(self, match_id: int) -> list[tuple[str, int | None, str]]:
+        return [(a, s, t) for a, s, t in self.con.execute(
+            "SELECT action, seq, time FROM actions WHERE match_id = ? ORDER BY id", (match_id,))]
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT (ROLLBACK on any error); sqlite errors become StoreError."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __enter__(self):
+        try:
+            self.store.con.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _db_error(self.store.path, exc) from None
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        con = self.store.con
+        if exc_type is None:
+            try:
+                con.execute("COMMIT")
+                return False
+            except sqlite3.Error as err:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                raise _db_error(self.store.path, err) from None
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise _db_error(self.store.path, exc) from None
+        return False

@@ -1,0 +1,180 @@
+"""The match store (pyramid_referee/store.py): records, undo/redo, durability, errors.
+
+These tests use the store alone with hand-made records (verdict/state dicts are
+test doubles: the store keeps JSON, it does not judge). The real path — strokes
+judged by the rules engine, stored, restored by replay — is in test_play.py.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from pyramid_referee.store import SCHEMA_VERSION, Store, StoreError, StrokeRecord, default_db_path
+
+
+def rec(n: int, **kw) -> StrokeRecord:
+    base = dict(
+        call_text=f"call {n}", call=None, refusal=None, call_status="none", outcome_text="ничего",
+        outcome={"events": [], "n": n}, verdict={"fulfilled": False, "n": n}, state={"strokes": n}, lang="ru",
+    )
+    base.update(kw)
+    return StrokeRecord(**base)
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "m.sqlite"
+
+
+def test_schema_wal_and_version(db):
+    with Store(db) as s:
+        assert s.con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert s.con.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_round_trip_across_reopen(db):
+    with Store(db) as s:
+        mid = s.new_match(["Аня", "Борис"], {"mode": "clean"}, {"scores": {"Аня": 0, "Борис": 0}})
+        for n in range(1, 4):
+            assert s.add_stroke(mid, rec(n, call={"ball": n})) == n
+    with Store(db) as s:
+        m = s.get_match(mid)
+        assert (m.players, m.settings, m.status, m.strokes, m.undone) == (["Аня", "Борис"], {"mode": "clean"}, "open", 3, 0)
+        assert m.start == {"scores": {"Аня": 0, "Борис": 0}}
+        rows = s.strokes(mid)
+        assert [r.seq for r in rows] == [1, 2, 3]
+        assert rows[1].record == rec(2, call={"ball": 2})
+        assert [r.seq for r in s.iter_strokes(mid)] == [1, 2, 3]
+
+
+def test_undo_redo_survive_reopen_and_new_stroke_discards_redo(db):
+    with Store(db) as s:
+        mid = s.new_match(["A", "B"], {}, None)
+        for n in range(1, 5):
+            s.add_stroke(mid, rec(n))
+        assert s.undo(mid) == 4
+        assert s.undo(mid) == 3
+    with Store(db) as s:  # the position survives closing (and a crash: each op is one commit)
+        m = s.get_match(mid)
+        assert (m.strokes, m.undone) == (2, 2)
+        assert s.redo(mid) == 3
+    with Store(db) as s:
+        assert [r.seq for r in s.strokes(mid)] == [1, 2, 3]
+        assert s.add_stroke(mid, rec(99)) == 4  # the redo branch (old 4) is discarded
+        assert s.redo(mid) is None
+    with Store(db) as s:
+        rows = s.strokes(mid)
+        assert [r.record.verdict["n"] for r in rows] == [1, 2, 3, 99]
+        discarded = s.strokes(mid, statuses=("discarded",))
+        assert [(r.seq, r.record.verdict["n"]) for r in discarded] == [(4, 4)]
+        assert [a for a, _, _ in s.actions(mid)] == [
+            "new", "stroke", "stroke", "stroke", "stroke", "undo", "undo", "redo", "discard", "stroke"]
+
+
+def test_undo_on_empty_match_is_none(db):
+    with Store(db) as s:
+        mid = s.new_match(["A", "B"], {}, None)
+        assert s.undo(mid) is None and s.redo(mid) is None
+
+
+def test_result_sets_status_and_undo_reopens(db):
+    with Store(db) as s:
+        mid = s.new_match(["A", "B"], {}, None)
+        s.add_stroke(mid, rec(1), result={"winner": "A"})
+        assert s.get_match(mid).status == "finished" and s.get_match(mid).result == {"winner": "A"}
+        assert s.latest_open() is None
+        s.undo(mid, result=None)
+        assert s.get_match(mid).status == "open" and s.latest_open() == mid
+
+
+def test_latest_open_is_the_last_changed(db):
+    with Store(db) as s:
+        a = s.new_match(["A", "B"], {}, None)
+        b = s.new_match(["C", "D"], {}, None)
+        assert s.latest_open() == b
+        s.add_stroke(a, rec(1))
+        assert s.latest_open() == a
+        assert [m.id for m in s.list_matches()] == [a, b]
+
+
+def test_missing_match_is_a_clear_error(db):
+    with Store(db) as s:
+        with pytest.raises(StoreError, match="42"):
+            s.get_match(42)
+        with pytest.raises(StoreError):
+            s.add_stroke(42, rec(1))
+
+
+def test_failed_write_changes_nothing(db):
+    with Store(db) as s:
+        mid = s.new_match(["A", "B"], {}, None)
+        s.add_stroke(mid, rec(1))
+        with pytest.raises(ValueError):
+            s.add_stroke(mid, rec(2, call_status="maybe"))
+        with pytest.raises(TypeError):  # not JSON-serialisable: the transaction rolls back
+            s.add_stroke(mid, rec(2, verdict={"x": object()}))
+        assert [r.seq for r in s.strokes(mid)] == [1]
+        assert not s.con.in_transaction
+
+
+def test_corrupt_file(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not an sqlite database at all" * 100)
+    with pytest.raises(StoreError, match="повреждён|corrupt"):
+        Store(bad)
+
+
+def test_foreign_sqlite_database(tmp_path):
+    other = tmp_path / "other.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t(x)")
+    con.commit()
+    con.close()
+    with pytest.raises(StoreError, match="не база матчей|not a match database"):
+        Store(other)
+
+
+def test_newer_schema_refused(db):
+    Store(db).close()
+    con = sqlite3.connect(db)
+    con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    con.commit()
+    con.close()
+    with pytest.raises(StoreError, match="новее|newer"):
+        Store(db)
+
+
+def test_missing_directory_and_directory_path(tmp_path):
+    with pytest.raises(StoreError, match="нет|does not exist"):
+        Store(tmp_path / "no" / "such" / "m.sqlite")
+    with pytest.raises(StoreError, match="каталог|directory"):
+        Store(tmp_path)
+
+
+def test_locked_database(db):
+    s = Store(db)
+    mid = s.new_match(["A", "B"], {}, None)
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        s.con.execute("PRAGMA busy_timeout=100")  # do not wait the default 2 s
+        with pytest.raises(StoreError, match="занята|locked"):
+            s.add_stroke(mid, rec(1))
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert s.strokes(mid) == []
+    s.close()
+
+
+def test_default_path_env_and_platformdirs(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYRAMID_REFEREE_DB", str(tmp_path / "x.sqlite"))
+    assert default_db_path() == tmp_path / "x.sqlite"
+    monkeypatch.delenv("PYRAMID_REFEREE_DB")
+    import platformdirs
+
+    assert default_db_path().parent.as_posix() == platformdirs.user_data_dir("pyramid-referee")
+    assert default_db_path().name == "matches.sqlite"
