@@ -1,0 +1,249 @@
+"""The outcome of a stroke (DESIGN.md, "The outcome of a stroke").
+
+Two forms:
+
+* **full**: ``events`` in time order — ``hit`` (``a`` and ``b``: "cue" or a ball),
+  ``cushion``, ``pocket`` (with the pocket it fell into) and ``off_table``
+  (``ball``: "cue" or a ball) — plus the flags. The penalties а, б, в, ж of P1
+  are derived from them (a miss: the cue ball hits no ball; the cue ball in a
+  pocket; the cue ball off the table; from hand, the first hit on a ball in the
+  house), so ``fouls`` lists only what the events cannot show: г, д, е, з, и.
+* **short** (a human scorer): ``"route_ok": true|false`` — whether the ball went
+  the declared way — plus only ``pocket`` and ``off_table`` events. With no hit
+  events a miss cannot be derived, so the short form may also list а.
+
+E6 (taking a ball off the table to end the game sooner is not allowed): no event
+removes a ball except by falling into a pocket or flying off the table; an
+event of type ``removed`` (a ball taken off by hand) is refused with an error
+citing E6, and the engine offers no other way to take a ball off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from pyramid_referee.grammar.call import CUE, CallFormatError, Pocket
+
+from .errors import RulesInputError
+
+Ball = Union[str, int]  # "cue" or 1..15
+
+HIT, CUSHION, POCKET, OFF_TABLE = "hit", "cushion", "pocket", "off_table"
+EVENT_TYPES = (HIT, CUSHION, POCKET, OFF_TABLE)
+REMOVED = "removed"  # E6: not allowed; see the module docstring
+
+# P1 letters. Given by the referee (the events cannot show them):
+GIVEN_FOULS = ("г", "д", "е", "з", "и")
+# Derived from the events: а (miss), б (cue ball pocketed), в (cue ball off the
+# table), ж (from hand, first hit on a ball in the house).
+DERIVED_FOULS = ("а", "б", "в", "ж")
+FOUL_ORDER = "абвгдежзи"
+
+
+def is_ball(x: Any) -> bool:
+    return x == CUE or (isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 15)
+
+
+def _ball_err(field: str, x: Any) -> RulesInputError:
+    return RulesInputError(
+        field, f"{x!r} is not a ball ('cue' or 1-15)", f"{x!r} — не шар (нужно 'cue' или номер 1-15)"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened on the table. ``hit``: ``ball`` and ``other``
+    touched (JSON ``a``, ``b``); the others: ``ball`` (and ``pocket``)."""
+
+    type: str
+    ball: Ball
+    other: Ball | None = None
+    pocket: Pocket | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in EVENT_TYPES:
+            raise RulesInputError("type", f"{self.type!r} is not one of {', '.join(EVENT_TYPES)}")
+        if not is_ball(self.ball):
+            raise _ball_err("ball", self.ball)
+        if self.type == HIT:
+            if not is_ball(self.other):
+                raise _ball_err("b", self.other)
+            if self.other == self.ball:
+                raise RulesInputError("b", "a ball cannot hit itself", "шар не может удариться сам о себя")
+        elif self.other is not None:
+            raise RulesInputError("b", f"only a hit has a second ball", "второй шар бывает только у столкновения")
+        if self.type == POCKET:
+            if not isinstance(self.pocket, Pocket):
+                raise RulesInputError("pocket", "a pocket event needs the pocket", "у события pocket нужна луза")
+        elif self.pocket is not None:
+            raise RulesInputError("pocket", "only a pocket event names a pocket", "лузу называет только событие pocket")
+
+    def involves(self, ball: Ball) -> bool:
+        return self.ball == ball or self.other == ball
+
+    def to_json(self) -> dict:
+        if self.type == HIT:
+            return {"type": HIT, "a": self.ball, "b": self.other}
+        if self.type == POCKET:
+            return {"type": POCKET, "ball": self.ball, "pocket": self.pocket.to_json()}
+        return {"type": self.type, "ball": self.ball}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "event") -> "Event":
+        if not isinstance(data, dict):
+            raise RulesInputError(where, "expected an object", "ожидался объект")
+        kind = data.get("type")
+        if kind == REMOVED:
+            raise RulesInputError(
+                f"{where}.type",
+                "taking a ball off the table is not allowed (E6); a ball leaves the table only "
+                "by falling into a pocket or flying off",
+                "снимать шар со стола нельзя (E6); шар покидает стол, только упав в лузу или вылетев за борт",
+            )
+        if kind not in EVENT_TYPES:
+            raise RulesInputError(
+                f"{where}.type",
+                f"{kind!r} is not one of {', '.join(EVENT_TYPES)}",
+                f"{kind!r} — допустимо: {', '.join(EVENT_TYPES)}",
+            )
+        allowed = {"type", "a", "b"} if kind == HIT else {"type", "ball", "pocket"} if kind == POCKET else {"type", "ball"}
+        for key in data:
+            if key not in allowed:
+                raise RulesInputError(
+                    f"{where}.{key}", f"not a field of a {kind} event", f"у события {kind} нет такого поля"
+                )
+        for key in sorted(allowed - {"type"}):
+            if key not in data:
+                raise RulesInputError(f"{where}.{key}", "missing", "не указано")
+        if kind == HIT:
+            a, b = data["a"], data["b"]
+            if not is_ball(a):
+                raise _ball_err(f"{where}.a", a)
+            if not is_ball(b):
+                raise _ball_err(f"{where}.b", b)
+            if a == b:
+                raise RulesInputError(f"{where}.b", "a ball cannot hit itself", "шар не может удариться сам о себя")
+            return cls(HIT, a, b)
+        ball = data["ball"]
+        if not is_ball(ball):
+            raise _ball_err(f"{where}.ball", ball)
+        pocket = None
+        if kind == POCKET:
+            try:
+                pocket = Pocket.from_json(data["pocket"])
+            except CallFormatError as exc:
+                field, _, what = str(exc).partition(": ")
+                raise RulesInputError(f"{where}.{field}", what) from None
+        return cls(kind, ball, None, pocket)
+
+
+_FLAGS = ("first_hit_in_house", "positions_unchanged", "warned")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What happened on one stroke. See the module docstring for the two forms.
+
+    ``from_hand`` None means "as the game state says"; true/false must agree
+    with the state (a disagreement is refused, never guessed).
+    """
+
+    events: tuple[Event, ...] = ()
+    fouls: frozenset = frozenset()
+    from_hand: bool | None = None
+    first_hit_in_house: bool = False  # P1 ж (only when playing from hand)
+    positions_unchanged: bool = False  # E2 forced draw
+    warned: bool = False  # E2, P7, P8: after the referee's warning / remark
+    route_ok: bool | None = None  # short form: the declared route happened (Q10)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "events", tuple(self.events))
+        object.__setattr__(self, "fouls", frozenset(self.fouls))
+        short = self.route_ok is not None
+        for letter in self.fouls:
+            if letter in GIVEN_FOULS or (short and letter == "а"):
+                continue
+            if letter in DERIVED_FOULS:
+                raise RulesInputError(
+                    "fouls",
+                    f"{letter!r} is derived from the events (P1); do not list it",
+                    f"«{letter}» выводится из событий (P1); не указывайте его",
+                )
+            raise RulesInputError(
+                "fouls", f"{letter!r} is not a P1 letter (г д е з и)", f"{letter!r} — не буква P1 (г д е з и)"
+            )
+        for i, ev in enumerate(self.events):
+            if not isinstance(ev, Event):
+                raise RulesInputError(f"events[{i}]", "expected an Event", "ожидалось событие")
+            if short and ev.type not in (POCKET, OFF_TABLE):
+                raise RulesInputError(
+                    f"events[{i}].type",
+                    f"with route_ok give only pocket and off_table events, not {ev.type!r}",
+                    f"при route_ok указываются только события pocket и off_table, не {ev.type!r}",
+                )
+        if self.positions_unchanged:
+            for i, ev in enumerate(self.events):
+                if ev.type != CUSHION:  # a hit moves an object ball; a fall moves a ball
+                    raise RulesInputError(
+                        "positions_unchanged",
+                        f"true, but events[{i}] moved a ball",
+                        f"указано true, но события events[{i}] сдвинули шар",
+                    )
+
+    @property
+    def is_short(self) -> bool:
+        return self.route_ok is not None
+
+    def to_json(self) -> dict:
+        data: dict = {
+            "events": [e.to_json() for e in self.events],
+            "fouls": sorted(self.fouls, key=FOUL_ORDER.index),
+            "from_hand": self.from_hand,
+            "first_hit_in_house": self.first_hit_in_house,
+            "positions_unchanged": self.positions_unchanged,
+            "warned": self.warned,
+        }
+        if self.route_ok is not None:
+            data["route_ok"] = self.route_ok
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Outcome":
+        """Parse and validate an outcome; errors name the field (``events[2].ball``)."""
+        if not isinstance(data, dict):
+            raise RulesInputError("outcome", "expected an object", "ожидался объект")
+        known = {"events", "fouls", "from_hand", "route_ok", *_FLAGS}
+        for key in data:
+            if key not in known:
+                raise RulesInputError(
+                    key, f"unknown field; known: {', '.join(sorted(known))}", f"неизвестное поле; известны: {', '.join(sorted(known))}"
+                )
+        events_raw = data.get("events", [])
+        if not isinstance(events_raw, list):
+            raise RulesInputError("events", "expected a list", "ожидался список")
+        events = tuple(Event.from_json(e, f"events[{i}]") for i, e in enumerate(events_raw))
+        fouls_raw = data.get("fouls", [])
+        if not isinstance(fouls_raw, list):
+            raise RulesInputError("fouls", "expected a list of P1 letters", "ожидался список букв P1")
+        for i, f in enumerate(fouls_raw):
+            if not isinstance(f, str):
+                raise RulesInputError(f"fouls[{i}]", f"{f!r} is not a letter", f"{f!r} — не буква")
+        flags = {}
+        for key in _FLAGS:
+            v = data.get(key, False)
+            if not isinstance(v, bool):
+                raise RulesInputError(key, f"{v!r} is not true/false", f"{v!r} — нужно true или false")
+            flags[key] = v
+        from_hand = data.get("from_hand")
+        if from_hand is not None and not isinstance(from_hand, bool):
+            raise RulesInputError("from_hand", f"{from_hand!r} is not true/false/null", f"{from_hand!r} — нужно true, false или null")
+        route_ok = data.get("route_ok")
+        if route_ok is not None and not isinstance(route_ok, bool):
+            raise RulesInputError("route_ok", f"{route_ok!r} is not true/false", f"{route_ok!r} — нужно true или false")
+        for i, f in enumerate(fouls_raw):
+            try:
+                cls((), frozenset([f]), route_ok=route_ok)
+            except RulesInputError as exc:
+                raise RulesInputError(f"fouls[{i}]", exc.message, exc.ru) from None
+        return cls(events, frozenset(fouls_raw), from_hand, route_ok=route_ok, **flags)

@@ -1,0 +1,193 @@
+"""The game state: immutable, cheap to copy (tuples and a frozenset).
+
+Players are kept by index (0, 1) internally; every JSON form uses their names.
+``scores[p] == from_balls[p] + received[p] - paid[p]`` always holds:
+``from_balls`` are points from balls (with the Q4 last-ball bonus; a start from
+a score sheet carries its scores here), ``received`` penalty points received
+(P3: the partner needs ``target - received`` from balls), ``paid`` penalty
+points taken (less than the penalty only under the Q1 floor).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .errors import RulesInputError
+from .settings import Settings
+
+NORMAL = "normal"
+LAST_BALL = "last_ball"  # E4: the game is replayed in the last ball
+PHASES = (NORMAL, LAST_BALL)
+
+ALL_BALLS = frozenset(range(1, 16))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended (E3): a win or a draw, normal (E2 70:70, Q5 equal at a
+    cleared table) or forced (E2 repeated penalty strokes)."""
+
+    winner: str | None = None
+    draw: str | None = None  # "normal" | "forced"
+    clause: str = "E1"
+
+    def to_json(self) -> dict:
+        return {"winner": self.winner} if self.winner is not None else {"draw": self.draw}
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    players: tuple[str, str]
+    scores: tuple[int, int] = (0, 0)
+    on_table: frozenset = ALL_BALLS
+    to_play: int = 0  # index of the player who strikes next
+    from_hand: bool = True  # the break is played from the house
+    from_balls: tuple[int, int] = (0, 0)
+    received: tuple[int, int] = (0, 0)  # P3
+    paid: tuple[int, int] = (0, 0)  # P2, Q1
+    quiet_penalties: tuple[int, int] = (0, 0)  # E2: penalty strokes in a row after a warning, positions unchanged
+    result: Result | None = None
+    phase: str = NORMAL  # E4/E5
+    next_break: int = 1  # E4: who starts the next game (the player who did not break this one)
+    last_scored: int | None = None  # the ball last pocketed for points (E4's last ball)
+    strokes: int = 0
+
+    # -- construction -----------------------------------------------------
+    @classmethod
+    def initial(cls, settings: Settings, players: Any, start: Any = None) -> "GameState":
+        """A new game, or one picked up from a score sheet (``start``).
+
+        ``start``: ``{"scores": {A: n, B: m}, "on_table": [...], "to_play": A}``
+        and optionally ``"from_hand": bool`` (default false: the cue ball is on
+        the table) and ``"next_break": P`` (E4: who starts the next game;
+        default: the player not to play). A new game: the first player breaks
+        from the house; the other starts the next game (E4).
+        """
+        names = _players(players)
+        if start is None:
+            return cls(players=names, to_play=0, next_break=1)
+        return _from_start(settings, names, start)
+
+    # -- views ------------------------------------------------------------
+    @property
+    def striker(self) -> str:
+        return self.players[self.to_play]
+
+    @property
+    def partner(self) -> str:
+        return self.players[1 - self.to_play]
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def score_of(self, player: str) -> int:
+        return self.scores[self.index(player)]
+
+    def index(self, player: str) -> int:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise RulesInputError("player", f"{player!r} is not a player", f"{player!r} — не игрок") from None
+
+    def to_json(self) -> dict:
+        p = self.players
+        return {
+            "players": list(p),
+            "scores": {p[0]: self.scores[0], p[1]: self.scores[1]},
+            "on_table": sorted(self.on_table),
+            "to_play": p[self.to_play],
+            "from_hand": self.from_hand,
+            "from_balls": {p[0]: self.from_balls[0], p[1]: self.from_balls[1]},
+            "received": {p[0]: self.received[0], p[1]: self.received[1]},
+            "paid": {p[0]: self.paid[0], p[1]: self.paid[1]},
+            "quiet_penalties": {p[0]: self.quiet_penalties[0], p[1]: self.quiet_penalties[1]},
+            "result": None if self.result is None else self.result.to_json(),
+            "phase": self.phase,
+            "next_break": p[self.next_break],
+            "last_scored": self.last_scored,
+            "strokes": self.strokes,
+        }
+
+    def with_(self, **changes: Any) -> "GameState":
+        return replace(self, **changes)
+
+
+def _players(players: Any) -> tuple[str, str]:
+    if not isinstance(players, (list, tuple)) or len(players) != 2:
+        raise RulesInputError("players", "expected two player names", "нужны имена двух игроков")
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise RulesInputError(f"players[{i}]", f"{name!r} is not a name", f"{name!r} — не имя")
+    if players[0] == players[1]:
+        raise RulesInputError("players[1]", "the two players need different names", "у игроков должны быть разные имена")
+    return (players[0], players[1])
+
+
+def _from_start(settings: Settings, names: tuple[str, str], start: Any) -> GameState:
+    if not isinstance(start, dict):
+        raise RulesInputError("start", "expected an object", "ожидался объект")
+    known = {"scores", "on_table", "to_play", "from_hand", "next_break"}
+    for key in start:
+        if key not in known:
+            raise RulesInputError(f"start.{key}", f"unknown field; known: {', '.join(sorted(known))}",
+                                  f"неизвестное поле; известны: {', '.join(sorted(known))}")
+    for key in ("scores", "on_table", "to_play"):
+        if key not in start:
+            raise RulesInputError(f"start.{key}", "missing", "не указано")
+    scores_raw = start["scores"]
+    if not isinstance(scores_raw, dict) or set(scores_raw) != set(names):
+        raise RulesInputError("start.scores", f"expected the scores of {names[0]!r} and {names[1]!r}",
+                              f"нужны очки игроков {names[0]!r} и {names[1]!r}")
+    scores = []
+    for n in names:
+        v = scores_raw[n]
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RulesInputError(f"start.scores.{n}", f"{v!r} is not a whole number", f"{v!r} — не целое число")
+        if v < 0 and not settings.negative_scores:
+            raise RulesInputError(f"start.scores.{n}", "below zero, but negative_scores is off (Q1)",
+                                  "меньше нуля, а отрицательный счёт выключен (Q1)")
+        if v >= settings.target:
+            raise RulesInputError(f"start.scores.{n}", f"{v} already reaches {settings.target}: the game is over (E1)",
+                                  f"{v} — уже {settings.target}: партия окончена (E1)")
+        scores.append(v)
+    table = start["on_table"]
+    if not isinstance(table, list) or not table:
+        raise RulesInputError("start.on_table", "expected a non-empty list of balls (an empty table ends the game, Q5)",
+                              "нужен непустой список шаров (пустой стол — конец партии, Q5)")
+    seen = set()
+    for i, b in enumerate(table):
+        if not isinstance(b, int) or isinstance(b, bool) or not 1 <= b <= 15:
+            raise RulesInputError(f"start.on_table[{i}]", f"{b!r} is not a ball 1-15", f"{b!r} — не шар 1-15")
+        if b in seen:
+            raise RulesInputError(f"start.on_table[{i}]", f"ball {b} is listed twice", f"шар {b} указан дважды")
+        seen.add(b)
+    taken = sum(settings.value(b) for b in ALL_BALLS - seen)
+    total = scores[0] + scores[1]
+    # Penalties move points, never create them (P2) — unless the Q1 floor is on.
+    if settings.negative_scores and total != taken:
+        raise RulesInputError("start.scores", f"they sum to {total}, but the balls off the table are worth {taken} (P2, Q4)",
+                              f"в сумме {total}, а шары вне стола стоят {taken} (P2, Q4)")
+    if not settings.negative_scores and total < taken:
+        raise RulesInputError("start.scores", f"they sum to {total}, less than the {taken} the balls off the table are worth",
+                              f"в сумме {total}, меньше {taken} — стоимости шаров вне стола")
+    to_play = start["to_play"]
+    if to_play not in names:
+        raise RulesInputError("start.to_play", f"{to_play!r} is not a player", f"{to_play!r} — не игрок")
+    from_hand = start.get("from_hand", False)
+    if not isinstance(from_hand, bool):
+        raise RulesInputError("start.from_hand", f"{from_hand!r} is not true/false", f"{from_hand!r} — нужно true или false")
+    ti = names.index(to_play)
+    nb = start.get("next_break", names[1 - ti])
+    if nb not in names:
+        raise RulesInputError("start.next_break", f"{nb!r} is not a player", f"{nb!r} — не игрок")
+    return GameState(
+        players=names,
+        scores=(scores[0], scores[1]),
+        on_table=frozenset(seen),
+        to_play=ti,
+        from_hand=from_hand,
+        from_balls=(scores[0], scores[1]),
+        next_break=names.index(nb),
+    )
