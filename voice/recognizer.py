@@ -1,0 +1,130 @@
+"""Streaming recognition with Vosk, restricted to the call language.
+
+What Vosk 0.3.45 does, and what this module does about it (DESIGN.md, "Voice"):
+
+- The runtime grammar is a JSON list of phrases. Vosk's JSON reader does not decode
+  ``\\uXXXX`` escapes, so the list is written with ``ensure_ascii=False``: with Python's
+  default escaping every Cyrillic (or Hangul) word is silently "missing in vocabulary".
+- Grammar words the model lacks are dropped by Vosk with only a log line; here each is
+  looked up (``Model.vosk_model_find_word``) before the recognizer is made, and the list of
+  missing words is kept in ``Recognizer.missing`` for the caller to report.
+- With ``SetMaxAlternatives(N)`` (N > 0) a final result is
+  ``{"alternatives": [{"confidence", "result": [{"word","start","end"}…], "text"}…]}``
+  (no per-word ``conf``); with N = 0 it is ``{"result": [{"word","start","end","conf"}…],
+  "text"}``. Both forms are passed on unchanged except for the times.
+- Word times count from the recognizer's first sample and keep counting across results;
+  ``offset`` (the audio-clock time of that first sample) is added so that words and strikes
+  share one clock.
+- Partial results (``partial()``) are for live display only; they are never final results.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+import numpy as np
+
+from .audio import to_pcm16 as _float_to_pcm16
+from .errors import ModelError
+from .model import missing_words
+
+RATE = 16000
+
+
+def _t(lang: str, ru: str, en: str) -> str:
+    return en if lang == "en" else ru
+
+
+def to_pcm16(block) -> bytes:
+    """float samples in [-1, 1] (or int16, or bytes already) → little-endian 16-bit PCM bytes."""
+    if isinstance(block, (bytes, bytearray, memoryview)):
+        return bytes(block)
+    a = np.asarray(block)
+    if a.dtype == np.int16:
+        return a.astype("<i2", copy=False).tobytes()
+    return _float_to_pcm16(a)
+
+
+def shift_result(result: dict, offset: float) -> dict:
+    """A Vosk result with every word time moved by ``offset`` seconds (rounded to 1 µs)."""
+    def shift(words):
+        return [{**w, "start": round(w["start"] + offset, 6), "end": round(w["end"] + offset, 6)}
+                for w in words]
+
+    out = dict(result)
+    if "result" in out:
+        out["result"] = shift(out["result"])
+    if "alternatives" in out:
+        out["alternatives"] = [{**a, "result": shift(a.get("result", []))} for a in out["alternatives"]]
+    return out
+
+
+def has_words(result: dict) -> bool:
+    if result.get("result"):
+        return True
+    return any(a.get("result") for a in result.get("alternatives", []))
+
+
+class Recognizer:
+    """A Vosk recognizer restricted to ``words``, fed blocks of audio in order.
+
+    ``accept(block)`` returns the final results the block completed (Vosk result dicts, times
+    on the audio clock, empty results dropped); ``partial()`` the text being heard now;
+    ``flush()`` ends the current utterance and returns its final result.
+    """
+
+    def __init__(self, model, words: Iterable[str], *, rate: int = RATE, alternatives: int = 3,
+                 offset: float = 0.0, lang: str = "ru"):
+        import vosk
+
+        words = list(dict.fromkeys(w for w in words if w and w != "[unk]"))
+        if not words:
+            raise ValueError("the recognizer needs at least one grammar word")
+        self.words = tuple(words)
+        self.missing = tuple(missing_words(model, words))
+        known = [w for w in words if w not in set(self.missing)]
+        if not known:
+            raise ModelError(_t(
+                lang,
+                f"модель не знает ни одного из {len(words)} слов заказа: это не та модель "
+                f"(нужна русская, например vosk-model-small-ru-0.22)",
+                f"the model knows none of the {len(words)} call words: wrong model "
+                f"(a Russian one is needed, e.g. vosk-model-small-ru-0.22)",
+            ))
+        self.rate = rate
+        self.offset = float(offset)
+        self.alternatives = int(alternatives)
+        self._samples = 0
+        grammar = json.dumps(known + ["[unk]"], ensure_ascii=False)
+        try:
+            self._rec = vosk.KaldiRecognizer(model, float(rate), grammar)
+        except Exception as exc:
+            raise ModelError(_t(lang, f"Vosk не создал распознаватель: {exc}",
+                                f"Vosk could not make a recognizer: {exc}")) from exc
+        self._rec.SetWords(True)
+        self._rec.SetMaxAlternatives(self.alternatives)
+
+    @property
+    def time(self) -> float:
+        """The audio-clock time just after the last sample fed."""
+        return self.offset + self._samples / self.rate
+
+    def _final(self, text: str) -> list[dict]:
+        result = shift_result(json.loads(text), self.offset)
+        return [result] if has_words(result) else []
+
+    def accept(self, block) -> list[dict]:
+        data = to_pcm16(block)
+        self._samples += len(data) // 2
+        if self._rec.AcceptWaveform(data):
+            return self._final(self._rec.Result())
+        return []
+
+    def partial(self) -> str:
+        """What is being heard now (not final: never parse it as a call)."""
+        return json.loads(self._rec.PartialResult()).get("partial", "")
+
+    def flush(self) -> list[dict]:
+        """End the utterance in progress; its final result (if it has words)."""
+        return self._final(self._rec.FinalResult())
