@@ -1,9 +1,86 @@
-"""Subcommands of the replay area (see cli.py)."""
+"""Subcommands of the replay area (see cli.py): ``replay MATCH.jsonl [--json]``."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+
+from .i18n import UserError, get_lang, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
+    p = sub.add_parser(
+        "replay", parents=[common],
+        help="judge a match script stroke by stroke / разобрать запись партии по ударам",
+        description="Judge a match script (JSON lines) by the rules: one verdict a stroke, then the final state.",
+    )
+    p.add_argument("script", metavar="MATCH.jsonl", help="the match script ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="JSON lines on stdout")
+    p.set_defaults(handler=_replay)
+
+
+def _read_lines(name: str) -> list[str]:
+    if name == "-":
+        return sys.stdin.read().splitlines()
+    path = Path(name)
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise UserError(tr(f"файл не найден: {name}", f"file not found: {name}")) from None
+    except UnicodeDecodeError:
+        raise UserError(tr(f"{name}: не текст UTF-8", f"{name}: not UTF-8 text")) from None
+    except OSError as exc:
+        raise UserError(f"{name}: {exc.strerror}") from None
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .replay import ReplayError, replay_lines
+
+    lang = get_lang()
+    lines = _read_lines(args.script)
+    try:
+        result = replay_lines(lines)  # everything is judged before anything is printed
+    except ReplayError as exc:
+        raise UserError(f"{args.script}: {exc.text(lang)}") from None
+    out = []
+    if args.json:
+        for row in result.rows:
+            out.append(json.dumps(row.to_json(lang), ensure_ascii=False))
+        out.append(json.dumps(result.final_json(), ensure_ascii=False))
+    else:
+        out.extend(report(result, lang))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def report(result, lang: str = "ru") -> list[str]:
+    """A readable report: one paragraph a stroke, then the result."""
+    en = lang == "en"
+    lines = []
+    for i, row in enumerate(result.rows, 1):
+        v = row.verdict
+        head = (f"Stroke {i} (line {row.line}), {v.striker}: " if en else f"Удар {i} (строка {row.line}), {v.striker}: ")
+        if row.call_status == "none":
+            head += "no call" if en else "без заказа"
+        elif row.call_status == "refused":
+            msg = (row.refusal or {}).get("message", "")
+            head += (f"«{row.call_text}» refused: {msg}" if en else f"«{row.call_text}» не принят: {msg}")
+        else:
+            head += f"«{row.call_text}»" if row.call_text else json.dumps(row.call.to_json(), ensure_ascii=False)
+        lines.append(head)
+        lines.append("  " + v.message(lang))
+    st = result.state
+    p = st.players
+    score = f"{p[0]} {st.scores[0]} : {st.scores[1]} {p[1]}"
+    if st.result is None:
+        tail = (f"Game not finished; {p[st.to_play]} to play." if en else f"Партия не окончена; бьёт {p[st.to_play]}.")
+    elif st.result.winner is not None:
+        tail = f"{st.result.winner} wins." if en else f"Победил {st.result.winner}."
+    else:
+        forced = st.result.draw == "forced"
+        tail = ("Forced draw." if forced else "Draw.") if en else ("Вынужденная ничья." if forced else "Ничья.")
+    lines.append(("Score: " if en else "Счёт: ") + score + ". " + tail)
+    return lines
