@@ -1,9 +1,291 @@
-"""Subcommands of the match area (see cli.py)."""
+"""Subcommands of the match area (see cli.py): the match store and the scorer.
+
+``match new|list|show|resume``, ``undo``, ``redo``, ``export``, ``stats``, ``play``.
+Every one takes ``--db PATH`` (else ``$PYRAMID_REFEREE_DB``, else the user data
+directory) and ``--json``. A missing match, a locked or corrupt database, a bad
+path: one clear line, exit 2. ``play`` from a pipe exits 1 when a line was rejected.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+
+from .i18n import UserError, get_lang, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
+    dbp = argparse.ArgumentParser(add_help=False)
+    dbp.add_argument("--db", metavar="PATH", default=None,
+                     help="the match database (default: $PYRAMID_REFEREE_DB or the user data directory)")
+    dbp.add_argument("--json", action="store_true", help="machine-readable output (JSON)")
+    parents = [common, dbp]
+
+    newp = argparse.ArgumentParser(add_help=False)
+    newp.add_argument("--players", nargs=2, metavar=("A", "B"), help="the two players' names")
+    newp.add_argument("--settings", metavar="JSON", help="match settings as JSON (DESIGN.md keys)")
+    newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help="call mode (C1, Q9; default clean)")
+    newp.add_argument("--start", metavar="JSON", help="pick up a game from a score sheet: "
+                      '{"scores": {…}, "on_table": […], "to_play": P}')
+
+    match = sub.add_parser("match", parents=[common], help="the match store: new, list, show, resume")
+    msub = match.add_subparsers(dest="match_command", metavar="SUBCOMMAND", required=True)
+    p = msub.add_parser("new", parents=parents + [newp], help="start a match")
+    p.set_defaults(handler=cmd_new)
+    p = msub.add_parser("list", parents=parents, help="list the stored matches")
+    p.set_defaults(handler=cmd_list)
+    p = msub.add_parser("show", parents=parents, help="the scoreboard and the strokes of a match")
+    p.add_argument("id", type=int)
+    p.set_defaults(handler=cmd_show)
+    p = msub.add_parser("resume", parents=parents, help="continue a match in play (default: the latest unfinished)")
+    p.add_argument("id", type=int, nargs="?")
+    p.set_defaults(handler=cmd_resume)
+
+    for name, helptext in (("undo", "take back the last stroke"), ("redo", "put back the last stroke taken back")):
+        p = sub.add_parser(name, parents=parents, help=helptext + " (default: the latest match)")
+        p.add_argument("id", type=int, nargs="?")
+        p.set_defaults(handler=cmd_undo_redo, action=name)
+
+    p = sub.add_parser("export", parents=parents, help="export a match as JSON or CSV")
+    p.add_argument("id", type=int)
+    p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.set_defaults(handler=cmd_export)
+
+    p = sub.add_parser("stats", parents=parents, help="per-player statistics of a match")
+    p.add_argument("id", type=int)
+    p.set_defaults(handler=cmd_stats)
+
+    p = sub.add_parser("play", parents=parents + [newp],
+                       help="the interactive scorer: type the call and the outcome, see the verdict")
+    p.add_argument("--match", type=int, metavar="ID", help="continue this stored match")
+    p.set_defaults(handler=cmd_play)
+
+
+# ---------------------------------------------------------------------- helpers
+
+def _store(args):
+    from .store import Store
+
+    return Store(args.db)
+
+
+def _emit(obj) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _load_json_arg(text: str | None, name: str):
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(tr(f"--{name}: неверный JSON (столбец {exc.colno}: {exc.msg})",
+                           f"--{name}: bad JSON (column {exc.colno}: {exc.msg})")) from None
+
+
+def _new_settings(args) -> dict:
+    settings = _load_json_arg(args.settings, "settings") or {}
+    if not isinstance(settings, dict):
+        raise UserError(tr("--settings: нужен объект JSON", "--settings: expected a JSON object"))
+    if args.mode:
+        settings = {**settings, "mode": args.mode.replace("-", "_")}
+    return settings
+
+
+def _create(store, args):
+    from .match_session import Session
+
+    players = args.players or [tr("Игрок 1", "Player 1"), tr("Игрок 2", "Player 2")]
+    return Session.create(store, players, _new_settings(args), _load_json_arg(args.start, "start"), lang=get_lang())
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _run_play(session, args, resumed: bool) -> int:
+    from .play import Play, stdin_reader
+
+    interactive = _interactive() and not args.json
+    play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
+                lang=get_lang(), resumed=resumed)
+    return play.run(stdin_reader(interactive))
+
+
+# ---------------------------------------------------------------------- commands
+
+def cmd_new(args) -> int:
+    with _store(args) as store:
+        s = _create(store, args)
+        if args.json:
+            _emit({"match": s.id, "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json()})
+        else:
+            print(tr(f"матч {s.id}: {s.players[0]} — {s.players[1]}", f"match {s.id}: {s.players[0]} v {s.players[1]}"))
+    return 0
+
+
+def cmd_list(args) -> int:
+    with _store(args) as store:
+        rows = store.list_matches()
+    if args.json:
+        _emit({"matches": [m.to_json() for m in rows]})
+        return 0
+    if not rows:
+        print(tr("матчей нет", "no matches"))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(show_header=True, header_style="bold")
+    for col in ("id", tr("игроки", "players"), tr("ударов", "strokes"), tr("статус", "status"),
+                tr("итог", "result"), tr("изменён", "updated")):
+        t.add_column(col)
+    for m in rows:
+        res = "" if m.result is None else (m.result.get("winner") or tr("ничья", "draw"))
+        status = tr("идёт", "open") if m.status == "open" else tr("окончен", "finished")
+        t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", str(m.strokes), status, res, m.updated)
+    Console(highlight=False).print(t)
+    return 0
+
+
+def cmd_show(args) -> int:
+    from .match_session import Session
+    from .play import render_scoreboard, scoreboard_line
+    from .rules.notation import render_outcome
+
+    lang = get_lang()
+    with _store(args) as store:
+        s = Session(store, args.id, lang=lang)
+        rows = store.strokes(args.id)
+        undone = store.strokes(args.id, statuses=("undone",))
+        m = store.get_match(args.id)
+    if args.json:
+        _emit({"match": m.to_json(), "state": s.state.to_json(), "strokes": [r.to_json() for r in rows],
+               "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches]})
+        return 1 if s.mismatches else 0
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(highlight=False)
+    con.print(render_scoreboard(s.state.to_json(), m.id, lang) if sys.stdout.isatty()
+              else scoreboard_line(s.state.to_json(), lang))
+    t = Table(show_header=True, header_style="bold")
+    for col in ("#", tr("бьёт", "striker"), tr("заказ", "call"), tr("исход", "outcome"), tr("вердикт", "verdict")):
+        t.add_column(col)
+    for r in rows:
+        rec = r.record
+        call = rec.call_text or "—"
+        if rec.call_status == "refused":
+            call += tr(" (не принят)", " (refused)")
+        t.add_row(str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome),
+                  rec.verdict.get("message", ""))
+    con.print(t)
+    if undone:
+        con.print(tr(f"отменено (можно вернуть redo): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
+    for x in s.mismatches:
+        print(x.describe(lang), file=sys.stderr)
+    return 1 if s.mismatches else 0
+
+
+def cmd_resume(args) -> int:
+    from .match_session import Session
+
+    with _store(args) as store:
+        s = Session.open(store, args.id, lang=get_lang())
+        return _run_play(s, args, resumed=True)
+
+
+def cmd_play(args) -> int:
+    from .match_session import Session
+
+    with _store(args) as store:
+        if args.match is not None:
+            s = Session(store, args.match, lang=get_lang())
+            return _run_play(s, args, resumed=True)
+        s = _create(store, args)
+        return _run_play(s, args, resumed=False)
+
+
+def cmd_undo_redo(args) -> int:
+    from .match_session import Session
+    from .play import scoreboard_line
+    from .store import StoreError
+
+    with _store(args) as store:
+        mid = args.id
+        if mid is None:
+            rows = store.list_matches()
+            if not rows:
+                raise StoreError(tr("матчей нет", "there are no matches"))
+            mid = max(rows, key=lambda m: (m.updated, m.id)).id
+        s = Session(store, mid, lang=get_lang())
+        if s.mismatches:
+            raise StoreError("; ".join(x.describe(get_lang()) for x in s.mismatches))
+        seq = s.undo() if args.action == "undo" else s.redo()
+        if seq is None:
+            raise UserError(tr(f"матч {mid}: нечего отменять", f"match {mid}: nothing to undo") if args.action == "undo"
+                            else tr(f"матч {mid}: нечего возвращать", f"match {mid}: nothing to redo"))
+        if args.json:
+            _emit({"type": args.action, "match": mid, "stroke": seq, "seq": s.seq, "state": s.state.to_json()})
+        else:
+            done = tr("отменён", "undone") if args.action == "undo" else tr("возвращён", "redone")
+            print(tr(f"матч {mid}: удар {seq} {done}", f"match {mid}: stroke {seq} {done}"))
+            print(scoreboard_line(s.state.to_json(), get_lang()))
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .match_report import export_csv, export_json
+
+    with _store(args) as store:
+        if args.format == "csv":
+            text = export_csv(store, args.id)
+        else:
+            text = json.dumps(export_json(store, args.id), ensure_ascii=False, indent=1) + "\n"
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UserError(tr(f"-o {args.output}: не удаётся записать ({exc.strerror})",
+                               f"-o {args.output}: cannot write ({exc.strerror})")) from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_stats(args) -> int:
+    from .match_report import stats
+
+    with _store(args) as store:
+        m = store.get_match(args.id)
+        data = stats(m, store.strokes(args.id))
+    if args.json:
+        _emit(data)
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(highlight=False)
+    for p in data["players"]:
+        st = data["stats"][p]
+        t = Table(title=p, show_header=True, header_style="bold")
+        t.add_column(tr("что", "what"))
+        t.add_column(tr("сколько", "count"), justify="right")
+        t.add_row(tr("ударов", "strokes"), str(st["strokes"]))
+        t.add_row(tr("заказов принято / выполнено", "calls made / fulfilled"), f"{st['calls']} / {st['fulfilled']}")
+        for kind, n in st["by_route"].items():
+            t.add_row(f"  {kind}", f"{n['made']} / {n['fulfilled']}")
+        t.add_row(tr("заказов не принято", "calls refused"), str(st["refused"]))
+        t.add_row(tr("ударов без заказа", "strokes without a call"), str(st["no_call"]))
+        t.add_row(tr("штрафов", "penalties"), str(st["penalties"]))
+        for letter, n in st["fouls"].items():
+            t.add_row(f"  P1{letter}", str(n))
+        t.add_row(tr("лучшая серия: заказов / очков", "high run: calls / points"),
+                  f"{st['high_run']['calls']} / {st['high_run']['points']}")
+        con.print(t)
+    return 0

@@ -62,7 +62,7 @@ from typing import Any
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-__all__ = ["NotationError", "parse_outcome", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
+__all__ = ["NotationError", "parse_outcome", "parse_outcome_located", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
 
 #: P1 letters the referee sees and the events cannot show.
 FOUL_LETTERS = ("г", "д", "е", "з", "и")
@@ -202,10 +202,12 @@ def _pocket(pocketed: Tree) -> dict:
     return {"kind": kind, "side": side, "end": end}
 
 
-def _motion(tree: Tree, events: list) -> None:
+def _motion(tree: Tree, events: list, columns: list) -> None:
     subject, *rest = tree.children
     actor = _actor(subject)
+    col = subject.meta.column
     for node in rest:
+        n = len(events)
         if isinstance(node, Token) and node.type in ("NUMBER", "CUE"):
             target = _ball(node) if node.type == "NUMBER" else "cue"
             if target == actor:
@@ -221,10 +223,18 @@ def _motion(tree: Tree, events: list) -> None:
             events.append({"type": "pocket", "ball": actor, "pocket": _pocket(node)})
         else:  # pragma: no cover - the grammar has no other node here
             raise AssertionError(node)
+        columns.extend([col] * (len(events) - n))
+        col = node.column if isinstance(node, Token) else node.meta.column
 
 
 def parse_outcome(text: str) -> dict:
     """The short notation → the outcome JSON dict of DESIGN.md. Raises NotationError."""
+    return parse_outcome_located(text)[0]
+
+
+def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
+    """``parse_outcome`` and, for each event, the column its item starts at (for
+    pointing the engine's ``events[i]`` errors back at the text)."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
     norm = text.lower().replace("ё", "е")  # same length: columns stay right
@@ -252,15 +262,16 @@ def parse_outcome(text: str) -> dict:
         raise NotationError(getattr(exc, "column", 1) or 1, "не разобрано", "not parsed") from None
 
     out = {k: (list(v) if isinstance(v, list) else v) for k, v in EMPTY_OUTCOME.items()}
+    columns: list[int] = []
     if tree.data == "nothing":
-        return out
+        return out, columns
     events: list = out["events"]
     fouls: set[str] = set()
     miss_col = None
     route_ok = None
     for item in tree.children:
         if item.data == "motion":
-            _motion(item, events)
+            _motion(item, events, columns)
         elif item.data == "foul":
             for tok in item.children:
                 if tok.type == "FOUL_WORD":
@@ -274,6 +285,7 @@ def parse_outcome(text: str) -> dict:
                                    "'б' is an event: write 'биток в …' and the pocket")
                     elif letter == "в":
                         events.append({"type": "off_table", "ball": "cue"})
+                        columns.append(tok.column)
                     elif letter == "ж":
                         out["from_hand"] = out["first_hit_in_house"] = True
                     else:
@@ -306,7 +318,7 @@ def parse_outcome(text: str) -> dict:
     out["fouls"] = [f for f in "а" + "".join(FOUL_LETTERS) if f in fouls]
     if route_ok is not None:
         out["route_ok"] = route_ok
-    return out
+    return out, columns
 
 
 # ---------------------------------------------------------------------------- render

@@ -1,0 +1,165 @@
+"""What a stored match says: per-player statistics and exports (JSON, CSV).
+
+Everything here reads the stored records (the verdicts as shown), not a new
+judgement; ``match_session`` is what checks them against a replay.
+
+Statistics, per player, over the active strokes (the current line of play):
+
+- ``strokes``: strokes played; ``calls``: accepted calls made and ``fulfilled``;
+  ``refused``: calls the referee refused (C4, C9); ``no_call``: strokes without one.
+- ``by_route``: calls made / fulfilled by route kind, derived from the call's
+  route (DESIGN.md): ``ball_and_pocket`` (no way named, C7); ``clean`` (чисто:
+  cue ball → the ball → the pocket, nothing else); and the features a route
+  may have — ``abricole`` (the cue ball off a cushion before its first ball),
+  ``bank`` (the called ball off a cushion: дуплет / от борта), ``kiss`` (the
+  called ball off another ball: от шара), ``combination`` (another ball drives
+  the called ball: шаром / шарами), ``carom`` (the cue ball touches two or more
+  balls: карамболем), ``contre_coup`` (от контр-ку). A route with several
+  features counts under each of them.
+- ``fouls``: penalty strokes by P1 letter (a stroke with several letters counts
+  under each; P4: it is still one penalty), ``penalties``: penalty strokes.
+- ``high_run``: a turn is a maximal run of consecutive strokes by the same
+  player (the turn passes unless a call is fulfilled without penalty, Q3).
+  ``calls`` = the most fulfilled calls in one turn; ``points`` = the most points
+  from balls in one turn (the striker's points on strokes without a penalty).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from .store import MatchRow, Store, StrokeRow
+
+ROUTE_KINDS = ("ball_and_pocket", "clean", "abricole", "bank", "kiss", "combination", "carom", "contre_coup")
+
+
+def route_kinds(call: dict | None) -> tuple[str, ...]:
+    """The route kinds of a call (JSON form); () for no call."""
+    if call is None:
+        return ()
+    route = call.get("route")
+    if route is None:
+        return ("ball_and_pocket",)
+    ball = call.get("ball")
+    kinds: list[str] = []
+    cue_balls = [t for a, t in route if a == "cue" and t not in ("cushion", "pocket", "contre_coup")]
+    first_ball_at = next((i for i, (a, t) in enumerate(route) if a == "cue" and t not in ("cushion", "pocket", "contre_coup")),
+                         len(route))
+    if any(a == "cue" and t == "cushion" for a, t in route[:first_ball_at]):
+        kinds.append("abricole")
+    if any(a == ball and t == "cushion" for a, t in route):
+        kinds.append("bank")
+    if any(a == ball and t not in ("cushion", "pocket", "contre_coup") for a, t in route):
+        kinds.append("kiss")
+    if any(a not in ("cue", ball) and t not in ("cushion", "pocket", "contre_coup") for a, t in route):
+        kinds.append("combination")
+    if len(cue_balls) >= 2:
+        kinds.append("carom")
+    if any(t == "contre_coup" for _, t in route):
+        kinds.append("contre_coup")
+    if not kinds:
+        kinds.append("clean")
+    return tuple(kinds)
+
+
+def _blank(players: list[str]) -> dict:
+    return {p: {
+        "strokes": 0, "calls": 0, "fulfilled": 0, "refused": 0, "no_call": 0,
+        "by_route": {k: {"made": 0, "fulfilled": 0} for k in ROUTE_KINDS},
+        "fouls": {}, "penalties": 0,
+        "high_run": {"calls": 0, "points": 0},
+    } for p in players}
+
+
+def stats(match: MatchRow, strokes: list[StrokeRow]) -> dict:
+    """Per-player statistics of the given (active) strokes."""
+    players = list(match.players)
+    out = _blank(players)
+    run_player = None
+    run_calls = run_points = 0
+
+    def close_run():
+        if run_player is not None:
+            hr = out[run_player]["high_run"]
+            hr["calls"] = max(hr["calls"], run_calls)
+            hr["points"] = max(hr["points"], run_points)
+
+    for row in strokes:
+        v = row.record.verdict
+        who = v["striker"]
+        st = out[who]
+        st["strokes"] += 1
+        status = row.record.call_status
+        fulfilled = bool(v.get("fulfilled")) and status == "accepted"
+        if status == "accepted":
+            st["calls"] += 1
+            st["fulfilled"] += fulfilled
+            for k in route_kinds(row.record.call):
+                st["by_route"][k]["made"] += 1
+                st["by_route"][k]["fulfilled"] += fulfilled
+        elif status == "refused":
+            st["refused"] += 1
+        else:
+            st["no_call"] += 1
+        pen = v.get("penalty")
+        if pen is not None:
+            st["penalties"] += 1
+            for letter in v.get("fouls", []):
+                st["fouls"][letter] = st["fouls"].get(letter, 0) + 1
+        if who != run_player:
+            close_run()
+            run_player, run_calls, run_points = who, 0, 0
+        if fulfilled:
+            run_calls += 1
+        if pen is None:
+            run_points += max(0, int(v.get("points", {}).get(who, 0)))
+    close_run()
+    for p in players:
+        st = out[p]
+        st["by_route"] = {k: n for k, n in st["by_route"].items() if n["made"]}
+        st["fouls"] = dict(sorted(st["fouls"].items(), key=lambda kv: "абвгдежзи".index(kv[0])))
+    return {"match": match.id, "players": players, "strokes": len(strokes), "stats": out}
+
+
+# ---------------------------------------------------------------------- export
+
+def export_json(store: Store, match_id: int) -> dict:
+    m = store.get_match(match_id)
+    active = store.strokes(match_id)
+    undone = store.strokes(match_id, statuses=("undone",))
+    return {
+        "match": m.to_json(),
+        "strokes": [r.to_json() for r in active],
+        "undone": [r.to_json() for r in undone],
+        "final": active[-1].record.state if active else None,
+    }
+
+
+def _j(x: Any) -> str:
+    return "" if x is None else json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+
+
+def export_csv(store: Store, match_id: int) -> str:
+    """One row a stroke of the current line of play; JSON parts as JSON text."""
+    m = store.get_match(match_id)
+    p0, p1 = m.players
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["match", "seq", "time", "striker", "call_text", "call_status", "call", "refusal", "outcome_text",
+                "outcome", "fulfilled", f"points:{p0}", f"points:{p1}", "penalty_player", "fouls", "counted",
+                "respotted", f"score:{p0}", f"score:{p1}", "next", "result", "clauses", "message"])
+    for r in store.strokes(match_id):
+        rec, v, st = r.record, r.record.verdict, r.record.state
+        pen = v.get("penalty")
+        w.writerow([
+            m.id, r.seq, r.time, v.get("striker"), rec.call_text or "", rec.call_status, _j(rec.call),
+            _j(rec.refusal), rec.outcome_text or "", _j(rec.outcome), int(bool(v.get("fulfilled"))),
+            v["points"][p0], v["points"][p1], "" if pen is None else pen["player"], "".join(v.get("fouls", [])),
+            " ".join(map(str, v.get("counted", []))), " ".join(map(str, v.get("respotted", []))),
+            st["scores"][p0], st["scores"][p1], (v.get("next") or {}).get("player", ""), _j(v.get("result")),
+            " ".join(v.get("clauses", [])), v.get("message", ""),
+        ])
+    return buf.getvalue()

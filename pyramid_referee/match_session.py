@@ -1,0 +1,334 @@
+"""A stored match in play: the rules engine's ``Match`` kept in step with the store.
+
+``Session.create`` starts a match; ``Session.open`` restores one by replaying its
+active strokes (the stored calls and outcomes, never re-parsed text) through a
+fresh ``Match``, and checks that every replayed verdict and state equals the one
+stored (= the one shown). A disagreement is reported in ``mismatches``, never
+silently fixed: the stored record stays as it was.
+
+``Session.enter`` judges a stroke in memory, writes and commits it, and only then
+returns the verdict for showing; if the commit fails the in-memory stroke is
+taken back. ``undo`` / ``redo`` commit first, then move the in-memory match.
+Bad input (a call or outcome the engine refuses) raises ``StrokeInputError``
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .i18n import UserError, tr
+from .rules import Match, Outcome, RulesError, RulesInputError, Settings
+from .grammar.call import Call, CallFormatError
+from .rules.notation import NotationError, parse_outcome_located
+from .store import Store, StoreError, StrokeRecord, StrokeRow
+
+
+class StrokeInputError(UserError):
+    """A stroke that cannot be entered (bad call, outcome or notation); nothing changed."""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A stored stroke whose replay disagrees with what was stored (and shown)."""
+
+    seq: int
+    part: str  # "verdict" | "state" | "error"
+    stored: Any
+    replayed: Any
+
+    def to_json(self) -> dict:
+        return {"seq": self.seq, "part": self.part, "stored": self.stored, "replayed": self.replayed}
+
+    def describe(self, lang: str = "ru") -> str:
+        if self.part == "error":
+            return (f"stroke {self.seq}: the replay refuses it: {self.replayed}" if lang == "en"
+                    else f"удар {self.seq}: при переигровке отвергнут: {self.replayed}")
+        diff = _diff(self.stored, self.replayed)
+        return (f"stroke {self.seq}: the replayed {self.part} differs from the stored one ({diff})" if lang == "en"
+                else f"удар {self.seq}: {'вердикт' if self.part == 'verdict' else 'положение'} при переигровке "
+                     f"не совпадает с записанным ({diff})")
+
+
+def _diff(a: Any, b: Any) -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = [k for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k)]
+        return ", ".join(f"{k}: {json.dumps(a.get(k), ensure_ascii=False)} → {json.dumps(b.get(k), ensure_ascii=False)}"
+                         for k in keys[:4])
+    return f"{a!r} → {b!r}"
+
+
+@dataclass(frozen=True)
+class Entered:
+    """A stroke that is stored and committed: what to show."""
+
+    seq: int
+    record: StrokeRecord
+    verdict: Any  # the engine's Verdict
+    state: Any  # the engine's GameState after the stroke
+
+
+def _rules_error_text(exc: Exception, lang: str) -> str:
+    if isinstance(exc, RulesInputError):
+        return exc.text(lang)
+    return str(exc)
+
+
+_EVENT_FIELD = re.compile(r"^events\[(\d+)\]")
+
+
+def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = None) -> str:
+    """An engine error as the scorer should read it: which part (call / outcome),
+    the field, and for an event typed in the notation, the column it starts at."""
+    text = _rules_error_text(exc, lang)
+    field = getattr(exc, "field", "") or ""
+    en = lang == "en"
+    if field.startswith("call"):
+        return ("call: " if en else "заказ: ") + text
+    if field in ("stroke", "undo", "redo"):
+        return text
+    m = _EVENT_FIELD.match(field)
+    if m and columns and int(m.group(1)) < len(columns):
+        col = columns[int(m.group(1))]
+        text += f" (column {col})" if en else f" (столбец {col})"
+    return ("outcome: " if en else "исход: ") + text
+
+
+def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
+    """The outcome as typed (notation, or a JSON object) → (JSON dict, Outcome, event columns)."""
+    src = text.strip()
+    columns: list[int] = []
+    if src.startswith("{"):
+        try:
+            data = json.loads(src)
+        except json.JSONDecodeError as exc:
+            raise StrokeInputError(tr(f"исход: неверный JSON (столбец {exc.colno}: {exc.msg})",
+                                      f"outcome: bad JSON (column {exc.colno}: {exc.msg})")) from None
+    else:
+        try:
+            data, columns = parse_outcome_located(text)
+        except NotationError as exc:
+            raise StrokeInputError(tr("исход: ", "outcome: ") + exc.message(_lang())) from None
+    try:
+        outcome = Outcome.from_json(data)
+    except RulesInputError as exc:
+        raise StrokeInputError(engine_error_text(exc, _lang(), columns)) from None
+    return data, outcome, columns
+
+
+def _lang() -> str:
+    from .i18n import get_lang
+
+    return get_lang()
+
+
+@dataclass
+class CallReading:
+    """What the call text came to: a call (accepted), a refusal, or no call."""
+
+    text: str | None
+    call: Any = None  # Call or None
+    refusal: dict | None = None
+    status: str = "none"
+    canonical: str | None = None
+
+    def describe(self, lang: str) -> str:
+        en = lang == "en"
+        if self.status == "accepted":
+            return (f"call accepted: {self.canonical}" if en else f"заказ принят: {self.canonical}") \
+                if self.canonical else ("call accepted" if en else "заказ принят")
+        if self.status == "refused":
+            why = (self.refusal or {}).get("message", "")
+            return (f"call refused: {why}" if en else f"заказ не принят: {why}")
+        return "no call" if en else "без заказа"
+
+
+def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:
+    """The call as typed → accepted Call, refusal (C4, C9) or none.
+
+    ``-`` or an empty text is no call; a JSON object is a call in DESIGN.md's JSON
+    form (checked by ``Call.from_json``); anything else goes to the call parser.
+    """
+    src = (text or "").strip()
+    if src in ("", "-", "—"):
+        return CallReading(text=None if not src else src)
+    if src.startswith("{"):
+        try:
+            call = Call.from_json(json.loads(src))
+        except json.JSONDecodeError as exc:
+            raise StrokeInputError(tr(f"заказ: неверный JSON (столбец {exc.colno}: {exc.msg})",
+                                      f"call: bad JSON (column {exc.colno}: {exc.msg})")) from None
+        except CallFormatError as exc:
+            raise StrokeInputError(tr("заказ: ", "call: ") + str(exc)) from None
+        return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
+    try:
+        from .grammar import parse as parse_call  # engineer A's call parser
+    except ImportError:  # pragma: no cover - only while the grammar is being built
+        raise StrokeInputError(tr("разбор заказов недоступен; дайте заказ в JSON",
+                                  "the call parser is not available; give the call as JSON")) from None
+    result = parse_call(src, mode=getattr(settings, "mode", "clean"), balls_left=sorted(on_table))
+    if isinstance(result, Call):
+        return CallReading(text=src, call=result, status="accepted", canonical=_render(result))
+    return CallReading(text=src, refusal=result.to_json(lang), status="refused")
+
+
+def _render(call: Any) -> str | None:
+    try:
+        from .grammar import render
+    except ImportError:  # pragma: no cover - the grammar always has render
+        return None
+    try:
+        return render(call)
+    except Exception:  # rendering is a courtesy; the stored call is the JSON
+        return None
+
+
+class Session:
+    """One match: the store's record and the engine's ``Match``, in step."""
+
+    def __init__(self, store: Store, match_id: int, *, lang: str = "ru") -> None:
+        self.store = store
+        self.id = match_id
+        self.lang = lang
+        row = store.get_match(match_id)
+        self.row = row
+        try:
+            self.settings = Settings.from_json(row.settings)
+            self.match = Match(self.settings, row.players, row.start)
+        except RulesInputError as exc:
+            raise StoreError(tr(f"матч {match_id}: записанные настройки не годятся: {exc.text('ru')}",
+                                f"match {match_id}: the stored settings are not valid: {exc.text('en')}")) from None
+        self.mismatches: list[Mismatch] = []
+        self.seq = 0
+        self._restore()
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def create(cls, store: Store, players: list[str], settings: dict | None = None, start: dict | None = None,
+               *, lang: str = "ru") -> "Session":
+        try:
+            st = Settings.from_json(settings or {})
+            Match(st, players, start)  # validate before anything is written
+        except RulesInputError as exc:
+            raise UserError(exc.text(lang)) from None
+        mid = store.new_match(list(players), st.to_json(), start)
+        return cls(store, mid, lang=lang)
+
+    @classmethod
+    def open(cls, store: Store, match_id: int | None = None, *, lang: str = "ru") -> "Session":
+        if match_id is None:
+            match_id = store.latest_open()
+            if match_id is None:
+                raise StoreError(tr("незаконченных матчей нет (начните: match new --players A B)",
+                                    "there is no unfinished match (start one: match new --players A B)"))
+        return cls(store, match_id, lang=lang)
+
+    def _restore(self) -> None:
+        """Replay the stored active strokes; record where the replay disagrees."""
+        for row in self.store.iter_strokes(self.id):
+            self.seq = row.seq
+            try:
+                verdict = self._judge(row.record)
+            except (RulesError, CallFormatError, ValueError) as exc:
+                self.mismatches.append(Mismatch(row.seq, "error", None, _rules_error_text(exc, self.lang)))
+                break  # the rest cannot be replayed from a state that is already wrong
+            self._check(row, verdict)
+
+    def _judge(self, rec: StrokeRecord):
+        call = None if rec.call is None else Call.from_json(rec.call)
+        outcome = Outcome.from_json(rec.outcome)
+        return self.match.stroke(call, outcome, call_status=rec.call_status)
+
+    def _check(self, row: StrokeRow, verdict) -> None:
+        replayed = verdict.to_json(row.record.lang)
+        if replayed != row.record.verdict:
+            self.mismatches.append(Mismatch(row.seq, "verdict", row.record.verdict, replayed))
+        state = self.match.state.to_json()
+        if state != row.record.state:
+            self.mismatches.append(Mismatch(row.seq, "state", row.record.state, state))
+
+    # ------------------------------------------------------------------ views
+    @property
+    def state(self):
+        return self.match.state
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.row.players)
+
+    def result_json(self):
+        r = self.match.state.result
+        return None if r is None else r.to_json()
+
+    # ------------------------------------------------------------------ changes
+    def read_call(self, text: str | None) -> CallReading:
+        return read_call(text, settings=self.settings, on_table=self.match.state.on_table, lang=self.lang)
+
+    def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None) -> Entered:
+        """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
+        if self.mismatches:
+            raise StrokeInputError(tr(
+                "запись матча не совпадает с переигровкой — ввод закрыт (см. match show)",
+                "the stored match disagrees with its replay: entry is closed (see match show)"))
+        if self.match.state.result is not None:
+            raise StrokeInputError(tr("партия окончена; начните новую: match new",
+                                      "the game is over; start a new one: match new"))
+        reading = reading or self.read_call(call_text)
+        _, outcome, columns = outcome_from_text(outcome_text)
+        try:
+            verdict = self.match.stroke(reading.call, outcome, call_status=reading.status)
+        except RulesError as exc:
+            raise StrokeInputError(engine_error_text(exc, self.lang, columns)) from None
+        state = self.match.state
+        rec = StrokeRecord(
+            call_text=reading.text, call=None if reading.call is None else reading.call.to_json(),
+            refusal=reading.refusal, call_status=reading.status, outcome_text=outcome_text.strip(),
+            outcome=outcome.to_json(), verdict=verdict.to_json(self.lang), state=state.to_json(), lang=self.lang,
+        )
+        try:
+            seq = self.store.add_stroke(self.id, rec, result=self.result_json())
+        except BaseException:
+            self.match.undo()  # nothing was committed: take the stroke back in memory too
+            raise
+        self.seq = seq
+        return Entered(seq, rec, verdict, state)
+
+    def undo(self) -> int | None:
+        """Take back the last stroke (committed first); its seq or None."""
+        if not self.match.history:
+            return None
+        # A game ends only on its last stroke, so the position before it is unfinished.
+        seq = self.store.undo(self.id, result=None)
+        if seq is not None:
+            self.match.undo()
+            self.seq = seq - 1
+        return seq
+
+    def redo(self) -> int | None:
+        """Put back the first undone stroke, re-judged and checked against its record."""
+        undone = self.store.strokes(self.id, statuses=("undone",))
+        if not undone:
+            return None
+        row = undone[0]
+        try:
+            verdict = self._judge(row.record)
+        except (RulesError, CallFormatError, ValueError) as exc:
+            raise StrokeInputError(tr(f"повтор удара {row.seq} невозможен: ", f"cannot redo stroke {row.seq}: ")
+                                   + _rules_error_text(exc, self.lang)) from None
+        before = len(self.mismatches)
+        self._check(row, verdict)
+        if len(self.mismatches) > before:
+            self.match.undo()
+            bad = self.mismatches[before:]
+            del self.mismatches[before:]
+            raise StrokeInputError("; ".join(m.describe(self.lang) for m in bad))
+        try:
+            self.store.redo(self.id, result=self.result_json())
+        except BaseException:
+            self.match.undo()
+            raise
+        self.seq = row.seq
+        return row.seq

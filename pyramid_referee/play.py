@@ -1,0 +1,317 @@
+"""``play``: the interactive scorer. Type the call and the outcome; see the verdict.
+
+Input, one line at a time (the same on a terminal and from a pipe):
+
+- ``CALL | OUTCOME`` — a whole stroke on one line:
+  ``тройку чисто в правый угол | биток 3, 3 в правый дальний угол``
+- ``заказ: CALL`` then ``исход: OUTCOME`` (``call:`` / ``outcome:``) — in two
+  lines; the call is checked at once («заказ принят» / «не принят: …») and the
+  last call given before the outcome counts (C9).
+- A line with no prefix is the call when none is pending, else the outcome (on a
+  terminal the prompt says which is expected). An empty call or ``-`` is no call.
+- A call may also be DESIGN.md's call JSON (``{"ball": 3, …}``), an outcome the
+  outcome JSON; otherwise the outcome is the short notation (``help`` shows it).
+- Commands: ``undo`` / ``отмена``, ``redo`` / ``повтор``, ``score`` / ``счёт``,
+  ``help`` / ``помощь``, ``quit`` / ``выход`` (Ctrl-D and Ctrl-C leave too).
+
+Every stroke is committed to the store before its verdict is printed, so a kill
+loses nothing that was shown; ``match resume`` continues. A line that cannot be
+entered gets a message naming the line (from a pipe) and what is wrong, changes
+nothing, and the scorer types again.
+
+With ``--json`` every answer is one JSON line on stdout, flushed at once:
+``{"type": "start"|"call"|"stroke"|"undo"|"redo"|"score"|"error"|"help"|"end", …}``;
+a ``stroke`` line comes only after its stroke is committed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any, Callable
+
+from .i18n import UserError, tr
+from .match_session import CallReading, Entered, Session, StrokeInputError
+from .rules.notation import __doc__ as NOTATION_DOC
+from .store import StoreError
+
+COMMANDS = {
+    "undo": "undo", "отмена": "undo", "отменить": "undo", "отмени": "undo",
+    "redo": "redo", "повтор": "redo", "вернуть": "redo", "верни": "redo",
+    "score": "score", "счет": "score", "счёт": "score",
+    "help": "help", "помощь": "help", "?": "help",
+    "quit": "quit", "exit": "quit", "выход": "quit", "выйти": "quit", "q": "quit",
+}
+CALL_PREFIXES = ("заказ:", "call:")
+OUTCOME_PREFIXES = ("исход:", "outcome:")
+
+
+def help_text(lang: str) -> str:
+    notation = NOTATION_DOC.split("Items are separated", 1)[1].split("Errors are ``NotationError``")[0]
+    head = tr(
+        "Ввод: «ЗАКАЗ | ИСХОД» одной строкой, или «заказ: …» и затем «исход: …».\n"
+        "Пустой заказ или «-» — удар без заказа. Команды: undo/отмена, redo/повтор, score/счёт, help/помощь, quit/выход.\n"
+        "Пример: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
+        "Краткая запись исхода (пункты через «;» или «,»):",
+        "Input: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: …'.\n"
+        "An empty call or '-' is a stroke without a call. Commands: undo, redo, score, help, quit.\n"
+        "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
+        "The short outcome notation (items separated by ';' or ','):",
+    )
+    return head + "\nItems are separated" + notation.rstrip()
+
+
+class Play:
+    """The scorer's loop over one session. ``feed(line)`` handles one input line."""
+
+    def __init__(self, session: Session, *, out: IO[str], err: IO[str], json_mode: bool,
+                 interactive: bool, lang: str = "ru", resumed: bool = False) -> None:
+        self.s = session
+        self.out = out
+        self.err = err
+        self.json = json_mode
+        self.interactive = interactive
+        self.lang = lang
+        self.resumed = resumed
+        self.pending: CallReading | None = None
+        self.lineno = 0
+        self.rejected = 0
+        self.done = False
+        self._console = None
+
+    # ------------------------------------------------------------------ output
+    @property
+    def console(self):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=self.out, highlight=False, soft_wrap=True,
+                                    force_terminal=None if self.interactive else False)
+        return self._console
+
+    def emit(self, obj: dict) -> None:
+        self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def say(self, text: str, style: str | None = None) -> None:
+        if self.interactive:
+            self.console.print(text, style=style, markup=False)
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    def error(self, msg: str) -> None:
+        self.rejected += 1
+        where = "" if self.interactive else tr(f"строка {self.lineno}: ", f"line {self.lineno}: ")
+        if self.json:
+            self.emit({"type": "error", "line": self.lineno, "message": where + msg})
+        else:
+            self.err.write(where + msg + "\n")
+            self.err.flush()
+
+    def scoreboard_json(self) -> dict:
+        return self.s.state.to_json()
+
+    def show_score(self) -> None:
+        st = self.s.state.to_json()
+        if self.json:
+            self.emit({"type": "score", "match": self.s.id, "seq": self.s.seq, "state": st})
+            return
+        if self.interactive:
+            self.console.print(render_scoreboard(st, self.s.id, self.lang))
+        else:
+            self.say(scoreboard_line(st, self.lang))
+
+    # ------------------------------------------------------------------ start
+    def start(self) -> None:
+        s = self.s
+        if self.json:
+            self.emit({"type": "start", "match": s.id, "resumed": self.resumed, "seq": s.seq,
+                       "undone": len(s.store.strokes(s.id, statuses=("undone",))),
+                       "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json(),
+                       "mismatches": [m.to_json() for m in s.mismatches]})
+        else:
+            what = tr("продолжаем матч", "resuming match") if self.resumed else tr("матч", "match")
+            self.say(f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
+                     + tr(f"ударов: {s.seq}", f"strokes: {s.seq}")
+                     + ("" if not self.interactive else tr(" (help — подсказка)", " (help for help)")))
+            self.show_score()
+
+    def prompt(self) -> str:
+        if not self.interactive:
+            return ""
+        st = self.s.state
+        who = st.striker
+        return (tr(f"исход ({who})> ", f"outcome ({who})> ") if self.pending is not None
+                else tr(f"заказ ({who})> ", f"call ({who})> "))
+
+    # ------------------------------------------------------------------ input
+    def feed(self, raw: str) -> None:
+        self.lineno += 1
+        line = raw.strip()
+        low = line.lower()
+        cmd = COMMANDS.get(low)
+        try:
+            if cmd is not None:
+                self.command(cmd)
+            elif "|" in line:
+                call_text, _, outcome_text = line.partition("|")
+                if self.pending is not None:
+                    self.pending = None  # the whole stroke on this line replaces a pending call (C9)
+                reading = self.s.read_call(call_text)
+                self.stroke(reading, outcome_text)
+            elif low.startswith(CALL_PREFIXES):
+                self.take_call(line.split(":", 1)[1])
+            elif low.startswith(OUTCOME_PREFIXES):
+                reading = self.pending or self.s.read_call(None)
+                self.stroke(reading, line.split(":", 1)[1])
+            elif self.pending is None:
+                self.take_call(line)
+            else:
+                self.stroke(self.pending, line)
+        except StrokeInputError as exc:
+            self.error(str(exc))
+        except StoreError:
+            raise  # the store cannot be used: stop (exit 2), nothing half-written
+        except UserError as exc:
+            self.error(str(exc))
+
+    def take_call(self, text: str) -> None:
+        reading = self.s.read_call(text)
+        self.pending = reading
+        if self.json:
+            self.emit({"type": "call", "call_text": reading.text, "call_status": reading.status,
+                       "call": None if reading.call is None else reading.call.to_json(),
+                       "canonical": reading.canonical, "refusal": reading.refusal})
+        else:
+            style = "green" if reading.status == "accepted" else "red" if reading.status == "refused" else None
+            self.say(reading.describe(self.lang), style)
+
+    def stroke(self, reading: CallReading, outcome_text: str) -> None:
+        if not outcome_text.strip():
+            raise StrokeInputError(tr("исход не указан (пустой исход — «ничего» или «-»)",
+                                      "no outcome given (an empty one is 'ничего' or '-')"))
+        entered = self.s.enter(reading.text, outcome_text, reading=reading)  # committed here
+        self.pending = None
+        self.show_stroke(entered)
+
+    def show_stroke(self, e: Entered) -> None:
+        if self.json:
+            r = e.record
+            self.emit({"type": "stroke", "match": self.s.id, "seq": e.seq, "call_text": r.call_text,
+                       "call_status": r.call_status, "call": r.call, "refusal": r.refusal,
+                       "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state})
+            return
+        if e.record.call_status == "refused" and e.record.refusal:
+            self.say(tr("заказ не принят: ", "call refused: ") + e.record.refusal.get("message", ""), "red")
+        self.say(f"#{e.seq} " + e.verdict.message(self.lang), "bold")
+        self.show_score()
+
+    def command(self, cmd: str) -> None:
+        if cmd == "quit":
+            self.done = True
+            return
+        if cmd == "help":
+            text = help_text(self.lang)
+            if self.json:
+                self.emit({"type": "help", "text": text})
+            else:
+                self.say(text)
+            return
+        if cmd == "score":
+            self.show_score()
+            return
+        if cmd == "undo":
+            if self.pending is not None:  # first take back a call not yet played
+                self.pending = None
+                if self.json:
+                    self.emit({"type": "undo", "match": self.s.id, "call": True, "seq": self.s.seq})
+                else:
+                    self.say(tr("заказ отменён", "call withdrawn"))
+                return
+            seq = self.s.undo()
+        else:
+            seq = self.s.redo()
+        if seq is None:
+            raise StrokeInputError(tr("нечего отменять", "nothing to undo") if cmd == "undo"
+                                   else tr("нечего возвращать", "nothing to redo"))
+        if self.json:
+            self.emit({"type": cmd, "match": self.s.id, "stroke": seq, "seq": self.s.seq,
+                       "state": self.s.state.to_json()})
+        else:
+            self.say(tr(f"удар {seq} отменён", f"stroke {seq} undone") if cmd == "undo"
+                     else tr(f"удар {seq} возвращён", f"stroke {seq} redone"))
+            self.show_score()
+
+    # ------------------------------------------------------------------ loop
+    def run(self, read_line: Callable[[str], str | None]) -> int:
+        """Read until quit or end of input. ``read_line(prompt)`` returns None at EOF."""
+        self.start()
+        if self.s.mismatches:
+            for m in self.s.mismatches:
+                self.err.write(m.describe(self.lang) + "\n")
+            raise StoreError(tr(
+                f"матч {self.s.id}: запись не совпадает с переигровкой; ввод невозможен (match show {self.s.id})",
+                f"match {self.s.id}: the record disagrees with its replay; cannot continue (match show {self.s.id})"))
+        while not self.done:
+            line = read_line(self.prompt())
+            if line is None:
+                break
+            self.feed(line)
+        if self.json:
+            self.emit({"type": "end", "match": self.s.id, "seq": self.s.seq, "state": self.s.state.to_json()})
+        return 1 if (self.rejected and not self.interactive) else 0
+
+
+def stdin_reader(interactive: bool) -> Callable[[str], str | None]:
+    if interactive:
+        def read(prompt: str) -> str | None:
+            try:
+                return input(prompt)
+            except EOFError:
+                print(file=sys.stdout)
+                return None
+        return read
+
+    def read_pipe(prompt: str) -> str | None:
+        line = sys.stdin.readline()
+        return None if line == "" else line
+    return read_pipe
+
+
+# ---------------------------------------------------------------------- scoreboard
+
+def scoreboard_line(st: dict, lang: str) -> str:
+    p = st["players"]
+    en = lang == "en"
+    sc = f"{p[0]} {st['scores'][p[0]]} : {st['scores'][p[1]]} {p[1]}"
+    table = " ".join(str(b) for b in st["on_table"]) or "—"
+    if st.get("result"):
+        r = st["result"]
+        end = (f"winner {r['winner']}" if en else f"победил {r['winner']}") if "winner" in r else \
+            ("draw" if en else "ничья")
+        return (f"score: {sc}; on the table: {table}; game over, {end}" if en
+                else f"счёт: {sc}; на столе: {table}; партия окончена, {end}")
+    hand = (" from hand" if en else " с руки") if st.get("from_hand") else ""
+    return (f"score: {sc}; on the table: {table}; {st['to_play']} to play{hand}" if en
+            else f"счёт: {sc}; на столе: {table}; бьёт {st['to_play']}{hand}")
+
+
+def render_scoreboard(st: dict, match_id: Any, lang: str):
+    from rich.table import Table
+
+    en = lang == "en"
+    p = st["players"]
+    t = Table(title=(f"match {match_id}" if en else f"матч {match_id}"), show_header=True, header_style="bold")
+    t.add_column("" if en else "")
+    t.add_column("player" if en else "игрок")
+    t.add_column("score" if en else "очки", justify="right")
+    t.add_column("from balls" if en else "шарами", justify="right")
+    t.add_column("penalties ±" if en else "штрафы ±", justify="right")
+    for name in p:
+        marker = "▶" if (st["to_play"] == name and not st.get("result")) else ""
+        t.add_row(marker, name, str(st["scores"][name]), str(st["from_balls"][name]),
+                  f"+{st['received'][name]} −{st['paid'][name]}")
+    table = " ".join(str(b) for b in st["on_table"]) or "—"
+    t.caption = scoreboard_line(st, lang).split("; ", 1)[1] if table else ""
+    return t
