@@ -1,0 +1,329 @@
+"""The session timeline: what was said and when the ball was struck, on one clock.
+
+Pure: Vosk final results (words with start/end times) and strike times in, one decision per
+strike out. No audio, no Vosk, no I/O.
+
+Input events (one JSON object each, as ``pyramid-referee timeline EVENTS.jsonl`` reads them):
+
+- a Vosk final result: ``{"result": [{"word", "start", "end", "conf"}…], "text": …}``, or with
+  alternatives ``{"alternatives": [{"confidence", "result": […], "text"}…]}`` (best first);
+- ``{"strike": SECONDS}``;
+- ``{"partial": …}`` (a partial result: shown live, never a call; ignored here) and results with
+  no words (silence) are skipped.
+
+The rules, for each strike ``s`` with the previous strike ``p`` (``-inf`` for the first):
+
+- The window (C10, "calls before one strike never carry over"): only words that start at or
+  after ``p`` and before ``s``. A word that began before ``p`` belonged to the previous stroke.
+- An utterance is one Vosk final result (Vosk cuts utterances at pauses). Within the window its
+  words form a *segment*; the top hypothesis decides where segments are and what they are.
+- Being spoken at the strike (C10, Q7): if the utterance holding the window's last words goes
+  on at or after ``s`` (one of its words ends at or after ``s``) and the part that goes on is a
+  call attempt (``mentions_call``), the call is void: status ``late``. This is our reading of
+  C9 + C10: the last call counts (C9), and that last call was not finished before the stroke,
+  so it does not count (C10); we do not fall back to an earlier finished call, because the
+  player had replaced it (refuse rather than guess). If the part that goes on is only filler
+  ("ну", "давай"), the words that ended before ``s`` are judged as a finished segment (Q8:
+  filler words are ignored).
+- Chatter does not replace a call: the deciding segment is the last one that mentions a call
+  word (``mentions_call``); segments with none are ignored. No such segment: status ``none``.
+- The last call-like segment decides (C9, Q8): ``accepted`` if it parses to a call, else
+  ``rejected`` with the parser's refusal; a trailing incomplete call after a complete one is
+  therefore rejected, and so are several calls the parser cannot take apart.
+- Alternatives (C4, C9): every hypothesis of the deciding utterance is cut to the same window;
+  if two of them parse to different calls, the call is unclear: ``rejected`` with code
+  ``ambiguous``. Hypotheses that do not parse, or are chatter, do not overrule the top one.
+- ``[unk]`` (a sound the model could not match) at the edges of a segment is dropped; inside a
+  segment it stays and the parser refuses it as an unknown word (refuse rather than guess).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+UNK = "[unk]"
+
+
+def _t(lang: str, ru: str, en: str) -> str:
+    return en if lang == "en" else ru
+
+
+# --- events -----------------------------------------------------------------------------------
+
+class EventError(ValueError):
+    """A malformed event line; says which line and which field."""
+
+    def __init__(self, line: int | None, field: str, problem: str):
+        self.line, self.field, self.problem = line, field, problem
+        where = f"line {line}: " if line is not None else ""
+        super().__init__(f"{where}{field}: {problem}")
+
+
+@dataclass(frozen=True)
+class Word:
+    word: str
+    start: float
+    end: float
+    conf: float | None = None
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    words: tuple[Word, ...]
+    confidence: float | None = None
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.word for w in self.words)
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One Vosk final result: its hypotheses, best first (one when alternatives are off)."""
+
+    hypotheses: tuple[Hypothesis, ...]
+    line: int | None = None
+
+    @property
+    def top(self) -> Hypothesis:
+        return self.hypotheses[0]
+
+    @property
+    def start(self) -> float:
+        return self.top.words[0].start
+
+    @property
+    def end(self) -> float:
+        return self.top.words[-1].end
+
+
+@dataclass(frozen=True)
+class Strike:
+    time: float
+    line: int | None = None
+
+
+def _number(obj: dict, key: str, line: int | None, field: str) -> float:
+    if key not in obj:
+        raise EventError(line, field, "missing")
+    v = obj[key]
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise EventError(line, field, f"expected a number of seconds, got {v!r}")
+    return float(v)
+
+
+def _words(items: Any, line: int | None, field: str) -> tuple[Word, ...]:
+    if not isinstance(items, list):
+        raise EventError(line, field, "expected a list of words")
+    out = []
+    for i, w in enumerate(items):
+        f = f"{field}[{i}]"
+        if not isinstance(w, dict):
+            raise EventError(line, f, "expected an object {word, start, end}")
+        if not isinstance(w.get("word"), str) or not w["word"].strip():
+            raise EventError(line, f + ".word", "missing or not a word")
+        start = _number(w, "start", line, f + ".start")
+        end = _number(w, "end", line, f + ".end")
+        if end < start:
+            raise EventError(line, f + ".end", f"ends ({end}) before it starts ({start})")
+        conf = None
+        if "conf" in w:
+            conf = _number(w, "conf", line, f + ".conf")
+        out.append(Word(w["word"].strip(), start, end, conf))
+    for i in range(1, len(out)):
+        if out[i].start < out[i - 1].start:
+            raise EventError(line, f"{field}[{i}].start", "words are not in time order")
+    return tuple(out)
+
+
+def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
+    """One event object → an Utterance, a Strike, or None (partial or empty result)."""
+    if not isinstance(obj, dict):
+        raise EventError(line, "event", "expected a JSON object")
+    if "strike" in obj:
+        t = _number(obj, "strike", line, "strike")
+        if t < 0:
+            raise EventError(line, "strike", f"a time cannot be negative ({t})")
+        return Strike(t, line)
+    if "alternatives" in obj:
+        alts = obj["alternatives"]
+        if not isinstance(alts, list) or not alts:
+            raise EventError(line, "alternatives", "expected a non-empty list")
+        hyps = []
+        for i, a in enumerate(alts):
+            if not isinstance(a, dict):
+                raise EventError(line, f"alternatives[{i}]", "expected an object {confidence, result, text}")
+            conf = _number(a, "confidence", line, f"alternatives[{i}].confidence") if "confidence" in a else None
+            hyps.append(Hypothesis(_words(a.get("result", []), line, f"alternatives[{i}].result"), conf))
+        if not hyps[0].words:
+            return None  # the best reading is silence
+        return Utterance(tuple(hyps), line)
+    if "result" in obj:
+        words = _words(obj["result"], line, "result")
+        return Utterance((Hypothesis(words),), line) if words else None
+    if "partial" in obj:
+        if not isinstance(obj["partial"], str):
+            raise EventError(line, "partial", "expected a text")
+        return None  # partial results are never final (DESIGN.md, "Voice")
+    if "text" in obj:
+        if obj["text"]:
+            raise EventError(line, "result", "a result with text needs its words (SetWords(True))")
+        return None
+    raise EventError(line, "event", "expected a Vosk result (result/alternatives/partial/text) "
+                                    "or {\"strike\": SECONDS}")
+
+
+def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
+    """JSON lines → utterances and strikes (blank lines skipped); EventError names the line."""
+    utterances, strikes = [], []
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise EventError(n, "json", f"not JSON ({exc.msg} at column {exc.colno})") from None
+        ev = read_event(obj, n)
+        if isinstance(ev, Strike):
+            strikes.append(ev)
+        elif ev is not None:
+            utterances.append(ev)
+    return utterances, strikes
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Decision:
+    """What counts for one strike."""
+
+    strike: float
+    status: str  # "accepted" | "rejected" | "none" | "late"
+    call: dict | None = None  # the Call's JSON form when accepted
+    heard: str | None = None  # the words that decided (or the chatter heard, for "none")
+    reason: dict | str | None = None  # a refusal's JSON (rejected) or a plain text (late, none)
+    clauses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"strike": self.strike, "status": self.status, "call": self.call, "heard": self.heard,
+                "reason": self.reason, "clauses": list(self.clauses)}
+
+
+def _grammar():
+    from pyramid_referee.grammar import mentions_call, parse
+
+    return parse, mentions_call
+
+
+def _to_json(x: Any) -> dict:
+    if hasattr(x, "to_json"):
+        return x.to_json()
+    if isinstance(x, dict):
+        return x
+    import dataclasses
+
+    return dataclasses.asdict(x)
+
+
+def _is_call(x: Any) -> bool:
+    from pyramid_referee.grammar.call import Call
+
+    return isinstance(x, Call)
+
+
+def _strip_unk(words: list[Word]) -> list[Word]:
+    i, j = 0, len(words)
+    while i < j and words[i].word == UNK:
+        i += 1
+    while j > i and words[j - 1].word == UNK:
+        j -= 1
+    return words[i:j]
+
+
+def _text(words: Iterable[Word]) -> str:
+    return " ".join(w.word for w in words)
+
+
+@dataclass(frozen=True)
+class _Segment:
+    utterance: Utterance
+    words: tuple[Word, ...]  # top hypothesis, cut to the window
+    cut_end: bool  # True: only words that ended before the strike (the rest was filler)
+
+
+def decide_strike(utterances: Iterable[Utterance], strike: float, previous: float = -math.inf, *,
+                  parse: Callable | None = None, mentions_call: Callable[[str], bool] | None = None,
+                  mode: str = "clean", balls_left=None, lang: str = "ru") -> Decision:
+    """The decision for one strike at ``strike`` after a previous strike at ``previous``."""
+    if parse is None or mentions_call is None:
+        p, m = _grammar()
+        parse, mentions_call = parse or p, mentions_call or m
+    lo, s = previous, strike
+    segments: list[_Segment] = []
+    for u in sorted(utterances, key=lambda u: u.start):
+        words = [w for w in u.top.words if lo <= w.start < s]
+        if not words:
+            continue
+        going_on = [w for w in u.top.words if w.start >= lo and w.end >= s]
+        if going_on:
+            if mentions_call(_text(w for w in going_on if w.word != UNK)):
+                # C10, Q7: a call attempt still being spoken at the strike is void.
+                return Decision(s, "late", None, _text(w for w in u.top.words if w.start >= lo), _t(
+                    lang, "заказ не засчитан: он ещё звучал в момент удара (C10)",
+                    "call void: it was still being spoken at the strike (C10)"), ("C10", "Q7"))
+            words = [w for w in words if w.end < s]  # Q8: the filler that goes on is ignored
+        words = _strip_unk(words)
+        if words:
+            segments.append(_Segment(u, tuple(words), bool(going_on)))
+
+    calls = [g for g in segments if mentions_call(_text(w for w in g.words if w.word != UNK))]
+    if not calls:
+        chatter = " ".join(_text(g.words) for g in segments) or None
+        return Decision(s, "none", None, chatter, _t(
+            lang, "перед ударом заказа не было", "no call before the strike"), ("C10",))
+    seg = calls[-1]  # C9: the last call counts; chatter after it does not replace it
+    heard = _text(seg.words)
+    top = parse(heard, mode=mode, balls_left=balls_left)
+    if not _is_call(top):
+        return Decision(s, "rejected", None, heard, _to_json(top), ("C9",))
+
+    # C4, C9: the other hypotheses of the same utterance, cut the same way.
+    readings = {heard: top}
+    for h in seg.utterance.hypotheses[1:]:
+        words = [w for w in h.words if lo <= w.start < s and (not seg.cut_end or w.end < s)]
+        text = _text(_strip_unk(words))
+        if not text or text in readings or not mentions_call(text.replace(UNK, " ")):
+            continue
+        readings[text] = parse(text, mode=mode, balls_left=balls_left)
+    different = [t for t, r in readings.items() if _is_call(r) and r != top]
+    if different:
+        alts = [heard] + different
+        quoted = " / ".join(f"«{t}»" for t in alts)
+        return Decision(s, "rejected", None, heard, {
+            "code": "ambiguous",
+            "message": _t(lang, f"заказ неясен: распознаватель слышит его по-разному: {quoted}",
+                          f"unclear call: the recognizer hears it in different ways: {quoted}"),
+            "span": [0, len(heard)],
+            "hint": _t(lang, "повторите заказ чётко, перед ударом", "say the call again, clearly, before the strike"),
+            "alternatives": alts,
+        }, ("C4", "C9"))
+    return Decision(s, "accepted", _to_json(top), heard, None, ("C9", "C10"))
+
+
+def decide(utterances: Iterable[Utterance], strikes: Iterable[Strike | float], **kw) -> list[Decision]:
+    """One decision per strike, in time order (events may come in any order)."""
+    utterances = list(utterances)
+    times = sorted(s.time if isinstance(s, Strike) else float(s) for s in strikes)
+    out, previous = [], -math.inf
+    for t in times:
+        out.append(decide_strike(utterances, t, previous, **kw))
+        previous = t
+    return out
+
+
+def standing(utterances: Iterable[Utterance], now: float, previous: float = -math.inf, **kw) -> Decision:
+    """The call that would count if the ball were struck at ``now`` (for the live display)."""
+    return decide_strike(utterances, now, previous, **kw)
