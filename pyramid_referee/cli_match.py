@@ -219,10 +219,9 @@ def cmd_undo_redo(args) -> int:
     with _store(args) as store:
         mid = args.id
         if mid is None:
-            rows = store.list_matches()
-            if not rows:
+            mid = store.latest()
+            if mid is None:
                 raise StoreError(tr("матчей нет", "there are no matches"))
-            mid = max(rows, key=lambda m: (m.updated, m.id)).id
         s = Session(store, mid, lang=get_lang())
         if s.mismatches:
             raise StoreError("; ".join(x.describe(get_lang()) for x in s.mismatches))

@@ -164,23 +164,34 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         except CallFormatError as exc:
             raise StrokeInputError(tr("заказ: ", "call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
-    try:
-        from .grammar import parse as parse_call  # engineer A's call parser
-    except ImportError:  # pragma: no cover - only while the grammar is being built
-        raise StrokeInputError(tr("разбор заказов недоступен; дайте заказ в JSON",
-                                  "the call parser is not available; give the call as JSON")) from None
+    parse_call = _call_parser()
     result = parse_call(src, mode=getattr(settings, "mode", "clean"), balls_left=sorted(on_table))
     if isinstance(result, Call):
         return CallReading(text=src, call=result, status="accepted", canonical=_render(result))
     return CallReading(text=src, refusal=result.to_json(lang), status="refused")
 
 
+def _call_parser():
+    """The grammar's ``parse`` (exported by ``grammar``, or from its module)."""
+    from . import grammar
+
+    parse = getattr(grammar, "parse", None)
+    if not callable(parse):  # not exported (yet): the module that defines it
+        try:
+            from .grammar.parser import parse
+        except ImportError:  # pragma: no cover - only while the grammar is being built
+            raise StrokeInputError(tr("разбор заказов недоступен; дайте заказ в JSON",
+                                      "the call parser is not available; give the call as JSON")) from None
+    return parse
+
+
 def _render(call: Any) -> str | None:
     try:
-        from .grammar import render
-    except ImportError:  # pragma: no cover - the grammar always has render
-        return None
-    try:
+        from . import grammar
+
+        render = getattr(grammar, "render", None)
+        if not callable(render):
+            from .grammar.render import render
         return render(call)
     except Exception:  # rendering is a courtesy; the stored call is the JSON
         return None

@@ -159,12 +159,12 @@ class Play:
                 if self.pending is not None:
                     self.pending = None  # the whole stroke on this line replaces a pending call (C9)
                 reading = self.s.read_call(call_text)
-                self.stroke(reading, outcome_text)
+                self.stroke(reading, outcome_text.strip())
             elif low.startswith(CALL_PREFIXES):
                 self.take_call(line.split(":", 1)[1])
             elif low.startswith(OUTCOME_PREFIXES):
                 reading = self.pending or self.s.read_call(None)
-                self.stroke(reading, line.split(":", 1)[1])
+                self.stroke(reading, line.split(":", 1)[1].strip())
             elif self.pending is None:
                 self.take_call(line)
             else:

@@ -296,9 +296,15 @@ class Store:
         return [self._match_row(r) for r in rows]
 
     def latest_open(self) -> int | None:
-        """The most recently changed unfinished match."""
+        """The unfinished match changed last (by the action log, not the clock)."""
+        return self.latest(open_only=True)
+
+    def latest(self, *, open_only: bool = False) -> int | None:
+        """The match changed last (any status unless ``open_only``)."""
+        where = "WHERE m.status = 'open'" if open_only else ""
         r = self.con.execute(
-            "SELECT id FROM matches WHERE status = 'open' ORDER BY updated DESC, id DESC LIMIT 1").fetchone()
+            f"SELECT m.id FROM matches m {where} ORDER BY"
+            " (SELECT max(a.id) FROM actions a WHERE a.match_id = m.id) DESC, m.id DESC LIMIT 1").fetchone()
         return None if r is None else int(r[0])
 
     def set_result(self, match_id: int, result: Any) -> None:

@@ -1,0 +1,221 @@
+"""The scorer (play.py) and the session under it (match_session.py), in process.
+
+The real path: call text → the grammar's parser, outcome notation → the rules
+engine, each stroke committed to a real SQLite store, then restored by replay.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+
+import pytest
+
+from pyramid_referee.i18n import set_lang
+from pyramid_referee.match_report import export_csv, export_json, route_kinds, stats
+from pyramid_referee.match_session import Session
+from pyramid_referee.play import Play, help_text
+from pyramid_referee.store import Store, StoreError
+
+
+def run_play(store, lines, *, match_id=None, players=("Аня", "Боря"), settings=None, lang="ru"):
+    set_lang(lang)  # the shell's language, as --lang sets it
+    s = Session(store, match_id, lang=lang) if match_id else Session.create(store, list(players), settings, lang=lang)
+    out, err = io.StringIO(), io.StringIO()
+    play = Play(s, out=out, err=err, json_mode=True, interactive=False, lang=lang, resumed=match_id is not None)
+    it = iter(lines)
+    rc = play.run(lambda prompt: next(it, None))
+    set_lang("ru")
+    msgs = [json.loads(x) for x in out.getvalue().splitlines()]
+    return s, rc, msgs
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "m.sqlite") as s:
+        yield s
+
+
+# A short game fragment. Аня breaks (from hand), pockets 3 clean (C2), then 5 clean;
+# misses 7 (the turn passes, Q3); Боря touches a ball (P1 г: −5 / +5, P2).
+GAME = [
+    "тройку чисто в правый угол | биток 3, 3 в правый дальний угол",
+    "пятерку чисто в левую середину | биток 5; 5 в левую середину",
+    "семерку чисто в правый угол | биток 7",
+    "- | биток 9; фол г",
+]
+
+
+def test_strokes_are_judged_stored_and_shown(store):
+    s, rc, msgs = run_play(store, GAME)
+    assert rc == 0
+    strokes = [m for m in msgs if m["type"] == "stroke"]
+    assert [m["seq"] for m in strokes] == [1, 2, 3, 4]
+    assert [m["verdict"]["fulfilled"] for m in strokes] == [True, True, False, False]
+    assert strokes[-1]["state"]["scores"] == {"Аня": 8 + 5, "Боря": -5}  # P2, Q1
+    assert strokes[-1]["verdict"]["penalty"]["player"] == "Боря"
+    rows = store.strokes(s.id)
+    assert [r.record.verdict for r in rows] == [m["verdict"] for m in strokes]
+    assert rows[0].record.call == {"ball": 3, "pocket": {"kind": "corner", "side": "right", "end": None},
+                                   "route": [["cue", 3], [3, "pocket"]]}
+    assert rows[3].record.call_status == "none" and rows[3].record.outcome["fouls"] == ["г"]
+
+
+def test_replaying_the_store_gives_the_state_that_was_shown(store):
+    s, _, msgs = run_play(store, GAME)
+    shown = [m for m in msgs if m["type"] == "stroke"][-1]["state"]
+    again = Session(store, s.id)
+    assert again.mismatches == []
+    assert again.state.to_json() == shown
+    assert again.seq == 4
+
+
+def test_malformed_outcome_changes_nothing_and_names_line_and_column(store):
+    s, rc, msgs = run_play(store, GAME[:1] + [
+        "- | биток 6; 6 в лузу",  # notation: which pocket?
+        "- | биток 3",  # engine: ball 3 is no longer on the table
+        "- | {\"events\": 1}",  # outcome JSON: field named
+        "- |",  # no outcome
+        "- | биток 6",  # fine
+    ])
+    assert rc == 1  # from a pipe: some line was rejected
+    errors = [m for m in msgs if m["type"] == "error"]
+    assert [e["line"] for e in errors] == [2, 3, 4, 5]
+    assert "строка 2" in errors[0]["message"] and "исход: столбец 14" in errors[0]["message"]
+    assert "строка 3" in errors[1]["message"] and "events[0].b" in errors[1]["message"]
+    assert "events" in errors[2]["message"]
+    assert [r.seq for r in store.strokes(s.id)] == [1, 2]
+    assert store.strokes(s.id)[1].record.outcome_text == "биток 6"
+
+
+def test_two_line_entry_last_call_counts_C9(store):
+    s, _, msgs = run_play(store, [
+        "заказ: пятерку в угол",  # refused: the corner's side is not said (Q2)
+        "заказ: тройку чисто в правый угол",  # the last call before the stroke counts (C9)
+        "исход: биток 3, 3 в правый ближний угол",
+    ])
+    calls = [m for m in msgs if m["type"] == "call"]
+    assert [c["call_status"] for c in calls] == ["refused", "accepted"]
+    assert calls[0]["refusal"]["code"] == "pocket_not_definite"
+    (stroke,) = [m for m in msgs if m["type"] == "stroke"]
+    assert stroke["call"]["ball"] == 3 and stroke["verdict"]["fulfilled"] is True
+
+
+def test_refused_call_is_stored_with_its_refusal_C4(store):
+    s, _, msgs = run_play(store, ["тройку в угол | биток 3, 3 в правый дальний угол"])
+    (row,) = store.strokes(s.id)
+    assert row.record.call_status == "refused" and row.record.call is None
+    assert row.record.refusal["code"] == "pocket_not_definite"
+    assert row.record.verdict["counted"] == [] and row.record.verdict["respotted"] == [3]
+
+
+def test_undo_redo_persist_across_reopen(store):
+    s, _, msgs = run_play(store, GAME + ["undo", "undo", "redo"])
+    kinds = [m["type"] for m in msgs]
+    assert kinds.count("undo") == 2 and kinds.count("redo") == 1
+    again = Session(store, s.id)
+    assert again.seq == 3 and again.mismatches == []
+    assert again.state.to_json() == store.strokes(s.id)[-1].record.state
+    # redo after reopening puts back stroke 4, re-judged and checked
+    _, _, msgs = run_play(store, ["redo"], match_id=s.id)
+    assert [m for m in msgs if m["type"] == "redo"][0]["stroke"] == 4
+    assert Session(store, s.id).seq == 4
+    # a new stroke after undo discards the redo branch durably
+    _, _, msgs = run_play(store, ["undo", "- | биток 12"], match_id=s.id)
+    assert store.redo(s.id) is None
+    again = Session(store, s.id)
+    assert again.seq == 4 and store.strokes(s.id)[-1].record.outcome_text == "биток 12"
+
+
+def test_undo_withdraws_a_pending_call_first(store):
+    s, _, msgs = run_play(store, GAME[:1] + ["заказ: пятерку чисто в левую середину", "undo", "- | биток 5"])
+    assert [m for m in msgs if m["type"] == "undo"][0]["call"] is True
+    assert [r.record.call_status for r in store.strokes(s.id)] == ["accepted", "none"]
+
+
+def test_a_tampered_record_is_reported_not_fixed(store):
+    s, _, _ = run_play(store, GAME)
+    con = sqlite3.connect(store.path)
+    forged = json.dumps({**store.strokes(s.id)[1].record.verdict, "points": {"Аня": 50, "Боря": 0}})
+    con.execute("UPDATE strokes SET verdict = ? WHERE match_id = ? AND seq = 2", (forged, s.id))
+    con.commit()
+    con.close()
+    again = Session(store, s.id)
+    assert [(m.seq, m.part) for m in again.mismatches] == [(2, "verdict")]
+    assert "points" in again.mismatches[0].describe("ru")
+    assert json.loads(forged) == store.strokes(s.id)[1].record.verdict  # left as stored
+    with pytest.raises(StoreError):  # play refuses to continue on a record that disagrees
+        run_play(store, ["- | биток 6"], match_id=s.id)
+
+
+def test_game_over_is_recorded_and_further_strokes_refused(store):
+    # Picked up from a score sheet: 60:41 with 14 and 15 on the table (balls off: 101, Q4).
+    start = {"scores": {"Аня": 60, "Боря": 41}, "on_table": [14, 15], "to_play": "Аня"}
+    s = Session.create(store, ["Аня", "Боря"], {}, start)
+    _, _, msgs = run_play(store, ["14 чисто в правый угол | биток 14, 14 в правый дальний угол",
+                                  "15 чисто в правый угол | биток 15"], match_id=s.id)
+    kinds = [m["type"] for m in msgs]
+    assert kinds == ["start", "stroke", "error", "end"]
+    assert msgs[1]["state"]["result"] == {"winner": "Аня"}  # E1: 74 >= 71
+    assert store.get_match(s.id).status == "finished" and store.latest_open() is None
+    assert "окончена" in msgs[2]["message"]
+    run_play(store, ["undo"], match_id=s.id)
+    assert store.get_match(s.id).status == "open"
+
+
+def test_stats_on_a_known_match(store):
+    s, _, _ = run_play(store, GAME + [
+        "- | биток 9",  # Аня, no call
+        # Боря: ball 3 is already off the table, so the call is refused (ball_not_on_table)
+        "карамболем от шестерки одиннадцатым шаром тройку прямо в середину | биток 6",
+    ])
+    m = store.get_match(s.id)
+    data = stats(m, store.strokes(s.id))["stats"]
+    a, b = data["Аня"], data["Боря"]
+    assert (a["strokes"], a["calls"], a["fulfilled"], a["no_call"]) == (4, 3, 2, 1)
+    assert a["by_route"] == {"clean": {"made": 3, "fulfilled": 2}}
+    assert a["high_run"] == {"calls": 2, "points": 8}
+    assert (b["strokes"], b["penalties"], b["fouls"]) == (2, 1, {"г": 1})
+    assert (b["calls"], b["refused"], b["no_call"]) == (0, 1, 1)
+
+
+def test_route_kinds():
+    assert route_kinds(None) == ()
+    assert route_kinds({"ball": 3, "pocket": {}, "route": None}) == ("ball_and_pocket",)
+    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "pocket"]]}) == ("clean",)
+    assert route_kinds({"ball": 3, "route": [["cue", 6], ["cue", 11], [11, 3], [3, "pocket"]]}) == ("combination", "carom")
+    assert route_kinds({"ball": 3, "route": [["cue", "cushion"], ["cue", 3], [3, "pocket"]]}) == ("abricole",)
+    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "cushion"], [3, "pocket"]]}) == ("bank",)
+    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, 8], [3, "pocket"]]}) == ("kiss",)
+    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "contre_coup"], [3, "pocket"]]}) == ("contre_coup",)
+
+
+def test_export_json_and_csv(store):
+    import csv
+    import io as _io
+
+    s, _, msgs = run_play(store, GAME + ["undo"])
+    data = export_json(store, s.id)
+    assert data["match"]["players"] == ["Аня", "Боря"]
+    assert [x["seq"] for x in data["strokes"]] == [1, 2, 3]
+    assert [x["seq"] for x in data["undone"]] == [4]
+    assert data["final"] == store.strokes(s.id)[-1].record.state
+    rows = list(csv.DictReader(_io.StringIO(export_csv(store, s.id))))
+    assert [r["seq"] for r in rows] == ["1", "2", "3"]
+    assert rows[0]["call_text"] == "тройку чисто в правый угол"
+    assert rows[1]["score:Аня"] == "8" and rows[2]["fulfilled"] == "0"
+    assert json.loads(rows[0]["outcome"])["events"][1]["pocket"]["side"] == "right"
+
+
+def test_help_documents_the_notation():
+    text = help_text("ru")
+    for word in ("биток", "промах", "по заказу", "с руки", "undo"):
+        assert word in text
+    assert "ЗАКАЗ | ИСХОД" in text
+
+
+def test_english_messages(store):
+    s, _, msgs = run_play(store, ["- | биток 6; 6 в лузу"], lang="en")
+    (err,) = [m for m in msgs if m["type"] == "error"]
+    assert err["message"].startswith("line 1: outcome: column") and "which pocket" in err["message"]
