@@ -46,12 +46,17 @@ class StrikeParams:
     bg_every: int = 10             # recompute the background every N windows (10 ms)
     warmup_s: float = 0.1          # no decision before this much audio (background unknown)
     prominence_db: float = 18.0    # peak above the background
-    rise_db: float = 12.0          # peak above the highest window 3–6 ms before it (sharp rise)
-    rise_from_ms: int = 3          # pre-window: windows p-6 … p-3
+    rise_db: float = 10.0          # peak above the highest window 3–6 ms before it (sharp rise)
+    rise_from_ms: int = 3
     rise_span_ms: int = 4
-    decay_db: float = 8.0          # peak above the highest window 4–6 ms after it (short decay)
+    isolation_db: float = 10.0     # peak above the highest window 3–100 ms before it (no voicing
+                                   # pulse a pitch period earlier, not inside a word)
+    isolation_ms: int = 100
+    decay_db: float = 10.0         # peak above the highest window 4–6 ms after it (short decay)
     decay_from_ms: int = 4
     decay_to_ms: int = 6           # the look-ahead in windows
+    hf_hz: float = 5000.0          # broadband: energy above hf_hz vs above hp_hz, windows p-1 … p+2
+    hf_db: float = -12.0           # (speech, even a plosive burst, has little above 5 kHz; a click has)
     min_level_db: float = -65.0    # absolute floor (dBFS of the high-passed 1 ms energy)
     refractory_s: float = 3.0      # stroke window after a strike
     settle_s: float = 1.0          # … stretched to this long after the stroke's last impulsive sound
@@ -66,7 +71,9 @@ class Candidate:
     peak_db: float       # 1 ms energy at the peak (dBFS, high-passed)
     prominence_db: float
     rise_db: float
+    isolation_db: float
     decay_db: float
+    hf_db: float
     decision: str        # "strike" | "in-stroke" (inside a stroke window) | "not-click" (shape)
 
 
@@ -91,6 +98,10 @@ class StrikeDetector:
         self._win_s = self._H / self.rate
         self._sos = butter(2, p.hp_hz, btype="highpass", fs=self.rate, output="sos")
         self._zi = np.zeros((self._sos.shape[0], 2))
+        self._sos_hf = butter(4, min(p.hf_hz, 0.45 * self.rate), btype="highpass", fs=self.rate, output="sos")
+        self._zi_hf = np.zeros((self._sos_hf.shape[0], 2))
+        self._rem_hf = np.zeros(0)
+        self._eh = np.zeros(0)                   # window energies above hf_hz (linear), history
         self._rem = np.zeros(0)                  # high-passed samples not yet in a full window
         self._n = 0                              # samples fed so far
         self._offset = 0.0                       # t0 of sample 0 (from the caller's clock)
@@ -126,8 +137,10 @@ class StrikeDetector:
         from scipy.signal import sosfilt
 
         y, self._zi = sosfilt(self._sos, x, zi=self._zi)
+        yh, self._zi_hf = sosfilt(self._sos_hf, x, zi=self._zi_hf)
         self._n += len(x)
         hp = np.concatenate((self._rem, y))
+        hh = np.concatenate((self._rem_hf, yh))
         H = self._H
         nfull = len(hp) // H
         if nfull:
@@ -135,10 +148,13 @@ class StrikeDetector:
             sub = hp[: nfull * H].reshape(nfull, H)
             e_new = 10.0 * np.log10(np.mean(sub * sub, axis=1) + 1e-14)
             self._e = np.concatenate((self._e, e_new))
+            subh = hh[: nfull * H].reshape(nfull, H)
+            self._eh = np.concatenate((self._eh, np.mean(subh * subh, axis=1) + 1e-14))
             if len(self._hp) == 0:
                 self._hp0 = start_sample
             self._hp = np.concatenate((self._hp, hp[: nfull * H]))
         self._rem = hp[nfull * H:]
+        self._rem_hf = hh[nfull * H:]
         return self._decide()
 
     def flush(self) -> list[float]:
@@ -164,7 +180,7 @@ class StrikeDetector:
         p = self.params
         last = self._e0 + len(self._e) - 1
         hi = last - p.decay_to_ms
-        lo = max(self._next, self._e0 + p.rise_from_ms + p.rise_span_ms - 1)
+        lo = max(self._next, self._e0 + p.isolation_ms + 1, self._e0 + p.rise_from_ms + p.rise_span_ms)
         out: list[float] = []
         if hi >= lo:
             P = np.arange(lo, hi + 1)
@@ -174,6 +190,11 @@ class StrikeDetector:
             is_peak = (ep > e[i - 1]) & (ep >= e[i + 1])
             pre = np.max(np.stack([e[i - k] for k in range(p.rise_from_ms, p.rise_from_ms + p.rise_span_ms)]), axis=0)
             post = np.max(np.stack([e[i + k] for k in range(p.decay_from_ms, p.decay_to_ms + 1)]), axis=0)
+            iso = ep - np.max(np.lib.stride_tricks.sliding_window_view(
+                e[i[0] - p.isolation_ms: i[-1] - p.rise_from_ms + 1], p.isolation_ms - p.rise_from_ms + 1), axis=1)
+            lin = 10.0 ** (e / 10.0)
+            win = np.arange(-1, 3)
+            hf = 10.0 * np.log10(self._eh[i[:, None] + win].sum(axis=1) / lin[i[:, None] + win].sum(axis=1))
             groups = P // p.bg_every
             ug, inv = np.unique(groups, return_inverse=True)
             bg = self._background(ug)[inv]
@@ -181,9 +202,10 @@ class StrikeDetector:
             rise = ep - pre
             decay = ep - post
             impulsive = is_peak & (prom >= p.prominence_db) & (rise >= p.rise_db) & (ep >= p.min_level_db)
+            clicks = (iso >= p.isolation_db) & (decay >= p.decay_db) & (hf >= p.hf_db)
             for j in np.flatnonzero(impulsive):  # a handful per second at most
                 t = self._onset_time(int(P[j]))
-                click = decay[j] >= p.decay_db
+                click = bool(clicks[j])
                 if t < self._stroke_end:
                     decision = "in-stroke"
                     self._stroke_end = min(max(self._stroke_end, t + p.settle_s),
@@ -198,7 +220,7 @@ class StrikeDetector:
                 if len(self.candidates) >= self.max_candidates:
                     del self.candidates[: self.max_candidates // 2]
                 self.candidates.append(Candidate(t, float(ep[j]), float(prom[j]), float(rise[j]),
-                                                 float(decay[j]), decision))
+                                                 float(iso[j]), float(decay[j]), float(hf[j]), decision))
             self._next = hi + 1
         self._trim()
         return out
@@ -219,6 +241,7 @@ class StrikeDetector:
         cut = keep_from - self._e0
         if cut > 4096:
             self._e = self._e[cut:]
+            self._eh = self._eh[cut:]
             self._e0 += cut
         hp_keep = (self._next - 8) * self._H
         cut = hp_keep - self._hp0
