@@ -1,5 +1,42 @@
-"""The call language: Russian words in, a checked Call (or a Refusal) out."""
+"""The call language: Russian words in, a checked Call (or a Refusal) out.
+
+- ``parse(text, mode=, balls_left=)`` → ``Call | Refusal`` (never raises on a str)
+- ``render(call)`` → the canonical Russian call (parses back to the same call)
+- ``vocabulary()`` → every word form the language knows (Vosk's runtime grammar)
+- ``mentions_call(text)`` → does the text hold a ball, pocket or route word?
+- ``explain(text, ...)`` → the reading in plain words, the canonical phrasing, the fix
+- ``GrammarError``: misuse of the API (a bad mode, bad ``balls_left``)
+"""
 
 from .call import Call, CallFormatError, Pocket
+from .errors import GrammarError
+from .explain import Explanation, explain
+from .lexicon import MAX_WORDS, is_call_word, tag_words
+from .lexicon import vocabulary as _vocabulary
+from .parser import MODES, parse
+from .refusal import CODES, Refusal
+from .render import render
 
-__all__ = ["Call", "CallFormatError", "Pocket"]
+
+def vocabulary() -> list[str]:
+    """Every word form the call language knows: lowercase, as Vosk outputs words,
+    ё and е spellings both (digits are not words Vosk outputs, so not listed)."""
+    return _vocabulary()
+
+
+def mentions_call(text: str) -> bool:
+    """True when ``text`` holds a call-language word that is not a filler
+    (a ball, pocket or route word, or a digit ball)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        words = tag_words(text)
+    except Exception:  # too long: look at the first words only
+        words = tag_words(" ".join(text.split()[:MAX_WORDS]))
+    return any(is_call_word(w) for w in words)
+
+
+__all__ = [
+    "CODES", "Call", "CallFormatError", "Explanation", "GrammarError", "MAX_WORDS", "MODES",
+    "Pocket", "Refusal", "explain", "mentions_call", "parse", "render", "vocabulary",
+]

@@ -1,9 +1,179 @@
-"""Subcommands of the calls area (see cli.py)."""
+"""Subcommands of the calls area (see cli.py): parse, validate, explain.
+
+The grammar is imported inside the handlers so that other subcommands do not
+pay for loading it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+
+from .i18n import UserError, get_lang, tr
+
+
+def _balls_left(value: str) -> list[int]:
+    try:
+        balls = [int(x) for x in value.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            tr(f"--balls-left: ожидались номера шаров через запятую, например 1,5,12; получено {value!r}",
+               f"--balls-left: expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}")
+        ) from None
+    bad = [b for b in balls if not 1 <= b <= 15]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            tr(f"--balls-left: шары бывают от 1 до 15, а не {bad[0]}",
+               f"--balls-left: balls are 1 to 15, not {bad[0]}"))
+    return balls
+
+
+def _mode_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", choices=("clean", "ball-and-pocket", "ball_and_pocket"), default="clean",
+                   help=tr("чистое назначение (по умолчанию, Q9) или «шар и луза» (C7)",
+                           "clean designation (default, Q9) or ball and pocket (C7)"))
+    p.add_argument("--balls-left", type=_balls_left, default=None, metavar="1,2,…",
+                   help=tr("шары, что остались на столе (C5: один шар можно не называть)",
+                           "object balls left on the table (C5: a single one need not be named)"))
+    p.add_argument("--json", action="store_true", help=tr("вывод в JSON", "JSON output"))
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
+    p = sub.add_parser("parse", parents=[common],
+                       help=tr("разобрать заказ", "parse a call"),
+                       description=tr("Разобрать заказ: принят (структура заказа) или не принят (причина). "
+                                      "Код выхода 0 — принят, 1 — не принят.",
+                                      "Parse a call: accepted (the structured call) or refused (the reason). "
+                                      "Exit status 0 accepted, 1 refused."))
+    p.add_argument("text", metavar="TEXT", help=tr("текст заказа", "the call's text"))
+    _mode_args(p)
+    p.set_defaults(handler=_cmd_parse)
+
+    v = sub.add_parser("validate", parents=[common],
+                       help=tr("проверить файл заказов", "check a file of calls"),
+                       description=tr("Проверить файл: один заказ в строке (UTF-8). Пустые строки и строки, "
+                                      "начинающиеся с «#», пропускаются. Отчёт как у компилятора: "
+                                      "ФАЙЛ:СТРОКА:СТОЛБЕЦ: код: сообщение и подсказка. Код выхода 0 — все "
+                                      "заказы приняты, 1 — есть непринятые, 2 — файл не прочитать.",
+                                      "Check a file: one call a line (UTF-8). Blank lines and lines starting "
+                                      "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code: "
+                                      "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the "
+                                      "file cannot be read."))
+    v.add_argument("file", metavar="FILE", help=tr("файл заказов", "file of calls"))
+    _mode_args(v)
+    v.set_defaults(handler=_cmd_validate)
+
+    e = sub.add_parser("explain", parents=[common],
+                       help=tr("объяснить, как прочитан заказ", "explain how a call reads"),
+                       description=tr("Как прочитан заказ, как сказать его канонически, что исправить.",
+                                      "How the call reads, its canonical phrasing, what to fix."))
+    e.add_argument("text", metavar="TEXT", help=tr("текст заказа", "the call's text"))
+    _mode_args(e)
+    e.set_defaults(handler=_cmd_explain)
+
+
+def _parse(text: str, args):
+    from .grammar import GrammarError, parse
+
+    try:
+        return parse(text, mode=args.mode, balls_left=args.balls_left)
+    except GrammarError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _cmd_parse(args) -> int:
+    from .grammar import Call, render
+
+    lang = get_lang()
+    result = _parse(args.text, args)
+    if isinstance(result, Call):
+        out = {"ok": True, "call": result.to_json(), "canonical": render(result)}
+        if args.json:
+            print(json.dumps(out, ensure_ascii=False))
+        else:
+            print(tr("принят: ", "accepted: ") + out["canonical"])
+            print(json.dumps(out["call"], ensure_ascii=False))
+        return 0
+    if args.json:
+        print(json.dumps({"ok": False, "error": result.to_json(lang)}, ensure_ascii=False))
+    else:
+        print(tr("не принят: ", "refused: ") + f"{result.code}: {result.message(lang)}")
+        print(tr("  как сказать: ", "  how to say it: ") + result.hint(lang))
+    return 1
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise UserError(tr(f"{path}: файл не найден", f"{path}: no such file")) from None
+    except IsADirectoryError:
+        raise UserError(tr(f"{path}: это каталог, а не файл", f"{path}: is a directory, not a file")) from None
+    except OSError as exc:
+        raise UserError(tr(f"{path}: не прочитать: {exc.strerror}", f"{path}: cannot read: {exc.strerror}")) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UserError(tr(f"{path}:{line}: не текст UTF-8 (байт {exc.start})",
+                           f"{path}:{line}: not UTF-8 text (byte {exc.start})")) from None
+    return text.splitlines()
+
+
+def _cmd_validate(args) -> int:
+    from .grammar import Call, render
+
+    lang = get_lang()
+    lines = _read_lines(args.file)
+    out: list[str] = []
+    checked = refused = 0
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        checked += 1
+        result = _parse(line, args)
+        if isinstance(result, Call):
+            if args.json:
+                out.append(json.dumps({"file": args.file, "line": number, "ok": True,
+                                       "call": result.to_json(), "canonical": render(result)},
+                                      ensure_ascii=False))
+            continue
+        refused += 1
+        col = result.span[0] + 1
+        if args.json:
+            out.append(json.dumps({"file": args.file, "line": number, "col": col, "ok": False,
+                                   "error": result.to_json(lang)}, ensure_ascii=False))
+        else:
+            out.append(f"{args.file}:{number}:{col}: {result.code}: {result.message(lang)}")
+            out.append(f"    {line}")
+            out.append("    " + " " * result.span[0] + "^" + "~" * max(0, result.span[1] - result.span[0] - 1))
+            out.append(tr("    как сказать: ", "    how to say it: ") + result.hint(lang))
+        if len(out) > 2000:
+            sys.stdout.write("\n".join(out) + "\n")
+            out.clear()
+    if not args.json:
+        out.append(tr(f"{args.file}: проверено заказов: {checked}, принято: {checked - refused}, "
+                      f"не принято: {refused}",
+                      f"{args.file}: {checked} calls checked, {checked - refused} accepted, {refused} refused"))
+    if out:
+        sys.stdout.write("\n".join(out) + "\n")
+    return 1 if refused else 0
+
+
+def _cmd_explain(args) -> int:
+    from .grammar import GrammarError, explain
+
+    lang = get_lang()
+    try:
+        result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang)
+    except GrammarError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_json(lang), ensure_ascii=False))
+    else:
+        print(result.render_text())
+    return 0 if result.ok else 1

@@ -1,0 +1,240 @@
+"""From the bag of phrases to a Call: the checks a referee makes, and the route.
+
+The grammar reads phrases in any order; here they are put together:
+
+- one called ball (C2; may be left out when one ball is left, C5), one pocket
+  (Q2: a corner needs its side), and in clean designation a way (C2);
+- the route, in the order the balls move (DESIGN.md "The call"):
+  абриколь ``["cue","cushion"]`` first; then each «карамболем от X»
+  ``["cue", X]``; then the driving balls in spoken order
+  ``cue→X1→…→Xn→B`` («шестёркой», «одиннадцатым шаром», «тремя шарами …»);
+  then the called ball's own contacts **in spoken order** (``[B, X]`` for
+  «от шара X», ``[B, "cushion"]`` once per cushion, ``[B, "contre_coup"]``);
+  last ``[B, "pocket"]``. чисто / прямо: the called ball has no own contacts;
+- ball and pocket mode (C7): the way is not part of the call, so the route is
+  null; route words are still read and checked (a contradiction is refused);
+- several calls one after another (C9): the last counts, when each is a whole
+  call; a whole call followed by an unfinished one is refused (Q8).
+"""
+
+from __future__ import annotations
+
+from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket
+from .refusal import Refusal
+
+# An item: (kind, value, start, end); kinds from the grammar's phrases.
+
+
+def _span(*items) -> tuple[int, int]:
+    return (min(i[2] for i in items), max(i[3] for i in items))
+
+
+def _ball_name(n) -> str:
+    return "—" if n is None else str(n)
+
+
+def _decode_pocket(item, text: str):
+    """A pocket run's words → Pocket, or a Refusal (Q2)."""
+    parts = item[1]
+    word = text[item[2]:item[3]]
+    kinds = {p[0] for p in parts if p[0] in ("CORNER", "MIDDLE")}
+    sides = {p[1] for p in parts if p[0] == "SIDE"}
+    ends = {p[1] for p in parts if p[0] == "END"}
+    span = (item[2], item[3])
+    if len(kinds) > 1 or len(sides) > 1 or len(ends) > 1:
+        return Refusal("contradiction", span, "pocket_words", {"word": word})
+    if not kinds:
+        if all(p[0] == "V" for p in parts):
+            return Refusal("incomplete", span, "v_without_pocket", {"word": word})
+        return Refusal("pocket_not_definite", span, "", {"word": word})  # Q2
+    kind = "corner" if "CORNER" in kinds else "middle"
+    side = next(iter(sides), None)
+    end = next(iter(ends), None)
+    if kind == "middle" and end is not None:
+        return Refusal("contradiction", span, "middle_end", {"word": word})
+    if kind == "corner" and side is None:
+        return Refusal("pocket_not_definite", span, "", {"word": word})  # Q2
+    return Pocket(kind, side, end)
+
+
+class _Example:
+    """A canonical example for a hint, rendered only when the hint is read."""
+
+    __slots__ = ("ball", "pocket", "n")
+
+    def __init__(self, ball, pocket, n=0):
+        self.ball, self.pocket, self.n = ball, pocket, n
+
+    def __str__(self) -> str:
+        from .render import example_combo, example_for
+
+        if self.n:
+            return example_combo(self.ball, self.pocket, self.n)
+        return example_for(self.ball, self.pocket)
+
+
+def _example(ball, pocket) -> _Example:
+    return _Example(ball, pocket)
+
+
+def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal:
+    """One call from its phrases, or the first reason it cannot be accepted."""
+    called = [i for i in items if i[0] in ("called", "obj")]
+    pockets = [i for i in items if i[0] == "pocket"]
+    whole = _span(*items)
+    if len(called) > 1:
+        a, b = called[0], called[1]
+        ex = _example(a[1], None)
+        return Refusal("contradiction", _span(a, b), "two_balls",
+                       {"first": text[a[2]:a[3]], "second": text[b[2]:b[3]], "example": ex})
+    ball_item = called[0] if called else None
+    ball = ball_item[1] if ball_item else None
+    if len(pockets) > 1:
+        return Refusal("contradiction", _span(pockets[0], pockets[1]), "two_pockets",
+                       {"example": _example(ball, None)})
+    pocket = None
+    if pockets:
+        pocket = _decode_pocket(pockets[0], text)
+        if isinstance(pocket, Refusal):
+            return pocket
+    if ball is None:
+        # C5: with one object ball left its number need not be named.
+        if not (balls_left is not None and len(balls_left) == 1):
+            if ball_item is not None:  # «чужой» without one ball left
+                return Refusal("no_ball", whole, "obj",
+                               {"word": text[ball_item[2]:ball_item[3]], "example": _example(None, pocket)})
+            return Refusal("no_ball", whole, "", {"example": _example(None, pocket)})
+    if pocket is None:
+        return Refusal("no_pocket", whole, "", {"example": _example(ball, None)})
+
+    named = [i for i in items if i[0] in ("called", "kiss", "carom", "driver") and i[1] is not None]
+    if balls_left is not None:
+        for i in named:
+            if i[1] not in balls_left:
+                return Refusal("ball_not_on_table", (i[2], i[3]), "",
+                               {"ball": i[1], "on_table": ", ".join(map(str, sorted(balls_left))) or "—"})
+
+    # Counted groups («тремя шарами пятым, девятым и вторым»): the driving balls
+    # right after the count, or, if none follow, right before it (C2).
+    for k, item in enumerate(items):
+        if item[0] != "count":
+            continue
+        after = []
+        for j in range(k + 1, len(items)):
+            if items[j][0] != "driver":
+                break
+            after.append(items[j])
+        group = after
+        if not group:
+            for j in range(k - 1, -1, -1):
+                if items[j][0] != "driver":
+                    break
+                group.append(items[j])
+        word = text[item[2]:item[3]]
+        if not group:
+            return Refusal("incomplete", (item[2], item[3]), "count_without_balls",
+                           {"word": word, "example": _example_combo(ball, pocket, item[1] or 2)})
+        if item[1] is not None and item[1] != len(group):
+            return Refusal("count_mismatch", _span(item, *group), "",
+                           {"word": word, "count": item[1], "named": len(group),
+                            "example": _example_combo(ball, pocket, len(group))})
+
+    abricole = any(i[0] == "abricole" for i in items)
+    caroms = [i for i in items if i[0] == "carom"]
+    drivers = [i for i in items if i[0] == "driver"]
+    own = [i for i in items if i[0] in ("kiss", "cushion", "contre")]
+    clean = [i for i in items if i[0] == "clean"]
+
+    # A ball cannot play itself, and no ball is named twice in the way (C9).
+    for i in caroms + drivers + [i for i in own if i[0] == "kiss"]:
+        if ball is not None and i[1] == ball:
+            return Refusal("contradiction", _span(i, ball_item), "self",
+                           {"ball": ball, "example": _example(ball, pocket)})
+    for group in (caroms, drivers, [i for i in own if i[0] == "kiss"]):
+        seen = set()
+        for i in group:
+            if i[1] in seen:
+                return Refusal("contradiction", (i[2], i[3]), "repeated",
+                               {"ball": i[1], "example": _example(ball, pocket)})
+            seen.add(i[1])
+    if clean and own:
+        return Refusal("contradiction", _span(clean[0], own[0]), "clean_and_contact",
+                       {"word": text[clean[0][2]:clean[0][3]], "contact": text[own[0][2]:own[0][3]],
+                        "example": _example(ball, pocket)})
+
+    named_way = abricole or caroms or drivers or own or clean
+    if not named_way:
+        if mode == "clean":
+            return Refusal("no_route", whole, "", {"example": _example(ball, pocket)})
+        return Call(ball, pocket, None)
+    if mode == "ball_and_pocket":  # C7: the way is not part of the call
+        return Call(ball, pocket, None)
+
+    route = []
+    if abricole:
+        route.append((CUE, CUSHION))
+    for i in caroms:
+        route.append((CUE, i[1]))
+    prev = CUE
+    for i in drivers:
+        route.append((prev, i[1]))
+        prev = i[1]
+    route.append((prev, ball))
+    for i in own:
+        if i[0] == "kiss":
+            route.append((ball, i[1]))
+        elif i[0] == "cushion":
+            route.extend([(ball, CUSHION)] * i[1])
+        else:
+            route.append((ball, CONTRE_COUP))
+    route.append((ball, POCKET))
+    return Call(ball, pocket, tuple(route))
+
+
+def _example_combo(ball, pocket, n: int) -> _Example:
+    return _Example(ball, pocket, n)
+
+
+def _is_start(item) -> bool:
+    return item[0] in ("called", "obj", "pocket")
+
+
+def resolve(items: list, text: str, mode: str, balls_left) -> Call | Refusal | set:
+    """The call that counts (C9: the last of several), a Refusal, or a set of
+    different calls when the words split into calls in more than one way."""
+    first = assemble(items, text, mode, balls_left)
+    if isinstance(first, Call):
+        return first
+    n_starts = sum(1 for i in items if i[0] in ("called", "obj")) + sum(1 for i in items if i[0] == "pocket")
+    if n_starts < 3:  # one call at most: nothing to split
+        return first
+
+    # segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
+    n = len(items)
+    segmentable = [False] * (n + 1)
+    segmentable[0] = True
+    for k in range(1, n + 1):
+        for j in range(k):
+            if segmentable[j] and isinstance(assemble(items[j:k], text, mode, balls_left), Call):
+                segmentable[k] = True
+                break
+    lasts = set()
+    trailing = None
+    for j in range(1, n):
+        if not segmentable[j]:
+            continue
+        last = assemble(items[j:], text, mode, balls_left)
+        if isinstance(last, Call):
+            lasts.add(last)
+        elif trailing is None:
+            trailing = j
+    if len(lasts) == 1:
+        return next(iter(lasts))
+    if len(lasts) > 1:
+        return lasts
+    if trailing is not None:
+        tail = items[trailing:]
+        span = _span(*tail)
+        return Refusal("several_calls_unclear", span, "", {"word": text[span[0]:span[1]],
+                                                           "example": "тройку чисто в левый угол"})
+    return first

@@ -1,0 +1,122 @@
+"""explain(text): the reading in plain words, the canonical phrasing, what to fix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call
+from .errors import GrammarError
+from .lexicon import TooLong, tag_words
+from .parser import parse
+from .refusal import Refusal
+from .render import render
+
+_SIDE = {"left": ("левый", "left"), "right": ("правый", "right"), None: ("", "")}
+_END = {"near": ("ближний", "near"), "far": ("дальний", "far"), None: ("", "")}
+
+
+def _pocket_words(p, lang: str) -> str:
+    k = 1 if lang == "en" else 0
+    if p.kind == "middle":
+        side = {"left": ("левая", "left"), "right": ("правая", "right"), None: ("", "")}[p.side][k]
+        noun = ("средняя луза", "middle pocket")[k]
+        return " ".join(x for x in (side, noun) if x)
+    return " ".join(x for x in (_SIDE[p.side][k], _END[p.end][k], ("угловая луза", "corner pocket")[k]) if x)
+
+
+def _actor(x, lang: str) -> str:
+    if x == CUE:
+        return "биток" if lang != "en" else "the cue ball"
+    if x is None:
+        return "последний шар" if lang != "en" else "the last ball"
+    return f"шар {x}" if lang != "en" else f"ball {x}"
+
+
+def _target(x, lang: str) -> str:
+    en = lang == "en"
+    if x == CUSHION:
+        return "the cushion" if en else "борт"
+    if x == POCKET:
+        return "the pocket" if en else "луза"
+    if x == CONTRE_COUP:
+        return "contre-coup («от контр-ку»)" if en else "контр-ку"
+    return _actor(x, lang)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What explain found: the call or the refusal, the reading, notes and the fix."""
+
+    text: str
+    result: Call | Refusal
+    lines: tuple[str, ...] = ()
+    canonical: str | None = None
+    notes: tuple[str, ...] = ()
+    fix: str | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return isinstance(self.result, Call)
+
+    def to_json(self, lang: str = "ru") -> dict:
+        out = {"ok": self.ok, "reading": list(self.lines), "canonical": self.canonical,
+               "notes": list(self.notes), "fix": self.fix}
+        if self.ok:
+            out["call"] = self.result.to_json()
+        else:
+            out["error"] = self.result.to_json(lang)
+        return out
+
+    def render_text(self) -> str:
+        return "\n".join([*self.lines, *self.notes] + ([self.fix] if self.fix else []))
+
+
+def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru") -> Explanation:
+    """Explain how ``text`` reads as a call (or why it is refused) and how to say it."""
+    if lang not in ("ru", "en"):
+        raise GrammarError(f"lang must be 'ru' or 'en', not {lang!r}")
+    result = parse(text, mode=mode, balls_left=balls_left)
+    en = lang == "en"
+    lines: list[str] = []
+    notes: list[str] = []
+    try:
+        words = tag_words(text)
+    except TooLong:
+        words = []
+    ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH"}]
+    tech = [w.text for w in words if "TECH" in w.types]
+    if isinstance(result, Refusal):
+        lines.append(("Refused: " if en else "Не принят: ") + result.message(lang))
+        if result.span[1] > result.span[0]:
+            where = text[result.span[0]:result.span[1]]
+            lines.append(("Where: " if en else "Где: ") + f"«{where}» [{result.span[0]}:{result.span[1]}]")
+        return Explanation(text, result, tuple(lines), None, tuple(notes),
+                           ("How to say it: " if en else "Как сказать: ") + result.hint(lang))
+    call = result
+    ball = ("the last ball on the table (C5)" if en else "последний шар на столе (C5)") if call.ball is None \
+        else (f"ball {call.ball}" if en else f"шар {call.ball}")
+    lines.append(("Called: " if en else "Заказан: ") + f"{ball} → {_pocket_words(call.pocket, lang)}")
+    if call.route is None:
+        lines.append("The way is not named (ball and pocket, C7)." if en
+                     else "Способ не назван (шар и луза, C7).")
+        if mode in ("ball_and_pocket", "ball-and-pocket") and any(
+            w.types & {"CLEAN", "OT", "ABRIK", "KARAMBOL", "CUSHIONS", "KONTRKU", "SHAROM", "SHARAMI"}
+            or "B_INS" in w.types for w in words
+        ):
+            notes.append("Route words were read and checked but do not bind in ball and pocket (C7)." if en
+                         else "Слова о способе прочитаны и проверены, но в игре «шар и луза» не обязывают (C7).")
+    else:
+        steps = [f"{_actor(a, lang)} → {_target(t, lang)}" for a, t in call.route]
+        lines.append(("Way: " if en else "Путь: ") + "; ".join(steps))
+        if any(t == CONTRE_COUP for _, t in call.route):
+            notes.append("«от контр-ку» is kept as said: no stored source defines it for pyramid." if en
+                         else "«от контр-ку» записан как сказан: ни один источник не определяет его для пирамиды.")
+    if tech:
+        notes.append(("Stroke technique, not binding: " if en else "Техника удара, не обязывает: ")
+                     + ", ".join(f"«{t}»" for t in tech))
+    if ignored and not tech:
+        notes.append(("Ignored: " if en else "Пропущены: ") + ", ".join(f"«{t}»" for t in ignored))
+    canonical = render(call)
+    return Explanation(text, call, tuple(lines), canonical, tuple(notes),
+                       ("Canonical: " if en else "Канонически: ") + f"«{canonical}»")

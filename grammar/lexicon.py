@@ -1,0 +1,182 @@
+"""The lexicon and the lexer: words of a call in, tagged words out.
+
+The lexicon (``data/lexicon.json``, built by ``lexicon_build.py`` from
+pymorphy3 and unicode-rbnf) maps each word form to its tags. Lookup is one dict
+access per word after normalization (lowercase, ё → е). Digits are read by a
+pattern: «12», «12-й», «12-го», «11-м», «№12», «3-мя (шарами)».
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from .lexicon_build import DATA_FILE
+
+MAX_WORDS = 60  # a longer input is refused at once (too_long)
+
+# A word: anything up to a space or punctuation; hyphens stay inside words
+# («контр-ку», «12-й», «такого-то»).
+WORD_RE = re.compile(r"[^\s,.;:!?«»\"'()\[\]{}<>—–…/\\|*]+")
+DIGIT_RE = re.compile(r"№?(\d{1,3})(?:-?([а-я]{1,3}))?")
+# Case endings after digits and the role they give (as on the ordinal words).
+DIGIT_SUFFIX = {
+    None: ("B_BARE",),
+    "й": ("B_NOM",), "ый": ("B_NOM",), "ой": ("B_NOM",), "ий": ("B_NOM",),
+    "го": ("B_GEN", "B_NOM"), "ого": ("B_GEN", "B_NOM"), "его": ("B_GEN", "B_NOM"),
+    "м": ("B_INS",), "ым": ("B_INS",), "им": ("B_INS",),
+    "мя": ("COUNT_INS",), "ю": ("COUNT_INS",), "ью": ("COUNT_INS",),
+    "х": ("B_GEN", "NUM_GEN"), "ех": ("B_GEN", "NUM_GEN"), "ти": ("B_GEN", "NUM_GEN"),
+    "и": ("B_GEN", "NUM_GEN"),
+}
+
+POCKET_TAGS = frozenset({"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END"})
+IGNORED_TAGS = frozenset({"FILLER", "TECH"})
+
+
+def normalize(word: str) -> str:
+    return word.lower().replace("ё", "е")
+
+
+class Word:
+    """A word of the input: its text, char span, tags ((type, value), …) and tag types."""
+
+    __slots__ = ("text", "start", "end", "tags", "types", "index")
+
+    def __init__(self, text: str, start: int, end: int, tags: tuple, index: int):
+        self.text = text
+        self.start = start
+        self.end = end
+        self.tags = tags  # ((type, value), ...); empty when the word is unknown
+        self.types = _types(tags)
+        self.index = index  # 0-based position among the words
+
+    @property
+    def known(self) -> bool:
+        return bool(self.tags)
+
+    def has(self, *types: str) -> bool:
+        return not self.types.isdisjoint(types)
+
+    def __repr__(self) -> str:
+        return f"Word({self.text!r}, {self.start}, {self.end}, {self.tags!r})"
+
+
+_TYPES_CACHE: dict = {}
+
+
+def _types(tags: tuple) -> frozenset:
+    got = _TYPES_CACHE.get(tags)
+    if got is None:
+        got = _TYPES_CACHE[tags] = frozenset(t for t, _ in tags)
+    return got
+
+
+def _parse_tag(tag: str) -> tuple:
+    kind, _, value = tag.partition(":")
+    if not value:
+        return (kind, None)
+    return (kind, int(value) if value.isdigit() else value)
+
+
+@lru_cache(maxsize=1)
+def load() -> tuple[dict, dict, list[str]]:
+    """(word → tags, (w1, w2) → tags, every form as stored) from the shipped file."""
+    data = json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))
+    words: dict[str, tuple] = {}
+    forms = []
+    for form, tags in data["words"].items():
+        forms.append(form)
+        key = normalize(form)
+        merged = set(words.get(key, ())) | {_parse_tag(t) for t in tags}
+        words[key] = tuple(sorted(merged, key=str))
+    phrases: dict[tuple, tuple] = {}
+    for phrase, tags in data["phrases"].items():
+        forms.extend(phrase.split())
+        phrases[tuple(normalize(phrase).split())] = tuple(_parse_tag(t) for t in tags)
+    return words, phrases, forms
+
+
+@lru_cache(maxsize=1)
+def render_forms() -> dict:
+    return json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))["render"]
+
+
+def _digit_tags(norm: str) -> tuple:
+    m = DIGIT_RE.fullmatch(norm)
+    if not m:
+        return ()
+    n = int(m.group(1))
+    suffix = m.group(2)
+    if suffix not in DIGIT_SUFFIX:
+        return ()
+    types = DIGIT_SUFFIX[suffix]
+    if not 1 <= n <= 15:
+        return ()
+    if types == ("COUNT_INS",) and n < 2:
+        return ()
+    return tuple((t, n) for t in types)
+
+
+class TooLong(Exception):
+    def __init__(self, span):
+        self.span = span
+
+
+def split_words(text: str) -> list[tuple[str, int, int]]:
+    """The words of ``text`` with their char spans; raises TooLong past MAX_WORDS."""
+    out = []
+    for m in WORD_RE.finditer(text):
+        start, end = m.span()
+        raw = m.group()
+        # hyphens standing alone or at a word's edges are dashes, not word parts
+        stripped = raw.strip("-‐‑")
+        if not stripped:
+            continue
+        start += raw.index(stripped)
+        end = start + len(stripped)
+        if len(out) == MAX_WORDS:
+            raise TooLong((out[0][1], len(text.rstrip())))
+        out.append((stripped, start, end))
+    return out
+
+
+def tag_words(text: str) -> list[Word]:
+    """Tag every word (longest phrase first); unknown words get no tags."""
+    words, phrases, _ = load()
+    raw = split_words(text)
+    norms = [normalize(w) for w, _, _ in raw]
+    out: list[Word] = []
+    i = 0
+    while i < len(raw):
+        if i + 1 < len(raw):
+            tags = phrases.get((norms[i], norms[i + 1]))
+            if tags:
+                out.append(Word(text[raw[i][1]:raw[i + 1][2]], raw[i][1], raw[i + 1][2], tags, len(out)))
+                i += 2
+                continue
+        w, s, e = raw[i]
+        tags = words.get(norms[i]) or _digit_tags(norms[i])
+        out.append(Word(w, s, e, tags, len(out)))
+        i += 1
+    return out
+
+
+def vocabulary() -> list[str]:
+    """Every word form the call language knows: lowercase, ё and е spellings both."""
+    _, _, forms = load()
+    out = set()
+    for f in forms:
+        f = f.lower()
+        if f == "№":
+            continue
+        out.add(f)
+        out.add(f.replace("ё", "е"))
+    return sorted(out)
+
+
+def is_call_word(word: Word) -> bool:
+    """A ball, pocket or route word (not a filler, technique word or unknown)."""
+    return any(t not in IGNORED_TAGS for t, _ in word.tags)

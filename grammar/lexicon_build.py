@@ -1,0 +1,256 @@
+"""Build the call-language lexicon (``data/lexicon.json``) from real morphology.
+
+Every word form the call language knows, with its tags, generated with
+pymorphy3 (noun and adjective paradigms) and unicode-rbnf (ordinal and cardinal
+numbers in every case) -- not typed in by hand. Jargon words that the
+dictionaries do not know (абриколем, контр-ку, круазе...) are listed with the
+forms players use (terms.md).
+
+Run ``python -m pyramid_referee.grammar.lexicon_build`` to rewrite the shipped
+file; ``tests/test_grammar_lexicon.py`` checks that the shipped file equals a
+fresh generation.
+
+Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
+
+- ``B_NOM:n``   ball n as the called ball (nominative / accusative)
+- ``B_GEN:n``   ball n in the genitive (after «от»)
+- ``B_INS:n``   ball n in the instrumental (a ball that drives the called ball)
+- ``B_BARE:n``  a case-less number word («двенадцать»): the called ball, or a
+                ball named after «от шара», «шаром», «номер»
+- ``NUM_GEN:n`` a count in the genitive («от двух бортов»)
+- ``COUNT_INS:n`` a count in the instrumental («тремя шарами»)
+- pocket words ``V``, ``CORNER``, ``MIDDLE``, ``LUZA``, ``SIDE:left|right``,
+  ``END:near|far``
+- route words ``OT``, ``CLEAN``, ``BORTA``, ``BORTOV``, ``CUSHIONS:n``,
+  ``ABRIK``, ``KARAMBOL``, ``KONTRKU``, ``SHARA``, ``SHAROM``, ``SHARAMI``
+- ``OBJ`` an object ball without a number (C5), ``PLACEHOLDER`` (такой-то),
+  ``TECH`` (stroke technique: not binding), ``FILLER`` (ignored)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"
+VERSION = 1
+
+# Balls 1-10 have nouns (terms.md); 11-15 have none.
+BALL_NOUNS = {
+    1: ("единица", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
+    5: ("пятёрка",), 6: ("шестёрка",), 7: ("семёрка",), 8: ("восьмёрка",),
+    9: ("девятка",), 10: ("десятка",),
+}
+
+# Adjective and noun lexemes for pockets (all singular forms of each).
+POCKET_LEXEMES = {
+    "левый": "SIDE:left", "правый": "SIDE:right",
+    "дальний": "END:far", "ближний": "END:near",
+    "угловой": "CORNER", "угол": "CORNER",
+    "средний": "MIDDLE", "центральный": "MIDDLE", "середина": "MIDDLE", "центр": "MIDDLE",
+    "луза": "LUZA",
+}
+
+# Jargon and function words, as players say them (terms.md). Words a
+# dictionary inflects are expanded with pymorphy3 below where marked.
+FIXED = {
+    "в": ["V"], "во": ["V"],
+    "от": ["OT"],
+    "чисто": ["CLEAN"], "прямо": ["CLEAN"], "прямой": ["CLEAN"], "напрямую": ["CLEAN"],
+    "прямым": ["CLEAN"],
+    "борта": ["BORTA"], "бортов": ["BORTOV"], "борт": ["BORTA"],
+    "дуплет": ["CUSHIONS:1"], "дуплетом": ["CUSHIONS:1"],
+    "триплет": ["CUSHIONS:2"], "триплетом": ["CUSHIONS:2"],
+    "труабан": ["CUSHIONS:3"], "труабаном": ["CUSHIONS:3"],
+    "круазе": ["CUSHIONS:1"],
+    "абриколь": ["ABRIK"], "абриколем": ["ABRIK"], "абрикольно": ["ABRIK"],
+    "абриколью": ["ABRIK"],
+    "карамболь": ["KARAMBOL"], "карамболем": ["KARAMBOL"], "карамбольно": ["KARAMBOL"],
+    "контр-ку": ["KONTRKU"], "контрку": ["KONTRKU"],
+    "шара": ["SHARA"], "шаром": ["SHAROM"], "шарами": ["SHARAMI"],
+    # an object ball without a number (C5)
+    "чужой": ["OBJ"], "чужого": ["OBJ"], "прицельный": ["OBJ"], "прицельного": ["OBJ"],
+    # stroke technique: accepted and ignored, not binding (terms.md)
+    "резка": ["TECH"], "резку": ["TECH"], "резкой": ["TECH"], "режу": ["TECH"],
+    "клапштос": ["TECH"], "клапштосом": ["TECH"], "накат": ["TECH"], "накатом": ["TECH"],
+    "оттяжка": ["TECH"], "оттяжку": ["TECH"], "оттяжкой": ["TECH"], "винт": ["TECH"],
+    "винтом": ["TECH"], "боковик": ["TECH"], "боковиком": ["TECH"],
+    # fillers: ignored
+    "ну": ["FILLER"], "так": ["FILLER"], "давай": ["FILLER"], "давайте": ["FILLER"],
+    "заказываю": ["FILLER"], "заказ": ["FILLER"], "кладу": ["FILLER"], "играю": ["FILLER"],
+    "играем": ["FILLER"], "шар": ["FILLER"], "шары": ["FILLER"], "номер": ["FILLER"],
+    "и": ["FILLER"], "а": ["FILLER"], "вот": ["FILLER"], "это": ["FILLER"],
+    "значит": ["FILLER"], "нет": ["FILLER"], "вернее": ["FILLER"], "точнее": ["FILLER"],
+    "лучше": ["FILLER"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
+    "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"], "биток": ["FILLER"],
+    "битком": ["FILLER"], "своим": ["FILLER"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
+    "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
+    "№": ["FILLER"],
+}
+
+# Several words read as one (a space between them; the lexer matches the
+# longest one first).
+PHRASES = {
+    "в лоб": ["CLEAN"],
+    "контр ку": ["KONTRKU"],
+    "оборотный дуплет": ["CUSHIONS:1"], "оборотным дуплетом": ["CUSHIONS:1"],
+    "оборотний дуплет": ["CUSHIONS:1"], "оборотним дуплетом": ["CUSHIONS:1"],
+    "в резку": ["TECH"], "с винтом": ["TECH"], "с боковиком": ["TECH"],
+    "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
+    "к себе": ["END:near"],
+}
+
+# Placeholders from the rules' template call («шарами такими-то, от шара такого-то»).
+PLACEHOLDER_LEMMA = "такой"
+
+
+def _yo_variants(morph, form: str) -> set[str]:
+    """The ё-spellings pymorphy3 knows for an е-spelled form (rbnf writes е)."""
+    out = {form}
+    for p in morph.parse(form):
+        if p.tag.POS not in ("NOUN", "ADJF", "NUMR") or {"Name", "Surn", "Patr", "Geox"} & p.tag.grammemes:
+            continue
+        for f in p.lexeme:
+            if f.word.replace("ё", "е") == form.replace("ё", "е"):
+                out.add(f.word)
+    return out
+
+
+def _noun_forms(morph, word: str, gender: str) -> dict[str, set[str]]:
+    """Singular nominative/accusative, genitive and instrumental forms of a noun."""
+    parse = next(
+        p for p in morph.parse(word)
+        if p.tag.POS == "NOUN" and "inan" in p.tag and gender in p.tag and p.normal_form == word
+    )
+    roles: dict[str, set[str]] = {"nom": set(), "gen": set(), "ins": set()}
+    for f in parse.lexeme:
+        if "sing" not in f.tag:
+            continue
+        case = f.tag.case
+        if case in ("nomn", "accs"):
+            roles["nom"].add(f.word)
+        elif case in ("gent", "gen2"):
+            roles["gen"].add(f.word)
+        elif case == "ablt":
+            roles["ins"].add(f.word)
+    return roles
+
+
+def build() -> dict:
+    import pymorphy3
+    from unicode_rbnf import FormatPurpose, RbnfEngine
+
+    morph = pymorphy3.MorphAnalyzer()
+    rbnf = RbnfEngine.for_language("ru")
+    words: dict[str, set[str]] = {}
+
+    def add(form: str, *tags: str) -> None:
+        for variant in _yo_variants(morph, form.lower()):
+            words.setdefault(variant, set()).update(tags)
+
+    for n in range(1, 16):
+        ordinal = rbnf.format_number(n, FormatPurpose.ORDINAL).text_by_ruleset
+        add(ordinal["spellout-ordinal-masculine"], f"B_NOM:{n}")
+        # genitive, and the animate-style accusative players use («двенадцатого в угол»)
+        add(ordinal["spellout-ordinal-masculine-genitive"], f"B_GEN:{n}", f"B_NOM:{n}")
+        add(ordinal["spellout-ordinal-masculine-ablative"], f"B_INS:{n}")
+        cardinal = rbnf.format_number(n, FormatPurpose.CARDINAL).text_by_ruleset
+        add(cardinal["spellout-numbering"], f"B_BARE:{n}")
+        for gen in ("spellout-cardinal-masculine-genitive", "spellout-cardinal-feminine-genitive"):
+            add(cardinal[gen], f"B_GEN:{n}", f"NUM_GEN:{n}")
+        if n >= 2:  # «одним шаром» is not a count of balls
+            add(cardinal["spellout-cardinal-masculine-ablative"], f"COUNT_INS:{n}")
+        for noun in BALL_NOUNS.get(n, ()):
+            gender = "masc" if noun == "туз" else "femn"
+            roles = _noun_forms(morph, noun, gender)
+            for f in roles["nom"]:
+                add(f, f"B_NOM:{n}")
+            for f in roles["gen"]:
+                add(f, f"B_GEN:{n}")
+            for f in roles["ins"]:
+                add(f, f"B_INS:{n}")
+    # rbnf has a wrong dative for 3 («третьому»); it is not used. The
+    # masculine forms above are the ones a ball («шар», masculine) takes.
+
+    for lemma, tag in POCKET_LEXEMES.items():
+        parse = next(p for p in morph.parse(lemma) if p.normal_form == lemma)
+        for f in parse.lexeme:
+            if "sing" in f.tag and f.tag.POS in ("ADJF", "NOUN") and "Supr" not in f.tag:
+                add(f.word, tag)
+
+    placeholder = next(p for p in morph.parse(PLACEHOLDER_LEMMA) if p.tag.POS == "ADJF")
+    for f in placeholder.lexeme:
+        if f.tag.POS == "ADJF":
+            add(f.word + "-то", "PLACEHOLDER")
+
+    for form, tags in FIXED.items():
+        add(form, *tags)
+
+    return {
+        "version": VERSION,
+        "render": _render_forms(morph, rbnf),
+        "words": {w: sorted(t) for w, t in sorted(words.items())},
+        "phrases": {p: sorted(t) for p, t in sorted(PHRASES.items())},
+    }
+
+
+def _inflect(morph, word: str, pos: str, *grammemes: str) -> str:
+    parse = next(p for p in morph.parse(word) if p.tag.POS == pos and p.normal_form == word)
+    return parse.inflect(set(grammemes)).word
+
+
+def _render_forms(morph, rbnf) -> dict:
+    """The forms ``render`` uses, inflected here so that rendering needs no dictionary."""
+    from unicode_rbnf import FormatPurpose
+
+    balls = {}
+    for n in range(1, 16):
+        if n in BALL_NOUNS:
+            noun = BALL_NOUNS[n][0]  # «единица», not «туз»: the ball's number noun
+            acc = _inflect(morph, noun, "NOUN", "sing", "accs")
+            gen = _inflect(morph, noun, "NOUN", "sing", "gent")
+            ins = _inflect(morph, noun, "NOUN", "sing", "ablt")
+            balls[n] = {"acc": acc, "gen": gen, "ins": ins, "ins_short": ins}
+        else:
+            o = rbnf.format_number(n, FormatPurpose.ORDINAL).text_by_ruleset
+            shar = {c: _inflect(morph, "шар", "NOUN", "sing", c) for c in ("accs", "gent", "ablt")}
+            balls[n] = {
+                "acc": f"{o['spellout-ordinal-masculine']} {shar['accs']}",
+                "gen": f"{o['spellout-ordinal-masculine-genitive']} {shar['gent']}",
+                "ins": f"{o['spellout-ordinal-masculine-ablative']} {shar['ablt']}",
+                "ins_short": o["spellout-ordinal-masculine-ablative"],
+            }
+    cardinals = {n: rbnf.format_number(n, FormatPurpose.CARDINAL).text_by_ruleset for n in range(1, 16)}
+    nouns = {"corner": ("угол", "masc"), "middle": ("середина", "femn")}
+    pockets = {}
+    for kind, (noun, gender) in nouns.items():
+        pockets[kind] = {
+            "noun": _inflect(morph, noun, "NOUN", "sing", "accs"),
+            "left": _inflect(morph, "левый", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
+            "right": _inflect(morph, "правый", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
+            "near": _inflect(morph, "ближний", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
+            "far": _inflect(morph, "дальний", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
+        }
+    return {
+        "ball": {str(n): f for n, f in balls.items()},
+        "count_ins": {str(n): c["spellout-cardinal-masculine-ablative"] for n, c in cardinals.items() if n >= 2},
+        "num_gen": {str(n): c["spellout-cardinal-masculine-genitive"] for n, c in cardinals.items()},
+        "pocket": pockets,
+        "balls_ins_plural": _inflect(morph, "шар", "NOUN", "plur", "ablt"),
+        "cushion_gen": _inflect(morph, "борт", "NOUN", "sing", "gent"),
+        "cushions_gen": _inflect(morph, "борт", "NOUN", "plur", "gent"),
+    }
+
+
+def dumps(lexicon: dict) -> str:
+    return json.dumps(lexicon, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+
+
+def main() -> None:
+    DATA_FILE.parent.mkdir(exist_ok=True)
+    DATA_FILE.write_text(dumps(build()), encoding="utf-8")
+    print(f"wrote {DATA_FILE}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,322 @@
+"""parse(text) → Call | Refusal: lexer → Lark LALR over tags → assembly.
+
+Each word's tags come from the lexicon (one dict lookup). A word with several
+tags («двенадцатого»: genitive or animate accusative; «шаром» before or after
+its ball) makes several taggings; each is parsed by the LALR grammar
+(``calls.lark``) and assembled into a call. Different calls from different
+readings are refused as ``ambiguous`` (C9: never pick one silently); a reading
+that does not make a call does not count against one that does.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Iterable
+
+from lark import Lark
+from lark.lexer import Lexer
+
+from .assembly import resolve
+from .call import BALLS, Call
+from .errors import GrammarError
+from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, tag_words
+from .refusal import Refusal
+
+MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
+MAX_READINGS = 64  # more taggings than this: refused as too convoluted (C4)
+
+# What a hanging word still needs, for «incomplete» messages.
+EXPECTS = {
+    "OT": "ball_or_cushion", "KARAMBOL": "of_ball", "SHAROM_PRE": "ball", "SHARA": "ball",
+    "COUNT_INS": "balls", "NUM_GEN": "cushions",
+}
+
+
+class _TokenFeed(Lexer):
+    """The 'lexer' Lark sees when it builds the tables (tokens come pre-tagged)."""
+
+    def __init__(self, lexer_conf):  # noqa: D401 - Lark's interface
+        pass
+
+    def lex(self, data):
+        return iter(data)
+
+
+_GRAMMAR_FILE = Path(__file__).with_name("calls.lark")
+# Lark builds the LALR(1) tables from calls.lark; strict: no shift/reduce
+# conflicts, so the grammar itself never guesses (ambiguity comes only from
+# words with several tags, and is checked by comparing the readings).
+_lark = Lark(_GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=_TokenFeed, strict=True)
+
+
+# Phrase builders: children (tokens (type, value, start, end) or built values)
+# → an item (kind, value, start, end) for assembly.
+def _ball_of(children, types=("B_INS", "B_BARE")):
+    return next(c[1] for c in children if c[0] in types)
+
+
+_BUILDERS = {
+    "called": lambda c: ("called", c[0][1], c[0][2], c[0][3]),
+    "obj": lambda c: ("obj", None, c[0][2], c[0][3]),
+    "pocket": lambda c: ("pocket", c[0][1], c[0][2], c[0][3]),
+    "clean": lambda c: ("clean", None, c[0][2], c[-1][3]),
+    "kiss": lambda c: ("kiss", c[1][0], c[0][2], c[1][2]),
+    "one_cushion": lambda c: ("cushion", 1, c[0][2], c[-1][3]),
+    "n_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
+    "named_cushions": lambda c: ("cushion", c[0][1], c[0][2], c[0][3]),
+    "contre": lambda c: ("contre", None, c[0][2], c[-1][3]),
+    "abricole": lambda c: ("abricole", None, c[0][2], c[0][3]),
+    "carom": lambda c: ("carom", c[2][0], c[0][2], c[2][2]),
+    "driver": lambda c: ("driver", _ball_of(c), c[0][2], c[-1][3]),
+    "count": lambda c: ("count", c[0][1] if c[0][0] == "COUNT_INS" else None, c[0][2], c[-1][3]),
+    "ball_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
+    "_item": lambda c: c[0],
+    "__start_star_0": lambda c: [c[0]] if len(c) == 1 else c[0] + [c[1]],
+    "start": lambda c: c[0] if c else [],
+}
+
+
+def _compile_table():
+    """Lark's LALR table in plain dicts: state → terminal → (shift?, next state | rule)."""
+    table = _lark.parser.parser.parser.parse_table
+    states = {}
+    for state, actions in table.states.items():
+        row = {}
+        for symbol, (action, arg) in actions.items():
+            symbol = str(symbol)
+            if action.name == "Shift":
+                row[symbol] = (True, arg)
+            else:
+                name = str(arg.alias or arg.origin.name)
+                row[symbol] = (False, (len(arg.expansion), str(arg.origin.name), _BUILDERS[name]))
+        states[state] = row
+    return states, table.start_states["start"], table.end_states["start"]
+
+
+_STATES, _START, _END = _compile_table()
+
+
+class _SyntaxError(Exception):
+    def __init__(self, index: int, row: dict):
+        self.index = index  # which token did not fit (len(tokens): the end)
+        self.row = row  # the parser state's actions: what would have fitted
+
+    @property
+    def expected(self) -> frozenset:
+        return frozenset(k for k in self.row if k.isupper())
+
+
+def _run(tokens: list) -> list:
+    """Drive Lark's LALR table over the tokens: the items, or _SyntaxError."""
+    states = _STATES
+    state_stack = [_START]
+    value_stack: list = []
+    n = len(tokens)
+    i = 0
+    while True:
+        tok = tokens[i] if i < n else None
+        ttype = tok[0] if tok is not None else "$END"
+        while True:
+            row = states[state_stack[-1]]
+            act = row.get(ttype)
+            if act is None:
+                raise _SyntaxError(i, row)
+            if act[0]:
+                if ttype == "$END":
+                    return value_stack[-1]
+                state_stack.append(act[1])
+                value_stack.append(tok)
+                break
+            size, origin, build = act[1]
+            if size:
+                children = value_stack[-size:]
+                del state_stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value = build(children)
+            state_stack.append(states[state_stack[-1]][origin][1])
+            value_stack.append(value)
+            if ttype == "$END" and state_stack[-1] == _END:
+                return value_stack[-1]
+        i += 1
+
+
+def _check_mode(mode) -> str:
+    if mode not in MODES:
+        raise GrammarError(f"mode must be 'clean' or 'ball_and_pocket' ('ball-and-pocket'), not {mode!r}")
+    return MODES[mode]
+
+
+def _check_balls(balls_left) -> frozenset | None:
+    if balls_left is None:
+        return None
+    if isinstance(balls_left, (str, bytes)):
+        raise GrammarError("balls_left must be numbers 1-15, not a string")
+    try:
+        balls = list(balls_left)
+    except TypeError:
+        raise GrammarError(f"balls_left must be an iterable of ball numbers, not {balls_left!r}") from None
+    for b in balls:
+        if isinstance(b, bool) or not isinstance(b, int) or b not in BALLS:
+            raise GrammarError(f"balls_left: {b!r} is not a ball number 1-15")
+    return frozenset(balls)
+
+
+def _ball_word(w) -> bool:
+    return w.has("B_INS", "B_BARE", "B_NOM", "B_GEN")
+
+
+def _taggings(words) -> list[list[tuple]] | None:
+    """Every token sequence the tagged words allow (None: more than MAX_READINGS)."""
+    options: list[list[tuple]] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if w.types and w.types <= POCKET_TAGS:
+            j = i
+            parts = []
+            while j < n and words[j].types and words[j].types <= POCKET_TAGS:
+                if j > i and words[j].has("V"):
+                    break  # «в угол в середину»: two pocket phrases
+                parts.extend(words[j].tags)
+                j += 1
+            options.append([("POCKET", tuple(parts), w.start, words[j - 1].end)])
+            i = j
+            continue
+        if len(w.tags) == 1 and "SHAROM" not in w.types:
+            t, v = w.tags[0]
+            options.append(((t, v, w.start, w.end),))
+            i += 1
+            continue
+        opts = []
+        for t, v in w.tags:
+            if t == "SHAROM":
+                # «одиннадцатым шаром» or «шаром одиннадцатым»: by its neighbours
+                if i > 0 and _ball_word(words[i - 1]):
+                    opts.append(("SHAROM_POST", None, w.start, w.end))
+                if (i + 1 < n and _ball_word(words[i + 1])) or not opts:
+                    opts.append(("SHAROM_PRE", None, w.start, w.end))
+            else:
+                opts.append((t, v, w.start, w.end))
+        options.append(opts)
+        i += 1
+    total = 1
+    for o in options:
+        total *= len(o)
+        if total > MAX_READINGS:
+            return None
+    if total == 1:
+        return [[o[0] for o in options]]
+    return [list(p) for p in itertools.product(*options)]
+
+
+def _syntax_refusal(exc: _SyntaxError, tokens: list, text: str) -> Refusal:
+    """Where a reading stopped fitting the grammar → the refusal a referee gives."""
+    if exc.index >= len(tokens):
+        last = tokens[-1]
+        return Refusal("incomplete", (last[2], last[3]), "",
+                       {"word": text[last[2]:last[3]], "expected_key": EXPECTS.get(last[0], "more")})
+    tok = tokens[exc.index]
+    if "CLEAN" in exc.expected or exc.index == 0:
+        # between phrases: this word starts nothing
+        return Refusal("unexpected_word", (tok[2], tok[3]), "",
+                       {"word": text[tok[2]:tok[3]], "position": _position(text, tok[2])})
+    prev = tokens[exc.index - 1]
+    return Refusal("incomplete", (prev[2], prev[3]), "",
+                   {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more")})
+
+
+def _position(text: str, start: int) -> int:
+    """1-based number of the word that starts at ``start``."""
+    from .lexicon import split_words
+
+    try:
+        words = split_words(text[: start + 1])
+    except TooLong:
+        return MAX_WORDS
+    return max(1, len(words))
+
+
+def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None) -> Call | Refusal:
+    """Read a call: a Call, or a Refusal with its reason. Never raises on a str.
+
+    ``mode``: "clean" (clean designation, C2; default Q9) or "ball_and_pocket"
+    (C7; also spelled "ball-and-pocket"). ``balls_left``: the object balls on
+    the table, when known (C5 and ``ball_not_on_table``). Raises GrammarError
+    only for misuse (``text`` not a str, a bad mode or bad ``balls_left``).
+    """
+    if not isinstance(text, str):
+        raise GrammarError(f"parse expects a str, not {type(text).__name__}")
+    mode = _check_mode(mode)
+    balls = _check_balls(balls_left)
+    try:
+        words = tag_words(text)
+    except TooLong as exc:
+        return Refusal("too_long", exc.span, "", {"limit": MAX_WORDS})
+    if not words:
+        return Refusal("empty", (0, len(text)), "")
+    for w in words:
+        if not w.types:
+            reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
+            return Refusal("unknown_word", (w.start, w.end), reason,
+                           {"word": w.text, "position": w.index + 1})
+    for w in words:
+        if "PLACEHOLDER" in w.types:
+            return Refusal("incomplete", (w.start, w.end), "placeholder",
+                           {"word": w.text, "example": _template_example()})
+    content = [w for w in words if not w.types <= IGNORED_TAGS]
+    if not content:
+        return Refusal("empty", (words[0].start, words[-1].end), "")
+    taggings = _taggings(content)
+    whole = (content[0].start, content[-1].end)
+    if taggings is None:
+        return Refusal("ambiguous", whole, "too_many")
+    calls: list[Call] = []
+    semantic: Refusal | None = None
+    syntax = None  # (error, tokens) of the reading that got furthest
+    for tokens in taggings:
+        try:
+            items = _run(tokens)
+        except _SyntaxError as exc:
+            if syntax is None or exc.index > syntax[0].index:
+                syntax = (exc, tokens)
+            continue
+        result = resolve(items, text, mode, balls)
+        if isinstance(result, Call):
+            if result not in calls:
+                calls.append(result)
+        elif isinstance(result, set):
+            calls.extend(c for c in result if c not in calls)
+        elif semantic is None:
+            semantic = result
+    if len(calls) == 1:
+        return calls[0]
+    if len(calls) > 1:
+        return _ambiguous(calls, whole)
+    if semantic is not None:
+        return semantic
+    return _syntax_refusal(syntax[0], syntax[1], text)
+
+
+def _ambiguous(calls: list[Call], span) -> Refusal:
+    from .render import render
+
+    readings = []
+    for c in calls[:4]:
+        try:
+            readings.append(f"«{render(c)}»")
+        except GrammarError:
+            readings.append(str(c.to_json()))
+    return Refusal("ambiguous", span, "", {
+        "readings": " или ".join(readings), "readings_en": " or ".join(readings),
+        "example": readings[0].strip("«»"), "calls": calls,
+    })
+
+
+def _template_example() -> str:
+    from .render import example_combo
+
+    return example_combo(12, None, 3)

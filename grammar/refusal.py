@@ -1,0 +1,250 @@
+"""A refused call: the code (DESIGN.md), where (char span), and the reason a referee gives.
+
+Messages and hints are Russian by default and English with ``lang="en"``.
+Codes: the DESIGN.md set (empty, unknown_word, no_ball, no_pocket,
+pocket_not_definite, no_route, several_calls_unclear, contradiction, ambiguous,
+count_mismatch, ball_not_on_table, incomplete) plus two added here: ``too_long``
+(over 60 words, refused at once) and ``unexpected_word`` (a known word where no
+phrase of a call can use it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CODES = (
+    "empty", "unknown_word", "no_ball", "no_pocket", "pocket_not_definite", "no_route",
+    "several_calls_unclear", "contradiction", "ambiguous", "count_mismatch",
+    "ball_not_on_table", "incomplete", "too_long", "unexpected_word",
+)
+
+# The clause each refusal rests on (RULES.md).
+CLAUSES = {
+    "empty": "C9", "unknown_word": "C4", "no_ball": "C2", "no_pocket": "C2",
+    "pocket_not_definite": "Q2", "no_route": "C2", "several_calls_unclear": "Q8",
+    "contradiction": "C9", "ambiguous": "C9", "count_mismatch": "C2",
+    "ball_not_on_table": "C2", "incomplete": "C9", "too_long": "C4", "unexpected_word": "C4",
+}
+
+# (code, reason) → (ru message, en message, ru hint, en hint); reason "" is the default.
+# Fields in braces come from the refusal's params.
+TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
+    ("empty", ""): (
+        "заказа нет: не сказано ни шара, ни лузы",
+        "there is no call: no ball and no pocket were said",
+        "назовите шар, лузу и как он упадёт, например: «{example}»",
+        "name the ball, the pocket and the way, e.g. «{example}»",
+    ),
+    ("too_long", ""): (
+        "заказ слишком длинный (больше {limit} слов): судья такой не примет (C4)",
+        "the call is too long (over {limit} words): a referee would not take it (C4)",
+        "скажите заказ коротко: шар, луза и как он упадёт, например: «{example}»",
+        "say it briefly: ball, pocket and way, e.g. «{example}»",
+    ),
+    ("unknown_word", ""): (
+        "неизвестное слово «{word}» (слово {position})",
+        "unknown word «{word}» (word {position})",
+        "в заказе бывают только номера шаров, лузы и способ: например, «{example}»",
+        "a call holds only ball numbers, pockets and the way: e.g. «{example}»",
+    ),
+    ("unknown_word", "no_such_ball"): (
+        "«{word}» (слово {position}): шара с таким номером нет, шары от 1 до 15",
+        "«{word}» (word {position}): there is no such ball; balls are 1 to 15",
+        "назовите шар от 1 до 15, например: «{example}»",
+        "name a ball from 1 to 15, e.g. «{example}»",
+    ),
+    ("unexpected_word", ""): (
+        "слово «{word}» (слово {position}) здесь ни к чему не относится",
+        "the word «{word}» (word {position}) belongs to nothing here",
+        "скажите, например: «{example}»",
+        "say, for example: «{example}»",
+    ),
+    ("incomplete", ""): (
+        "заказ не закончен: после «{word}» не хватает: {expected}",
+        "the call is not finished: after «{word}» {expected_en} was expected",
+        "договорите, например: «{example}»",
+        "finish it, e.g. «{example}»",
+    ),
+    ("incomplete", "placeholder"): (
+        "«{word}» — это не номер шара: в образце из правил на этом месте называют шар",
+        "«{word}» is not a ball number: in the rules' template a ball is named here",
+        "назовите шары, например: «{example}»",
+        "name the balls, e.g. «{example}»",
+    ),
+    ("incomplete", "count_without_balls"): (
+        "сказано «{word}», но не сказано, какими именно шарами (C2)",
+        "«{word}» was said, but not which balls (C2)",
+        "назовите каждый шар, например: «{example}»",
+        "name each ball, e.g. «{example}»",
+    ),
+    ("incomplete", "v_without_pocket"): (
+        "после «в» не названа луза",
+        "no pocket is named after «в»",
+        "назовите лузу: «в левый угол», «в правый дальний угол», «в середину»",
+        "name the pocket: «в левый угол», «в правый дальний угол», «в середину»",
+    ),
+    ("no_ball", ""): (
+        "не назван шар (C2)",
+        "no ball is named (C2)",
+        "назовите номер шара, например: «{example}»",
+        "name the ball's number, e.g. «{example}»",
+    ),
+    ("no_ball", "obj"): (
+        "шар без номера («{word}») можно заказать, только когда на столе остался один шар (C5)",
+        "a ball without a number («{word}») may be called only when one ball is left (C5)",
+        "назовите номер шара, например: «{example}»",
+        "name the ball's number, e.g. «{example}»",
+    ),
+    ("no_pocket", ""): (
+        "не названа луза (C2)",
+        "no pocket is named (C2)",
+        "добавьте лузу, например: «{example}»",
+        "add the pocket, e.g. «{example}»",
+    ),
+    ("pocket_not_definite", ""): (
+        "луза названа неточно: «{word}» (Q2)",
+        "the pocket is not definite: «{word}» (Q2)",
+        "для угла скажите, левый или правый: «в левый угол», «в правый дальний угол»; "
+        "для середины: «в середину»",
+        "for a corner say left or right: «в левый угол», «в правый дальний угол»; "
+        "for a middle pocket: «в середину»",
+    ),
+    ("no_route", ""): (
+        "не сказано, как упадёт шар: при чистом назначении это обязательно (C2)",
+        "the way the ball falls is not said: clean designation requires it (C2)",
+        "добавьте способ, например: «{example}» (или играйте «шар и луза»)",
+        "add the way, e.g. «{example}» (or play ball-and-pocket)",
+    ),
+    ("several_calls_unclear", ""): (
+        "после заказа начат другой и не закончен: «{word}» (Q8, C9)",
+        "after a call another one was started and not finished: «{word}» (Q8, C9)",
+        "повторите весь заказ целиком, например: «{example}»",
+        "say the whole call again, e.g. «{example}»",
+    ),
+    ("contradiction", "two_balls"): (
+        "в одном заказе два шара: {first} и {second} (C9)",
+        "two balls in one call: {first} and {second} (C9)",
+        "заказывается один шар: «{example}»",
+        "one ball is called: «{example}»",
+    ),
+    ("contradiction", "two_pockets"): (
+        "в одном заказе две лузы (C9; шар заказывают в одну лузу)",
+        "two pockets in one call (C9; a ball is called into one pocket)",
+        "назовите одну лузу: «{example}»",
+        "name one pocket: «{example}»",
+    ),
+    ("contradiction", "pocket_words"): (
+        "луза описана противоречиво: «{word}»",
+        "the pocket words contradict each other: «{word}»",
+        "назовите одну лузу: «в левый угол», «в правую середину»",
+        "name one pocket: «в левый угол», «в правую середину»",
+    ),
+    ("contradiction", "middle_end"): (
+        "у средней лузы нет ближней и дальней: «{word}»",
+        "a middle pocket has no near or far end: «{word}»",
+        "скажите «в левую середину» или «в правую середину»",
+        "say «в левую середину» or «в правую середину»",
+    ),
+    ("contradiction", "self"): (
+        "шар {ball} не может играть сам себя (C9)",
+        "ball {ball} cannot play itself (C9)",
+        "назовите другой шар, например: «{example}»",
+        "name another ball, e.g. «{example}»",
+    ),
+    ("contradiction", "repeated"): (
+        "шар {ball} назван в пути дважды (C9)",
+        "ball {ball} is named twice in the way (C9)",
+        "назовите каждый шар один раз, например: «{example}»",
+        "name each ball once, e.g. «{example}»",
+    ),
+    ("contradiction", "clean_and_contact"): (
+        "«{word}» (прямо в лузу) противоречит касанию {contact} (C9)",
+        "«{word}» (straight in) contradicts the contact {contact} (C9)",
+        "скажите одно из двух, например: «{example}»",
+        "say one of the two, e.g. «{example}»",
+    ),
+    ("ambiguous", ""): (
+        "заказ можно понять по-разному: {readings} (C9)",
+        "the call can be read in different ways: {readings} (C9)",
+        "скажите так, чтобы прочтение было одно, например: «{example}»",
+        "say it so that it has one reading, e.g. «{example}»",
+    ),
+    ("ambiguous", "too_many"): (
+        "слишком много прочтений: судья не разберётся (C4)",
+        "too many readings: a referee could not follow it (C4)",
+        "скажите проще, например: «{example}»",
+        "say it more simply, e.g. «{example}»",
+    ),
+    ("count_mismatch", ""): (
+        "сказано «{word}» ({count}), а шаров названо {named} (C2)",
+        "«{word}» ({count}) was said, but {named} ball(s) are named (C2)",
+        "число шаров должно совпадать с названными: «{example}»",
+        "the count must match the balls named: «{example}»",
+    ),
+    ("ball_not_on_table", ""): (
+        "шара {ball} нет на столе (C2)",
+        "ball {ball} is not on the table (C2)",
+        "на столе: {on_table}",
+        "on the table: {on_table}",
+    ),
+}
+
+EXPECTED = {
+    "ball": ("номер шара", "a ball number"),
+    "ball_or_cushion": ("шар или борт («от шестёрки», «от борта»)", "a ball or a cushion"),
+    "of_ball": ("«от» и шар («карамболем от шестёрки»)", "«от» and a ball"),
+    "cushions": ("«бортов»", "«бортов» (cushions)"),
+    "balls": ("«шарами» и какие шары", "«шарами» and which balls"),
+    "more": ("продолжение заказа", "more of the call"),
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused call: ``code``, ``span`` (char offsets in the input) and params."""
+
+    code: str
+    span: tuple[int, int]
+    reason: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown refusal code {self.code!r}")
+
+    @property
+    def clause(self) -> str:
+        return CLAUSES[self.code]
+
+    def _texts(self) -> tuple[str, str, str, str]:
+        return TEXTS.get((self.code, self.reason)) or TEXTS[(self.code, "")]
+
+    def _fill(self, template: str, lang: str) -> str:
+        params = dict(self.params)
+        params.setdefault("example", "тройку чисто в левый угол")
+        expected = EXPECTED.get(params.get("expected_key", "more"), EXPECTED["more"])
+        params.setdefault("expected", expected[0])
+        params.setdefault("expected_en", expected[1])
+        if lang == "en" and "readings_en" in params:
+            params["readings"] = params["readings_en"]
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError):  # a param a template needs is missing
+            return template
+
+    def message(self, lang: str = "ru") -> str:
+        ru, en, _, _ = self._texts()
+        return self._fill(en if lang == "en" else ru, lang)
+
+    def hint(self, lang: str = "ru") -> str:
+        _, _, ru, en = self._texts()
+        return self._fill(en if lang == "en" else ru, lang)
+
+    def to_json(self, lang: str = "ru") -> dict:
+        return {
+            "code": self.code,
+            "message": self.message(lang),
+            "span": [self.span[0], self.span[1]],
+            "hint": self.hint(lang),
+        }
