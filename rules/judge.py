@@ -221,6 +221,9 @@ def _check_call(state: GameState, call: Call, outcome: Outcome, settings: Settin
     if fall is None:
         return ball, False, "not_pocketed", clauses
     actual, idx = fall[1], fall[2]
+    if pk.kind != actual.kind:
+        clauses.append("Q2")
+        return ball, False, "wrong_pocket", clauses
     if pk.side is not None and actual.side is None:
         raise RulesInputError(f"events[{idx}].pocket.side", "the call names the side: say which pocket the ball fell into",
                               "в заказе названа сторона: укажите, в какую лузу упал шар")

@@ -1,0 +1,80 @@
+"""Match: strokes recorded in a history of immutable states; undo/redo; bad input changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramid_referee.grammar.call import Call, Pocket
+from pyramid_referee.rules import Match, RulesInputError, Settings
+
+MID = Pocket("middle")
+
+
+def straight(b):
+    return Call(b, MID, (("cue", b), (b, "pocket")))
+
+
+def potted(b):
+    return {"events": [{"type": "hit", "a": "cue", "b": b},
+                       {"type": "pocket", "ball": b, "pocket": {"kind": "middle", "side": "left", "end": None}}]}
+
+
+def test_stroke_undo_redo():
+    m = Match(Settings(), ["A", "B"])
+    s0 = m.state
+    m.stroke(straight(3), potted(3))
+    s1 = m.state
+    m.stroke(straight(5), potted(5))
+    s2 = m.state
+    assert [r.verdict.called_ball for r in m.history] == [3, 5]
+    assert m.undo() == s1 and m.undo() == s0 and not m.can_undo
+    assert m.history == []
+    assert m.redo() == s1 and m.redo() == s2 and not m.can_redo
+    with pytest.raises(RulesInputError):
+        m.redo()
+
+
+def test_new_stroke_after_undo_drops_the_redo_branch():
+    m = Match()
+    m.stroke(straight(3), potted(3))
+    m.stroke(straight(5), potted(5))
+    m.undo()
+    m.stroke(straight(7), potted(7))
+    assert not m.can_redo and [r.verdict.called_ball for r in m.history] == [3, 7]
+    assert m.state.scores == (10, 0)
+
+
+def test_bad_input_raises_and_changes_nothing():
+    m = Match()
+    m.stroke(straight(3), potted(3))
+    before, hist = m.state, list(m.history)
+    for call, outcome, field in ((straight(3), potted(5), "call.ball"),  # 3 is no longer on the table
+                                 (straight(5), {"events": [{"type": "hit", "a": "cue", "b": 99}]}, "events[0].b"),
+                                 ({"ball": 5}, potted(5), None)):
+        with pytest.raises(Exception) as e:
+            m.stroke(call, outcome)
+        if field:
+            assert e.value.field == field
+    with pytest.raises(RulesInputError):
+        m.stroke(straight(5), potted(5), call_status="maybe")
+    assert m.state is before and m.history == hist and m.can_undo and not m.can_redo
+
+
+def test_game_over_further_strokes_raise():
+    m = Match(Settings(), ["A", "B"], {"scores": {"A": 65, "B": 130 - 65 - 6 - 9}, "on_table": [6, 9], "to_play": "A"})
+    m.stroke(straight(6), potted(6))
+    assert m.state.is_over
+    with pytest.raises(RulesInputError) as e:
+        m.stroke(straight(9), potted(9))
+    assert "E1" in str(e.value)
+    m.undo()  # undo reopens the game
+    assert not m.state.is_over
+
+
+def test_settings_as_json_and_records_to_json():
+    m = Match({"mode": "ball_and_pocket"}, ["A", "B"])
+    m.stroke({"ball": 3, "pocket": {"kind": "middle"}, "route": None}, potted(3))
+    rec = m.history[0].to_json()
+    assert rec["call"]["ball"] == 3 and rec["call_status"] == "accepted" and rec["verdict"]["fulfilled"]
+    with pytest.raises(RulesInputError):
+        Match({"mode": "x"})

@@ -1,0 +1,62 @@
+"""The verdict: its JSON contract and the sentence a referee reads out."""
+
+from __future__ import annotations
+
+from pyramid_referee.grammar.call import Call, Pocket
+from pyramid_referee.rules import CLAUSES, Match, Outcome, Settings
+
+MID = Pocket("middle")
+STRAIGHT3 = Call(3, MID, (("cue", 3), (3, "pocket")))
+POCKET3 = {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left", "end": None}}
+
+
+def test_json_has_the_contract_fields():
+    v = Match().stroke(STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, POCKET3]})
+    j = v.to_json()
+    for key in ("points", "penalty", "respotted", "fulfilled", "next", "clauses", "restore_positions", "result", "message"):
+        assert key in j
+    assert j["points"] == {"A": 3, "B": 0} and j["penalty"] is None and j["next"] == {"player": "A", "from_hand": False}
+    assert all(c in CLAUSES for c in j["clauses"])
+
+
+def test_message_fulfilled_in_russian_and_english():
+    v = Match(Settings(), ["Аня", "Борис"]).stroke(STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, POCKET3]})
+    assert v.message() == "Заказ выполнен; Аня +3 (шар 3); снова бьёт Аня (C2, Q10, Q4, Q3)."
+    assert v.message("en") == "Call fulfilled; Аня +3 (ball 3); Аня to play again (C2, Q10, Q4, Q3)."
+
+
+def test_message_penalty_names_the_reasons_and_the_points():
+    v = Match().stroke(None, {"events": [{"type": "cushion", "ball": "cue"}], "fouls": ["г"]}, call_status="none")
+    msg = v.message()
+    assert "штраф (промах, касание шара): A −5, B +5" in msg and "бьёт B" in msg and msg.endswith(".")
+    assert v.to_json()["penalty"] == {"player": "A", "clauses": ["P1а", "P1г"], "points": 5, "paid": 5}
+
+
+def test_message_not_fulfilled_says_why_and_respots():
+    v = Match().stroke(STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, {"type": "cushion", "ball": 3}, POCKET3]})
+    msg = v.message()
+    assert msg.startswith("Заказ не выполнен: шар 3 упал не так, как заказано; шар 3 — на стол; бьёт B")
+
+
+def test_message_game_over():
+    m = Match(Settings(), ["A", "B"], {"scores": {"A": 65, "B": 130 - 65 - 6 - 9}, "on_table": [6, 9], "to_play": "A"})
+    v = m.stroke(Call(6, MID, (("cue", 6), (6, "pocket"))),
+                 {"events": [{"type": "hit", "a": "cue", "b": 6}, dict(POCKET3, ball=6)]})
+    assert "партия окончена, победил A" in v.message() and "бьёт" not in v.message()
+
+
+def test_every_clause_cited_in_the_engine_exists():
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "rules"
+    cited = set()
+    for path in root.glob("*.py"):
+        if path.name == "notation.py":
+            continue
+        cited |= set(re.findall(r'"((?:C|E|P|Q)\d+[а-и]?)"', path.read_text(encoding="utf-8")))
+    assert cited and cited <= set(CLAUSES), cited - set(CLAUSES)
+
+
+def test_outcome_short_form_message():
+    v = Match().stroke(STRAIGHT3, Outcome.from_json({"events": [POCKET3], "route_ok": False}))
+    assert "заказ не выполнен" in v.message().lower()
