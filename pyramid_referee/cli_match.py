@@ -172,8 +172,8 @@ def cmd_show(args) -> int:
     from rich.table import Table
 
     con = Console(highlight=False)
-    con.print(render_scoreboard(s.state.to_json(), m.id, lang) if sys.stdout.isatty()
-              else scoreboard_line(s.state.to_json(), lang))
+    tty = sys.stdout.isatty()
+    con.print(render_scoreboard(s.state.to_json(), m.id, lang) if tty else scoreboard_line(s.state.to_json(), lang))
     t = Table(show_header=True, header_style="bold")
     for col in ("#", tr("бьёт", "striker"), tr("заказ", "call"), tr("исход", "outcome"), tr("вердикт", "verdict")):
         t.add_column(col)
@@ -182,9 +182,14 @@ def cmd_show(args) -> int:
         call = rec.call_text or "—"
         if rec.call_status == "refused":
             call += tr(" (не принят)", " (refused)")
-        t.add_row(str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome),
-                  rec.verdict.get("message", ""))
-    con.print(t)
+        cells = (str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome),
+                 rec.verdict.get("message", ""))
+        if tty:
+            t.add_row(*cells)
+        else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
+            print(f"#{cells[0]} {cells[1]}: {cells[2]} | {cells[3]} → {cells[4]}")
+    if tty:
+        con.print(t)
     if undone:
         con.print(tr(f"отменено (можно вернуть redo): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
     for x in s.mismatches:

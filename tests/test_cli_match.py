@@ -1,0 +1,187 @@
+"""The match commands on the command line (cli_match.py): output, exit codes, messages.
+
+Run in process through ``cli.main`` (the same parser and error handling as the
+installed script); one subprocess test checks the real entry point.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from pyramid_referee.cli import main
+
+
+def run(capsys, monkeypatch, *argv, stdin: str = ""):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    monkeypatch.delenv("PYRAMID_REFEREE_DB", raising=False)
+    return str(tmp_path / "m.sqlite")
+
+
+STROKES = (
+    "тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
+    "пятерку чисто в левую середину | биток 5; 5 в левую середину\n"
+    "семерку чисто в правый угол | биток 7\n"
+    "- | биток 9; фол г\n"
+)
+
+
+def new_match(capsys, monkeypatch, db):
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--db", db, "--json")
+    assert rc == 0
+    return json.loads(out)["match"]
+
+
+def test_new_list_play_show(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    rc, out, err = run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
+    assert rc == 0, err
+    assert "Заказ выполнен" in out and "счёт: Аня 13 : -5 Боря" in out
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    (m,) = json.loads(out)["matches"]
+    assert (m["id"], m["strokes"], m["status"]) == (mid, 4, "open")
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db, "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["mismatches"] == []
+    assert data["state"]["scores"] == {"Аня": 13, "Боря": -5}
+    assert [s["seq"] for s in data["strokes"]] == [1, 2, 3, 4]
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db)
+    assert rc == 0 and "биток 3; 3 в правый дальний угол" in out  # the outcome in the notation
+
+
+def test_undo_redo_commands_default_to_latest(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
+    rc, out, _ = run(capsys, monkeypatch, "undo", "--db", db, "--json")
+    assert rc == 0 and json.loads(out)["stroke"] == 4
+    rc, out, _ = run(capsys, monkeypatch, "undo", str(mid), "--db", db)
+    assert rc == 0 and "удар 3 отменён" in out
+    rc, out, _ = run(capsys, monkeypatch, "redo", "--db", db, "--json")
+    assert json.loads(out)["stroke"] == 3 and json.loads(out)["state"]["to_play"] == "Боря"
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db, "--json")
+    data = json.loads(out)
+    assert [s["seq"] for s in data["strokes"]] == [1, 2, 3] and [s["seq"] for s in data["undone"]] == [4]
+
+
+def test_resume_defaults_to_latest_unfinished(capsys, monkeypatch, db):
+    a = new_match(capsys, monkeypatch, db)
+    b = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "play", "--match", str(a), "--db", db, stdin="- | биток 4\n")
+    rc, out, _ = run(capsys, monkeypatch, "match", "resume", "--db", db, "--json", stdin="- | биток 6\n")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert lines[0]["match"] == a and lines[0]["resumed"] and lines[0]["seq"] == 1
+    assert lines[1]["type"] == "stroke" and lines[1]["seq"] == 2
+    assert b != a
+
+
+def test_export_json_csv_to_file(capsys, monkeypatch, db, tmp_path):
+    mid = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
+    rc, out, _ = run(capsys, monkeypatch, "export", str(mid), "--db", db)
+    data = json.loads(out)
+    assert rc == 0 and len(data["strokes"]) == 4 and data["final"]["scores"]["Аня"] == 13
+    target = tmp_path / "m.csv"
+    rc, out, _ = run(capsys, monkeypatch, "export", str(mid), "--format", "csv", "-o", str(target), "--db", db)
+    rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
+    assert rc == 0 and out == "" and len(rows) == 4
+    assert rows[3]["penalty_player"] == "Боря" and rows[3]["fouls"] == "г" and rows[3]["score:Боря"] == "-5"
+
+
+def test_stats_command(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
+    rc, out, _ = run(capsys, monkeypatch, "stats", str(mid), "--db", db, "--json")
+    st = json.loads(out)["stats"]
+    assert st["Аня"]["calls"] == 3 and st["Аня"]["fulfilled"] == 2 and st["Аня"]["high_run"]["points"] == 8
+    assert st["Боря"]["fouls"] == {"г": 1}
+    rc, out, _ = run(capsys, monkeypatch, "stats", str(mid), "--db", db)
+    assert rc == 0 and "Аня" in out and "P1г" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["match", "show", "99"], ["export", "99"], ["stats", "99"], ["undo", "99"], ["match", "resume", "99"],
+])
+def test_missing_match_exit_2(capsys, monkeypatch, db, argv):
+    rc, out, err = run(capsys, monkeypatch, *argv, "--db", db)
+    assert rc == 2 and "99" in err and "Traceback" not in err
+    assert err.startswith("pyramid-referee: ошибка:")
+
+
+def test_bad_db_paths_exit_2(capsys, monkeypatch, tmp_path):
+    rc, _, err = run(capsys, monkeypatch, "match", "list", "--db", str(tmp_path / "no" / "dir" / "m.sqlite"))
+    assert rc == 2 and str(tmp_path / "no" / "dir") in err and "нет" in err
+    rc, _, err = run(capsys, monkeypatch, "match", "list", "--db", str(tmp_path))
+    assert rc == 2 and "каталог" in err
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"garbage" * 1000)
+    rc, _, err = run(capsys, monkeypatch, "match", "list", "--db", str(junk), "--lang", "en")
+    assert rc == 2 and "corrupt" in err
+
+
+def test_locked_db_exit_2(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    import pyramid_referee.store as store_mod
+
+    monkeypatch.setattr(store_mod, "BUSY_TIMEOUT_S", 0.1)
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        rc, out, err = run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin="- | биток 4\n")
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert rc == 2 and ("занята" in err or "locked" in err)
+
+
+def test_nothing_to_undo_and_no_open_match(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    rc, _, err = run(capsys, monkeypatch, "undo", str(mid), "--db", db)
+    assert rc == 2 and "нечего отменять" in err
+    rc, _, err = run(capsys, monkeypatch, "match", "resume", "--db", str(db) + ".empty")
+    assert rc == 2 and "незаконченных матчей нет" in err
+
+
+def test_bad_settings_and_start(capsys, monkeypatch, db):
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", "{bad", "--db", db)
+    assert rc == 2 and "--settings" in err
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", '{"target": 0}', "--db", db)
+    assert rc == 2 and "settings.target" in err
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "A", "--db", db)
+    assert rc == 2 and "players" in err
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert json.loads(out)["matches"] == []  # nothing was written
+
+
+def test_mode_and_env_db(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("PYRAMID_REFEREE_DB", str(tmp_path / "env.sqlite"))
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--mode", "ball-and-pocket", "--json")
+    assert rc == 0 and json.loads(out)["settings"]["mode"] == "ball_and_pocket"
+    assert (tmp_path / "env.sqlite").exists()
+
+
+def test_bad_line_from_a_pipe_exit_1_and_named(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    rc, out, err = run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db,
+                       stdin="- | биток 4\n- | биток 44\n")
+    assert rc == 1 and "строка 2: исход: столбец 7: шара 44 нет" in err
+
+
+def test_entry_point_subprocess(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    p = subprocess.run([sys.executable, "-m", "pyramid_referee", "play", "--players", "Аня", "Боря", "--db", db,
+                        "--json"], input="- | биток 4\nquit\n- | биток 5\n", capture_output=True, text=True)
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    assert p.returncode == 0 and [x["type"] for x in lines] == ["start", "stroke", "end"]
