@@ -1,9 +1,314 @@
-"""Subcommands of the voice area (see cli.py)."""
+"""Subcommands of the voice area (see cli.py): timeline, transcribe, listen, model.
+
+- ``timeline EVENTS.jsonl`` — Vosk result lines and strikes → for each strike the call that counts.
+- ``transcribe FILE.wav`` — the same pipeline over a WAV file (Vosk + strike detector + timeline).
+- ``listen`` — the live referee on a microphone (see listen.py / live.py).
+- ``model path|download`` — where the Vosk model is; fetch it once into the user cache.
+
+Every failure a user can cause (a missing model, an unreadable file, a dead microphone, a
+malformed event line) is re-raised as ``UserError``: one clear line, exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+
+from .i18n import UserError, get_lang, tr
+
+MODES = {"clean": "clean", "ball-and-pocket": "ball_and_pocket", "ball_and_pocket": "ball_and_pocket"}
+
+
+def _balls_left(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        balls = [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise UserError(tr(f"--balls-left: ожидались номера шаров через запятую, получено {text!r}",
+                           f"--balls-left: expected ball numbers separated by commas, got {text!r}")) from None
+    bad = [b for b in balls if not 1 <= b <= 15]
+    if bad or not balls:
+        raise UserError(tr(f"--balls-left: номера шаров 1–15, получено {text!r}",
+                           f"--balls-left: ball numbers are 1-15, got {text!r}"))
+    return balls
+
+
+def _add_call_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default="clean",
+                   help="call mode: clean designation (C2, default, Q9) or ball and pocket (C7)")
+    p.add_argument("--balls-left", metavar="1,2,…", default=None,
+                   help="object balls still on the table (C5: with one left its number may be omitted)")
+
+
+def _add_model_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", metavar="DIR", default=None,
+                   help="Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, ~/.cache/vosk, "
+                        "the user cache)")
+    p.add_argument("--alternatives", type=int, default=3, metavar="N",
+                   help="hypotheses Vosk gives per utterance (a call they read differently is refused)")
+    p.add_argument("--verbose", action="store_true", help="show Vosk's own log")
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
+    p = sub.add_parser("timeline", parents=[common],
+                       help="Vosk results + strikes → the call that counts for each strike",
+                       description="Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
+                                   "one clock) and say, for each strike, which call counts (C9, C10, Q7, Q8).")
+    p.add_argument("events", metavar="EVENTS.jsonl", help="event lines ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="one JSON object a strike")
+    _add_call_options(p)
+    p.set_defaults(handler=cmd_timeline)
+
+    p = sub.add_parser("transcribe", parents=[common],
+                       help="the voice referee over a WAV file",
+                       description="Run recognition and the strike detector over a WAV file on one clock, "
+                                   "then the timeline: for each strike the call that counts; and the words heard.")
+    p.add_argument("file", metavar="FILE.wav")
+    p.add_argument("--json", action="store_true", help="the result as one JSON object")
+    p.add_argument("--events", metavar="OUT.jsonl", default=None,
+                   help="also write the event stream (what `timeline` reads)")
+    _add_model_options(p)
+    _add_call_options(p)
+    p.set_defaults(handler=cmd_transcribe)
+
+    p = sub.add_parser("listen", parents=[common],
+                       help="the live voice referee (microphone)",
+                       description="Listen to the calls, show the call now standing, detect the strike, "
+                                   "take the outcome from the scorer, judge and keep the score.")
+    p.add_argument("--device", default=None, help="input device (index or part of its name)")
+    p.add_argument("--list-devices", action="store_true", help="list input devices and exit")
+    p.add_argument("--strike", choices=("audio", "key"), default="audio",
+                   help="the strike: the cue click in the audio (default) or a press of Enter")
+    p.add_argument("--speak", action="store_true", help="say the acceptance and the verdict aloud (espeak-ng)")
+    p.add_argument("--db", default=None, help="match store (SQLite) file")
+    p.add_argument("--match", type=int, default=None, help="continue this match (default: the latest open one)")
+    p.add_argument("--players", default=None, help="names of a new match's players: A,B")
+    p.add_argument("--block-ms", type=float, default=20.0, help="audio block length (ms)")
+    _add_model_options(p)
+    p.set_defaults(handler=cmd_listen)
+
+    p = sub.add_parser("model", parents=[common], help="the Vosk model: where it is, fetch it",
+                       description="Where the Vosk model is, or fetch vosk-model-small-ru-0.22 once "
+                                   "into the user cache.")
+    msub = p.add_subparsers(dest="model_command", metavar="path|download")
+    # The nested commands take --lang too, without resetting one given before them.
+    nested = argparse.ArgumentParser(add_help=False)
+    nested.add_argument("--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
+                        help="language of messages (default: ru) / язык сообщений")
+    mp = msub.add_parser("path", parents=[nested], help="where the model is (or why there is none)")
+    _add_model_dir(mp)
+    mp.add_argument("--json", action="store_true")
+    mp.set_defaults(handler=cmd_model_path)
+    md = msub.add_parser("download", parents=[nested], help="fetch, verify and unpack the model once")
+    md.add_argument("--url", default=None, help="fetch from this address instead (a mirror of the same file)")
+    md.add_argument("--dest", default=None, metavar="DIR", help="put it here instead of the user cache")
+    md.set_defaults(handler=cmd_model_download)
+    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+
+
+def _add_model_dir(p):
+    p.add_argument("--model", metavar="DIR", default=None, help="a model folder to check")
+
+
+def _voice_errors():
+    from pyramid_referee.voice.errors import VoiceError
+
+    return VoiceError
+
+
+# --- timeline ---------------------------------------------------------------------------------
+
+def _read_lines(path: str) -> list[str]:
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().splitlines()
+    except FileNotFoundError:
+        raise UserError(tr(f"{path}: файл не найден", f"{path}: no such file")) from None
+    except UnicodeDecodeError as exc:
+        raise UserError(tr(f"{path}: не текст UTF-8 (байт {exc.start})",
+                           f"{path}: not UTF-8 text (byte {exc.start})")) from None
+    except OSError as exc:
+        raise UserError(f"{path}: {exc.strerror}") from None
+
+
+def _print_decisions(decisions, as_json: bool) -> None:
+    from .listen import describe
+
+    render = _renderer()
+    for d in decisions:
+        if as_json:
+            print(json.dumps(d.to_json(), ensure_ascii=False))
+        else:
+            print(describe(d, get_lang(), render))
+
+
+def _renderer():
+    try:
+        from pyramid_referee.grammar import render
+    except ImportError:
+        return None
+    return lambda call: render(call, lang=get_lang()) if _takes_lang(render) else render(call)
+
+
+def _takes_lang(fn) -> bool:
+    import inspect
+
+    try:
+        return "lang" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def cmd_timeline(args) -> int:
+    from . import timeline as tl
+
+    lines = _read_lines(args.events)
+    try:
+        utterances, strikes = tl.read_events(lines)
+    except tl.EventError as exc:
+        raise UserError(f"{args.events}: {exc}") from None
+    decisions = tl.decide(utterances, strikes, mode=MODES[args.mode], balls_left=_balls_left(args.balls_left),
+                          lang=get_lang())
+    if not strikes and not args.json:
+        print(tr("ударов в файле нет", "no strikes in the file"), file=sys.stderr)
+    _print_decisions(decisions, args.json)
+    return 0
+
+
+# --- transcribe -------------------------------------------------------------------------------
+
+def _open_model(args):
+    from .listen import open_model
+
+    try:
+        return open_model(args.model, verbose=args.verbose, lang=get_lang())
+    except _voice_errors() as exc:
+        raise UserError(str(exc)) from None
+
+
+def _missing_note(missing) -> str | None:
+    if not missing:
+        return None
+    shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
+    return tr(f"в модели нет {len(missing)} слов заказа (их не распознать): {shown}",
+              f"the model lacks {len(missing)} call words (they cannot be recognized): {shown}")
+
+
+def cmd_transcribe(args) -> int:
+    from .listen import transcribe
+
+    balls = _balls_left(args.balls_left)
+    from pyramid_referee.voice.audio import read_wav_info  # fail on a bad file before loading the model
+
+    try:
+        read_wav_info(args.file, lang=get_lang())
+    except _voice_errors() as exc:
+        raise UserError(str(exc)) from None
+    model, location = _open_model(args)
+    try:
+        result = transcribe(args.file, model, mode=MODES[args.mode], balls_left=balls,
+                            alternatives=args.alternatives, lang=get_lang())
+    except _voice_errors() as exc:
+        raise UserError(str(exc)) from None
+    note = _missing_note(result.missing_words)
+    if note:
+        print(note, file=sys.stderr)
+    if args.events:
+        try:
+            with open(args.events, "w", encoding="utf-8") as f:
+                for e in result.events:
+                    f.write(json.dumps(e, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise UserError(f"{args.events}: {exc.strerror}") from None
+    if args.json:
+        out = result.to_json()
+        out["model"] = str(location.path)
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(tr(f"{args.file}: {result.duration:.2f} с, модель {location.path}",
+             f"{args.file}: {result.duration:.2f} s, model {location.path}"))
+    print(tr("слышно: ", "heard: ") + (" ".join(w.word for w in result.words) or "—"))
+    if not result.decisions:
+        print(tr("ударов не найдено", "no strikes found"))
+    _print_decisions(result.decisions, False)
+    return 0
+
+
+# --- listen -----------------------------------------------------------------------------------
+
+def cmd_listen(args) -> int:
+    from .listen import run_live
+
+    return run_live(args)
+
+
+# --- model ------------------------------------------------------------------------------------
+
+def cmd_model_path(args) -> int:
+    from pyramid_referee.voice.model import find_model
+
+    try:
+        loc = find_model(args.model, lang=get_lang())
+    except _voice_errors() as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps({"path": str(loc.path), "source": loc.source}, ensure_ascii=False))
+    else:
+        print(f"{loc.path}  ({loc.source})")
+    return 0
+
+
+class _Progress:
+    """A rich progress bar on stderr, made when the first bytes arrive."""
+
+    def __init__(self, label: str):
+        self.label, self.bar, self.task = label, None, None
+
+    def __call__(self, done: int, total: int | None) -> None:
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+                                       TransferSpeedColumn)
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                                TransferSpeedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                                transient=False)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def cmd_model_download(args) -> int:
+    from pathlib import Path
+
+    from pyramid_referee.voice import model as vm
+
+    dest = Path(args.dest).expanduser() if args.dest else vm.user_cache_dir()
+    url = args.url or vm.MODEL_URL
+    print(tr(f"скачиваю {url} в {dest}", f"downloading {url} into {dest}"), file=sys.stderr)
+    progress = _Progress(vm.MODEL_NAME)
+    try:
+        path, fetched = vm.download_model(dest, url=url, progress=progress, lang=get_lang())
+    except vm.NetworkError as exc:
+        progress.close()
+        raise UserError(f"{exc}. " + tr("Модель можно положить вручную: ", "You can place the model by hand: ")
+                        + vm.manual_instructions(get_lang(), dest)) from None
+    except _voice_errors() as exc:
+        progress.close()
+        raise UserError(str(exc)) from None
+    progress.close()
+    if fetched:
+        print(tr(f"модель проверена (размер, md5) и распакована в {path}",
+                 f"model verified (size, md5) and unpacked into {path}"))
+    else:
+        print(tr(f"модель уже на месте: {path} (не скачивал)", f"the model is already there: {path} (not fetched)"))
+    return 0

@@ -218,9 +218,12 @@ def _grammar():
     return parse, mentions_call
 
 
-def _to_json(x: Any) -> dict:
+def _to_json(x: Any, lang: str = "ru") -> dict:
     if hasattr(x, "to_json"):
-        return x.to_json()
+        try:
+            return x.to_json(lang=lang)  # a Refusal says its message in the user's language
+        except TypeError:
+            return x.to_json()
     if isinstance(x, dict):
         return x
     import dataclasses
@@ -288,7 +291,7 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
     heard = _text(seg.words)
     top = parse(heard, mode=mode, balls_left=balls_left)
     if not _is_call(top):
-        return Decision(s, "rejected", None, heard, _to_json(top), ("C9",))
+        return Decision(s, "rejected", None, heard, _to_json(top, lang), ("C9",))
 
     # C4, C9: the other hypotheses of the same utterance, cut the same way.
     readings = {heard: top}

