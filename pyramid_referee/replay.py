@@ -185,7 +185,18 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
     if isinstance(got, Call):
         return raw, got, "accepted", None
     refusal = got.to_json() if hasattr(got, "to_json") else {"message": str(got)}
+    clause = _refusal_clause(refusal.get("code"))
+    if clause:
+        refusal["clause"] = clause
     return raw, None, "refused", refusal
+
+
+def _refusal_clause(code: Any) -> str | None:
+    try:
+        from .grammar.refusal import CLAUSES
+    except ImportError:  # an older grammar without the table
+        return None
+    return CLAUSES.get(code)
 
 
 def run(script: Script, parse: Callable | None = None) -> ReplayResult:

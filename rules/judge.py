@@ -272,6 +272,9 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
                               f"по ходу партии биток {'в руке' if state.from_hand else 'на столе'}")
     if outcome.first_hit_in_house and not state.from_hand:
         raise RulesInputError("first_hit_in_house", "only when playing from hand (P1ж)", "только при игре с руки (P1ж)")
+    if "з" in outcome.fouls and not state.from_hand:
+        raise RulesInputError("fouls", "з (not from the house) applies only when playing from hand (P1з)",
+                              "«з» (удар не из дома) бывает только при игре с руки (P1з)")
     sc = scan(state, outcome)
     fouls = fouls_of(state, outcome, sc)
     s = state.to_play
