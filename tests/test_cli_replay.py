@@ -1,0 +1,64 @@
+"""`pyramid-referee replay MATCH.jsonl [--json] [--lang]` (DESIGN.md's stable contract)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from pyramid_referee.cli import main
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "matches"
+
+
+def test_json_lines_one_verdict_a_stroke_then_final(capsys):
+    path = CORPUS / "C2_Q10_seed_carambole.jsonl"
+    assert main(["replay", str(path), "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 5
+    for v in lines[:4]:
+        for key in ("points", "penalty", "respotted", "fulfilled", "next", "clauses", "call_text", "call_status", "message"):
+            assert key in v
+    assert lines[0]["call"]["route"] == [["cue", 6], ["cue", 11], [11, 3], [3, "pocket"]]
+    assert lines[0]["points"] == {"A": 3, "B": 0}
+    assert lines[-1] == {"final": True, "scores": {"A": 3, "B": 4}, "result": None,
+                         "on_table": [1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], "to_play": "A", "phase": "normal"}
+
+
+def test_readable_report_in_russian_and_english(capsys):
+    path = CORPUS / "E1_first_to_71.jsonl"
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Удар 1 (строка 2), A: «пятнадцатый чисто в левый ближний угол»" in out
+    assert "Счёт: A 79 : 24 B. Победил A." in out
+    assert main(["replay", str(path), "--lang", "en"]) == 0
+    assert "Score: A 79 : 24 B. A wins." in capsys.readouterr().out
+
+
+def test_refused_call_in_the_report(capsys):
+    assert main(["replay", str(CORPUS / "C4_C9_Q8_refused_calls.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "не принят: после заказа начат другой и не закончен" in out
+
+
+def test_malformed_line_exit_2_names_line_and_field_and_prints_nothing(capsys):
+    path = CORPUS / "bad" / "bad_E6_removed.jsonl"
+    assert main(["replay", str(path), "--json"]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == ""
+    assert "строка 3: outcome.events[0].type" in cap.err and "E6" in cap.err
+
+
+def test_missing_file(capsys, tmp_path):
+    assert main(["replay", str(tmp_path / "nope.jsonl")]) == 2
+    assert "файл не найден" in capsys.readouterr().err
+
+
+def test_real_entry_point_exit_status(tmp_path):
+    bad = tmp_path / "m.jsonl"
+    bad.write_text('{"call": null, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 16}]}}\n', encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "pyramid_referee", "replay", str(bad), "--json", "--lang", "en"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "line 1: outcome.events[0].b: 16 is not a ball" in proc.stderr and "Traceback" not in proc.stderr
