@@ -81,6 +81,9 @@ def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal:
     """One call from its phrases, or the first reason it cannot be accepted."""
     called = [i for i in items if i[0] in ("called", "obj")]
     pockets = [i for i in items if i[0] == "pocket"]
+    for p in pockets:  # a lone «в»: the pocket was never said
+        if all(part[0] == "V" for part in p[1]):
+            return Refusal("incomplete", (p[2], p[3]), "v_without_pocket", {"word": text[p[2]:p[3]]})
     whole = _span(*items)
     if len(called) > 1:
         a, b = called[0], called[1]
@@ -223,6 +226,8 @@ def resolve(items: list, text: str, mode: str, balls_left) -> Call | Refusal | s
     for j in range(1, n):
         if not segmentable[j]:
             continue
+        if not any(i[0] in ("called", "obj") for i in items[j:]):
+            continue  # no new ball after the call: more of the same call (e.g. a second pocket)
         last = assemble(items[j:], text, mode, balls_left)
         if isinstance(last, Call):
             lasts.add(last)

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .lexicon_build import DATA_FILE
+DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"  # built by lexicon_build.py
 
 MAX_WORDS = 60  # a longer input is refused at once (too_long)
 

@@ -167,16 +167,21 @@ def build() -> dict:
                 add(f, f"B_NOM:{n}")
             for f in roles["gen"]:
                 add(f, f"B_GEN:{n}")
+                if noun == "туз":  # «туза в угол»: animate accusative, as in cards
+                    add(f, f"B_NOM:{n}")
             for f in roles["ins"]:
                 add(f, f"B_INS:{n}")
     # rbnf has a wrong dative for 3 («третьому»); it is not used. The
     # masculine forms above are the ones a ball («шар», masculine) takes.
 
     for lemma, tag in POCKET_LEXEMES.items():
-        parse = next(p for p in morph.parse(lemma) if p.normal_form == lemma)
-        for f in parse.lexeme:
-            if "sing" in f.tag and f.tag.POS in ("ADJF", "NOUN") and "Supr" not in f.tag:
-                add(f.word, tag)
+        # every paradigm of the lemma: «угловой» is both an adjective and a noun
+        for parse in morph.parse(lemma):
+            if parse.normal_form != lemma or parse.tag.POS not in ("ADJF", "NOUN"):
+                continue
+            for f in parse.lexeme:
+                if "sing" in f.tag and "Supr" not in f.tag and f.tag.POS in ("ADJF", "NOUN"):
+                    add(f.word, tag)
 
     placeholder = next(p for p in morph.parse(PLACEHOLDER_LEMMA) if p.tag.POS == "ADJF")
     for f in placeholder.lexeme:
@@ -197,6 +202,12 @@ def build() -> dict:
 def _inflect(morph, word: str, pos: str, *grammemes: str) -> str:
     parse = next(p for p in morph.parse(word) if p.tag.POS == pos and p.normal_form == word)
     return parse.inflect(set(grammemes)).word
+
+
+def _with_yo(morph, form: str) -> str:
+    """The ё-spelling of a form, where the dictionary has one («трех» → «трёх»)."""
+    variants = sorted(v for v in _yo_variants(morph, form) if "ё" in v)
+    return variants[0] if variants else form
 
 
 def _render_forms(morph, rbnf) -> dict:
@@ -234,7 +245,8 @@ def _render_forms(morph, rbnf) -> dict:
     return {
         "ball": {str(n): f for n, f in balls.items()},
         "count_ins": {str(n): c["spellout-cardinal-masculine-ablative"] for n, c in cardinals.items() if n >= 2},
-        "num_gen": {str(n): c["spellout-cardinal-masculine-genitive"] for n, c in cardinals.items()},
+        "num_gen": {str(n): _with_yo(morph, c["spellout-cardinal-masculine-genitive"])
+                    for n, c in cardinals.items()},
         "pocket": pockets,
         "balls_ins_plural": _inflect(morph, "шар", "NOUN", "plur", "ablt"),
         "cushion_gen": _inflect(morph, "борт", "NOUN", "sing", "gent"),

@@ -56,23 +56,51 @@ def _ball_of(children, types=("B_INS", "B_BARE")):
     return next(c[1] for c in children if c[0] in types)
 
 
+def _star(c):
+    """The list of items so far (kiss and carom lists give several items)."""
+    if len(c) == 1:
+        return list(c[0]) if isinstance(c[0], list) else [c[0]]
+    head, item = c
+    if isinstance(item, list):
+        head.extend(item)
+    else:
+        head.append(item)
+    return head
+
+
+def _flat_list(c):
+    """A list rule (``x*``): the built values so far, as one list."""
+    if len(c) == 1:
+        return [c[0]]
+    return c[0] + [c[1]]
+
+
+def _balls(children):
+    """ball_gen and the more_gen list after it → [(ball, start, end), …]."""
+    out = [children[0]]
+    if len(children) > 1:
+        out.extend(children[1])
+    return out
+
+
 _BUILDERS = {
     "called": lambda c: ("called", c[0][1], c[0][2], c[0][3]),
     "obj": lambda c: ("obj", None, c[0][2], c[0][3]),
     "pocket": lambda c: ("pocket", c[0][1], c[0][2], c[0][3]),
     "clean": lambda c: ("clean", None, c[0][2], c[-1][3]),
-    "kiss": lambda c: ("kiss", c[1][0], c[0][2], c[1][2]),
+    "kiss": lambda c: [("kiss", b[0], b[1], b[2]) for b in _balls(c[1:])],
     "one_cushion": lambda c: ("cushion", 1, c[0][2], c[-1][3]),
     "n_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
     "named_cushions": lambda c: ("cushion", c[0][1], c[0][2], c[0][3]),
     "contre": lambda c: ("contre", None, c[0][2], c[-1][3]),
     "abricole": lambda c: ("abricole", None, c[0][2], c[0][3]),
-    "carom": lambda c: ("carom", c[2][0], c[0][2], c[2][2]),
+    "carom": lambda c: [("carom", b[0], b[1], b[2]) for b in _balls(c[2:])],
     "driver": lambda c: ("driver", _ball_of(c), c[0][2], c[-1][3]),
     "count": lambda c: ("count", c[0][1] if c[0][0] == "COUNT_INS" else None, c[0][2], c[-1][3]),
     "ball_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
+    "more_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
     "_item": lambda c: c[0],
-    "__start_star_0": lambda c: [c[0]] if len(c) == 1 else c[0] + [c[1]],
+    "__start_star_0": _star,
     "start": lambda c: c[0] if c else [],
 }
 
@@ -89,7 +117,10 @@ def _compile_table():
                 row[symbol] = (True, arg)
             else:
                 name = str(arg.alias or arg.origin.name)
-                row[symbol] = (False, (len(arg.expansion), str(arg.origin.name), _BUILDERS[name]))
+                build = _BUILDERS.get(name) or (_flat_list if name.startswith("__") else None)
+                if build is None:
+                    raise RuntimeError(f"calls.lark: no builder for rule {name!r}")
+                row[symbol] = (False, (len(arg.expansion), str(arg.origin.name), build))
         states[state] = row
     return states, table.start_states["start"], table.end_states["start"]
 

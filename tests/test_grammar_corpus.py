@@ -1,0 +1,48 @@
+"""Every hand-annotated call in corpora/calls/*.jsonl reads as annotated (C2-C9, Q2, Q8)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pyramid_referee.grammar import Call, Refusal, parse
+from pyramid_referee.grammar.refusal import CODES
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "calls"
+
+
+def _records():
+    out = []
+    for path in sorted(CORPUS.glob("*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            record = json.loads(line)
+            out.append(pytest.param(record, id=f"{path.stem}:{number}"))
+    return out
+
+
+RECORDS = _records()
+
+
+def test_corpus_is_large_and_covers_every_code():
+    assert len(RECORDS) >= 300
+    codes = {p.values[0]["refusal"] for p in RECORDS if "refusal" in p.values[0]}
+    assert set(CODES) <= codes, f"codes without an annotated example: {set(CODES) - codes}"
+
+
+def test_corpus_has_the_seed_model_calls():  # C2
+    texts = {p.values[0]["text"] for p in RECORDS}
+    assert "Карамболем от шестерки одиннадцатым шаром тройка прямо в середину" in texts
+    assert "Тремя шарами такими-то, от шара такого-то, 12-й шар в левый угол" in texts
+
+
+@pytest.mark.parametrize("record", RECORDS)
+def test_annotated_call(record):
+    result = parse(record["text"], mode=record.get("mode", "clean"), balls_left=record.get("balls_left"))
+    if "call" in record:
+        assert isinstance(result, Call), f"refused: {result.code}: {result.message()}"
+        assert result.to_json() == record["call"]
+    else:
+        assert isinstance(result, Refusal), f"accepted: {result.to_json()}"
+        assert result.code == record["refusal"], result.message()
+        start, end = result.span
+        assert 0 <= start <= end <= len(record["text"])
