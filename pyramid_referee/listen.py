@@ -165,3 +165,325 @@ def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -
     heard = t(f" (слышно: «{d.heard}»)", f" (heard: «{d.heard}»)") if d.heard else ""
     return f"{at}: {d.reason}{heard}"
 
+
+
+# --- the live referee -------------------------------------------------------------------------
+
+SETTLE_S = 0.4  # audio taken after a strike before deciding: a word in progress shows its end
+
+
+class Speaker:
+    """Reads texts aloud with espeak-ng (``-v ru`` / ``-v en``); fails softly, saying why once."""
+
+    def __init__(self, enabled: bool, lang: str = "ru", warn: Callable[[str], None] | None = None,
+                 command: str = "espeak-ng"):
+        import shutil
+
+        self.lang = lang
+        self.command = shutil.which(command) if enabled else None
+        self.warn = warn or (lambda msg: None)
+        self._proc = None
+        if enabled and self.command is None:
+            self.warn(_tr(lang, f"{command} не найден: заказы и вердикты не будут озвучены "
+                                f"(установите: apt-get install espeak-ng)",
+                          f"{command} not found: calls and verdicts will not be read aloud "
+                          f"(install it: apt-get install espeak-ng)"))
+
+    @property
+    def enabled(self) -> bool:
+        return self.command is not None
+
+    def say(self, text: str) -> None:
+        if not self.enabled or not text:
+            return
+        import subprocess
+
+        try:
+            if self._proc is not None and self._proc.poll() is None:
+                self._proc.wait(timeout=10)  # one voice at a time, in order
+            self._proc = subprocess.Popen([self.command, "-v", "en" if self.lang == "en" else "ru", text],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            self.warn(_tr(self.lang, f"озвучивание не удалось ({exc}); выключено",
+                          f"reading aloud failed ({exc}); turned off"))
+            self.command = None
+
+    def close(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            try:
+                self._proc.wait(timeout=10)
+            except Exception:
+                self._proc.kill()
+
+
+def _tr(lang: str, ru: str, en: str) -> str:
+    return en if lang == "en" else ru
+
+
+def reading_of(d: tl.Decision, lang: str = "ru"):
+    """A timeline decision → the match session's CallReading (what the engine judges with).
+
+    accepted → the call; rejected and late → a refused call (C9/C10: a ball that falls is not
+    counted, the engine re-spots it); none → a stroke without a call.
+    """
+    from pyramid_referee.grammar.call import Call
+
+    from .match_session import CallReading
+
+    if d.status == "accepted":
+        call = Call.from_json(d.call)
+        canonical = None
+        try:
+            from pyramid_referee.grammar import render
+
+            canonical = render(call)
+        except Exception:  # rendering is a courtesy; the call is the JSON
+            pass
+        return CallReading(text=d.heard, call=call, status="accepted", canonical=canonical or d.heard)
+    if d.status in ("rejected", "late"):
+        refusal = d.reason if isinstance(d.reason, dict) else {
+            "code": "late", "message": d.reason, "span": [0, len(d.heard or "")], "hint": None}
+        return CallReading(text=d.heard, refusal=refusal, status="refused")
+    return CallReading(text=None, status="none")
+
+
+class LiveReferee:
+    """The live referee's core, fed blocks in order (from a microphone or a file).
+
+    ``feed(samples, t0)`` → the strikes the detector found in the block; ``partial`` is the text
+    being heard (display only); ``standing()`` is the call that would count if struck now;
+    ``decide(t)`` (after ``SETTLE_S`` of audio past the strike) flushes the utterance in progress
+    and gives the decision for the strike at ``t``; ``enter(outcome_text)`` judges and stores
+    the stroke with that decision (C's match session: committed before it returns).
+    """
+
+    def __init__(self, model, session, *, words: Iterable[str] | None = None, detector=None,
+                 alternatives: int = DEFAULT_ALTERNATIVES, lang: str = "ru", parse=None, mentions_call=None):
+        from pyramid_referee.voice.recognizer import Recognizer
+
+        self.session = session
+        self.lang = lang
+        self.recognizer = Recognizer(model, call_words() if words is None else words,
+                                     alternatives=alternatives, lang=lang)
+        self.pipeline = Pipeline(self.recognizer, detector, on_partial=self._on_partial)
+        self.partial = ""
+        self.previous = float("-inf")  # the last strike decided
+        self.decision: tl.Decision | None = None
+        self._grammar = {"parse": parse, "mentions_call": mentions_call}
+
+    def _on_partial(self, text: str) -> None:
+        self.partial = text
+
+    @property
+    def time(self) -> float:
+        return self.recognizer.time
+
+    def _kw(self) -> dict:
+        kw = {"lang": self.lang, **self._grammar}
+        if self.session is not None:
+            kw["mode"] = getattr(self.session.settings, "mode", "clean")
+            kw["balls_left"] = sorted(self.session.state.on_table)
+        return kw
+
+    def feed(self, samples, t0: float) -> list[float]:
+        return self.pipeline.feed(samples, t0)[1]
+
+    def utterances(self) -> list[tl.Utterance]:
+        return [u for u in (tl.read_event(e) for e in self.pipeline.events) if isinstance(u, tl.Utterance)]
+
+    def standing(self) -> tl.Decision:
+        """The call that would count if the ball were struck now (finished utterances only)."""
+        return tl.standing(self.utterances(), float("inf"), self.previous, **self._kw())
+
+    def decide(self, t: float) -> tl.Decision:
+        self.pipeline.flush_recognizer()
+        d = tl.decide_strike(self.utterances(), t, self.previous, **self._kw())
+        self.previous = t
+        self.decision = d
+        # What can still count later: utterances with words from t on (strikes are kept in
+        # ``previous``); the rest is dropped so a long match does not slow the display down.
+        self.pipeline.events = [e for e in self.pipeline.events if "strike" not in e
+                                and any(w.start >= t for w in tl.read_event(e).top.words)]
+        return d
+
+    def enter(self, outcome_text: str):
+        """Judge and store the stroke just decided (StrokeInputError: nothing changed)."""
+        from .i18n import tr
+        from .match_session import StrokeInputError
+
+        if self.decision is None:
+            raise StrokeInputError(tr("удара ещё не было", "there was no strike yet"))
+        if not outcome_text.strip():
+            raise StrokeInputError(tr("исход не указан (пустой исход — «ничего» или «-»)",
+                                      "no outcome given (an empty one is 'ничего' or '-')"))
+        reading = reading_of(self.decision, self.lang)
+        entered = self.session.enter(reading.text, outcome_text, reading=reading)
+        self.decision = None
+        return entered
+
+
+def run_live(args) -> int:
+    """``pyramid-referee listen``: the microphone, the display, the scorer's outcome, the store.
+
+    An audio thread feeds the referee block by block and prints what is heard and the call now
+    standing; a strike (the click, or Enter with ``--strike key``) is decided ``SETTLE_S`` later
+    and handed to the main thread, which asks the scorer for the outcome, judges and stores the
+    stroke (committed before the verdict is shown), and shows the verdict and the scoreboard.
+    While the outcome is awaited, a new strike waits its turn (it is decided afterwards).
+    """
+    import queue
+    import threading
+
+    from rich.console import Console
+
+    from .i18n import UserError, get_lang, tr
+    from .match_session import Session, StrokeInputError
+    from .play import render_scoreboard
+    from .store import Store
+    from pyramid_referee.voice.errors import VoiceError
+
+    lang = get_lang()
+    console = Console(highlight=False)
+    if getattr(args, "list_devices", False):
+        from pyramid_referee.voice.audio import list_devices
+
+        try:
+            for d in list_devices(lang=lang):
+                console.print(str(d))
+        except VoiceError as exc:
+            raise UserError(str(exc)) from None
+        return 0
+    try:  # the model first: no store or microphone is touched without one
+        model, location = open_model(args.model, verbose=args.verbose, lang=lang)
+    except VoiceError as exc:
+        raise UserError(str(exc)) from None
+
+    from pyramid_referee.voice.audio import MicrophoneSource
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    with Store(args.db) as store:
+        if args.match is not None:
+            session = Session(store, args.match, lang=lang)
+        elif args.players:
+            names = [n.strip() for n in args.players.split(",") if n.strip()]
+            if len(names) != 2:
+                raise UserError(tr("--players: нужны два имени через запятую: A,B",
+                                   "--players: two names separated by a comma: A,B"))
+            session = Session.create(store, names, {}, lang=lang)
+        else:
+            session = Session.open(store, None, lang=lang)
+        if session.mismatches:
+            raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
+        try:
+            referee = LiveReferee(model, session, detector=StrikeDetector() if args.strike == "audio" else None,
+                                  alternatives=args.alternatives, lang=lang)
+        except VoiceError as exc:
+            raise UserError(str(exc)) from None
+        speaker = Speaker(args.speak, lang, warn=lambda m: console.print(f"[yellow]{m}[/yellow]"))
+        missing = referee.recognizer.missing
+        if missing:
+            console.print("[yellow]" + tr(f"в модели нет {len(missing)} слов заказа: ",
+                                          f"the model lacks {len(missing)} call words: ")
+                          + ", ".join(missing[:20]) + (" …" if len(missing) > 20 else "") + "[/yellow]")
+        console.print(tr(f"модель: {location.path}; матч {session.id}: {session.players[0]} — {session.players[1]}",
+                         f"model: {location.path}; match {session.id}: {session.players[0]} — {session.players[1]}"))
+        console.print(render_scoreboard(session.state.to_json(), session.id, lang))
+        key = args.strike == "key"
+        console.print(tr("Говорите заказ. Удар — " + ("клавиша Enter" if key else "щелчок кия") + "; выход — Ctrl-C.",
+                         "Say the call. The strike: " + ("press Enter" if key else "the cue's click")
+                         + "; quit: Ctrl-C."))
+        try:
+            mic = MicrophoneSource(args.device, args.block_ms, lang=lang).start()
+        except VoiceError as exc:
+            raise UserError(str(exc)) from None
+
+        decided: queue.Queue = queue.Queue()
+        strike_requests: queue.Queue = queue.Queue()
+        lock = threading.Lock()
+        stop, awaiting = threading.Event(), threading.Event()
+
+        def show(partial: str, d: tl.Decision, last: list) -> None:
+            if partial and partial != last[0]:
+                console.print(f"[dim]… {partial}[/dim]")
+            last[0] = partial
+            if d.status != "none" and d.to_json() != last[1]:
+                last[1] = d.to_json()
+                console.print(("[green]" if d.status == "accepted" else "[red]")
+                              + describe(d, lang).split(": ", 1)[1] + "[/]")
+                if d.status == "accepted":
+                    speaker.say(tr("заказ принят", "call accepted"))
+
+        def audio_loop() -> None:
+            pending: list[float] = []
+            seen, last = None, ["", None]
+            try:
+                for frame in mic:
+                    if stop.is_set():
+                        break
+                    with lock:
+                        pending += referee.feed(frame.samples, frame.t0)
+                        while not strike_requests.empty():
+                            strike_requests.get_nowait()
+                            pending.append(referee.time)  # the key press, on the audio clock
+                        if pending and not awaiting.is_set() and referee.time >= pending[0] + SETTLE_S:
+                            t = pending.pop(0)
+                            awaiting.set()
+                            last[1] = None
+                            decided.put(("strike", referee.decide(t)))
+                            continue
+                        now = (len(referee.pipeline.events), referee.partial)
+                        if now == seen or pending or awaiting.is_set():
+                            continue
+                        seen = now
+                        standing = referee.standing()
+                    show(now[1], standing, last)
+            except VoiceError as exc:
+                decided.put(("error", str(exc)))
+            except Exception as exc:  # never a traceback from the audio thread
+                decided.put(("error", f"{type(exc).__name__}: {exc}"))
+            finally:
+                decided.put(("end", None))
+
+        thread = threading.Thread(target=audio_loop, name="audio", daemon=True)
+        thread.start()
+        try:
+            while True:
+                if key:
+                    try:
+                        input()
+                    except EOFError:
+                        return 0
+                    strike_requests.put(None)
+                kind, d = decided.get()
+                if kind == "end":
+                    return 0
+                if kind == "error":
+                    raise UserError(d)
+                console.print("[bold]" + describe(d, lang) + "[/bold]")
+                while True:
+                    try:
+                        text = input(tr("исход (краткая запись): ", "outcome (short notation): "))
+                    except EOFError:
+                        return 0
+                    try:
+                        with lock:
+                            entered = referee.enter(text)
+                    except StrokeInputError as exc:
+                        console.print(f"[red]{exc}[/red]")
+                        continue
+                    break
+                awaiting.clear()
+                console.print(f"#{entered.seq} " + entered.verdict.message(lang))
+                speaker.say(entered.verdict.message(lang))
+                console.print(render_scoreboard(session.state.to_json(), session.id, lang))
+                if session.state.result is not None:
+                    console.print(tr("партия окончена", "the game is over"))
+                    return 0
+        finally:
+            stop.set()
+            mic.close()
+            thread.join(timeout=2)
+            speaker.close()
+            problems = mic.problems()
+            if problems:
+                console.print(f"[yellow]{problems}[/yellow]")

@@ -225,3 +225,112 @@ def test_russian_call_then_click_end_to_end(tmp_path):  # pragma: no cover - nee
     t = listen.transcribe(s.write(tmp_path / "call.wav"), model)
     [d] = t.decisions
     assert d.status == "accepted" and d.call["ball"] == 3 and d.call["pocket"]["kind"] == "middle"
+
+
+# --- the live referee's core (fed like a microphone, from a file) -----------------------------
+
+def _session(tmp_path):
+    from pyramid_referee.match_session import Session
+    from pyramid_referee.store import Store
+
+    store = Store(tmp_path / "m.db")
+    return store, Session.create(store, ["A", "B"], {}, lang="en")
+
+
+def _live(ko_model, session, detector=True):
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    return listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=StrikeDetector() if detector else None,
+                              parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call, lang="en")
+
+
+def _play(referee, path, outcomes, key_strikes=()):
+    """What run_live's audio thread does: feed blocks, decide SETTLE_S after each strike."""
+    from pyramid_referee.voice.audio import file_frames
+
+    pending, keys, shown, decisions, entered = [], sorted(key_strikes), [], [], []
+    for frame in file_frames(path, 20):
+        pending += referee.feed(frame.samples, frame.t0)
+        while keys and keys[0] <= referee.time:
+            pending.append(keys.pop(0))
+        shown.append((referee.partial, referee.standing().status))
+        if pending and referee.time >= pending[0] + listen.SETTLE_S:
+            d = referee.decide(pending.pop(0))
+            decisions.append(d)
+            entered.append(referee.enter(outcomes[len(entered)]))
+    return decisions, entered, shown
+
+
+def test_live_referee_decides_judges_and_stores_each_stroke(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(4.0)).add(say("왼쪽")).add(silence(0.6)).click().add(silence(1.0))
+    store, session = _session(tmp_path)
+    with store:
+        referee = _live(ko_model, session)
+        decisions, entered, shown = _play(referee, s.write(tmp_path / "live.wav"),
+                                          ["биток 3, 3 в середину", "биток 5"])
+        assert [d.strike for d in decisions] == pytest.approx(s.clicks, abs=0.005)
+        assert [d.status for d in decisions] == ["accepted", "rejected"]
+        assert any(p for p, _ in shown)  # the live transcript was there while speaking
+        assert ("", "accepted") in shown  # the standing call, before the first strike
+        first, second = entered
+        assert first.record.call_status == "accepted" and first.record.call == KoGrammar.CALL.to_json()
+        assert first.verdict.to_json("en")["fulfilled"] is True
+        assert second.record.call_status == "refused" and second.record.refusal["code"] == "incomplete"
+        rows = store.strokes(session.id)
+        assert [r.record.call_status for r in rows] == ["accepted", "refused"]  # committed
+        assert session.state.to_json()["scores"] == {"A": 3, "B": 0}  # ball 3 for A (Q4); no penalty after
+
+
+def test_live_referee_key_strike_in_the_middle_of_the_call_is_late(ko_model, say, tmp_path):
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15))
+    mid = s.now
+    s.add(say("음악")).add(silence(1.0))
+    store, session = _session(tmp_path)
+    with store:
+        referee = _live(ko_model, session, detector=False)
+        decisions, entered, _ = _play(referee, s.write(tmp_path / "key.wav"), ["ничего"], key_strikes=[mid])
+        assert [(d.strike, d.status) for d in decisions] == [(mid, "late")]
+        assert entered[0].record.call_status == "refused" and entered[0].record.refusal["code"] == "late"
+
+
+def test_live_referee_refuses_an_outcome_before_a_strike_and_a_bad_outcome(ko_model, tmp_path):
+    from pyramid_referee.match_session import StrokeInputError
+
+    store, session = _session(tmp_path)
+    with store:
+        referee = _live(ko_model, session, detector=False)
+        with pytest.raises(StrokeInputError):
+            referee.enter("биток 3")
+        referee.decide(1.0)
+        with pytest.raises(StrokeInputError):
+            referee.enter("биток в никуда ???")
+        assert store.strokes(session.id) == []  # nothing changed
+        assert referee.enter("ничего").seq == 1
+
+
+def test_reading_of_each_status():
+    acc = listen.reading_of(tl.Decision(1.0, "accepted", KoGrammar.CALL.to_json(), "x", None))
+    assert acc.status == "accepted" and acc.call == KoGrammar.CALL
+    rej = listen.reading_of(tl.Decision(1.0, "rejected", None, "x", {"code": "no_pocket", "message": "m"}))
+    assert rej.status == "refused" and rej.refusal["code"] == "no_pocket"
+    late = listen.reading_of(tl.Decision(1.0, "late", None, "тройку", "void (C10)"))
+    assert late.status == "refused" and late.refusal["code"] == "late" and late.text == "тройку"
+    none = listen.reading_of(tl.Decision(1.0, "none", None, "ну", "no call"))
+    assert none.status == "none" and none.call is None
+
+
+def test_speaker_fails_softly_without_espeak():
+    said = []
+    sp = listen.Speaker(True, "ru", warn=said.append, command="no-such-espeak-binary")
+    assert not sp.enabled and len(said) == 1 and "no-such-espeak-binary" in said[0]
+    sp.say("заказ принят")  # a no-op, no exception
+    assert len(said) == 1
+
+
+def test_speaker_reads_aloud_with_espeak(tmp_path):
+    sp = listen.Speaker(True, "ru")
+    assert sp.enabled
+    sp.say("заказ принят")
+    sp.close()
+    assert sp._proc is not None and sp._proc.returncode == 0

