@@ -29,11 +29,7 @@ def mentions_call(text: str) -> bool:
     (a ball, pocket or route word, or a digit ball)."""
     if not isinstance(text, str):
         return False
-    try:
-        words = tag_words(text)
-    except Exception:  # too long: look at the first words only
-        words = tag_words(" ".join(text.split()[:MAX_WORDS]))
-    return any(is_call_word(w) for w in words)
+    return any(is_call_word(w) for w in tag_words(text, limit=None))
 
 
 __all__ = [

@@ -125,8 +125,8 @@ class TooLong(Exception):
         self.span = span
 
 
-def split_words(text: str) -> list[tuple[str, int, int]]:
-    """The words of ``text`` with their char spans; raises TooLong past MAX_WORDS."""
+def split_words(text: str, limit: int | None = MAX_WORDS) -> list[tuple[str, int, int]]:
+    """The words of ``text`` with their char spans; raises TooLong past ``limit`` words."""
     out = []
     for m in WORD_RE.finditer(text):
         start, end = m.span()
@@ -137,16 +137,18 @@ def split_words(text: str) -> list[tuple[str, int, int]]:
             continue
         start += raw.index(stripped)
         end = start + len(stripped)
-        if len(out) == MAX_WORDS:
+        if len(out) == limit:
             raise TooLong((out[0][1], len(text.rstrip())))
         out.append((stripped, start, end))
     return out
 
 
-def tag_words(text: str) -> list[Word]:
-    """Tag every word (longest phrase first); unknown words get no tags."""
+def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
+    """Tag every word (longest phrase first); unknown words get no tags.
+
+    Raises TooLong past ``limit`` words (None: no limit)."""
     words, phrases, _ = load()
-    raw = split_words(text)
+    raw = split_words(text, limit)
     norms = [normalize(w) for w, _, _ in raw]
     out: list[Word] = []
     i = 0

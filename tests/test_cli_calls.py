@@ -1,0 +1,108 @@
+"""The calls subcommands: parse, validate, explain (DESIGN.md "Command line")."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pyramid_referee.cli import main
+
+SEED = "Карамболем от шестерки одиннадцатым шаром тройка прямо в середину"
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_parse_json_accepted(capsys):
+    status, out, _ = run(capsys, "parse", SEED, "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["ok"] is True
+    assert data["call"]["route"] == [["cue", 6], ["cue", 11], [11, 3], [3, "pocket"]]
+    assert data["canonical"] == "карамболем от шестёрки одиннадцатым шаром тройку чисто в середину"
+
+
+def test_parse_json_refused(capsys):
+    status, out, _ = run(capsys, "parse", "тройку в угол", "--json", "--lang", "en")
+    assert status == 1
+    data = json.loads(out)
+    assert data == {"ok": False, "error": {"code": "pocket_not_definite", "message": data["error"]["message"],
+                                           "span": [7, 13], "hint": data["error"]["hint"]}}
+    assert "not definite" in data["error"]["message"]
+
+
+def test_parse_modes_and_balls_left(capsys):
+    status, out, _ = run(capsys, "parse", "в правый угол", "--mode", "ball-and-pocket", "--balls-left", "7", "--json")
+    assert status == 0 and json.loads(out)["call"] == {
+        "ball": None, "pocket": {"kind": "corner", "side": "right", "end": None}, "route": None}
+
+
+def test_parse_human_output(capsys):
+    status, out, _ = run(capsys, "parse", "тройку в угол")
+    assert status == 1 and out.startswith("не принят: pocket_not_definite")
+
+
+def test_bad_balls_left_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["parse", "тройку", "--balls-left", "1,99"])
+    assert exc.value.code == 2
+    assert "99" in capsys.readouterr().err
+
+
+def test_validate_report(tmp_path, capsys):
+    f = tmp_path / "calls.txt"
+    f.write_text("# comments and blank lines are skipped\n\nтройку чисто в левый угол\n"
+                 "  тройку в угол\nабракадабра\n", encoding="utf-8")
+    status, out, _ = run(capsys, "validate", str(f))
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0] == f"{f}:4:10: pocket_not_definite: луза названа неточно: «в угол» (Q2)"
+    assert lines[2].strip() == "^~~~~~"
+    assert lines[3].lstrip().startswith("как сказать:")
+    assert f"{f}:5:1: unknown_word:" in out
+    assert lines[-1].endswith("проверено заказов: 3, принято: 1, не принято: 2")
+
+
+def test_validate_json_lines(tmp_path, capsys):
+    f = tmp_path / "calls.txt"
+    f.write_text("тройку чисто в левый угол\nтройку в угол\n", encoding="utf-8")
+    status, out, _ = run(capsys, "validate", str(f), "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert status == 1 and [r["ok"] for r in rows] == [True, False]
+    assert rows[1]["line"] == 2 and rows[1]["col"] == 8 and rows[1]["error"]["code"] == "pocket_not_definite"
+
+
+def test_validate_all_accepted(tmp_path, capsys):
+    f = tmp_path / "calls.txt"
+    f.write_text("\ufeffтройку чисто в левый угол\n", encoding="utf-8")  # a BOM is fine
+    status, _, _ = run(capsys, "validate", str(f))
+    assert status == 0
+
+
+@pytest.mark.parametrize("content, message", [(None, "файл не найден"), (b"\xff\xfe\x00", "UTF-8")])
+def test_validate_unreadable_file(tmp_path, capsys, content, message):
+    f = tmp_path / "calls.txt"
+    if content is not None:
+        f.write_bytes(content)
+    status, out, err = run(capsys, "validate", str(f))
+    assert status == 2 and message in err and "Traceback" not in err
+
+
+def test_explain(capsys):
+    status, out, _ = run(capsys, "explain", "тройку от контр-ку в середину")
+    assert status == 0 and "контр-ку" in out and "Канонически" in out
+    status, out, _ = run(capsys, "explain", "тройку в угол", "--json")
+    assert status == 1 and json.loads(out)["error"]["code"] == "pocket_not_definite"
+
+
+def test_whole_process_exit_statuses(tmp_path):
+    """The installed entry point: exit 1 for a refusal, 2 for a missing file, no traceback."""
+    cmd = [sys.executable, "-m", "pyramid_referee"]
+    r = subprocess.run(cmd + ["parse", "тройку в угол", "--json"], capture_output=True, text=True)
+    assert r.returncode == 1 and json.loads(r.stdout)["ok"] is False
+    r = subprocess.run(cmd + ["validate", str(tmp_path / "missing.txt")], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.strip()

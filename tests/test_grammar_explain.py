@@ -1,0 +1,42 @@
+"""explain(): the reading in words, the canonical phrasing, the fix."""
+
+import pytest
+
+from pyramid_referee.grammar import GrammarError, explain
+
+
+def test_explains_an_accepted_call():
+    e = explain("Карамболем от шестерки одиннадцатым шаром тройка прямо в середину")
+    assert e.ok
+    assert e.canonical == "карамболем от шестёрки одиннадцатым шаром тройку чисто в середину"
+    text = e.render_text()
+    assert "шар 3" in text and "биток → шар 6" in text and "шар 11 → шар 3" in text
+    assert e.to_json()["call"]["ball"] == 3
+
+
+def test_contre_coup_is_said_to_be_undefined():
+    e = explain("тройку от контр-ку в середину", lang="en")
+    assert any("no stored source defines it" in n for n in e.notes)
+
+
+def test_explains_a_refusal_with_the_fix():
+    e = explain("тройку в угол")
+    assert not e.ok and e.canonical is None
+    assert "Q2" in e.render_text() and "«в угол»" in e.render_text() and "левый угол" in e.fix
+    assert e.to_json()["error"]["code"] == "pocket_not_definite"
+
+
+def test_route_words_in_ball_and_pocket_are_noted():  # C7
+    e = explain("тройку от борта в середину", mode="ball_and_pocket")
+    assert e.ok and e.result.route is None
+    assert any("C7" in n for n in e.notes)
+
+
+def test_technique_words_are_not_binding():
+    e = explain("тройку с винтом чисто в левый угол")
+    assert any("«с винтом»" in n for n in e.notes)
+
+
+def test_bad_lang_is_misuse():
+    with pytest.raises(GrammarError):
+        explain("тройку", lang="de")

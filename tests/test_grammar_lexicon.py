@@ -1,0 +1,73 @@
+"""The lexer: words, spans and tags; the vocabulary Vosk gets; mentions_call."""
+
+import pytest
+
+from pyramid_referee.grammar import mentions_call, vocabulary
+from pyramid_referee.grammar.lexicon import MAX_WORDS, TooLong, split_words, tag_words
+
+
+def _tags(word):
+    return set(tag_words(word)[0].tags)
+
+
+@pytest.mark.parametrize("word, tag", [
+    ("шестёрку", ("B_NOM", 6)), ("шестерку", ("B_NOM", 6)), ("шестёрки", ("B_GEN", 6)),
+    ("шестеркой", ("B_INS", 6)), ("туз", ("B_NOM", 1)), ("тузом", ("B_INS", 1)),
+    ("двенадцатый", ("B_NOM", 12)), ("двенадцатого", ("B_GEN", 12)), ("двенадцатого", ("B_NOM", 12)),
+    ("одиннадцатым", ("B_INS", 11)), ("двенадцать", ("B_BARE", 12)), ("пятнадцати", ("B_GEN", 15)),
+    ("тремя", ("COUNT_INS", 3)), ("трёх", ("NUM_GEN", 3)), ("трех", ("NUM_GEN", 3)),
+    ("12", ("B_BARE", 12)), ("12-й", ("B_NOM", 12)), ("12й", ("B_NOM", 12)), ("№12", ("B_BARE", 12)),
+    ("12-го", ("B_GEN", 12)), ("11-м", ("B_INS", 11)), ("3-мя", ("COUNT_INS", 3)),
+    ("левую", ("SIDE", "left")), ("дальний", ("END", "far")), ("середину", ("MIDDLE", None)),
+    ("угловую", ("CORNER", None)), ("контр-ку", ("KONTRKU", None)), ("абрикольно", ("ABRIK", None)),
+    ("ЧИСТО", ("CLEAN", None)), ("такого-то", ("PLACEHOLDER", None)),
+])
+def test_word_forms(word, tag):
+    assert tag in _tags(word)
+
+
+@pytest.mark.parametrize("word", ["16", "0", "12-ю-ю", "лево", "лев", "привет", "🎱"])
+def test_not_call_words(word):
+    words = tag_words(word)
+    assert not words or not words[0].tags
+
+
+def test_phrases_are_one_word():
+    words = tag_words("тройку в лоб контр ку оборотным дуплетом")
+    assert [w.text for w in words] == ["тройку", "в лоб", "контр ку", "оборотным дуплетом"]
+    assert words[1].tags == (("CLEAN", None),)
+
+
+def test_spans_point_into_the_text():
+    text = "  «Тройку», — чисто в 12-й!"
+    for w in tag_words(text):
+        assert text[w.start:w.end] == w.text
+    assert [w.text for w in tag_words(text)] == ["Тройку", "чисто", "в", "12-й"]
+
+
+def test_split_stops_past_the_limit():
+    with pytest.raises(TooLong):
+        split_words("ну " * (MAX_WORDS + 1))
+    assert len(split_words("ну " * MAX_WORDS)) == MAX_WORDS
+
+
+def test_vocabulary_for_vosk():
+    vocab = vocabulary()
+    assert vocab == sorted(set(vocab))
+    assert all(w == w.lower() and " " not in w for w in vocab)
+    for w in ("шестёрку", "шестерку", "четвёртым", "четвертым", "трёх", "трех", "двенадцатого",
+              "карамболем", "абриколем", "середину", "угол", "контр-ку", "лоб"):
+        assert w in vocab, w
+    assert not any(ch.isdigit() for w in vocab for ch in w)
+
+
+def test_mentions_call():
+    assert mentions_call("тройку")
+    assert mentions_call("в середину")
+    assert mentions_call("чисто")
+    assert mentions_call("12")
+    assert not mentions_call("ну давай")
+    assert not mentions_call("привет как дела")
+    assert not mentions_call("")
+    assert not mentions_call("резка накат")  # technique words are not binding
+    assert mentions_call("ну " * 100 + "тройку")

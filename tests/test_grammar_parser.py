@@ -1,0 +1,133 @@
+"""parse(): the seed's calls, refusals with their clauses, ambiguity, misuse, robustness."""
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramid_referee.grammar import Call, GrammarError, Pocket, Refusal, parse, vocabulary
+
+SEED_CARAMBOLE = "Карамболем от шестерки одиннадцатым шаром тройка прямо в середину"
+
+
+def test_c2_seed_carambole_call():
+    call = parse(SEED_CARAMBOLE)
+    assert call.to_json() == {
+        "ball": 3, "pocket": {"kind": "middle", "side": None, "end": None},
+        "route": [["cue", 6], ["cue", 11], [11, 3], [3, "pocket"]],
+    }
+
+
+def test_c2_seed_template_is_refused_with_a_reason():
+    r = parse("Тремя шарами такими-то, от шара такого-то, 12-й шар в левый угол")
+    assert isinstance(r, Refusal) and r.code == "incomplete"
+    assert r.span == (13, 22)  # «такими-то»
+    assert "такими-то" in r.message()
+    assert parse(r.hint().split("«")[1].split("»")[0]).ball == 12  # the hint's example is a call
+
+
+def test_c3_concrete_template_any_number_of_balls():
+    call = parse("Тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в левый угол")
+    assert call.route == (("cue", 5), (5, 9), (9, 2), (2, 12), (12, 7), (12, "pocket"))
+
+
+def test_free_word_order():
+    a = parse("тройку чисто в левый угол")
+    assert all(parse(t) == a for t in ("в левый угол тройку чисто", "чисто в левый угол тройку"))
+
+
+def test_c5_last_ball_need_not_be_named():
+    call = parse("чисто в правый угол", balls_left=[7])
+    assert call == Call(None, Pocket("corner", "right"), (("cue", None), (None, "pocket")))
+    assert parse("чисто в правый угол").code == "no_ball"
+    assert parse("чисто в правый угол", balls_left={7, 8}).code == "no_ball"
+
+
+def test_c7_ball_and_pocket_has_no_route():
+    assert parse("тройку в левый угол", mode="ball_and_pocket").route is None
+    assert parse("тройку в левый угол", mode="ball-and-pocket").route is None
+    assert parse("тройку чисто в левый угол", mode="ball_and_pocket").route is None
+    assert parse("тройку в левый угол").code == "no_route"
+
+
+def test_c9_last_of_several_calls_counts():
+    assert parse("тройку чисто в левый угол, нет, пятёрку от борта в середину").ball == 5
+
+
+def test_q8_unfinished_call_after_a_call_is_refused():
+    r = parse("тройку чисто в левый угол пятёрку")
+    assert r.code == "several_calls_unclear" and r.clause == "Q8"
+
+
+def test_q2_corner_needs_a_side():
+    assert parse("тройку чисто в угол").code == "pocket_not_definite"
+    assert parse("тройку чисто в середину").pocket == Pocket("middle")
+
+
+def test_c9_ambiguous_readings_are_refused_not_picked():
+    r = parse("6 шаром 11 чисто в левый угол")
+    assert r.code == "ambiguous"
+    readings = r.params["calls"]
+    assert {c.ball for c in readings} == {6, 11}
+
+
+def test_unknown_word_is_named_with_its_position():
+    r = parse("тройку чисто в левый угол пожалуйста быстро")
+    assert r.code == "unknown_word" and r.params["position"] == 7 and r.params["word"] == "быстро"
+    assert r.span == (37, 43)
+
+
+def test_ball_not_on_table():
+    r = parse("шестёркой тройку чисто в левый угол", balls_left=[3, 5])
+    assert r.code == "ball_not_on_table" and r.params["ball"] == 6
+
+
+def test_over_60_words_refused_at_once():
+    r = parse("тройку " * 100_000)
+    assert r.code == "too_long"
+    start = time.perf_counter()
+    parse("ну " * 1_000_000)
+    assert time.perf_counter() - start < 5  # generous: only the first 61 words are looked at
+
+
+@pytest.mark.parametrize("mode", ["", "CLEAN", "bp", None])
+def test_bad_mode_is_misuse(mode):
+    with pytest.raises(GrammarError, match="mode"):
+        parse("тройку чисто в левый угол", mode=mode)
+
+
+@pytest.mark.parametrize("balls", [[0], [16], ["3"], [True], "3,4", 5])
+def test_bad_balls_left_is_misuse(balls):
+    with pytest.raises(GrammarError, match="balls_left"):
+        parse("тройку чисто в левый угол", balls_left=balls)
+
+
+def test_non_str_is_misuse():
+    with pytest.raises(GrammarError):
+        parse(b"\xd1\x82")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_any_unicode_gives_a_call_or_a_refusal(text):
+    result = parse(text)
+    assert isinstance(result, (Call, Refusal))
+    if isinstance(result, Refusal):
+        assert 0 <= result.span[0] <= result.span[1] <= len(text)
+        assert result.message() and result.hint() and result.message("en")
+
+
+VOCAB = vocabulary() + ["12", "7-м", "№3", "3-мя", ",", "12-го"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(VOCAB), max_size=70), st.sampled_from(["clean", "ball_and_pocket"]),
+       st.one_of(st.none(), st.sets(st.integers(1, 15), min_size=1)))
+def test_word_salad_gives_a_call_or_a_refusal(words, mode, balls):
+    text = " ".join(words)
+    result = parse(text, mode=mode, balls_left=balls)
+    assert isinstance(result, (Call, Refusal))
+    if isinstance(result, Refusal):
+        assert result.to_json()["code"] == result.code
+        result.hint("en")  # renders the example without error

@@ -1,0 +1,90 @@
+"""render(): canonical Russian that parses back to the same call (Hypothesis)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramid_referee.grammar import Call, GrammarError, Pocket, parse, render
+
+POCKETS = st.one_of(
+    st.builds(Pocket, st.just("corner"), st.sampled_from(["left", "right"]),
+              st.sampled_from([None, "near", "far"])),
+    st.builds(Pocket, st.just("middle"), st.sampled_from([None, "left", "right"]), st.just(None)),
+)
+
+
+@st.composite
+def calls(draw):
+    """(call, mode, balls_left) in the shape the call language can say (DESIGN.md)."""
+    pocket = draw(POCKETS)
+    unnamed = draw(st.booleans()) and draw(st.booleans())  # C5, a quarter of the time
+    ball = None if unnamed else draw(st.integers(1, 15))
+    balls_left = [draw(st.integers(1, 15))] if unnamed else None
+    if draw(st.integers(0, 4)) == 0:
+        return Call(ball, pocket, None), "ball_and_pocket", balls_left
+    others = st.sampled_from([b for b in range(1, 16) if b != ball])
+    abricole = draw(st.booleans())
+    caroms = [] if unnamed else draw(st.lists(others, unique=True, max_size=2))
+    drivers = [] if unnamed else draw(st.lists(others, unique=True, max_size=4))
+    own_kinds = draw(st.lists(st.sampled_from(["ball", "cushion", "contre_coup"]), max_size=4))
+    kisses = [] if unnamed else draw(st.lists(others, unique=True, min_size=own_kinds.count("ball"),
+                                              max_size=own_kinds.count("ball")))
+    own = []
+    for kind in own_kinds:
+        if kind == "ball":
+            if kisses:
+                own.append(kisses.pop())
+        else:
+            own.append(kind)
+    route = [("cue", "cushion")] if abricole else []
+    route += [("cue", x) for x in caroms]
+    prev = "cue"
+    for x in drivers:
+        route.append((prev, x))
+        prev = x
+    route.append((prev, ball))
+    route += [(ball, t) for t in own]
+    route.append((ball, "pocket"))
+    return Call(ball, pocket, tuple(route)), "clean", balls_left
+
+
+@settings(max_examples=500, deadline=None)
+@given(calls())
+def test_render_parses_back_to_the_same_call(case):
+    call, mode, balls_left = case
+    text = render(call)
+    assert parse(text, mode=mode, balls_left=balls_left) == call, text
+
+
+def test_seed_call_canonical():
+    call = parse("Карамболем от шестерки одиннадцатым шаром тройка прямо в середину")
+    assert render(call) == "карамболем от шестёрки одиннадцатым шаром тройку чисто в середину"
+
+
+@pytest.mark.parametrize("call, text", [
+    (Call(12, Pocket("corner", "left"), None), "двенадцатый шар в левый угол"),
+    (Call(3, Pocket("middle", "right"), (("cue", 3), (3, "cushion"), (3, "cushion"), (3, "pocket"))),
+     "тройку от двух бортов в правую середину"),
+    (Call(1, Pocket("corner", "right", "far"), (("cue", "cushion"), ("cue", 1), (1, "pocket"))),
+     "абриколем единицу чисто в правый дальний угол"),
+    (Call(12, Pocket("corner", "left"), (("cue", 5), (5, 9), (9, 2), (2, 12), (12, 7), (12, "pocket"))),
+     "тремя шарами пятёркой, девяткой и двойкой двенадцатый шар от семёрки в левый угол"),
+    (Call(3, Pocket("middle"), (("cue", 3), (3, "contre_coup"), (3, "pocket"))), "тройку от контр-ку в середину"),
+])
+def test_canonical_phrasing(call, text):
+    assert render(call) == text
+
+
+@pytest.mark.parametrize("route", [
+    (("cue", 6), (6, "cushion"), (6, 3), (3, "pocket")),  # a driving ball off a cushion
+    ((3, 6), ("cue", 3), (3, "pocket")),
+    (("cue", 3), (3, "cushion"), ("cue", 5), (3, "pocket")),
+])
+def test_routes_no_call_can_say_are_misuse(route):
+    with pytest.raises(GrammarError, match="cannot be said"):
+        render(Call(3, Pocket("middle"), route))
+
+
+def test_render_rejects_non_calls():
+    with pytest.raises(GrammarError):
+        render({"ball": 3})
