@@ -292,3 +292,30 @@ def test_every_corpus_file_is_expected_or_recorded():
     for p in CORPUS.glob("recorded_*.jsonl"):  # real Vosk output reads cleanly
         utts, strikes = tl.read_events(p.read_text(encoding="utf-8").splitlines())
         assert strikes and all(math.isfinite(u.start) for u in utts)
+
+
+class KoreanGrammar:
+    """Test double: the call language over the Korean words of the recorded lines."""
+
+    CALL = Call(3, MIDDLE, (("cue", 3), (3, "pocket")))
+
+    @staticmethod
+    def parse(text, *, mode="clean", balls_left=None):
+        return KoreanGrammar.CALL if text == "오른쪽 음악" else FakeRefusal("incomplete", text)
+
+    @staticmethod
+    def mentions_call(text):
+        return any(w in {"오른쪽", "음악", "왼쪽"} for w in text.split())
+
+
+@pytest.mark.parametrize("name,want", [
+    ("two_strokes", [("accepted", "오른쪽 음악"), ("rejected", "왼쪽")]),
+    ("click_inside_utterance", [("late", "오른쪽 음악")]),
+])
+def test_recorded_vosk_lines(name, want):
+    lines = (CORPUS / f"recorded_ko_{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    utts, strikes = tl.read_events(lines)
+    ds = tl.decide(utts, strikes, parse=KoreanGrammar.parse, mentions_call=KoreanGrammar.mentions_call)
+    assert [(d.status, d.heard) for d in ds] == want
+    assert all(all(w.end < d.strike for w in u.top.words) for d in ds if d.status == "accepted"
+               for u in utts if u.top.text == d.heard)
