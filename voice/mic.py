@@ -119,7 +119,8 @@ class MicrophoneSource(Frames):
     ``device``: None (the default input), an index (int or digit string) or part of a name.
     Use as a context manager (or call :meth:`start` / :meth:`close`). Iterating yields
     :class:`Frame` blocks until :meth:`close`; if the device stops delivering audio for
-    ``timeout`` seconds, :class:`AudioDeviceError` is raised. If the device refuses 16 kHz it is
+    ``timeout`` seconds (``start_timeout`` for the first block), :class:`AudioDeviceError` is
+    raised. If the device refuses 16 kHz it is
     opened at its own rate and converted (:class:`StreamResampler`).
 
     Reported problems: ``overflows`` (PortAudio input overflow flags: audio the device lost),
@@ -129,13 +130,15 @@ class MicrophoneSource(Frames):
     """
 
     def __init__(self, device: Any = None, block_ms: float = DEFAULT_BLOCK_MS, rate: int = RATE, *,
-                 lang: str = "ru", timeout: float = 2.0, max_queue_s: float = 10.0,
+                 lang: str = "ru", timeout: float = 2.0, start_timeout: float = 6.0,
+                 max_queue_s: float = 10.0,
                  on_status=None) -> None:
         n = block_samples(block_ms, rate)
         super().__init__(iter(()), rate=rate, block=n, source=f"microphone {device!r}")
         self.device = _parse_device(device)
         self.lang = lang
         self.timeout = float(timeout)
+        self.start_timeout = float(start_timeout)  # some servers (PulseAudio) take ~1.5 s to start
         self.overflows = 0
         self.dropped = 0
         self.status_log: list[str] = []
@@ -147,6 +150,7 @@ class MicrophoneSource(Frames):
         self._resampler: StreamResampler | None = None
         self._pending = np.zeros(0, np.float32)
         self._closed = False
+        self._got_audio = False
         self._finished = threading.Event()
         self._lock = threading.Lock()
 
@@ -225,15 +229,16 @@ class MicrophoneSource(Frames):
         while len(self._pending) < self.block:
             if self._closed and self._queue.empty():
                 raise StopIteration
+            wait = self.timeout if self._got_audio else self.start_timeout
             try:
-                raw = self._queue.get(timeout=self.timeout)
+                raw = self._queue.get(timeout=wait)
             except queue.Empty:
                 if self._closed:
                     raise StopIteration from None
                 raise AudioDeviceError(self._msg(
-                    f"микрофон {self.device_name!r} перестал давать звук (нет данных {self.timeout:g} с)",
-                    f"microphone {self.device_name!r} stopped delivering audio "
-                    f"(no data for {self.timeout:g} s)")) from None
+                    f"микрофон {self.device_name!r} не даёт звука (нет данных {wait:g} с)",
+                    f"microphone {self.device_name!r} delivers no audio (no data for {wait:g} s)")) from None
+            self._got_audio = True
             if self._resampler is not None:
                 raw = self._resampler.process(raw)
             self._pending = np.concatenate((self._pending, raw.astype(np.float32, copy=False)))

@@ -1,0 +1,218 @@
+"""Audio in: WAV files of any rate, channel count and sample type → 16 kHz mono frames on one clock."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import wave
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.io import wavfile
+
+from pyramid_referee.voice import audio
+from pyramid_referee.voice.audio import (RATE, AudioFileError, array_frames, file_frames, read_wav,
+                                         read_wav_info, to_pcm16)
+
+
+def sine(freq: float, rate: int, seconds: float = 0.5, amp: float = 0.5) -> np.ndarray:
+    t = np.arange(int(rate * seconds)) / rate
+    return amp * np.sin(2 * np.pi * freq * t)
+
+
+def dominant_freq(x: np.ndarray, rate: int = RATE) -> float:
+    spec = np.abs(np.fft.rfft(x * np.hanning(len(x))))
+    return float(np.fft.rfftfreq(len(x), 1 / rate)[np.argmax(spec)])
+
+
+def write_pcm(path, x: np.ndarray, rate: int, width: int, channels: int = 1) -> None:
+    """Write integer PCM with the stdlib ``wave`` module (8-bit unsigned, 16/24/32-bit signed)."""
+    if channels > 1:
+        x = np.repeat(x[:, None], channels, axis=1)
+    x = np.clip(x, -1, 1)
+    if width == 1:
+        raw = np.round(x * 127 + 128).astype(np.uint8).tobytes()
+    elif width == 3:
+        v = np.round(x * (2 ** 23 - 1)).astype("<i4").reshape(-1)
+        raw = np.stack([(v >> s) & 0xFF for s in (0, 8, 16)], axis=1).astype(np.uint8).tobytes()
+    else:
+        dt = {2: "<i2", 4: "<i4"}[width]
+        raw = np.round(x * (2 ** (8 * width - 1) - 1)).astype(dt).tobytes()
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(width)
+        w.setframerate(rate)
+        w.writeframes(raw)
+
+
+@pytest.mark.parametrize("rate", [8000, 11025, 16000, 22050, 44100, 48000])
+@pytest.mark.parametrize("width", [1, 2, 3, 4])
+def test_int_pcm_any_rate_and_width_is_16k_mono_float(tmp_path, rate, width):
+    p = tmp_path / f"s_{rate}_{width}.wav"
+    write_pcm(p, sine(440, rate), rate, width)
+    x, info = read_wav_info(p)
+    assert info.rate == rate and info.channels == 1
+    assert x.dtype == np.float32 and x.ndim == 1
+    assert abs(len(x) - RATE * 0.5) <= 1
+    assert dominant_freq(x) == pytest.approx(440, abs=4)
+    mid = x[len(x) // 4: 3 * len(x) // 4]           # away from the resampler's edges
+    tol = 0.02 if width == 1 else 0.005
+    assert np.abs(mid).max() == pytest.approx(0.5, abs=tol)
+
+
+def test_8k_stereo_is_averaged_to_mono(tmp_path):
+    left, right = sine(300, 8000, amp=0.6), sine(300, 8000, amp=0.2)
+    p = tmp_path / "st.wav"
+    wavfile.write(p, 8000, (np.stack([left, right], axis=1) * 32767).astype(np.int16))
+    x, info = read_wav_info(p)
+    assert info.channels == 2 and info.rate == 8000
+    mid = x[len(x) // 4: 3 * len(x) // 4]
+    assert np.abs(mid).max() == pytest.approx(0.4, abs=0.01)   # (0.6 + 0.2) / 2
+    assert dominant_freq(x) == pytest.approx(300, abs=4)
+
+
+def test_opposite_channels_cancel(tmp_path):
+    s = sine(300, 16000, amp=0.5)
+    p = tmp_path / "anti.wav"
+    wavfile.write(p, 16000, (np.stack([s, -s], axis=1) * 32767).astype(np.int16))
+    assert np.abs(read_wav(p)).max() < 1e-4
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_wav(tmp_path, dtype):
+    p = tmp_path / "f.wav"
+    wavfile.write(p, 48000, sine(1000, 48000, amp=0.25).astype(dtype))
+    x = read_wav(p)
+    assert dominant_freq(x) == pytest.approx(1000, abs=4)
+    assert np.abs(x[2000:-2000]).max() == pytest.approx(0.25, abs=0.005)
+
+
+def test_six_channel_44k(tmp_path):
+    p = tmp_path / "six.wav"
+    data = np.repeat(sine(500, 44100)[:, None], 6, axis=1)
+    wavfile.write(p, 44100, (data * 32767).astype(np.int16))
+    x, info = read_wav_info(p)
+    assert info.channels == 6 and dominant_freq(x) == pytest.approx(500, abs=4)
+
+
+@pytest.mark.skipif(shutil.which("sox") is None, reason="sox is not installed")
+def test_extensible_24bit_wav_made_by_sox(tmp_path):
+    p = tmp_path / "ext.wav"
+    subprocess.run(["sox", "-n", "-r", "48000", "-c", "2", "-b", "24", "-e", "signed-integer", str(p),
+                    "synth", "0.5", "sine", "700", "vol", "0.5"], check=True)
+    x, info = read_wav_info(p)
+    assert info.channels == 2 and info.rate == 48000
+    assert dominant_freq(x) == pytest.approx(700, abs=4)
+    assert np.abs(x[2000:-2000]).max() == pytest.approx(0.5, abs=0.01)
+
+
+# --- bad files: a clear message naming the file and the problem -----------------------------
+
+def test_missing_file(tmp_path):
+    p = tmp_path / "nope.wav"
+    with pytest.raises(AudioFileError) as e:
+        read_wav(p, lang="en")
+    assert str(p) in str(e.value) and "no such file" in str(e.value)
+
+
+def test_missing_file_russian_by_default(tmp_path):
+    with pytest.raises(AudioFileError, match="файл не найден"):
+        read_wav(tmp_path / "nope.wav")
+
+
+def test_empty_file(tmp_path):
+    p = tmp_path / "empty.wav"
+    p.write_bytes(b"")
+    with pytest.raises(AudioFileError, match="empty") as e:
+        read_wav(p, lang="en")
+    assert str(p) in str(e.value)
+
+
+def test_wav_with_no_samples(tmp_path):
+    p = tmp_path / "zero.wav"
+    wavfile.write(p, 16000, np.zeros(0, np.int16))
+    with pytest.raises(AudioFileError, match="no audio"):
+        read_wav(p, lang="en")
+
+
+def test_not_a_wav(tmp_path):
+    p = tmp_path / "notes.wav"
+    p.write_text("this is text, not audio\n" * 10)
+    with pytest.raises(AudioFileError, match="not a WAV"):
+        read_wav(p, lang="en")
+
+
+def test_truncated_wav(tmp_path):
+    p = tmp_path / "cut.wav"
+    wavfile.write(p, 16000, (sine(440, 16000) * 32767).astype(np.int16))
+    p.write_bytes(p.read_bytes()[:30])          # header cut in the middle of the fmt chunk
+    with pytest.raises(AudioFileError, match="broken or unsupported") as e:
+        read_wav(p, lang="en")
+    assert str(p) in str(e.value)
+
+
+def test_unsupported_encoding(tmp_path):
+    """A WAV with a format the reader does not decode (here μ-law): refused, not misread."""
+    p = tmp_path / "ulaw.wav"
+    if shutil.which("sox") is None:
+        pytest.skip("sox is not installed")
+    subprocess.run(["sox", "-n", "-r", "8000", "-e", "u-law", str(p), "synth", "0.2", "sine", "440"], check=True)
+    with pytest.raises(AudioFileError, match="broken or unsupported"):
+        read_wav(p, lang="en")
+
+
+def test_directory(tmp_path):
+    with pytest.raises(AudioFileError, match="directory"):
+        read_wav(tmp_path, lang="en")
+
+
+def test_file_frames_fails_at_once(tmp_path):
+    with pytest.raises(AudioFileError):
+        file_frames(tmp_path / "nope.wav")
+
+
+# --- frames and their clock ------------------------------------------------------------------
+
+def test_file_frames_clock(tmp_path):
+    p = tmp_path / "s.wav"
+    x = sine(440, 16000, seconds=1.1)[:16080]
+    wavfile.write(p, 16000, (x * 32767).astype(np.int16))
+    frames = list(file_frames(p, block_ms=20))
+    assert [len(f.samples) for f in frames[:-1]] == [320] * (len(frames) - 1)
+    assert len(frames[-1].samples) == 16080 % 320
+    assert [f.t0 for f in frames[:3]] == [0.0, 0.02, 0.04]
+    assert frames[-1].t1 == pytest.approx(16080 / 16000)
+    assert np.array_equal(np.concatenate([f.samples for f in frames]), read_wav(p))
+
+
+def test_frame_unpacks_as_feed_arguments():
+    f = next(array_frames(np.zeros(1000, np.float32), 10))
+    samples, t0 = f
+    assert len(samples) == 160 and t0 == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 5000), block_ms=st.sampled_from([1, 5, 10, 20, 32, 50]))
+def test_frames_cover_the_signal_on_one_clock(n, block_ms):
+    x = np.arange(n, dtype=np.float32)
+    frames = array_frames(x, block_ms)
+    got = list(frames)
+    assert frames.samples_read == n and frames.time == n / RATE
+    if n:
+        assert np.array_equal(np.concatenate([f.samples for f in got]), x)
+    for f in got:  # each block's start time is its first sample's index / RATE
+        assert f.t0 == pytest.approx(f.samples[0] / RATE)
+
+
+def test_to_pcm16_round_trip():
+    x = np.array([0.0, 0.5, -0.5, 1.0, -1.0, 2.0], np.float32)
+    back = np.frombuffer(to_pcm16(x), "<i2")
+    assert back.tolist() == [0, 16384, -16384, 32767, -32767, 32767]
+
+
+def test_write_wav_read_back(tmp_path):
+    x = sine(440, RATE).astype(np.float32)
+    audio.write_wav(tmp_path / "w.wav", x)
+    assert np.abs(read_wav(tmp_path / "w.wav") - x).max() < 1e-4
