@@ -18,8 +18,9 @@ DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"  # built by lexico
 MAX_WORDS = 60  # a longer input is refused at once (too_long)
 
 # A word: anything up to a space or punctuation; hyphens stay inside words
-# («контр-ку», «12-й», «такого-то»).
-WORD_RE = re.compile(r"[^\s,.;:!?«»\"'()\[\]{}<>—–…/\\|*]+")
+# («контр-ку», «12-й», «такого-то»), a hyphen alone or at a word's edge is a dash.
+_CHAR = r"[^\s,.;:!?«»\"'()\[\]{}<>—–…/\\|*\-‐‑]"
+WORD_RE = re.compile(rf"{_CHAR}+(?:[\-‐‑]+{_CHAR}+)*")
 DIGIT_RE = re.compile(r"№?(\d{1,3})(?:-?([а-я]{1,3}))?")
 # Case endings after digits and the role they give (as on the ordinal words).
 DIGIT_SUFFIX = {
@@ -45,12 +46,12 @@ class Word:
 
     __slots__ = ("text", "start", "end", "tags", "types", "index")
 
-    def __init__(self, text: str, start: int, end: int, tags: tuple, index: int):
+    def __init__(self, text: str, start: int, end: int, tags: tuple, index: int, types=None):
         self.text = text
         self.start = start
         self.end = end
         self.tags = tags  # ((type, value), ...); empty when the word is unknown
-        self.types = _types(tags)
+        self.types = _types(tags) if types is None else types
         self.index = index  # 0-based position among the words
 
     @property
@@ -96,7 +97,10 @@ def load() -> tuple[dict, dict, list[str]]:
     for phrase, tags in data["phrases"].items():
         forms.extend(phrase.split())
         phrases[tuple(normalize(phrase).split())] = tuple(_parse_tag(t) for t in tags)
-    return words, phrases, forms
+    # entry: (tags, tag types); phrases keyed by their first word too
+    entries = {w: (tags, _types(tags)) for w, tags in words.items()}
+    firsts = {p[0] for p in phrases}
+    return entries, (phrases, firsts), forms
 
 
 @lru_cache(maxsize=1)
@@ -128,18 +132,12 @@ class TooLong(Exception):
 def split_words(text: str, limit: int | None = MAX_WORDS) -> list[tuple[str, int, int]]:
     """The words of ``text`` with their char spans; raises TooLong past ``limit`` words."""
     out = []
+    append = out.append
     for m in WORD_RE.finditer(text):
-        start, end = m.span()
-        raw = m.group()
-        # hyphens standing alone or at a word's edges are dashes, not word parts
-        stripped = raw.strip("-‐‑")
-        if not stripped:
-            continue
-        start += raw.index(stripped)
-        end = start + len(stripped)
         if len(out) == limit:
             raise TooLong((out[0][1], len(text.rstrip())))
-        out.append((stripped, start, end))
+        start, end = m.span()
+        append((m.group(), start, end))
     return out
 
 
@@ -147,21 +145,26 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
     """Tag every word (longest phrase first); unknown words get no tags.
 
     Raises TooLong past ``limit`` words (None: no limit)."""
-    words, phrases, _ = load()
+    entries, (phrases, firsts), _ = load()
     raw = split_words(text, limit)
-    norms = [normalize(w) for w, _, _ in raw]
+    norms = [w.lower().replace("ё", "е") for w, _, _ in raw]
     out: list[Word] = []
     i = 0
-    while i < len(raw):
-        if i + 1 < len(raw):
-            tags = phrases.get((norms[i], norms[i + 1]))
+    n = len(raw)
+    while i < n:
+        norm = norms[i]
+        if norm in firsts and i + 1 < n:
+            tags = phrases.get((norm, norms[i + 1]))
             if tags:
                 out.append(Word(text[raw[i][1]:raw[i + 1][2]], raw[i][1], raw[i + 1][2], tags, len(out)))
                 i += 2
                 continue
         w, s, e = raw[i]
-        tags = words.get(norms[i]) or _digit_tags(norms[i])
-        out.append(Word(w, s, e, tags, len(out)))
+        entry = entries.get(norm)
+        if entry is None:
+            out.append(Word(w, s, e, _digit_tags(norm), len(out)))
+        else:
+            out.append(Word(w, s, e, entry[0], len(out), entry[1]))
         i += 1
     return out
 

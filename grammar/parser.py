@@ -10,7 +10,6 @@ that does not make a call does not count against one that does.
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 from typing import Iterable
 
@@ -61,11 +60,7 @@ def _star(c):
     if len(c) == 1:
         return list(c[0]) if isinstance(c[0], list) else [c[0]]
     head, item = c
-    if isinstance(item, list):
-        head.extend(item)
-    else:
-        head.append(item)
-    return head
+    return head + item if isinstance(item, list) else head + [item]
 
 
 def _flat_list(c):
@@ -128,50 +123,142 @@ def _compile_table():
 _STATES, _START, _END = _compile_table()
 
 
-class _SyntaxError(Exception):
-    def __init__(self, index: int, row: dict):
-        self.index = index  # which token did not fit (len(tokens): the end)
-        self.row = row  # the parser state's actions: what would have fitted
-
-    @property
-    def expected(self) -> frozenset:
-        return frozenset(k for k in self.row if k.isupper())
+_ACCEPT = object()
 
 
-def _run(tokens: list) -> list:
-    """Drive Lark's LALR table over the tokens: the items, or _SyntaxError."""
+def _feed(ss: list, vs: list, tok, ttype: str):
+    """Feed one token to a parser configuration (state and value stacks, changed in
+    place): None when it fits, _ACCEPT at the end of a whole parse, else the row
+    of actions that would have fitted."""
     states = _STATES
-    state_stack = [_START]
-    value_stack: list = []
-    n = len(tokens)
-    i = 0
     while True:
-        tok = tokens[i] if i < n else None
-        ttype = tok[0] if tok is not None else "$END"
-        while True:
-            row = states[state_stack[-1]]
-            act = row.get(ttype)
-            if act is None:
-                raise _SyntaxError(i, row)
-            if act[0]:
-                if ttype == "$END":
-                    return value_stack[-1]
-                state_stack.append(act[1])
-                value_stack.append(tok)
-                break
-            size, origin, build = act[1]
-            if size:
-                children = value_stack[-size:]
-                del state_stack[-size:]
-                del value_stack[-size:]
+        row = states[ss[-1]]
+        act = row.get(ttype)
+        if act is None:
+            return row
+        if act[0]:
+            if tok is None:
+                return _ACCEPT
+            ss.append(act[1])
+            vs.append(tok)
+            return None
+        size, origin, build = act[1]
+        if size:
+            children = vs[-size:]
+            del ss[-size:]
+            del vs[-size:]
+        else:
+            children = []
+        vs.append(build(children))
+        ss.append(states[ss[-1]][origin][1])
+        if tok is None and ss[-1] == _END:
+            return _ACCEPT
+
+
+def _parse_lattice(options: list) -> tuple[list, tuple | None]:
+    """Parse every reading of the tagged words at once, dropping a reading as soon
+    as it stops fitting the grammar (a breadth-first walk over the tag lattice).
+
+    Returns (the items of each reading that parses, the furthest syntax error as
+    (index, row, token or None at the end, previous token)); readings over
+    MAX_READINGS raise OverflowError.
+    """
+    configs = [([_START], [], None)]
+    error = None
+    for i, opts in enumerate(options):
+        new = []
+        fork = len(opts) > 1
+        for ss, vs, _prev in configs:
+            for k, tok in enumerate(opts):
+                if fork and k < len(opts) - 1:
+                    s2, v2 = list(ss), list(vs)
+                else:
+                    s2, v2 = ss, vs
+                row = _feed(s2, v2, tok, tok[0])
+                if row is None:
+                    new.append((s2, v2, tok))
+                elif error is None or i > error[0]:
+                    error = (i, row, tok, _prev)
+        if not new:
+            return [], error
+        if len(new) > MAX_READINGS:
+            raise OverflowError
+        configs = new
+    readings = []
+    for ss, vs, prev in configs:
+        got = _feed(ss, vs, None, "$END")
+        if got is _ACCEPT:
+            readings.append(vs[-1] if vs else [])
+        elif error is None or len(options) > error[0]:
+            error = (len(options), got, None, prev)
+    return readings, error
+
+
+def _ball_word(w) -> bool:
+    return w.has("B_INS", "B_BARE", "B_NOM", "B_GEN")
+
+
+def _taggings(words) -> list:
+    """For each phrase-level token, the tokens its word's tags allow."""
+    options: list = []
+    i = 0
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if w.types and w.types <= POCKET_TAGS:
+            j = i
+            parts = []
+            while j < n and words[j].types and words[j].types <= POCKET_TAGS:
+                if j > i and "V" in words[j].types:
+                    break  # «в угол в середину»: two pocket phrases
+                parts.extend(words[j].tags)
+                j += 1
+            options.append((("POCKET", tuple(parts), w.start, words[j - 1].end),))
+            i = j
+            continue
+        if len(w.tags) == 1 and "SHAROM" not in w.types:
+            t, v = w.tags[0]
+            options.append(((t, v, w.start, w.end),))
+            i += 1
+            continue
+        opts = []
+        for t, v in w.tags:
+            if t == "SHAROM":
+                # «одиннадцатым шаром» or «шаром одиннадцатым»: by its neighbours
+                if i > 0 and _ball_word(words[i - 1]):
+                    opts.append(("SHAROM_POST", None, w.start, w.end))
+                if (i + 1 < n and _ball_word(words[i + 1])) or not opts:
+                    opts.append(("SHAROM_PRE", None, w.start, w.end))
             else:
-                children = []
-            value = build(children)
-            state_stack.append(states[state_stack[-1]][origin][1])
-            value_stack.append(value)
-            if ttype == "$END" and state_stack[-1] == _END:
-                return value_stack[-1]
+                opts.append((t, v, w.start, w.end))
+        options.append(tuple(opts))
         i += 1
+    return options
+
+
+def _syntax_refusal(error: tuple, text: str) -> Refusal:
+    """Where a reading stopped fitting the grammar → the refusal a referee gives."""
+    index, row, tok, prev = error
+    if tok is None:  # the words ended in the middle of a phrase
+        return Refusal("incomplete", (prev[2], prev[3]), "",
+                       {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more")})
+    if "CLEAN" in row or prev is None:
+        # between phrases: this word starts nothing
+        return Refusal("unexpected_word", (tok[2], tok[3]), "",
+                       {"word": text[tok[2]:tok[3]], "position": _position(text, tok[2])})
+    return Refusal("incomplete", (prev[2], prev[3]), "",
+                   {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more")})
+
+
+def _position(text: str, start: int) -> int:
+    """1-based number of the word that starts at ``start``."""
+    from .lexicon import split_words
+
+    try:
+        words = split_words(text[: start + 1])
+    except TooLong:
+        return MAX_WORDS
+    return max(1, len(words))
 
 
 def _check_mode(mode) -> str:
@@ -193,82 +280,6 @@ def _check_balls(balls_left) -> frozenset | None:
         if isinstance(b, bool) or not isinstance(b, int) or b not in BALLS:
             raise GrammarError(f"balls_left: {b!r} is not a ball number 1-15")
     return frozenset(balls)
-
-
-def _ball_word(w) -> bool:
-    return w.has("B_INS", "B_BARE", "B_NOM", "B_GEN")
-
-
-def _taggings(words) -> list[list[tuple]] | None:
-    """Every token sequence the tagged words allow (None: more than MAX_READINGS)."""
-    options: list[list[tuple]] = []
-    i = 0
-    n = len(words)
-    while i < n:
-        w = words[i]
-        if w.types and w.types <= POCKET_TAGS:
-            j = i
-            parts = []
-            while j < n and words[j].types and words[j].types <= POCKET_TAGS:
-                if j > i and words[j].has("V"):
-                    break  # «в угол в середину»: two pocket phrases
-                parts.extend(words[j].tags)
-                j += 1
-            options.append([("POCKET", tuple(parts), w.start, words[j - 1].end)])
-            i = j
-            continue
-        if len(w.tags) == 1 and "SHAROM" not in w.types:
-            t, v = w.tags[0]
-            options.append(((t, v, w.start, w.end),))
-            i += 1
-            continue
-        opts = []
-        for t, v in w.tags:
-            if t == "SHAROM":
-                # «одиннадцатым шаром» or «шаром одиннадцатым»: by its neighbours
-                if i > 0 and _ball_word(words[i - 1]):
-                    opts.append(("SHAROM_POST", None, w.start, w.end))
-                if (i + 1 < n and _ball_word(words[i + 1])) or not opts:
-                    opts.append(("SHAROM_PRE", None, w.start, w.end))
-            else:
-                opts.append((t, v, w.start, w.end))
-        options.append(opts)
-        i += 1
-    total = 1
-    for o in options:
-        total *= len(o)
-        if total > MAX_READINGS:
-            return None
-    if total == 1:
-        return [[o[0] for o in options]]
-    return [list(p) for p in itertools.product(*options)]
-
-
-def _syntax_refusal(exc: _SyntaxError, tokens: list, text: str) -> Refusal:
-    """Where a reading stopped fitting the grammar → the refusal a referee gives."""
-    if exc.index >= len(tokens):
-        last = tokens[-1]
-        return Refusal("incomplete", (last[2], last[3]), "",
-                       {"word": text[last[2]:last[3]], "expected_key": EXPECTS.get(last[0], "more")})
-    tok = tokens[exc.index]
-    if "CLEAN" in exc.expected or exc.index == 0:
-        # between phrases: this word starts nothing
-        return Refusal("unexpected_word", (tok[2], tok[3]), "",
-                       {"word": text[tok[2]:tok[3]], "position": _position(text, tok[2])})
-    prev = tokens[exc.index - 1]
-    return Refusal("incomplete", (prev[2], prev[3]), "",
-                   {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more")})
-
-
-def _position(text: str, start: int) -> int:
-    """1-based number of the word that starts at ``start``."""
-    from .lexicon import split_words
-
-    try:
-        words = split_words(text[: start + 1])
-    except TooLong:
-        return MAX_WORDS
-    return max(1, len(words))
 
 
 def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None) -> Call | Refusal:
@@ -301,20 +312,14 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
     content = [w for w in words if not w.types <= IGNORED_TAGS]
     if not content:
         return Refusal("empty", (words[0].start, words[-1].end), "")
-    taggings = _taggings(content)
     whole = (content[0].start, content[-1].end)
-    if taggings is None:
+    try:
+        readings, syntax = _parse_lattice(_taggings(content))
+    except OverflowError:
         return Refusal("ambiguous", whole, "too_many")
     calls: list[Call] = []
     semantic: Refusal | None = None
-    syntax = None  # (error, tokens) of the reading that got furthest
-    for tokens in taggings:
-        try:
-            items = _run(tokens)
-        except _SyntaxError as exc:
-            if syntax is None or exc.index > syntax[0].index:
-                syntax = (exc, tokens)
-            continue
+    for items in readings:
         result = resolve(items, text, mode, balls)
         if isinstance(result, Call):
             if result not in calls:
@@ -329,7 +334,7 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
         return _ambiguous(calls, whole)
     if semantic is not None:
         return semantic
-    return _syntax_refusal(syntax[0], syntax[1], text)
+    return _syntax_refusal(syntax, text)
 
 
 def _ambiguous(calls: list[Call], span) -> Refusal:
