@@ -33,15 +33,18 @@ Decisions where RULES.md leaves room (documented here, cited in the verdict):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pyramid_referee.grammar.call import CONTRE_COUP, CUE, CUSHION as C_CUSHION, POCKET as C_POCKET, Call
 
 from .errors import RulesInputError
-from .outcome import CUSHION, HIT, OFF_TABLE, POCKET, Event, Outcome
+from .outcome import HIT, OFF_TABLE, POCKET, Outcome
 from .settings import Settings
 from .state import LAST_BALL, NORMAL, GameState, Result
 from .verdict import Penalty, Verdict
 
 CALL_STATUSES = ("accepted", "refused", "none")
+_new = tuple.__new__  # builds the named-tuple records positionally: the hot path (bench/bench_rules.py)
 QUIET_LIMIT = 3  # E2: three penalty strokes in a row each
 _FOUL_IDS = {f: "P1" + f for f in "абвгдежзи"}
 _FOUL_ORDER = "абвгдежзи"
@@ -158,18 +161,19 @@ def _contact_key(actor, target, ball):
     return ("h", frozenset((actor, target)))
 
 
-def _event_key(ev: Event):
-    if ev.type == HIT:
-        return ("h", frozenset((ev.ball, ev.other)))
-    if ev.type == CUSHION:
-        return ("c", ev.ball)
-    if ev.type == POCKET:
-        return ("p", ev.ball)
-    return ("o", ev.ball)
-
-
 def _involves(key, ball) -> bool:
     return ball in key[1] if key[0] == "h" else key[1] == ball
+
+
+@lru_cache(maxsize=4096)
+def _route_plan(route, ball):
+    """What a declared route asks for, computed once per (route, ball)."""
+    rk = tuple(_contact_key(a, t, ball) for a, t in route)
+    own = tuple(k for k in rk if _involves(k, ball))
+    balls_in_route = {x for c in route for x in c if isinstance(x, int)}
+    # C3: with no other ball taking part, an undeclared cue-ball cushion (абриколь) fails the call.
+    check_c3 = balls_in_route <= {ball} and ("c", CUE) not in rk
+    return rk, own, check_c3
 
 
 def route_followed(route, ball: int, events) -> str | None:
@@ -179,19 +183,18 @@ def route_followed(route, ball: int, events) -> str | None:
     touched something undeclared between being struck and the pocket;
     ``"route_c3"``: an undeclared абриколь where no other ball takes part.
     """
-    rk = [_contact_key(a, t, ball) for a, t in route]
-    ek = [_event_key(e) for e in events]
+    rk, own, check_c3 = _route_plan(tuple(tuple(c) for c in route), ball)
     j, n = 0, len(rk)
-    for k in ek:  # Q10: every declared contact, in order
-        if j < n and k == rk[j]:
+    for e in events:  # Q10: every declared contact, in order
+        if j < n and e.key == rk[j]:
             j += 1
     if j < n:
         return "route"
-    if [k for k in ek if _involves(k, ball)] != [k for k in rk if _involves(k, ball)]:
+    if tuple(e.key for e in events if _involves(e.key, ball)) != own:
         return "route"  # Q10: the called ball touched something undeclared
-    balls_in_route = {x for a, t in route for x in (a, t) if isinstance(x, int)}
-    if balls_in_route <= {ball} and ("c", CUE) not in rk:  # C3: no other ball takes part
-        for k in ek:
+    if check_c3:
+        for e in events:
+            k = e.key
             if k[0] == "h" and CUE in k[1]:
                 break
             if k == ("c", CUE):
@@ -363,15 +366,14 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
     table_left = len(state.on_table) - len(counted)
     last_scored = counted[-1] if counted else state.last_scored
     result, replay_ball = _end(state, settings, new_scores, quiet_new, table_left, bool(fouls), last_scored, clauses)
-    return Verdict(
-        players=state.players, stroke=state.strokes, phase=NORMAL, striker_idx=s, call_status=call_status,
-        called_ball=called, fulfilled=fulfilled, miss=miss, deltas=(deltas[0], deltas[1]),
-        ball_points=ball_points, bonus=bonus, counted=counted, respotted=respotted, fouls=fouls,
-        penalty=penalty, restore_positions=restore,
-        next_idx=state.next_break if replay_ball is not None else nxt,
-        next_from_hand=True if replay_ball is not None else (sc.cue_in or sc.cue_off),
-        quiet=quiet, result=result, replay_ball=replay_ball, clauses=_dedup(clauses),
-    )
+    # Positional, in Verdict's field order.
+    return _new(Verdict, (
+        state.players, state.strokes, NORMAL, s, call_status, called, fulfilled, miss, (deltas[0], deltas[1]),
+        ball_points, bonus, counted, respotted, fouls, penalty, restore,
+        state.next_break if replay_ball is not None else nxt,
+        True if replay_ball is not None else (sc.cue_in or sc.cue_off),
+        quiet, result, replay_ball, _dedup(clauses),
+    ))
 
 
 def _end(state, settings, scores, quiet, table_left, penalised, last_scored, clauses):
@@ -465,12 +467,11 @@ def apply(state: GameState, verdict: Verdict) -> GameState:
         on_table = frozenset((verdict.replay_ball,))
         phase = LAST_BALL
         quiet = [0, 0]
-    return GameState(
-        players=state.players, scores=scores, on_table=on_table, to_play=verdict.next_idx,
-        from_hand=verdict.next_from_hand, from_balls=from_balls, received=received, paid=paid,
-        quiet_penalties=(quiet[0], quiet[1]), result=verdict.result, phase=phase,
-        next_break=state.next_break, last_scored=last_scored, strokes=state.strokes + 1,
-    )
+    # Positional, in GameState's field order.
+    return _new(GameState, (
+        state.players, scores, on_table, verdict.next_idx, verdict.next_from_hand, from_balls, received, paid,
+        (quiet[0], quiet[1]), verdict.result, phase, state.next_break, last_scored, state.strokes + 1,
+    ))
 
 
 def step(state: GameState, call: Call | None, outcome: Outcome, settings: Settings, *,

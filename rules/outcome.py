@@ -20,7 +20,7 @@ citing E6, and the engine offers no other way to take a ball off.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 from pyramid_referee.grammar.call import CUE, CallFormatError, Pocket
@@ -31,6 +31,7 @@ Ball = Union[str, int]  # "cue" or 1..15
 
 HIT, CUSHION, POCKET, OFF_TABLE = "hit", "cushion", "pocket", "off_table"
 EVENT_TYPES = (HIT, CUSHION, POCKET, OFF_TABLE)
+_KEY_TAG = {CUSHION: "c", POCKET: "p", OFF_TABLE: "o"}
 REMOVED = "removed"  # E6: not allowed; see the module docstring
 
 # P1 letters. Given by the referee (the events cannot show them):
@@ -60,8 +61,18 @@ class Event:
     ball: Ball
     other: Ball | None = None
     pocket: Pocket | None = None
+    # What the route check compares (Q10), computed once: ("h", {a, b}), ("c", ball), ("p", ball), ("o", ball).
+    key: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._check()
+        if self.type == HIT:
+            key = ("h", frozenset((self.ball, self.other)))
+        else:
+            key = (_KEY_TAG[self.type], self.ball)
+        object.__setattr__(self, "key", key)
+
+    def _check(self) -> None:
         if self.type not in EVENT_TYPES:
             raise RulesInputError("type", f"{self.type!r} is not one of {', '.join(EVENT_TYPES)}")
         if not is_ball(self.ball):

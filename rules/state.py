@@ -1,4 +1,4 @@
-"""The game state: immutable, cheap to copy (tuples and a frozenset).
+"""The game state: immutable, cheap to copy (a named tuple of tuples and a frozenset).
 
 Players are kept by index (0, 1) internally; every JSON form uses their names.
 ``scores[p] == from_balls[p] + received[p] - paid[p]`` always holds:
@@ -10,8 +10,8 @@ points taken (less than the penalty only under the Q1 floor).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from .errors import RulesInputError
 from .settings import Settings
@@ -36,8 +36,9 @@ class Result:
         return {"winner": self.winner} if self.winner is not None else {"draw": self.draw}
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(NamedTuple):
+    """Immutable (a named tuple: cheap to build and copy, hashable)."""
+
     players: tuple[str, str]
     scores: tuple[int, int] = (0, 0)
     on_table: frozenset = ALL_BALLS
@@ -83,9 +84,9 @@ class GameState:
         return self.result is not None
 
     def score_of(self, player: str) -> int:
-        return self.scores[self.index(player)]
+        return self.scores[self.player_index(player)]
 
-    def index(self, player: str) -> int:
+    def player_index(self, player: str) -> int:
         try:
             return self.players.index(player)
         except ValueError:
@@ -111,7 +112,7 @@ class GameState:
         }
 
     def with_(self, **changes: Any) -> "GameState":
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 def _players(players: Any) -> tuple[str, str]:

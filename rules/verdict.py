@@ -5,6 +5,7 @@ with the clause ids that decided it and one sentence a referee could read out.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .state import LAST_BALL, Result
 
@@ -39,8 +40,9 @@ class Penalty:
         return {"player": self.player, "clauses": list(self.clauses), "points": self.points, "paid": self.paid}
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
+    """Immutable (a named tuple: the judge builds one per stroke, so it must be cheap)."""
+
     players: tuple[str, str]
     stroke: int  # the state's stroke count this verdict was judged on
     phase: str  # "normal" | "last_ball"

@@ -63,7 +63,8 @@ def draw_stroke(data, state, settings):
                 gone.add(b)
             else:
                 events.append(Event("cushion", b))
-    fouls = data.draw(st.sets(st.sampled_from("гдези"), max_size=2)) if data.draw(st.integers(0, 3)) == 0 else set()
+    letters = "гдези" if state.from_hand else "гдеи"  # з: only from hand (P1з)
+    fouls = data.draw(st.sets(st.sampled_from(letters), max_size=2)) if data.draw(st.integers(0, 3)) == 0 else set()
     unchanged = all(e.type == "cushion" for e in events) and data.draw(st.booleans())
     outcome = Outcome(
         tuple(events), frozenset(fouls), None,
