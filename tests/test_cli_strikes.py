@@ -1,0 +1,127 @@
+"""`pyramid-referee strikes FILE.wav [--json]`: the strike detector from the command line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.io import wavfile
+
+from pyramid_referee.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _make_audio():
+    spec = importlib.util.spec_from_file_location("make_audio", ROOT / "corpora/audio/make_audio.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+MAKE = _make_audio()
+TRUTH = [1.25, 5.5]
+
+
+@pytest.fixture(scope="module")
+def table_wav(tmp_path_factory):
+    """Two strikes (and a collision after the first) in pink noise, written at 44.1 kHz stereo."""
+    rng = np.random.default_rng(11)
+    x = MAKE.colored_noise(rng, int(7 * MAKE.RATE), 1.0) * 0.003
+    MAKE._add(x, MAKE.cue_click(rng), TRUTH[0], 0.5)
+    MAKE._add(x, MAKE.ball_collision(rng), TRUTH[0] + 0.4, 0.6)
+    MAKE._add(x, MAKE.cue_click(rng), TRUTH[1], 0.5)
+    from pyramid_referee.voice.audio import resample
+
+    y = resample(x, MAKE.RATE, 44100)
+    p = tmp_path_factory.mktemp("cli") / "table.wav"
+    wavfile.write(p, 44100, (np.stack([y, y], axis=1) * 32767).astype(np.int16))
+    return p
+
+
+def test_json_output(table_wav, capsys):
+    assert main(["strikes", str(table_wav), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["strikes"]
+    assert out["strikes"] == pytest.approx(TRUTH, abs=0.003)
+    assert all(round(t, 3) == t for t in out["strikes"])          # rounded to ms
+
+
+def test_text_output_russian_and_english(table_wav, capsys):
+    assert main(["strikes", str(table_wav)]) == 0
+    out = capsys.readouterr().out
+    assert "ударов 2" in out and "удар 1: 1.25" in out
+    assert main(["strikes", str(table_wav), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "2 strike(s)" in out and "strike 2: 5.5" in out
+
+
+def test_stroke_window_option(table_wav, capsys):
+    """A 10 s stroke window swallows the second strike (4.25 s later): the option reaches the detector."""
+    assert main(["strikes", str(table_wav), "--json", "--stroke-window", "10"]) == 0
+    assert json.loads(capsys.readouterr().out)["strikes"] == pytest.approx(TRUTH[:1], abs=0.003)
+
+
+def test_no_strikes(tmp_path, capsys):
+    p = tmp_path / "quiet.wav"
+    wavfile.write(p, 16000, (np.random.default_rng(0).standard_normal(16000) * 300).astype(np.int16))
+    assert main(["strikes", str(p), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"strikes": []}
+    assert main(["strikes", str(p), "--lang", "en"]) == 0
+    assert "no strikes found" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content, expect", [
+    (None, "no such file"),
+    (b"", "empty"),
+    (b"RIFF\x10\x00\x00\x00WAVEfmt \x10\x00\x00", "broken or unsupported"),
+    (b"just some text, not a wav file at all", "not a WAV file"),
+])
+def test_bad_file_is_one_clear_line_exit_2(tmp_path, capsys, content, expect):
+    p = tmp_path / "bad.wav"
+    if content is not None:
+        p.write_bytes(content)
+    assert main(["strikes", str(p), "--json", "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and expect in err and str(p) in err
+    assert "Traceback" not in err
+
+
+def test_missing_argument_and_bad_options(capsys):
+    assert main(["strikes"]) == 2
+    assert "нужен WAV-файл" in capsys.readouterr().err
+    assert main(["strikes", "x.wav", "--block-ms", "0"]) == 2
+    assert main(["strikes", "x.wav", "--mic"]) == 2
+
+
+def test_dead_microphone_is_a_clear_message(capsys):
+    assert main(["strikes", "--mic", "--device", "4242", "--lang", "en", "--seconds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert ("4242" in err and "not found" in err) or "PortAudio" in err
+    assert "Traceback" not in err
+
+
+def test_list_devices_runs(capsys):
+    assert main(["strikes", "--list-devices", "--json"]) == 0
+    assert isinstance(json.loads(capsys.readouterr().out), list)
+
+
+def test_console_script_on_a_corpus_file():
+    """The installed entry point, on a generated scene: the manifest's strikes."""
+    exe = shutil.which("pyramid-referee", path=str(Path(sys.executable).parent))
+    if shutil.which("espeak-ng") is None or exe is None:
+        pytest.skip("needs espeak-ng (test audio) and the installed pyramid-referee script")
+    manifest = MAKE.ensure(MAKE.DEFAULT_OUT)
+    entry = next(f for f in manifest["files"] if f["file"].startswith("scene_snr20_babble"))
+    proc = subprocess.run([exe, "strikes", str(MAKE.DEFAULT_OUT / entry["file"]), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["strikes"] == pytest.approx(entry["strikes"], abs=0.030)

@@ -1,0 +1,240 @@
+"""The microphone: a dead or missing device, overflow reporting, rate conversion, and the real path.
+
+The real path: the test starts its own PulseAudio daemon with a null sink whose monitor is the
+default source; PortAudio records it through ALSA's pulse plugin (libasound2-plugins) while
+``paplay`` plays a WAV with two strikes into the sink. It skips, saying why, where the daemon or
+the tools are missing. The recording runs in a subprocess so that PortAudio starts with the test
+daemon's environment.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pyramid_referee.voice.audio import RATE, read_wav, resample, write_wav
+from pyramid_referee.voice.errors import AudioDeviceError
+from pyramid_referee.voice.mic import MicrophoneSource, StreamResampler, list_devices
+from pyramid_referee.voice.strike import detect_strikes
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _make_audio():
+    spec = importlib.util.spec_from_file_location("make_audio", ROOT / "corpora/audio/make_audio.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# --- dead or missing device --------------------------------------------------------------------
+
+def test_nonexistent_device_index_is_a_clear_error():
+    with pytest.raises(AudioDeviceError) as e:
+        with MicrophoneSource(device=12345, lang="en"):
+            pass
+    msg = str(e.value)
+    assert ("12345" in msg and "not found" in msg) or "PortAudio" in msg
+
+
+def test_nonexistent_device_name_is_a_clear_error_in_russian():
+    with pytest.raises(AudioDeviceError) as e:
+        MicrophoneSource(device="no-such-microphone-xyz").start()
+    msg = str(e.value)
+    assert ("no-such-microphone-xyz" in msg and "не найден" in msg) or "PortAudio" in msg
+
+
+def test_iterating_a_dead_device_raises_not_hangs():
+    src = MicrophoneSource(device="99", lang="en")
+    assert src.device == 99          # a digit string is an index
+    with pytest.raises(AudioDeviceError):
+        next(iter(src))
+
+
+def test_list_devices_gives_input_devices():
+    devices = list_devices()
+    assert isinstance(devices, list)
+    for d in devices:
+        assert d.max_input_channels > 0 and d.name
+
+
+# --- reporting (real sounddevice status flags, no stream) ---------------------------------------
+
+def test_input_overflow_is_counted_and_reported():
+    sd = pytest.importorskip("sounddevice")
+    src = MicrophoneSource(lang="en")
+    flags = sd.CallbackFlags()
+    flags.input_overflow = True
+    block = np.zeros((160, 1), np.float32)
+    src._callback(block, 160, None, flags)
+    src._callback(block, 160, None, sd.CallbackFlags())
+    assert src.overflows == 1 and src.status_log == ["input overflow"]
+    assert "input overflows 1" in src.problems()
+    assert src._queue.qsize() == 2      # the audio itself is still delivered
+
+
+def test_full_queue_drops_and_reports():
+    src = MicrophoneSource(lang="en", max_queue_s=0.04, block_ms=10)
+    block = np.zeros((160, 1), np.float32)
+    for _ in range(10):
+        src._callback(block, 160, None, None)
+    assert src.dropped == 6 and "blocks dropped 6" in src.problems()
+
+
+def test_no_problem_no_report():
+    assert MicrophoneSource().problems() is None
+
+
+# --- rate conversion for devices that refuse 16 kHz ---------------------------------------------
+
+@pytest.mark.parametrize("rate_in", [44100, 48000, 8000])
+def test_stream_resampler_matches_whole_signal_and_ignores_block_edges(rate_in):
+    t = np.arange(int(rate_in * 1.0)) / rate_in
+    x = 0.5 * np.sin(2 * np.pi * 440 * t)
+    rs = StreamResampler(rate_in, RATE)
+    rng = np.random.default_rng(0)
+    parts, pos = [], 0
+    while pos < len(x):
+        n = int(rng.integers(1, 2000))
+        parts.append(rs.process(x[pos:pos + n]))
+        pos += n
+    y = np.concatenate(parts)
+    assert abs(len(y) - RATE) <= 1
+    rs2 = StreamResampler(rate_in, RATE)
+    assert np.allclose(rs2.process(x)[: len(y)], y, atol=1e-9)   # block cuts change nothing
+    mid = slice(2000, 14000)                                    # past the low-pass's start-up
+    spec = np.abs(np.fft.rfft(y[mid] * np.hanning(12000)))
+    assert np.fft.rfftfreq(12000, 1 / RATE)[np.argmax(spec)] == pytest.approx(440, abs=3)
+    assert np.abs(y[mid]).max() == pytest.approx(0.5, abs=0.02)
+    # Same waveform as the offline polyphase resampler, up to the causal filter's small delay.
+    ref = resample(x, rate_in, RATE)[mid]
+    best = max(np.corrcoef(y[mid.start + k: mid.stop + k], ref)[0, 1] for k in range(0, 30))
+    assert best > 0.995
+
+
+# --- the real path: PulseAudio null sink → ALSA pulse plugin → PortAudio → MicrophoneSource ------
+
+def _pactl_ok(env) -> bool:
+    return subprocess.run(["pactl", "info"], env=env, capture_output=True, timeout=5).returncode == 0
+
+
+@pytest.fixture(scope="module")
+def pulse(tmp_path_factory):
+    for tool in ("pulseaudio", "pactl", "paplay"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed (apt-get install pulseaudio pulseaudio-utils)")
+    run = tmp_path_factory.mktemp("pulse-runtime")
+    os.chmod(run, 0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PULSE_")}
+    env.update(XDG_RUNTIME_DIR=str(run), HOME=str(run))
+    log = run / "pulseaudio.log"
+    proc = subprocess.Popen(
+        ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+         "--system=false", "-L", "module-native-protocol-unix",
+         "-L", "module-null-sink sink_name=referee_test rate=16000 channels=1",
+         f"--log-target=file:{log}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and proc.poll() is None and not _pactl_ok(env):
+        time.sleep(0.2)
+    if proc.poll() is not None or not _pactl_ok(env):
+        proc.kill()
+        proc.wait()
+        tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
+        pytest.skip(f"the PulseAudio daemon could not start here: {tail.strip() or 'no log'}")
+    subprocess.run(["pactl", "set-default-source", "referee_test.monitor"], env=env, check=True)
+    subprocess.run(["pactl", "set-default-sink", "referee_test"], env=env, check=True)
+    yield env
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+RECORD = textwrap.dedent("""
+    import json, subprocess, sys, numpy as np
+    from pyramid_referee.voice.mic import MicrophoneSource, list_devices
+    wav, out, device = sys.argv[1], sys.argv[2], sys.argv[3]
+    names = [d.name for d in list_devices()]
+    chunks, player, t_play, t_done = [], None, None, None
+    with MicrophoneSource(device=device, block_ms=10) as mic:
+        for frame in mic:
+            chunks.append(frame.samples)
+            if player is None and frame.t1 >= 0.3:
+                player = subprocess.Popen(["paplay", wav])
+                t_play = frame.t1
+            if player is not None and t_done is None and player.poll() is not None:
+                t_done = frame.t1
+            if t_done is not None and frame.t1 >= t_done + 0.5 or frame.t1 > 30:
+                break
+        info = {"t_play": t_play, "t_done": t_done, "overflows": mic.overflows,
+                "dropped": mic.dropped, "device": mic.device_name, "devices": names,
+                "rate": mic.device_rate}
+    np.save(out, np.concatenate(chunks))
+    print(json.dumps(info))
+""")
+
+
+def test_microphone_records_the_strikes_played_into_a_null_sink(pulse, tmp_path):
+    make = _make_audio()
+    rng = np.random.default_rng(3)
+    x = np.zeros(int(6.5 * RATE))
+    if make.espeak_available():
+        speech = make.speak("Тройка дуплетом в середину")[: int(1.4 * RATE)]
+        x[int(0.2 * RATE): int(0.2 * RATE) + len(speech)] += 0.4 * speech
+    truth = [2.0, 5.5]
+    make._add(x, make.cue_click(rng), truth[0], 0.6)
+    make._add(x, make.ball_collision(rng), 2.4, 0.5)
+    make._add(x, make.pocket_drop(rng)[0], 3.0, 0.5)
+    make._add(x, make.cue_click(rng), truth[1], 0.6)
+    x += make.colored_noise(rng, len(x), 1.0) * 0.003
+    wav = tmp_path / "table.wav"
+    write_wav(wav, x)
+    assert detect_strikes(read_wav(wav)) == pytest.approx(truth, abs=0.002)
+
+    rec = tmp_path / "recorded.npy"
+    proc = subprocess.run([sys.executable, "-c", RECORD, str(wav), str(rec), "default"],
+                          env=pulse, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    info = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "default" in info["devices"] or "pulse" in info["devices"]
+    y = np.load(rec)
+    assert len(y) / RATE >= 6.5
+    assert np.abs(y).max() > 0.1, "the recording is silent"
+    found = detect_strikes(y)
+    assert len(found) == 2, f"found {found} in the recording (played at {info['t_play']} s)"
+    offset = found[0] - truth[0]          # when playback really started, on the recording's clock
+    assert info["t_play"] - 0.01 <= offset <= info["t_play"] + 1.5
+    assert found[1] - offset == pytest.approx(truth[1], abs=0.030)
+    assert info["overflows"] == 0 and info["dropped"] == 0
+
+
+SLOW_READER = textwrap.dedent("""
+    import json, time
+    from pyramid_referee.voice.mic import MicrophoneSource
+    src = MicrophoneSource(device="default", block_ms=10, max_queue_s=0.1, lang="en")
+    with src:
+        next(iter(src))          # wait for the stream to run
+        time.sleep(1.0)          # a reader that falls behind
+        print(json.dumps({"dropped": src.dropped, "problems": src.problems()}))
+""")
+
+
+def test_slow_reader_is_reported_not_hidden(pulse):
+    proc = subprocess.run([sys.executable, "-c", SLOW_READER], env=pulse, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    info = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert info["dropped"] > 0 and "blocks dropped" in info["problems"]
