@@ -202,25 +202,52 @@ def _is_start(item) -> bool:
     return item[0] in ("called", "obj", "pocket")
 
 
-def resolve(items: list, text: str, mode: str, balls_left) -> Call | Refusal | set:
+def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = None) -> Call | Refusal | set:
     """The call that counts (C9: the last of several), a Refusal, or a set of
-    different calls when the words split into calls in more than one way."""
-    first = assemble(items, text, mode, balls_left)
+    different calls when the words split into calls in more than one way.
+
+    ``memo`` (optional, one per input text) shares assembled stretches between
+    the readings of the same words."""
+    memo = {} if memo is None else memo
+
+    def assembled(part: list):
+        key = tuple(part)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = assemble(part, text, mode, balls_left)
+        return got
+
+    first = assembled(items)
     if isinstance(first, Call):
         return first
     n_starts = sum(1 for i in items if i[0] in ("called", "obj")) + sum(1 for i in items if i[0] == "pocket")
     if n_starts < 3:  # one call at most: nothing to split
         return first
 
-    # segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
+    # A whole call has at most one called ball and exactly one pocket: only such
+    # stretches are assembled (prefix counts make the check cheap).
     n = len(items)
+    balls_before = [0] * (n + 1)
+    pockets_before = [0] * (n + 1)
+    for k, i in enumerate(items):
+        balls_before[k + 1] = balls_before[k] + (i[0] in ("called", "obj"))
+        pockets_before[k + 1] = pockets_before[k] + (i[0] == "pocket")
+
+    def could_be_call(j: int, k: int) -> bool:
+        return balls_before[k] - balls_before[j] <= 1 and pockets_before[k] - pockets_before[j] == 1
+
+    cache: dict = {}
+
+    def call_at(j: int, k: int):
+        if (j, k) not in cache:
+            cache[(j, k)] = could_be_call(j, k) and isinstance(assembled(items[j:k]), Call)
+        return cache[(j, k)]
+
+    # segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
     segmentable = [False] * (n + 1)
     segmentable[0] = True
     for k in range(1, n + 1):
-        for j in range(k):
-            if segmentable[j] and isinstance(assemble(items[j:k], text, mode, balls_left), Call):
-                segmentable[k] = True
-                break
+        segmentable[k] = any(segmentable[j] and call_at(j, k) for j in range(k))
     lasts = set()
     trailing = None
     for j in range(1, n):
@@ -228,7 +255,7 @@ def resolve(items: list, text: str, mode: str, balls_left) -> Call | Refusal | s
             continue
         if not any(i[0] in ("called", "obj") for i in items[j:]):
             continue  # no new ball after the call: more of the same call (e.g. a second pocket)
-        last = assemble(items[j:], text, mode, balls_left)
+        last = assembled(items[j:])
         if isinstance(last, Call):
             lasts.add(last)
         elif trailing is None:

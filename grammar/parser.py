@@ -23,7 +23,7 @@ from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, tag_words
 from .refusal import Refusal
 
 MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
-MAX_READINGS = 64  # more taggings than this: refused as too convoluted (C4)
+MAX_READINGS = 32  # more readings alive than this: refused as too convoluted (C4)
 
 # What a hanging word still needs, for «incomplete» messages.
 EXPECTS = {
@@ -319,8 +319,9 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
         return Refusal("ambiguous", whole, "too_many")
     calls: list[Call] = []
     semantic: Refusal | None = None
+    memo: dict = {}
     for items in readings:
-        result = resolve(items, text, mode, balls)
+        result = resolve(items, text, mode, balls, memo)
         if isinstance(result, Call):
             if result not in calls:
                 calls.append(result)
@@ -328,6 +329,8 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
             calls.extend(c for c in result if c not in calls)
         elif semantic is None:
             semantic = result
+        if len(calls) > 1:
+            break  # two different calls: ambiguous, whatever the other readings give
     if len(calls) == 1:
         return calls[0]
     if len(calls) > 1:
