@@ -92,3 +92,31 @@ def test_blank_lines_are_skipped_and_line_numbers_kept():
     with pytest.raises(ReplayError) as e:
         read_script(["", '{"call": 5, "outcome": {}}'])
     assert (e.value.line, e.value.field) == (2, "call")
+
+
+def _row(call_text, events, header=None):
+    lines = ([header] if header else []) + [
+        '{"call": %s, "outcome": {"events": %s}}' % (json.dumps(call_text, ensure_ascii=False), json.dumps(events))]
+    return replay_lines(lines).rows[0]
+
+
+HIT3_POT3 = [{"type": "hit", "a": "cue", "b": 3}, {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left"}}]
+
+
+def test_C9_the_last_of_several_calls_counts():
+    row = _row("тройку чисто в середину, нет, пятёрку чисто в правый угол", HIT3_POT3)
+    assert row.call_status == "accepted" and row.call.ball == 5
+    assert not row.verdict.fulfilled and row.verdict.respotted == (3,)  # 3 was not the call that counted
+
+
+def test_Q8_unfinished_second_call_is_refused_and_counts_nothing():
+    row = _row("тройку чисто в середину двенадцатый", HIT3_POT3)
+    assert row.call_status == "refused" and row.refusal["clause"] == "Q8"
+    assert row.verdict.points == {"A": 0, "B": 0} and row.verdict.respotted == (3,)
+
+
+def test_Q9_default_clean_mode_refuses_a_call_without_its_way():
+    row = _row("тройку в середину", HIT3_POT3)
+    assert row.call_status == "refused" and row.refusal["code"] == "no_route"
+    row = _row("тройку в середину", HIT3_POT3, '{"settings": {"mode": "ball_and_pocket"}}')
+    assert row.call_status == "accepted" and row.verdict.fulfilled and row.verdict.points["A"] == 3
