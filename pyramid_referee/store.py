@@ -82,6 +82,7 @@ CREATE TABLE strokes (
     status       TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded'))
 );
 CREATE UNIQUE INDEX strokes_live ON strokes(match_id, seq) WHERE status != 'discarded';
+CREATE INDEX strokes_position ON strokes(match_id, status, seq);
 CREATE TABLE actions (
     id        INTEGER PRIMARY KEY AUTOINCREMENT,
     match_id  INTEGER NOT NULL REFERENCES matches(id),
@@ -344,6 +345,27 @@ class Store:
             (match_id,))
         for r in cur:
             yield self._stroke_row(r)
+
+    def iter_replay(self, match_id: int) -> Iterator[tuple]:
+        """What a replay needs, lean: (seq, call, call_status, outcome, verdict_text, lang)
+        with call and outcome decoded and the verdict as its stored JSON text.
+        Restoring a 10,000-stroke match reads through this."""
+        loads = json.loads
+        try:
+            cur = self.con.execute(
+                "SELECT seq, call, call_status, outcome, verdict, lang FROM strokes"
+                " WHERE match_id = ? AND status = 'active' ORDER BY seq", (match_id,))
+            for seq, call, status, outcome, verdict, lang in cur:
+                yield seq, None if call is None else loads(call), status, loads(outcome), verdict, lang
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+
+    def last_state(self, match_id: int) -> tuple[int, dict] | None:
+        """(seq, state JSON) of the last active stroke, or None."""
+        r = self.con.execute(
+            "SELECT seq, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq DESC LIMIT 1",
+            (match_id,)).fetchone()
+        return None if r is None else (int(r[0]), _load(r[1]))
 
     def add_stroke(self, match_id: int, rec: StrokeRecord, *, result: Any = None) -> int:
         """Append a stroke at the current position and commit; returns its seq.
