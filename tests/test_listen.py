@@ -62,7 +62,9 @@ class KoGrammar:
 
 @pytest.fixture(scope="module")
 def ko_model():
-    return vm.load_model(KO_MODEL)
+    from test_voice_recognizer import korean_model  # loaded once per session
+
+    return korean_model()
 
 
 def _trimmed(word: str, folder: Path) -> np.ndarray:

