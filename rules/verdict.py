@@ -113,8 +113,12 @@ class Verdict(NamedTuple):
 
         parts: list[str] = []
         s, p = self.striker, self.players
+        fell = bool(self.respotted or self.counted)
         if self.phase == LAST_BALL:
             parts.append(t("переигровка последнего шара, удар без заказа", "last-ball replay, a stroke without a call"))
+            if self.penalty is None:
+                parts.append(t(f"{s} положил шар", f"{s} pocketed the ball") if self.counted
+                             else t("шар не упал", "the ball did not fall"))
         elif self.call_status == "accepted":
             if self.fulfilled:
                 parts.append(t("заказ выполнен", "call fulfilled"))
@@ -122,9 +126,11 @@ class Verdict(NamedTuple):
                 ru, e = MISS_WORDS.get(self.miss or "not_pocketed")
                 parts.append(t("заказ не выполнен: ", "call not fulfilled: ") + t(ru, e).format(b=self.called_ball))
         elif self.call_status == "refused":
-            parts.append(t("заказ не принят — шары не засчитываются", "the call was refused, no ball counts"))
+            parts.append(t("заказ не принят", "the call was refused") +
+                         (t(" — шары не засчитываются", ", no ball counts") if fell else ""))
         else:
-            parts.append(t("удар без заказа — шары не засчитываются", "a stroke without a call, no ball counts"))
+            parts.append(t("удар без заказа", "a stroke without a call") +
+                         (t(" — шары не засчитываются", ", no ball counts") if fell else ""))
         if self.penalty is not None:
             pen = self.penalty
             off = pen.player
