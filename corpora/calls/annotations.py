@@ -59,6 +59,38 @@ for n, ws in NOUNS.items():
     for w in ws:
         BALL_FORMS.append(f"{w} чисто в левый угол | {n} CL c>{n} {n}>p")
 
+# Every ball in the genitive (off ball N: [B, N]) and the instrumental (N drives B).
+GEN_ORDINALS = ["первого", "второго", "третьего", "четвёртого", "пятого", "шестого", "седьмого",
+                "восьмого", "девятого", "десятого", "одиннадцатого", "двенадцатого", "тринадцатого",
+                "четырнадцатого", "пятнадцатого"]
+GEN_CARDINALS = ["одного", "двух", "трёх", "четырёх", "пяти", "шести", "семи", "восьми", "девяти",
+                 "десяти", "одиннадцати", "двенадцати", "тринадцати", "четырнадцати", "пятнадцати"]
+GEN_NOUNS = {1: "единицы", 2: "двойки", 3: "тройки", 4: "четвёрки", 5: "пятёрки", 6: "шестёрки",
+             7: "семёрки", 8: "восьмёрки", 9: "девятки", 10: "десятки"}
+INS_ORDINALS = ["первым", "вторым", "третьим", "четвёртым", "пятым", "шестым", "седьмым", "восьмым",
+                "девятым", "десятым", "одиннадцатым", "двенадцатым", "тринадцатым", "четырнадцатым",
+                "пятнадцатым"]
+INS_NOUNS = {1: "единицей", 2: "двойкой", 3: "тройкой", 4: "четвёркой", 5: "пятёркой", 6: "шестёркой",
+             7: "семёркой", 8: "восьмёркой", 9: "девяткой", 10: "десяткой"}
+COUNTS = {2: "двумя", 3: "тремя", 4: "четырьмя", 5: "пятью"}
+
+CASES = []
+for n in range(1, 16):
+    b = 15 if n != 15 else 14  # the called ball, never the ball it plays off
+    CASES.append(f"{ORDINALS[b - 1]} шар от {GEN_ORDINALS[n - 1]} шара в правый угол | {b} CR c>{b} {b}>{n} {b}>p")
+    CASES.append(f"{ORDINALS[b - 1]} от {GEN_CARDINALS[n - 1]} в правый угол | {b} CR c>{b} {b}>{n} {b}>p")
+    CASES.append(f"{INS_ORDINALS[n - 1]} шаром {ORDINALS[b - 1]} шар чисто в левую середину | "
+                 f"{b} ML c>{n} {n}>{b} {b}>p")
+    if n in GEN_NOUNS:
+        CASES.append(f"{ORDINALS[b - 1]} от {GEN_NOUNS[n]} в правый угол | {b} CR c>{b} {b}>{n} {b}>p")
+        CASES.append(f"{INS_NOUNS[n]} {ORDINALS[b - 1]} в середину | {b} M c>{n} {n}>{b} {b}>p")
+for k, word in COUNTS.items():
+    balls = list(range(1, k + 1))
+    chain = " ".join(f"{x}>{y}" for x, y in zip(balls, balls[1:]))
+    names = ", ".join(INS_ORDINALS[x - 1] for x in balls)
+    CASES.append(f"{word} шарами {names} пятнадцатый в левый угол | 15 CL c>1 {chain} {k}>15 15>p")
+    CASES.append(f"{word} шарами {names}, {INS_ORDINALS[k]} пятнадцатый в левый угол | !count_mismatch")
+
 DIGITS = """
 12 чисто в левый угол | 12 CL c>12 12>p
 12-й чисто в левый угол | 12 CL c>12 12>p
@@ -410,7 +442,7 @@ def expand(line: str) -> dict:
 
 
 FILES = {
-    "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "digits.jsonl": DIGITS, "kiss.jsonl": KISS,
+    "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS, "kiss.jsonl": KISS,
     "drivers.jsonl": DRIVERS, "route_words.jsonl": ROUTE_WORDS, "pockets.jsonl": POCKETS,
     "word_order.jsonl": ORDER, "fillers.jsonl": FILLERS, "refusals.jsonl": REFUSALS, "long.jsonl": LONG,
     "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
