@@ -38,7 +38,10 @@ order they are written in (time order):
                                              (route_ok; a scorer who gives only the pockets)
                        ``предупреждение``    the referee had warned (warned; E2, P7, P8)
                        ``позиция не изменилась``  the balls did not move (positions_unchanged, E2)
-  nothing fell         ``ничего``, ``пусто`` or ``-`` alone: an empty outcome
+  no events            ``ничего``, ``пусто`` or ``-`` alone: an empty outcome. In the
+                       full form no event means the cue ball touched nothing (P1 а,
+                       derived by the engine); a stroke after which nothing fell is
+                       written with its first contact: ``биток 5``
 
 A pocket event must name its pocket (the engine needs it): «в лузу» alone is
 refused with the column. The notation checks the form; ``Outcome.from_json`` and

@@ -210,8 +210,9 @@ def test_export_json_and_csv(store):
 
 def test_help_documents_the_notation():
     text = help_text("ru")
-    for word in ("биток", "промах", "по заказу", "с руки", "undo"):
+    for word in ("биток", "промах", "по заказу", "с руки", "в доме", "касание", "undo", "предупреждение"):
         assert word in text
+    assert "Items are separated" in help_text("en")
     assert "ЗАКАЗ | ИСХОД" in text
 
 
