@@ -137,31 +137,14 @@ def _read_lines(path: str) -> list[str]:
 
 
 def _print_decisions(decisions, as_json: bool) -> None:
-    from .listen import describe
+    from .listen import describe, grammar_render
 
-    render = _renderer()
+    render = grammar_render()
     for d in decisions:
         if as_json:
             print(json.dumps(d.to_json(), ensure_ascii=False))
         else:
             print(describe(d, get_lang(), render))
-
-
-def _renderer():
-    try:
-        from pyramid_referee.grammar import render
-    except ImportError:
-        return None
-    return lambda call: render(call, lang=get_lang()) if _takes_lang(render) else render(call)
-
-
-def _takes_lang(fn) -> bool:
-    import inspect
-
-    try:
-        return "lang" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def cmd_timeline(args) -> int:

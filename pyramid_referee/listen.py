@@ -138,6 +138,15 @@ def transcribe(path: str | os.PathLike, model, *, words: Iterable[str] | None = 
     return Transcript(os.fspath(path), frames.samples_read / RATE, pipe.events, decisions, rec.missing)
 
 
+def grammar_render() -> Callable | None:
+    """The grammar's canonical phrasing of a call (None if the grammar cannot be loaded)."""
+    try:
+        from pyramid_referee.grammar import render
+    except ImportError:
+        return None
+    return render
+
+
 def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -> str:
     """One line for a person: what counts for this strike and why."""
     def t(ru, en):
@@ -302,8 +311,12 @@ class LiveReferee:
         self.decision = d
         # What can still count later: utterances with words from t on (strikes are kept in
         # ``previous``); the rest is dropped so a long match does not slow the display down.
-        self.pipeline.events = [e for e in self.pipeline.events if "strike" not in e
-                                and any(w.start >= t for w in tl.read_event(e).top.words)]
+        kept = []
+        for e in self.pipeline.events:
+            u = tl.read_event(e)
+            if isinstance(u, tl.Utterance) and any(w.start >= t for w in u.top.words):
+                kept.append(e)
+        self.pipeline.events = kept
         return d
 
     def enter(self, outcome_text: str):
@@ -402,6 +415,8 @@ def run_live(args) -> int:
         lock = threading.Lock()
         stop, awaiting = threading.Event(), threading.Event()
 
+        render = grammar_render()
+
         def show(partial: str, d: tl.Decision, last: list) -> None:
             if partial and partial != last[0]:
                 console.print(f"[dim]… {partial}[/dim]")
@@ -409,9 +424,9 @@ def run_live(args) -> int:
             if d.status != "none" and d.to_json() != last[1]:
                 last[1] = d.to_json()
                 console.print(("[green]" if d.status == "accepted" else "[red]")
-                              + describe(d, lang).split(": ", 1)[1] + "[/]")
+                              + describe(d, lang, render).split(": ", 1)[1] + "[/]")
                 if d.status == "accepted":
-                    speaker.say(tr("заказ принят", "call accepted"))
+                    speaker.say(describe(d, lang, render).split(": ", 1)[1])  # «заказ принят: …»
 
         def audio_loop() -> None:
             pending: list[float] = []
@@ -459,7 +474,7 @@ def run_live(args) -> int:
                     return 0
                 if kind == "error":
                     raise UserError(d)
-                console.print("[bold]" + describe(d, lang) + "[/bold]")
+                console.print("[bold]" + describe(d, lang, render) + "[/bold]")
                 while True:
                     try:
                         text = input(tr("исход (краткая запись): ", "outcome (short notation): "))

@@ -282,6 +282,8 @@ def test_live_referee_decides_judges_and_stores_each_stroke(ko_model, say, tmp_p
         rows = store.strokes(session.id)
         assert [r.record.call_status for r in rows] == ["accepted", "refused"]  # committed
         assert session.state.to_json()["scores"] == {"A": 3, "B": 0}  # ball 3 for A (Q4); no penalty after
+        # Only what can still count is kept: nothing said before the last strike.
+        assert all(w.start >= s.clicks[-1] for u in referee.utterances() for w in u.top.words)
 
 
 def test_live_referee_key_strike_in_the_middle_of_the_call_is_late(ko_model, say, tmp_path):

@@ -21,7 +21,7 @@ import pytest
 from pyramid_referee.voice import model as vm
 from pyramid_referee.voice.audio import RATE, array_frames, read_wav
 from pyramid_referee.voice.errors import ModelError
-from pyramid_referee.voice.recognizer import Recognizer, shift_result, to_pcm16
+from pyramid_referee.voice.recognizer import Recognizer, has_words, shift_result, to_pcm16
 from pyramid_referee.voice.strike import StrikeDetector
 
 try:
@@ -115,6 +115,9 @@ def test_pcm_conversion_and_time_shift_are_plain():
                              "text": "a"}, {"confidence": 2.0, "text": ""}]}
     shifted = shift_result(alt, 1.0)["alternatives"]
     assert shifted[0]["result"][0]["start"] == 1.5 and shifted[1]["result"] == []
+    # A result whose best reading is silence holds no words, whatever the other readings say.
+    assert has_words(alt) and has_words(r) and not has_words({"text": ""})
+    assert not has_words({"alternatives": [{"confidence": 2.0, "text": ""}, alt["alternatives"][0]]})
 
 
 @needs_ko

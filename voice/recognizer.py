@@ -26,7 +26,7 @@ from typing import Iterable
 import numpy as np
 
 from .audio import to_pcm16 as _float_to_pcm16
-from .errors import ModelError
+from .errors import ModelError, VoiceError
 from .model import missing_words
 
 RATE = 16000
@@ -61,9 +61,11 @@ def shift_result(result: dict, offset: float) -> dict:
 
 
 def has_words(result: dict) -> bool:
-    if result.get("result"):
-        return True
-    return any(a.get("result") for a in result.get("alternatives", []))
+    """Does the best reading hold words? (An empty best reading is silence, whatever the others say.)"""
+    if "alternatives" in result:
+        alts = result["alternatives"]
+        return bool(alts and alts[0].get("result"))
+    return bool(result.get("result"))
 
 
 class Recognizer:
@@ -117,9 +119,11 @@ class Recognizer:
     def accept(self, block) -> list[dict]:
         data = to_pcm16(block)
         self._samples += len(data) // 2
-        if self._rec.AcceptWaveform(data):
-            return self._final(self._rec.Result())
-        return []
+        try:
+            done = self._rec.AcceptWaveform(data)
+        except Exception as exc:  # vosk raises a bare Exception("Failed to process waveform")
+            raise VoiceError(f"Vosk: {exc}") from exc
+        return self._final(self._rec.Result()) if done else []
 
     def partial(self) -> str:
         """What is being heard now (not final: never parse it as a call)."""
