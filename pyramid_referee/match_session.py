@@ -296,10 +296,7 @@ class Session:
 
     def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None) -> Entered:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
-        if self.mismatches:
-            raise StrokeInputError(tr(
-                "запись матча не совпадает с переигровкой — ввод закрыт (см. match show)",
-                "the stored match disagrees with its replay: entry is closed (see match show)"))
+        self._check_open()
         if self.match.state.result is not None:
             raise StrokeInputError(tr("партия окончена; начните новую: match new",
                                       "the game is over; start a new one: match new"))
@@ -316,19 +313,26 @@ class Session:
             outcome=outcome.to_json(), verdict=verdict.to_json(self.lang), state=state.to_json(), lang=self.lang,
         )
         try:
-            seq = self.store.add_stroke(self.id, rec, result=self.result_json())
+            seq = self.store.add_stroke(self.id, rec, result=self.result_json(), expect_seq=self.seq + 1)
         except BaseException:
             self.match.undo()  # nothing was committed: take the stroke back in memory too
             raise
         self.seq = seq
         return Entered(seq, rec, verdict, state)
 
+    def _check_open(self) -> None:
+        if self.mismatches:
+            raise StrokeInputError(tr(
+                f"запись матча {self.id} не совпадает с переигровкой — изменения закрыты (match show {self.id})",
+                f"match {self.id}: the record disagrees with its replay: changes are closed (match show {self.id})"))
+
     def undo(self) -> int | None:
         """Take back the last stroke (committed first); its seq or None."""
+        self._check_open()
         if not self.match.history:
             return None
         # A game ends only on its last stroke, so the position before it is unfinished.
-        seq = self.store.undo(self.id, result=None)
+        seq = self.store.undo(self.id, result=None, expect_seq=self.seq)
         if seq is not None:
             self.match.undo()
             self.seq = seq - 1
@@ -336,6 +340,7 @@ class Session:
 
     def redo(self) -> int | None:
         """Put back the first undone stroke, re-judged and checked against its record."""
+        self._check_open()
         undone = self.store.strokes(self.id, statuses=("undone",))
         if not undone:
             return None
@@ -353,7 +358,7 @@ class Session:
             del self.mismatches[before:]
             raise StrokeInputError("; ".join(m.describe(self.lang) for m in bad))
         try:
-            self.store.redo(self.id, result=self.result_json())
+            self.store.redo(self.id, result=self.result_json(), expect_seq=row.seq)
         except BaseException:
             self.match.undo()
             raise

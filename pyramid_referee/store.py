@@ -98,6 +98,16 @@ class StoreError(UserError):
     """The database cannot be used (locked, corrupt, wrong path) or a match is missing."""
 
 
+class StoreConflict(StoreError):
+    """Another process changed the match since this one read it; nothing was written."""
+
+
+def _conflict(match_id: int) -> StoreConflict:
+    return StoreConflict(tr(
+        f"матч {match_id} изменён другим процессом; ничего не записано — перезапустите: match resume {match_id}",
+        f"match {match_id} was changed by another process; nothing was written: restart with match resume {match_id}"))
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -367,11 +377,13 @@ class Store:
             (match_id,)).fetchone()
         return None if r is None else (int(r[0]), _load(r[1]))
 
-    def add_stroke(self, match_id: int, rec: StrokeRecord, *, result: Any = None) -> int:
+    def add_stroke(self, match_id: int, rec: StrokeRecord, *, result: Any = None, expect_seq: int | None = None) -> int:
         """Append a stroke at the current position and commit; returns its seq.
 
         The redo stack (undone strokes) is discarded in the same transaction.
         ``result`` (the game's result after this stroke, or None) sets the match status.
+        ``expect_seq``: the seq the caller judged this stroke for; if another process
+        changed the match meanwhile, nothing is written and ``StoreConflict`` is raised.
         """
         if rec.call_status not in ("accepted", "refused", "none"):
             raise ValueError(f"call_status: {rec.call_status!r}")
@@ -390,6 +402,8 @@ class Store:
             seq = con.execute(
                 "SELECT coalesce(max(seq), 0) + 1 FROM strokes WHERE match_id = ? AND status = 'active'",
                 (match_id,)).fetchone()[0]
+            if expect_seq is not None and seq != expect_seq:
+                raise _conflict(match_id)
             con.execute(
                 "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
                 " verdict, state, lang, time, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active')",
@@ -400,12 +414,15 @@ class Store:
             self._set_result(match_id, result)
         return int(seq)
 
-    def undo(self, match_id: int, *, result: Any = None) -> int | None:
-        """Take back the last active stroke (it goes on the redo stack); its seq, or None."""
+    def undo(self, match_id: int, *, result: Any = None, expect_seq: int | None = None) -> int | None:
+        """Take back the last active stroke (it goes on the redo stack); its seq, or None.
+        ``expect_seq``: the seq the caller believes is last (else ``StoreConflict``)."""
         now = _now()
         with self._tx():
             r = self.con.execute(
                 "SELECT max(seq) FROM strokes WHERE match_id = ? AND status = 'active'", (match_id,)).fetchone()
+            if expect_seq is not None and r[0] != expect_seq:
+                raise _conflict(match_id)
             if r[0] is None:
                 return None
             seq = int(r[0])
@@ -416,12 +433,15 @@ class Store:
             self._set_result(match_id, result)
         return seq
 
-    def redo(self, match_id: int, *, result: Any = None) -> int | None:
-        """Put back the first undone stroke; its seq, or None when there is nothing to redo."""
+    def redo(self, match_id: int, *, result: Any = None, expect_seq: int | None = None) -> int | None:
+        """Put back the first undone stroke; its seq, or None when there is nothing to redo.
+        ``expect_seq``: the seq the caller re-judged (else ``StoreConflict``)."""
         now = _now()
         with self._tx():
             r = self.con.execute(
                 "SELECT min(seq) FROM strokes WHERE match_id = ? AND status = 'undone'", (match_id,)).fetchone()
+            if expect_seq is not None and r[0] != expect_seq:
+                raise _conflict(match_id)
             if r[0] is None:
                 return None
             seq = int(r[0])

@@ -220,3 +220,19 @@ def test_english_messages(store):
     s, _, msgs = run_play(store, ["- | биток 6; 6 в лузу"], lang="en")
     (err,) = [m for m in msgs if m["type"] == "error"]
     assert err["message"].startswith("line 1: outcome: column") and "which pocket" in err["message"]
+
+
+def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):
+    from pyramid_referee.store import StoreConflict
+
+    s, _, _ = run_play(store, GAME[:1])
+    with Store(store.path) as other_store:
+        other = Session(other_store, s.id)  # a second scorer opened the same match
+        other.enter("-", "биток 5")
+    with pytest.raises(StoreConflict):  # this one is now behind: nothing is written
+        s.enter("-", "биток 6")
+    with pytest.raises(StoreConflict):
+        s.undo()
+    assert [r.record.outcome_text for r in store.strokes(s.id)] == ["биток 3, 3 в правый дальний угол", "биток 5"]
+    assert s.state.to_json() == store.strokes(s.id)[0].record.state  # memory taken back too
+    assert Session(store, s.id).mismatches == []
