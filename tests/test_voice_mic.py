@@ -215,8 +215,10 @@ def test_microphone_records_the_strikes_played_into_a_null_sink(pulse, tmp_path)
     assert np.abs(y).max() > 0.1, "the recording is silent"
     found = detect_strikes(y)
     assert len(found) == 2, f"found {found} in the recording (played at {info['t_play']} s)"
-    offset = found[0] - truth[0]          # when playback really started, on the recording's clock
-    assert info["t_play"] - 0.01 <= offset <= info["t_play"] + 1.5
+    # When playback really started, on the recording's clock: about when paplay was launched
+    # (server buffering moves it by some tens of ms either way; paplay takes a moment to start).
+    offset = found[0] - truth[0]
+    assert info["t_play"] - 0.1 <= offset <= info["t_play"] + 1.5
     assert found[1] - offset == pytest.approx(truth[1], abs=0.030)
     assert info["overflows"] == 0 and info["dropped"] == 0
 
