@@ -49,9 +49,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         p.add_argument("id", type=int, nargs="?")
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
-    p = sub.add_parser("export", parents=parents, help="export a match as JSON or CSV")
+    p = sub.add_parser("export", parents=parents, help="export a match as JSON, CSV or a match script (for replay)")
     p.add_argument("id", type=int)
-    p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("--format", choices=("json", "csv", "script"), default="json",
+                   help="json: the whole record; csv: one row a stroke; script: JSON lines for `replay`")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p.set_defaults(handler=cmd_export)
 
@@ -244,11 +245,13 @@ def cmd_undo_redo(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .match_report import export_csv, export_json
+    from .match_report import export_csv, export_json, export_script
 
     with _store(args) as store:
         if args.format == "csv":
             text = export_csv(store, args.id)
+        elif args.format == "script":
+            text = export_script(store, args.id)
         else:
             text = json.dumps(export_json(store, args.id), ensure_ascii=False, indent=1) + "\n"
     if args.output:

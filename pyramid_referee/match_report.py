@@ -138,6 +138,24 @@ def export_json(store: Store, match_id: int) -> dict:
     }
 
 
+def export_script(store: Store, match_id: int) -> str:
+    """The match as a match script for ``pyramid-referee replay`` (DESIGN.md): a
+    header line, then one ``{"call", "outcome"}`` a stroke of the current line of
+    play. An accepted call is written as its call JSON (taken as accepted), no call
+    as null, a refused call as its text (the replay parses it again and refuses it
+    again, as long as the call language has not changed)."""
+    m = store.get_match(match_id)
+    header: dict = {"settings": m.settings, "players": m.players}
+    if m.start is not None:
+        header["start"] = m.start
+    lines = [json.dumps(header, ensure_ascii=False)]
+    for r in store.strokes(match_id):
+        rec = r.record
+        call = rec.call if rec.call_status == "accepted" else rec.call_text if rec.call_status == "refused" else None
+        lines.append(json.dumps({"call": call, "outcome": rec.outcome}, ensure_ascii=False))
+    return "\n".join(lines) + "\n"
+
+
 def _j(x: Any) -> str:
     return "" if x is None else json.dumps(x, ensure_ascii=False, separators=(",", ":"))
 

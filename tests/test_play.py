@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 
 from pyramid_referee.i18n import set_lang
-from pyramid_referee.match_report import export_csv, export_json, route_kinds, stats
+from pyramid_referee.match_report import export_csv, export_json, export_script, route_kinds, stats
 from pyramid_referee.match_session import Session
 from pyramid_referee.play import Play, help_text
 from pyramid_referee.store import Store, StoreError
@@ -236,3 +236,15 @@ def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):
     assert [r.record.outcome_text for r in store.strokes(s.id)] == ["биток 3, 3 в правый дальний угол", "биток 5"]
     assert s.state.to_json() == store.strokes(s.id)[0].record.state  # memory taken back too
     assert Session(store, s.id).mismatches == []
+
+
+def test_exported_script_replays_to_the_stored_state(store):
+    # The store → a match script → the replay command's engine (replay.py): same verdicts, same state.
+    from pyramid_referee.replay import replay_lines
+
+    s, _, msgs = run_play(store, GAME + ["тройку в угол | биток 6", "- | биток 8", "undo"])
+    assert store.strokes(s.id)[-1].record.call_status == "refused"
+    result = replay_lines(export_script(store, s.id).splitlines())
+    rows = store.strokes(s.id)
+    assert [r.verdict.to_json("ru") for r in result.rows] == [r.record.verdict for r in rows]
+    assert result.state.to_json() == rows[-1].record.state
