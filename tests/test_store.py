@@ -178,3 +178,90 @@ def test_default_path_env_and_platformdirs(monkeypatch, tmp_path):
 
     assert default_db_path().parent.as_posix() == platformdirs.user_data_dir("pyramid-referee")
     assert default_db_path().name == "matches.sqlite"
+
+
+# ---------------------------------------------------------------- stateful: store + session vs a model
+
+from hypothesis import settings as h_settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+
+class StoreMachine(RuleBasedStateMachine):
+    """Random strokes, undo, redo and reopen; the stored match always equals an
+    in-memory ``Match`` driven the same way (the rules engine is the model)."""
+
+    def __init__(self):
+        super().__init__()
+        import tempfile
+
+        from pyramid_referee.match_session import Session
+        from pyramid_referee.rules import Match, Settings
+
+        self.dir = tempfile.TemporaryDirectory()
+        self.store = Store(f"{self.dir.name}/m.sqlite")
+        self.session = Session.create(self.store, ["A", "B"], {})
+        self.model = Match(Settings(), ["A", "B"])
+        self.Session = Session
+        self.redo_stack = 0
+
+    @rule(kind=st.sampled_from(["plain", "foul", "pot", "refused"]), pick=st.integers(0, 14))
+    def stroke(self, kind, pick):
+        from pyramid_referee.rules import Outcome
+        from pyramid_referee.rules.notation import parse_outcome
+
+        table = sorted(self.model.state.on_table)
+        b = table[pick % len(table)]
+        call, outcome = {
+            "plain": ("-", f"биток {b}"),
+            "foul": ("-", f"биток {b}; фол г"),
+            "pot": (f"{b} чисто в правый угол", f"биток {b}, {b} в правый дальний угол"),
+            "refused": (f"{b} чисто в угол", f"биток {b}"),
+        }[kind]
+        if self.model.state.result is not None:
+            return
+        rec = self.session.enter(call, outcome).record
+        from pyramid_referee.grammar.call import Call
+
+        self.model.stroke(None if rec.call is None else Call.from_json(rec.call),
+                          Outcome.from_json(parse_outcome(outcome)), call_status=rec.call_status)
+        assert rec.state == self.model.state.to_json()
+        self.redo_stack = 0
+
+    @rule()
+    def undo(self):
+        seq = self.session.undo()
+        assert (seq is not None) == self.model.can_undo
+        if seq is not None:
+            self.model.undo()
+            self.redo_stack += 1
+
+    @rule()
+    def redo(self):
+        seq = self.session.redo()
+        assert (seq is not None) == self.model.can_redo
+        if seq is not None:
+            self.model.redo()
+            self.redo_stack -= 1
+
+    @rule()
+    def reopen(self):  # a crash or a quit, then match resume
+        self.store.close()
+        self.store = Store(f"{self.dir.name}/m.sqlite")
+        self.session = self.Session(self.store, self.session.id)
+        assert self.session.mismatches == []
+
+    @invariant()
+    def same_position(self):
+        assert self.session.state.to_json() == self.model.state.to_json()
+        m = self.store.get_match(self.session.id)
+        assert m.strokes == len(self.model.history)
+        assert m.undone == self.redo_stack
+
+    def teardown(self):
+        self.store.close()
+        self.dir.cleanup()
+
+
+TestStoreMachine = StoreMachine.TestCase
+TestStoreMachine.settings = h_settings(max_examples=10, stateful_step_count=25, deadline=None)
