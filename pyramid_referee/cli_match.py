@@ -61,7 +61,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=cmd_stats)
 
     p = sub.add_parser("play", parents=parents + [newp],
-                       help="the interactive scorer: type the call and the outcome, see the verdict")
+                       help="the interactive scorer: type the call and the outcome, see the verdict",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Счётчик: «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
+                                   "команды undo, redo, score, help, quit. Каждый удар записан до показа вердикта.\n"
+                                   "The scorer: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: …';\n"
+                                   "commands undo, redo, score, help, quit. Every stroke is committed before its\n"
+                                   "verdict is shown. From a pipe: no prompts; --json gives one JSON line an answer.\n"
+                                   "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол")
     p.add_argument("--match", type=int, metavar="ID", help="continue this stored match")
     p.set_defaults(handler=cmd_play)
 
