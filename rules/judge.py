@@ -79,7 +79,9 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
     sc = _Scan()
     gone: set = set()
     moving = {CUE}
-    check_motion = not ("г" in outcome.fouls or "д" in outcome.fouls)
+    # г (a ball touched by hand or cue), д (another ball struck), и (balls still moving from the
+    # previous stroke) set balls moving without a hit: no motion check then.
+    check_motion = not ("г" in outcome.fouls or "д" in outcome.fouls or "и" in outcome.fouls)
     for i, ev in enumerate(outcome.events):
         t, b = ev.type, ev.ball
         if t == HIT:
@@ -279,6 +281,9 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
         raise RulesInputError("fouls", "з (not from the house) applies only when playing from hand (P1з)",
                               "«з» (удар не из дома) бывает только при игре с руки (P1з)")
     sc = scan(state, outcome)
+    if outcome.first_hit_in_house and not outcome.is_short and not sc.cue_hit:
+        raise RulesInputError("first_hit_in_house", "true, but the cue ball hit no ball (P1ж)",
+                              "указано true, но биток не задел ни одного шара (P1ж)")
     fouls = fouls_of(state, outcome, sc)
     s = state.to_play
     o = 1 - s

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pyramid_referee.grammar.call import Call
+from pyramid_referee.grammar.call import Call, CallFormatError
 
 from .errors import RulesInputError
 from .judge import CALL_STATUSES, judge, apply
@@ -67,7 +67,13 @@ class Match:
         if call_status not in CALL_STATUSES:
             raise RulesInputError("call_status", f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}")
         if isinstance(call, dict):
-            call = Call.from_json(call)
+            try:
+                call = Call.from_json(call)
+            except CallFormatError as exc:
+                f, _, what = str(exc).partition(": ")
+                raise RulesInputError(f"call.{f}" if not f.startswith("call") else f, what) from None
+        elif call is not None and not isinstance(call, Call):
+            raise RulesInputError("call", "expected a Call, its JSON object or None", "ожидался заказ или None")
         if isinstance(outcome, dict):
             outcome = Outcome.from_json(outcome)
         elif not isinstance(outcome, Outcome):

@@ -68,7 +68,8 @@ def draw_stroke(data, state, settings):
     unchanged = all(e.type == "cushion" for e in events) and data.draw(st.booleans())
     outcome = Outcome(
         tuple(events), frozenset(fouls), None,
-        first_hit_in_house=state.from_hand and data.draw(st.integers(0, 5)) == 0,
+        first_hit_in_house=(state.from_hand and (short or any(e.type == "hit" and e.involves("cue") for e in events))
+                            and data.draw(st.integers(0, 5)) == 0),
         positions_unchanged=unchanged, warned=data.draw(st.booleans()),
         route_ok=data.draw(st.booleans()) if short else None,
     )

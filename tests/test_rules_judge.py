@@ -538,3 +538,17 @@ def test_from_hand_must_agree_with_the_state():
     with pytest.raises(RulesInputError) as e:
         Match().stroke(straight(3), out(hit("cue", 3), from_hand=False))
     assert e.value.field == "from_hand"
+
+
+def test_P1zh_first_hit_in_house_needs_a_cue_ball_hit():
+    with pytest.raises(RulesInputError) as e:
+        Match().stroke(None, out(cush("cue"), first_hit_in_house=True), call_status="none")
+    assert e.value.field == "first_hit_in_house"
+
+
+def test_P1i_balls_still_moving_may_fall_without_a_hit():
+    v = Match().stroke(None, out(hit("cue", 3), pock(9, CORNER_LF), fouls=["и"]), call_status="none")
+    assert v.fouls == ("и",) and v.respotted == (9,)
+    with pytest.raises(RulesInputError) as e:  # without и, nothing set 9 moving
+        Match().stroke(None, out(hit("cue", 3), pock(9, CORNER_LF)), call_status="none")
+    assert e.value.field == "events[1].ball"
