@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import random
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -117,28 +119,41 @@ def store_lines(db, match_id) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 class Proc:
+    """play in a subprocess; answers are read by a thread so a silent play fails the test, never hangs it."""
+
     def __init__(self, args, env):
         self.p = subprocess.Popen(CMD + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.p.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
 
     def send(self, line: str) -> None:
         self.p.stdin.write(line + "\n")
         self.p.stdin.flush()
 
-    def read(self) -> dict:
-        line = self.p.stdout.readline()
-        if not line:
+    def read(self, timeout: float = 60.0) -> dict:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.p.kill()
+            raise AssertionError(f"play gave no answer in {timeout} s") from None
+        if line is None:
             raise AssertionError("play ended early: " + self.p.stderr.read()[-2000:])
         return json.loads(line)
 
     def kill(self) -> None:
         os.kill(self.p.pid, signal.SIGKILL)
         self.p.wait()
-        for f in (self.p.stdin, self.p.stdout, self.p.stderr):
-            try:
-                f.close()
-            except BrokenPipeError:
-                pass
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.p.stderr.close()  # stdout is drained to EOF by the reader thread
 
 
 @pytest.mark.slow
