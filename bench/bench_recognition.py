@@ -92,7 +92,7 @@ def russian_events(seconds: float) -> list[str]:
                         w["end"] = round(w["end"] + offset, 6)
                         span = max(span, w["end"])
                 lines.append(json.dumps(e, ensure_ascii=False))
-            offset += max(span, STROKE_S) + 1.0
+            offset += span + 1.0  # the next stroke's talk starts a second after this one's last strike
     return lines
 
 

@@ -86,6 +86,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--db", default=None, help="match store (SQLite) file")
     p.add_argument("--match", type=int, default=None, help="continue this match (default: the latest open one)")
     p.add_argument("--players", default=None, help="names of a new match's players: A,B")
+    p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,
+                   help="a new match's call mode (C1; default clean, Q9); a stored match keeps its own")
     p.add_argument("--block-ms", type=float, default=20.0, help="audio block length (ms)")
     _add_model_options(p)
     p.set_defaults(handler=cmd_listen)

@@ -382,7 +382,8 @@ def run_live(args) -> int:
             if len(names) != 2:
                 raise UserError(tr("--players: нужны два имени через запятую: A,B",
                                    "--players: two names separated by a comma: A,B"))
-            session = Session.create(store, names, {}, lang=lang)
+            settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
+            session = Session.create(store, names, settings, lang=lang)
         else:
             session = Session.open(store, None, lang=lang)
         if session.mismatches:

@@ -238,19 +238,34 @@ def test_listen_without_a_model_is_a_clear_message(isolated_env):
 # --- listen, run whole with stand-ins for the microphone and the model's language --------------
 
 class FileMic:
-    """Test double for voice.audio.MicrophoneSource: the blocks of a WAV file, as fast as read."""
+    """Test double for voice.audio.MicrophoneSource: the blocks of a WAV file as fast as they are
+    read, then (``endless``) quiet blocks until closed, as a microphone goes on delivering."""
 
-    def __init__(self, path, block_ms):
+    def __init__(self, path, block_ms, endless=False):
         from pyramid_referee.voice.audio import file_frames
 
         self.frames = file_frames(path, block_ms)
+        self.block_ms = block_ms
+        self.endless = endless
         self.closed = False
+        self.time = 0.0
 
     def start(self):
         return self
 
     def __iter__(self):
-        return iter(self.frames)
+        import time
+
+        from pyramid_referee.voice.audio import Frame
+
+        for f in self.frames:
+            self.time = f.t1
+            yield f
+        n = int(16 * self.block_ms)
+        while self.endless and not self.closed:
+            time.sleep(0.002)
+            t0, self.time = self.time, self.time + n / 16000
+            yield Frame(np.zeros(n, np.float32), t0)
 
     def close(self):
         self.closed = True
@@ -287,7 +302,7 @@ def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path
     monkeypatch.setattr(audio, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
     monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))
     db = tmp_path / "m.db"
-    rc = cli.main(["listen", "--lang", "en", "--db", str(db), "--players", "A,B"])
+    rc = cli.main(["listen", "--lang", "en", "--db", str(db), "--players", "A,B", "--mode", "clean"])
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "call accepted" in out and f"strike {s.clicks[0]:.2f} s" in out
@@ -304,3 +319,44 @@ def test_listen_with_a_dead_microphone_is_a_clear_message(korean_stand_ins, tmp_
                    "--device", "no-such-microphone-anywhere"])
     err = capsys.readouterr().err
     assert rc == 2 and "no-such-microphone-anywhere" in err and "Traceback" not in err
+
+
+def test_listen_with_key_strikes(korean_stand_ins, monkeypatch, tmp_path, capsys):
+    """--strike key: Enter is the strike, taken on the audio clock when it is pressed."""
+    import time
+
+    from pyramid_referee.voice import audio
+    from test_listen import Scene, _trimmed, silence
+
+    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
+    call_end = s.now
+    wav = s.write(tmp_path / "mic.wav")
+    mics = []
+    monkeypatch.setattr(audio, "MicrophoneSource",
+                        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
+
+    class Keyboard:
+        """Enter once the call has been heard, then the outcome, then end of input."""
+
+        lines = ["\n", "биток 3, 3 в середину\n"]
+
+        def readline(self):
+            if self.lines and self.lines[0] == "\n":
+                deadline = time.monotonic() + 30
+                while not (mics and mics[0].time >= call_end + 0.2) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+            return self.lines.pop(0) if self.lines else ""
+
+    monkeypatch.setattr("sys.stdin", Keyboard())
+    db = tmp_path / "m.db"
+    rc = cli.main(["listen", "--lang", "en", "--db", str(db), "--players", "A,B", "--strike", "key"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "press Enter" in out and "call accepted" in out and "#1 " in out
+    assert mics[0].closed
+    from pyramid_referee.store import Store
+
+    with Store(db) as store:
+        [row] = store.strokes(store.latest())
+        assert row.record.call_status == "accepted"
