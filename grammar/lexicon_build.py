@@ -85,7 +85,7 @@ FIXED = {
     "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"], "биток": ["FILLER"],
     "битком": ["FILLER"], "своим": ["FILLER"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
     "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
-    "№": ["FILLER"],
+    "№": ["FILLER"], "удар": ["FILLER"], "ударом": ["FILLER"],
 }
 
 # Several words read as one (a space between them; the lexer matches the
@@ -98,6 +98,8 @@ PHRASES = {
     "в резку": ["TECH"], "с винтом": ["TECH"], "с боковиком": ["TECH"],
     "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
     "к себе": ["END:near"],
+    # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
+    "свой угол": ["CORNER", "END:near"],
 }
 
 # Placeholders from the rules' template call («шарами такими-то, от шара такого-то»).

@@ -200,6 +200,9 @@ EXPECTED = {
 }
 
 
+MAX_QUOTE = 60  # longer words are cut in messages (the span still covers them)
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A refused call: ``code``, ``span`` (char offsets in the input) and params."""
@@ -222,6 +225,13 @@ class Refusal:
 
     def _fill(self, template: str, lang: str) -> str:
         params = dict(self.params)
+        for key in ("word", "first", "second", "contact"):
+            value = params.get(key)
+            if isinstance(value, str):
+                if len(value) > MAX_QUOTE:
+                    value = value[:MAX_QUOTE] + "…"
+                # control and other unprintable characters are shown escaped
+                params[key] = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in value)
         params.setdefault("example", "тройку чисто в левый угол")
         expected = EXPECTED.get(params.get("expected_key", "more"), EXPECTED["more"])
         params.setdefault("expected", expected[0])

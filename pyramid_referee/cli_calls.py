@@ -149,8 +149,9 @@ def _cmd_validate(args) -> int:
                                    "error": result.to_json(lang)}, ensure_ascii=False))
         else:
             out.append(f"{args.file}:{number}:{col}: {result.code}: {result.message(lang)}")
-            out.append(f"    {line}")
-            out.append("    " + " " * result.span[0] + "^" + "~" * max(0, result.span[1] - result.span[0] - 1))
+            if len(line) <= 200 and line.isprintable():  # the line and a caret under the words
+                out.append(f"    {line}")
+                out.append("    " + " " * result.span[0] + "^" + "~" * max(0, result.span[1] - result.span[0] - 1))
             out.append(tr("    как сказать: ", "    how to say it: ") + result.hint(lang))
         if len(out) > 2000:
             sys.stdout.write("\n".join(out) + "\n")

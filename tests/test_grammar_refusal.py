@@ -53,3 +53,10 @@ def test_hints_give_a_call_that_parses():
 
 def test_refusals_are_values():
     assert parse("тройку в угол") == parse("тройку в угол")
+
+
+def test_quoted_words_are_cut_and_escaped():
+    r = parse("я" * 10_000)
+    assert r.code == "unknown_word" and r.span == (0, 10_000)
+    assert len(r.message()) < 200
+    assert "\\u0000" in parse("тройку \x00 чисто").message()
