@@ -289,8 +289,8 @@ def _fetch(url: str, dest: Path, *, progress: Callable[[int, int | None], None] 
         reason = getattr(exc, "reason", exc)
         raise NetworkError(_t(
             lang,
-            f"не удалось скачать {url}: {reason} (нет сети?)",
-            f"could not download {url}: {reason} (no network?)",
+            f"нет сети (или сервер недоступен): не удалось скачать {url} ({reason})",
+            f"no network (or the server cannot be reached): could not download {url} ({reason})",
         )) from exc
 
 
