@@ -130,6 +130,7 @@ class Proc:
     def _pump(self) -> None:
         for line in self.p.stdout:
             self.lines.put(line)
+        self.p.stdout.close()
         self.lines.put(None)
 
     def send(self, line: str) -> None:
@@ -208,6 +209,7 @@ def test_sigkill_at_random_points_loses_nothing_shown(tmp_path):
     end = proc.read()
     assert end["type"] == "end"
     assert proc.p.wait(timeout=30) == 0
+    proc.p.stderr.close()
     assert kills == N_KILLS
     print(f"kills: {kills}, in-flight commands that landed: {restarts_in_flight}")
 
