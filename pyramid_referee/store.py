@@ -124,7 +124,7 @@ def default_db_path() -> Path:
     """``$PYRAMID_REFEREE_DB`` or the user data directory's ``matches.sqlite``."""
     env = os.environ.get(ENV_DB)
     if env:
-        return Path(env)
+        return Path(env).expanduser()
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME)) / "matches.sqlite"
@@ -206,7 +206,7 @@ class Store:
 
     def __init__(self, path: str | os.PathLike | None = None, *, create_dir: bool | None = None) -> None:
         explicit = path is not None or bool(os.environ.get(ENV_DB))
-        self.path = Path(path) if path is not None else default_db_path()
+        self.path = Path(path).expanduser() if path is not None else default_db_path()
         if self.path.is_dir():
             raise StoreError(tr(f"--db {self.path}: это каталог, а нужен файл базы",
                                 f"--db {self.path}: is a directory, not a database file"))
