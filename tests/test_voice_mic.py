@@ -240,3 +240,12 @@ def test_slow_reader_is_reported_not_hidden(pulse):
     assert proc.returncode == 0, proc.stderr[-2000:]
     info = json.loads(proc.stdout.strip().splitlines()[-1])
     assert info["dropped"] > 0 and "blocks dropped" in info["problems"]
+
+
+def test_missing_sounddevice_package_is_a_clear_error(monkeypatch):
+    """Stand-in for a machine without the package: the import itself fails (sys.modules entry None)."""
+    monkeypatch.setitem(sys.modules, "sounddevice", None)
+    with pytest.raises(AudioDeviceError, match="sounddevice"):
+        MicrophoneSource(lang="en").start()
+    with pytest.raises(AudioDeviceError, match="sounddevice"):
+        list_devices(lang="en")

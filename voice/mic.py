@@ -23,6 +23,11 @@ from .errors import AudioDeviceError
 def _sounddevice(lang: str = "ru"):
     try:
         import sounddevice as sd  # imported here: PortAudio may be missing
+    except ImportError as exc:
+        raise AudioDeviceError(_tr(
+            lang, f"нет пакета sounddevice ({exc}); установите его: pip install sounddevice",
+            f"the sounddevice package is missing ({exc}); install it: pip install sounddevice",
+        )) from exc
     except OSError as exc:  # sounddevice raises OSError when libportaudio is not installed
         raise AudioDeviceError(_tr(
             lang,
@@ -235,6 +240,10 @@ class MicrophoneSource(Frames):
             except queue.Empty:
                 if self._closed:
                     raise StopIteration from None
+                if self._finished.is_set():
+                    raise AudioDeviceError(self._msg(
+                        f"поток микрофона {self.device_name!r} остановился (устройство отключено?)",
+                        f"the stream of microphone {self.device_name!r} stopped (device unplugged?)")) from None
                 raise AudioDeviceError(self._msg(
                     f"микрофон {self.device_name!r} не даёт звука (нет данных {wait:g} с)",
                     f"microphone {self.device_name!r} delivers no audio (no data for {wait:g} s)")) from None
