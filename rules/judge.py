@@ -19,6 +19,9 @@ Decisions where RULES.md leaves room (documented here, cited in the verdict):
   re-spotted (Q6); this is not a penalty (P1 does not list it); the turn passes (Q3).
 * No call (C10) or a refused call (C4, C9): the same — fallen balls re-spotted,
   no points, the turn passes — and fouls are still penalised.
+* Re-spotted (Q6) means the ball stays in ``on_table``: ball positions are not
+  tracked, so the placement (third point, else the nearest free place toward the
+  back cushion) is the referee's; only counted balls leave the table.
 * Object balls off the table are re-spotted (Q6); only the cue ball off the
   table is a penalty (P1в).
 * From hand next: after the cue ball falls (P1б) or leaves the table (P1в), and
