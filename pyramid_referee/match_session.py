@@ -2,8 +2,9 @@
 
 ``Session.create`` starts a match; ``Session.open`` restores one by replaying its
 active strokes (the stored calls and outcomes, never re-parsed text) through a
-fresh ``Match``, and checks that every replayed verdict and state equals the one
-stored (= the one shown). A disagreement is reported in ``mismatches``, never
+fresh ``Match``, and checks that every replayed verdict equals the one stored
+(= the one shown), and the state after the last stroke the stored (= last shown)
+state. A disagreement is reported in ``mismatches``, never
 silently fixed: the stored record stays as it was.
 
 ``Session.enter`` judges a stroke in memory, writes and commits it, and only then
@@ -17,10 +18,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .i18n import UserError, tr
+from .i18n import UserError, get_lang, tr
 from .rules import Match, Outcome, RulesError, RulesInputError, Settings
 from .grammar.call import Call, CallFormatError
 from .rules.notation import NotationError, parse_outcome_located
@@ -111,18 +112,12 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         try:
             data, columns = parse_outcome_located(text)
         except NotationError as exc:
-            raise StrokeInputError(tr("исход: ", "outcome: ") + exc.message(_lang())) from None
+            raise StrokeInputError(tr("исход: ", "outcome: ") + exc.message(get_lang())) from None
     try:
         outcome = Outcome.from_json(data)
     except RulesInputError as exc:
-        raise StrokeInputError(engine_error_text(exc, _lang(), columns)) from None
+        raise StrokeInputError(engine_error_text(exc, get_lang(), columns)) from None
     return data, outcome, columns
-
-
-def _lang() -> str:
-    from .i18n import get_lang
-
-    return get_lang()
 
 
 @dataclass

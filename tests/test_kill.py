@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pyramid_referee.grammar.call import Call
 from pyramid_referee.rules import Match, Outcome, Settings, judge
 from pyramid_referee.rules.notation import parse_outcome
 
