@@ -66,6 +66,15 @@ NOTATION_HELP_RU = """\
 Ошибка называет столбец и что там ожидалось; неверная строка ничего не меняет."""
 
 
+def _unprefix(text: str) -> str:
+    """«заказ: X» → «X», «исход: Y» → «Y» (the prefixes are optional on a «|» line)."""
+    low = text.strip().lower()
+    for p in CALL_PREFIXES + OUTCOME_PREFIXES:
+        if low.startswith(p):
+            return text.strip()[len(p):]
+    return text
+
+
 def help_text(lang: str) -> str:
     if lang == "en":
         notation = NOTATION_DOC.split("Items are separated", 1)[1].split("Errors are ``NotationError``")[0]
@@ -174,7 +183,7 @@ class Play:
             if cmd is not None:
                 self.command(cmd)
             elif "|" in line:
-                call_text, _, outcome_text = line.partition("|")
+                call_text, _, outcome_text = (_unprefix(x) for x in line.partition("|"))
                 if self.pending is not None:
                     self.pending = None  # the whole stroke on this line replaces a pending call (C9)
                 reading = self.s.read_call(call_text)

@@ -102,6 +102,12 @@ def test_two_line_entry_last_call_counts_C9(store):
     assert stroke["call"]["ball"] == 3 and stroke["verdict"]["fulfilled"] is True
 
 
+def test_prefixes_allowed_on_one_line(store):
+    s, _, msgs = run_play(store, ["заказ: тройку чисто в правый угол | исход: биток 3, 3 в правый дальний угол"])
+    (stroke,) = [m for m in msgs if m["type"] == "stroke"]
+    assert stroke["call_status"] == "accepted" and stroke["verdict"]["fulfilled"] is True
+
+
 def test_refused_call_is_stored_with_its_refusal_C4(store):
     s, _, msgs = run_play(store, ["тройку в угол | биток 3, 3 в правый дальний угол"])
     (row,) = store.strokes(s.id)
