@@ -9,7 +9,7 @@ from .errors import GrammarError
 from .lexicon import TooLong, tag_words
 from .parser import parse
 from .refusal import Refusal
-from .render import render
+from .render import decompose, render
 
 _SIDE = {"left": ("левый", "left"), "right": ("правый", "right"), None: ("", "")}
 _END = {"near": ("ближний", "near"), "far": ("дальний", "far"), None: ("", "")}
@@ -107,7 +107,18 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
             notes.append("Route words were read and checked but do not bind in ball and pocket (C7)." if en
                          else "Слова о способе прочитаны и проверены, но в игре «шар и луза» не обязывают (C7).")
     else:
-        steps = [f"{_actor(a, lang)} → {_target(t, lang)}" for a, t in call.route]
+        parts = decompose(call)
+        labels = {}
+        k = 0
+        if parts["abricole"]:
+            labels[0] = "abricole" if en else "абриколь"
+            k = 1
+        for j in range(len(parts["caroms"])):
+            labels[k + j] = "carom" if en else "карамболь"
+        steps = []
+        for j, (a, t) in enumerate(call.route):
+            step = f"{_actor(a, lang)} → {_target(t, lang)}"
+            steps.append(f"{step} ({labels[j]})" if j in labels else step)
         lines.append(("Way: " if en else "Путь: ") + "; ".join(steps))
         if any(t == CONTRE_COUP for _, t in call.route):
             notes.append("«от контр-ку» is kept as said: no stored source defines it for pyramid." if en

@@ -98,6 +98,8 @@ PHRASES = {
     "в резку": ["TECH"], "с винтом": ["TECH"], "с боковиком": ["TECH"],
     "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
     "к себе": ["END:near"],
+    "под номером": ["FILLER"],
+    "своим шаром": ["FILLER"], "свой шар": ["FILLER"],  # the cue ball: says nothing of the call
     # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],
 }

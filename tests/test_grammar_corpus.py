@@ -46,3 +46,19 @@ def test_annotated_call(record):
         assert result.code == record["refusal"], result.message()
         start, end = result.span
         assert 0 <= start <= end <= len(record["text"])
+
+
+def test_corpus_uses_every_route_technique_and_filler_word():
+    """Every route word, technique word, filler and phrase of the lexicon is in some annotated call."""
+    import re
+
+    from pyramid_referee.grammar.lexicon_build import DATA_FILE
+
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    texts = " ".join(p.values[0]["text"].lower() for p in RECORDS)
+    seen = set(re.findall(r"[\w№-]+", texts))
+    kinds = {"CLEAN", "ABRIK", "KARAMBOL", "KONTRKU", "CUSHIONS", "TECH", "OBJ", "BORTA", "BORTOV",
+             "SHARA", "SHAROM", "SHARAMI", "OT", "FILLER"}
+    missing = [w for w, tags in data["words"].items() if {t.split(":")[0] for t in tags} & kinds and w not in seen]
+    missing += [p for p in data["phrases"] if p not in texts]
+    assert not missing
