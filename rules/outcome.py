@@ -12,6 +12,11 @@ Two forms:
   the declared way — plus only ``pocket`` and ``off_table`` events. With no hit
   events a miss cannot be derived, so the short form may also list а.
 
+``warned``: the stroke was played after the referee's warning or remark (set it on
+every stroke the warning covers). It turns a д into P7 and a г into P8 (the
+referee may restore the previous position), and a penalty stroke with
+``positions_unchanged`` into one of the three in a row that make a forced draw (E2).
+
 E6 (taking a ball off the table to end the game sooner is not allowed): no event
 removes a ball except by falling into a pocket or flying off the table; an
 event of type ``removed`` (a ball taken off by hand) is refused with an error
