@@ -360,3 +360,24 @@ def test_listen_with_key_strikes(korean_stand_ins, monkeypatch, tmp_path, capsys
     with Store(db) as store:
         [row] = store.strokes(store.latest())
         assert row.record.call_status == "accepted"
+
+
+def test_transcribe_json_and_its_events_through_timeline(korean_stand_ins, tmp_path, capsys):
+    from test_listen import Scene, _trimmed, silence
+
+    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(1.0))
+    wav = s.write(tmp_path / "t.wav")
+    events = tmp_path / "events.jsonl"
+    assert cli.main(["transcribe", str(wav), "--json", "--events", str(events), "--lang", "en"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model"] == str(KO_MODEL) and out["text"] == "오른쪽 음악"
+    [d] = out["strikes"]
+    assert d["status"] == "accepted" and d["strike"] == pytest.approx(s.clicks[0], abs=0.005)
+    assert all(w["end"] < d["strike"] for w in out["words"])
+    assert cli.main(["timeline", str(events), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == d
+    assert cli.main(["transcribe", str(wav), "--lang", "en"]) == 0
+    text = capsys.readouterr().out
+    assert "heard: 오른쪽 음악" in text and "call accepted" in text
