@@ -418,12 +418,25 @@ def run_live(args) -> int:
 
         render = grammar_render()
 
+        tty = console.is_terminal
+
+        def clear_partial() -> None:
+            if tty:  # the live transcript is one line, rewritten in place on a terminal
+                console.file.write("\r\x1b[2K")
+                console.file.flush()
+
         def show(partial: str, d: tl.Decision, last: list) -> None:
-            if partial and partial != last[0]:
-                console.print(f"[dim]… {partial}[/dim]")
+            if partial != last[0]:
+                if tty:
+                    clear_partial()
+                    console.file.write(f"… {partial}"[: max(10, console.width - 1)] if partial else "")
+                    console.file.flush()
+                elif partial:
+                    console.print(f"[dim]… {partial}[/dim]")
             last[0] = partial
             if d.status != "none" and d.to_json() != last[1]:
                 last[1] = d.to_json()
+                clear_partial()
                 console.print(("[green]" if d.status == "accepted" else "[red]")
                               + describe(d, lang, render).split(": ", 1)[1] + "[/]")
                 if d.status == "accepted":
@@ -475,6 +488,7 @@ def run_live(args) -> int:
                     return 0
                 if kind == "error":
                     raise UserError(d)
+                clear_partial()
                 console.print("[bold]" + describe(d, lang, render) + "[/bold]")
                 while True:
                     try:
