@@ -34,7 +34,7 @@ DIGIT_SUFFIX = {
 }
 
 POCKET_TAGS = frozenset({"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END"})
-IGNORED_TAGS = frozenset({"FILLER", "TECH"})
+IGNORED_TAGS = frozenset({"FILLER", "TECH", "CORR"})
 
 
 def normalize(word: str) -> str:

@@ -24,7 +24,8 @@ Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
 - route words ``OT``, ``CLEAN``, ``BORTA``, ``BORTOV``, ``CUSHIONS:n``,
   ``ABRIK``, ``KARAMBOL``, ``KONTRKU``, ``SHARA``, ``SHAROM``, ``SHARAMI``
 - ``OBJ`` an object ball without a number (C5), ``PLACEHOLDER`` (такой-то),
-  ``TECH`` (stroke technique: not binding), ``FILLER`` (ignored)
+  ``TECH`` (stroke technique: not binding), ``FILLER`` (ignored), ``CORR``
+  (a correction, «нет», «вернее»: the call starts again after it, C9)
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ FIXED = {
     "заказываю": ["FILLER"], "заказ": ["FILLER"], "кладу": ["FILLER"], "играю": ["FILLER"],
     "играем": ["FILLER"], "шар": ["FILLER"], "шары": ["FILLER"], "номер": ["FILLER"],
     "и": ["FILLER"], "а": ["FILLER"], "вот": ["FILLER"], "это": ["FILLER"],
-    "значит": ["FILLER"], "нет": ["FILLER"], "вернее": ["FILLER"], "точнее": ["FILLER"],
-    "лучше": ["FILLER"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
+    "значит": ["FILLER"], "нет": ["CORR"], "вернее": ["CORR"], "точнее": ["CORR"],
+    "лучше": ["CORR"], "отмена": ["CORR"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
     "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"], "биток": ["FILLER"],
     "битком": ["FILLER"], "своим": ["FILLER"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
     "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
@@ -99,6 +100,7 @@ PHRASES = {
     "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
     "к себе": ["END:near"],
     "под номером": ["FILLER"],
+    "то есть": ["CORR"],
     "своим шаром": ["FILLER"], "свой шар": ["FILLER"],  # the cue ball: says nothing of the call
     # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],

@@ -312,6 +312,14 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
     content = [w for w in words if not w.types <= IGNORED_TAGS]
     if not content:
         return Refusal("empty", (words[0].start, words[-1].end), "")
+    # C9: a correction («нет», «вернее», «то есть») after call words starts the call
+    # again: the words after the last one are the call.
+    last = max((k for k, w in enumerate(words) if "CORR" in w.types), default=None)
+    if last is not None and content[0].index < last:
+        content = [w for w in content if w.index > last]
+        if not content:
+            w = words[last]
+            return Refusal("incomplete", (w.start, w.end), "retracted", {"word": w.text})
     whole = (content[0].start, content[-1].end)
     try:
         readings, syntax = _parse_lattice(_taggings(content))

@@ -78,6 +78,12 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
         "назовите каждый шар, например: «{example}»",
         "name each ball, e.g. «{example}»",
     ),
+    ("incomplete", "retracted"): (
+        "заказ отменён словом «{word}», а новый не сказан (C9)",
+        "the call was taken back with «{word}» and no new one was said (C9)",
+        "скажите заказ заново, например: «{example}»",
+        "say the call again, e.g. «{example}»",
+    ),
     ("incomplete", "v_without_pocket"): (
         "после «в» не названа луза",
         "no pocket is named after «в»",
