@@ -249,7 +249,11 @@ class Session:
                 self.mismatches.append(Mismatch(seq, "error", None, _rules_error_text(exc, self.lang)))
                 return  # the rest cannot be replayed from a state that is already wrong
             replayed = verdict.to_json(lang)
-            stored = loads(verdict_text)  # decoding is ~3x faster than encoding the replayed one
+            try:
+                stored = loads(verdict_text)  # decoding is ~3x faster than encoding the replayed one
+            except ValueError as exc:
+                self.mismatches.append(Mismatch(seq, "verdict", verdict_text, f"damaged record: {exc}"))
+                continue
             if replayed != stored:
                 self.mismatches.append(Mismatch(seq, "verdict", stored, replayed))
         last = self.store.last_state(self.id)

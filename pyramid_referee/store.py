@@ -313,9 +313,12 @@ class Store:
     def latest(self, *, open_only: bool = False) -> int | None:
         """The match changed last (any status unless ``open_only``)."""
         where = "WHERE m.status = 'open'" if open_only else ""
-        r = self.con.execute(
-            f"SELECT m.id FROM matches m {where} ORDER BY"
-            " (SELECT max(a.id) FROM actions a WHERE a.match_id = m.id) DESC, m.id DESC LIMIT 1").fetchone()
+        try:
+            r = self.con.execute(
+                f"SELECT m.id FROM matches m {where} ORDER BY"
+                " (SELECT max(a.id) FROM actions a WHERE a.match_id = m.id) DESC, m.id DESC LIMIT 1").fetchone()
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
         return None if r is None else int(r[0])
 
     def set_result(self, match_id: int, result: Any) -> None:
@@ -332,10 +335,17 @@ class Store:
     _STROKE_COLS = ("id, match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
                     " verdict, state, lang, time, status")
 
-    @staticmethod
-    def _stroke_row(r) -> StrokeRow:
-        rec = StrokeRecord(r[3], _load(r[4]), _load(r[5]), r[6], r[7], _load(r[8]), _load(r[9]), _load(r[10]), r[11])
+    def _stroke_row(self, r) -> StrokeRow:
+        try:
+            rec = StrokeRecord(r[3], _load(r[4]), _load(r[5]), r[6], r[7], _load(r[8]), _load(r[9]), _load(r[10]),
+                               r[11])
+        except ValueError as exc:
+            raise self._bad_record(r[1], r[2], exc) from None
         return StrokeRow(r[0], r[1], r[2], rec, r[12], r[13])
+
+    def _bad_record(self, match_id, seq, exc) -> StoreError:
+        return StoreError(tr(f"{self.path}: матч {match_id}, удар {seq}: запись повреждена ({exc})",
+                             f"{self.path}: match {match_id}, stroke {seq}: the record is damaged ({exc})"))
 
     def strokes(self, match_id: int, *, statuses: tuple[str, ...] = ("active",)) -> list[StrokeRow]:
         """The match's strokes with these statuses, in seq order (then entry order)."""
@@ -350,11 +360,14 @@ class Store:
 
     def iter_strokes(self, match_id: int) -> Iterator[StrokeRow]:
         """The active strokes one at a time (restoring a long match without a list of rows)."""
-        cur = self.con.execute(
-            f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
-            (match_id,))
-        for r in cur:
-            yield self._stroke_row(r)
+        try:
+            cur = self.con.execute(
+                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
+                (match_id,))
+            for r in cur:
+                yield self._stroke_row(r)
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
 
     def iter_replay(self, match_id: int) -> Iterator[tuple]:
         """What a replay needs, lean: (seq, call, call_status, outcome, verdict_text, lang)
@@ -366,16 +379,28 @@ class Store:
                 "SELECT seq, call, call_status, outcome, verdict, lang FROM strokes"
                 " WHERE match_id = ? AND status = 'active' ORDER BY seq", (match_id,))
             for seq, call, status, outcome, verdict, lang in cur:
-                yield seq, None if call is None else loads(call), status, loads(outcome), verdict, lang
+                try:
+                    decoded = None if call is None else loads(call), loads(outcome)
+                except ValueError as exc:
+                    raise self._bad_record(match_id, seq, exc) from None
+                yield seq, decoded[0], status, decoded[1], verdict, lang
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
 
     def last_state(self, match_id: int) -> tuple[int, dict] | None:
         """(seq, state JSON) of the last active stroke, or None."""
-        r = self.con.execute(
-            "SELECT seq, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq DESC LIMIT 1",
-            (match_id,)).fetchone()
-        return None if r is None else (int(r[0]), _load(r[1]))
+        try:
+            r = self.con.execute(
+                "SELECT seq, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq DESC LIMIT 1",
+                (match_id,)).fetchone()
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        if r is None:
+            return None
+        try:
+            return int(r[0]), _load(r[1])
+        except ValueError as exc:
+            raise self._bad_record(match_id, r[0], exc) from None
 
     def add_stroke(self, match_id: int, rec: StrokeRecord, *, result: Any = None, expect_seq: int | None = None) -> int:
         """Append a stroke at the current position and commit; returns its seq.
@@ -453,8 +478,12 @@ class Store:
         return seq
 
     def actions(self, match_id: int) -> list[tuple[str, int | None, str]]:
-        return [(a, s, t) for a, s, t in self.con.execute(
-            "SELECT action, seq, time FROM actions WHERE match_id = ? ORDER BY id", (match_id,))]
+        """The log of what was done to the match, in order: (action, seq, time)."""
+        try:
+            return [(a, s, t) for a, s, t in self.con.execute(
+                "SELECT action, seq, time FROM actions WHERE match_id = ? ORDER BY id", (match_id,))]
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
 
 
 class _Transaction:

@@ -254,3 +254,13 @@ def test_exported_script_replays_to_the_stored_state(store):
     rows = store.strokes(s.id)
     assert [r.verdict.to_json("ru") for r in result.rows] == [r.record.verdict for r in rows]
     assert result.state.to_json() == rows[-1].record.state
+
+
+def test_a_damaged_record_is_a_clear_error(store):
+    s, _, _ = run_play(store, GAME)
+    con = sqlite3.connect(store.path)
+    con.execute("UPDATE strokes SET outcome = '{not json' WHERE match_id = ? AND seq = 3", (s.id,))
+    con.commit()
+    con.close()
+    with pytest.raises(StoreError, match="удар 3: запись повреждена"):
+        Session(store, s.id)
