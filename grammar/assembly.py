@@ -77,8 +77,9 @@ def _example(ball, pocket) -> _Example:
     return _Example(ball, pocket)
 
 
-def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal:
-    """One call from its phrases, or the first reason it cannot be accepted."""
+def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal | set:
+    """One call from its phrases, the first reason it cannot be accepted, or a set
+    of calls when the order of its steps can be read more than one way."""
     called = [i for i in items if i[0] in ("called", "obj")]
     pockets = [i for i in items if i[0] == "pocket"]
     for p in pockets:  # a lone «в»: the pocket was never said
@@ -173,6 +174,53 @@ def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal:
     if mode == "ball_and_pocket":  # C7: the way is not part of the call
         return Call(ball, pocket, None)
 
+    # Each kind of step (caroms, driving balls, the called ball's own contacts) is
+    # said as one stretch, in the order it happens. Split into stretches with other
+    # words between them, its order is not clear: every order of the stretches is a
+    # reading, and different routes make the call ambiguous (C9).
+    orders = []
+    for kinds, keep in (({"carom"}, "carom"), ({"driver", "count"}, "driver"),
+                        ({"kiss", "cushion", "contre"}, None)):
+        stretches = _stretches(items, kinds, keep)
+        if len(stretches) > 3:
+            return Refusal("ambiguous", whole, "too_many", {"example": _example(ball, pocket)})
+        orders.append(_orders(stretches))
+    calls = []
+    for carom_order in orders[0]:
+        for driver_order in orders[1]:
+            for own_order in orders[2]:
+                call = Call(ball, pocket, _route(ball, abricole, carom_order, driver_order, own_order))
+                if call not in calls:
+                    calls.append(call)
+    return calls[0] if len(calls) == 1 else set(calls)
+
+
+def _stretches(items: list, kinds: set, keep: str | None) -> list[list]:
+    """The items of these kinds, in stretches not broken by other words."""
+    out: list[list] = []
+    prev = -2
+    for k, item in enumerate(items):
+        if item[0] in kinds:
+            if k == prev + 1:
+                out[-1].append(item)
+            else:
+                out.append([item])
+            prev = k
+    if keep is not None:
+        out = [[i for i in stretch if i[0] == keep] for stretch in out]
+    return [stretch for stretch in out if stretch]
+
+
+def _orders(stretches: list[list]) -> list[list]:
+    """Every order of the stretches (each kept as said), flattened."""
+    if len(stretches) <= 1:
+        return [stretches[0] if stretches else []]
+    from itertools import permutations
+
+    return [[i for stretch in perm for i in stretch] for perm in permutations(stretches)]
+
+
+def _route(ball, abricole: bool, caroms: list, drivers: list, own: list) -> tuple:
     route = []
     if abricole:
         route.append((CUE, CUSHION))
@@ -191,7 +239,7 @@ def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal:
         else:
             route.append((ball, CONTRE_COUP))
     route.append((ball, POCKET))
-    return Call(ball, pocket, tuple(route))
+    return tuple(route)
 
 
 def _example_combo(ball, pocket, n: int) -> _Example:
@@ -218,7 +266,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         return got
 
     first = assembled(items)
-    if isinstance(first, Call):
+    if isinstance(first, (Call, set)):
         return first
     n_starts = sum(1 for i in items if i[0] in ("called", "obj")) + sum(1 for i in items if i[0] == "pocket")
     if n_starts < 3:  # one call at most: nothing to split
@@ -240,7 +288,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
 
     def call_at(j: int, k: int):
         if (j, k) not in cache:
-            cache[(j, k)] = could_be_call(j, k) and isinstance(assembled(items[j:k]), Call)
+            cache[(j, k)] = could_be_call(j, k) and isinstance(assembled(items[j:k]), (Call, set))
         return cache[(j, k)]
 
     # segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
@@ -258,6 +306,8 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         last = assembled(items[j:])
         if isinstance(last, Call):
             lasts.add(last)
+        elif isinstance(last, set):
+            lasts |= last
         elif trailing is None:
             trailing = j
     if len(lasts) == 1:

@@ -18,7 +18,15 @@ def test_own_contacts_in_spoken_order():
 
 
 def test_drivers_chain_in_spoken_order():
-    assert route("семёркой тройку шестёркой в левый угол") == [["cue", 7], [7, 6], [6, 3], [3, "pocket"]]
+    assert route("семёркой и шестёркой тройку в левый угол") == [["cue", 7], [7, 6], [6, 3], [3, "pocket"]]
+
+
+def test_c9_steps_split_by_other_words_have_no_clear_order():
+    r = parse("семёркой тройку шестёркой в левый угол")
+    assert r.code == "ambiguous" and len(r.params["calls"]) == 2
+    assert parse("тройку от борта в середину от шестёрки").code == "ambiguous"
+    # the same steps either way: one reading
+    assert route("от борта тройку от борта в середину") == [["cue", 3], [3, "cushion"], [3, "cushion"], [3, "pocket"]]
 
 
 def test_count_covers_the_balls_after_it_or_before_it():  # C2
