@@ -26,7 +26,8 @@ AREAS = (cli_calls, cli_replay, cli_match, cli_strikes, cli_voice)
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--lang", choices=("ru", "en"), default=None,
+        # SUPPRESS: a subcommand's copy of --lang must not reset one given before it.
+        "--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
         help="language of messages (default: ru) / язык сообщений",
     )
     parser = argparse.ArgumentParser(

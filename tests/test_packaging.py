@@ -36,3 +36,12 @@ def test_wheel_carries_every_subpackage_and_its_data(tmp_path):
             assert f"pyramid_referee/{sub}/{src.name}" in names, src
         for data in list((root / sub).glob("*.lark")) + list((root / sub).glob("data/*")):
             assert f"pyramid_referee/{sub}/{data.relative_to(root / sub)}" in names, data
+
+
+def test_lang_before_or_after_the_subcommand():
+    from pyramid_referee.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["--lang", "en", "parse", "x"]).lang == "en"
+    assert parser.parse_args(["parse", "x", "--lang", "en"]).lang == "en"
+    assert getattr(parser.parse_args(["parse", "x"]), "lang", None) is None
