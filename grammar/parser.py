@@ -194,6 +194,9 @@ def _parse_lattice(options: list) -> tuple[list, tuple | None]:
     return readings, error
 
 
+_POCKET_KINDS = frozenset({"CORNER", "MIDDLE", "LUZA"})
+
+
 def _ball_word(w) -> bool:
     return w.has("B_INS", "B_BARE", "B_NOM", "B_GEN")
 
@@ -208,9 +211,11 @@ def _taggings(words) -> list:
         if w.types and w.types <= POCKET_TAGS:
             j = i
             parts = []
+            named = False  # has the run named a pocket yet (угол, середина, луза)?
             while j < n and words[j].types and words[j].types <= POCKET_TAGS:
-                if j > i and "V" in words[j].types:
+                if j > i and named and "V" in words[j].types:
                     break  # «в угол в середину»: two pocket phrases
+                named = named or not words[j].types.isdisjoint(_POCKET_KINDS)
                 parts.extend(words[j].tags)
                 j += 1
             options.append((("POCKET", tuple(parts), w.start, words[j - 1].end),))
