@@ -33,6 +33,10 @@ except ImportError:  # pragma: no cover
     KO_MODEL = None
 
 
+needs_espeak = pytest.mark.skipif(__import__("shutil").which("espeak-ng") is None,
+                                  reason="espeak-ng is not installed (scripts/system-deps.sh)")
+
+
 @pytest.fixture
 def isolated_env(tmp_path, monkeypatch):
     """No model anywhere: HOME and the user cache point into tmp_path."""
@@ -288,6 +292,7 @@ def korean_stand_ins(monkeypatch, cached_korean_model):
     monkeypatch.setenv(vm.ENV_VAR, str(KO_MODEL))
 
 
+@needs_espeak
 def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path, capsys):
     import io
 
@@ -321,6 +326,7 @@ def test_listen_with_a_dead_microphone_is_a_clear_message(korean_stand_ins, tmp_
     assert rc == 2 and "no-such-microphone-anywhere" in err and "Traceback" not in err
 
 
+@needs_espeak
 def test_listen_with_key_strikes(korean_stand_ins, monkeypatch, tmp_path, capsys):
     """--strike key: Enter is the strike, taken on the audio clock when it is pressed."""
     import time
@@ -362,6 +368,7 @@ def test_listen_with_key_strikes(korean_stand_ins, monkeypatch, tmp_path, capsys
         assert row.record.call_status == "accepted"
 
 
+@needs_espeak
 def test_transcribe_json_and_its_events_through_timeline(korean_stand_ins, tmp_path, capsys):
     from test_listen import Scene, _trimmed, silence
 
