@@ -86,31 +86,37 @@ def render(call: Call) -> str:
     mode="ball_and_pocket"); a call with ``ball`` null is the last-ball call of
     C5 (parse it with that one ball in ``balls_left``).
     """
+    return " ".join(phrase_blocks(call))
+
+
+def phrase_blocks(call: Call) -> list[str]:
+    """The canonical call as blocks that may be said in any order (free word
+    order): абриколем, the caroms, the driving balls, the ball, its own contacts
+    (or чисто), the pocket. Each block is one stretch (see assembly.py)."""
     if not isinstance(call, Call):
         raise GrammarError(f"render expects a Call, not {type(call).__name__}")
-    words: list[str] = []
+    blocks: list[str] = []
     if call.route is None:
         if call.ball is not None:
-            words.append(_ball(call.ball, "acc"))
-        words.append(render_pocket(call.pocket))
-        return " ".join(words)
+            blocks.append(_ball(call.ball, "acc"))
+        blocks.append(render_pocket(call.pocket))
+        return blocks
     parts = decompose(call)
     if parts["abricole"]:
-        words.append("абриколем")
-    for x in parts["caroms"]:
-        words.append(f"карамболем от {_ball(x, 'gen')}")
+        blocks.append("абриколем")
+    if parts["caroms"]:
+        blocks.append(" ".join(f"карамболем от {_ball(x, 'gen')}" for x in parts["caroms"]))
     drivers = parts["drivers"]
     if len(drivers) == 1:
-        words.append(_ball(drivers[0], "ins"))
+        blocks.append(_ball(drivers[0], "ins"))
     elif drivers:
         forms = render_forms()
-        words.append(f"{forms['count_ins'][str(len(drivers))]} {forms['balls_ins_plural']}")
-        words.append(_join([_ball(x, "ins_short") for x in drivers]))
+        blocks.append(f"{forms['count_ins'][str(len(drivers))]} {forms['balls_ins_plural']} "
+                      + _join([_ball(x, "ins_short") for x in drivers]))
     if call.ball is not None:
-        words.append(_ball(call.ball, "acc"))
+        blocks.append(_ball(call.ball, "acc"))
     own = parts["own"]
-    if not own:
-        words.append("чисто")
+    words: list[str] = []
     k = 0
     while k < len(own):
         target = own[k]
@@ -132,8 +138,9 @@ def render(call: Call) -> str:
         else:
             raise GrammarError(f"the route target {target!r} cannot be said in the call language")
         k += 1
-    words.append(render_pocket(call.pocket))
-    return " ".join(words)
+    blocks.append(" ".join(words) if words else "чисто")
+    blocks.append(render_pocket(call.pocket))
+    return blocks
 
 
 DEFAULT_POCKET = Pocket("corner", "left", None)

@@ -88,3 +88,23 @@ def test_routes_no_call_can_say_are_misuse(route):
 def test_render_rejects_non_calls():
     with pytest.raises(GrammarError):
         render({"ball": 3})
+
+
+@settings(max_examples=300, deadline=None)
+@given(calls(), st.randoms(use_true_random=False))
+def test_free_word_order_blocks_in_any_order(case, rnd):
+    """The canonical blocks said in any order, with fillers, in any letter case and
+    with е for ё, read as the same call."""
+    from pyramid_referee.grammar.render import phrase_blocks
+
+    call, mode, balls_left = case
+    blocks = phrase_blocks(call)
+    rnd.shuffle(blocks)
+    words = []
+    for block in blocks:
+        if rnd.random() < 0.3:
+            words.append(rnd.choice(["ну", "так", "давай", "заказываю", "номер", "шар", "с винтом"]))
+        words.append(block)
+    text = ", ".join(words).replace("ё", "е")
+    text = text.upper() if rnd.random() < 0.5 else text
+    assert parse(text, mode=mode, balls_left=balls_left) == call, text
