@@ -229,6 +229,9 @@ def _check_call(state: GameState, call: Call, outcome: Outcome, settings: Settin
     if fall is None:
         return ball, False, "not_pocketed", clauses
     actual, idx = fall[1], fall[2]
+    if actual is None:
+        raise RulesInputError(f"events[{idx}].pocket", "the called ball fell: say which pocket it fell into",
+                              "заказанный шар упал: укажите, в какую лузу")
     if pk.kind != actual.kind:
         clauses.append("Q2")
         return ball, False, "wrong_pocket", clauses

@@ -180,11 +180,10 @@ def _actor(tree: Tree) -> Any:
     return "cue" if tok.type == "CUE" else _ball(tok)
 
 
-def _pocket(pocketed: Tree) -> dict:
+def _pocket(pocketed: Tree) -> dict | None:
     (tree,) = pocketed.children
-    if isinstance(tree, Token):  # «в лузе»: which pocket is not said
-        raise _err(tree.column, "какая луза? назовите её: «в правый дальний угол», «в левую середину»",
-                   "which pocket? name it: 'в правый дальний угол', 'в левую середину'")
+    if isinstance(tree, Token):  # «в лузе»: which pocket is not said (the engine asks if it matters)
+        return None
     kind = side = end = None
     for tok in tree.children:
         t = tok.type
@@ -335,7 +334,9 @@ def _render_actor(a: Any) -> str:
     return "биток" if a == "cue" else str(a)
 
 
-def _render_pocket(p: dict) -> str:
+def _render_pocket(p: dict | None) -> str:
+    if p is None:
+        return "в лузе"
     if p["kind"] == "middle":
         return "в " + (_SIDE_RU[p["side"]][1] + " " if p.get("side") else "") + "середину"
     words = [_SIDE_RU[p["side"]][0]] if p.get("side") else []

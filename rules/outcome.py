@@ -90,8 +90,10 @@ class Event:
         elif self.other is not None:
             raise RulesInputError("b", f"only a hit has a second ball", "второй шар бывает только у столкновения")
         if self.type == POCKET:
-            if not isinstance(self.pocket, Pocket):
-                raise RulesInputError("pocket", "a pocket event needs the pocket", "у события pocket нужна луза")
+            # The pocket may be left null ("fell into a pocket", e.g. «биток в лузе»):
+            # it matters only for the called ball, and the judge asks for it there.
+            if self.pocket is not None and not isinstance(self.pocket, Pocket):
+                raise RulesInputError("pocket", "expected a pocket or null", "ожидалась луза или null")
         elif self.pocket is not None:
             raise RulesInputError("pocket", "only a pocket event names a pocket", "лузу называет только событие pocket")
 
@@ -102,7 +104,7 @@ class Event:
         if self.type == HIT:
             return {"type": HIT, "a": self.ball, "b": self.other}
         if self.type == POCKET:
-            return {"type": POCKET, "ball": self.ball, "pocket": self.pocket.to_json()}
+            return {"type": POCKET, "ball": self.ball, "pocket": None if self.pocket is None else self.pocket.to_json()}
         return {"type": self.type, "ball": self.ball}
 
     @classmethod
@@ -145,7 +147,7 @@ class Event:
         if not is_ball(ball):
             raise _ball_err(f"{where}.ball", ball)
         pocket = None
-        if kind == POCKET:
+        if kind == POCKET and data["pocket"] is not None:
             try:
                 pocket = Pocket.from_json(data["pocket"])
             except CallFormatError as exc:

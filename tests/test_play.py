@@ -73,7 +73,7 @@ def test_replaying_the_store_gives_the_state_that_was_shown(store):
 
 def test_malformed_outcome_changes_nothing_and_names_line_and_column(store):
     s, rc, msgs = run_play(store, GAME[:1] + [
-        "- | биток 6; 6 в лузу",  # notation: which pocket?
+        "- | биток 6; 6 в дальнюю середину",  # notation: a middle pocket has no far end
         "- | биток 3",  # engine: ball 3 is no longer on the table
         "- | {\"events\": 1}",  # outcome JSON: field named
         "- |",  # no outcome
@@ -223,9 +223,9 @@ def test_help_documents_the_notation():
 
 
 def test_english_messages(store):
-    s, _, msgs = run_play(store, ["- | биток 6; 6 в лузу"], lang="en")
+    s, _, msgs = run_play(store, ["- | биток 6; 6 в дальнюю середину"], lang="en")
     (err,) = [m for m in msgs if m["type"] == "error"]
-    assert err["message"].startswith("line 1: outcome: column") and "which pocket" in err["message"]
+    assert err["message"].startswith("line 1: outcome: column") and "middle pocket" in err["message"]
 
 
 def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):

@@ -292,6 +292,21 @@ def test_P1b_cue_ball_pocketed():
     assert v.fouls == ("б",) and v.penalty.clauses == ("P1б",)
 
 
+def test_P1b_cue_ball_pocketed_pocket_unsaid():
+    # «биток в лузе»: which pocket the cue ball fell into does not matter (P1 б).
+    v = Match().stroke(straight(3), out(hit("cue", 3), pock("cue", None)))
+    assert v.fouls == ("б",) and v.penalty.clauses == ("P1б",)
+
+
+def test_Q2_called_ball_fallen_pocket_unsaid_is_asked_for():
+    m = Match()
+    before = m.state
+    with pytest.raises(RulesInputError) as e:
+        m.stroke(straight(3), out(hit("cue", 3), pock(3, None)))
+    assert e.value.field == "events[1].pocket"
+    assert m.state == before  # bad input changes nothing
+
+
 def test_P1v_cue_ball_off_the_table():
     m = Match()
     v = m.stroke(straight(3), out(hit("cue", 3), off("cue")))

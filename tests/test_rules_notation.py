@@ -28,10 +28,11 @@ def test_issue_example_pocket_miss_cue_pocket():
     ])
 
 
-def test_unnamed_pocket_refused():
-    with pytest.raises(NotationError) as e:
-        parse_outcome("3 в угол; биток в лузе")
-    assert e.value.column == 19 and "какая луза" in e.value.message("ru")
+def test_unnamed_pocket_is_left_null_for_the_engine():
+    # «биток в лузе» (the issue's own example): which pocket does not matter for
+    # the cue ball (P1 б); the engine asks for it only where it matters (the called ball).
+    events = parse_outcome("3 в правый угол; биток в лузе")["events"]
+    assert events[1] == {"type": "pocket", "ball": "cue", "pocket": None}
 
 
 def test_P1a_miss_in_short_form_is_a_letter():

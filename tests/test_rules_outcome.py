@@ -76,6 +76,6 @@ def test_cue_ball_as_a_hit_target_is_a_hit():
 
 def test_direct_construction_is_validated_too():
     with pytest.raises(RulesInputError):
-        Event("pocket", 3)
+        Event("pocket", 3, None, "corner")
     with pytest.raises(RulesInputError):
         Outcome(fouls=frozenset({"в"}))
