@@ -106,3 +106,15 @@ def test_whole_process_exit_statuses(tmp_path):
     assert r.returncode == 1 and json.loads(r.stdout)["ok"] is False
     r = subprocess.run(cmd + ["validate", str(tmp_path / "missing.txt")], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.strip()
+
+
+def test_validate_ball_and_pocket_with_balls_left(tmp_path, capsys):
+    f = tmp_path / "calls.txt"
+    f.write_text("тройку в левый угол\nв правый угол\n", encoding="utf-8")
+    status, out, _ = run(capsys, "validate", str(f), "--mode", "ball-and-pocket", "--json")
+    assert status == 1  # «в правый угол»: no ball named and the balls on the table unknown
+    status, out, _ = run(capsys, "validate", str(f), "--mode", "ball-and-pocket", "--balls-left", "3", "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert status == 0  # C5: with one ball left its number may be left out
+    assert rows[1]["call"] == {"ball": None, "pocket": {"kind": "corner", "side": "right", "end": None},
+                               "route": None}

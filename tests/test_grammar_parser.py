@@ -131,3 +131,16 @@ def test_word_salad_gives_a_call_or_a_refusal(words, mode, balls):
     if isinstance(result, Refusal):
         assert result.to_json()["code"] == result.code
         result.hint("en")  # renders the example without error
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(VOCAB), max_size=40))
+def test_no_call_word_no_call(words):
+    """A text without a ball, pocket or route word (mentions_call False) is never a call."""
+    from pyramid_referee.grammar import mentions_call
+
+    text = " ".join(words)
+    if not mentions_call(text):
+        assert isinstance(parse(text, balls_left=[7]), Refusal)
+    if isinstance(parse(text), Call):
+        assert mentions_call(text)
