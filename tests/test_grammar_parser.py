@@ -144,3 +144,9 @@ def test_no_call_word_no_call(words):
         assert isinstance(parse(text, balls_left=[7]), Refusal)
     if isinstance(parse(text), Call):
         assert mentions_call(text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(min_size=200, max_size=5000))
+def test_long_unicode_gives_a_call_or_a_refusal(text):
+    assert isinstance(parse(text), (Call, Refusal))
