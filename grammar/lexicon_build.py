@@ -241,12 +241,13 @@ def _render_forms(morph, rbnf) -> dict:
     nouns = {"corner": ("угол", "masc"), "middle": ("середина", "femn")}
     pockets = {}
     for kind, (noun, gender) in nouns.items():
+        agree = ("sing", gender, "accs") + (("inan",) if gender == "masc" else ())  # «в левый угол»
         pockets[kind] = {
             "noun": _inflect(morph, noun, "NOUN", "sing", "accs"),
-            "left": _inflect(morph, "левый", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
-            "right": _inflect(morph, "правый", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
-            "near": _inflect(morph, "ближний", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
-            "far": _inflect(morph, "дальний", "ADJF", "sing", gender, "accs", *(("inan",) if gender == "masc" else ())),
+            "left": _inflect(morph, "левый", "ADJF", *agree),
+            "right": _inflect(morph, "правый", "ADJF", *agree),
+            "near": _inflect(morph, "ближний", "ADJF", *agree),
+            "far": _inflect(morph, "дальний", "ADJF", *agree),
         }
     return {
         "ball": {str(n): f for n, f in balls.items()},

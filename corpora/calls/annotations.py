@@ -457,7 +457,9 @@ SEVERAL = """
 
 
 def _target(x: str):
-    return {"c": "cue", "b": "cushion", "k": "contre_coup", "p": "pocket", "_": None}.get(x) if not x.isdigit() else int(x)
+    if x.isdigit():
+        return int(x)
+    return {"c": "cue", "b": "cushion", "k": "contre_coup", "p": "pocket", "_": None}[x]
 
 
 def _pocket(code: str) -> dict:
@@ -494,7 +496,8 @@ def expand(line: str) -> dict:
 
 
 FILES = {
-    "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS, "kiss.jsonl": KISS,
+    "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS,
+    "kiss.jsonl": KISS,
     "drivers.jsonl": DRIVERS, "route_words.jsonl": ROUTE_WORDS, "pockets.jsonl": POCKETS,
     "word_order.jsonl": ORDER, "fillers.jsonl": FILLERS, "refusals.jsonl": REFUSALS, "long.jsonl": LONG,
     "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
