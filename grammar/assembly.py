@@ -33,6 +33,14 @@ def _ball_name(n) -> str:
     return "—" if n is None else str(n)
 
 
+def _adjacent(items: list, a, b) -> bool:
+    """Do items a and b stand next to each other (nothing said between them)?"""
+    for k in range(len(items) - 1):
+        if items[k] is a:
+            return items[k + 1] is b
+    return False
+
+
 def _decode_pocket(item, text: str):
     """A pocket run's words → Pocket, or a Refusal (Q2)."""
     parts = item[1]
@@ -86,19 +94,28 @@ def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal | 
         if all(part[0] == "V" for part in p[1]):
             return Refusal("incomplete", (p[2], p[3]), "v_without_pocket", {"word": text[p[2]:p[3]]})
     whole = _span(*items)
-    if len(called) > 1:
-        a, b = called[0], called[1]
-        ex = _example(a[1], None)
-        return Refusal("contradiction", _span(a, b), "two_balls",
-                       {"first": text[a[2]:a[3]], "second": text[b[2]:b[3]], "example": ex})
+    # The same ball or pocket said twice in a row («тройку, тройку чисто…») is one;
+    # any other second ball or pocket in one call is a contradiction (C9).
+    other = None
+    for prev, cur in zip(called, called[1:]):
+        if (cur[0], cur[1]) != (prev[0], prev[1]) or not _adjacent(items, prev, cur):
+            other = cur
+            break
+    if other is not None:
+        a = called[0]
+        return Refusal("contradiction", _span(a, other), "two_balls",
+                       {"first": text[a[2]:a[3]], "second": text[other[2]:other[3]],
+                        "example": _example(a[1], None)})
     ball_item = called[0] if called else None
     ball = ball_item[1] if ball_item else None
-    if len(pockets) > 1:
-        return Refusal("contradiction", _span(pockets[0], pockets[1]), "two_pockets",
-                       {"example": _example(ball, None)})
     pocket = None
     if pockets:
-        pocket = _decode_pocket(pockets[0], text)
+        decoded = [_decode_pocket(p, text) for p in pockets]
+        if len(pockets) > 1 and (any(isinstance(d, Refusal) for d in decoded) or len(set(decoded)) > 1
+                                 or not all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:]))):
+            return Refusal("contradiction", _span(pockets[0], pockets[1]), "two_pockets",
+                           {"example": _example(ball, None)})
+        pocket = decoded[0]
         if isinstance(pocket, Refusal):
             return pocket
     if ball is None:
@@ -266,14 +283,13 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         return got
 
     first = assembled(items)
-    if isinstance(first, (Call, set)):
-        return first
-    n_starts = sum(1 for i in items if i[0] in ("called", "obj")) + sum(1 for i in items if i[0] == "pocket")
+    n_starts = sum(1 for i in items if i[0] in ("called", "obj", "pocket"))
     if n_starts < 3:  # one call at most: nothing to split
         return first
 
-    # A whole call has at most one called ball and exactly one pocket: only such
-    # stretches are assembled (prefix counts make the check cheap).
+    # Only stretches with at most two ball words and one or two pocket phrases are
+    # tried as calls (a ball or a pocket may be said twice); prefix counts make
+    # the check cheap.
     n = len(items)
     balls_before = [0] * (n + 1)
     pockets_before = [0] * (n + 1)
@@ -282,7 +298,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         pockets_before[k + 1] = pockets_before[k] + (i[0] == "pocket")
 
     def could_be_call(j: int, k: int) -> bool:
-        return balls_before[k] - balls_before[j] <= 1 and pockets_before[k] - pockets_before[j] == 1
+        return balls_before[k] - balls_before[j] <= 2 and 1 <= pockets_before[k] - pockets_before[j] <= 2
 
     cache: dict = {}
 
@@ -296,7 +312,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     segmentable[0] = True
     for k in range(1, n + 1):
         segmentable[k] = any(segmentable[j] and call_at(j, k) for j in range(k))
-    lasts = set()
+    lasts = set()  # the last call of each split into two or more whole calls
     trailing = None
     for j in range(1, n):
         if not segmentable[j]:
@@ -310,11 +326,13 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
             lasts |= last
         elif trailing is None:
             trailing = j
-    if len(lasts) == 1:
-        return next(iter(lasts))
-    if len(lasts) > 1:
-        return lasts
-    if trailing is not None:
+    if lasts:  # C9: the last call counts (read as one call too, it must agree)
+        if isinstance(first, Call):
+            lasts.add(first)
+        elif isinstance(first, set):
+            lasts |= first
+        return next(iter(lasts)) if len(lasts) == 1 else lasts
+    if trailing is not None:  # Q8: a whole call, then a new ball that does not finish
         tail = items[trailing:]
         span = _span(*tail)
         return Refusal("several_calls_unclear", span, "", {"word": text[span[0]:span[1]],
