@@ -53,6 +53,73 @@ def match(found: list[float], truth: list[float], tol: float = TOL):
     return pairs, fps, misses
 
 
+LIVE = """
+import sys, time
+from pyramid_referee.voice.mic import MicrophoneSource
+from pyramid_referee.voice.strike import StrikeDetector
+seconds, block = float(sys.argv[1]), float(sys.argv[2])
+for with_detector in (False, True):
+    det = StrikeDetector()
+    with MicrophoneSource(None, block) as mic:
+        it = iter(mic)
+        next(it)                                   # the stream is running
+        c0, w0 = time.process_time(), time.monotonic()
+        for f in it:
+            if with_detector:
+                det.feed(f.samples, f.t0)
+            if time.monotonic() - w0 >= seconds:
+                break
+        c, w = time.process_time() - c0, time.monotonic() - w0
+        lost = mic.problems() or "no audio lost"
+    what = "microphone + detector" if with_detector else "microphone alone    "
+    print(f"live, {block:g} ms blocks, {what}: {100 * c / w:.2f} % of one core over {w:.0f} s ({lost})")
+"""
+
+
+def live(seconds: float, block_ms: float) -> None:
+    """CPU of the live path (PortAudio callback + queue + frames [+ detector]) per wall second.
+
+    Uses the default input device; where there is none, starts a private PulseAudio daemon with a
+    null sink (as tests/test_voice_mic.py does) and records its monitor.
+    """
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    env, daemon = dict(os.environ), None
+    try:
+        from pyramid_referee.voice.mic import list_devices
+
+        have = bool(list_devices())
+    except Exception:
+        have = False
+    if not have:
+        if shutil.which("pulseaudio") is None:
+            print("live: no input device and no pulseaudio: skipped")
+            return
+        run = tempfile.mkdtemp(prefix="bench-pulse-")
+        os.chmod(run, 0o700)
+        env.update(XDG_RUNTIME_DIR=run, HOME=run)
+        daemon = subprocess.Popen(
+            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+             "-L", "module-native-protocol-unix", "-L", "module-null-sink sink_name=bench rate=16000 channels=1"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(50):
+            if subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0:
+                break
+            time.sleep(0.2)
+        subprocess.run(["pactl", "set-default-source", "bench.monitor"], env=env, capture_output=True)
+    try:
+        proc = subprocess.run([sys.executable, "-c", LIVE, str(seconds), str(block_ms)], env=env,
+                              capture_output=True, text=True, timeout=seconds * 3 + 60)
+        print(proc.stdout.strip() or f"live: failed: {proc.stderr.strip()[-300:]}")
+    finally:
+        if daemon is not None:
+            daemon.terminate()
+            daemon.wait(10)
+
+
 def condition(entry: dict) -> str:
     if entry["kind"] == "speech":
         return "speech-only"
@@ -66,11 +133,22 @@ def main(argv=None) -> int:
     ap.add_argument("--audio", default=str(ROOT / "corpora/audio/generated"))
     ap.add_argument("--block-ms", type=float, nargs="*", default=[10.0, 20.0])
     ap.add_argument("--regen", action="store_true", help="regenerate the corpus first")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="held-out check: generate a corpus with another seed into a temporary directory")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--live", type=float, default=0.0, metavar="SECONDS",
+                    help="also measure the live microphone path's CPU for this long (0: skip)")
     args = ap.parse_args(argv)
 
     audio = Path(args.audio)
-    if args.regen or not (audio / "manifest.json").exists():
+    if args.seed is not None:
+        import tempfile
+
+        audio = Path(tempfile.mkdtemp(prefix=f"strike-corpus-{args.seed}-"))
+        t = time.perf_counter()
+        load_generator().generate(audio, seed=args.seed)
+        print(f"held-out corpus (seed {args.seed}) generated in {time.perf_counter() - t:.1f} s → {audio}")
+    elif args.regen or not (audio / "manifest.json").exists():
         t = time.perf_counter()
         load_generator().generate(audio)
         print(f"generated corpus in {time.perf_counter() - t:.1f} s → {audio}")
@@ -142,6 +220,9 @@ def main(argv=None) -> int:
         _, fps, _ = match(found, entry["strikes"])
         late += len(entry["collisions"]) + len(entry["pocket_drops"]) + len(entry["rattles"])
         passed += len(fps)
+    if args.live > 0:
+        print()
+        live(args.live, 10.0)
     print(f"\nwithout the stroke window: {passed} false strikes from {late} collisions, drops and "
           f"rattle knocks (with the window: the 'false' column above)")
     return 0
