@@ -43,7 +43,6 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import numpy as np
-from scipy.signal import butter, lfilter
 
 from .audio import RATE, Frame, array_frames, resample
 
@@ -100,6 +99,9 @@ class StrikeDetector:
     """
 
     def __init__(self, rate: int = RATE, params: StrikeParams | None = None, **overrides) -> None:
+        from scipy.signal import butter, lfilter  # here: importing the voice package stays light
+
+        self._lfilter = lfilter
         p = params or StrikeParams()
         if overrides:
             p = replace(p, **overrides)
@@ -148,8 +150,8 @@ class StrikeDetector:
             self._offset = float(t0) - self._n / self.rate
         if len(x) == 0:
             return []
-        y, self._zi = lfilter(*self._ba, x, zi=self._zi)
-        yh, self._zi_hf = lfilter(*self._ba_hf, x, zi=self._zi_hf)
+        y, self._zi = self._lfilter(*self._ba, x, zi=self._zi)
+        yh, self._zi_hf = self._lfilter(*self._ba_hf, x, zi=self._zi_hf)
         self._n += len(x)
         hp = np.concatenate((self._rem, y))
         hh = np.concatenate((self._rem_hf, yh))
