@@ -10,7 +10,7 @@ def test_explains_an_accepted_call():
     assert e.ok
     assert e.canonical == "карамболем от шестёрки одиннадцатым шаром тройку чисто в середину"
     text = e.render_text()
-    assert "шар 3" in text and "биток → шар 6" in text and "шар 11 → шар 3" in text
+    assert "шар 3" in text and "биток → шар 6 (карамболь)" in text and "шар 11 → шар 3" in text
     assert e.to_json()["call"]["ball"] == 3
 
 
@@ -40,3 +40,9 @@ def test_technique_words_are_not_binding():
 def test_bad_lang_is_misuse():
     with pytest.raises(GrammarError):
         explain("тройку", lang="de")
+
+
+def test_abricole_is_named_in_english():
+    e = explain("абриколем тройку в левый угол", lang="en")
+    assert "the cue ball → the cushion (abricole)" in e.render_text()
+    assert e.canonical == "абриколем тройку чисто в левый угол"
