@@ -28,12 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument(
         # SUPPRESS: a subcommand's copy of --lang must not reset one given before it.
         "--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
-        help="language of messages (default: ru) / язык сообщений",
+        help=tr("язык сообщений: ru (по умолчанию) или en", "language of messages: ru (default) or en"),
     )
     parser = argparse.ArgumentParser(
         prog="pyramid-referee",
-        description="Голосовой судья и проверка заказов для русской пирамиды (71 очко). "
-        "Voice referee and call checker for the 71-point Russian pyramid.",
+        description=tr(
+            "Голосовой судья и проверка заказов для русской пирамиды (71 очко).",
+            "Voice referee and call checker for the 71-point Russian pyramid.",
+        ),
         parents=[common],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -43,7 +45,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lang_in(argv: list[str]) -> str:
+    """The --lang asked for on the command line, read before the parser is built
+    so that the help texts (written with ``tr``) come in that language too."""
+    lang = "ru"
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+    return lang if lang in ("ru", "en") else "ru"
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    set_lang(_lang_in(argv))
     parser = build_parser()
     args = parser.parse_args(argv)
     set_lang(getattr(args, "lang", None) or "ru")
