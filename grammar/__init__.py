@@ -1,6 +1,8 @@
 """The call language: Russian words in, a checked Call (or a Refusal) out.
 
-- ``parse(text, mode=, balls_left=)`` → ``Call | Refusal`` (never raises on a str)
+- ``parse(text, mode=, balls_left=, pocket_precision=)`` → ``Call | Refusal``
+  (never raises on a str); ``pocket_precision`` "side_for_corners" (default) or
+  "any" is the match setting of Q2
 - ``render(call)`` → the canonical Russian call (parses back to the same call)
 - ``vocabulary()`` → every word form the language knows (Vosk's runtime grammar)
 - ``mentions_call(text)`` → does the text hold a ball, pocket or route word?

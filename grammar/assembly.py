@@ -41,8 +41,13 @@ def _adjacent(items: list, a, b) -> bool:
     return False
 
 
-def _decode_pocket(item, text: str):
-    """A pocket run's words → Pocket, or a Refusal (Q2)."""
+def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
+    """A pocket run's words → Pocket, or a Refusal (Q2).
+
+    ``precision`` is the match setting ``pocket_precision`` (Q2):
+    "side_for_corners" (default) refuses a corner without left/right; "any"
+    accepts it with ``side`` null. Either way the kind (corner or middle) must
+    be said: «в лузу», «в левую» are refused (a Pocket has no unknown kind)."""
     parts = item[1]
     word = text[item[2]:item[3]]
     kinds = {p[0] for p in parts if p[0] in ("CORNER", "MIDDLE")}
@@ -54,13 +59,14 @@ def _decode_pocket(item, text: str):
     if not kinds:
         if all(p[0] == "V" for p in parts):
             return Refusal("incomplete", span, "v_without_pocket", {"word": word})
-        return Refusal("pocket_not_definite", span, "", {"word": word})  # Q2
+        return Refusal("pocket_not_definite", span, "no_kind" if precision == "any" else "",
+                       {"word": word})  # Q2
     kind = "corner" if "CORNER" in kinds else "middle"
     side = next(iter(sides), None)
     end = next(iter(ends), None)
     if kind == "middle" and end is not None:
         return Refusal("contradiction", span, "middle_end", {"word": word})
-    if kind == "corner" and side is None:
+    if kind == "corner" and side is None and precision != "any":
         return Refusal("pocket_not_definite", span, "", {"word": word})  # Q2
     return Pocket(kind, side, end)
 
@@ -85,9 +91,12 @@ def _example(ball, pocket) -> _Example:
     return _Example(ball, pocket)
 
 
-def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal | set:
+def assemble(items: list, text: str, mode: str, balls_left,
+             precision: str = "side_for_corners") -> Call | Refusal | set:
     """One call from its phrases, the first reason it cannot be accepted, or a set
-    of calls when the order of its steps can be read more than one way."""
+    of calls when the order of its steps can be read more than one way.
+
+    ``precision``: the match setting ``pocket_precision`` (Q2), see _decode_pocket."""
     called = [i for i in items if i[0] in ("called", "obj")]
     pockets = [i for i in items if i[0] == "pocket"]
     for p in pockets:  # a lone «в»: the pocket was never said
@@ -110,7 +119,7 @@ def assemble(items: list, text: str, mode: str, balls_left) -> Call | Refusal | 
     ball = ball_item[1] if ball_item else None
     pocket = None
     if pockets:
-        decoded = [_decode_pocket(p, text) for p in pockets]
+        decoded = [_decode_pocket(p, text, precision) for p in pockets]
         if len(pockets) > 1 and (any(isinstance(d, Refusal) for d in decoded) or len(set(decoded)) > 1
                                  or not all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:]))):
             return Refusal("contradiction", _span(pockets[0], pockets[1]), "two_pockets",
@@ -267,11 +276,13 @@ def _is_start(item) -> bool:
     return item[0] in ("called", "obj", "pocket")
 
 
-def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = None) -> Call | Refusal | set:
+def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = None,
+            precision: str = "side_for_corners") -> Call | Refusal | set:
     """The call that counts (C9: the last of several), a Refusal, or a set of
     different calls when the words split into calls in more than one way.
 
-    ``memo`` (optional, one per input text) shares assembled stretches between
+    ``precision``: the match setting ``pocket_precision`` (Q2).
+    ``memo`` (optional, one per input text and settings) shares assembled stretches between
     the readings of the same words."""
     memo = {} if memo is None else memo
 
@@ -279,7 +290,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         key = tuple(part)
         got = memo.get(key)
         if got is None:
-            got = memo[key] = assemble(part, text, mode, balls_left)
+            got = memo[key] = assemble(part, text, mode, balls_left, precision)
         return got
 
     first = assembled(items)

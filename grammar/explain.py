@@ -11,17 +11,19 @@ from .parser import parse
 from .refusal import Refusal
 from .render import decompose, render
 
-_SIDE = {"left": ("левый", "left"), "right": ("правый", "right"), None: ("", "")}
-_END = {"near": ("ближний", "near"), "far": ("дальний", "far"), None: ("", "")}
+# Pocket words agree with «луза» (feminine): «левая дальняя угловая луза».
+_SIDE = {"left": ("левая", "left"), "right": ("правая", "right"), None: ("", "")}
+_END = {"near": ("ближняя", "near"), "far": ("дальняя", "far"), None: ("", "")}
 
 
 def _pocket_words(p, lang: str) -> str:
     k = 1 if lang == "en" else 0
     if p.kind == "middle":
-        side = {"left": ("левая", "left"), "right": ("правая", "right"), None: ("", "")}[p.side][k]
-        noun = ("средняя луза", "middle pocket")[k]
-        return " ".join(x for x in (side, noun) if x)
-    return " ".join(x for x in (_SIDE[p.side][k], _END[p.end][k], ("угловая луза", "corner pocket")[k]) if x)
+        return " ".join(x for x in (_SIDE[p.side][k], ("средняя луза", "middle pocket")[k]) if x)
+    words = " ".join(x for x in (_SIDE[p.side][k], _END[p.end][k], ("угловая луза", "corner pocket")[k]) if x)
+    if p.side is None:  # pocket_precision "any" (Q2): the side was not said
+        words += " (side not named)" if k else " (сторона не названа)"
+    return words
 
 
 def _actor(x, lang: str) -> str:
@@ -72,11 +74,14 @@ class Explanation:
         return "\n".join([*self.lines, *self.notes] + ([self.fix] if self.fix else []))
 
 
-def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru") -> Explanation:
-    """Explain how ``text`` reads as a call (or why it is refused) and how to say it."""
+def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru",
+            pocket_precision: str = "side_for_corners") -> Explanation:
+    """Explain how ``text`` reads as a call (or why it is refused) and how to say it.
+
+    ``mode``, ``balls_left`` and ``pocket_precision`` as for ``parse``."""
     if lang not in ("ru", "en"):
         raise GrammarError(f"lang must be 'ru' or 'en', not {lang!r}")
-    result = parse(text, mode=mode, balls_left=balls_left)
+    result = parse(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
     en = lang == "en"
     lines: list[str] = []
     notes: list[str] = []

@@ -23,6 +23,8 @@ from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, tag_words
 from .refusal import Refusal
 
 MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
+# The match setting pocket_precision (Q2, DESIGN.md): a corner needs its side, or not.
+POCKET_PRECISIONS = ("side_for_corners", "any")
 MAX_READINGS = 32  # more readings alive than this: refused as too convoluted (C4)
 
 # What a hanging word still needs, for «incomplete» messages.
@@ -272,6 +274,12 @@ def _check_mode(mode) -> str:
     return MODES[mode]
 
 
+def _check_precision(precision) -> str:
+    if precision not in POCKET_PRECISIONS:
+        raise GrammarError(f"pocket_precision must be 'side_for_corners' or 'any', not {precision!r}")
+    return precision
+
+
 def _check_balls(balls_left) -> frozenset | None:
     if balls_left is None:
         return None
@@ -287,18 +295,24 @@ def _check_balls(balls_left) -> frozenset | None:
     return frozenset(balls)
 
 
-def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None) -> Call | Refusal:
+def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None,
+          pocket_precision: str = "side_for_corners") -> Call | Refusal:
     """Read a call: a Call, or a Refusal with its reason. Never raises on a str.
 
     ``mode``: "clean" (clean designation, C2; default Q9) or "ball_and_pocket"
     (C7; also spelled "ball-and-pocket"). ``balls_left``: the object balls on
-    the table, when known (C5 and ``ball_not_on_table``). Raises GrammarError
-    only for misuse (``text`` not a str, a bad mode or bad ``balls_left``).
+    the table, when known (C5 and ``ball_not_on_table``). ``pocket_precision``:
+    the match setting of Q2, "side_for_corners" (default: a corner call names
+    left or right, else ``pocket_not_definite``) or "any" (a corner call without
+    a side is accepted, ``pocket.side`` null; the kind, corner or middle, is still
+    required). Raises GrammarError only for misuse (``text`` not a str, a bad
+    mode, ``balls_left`` or ``pocket_precision``).
     """
     if not isinstance(text, str):
         raise GrammarError(f"parse expects a str, not {type(text).__name__}")
     mode = _check_mode(mode)
     balls = _check_balls(balls_left)
+    precision = _check_precision(pocket_precision)
     try:
         words = tag_words(text)
     except TooLong as exc:
@@ -334,7 +348,7 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
     semantic: Refusal | None = None
     memo: dict = {}
     for items in readings:
-        result = resolve(items, text, mode, balls, memo)
+        result = resolve(items, text, mode, balls, memo, precision)
         if isinstance(result, Call):
             if result not in calls:
                 calls.append(result)

@@ -116,6 +116,13 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
         "for a corner say left or right: «в левый угол», «в правый дальний угол»; "
         "for a middle pocket: «в середину»",
     ),
+    # pocket_precision "any" (Q2): the side may be left out, but not the kind
+    ("pocket_not_definite", "no_kind"): (
+        "не сказано, угол это или середина: «{word}» (Q2)",
+        "it is not said whether the pocket is a corner or a middle one: «{word}» (Q2)",
+        "скажите «в угол» («в левый угол») или «в середину»",
+        "say «в угол» («в левый угол») or «в середину»",
+    ),
     ("no_route", ""): (
         "не сказано, как упадёт шар: при чистом назначении это обязательно (C2)",
         "the way the ball falls is not said: clean designation requires it (C2)",

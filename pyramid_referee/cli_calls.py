@@ -36,6 +36,11 @@ def _mode_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--balls-left", type=_balls_left, default=None, metavar="1,2,…",
                    help=tr("шары, что остались на столе (C5: один шар можно не называть)",
                            "object balls left on the table (C5: a single one need not be named)"))
+    p.add_argument("--pocket-precision", choices=("side_for_corners", "any"), default="side_for_corners",
+                   help=tr("точность лузы (Q2): side_for_corners — у угла нужна сторона (по умолчанию); "
+                           "any — «в угол» без стороны принимается",
+                           "pocket precision (Q2): side_for_corners, a corner needs its side (default); "
+                           "any, «в угол» without a side is accepted"))
     p.add_argument("--json", action="store_true", help=tr("вывод в JSON", "JSON output"))
 
 
@@ -78,7 +83,7 @@ def _parse(text: str, args):
     from .grammar import GrammarError, parse
 
     try:
-        return parse(text, mode=args.mode, balls_left=args.balls_left)
+        return parse(text, mode=args.mode, balls_left=args.balls_left, pocket_precision=args.pocket_precision)
     except GrammarError as exc:
         raise UserError(str(exc)) from None
 
@@ -170,7 +175,8 @@ def _cmd_explain(args) -> int:
 
     lang = get_lang()
     try:
-        result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang)
+        result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang,
+                         pocket_precision=args.pocket_precision)
     except GrammarError as exc:
         raise UserError(str(exc)) from None
     if args.json:

@@ -118,3 +118,26 @@ def test_validate_ball_and_pocket_with_balls_left(tmp_path, capsys):
     assert status == 0  # C5: with one ball left its number may be left out
     assert rows[1]["call"] == {"ball": None, "pocket": {"kind": "corner", "side": "right", "end": None},
                                "route": None}
+
+
+def test_pocket_precision_option_in_parse_validate_explain(tmp_path, capsys):  # Q2
+    status, out, _ = run(capsys, "parse", "тройку чисто в угол", "--pocket-precision", "any", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["call"]["pocket"] == {"kind": "corner", "side": None, "end": None}
+    assert data["canonical"] == "тройку чисто в угол"
+    status, out, _ = run(capsys, "parse", "тройку чисто в угол", "--pocket-precision", "side_for_corners", "--json")
+    assert status == 1 and json.loads(out)["error"]["code"] == "pocket_not_definite"
+    f = tmp_path / "calls.txt"
+    f.write_text("тройку чисто в угол\nтройку в дальний угол\n", encoding="utf-8")
+    status, out, _ = run(capsys, "validate", str(f), "--mode", "ball-and-pocket", "--pocket-precision", "any")
+    assert status == 0 and out.strip().endswith("принято: 2, не принято: 0")
+    status, _, _ = run(capsys, "validate", str(f), "--mode", "ball-and-pocket")
+    assert status == 1
+    status, out, _ = run(capsys, "explain", "тройку чисто в свой угол", "--pocket-precision", "any", "--lang", "en")
+    assert status == 0 and "near corner pocket (side not named)" in out
+
+
+def test_bad_pocket_precision_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["parse", "тройку чисто в угол", "--pocket-precision", "loose"])
+    assert exc.value.code == 2 and "--pocket-precision" in capsys.readouterr().err

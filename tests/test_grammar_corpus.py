@@ -29,6 +29,17 @@ def test_corpus_is_large_and_covers_every_code():
     assert set(CODES) <= codes, f"codes without an annotated example: {set(CODES) - codes}"
 
 
+def test_corpus_has_both_pocket_precisions():  # Q2
+    """Corner calls without a side, accepted under "any" and refused under the default."""
+    any_calls = [p.values[0] for p in RECORDS if p.values[0].get("pocket_precision") == "any"]
+    sideless = [r for r in any_calls if "call" in r and r["call"]["pocket"]["kind"] == "corner"
+                and r["call"]["pocket"]["side"] is None]
+    assert len(sideless) >= 10
+    default_texts = {p.values[0]["text"] for p in RECORDS if "pocket_precision" not in p.values[0]
+                     and p.values[0].get("refusal") == "pocket_not_definite"}
+    assert len({r["text"] for r in sideless} & default_texts) >= 5
+
+
 def test_corpus_has_the_seed_model_calls():  # C2
     texts = {p.values[0]["text"] for p in RECORDS}
     assert "Карамболем от шестерки одиннадцатым шаром тройка прямо в середину" in texts
@@ -37,7 +48,8 @@ def test_corpus_has_the_seed_model_calls():  # C2
 
 @pytest.mark.parametrize("record", RECORDS)
 def test_annotated_call(record):
-    result = parse(record["text"], mode=record.get("mode", "clean"), balls_left=record.get("balls_left"))
+    result = parse(record["text"], mode=record.get("mode", "clean"), balls_left=record.get("balls_left"),
+                   pocket_precision=record.get("pocket_precision", "side_for_corners"))
     if "call" in record:
         assert isinstance(result, Call), f"refused: {result.code}: {result.message()}"
         assert result.to_json() == record["call"]

@@ -46,3 +46,16 @@ def test_abricole_is_named_in_english():
     e = explain("абриколем тройку в левый угол", lang="en")
     assert "the cue ball → the cushion (abricole)" in e.render_text()
     assert e.canonical == "абриколем тройку чисто в левый угол"
+
+
+def test_pocket_precision_any_says_the_side_was_not_named():  # Q2
+    e = explain("тройку чисто в дальний угол", pocket_precision="any")
+    assert e.ok and e.canonical == "тройку чисто в дальний угол"
+    assert "дальняя угловая луза (сторона не названа)" in e.render_text()
+    assert not explain("тройку чисто в дальний угол").ok
+
+
+def test_pocket_words_agree_with_luza():
+    e = explain("тройку чисто в левый ближний угол")
+    assert "шар 3 → левая ближняя угловая луза" in e.render_text()
+    assert "ball 3 → left near corner pocket" in explain("тройку чисто в левый ближний угол", lang="en").render_text()

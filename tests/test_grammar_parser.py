@@ -65,6 +65,27 @@ def test_q2_corner_needs_a_side():
     assert parse("тройку чисто в середину").pocket == Pocket("middle")
 
 
+def test_q2_pocket_precision_any_accepts_a_corner_without_side():
+    assert parse("тройку чисто в угол", pocket_precision="any").pocket == Pocket("corner")
+    assert parse("тройку чисто в свой угол", pocket_precision="any").pocket == Pocket("corner", None, "near")
+    assert parse("тройку чисто в левый угол", pocket_precision="any").pocket == Pocket("corner", "left")
+    # the default is the strict setting
+    assert parse("тройку чисто в угол", pocket_precision="side_for_corners").code == "pocket_not_definite"
+
+
+def test_q2_pocket_precision_any_still_needs_the_kind():
+    r = parse("тройку чисто в левую лузу", pocket_precision="any")
+    assert r.code == "pocket_not_definite" and r.clause == "Q2"
+    assert "угол это или середина" in r.message() and "corner or a middle" in r.message("en")
+    assert parse("тройку чисто в дальнюю середину", pocket_precision="any").code == "contradiction"
+
+
+@pytest.mark.parametrize("precision", ["", "ANY", "side-for-corners", None, "strict"])
+def test_bad_pocket_precision_is_misuse(precision):
+    with pytest.raises(GrammarError, match="pocket_precision"):
+        parse("тройку чисто в левый угол", pocket_precision=precision)
+
+
 def test_c9_ambiguous_readings_are_refused_not_picked():
     r = parse("6 шаром 11 чисто в левый угол")
     assert r.code == "ambiguous"

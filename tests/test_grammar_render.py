@@ -6,8 +6,9 @@ from hypothesis import strategies as st
 
 from pyramid_referee.grammar import Call, GrammarError, Pocket, parse, render
 
+# A corner without a side (null) is a call only under pocket_precision "any" (Q2).
 POCKETS = st.one_of(
-    st.builds(Pocket, st.just("corner"), st.sampled_from(["left", "right"]),
+    st.builds(Pocket, st.just("corner"), st.sampled_from(["left", "right", None]),
               st.sampled_from([None, "near", "far"])),
     st.builds(Pocket, st.just("middle"), st.sampled_from([None, "left", "right"]), st.just(None)),
 )
@@ -15,13 +16,19 @@ POCKETS = st.one_of(
 
 @st.composite
 def calls(draw):
-    """(call, mode, balls_left) in the shape the call language can say (DESIGN.md)."""
+    """(call, mode, balls_left, pocket_precision) in the shape the call language can
+    say (DESIGN.md); a corner without a side comes with pocket_precision "any" (Q2),
+    any other pocket with either setting."""
     pocket = draw(POCKETS)
+    if pocket.kind == "corner" and pocket.side is None:
+        precision = "any"
+    else:
+        precision = draw(st.sampled_from(["side_for_corners", "any"]))
     unnamed = draw(st.booleans()) and draw(st.booleans())  # C5, a quarter of the time
     ball = None if unnamed else draw(st.integers(1, 15))
     balls_left = [draw(st.integers(1, 15))] if unnamed else None
     if draw(st.integers(0, 4)) == 0:
-        return Call(ball, pocket, None), "ball_and_pocket", balls_left
+        return Call(ball, pocket, None), "ball_and_pocket", balls_left, precision
     others = st.sampled_from([b for b in range(1, 16) if b != ball])
     abricole = draw(st.booleans())
     caroms = [] if unnamed else draw(st.lists(others, unique=True, max_size=2))
@@ -45,15 +52,18 @@ def calls(draw):
     route.append((prev, ball))
     route += [(ball, t) for t in own]
     route.append((ball, "pocket"))
-    return Call(ball, pocket, tuple(route)), "clean", balls_left
+    return Call(ball, pocket, tuple(route)), "clean", balls_left, precision
 
 
 @settings(max_examples=500, deadline=None)
 @given(calls())
 def test_render_parses_back_to_the_same_call(case):
-    call, mode, balls_left = case
+    call, mode, balls_left, precision = case
     text = render(call)
-    assert parse(text, mode=mode, balls_left=balls_left) == call, text
+    assert parse(text, mode=mode, balls_left=balls_left, pocket_precision=precision) == call, text
+    if call.pocket.kind == "corner" and call.pocket.side is None:  # Q2: the default setting refuses it
+        refused = parse(text, mode=mode, balls_left=balls_left)
+        assert refused.code == "pocket_not_definite", text
 
 
 def test_seed_call_canonical():
@@ -70,6 +80,11 @@ def test_seed_call_canonical():
     (Call(12, Pocket("corner", "left"), (("cue", 5), (5, 9), (9, 2), (2, 12), (12, 7), (12, "pocket"))),
      "тремя шарами пятёркой, девяткой и двойкой двенадцатый шар от семёрки в левый угол"),
     (Call(3, Pocket("middle"), (("cue", 3), (3, "contre_coup"), (3, "pocket"))), "тройку от контр-ку в середину"),
+    # a corner without its side (pocket_precision "any", Q2)
+    (Call(3, Pocket("corner"), (("cue", 3), (3, "pocket"))), "тройку чисто в угол"),
+    (Call(3, Pocket("corner", None, "near"), None), "тройку в ближний угол"),
+    (Call(3, Pocket("corner", None, "far"), (("cue", 3), (3, "cushion"), (3, "pocket"))),
+     "тройку от борта в дальний угол"),
 ])
 def test_canonical_phrasing(call, text):
     assert render(call) == text
@@ -97,7 +112,7 @@ def test_free_word_order_blocks_in_any_order(case, rnd):
     with е for ё, read as the same call."""
     from pyramid_referee.grammar.render import phrase_blocks
 
-    call, mode, balls_left = case
+    call, mode, balls_left, precision = case
     blocks = phrase_blocks(call)
     rnd.shuffle(blocks)
     words = []
@@ -107,4 +122,4 @@ def test_free_word_order_blocks_in_any_order(case, rnd):
         words.append(block)
     text = ", ".join(words).replace("ё", "е")
     text = text.upper() if rnd.random() < 0.5 else text
-    assert parse(text, mode=mode, balls_left=balls_left) == call, text
+    assert parse(text, mode=mode, balls_left=balls_left, pocket_precision=precision) == call, text

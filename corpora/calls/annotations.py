@@ -5,11 +5,13 @@ Every expectation here was reasoned out by hand from DESIGN.md "The call" and
 RULES.md, not copied from the parser. Notation of a line: TEXT | EXPECT [| OPTIONS]
 
 - EXPECT a call: ``BALL POCKET ROUTE`` — BALL a number or ``_`` (unnamed, C5);
-  POCKET ``CL``/``CR`` (+ ``N``/``F`` near/far) or ``M``/``ML``/``MR``;
+  POCKET ``CL``/``CR`` (+ ``N``/``F`` near/far) or ``M``/``ML``/``MR``; a corner
+  without its side (pocket_precision "any", Q2) ``C``, ``C_N``, ``C_F``;
   ROUTE ``-`` (null) or contacts ``a>b`` with ``c`` the cue ball, ``b`` a
   cushion, ``k`` contre-coup, ``p`` the pocket, ``_`` the unnamed ball.
 - EXPECT a refusal: ``!code``.
-- OPTIONS: ``bp`` (ball and pocket mode), ``left=1,2`` (balls on the table).
+- OPTIONS: ``bp`` (ball and pocket mode), ``left=1,2`` (balls on the table),
+  ``any`` (the match setting pocket_precision "any", Q2; default side_for_corners).
 """
 
 from __future__ import annotations
@@ -417,6 +419,44 @@ LAST_BALL = """
 шестеркой в правый угол | !ball_not_on_table | left=7
 """
 
+# pocket_precision "any" (Q2, DESIGN.md match settings): a corner call may leave
+# out its side (side null); the kind (corner or middle) is still required, and
+# near/far still contradict a middle pocket. The same texts without ``any`` are
+# in POCKETS above (refused as pocket_not_definite under the default).
+POCKET_ANY = """
+тройку чисто в угол | 3 C c>3 3>p | any
+тройку чисто в дальний угол | 3 C_F c>3 3>p | any
+тройку чисто в ближний угол | 3 C_N c>3 3>p | any
+тройку чисто в свой угол | 3 C_N c>3 3>p | any
+тройку чисто в угол к себе | 3 C_N c>3 3>p | any
+тройку чисто в угловую лузу | 3 C c>3 3>p | any
+тройку чисто в дальнюю угловую лузу | 3 C_F c>3 3>p | any
+тройку чисто в угловую | 3 C c>3 3>p | any
+в угол тройку чисто | 3 C c>3 3>p | any
+шестёркой тройку от борта в дальний угол | 3 C_F c>6 6>3 3>b 3>p | any
+тройку чисто в правый угол | 3 CR c>3 3>p | any
+тройку чисто в левый дальний угол | 3 CLF c>3 3>p | any
+тройку чисто в середину | 3 M c>3 3>p | any
+тройку чисто в левую середину | 3 ML c>3 3>p | any
+тройку чисто в лузу | !pocket_not_definite | any
+тройку чисто в левую лузу | !pocket_not_definite | any
+тройку чисто в левую | !pocket_not_definite | any
+тройку чисто в дальнюю середину | !contradiction | any
+тройку чисто в дальний ближний угол | !contradiction | any
+тройку чисто в угол в середину | !contradiction | any
+тройку чисто в угол в левый угол | !contradiction | any
+тройку чисто в | !incomplete | any
+тройку в угол | !no_route | any
+тройку в угол | 3 C - | bp any
+тройку в угол | !pocket_not_definite | bp
+чисто в угол | _ C c>_ _>p | left=7 any
+в угол | _ C - | left=7 bp any
+тройку чисто в угол пятёрку чисто в середину | 5 M c>5 5>p | any
+тройку чисто в угол пятёрку чисто в середину | !contradiction
+тройку в угол, нет, пятёрку чисто в угол | 5 C c>5 5>p | any
+тройку в угол, нет, пятёрку чисто в угол | !pocket_not_definite
+"""
+
 BALL_AND_POCKET = """
 тройку в левый угол | 3 CL - | bp
 тройку в середину | 3 M - | bp
@@ -489,6 +529,8 @@ def expand(line: str) -> dict:
     for opt in options:
         if opt == "bp":
             record["mode"] = "ball_and_pocket"
+        elif opt == "any":
+            record["pocket_precision"] = "any"
         elif opt.startswith("left="):
             record["balls_left"] = [int(x) for x in opt[5:].split(",")]
         else:
@@ -511,7 +553,7 @@ FILES = {
     "drivers.jsonl": DRIVERS, "route_words.jsonl": ROUTE_WORDS, "pockets.jsonl": POCKETS,
     "word_order.jsonl": ORDER, "fillers.jsonl": FILLERS, "refusals.jsonl": REFUSALS, "long.jsonl": LONG,
     "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
-    "vocabulary.jsonl": VOCAB,
+    "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY,
 }
 
 
