@@ -84,7 +84,8 @@ def _parse_tag(tag: str) -> tuple:
 
 @lru_cache(maxsize=1)
 def load() -> tuple[dict, dict, list[str]]:
-    """(word → tags, (w1, w2) → tags, every form as stored) from the shipped file."""
+    """(word → tags, ((w1, w2, …) → tags, first word → phrase lengths), every form
+    as stored) from the shipped file."""
     data = json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))
     words: dict[str, tuple] = {}
     forms = []
@@ -97,9 +98,11 @@ def load() -> tuple[dict, dict, list[str]]:
     for phrase, tags in data["phrases"].items():
         forms.extend(phrase.split())
         phrases[tuple(normalize(phrase).split())] = tuple(_parse_tag(t) for t in tags)
-    # entry: (tags, tag types); phrases keyed by their first word too
+    # entry: (tags, tag types); each phrase's first word → the phrase lengths, longest first
     entries = {w: (tags, _types(tags)) for w, tags in words.items()}
-    firsts = {p[0] for p in phrases}
+    firsts: dict[str, tuple] = {}
+    for p in phrases:
+        firsts[p[0]] = tuple(sorted(set(firsts.get(p[0], ())) | {len(p)}, reverse=True))
     return entries, (phrases, firsts), forms
 
 
@@ -153,11 +156,18 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
     n = len(raw)
     while i < n:
         norm = norms[i]
-        if norm in firsts and i + 1 < n:
-            tags = phrases.get((norm, norms[i + 1]))
+        lengths = firsts.get(norm)
+        if lengths is not None:
+            tags = None
+            for size in lengths:  # the longest phrase first («со стороны игрока»)
+                if i + size <= n:
+                    tags = phrases.get(tuple(norms[i:i + size]))
+                    if tags:
+                        break
             if tags:
-                out.append(Word(text[raw[i][1]:raw[i + 1][2]], raw[i][1], raw[i + 1][2], tags, len(out)))
-                i += 2
+                last = i + size - 1
+                out.append(Word(text[raw[i][1]:raw[last][2]], raw[i][1], raw[last][2], tags, len(out)))
+                i += size
                 continue
         w, s, e = raw[i]
         entry = entries.get(norm)

@@ -89,8 +89,10 @@ FIXED = {
     "№": ["FILLER"], "удар": ["FILLER"], "ударом": ["FILLER"],
 }
 
-# Several words read as one (a space between them; the lexer matches the
-# longest one first).
+# Several words read as one (spaces between them; the lexer matches the
+# longest one first). The words of a three-word phrase are no call words alone
+# (tests/test_grammar_lexicon.py), so a phrase said in part is refused as an
+# unknown word, never read as something else.
 PHRASES = {
     "в лоб": ["CLEAN"],
     "контр ку": ["KONTRKU"],
@@ -99,6 +101,9 @@ PHRASES = {
     "в резку": ["TECH"], "с винтом": ["TECH"], "с боковиком": ["TECH"],
     "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
     "к себе": ["END:near"],
+    # the near / far end in the words terms.md lists (from the striker's view)
+    "со стороны игрока": ["END:near"],
+    "на противоположной стороне": ["END:far"],
     "под номером": ["FILLER"],
     "то есть": ["CORR"],
     "своим шаром": ["FILLER"], "свой шар": ["FILLER"],  # the cue ball: says nothing of the call

@@ -13,6 +13,11 @@ def _tags(word):
 @pytest.mark.parametrize("word, tag", [
     ("шестёрку", ("B_NOM", 6)), ("шестерку", ("B_NOM", 6)), ("шестёрки", ("B_GEN", 6)),
     ("шестеркой", ("B_INS", 6)), ("туз", ("B_NOM", 1)), ("тузом", ("B_INS", 1)),
+    ("туза", ("B_NOM", 1)), ("туза", ("B_GEN", 1)), ("ТУЗА", ("B_NOM", 1)),
+    ("ближнюю", ("END", "near")), ("ближней", ("END", "near")), ("ближнего", ("END", "near")),
+    ("ближнее", ("END", "near")), ("ближним", ("END", "near")), ("ближняя", ("END", "near")),
+    ("дальнюю", ("END", "far")), ("дальней", ("END", "far")), ("дальнего", ("END", "far")),
+    ("дальнее", ("END", "far")), ("дальним", ("END", "far")), ("дальняя", ("END", "far")),
     ("двенадцатый", ("B_NOM", 12)), ("двенадцатого", ("B_GEN", 12)), ("двенадцатого", ("B_NOM", 12)),
     ("одиннадцатым", ("B_INS", 11)), ("двенадцать", ("B_BARE", 12)), ("пятнадцати", ("B_GEN", 15)),
     ("тремя", ("COUNT_INS", 3)), ("трёх", ("NUM_GEN", 3)), ("трех", ("NUM_GEN", 3)),
@@ -38,6 +43,28 @@ def test_phrases_are_one_word():
     assert words[1].tags == (("CLEAN", None),)
 
 
+@pytest.mark.parametrize("phrase, tag", [
+    ("со стороны игрока", ("END", "near")), ("на противоположной стороне", ("END", "far")),
+    ("к себе", ("END", "near")), ("свой угол", ("END", "near")),
+])
+def test_near_and_far_phrases_of_terms_md(phrase, tag):  # Q2
+    words = tag_words(f"в левый угол {phrase.upper()}")
+    assert [w.text for w in words] == ["в", "левый", "угол", phrase.upper()]
+    assert tag in words[-1].tags
+
+
+def test_three_word_phrases_said_in_part_are_not_call_words():
+    """A part of a three-word phrase is never read as something else (no silent misreading)."""
+    from pyramid_referee.grammar.lexicon import load
+
+    phrases = [p for p in load()[1][0] if len(p) >= 3]
+    assert phrases
+    for p in phrases:
+        for k in range(1, len(p)):
+            for part in (p[:k], p[k:]):
+                assert not any(w.tags for w in tag_words(" ".join(part))), part
+
+
 def test_spans_point_into_the_text():
     text = "  «Тройку», — чисто в 12-й!"
     for w in tag_words(text):
@@ -56,7 +83,8 @@ def test_vocabulary_for_vosk():
     assert vocab == sorted(set(vocab))
     assert all(w == w.lower() and " " not in w for w in vocab)
     for w in ("шестёрку", "шестерку", "четвёртым", "четвертым", "трёх", "трех", "двенадцатого",
-              "карамболем", "абриколем", "середину", "угол", "контр-ку", "лоб"):
+              "карамболем", "абриколем", "середину", "угол", "контр-ку", "лоб",
+              "со", "стороны", "игрока", "на", "противоположной", "стороне"):
         assert w in vocab, w
     assert not any(ch.isdigit() for w in vocab for ch in w)
 

@@ -256,6 +256,21 @@ POCKETS = """
 тройку чисто в дальнюю левую угловую лузу | 3 CLF c>3 3>p
 тройку чисто в правый угол дальний | 3 CRF c>3 3>p
 тройку чисто во левый угол | 3 CL c>3 3>p
+тройку чисто в ближнюю левую угловую лузу | 3 CLN c>3 3>p
+тройку чисто в правую ближнюю угловую | 3 CRN c>3 3>p
+тройку чисто в правый угол со стороны игрока | 3 CRN c>3 3>p
+тройку чисто в левый угол на противоположной стороне | 3 CLF c>3 3>p
+со стороны игрока в левый угол тройку чисто | 3 CLN c>3 3>p
+двенадцатого чисто на противоположной стороне в правый угол | 12 CRF c>12 12>p
+тройку чисто в правый угол, со стороны игрока | 3 CRN c>3 3>p
+тройку чисто в правый угол со стороны игрока к себе | 3 CRN c>3 3>p
+тройку чисто в угол со стороны игрока | !pocket_not_definite
+тройку чисто в угол на противоположной стороне | !pocket_not_definite
+тройку чисто в середину со стороны игрока | !contradiction
+тройку чисто в правый угол со стороны игрока дальний | !contradiction
+тройку чисто в правый угол на противоположной стороне к себе | !contradiction
+тройку чисто в правый угол со стороны | !unknown_word
+тройку чисто в левый угол на стороне | !unknown_word
 тройку чисто в угол | !pocket_not_definite
 тройку чисто в дальний угол | !pocket_not_definite
 тройку чисто в ближний угол | !pocket_not_definite
@@ -333,6 +348,25 @@ VOCAB = """
 тройку оборотним дуплетом в левую середину | 3 ML c>3 3>b 3>p
 шар под номером 12 чисто в левый угол | 12 CL c>12 12>p
 чужого чисто в правый угол | _ CR c>_ _>p | left=7
+"""
+
+# «туз» is ball 1 in every role (terms.md): the called ball (nominative, and the
+# animate accusative «туза» as in cards), the driver «тузом», «от туза».
+TUZ = """
+туз от борта в правый угол | 1 CR c>1 1>b 1>p
+туза от тройки в середину | 1 M c>1 1>3 1>p
+туза тройкой в середину | 1 M c>3 3>1 1>p
+туза в правую середину | 1 MR - | bp
+тузом тройку в середину | 3 M c>1 1>3 3>p
+тузом шаром тройку в середину | 3 M c>1 1>3 3>p
+двумя шарами тузом и двойкой тройку в середину | 3 M c>1 1>2 2>3 3>p
+от туза тройку в середину | 3 M c>3 3>1 3>p
+тройку от шара туза в середину | 3 M c>3 3>1 3>p
+карамболем от туза тройку чисто в середину | 3 M c>1 c>3 3>p
+тройку туза в середину | !contradiction
+туза от туза в середину | !contradiction
+тузом туза в середину | !contradiction
+туза в середину | !ball_not_on_table | bp left=3,5
 """
 
 REFUSALS = """
@@ -425,6 +459,9 @@ LAST_BALL = """
 # in POCKETS above (refused as pocket_not_definite under the default).
 POCKET_ANY = """
 тройку чисто в угол | 3 C c>3 3>p | any
+тройку чисто в угол со стороны игрока | 3 C_N c>3 3>p | any
+тройку чисто в угол на противоположной стороне | 3 C_F c>3 3>p | any
+тройку в дальнюю угловую лузу | 3 C_F - | bp any
 тройку чисто в дальний угол | 3 C_F c>3 3>p | any
 тройку чисто в ближний угол | 3 C_N c>3 3>p | any
 тройку чисто в свой угол | 3 C_N c>3 3>p | any
@@ -553,7 +590,7 @@ FILES = {
     "drivers.jsonl": DRIVERS, "route_words.jsonl": ROUTE_WORDS, "pockets.jsonl": POCKETS,
     "word_order.jsonl": ORDER, "fillers.jsonl": FILLERS, "refusals.jsonl": REFUSALS, "long.jsonl": LONG,
     "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
-    "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY,
+    "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY, "tuz.jsonl": TUZ,
 }
 
 
