@@ -3,12 +3,14 @@
     .venv/bin/python bench/bench_parse.py [--calls 20000] [--fuzz 20000] [--lines 20000]
 
 - in-process: parse() (lexer, every tagging, LALR, assembly, ambiguity check
-  included) over a varied set of distinct inputs: the annotated corpus plus
-  calls rendered from random calls; the parser keeps no result cache.
+  included) over a varied set of distinct inputs: the annotated corpus (each
+  with its own settings) plus calls rendered from random calls, some of them
+  corners without a side under pocket_precision "any" (Q2); the parser keeps
+  no result cache.
 - whole-process: ``python -m pyramid_referee validate FILE`` on a generated
   file (interpreter start-up included).
-- fuzz: random word salads from the vocabulary and random Unicode; the slowest
-  input met.
+- fuzz: random word salads from the vocabulary and random Unicode, under both
+  pocket_precision settings; the slowest input met.
 """
 
 from __future__ import annotations
@@ -29,14 +31,16 @@ from pyramid_referee.grammar import Call, Pocket, parse, render, vocabulary
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def random_call(rng: random.Random) -> tuple[Call, str, list | None]:
+def random_call(rng: random.Random) -> tuple[Call, str, list | None, str]:
     kind = rng.choice(["corner", "middle"])
-    side = rng.choice(["left", "right"]) if kind == "corner" else rng.choice([None, "left", "right"])
+    side = rng.choice(["left", "right", None]) if kind == "corner" else rng.choice([None, "left", "right"])
     end = rng.choice([None, "near", "far"]) if kind == "corner" else None
     pocket = Pocket(kind, side, end)
+    # a corner without a side is a call only under pocket_precision "any" (Q2)
+    precision = "any" if (kind == "corner" and side is None) or rng.random() < 0.2 else "side_for_corners"
     ball = rng.randint(1, 15)
     if rng.random() < 0.2:
-        return Call(ball, pocket, None), "ball_and_pocket", None
+        return Call(ball, pocket, None), "ball_and_pocket", None, precision
     others = [b for b in range(1, 16) if b != ball]
     rng.shuffle(others)
     caroms = others[: rng.choice([0, 0, 0, 1, 2])]
@@ -52,23 +56,24 @@ def random_call(rng: random.Random) -> tuple[Call, str, list | None]:
         route.append((prev, x))
         prev = x
     route += [(prev, ball)] + [(ball, t) for t in own] + [(ball, "pocket")]
-    return Call(ball, pocket, tuple(route)), "clean", None
+    return Call(ball, pocket, tuple(route)), "clean", None, precision
 
 
-def corpus() -> list[tuple[str, str, list | None]]:
+def corpus() -> list[tuple[str, str, list | None, str]]:
     out = []
     for path in sorted((ROOT / "corpora" / "calls").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
-            out.append((r["text"], r.get("mode", "clean"), r.get("balls_left")))
+            out.append((r["text"], r.get("mode", "clean"), r.get("balls_left"),
+                        r.get("pocket_precision", "side_for_corners")))
     return out
 
 
-def inputs(n: int, rng: random.Random) -> list[tuple[str, str, list | None]]:
+def inputs(n: int, rng: random.Random) -> list[tuple[str, str, list | None, str]]:
     out = corpus()
-    seen = {t for t, _, _ in out}
+    seen = {t for t, _, _, _ in out}
     while len(out) < n:
-        call, mode, left = random_call(rng)
+        call, mode, left, precision = random_call(rng)
         text = render(call)
         if rng.random() < 0.5:  # shuffle the phrases' order a little: still distinct texts
             text = text.replace(" в ", " , в ", 1)
@@ -76,20 +81,20 @@ def inputs(n: int, rng: random.Random) -> list[tuple[str, str, list | None]]:
             text = rng.choice(["ну ", "так ", "давай ", "заказываю ", ""]) + text
         if text not in seen:
             seen.add(text)
-            out.append((text, mode, left))
+            out.append((text, mode, left, precision))
     return out
 
 
 def in_process(items) -> None:
-    for text, mode, left in items[:200]:  # warm up the interpreter's caches
-        parse(text, mode=mode, balls_left=left)
+    for text, mode, left, precision in items[:200]:  # warm up the interpreter's caches
+        parse(text, mode=mode, balls_left=left, pocket_precision=precision)
     lat = []
     refused = 0
     c0 = time.process_time()
     t0 = time.perf_counter()
-    for text, mode, left in items:
+    for text, mode, left, precision in items:
         s = time.perf_counter_ns()
-        r = parse(text, mode=mode, balls_left=left)
+        r = parse(text, mode=mode, balls_left=left, pocket_precision=precision)
         lat.append(time.perf_counter_ns() - s)
         refused += not isinstance(r, Call)
     total = time.perf_counter() - t0
@@ -129,7 +134,8 @@ def fuzz(n: int, rng: random.Random) -> None:
     slowest inputs are timed again (best of 5) to tell their cost from noise."""
     vocab = vocabulary() + ["12", "7-м", "№3", "3-мя", "12-го", ",", "такого-то", "привет"]
     fragments = ["7 шаром 12", "в середину", "чисто", "от борта", "двенадцатого", "тройку",
-                 "шестёркой", "от шестёрки", "в левый угол", "карамболем от семёрки", "тремя шарами"]
+                 "шестёркой", "от шестёрки", "в левый угол", "карамболем от семёрки", "тремя шарами",
+                 "в угол", "со стороны игрока", "на противоположной стороне", "туза"]
     timed = []
     t0 = time.perf_counter()
     for i in range(n):
@@ -142,27 +148,28 @@ def fuzz(n: int, rng: random.Random) -> None:
                            for _ in range(rng.randint(0, 300)))
         else:
             text = " ".join(rng.choice(fragments) for _ in range(rng.randint(1, 25)))
+        precision = "any" if i % 2 else "side_for_corners"
         s = time.perf_counter()
-        r = parse(text)
-        timed.append((time.perf_counter() - s, text))
+        r = parse(text, pocket_precision=precision)
+        timed.append((time.perf_counter() - s, text, precision))
         assert r is not None
     total = time.perf_counter() - t0
     timed.sort(reverse=True)
     raw_worst = timed[0][0]
     retimed = []
-    for _, text in timed[:20]:
-        best = min(_time_once(text) for _ in range(5))
-        retimed.append((best, text))
+    for _, text, precision in timed[:20]:
+        best = min(_time_once(text, precision) for _ in range(5))
+        retimed.append((best, text, precision))
     retimed.sort(reverse=True)
-    worst, text = retimed[0]
+    worst, text, precision = retimed[0]
     print(f"fuzz: {n} inputs in {total:.2f} s; slowest single timing {raw_worst * 1000:.2f} ms; "
-          f"slowest input re-timed (best of 5) {worst * 1000:.2f} ms:")
+          f"slowest input re-timed (best of 5) {worst * 1000:.2f} ms (pocket_precision {precision}):")
     print(f"  {text[:200]!r}{'…' if len(text) > 200 else ''}")
 
 
-def _time_once(text: str) -> float:
+def _time_once(text: str, precision: str) -> float:
     s = time.perf_counter()
-    parse(text)
+    parse(text, pocket_precision=precision)
     return time.perf_counter() - s
 
 
