@@ -10,37 +10,14 @@ import argparse
 import json
 import sys
 
+from .cli_options import add_call_options
 from .i18n import UserError, get_lang, tr
 
 
-def _balls_left(value: str) -> list[int]:
-    try:
-        balls = [int(x) for x in value.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            tr(f"--balls-left: ожидались номера шаров через запятую, например 1,5,12; получено {value!r}",
-               f"--balls-left: expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}")
-        ) from None
-    bad = [b for b in balls if not 1 <= b <= 15]
-    if bad:
-        raise argparse.ArgumentTypeError(
-            tr(f"--balls-left: шары бывают от 1 до 15, а не {bad[0]}",
-               f"--balls-left: balls are 1 to 15, not {bad[0]}"))
-    return balls
 
 
 def _mode_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--mode", choices=("clean", "ball-and-pocket", "ball_and_pocket"), default="clean",
-                   help=tr("чистое назначение (по умолчанию, Q9) или «шар и луза» (C7)",
-                           "clean designation (default, Q9) or ball and pocket (C7)"))
-    p.add_argument("--balls-left", type=_balls_left, default=None, metavar="1,2,…",
-                   help=tr("шары, что остались на столе (C5: один шар можно не называть)",
-                           "object balls left on the table (C5: a single one need not be named)"))
-    p.add_argument("--pocket-precision", choices=("side_for_corners", "any"), default="side_for_corners",
-                   help=tr("точность лузы (Q2): side_for_corners — у угла нужна сторона (по умолчанию); "
-                           "any — «в угол» без стороны принимается",
-                           "pocket precision (Q2): side_for_corners, a corner needs its side (default); "
-                           "any, «в угол» without a side is accepted"))
+    add_call_options(p)
     p.add_argument("--json", action="store_true", help=tr("вывод в JSON", "JSON output"))
 
 

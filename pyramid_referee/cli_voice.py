@@ -15,31 +15,12 @@ import argparse
 import json
 import sys
 
+from .cli_options import add_call_options, mode
 from .i18n import UserError, get_lang, tr
 
-MODES = {"clean": "clean", "ball-and-pocket": "ball_and_pocket", "ball_and_pocket": "ball_and_pocket"}
 
 
-def _balls_left(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        balls = [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise UserError(tr(f"--balls-left: ожидались номера шаров через запятую, получено {text!r}",
-                           f"--balls-left: expected ball numbers separated by commas, got {text!r}")) from None
-    bad = [b for b in balls if not 1 <= b <= 15]
-    if bad or not balls:
-        raise UserError(tr(f"--balls-left: номера шаров 1–15, получено {text!r}",
-                           f"--balls-left: ball numbers are 1-15, got {text!r}"))
-    return balls
 
-
-def _add_call_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default="clean",
-                   help="call mode: clean designation (C2, default, Q9) or ball and pocket (C7)")
-    p.add_argument("--balls-left", metavar="1,2,…", default=None,
-                   help="object balls still on the table (C5: with one left its number may be omitted)")
 
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
@@ -59,7 +40,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                    "one clock) and say, for each strike, which call counts (C9, C10, Q7, Q8).")
     p.add_argument("events", metavar="EVENTS.jsonl", help="event lines ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object a strike")
-    _add_call_options(p)
+    add_call_options(p)
     p.set_defaults(handler=cmd_timeline)
 
     p = sub.add_parser("transcribe", parents=[common],
@@ -71,7 +52,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--events", metavar="OUT.jsonl", default=None,
                    help="also write the event stream (what `timeline` reads)")
     _add_model_options(p)
-    _add_call_options(p)
+    add_call_options(p)
     p.set_defaults(handler=cmd_transcribe)
 
     p = sub.add_parser("listen", parents=[common],
@@ -157,7 +138,8 @@ def cmd_timeline(args) -> int:
         utterances, strikes = tl.read_events(lines)
     except tl.EventError as exc:
         raise UserError(f"{args.events}: {exc}") from None
-    decisions = tl.decide(utterances, strikes, mode=MODES[args.mode], balls_left=_balls_left(args.balls_left),
+    decisions = tl.decide(utterances, strikes, mode=mode(args.mode), balls_left=args.balls_left,
+                            pocket_precision=args.pocket_precision,
                           lang=get_lang())
     if not strikes and not args.json:
         print(tr("ударов в файле нет", "no strikes in the file"), file=sys.stderr)
@@ -187,7 +169,7 @@ def _missing_note(missing) -> str | None:
 def cmd_transcribe(args) -> int:
     from .listen import transcribe
 
-    balls = _balls_left(args.balls_left)
+    balls = args.balls_left
     from pyramid_referee.voice.audio import read_wav_info  # fail on a bad file before loading the model
 
     try:
@@ -196,7 +178,8 @@ def cmd_transcribe(args) -> int:
         raise UserError(str(exc)) from None
     model, location = _open_model(args)
     try:
-        result = transcribe(args.file, model, mode=MODES[args.mode], balls_left=balls,
+        result = transcribe(args.file, model, mode=mode(args.mode), balls_left=balls,
+                            pocket_precision=args.pocket_precision,
                             alternatives=args.alternatives, lang=get_lang())
     except _voice_errors() as exc:
         raise UserError(str(exc)) from None

@@ -116,7 +116,8 @@ def decide_events(events: Iterable[dict], **kw) -> list[tl.Decision]:
 
 
 def transcribe(path: str | os.PathLike, model, *, words: Iterable[str] | None = None,
-               mode: str = "clean", balls_left=None, block_ms: float = DEFAULT_BLOCK_MS,
+               mode: str = "clean", balls_left=None, pocket_precision: str = "side_for_corners",
+               block_ms: float = DEFAULT_BLOCK_MS,
                alternatives: int = DEFAULT_ALTERNATIVES, detector=None, lang: str = "ru",
                parse=None, mentions_call=None) -> Transcript:
     """The whole pipeline over a WAV file (AudioFileError if it cannot be read).
@@ -133,7 +134,8 @@ def transcribe(path: str | os.PathLike, model, *, words: Iterable[str] | None = 
     for frame in frames:
         pipe.feed(frame.samples, frame.t0)
     pipe.finish()
-    decisions = decide_events(pipe.events, mode=mode, balls_left=balls_left, lang=lang, parse=parse,
+    decisions = decide_events(pipe.events, mode=mode, balls_left=balls_left,
+                              pocket_precision=pocket_precision, lang=lang, parse=parse,
                               mentions_call=mentions_call)
     return Transcript(os.fspath(path), frames.samples_read / RATE, pipe.events, decisions, rec.missing)
 
@@ -291,6 +293,7 @@ class LiveReferee:
         kw = {"lang": self.lang, **self._grammar}
         if self.session is not None:
             kw["mode"] = getattr(self.session.settings, "mode", "clean")
+            kw["pocket_precision"] = getattr(self.session.settings, "pocket_precision", "side_for_corners")
             kw["balls_left"] = sorted(self.session.state.on_table)
         return kw
 

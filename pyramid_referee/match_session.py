@@ -159,25 +159,13 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         except CallFormatError as exc:
             raise StrokeInputError(tr("заказ: ", "call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
-    parse_call = _call_parser()
-    result = parse_call(src, mode=getattr(settings, "mode", "clean"), balls_left=sorted(on_table))
+    from .grammar import parse
+
+    result = parse(src, mode=settings.mode, balls_left=sorted(on_table),
+                   pocket_precision=settings.pocket_precision)  # Q2 is a match setting
     if isinstance(result, Call):
         return CallReading(text=src, call=result, status="accepted", canonical=_render(result))
     return CallReading(text=src, refusal=result.to_json(lang), status="refused")
-
-
-def _call_parser():
-    """The grammar's ``parse`` (exported by ``grammar``, or from its module)."""
-    from . import grammar
-
-    parse = getattr(grammar, "parse", None)
-    if not callable(parse):  # not exported (yet): the module that defines it
-        try:
-            from .grammar.parser import parse
-        except ImportError:  # pragma: no cover - only while the grammar is being built
-            raise StrokeInputError(tr("разбор заказов недоступен; дайте заказ в JSON",
-                                      "the call parser is not available; give the call as JSON")) from None
-    return parse
 
 
 def _render(call: Any) -> str | None:

@@ -181,7 +181,8 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
     if isinstance(raw, dict):
         return None, Call.from_json(raw), "accepted", None
     parse = parse or _grammar_parse()
-    got = parse(raw, mode=settings.mode, balls_left=sorted(state.on_table))
+    got = parse(raw, mode=settings.mode, balls_left=sorted(state.on_table),
+                pocket_precision=settings.pocket_precision)  # Q2 is a match setting
     if isinstance(got, Call):
         return raw, got, "accepted", None
     refusal = got.to_json() if hasattr(got, "to_json") else {"message": str(got)}

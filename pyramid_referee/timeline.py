@@ -259,7 +259,8 @@ class _Segment:
 
 def decide_strike(utterances: Iterable[Utterance], strike: float, previous: float = -math.inf, *,
                   parse: Callable | None = None, mentions_call: Callable[[str], bool] | None = None,
-                  mode: str = "clean", balls_left=None, lang: str = "ru") -> Decision:
+                  mode: str = "clean", balls_left=None, pocket_precision: str = "side_for_corners",
+                  lang: str = "ru") -> Decision:
     """The decision for one strike at ``strike`` after a previous strike at ``previous``."""
     if parse is None or mentions_call is None:
         p, m = _grammar()
@@ -289,7 +290,10 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
             lang, "перед ударом заказа не было", "no call before the strike"), ("C10",))
     seg = calls[-1]  # C9: the last call counts; chatter after it does not replace it
     heard = _text(seg.words)
-    top = parse(heard, mode=mode, balls_left=balls_left)
+    how = {"mode": mode, "balls_left": balls_left}
+    if pocket_precision != "side_for_corners":  # Q2 setting; stand-in parsers need not know it
+        how["pocket_precision"] = pocket_precision
+    top = parse(heard, **how)
     if not _is_call(top):
         return Decision(s, "rejected", None, heard, _to_json(top, lang), ("C9",))
 
@@ -300,7 +304,7 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
         text = _text(_strip_unk(words))
         if not text or text in readings or not mentions_call(text.replace(UNK, " ")):
             continue
-        readings[text] = parse(text, mode=mode, balls_left=balls_left)
+        readings[text] = parse(text, **how)
     different = [t for t, r in readings.items() if _is_call(r) and r != top]
     if different:
         alts = [heard] + different

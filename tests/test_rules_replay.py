@@ -68,8 +68,8 @@ def test_call_as_json_object_and_a_parse_double():
     # A test double for the parser (named as one): the real-grammar path is covered above.
     seen = []
 
-    def fake_parse(text, *, mode, balls_left):
-        seen.append((text, mode, tuple(balls_left)))
+    def fake_parse(text, *, mode, balls_left, pocket_precision):
+        seen.append((text, mode, tuple(balls_left), pocket_precision))
         from pyramid_referee.grammar.call import Call, Pocket
         return Call(4, Pocket("middle"), None)
 
@@ -79,7 +79,7 @@ def test_call_as_json_object_and_a_parse_double():
              '{"call": "что угодно", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 4}]}}']
     res = run(read_script(lines), fake_parse)
     assert res.rows[0].verdict.fulfilled and res.rows[1].call.ball == 4
-    assert seen == [("что угодно", "ball_and_pocket", tuple(b for b in range(1, 16) if b != 3))]
+    assert seen == [("что угодно", "ball_and_pocket", tuple(b for b in range(1, 16) if b != 3), "side_for_corners")]
 
 
 def test_header_only_on_the_first_line():
@@ -120,3 +120,14 @@ def test_Q9_default_clean_mode_refuses_a_call_without_its_way():
     assert row.call_status == "refused" and row.refusal["code"] == "no_route"
     row = _row("тройку в середину", HIT3_POT3, '{"settings": {"mode": "ball_and_pocket"}}')
     assert row.call_status == "accepted" and row.verdict.fulfilled and row.verdict.points["A"] == 3
+
+
+def test_Q2_pocket_precision_setting_reaches_the_call_parser():
+    # Q2 is a match setting: with "any", «в угол» without a side is a definite call.
+    call = '"тройку чисто в угол"'
+    stroke = '{"call": %s, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, ' \
+             '{"type": "pocket", "ball": 3, "pocket": {"kind": "corner", "side": "left", "end": "far"}}]}}' % call
+    strict = run(read_script([stroke]))
+    assert strict.rows[0].call_status == "refused"
+    loose = run(read_script(['{"settings": {"pocket_precision": "any"}}', stroke]))
+    assert loose.rows[0].call_status == "accepted" and loose.rows[0].verdict.fulfilled

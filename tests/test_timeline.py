@@ -206,6 +206,15 @@ def test_the_parser_gets_mode_and_balls_left(g):
     assert seen == [("ball_and_pocket", [3, 7])]
 
 
+def test_Q2_pocket_precision_reaches_the_real_parser():
+    # The real grammar: «в угол» without a side is refused by default (Q2) and
+    # accepted when the match setting says any pocket precision will do.
+    u = [utt(words("тройку чисто в угол", 0.5))]
+    assert tl.decide(u, [3.0])[0].status == "rejected"
+    (d,) = tl.decide(u, [3.0], pocket_precision="any")
+    assert d.status == "accepted" and d.call["pocket"] == {"kind": "corner", "side": None, "end": None}
+
+
 # --- reading event lines ----------------------------------------------------------------------
 
 def test_reads_both_vosk_forms_and_skips_partials_and_silence():

@@ -1,0 +1,55 @@
+"""Command-line options that several areas share: how a call is read.
+
+``--mode``, ``--balls-left`` and ``--pocket-precision`` mean the same wherever a
+call is parsed (``parse``, ``validate``, ``explain``, ``timeline``, ``transcribe``);
+they are declared once here.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .i18n import tr
+
+MODES = ("clean", "ball-and-pocket", "ball_and_pocket")
+POCKET_PRECISIONS = ("side_for_corners", "any")
+
+
+def balls_left(value: str) -> list[int]:
+    """``--balls-left 1,5,12`` → [1, 5, 12]; a bad value is a usage error."""
+    try:
+        balls = [int(x) for x in value.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            tr(f"ожидались номера шаров через запятую, например 1,5,12; получено {value!r}",
+               f"expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}")
+        ) from None
+    if not balls:
+        raise argparse.ArgumentTypeError(tr("не названо ни одного шара",
+                                            "no ball named"))
+    bad = [b for b in balls if not 1 <= b <= 15]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            tr(f"шары бывают от 1 до 15, а не {bad[0]}",
+               f"balls are 1 to 15, not {bad[0]}"))
+    return balls
+
+
+def mode(value: str) -> str:
+    """The CLI spelling ``ball-and-pocket`` → the setting's ``ball_and_pocket``."""
+    return value.replace("-", "_")
+
+
+def add_call_options(p: argparse.ArgumentParser) -> None:
+    """--mode, --balls-left, --pocket-precision: how the call is read (C1, C5, Q2, Q9)."""
+    p.add_argument("--mode", choices=MODES, default="clean",
+                   help=tr("чистое назначение (по умолчанию, Q9) или «шар и луза» (C7)",
+                           "clean designation (default, Q9) or ball and pocket (C7)"))
+    p.add_argument("--balls-left", type=balls_left, default=None, metavar="1,2,…",
+                   help=tr("шары, что остались на столе (C5: один шар можно не называть)",
+                           "object balls left on the table (C5: a single one need not be named)"))
+    p.add_argument("--pocket-precision", choices=POCKET_PRECISIONS, default="side_for_corners",
+                   help=tr("точность лузы (Q2): side_for_corners — у угла нужна сторона (по умолчанию); "
+                           "any — «в угол» без стороны принимается",
+                           "pocket precision (Q2): side_for_corners, a corner needs its side (default); "
+                           "any, «в угол» without a side is accepted"))
