@@ -176,19 +176,23 @@ def _route_plan(route, ball):
     rk = tuple(_contact_key(a, t, ball) for a, t in route)
     own = tuple(k for k in rk if _involves(k, ball))
     balls_in_route = {x for c in route for x in c if isinstance(x, int)}
-    # C3: with no other ball taking part, an undeclared cue-ball cushion (абриколь) fails the call.
-    check_c3 = balls_in_route <= {ball} and ("c", CUE) not in rk
-    return rk, own, check_c3
+    # No other ball takes part: the cue ball's way to the called ball is part of the call (C2, C3).
+    solo = balls_in_route <= {ball}
+    # C3: then an undeclared cue-ball cushion (абриколь) fails the call.
+    check_c3 = solo and ("c", CUE) not in rk
+    return rk, own, check_c3, solo
 
 
 def route_followed(route, ball: int, events) -> str | None:
     """Q10 (and C3): None when the declared route happened, else why not.
 
     ``"route"``: a declared contact is missing or out of order, or the called ball
-    touched something undeclared between being struck and the pocket;
+    touched something undeclared between being struck and the pocket, or (C2) where
+    no other ball takes part, the cue ball hit another ball before the called one
+    (an undeclared carom: «карамболем от …» is part of the way, the seed's example);
     ``"route_c3"``: an undeclared абриколь where no other ball takes part.
     """
-    rk, own, check_c3 = _route_plan(tuple(tuple(c) for c in route), ball)
+    rk, own, check_c3, solo = _route_plan(tuple(tuple(c) for c in route), ball)
     j, n = 0, len(rk)
     for e in events:  # Q10: every declared contact, in order
         if j < n and e.key == rk[j]:
@@ -197,12 +201,14 @@ def route_followed(route, ball: int, events) -> str | None:
         return "route"
     if tuple(e.key for e in events if _involves(e.key, ball)) != own:
         return "route"  # Q10: the called ball touched something undeclared
-    if check_c3:
+    if solo:
         for e in events:
             k = e.key
             if k[0] == "h" and CUE in k[1]:
+                if ball not in k[1]:
+                    return "route"  # C2: an undeclared carom before the called ball
                 break
-            if k == ("c", CUE):
+            if check_c3 and k == ("c", CUE):
                 return "route_c3"
     return None
 

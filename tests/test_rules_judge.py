@@ -567,3 +567,21 @@ def test_P1i_balls_still_moving_may_fall_without_a_hit():
     with pytest.raises(RulesInputError) as e:  # without и, nothing set 9 moving
         Match().stroke(None, out(hit("cue", 3), pock(9, CORNER_LF)), call_status="none")
     assert e.value.field == "events[1].ball"
+
+
+# --- reviewer's probes (issue 3 review) --------------------------------------------------------
+
+def test_C2_Q10_undeclared_carom_fails_a_call_where_no_other_ball_takes_part():
+    # C2: the way is named exactly («чисто», «карамболем от шестёрки» …): a straight call is not
+    # fulfilled when the cue ball caromed off another ball first; the same scope as C3's абриколь.
+    v = Match().stroke(straight(3), out(hit("cue", 5), hit("cue", 3), pock(3)))
+    assert not v.fulfilled and v.miss == "route" and v.respotted == (3,) and "Q10" in v.clauses
+    bank = Call(3, MID, (("cue", 3), (3, "cushion"), (3, "pocket")))  # «тройку от борта»
+    assert not Match().stroke(bank, out(hit("cue", 9), hit("cue", 3), cush(3), pock(3))).fulfilled
+    abricol = Call(3, MID, (("cue", "cushion"), ("cue", 3), (3, "pocket")))  # «абриколем тройку»
+    assert not Match().stroke(abricol, out(cush("cue"), hit("cue", 5), hit("cue", 3), pock(3))).fulfilled
+    # declared, the carom is the way (the seed's «карамболем от шестёрки»)
+    carom = Call(3, MID, (("cue", 5), ("cue", 3), (3, "pocket")))
+    assert Match().stroke(carom, out(hit("cue", 5), hit("cue", 3), pock(3))).fulfilled
+    # the cue ball may touch other balls after it struck the called ball
+    assert Match().stroke(straight(3), out(hit("cue", 3), hit("cue", 5), pock(3))).fulfilled
