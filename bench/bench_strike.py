@@ -133,32 +133,51 @@ def main(argv=None) -> int:
     ap.add_argument("--audio", default=str(ROOT / "corpora/audio/generated"))
     ap.add_argument("--block-ms", type=float, nargs="*", default=[10.0, 20.0])
     ap.add_argument("--regen", action="store_true", help="regenerate the corpus first")
-    ap.add_argument("--seed", type=int, default=None,
-                    help="held-out check: generate a corpus with another seed into a temporary directory")
+    ap.add_argument("--seed", type=int, nargs="*", default=None,
+                    help="held-out check: generate corpora with these seeds (temporary directories) "
+                         "and report over all of them")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--live", type=float, default=0.0, metavar="SECONDS",
                     help="also measure the live microphone path's CPU for this long (0: skip)")
     args = ap.parse_args(argv)
 
-    audio = Path(args.audio)
-    if args.seed is not None:
-        import tempfile
+    import shutil
+    import tempfile
 
-        audio = Path(tempfile.mkdtemp(prefix=f"strike-corpus-{args.seed}-"))
-        t = time.perf_counter()
-        load_generator().generate(audio, seed=args.seed)
-        print(f"held-out corpus (seed {args.seed}) generated in {time.perf_counter() - t:.1f} s → {audio}")
-    elif args.regen or not (audio / "manifest.json").exists():
-        t = time.perf_counter()
-        load_generator().generate(audio)
-        print(f"generated corpus in {time.perf_counter() - t:.1f} s → {audio}")
-    manifest = json.loads((audio / "manifest.json").read_text(encoding="utf-8"))
+    audio = Path(args.audio)
+    corpora, temps = [], []
+    if args.seed:
+        for seed in args.seed:
+            d = Path(tempfile.mkdtemp(prefix=f"strike-corpus-{seed}-"))
+            temps.append(d)
+            t = time.perf_counter()
+            load_generator().generate(d, seed=seed)
+            print(f"held-out corpus (seed {seed}) generated in {time.perf_counter() - t:.1f} s")
+            corpora.append(d)
+    else:
+        if args.regen or not (audio / "manifest.json").exists():
+            t = time.perf_counter()
+            load_generator().generate(audio)
+            print(f"generated corpus in {time.perf_counter() - t:.1f} s → {audio}")
+        corpora.append(audio)
+    try:
+        return report(args, corpora)
+    finally:
+        for d in temps:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def report(args, corpora) -> int:
+    entries = []   # (directory, manifest entry)
+    for d in corpora:
+        manifest = json.loads((d / "manifest.json").read_text(encoding="utf-8"))
+        entries += [(d, e) for e in manifest["files"]]
 
     for block_ms in args.block_ms:
         stats = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "files": 0})
         latencies, onset_err = [], []
         cpu_det = cpu_read = seconds = 0.0
-        for entry in manifest["files"]:
+        for audio, entry in entries:
             c0 = time.process_time()
             x = read_wav(audio / entry["file"])
             frames = list(array_frames(x, block_ms))
@@ -179,13 +198,13 @@ def main(argv=None) -> int:
             s["fn"] += len(misses)
             s["files"] += 1
             if args.verbose and (fps or misses):
-                print(f"  {entry['file']}: false {fps} missed {misses}")
+                print(f"  {audio.name}/{entry['file']}: false {fps} missed {misses}")
                 for c in det.candidates:
                     if any(abs(c.time - f) < 0.002 for f in fps) or any(abs(c.time - m) < 0.05 for m in misses):
                         print("     ", c)
 
         print(f"\n== strike detector, {block_ms:g} ms blocks, {seconds:.0f} s of audio, "
-              f"{len(manifest['files'])} files ==")
+              f"{len(entries)} files ==")
         print(f"CPU, detector alone: {100 * cpu_det / seconds:.2f} % of one core "
               f"({1000 * cpu_det / seconds:.2f} ms per s of audio)")
         print(f"CPU, read WAV + resample + frames: {100 * cpu_read / seconds:.2f} % of one core")
@@ -211,7 +230,7 @@ def main(argv=None) -> int:
     # Diagnostic: the click shape alone, without the stroke window (refractory 0): how many of a
     # stroke's own later sounds would pass as strikes if the window were not there.
     late = passed = 0
-    for entry in manifest["files"]:
+    for audio, entry in entries:
         if entry["kind"] == "speech":
             continue
         x = read_wav(audio / entry["file"])

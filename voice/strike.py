@@ -13,7 +13,12 @@ when all of these hold (the thresholds are :class:`StrikeParams`):
 - it dies fast: ``decay_db`` above every window 4–6 ms after it (vowels, fricatives and the
   aspiration after a plosive burst keep the energy up; a ringing collision decays slowly too);
 - it is broadband: over its first 4 ms the energy above 5 kHz is within ``hf_db`` of the energy
-  above 1 kHz (speech, plosive bursts included, keeps its energy in the formants below 5 kHz).
+  above 1 kHz (speech, plosive bursts included, keeps its energy in the formants below 5 kHz);
+- and the two together: ``decay + hf_weight × (hf − hf_ref_db) ≥ shape_db``: the less broadband
+  a transient is, the faster it must die. A word-initial plosive burst («П…») after a pause is
+  the hardest case: isolated and sharp, it dies only just fast enough and carries a little less
+  high band than a click; a click with a dull, resonant tip sound has less high band but dies
+  much faster.
 
 A stroke's own later sounds (ball-ball collisions, a ball dropping into a pocket, its rattle) come
 *after* the strike: a **stroke window** (``refractory_s``) follows every strike, and every
@@ -39,7 +44,7 @@ The thresholds were set on synthetic audio (``corpora/audio``): see its README f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import numpy as np
@@ -57,18 +62,21 @@ class StrikeParams:
     bg_percentile: float = 30.0
     bg_every: int = 10             # recompute the background every N windows (10 ms)
     warmup_s: float = 0.1          # no decision before this much audio (background unknown)
-    prominence_db: float = 18.0    # peak above the background
+    prominence_db: float = 14.0    # peak above the background
     rise_db: float = 10.0          # peak above the highest window 3–6 ms before it (sharp rise)
     rise_from_ms: int = 3
     rise_span_ms: int = 4
     isolation_db: float = 10.0     # peak above the highest window 3–100 ms before it (no voicing
                                    # pulse a pitch period earlier, not inside a word)
     isolation_ms: int = 100
-    decay_db: float = 10.0         # peak above the highest window 4–6 ms after it (short decay)
+    decay_db: float = 7.0          # peak above the highest window 4–6 ms after it (short decay)
     decay_from_ms: int = 4
     decay_to_ms: int = 6           # the look-ahead in windows
     hf_hz: float = 5000.0          # broadband: energy above hf_hz vs above hp_hz, windows p-1 … p+2
-    hf_db: float = -12.0           # (speech, even a plosive burst, has little above 5 kHz; a click has)
+    hf_db: float = -18.0           # (speech, even a plosive burst, has little above 5 kHz; a click has)
+    shape_db: float = 13.0         # click shape: decay + hf_weight × (hf − hf_ref_db) ≥ shape_db —
+    hf_ref_db: float = -12.0       # the less broadband a transient, the faster it must die
+    hf_weight: float = 2.0
     min_level_db: float = -65.0    # absolute floor (dBFS of the high-passed 1 ms energy)
     refractory_s: float = 3.0      # stroke window after a strike
     settle_s: float = 1.0          # … stretched to this long after the stroke's last impulsive sound
@@ -172,12 +180,10 @@ class StrikeDetector:
         return self._decide()
 
     def flush(self) -> list[float]:
-        """End of stream: feed silence for the look-ahead and decide what is left."""
-        pad = int(np.ceil(self.look_ahead_s * self.rate)) + self._H
-        n_before = self._n
-        out = self.feed(np.zeros(pad))
-        self._n = n_before  # the padding is not audio
-        return out
+        """End of stream. A peak is decided only with its look-ahead of real audio, so nothing is
+        left to decide: a click in the last few ms of a stream is not reported (padding the end
+        with silence would make any sound cut off there look like a click)."""
+        return []
 
     # ------------------------------------------------------------------------------------------
     def _background(self, g: int) -> float:
@@ -224,7 +230,8 @@ class StrikeDetector:
                 decay = peak - float(e[k + p.decay_from_ms: k + p.decay_to_ms + 1].max())
                 lin = 10.0 ** (e[k - 1: k + 3] / 10.0)
                 hf = 10.0 * np.log10(self._eh[k - 1: k + 3].sum() / lin.sum())
-                click = iso >= p.isolation_db and decay >= p.decay_db and hf >= p.hf_db
+                click = (iso >= p.isolation_db and decay >= p.decay_db and hf >= p.hf_db
+                         and decay + p.hf_weight * (hf - p.hf_ref_db) >= p.shape_db)
                 t = self._onset_time(k + self._e0)
                 if t < self._stroke_end:
                     decision = "in-stroke"
