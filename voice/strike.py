@@ -101,9 +101,10 @@ class StrikeDetector:
     """Causal strike detector fed block by block on the shared clock.
 
     ``feed(block, t0)`` takes float samples at ``rate`` and the time (s) of the block's first
-    sample, and returns the strike times (s) decided with this block. ``flush()`` decides what is
-    left at the end of the stream. ``candidates`` keeps the last impulsive sounds examined and
-    the decision on each.
+    sample, and returns the strike times (s) decided with this block (each one ``look_ahead_s``
+    or more after its click). ``flush()`` ends the stream. ``candidates`` keeps the last sharp
+    peaks examined (up to ``max_candidates``) and the decision on each, for diagnostics.
+    Blocks may have any length; the result does not depend on how the stream is cut.
     """
 
     def __init__(self, rate: int = RATE, params: StrikeParams | None = None, **overrides) -> None:
