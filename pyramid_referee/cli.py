@@ -18,7 +18,7 @@ import argparse
 import sys
 
 from . import __version__, cli_calls, cli_match, cli_replay, cli_strikes, cli_voice
-from .i18n import UserError, set_lang, tr
+from .i18n import UserError, argparse_in_language, set_lang, tr
 
 AREAS = (cli_calls, cli_replay, cli_match, cli_strikes, cli_voice)
 
@@ -60,12 +60,14 @@ def _lang_in(argv: list[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     set_lang(_lang_in(argv))
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    with argparse_in_language():  # usage, section titles and argparse's errors in Russian too
+        parser = build_parser()
+        args = parser.parse_args(argv)
     set_lang(getattr(args, "lang", None) or "ru")
     handler = getattr(args, "handler", None)
     if handler is None:
-        parser.print_help()
+        with argparse_in_language():
+            parser.print_help()
         return 2
     try:
         return int(handler(args) or 0)

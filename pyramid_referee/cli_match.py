@@ -20,60 +20,84 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommands to the main parser."""
     dbp = argparse.ArgumentParser(add_help=False)
     dbp.add_argument("--db", metavar="PATH", default=None,
-                     help="the match database (default: $PYRAMID_REFEREE_DB or the user data directory)")
-    dbp.add_argument("--json", action="store_true", help="machine-readable output (JSON)")
+                     help=tr("файл базы матчей (по умолчанию $PYRAMID_REFEREE_DB или папка данных пользователя)",
+                              "the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
+    dbp.add_argument("--json", action="store_true", help=tr("вывод в JSON", "machine-readable output (JSON)"))
     parents = [common, dbp]
 
     newp = argparse.ArgumentParser(add_help=False)
-    newp.add_argument("--players", nargs=2, metavar=("A", "B"), help="the two players' names")
-    newp.add_argument("--settings", metavar="JSON", help="match settings as JSON (DESIGN.md keys)")
-    newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help="call mode (C1, Q9; default clean)")
-    newp.add_argument("--start", metavar="JSON", help="pick up a game from a score sheet: "
-                      '{"scores": {…}, "on_table": […], "to_play": P}')
+    newp.add_argument("--players", nargs=2, metavar=("A", "B"), help=tr("имена двух игроков", "the two players' names"))
+    newp.add_argument("--settings", metavar="JSON", help=tr("настройки матча в JSON: mode, negative_scores, ball_values, target, penalty, "
+                                                                 "pocket_precision",
+                                                                 "match settings as JSON: mode, negative_scores, ball_values, target, "
+                                                                 "penalty, pocket_precision"))
+    newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("режим заказа (C1, Q9; по умолчанию clean — чистое назначение)",
+                                                                             "call mode (C1, Q9; default clean)"))
+    newp.add_argument("--start", metavar="JSON", help=tr("продолжить партию с протокола: ", "pick up a game from a score sheet: ")
+                      + '{"scores": {…}, "on_table": […], "to_play": P}')
 
-    match = sub.add_parser("match", parents=[common], help="the match store: new, list, show, resume")
+    match = sub.add_parser("match", parents=[common], help=tr("матчи: new, list, show, resume", "the match store: new, list, show, resume"),
+                           description=tr("Хранилище матчей: начать, перечислить, показать, продолжить.",
+                                          "The match store: start, list, show, continue a match."))
     msub = match.add_subparsers(dest="match_command", metavar="SUBCOMMAND", required=True)
-    p = msub.add_parser("new", parents=parents + [newp], help="start a match")
+    p = msub.add_parser("new", parents=parents + [newp], help=tr("начать матч", "start a match"))
     p.set_defaults(handler=cmd_new)
-    p = msub.add_parser("list", parents=parents, help="list the stored matches")
+    p = msub.add_parser("list", parents=parents, help=tr("список матчей", "list the stored matches"))
     p.set_defaults(handler=cmd_list)
-    p = msub.add_parser("show", parents=parents, help="the scoreboard and the strokes of a match")
-    p.add_argument("id", type=int)
+    p = msub.add_parser("show", parents=parents, help=tr("счёт и удары матча", "the scoreboard and the strokes of a match"))
+    p.add_argument("id", type=int, help=_id_help())
     p.set_defaults(handler=cmd_show)
-    p = msub.add_parser("resume", parents=parents, help="continue a match in play (default: the latest unfinished)")
-    p.add_argument("id", type=int, nargs="?")
+    p = msub.add_parser("resume", parents=parents, help=tr("продолжить матч (по умолчанию последний неоконченный)",
+                                                        "continue a match in play (default: the latest unfinished)"))
+    p.add_argument("id", type=int, nargs="?", help=_id_help())
     p.set_defaults(handler=cmd_resume)
 
-    for name, helptext in (("undo", "take back the last stroke"), ("redo", "put back the last stroke taken back")):
-        p = sub.add_parser(name, parents=parents, help=helptext + " (default: the latest match)")
-        p.add_argument("id", type=int, nargs="?")
+    for name, helptext in (("undo", tr("отменить последний удар", "take back the last stroke")),
+                           ("redo", tr("вернуть последний отменённый удар", "put back the last stroke taken back"))):
+        p = sub.add_parser(name, parents=parents,
+                           help=helptext + tr(" (по умолчанию в последнем матче)", " (default: the latest match)"))
+        p.add_argument("id", type=int, nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
-    p = sub.add_parser("export", parents=parents, help="export a match as JSON, CSV or a match script (for replay)")
-    p.add_argument("id", type=int)
+    p = sub.add_parser("export", parents=parents,
+                       help=tr("выгрузить матч в JSON, CSV или запись партии (для replay)",
+                               "export a match as JSON, CSV or a match script (for replay)"))
+    p.add_argument("id", type=int, help=_id_help())
     p.add_argument("--format", choices=("json", "csv", "script"), default="json",
-                   help="json: the whole record; csv: one row a stroke; script: JSON lines for `replay`")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+                   help=tr("json — вся запись; csv — строка на удар; script — строки JSON для `replay`",
+                           "json: the whole record; csv: one row a stroke; script: JSON lines for `replay`"))
+    p.add_argument("-o", "--output", metavar="FILE", help=tr("записать в файл, а не на stdout",
+                                                             "write here instead of stdout"))
     p.set_defaults(handler=cmd_export)
 
-    p = sub.add_parser("stats", parents=parents, help="per-player statistics of a match")
-    p.add_argument("id", type=int)
+    p = sub.add_parser("stats", parents=parents, help=tr("статистика игроков матча", "per-player statistics of a match"))
+    p.add_argument("id", type=int, help=_id_help())
     p.set_defaults(handler=cmd_stats)
 
     p = sub.add_parser("play", parents=parents + [newp],
-                       help="the interactive scorer: type the call and the outcome, see the verdict",
+                       help=tr("счётчик: вводите заказ и исход, получайте вердикт",
+                               "the interactive scorer: type the call and the outcome, see the verdict"),
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Счётчик: «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
-                                   "команды undo, redo, score, help, quit. Каждый удар записан до показа вердикта.\n"
-                                   "The scorer: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: …';\n"
-                                   "commands undo, redo, score, help, quit. Every stroke is committed before its\n"
-                                   "verdict is shown. From a pipe: no prompts; --json gives one JSON line an answer.\n"
-                                   "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол")
-    p.add_argument("--match", type=int, metavar="ID", help="continue this stored match")
+                       description=tr(
+                           "Счётчик: «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
+                           "команды undo, redo, score, help, quit. Каждый удар записан до показа вердикта.\n"
+                           "Из канала (pipe): без приглашений; --json — строка JSON на каждый ответ;\n"
+                           "код выхода 1, если какая-то строка не принята.\n"
+                           "Пример: тройку чисто в правый угол | биток 3, 3 в правый дальний угол",
+                           "The scorer: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: …';\n"
+                           "commands undo, redo, score, help, quit. Every stroke is committed before its\n"
+                           "verdict is shown. From a pipe: no prompts; --json gives one JSON line an answer;\n"
+                           "exit status 1 when a line was rejected.\n"
+                           "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол"))
+    p.add_argument("--match", type=int, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
     p.set_defaults(handler=cmd_play)
 
 
 # ---------------------------------------------------------------------- helpers
+
+def _id_help() -> str:
+    return tr("номер матча (см. match list)", "the match number (see match list)")
+
 
 def _store(args):
     from .store import Store

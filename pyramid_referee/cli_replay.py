@@ -14,11 +14,21 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "replay", parents=[common],
-        help="judge a match script stroke by stroke / разобрать запись партии по ударам",
-        description="Judge a match script (JSON lines) by the rules: one verdict a stroke, then the final state.",
+        help=tr("разобрать запись партии по ударам", "judge a match script stroke by stroke"),
+        description=tr(
+            "Разобрать запись партии (строки JSON) по правилам: вердикт на каждый удар, затем итог. "
+            "Первая строка может быть заголовком {\"settings\": …, \"players\": […], \"start\": …}, "
+            "дальше по строке {\"call\": ТЕКСТ|null, \"outcome\": {…}} на удар. "
+            "Код выхода 0 — запись разобрана, 2 — в записи ошибка (названа строка и поле).",
+            "Judge a match script (JSON lines) by the rules: one verdict a stroke, then the final state. "
+            "The first line may be a header {\"settings\": …, \"players\": […], \"start\": …}, then one "
+            "{\"call\": TEXT|null, \"outcome\": {…}} line a stroke. "
+            "Exit status 0 judged, 2 a bad script (the line and the field are named)."),
     )
-    p.add_argument("script", metavar="MATCH.jsonl", help="the match script ('-' for stdin)")
-    p.add_argument("--json", action="store_true", help="JSON lines on stdout")
+    p.add_argument("script", metavar="MATCH.jsonl",
+                   help=tr("запись партии («-» — стандартный ввод)", "the match script ('-' for stdin)"))
+    p.add_argument("--json", action="store_true",
+                   help=tr("строки JSON на stdout: вердикт на удар и итог", "JSON lines on stdout: a verdict a stroke, then the final state"))
     p.set_defaults(handler=_replay)
 
 

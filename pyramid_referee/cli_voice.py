@@ -19,81 +19,140 @@ from .cli_options import add_call_options, mode
 from .i18n import UserError, get_lang, tr
 
 
+def _positive_int(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(tr(f"нужно целое число не меньше 1, а не {value!r}",
+                                            f"expected a whole number of at least 1, got {value!r}"))
+    return n
 
 
+def _positive_float(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        x = 0.0
+    if not (x > 0 and x < float("inf")):
+        raise argparse.ArgumentTypeError(tr(f"нужно число больше 0, а не {value!r}",
+                                            f"expected a number above 0, got {value!r}"))
+    return x
+
+
+def _print_help(p: argparse.ArgumentParser) -> int:
+    from .i18n import argparse_in_language
+
+    with argparse_in_language():
+        p.print_help(sys.stderr)
+    return 2
 
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", metavar="DIR", default=None,
-                   help="Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, ~/.cache/vosk, "
-                        "the user cache)")
-    p.add_argument("--alternatives", type=int, default=3, metavar="N",
-                   help="hypotheses Vosk gives per utterance (a call they read differently is refused)")
-    p.add_argument("--verbose", action="store_true", help="show Vosk's own log")
+                   help=tr("папка модели Vosk (иначе $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, ~/.cache/vosk, "
+                           "кэш пользователя)",
+                           "Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, ~/.cache/vosk, "
+                           "the user cache)"))
+    p.add_argument("--alternatives", type=_positive_int, default=3, metavar="N",
+                   help=tr("сколько гипотез Vosk даёт на фразу (заказ, который они читают по-разному, "
+                           "не принимается); по умолчанию 3",
+                           "hypotheses Vosk gives per utterance (a call they read differently is refused); "
+                           "default 3"))
+    p.add_argument("--verbose", action="store_true", help=tr("показывать журнал самого Vosk", "show Vosk's own log"))
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser("timeline", parents=[common],
-                       help="Vosk results + strikes → the call that counts for each strike",
-                       description="Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
-                                   "one clock) and say, for each strike, which call counts (C9, C10, Q7, Q8).")
-    p.add_argument("events", metavar="EVENTS.jsonl", help="event lines ('-' for stdin)")
-    p.add_argument("--json", action="store_true", help="one JSON object a strike")
+                       help=tr("результаты Vosk + удары → какой заказ засчитан к каждому удару",
+                               "Vosk results + strikes → the call that counts for each strike"),
+                       description=tr("Прочитать итоговые результаты Vosk и строки {\"strike\": СЕКУНДЫ} "
+                                      "(строки JSON, одни часы) и сказать для каждого удара, какой заказ "
+                                      "засчитан (C9, C10, Q7, Q8).",
+                                      "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
+                                      "one clock) and say, for each strike, which call counts (C9, C10, Q7, Q8)."))
+    p.add_argument("events", metavar="EVENTS.jsonl",
+                   help=tr("строки событий («-» — стандартный ввод)", "event lines ('-' for stdin)"))
+    p.add_argument("--json", action="store_true", help=tr("объект JSON на каждый удар", "one JSON object a strike"))
     add_call_options(p)
     p.set_defaults(handler=cmd_timeline)
 
     p = sub.add_parser("transcribe", parents=[common],
-                       help="the voice referee over a WAV file",
-                       description="Run recognition and the strike detector over a WAV file on one clock, "
-                                   "then the timeline: for each strike the call that counts; and the words heard.")
-    p.add_argument("file", metavar="FILE.wav")
-    p.add_argument("--json", action="store_true", help="the result as one JSON object")
+                       help=tr("голосовой судья по WAV-файлу", "the voice referee over a WAV file"),
+                       description=tr("Распознать речь и найти удары в WAV-файле (одни часы), затем "
+                                      "для каждого удара сказать, какой заказ засчитан, и что было слышно.",
+                                      "Run recognition and the strike detector over a WAV file on one clock, "
+                                      "then the timeline: for each strike the call that counts; and the words heard."))
+    p.add_argument("file", metavar="FILE.wav", help=tr("запись (WAV)", "the recording (WAV)"))
+    p.add_argument("--json", action="store_true", help=tr("результат одним объектом JSON", "the result as one JSON object"))
     p.add_argument("--events", metavar="OUT.jsonl", default=None,
-                   help="also write the event stream (what `timeline` reads)")
+                   help=tr("ещё записать поток событий (его читает `timeline`)",
+                           "also write the event stream (what `timeline` reads)"))
     _add_model_options(p)
     add_call_options(p)
     p.set_defaults(handler=cmd_transcribe)
 
     p = sub.add_parser("listen", parents=[common],
-                       help="the live voice referee (microphone)",
-                       description="Listen to the calls, show the call now standing, detect the strike, "
-                                   "take the outcome from the scorer, judge and keep the score.")
-    p.add_argument("--device", default=None, help="input device (index or part of its name)")
-    p.add_argument("--list-devices", action="store_true", help="list input devices and exit")
+                       help=tr("живой голосовой судья (микрофон)", "the live voice referee (microphone)"),
+                       description=tr("Слушать заказы, показывать действующий заказ, находить удар, "
+                                      "принимать исход от счётчика, судить и вести счёт.",
+                                      "Listen to the calls, show the call now standing, detect the strike, "
+                                      "take the outcome from the scorer, judge and keep the score."))
+    p.add_argument("--device", default=None, help=tr("устройство ввода (номер или часть имени)",
+                                                     "input device (index or part of its name)"))
+    p.add_argument("--list-devices", action="store_true", help=tr("список устройств ввода и выход",
+                                                                  "list input devices and exit"))
     p.add_argument("--strike", choices=("audio", "key"), default="audio",
-                   help="the strike: the cue click in the audio (default) or a press of Enter")
-    p.add_argument("--speak", action="store_true", help="say the acceptance and the verdict aloud (espeak-ng)")
-    p.add_argument("--db", default=None, help="match store (SQLite) file")
-    p.add_argument("--match", type=int, default=None, help="continue this match (default: the latest open one)")
-    p.add_argument("--players", default=None, help="names of a new match's players: A,B")
+                   help=tr("удар: щелчок кия в звуке (по умолчанию) или нажатие Enter",
+                           "the strike: the cue click in the audio (default) or a press of Enter"))
+    p.add_argument("--speak", action="store_true", help=tr("произносить «заказ принят» и вердикт вслух (espeak-ng)",
+                                                           "say the acceptance and the verdict aloud (espeak-ng)"))
+    p.add_argument("--db", default=None, metavar="PATH", help=tr("файл базы матчей (SQLite)", "match store (SQLite) file"))
+    p.add_argument("--match", type=int, default=None, metavar="ID",
+                   help=tr("продолжить этот матч (по умолчанию последний неоконченный)",
+                           "continue this match (default: the latest open one)"))
+    p.add_argument("--players", default=None, metavar="A,B",
+                   help=tr("имена игроков нового матча: A,B", "names of a new match's players: A,B"))
     p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,
-                   help="a new match's call mode (C1; default clean, Q9); a stored match keeps its own")
-    p.add_argument("--block-ms", type=float, default=20.0, help="audio block length (ms)")
+                   help=tr("режим заказа нового матча (C1; по умолчанию clean, Q9); сохранённый матч "
+                           "сохраняет свой",
+                           "a new match's call mode (C1; default clean, Q9); a stored match keeps its own"))
+    p.add_argument("--block-ms", type=_positive_float, default=20.0, metavar="MS",
+                   help=tr("длина блока звука, мс (по умолчанию 20)", "audio block length, ms (default 20)"))
     _add_model_options(p)
     p.set_defaults(handler=cmd_listen)
 
-    p = sub.add_parser("model", parents=[common], help="the Vosk model: where it is, fetch it",
-                       description="Where the Vosk model is, or fetch vosk-model-small-ru-0.22 once "
-                                   "into the user cache.")
+    p = sub.add_parser("model", parents=[common], help=tr("модель Vosk: где она, скачать",
+                                                          "the Vosk model: where it is, fetch it"),
+                       description=tr("Где модель Vosk, или скачать vosk-model-small-ru-0.22 один раз в кэш "
+                                      "пользователя.",
+                                      "Where the Vosk model is, or fetch vosk-model-small-ru-0.22 once "
+                                      "into the user cache."))
     msub = p.add_subparsers(dest="model_command", metavar="path|download")
     # The nested commands take --lang too, without resetting one given before them.
     nested = argparse.ArgumentParser(add_help=False)
     nested.add_argument("--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
-                        help="language of messages (default: ru) / язык сообщений")
-    mp = msub.add_parser("path", parents=[nested], help="where the model is (or why there is none)")
+                        help=tr("язык сообщений: ru (по умолчанию) или en", "language of messages: ru (default) or en"))
+    mp = msub.add_parser("path", parents=[nested], help=tr("где модель (или почему её нет)",
+                                                           "where the model is (or why there is none)"))
     _add_model_dir(mp)
-    mp.add_argument("--json", action="store_true")
+    mp.add_argument("--json", action="store_true", help=tr("вывод в JSON", "JSON output"))
     mp.set_defaults(handler=cmd_model_path)
-    md = msub.add_parser("download", parents=[nested], help="fetch, verify and unpack the model once")
-    md.add_argument("--url", default=None, help="fetch from this address instead (a mirror of the same file)")
-    md.add_argument("--dest", default=None, metavar="DIR", help="put it here instead of the user cache")
+    md = msub.add_parser("download", parents=[nested], help=tr("скачать, проверить и распаковать модель (один раз)",
+                                                               "fetch, verify and unpack the model once"))
+    md.add_argument("--url", default=None, help=tr("скачать с этого адреса (зеркало того же файла)",
+                                                   "fetch from this address instead (a mirror of the same file)"))
+    md.add_argument("--dest", default=None, metavar="DIR", help=tr("положить сюда, а не в кэш пользователя",
+                                                                   "put it here instead of the user cache"))
     md.set_defaults(handler=cmd_model_download)
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(handler=lambda args: _print_help(p))
 
 
 def _add_model_dir(p):
-    p.add_argument("--model", metavar="DIR", default=None, help="a model folder to check")
+    p.add_argument("--model", metavar="DIR", default=None, help=tr("проверить эту папку модели",
+                                                                   "a model folder to check"))
 
 
 def _voice_errors():
