@@ -87,7 +87,7 @@ def live(seconds: float, block_ms: float) -> None:
     import subprocess
     import tempfile
 
-    env, daemon = dict(os.environ), None
+    env, daemon, run = dict(os.environ), None, None
     try:
         from pyramid_referee.voice.mic import list_devices
 
@@ -118,6 +118,8 @@ def live(seconds: float, block_ms: float) -> None:
         if daemon is not None:
             daemon.terminate()
             daemon.wait(10)
+        if run is not None:
+            shutil.rmtree(run, ignore_errors=True)
 
 
 def condition(entry: dict) -> str:
