@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# Install the project into .venv and run the main job on the built-in example:
-# the seed's model call, parsed and explained.
+# Install the project into .venv and run the main job on built-in examples:
+# the seed's two model calls read (or refused) with explanations, then a short
+# match judged stroke by stroke with the clauses that decided each verdict.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e .
-.venv/bin/pyramid-referee explain "Карамболем от шестерки одиннадцатым шаром тройка прямо в середину"
+run() {
+  printf '\n$ pyramid-referee'; for a in "$@"; do case "$a" in *" "*) printf ' "%s"' "$a";; *) printf ' %s' "$a";; esac; done; echo
+  .venv/bin/pyramid-referee "$@" || true   # a refused call exits 1: part of the show
+}
+run explain "Карамболем от шестерки одиннадцатым шаром тройка прямо в середину"
+run explain "Тремя шарами такими-то, от шара такого-то, 12-й шар в левый угол"
+run explain "Тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в левый угол"
+run parse "тройку в угол"
+run replay corpora/matches/C2_Q10_seed_carambole.jsonl
