@@ -11,7 +11,7 @@ import json
 import sys
 
 from .cli_options import add_call_options
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, os_reason, tr
 
 
 
@@ -95,7 +95,7 @@ def _read_lines(path: str) -> list[str]:
     except IsADirectoryError:
         raise UserError(tr(f"{path}: это каталог, а не файл", f"{path}: is a directory, not a file")) from None
     except OSError as exc:
-        raise UserError(tr(f"{path}: не прочитать: {exc.strerror}", f"{path}: cannot read: {exc.strerror}")) from None
+        raise UserError(tr(f"{path}: не прочитать: {os_reason(exc)}", f"{path}: cannot read: {os_reason(exc)}")) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, os_reason, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -289,8 +289,8 @@ def cmd_export(args) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UserError(tr(f"-o {args.output}: не удаётся записать ({exc.strerror})",
-                               f"-o {args.output}: cannot write ({exc.strerror})")) from None
+            raise UserError(tr(f"-o {args.output}: не удаётся записать ({os_reason(exc)})",
+                               f"-o {args.output}: cannot write ({os_reason(exc)})")) from None
     else:
         sys.stdout.write(text)
     return 0

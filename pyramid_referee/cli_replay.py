@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, os_reason, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -43,7 +43,7 @@ def _read_lines(name: str) -> list[str]:
     except UnicodeDecodeError:
         raise UserError(tr(f"{name}: не текст UTF-8", f"{name}: not UTF-8 text")) from None
     except OSError as exc:
-        raise UserError(f"{name}: {exc.strerror}") from None
+        raise UserError(tr(f"{name}: не прочитать: {os_reason(exc)}", f"{name}: cannot read: {os_reason(exc)}")) from None
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ import json
 import sys
 
 from .cli_options import add_call_options, mode
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, os_reason, tr
 
 
 def _positive_int(value: str) -> int:
@@ -175,7 +175,7 @@ def _read_lines(path: str) -> list[str]:
         raise UserError(tr(f"{path}: не текст UTF-8 (байт {exc.start})",
                            f"{path}: not UTF-8 text (byte {exc.start})")) from None
     except OSError as exc:
-        raise UserError(f"{path}: {exc.strerror}") from None
+        raise UserError(tr(f"{path}: не прочитать: {os_reason(exc)}", f"{path}: cannot read: {os_reason(exc)}")) from None
 
 
 def _print_decisions(decisions, as_json: bool) -> None:
@@ -196,7 +196,7 @@ def cmd_timeline(args) -> int:
     try:
         utterances, strikes = tl.read_events(lines)
     except tl.EventError as exc:
-        raise UserError(f"{args.events}: {exc}") from None
+        raise UserError(f"{args.events}: {exc.text(get_lang())}") from None
     decisions = tl.decide(utterances, strikes, mode=mode(args.mode), balls_left=args.balls_left,
                             pocket_precision=args.pocket_precision,
                           lang=get_lang())
@@ -225,6 +225,19 @@ def _missing_note(missing) -> str | None:
               f"the model lacks {len(missing)} call words (they cannot be recognized): {shown}")
 
 
+def _check_writable(path: str, option: str) -> None:
+    """A file the command will write: refuse a folder or a missing folder up front."""
+    import os
+
+    if os.path.isdir(path):
+        raise UserError(tr(f"{option} {path}: это каталог, а нужен файл", f"{option} {path}: is a directory, not a file"))
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UserError(tr(f"{option} {path}: каталога {parent} нет", f"{option} {path}: no directory {parent}"))
+    if not os.access(parent, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UserError(tr(f"{option} {path}: нет прав на запись", f"{option} {path}: not writable"))
+
+
 def cmd_transcribe(args) -> int:
     from .listen import transcribe
 
@@ -235,6 +248,8 @@ def cmd_transcribe(args) -> int:
         read_wav_info(args.file, lang=get_lang())
     except _voice_errors() as exc:
         raise UserError(str(exc)) from None
+    if args.events:
+        _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
     try:
         result = transcribe(args.file, model, mode=mode(args.mode), balls_left=balls,
@@ -251,7 +266,8 @@ def cmd_transcribe(args) -> int:
                 for e in result.events:
                     f.write(json.dumps(e, ensure_ascii=False) + "\n")
         except OSError as exc:
-            raise UserError(f"{args.events}: {exc.strerror}") from None
+            raise UserError(tr(f"--events {args.events}: не удаётся записать ({os_reason(exc)})",
+                               f"--events {args.events}: cannot write ({os_reason(exc)})")) from None
     if args.json:
         out = result.to_json()
         out["model"] = str(location.path)

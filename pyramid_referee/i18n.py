@@ -131,13 +131,13 @@ _JSON_RU = (
 )
 
 
+def json_problem_ru(msg: str) -> str:
+    """The json module's message (English only) in Russian; an unknown one is kept as it is."""
+    return next((ru for en, ru in _JSON_RU if msg.startswith(en)), msg)
+
+
 def json_reason(exc) -> str:
-    """A ``json.JSONDecodeError`` as «what is wrong, column N» in the current language."""
-    msg = exc.msg
+    """A ``json.JSONDecodeError`` as «what is wrong (column N)» in the current language."""
     if _lang == "ru":
-        for en, ru in _JSON_RU:
-            if msg.startswith(en):
-                msg = ru
-                break
-        return f"{msg} (столбец {exc.colno})"
-    return f"{msg} (column {exc.colno})"
+        return f"{json_problem_ru(exc.msg)} (столбец {exc.colno})"
+    return f"{exc.msg} (column {exc.colno})"

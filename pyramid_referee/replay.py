@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from .grammar.call import Call, CallFormatError
+from .i18n import json_problem_ru
 from .rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
 
 HEADER_KEYS = ("settings", "players", "start")
@@ -42,7 +43,10 @@ class ReplayError(RulesInputError):
 
     def text(self, lang: str = "ru") -> str:
         where = f"line {self.line}" if lang == "en" else f"строка {self.line}"
-        return f"{where}: {super().text(lang)}"
+        body = super().text(lang)
+        if lang != "en" and body.startswith("column "):  # a JSON syntax error's field is its column
+            body = "столбец " + body[len("column "):]
+        return f"{where}: {body}"
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,8 @@ def _load(line_no: int, text: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ReplayError(line_no, f"column {exc.colno}", f"not JSON: {exc.msg}", f"не JSON: {exc.msg}") from None
+        raise ReplayError(line_no, f"column {exc.colno}", f"not JSON: {exc.msg}",
+                          f"не JSON: {json_problem_ru(exc.msg)}") from None
     if not isinstance(data, dict):
         raise ReplayError(line_no, "line", "expected a JSON object", "ожидался JSON-объект")
     return data

@@ -44,6 +44,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from .i18n import json_problem_ru
+
 UNK = "[unk]"
 
 
@@ -56,10 +58,17 @@ def _t(lang: str, ru: str, en: str) -> str:
 class EventError(ValueError):
     """A malformed event line; says which line and which field."""
 
-    def __init__(self, line: int | None, field: str, problem: str):
-        self.line, self.field, self.problem = line, field, problem
+    def __init__(self, line: int | None, field: str, problem: str, ru: str | None = None):
+        self.line, self.field, self.problem, self.ru = line, field, problem, ru or problem
         where = f"line {line}: " if line is not None else ""
         super().__init__(f"{where}{field}: {problem}")
+
+    def text(self, lang: str = "ru") -> str:
+        """The message in the user's language: «строка N: поле: что не так»."""
+        if lang == "en":
+            return str(self)
+        where = f"строка {self.line}: " if self.line is not None else ""
+        return f"{where}{self.field}: {self.ru}"
 
 
 @dataclass(frozen=True)
@@ -108,54 +117,56 @@ class Strike:
 
 def _number(obj: dict, key: str, line: int | None, field: str) -> float:
     if key not in obj:
-        raise EventError(line, field, "missing")
+        raise EventError(line, field, "missing", "не указано")
     v = obj[key]
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise EventError(line, field, f"expected a number of seconds, got {v!r}")
+        raise EventError(line, field, f"expected a number of seconds, got {v!r}", f"ожидалось число секунд, а не {v!r}")
     return float(v)
 
 
 def _words(items: Any, line: int | None, field: str) -> tuple[Word, ...]:
     if not isinstance(items, list):
-        raise EventError(line, field, "expected a list of words")
+        raise EventError(line, field, "expected a list of words", "ожидался список слов")
     out = []
     for i, w in enumerate(items):
         f = f"{field}[{i}]"
         if not isinstance(w, dict):
-            raise EventError(line, f, "expected an object {word, start, end}")
+            raise EventError(line, f, "expected an object {word, start, end}", "ожидался объект {word, start, end}")
         if not isinstance(w.get("word"), str) or not w["word"].strip():
-            raise EventError(line, f + ".word", "missing or not a word")
+            raise EventError(line, f + ".word", "missing or not a word", "слова нет или это не слово")
         start = _number(w, "start", line, f + ".start")
         end = _number(w, "end", line, f + ".end")
         if end < start:
-            raise EventError(line, f + ".end", f"ends ({end}) before it starts ({start})")
+            raise EventError(line, f + ".end", f"ends ({end}) before it starts ({start})",
+                             f"кончается ({end}) раньше, чем начинается ({start})")
         conf = None
         if "conf" in w:
             conf = _number(w, "conf", line, f + ".conf")
         out.append(Word(w["word"].strip(), start, end, conf))
     for i in range(1, len(out)):
         if out[i].start < out[i - 1].start:
-            raise EventError(line, f"{field}[{i}].start", "words are not in time order")
+            raise EventError(line, f"{field}[{i}].start", "words are not in time order", "слова идут не по порядку времени")
     return tuple(out)
 
 
 def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
     """One event object → an Utterance, a Strike, or None (partial or empty result)."""
     if not isinstance(obj, dict):
-        raise EventError(line, "event", "expected a JSON object")
+        raise EventError(line, "event", "expected a JSON object", "ожидался объект JSON")
     if "strike" in obj:
         t = _number(obj, "strike", line, "strike")
         if t < 0:
-            raise EventError(line, "strike", f"a time cannot be negative ({t})")
+            raise EventError(line, "strike", f"a time cannot be negative ({t})", f"время не бывает отрицательным ({t})")
         return Strike(t, line)
     if "alternatives" in obj:
         alts = obj["alternatives"]
         if not isinstance(alts, list) or not alts:
-            raise EventError(line, "alternatives", "expected a non-empty list")
+            raise EventError(line, "alternatives", "expected a non-empty list", "ожидался непустой список")
         hyps = []
         for i, a in enumerate(alts):
             if not isinstance(a, dict):
-                raise EventError(line, f"alternatives[{i}]", "expected an object {confidence, result, text}")
+                raise EventError(line, f"alternatives[{i}]", "expected an object {confidence, result, text}",
+                                 "ожидался объект {confidence, result, text}")
             conf = _number(a, "confidence", line, f"alternatives[{i}].confidence") if "confidence" in a else None
             hyps.append(Hypothesis(_words(a.get("result", []), line, f"alternatives[{i}].result"), conf))
         if not hyps[0].words:
@@ -166,14 +177,16 @@ def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
         return Utterance((Hypothesis(words),), line) if words else None
     if "partial" in obj:
         if not isinstance(obj["partial"], str):
-            raise EventError(line, "partial", "expected a text")
+            raise EventError(line, "partial", "expected a text", "ожидался текст")
         return None  # partial results are never final (DESIGN.md, "Voice")
     if "text" in obj:
         if obj["text"]:
-            raise EventError(line, "result", "a result with text needs its words (SetWords(True))")
+            raise EventError(line, "result", "a result with text needs its words (SetWords(True))",
+                             "у результата с текстом должны быть слова с временами (SetWords(True))")
         return None
     raise EventError(line, "event", "expected a Vosk result (result/alternatives/partial/text) "
-                                    "or {\"strike\": SECONDS}")
+                                    "or {\"strike\": SECONDS}",
+                     "ожидался результат Vosk (result/alternatives/partial/text) или {\"strike\": СЕКУНДЫ}")
 
 
 def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
@@ -185,7 +198,8 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise EventError(n, "json", f"not JSON ({exc.msg} at column {exc.colno})") from None
+            raise EventError(n, "json", f"not JSON ({exc.msg} at column {exc.colno})",
+                             f"не JSON ({json_problem_ru(exc.msg)}, столбец {exc.colno})") from None
         ev = read_event(obj, n)
         if isinstance(ev, Strike):
             strikes.append(ev)

@@ -100,6 +100,14 @@ def test_export_json_csv_to_file(capsys, monkeypatch, db, tmp_path):
     assert rows[3]["penalty_player"] == "Боря" and rows[3]["fouls"] == "г" and rows[3]["score:Боря"] == "-5"
 
 
+def test_export_to_an_unwritable_place_says_why_in_russian(capsys, monkeypatch, db, tmp_path):
+    mid = new_match(capsys, monkeypatch, db)
+    rc, out, err = run(capsys, monkeypatch, "export", str(mid), "-o", str(tmp_path), "--db", db)
+    assert rc == 2 and out == "" and "не удаётся записать (это каталог, а не файл)" in err
+    rc, out, err = run(capsys, monkeypatch, "export", str(mid), "-o", str(tmp_path / "no" / "m.json"), "--db", db)
+    assert rc == 2 and "нет такого файла или каталога" in err and "No such file" not in err
+
+
 def test_stats_command(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)

@@ -55,6 +55,18 @@ def test_missing_file(capsys, tmp_path):
     assert "файл не найден" in capsys.readouterr().err
 
 
+def test_not_json_and_a_directory_are_told_in_the_users_language(capsys, tmp_path):
+    bad = tmp_path / "m.jsonl"
+    bad.write_text('{"call": null, "outcome": \n', encoding="utf-8")
+    assert main(["replay", str(bad)]) == 2
+    assert "строка 1: столбец 26: не JSON: ожидалось значение" in capsys.readouterr().err
+    assert main(["--lang", "en", "replay", str(bad)]) == 2
+    assert "line 1: column 26: not JSON: Expecting value" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "это каталог, а не файл" in err and "Is a directory" not in err
+
+
 def test_real_entry_point_exit_status(tmp_path):
     bad = tmp_path / "m.jsonl"
     bad.write_text('{"call": null, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 16}]}}\n', encoding="utf-8")

@@ -100,7 +100,30 @@ def test_timeline_malformed_line_names_line_and_field(tmp_path):
     p = run_cli(["timeline", str(f), "--json"])
     assert p.returncode == 2 and p.stdout == ""
     no_traceback(p)
-    assert "line 2" in p.stderr and "result[0].end" in p.stderr and str(f) in p.stderr
+    assert "строка 2: result[0].end: не указано" in p.stderr and str(f) in p.stderr
+    p = run_cli(["--lang", "en", "timeline", str(f), "--json"])
+    assert p.returncode == 2 and "line 2: result[0].end: missing" in p.stderr
+
+
+def test_timeline_not_json_and_a_directory_are_told_in_russian(tmp_path):
+    f = tmp_path / "bad.jsonl"
+    f.write_text('{"strike": 1.0}\n{"strike": \n', encoding="utf-8")
+    p = run_cli(["timeline", str(f)])
+    assert p.returncode == 2
+    no_traceback(p)
+    assert "строка 2: json: не JSON (ожидалось значение, столбец 12)" in p.stderr
+    p = run_cli(["timeline", str(tmp_path)])
+    assert p.returncode == 2 and "это каталог, а не файл" in p.stderr and "directory" not in p.stderr
+    no_traceback(p)
+
+
+def test_transcribe_refuses_an_unwritable_events_file_before_the_model(isolated_env, wav, tmp_path):
+    # No model is installed here: the --events problem must be found first, not after recognition.
+    p = run_cli(["transcribe", str(wav), "--events", str(tmp_path)], env=isolated_env)
+    assert p.returncode == 2 and "--events" in p.stderr and "каталог" in p.stderr
+    no_traceback(p)
+    p = run_cli(["transcribe", str(wav), "--events", str(tmp_path / "no" / "e.jsonl")], env=isolated_env)
+    assert p.returncode == 2 and "--events" in p.stderr and "нет" in p.stderr and "модель" not in p.stderr
 
 
 def test_timeline_bad_input_is_exit_2():

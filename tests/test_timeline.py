@@ -258,6 +258,9 @@ def test_malformed_lines_name_the_line_and_the_field(line, field):
         tl.read_events(['{"strike": 1.0}', line])
     assert err.value.line == 2 and err.value.field == field
     assert str(err.value).startswith(f"line 2: {field}: ")
+    assert err.value.text("en") == str(err.value)
+    ru = err.value.text("ru")
+    assert ru.startswith(f"строка 2: {field}: ") and ru != str(err.value).replace("line", "строка", 1)
 
 
 # --- the corpus through the real parser -------------------------------------------------------
