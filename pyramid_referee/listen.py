@@ -364,11 +364,23 @@ def run_live(args) -> int:
         from pyramid_referee.voice.audio import list_devices
 
         try:
-            for d in list_devices(lang=lang):
-                console.print(str(d))
+            devices = list_devices(lang=lang)
         except VoiceError as exc:
             raise UserError(str(exc)) from None
+        if not devices:
+            raise UserError(tr("устройств ввода (микрофонов) не найдено: подключите микрофон или проверьте, "
+                               "что его видит система (arecord -l)",
+                               "no input devices (microphones) found: plug one in or check that the system "
+                               "sees it (arecord -l)"))
+        for d in devices:
+            console.print(str(d))
         return 0
+    names = None
+    if args.match is None and args.players:  # a bad option is told before the model loads
+        names = [n.strip() for n in args.players.split(",") if n.strip()]
+        if len(names) != 2 or names[0] == names[1]:
+            raise UserError(tr("--players: нужны два разных имени через запятую: A,B",
+                               "--players: two different names separated by a comma: A,B"))
     try:  # the model first: no store or microphone is touched without one
         model, location = open_model(args.model, verbose=args.verbose, lang=lang)
     except VoiceError as exc:
@@ -380,11 +392,7 @@ def run_live(args) -> int:
     with Store(args.db) as store:
         if args.match is not None:
             session = Session(store, args.match, lang=lang)
-        elif args.players:
-            names = [n.strip() for n in args.players.split(",") if n.strip()]
-            if len(names) != 2:
-                raise UserError(tr("--players: нужны два имени через запятую: A,B",
-                                   "--players: two names separated by a comma: A,B"))
+        elif names:
             settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
             session = Session.create(store, names, settings, lang=lang)
         else:

@@ -266,6 +266,24 @@ def test_listen_without_a_model_is_a_clear_message(isolated_env):
     no_traceback(p)
 
 
+def test_listen_bad_players_is_told_before_the_model(isolated_env):
+    # No model here: the bad option must be the message, not the missing model.
+    for players in ("Аня", "Аня,Аня", ","):
+        p = run_cli(["listen", "--players", players], env=isolated_env)
+        assert p.returncode == 2 and "--players" in p.stderr and "модель" not in p.stderr, p.stderr
+        no_traceback(p)
+
+
+def test_listen_list_devices_with_none_says_so(monkeypatch, capsys):
+    # Test double: PortAudio reporting no input device, as on a machine without a microphone.
+    from pyramid_referee.voice import audio
+
+    monkeypatch.setattr(audio, "list_devices", lambda lang="ru": [])
+    assert cli.main(["listen", "--list-devices"]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and "устройств ввода (микрофонов) не найдено" in cap.err
+
+
 # --- listen, run whole with stand-ins for the microphone and the model's language --------------
 
 class FileMic:
