@@ -281,14 +281,37 @@ class Play:
             raise StoreError(tr(
                 f"матч {self.s.id}: запись не совпадает с переигровкой; ввод невозможен (match show {self.s.id})",
                 f"match {self.s.id}: the record disagrees with its replay; cannot continue (match show {self.s.id})"))
+        interrupted = False
         while not self.done:
-            line = read_line(self.prompt())
+            try:
+                line = read_line(self.prompt())
+            except KeyboardInterrupt:  # Ctrl-C at the prompt leaves like quit: every stroke is stored
+                interrupted = True
+                if self.interactive:
+                    self.out.write("\n")
+                break
             if line is None:
                 break
             self.feed(line)
         if self.json:
             self.emit({"type": "end", "match": self.s.id, "seq": self.s.seq, "state": self.s.state.to_json()})
+        elif self.interactive:
+            self.farewell()
+        if interrupted:
+            return 130
         return 1 if (self.rejected and not self.interactive) else 0
+
+    def farewell(self) -> None:
+        """On leaving: what is kept and how to go on (a call not yet played is not a stroke)."""
+        s = self.s
+        if self.pending is not None:
+            self.say(tr("заказ без исхода не записан", "the call without an outcome was not recorded"))
+        if s.state.result is not None:
+            self.say(tr(f"матч {s.id} окончен и сохранён (ударов: {s.seq})",
+                        f"match {s.id} is over and saved ({s.seq} strokes)"))
+        else:
+            self.say(tr(f"матч {s.id} сохранён (ударов: {s.seq}); продолжить: pyramid-referee match resume {s.id}",
+                        f"match {s.id} saved ({s.seq} strokes); to go on: pyramid-referee match resume {s.id}"))
 
 
 def stdin_reader(interactive: bool) -> Callable[[str], str | None]:

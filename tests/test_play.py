@@ -222,6 +222,43 @@ def test_help_documents_the_notation():
     assert "ЗАКАЗ | ИСХОД" in text
 
 
+def _interactive(store, reader, lang="ru"):
+    set_lang(lang)
+    s = Session.create(store, ["Аня", "Боря"], None, lang=lang)
+    out, err = io.StringIO(), io.StringIO()
+    play = Play(s, out=out, err=err, json_mode=False, interactive=True, lang=lang)
+    try:
+        rc = play.run(reader)
+    finally:
+        set_lang("ru")
+    return s, rc, out.getvalue()
+
+
+def test_ctrl_c_at_the_prompt_keeps_the_strokes_and_says_how_to_resume(store):
+    lines = iter([GAME[0], "заказ: пятерку чисто в левую середину"])
+
+    def reader(prompt):  # the terminal: two lines typed, then Ctrl-C
+        line = next(lines, None)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    s, rc, out = _interactive(store, reader)
+    assert rc == 130
+    assert "Traceback" not in out
+    last = out.rstrip().splitlines()
+    assert last[-2] == "заказ без исхода не записан"
+    assert last[-1] == f"матч {s.id} сохранён (ударов: 1); продолжить: pyramid-referee match resume {s.id}"
+    assert len(store.strokes(s.id)) == 1  # the stroke typed before Ctrl-C is kept
+
+
+def test_ctrl_d_leaves_with_the_resume_hint(store):
+    s, rc, out = _interactive(store, lambda prompt: None, lang="en")
+    assert rc == 0
+    assert out.rstrip().splitlines()[-1] == (f"match {s.id} saved (0 strokes); "
+                                             f"to go on: pyramid-referee match resume {s.id}")
+
+
 def test_english_messages(store):
     s, _, msgs = run_play(store, ["- | биток 6; 6 в дальнюю середину"], lang="en")
     (err,) = [m for m in msgs if m["type"] == "error"]
