@@ -51,6 +51,9 @@ def _replay(args: argparse.Namespace) -> int:
 
     lang = get_lang()
     lines = _read_lines(args.script)
+    if not any(line.strip() for line in lines):  # nothing to judge: say so, not a 0 : 0 of players A and B
+        raise UserError(tr(f"{args.script}: запись пуста — нет ни заголовка, ни ударов",
+                           f"{args.script}: the script is empty: no header and no strokes"))
     try:
         result = replay_lines(lines)  # everything is judged before anything is printed
     except ReplayError as exc:

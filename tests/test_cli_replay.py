@@ -67,6 +67,14 @@ def test_not_json_and_a_directory_are_told_in_the_users_language(capsys, tmp_pat
     assert "это каталог, а не файл" in err and "Is a directory" not in err
 
 
+def test_an_empty_script_is_refused_not_judged_as_a_game(capsys, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n  \n", encoding="utf-8")
+    assert main(["replay", str(empty), "--json"]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and "запись пуста" in cap.err
+
+
 def test_real_entry_point_exit_status(tmp_path):
     bad = tmp_path / "m.jsonl"
     bad.write_text('{"call": null, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 16}]}}\n', encoding="utf-8")
