@@ -65,13 +65,15 @@ class Match:
 
     def stroke(self, call: Call | dict | None, outcome: Outcome | dict, *, call_status: str = "accepted") -> Verdict:
         if call_status not in CALL_STATUSES:
-            raise RulesInputError("call_status", f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}")
+            raise RulesInputError("call_status", f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}",
+                                  f"{call_status!r} — допустимо: {', '.join(CALL_STATUSES)}")
         if isinstance(call, dict):
             try:
                 call = Call.from_json(call)
             except CallFormatError as exc:
                 f, _, what = str(exc).partition(": ")
-                raise RulesInputError(f"call.{f}" if not f.startswith("call") else f, what) from None
+                raise RulesInputError(f"call.{f}" if not f.startswith("call") else f, what,
+                                      f"заказ записан неверно ({what})") from None
         elif call is not None and not isinstance(call, Call):
             raise RulesInputError("call", "expected a Call, its JSON object or None", "ожидался заказ или None")
         if isinstance(outcome, dict):

@@ -79,7 +79,8 @@ class Event:
 
     def _check(self) -> None:
         if self.type not in EVENT_TYPES:
-            raise RulesInputError("type", f"{self.type!r} is not one of {', '.join(EVENT_TYPES)}")
+            raise RulesInputError("type", f"{self.type!r} is not one of {', '.join(EVENT_TYPES)}",
+                                  f"{self.type!r} — допустимо: {', '.join(EVENT_TYPES)}")
         if not is_ball(self.ball):
             raise _ball_err("ball", self.ball)
         if self.type == HIT:
@@ -152,7 +153,7 @@ class Event:
                 pocket = Pocket.from_json(data["pocket"])
             except CallFormatError as exc:
                 field, _, what = str(exc).partition(": ")
-                raise RulesInputError(f"{where}.{field}", what) from None
+                raise RulesInputError(f"{where}.{field}", what, f"луза указана неверно ({what})") from None
         return cls(kind, ball, None, pocket)
 
 

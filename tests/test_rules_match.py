@@ -78,3 +78,13 @@ def test_settings_as_json_and_records_to_json():
     assert rec["call"]["ball"] == 3 and rec["call_status"] == "accepted" and rec["verdict"]["fulfilled"]
     with pytest.raises(RulesInputError):
         Match({"mode": "x"})
+
+
+def test_call_and_call_status_errors_in_russian_too():
+    m = Match()
+    for call, status, field in (({"ball": 5}, "accepted", "call.pocket"), (None, "maybe", "call_status")):
+        with pytest.raises(RulesInputError) as e:
+            m.stroke(call, {"events": [{"type": "hit", "a": "cue", "b": 5}]}, call_status=status)
+        assert e.value.field == field
+        assert any("а" <= ch <= "я" for ch in e.value.text("ru")), e.value.text("ru")
+    assert m.state.strokes == 0 and not m.history

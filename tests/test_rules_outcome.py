@@ -79,3 +79,13 @@ def test_direct_construction_is_validated_too():
         Event("pocket", 3, None, "corner")
     with pytest.raises(RulesInputError):
         Outcome(fouls=frozenset({"в"}))
+
+
+def test_pocket_and_event_type_errors_in_russian_too():
+    # User-facing text is Russian by default: the pocket's own (English) check is wrapped.
+    with pytest.raises(RulesInputError) as e:
+        Outcome.from_json({"events": [{"type": "pocket", "ball": 3, "pocket": {"kind": "side"}}]})
+    assert e.value.field == "events[0].pocket.kind" and e.value.text("ru").startswith("events[0].pocket.kind: луза")
+    with pytest.raises(RulesInputError) as e:
+        Event("bounce", 3)
+    assert "допустимо" in e.value.text("ru")
