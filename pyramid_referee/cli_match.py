@@ -212,10 +212,13 @@ def cmd_show(args) -> int:
     for r in rows:
         rec = r.record
         call = rec.call_text or "—"
-        if rec.call_status == "refused":
+        if rec.call_status == "none":
+            call = tr("без заказа", "no call")
+        elif rec.call_status == "refused":
             call += tr(" (не принят)", " (refused)")
-        cells = (str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome),
-                 rec.verdict.get("message", ""))
+        replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
+        message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
+        cells = (str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome), message)
         if tty:
             t.add_row(*cells)
         else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
@@ -296,6 +299,19 @@ def cmd_export(args) -> int:
     return 0
 
 
+_ROUTE_KINDS_RU = {  # terms.md
+    "clean": "чисто", "abricole": "абриколь", "bank": "от борта (дуплет)", "kiss": "от шара",
+    "combination": "комбинация", "carom": "карамболь", "contre_coup": "контр-ку",
+    "ball_and_pocket": "шар и луза",
+}
+_ROUTE_KINDS_EN = {"ball_and_pocket": "ball and pocket", "contre_coup": "contre-coup"}
+
+
+def _route_kind(kind: str) -> str:
+    """A route kind of match_report.route_kinds as the user reads it."""
+    return tr(_ROUTE_KINDS_RU.get(kind, kind), _ROUTE_KINDS_EN.get(kind, kind))
+
+
 def cmd_stats(args) -> int:
     from .match_report import stats
 
@@ -317,7 +333,7 @@ def cmd_stats(args) -> int:
         t.add_row(tr("ударов", "strokes"), str(st["strokes"]))
         t.add_row(tr("заказов принято / выполнено", "calls made / fulfilled"), f"{st['calls']} / {st['fulfilled']}")
         for kind, n in st["by_route"].items():
-            t.add_row(f"  {kind}", f"{n['made']} / {n['fulfilled']}")
+            t.add_row(f"  {_route_kind(kind)}", f"{n['made']} / {n['fulfilled']}")
         t.add_row(tr("заказов не принято", "calls refused"), str(st["refused"]))
         t.add_row(tr("ударов без заказа", "strokes without a call"), str(st["no_call"]))
         t.add_row(tr("штрафов", "penalties"), str(st["penalties"]))

@@ -196,6 +196,7 @@ class Session:
             raise StoreError(tr(f"матч {match_id}: записанные настройки не годятся: {exc.text('ru')}",
                                 f"match {match_id}: the stored settings are not valid: {exc.text('en')}")) from None
         self.mismatches: list[Mismatch] = []
+        self.verdicts: dict[int, Any] = {}  # seq → the replayed Verdict, to show in any language
         self.seq = 0
         self._restore()
 
@@ -236,6 +237,7 @@ class Session:
             except (RulesError, CallFormatError, ValueError) as exc:
                 self.mismatches.append(Mismatch(seq, "error", None, _rules_error_text(exc, self.lang)))
                 return  # the rest cannot be replayed from a state that is already wrong
+            self.verdicts[seq] = verdict
             replayed = verdict.to_json(lang)
             try:
                 stored = loads(verdict_text)  # decoding is ~3x faster than encoding the replayed one

@@ -108,6 +108,30 @@ def test_export_to_an_unwritable_place_says_why_in_russian(capsys, monkeypatch, 
     assert rc == 2 and "нет такого файла или каталога" in err and "No such file" not in err
 
 
+def test_show_speaks_the_language_asked_for_not_the_one_the_strokes_were_entered_in(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "--lang", "en", "play", "--match", str(mid), "--db", db, stdin=STROKES)
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db)
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[1].startswith("#1 Аня: тройку чисто в правый угол |") and lines[1].endswith(
+        "→ Заказ выполнен; Аня +3 (шар 3); снова бьёт Аня (C2, Q10, Q4, Q3).")
+    assert lines[4].startswith("#4 Боря: без заказа | ")
+    assert "Call fulfilled" not in out
+    rc, out, _ = run(capsys, monkeypatch, "--lang", "en", "match", "show", str(mid), "--db", db)
+    assert "→ Call fulfilled; Аня +3 (ball 3)" in out and "#4 Боря: no call | " in out
+
+
+def test_stats_names_the_kinds_of_call_in_russian(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db,
+        stdin="абриколем пятерку в середину | биток борт 5, 5 в левую середину\n")
+    rc, out, _ = run(capsys, monkeypatch, "stats", str(mid), "--db", db)
+    assert rc == 0 and "абриколь" in out and "abricole" not in out
+    rc, out, _ = run(capsys, monkeypatch, "--lang", "en", "stats", str(mid), "--db", db)
+    assert "abricole" in out
+
+
 def test_stats_command(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
