@@ -585,3 +585,86 @@ def test_C2_Q10_undeclared_carom_fails_a_call_where_no_other_ball_takes_part():
     assert Match().stroke(carom, out(hit("cue", 5), hit("cue", 3), pock(3))).fulfilled
     # the cue ball may touch other balls after it struck the called ball
     assert Match().stroke(straight(3), out(hit("cue", 3), hit("cue", 5), pock(3))).fulfilled
+
+
+def test_Q4_P5_C10_no_last_ball_bonus_unless_the_last_ball_counts():
+    # The last ball falling on a penalty stroke (P5), on an unfulfilled call or with no call (C10)
+    # is re-spotted: nobody gets the Q4 bonus, and the game goes on.
+    sheet = start(65, off_table_worth([2]) - 65, [2])
+    for call, stroke, status in ((straight(2), out(hit("cue", 2), pock(2), pock("cue", CORNER_RN)), "accepted"),
+                                 (straight(2, Pocket("corner", "left")), straight_in(2, MID_L), "accepted"),
+                                 (None, straight_in(2), "none"),
+                                 (None, straight_in(2), "refused")):
+        m = Match(Settings(), ["A", "B"], sheet)
+        v = m.stroke(call, stroke, call_status=status)
+        assert v.bonus == 0 and v.counted == () and v.respotted == (2,) and v.result is None
+        assert m.state.on_table == frozenset({2}) and m.state.striker == "B"
+        assert v.points["A"] in (0, -5)
+
+
+def test_C8_Q4_last_balls_falling_together_all_count_with_the_bonus():
+    # C8: every ball that fell counts, before or after the called one; the last one brings the bonus.
+    m = Match(BP, ["A", "B"], start(60, off_table_worth([2, 3, 9], BP) - 60, [2, 3, 9]))
+    v = m.stroke(bp(9), out(hit("cue", 2), hit(2, 3), pock(3, CORNER_LF), hit(2, 9), pock(9), pock(2, CORNER_RN)))
+    assert set(v.counted) == {2, 3, 9} and v.bonus == 10 and v.points["A"] == 2 + 3 + 9 + 10
+    assert not m.state.on_table and v.result.winner == "A" and m.state.scores[0] == 60 + 24
+
+
+def test_E2_Q1_under_the_floor_70_each_is_a_draw_with_balls_still_on_the_table():
+    # With the floor, penalties may create points, so 70:70 can come before the table is cleared (E2).
+    floor = Settings(negative_scores=False)
+    m = Match(floor, ["A", "B"], start(65, 70, [5, 6, 7]))
+    v = m.stroke(straight(5), straight_in(5))
+    assert m.state.scores == (70, 70) and v.result.draw == "normal" and "E2" in v.clauses
+    assert m.state.on_table == frozenset({6, 7})
+
+
+def test_P3_Q1_floor_partner_still_gets_the_penalty_and_needs_fewer():
+    floor = Settings(negative_scores=False)
+    m = Match(floor, ["A", "B"], start(3, off_table_worth([1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) - 3,
+                                       [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]))
+    v = m.stroke(None, out(cush("cue")), call_status="none")  # A has 3: pays 3, B still gets 5 (P2, P3)
+    assert v.penalty.paid == 3 and v.points == {"A": -3, "B": 5} and m.state.scores == (0, 5)
+    assert needs(m.state, "B", floor) == 66 and needs(m.state, "A", floor) == 71
+    v = m.stroke(None, out(cush("cue")), call_status="none")  # B misses: pays 5
+    v = m.stroke(None, out(cush("cue")), call_status="none")  # A has 5: pays 5
+    assert m.state.scores == (0, 5)
+
+
+def test_P1z_not_from_the_house_only_from_hand():
+    m = Match(Settings(), ["A", "B"], start(25, 30, T))
+    with pytest.raises(RulesInputError) as e:
+        m.stroke(straight(13), out(hit("cue", 13), fouls=["з"]))
+    assert e.value.field == "fouls" and "P1з" in str(e.value) and m.state.strokes == 0
+
+
+def test_Q3_from_hand_only_after_the_cue_ball_fell_or_flew():
+    m = Match()  # the break: from hand
+    assert m.state.from_hand
+    m.stroke(straight(3), out(hit("cue", 3), first_hit_in_house=True))  # ж: the cue ball stays on the table
+    assert m.state.striker == "B" and not m.state.from_hand
+    m.stroke(straight(4), out(hit("cue", 4), fouls=["г"]))  # a penalty: the cue ball where it lies
+    assert m.state.striker == "A" and not m.state.from_hand
+    m.stroke(straight(5), out(hit("cue", 5), off("cue")))  # P1в
+    assert m.state.striker == "B" and m.state.from_hand
+    m.stroke(straight(5), out(hit("cue", 5), pock(5)))  # fulfilled from hand: again, the cue ball on the table
+    assert m.state.striker == "B" and not m.state.from_hand
+
+
+def test_events_that_cannot_happen_name_the_field_and_change_nothing():
+    m = Match()
+    m.stroke(straight(3), straight_in(3))
+    before, hist = m.state, list(m.history)
+    for events, fouls, field in (
+        ([hit("cue", 5), pock(5), pock(5, CORNER_LF)], [], "events[2].ball"),  # a ball falling twice
+        ([hit("cue", 5), off(5), pock(5)], [], "events[2].ball"),  # falls after it flew off
+        ([hit(5, 6), hit("cue", 5)], [], "events[0]"),  # two object balls before any cue-ball hit
+        ([hit("cue", 5), pock("cue", CORNER_RN), hit("cue", 6)], [], "events[2].a"),  # the cue ball after it fell
+        ([hit("cue", 5), off("cue"), cush("cue")], [], "events[2].ball"),  # … after it flew off
+        ([hit("cue", 3)], [], "events[0].b"),  # 3 was pocketed for points: not on the table
+        ([pock(6)], ["е"], "events[0].ball"),  # е does not set a ball moving
+    ):
+        with pytest.raises(RulesInputError) as e:
+            m.stroke(straight(5), out(*events, fouls=fouls))
+        assert e.value.field == field, (events, str(e.value))
+    assert m.state is before and m.history == hist
