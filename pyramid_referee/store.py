@@ -185,6 +185,22 @@ class StrokeRow:
         }
 
 
+def _not_writable(path: Path) -> tuple[str, str] | None:
+    """Why the database file or its directory cannot be written (ru, en), or None."""
+    for target, ru, en in ((path.parent, f"в каталог {path.parent}", f"the directory {path.parent}"),
+                           (path, f"в файл {path}", f"the file {path}")):
+        if not target.exists() or os.access(target, os.W_OK):
+            continue
+        try:
+            read_only_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+        except (OSError, AttributeError):
+            read_only_fs = False
+        if read_only_fs:
+            return "файловая система только для чтения", "the file system is read-only"
+        return f"нет прав на запись {ru}", f"{en} is not writable"
+    return None
+
+
 def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
@@ -196,6 +212,12 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
             f"файл {path} повреждён или не является базой матчей ({exc})",
             f"{path} is corrupt or not a match database ({exc})"))
     if "unable to open" in text or "readonly" in text or "read-only" in text:
+        why = _not_writable(path)
+        if why:
+            return StoreError(tr(f"не удаётся открыть базу матчей {path}: {why[0]} (база пишется при каждом "
+                                 f"открытии, её журналу нужен каталог с правом записи); укажите другое место: --db",
+                                 f"cannot open the match database {path}: {why[1]} (the database is written on "
+                                 f"every opening, its journal needs a writable directory); use another place: --db"))
         return StoreError(tr(f"не удаётся открыть базу матчей {path} ({exc})",
                              f"cannot open the match database {path} ({exc})"))
     return StoreError(tr(f"ошибка базы матчей {path}: {exc}", f"match database {path}: {exc}"))

@@ -170,6 +170,36 @@ def test_locked_database(db):
     s.close()
 
 
+@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root writes into a read-only directory")
+def test_read_only_directory_is_named_as_the_reason(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        with pytest.raises(StoreError) as exc:
+            Store(ro / "m.sqlite")
+    finally:
+        ro.chmod(0o755)
+    assert f"нет прав на запись в каталог {ro}" in str(exc.value)
+
+
+def test_unwritable_place_is_named_as_the_reason(tmp_path, monkeypatch):
+    # Test double: SQLite refusing to open, and the directory not writable, as for a user who may
+    # not write there (the test above does it for real where the tests do not run as root).
+    import os
+
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if str(p) == str(tmp_path) else real_access(p, mode))
+
+    def refuse(*a, **k):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(sqlite3, "connect", refuse)
+    with pytest.raises(StoreError) as exc:
+        Store(tmp_path / "m.sqlite")
+    assert f"нет прав на запись в каталог {tmp_path}" in str(exc.value) and "--db" in str(exc.value)
+
+
 def test_default_path_env_and_platformdirs(monkeypatch, tmp_path):
     monkeypatch.setenv("PYRAMID_REFEREE_DB", str(tmp_path / "x.sqlite"))
     assert default_db_path() == tmp_path / "x.sqlite"
