@@ -111,12 +111,13 @@ def _cmd_validate(args) -> int:
     lang = get_lang()
     lines = _read_lines(args.file)
     out: list[str] = []
-    checked = refused = 0
+    checked = refused = json_like = 0
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
         checked += 1
+        json_like += stripped[0] in "{[" and stripped[-1] in "}]"
         result = _parse(line, args)
         if isinstance(result, Call):
             if args.json:
@@ -138,6 +139,11 @@ def _cmd_validate(args) -> int:
         if len(out) > 2000:
             sys.stdout.write("\n".join(out) + "\n")
             out.clear()
+    if json_like and not args.json:
+        out.append(tr(f"{args.file}: строк, похожих на JSON: {json_like}; validate читает текст заказов, "
+                      "по одному в строке (запись партии в JSON разбирает replay)",
+                      f"{args.file}: {json_like} lines look like JSON; validate reads call texts, one a line "
+                      "(replay reads a match script in JSON)"))
     if not args.json:
         out.append(tr(f"{args.file}: проверено заказов: {checked}, принято: {checked - refused}, "
                       f"не принято: {refused}",

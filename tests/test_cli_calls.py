@@ -141,3 +141,15 @@ def test_bad_pocket_precision_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["parse", "тройку чисто в угол", "--pocket-precision", "loose"])
     assert exc.value.code == 2 and "--pocket-precision" in capsys.readouterr().err
+
+
+def test_validate_a_json_file_says_it_reads_text_not_json(tmp_path, capsys):
+    f = tmp_path / "calls.jsonl"
+    f.write_text('{"text": "тройку чисто в левый угол"}\nтройку чисто в левый угол\n', encoding="utf-8")
+    assert main(["validate", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert "строк, похожих на JSON: 1; validate читает текст заказов" in out
+    g = tmp_path / "calls.txt"
+    g.write_text("тройку чисто в левый угол\n", encoding="utf-8")
+    assert main(["validate", str(g)]) == 0
+    assert "JSON" not in capsys.readouterr().out
