@@ -13,6 +13,9 @@ Decisions where RULES.md leaves room (documented here, cited in the verdict):
   first touch to the pocket; a scorer's ``route_ok`` decides it directly. C3:
   when no other ball takes part, a cue-ball cushion before the cue ball's first
   ball is an абриколь and must be declared; with other balls it need not be.
+  In that same case the cue ball's first ball must be the called one (C2: the
+  seed names «карамболем от шестёрки» as part of the way), so an undeclared
+  carom fails the call; in a combination the cue ball's way is not checked.
   ``от контр-ку`` has no event the engine can check: a full-events outcome for
   such a call is refused; give ``route_ok``. Ball-and-pocket ignores the way (C7).
 * An accepted call that is not fulfilled: no points, every fallen ball is
