@@ -10,8 +10,8 @@ import argparse
 import json
 import sys
 
-from .cli_options import add_call_options
-from .i18n import UserError, get_lang, os_reason, tr
+from .cli_options import add_call_options, has_undecodable, read_text_lines
+from .i18n import UserError, get_lang, tr
 
 
 
@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                       "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code: "
                                       "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the "
                                       "file cannot be read."))
-    v.add_argument("file", metavar="FILE", help=tr("файл заказов", "file of calls"))
+    v.add_argument("file", metavar="FILE", help=tr("файл заказов («-» — стандартный ввод)",
+                                                   "file of calls ('-' for stdin)"))
     _mode_args(v)
     v.set_defaults(handler=_cmd_validate)
 
@@ -56,9 +57,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     e.set_defaults(handler=_cmd_explain)
 
 
+def _check_text(text: str) -> None:
+    if has_undecodable(text):
+        raise UserError(tr("текст заказа не в UTF-8: проверьте кодировку терминала",
+                           "the call's text is not UTF-8: check the terminal's encoding"))
+
+
 def _parse(text: str, args):
     from .grammar import GrammarError, parse
 
+    _check_text(text)
     try:
         return parse(text, mode=args.mode, balls_left=args.balls_left, pocket_precision=args.pocket_precision)
     except GrammarError as exc:
@@ -86,30 +94,13 @@ def _cmd_parse(args) -> int:
     return 1
 
 
-def _read_lines(path: str) -> list[str]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise UserError(tr(f"{path}: файл не найден", f"{path}: no such file")) from None
-    except IsADirectoryError:
-        raise UserError(tr(f"{path}: это каталог, а не файл", f"{path}: is a directory, not a file")) from None
-    except OSError as exc:
-        raise UserError(tr(f"{path}: не прочитать: {os_reason(exc)}", f"{path}: cannot read: {os_reason(exc)}")) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise UserError(tr(f"{path}:{line}: не текст UTF-8 (байт {exc.start})",
-                           f"{path}:{line}: not UTF-8 text (byte {exc.start})")) from None
-    return text.splitlines()
-
 
 def _cmd_validate(args) -> int:
     from .grammar import Call, render
 
     lang = get_lang()
-    lines = _read_lines(args.file)
+    lines = read_text_lines(args.file)
+    name = "<stdin>" if args.file == "-" else args.file
     out: list[str] = []
     checked = refused = json_like = 0
     for number, line in enumerate(lines, 1):
@@ -121,17 +112,17 @@ def _cmd_validate(args) -> int:
         result = _parse(line, args)
         if isinstance(result, Call):
             if args.json:
-                out.append(json.dumps({"file": args.file, "line": number, "ok": True,
+                out.append(json.dumps({"file": name, "line": number, "ok": True,
                                        "call": result.to_json(), "canonical": render(result)},
                                       ensure_ascii=False))
             continue
         refused += 1
         col = result.span[0] + 1
         if args.json:
-            out.append(json.dumps({"file": args.file, "line": number, "col": col, "ok": False,
+            out.append(json.dumps({"file": name, "line": number, "col": col, "ok": False,
                                    "error": result.to_json(lang)}, ensure_ascii=False))
         else:
-            out.append(f"{args.file}:{number}:{col}: {result.code}: {result.message(lang)}")
+            out.append(f"{name}:{number}:{col}: {result.code}: {result.message(lang)}")
             if len(line) <= 200 and line.isprintable():  # the line and a caret under the words
                 out.append(f"    {line}")
                 out.append("    " + " " * result.span[0] + "^" + "~" * max(0, result.span[1] - result.span[0] - 1))
@@ -140,14 +131,14 @@ def _cmd_validate(args) -> int:
             sys.stdout.write("\n".join(out) + "\n")
             out.clear()
     if json_like and not args.json:
-        out.append(tr(f"{args.file}: строк, похожих на JSON: {json_like}; validate читает текст заказов, "
+        out.append(tr(f"{name}: строк, похожих на JSON: {json_like}; validate читает текст заказов, "
                       "по одному в строке (запись партии в JSON разбирает replay)",
-                      f"{args.file}: {json_like} lines look like JSON; validate reads call texts, one a line "
+                      f"{name}: {json_like} lines look like JSON; validate reads call texts, one a line "
                       "(replay reads a match script in JSON)"))
     if not args.json:
-        out.append(tr(f"{args.file}: проверено заказов: {checked}, принято: {checked - refused}, "
+        out.append(tr(f"{name}: проверено заказов: {checked}, принято: {checked - refused}, "
                       f"не принято: {refused}",
-                      f"{args.file}: {checked} calls checked, {checked - refused} accepted, {refused} refused"))
+                      f"{name}: {checked} calls checked, {checked - refused} accepted, {refused} refused"))
     if out:
         sys.stdout.write("\n".join(out) + "\n")
     return 1 if refused else 0
@@ -157,6 +148,7 @@ def _cmd_explain(args) -> int:
     from .grammar import GrammarError, explain
 
     lang = get_lang()
+    _check_text(args.text)
     try:
         result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang,
                          pocket_precision=args.pocket_precision)

@@ -1,15 +1,19 @@
-"""Command-line options that several areas share: how a call is read.
+"""What several command-line areas share: how a call is read, and how an input file is read.
 
 ``--mode``, ``--balls-left`` and ``--pocket-precision`` mean the same wherever a
 call is parsed (``parse``, ``validate``, ``explain``, ``timeline``, ``transcribe``);
-they are declared once here.
+they are declared once here. ``read_text_lines`` reads the text file (or stdin,
+``-``) that ``validate``, ``replay`` and ``timeline`` take, with one clear message for
+each way that fails.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from .i18n import tr
+import sys
+
+from .i18n import UserError, os_reason, tr
 
 MODES = ("clean", "ball-and-pocket", "ball_and_pocket")
 POCKET_PRECISIONS = ("side_for_corners", "any")
@@ -53,3 +57,36 @@ def add_call_options(p: argparse.ArgumentParser) -> None:
                            "any — «в угол» без стороны принимается",
                            "pocket precision (Q2): side_for_corners, a corner needs its side (default); "
                            "any, «в угол» without a side is accepted"))
+
+
+def has_undecodable(text: str) -> bool:
+    """True when text holds bytes that were not UTF-8 (Python keeps them as lone surrogates)."""
+    return any("\udc80" <= ch <= "\udcff" for ch in text)
+
+
+def read_text_lines(path: str) -> list[str]:
+    """The lines of a UTF-8 text file, or of stdin for ``-``; a BOM is dropped.
+
+    A missing file, a folder, an unreadable file or bytes that are not UTF-8 are a
+    ``UserError`` naming the file (and the line of the first bad byte)."""
+    name = tr("стандартный ввод", "standard input") if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8",
+                                                                                                          "surrogateescape")
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
+    except FileNotFoundError:
+        raise UserError(tr(f"{name}: файл не найден", f"{name}: no such file")) from None
+    except IsADirectoryError:
+        raise UserError(tr(f"{name}: это каталог, а не файл", f"{name}: is a directory, not a file")) from None
+    except OSError as exc:
+        raise UserError(tr(f"{name}: не прочитать: {os_reason(exc)}", f"{name}: cannot read: {os_reason(exc)}")) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UserError(tr(f"{name}:{line}: не текст UTF-8 (байт {exc.start})",
+                           f"{name}:{line}: not UTF-8 text (byte {exc.start})")) from None
+    return text.splitlines()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from .i18n import UserError, get_lang, os_reason, tr
+from .cli_options import read_text_lines
+from .i18n import UserError, get_lang, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -32,25 +32,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=_replay)
 
 
-def _read_lines(name: str) -> list[str]:
-    if name == "-":
-        return sys.stdin.read().splitlines()
-    path = Path(name)
-    try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise UserError(tr(f"файл не найден: {name}", f"file not found: {name}")) from None
-    except UnicodeDecodeError:
-        raise UserError(tr(f"{name}: не текст UTF-8", f"{name}: not UTF-8 text")) from None
-    except OSError as exc:
-        raise UserError(tr(f"{name}: не прочитать: {os_reason(exc)}", f"{name}: cannot read: {os_reason(exc)}")) from None
-
 
 def _replay(args: argparse.Namespace) -> int:
     from .replay import ReplayError, replay_lines
 
     lang = get_lang()
-    lines = _read_lines(args.script)
+    lines = read_text_lines(args.script)
     if not any(line.strip() for line in lines):  # nothing to judge: say so, not a 0 : 0 of players A and B
         raise UserError(tr(f"{args.script}: запись пуста — нет ни заголовка, ни ударов",
                            f"{args.script}: the script is empty: no header and no strokes"))

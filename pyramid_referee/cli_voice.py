@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 
-from .cli_options import add_call_options, mode
+from .cli_options import add_call_options, mode, read_text_lines
 from .i18n import UserError, get_lang, os_reason, tr
 
 
@@ -163,20 +163,6 @@ def _voice_errors():
 
 # --- timeline ---------------------------------------------------------------------------------
 
-def _read_lines(path: str) -> list[str]:
-    if path == "-":
-        return sys.stdin.read().splitlines()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except FileNotFoundError:
-        raise UserError(tr(f"{path}: файл не найден", f"{path}: no such file")) from None
-    except UnicodeDecodeError as exc:
-        raise UserError(tr(f"{path}: не текст UTF-8 (байт {exc.start})",
-                           f"{path}: not UTF-8 text (byte {exc.start})")) from None
-    except OSError as exc:
-        raise UserError(tr(f"{path}: не прочитать: {os_reason(exc)}", f"{path}: cannot read: {os_reason(exc)}")) from None
-
 
 def _print_decisions(decisions, as_json: bool) -> None:
     from .listen import describe, grammar_render
@@ -192,7 +178,7 @@ def _print_decisions(decisions, as_json: bool) -> None:
 def cmd_timeline(args) -> int:
     from . import timeline as tl
 
-    lines = _read_lines(args.events)
+    lines = read_text_lines(args.events)
     try:
         utterances, strikes = tl.read_events(lines)
     except tl.EventError as exc:

@@ -176,6 +176,10 @@ class Play:
     # ------------------------------------------------------------------ input
     def feed(self, raw: str) -> None:
         self.lineno += 1
+        if any("\udc80" <= ch <= "\udcff" for ch in raw):  # bytes that were not UTF-8: never stored
+            self.error(tr("строка не в UTF-8: проверьте кодировку терминала или файла",
+                          "the line is not UTF-8: check the terminal's or the file's encoding"))
+            return
         line = raw.strip()
         low = line.lower()
         cmd = COMMANDS.get(low)

@@ -153,3 +153,19 @@ def test_validate_a_json_file_says_it_reads_text_not_json(tmp_path, capsys):
     g.write_text("тройку чисто в левый угол\n", encoding="utf-8")
     assert main(["validate", str(g)]) == 0
     assert "JSON" not in capsys.readouterr().out
+
+
+def test_validate_reads_stdin_and_refuses_bytes_that_are_not_utf8():
+    cmd = [sys.executable, "-m", "pyramid_referee", "validate", "-"]
+    r = subprocess.run(cmd, input="тройку в угол\n".encode(), capture_output=True)
+    assert r.returncode == 1 and r.stdout.decode().startswith("<stdin>:1:8: pocket_not_definite")
+    r = subprocess.run(cmd, input="тройку чисто в правый угол\n".encode() + b"\xff\n", capture_output=True)
+    assert r.returncode == 2 and r.stdout == b""
+    assert r.stderr.decode().strip() == "pyramid-referee: ошибка: стандартный ввод:2: не текст UTF-8 (байт 49)"
+
+
+def test_a_call_that_is_not_utf8_is_told_not_misread():
+    r = subprocess.run([sys.executable, "-m", "pyramid_referee", "parse", "тройку".encode() + b"\xff"],
+                       capture_output=True)
+    assert r.returncode == 2 and b"Traceback" not in r.stderr
+    assert "не в UTF-8" in r.stderr.decode()

@@ -75,6 +75,13 @@ def test_an_empty_script_is_refused_not_judged_as_a_game(capsys, tmp_path):
     assert cap.out == "" and "запись пуста" in cap.err
 
 
+def test_stdin_that_is_not_utf8_is_told_as_such():
+    r = subprocess.run([sys.executable, "-m", "pyramid_referee", "replay", "-"],
+                       input=b'{"call": "\xff", "outcome": {}}\n', capture_output=True)
+    assert r.returncode == 2 and r.stdout == b""
+    assert r.stderr.decode().strip() == "pyramid-referee: ошибка: стандартный ввод:1: не текст UTF-8 (байт 10)"
+
+
 def test_real_entry_point_exit_status(tmp_path):
     bad = tmp_path / "m.jsonl"
     bad.write_text('{"call": null, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 16}]}}\n', encoding="utf-8")

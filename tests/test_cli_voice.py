@@ -140,6 +140,13 @@ def test_timeline_bad_option_is_a_usage_error():
     assert p.stderr.strip().splitlines()[-1].endswith("--balls-left: шары бывают от 1 до 15, а не 0")
 
 
+def test_timeline_stdin_that_is_not_utf8_is_told_as_such():
+    p = subprocess.run([sys.executable, "-m", "pyramid_referee", "timeline", "-"], input=b'{"strike": 1}\n\xfe\n',
+                       capture_output=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 2 and p.stdout == b""
+    assert p.stderr.decode().strip() == "pyramid-referee: ошибка: стандартный ввод:2: не текст UTF-8 (байт 14)"
+
+
 def test_timeline_reads_stdin():
     p = run_cli(["timeline", "-", "--json"], stdin=(CORPUS / "double_accepted.jsonl").read_text(encoding="utf-8"))
     assert p.returncode == 0 and json.loads(p.stdout)["status"] == "accepted"

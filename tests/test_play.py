@@ -259,6 +259,16 @@ def test_ctrl_d_leaves_with_the_resume_hint(store):
                                              f"to go on: pyramid-referee match resume {s.id}")
 
 
+def test_a_line_that_is_not_utf8_is_rejected_and_stores_nothing(store):
+    # From a pipe Python hands undecodable bytes over as lone surrogates; SQLite cannot store them.
+    s, rc, msgs = run_play(store, ["тройку\udcff | ничего", GAME[0]])
+    assert rc == 1
+    assert msgs[1] == {"type": "error", "line": 1, "message": "строка 1: строка не в UTF-8: проверьте кодировку "
+                                                              "терминала или файла"}
+    assert [m["seq"] for m in msgs if m["type"] == "stroke"] == [1]
+    assert len(store.strokes(s.id)) == 1
+
+
 def test_english_messages(store):
     s, _, msgs = run_play(store, ["- | биток 6; 6 в дальнюю середину"], lang="en")
     (err,) = [m for m in msgs if m["type"] == "error"]
