@@ -13,7 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from .i18n import UserError, get_lang, os_reason, tr
+from .cli_options import has_undecodable
+from .i18n import UserError, get_lang, json_reason, os_reason, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -110,14 +111,22 @@ def _emit(obj) -> None:
     sys.stdout.flush()
 
 
+def _utf8(text: str, option: str) -> str:
+    if has_undecodable(text):
+        raise UserError(tr(f"{option}: текст не в UTF-8: проверьте кодировку терминала",
+                           f"{option}: the text is not UTF-8: check the terminal's encoding"))
+    return text
+
+
 def _load_json_arg(text: str | None, name: str):
     if text is None:
         return None
+    _utf8(text, f"--{name}")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UserError(tr(f"--{name}: неверный JSON (столбец {exc.colno}: {exc.msg})",
-                           f"--{name}: bad JSON (column {exc.colno}: {exc.msg})")) from None
+        raise UserError(tr(f"--{name}: неверный JSON ({json_reason(exc)})",
+                           f"--{name}: bad JSON ({json_reason(exc)})")) from None
 
 
 def _new_settings(args) -> dict:
@@ -132,7 +141,8 @@ def _new_settings(args) -> dict:
 def _create(store, args):
     from .match_session import Session
 
-    players = args.players or [tr("Игрок 1", "Player 1"), tr("Игрок 2", "Player 2")]
+    players = [_utf8(p, "--players") for p in args.players] if args.players else [tr("Игрок 1", "Player 1"),
+                                                                                    tr("Игрок 2", "Player 2")]
     return Session.create(store, players, _new_settings(args), _load_json_arg(args.start, "start"), lang=get_lang())
 
 

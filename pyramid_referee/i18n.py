@@ -137,7 +137,7 @@ def json_problem_ru(msg: str) -> str:
 
 
 def json_reason(exc) -> str:
-    """A ``json.JSONDecodeError`` as «what is wrong (column N)» in the current language."""
+    """A ``json.JSONDecodeError`` as «what is wrong, column N» in the current language."""
     if _lang == "ru":
-        return f"{json_problem_ru(exc.msg)} (столбец {exc.colno})"
-    return f"{exc.msg} (column {exc.colno})"
+        return f"{json_problem_ru(exc.msg)}, столбец {exc.colno}"
+    return f"{exc.msg}, column {exc.colno}"

@@ -378,7 +378,7 @@ def run_live(args) -> int:
     names = None
     if args.match is None and args.players:  # a bad option is told before the model loads
         names = [n.strip() for n in args.players.split(",") if n.strip()]
-        if len(names) != 2 or names[0] == names[1]:
+        if len(names) != 2 or names[0] == names[1] or any("\udc80" <= ch <= "\udcff" for ch in args.players):
             raise UserError(tr("--players: нужны два разных имени через запятую: A,B",
                                "--players: two different names separated by a comma: A,B"))
     try:  # the model first: no store or microphone is touched without one

@@ -197,6 +197,17 @@ def test_bad_settings_and_start(capsys, monkeypatch, db):
     assert json.loads(out)["matches"] == []  # nothing was written
 
 
+def test_names_and_settings_that_are_not_utf8_are_refused_not_a_traceback(capsys, monkeypatch, db):
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "Аня\udcff", "Боря", "--db", db)
+    assert rc == 2 and err == "pyramid-referee: ошибка: --players: текст не в UTF-8: проверьте кодировку терминала\n"
+    rc, _, err = run(capsys, monkeypatch, "play", "--settings", '{"mode": "\udcff"}', "--db", db)
+    assert rc == 2 and "--settings: текст не в UTF-8" in err
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--settings", '{"mode": ', "--db", db)
+    assert rc == 2 and err.strip().endswith("--settings: неверный JSON (ожидалось значение, столбец 10)")
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert json.loads(out) == {"matches": []}  # nothing was created
+
+
 def test_mode_and_env_db(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("PYRAMID_REFEREE_DB", str(tmp_path / "env.sqlite"))
     rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--mode", "ball-and-pocket", "--json")
