@@ -244,6 +244,10 @@ def test_checksum_mismatch_refuses_and_leaves_nothing(tmp_path, server):
         vm.download_model(dest, url=server.url("m.zip"), size=archive.stat().st_size, md5="0" * 32)
     with pytest.raises(ModelError, match="expected 12345"):
         vm.download_model(dest, url=server.url("m.zip"), size=12345, md5=None, lang="en")
+    assert not dest.exists()  # the folder made for the download is removed with the archive
+    dest.mkdir()  # a folder that was there before stays, empty
+    with pytest.raises(ModelError, match="md5"):
+        vm.download_model(dest, url=server.url("m.zip"), size=archive.stat().st_size, md5="0" * 32)
     assert list(dest.iterdir()) == []
 
 
@@ -295,6 +299,48 @@ def test_no_network_is_said_plainly(tmp_path):
     assert not (tmp_path / "c" / vm.MODEL_NAME).exists()
     text = vm.manual_instructions("en", tmp_path / "c")
     assert "unzip" in text and str(tmp_path / "c") in text and "--model" in text
+
+
+def test_refused_connection_is_told_in_russian_and_leaves_no_folders(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    dest = tmp_path / "new" / "cache"
+    with pytest.raises(vm.NetworkError) as exc:
+        vm.download_model(dest, url=f"http://127.0.0.1:{port}/m.zip", timeout=5)
+    assert "нет сети (или сервер недоступен)" in str(exc.value) and "(соединение отклонено)" in str(exc.value)
+    assert "Errno" not in str(exc.value)
+    assert list(tmp_path.iterdir()) == []  # the folders made for the download are gone again
+
+
+def test_a_silent_server_times_out_with_a_plain_message(tmp_path):
+    with socket.socket() as s:  # accepts the connection (backlog) and never answers
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        with pytest.raises(vm.NetworkError) as exc:
+            vm.download_model(tmp_path / "c", url=f"http://127.0.0.1:{port}/m.zip", timeout=0.5, lang="en")
+    assert "no network" in str(exc.value) and "no answer within 0.5 s" in str(exc.value)
+
+
+@pytest.mark.parametrize("url, needle", [
+    ("notaurl", "неверный адрес 'notaurl'"),
+    ("ftp://example.org/m.zip", "неверный адрес"),
+    ("file:///nonexistent/m.zip", "такого файла нет"),
+])
+def test_an_address_that_is_not_a_download_is_not_called_no_network(tmp_path, url, needle):
+    with pytest.raises(vm.ModelError) as exc:
+        vm.download_model(tmp_path / "c", url=url)
+    assert not isinstance(exc.value, vm.NetworkError)
+    assert needle in str(exc.value) and "нет сети" not in str(exc.value)
+    assert not (tmp_path / "c").exists()
+
+
+def test_a_file_where_the_folder_should_be(tmp_path):
+    f = tmp_path / "cache"
+    f.write_text("x")
+    with pytest.raises(vm.ModelError, match="это файл, а нужна папка"):
+        vm.download_model(f, url="http://127.0.0.1:9/m.zip")
 
 
 def test_server_error_is_a_network_error(tmp_path, server):

@@ -23,6 +23,7 @@ import shutil
 import stat
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from dataclasses import dataclass
@@ -285,13 +286,35 @@ def _fetch(url: str, dest: Path, *, progress: Callable[[int, int | None], None] 
     except urllib.error.HTTPError as exc:
         raise NetworkError(_t(lang, f"не удалось скачать {url}: сервер ответил {exc.code} {exc.reason}",
                               f"could not download {url}: the server answered {exc.code} {exc.reason}")) from exc
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise NetworkError(_t(
-            lang,
-            f"нет сети (или сервер недоступен): не удалось скачать {url} ({reason})",
-            f"no network (or the server cannot be reached): could not download {url} ({reason})",
-        )) from exc
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, FileNotFoundError):  # a file:// address
+            raise ModelError(_t(lang, f"не удалось скачать {url}: такого файла нет",
+                                f"could not download {url}: no such file")) from exc
+        raise _network_error(url, reason, timeout, lang) from exc
+    except (TimeoutError, ConnectionError) as exc:  # the connection broke or stalled while reading
+        raise _network_error(url, exc, timeout, lang) from exc
+    except OSError as exc:  # writing the archive here failed (disk full, no permission)
+        raise ModelError(_t(lang, f"не удалось записать архив в {dest.parent}: {exc.strerror or exc}",
+                            f"could not write the archive into {dest.parent}: {exc.strerror or exc}")) from exc
+
+
+def _network_error(url: str, reason: object, timeout: float, lang: str) -> NetworkError:
+    """No network, no such server, refused or silent: said plainly, with the reason in the user's language."""
+    import socket
+
+    if isinstance(reason, socket.gaierror):
+        why = _t(lang, "имя сервера не найдено (DNS)", "the server's name was not found (DNS)")
+    elif isinstance(reason, ConnectionRefusedError):
+        why = _t(lang, "соединение отклонено", "connection refused")
+    elif isinstance(reason, TimeoutError) or "timed out" in str(reason):
+        why = _t(lang, f"нет ответа за {timeout:g} с", f"no answer within {timeout:g} s")
+    elif isinstance(reason, ConnectionError):
+        why = _t(lang, "соединение оборвалось", "the connection broke")
+    else:
+        why = str(reason)
+    return NetworkError(_t(lang, f"нет сети (или сервер недоступен): не удалось скачать {url} ({why})",
+                           f"no network (or the server cannot be reached): could not download {url} ({why})"))
 
 
 def _model_root(unpacked: Path, name: str) -> Path:
@@ -318,11 +341,31 @@ def download_model(dest_root: Path | None = None, *, url: str = MODEL_URL, size:
     target = dest_root / name
     if target.is_dir() and not missing_model_files(target):
         return target, False
+    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    if scheme not in ("http", "https", "file"):
+        raise ModelError(_t(lang, f"неверный адрес {url!r}: нужен http://… или https://…",
+                            f"not a download address: {url!r}; expected http://… or https://…"))
+    if dest_root.exists() and not dest_root.is_dir():
+        raise ModelError(_t(lang, f"{dest_root} — это файл, а нужна папка для модели",
+                            f"{dest_root} is a file, not a folder for the model"))
+    created = [p for p in (dest_root, *dest_root.parents) if not p.exists()]
     try:
         dest_root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ModelError(_t(lang, f"не удалось создать папку {dest_root}: {exc}",
-                            f"cannot create the folder {dest_root}: {exc}")) from exc
+        raise ModelError(_t(lang, f"не удалось создать папку {dest_root}: {exc.strerror or exc}",
+                            f"cannot create the folder {dest_root}: {exc.strerror or exc}")) from exc
+    try:
+        return _download_into(dest_root, target, url=url, size=size, md5=md5, name=name, progress=progress,
+                              timeout=timeout, lang=lang), True
+    except BaseException:
+        for p in created:  # a failed download leaves no empty folders behind
+            with contextlib.suppress(OSError):
+                p.rmdir()
+        raise
+
+
+def _download_into(dest_root: Path, target: Path, *, url: str, size: int | None, md5: str | None, name: str,
+                   progress: Callable[[int, int | None], None] | None, timeout: float, lang: str) -> Path:
     with tempfile.TemporaryDirectory(prefix=f".{name}.", dir=dest_root) as tmp:
         tmp_path = Path(tmp)
         archive = tmp_path / f"{name}.zip"
@@ -351,4 +394,4 @@ def download_model(dest_root: Path | None = None, *, url: str = MODEL_URL, size:
             old = tmp_path / "old"
             os.rename(target, old)
         os.rename(root, target)
-    return target, True
+    return target
