@@ -325,7 +325,7 @@ def test_a_silent_server_times_out_with_a_plain_message(tmp_path):
 
 @pytest.mark.parametrize("url, needle", [
     ("notaurl", "неверный адрес 'notaurl'"),
-    ("ftp://example.org/m.zip", "неверный адрес"),
+    ("ftp://127.0.0.1/m.zip", "неверный адрес"),
     ("file:///nonexistent/m.zip", "такого файла нет"),
 ])
 def test_an_address_that_is_not_a_download_is_not_called_no_network(tmp_path, url, needle):
