@@ -171,6 +171,16 @@ def cmd_new(args) -> int:
     return 0
 
 
+def _local_time(stamp: str) -> str:
+    """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time to the minute, for people."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (ValueError, AttributeError):
+        return stamp
+
+
 def cmd_list(args) -> int:
     with _store(args) as store:
         rows = store.list_matches()
@@ -188,9 +198,14 @@ def cmd_list(args) -> int:
                 tr("итог", "result"), tr("изменён", "updated")):
         t.add_column(col)
     for m in rows:
-        res = "" if m.result is None else (m.result.get("winner") or tr("ничья", "draw"))
+        if m.result is None:
+            res = ""
+        elif m.result.get("winner"):
+            res = tr(f"победил {m.result['winner']}", f"{m.result['winner']} won")
+        else:
+            res = tr("ничья", "draw")
         status = tr("идёт", "open") if m.status == "open" else tr("окончен", "finished")
-        t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", str(m.strokes), status, res, m.updated)
+        t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", str(m.strokes), status, res, _local_time(m.updated))
     Console(highlight=False).print(t)
     return 0
 

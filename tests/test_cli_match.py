@@ -208,6 +208,15 @@ def test_names_and_settings_that_are_not_utf8_are_refused_not_a_traceback(capsys
     assert json.loads(out) == {"matches": []}  # nothing was created
 
 
+def test_list_shows_the_winner_and_a_local_time_to_the_minute(capsys, monkeypatch, db):
+    run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--start",
+        '{"scores": {"Аня": 68, "Боря": 55}, "on_table": [3, 4], "to_play": "Аня"}',
+        stdin="тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n")
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db)
+    assert rc == 0 and "победил Аня" in out
+    assert __import__("re").search(r"\b20\d\d-\d\d-\d\d \d\d:\d\d\b", out) and "Z" not in out
+
+
 def test_mode_and_env_db(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("PYRAMID_REFEREE_DB", str(tmp_path / "env.sqlite"))
     rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--mode", "ball-and-pocket", "--json")
