@@ -38,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         parents=[common],
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                        help=tr("показать версию программы и выйти", "show the program's version and exit"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for area in AREAS:
         area.register(sub, common)

@@ -91,6 +91,13 @@ def test_help_sections_in_russian(capsys):
     assert "usage:" not in out and "options:" not in out
 
 
+def test_top_level_help_in_russian(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "показать версию программы и выйти" in out and "show program" not in out
+
+
 def test_argparse_is_left_as_it_was_after_main(capsys):
     """The Russian words are swapped in only while our command line runs."""
     main(["parse", "--json", "тройку чисто в правый угол"])
