@@ -126,12 +126,15 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
 
 
 def fouls_of(state: GameState, outcome: Outcome, sc: _Scan | None = None) -> tuple[str, ...]:
-    """The P1 letters of a stroke: those given plus а, б, в, ж derived (P1)."""
+    """The P1 letters of a stroke: those given plus а, б, в, ж derived (P1);
+    а is not derived when д (another ball played instead of the cue ball) is given."""
     if sc is None:
         sc = scan(state, outcome)
     letters = set(outcome.fouls)
-    if not outcome.is_short and not sc.cue_hit:
-        letters.add("а")  # P1а: the cue ball touched no ball
+    if not outcome.is_short and not sc.cue_hit and "д" not in letters:
+        # P1а: the cue ball touched no ball — unless the stroke was played with another ball (P1д),
+        # when the cue ball was not played at all and the one reason is д.
+        letters.add("а")
     if sc.cue_in:
         letters.add("б")  # P1б
     if sc.cue_off:

@@ -7,7 +7,7 @@ Two forms:
   (``ball``: "cue" or a ball) — plus the flags. The penalties а, б, в, ж of P1
   are derived from them (a miss: the cue ball hits no ball; the cue ball in a
   pocket; the cue ball off the table; from hand, the first hit on a ball in the
-  house), so ``fouls`` lists only what the events cannot show: г, д, е, з, и.
+  house; not а when д is given: the cue ball was not played), so ``fouls`` lists only what the events cannot show: г, д, е, з, и.
 * **short** (a human scorer): ``"route_ok": true|false`` — whether the ball went
   the declared way — plus only ``pocket`` and ``off_table`` events. With no hit
   events a miss cannot be derived, so the short form may also list а.

@@ -130,8 +130,8 @@ class Model:
         fell = [e.ball for e in ev if e.type == "pocket" and e.ball != "cue"]
         cue_gone = any(e.ball == "cue" for e in ev if e.type in ("pocket", "off_table"))
         fouls = set(outcome.fouls)
-        if not outcome.is_short and not any(e.type == "hit" and e.involves("cue") for e in ev):
-            fouls.add("а")  # P1а
+        if not outcome.is_short and "д" not in fouls and not any(e.type == "hit" and e.involves("cue") for e in ev):
+            fouls.add("а")  # P1а (not when another ball was played instead, P1д)
         if any(e.type == "pocket" and e.ball == "cue" for e in ev):
             fouls.add("б")  # P1б
         if any(e.type == "off_table" and e.ball == "cue" for e in ev):

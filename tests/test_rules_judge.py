@@ -668,3 +668,13 @@ def test_events_that_cannot_happen_name_the_field_and_change_nothing():
             m.stroke(straight(5), out(*events, fouls=fouls))
         assert e.value.field == field, (events, str(e.value))
     assert m.state is before and m.history == hist
+
+
+def test_P1d_playing_another_ball_is_not_also_a_miss():
+    # д: the player struck an object ball, not the cue ball; «биток не заденет ни одного из шаров» (а)
+    # describes a stroke played with the cue ball, so the referee names one reason, not two.
+    v = Match().stroke(None, out(hit(7, 3), pock(3), fouls=["д"]), call_status="none")
+    assert v.fouls == ("д",) and v.penalty.clauses == ("P1д",) and "P4" not in v.clauses
+    assert "промах" not in v.message("ru") and v.points == {"A": -5, "B": 5}
+    v = Match().stroke(None, out(cush("cue"), fouls=["г"]), call_status="none")  # г does not excuse a miss
+    assert v.fouls == ("а", "г")
