@@ -163,7 +163,7 @@ class Verdict(NamedTuple):
                                f"a draw and a result is needed: last-ball replay, ball {self.replay_ball} on the third point"))
             nxt = p[self.next_idx]
             hand = t(" с руки", " from hand") if self.next_from_hand else ""
-            again = self.next_idx == self.striker_idx
+            again = self.next_idx == self.striker_idx and self.replay_ball is None  # E4: a replay starts afresh
             parts.append(t(f"{'снова ' if again else ''}бьёт {nxt}{hand}", f"{nxt} to play{' again' if again else ''}{hand}"))
         text = "; ".join(parts)
         return text[0].upper() + text[1:] + f" ({', '.join(self.clauses)})."

@@ -60,3 +60,14 @@ def test_every_clause_cited_in_the_engine_exists():
 def test_outcome_short_form_message():
     v = Match().stroke(STRAIGHT3, Outcome.from_json({"events": [POCKET3], "route_ok": False}))
     assert "заказ не выполнен" in v.message().lower()
+
+
+def test_E4_replay_start_message_does_not_say_again():
+    # The player who starts the replay (E4) strikes first from the house, not «again».
+    m = Match(Settings(result_required=True), ["A", "B"])
+    quiet = {"events": [], "fouls": ["г"], "warned": True, "positions_unchanged": True}
+    for _ in range(6):
+        v = m.stroke(None, quiet, call_status="none")
+    assert v.replay_ball == 1 and v.next == {"player": "B", "from_hand": True} and v.striker == "B"
+    assert "снова" not in v.message("ru") and "again" not in v.message("en")
+    assert "бьёт B с руки" in v.message("ru")
