@@ -8,7 +8,9 @@ Input, one line at a time (the same on a terminal and from a pipe):
   lines; the call is checked at once («заказ принят» / «не принят: …») and the
   last call given before the outcome counts (C9).
 - A line with no prefix is the call when none is pending, else the outcome (on a
-  terminal the prompt says which is expected). An empty call or ``-`` is no call.
+  terminal the prompt says which is expected); a line the outcome notation cannot
+  read but that is an accepted call replaces the pending call (C9: the last call
+  counts). An empty call or ``-`` is no call.
 - A call may also be DESIGN.md's call JSON (``{"ball": 3, …}``), an outcome the
   outcome JSON; otherwise the outcome is the short notation (``help`` shows it).
 - Commands: ``undo`` / ``отмена``, ``redo`` / ``повтор``, ``score`` / ``счёт``,
@@ -32,6 +34,7 @@ from typing import IO, Any, Callable
 
 from .i18n import UserError, tr
 from .match_session import CallReading, Entered, Session, StrokeInputError
+from .rules.notation import NotationError, parse_outcome_located
 from .rules.notation import __doc__ as NOTATION_DOC
 from .store import StoreError
 
@@ -199,6 +202,10 @@ class Play:
                 self.stroke(reading, line.split(":", 1)[1].strip())
             elif self.pending is None:
                 self.take_call(line)
+            elif self._new_call(line):  # said again instead of an outcome: the last call counts (C9)
+                if not self.json:
+                    self.say(tr("прежний заказ заменён (C9)", "the earlier call is replaced (C9)"))
+                self.take_call(line)
             else:
                 self.stroke(self.pending, line)
         except StrokeInputError as exc:
@@ -207,6 +214,20 @@ class Play:
             raise  # the store cannot be used: stop (exit 2), nothing half-written
         except UserError as exc:
             self.error(str(exc))
+
+    def _new_call(self, line: str) -> bool:
+        """A line typed where the outcome is expected that is no outcome but an accepted call.
+
+        Only a line the outcome notation cannot read at all is tried as a call, so an outcome
+        (even one the rules then refuse) is never taken for a call."""
+        if line.lstrip().startswith("{"):
+            return False
+        try:
+            parse_outcome_located(line)
+            return False
+        except NotationError:
+            pass
+        return self.s.read_call(line).status == "accepted"
 
     def take_call(self, text: str) -> None:
         reading = self.s.read_call(text)

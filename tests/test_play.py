@@ -102,6 +102,20 @@ def test_two_line_entry_last_call_counts_C9(store):
     assert stroke["call"]["ball"] == 3 and stroke["verdict"]["fulfilled"] is True
 
 
+def test_a_call_said_again_where_the_outcome_is_expected_replaces_the_first_C9(store):
+    s, rc, msgs = run_play(store, ["заказ: пятого в середину", "пятерку чисто в середину", "биток 5, 5 в середину"])
+    assert rc == 0 and [m["type"] for m in msgs] == ["start", "call", "call", "stroke", "end"]
+    assert msgs[1]["call_status"] == "refused" and msgs[2]["call_status"] == "accepted"
+    assert msgs[3]["call_status"] == "accepted" and msgs[3]["verdict"]["fulfilled"] is True
+
+
+def test_an_outcome_the_rules_refuse_is_not_taken_for_a_call(store):
+    # «биток 16» is outcome notation (a ball that does not exist): an error, never a new call.
+    s, rc, msgs = run_play(store, ["заказ: пятерку чисто в середину", "биток 16", "непонятно что"])
+    assert rc == 1 and [m["type"] for m in msgs] == ["start", "call", "error", "error", "end"]
+    assert store.strokes(s.id) == []
+
+
 def test_prefixes_allowed_on_one_line(store):
     s, _, msgs = run_play(store, ["заказ: тройку чисто в правый угол | исход: биток 3, 3 в правый дальний угол"])
     (stroke,) = [m for m in msgs if m["type"] == "stroke"]
