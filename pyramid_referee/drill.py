@@ -1,0 +1,488 @@
+"""Drills for learners: a shot told in plain words; the learner phrases the call.
+
+Pure logic, no I/O. ``generate(seed, level, count)`` makes a deterministic list of
+``Exercise``; ``grade(exercise, answer)`` parses the answer with the grammar and
+compares the ``Call`` (never the string) with the expected one, naming what
+differs. Two kinds of exercise:
+
+- ``phrase``: the shot is described (prose or a list of contacts, in words that
+  are not the call language); say the call.
+- ``fix``: a refused call for that shot is shown; say a corrected one.
+
+Levels: 1 чисто into a named pocket; 2 от борта, абриколь, от шара X;
+3 шаром / N шарами, карамболь, several cushions, the last ball unnamed (C5).
+
+Correct means: the same ball (or, under C5, the lone ball either named or not),
+the same route (C2; none under ball and pocket, C7) and a pocket that fits the
+one described: a pocket word left out where the rules allow it (near/far, the
+side of a middle pocket; a corner's side under pocket_precision "any", Q2) is
+still right.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from .grammar import Call, Pocket, Refusal, parse, render
+from .grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
+from .grammar.lexicon import render_forms
+from .grammar.render import decompose, phrase_blocks
+
+LEVELS = (1, 2, 3)
+MODES = ("clean", "ball_and_pocket")
+PRECISIONS = ("side_for_corners", "any")
+FIX_SHARE = 0.25  # about one exercise in four is «fix this call»
+
+# -- words for describing a shot (not the call language's phrasing) ---------------------------
+
+_NOM = ("единица", "двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка",
+        "девятка", "десятка", "одиннадцатый шар", "двенадцатый шар", "тринадцатый шар",
+        "четырнадцатый шар", "пятнадцатый шар")
+
+
+def _name(ball, case: str, lang: str) -> str:
+    if ball == CUE:
+        return "the cue ball" if lang == "en" else "биток"
+    if lang == "en":
+        return f"ball {ball}"
+    return _NOM[ball - 1] if case == "nom" else render_forms()["ball"][str(ball)][case]
+
+
+def _pocket(p: Pocket, lang: str, case: str = "acc") -> str:
+    if lang == "en":
+        return " ".join(x for x in ("the", p.side, p.end, p.kind, "pocket") if x)
+    acc = case == "acc"
+    side = {"left": ("левая", "левую"), "right": ("правая", "правую")}.get(p.side, ("", ""))[acc]
+    end = {"near": ("ближняя", "ближнюю"), "far": ("дальняя", "дальнюю")}.get(p.end, ("", ""))[acc]
+    kind = {"corner": ("угловая", "угловую"), "middle": ("средняя", "среднюю")}[p.kind][acc]
+    return " ".join(x for x in (side, end, kind, ("луза", "лузу")[acc]) if x)
+
+
+def _clause(route, i: int, lang: str) -> str:
+    """One contact of the route as a plain clause: «шестёрка бьёт тройку»."""
+    a, t = route[i]
+    en = lang == "en"
+    who = _name(a, "nom", lang)
+    own_contacts = any(x != POCKET for y, x in route if y == route[-1][0])
+    if t == POCKET:
+        if own_contacts:
+            return f"{who} drops into " + "{pocket}" if en else f"{who} падает в " + "{pocket}"
+        return (f"{who} drops into " + "{pocket} touching nothing else" if en
+                else f"{who} без других касаний падает в " + "{pocket}")
+    if t == CUSHION:
+        first = a == CUE
+        if en:
+            return f"{who} {'first ' if first else ''}bounces off a cushion"
+        return f"{who} {'сначала ' if first else ''}отскакивает от борта"
+    if t == CONTRE_COUP:
+        return f"{who} rebounds by contre-coup" if en else f"{who} возвращается контр-ку"
+    if a == CUE and i + 1 < len(route) and route[i + 1][0] == CUE:  # a carom off t
+        return (f"{who} glances off {_name(t, 'acc', lang)} and rolls on" if en
+                else f"{who} задевает {_name(t, 'acc', lang)} и катится дальше")
+    if a == route[-1][0]:  # the called ball touches another ball on its way
+        return f"{who} touches {_name(t, 'acc', lang)}" if en else f"{who} задевает {_name(t, 'acc', lang)}"
+    return f"{who} hits {_name(t, 'acc', lang)}" if en else f"{who} бьёт {_name(t, 'acc', lang)}"
+
+
+def describe(shot: Call, style: str, lang: str = "ru") -> str:
+    """The shot in plain words: ``prose`` (one sentence) or ``list`` (numbered contacts)."""
+    pocket = _pocket(shot.pocket, lang)
+    if style == "list":
+        steps = []
+        for a, t in shot.route:
+            target = _pocket(shot.pocket, lang, "nom") if t == POCKET else (
+                ("cushion" if lang == "en" else "борт") if t == CUSHION else _name(t, "nom", lang))
+            steps.append(f"{len(steps) + 1}) {_name(a, 'nom', lang)} → {target}")
+        return "; ".join(steps) + "."
+    text = (", then " if lang == "en" else ", затем ").join(
+        _clause(shot.route, i, lang) for i in range(len(shot.route))).format(pocket=pocket)
+    return text[0].upper() + text[1:] + "."
+
+
+# -- exercises --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Exercise:
+    """One drill: the situation, the shot and the call expected for it."""
+
+    index: int
+    level: int
+    kind: str  # "phrase" | "fix"
+    mode: str  # "clean" | "ball_and_pocket"
+    pocket_precision: str
+    balls_left: tuple[int, ...]
+    shot: Call  # the whole shot (route always given, the ball always numbered)
+    expected: Call  # what the call must say (route null under C7, ball null under C5)
+    style: str = "prose"  # "prose" | "list"
+    broken: str | None = None  # kind "fix": the refused call shown
+    broken_code: str | None = None
+
+    @property
+    def canonical(self) -> str:
+        return render(self.expected)
+
+    def description(self, lang: str = "ru") -> str:
+        return describe(self.shot, self.style, lang)
+
+    def prompt(self, lang: str = "ru") -> str:
+        en = lang == "en"
+        lines = [(f"Exercise {self.index} (level {self.level}). " if en
+                  else f"Упражнение {self.index} (уровень {self.level}). ")
+                 + ("On the table: " if en else "На столе: ") + ", ".join(map(str, self.balls_left)) + "."]
+        if self.mode == "ball_and_pocket":
+            lines.append("Mode: ball and pocket (the way need not be named, C7)." if en
+                         else "Режим: «шар и луза» (способ можно не называть, C7).")
+        else:
+            lines.append("Mode: clean designation (ball, pocket and the way, C2)." if en
+                         else "Режим: чистое назначение (шар, луза и способ, C2).")
+        if self.pocket_precision == "any":
+            lines.append("A corner may be called without its side (Q2)." if en
+                         else "Угол можно назвать без стороны (Q2).")
+        lines.append(("The shot: " if en else "Удар: ") + self.description(lang))
+        if self.kind == "fix":
+            lines.append((f"This call is refused: «{self.broken}». Say a correct one for the same shot." if en
+                          else f"Этот заказ не принят: «{self.broken}». Скажите правильный для того же удара."))
+        else:
+            lines.append("Call this shot." if en else "Закажите этот удар.")
+        return "\n".join(lines)
+
+    def hint(self, lang: str = "ru") -> str:
+        en = lang == "en"
+        if self.kind == "fix":
+            refusal = self._parse(self.broken)
+            return _sentences(refusal.message(lang), refusal.hint(lang))
+        ball = ("the last ball may go unnamed (C5)" if en else "последний шар можно не называть (C5)") \
+            if self.expected.ball is None else _name(self.expected.ball, "nom", lang)
+        parts = [("ball: " if en else "шар: ") + ball,
+                 ("pocket: " if en else "луза: ") + _pocket(self.expected.pocket, lang, "nom")]
+        if self.expected.route is None:
+            parts.append("the way need not be named" if en else "способ можно не называть")
+        else:
+            parts.append(("the way: " if en else "способ: ") + ", ".join(_ways(self.expected, lang)))
+        return "; ".join(parts)
+
+    def _parse(self, text: str):
+        return parse(text, mode=self.mode, balls_left=self.balls_left,
+                     pocket_precision=self.pocket_precision)
+
+    def to_json(self, lang: str = "ru") -> dict:
+        return {"index": self.index, "level": self.level, "kind": self.kind, "mode": self.mode,
+                "pocket_precision": self.pocket_precision, "balls_left": list(self.balls_left),
+                "description": self.description(lang), "broken": self.broken,
+                "shot": self.shot.to_json()}
+
+
+def _sentences(*parts: str) -> str:
+    return " ".join(p[:1].upper() + p[1:] + ("" if p.endswith((".", "!", "?")) else ".") for p in parts)
+
+
+def _ways(call: Call, lang: str) -> list[str]:
+    """The named parts of a route, in the learner's terms (for hints)."""
+    en = lang == "en"
+    parts = decompose(call)
+    out = ["abricole" if en else "абриколь"] if parts["abricole"] else []
+    out += [f"carom off {_name(x, 'nom', lang)}" if en else f"карамболь от шара {x}" for x in parts["caroms"]]
+    if parts["drivers"]:
+        n = len(parts["drivers"])
+        out.append(f"played with {n} ball(s): " + ", ".join(map(str, parts["drivers"])) if en
+                   else f"игра {'шаром' if n == 1 else f'{n} шарами'}: " + ", ".join(map(str, parts["drivers"])))
+    own = Counter(parts["own"])
+    if own[CUSHION]:
+        out.append(f"off {own[CUSHION]} cushion(s)" if en else
+                   ("от борта" if own[CUSHION] == 1 else f"от {own[CUSHION]} бортов"))
+    out += [f"off ball {x}" if en else f"от шара {x}" for x in parts["own"] if isinstance(x, int)]
+    return out or ["straight in (чисто)" if en else "чисто (прямо)"]
+
+
+def _route(ball, abricole=False, caroms=(), drivers=(), own=()) -> tuple:
+    route = [(CUE, CUSHION)] if abricole else []
+    route += [(CUE, x) for x in caroms]
+    chain = [CUE, *drivers, ball]
+    route += list(zip(chain, chain[1:]))
+    route += [(ball, x) for x in own] + [(ball, POCKET)]
+    return tuple(route)
+
+
+def _shot(rng: random.Random, level: int) -> tuple[Call, bool]:
+    """A random shot for the level; True when the last ball is left unnamed (C5)."""
+    balls = rng.sample(range(1, 16), 5)
+    b, others = balls[0], balls[1:]
+    pocket = rng.choice([Pocket("corner", s, e) for s in ("left", "right") for e in ("near", "far")]
+                        + [Pocket("middle", s) for s in ("left", "right")])
+    if level == 1:
+        return Call(b, pocket, _route(b)), False
+    if level == 2:
+        shape = rng.choice(("cushion", "abricole", "off_ball"))
+        return Call(b, pocket, _route(b, abricole=shape == "abricole",
+                                      own=(CUSHION,) if shape == "cushion" else
+                                      (others[0],) if shape == "off_ball" else ())), False
+    shape = rng.choice(("driver", "drivers", "carom", "cushions", "last_ball"))
+    if shape == "last_ball":
+        return Call(b, pocket, _route(b, abricole=rng.random() < 0.5,
+                                      own=(CUSHION,) * rng.randint(0, 2))), True
+    if shape == "cushions":
+        return Call(b, pocket, _route(b, own=(CUSHION,) * rng.randint(2, 3))), False
+    if shape == "carom":
+        return Call(b, pocket, _route(b, caroms=others[:1], drivers=others[1:2] if rng.random() < 0.5 else ())), False
+    n = 1 if shape == "driver" else rng.randint(2, 3)
+    return Call(b, pocket, _route(b, drivers=others[:n], own=(CUSHION,) if rng.random() < 0.3 else ())), False
+
+
+def _unnamed(call: Call) -> Call:
+    """The same call with its ball left unnamed (C5)."""
+    b = call.ball
+    route = None if call.route is None else tuple(tuple(None if x == b else x for x in c) for c in call.route)
+    return Call(None, call.pocket, route)
+
+
+def _broken_calls(ex: Exercise, rng: random.Random) -> list[tuple[str, str]]:
+    """Refused variants of the expected call: (text, the refusal code it must get)."""
+    blocks = phrase_blocks(ex.expected)
+    out = []
+    i = blocks.index(next(b for b in blocks if b.startswith("в ")))
+    if ex.expected.pocket.kind == "corner" and ex.pocket_precision == "side_for_corners":
+        out.append((" ".join(blocks[:i] + ["в угол"]), "pocket_not_definite"))
+    else:
+        out.append((" ".join(blocks[:i] + ["в лузу"]), "pocket_not_definite"))
+    if ex.mode == "clean" and ex.expected.ball is not None:
+        out.append((render(Call(ex.expected.ball, ex.expected.pocket, None)), "no_route"))
+    drivers = decompose(ex.shot)["drivers"]
+    if len(drivers) >= 2:
+        forms = render_forms()["count_ins"]
+        wrong = rng.choice([n for n in (2, 3, 4) if n != len(drivers)])
+        said = " ".join(blocks).replace(forms[str(len(drivers))], forms[str(wrong)], 1)
+        out.append((said, "count_mismatch"))
+    own = decompose(ex.shot)["own"]
+    if own and ex.expected.ball is not None:
+        j = next(k for k, b in enumerate(blocks) if b.startswith("от ") and k > 0 and "карамбол" not in b)
+        out.append((" ".join(blocks[:j + 1] + ["чисто"] + blocks[j + 1:]), "contradiction"))
+    return out
+
+
+def make_exercise(rng: random.Random, index: int, level: int, mode: str = "clean",
+                  pocket_precision: str = "side_for_corners") -> Exercise:
+    shot, unnamed = _shot(rng, level)
+    route_balls = {x for c in shot.route for x in c if isinstance(x, int)}
+    if unnamed:
+        balls_left = (shot.ball,)
+    else:
+        extra = rng.sample(sorted(set(range(1, 16)) - route_balls), rng.randint(1, 6))
+        balls_left = tuple(sorted(route_balls | set(extra)))
+    expected = Call(shot.ball, shot.pocket, shot.route if mode == "clean" else None)
+    if unnamed:
+        expected = _unnamed(expected)
+    ex = Exercise(index, level, "phrase", mode, pocket_precision, balls_left, shot, expected,
+                  rng.choice(("prose", "list")))
+    if rng.random() < FIX_SHARE:
+        options = [(t, c) for t, c in _broken_calls(ex, rng)
+                   if isinstance(r := ex._parse(t), Refusal) and r.code == c]
+        if options:
+            text, code = rng.choice(options)
+            ex = replace(ex, kind="fix", broken=text, broken_code=code)
+    return ex
+
+
+def generate(seed: int, level: int = 1, count: int = 10, mode: str = "clean",
+             pocket_precision: str = "side_for_corners") -> list[Exercise]:
+    """``count`` exercises of ``level``; the same seed gives the same list."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
+    mode = mode.replace("-", "_")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if pocket_precision not in PRECISIONS:
+        raise ValueError(f"pocket_precision must be one of {PRECISIONS}, not {pocket_precision!r}")
+    rng = random.Random(f"drill:{seed}:{level}:{mode}:{pocket_precision}")
+    return [make_exercise(rng, i + 1, level, mode, pocket_precision) for i in range(count)]
+
+
+# -- grading ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Difference:
+    """One thing the answer got wrong: ``kind`` (stable key) and a message."""
+
+    kind: str  # ball | pocket_kind | pocket_side | pocket_end | route_missing | route_extra | route_order | refused
+    message: str
+    code: str | None = None  # the refusal's code, for kind "refused"
+
+    def to_json(self) -> dict:
+        out = {"kind": self.kind, "message": self.message}
+        if self.code:
+            out["code"] = self.code
+        return out
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The verdict on one answer, with the canonical phrasing and what differs."""
+
+    answer: str
+    correct: bool
+    got: Call | Refusal
+    canonical: str
+    differences: tuple[Difference, ...] = ()
+    notes: tuple[str, ...] = ()
+    lang: str = field(default="ru", compare=False)
+
+    def to_json(self, exercise: Exercise) -> dict:
+        got = self.got.to_json() if isinstance(self.got, Call) else self.got.to_json(self.lang)
+        return {"exercise": exercise.to_json(self.lang), "answer": self.answer, "correct": self.correct,
+                "expected": exercise.expected.to_json(), "got": got, "canonical": self.canonical,
+                "differences": [d.to_json() for d in self.differences], "notes": list(self.notes)}
+
+    def render_text(self) -> str:
+        en = self.lang == "en"
+        head = ("Right." if en else "Верно.") if self.correct else ("Not right." if en else "Неверно.")
+        lines = [head, *(f"- {d.message}" for d in self.differences), *self.notes]
+        lines.append(("Canonical: " if en else "Канонически: ") + f"«{self.canonical}»")
+        return "\n".join(lines)
+
+
+def _part_label(part: str, x, lang: str) -> str:
+    en = lang == "en"
+    if part == "abricole":
+        return "abricole (the cue ball off a cushion first)" if en else "абриколь (биток сначала от борта)"
+    if part == "caroms":
+        return f"carom off ball {x}" if en else f"карамболь от шара {x}"
+    if part == "drivers":
+        return f"ball {x} driving the called ball (шаром)" if en else f"игра шаром {x}"
+    if x == CUSHION:
+        return "the called ball off a cushion" if en else "отскок заказанного шара от борта"
+    if x == CONTRE_COUP:
+        return "contre-coup" if en else "от контр-ку"
+    return f"the called ball off ball {x}" if en else f"заказанный шар от шара {x}"
+
+
+def _route_differences(expected: Call, got: Call, lang: str) -> list[Difference]:
+    en = lang == "en"
+    want, have = decompose(expected), decompose(got)
+    out = []
+    for part in ("abricole", "caroms", "drivers", "own"):
+        w = [True] if want[part] is True else [] if want[part] is False else list(want[part])
+        h = [True] if have[part] is True else [] if have[part] is False else list(have[part])
+        missing, extra = Counter(w) - Counter(h), Counter(h) - Counter(w)
+        for x in missing.elements():
+            out.append(Difference("route_missing", ("missing: " if en else "не хватает: ") + _part_label(part, x, lang)))
+        for x in extra.elements():
+            out.append(Difference("route_extra", ("extra: " if en else "лишнее: ") + _part_label(part, x, lang)))
+        if not missing and not extra and w != h:
+            said, need = (" → ".join(_short(x, lang) for x in seq) for seq in (h, w))
+            what = {"caroms": ("caroms", "карамболи"), "drivers": ("driving balls", "шары комбинации"),
+                    "own": ("the called ball's contacts", "касания заказанного шара")}[part][0 if en else 1]
+            out.append(Difference("route_order", f"{what} in another order: said {said}, needed {need}" if en
+                                  else f"{what} в другом порядке: сказано {said}, а нужно {need}"))
+    return out
+
+
+def _short(x, lang: str) -> str:
+    return ("cushion" if lang == "en" else "борт") if x == CUSHION else str(x)
+
+
+def _pocket_differences(want: Pocket, have: Pocket, lang: str) -> list[Difference]:
+    en = lang == "en"
+    if want.kind != have.kind:
+        names = {"corner": ("a corner", "угол"), "middle": ("a middle pocket", "середина")}
+        return [Difference("pocket_kind", f"pocket: said {names[have.kind][0]}, needed {names[want.kind][0]}" if en
+                           else f"луза: сказан{'а' if have.kind == 'middle' else ''} {names[have.kind][1]}, "
+                                f"а нужн{'а' if want.kind == 'middle' else ''} {names[want.kind][1]}")]
+    out = []
+    words = {"left": ("left", "левая"), "right": ("right", "правая"), "near": ("near", "ближняя"),
+             "far": ("far", "дальняя")}
+    for key, kind in (("side", "pocket_side"), ("end", "pocket_end")):
+        h, w = getattr(have, key), getattr(want, key)
+        if h is not None and h != w:
+            out.append(Difference(kind, f"pocket: said {words[h][0]}, needed {words[w][0]}" if en
+                                  else f"луза: сказана {words[h][1]}, а нужна {words[w][1]}"))
+    return out
+
+
+def _named(call: Call, balls_left: tuple[int, ...]) -> Call:
+    """Under C5 (one ball left) the number may be named or not: compare in the unnamed form."""
+    if len(balls_left) == 1 and call.ball == balls_left[0]:
+        return _unnamed(call)
+    return call
+
+
+def _as_ball(call: Call, ball) -> Call | None:
+    """``call`` with its ball renamed ``ball`` (to compare the way of a call on the wrong ball)."""
+    try:
+        return Call(ball, call.pocket, tuple(tuple(ball if x == call.ball else x for x in c) for c in call.route))
+    except ValueError:  # the renamed ball was already in the route
+        return None
+
+
+def grade(ex: Exercise, answer: str, lang: str = "ru") -> Grade:
+    """Grade a learner's answer: parse it and compare the Call with ``ex.expected``."""
+    en = lang == "en"
+    got = ex._parse(answer)
+    canonical = ex.canonical
+    if isinstance(got, Refusal):
+        msg = _sentences(got.message(lang), ("How to say it: " if en else "Как сказать: ") + got.hint(lang))
+        return Grade(answer, False, got, canonical, (Difference("refused", msg, got.code),), lang=lang)
+    want, have = _named(ex.expected, ex.balls_left), _named(got, ex.balls_left)
+    diffs: list[Difference] = []
+    if have.ball != want.ball:
+        diffs.append(Difference("ball", f"ball: said {have.ball}, the shot plays {want.ball}" if en
+                                else f"шар: сказан {have.ball}, а играется {want.ball}"))
+    diffs += _pocket_differences(want.pocket, have.pocket, lang)
+    if want.route is not None:
+        same_ball = have if have.ball == want.ball else _as_ball(have, want.ball)
+        if same_ball is not None:
+            diffs += _route_differences(want, same_ball, lang)
+    notes = []
+    if not diffs and have.pocket != want.pocket:
+        notes.append("The pocket was said less precisely than it could be; the rules accept it (Q2)." if en
+                     else "Луза названа менее точно, чем можно; правила это допускают (Q2).")
+    if not diffs and ex.mode == "ball_and_pocket":
+        clean = parse(answer, balls_left=ex.balls_left, pocket_precision=ex.pocket_precision)
+        if isinstance(clean, Call) and _named(clean, ex.balls_left).route != _named(ex.shot, ex.balls_left).route:
+            notes.append("The way said is not this shot's; in ball and pocket it does not bind (C7)." if en
+                         else "Сказанный способ не совпадает с ударом; в игре «шар и луза» он не обязывает (C7).")
+    return Grade(answer, not diffs, got, canonical, tuple(diffs), tuple(notes), lang)
+
+
+# -- the summary ------------------------------------------------------------------------------
+
+KIND_LABELS = {
+    "ball": ("wrong ball", "не тот шар"),
+    "pocket_kind": ("corner or middle mixed up", "угол и середина перепутаны"),
+    "pocket_side": ("wrong side of the pocket", "не та сторона лузы"),
+    "pocket_end": ("near and far mixed up", "ближняя и дальняя перепутаны"),
+    "route_missing": ("part of the way missing", "пропущена часть способа"),
+    "route_extra": ("something extra in the way", "лишнее в способе"),
+    "route_order": ("contacts out of order", "касания не в том порядке"),
+}
+
+
+def mistake_label(kind: str, code: str | None, lang: str = "ru") -> str:
+    if kind == "refused":
+        return (f"refused call ({code})" if lang == "en" else f"заказ не принят ({code})")
+    en_ru = KIND_LABELS.get(kind, (kind, kind))
+    return en_ru[0] if lang == "en" else en_ru[1]
+
+
+def summarize(grades: list[Grade], asked: int, revealed: int = 0, lang: str = "ru") -> dict:
+    """N of M right and the kinds of mistakes made (each counted once per answer)."""
+    mistakes: Counter = Counter()
+    for g in grades:
+        for label in {mistake_label(d.kind, d.code, lang) for d in g.differences}:
+            mistakes[label] += 1
+    right = sum(g.correct for g in grades)
+    return {"asked": asked, "answers": len(grades), "right": right, "revealed": revealed,
+            "mistakes": dict(mistakes.most_common())}
+
+
+def summary_text(summary: dict, lang: str = "ru") -> str:
+    en = lang == "en"
+    head = (f"Right: {summary['right']} of {summary['asked']}." if en
+            else f"Верно: {summary['right']} из {summary['asked']}.")
+    lines = [head]
+    if summary["revealed"]:
+        lines.append(f"Answers shown: {summary['revealed']}." if en else f"Подсмотрено ответов: {summary['revealed']}.")
+    if summary["mistakes"]:
+        lines.append("Mistakes:" if en else "Ошибки:")
+        lines += [f"- {k}: {v}" for k, v in summary["mistakes"].items()]
+    return "\n".join(lines)
