@@ -57,7 +57,9 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def report(result, lang: str = "ru") -> list[str]:
-    """A readable report: one paragraph a stroke, then the result."""
+    """A readable report: one paragraph a stroke (who, the call, the outcome, the verdict), then the result."""
+    from .rules.notation import render_outcome
+
     en = lang == "en"
     lines = []
     for i, row in enumerate(result.rows, 1):
@@ -71,6 +73,8 @@ def report(result, lang: str = "ru") -> list[str]:
         else:
             head += f"«{row.call_text}»" if row.call_text else json.dumps(row.call.to_json(), ensure_ascii=False)
         lines.append(head)
+        if row.outcome is not None:  # what happened, in the scorer's short notation
+            lines.append(("  outcome: " if en else "  исход: ") + (render_outcome(row.outcome.to_json()) or "—"))
         lines.append("  " + v.message(lang))
     st = result.state
     p = st.players

@@ -73,6 +73,7 @@ class ReplayRow:
     call_status: str
     refusal: dict | None
     verdict: Verdict
+    outcome: Outcome | None = None  # the stroke's outcome, for a readable report
 
     def to_json(self, lang: str = "ru") -> dict:
         data = {"line": self.line, "call_text": self.call_text, "call_status": self.call_status,
@@ -221,7 +222,7 @@ def run(script: Script, parse: Callable | None = None) -> ReplayResult:
             if not f.startswith(("call", "stroke", "verdict")):
                 f = "outcome." + f
             raise ReplayError(st.line, f, exc.message, exc.ru) from None
-        result.rows.append(ReplayRow(st.line, text, call, status, refusal, verdict))
+        result.rows.append(ReplayRow(st.line, text, call, status, refusal, verdict, st.outcome))
     return result
 
 

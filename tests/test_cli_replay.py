@@ -36,6 +36,19 @@ def test_readable_report_in_russian_and_english(capsys):
     assert "Score: A 79 : 24 B. A wins." in capsys.readouterr().out
 
 
+def test_the_report_shows_each_strokes_outcome(capsys):
+    path = CORPUS / "C3_combinations_and_abricol.jsonl"
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[3:6] == [
+        "Удар 2 (строка 2), A: «тройку чисто в середину»",
+        "  исход: биток борт; биток 3; 3 в левую середину",
+        "  Заказ не выполнен: абриколь не был заказан; шар 3 — на стол; бьёт B (C2, Q10, C3, Q3, Q6).",
+    ]
+    assert main(["--lang", "en", "replay", str(path)]) == 0
+    assert "  outcome: биток борт; биток 3; 3 в левую середину" in capsys.readouterr().out
+
+
 def test_refused_call_in_the_report(capsys):
     assert main(["replay", str(CORPUS / "C4_C9_Q8_refused_calls.jsonl")]) == 0
     out = capsys.readouterr().out
