@@ -228,8 +228,8 @@ def cmd_show(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    con = Console(highlight=False)
     tty = sys.stdout.isatty()
+    con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
     con.print(render_scoreboard(s.state.to_json(), m.id, lang) if tty else scoreboard_line(s.state.to_json(), lang))
     t = Table(show_header=True, header_style="bold")
     for col in ("#", tr("бьёт", "striker"), tr("заказ", "call"), tr("исход", "outcome"), tr("вердикт", "verdict")):

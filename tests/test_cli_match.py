@@ -122,6 +122,16 @@ def test_show_speaks_the_language_asked_for_not_the_one_the_strokes_were_entered
     assert "→ Call fulfilled; Аня +3 (ball 3)" in out and "#4 Боря: no call | " in out
 
 
+def test_show_into_a_pipe_keeps_the_scoreboard_on_one_line(capsys, monkeypatch, db):
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Анастасия Владимировна",
+                     "Борис Константинович", "--db", db, "--json")
+    mid = json.loads(out)["match"]
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db)
+    assert rc == 0
+    assert out.splitlines()[0] == ("счёт: Анастасия Владимировна 0 : 0 Борис Константинович; на столе: "
+                                   "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; бьёт Анастасия Владимировна с руки")
+
+
 def test_stats_names_the_kinds_of_call_in_russian(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db,
