@@ -248,16 +248,16 @@ def _broken_calls(ex: Exercise, rng: random.Random) -> list[tuple[str, str]]:
         out.append((" ".join(blocks[:i] + ["в лузу"]), "pocket_not_definite"))
     if ex.mode == "clean" and ex.expected.ball is not None:
         out.append((render(Call(ex.expected.ball, ex.expected.pocket, None)), "no_route"))
-    drivers = decompose(ex.shot)["drivers"]
-    if len(drivers) >= 2:
+    # the way's mistakes are said over the whole shot (under C7 its words are still checked)
+    shot_blocks, parts = phrase_blocks(ex.shot), decompose(ex.shot)
+    if len(parts["drivers"]) >= 2:
         forms = render_forms()["count_ins"]
-        wrong = rng.choice([n for n in (2, 3, 4) if n != len(drivers)])
-        said = " ".join(blocks).replace(forms[str(len(drivers))], forms[str(wrong)], 1)
+        wrong = rng.choice([n for n in (2, 3, 4) if n != len(parts["drivers"])])
+        said = " ".join(shot_blocks).replace(forms[str(len(parts["drivers"]))], forms[str(wrong)], 1)
         out.append((said, "count_mismatch"))
-    own = decompose(ex.shot)["own"]
-    if own and ex.expected.ball is not None:
-        j = next(k for k, b in enumerate(blocks) if b.startswith("от ") and k > 0 and "карамбол" not in b)
-        out.append((" ".join(blocks[:j + 1] + ["чисто"] + blocks[j + 1:]), "contradiction"))
+    if parts["own"]:
+        j = len(shot_blocks) - 2  # the called ball's own contacts come just before the pocket
+        out.append((" ".join(shot_blocks[:j + 1] + ["чисто"] + shot_blocks[j + 1:]), "contradiction"))
     return out
 
 
