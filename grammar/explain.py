@@ -94,9 +94,12 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
     if isinstance(result, Refusal):
         lines.append(("Refused: " if en else "Не принят: ") + result.message(lang))
         if result.span[1] > result.span[0]:
-            where = "".join(c if c.isprintable() else f"\\u{ord(c):04x}"
-                            for c in text[result.span[0]:result.span[1]][:80])
-            lines.append(("Where: " if en else "Где: ") + f"«{where}» [{result.span[0]}:{result.span[1]}]")
+            start, end = result.span
+            where = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text[start:end][:80])
+            if end - start > 80:
+                where += "…"
+            lines.append(("Where: " if en else "Где: ") + f"«{where}» "
+                         + (f"(characters {start + 1}–{end})" if en else f"(символы {start + 1}–{end})"))
         return Explanation(text, result, tuple(lines), None, tuple(notes),
                            ("How to say it: " if en else "Как сказать: ") + result.hint(lang))
     call = result

@@ -26,6 +26,13 @@ def test_explains_a_refusal_with_the_fix():
     assert e.to_json()["error"]["code"] == "pocket_not_definite"
 
 
+def test_where_is_said_in_characters_counted_from_one_and_a_long_span_is_cut_visibly():
+    assert "Где: «в угол» (символы 8–13)" in explain("тройку в угол").render_text()
+    assert "Where: «в угол» (characters 8–13)" in explain("тройку в угол", lang="en").render_text()
+    where = next(x for x in explain("тройку " * 100).render_text().splitlines() if x.startswith("Где: "))
+    assert where.endswith("тро…» (символы 1–699)")
+
+
 def test_route_words_in_ball_and_pocket_are_noted():  # C7
     e = explain("тройку от борта в середину", mode="ball_and_pocket")
     assert e.ok and e.result.route is None
