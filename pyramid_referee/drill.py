@@ -409,8 +409,10 @@ def _named(call: Call, balls_left: tuple[int, ...]) -> Call:
 def _as_ball(call: Call, ball) -> Call | None:
     """``call`` with its ball renamed ``ball`` (to compare the way of a call on the wrong ball)."""
     try:
-        return Call(ball, call.pocket, tuple(tuple(ball if x == call.ball else x for x in c) for c in call.route))
-    except ValueError:  # the renamed ball was already in the route
+        renamed = Call(ball, call.pocket, tuple(tuple(ball if x == call.ball else x for x in c) for c in call.route))
+        decompose(renamed)
+        return renamed
+    except ValueError:  # the renamed ball was already in the route: no way to compare
         return None
 
 
@@ -457,9 +459,28 @@ KIND_LABELS = {
 }
 
 
+REFUSAL_LABELS = {
+    "empty": ("nothing said", "ничего не сказано"),
+    "unknown_word": ("an unknown word", "неизвестное слово"),
+    "unexpected_word": ("a word out of place", "слово не к месту"),
+    "no_ball": ("no ball", "не назван шар"),
+    "no_pocket": ("no pocket", "не названа луза"),
+    "pocket_not_definite": ("the pocket not definite", "луза названа неточно"),
+    "no_route": ("no way named", "не назван способ"),
+    "count_mismatch": ("the count of balls wrong", "число шаров не то"),
+    "contradiction": ("a contradiction", "противоречие"),
+    "ambiguous": ("ambiguous", "двусмысленно"),
+    "ball_not_on_table": ("a ball not on the table", "шара нет на столе"),
+    "incomplete": ("unfinished", "не закончен"),
+    "several_calls_unclear": ("two calls mixed", "два заказа вперемешку"),
+    "too_long": ("too long", "слишком длинно"),
+}
+
+
 def mistake_label(kind: str, code: str | None, lang: str = "ru") -> str:
     if kind == "refused":
-        return (f"refused call ({code})" if lang == "en" else f"заказ не принят ({code})")
+        what = REFUSAL_LABELS.get(code, (code, code))
+        return (f"refused: {what[0]} ({code})" if lang == "en" else f"не принят: {what[1]} ({code})")
     en_ru = KIND_LABELS.get(kind, (kind, kind))
     return en_ru[0] if lang == "en" else en_ru[1]
 

@@ -55,7 +55,7 @@ def test_json_from_a_pipe_grades_each_answer(capsys, monkeypatch):
     assert last["correct"] is True
     assert summary["summary"]["right"] == 2 and summary["summary"]["asked"] == 4
     assert summary["summary"]["revealed"] == 1 and summary["summary"]["seed"] == 21
-    assert summary["summary"]["mistakes"] == {"заказ не принят (pocket_not_definite)": 1}
+    assert summary["summary"]["mistakes"] == {"не принят: луза названа неточно (pocket_not_definite)": 1}
 
 
 def test_text_from_a_pipe_without_prompt_noise_and_quit(capsys, monkeypatch):

@@ -190,9 +190,10 @@ def test_summary_counts_right_answers_and_kinds_of_mistakes():
               grade(ex, "двумя шарами шестёркой и одиннадцатым тройку в левую середину")]
     s = summarize(grades, asked=4, revealed=1)
     assert (s["right"], s["asked"], s["answers"], s["revealed"]) == (1, 4, 3, 1)
-    assert s["mistakes"] == {"заказ не принят (no_route)": 1, "не та сторона лузы": 1}
+    assert s["mistakes"] == {"не принят: не назван способ (no_route)": 1, "не та сторона лузы": 1}
     assert summary_text(s).startswith("Верно: 1 из 4.")
-    assert "Right: 1 of 4." in summary_text(summarize(grades, 4, lang="en"), "en")
+    en = summarize(grades, 4, lang="en")
+    assert "Right: 1 of 4." in summary_text(en, "en") and "refused: no way named (no_route)" in en["mistakes"]
 
 
 def test_bad_generator_arguments():
