@@ -230,8 +230,10 @@ class Store:
         explicit = path is not None or bool(os.environ.get(ENV_DB))
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         if self.path.is_dir():
-            raise StoreError(tr(f"--db {self.path}: это каталог, а нужен файл базы",
-                                f"--db {self.path}: is a directory, not a database file"))
+            given = "--db" if path is not None else ENV_DB if os.environ.get(ENV_DB) else tr("база матчей",
+                                                                                            "match database")
+            raise StoreError(tr(f"{given} {self.path}: это каталог, а нужен файл базы",
+                                f"{given} {self.path}: is a directory, not a database file"))
         parent = self.path.parent
         if not parent.exists():
             if create_dir if create_dir is not None else not explicit:

@@ -200,6 +200,16 @@ def test_unwritable_place_is_named_as_the_reason(tmp_path, monkeypatch):
     assert f"нет прав на запись в каталог {tmp_path}" in str(exc.value) and "--db" in str(exc.value)
 
 
+def test_a_directory_names_where_the_path_came_from(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYRAMID_REFEREE_DB", str(tmp_path))
+    with pytest.raises(StoreError) as exc:
+        Store()
+    assert str(exc.value).startswith(f"PYRAMID_REFEREE_DB {tmp_path}: это каталог")
+    with pytest.raises(StoreError) as exc:
+        Store(tmp_path)
+    assert str(exc.value).startswith(f"--db {tmp_path}: это каталог")
+
+
 def test_default_path_env_and_platformdirs(monkeypatch, tmp_path):
     monkeypatch.setenv("PYRAMID_REFEREE_DB", str(tmp_path / "x.sqlite"))
     assert default_db_path() == tmp_path / "x.sqlite"
