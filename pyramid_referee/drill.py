@@ -96,8 +96,8 @@ def describe(shot: Call, style: str, lang: str = "ru") -> str:
                 ("cushion" if lang == "en" else "борт") if t == CUSHION else _name(t, "nom", lang))
             steps.append(f"{len(steps) + 1}) {_name(a, 'nom', lang)} → {target}")
         return "; ".join(steps) + "."
-    text = (", then " if lang == "en" else ", затем ").join(
-        _clause(shot.route, i, lang) for i in range(len(shot.route))).format(pocket=pocket)
+    clauses = [_clause(shot.route, i, lang) for i in range(len(shot.route))]
+    text = (", ".join(clauses[:-1]) + (", and " if lang == "en" else ", и ") + clauses[-1]).format(pocket=pocket)
     return text[0].upper() + text[1:] + "."
 
 
@@ -365,7 +365,8 @@ def _route_differences(expected: Call, got: Call, lang: str) -> list[Difference]
         h = [True] if have[part] is True else [] if have[part] is False else list(have[part])
         missing, extra = Counter(w) - Counter(h), Counter(h) - Counter(w)
         for x in missing.elements():
-            out.append(Difference("route_missing", ("missing: " if en else "не хватает: ") + _part_label(part, x, lang)))
+            out.append(Difference("route_missing",
+                                  ("missing: " if en else "не хватает: ") + _part_label(part, x, lang)))
         for x in extra.elements():
             out.append(Difference("route_extra", ("extra: " if en else "лишнее: ") + _part_label(part, x, lang)))
         if not missing and not extra and w != h:

@@ -81,11 +81,11 @@ def test_descriptions_do_not_give_the_call_phrasing_away():
 
 def test_prose_description_names_every_contact():
     ex = exercise()
-    assert ex.description() == ("Биток бьёт шестёрку, затем шестёрка бьёт одиннадцатый шар, затем одиннадцатый "
-                                "шар бьёт тройку, затем тройка без других касаний падает в правую среднюю лузу.")
+    assert ex.description() == ("Биток бьёт шестёрку, шестёрка бьёт одиннадцатый шар, одиннадцатый шар бьёт "
+                                "тройку, и тройка без других касаний падает в правую среднюю лузу.")
     assert "ball 11 hits ball 3" in ex.description("en")
-    listed = Exercise(1, 3, "phrase", "clean", "side_for_corners", (3, 6), Call(3, MIDDLE_R, COMBO), Call(3, MIDDLE_R, COMBO),
-                      style="list")
+    call = Call(3, MIDDLE_R, COMBO)
+    listed = Exercise(1, 3, "phrase", "clean", "side_for_corners", (3, 6, 11), call, call, style="list")
     assert listed.description().startswith("1) биток → шестёрка; 2) шестёрка → одиннадцатый шар;")
 
 
