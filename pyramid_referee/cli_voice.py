@@ -119,8 +119,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("режим заказа нового матча (C1; по умолчанию clean, Q9); сохранённый матч "
                            "сохраняет свой",
                            "a new match's call mode (C1; default clean, Q9); a stored match keeps its own"))
-    p.add_argument("--block-ms", type=_positive_float, default=20.0, metavar="MS",
-                   help=tr("длина блока звука, мс (по умолчанию 20)", "audio block length, ms (default 20)"))
+    # The strike is reported ≈7 ms (the detector's look-ahead) + one block after the click;
+    # the bar is 20 ms, so the default is the pipeline's 10 ms block (20 ms would give ≈27 ms).
+    from .listen import DEFAULT_BLOCK_MS
+
+    p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar="MS",
+                   help=tr(f"длина блока звука, мс (по умолчанию {DEFAULT_BLOCK_MS:g}; удар сообщается "
+                           f"через ≈7 мс + один блок)",
+                           f"audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is reported "
+                           f"≈7 ms + one block after the click)"))
     _add_model_options(p)
     p.set_defaults(handler=cmd_listen)
 

@@ -281,6 +281,18 @@ def test_listen_bad_players_is_told_before_the_model(isolated_env):
         no_traceback(p)
 
 
+def test_listen_default_block_keeps_the_strike_report_under_20_ms():
+    """The strike is reported about 7 ms (the detector's look-ahead) plus one block after the
+    click, and the bar is 20 ms: the default block of ``listen`` must be the pipeline's 10 ms,
+    not 20 (which would report it ~27 ms late)."""
+    from pyramid_referee import listen
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    args = cli.build_parser().parse_args(["listen"])
+    assert args.block_ms == listen.DEFAULT_BLOCK_MS
+    assert StrikeDetector().look_ahead_s * 1000 + args.block_ms <= 20
+
+
 def test_listen_list_devices_with_none_says_so(monkeypatch, capsys):
     # Test double: PortAudio reporting no input device, as on a machine without a microphone.
     from pyramid_referee.voice import audio
