@@ -338,3 +338,131 @@ def test_speaker_reads_aloud_with_espeak(tmp_path):
     sp.say("заказ принят")
     sp.close()
     assert sp._proc is not None and sp._proc.returncode == 0
+
+
+# --- the live referee on the real microphone path ----------------------------------------------
+# The WAV is played with paplay into the null sink of the test's own PulseAudio daemon (the
+# ``pulse`` fixture, tests/conftest.py) while LiveReferee records its monitor through
+# MicrophoneSource (sounddevice → PortAudio → ALSA's pulse plugin), 10 ms blocks, exactly as
+# run_live's audio thread does. The Korean model and KoGrammar (test double) stand in for the
+# Russian model and the call language. It runs in a subprocess: PortAudio reads the daemon's
+# environment when it starts.
+
+LIVE = """
+import json, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+import numpy as np
+from test_listen import KO_WORDS, KoGrammar, _session
+from test_voice_recognizer import korean_model
+from pathlib import Path
+from pyramid_referee import listen
+from pyramid_referee.voice.mic import MicrophoneSource
+from pyramid_referee.voice.strike import StrikeDetector
+
+wav, out = sys.argv[1], Path(sys.argv[2])
+model = korean_model()
+store, session = _session(out)
+referee = listen.LiveReferee(model, session, words=KO_WORDS, detector=StrikeDetector(),
+                             parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call, lang="en")
+finals = []  # every final result, observed on its way (the referee prunes its own list)
+accept, flush = referee.recognizer.accept, referee.recognizer.flush
+def observed_accept(block):
+    r = accept(block)
+    finals.extend(r)
+    return r
+def observed_flush():
+    r = flush()
+    finals.extend(r)
+    return r
+referee.recognizer.accept, referee.recognizer.flush = observed_accept, observed_flush
+chunks, pending, reported, decisions, verdicts = [], [], [], [], []
+player = t_play = t_done = None
+with store, MicrophoneSource(device="default", block_ms=listen.DEFAULT_BLOCK_MS) as mic:
+    for frame in mic:
+        chunks.append(frame.samples)
+        found = referee.feed(frame.samples, frame.t0)
+        reported += [(t, referee.time) for t in found]
+        pending += found
+        if pending and referee.time >= pending[0] + listen.SETTLE_S:
+            d = referee.decide(pending.pop(0))
+            decisions.append(d.to_json())
+            verdicts.append(referee.enter(["биток 3, 3 в середину", "биток 5"][len(verdicts)]).verdict.to_json("en"))
+        if player is None and frame.t1 >= 0.3:
+            player = subprocess.Popen(["paplay", wav])
+            t_play = frame.t1
+        if player is not None and t_done is None and player.poll() is not None:
+            t_done = frame.t1
+        if t_done is not None and frame.t1 >= t_done + 1.0 or frame.t1 > 40:
+            break
+    scores = session.state.to_json()["scores"]
+    problems = [mic.overflows, mic.dropped]
+np.save(out / "recorded.npy", np.concatenate(chunks))
+print(json.dumps({"t_play": t_play, "t_done": t_done, "reported": reported, "decisions": decisions,
+                  "verdicts": verdicts, "scores": scores, "finals": finals, "problems": problems}))
+"""
+
+
+def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path):
+    """Two calls then the click (C9: the last one, finished before it, counts); a call said after
+    the click goes to the next strike (C10); words and strikes on the one clock of the recording."""
+    from scipy.signal import correlate
+
+    from pyramid_referee.voice.strike import detect_strikes
+
+    s = Scene().add(silence(0.3))
+    spans = {}
+
+    def word(w):
+        spans.setdefault(w, []).append((s.now, s.now + len(say(w)) / RATE))
+        s.add(say(w))
+
+    word("왼쪽")                              # an incomplete call, replaced by the next one (C9)
+    s.add(silence(0.9))
+    word("오른쪽")
+    s.add(silence(0.15))
+    word("음악")                               # the complete call, finished before the click
+    s.add(silence(0.6)).click().add(silence(0.6))
+    word("왼쪽")                               # said after the click: the next stroke's call
+    s.add(silence(3.4 - (s.now - s.clicks[0]))).click().add(silence(1.0))  # past the 3 s stroke window
+    wav = s.write(tmp_path / "table.wav")
+    played = read_wav(wav)
+
+    proc = subprocess.run([__import__("sys").executable, "-c", LIVE, str(wav), str(tmp_path),
+                           str(Path(__file__).parent)],
+                          env=pulse, capture_output=True, text=True, timeout=90)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    info = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert info["problems"] == [0, 0], "audio was lost on the way"
+    y = np.load(tmp_path / "recorded.npy")
+    assert np.abs(y).max() > 0.1, "the recording is silent"
+
+    # Where the WAV sits in the recording: the lag of the best match (server buffering moves the
+    # start of playback by some tens of ms from when paplay was launched).
+    xc = correlate(y, played, mode="valid", method="fft")
+    lag = int(np.argmax(xc)) / RATE
+    seg = y[int(lag * RATE): int(lag * RATE) + len(played)]
+    assert np.corrcoef(seg, played)[0, 1] > 0.95, "the recording is not the WAV played"
+    assert info["t_play"] - 0.1 <= lag <= info["t_play"] + 1.5
+    clicks = [c + lag for c in s.clicks]  # the clicks on the recording's clock
+
+    # Strikes: found on the stream clock where the clicks are, reported one look-ahead + one
+    # block after the click, the same as the offline detector finds in the recorded samples.
+    assert [t for t, _ in info["reported"]] == pytest.approx(clicks, abs=0.003)
+    assert all(at - t <= 0.020 for t, at in info["reported"])
+    assert detect_strikes(y) == pytest.approx([t for t, _ in info["reported"]], abs=1e-4)
+
+    # The words, on the same clock: each where it was played.
+    heard = [w for r in info["finals"] for w in tl.read_event(r).top.words]
+    assert [w.word for w in heard] == ["왼쪽", "오른쪽", "음악", "왼쪽"]
+    played_at = spans["왼쪽"][:1] + spans["오른쪽"] + spans["음악"] + spans["왼쪽"][1:]
+    for w, (a, b) in zip(heard, played_at):
+        assert a + lag - 0.1 <= w.start < w.end <= b + lag + 0.1, (w, a + lag, b + lag)
+    assert heard[2].end < clicks[0] < heard[3].start
+
+    first, second = info["decisions"]
+    assert first["strike"] == pytest.approx(clicks[0], abs=0.003)
+    assert (first["status"], first["heard"], first["call"]) == ("accepted", "오른쪽 음악", KoGrammar.CALL.to_json())
+    assert second["strike"] == pytest.approx(clicks[1], abs=0.003)
+    assert (second["status"], second["heard"]) == ("rejected", "왼쪽")  # no carry-over of the first
+    assert info["verdicts"][0]["fulfilled"] is True
+    assert info["scores"] == {"A": 3, "B": 0}  # ball 3 for A (Q4); no penalty after (as above)

@@ -1,7 +1,7 @@
 """The microphone: a dead or missing device, overflow reporting, rate conversion, and the real path.
 
-The real path: the test starts its own PulseAudio daemon with a null sink whose monitor is the
-default source; PortAudio records it through ALSA's pulse plugin (libasound2-plugins) while
+The real path: the test starts its own PulseAudio daemon (the ``pulse`` fixture,
+tests/conftest.py) with a null sink whose monitor is the default source; PortAudio records it through ALSA's pulse plugin (libasound2-plugins) while
 ``paplay`` plays a WAV with two strikes into the sink. It skips, saying why, where the daemon or
 the tools are missing. The recording runs in a subprocess so that PortAudio starts with the test
 daemon's environment.
@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import shutil
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -126,43 +123,7 @@ def test_stream_resampler_matches_whole_signal_and_ignores_block_edges(rate_in):
 
 # --- the real path: PulseAudio null sink → ALSA pulse plugin → PortAudio → MicrophoneSource ------
 
-def _pactl_ok(env) -> bool:
-    return subprocess.run(["pactl", "info"], env=env, capture_output=True, timeout=5).returncode == 0
-
-
-@pytest.fixture(scope="module")
-def pulse(tmp_path_factory):
-    for tool in ("pulseaudio", "pactl", "paplay"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed (apt-get install pulseaudio pulseaudio-utils)")
-    run = tmp_path_factory.mktemp("pulse-runtime")
-    os.chmod(run, 0o700)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PULSE_")}
-    env.update(XDG_RUNTIME_DIR=str(run), HOME=str(run))
-    log = run / "pulseaudio.log"
-    proc = subprocess.Popen(
-        ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-         "--system=false", "-L", "module-native-protocol-unix",
-         "-L", "module-null-sink sink_name=referee_test rate=16000 channels=1",
-         f"--log-target=file:{log}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and proc.poll() is None and not _pactl_ok(env):
-        time.sleep(0.2)
-    if proc.poll() is not None or not _pactl_ok(env):
-        proc.kill()
-        proc.wait()
-        tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
-        pytest.skip(f"the PulseAudio daemon could not start here: {tail.strip() or 'no log'}")
-    subprocess.run(["pactl", "set-default-source", "referee_test.monitor"], env=env, check=True)
-    subprocess.run(["pactl", "set-default-sink", "referee_test"], env=env, check=True)
-    yield env
-    proc.terminate()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+# ``pulse`` (tests/conftest.py): the test's own PulseAudio daemon with a null sink.
 
 
 RECORD = textwrap.dedent("""

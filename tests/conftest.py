@@ -1,0 +1,58 @@
+"""Fixtures shared by several test files.
+
+``pulse``: a PulseAudio daemon of the test's own (its own runtime folder, no user session) with
+a null sink ``referee_test`` whose monitor is the default source, so that PortAudio, through
+ALSA's pulse plugin (libasound2-plugins), records whatever ``paplay`` plays into the sink: the
+real microphone path without a microphone. The fixture yields the environment a subprocess
+needs to reach that daemon (PortAudio reads it when it starts, so the recording runs in a
+subprocess). It skips, saying why, where the tools are missing or the daemon cannot start.
+One daemon serves the whole session (tests/test_voice_mic.py, tests/test_listen.py).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+
+def _pactl_ok(env) -> bool:
+    return subprocess.run(["pactl", "info"], env=env, capture_output=True, timeout=5).returncode == 0
+
+
+@pytest.fixture(scope="session")
+def pulse(tmp_path_factory):
+    for tool in ("pulseaudio", "pactl", "paplay"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed (apt-get install pulseaudio pulseaudio-utils)")
+    run = tmp_path_factory.mktemp("pulse-runtime")
+    os.chmod(run, 0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PULSE_")}
+    env.update(XDG_RUNTIME_DIR=str(run), HOME=str(run))
+    log = run / "pulseaudio.log"
+    proc = subprocess.Popen(
+        ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+         "--system=false", "-L", "module-native-protocol-unix",
+         "-L", "module-null-sink sink_name=referee_test rate=16000 channels=1",
+         f"--log-target=file:{log}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and proc.poll() is None and not _pactl_ok(env):
+        time.sleep(0.2)
+    if proc.poll() is not None or not _pactl_ok(env):
+        proc.kill()
+        proc.wait()
+        tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
+        pytest.skip(f"the PulseAudio daemon could not start here: {tail.strip() or 'no log'}")
+    subprocess.run(["pactl", "set-default-source", "referee_test.monitor"], env=env, check=True)
+    subprocess.run(["pactl", "set-default-sink", "referee_test"], env=env, check=True)
+    yield env
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
