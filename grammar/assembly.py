@@ -199,6 +199,12 @@ def assemble(items: list, text: str, mode: str, balls_left,
         return Call(ball, pocket, None)
     if mode == "ball_and_pocket":  # C7: the way is not part of the call
         return Call(ball, pocket, None)
+    unclear = _unclear_owner(items)
+    if unclear is not None:
+        contact, neighbour = unclear
+        return Refusal("ambiguous", _span(neighbour, contact), "whose_contact",
+                       {"word": text[contact[2]:contact[3]], "contact": text[neighbour[2]:neighbour[3]],
+                        "example": _example(ball, pocket)})
 
     # Each kind of step (caroms, driving balls, the called ball's own contacts) is
     # said as one stretch, in the order it happens. Split into stretches with other
@@ -219,6 +225,45 @@ def assemble(items: list, text: str, mode: str, balls_left,
                 if call not in calls:
                     calls.append(call)
     return calls[0] if len(calls) == 1 else set(calls)
+
+
+# Whose contact is it (C9)? A postposed «от борта» belongs to the ball word right
+# before it (terms.md NB: «X от борта» is X off the cushion). Said right after a
+# driving ball («шестёркой от борта»), a carom («карамболем от шестёрки от борта»)
+# or «абриколем» (or, with no ball word before it, right before «абриколем»), it
+# may be that ball's or the cue ball's contact rather than the called ball's: a route the reader cannot tell, so it is refused, never given to
+# the called ball silently. A kiss («от шара X») after the driving balls stays the
+# called ball's: that is the rules' own template («Тремя шарами …, от шара …, 12-й
+# шар …», C2); after a carom it may continue the carom («от шестёрки от семёрки»).
+_OWN = ("kiss", "cushion", "contre")
+
+
+def _unclear_owner(items: list):
+    """(contact, the phrase it may belong to) for the first run of the called ball's
+    own contacts said next to another ball's phrase, else None. A run («от борта от
+    контр-ку») belongs to what stands before it as a whole."""
+    k = 0
+    n = len(items)
+    while k < n:
+        if items[k][0] not in _OWN:
+            k += 1
+            continue
+        end = k
+        while end < n and items[end][0] in _OWN:
+            end += 1
+        run = items[k:end]
+        before = items[k - 1] if k > 0 else None
+        after = items[end] if end < n else None
+        banks = [i for i in run if i[0] != "kiss"]  # a cushion or a rebound
+        if before is not None and before[0] == "carom":
+            return run[0], before  # «карамболем от шестёрки от семёрки»: the carom goes on?
+        if before is not None and before[0] in ("driver", "count", "abricole") and banks:
+            return banks[0], before  # «шестёркой от борта»: the six off the cushion?
+        if (banks and after is not None and after[0] == "abricole"
+                and not (before is not None and before[0] in ("called", "obj"))):
+            return banks[0], after  # «от борта абриколем тройку»: the cue ball's cushion?
+        k = end
+    return None
 
 
 def _stretches(items: list, kinds: set, keep: str | None) -> list[list]:

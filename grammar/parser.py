@@ -346,6 +346,7 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
         return Refusal("ambiguous", whole, "too_many")
     calls: list[Call] = []
     semantic: Refusal | None = None
+    unclear: Refusal | None = None
     memo: dict = {}
     for items in readings:
         result = resolve(items, text, mode, balls, memo, precision)
@@ -354,10 +355,16 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
                 calls.append(result)
         elif isinstance(result, set):
             calls.extend(c for c in result if c not in calls)
+        elif result.code == "ambiguous":
+            # a reading that is itself unclear (e.g. whose cushion it is) is no failed
+            # reading: it stands against any call another reading makes (C9)
+            unclear = unclear or result
         elif semantic is None:
             semantic = result
         if len(calls) > 1:
             break  # two different calls: ambiguous, whatever the other readings give
+    if unclear is not None and len(calls) <= 1:
+        return unclear
     if len(calls) == 1:
         return calls[0]
     if len(calls) > 1:

@@ -1,7 +1,7 @@
 """Canonical Russian phrasing of a call: ``render(call)`` parses back to the same call.
 
 Word order: [абриколем] [карамболем от X …] [driving balls] BALL [own contacts
-| чисто] POCKET, e.g. «карамболем от шестёрки одиннадцатым шаром тройку чисто
+| чисто] POCKET (with no number, C5, after «абриколем»: «чужой» before own contacts), e.g. «карамболем от шестёрки одиннадцатым шаром тройку чисто
 в середину». The forms (cases, genders) were inflected with pymorphy3 when the
 lexicon was built and are read from ``data/lexicon.json``.
 """
@@ -91,8 +91,10 @@ def render(call: Call) -> str:
 
 def phrase_blocks(call: Call) -> list[str]:
     """The canonical call as blocks that may be said in any order (free word
-    order): абриколем, the caroms, the driving balls, the ball, its own contacts
-    (or чисто), the pocket. Each block is one stretch (see assembly.py)."""
+    order): абриколем, the caroms, the driving balls, the ball with its own
+    contacts (or the ball, and чисто), the pocket. Each block is one stretch (see
+    assembly.py); own contacts stay right after their ball word, so that no order
+    puts them next to another ball's phrase (whose contact, C9)."""
     if not isinstance(call, Call):
         raise GrammarError(f"render expects a Call, not {type(call).__name__}")
     blocks: list[str] = []
@@ -113,8 +115,6 @@ def phrase_blocks(call: Call) -> list[str]:
         forms = render_forms()
         blocks.append(f"{forms['count_ins'][str(len(drivers))]} {forms['balls_ins_plural']} "
                       + _join([_ball(x, "ins_short") for x in drivers]))
-    if call.ball is not None:
-        blocks.append(_ball(call.ball, "acc"))
     own = parts["own"]
     words: list[str] = []
     k = 0
@@ -138,7 +138,21 @@ def phrase_blocks(call: Call) -> list[str]:
         else:
             raise GrammarError(f"the route target {target!r} cannot be said in the call language")
         k += 1
-    blocks.append(" ".join(words) if words else "чисто")
+    if words:
+        # The own contacts are said right after the ball word, in one block: after
+        # «абриколем», a carom or a driving ball they could be that ball's
+        # (assembly.py, whose contact). With no number (C5) and such a phrase in the
+        # call, «чужой» is the ball word they follow.
+        if call.ball is not None:
+            blocks.append(f"{_ball(call.ball, 'acc')} {' '.join(words)}")
+        elif blocks:
+            blocks.append(f"чужой {' '.join(words)}")
+        else:
+            blocks.append(" ".join(words))
+    else:
+        if call.ball is not None:
+            blocks.append(_ball(call.ball, "acc"))
+        blocks.append("чисто")
     blocks.append(render_pocket(call.pocket))
     return blocks
 

@@ -109,7 +109,10 @@ def test_render_rejects_non_calls():
 @given(calls(), st.randoms(use_true_random=False))
 def test_free_word_order_blocks_in_any_order(case, rnd):
     """The canonical blocks said in any order, with fillers, in any letter case and
-    with е for ё, read as the same call."""
+    with е for ё, read as the same call. The called ball's own contacts («от борта»,
+    «от шестёрки») stay in one block with its ball word: right after «абриколем», a
+    carom or a driving ball they could be that ball's (C9, see
+    test_contact_next_to_another_balls_phrase_is_refused)."""
     from pyramid_referee.grammar.render import phrase_blocks
 
     call, mode, balls_left, precision = case
@@ -123,3 +126,14 @@ def test_free_word_order_blocks_in_any_order(case, rnd):
     text = ", ".join(words).replace("ё", "е")
     text = text.upper() if rnd.random() < 0.5 else text
     assert parse(text, mode=mode, balls_left=balls_left, pocket_precision=precision) == call, text
+
+
+@pytest.mark.parametrize("text", [
+    "тройку шестёркой от борта в середину", "тройку абриколем от борта в левый угол",
+    "карамболем от шестёрки от семёрки тройку в левый угол", "от борта абриколем тройку в левый угол",
+])
+def test_contact_next_to_another_balls_phrase_is_refused(text):  # C9
+    """Right after a driving ball, a carom or «абриколем», «от борта» / «от X» may be
+    that ball's contact: refused as ambiguous, never given to the called ball."""
+    r = parse(text)
+    assert r.code == "ambiguous" and r.reason == "whose_contact"

@@ -193,7 +193,11 @@ ROUTE_WORDS = """
 абриколь тройку в левый угол | 3 CL c>b c>3 3>p
 абриколем тройку в левый угол | 3 CL c>b c>3 3>p
 абрикольно тройку чисто в левый угол | 3 CL c>b c>3 3>p
-тройку абриколем от борта в середину | 3 M c>b c>3 3>b 3>p
+# «абриколем от борта» is one phrase (the cue ball off the cushion): the 3 off a
+# cushion too is only one reading of it, and a strict judge (Q10) would then fail
+# a 3 that went straight in. Which ball takes the cushion is unclear (C9).
+тройку абриколем от борта в середину | !ambiguous
+абриколем от борта тройку в левый угол | !ambiguous
 абриколем шестёркой тройку в левый угол | 3 CL c>b c>6 6>3 3>p
 карамболем от шестёрки тройку в левый угол | 3 CL c>6 c>3 3>p
 карамболь от шестёрки тройку чисто в левый угол | 3 CL c>6 c>3 3>p
@@ -297,7 +301,9 @@ ORDER = """
 тройку в левый угол чисто | 3 CL c>3 3>p
 от борта в середину тройку | 3 M c>3 3>b 3>p
 в середину от двух бортов тройку | 3 M c>3 3>b 3>b 3>p
-в правый угол шестёркой от борта семёрку | 7 CR c>6 6>7 7>b 7>p
+# «шестёркой от борта»: «X от борта» is X off the cushion (terms.md NB), so the six
+# may bank into the seven; or the seven goes off the cushion. Unclear (C9).
+в правый угол шестёркой от борта семёрку | !ambiguous
 семёрку от борта в правый угол шестёркой | 7 CR c>6 6>7 7>b 7>p
 от семёрки двенадцатый в середину | 12 M c>12 12>7 12>p
 """
@@ -584,6 +590,33 @@ def expand(line: str) -> dict:
     return record
 
 
+# Whose cushion or kiss (C9): a postposed «от борта» / «от X» belongs to the ball word
+# right before it (terms.md NB: «X от борта» is X off the cushion). Right after a
+# driving ball, a carom or «абриколем» it may be that ball's (or the cue ball's)
+# contact, not the called ball's: the reader cannot tell, so it is refused. Right
+# after the called ball (whatever follows), or before a driver, it is the called ball's. A kiss after
+# the drivers stays the called ball's: that is the rules' own template (C2).
+ATTACH = """
+тройку шестёркой от борта в середину | !ambiguous
+шестёркой от борта тройку в середину | !ambiguous
+тройку шестёркой дуплетом в середину | !ambiguous
+шестёркой от контр-ку тройку в середину | !ambiguous
+тремя шарами пятым девятым вторым от борта тройку в середину | !ambiguous
+карамболем от шестёрки от борта тройку в левый угол | !ambiguous
+карамболем от шестёрки от семёрки тройку в левый угол | !ambiguous
+от борта абриколем тройку в левый угол | !ambiguous
+тройку от борта абриколем в левый угол | 3 CL c>b c>3 3>b 3>p
+тройку от борта шестёркой в середину | 3 M c>6 6>3 3>b 3>p
+шестёркой тройку от борта в середину | 3 M c>6 6>3 3>b 3>p
+от борта шестёркой тройку в середину | 3 M c>6 6>3 3>b 3>p
+карамболем от шестёрки тройку от борта в левый угол | 3 CL c>6 c>3 3>b 3>p
+абриколем тройку от борта в левый угол | 3 CL c>b c>3 3>b 3>p
+тройку от семёрки карамболем от шестёрки в левый угол | 3 CL c>6 c>3 3>7 3>p
+тремя шарами пятым девятым вторым тройку от борта в середину | 3 M c>5 5>9 9>2 2>3 3>b 3>p
+тройку шестёркой от борта в середину | 3 M - | bp
+"""
+
+
 FILES = {
     "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS,
     "kiss.jsonl": KISS,
@@ -591,6 +624,7 @@ FILES = {
     "word_order.jsonl": ORDER, "fillers.jsonl": FILLERS, "refusals.jsonl": REFUSALS, "long.jsonl": LONG,
     "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
     "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY, "tuz.jsonl": TUZ,
+    "attachment.jsonl": ATTACH,
 }
 
 
