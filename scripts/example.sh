@@ -5,8 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e .
+# pip's own output goes to a log; it is shown only if the install fails.
+log=.venv/install.log
+echo "installing pyramid-referee into .venv (pip log: $log) …" >&2
+if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e .; } >"$log" 2>&1; then
+  cat "$log" >&2; echo "install failed (log: $log)" >&2; exit 1
+fi
 run() {
   printf '\n$ pyramid-referee'; for a in "$@"; do case "$a" in *" "*) printf ' "%s"' "$a";; *) printf ' %s' "$a";; esac; done; echo
   .venv/bin/pyramid-referee "$@" || true   # a refused call exits 1: part of the show

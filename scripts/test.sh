@@ -7,6 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test]'
+# pip's own output goes to a log; it is shown only if the install fails.
+log=.venv/install.log
+echo "installing pyramid-referee into .venv (pip log: $log) …" >&2
+if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e '.[test]'; } >"$log" 2>&1; then
+  cat "$log" >&2; echo "install failed (log: $log)" >&2; exit 1
+fi
 exec .venv/bin/python -m pytest "$@"
