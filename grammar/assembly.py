@@ -97,6 +97,20 @@ def assemble(items: list, text: str, mode: str, balls_left,
     of calls when the order of its steps can be read more than one way.
 
     ``precision``: the match setting ``pocket_precision`` (Q2), see _decode_pocket."""
+    # The cue ball named («битком», «свой шар») says nothing of the call, but a
+    # contact said right after it is the cue ball's («битком от борта»: абриколь?
+    # «битком от шестёрки»: a carom?), never silently the called ball's (C9).
+    cues = [i for i in items if i[0] == "cue"]
+    if cues:
+        if mode == "clean":
+            for k, item in enumerate(items[:-1]):
+                nxt = items[k + 1]
+                if item[0] == "cue" and nxt[0] in _OWN:
+                    return Refusal("ambiguous", _span(item, nxt), "whose_contact",
+                                   {"word": text[nxt[2]:nxt[3]], "contact": text[item[2]:item[3]]})
+        items = [i for i in items if i[0] != "cue"]
+        if not items:
+            return Refusal("no_ball", _span(*cues), "", {})
     called = [i for i in items if i[0] in ("called", "obj")]
     pockets = [i for i in items if i[0] == "pocket"]
     for p in pockets:  # a lone «в»: the pocket was never said
@@ -128,6 +142,9 @@ def assemble(items: list, text: str, mode: str, balls_left,
         if isinstance(pocket, Refusal):
             return pocket
     if ball is None:
+        if cues and ball_item is None:  # «биток чисто в угол»: the cue ball is never called
+            return Refusal("no_ball", _span(*cues, *items), "cue", {"word": text[cues[0][2]:cues[0][3]],
+                                                     "example": _example(None, pocket)})
         # C5: with one object ball left its number need not be named.
         if not (balls_left is not None and len(balls_left) == 1):
             if ball_item is not None:  # «чужой» without one ball left

@@ -23,7 +23,9 @@ Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
   ``END:near|far``
 - route words ``OT``, ``CLEAN``, ``BORTA``, ``BORTOV``, ``CUSHIONS:n``,
   ``ABRIK``, ``KARAMBOL``, ``KONTRKU``, ``SHARA``, ``SHAROM``, ``SHARAMI``
-- ``OBJ`` an object ball without a number (C5), ``PLACEHOLDER`` (такой-то),
+- ``OBJ`` an object ball without a number (C5), ``CUE`` the cue ball (биток,
+  битком, своим шаром: says nothing of the call, but a contact said right after
+  it is the cue ball's), ``PLACEHOLDER`` (такой-то),
   ``TECH`` (stroke technique: not binding), ``FILLER`` (ignored), ``CORR``
   (a correction, «нет», «вернее»: the call starts again after it, C9)
 """
@@ -83,8 +85,9 @@ FIXED = {
     "и": ["FILLER"], "а": ["FILLER"], "вот": ["FILLER"], "это": ["FILLER"],
     "значит": ["FILLER"], "нет": ["CORR"], "вернее": ["CORR"], "точнее": ["CORR"],
     "лучше": ["CORR"], "отмена": ["CORR"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
-    "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"], "биток": ["FILLER"],
-    "битком": ["FILLER"], "своим": ["FILLER"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
+    "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"],
+    # the cue ball (terms.md): not the called ball, and «битком от борта» is its cushion
+    "биток": ["CUE"], "битком": ["CUE"], "своим": ["CUE"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
     "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
     "№": ["FILLER"], "удар": ["FILLER"], "ударом": ["FILLER"],
 }
@@ -106,7 +109,7 @@ PHRASES = {
     "на противоположной стороне": ["END:far"],
     "под номером": ["FILLER"],
     "то есть": ["CORR"],
-    "своим шаром": ["FILLER"], "свой шар": ["FILLER"],  # the cue ball: says nothing of the call
+    "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball (terms.md)
     # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],
 }

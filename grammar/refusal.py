@@ -102,6 +102,12 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
         "назовите номер шара, например: «{example}»",
         "name the ball's number, e.g. «{example}»",
     ),
+    ("no_ball", "cue"): (
+        "«{word}» — это свой шар (биток), его не заказывают: не назван прицельный шар (C2, C5)",
+        "«{word}» is the cue ball, which is never called: no object ball is named (C2, C5)",
+        "назовите прицельный шар, например: «{example}»",
+        "name the object ball, e.g. «{example}»",
+    ),
     ("no_pocket", ""): (
         "не названа луза (C2)",
         "no pocket is named (C2)",

@@ -617,6 +617,26 @@ ATTACH = """
 """
 
 
+# The cue ball named (terms.md: биток, свой): never the called ball, so with one
+# ball left «биток чисто в угол» names no object ball (C5 lets the number go, not the
+# ball); a contact said right after it is the cue ball's (абриколь, a carom), so it
+# is refused, never given to the called ball (C9). Elsewhere it says nothing.
+CUE_BALL = """
+биток чисто в левый угол | !no_ball | left=7
+биток в левый угол | !no_ball | left=7
+свой шар чисто в правый угол | !no_ball | left=7
+биток чисто в левый угол | !no_ball
+битком от борта тройку в левый угол | !ambiguous
+тройку битком от борта в левый угол | !ambiguous
+битком от шестёрки тройку в левый угол | !ambiguous
+своим шаром от борта тройку в левый угол | !ambiguous
+битком тройку от борта в левый угол | 3 CL c>3 3>b 3>p
+битком шестёркой тройку в середину | 3 M c>6 6>3 3>p
+чужой чисто в левый угол битком | _ CL c>_ _>p | left=7
+битком от борта тройку в левый угол | 3 CL - | bp
+"""
+
+
 FILES = {
     "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS,
     "kiss.jsonl": KISS,
@@ -624,7 +644,7 @@ FILES = {
     "word_order.jsonl": ORDER, "fillers.jsonl": FILLERS, "refusals.jsonl": REFUSALS, "long.jsonl": LONG,
     "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
     "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY, "tuz.jsonl": TUZ,
-    "attachment.jsonl": ATTACH,
+    "attachment.jsonl": ATTACH, "cue_ball.jsonl": CUE_BALL,
 }
 
 
