@@ -192,11 +192,14 @@ def assemble(items: list, text: str, mode: str, balls_left,
     own = [i for i in items if i[0] in ("kiss", "cushion", "contre")]
     clean = [i for i in items if i[0] == "clean"]
 
-    # A ball cannot play itself, and no ball is named twice in the way (C9).
+    # A ball cannot play itself, and no ball is named twice in the way (C9). An
+    # unnamed ball (C5) is the one left on the table: «от седьмого» with only the
+    # seven left has it go off itself.
+    itself = ball if ball is not None else next(iter(balls_left)) if balls_left else None
     for i in caroms + drivers + [i for i in own if i[0] == "kiss"]:
-        if ball is not None and i[1] == ball:
-            return Refusal("contradiction", _span(i, ball_item), "self",
-                           {"ball": ball, "example": _example(ball, pocket)})
+        if itself is not None and i[1] == itself:
+            return Refusal("contradiction", _span(i, ball_item or i), "self",
+                           {"ball": itself, "example": _example(itself, pocket)})
     for group in (caroms, drivers, [i for i in own if i[0] == "kiss"]):
         seen = set()
         for i in group:

@@ -457,6 +457,11 @@ LAST_BALL = """
 в угол | !pocket_not_definite | left=7
 чисто | !no_pocket | left=7
 шестеркой в правый угол | !ball_not_on_table | left=7
+# the unnamed ball is the one left (C5): it cannot go off itself or drive itself
+от седьмого в левый угол | !contradiction | left=7
+седьмым в левый угол | !contradiction | left=7
+карамболем от седьмого в левый угол | !contradiction | left=7
+чужой от семёрки в правый угол | !contradiction | left=7
 """
 
 # pocket_precision "any" (Q2, DESIGN.md match settings): a corner call may leave
