@@ -105,12 +105,18 @@ def assemble(items: list, text: str, mode: str, balls_left,
         if mode == "clean":
             for k, item in enumerate(items[:-1]):
                 nxt = items[k + 1]
-                if item[0] == "cue" and nxt[0] in _OWN:
+                if item[0] == "cue" and nxt[0] in _OWN + ("shot",):
                     return Refusal("ambiguous", _span(item, nxt), "whose_contact",
                                    {"word": text[nxt[2]:nxt[3]], "contact": text[item[2]:item[3]]})
         items = [i for i in items if i[0] != "cue"]
         if not items:
             return Refusal("no_ball", _span(*cues), "", {})
+    original = items
+    items = _named_shots(items, text)
+    if isinstance(items, Refusal):
+        if mode == "clean":
+            return items
+        items = [("cushion",) + i[1:] if i[0] == "shot" else i for i in original]  # C7: not binding
     called = [i for i in items if i[0] in ("called", "obj")]
     pockets = [i for i in items if i[0] == "pocket"]
     for p in pockets:  # a lone «в»: the pocket was never said
@@ -256,6 +262,30 @@ def assemble(items: list, text: str, mode: str, balls_left,
 # called ball's: that is the rules' own template («Тремя шарами …, от шара …, 12-й
 # шар …», C2); after a carom it may continue the carom («от шестёрки от семёрки»).
 _OWN = ("kiss", "cushion", "contre")
+
+
+def _named_shots(items: list, text: str):
+    """«дуплетом», «триплетом», «круазе», «труабаном» name the shot by its cushions.
+    Said right beside «от борта» / «от двух бортов» with the same count («дуплетом от
+    борта») both name the same cushions: one. With another cushion phrase elsewhere,
+    or a different count («от двух бортов дуплетом»), it is unclear whether they are
+    the same cushions or more (C9): refused, never added up silently. Returns the
+    items with the shot as a cushion, or the Refusal."""
+    shots = [i for i in items if i[0] == "shot"]
+    if not shots:
+        return items
+    cushions = [i for i in items if i[0] == "cushion"]
+    if not cushions and len(shots) == 1:
+        return [("cushion",) + i[1:] if i[0] == "shot" else i for i in items]
+    if len(shots) == 1 and len(cushions) == 1:
+        s, c = shots[0], cushions[0]
+        k, j = items.index(s), items.index(c)
+        if abs(k - j) == 1 and s[1] == c[1]:
+            merged = ("cushion", c[1], min(s[2], c[2]), max(s[3], c[3]))
+            return [merged if i is c else i for i in items if i is not s]
+    a, b = shots[0], (cushions or shots[1:])[0]
+    return Refusal("ambiguous", _span(a, b), "cushions_twice",
+                   {"word": text[a[2]:a[3]], "contact": text[b[2]:b[3]]})
 
 
 def _unclear_owner(items: list):

@@ -197,6 +197,12 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
         "скажите касание сразу после заказанного шара, например: «{example}»",
         "say the contact right after the called ball, e.g. «{example}»",
     ),
+    ("ambiguous", "cushions_twice"): (
+        "«{word}» и «{contact}»: это одни и те же борта или разные? (C9)",
+        "«{word}» and «{contact}»: the same cushions or more of them? (C9)",
+        "назовите борта один раз: «тройку от борта в середину», «тройку от двух бортов в середину»",
+        "name the cushions once: «тройку от борта в середину», «тройку от двух бортов в середину»",
+    ),
     ("ambiguous", "too_many"): (
         "слишком много прочтений: судья не разберётся (C4)",
         "too many readings: a referee could not follow it (C4)",

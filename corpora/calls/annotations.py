@@ -642,6 +642,23 @@ CUE_BALL = """
 """
 
 
+# A named shot (дуплет: one cushion, триплет: two, труабан: three; круазе, оборотный
+# дуплет: one) said beside «от борта» with the same count names the same cushions:
+# «тройку дуплетом от борта» is one bank, never two. A different count, or the two
+# said apart, leave it unclear whether they are the same cushions (C9).
+SHOTS = """
+тройку дуплетом от борта в середину | 3 M c>3 3>b 3>p
+тройку от борта дуплетом в середину | 3 M c>3 3>b 3>p
+тройку триплетом от двух бортов в середину | 3 M c>3 3>b 3>b 3>p
+тройку круазе от борта в левый угол | 3 CL c>3 3>b 3>p
+тройку от двух бортов дуплетом в середину | !ambiguous
+дуплетом тройку от борта в середину | !ambiguous
+тройку дуплетом дуплетом в середину | !ambiguous
+тройку дуплетом от борта в середину | 3 M - | bp
+тройку от двух бортов дуплетом в середину | 3 M - | bp
+"""
+
+
 FILES = {
     "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS,
     "kiss.jsonl": KISS,
@@ -650,6 +667,7 @@ FILES = {
     "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
     "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY, "tuz.jsonl": TUZ,
     "attachment.jsonl": ATTACH, "cue_ball.jsonl": CUE_BALL,
+    "named_shots.jsonl": SHOTS,
 }
 
 
