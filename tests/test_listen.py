@@ -159,6 +159,24 @@ def test_chatter_after_the_call_and_no_carry_over(ko_model, say, tmp_path):
     assert (second.status, second.heard) == ("none", None)
 
 
+def test_a_click_inside_the_stroke_window_is_no_strike_and_what_was_said_goes_to_the_next(ko_model, say, tmp_path):
+    """Strikes closer together than the detector's stroke window (3 s, voice/strike.py): the
+    second click is taken for the stroke's own sounds and not reported, so what was said before
+    it is judged at the next strike found (the window's documented trade-off: in pyramid two
+    strikes cannot come that close, a call has to be said between them). Nothing carries over
+    from the first strike (C10)."""
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(0.3)).add(say("왼쪽")).add(silence(0.3)).click().add(silence(2.2)).click().add(silence(1.0))
+    assert s.clicks[1] - s.clicks[0] < 3.0 < s.clicks[2] - s.clicks[0]
+    t = run(s.write(tmp_path / "close.wav"), ko_model)
+    assert [d.strike for d in t.decisions] == pytest.approx([s.clicks[0], s.clicks[2]], abs=0.005)
+    first, third = t.decisions
+    assert (first.status, first.heard) == ("accepted", "오른쪽 음악")
+    assert (third.status, third.heard) == ("rejected", "왼쪽")
+    w = [w for w in t.words if w.word == "왼쪽"][0]
+    assert s.clicks[0] < w.start and w.end < s.clicks[1]  # said between the first two clicks
+
+
 def test_the_event_stream_is_what_timeline_reads(ko_model, say, tmp_path):
     s = Scene().add(silence(0.4)).add(say("왼쪽")).add(silence(0.6)).click().add(silence(1.0))
     t = run(s.write(tmp_path / "e.wav"), ko_model, alternatives=3)

@@ -215,6 +215,59 @@ def test_Q2_pocket_precision_reaches_the_real_parser():
     assert d.status == "accepted" and d.call["pocket"] == {"kind": "corner", "side": None, "end": None}
 
 
+# --- hand-made cases through the real parser (review of C9, C10, Q7, Q8) -----------------------
+
+C2 = "двойку прямо в середину"
+
+
+def real(utterances, strikes):
+    return tl.decide(utterances, strikes, lang="en")
+
+
+def test_C9_two_calls_in_one_utterance_the_last_counts():
+    [d] = real([utt(words(CALL + " " + C2, 0.5))], [4.0])
+    assert (d.status, d.call["ball"]) == ("accepted", 2)
+    [d] = real([utt(words(CALL, 0.5)), utt(words(C2, 2.0))], [4.0])  # and in two utterances
+    assert (d.status, d.call["ball"], d.heard) == ("accepted", 2, C2)
+
+
+def test_Q8_C9_an_unfinished_call_after_an_accepted_one_is_refused_not_the_first_taken():
+    [d] = real([utt(words(CALL + " двойку", 0.5))], [4.0])  # one utterance: the parser's Q8
+    assert (d.status, d.reason["code"]) == ("rejected", "several_calls_unclear")
+    [d] = real([utt(words(CALL, 0.5)), utt(words("двойку в", 2.0))], [4.0])  # two: the last decides
+    assert (d.status, d.heard) == ("rejected", "двойку в") and d.call is None
+
+
+def test_Q8_chatter_after_a_call_in_the_same_or_another_utterance_is_ignored():
+    for us in ([utt(words(CALL + " ну давай", 0.5))], [utt(words(CALL, 0.5)), utt(words("ну давай", 2.0))],
+               [utt(words(CALL, 0.5)), utt(words("[unk]", 2.0))]):
+        [d] = real(us, [4.0])
+        assert (d.status, d.call["ball"]) == ("accepted", 3), us
+
+
+def test_Q7_C10_a_call_word_straddling_the_strike_voids_a_filler_word_does_not():
+    u = utt(words(CALL, 0.5))  # "середину" 1.4–1.65
+    assert real([u], [1.5])[0].status == "late"
+    u = utt(words(CALL + " ну", 0.5))  # "ну" 1.7–1.95
+    [d] = real([u], [1.8])
+    assert (d.status, d.heard) == ("accepted", CALL)
+
+
+def test_C10_nothing_before_the_first_strike_and_the_call_after_it_is_the_next_ones():
+    first, second = real([utt(words(CALL, 3.0))], [2.0, 6.0])
+    assert (first.status, first.heard) == ("none", None)
+    assert (second.status, second.call["ball"]) == ("accepted", 3)
+
+
+def test_C10_strikes_closer_than_the_stroke_window_each_get_only_their_own_words():
+    """Strikes given explicitly (key presses, events) may be any distance apart: the second,
+    0.5 s after the first, gets only what was said between them; nothing carries over."""
+    first, second, third = real([utt(words(CALL, 0.5)), utt(words(C2, 2.1))], [2.0, 2.5, 6.0])
+    assert (first.status, first.call["ball"]) == ("accepted", 3)
+    assert (second.status, second.heard) == ("late", C2)  # "прямо" (2.4–2.65) straddles it
+    assert third.status == "rejected" and third.heard == "в середину"  # the rest of a void call
+
+
 # --- reading event lines ----------------------------------------------------------------------
 
 def test_reads_both_vosk_forms_and_skips_partials_and_silence():

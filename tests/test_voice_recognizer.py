@@ -200,6 +200,36 @@ def test_times_keep_counting_across_utterances(ko_model, tmp_path):
 
 @needs_ko
 @needs_espeak
+def test_times_stay_on_the_clock_across_many_flushes(ko_model, tmp_path):
+    """The live referee ends the utterance in progress (``flush``) at every strike; the word
+    times after many flushes at points that are no multiple of a frame must not drift from the
+    times heard without them (Vosk restarts its count at each flush; ``Recognizer`` keeps it)."""
+    one, two = speak("오른쪽", "ko", tmp_path), speak("음악", "ko", tmp_path)
+    audio = np.concatenate([silence(3.0037), one, silence(0.3), two, silence(1.0)])
+
+    def heard(flush_every):
+        rec, out, nxt = Recognizer(ko_model, KO_WORDS, alternatives=0), [], flush_every
+        for frame in array_frames(audio, 7.3):  # 117 samples: flushes off Vosk's 10 ms frames
+            out += rec.accept(frame.samples)
+            if nxt is not None and rec.time >= nxt and rec.time < 3.0:
+                out += rec.flush()
+                nxt += flush_every
+        out += rec.flush()
+        return [w for r in out for w in r["result"]]
+
+    plain = heard(None)
+    assert [w["word"] for w in plain] == ["오른쪽", "음악"]
+    assert plain[0]["start"] >= 3.0 - 0.1
+    for every in (0.1537, 0.4123):  # 19 and 7 flushes
+        cut = heard(every)
+        assert [w["word"] for w in cut] == [w["word"] for w in plain]
+        for a, b in zip(plain, cut):  # one or two 30 ms frames of jitter, no drift
+            assert b["start"] == pytest.approx(a["start"], abs=0.065)
+            assert b["end"] == pytest.approx(a["end"], abs=0.065)
+
+
+@needs_ko
+@needs_espeak
 def test_alternatives_come_with_their_own_words_and_times(ko_model, tmp_path):
     audio = np.concatenate([silence(0.3), speak_words(["왼쪽", "전화"], tmp_path), silence(0.8)])
     rec = Recognizer(ko_model, KO_WORDS, alternatives=4, offset=1.0)
