@@ -93,9 +93,9 @@ FIXED = {
 }
 
 # Several words read as one (spaces between them; the lexer matches the
-# longest one first). The words of a three-word phrase are no call words alone
-# (tests/test_grammar_lexicon.py), so a phrase said in part is refused as an
-# unknown word, never read as something else.
+# longest one first). A three-word phrase cut anywhere leaves a word that is no
+# call word (tests/test_grammar_lexicon.py), so a phrase said in part is refused
+# as an unknown word, never read as something else.
 PHRASES = {
     "в лоб": ["CLEAN"],
     "контр ку": ["KONTRKU"],
@@ -112,6 +112,8 @@ PHRASES = {
     "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball (terms.md)
     # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],
+    "свой левый угол": ["CORNER", "END:near", "SIDE:left"],
+    "свой правый угол": ["CORNER", "END:near", "SIDE:right"],
 }
 
 # Placeholders from the rules' template call («шарами такими-то, от шара такого-то»).

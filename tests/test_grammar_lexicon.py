@@ -2,7 +2,7 @@
 
 import pytest
 
-from pyramid_referee.grammar import mentions_call, vocabulary
+from pyramid_referee.grammar import mentions_call, parse, vocabulary
 from pyramid_referee.grammar.lexicon import MAX_WORDS, TooLong, split_words, tag_words
 
 
@@ -54,15 +54,19 @@ def test_near_and_far_phrases_of_terms_md(phrase, tag):  # Q2
 
 
 def test_three_word_phrases_said_in_part_are_not_call_words():
-    """A part of a three-word phrase is never read as something else (no silent misreading)."""
+    """A three-word phrase cut anywhere leaves a word that is no call word («свой»,
+    «стороны»), so the phrase said in part is refused as an unknown word, never
+    read as something else (no silent misreading)."""
     from pyramid_referee.grammar.lexicon import load
 
     phrases = [p for p in load()[1][0] if len(p) >= 3]
     assert phrases
     for p in phrases:
         for k in range(1, len(p)):
-            for part in (p[:k], p[k:]):
-                assert not any(w.tags for w in tag_words(" ".join(part))), part
+            parts = [tag_words(" ".join(part)) for part in (p[:k], p[k:])]
+            assert any(not w.tags for words in parts for w in words), p[:k]
+            text = f"тройку чисто в {' '.join(p[:k])}, ну, {' '.join(p[k:])}"
+            assert parse(text).code == "unknown_word", text
 
 
 def test_spans_point_into_the_text():

@@ -275,6 +275,11 @@ POCKETS = """
 тройку чисто в правый угол на противоположной стороне к себе | !contradiction
 тройку чисто в правый угол со стороны | !unknown_word
 тройку чисто в левый угол на стороне | !unknown_word
+# «в свой левый угол»: the near left corner (terms.md «свой угол» = near), as players say it
+тройку чисто в свой левый угол | 3 CLN c>3 3>p
+в свой правый угол тройку от борта | 3 CRN c>3 3>b 3>p
+тройку чисто в свой дальний угол | !unknown_word
+тройку чисто в свой левый дальний угол | !unknown_word
 тройку чисто в угол | !pocket_not_definite
 тройку чисто в дальний угол | !pocket_not_definite
 тройку чисто в ближний угол | !pocket_not_definite
