@@ -24,7 +24,7 @@ WORD_RE = re.compile(rf"{_CHAR}+(?:[\-‐‑]+{_CHAR}+)*")
 DIGIT_RE = re.compile(r"№?(\d{1,3})(?:-?([а-я]{1,3}))?")
 # Case endings after digits and the role they give (as on the ordinal words).
 DIGIT_SUFFIX = {
-    None: ("B_BARE",),
+    None: ("B_BARE", "NUM_GEN"),  # «12»; «от 2 бортов» (a count, only before «бортов»)
     "й": ("B_NOM",), "ый": ("B_NOM",), "ой": ("B_NOM",), "ий": ("B_NOM",),
     "го": ("B_GEN", "B_NOM"), "ого": ("B_GEN", "B_NOM"), "его": ("B_GEN", "B_NOM"),
     "м": ("B_INS",), "ым": ("B_INS",), "им": ("B_INS",),

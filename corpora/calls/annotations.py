@@ -109,6 +109,11 @@ DIGITS = """
 16 чисто в левый угол | !unknown_word
 0 чисто в левый угол | !unknown_word
 шар номер 20 в угол | !unknown_word
+# a bare number before «бортов» is the count of cushions, as «от двух бортов»
+тройку от 2 бортов в середину | 3 M c>3 3>b 3>b 3>p
+тройку от 3 бортов в правый угол | 3 CR c>3 3>b 3>b 3>b 3>p
+тройку от 1 борта в середину | 3 M c>3 3>b 3>p
+тройку от 2 в середину | 3 M c>3 3>2 3>p
 """
 
 # Genitive after «от»: the called ball goes off ball X ([B, X]).
