@@ -76,8 +76,16 @@ class Pipeline:
         self.on_partial = on_partial
         self._partial = ""
 
-    def feed(self, samples, t0: float) -> tuple[list[dict], list[float]]:
-        results = self.recognizer.accept(samples)
+    def feed(self, samples, t0: float, *, hear: bool = True) -> tuple[list[dict], list[float]]:
+        """One block to both. ``hear=False``: the recognizer gets silence of the same length (the
+        clock goes on), e.g. while the referee itself speaks; the strike detector hears all."""
+        if not hear:
+            import numpy as np
+
+            samples_heard = np.zeros(len(samples), np.float32)
+        else:
+            samples_heard = samples
+        results = self.recognizer.accept(samples_heard)
         strikes = self.detector.feed(samples, t0) if self.detector is not None else []
         self.events += results
         self.events += [{"strike": round(t, 6)} for t in strikes]
@@ -181,6 +189,7 @@ def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -
 # --- the live referee -------------------------------------------------------------------------
 
 SETTLE_S = 0.4  # audio taken after a strike before deciding: a word in progress shows its end
+ECHO_TAIL_S = 0.5  # after espeak-ng ends, its sound is still in the output and input buffers
 
 
 class Speaker:
@@ -194,6 +203,7 @@ class Speaker:
         self.command = shutil.which(command) if enabled else None
         self.warn = warn or (lambda msg: None)
         self._proc = None
+        self._ended = float("-inf")  # monotonic time the last reading was seen finished
         if enabled and self.command is None:
             self.warn(_tr(lang, f"{command} не найден: заказы и вердикты не будут озвучены "
                                 f"(установите: apt-get install espeak-ng)",
@@ -204,6 +214,22 @@ class Speaker:
     def enabled(self) -> bool:
         return self.command is not None
 
+    def argv(self, text: str) -> list[str]:
+        return [self.command, "-v", "en" if self.lang == "en" else "ru", text]
+
+    def busy(self, tail: float = ECHO_TAIL_S) -> bool:
+        """Is the referee speaking (or was it within ``tail`` seconds)? The microphone hears it:
+        meanwhile its words are no player's call (run_live mutes the recognizer)."""
+        import time
+
+        if self._proc is None:
+            return False
+        if self._proc.poll() is None:
+            return True
+        if self._ended == float("-inf"):
+            self._ended = time.monotonic()
+        return time.monotonic() - self._ended < tail
+
     def say(self, text: str) -> None:
         if not self.enabled or not text:
             return
@@ -212,8 +238,8 @@ class Speaker:
         try:
             if self._proc is not None and self._proc.poll() is None:
                 self._proc.wait(timeout=10)  # one voice at a time, in order
-            self._proc = subprocess.Popen([self.command, "-v", "en" if self.lang == "en" else "ru", text],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self._proc = subprocess.Popen(self.argv(text), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self._ended = float("-inf")
         except (OSError, subprocess.SubprocessError) as exc:
             self.warn(_tr(self.lang, f"озвучивание не удалось ({exc}); выключено",
                           f"reading aloud failed ({exc}); turned off"))
@@ -297,8 +323,9 @@ class LiveReferee:
             kw["balls_left"] = sorted(self.session.state.on_table)
         return kw
 
-    def feed(self, samples, t0: float) -> list[float]:
-        return self.pipeline.feed(samples, t0)[1]
+    def feed(self, samples, t0: float, *, hear: bool = True) -> list[float]:
+        """One block; the strikes found. ``hear=False`` while the referee speaks (see Pipeline.feed)."""
+        return self.pipeline.feed(samples, t0, hear=hear)[1]
 
     def utterances(self) -> list[tl.Utterance]:
         return [u for u in (tl.read_event(e) for e in self.pipeline.events) if isinstance(u, tl.Utterance)]
@@ -460,8 +487,12 @@ def run_live(args) -> int:
                 for frame in mic:
                     if stop.is_set():
                         break
+                    # While the referee reads aloud (--speak), the microphone hears it: the
+                    # recognizer gets silence then, or the echo of a call going on at the strike
+                    # would void the player's call (C10, Q7). The strike detector hears all.
+                    hear = not speaker.busy()
                     with lock:
-                        pending += referee.feed(frame.samples, frame.t0)
+                        pending += referee.feed(frame.samples, frame.t0, hear=hear)
                         while not strike_requests.empty():
                             strike_requests.get_nowait()
                             pending.append(referee.time)  # the key press, on the audio clock

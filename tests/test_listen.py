@@ -316,6 +316,48 @@ def test_live_referee_key_strike_in_the_middle_of_the_call_is_late(ko_model, say
         assert entered[0].record.call_status == "refused" and entered[0].record.refusal["code"] == "late"
 
 
+def test_live_referee_does_not_hear_its_own_voice(ko_model, say, tmp_path):
+    """With --speak the referee reads the accepted call aloud; the microphone hears that too.
+    A player who strikes while it is still being read would have the echo of the call words going
+    on at the strike taken for his call still being spoken (C10, Q7: late). While the referee
+    speaks, the recognizer hears silence (the strike detector still hears everything)."""
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.3))
+    echo_from = s.now
+    s.add(say("오른쪽")).add(silence(0.05))
+    s.click().add(say("음악"))  # the player strikes while the referee is still reading the call
+    echo_to = s.now
+    s.add(silence(1.0))
+    wav = s.write(tmp_path / "echo.wav")
+
+    def play(mute):
+        from pyramid_referee.voice.audio import file_frames
+
+        referee, pending = _live(ko_model, None), []
+        for frame in file_frames(wav, listen.DEFAULT_BLOCK_MS):
+            speaking = mute and echo_from <= frame.t0 < echo_to
+            pending += referee.feed(frame.samples, frame.t0, hear=not speaking)
+            if pending and referee.time >= pending[0] + listen.SETTLE_S:
+                return referee.decide(pending.pop(0))
+
+    heard_echo = play(mute=False)
+    assert heard_echo.status == "late"  # what happened before: the echo voided the call
+    d = play(mute=True)
+    assert d.strike == pytest.approx(s.clicks[0], abs=0.005)  # the click is still found
+    assert (d.status, d.heard) == ("accepted", "오른쪽 음악")
+
+
+def test_speaker_is_busy_while_reading_and_a_moment_after():
+    sp = listen.Speaker(True, "ru", command="sleep")  # a stand-in command that takes its time
+    assert sp.enabled and not sp.busy()
+    sp.argv = lambda text: [sp.command, "0.3"]
+    sp.say("заказ принят")
+    assert sp.busy()
+    sp.close()
+    assert sp.busy()  # the sound still on its way out of the speaker and into the microphone
+    __import__("time").sleep(listen.ECHO_TAIL_S + 0.05)
+    assert not sp.busy()
+
+
 def test_live_referee_refuses_an_outcome_before_a_strike_and_a_bad_outcome(ko_model, tmp_path):
     from pyramid_referee.match_session import StrokeInputError
 
