@@ -74,17 +74,17 @@ def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
 class _Example:
     """A canonical example for a hint, rendered only when the hint is read."""
 
-    __slots__ = ("ball", "pocket", "n")
+    __slots__ = ("ball", "pocket", "n", "bank")
 
-    def __init__(self, ball, pocket, n=0):
-        self.ball, self.pocket, self.n = ball, pocket, n
+    def __init__(self, ball, pocket, n=0, bank=False):
+        self.ball, self.pocket, self.n, self.bank = ball, pocket, n, bank
 
     def __str__(self) -> str:
         from .render import example_combo, example_for
 
         if self.n:
             return example_combo(self.ball, self.pocket, self.n)
-        return example_for(self.ball, self.pocket)
+        return example_for(self.ball, self.pocket, self.bank)
 
 
 def _example(ball, pocket) -> _Example:
@@ -107,7 +107,8 @@ def assemble(items: list, text: str, mode: str, balls_left,
                 nxt = items[k + 1]
                 if item[0] == "cue" and nxt[0] in _OWN + ("shot",):
                     return Refusal("ambiguous", _span(item, nxt), "whose_contact",
-                                   {"word": text[nxt[2]:nxt[3]], "contact": text[item[2]:item[3]]})
+                                   {"word": text[nxt[2]:nxt[3]], "contact": text[item[2]:item[3]],
+                                    "example": _Example(None, None, bank=True)})
         items = [i for i in items if i[0] != "cue"]
         if not items:
             return Refusal("no_ball", _span(*cues), "", {})
@@ -230,7 +231,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
         contact, neighbour = unclear
         return Refusal("ambiguous", _span(neighbour, contact), "whose_contact",
                        {"word": text[contact[2]:contact[3]], "contact": text[neighbour[2]:neighbour[3]],
-                        "example": _example(ball, pocket)})
+                        "example": _Example(ball, pocket, bank=True)})
 
     # Each kind of step (caroms, driving balls, the called ball's own contacts) is
     # said as one stretch, in the order it happens. Split into stretches with other

@@ -160,11 +160,11 @@ def phrase_blocks(call: Call) -> list[str]:
 DEFAULT_POCKET = Pocket("corner", "left", None)
 
 
-def example_for(ball, pocket) -> str:
-    """A clean straight call with this ball and pocket, for hints."""
+def example_for(ball, pocket, bank: bool = False) -> str:
+    """A clean straight call with this ball and pocket (off one cushion if ``bank``), for hints."""
     b = ball if isinstance(ball, int) else 3
     p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET
-    return render(Call(b, p, ((CUE, b), (b, POCKET))))
+    return render(Call(b, p, ((CUE, b),) + (((b, CUSHION),) if bank else ()) + ((b, POCKET),)))
 
 
 def example_combo(ball, pocket, n: int) -> str:

@@ -137,3 +137,4 @@ def test_contact_next_to_another_balls_phrase_is_refused(text):  # C9
     that ball's contact: refused as ambiguous, never given to the called ball."""
     r = parse(text)
     assert r.code == "ambiguous" and r.reason == "whose_contact"
+    assert "тройку от борта в" in r.hint()  # the way to say it: the contact after the called ball
