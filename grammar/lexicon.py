@@ -29,7 +29,7 @@ DIGIT_SUFFIX = {
     "го": ("B_GEN", "B_NOM"), "ого": ("B_GEN", "B_NOM"), "его": ("B_GEN", "B_NOM"),
     "м": ("B_INS",), "ым": ("B_INS",), "им": ("B_INS",),
     "мя": ("COUNT_INS",), "ю": ("COUNT_INS",), "ью": ("COUNT_INS",),
-    "х": ("B_GEN", "NUM_GEN"), "ех": ("B_GEN", "NUM_GEN"), "ти": ("B_GEN", "NUM_GEN"),
+    "х": ("B_GEN", "NUM_GEN", "NUM_ELL"), "ех": ("B_GEN", "NUM_GEN", "NUM_ELL"), "ти": ("B_GEN", "NUM_GEN"),
     "и": ("B_GEN", "NUM_GEN"),
 }
 
@@ -124,7 +124,7 @@ def _digit_tags(norm: str) -> tuple:
         return ()
     if types == ("COUNT_INS",) and n < 2:
         return ()
-    return tuple((t, n) for t in types)
+    return tuple((t, n) for t in types if t != "NUM_ELL" or n <= 3)
 
 
 class TooLong(Exception):

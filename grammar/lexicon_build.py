@@ -18,6 +18,8 @@ Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
 - ``B_BARE:n``  a case-less number word («двенадцать»): the called ball, or a
                 ball named after «от шара», «шаром», «номер»
 - ``NUM_GEN:n`` a count in the genitive («от двух бортов»)
+- ``NUM_ELL:n`` a count of 1-3 that may stand for «от n бортов» with the noun left
+  out («тройку от двух в середину»: ball 2, or two cushions?)
 - ``COUNT_INS:n`` a count in the instrumental («тремя шарами»)
 - pocket words ``V``, ``CORNER``, ``MIDDLE``, ``LUZA``, ``SIDE:left|right``,
   ``END:near|far``
@@ -174,6 +176,8 @@ def build() -> dict:
         add(cardinal["spellout-numbering"], f"B_BARE:{n}")
         for gen in ("spellout-cardinal-masculine-genitive", "spellout-cardinal-feminine-genitive"):
             add(cardinal[gen], f"B_GEN:{n}", f"NUM_GEN:{n}")
+            if n <= 3:  # «от двух» may be «от двух бортов» said short (one to three cushions: труабан)
+                add(cardinal[gen], f"NUM_ELL:{n}")
         if n >= 2:  # «одним шаром» is not a count of balls
             add(cardinal["spellout-cardinal-masculine-ablative"], f"COUNT_INS:{n}")
         for noun in BALL_NOUNS.get(n, ()):

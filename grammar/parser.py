@@ -89,6 +89,7 @@ _BUILDERS = {
     "kiss": lambda c: [("kiss", b[0], b[1], b[2]) for b in _balls(c[1:])],
     "one_cushion": lambda c: ("cushion", 1, c[0][2], c[-1][3]),
     "n_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
+    "elided_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
     "named_cushions": lambda c: ("shot", c[0][1], c[0][2], c[0][3]),  # assembly: a cushion
     "contre": lambda c: ("contre", None, c[0][2], c[-1][3]),
     "abricole": lambda c: ("abricole", None, c[0][2], c[0][3]),

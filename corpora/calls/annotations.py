@@ -80,7 +80,9 @@ CASES = []
 for n in range(1, 16):
     b = 15 if n != 15 else 14  # the called ball, never the ball it plays off
     CASES.append(f"{ORDINALS[b - 1]} шар от {GEN_ORDINALS[n - 1]} шара в правый угол | {b} CR c>{b} {b}>{n} {b}>p")
-    CASES.append(f"{ORDINALS[b - 1]} от {GEN_CARDINALS[n - 1]} в правый угол | {b} CR c>{b} {b}>{n} {b}>p")
+    # «от одного / двух / трёх» may be «от … бортов» said short: ball n or n cushions? (C9)
+    CASES.append(f"{ORDINALS[b - 1]} от {GEN_CARDINALS[n - 1]} в правый угол | "
+                 + ("!ambiguous" if n <= 3 else f"{b} CR c>{b} {b}>{n} {b}>p"))
     CASES.append(f"{INS_ORDINALS[n - 1]} шаром {ORDINALS[b - 1]} шар чисто в левую середину | "
                  f"{b} ML c>{n} {n}>{b} {b}>p")
     if n in GEN_NOUNS:
@@ -427,7 +429,12 @@ REFUSALS = """
 тройку в середину карамболем | !incomplete
 шаром тройку в середину | !incomplete
 тройку в середину шаром | !incomplete
-тройку от двух в середину | 3 M c>3 3>2 3>p
+# ball 2, or «от двух бортов» said short? (C9) «от шара двух», «от двойки» are ball 2
+тройку от двух в середину | !ambiguous
+тройку от 2-х в середину | !ambiguous
+тройку от шара двух в середину | 3 M c>3 3>2 3>p
+двойку от двух в середину | 2 M c>2 2>b 2>b 2>p
+тройку от двенадцати в середину | 3 M c>3 3>12 3>p
 тройку от двух в середину бортов | !unexpected_word
 тремя тройку в середину | !incomplete
 Тремя шарами такими-то тройку в середину | !incomplete
