@@ -192,6 +192,9 @@ def vocabulary() -> list[str]:
     return sorted(out)
 
 
+NOT_CALL_WORDS = IGNORED_TAGS | {"CUE"}  # the cue ball: «биток упал» is talk, not a call
+
+
 def is_call_word(word: Word) -> bool:
-    """A ball, pocket or route word (not a filler, technique word or unknown)."""
-    return any(t not in IGNORED_TAGS for t, _ in word.tags)
+    """A ball, pocket or route word (not a filler, technique word, the cue ball or unknown)."""
+    return any(t not in NOT_CALL_WORDS for t, _ in word.tags)

@@ -102,4 +102,6 @@ def test_mentions_call():
     assert not mentions_call("привет как дела")
     assert not mentions_call("")
     assert not mentions_call("резка накат")  # technique words are not binding
+    # the cue ball is no call word: «биток упал» after a stroke is no late call
+    assert not mentions_call("биток упал") and not mentions_call("свой шар")
     assert mentions_call("ну " * 100 + "тройку")
