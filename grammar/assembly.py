@@ -103,12 +103,23 @@ def assemble(items: list, text: str, mode: str, balls_left,
     cues = [i for i in items if i[0] == "cue"]
     if cues:
         if mode == "clean":
-            for k, item in enumerate(items[:-1]):
-                nxt = items[k + 1]
-                if item[0] == "cue" and nxt[0] in _OWN + ("shot",):
-                    return Refusal("ambiguous", _span(item, nxt), "whose_contact",
-                                   {"word": text[nxt[2]:nxt[3]], "contact": text[item[2]:item[3]],
-                                    "example": _Example(None, None, bank=True)})
+            contacts = _OWN + ("shot",)
+            for k, item in enumerate(items):
+                if item[0] != "cue":
+                    continue
+                nxt = items[k + 1] if k + 1 < len(items) else None
+                j = k - 1  # the run of contacts right before it, and what stands before that
+                while j >= 0 and items[j][0] in contacts:
+                    j -= 1
+                if nxt is not None and nxt[0] in contacts:
+                    other = nxt  # «битком от борта»
+                elif j < k - 1 and not (j >= 0 and items[j][0] in ("called", "obj")):
+                    other = items[j + 1]  # «от борта битком тройку»
+                else:
+                    continue
+                return Refusal("ambiguous", _span(item, other), "whose_contact",
+                               {"word": text[other[2]:other[3]], "contact": text[item[2]:item[3]],
+                                "example": _Example(None, None, bank=True)})
         items = [i for i in items if i[0] != "cue"]
         if not items:
             return Refusal("no_ball", _span(*cues), "", {})
@@ -292,7 +303,7 @@ def _named_shots(items: list, text: str):
 def _unclear_owner(items: list):
     """(contact, the phrase it may belong to) for the first run of the called ball's
     own contacts said next to another ball's phrase, else None. A run («от борта от
-    контр-ку») belongs to what stands before it as a whole."""
+    контр-ку») belongs to a neighbour as a whole."""
     k = 0
     n = len(items)
     while k < n:
@@ -310,9 +321,13 @@ def _unclear_owner(items: list):
             return run[0], before  # «карамболем от шестёрки от семёрки»: the carom goes on?
         if before is not None and before[0] in ("driver", "count", "abricole") and banks:
             return banks[0], before  # «шестёркой от борта»: the six off the cushion?
-        if (banks and after is not None and after[0] == "abricole"
-                and not (before is not None and before[0] in ("called", "obj"))):
-            return banks[0], after  # «от борта абриколем тройку»: the cue ball's cushion?
+        # Said before another ball's phrase, with the called ball not right before
+        # it, a contact may belong to what follows («от борта шестёркой тройку»: the
+        # six off the cushion?), as «от борта тройку» is the three's. A kiss before
+        # the driving balls stays the called ball's (the rules' template, C2).
+        if after is not None and not (before is not None and before[0] in ("called", "obj")):
+            if after[0] == "carom" or (banks and after[0] in ("driver", "count", "abricole")):
+                return (banks or run)[0], after
         k = end
     return None
 

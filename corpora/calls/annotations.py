@@ -615,8 +615,10 @@ def expand(line: str) -> dict:
 # Whose cushion or kiss (C9): a postposed «от борта» / «от X» belongs to the ball word
 # right before it (terms.md NB: «X от борта» is X off the cushion). Right after a
 # driving ball, a carom or «абриколем» it may be that ball's (or the cue ball's)
-# contact, not the called ball's: the reader cannot tell, so it is refused. Right
-# after the called ball (whatever follows), or before a driver, it is the called ball's. A kiss after
+# contact, not the called ball's: the reader cannot tell, so it is refused. So is
+# a cushion said right before a driving ball, a carom or «абриколем» («от борта
+# шестёркой тройку»: as «от борта тройку» is the three's, this may be the six's).
+# Right after the called ball (whatever follows) it is the called ball's. A kiss after
 # the drivers stays the called ball's: that is the rules' own template (C2).
 ATTACH = """
 тройку шестёркой от борта в середину | !ambiguous
@@ -630,7 +632,13 @@ ATTACH = """
 тройку от борта абриколем в левый угол | 3 CL c>b c>3 3>b 3>p
 тройку от борта шестёркой в середину | 3 M c>6 6>3 3>b 3>p
 шестёркой тройку от борта в середину | 3 M c>6 6>3 3>b 3>p
-от борта шестёркой тройку в середину | 3 M c>6 6>3 3>b 3>p
+от борта шестёркой тройку в середину | !ambiguous
+в середину от двух бортов семёркой тройку | !ambiguous
+от борта карамболем от шестёрки тройку в левый угол | !ambiguous
+от семёрки карамболем от шестёрки тройку в левый угол | !ambiguous
+от борта битком тройку в левый угол | !ambiguous
+от шестёрки семёркой тройку в середину | 3 M c>7 7>3 3>6 3>p
+тройку от борта битком в левый угол | 3 CL c>3 3>b 3>p
 карамболем от шестёрки тройку от борта в левый угол | 3 CL c>6 c>3 3>b 3>p
 абриколем тройку от борта в левый угол | 3 CL c>b c>3 3>b 3>p
 тройку от семёрки карамболем от шестёрки в левый угол | 3 CL c>6 c>3 3>7 3>p
