@@ -130,13 +130,14 @@ class MicrophoneSource(Frames):
 
     Reported problems: ``overflows`` (PortAudio input overflow flags: audio the device lost),
     ``dropped`` (blocks dropped because the queue was full: the reader is too slow),
-    ``status_log`` (the status texts seen). ``on_status`` (optional) is called from the audio
+    ``status_log`` (the status texts seen). ``latency``: the device's input latency (s), as
+    PortAudio reports it once started (asked for with ``latency``, "low" by default). ``on_status`` (optional) is called from the audio
     thread with the status text: keep it cheap.
     """
 
     def __init__(self, device: Any = None, block_ms: float = DEFAULT_BLOCK_MS, rate: int = RATE, *,
                  lang: str = "ru", timeout: float = 2.0, start_timeout: float = 6.0,
-                 max_queue_s: float = 10.0,
+                 max_queue_s: float = 10.0, latency: str | float = "low",
                  on_status=None) -> None:
         n = block_samples(block_ms, rate)
         super().__init__(iter(()), rate=rate, block=n, source=f"microphone {device!r}")
@@ -150,6 +151,11 @@ class MicrophoneSource(Frames):
         self.on_status = on_status
         self.device_rate: int | None = None
         self.device_name: str | None = None
+        # PortAudio's input latency: "low" (not its default "high": 40 ms more buffering through
+        # the ALSA pulse plugin, and a slow start) since the device's buffering adds to the
+        # strike's report delay in real time; ``latency`` is the one the stream got (s).
+        self.requested_latency = latency
+        self.latency: float | None = None
         self._queue: queue.Queue = queue.Queue(maxsize=max(4, int(max_queue_s * 1000 / block_ms)))
         self._stream = None
         self._resampler: StreamResampler | None = None
@@ -201,8 +207,10 @@ class MicrophoneSource(Frames):
         try:
             self._stream = sd.InputStream(
                 device=dev, channels=1, samplerate=rate, blocksize=blocksize, dtype="float32",
-                callback=self._callback, finished_callback=self._finished.set)
+                latency=self.requested_latency, callback=self._callback,
+                finished_callback=self._finished.set)
             self._stream.start()
+            self.latency = float(self._stream.latency)
         except Exception as exc:
             self._stream = None
             raise AudioDeviceError(self._msg(
