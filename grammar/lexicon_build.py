@@ -62,7 +62,7 @@ FIXED = {
     "в": ["V"], "во": ["V"],
     "от": ["OT"],
     "чисто": ["CLEAN"], "прямо": ["CLEAN"], "прямой": ["CLEAN"], "напрямую": ["CLEAN"],
-    "прямым": ["CLEAN"],
+    "прямым": ["CLEAN"], "чистым": ["CLEAN"],  # «чистым ударом»
     "борта": ["BORTA"], "бортов": ["BORTOV"], "борт": ["BORTA"],
     "дуплет": ["CUSHIONS:1"], "дуплетом": ["CUSHIONS:1"],
     "триплет": ["CUSHIONS:2"], "триплетом": ["CUSHIONS:2"],
@@ -100,6 +100,8 @@ FIXED = {
 # as an unknown word, never read as something else.
 PHRASES = {
     "в лоб": ["CLEAN"],
+    # «через борт»: the called ball banks, as «от борта» (a named shot, like «дуплетом»)
+    "через борт": ["CUSHIONS:1"], "через два борта": ["CUSHIONS:2"], "через три борта": ["CUSHIONS:3"],
     "контр ку": ["KONTRKU"],
     "оборотный дуплет": ["CUSHIONS:1"], "оборотным дуплетом": ["CUSHIONS:1"],
     "оборотний дуплет": ["CUSHIONS:1"], "оборотним дуплетом": ["CUSHIONS:1"],
