@@ -99,13 +99,15 @@ def assemble(items: list, text: str, mode: str, balls_left,
     ``precision``: the match setting ``pocket_precision`` (Q2), see _decode_pocket."""
     # The cue ball named («битком», «свой шар») says nothing of the call, but a
     # contact said right after it is the cue ball's («битком от борта»: абриколь?
-    # «битком от шестёрки»: a carom?), never silently the called ball's (C9).
+    # «битком от шестёрки»: a carom?), never silently the called ball's (C9). So
+    # with «удар»: «удар от борта» is the cue ball off the cushion in some
+    # glossaries (terms.md NB).
     cues = [i for i in items if i[0] == "cue"]
-    if cues:
+    if cues or any(i[0] == "stroke" for i in items):
         if mode == "clean":
             contacts = _OWN + ("shot",)
             for k, item in enumerate(items):
-                if item[0] != "cue":
+                if item[0] not in ("cue", "stroke"):
                     continue
                 nxt = items[k + 1] if k + 1 < len(items) else None
                 j = k - 1  # the run of contacts right before it, and what stands before that
@@ -120,9 +122,10 @@ def assemble(items: list, text: str, mode: str, balls_left,
                 return Refusal("ambiguous", _span(item, other), "whose_contact",
                                {"word": text[other[2]:other[3]], "contact": text[item[2]:item[3]],
                                 "example": _Example(None, None, bank=True)})
-        items = [i for i in items if i[0] != "cue"]
+        said = items
+        items = [i for i in items if i[0] not in ("cue", "stroke")]
         if not items:
-            return Refusal("no_ball", _span(*cues), "", {})
+            return Refusal("no_ball", _span(*said), "", {})
     original = items
     items = _named_shots(items, text)
     if isinstance(items, Refusal):

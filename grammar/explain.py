@@ -89,7 +89,7 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
         words = tag_words(text)
     except TooLong:
         words = []
-    ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE"}]
+    ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE", "STROKE"}]
     tech = [w.text for w in words if "TECH" in w.types]
     if isinstance(result, Refusal):
         lines.append(("Refused: " if en else "Не принят: ") + result.message(lang))

@@ -192,7 +192,7 @@ def vocabulary() -> list[str]:
     return sorted(out)
 
 
-NOT_CALL_WORDS = IGNORED_TAGS | {"CUE"}  # the cue ball: «биток упал» is talk, not a call
+NOT_CALL_WORDS = IGNORED_TAGS | {"CUE", "STROKE"}  # «биток упал», «хороший удар»: talk, not a call
 
 
 def is_call_word(word: Word) -> bool:

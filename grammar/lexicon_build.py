@@ -27,7 +27,8 @@ Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
   ``ABRIK``, ``KARAMBOL``, ``KONTRKU``, ``SHARA``, ``SHAROM``, ``SHARAMI``
 - ``OBJ`` an object ball without a number (C5), ``CUE`` the cue ball (биток,
   битком, своим шаром: says nothing of the call, but a contact said right after
-  it is the cue ball's), ``PLACEHOLDER`` (такой-то),
+  it is the cue ball's), ``STROKE`` (удар, ударом: likewise; «удар от борта» may
+  be the cue ball's cushion), ``PLACEHOLDER`` (такой-то),
   ``TECH`` (stroke technique: not binding), ``FILLER`` (ignored), ``CORR``
   (a correction, «нет», «вернее»: the call starts again after it, C9)
 """
@@ -91,7 +92,10 @@ FIXED = {
     # the cue ball (terms.md): not the called ball, and «битком от борта» is its cushion
     "биток": ["CUE"], "битком": ["CUE"], "своим": ["CUE"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
     "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
-    "№": ["FILLER"], "удар": ["FILLER"], "ударом": ["FILLER"],
+    "№": ["FILLER"],
+    # the stroke: says nothing, but «удар от борта» is the cue ball off the cushion in
+    # some glossaries (terms.md NB), so a contact right after it is unclear
+    "удар": ["STROKE"], "ударом": ["STROKE"],
 }
 
 # Several words read as one (spaces between them; the lexer matches the

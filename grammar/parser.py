@@ -84,6 +84,7 @@ _BUILDERS = {
     "called": lambda c: ("called", c[0][1], c[0][2], c[0][3]),
     "obj": lambda c: ("obj", None, c[0][2], c[0][3]),
     "cue": lambda c: ("cue", None, c[0][2], c[0][3]),
+    "stroke": lambda c: ("stroke", None, c[0][2], c[0][3]),
     "pocket": lambda c: ("pocket", c[0][1], c[0][2], c[0][3]),
     "clean": lambda c: ("clean", None, c[0][2], c[-1][3]),
     "kiss": lambda c: [("kiss", b[0], b[1], b[2]) for b in _balls(c[1:])],

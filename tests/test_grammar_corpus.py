@@ -70,7 +70,7 @@ def test_corpus_uses_every_route_technique_and_filler_word():
     texts = " ".join(p.values[0]["text"].lower() for p in RECORDS)
     seen = set(re.findall(r"[\w№-]+", texts))
     kinds = {"CLEAN", "ABRIK", "KARAMBOL", "KONTRKU", "CUSHIONS", "TECH", "OBJ", "BORTA", "BORTOV",
-             "SHARA", "SHAROM", "SHARAMI", "OT", "FILLER", "CUE"}
+             "SHARA", "SHAROM", "SHARAMI", "OT", "FILLER", "CUE", "STROKE"}
     missing = [w for w, tags in data["words"].items() if {t.split(":")[0] for t in tags} & kinds and w not in seen]
     missing += [p for p in data["phrases"] if p not in texts]
     assert not missing
