@@ -140,6 +140,17 @@ def _yo_variants(morph, form: str) -> set[str]:
     return out
 
 
+def _names_a_pocket(tag) -> bool:
+    """Only the forms a pocket takes in a call: «в левый угол», «левую середину»,
+    «угловая луза» (nominative or accusative, masculine inanimate or feminine). Other
+    cases belong to other nouns: «от борта левого в угол» is the left cushion, not
+    the left corner; «от дальнего борта», «в левом углу» (where a ball lies) too."""
+    if tag.case not in ("nomn", "accs") or tag.gender == "neut":
+        return False
+    # «левого»: the animate accusative (also of the noun «левый», a person)
+    return "anim" not in tag
+
+
 def _noun_forms(morph, word: str, gender: str) -> dict[str, set[str]]:
     """Singular nominative/accusative, genitive and instrumental forms of a noun."""
     parse = next(
@@ -206,7 +217,8 @@ def build() -> dict:
             if parse.normal_form != lemma or parse.tag.POS not in ("ADJF", "NOUN"):
                 continue
             for f in parse.lexeme:
-                if "sing" in f.tag and "Supr" not in f.tag and f.tag.POS in ("ADJF", "NOUN"):
+                if "sing" in f.tag and "Supr" not in f.tag and f.tag.POS in ("ADJF", "NOUN") \
+                        and _names_a_pocket(f.tag):
                     add(f.word, tag)
 
     placeholder = next(p for p in morph.parse(PLACEHOLDER_LEMMA) if p.tag.POS == "ADJF")

@@ -287,6 +287,12 @@ POCKETS = """
 в свой правый угол тройку от борта | 3 CRN c>3 3>b 3>p
 тройку чисто в свой дальний угол | !unknown_word
 тройку чисто в свой левый дальний угол | !unknown_word
+# pocket words only in the pocket's own forms: «левого», «дальнего» agree with «борта»,
+# not with a pocket, so «от борта левого в угол» is never the left corner
+тройку от борта левого в угол | !unknown_word
+тройку от левого борта в правый угол | !unknown_word
+тройку от дальнего борта в левый угол | !unknown_word
+тройку чисто в левом углу | !unknown_word
 тройку чисто в угол | !pocket_not_definite
 тройку чисто в дальний угол | !pocket_not_definite
 тройку чисто в ближний угол | !pocket_not_definite
