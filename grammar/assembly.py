@@ -439,6 +439,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         segmentable[k] = any(segmentable[j] and call_at(j, k) for j in range(k))
     lasts = set()  # the last call of each split into two or more whole calls
     trailing = None
+    unclear = None
     for j in range(1, n):
         if not segmentable[j]:
             continue
@@ -449,6 +450,8 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
             lasts.add(last)
         elif isinstance(last, set):
             lasts |= last
+        elif last.code == "ambiguous":
+            unclear = unclear or last  # the last call is said, but unclear: say why
         elif trailing is None:
             trailing = j
     if lasts:  # C9: the last call counts (read as one call too, it must agree)
@@ -457,6 +460,8 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         elif isinstance(first, set):
             lasts |= first
         return next(iter(lasts)) if len(lasts) == 1 else lasts
+    if unclear is not None:
+        return unclear
     if trailing is not None:  # Q8: a whole call, then a new ball that does not finish
         tail = items[trailing:]
         span = _span(*tail)
