@@ -240,7 +240,9 @@ def assemble(items: list, text: str, mode: str, balls_left,
         return Call(ball, pocket, None)
     if mode == "ball_and_pocket":  # C7: the way is not part of the call
         return Call(ball, pocket, None)
-    unclear = _unclear_owner(items)
+    unclear = _unclear_owner(items) or _cushion_said_twice(items, text)
+    if isinstance(unclear, Refusal):
+        return unclear
     if unclear is not None:
         contact, neighbour = unclear
         return Refusal("ambiguous", _span(neighbour, contact), "whose_contact",
@@ -301,6 +303,23 @@ def _named_shots(items: list, text: str):
     a, b = shots[0], (cushions or shots[1:])[0]
     return Refusal("ambiguous", _span(a, b), "cushions_twice",
                    {"word": text[a[2]:a[3]], "contact": text[b[2]:b[3]]})
+
+
+def _cushion_said_twice(items: list, text: str):
+    """«от борта от борта», «от борта тройку от борта»: the same cushion said again,
+    or a second one? With nothing but the called ball between them it is unclear
+    (C9); «от двух бортов» says two. Cushions with another contact between them
+    («от борта от шестёрки от борта») are two steps of the way."""
+    prev = None
+    for item in items:
+        if item[0] == "cushion":
+            if prev is not None:
+                return Refusal("ambiguous", _span(prev, item), "cushions_twice",
+                               {"word": text[prev[2]:prev[3]], "contact": text[item[2]:item[3]]})
+            prev = item
+        elif item[0] not in ("called", "obj"):
+            prev = None
+    return None
 
 
 def _unclear_owner(items: list):

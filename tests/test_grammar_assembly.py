@@ -25,8 +25,11 @@ def test_c9_steps_split_by_other_words_have_no_clear_order():
     r = parse("семёркой тройку шестёркой в левый угол")
     assert r.code == "ambiguous" and len(r.params["calls"]) == 2
     assert parse("тройку от борта в середину от шестёрки").code == "ambiguous"
-    # the same steps either way: one reading
-    assert route("от борта тройку от борта в середину") == [["cue", 3], [3, "cushion"], [3, "cushion"], [3, "pocket"]]
+    # a cushion said again around the ball: the same one, or a second? (refused)
+    r = parse("от борта тройку от борта в середину")
+    assert r.code == "ambiguous" and r.reason == "cushions_twice"
+    assert route("тройку от борта от шестёрки от борта в середину") == [
+        ["cue", 3], [3, "cushion"], [3, 6], [3, "cushion"], [3, "pocket"]]
 
 
 def test_count_covers_the_balls_after_it_or_before_it():  # C2
