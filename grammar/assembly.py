@@ -339,9 +339,11 @@ def _unclear_owner(items: list):
         before = items[k - 1] if k > 0 else None
         after = items[end] if end < n else None
         banks = [i for i in run if i[0] != "kiss"]  # a cushion or a rebound
-        if before is not None and before[0] == "carom":
-            return run[0], before  # «карамболем от шестёрки от семёрки»: the carom goes on?
-        if before is not None and before[0] in ("driver", "count", "abricole") and banks:
+        if before is not None and before[0] in ("carom", "abricole"):
+            # «карамболем от шестёрки от семёрки»: the carom goes on? «абриколем от
+            # шестёрки»: the cue ball off the cushion onto the six?
+            return run[0], before
+        if before is not None and before[0] in ("driver", "count") and banks:
             return banks[0], before  # «шестёркой от борта»: the six off the cushion?
         # Said before another ball's phrase, with the called ball not right before
         # it, a contact may belong to what follows («от борта шестёркой тройку»: the
