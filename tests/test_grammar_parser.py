@@ -171,3 +171,21 @@ def test_no_call_word_no_call(words):
 @given(st.text(min_size=200, max_size=5000))
 def test_long_unicode_gives_a_call_or_a_refusal(text):
     assert isinstance(parse(text), (Call, Refusal))
+
+
+def test_c9_a_reading_refused_as_ambiguous_stands_against_another_readings_call():
+    """«12 шаром 7 от борта»: read with «шаром 7», «от борта» may be the seven's; read
+    with «12 шаром», it is the called seven's. An unclear reading is no failed one: the
+    call is refused, never given to the other reading silently."""
+    r = parse("12 шаром 7 от борта в середину")
+    assert isinstance(r, Refusal) and r.code == "ambiguous"
+    # with no second reading the same words make a call
+    assert parse("12-м шаром семёрку от борта в середину").route == (
+        ("cue", 12), (12, 7), (7, "cushion"), (7, "pocket"))
+
+
+def test_c9_short_cardinal_is_ball_or_cushions():
+    """«от двух» is ball 2 or «от двух бортов» said short: both readings, refused."""
+    r = parse("тройку от двух в середину")
+    assert r.code == "ambiguous" and len(r.params["calls"]) == 2
+    assert parse("тройку от двойки в середину").route == (("cue", 3), (3, 2), (3, "pocket"))
