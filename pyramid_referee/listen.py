@@ -190,6 +190,9 @@ def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -
 
 SETTLE_S = 0.4  # audio taken after a strike before deciding: a word in progress shows its end
 ECHO_TAIL_S = 0.5  # after espeak-ng ends, its sound is still in the output and input buffers
+REHEAR_S = 10.0  # audio kept to hear again from the strike on, after the decision (see decide)
+REHEAR_CONTEXT_S = 1.0  # heard again from this long before the strike: the decoder's adaptation
+                        # settles on it rather than on the click (its words before t count no more)
 
 
 class Speaker:
@@ -284,6 +287,12 @@ def reading_of(d: tl.Decision, lang: str = "ru"):
     return CallReading(text=None, status="none")
 
 
+def _has_words_from(event: dict, t: float) -> bool:
+    """Is ``event`` an utterance with words from ``t`` on (what can still count after a strike)?"""
+    u = tl.read_event(event)
+    return isinstance(u, tl.Utterance) and any(w.start >= t for w in u.top.words)
+
+
 class LiveReferee:
     """The live referee's core, fed blocks in order (from a microphone or a file).
 
@@ -307,6 +316,9 @@ class LiveReferee:
         self.previous = float("-inf")  # the last strike decided
         self.decision: tl.Decision | None = None
         self._grammar = {"parse": parse, "mentions_call": mentions_call}
+        from collections import deque
+
+        self._recent: deque = deque()  # (t0, samples, heard) of the last REHEAR_S of audio
 
     def _on_partial(self, text: str) -> None:
         self.partial = text
@@ -325,6 +337,9 @@ class LiveReferee:
 
     def feed(self, samples, t0: float, *, hear: bool = True) -> list[float]:
         """One block; the strikes found. ``hear=False`` while the referee speaks (see Pipeline.feed)."""
+        self._recent.append((t0, samples, hear))
+        while self._recent and self._recent[0][0] < t0 - REHEAR_S:
+            self._recent.popleft()
         return self.pipeline.feed(samples, t0, hear=hear)[1]
 
     def utterances(self) -> list[tl.Utterance]:
@@ -335,18 +350,33 @@ class LiveReferee:
         return tl.standing(self.utterances(), float("inf"), self.previous, **self._kw())
 
     def decide(self, t: float) -> tl.Decision:
+        """The decision for the strike at ``t`` (call it once ``time`` is SETTLE_S past ``t``).
+
+        The utterance in progress is ended here so that a word going on at the strike shows its
+        end (C10, Q7). That cut also falls inside whatever was begun after the strike (a next
+        call said at once would be misheard from its cut halves); so the audio from the strike
+        on (with REHEAR_CONTEXT_S before it) is then heard again by a fresh recognizer on the
+        same clock, and only that reading is kept for the next strike (whose window starts at
+        ``t``), as a file read straight through would give it.
+        """
         self.pipeline.flush_recognizer()
         d = tl.decide_strike(self.utterances(), t, self.previous, **self._kw())
         self.previous = t
         self.decision = d
-        # What can still count later: utterances with words from t on (strikes are kept in
-        # ``previous``); the rest is dropped so a long match does not slow the display down.
-        kept = []
-        for e in self.pipeline.events:
-            u = tl.read_event(e)
-            if isinstance(u, tl.Utterance) and any(w.start >= t for w in u.top.words):
-                kept.append(e)
-        self.pipeline.events = kept
+        since = [b for b in self._recent if b[0] + len(b[1]) / self.recognizer.rate > t - REHEAR_CONTEXT_S]
+        if since and since[0][0] <= t:
+            import numpy as np
+
+            self.recognizer.restart(since[0][0])
+            events = []
+            for _, samples, heard in since:
+                events += self.recognizer.accept(samples if heard else np.zeros(len(samples), np.float32))
+            self.pipeline.events = [e for e in events if _has_words_from(e, t)]
+            return d
+        # The audio since the strike is no longer kept (decided long after it): what can still
+        # count later is what was heard with words from t on; the rest is dropped so a long
+        # match does not slow the display down.
+        self.pipeline.events = [e for e in self.pipeline.events if _has_words_from(e, t)]
         return d
 
     def enter(self, outcome_text: str):

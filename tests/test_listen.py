@@ -316,6 +316,54 @@ def test_live_referee_key_strike_in_the_middle_of_the_call_is_late(ko_model, say
         assert entered[0].record.call_status == "refused" and entered[0].record.refusal["code"] == "late"
 
 
+def test_live_referee_next_call_begun_right_after_the_strike_is_heard_whole(ko_model, say, tmp_path):
+    """decide() ends the utterance in progress SETTLE_S after the strike; a next call begun in
+    between was cut there mid-word and misheard (here «오른쪽 음악» came out «왼쪽 음악», refused),
+    though the same audio read from a file gives the call. The audio since the strike is heard
+    again by a fresh recognizer on the same clock, so the live referee decides as transcribe."""
+    s = Scene().add(silence(0.4)).add(say("왼쪽")).add(silence(0.6))
+    s.click().add(silence(0.15)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(3.5))
+    s.click().add(silence(1.0))
+    wav = s.write(tmp_path / "next.wav")
+    from pyramid_referee.voice.audio import file_frames
+
+    filed = run(wav, ko_model).decisions
+    referee, pending, live, before = _live(ko_model, None), [], [], []
+    for frame in file_frames(wav, listen.DEFAULT_BLOCK_MS):
+        pending += referee.feed(frame.samples, frame.t0)
+        assert referee.time == pytest.approx(frame.t1, abs=1e-9)  # one clock, also after re-hearing
+        if pending and referee.time >= pending[0] + listen.SETTLE_S:
+            before = [w for u in referee.utterances() for w in u.top.words]
+            live.append(referee.decide(pending.pop(0)))
+    assert [(d.status, d.heard) for d in filed] == [("rejected", "왼쪽"), ("accepted", "오른쪽 음악")]
+    assert [(d.status, d.heard) for d in live] == [(d.status, d.heard) for d in filed]
+    assert [d.strike for d in live] == pytest.approx(s.clicks, abs=0.005)
+    # The call heard again sits where it was said, on the stream's clock, as in the file.
+    before = [w for w in before if w.start >= s.clicks[0]]  # (those before it were context)
+    assert [w.word for w in before] == ["오른쪽", "음악"]
+    for a, b in zip(before, [w for w in run(wav, ko_model).words if w.start > s.clicks[0]]):
+        assert (a.word, a.start, a.end) == (b.word, pytest.approx(b.start, abs=0.065), pytest.approx(b.end, abs=0.065))
+    assert s.clicks[0] + 0.1 <= before[0].start
+
+
+def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(ko_model, say, tmp_path, monkeypatch):
+    """When the strike is decided after the kept audio (REHEAR_S) no longer reaches back to it
+    (run_live waits for the scorer's outcome before deciding a next strike), nothing is heard
+    again: what was heard with words from the strike on is kept, the rest dropped."""
+    monkeypatch.setattr(listen, "REHEAR_S", 0.2)
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(1.5)).add(say("왼쪽")).add(silence(2.0)).click().add(silence(1.0))
+    from pyramid_referee.voice.audio import file_frames
+
+    referee, live, clicks = _live(ko_model, None), [], []
+    for frame in file_frames(s.write(tmp_path / "late.wav"), listen.DEFAULT_BLOCK_MS):
+        clicks += referee.feed(frame.samples, frame.t0)
+        if clicks and referee.time >= clicks[0] + 1.0:  # decided 1 s after the strike
+            live.append(referee.decide(clicks.pop(0)))
+            assert all(w.start >= live[-1].strike for u in referee.utterances() for w in u.top.words)
+    assert [(d.status, d.heard) for d in live] == [("accepted", "오른쪽 음악"), ("rejected", "왼쪽")]
+
+
 def test_live_referee_does_not_hear_its_own_voice(ko_model, say, tmp_path):
     """With --speak the referee reads the accepted call aloud; the microphone hears that too.
     A player who strikes while it is still being read would have the echo of the call words going
@@ -416,6 +464,7 @@ from test_listen import KO_WORDS, KoGrammar, _session
 from test_voice_recognizer import korean_model
 from pathlib import Path
 from pyramid_referee import listen
+from pyramid_referee import timeline as tl
 from pyramid_referee.voice.mic import MicrophoneSource
 from pyramid_referee.voice.strike import StrikeDetector
 
@@ -426,10 +475,21 @@ referee = listen.LiveReferee(model, session, words=KO_WORDS, detector=StrikeDete
                              parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call, lang="en")
 finals = []  # every final result, observed on its way (the referee prunes its own list)
 accept, flush = referee.recognizer.accept, referee.recognizer.flush
+deciding = []
 def observed_accept(block):
     r = accept(block)
-    finals.extend(r)
+    if not deciding:  # decide() hears the audio since the strike again: counted below
+        finals.extend(r)
     return r
+decide = referee.decide
+def observed_decide(t):
+    deciding.append(t)
+    d = decide(t)
+    deciding.clear()
+    finals.extend(e for e in referee.pipeline.events  # what was heard again and is new
+                  if all(w["start"] >= t for w in tl.read_event(e).top.words))
+    return d
+referee.decide = observed_decide
 def observed_flush():
     r = flush()
     finals.extend(r)

@@ -230,6 +230,21 @@ def test_times_stay_on_the_clock_across_many_flushes(ko_model, tmp_path):
 
 @needs_ko
 @needs_espeak
+def test_restart_forgets_what_was_fed_and_counts_from_the_offset(ko_model, tmp_path):
+    word = speak("음악", "ko", tmp_path)
+    rec = Recognizer(ko_model, KO_WORDS, alternatives=0)
+    for frame in array_frames(np.concatenate([silence(0.3), word]), 10):  # cut mid-utterance
+        rec.accept(frame.samples)
+    rec.restart(7.25)
+    assert rec.time == 7.25
+    finals, _ = run(rec, np.concatenate([silence(0.5), word, silence(0.8)]))
+    words = [w for r in finals for w in r["result"]]
+    assert [w["word"] for w in words] == ["음악"]  # the first one was forgotten, not finished
+    assert 7.25 + 0.5 - 0.1 <= words[0]["start"] and words[0]["end"] <= 7.25 + 0.5 + len(word) / RATE + 0.1
+
+
+@needs_ko
+@needs_espeak
 def test_alternatives_come_with_their_own_words_and_times(ko_model, tmp_path):
     audio = np.concatenate([silence(0.3), speak_words(["왼쪽", "전화"], tmp_path), silence(0.8)])
     rec = Recognizer(ko_model, KO_WORDS, alternatives=4, offset=1.0)

@@ -78,8 +78,6 @@ class Recognizer:
 
     def __init__(self, model, words: Iterable[str], *, rate: int = RATE, alternatives: int = 3,
                  offset: float = 0.0, lang: str = "ru"):
-        import vosk
-
         words = list(dict.fromkeys(w for w in words if w and w != "[unk]"))
         if not words:
             raise ValueError("the recognizer needs at least one grammar word")
@@ -98,14 +96,28 @@ class Recognizer:
         self.offset = float(offset)
         self.alternatives = int(alternatives)
         self._samples = 0
-        grammar = json.dumps(known + ["[unk]"], ensure_ascii=False)
+        self._model, self._lang = model, lang
+        self._grammar = json.dumps(known + ["[unk]"], ensure_ascii=False)
+        self._rec = self._make()
+
+    def _make(self):
+        import vosk
+
         try:
-            self._rec = vosk.KaldiRecognizer(model, float(rate), grammar)
+            rec = vosk.KaldiRecognizer(self._model, float(self.rate), self._grammar)
         except Exception as exc:
-            raise ModelError(_t(lang, f"Vosk не создал распознаватель: {exc}",
+            raise ModelError(_t(self._lang, f"Vosk не создал распознаватель: {exc}",
                                 f"Vosk could not make a recognizer: {exc}")) from exc
-        self._rec.SetWords(True)
-        self._rec.SetMaxAlternatives(self.alternatives)
+        rec.SetWords(True)
+        rec.SetMaxAlternatives(self.alternatives)
+        return rec
+
+    def restart(self, offset: float) -> None:
+        """Forget the audio fed so far (and the utterance in progress): a fresh decoder whose
+        first sample is at ``offset`` on the audio clock (the next block fed must start there)."""
+        self._rec = self._make()
+        self.offset = float(offset)
+        self._samples = 0
 
     @property
     def time(self) -> float:
