@@ -307,9 +307,10 @@ def _named_shots(items: list, text: str):
 
 def _cushion_said_twice(items: list, text: str):
     """«от борта от борта», «от борта тройку от борта»: the same cushion said again,
-    or a second one? With nothing but the called ball between them it is unclear
-    (C9); «от двух бортов» says two. Cushions with another contact between them
-    («от борта от шестёрки от борта») are two steps of the way."""
+    or a second one? With nothing but the called ball or the pocket between them
+    («от борта в середину от борта») it is unclear (C9); «от двух бортов» says two.
+    Cushions with another step of the way between them («от борта от шестёрки от
+    борта») are two steps."""
     prev = None
     for item in items:
         if item[0] == "cushion":
@@ -317,7 +318,7 @@ def _cushion_said_twice(items: list, text: str):
                 return Refusal("ambiguous", _span(prev, item), "cushions_twice",
                                {"word": text[prev[2]:prev[3]], "contact": text[item[2]:item[3]]})
             prev = item
-        elif item[0] not in ("called", "obj"):
+        elif item[0] not in ("called", "obj", "pocket", "clean"):
             prev = None
     return None
 
