@@ -190,9 +190,9 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
         "say it so that it has one reading, e.g. «{example}»",
     ),
     ("ambiguous", "whose_contact"): (
-        "непонятно, чьё это касание: «{word}» сказано сразу после «{contact}», "
+        "непонятно, чьё это касание: «{word}» сказано вплотную к «{contact}», "
         "это может быть путь того шара (или битка), а не заказанного (C9)",
-        "it is unclear whose contact «{word}» is: said right after «{contact}», it may be "
+        "it is unclear whose contact «{word}» is: said right next to «{contact}», it may be "
         "that ball's (or the cue ball's) way, not the called ball's (C9)",
         "скажите касание сразу после заказанного шара, например: «{example}»",
         "say the contact right after the called ball, e.g. «{example}»",
