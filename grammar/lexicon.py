@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,8 +38,15 @@ POCKET_TAGS = frozenset({"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END"})
 IGNORED_TAGS = frozenset({"FILLER", "TECH", "CORR"})
 
 
+_COMBINING = ("\u0306", "\u0308")  # breve (й = и + ◌̆), diaeresis (ё = е + ◌̈) in decomposed (NFD) text
+
+
 def normalize(word: str) -> str:
-    return word.lower().replace("ё", "е")
+    """Lowercase, composed (NFC) where a decomposed й/ё came in, ё → е."""
+    word = word.lower()
+    if _COMBINING[0] in word or _COMBINING[1] in word:
+        word = unicodedata.normalize("NFC", word)
+    return word.replace("ё", "е")
 
 
 class Word:
@@ -150,7 +158,7 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
     Raises TooLong past ``limit`` words (None: no limit)."""
     entries, (phrases, firsts), _ = load()
     raw = split_words(text, limit)
-    norms = [w.lower().replace("ё", "е") for w, _, _ in raw]
+    norms = [normalize(w) for w, _, _ in raw]
     out: list[Word] = []
     i = 0
     n = len(raw)

@@ -111,3 +111,17 @@ def test_mentions_call():
     # the cue ball is no call word: «биток упал» after a stroke is no late call
     assert not mentions_call("биток упал") and not mentions_call("свой шар")
     assert mentions_call("ну " * 100 + "тройку")
+
+
+def test_decomposed_yo_and_short_i_read_like_composed():
+    # NFD text (е + U+0308, и + U+0306), as some keyboards and speech engines give it,
+    # reads as the composed word; the spans stay those of the input.
+    import unicodedata
+
+    from pyramid_referee.grammar import parse
+
+    text = unicodedata.normalize("NFD", "шестёркой тройку чисто в левый угол")
+    assert len(text) > len("шестёркой тройку чисто в левый угол")
+    assert parse(text) == parse("шестеркой тройку чисто в левый угол")
+    bad = parse(unicodedata.normalize("NFD", "тройку чисто в левый угол абвгдё"))
+    assert bad.code == "unknown_word" and bad.span[1] == len(unicodedata.normalize("NFD", "тройку чисто в левый угол абвгдё"))
