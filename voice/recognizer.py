@@ -12,6 +12,21 @@ What Vosk 0.3.45 does, and what this module does about it (DESIGN.md, "Voice"):
   ``{"alternatives": [{"confidence", "result": [{"word","start","end"}…], "text"}…]}``
   (no per-word ``conf``); with N = 0 it is ``{"result": [{"word","start","end","conf"}…],
   "text"}``. Both forms are passed on unchanged except for the times.
+- The NUMBER of alternatives is not repeatable. Kaldi dithers the audio with random noise
+  (``--dither`` defaults to 1.0 and model confs do not turn it off), seeded from libc's
+  ``rand()``: each recognizer gets other noise, so the confidences move by about ±1.5 and a
+  rival reading near the lattice beam (``--lattice-beam``, 2.0 in the small models) is kept
+  by one recognizer and pruned by the next. Measured: espeak's Korean 전화 gives 1 or 2
+  alternatives (전화 / 여덟 전화) depending only on the seed; with ``srand(seed)`` called
+  before making the recognizer the same seed gives the same result bit for bit. Only N, the
+  maximum, is fixed; the top reading is what the tests rely on, and a reading with a close
+  rival (espeak's 여덟: 3 readings under 60 of 60 seeds) reliably gives several.
+- Limit for the "unclear call" refusal (C4, C9, ``timeline``): it compares the alternatives it
+  is given and can refuse only what it sees. When the rival reading falls outside the beam
+  for this recognizer's noise, there is one alternative and the top reading is judged alone,
+  so the same audio may be refused as ambiguous on one run and accepted on another. The
+  refusal is therefore a best effort against close rivals, not a guarantee: a rival that
+  Vosk keeps is never silently ignored, a rival at the edge of the beam may go unseen.
 - Word times count from the recognizer's first sample and keep counting across results;
   ``offset`` (the audio-clock time of that first sample) is added so that words and strikes
   share one clock.
