@@ -19,20 +19,28 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "strikes", parents=[common],
-        help="найти удары кия в WAV-файле или с микрофона / find cue strikes in a WAV file or live",
-        description="Детектор удара (щелчок наклейки по битку) отдельно от распознавания речи. "
-        "The strike detector (the click of the cue tip on the cue ball) on its own.",
+        help=tr("найти удары кия в WAV-файле или с микрофона", "find cue strikes in a WAV file or live"),
+        description=tr("Детектор удара (щелчок наклейки по битку) отдельно от распознавания речи.",
+                       "The strike detector (the click of the cue tip on the cue ball) on its own, "
+                       "without speech recognition."),
     )
-    p.add_argument("file", nargs="?", metavar="FILE.wav", help="WAV-файл (любая частота и число каналов)")
+    p.add_argument("file", nargs="?", metavar="FILE.wav",
+                   help=tr("WAV-файл (любая частота и число каналов)", "a WAV file (any rate, any channels)"))
     p.add_argument("--json", action="store_true",
-                   help='JSON: {"strikes": [секунды, …]}; с --mic — строка {"strike": секунды} на удар')
-    p.add_argument("--mic", action="store_true", help="слушать микрофон / listen to the microphone")
-    p.add_argument("--device", default=None, help="номер или часть имени устройства ввода / input device")
-    p.add_argument("--seconds", type=float, default=None, help="с --mic: сколько секунд слушать")
-    p.add_argument("--list-devices", action="store_true", help="список устройств ввода / input devices")
-    p.add_argument("--block-ms", type=float, default=10.0, help="длина блока, мс (по умолчанию 10)")
+                   help=tr('JSON: {"strikes": [секунды, …]}; с --mic — строка {"strike": секунды} на удар',
+                           'JSON: {"strikes": [seconds, …]}; with --mic one line {"strike": seconds} a strike'))
+    p.add_argument("--mic", action="store_true", help=tr("слушать микрофон", "listen to the microphone"))
+    p.add_argument("--device", default=None,
+                   help=tr("номер или часть имени устройства ввода", "input device: its number or part of its name"))
+    p.add_argument("--seconds", type=float, default=None,
+                   help=tr("с --mic: сколько секунд слушать", "with --mic: how many seconds to listen"))
+    p.add_argument("--list-devices", action="store_true",
+                   help=tr("список устройств ввода", "list the input devices"))
+    p.add_argument("--block-ms", type=float, default=10.0,
+                   help=tr("длина блока, мс (по умолчанию 10)", "block length, ms (default 10)"))
     p.add_argument("--stroke-window", type=float, default=None, metavar="S",
-                   help="окно удара, с: звуки после удара в этом окне — не новые удары (по умолчанию 3)")
+                   help=tr("окно удара, с: звуки после удара в этом окне — не новые удары (по умолчанию 3)",
+                           "stroke window, s: sounds within it after a strike are not new strikes (default 3)"))
     p.set_defaults(handler=run)
 
 

@@ -15,12 +15,13 @@ from pyramid_referee.i18n import set_lang
 
 CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
-# Every command whose help this shell writes (``strikes`` is cli_strikes.py's own).
+# Every command whose help this shell writes, ``strikes`` (cli_strikes.py) included.
 COMMANDS = [
     ("parse",), ("validate",), ("explain",), ("replay",),
     ("match",), ("match", "new"), ("match", "list"), ("match", "show"), ("match", "resume"),
     ("undo",), ("redo",), ("export",), ("stats",), ("play",),
     ("timeline",), ("transcribe",), ("listen",), ("model",), ("model", "path"), ("model", "download"),
+    ("strikes",),
 ]
 
 
