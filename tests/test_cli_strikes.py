@@ -80,7 +80,7 @@ def test_no_strikes(tmp_path, capsys):
 @pytest.mark.parametrize("content, expect", [
     (None, "no such file"),
     (b"", "empty"),
-    (b"RIFF\x10\x00\x00\x00WAVEfmt \x10\x00\x00", "broken or unsupported"),
+    (b"RIFF\x10\x00\x00\x00WAVEfmt \x10\x00\x00", "truncated or damaged"),
     (b"just some text, not a wav file at all", "not a WAV file"),
 ])
 def test_bad_file_is_one_clear_line_exit_2(tmp_path, capsys, content, expect):
@@ -125,3 +125,15 @@ def test_console_script_on_a_corpus_file():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["strikes"] == pytest.approx(entry["strikes"], abs=0.030)
+
+
+def test_truncated_wav_is_told_in_russian_by_default(tmp_path, capsys):
+    """``head -c 30 x.wav > cut.wav; pyramid-referee strikes cut.wav``: no Python detail."""
+    good = tmp_path / "good.wav"
+    wavfile.write(good, 16000, np.zeros(1600, np.int16))
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(good.read_bytes()[:30])
+    assert main(["strikes", str(cut)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"pyramid-referee: ошибка: {cut}: WAV-файл обрезан или повреждён: "
+                   f"он обрывается внутри заголовка (в файле всего 30 байт)")

@@ -225,7 +225,10 @@ def test_transcribe_without_a_model_is_a_clear_message(isolated_env, wav):
     assert "no Vosk model found" in p.stderr and "model download" in p.stderr
 
 
-@pytest.mark.parametrize("content,needle", [(None, "no such file"), (b"", "empty"), (b"not a wav at all", "not a WAV")])
+@pytest.mark.parametrize("content,needle", [
+    (None, "no such file"), (b"", "empty"), (b"not a wav at all", "not a WAV"),
+    (b"RIFF\x96\x9a\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00\x22\x56", "truncated or damaged"),  # head -c 30
+])
 def test_transcribe_an_unreadable_file_is_a_clear_message(isolated_env, tmp_path, content, needle):
     f = tmp_path / "x.wav"
     if content is not None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+import struct
 import subprocess
 import wave
 
@@ -144,13 +146,63 @@ def test_not_a_wav(tmp_path):
         read_wav(p, lang="en")
 
 
-def test_truncated_wav(tmp_path):
+@pytest.mark.parametrize("keep", [12, 16, 20, 30, 36, 40])
+def test_truncated_wav_is_told_as_truncated_in_russian_by_default(tmp_path, keep):
+    """A WAV cut inside its header (``head -c 30 x.wav``): scipy says "unpack requires a buffer
+    of 16 bytes" or "Unexpected end of file"; the user reads that the file is cut or damaged."""
     p = tmp_path / "cut.wav"
     wavfile.write(p, 16000, (sine(440, 16000) * 32767).astype(np.int16))
-    p.write_bytes(p.read_bytes()[:30])          # header cut in the middle of the fmt chunk
-    with pytest.raises(AudioFileError, match="broken or unsupported") as e:
+    p.write_bytes(p.read_bytes()[:keep])  # 30: cut in the middle of the fmt chunk
+    with pytest.raises(AudioFileError) as e:
+        read_wav(p)
+    msg = str(e.value)
+    assert msg.startswith(f"{p}: ") and "обрезан или повреждён" in msg and f"{keep} байт" in msg
+    assert "unpack" not in msg and "buffer" not in msg and "end of file" not in msg
+    with pytest.raises(AudioFileError, match="truncated or damaged") as e:
         read_wav(p, lang="en")
-    assert str(p) in str(e.value)
+    assert str(p) in str(e.value) and not re.search("[а-яё]", str(e.value), re.I)
+
+
+def test_wav_cut_inside_its_samples_is_read_as_far_as_it_goes(tmp_path):
+    """A recording cut off in its data chunk keeps the samples that are there (scipy warns)."""
+    p = tmp_path / "cut.wav"
+    wavfile.write(p, 16000, (sine(440, 16000) * 32767).astype(np.int16))
+    p.write_bytes(p.read_bytes()[:44 + 2 * 8000])
+    assert len(read_wav(p)) == 8000
+
+
+def _wav_bytes(fmt_body: bytes, fmt_size: int | None = None) -> bytes:
+    fmt = b"fmt " + struct.pack("<I", len(fmt_body) if fmt_size is None else fmt_size) + fmt_body
+    body = b"WAVE" + fmt + b"data" + struct.pack("<I", 4) + b"\0\0\0\0"
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+@pytest.mark.parametrize("fmt_body", [
+    b"\x01\x00\x01\x00\x80\x3e\x00\x00",                 # fmt chunk too short
+    struct.pack("<HHIIHH", 1, 1, 16000, 1234, 2, 16),   # byte rate != rate × block align
+], ids=["short-fmt", "bad-byte-rate"])
+def test_damaged_header_is_told_in_the_users_language(tmp_path, fmt_body):
+    p = tmp_path / "bad.wav"
+    p.write_bytes(_wav_bytes(fmt_body))
+    with pytest.raises(AudioFileError, match="повреждён: неверный заголовок"):
+        read_wav(p)
+    with pytest.raises(AudioFileError, match="damaged: its header"):
+        read_wav(p, lang="en")
+
+
+def test_an_unforeseen_reader_failure_names_the_file_and_says_the_detail_is_scipys(tmp_path, monkeypatch):
+    from scipy.io import wavfile as wf
+
+    p = tmp_path / "odd.wav"
+    wavfile.write(p, 16000, np.zeros(10, np.int16))
+
+    def refuse(*a, **k):
+        raise ValueError("something new")
+
+    monkeypatch.setattr(wf, "read", refuse)
+    with pytest.raises(AudioFileError) as e:
+        read_wav(p)
+    assert str(e.value) == f"{p}: повреждённый или неподдерживаемый WAV (scipy: something new)"
 
 
 def test_unsupported_encoding(tmp_path):
@@ -159,8 +211,10 @@ def test_unsupported_encoding(tmp_path):
     if shutil.which("sox") is None:
         pytest.skip("sox is not installed")
     subprocess.run(["sox", "-n", "-r", "8000", "-e", "u-law", str(p), "synth", "0.2", "sine", "440"], check=True)
-    with pytest.raises(AudioFileError, match="broken or unsupported"):
+    with pytest.raises(AudioFileError, match=r"unsupported sound encoding in the WAV \(MULAW\)"):
         read_wav(p, lang="en")
+    with pytest.raises(AudioFileError, match="неподдерживаемая кодировка"):
+        read_wav(p)
 
 
 def test_directory(tmp_path):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import struct
 import warnings
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
@@ -183,13 +185,44 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
             f"{path}: not a WAV file (no RIFF/WAVE header); a WAV file (PCM or float) is needed"))
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # WavFileWarning on unknown chunks: harmless
+            # WavFileWarning on unknown chunks: harmless. On a data chunk cut short scipy warns
+            # and returns the samples that are there: a recording cut off (or streamed with no
+            # final size in its header) is read as far as it goes.
+            warnings.simplefilter("ignore")
             rate, data = wavfile.read(path, mmap=False)
     except Exception as exc:  # scipy raises ValueError / EOFError / struct errors on bad files
-        detail = str(exc) or type(exc).__name__
-        raise AudioFileError(_tr(lang, f"{path}: повреждённый или неподдерживаемый WAV ({detail})",
-                                 f"{path}: broken or unsupported WAV ({detail})")) from exc
+        raise AudioFileError(_wav_problem(exc, path, size, lang)) from exc
     return int(rate), data
+
+
+def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
+    """scipy's (English, low-level) reason a WAV could not be read → one clear line naming the file."""
+    text = str(exc)
+    if (isinstance(exc, (struct.error, EOFError)) or "Unexpected end of file" in text
+            or "Incomplete chunk" in text):
+        return _tr(lang, f"{path}: WAV-файл обрезан или повреждён: он обрывается внутри заголовка "
+                         f"(в файле всего {size} байт)",
+                   f"{path}: the WAV file is truncated or damaged: it ends inside its header "
+                   f"(the file has only {size} bytes)")
+    m = re.match(r"Unknown wave file format: (\S+?)\.", text)
+    if m:
+        return _tr(lang, f"{path}: неподдерживаемая кодировка звука в WAV ({m.group(1)}); "
+                         f"нужен PCM (целые отсчёты) или float",
+                   f"{path}: unsupported sound encoding in the WAV ({m.group(1)}); "
+                   f"PCM (integer samples) or float is needed")
+    m = re.match(r"Unsupported bit depth: the WAV file has (\d+)-bit (integer|floating-point)", text)
+    if m:
+        bits, kind = m.groups()
+        return _tr(lang, f"{path}: неподдерживаемая разрядность WAV: {bits} бит "
+                         f"({'целые' if kind == 'integer' else 'float'})",
+                   f"{path}: unsupported WAV bit depth: {bits}-bit {kind}")
+    if ("not compliant" in text or "header is invalid" in text or "No fmt chunk" in text
+            or "RF64" in text):
+        return _tr(lang, f"{path}: WAV-файл повреждён: неверный заголовок (блок fmt)",
+                   f"{path}: the WAV file is damaged: its header (fmt chunk) is invalid")
+    detail = text or type(exc).__name__  # an unforeseen reason: scipy's words, marked as such
+    return _tr(lang, f"{path}: повреждённый или неподдерживаемый WAV (scipy: {detail})",
+               f"{path}: broken or unsupported WAV (scipy: {detail})")
 
 
 def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndarray, WavInfo]:
