@@ -4,6 +4,10 @@
 # match judged stroke by stroke with the clauses that decided each verdict.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! python3 -c "import ensurepip, venv" 2>/dev/null; then
+  echo "python3 cannot make a virtual environment here: install python3-venv (Debian/Ubuntu: apt-get install python3-venv)" >&2
+  exit 1
+fi
 python3 -m venv .venv
 # pip's own output goes to a log; it is shown only if the install fails.
 log=.venv/install.log

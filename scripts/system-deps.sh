@@ -2,6 +2,8 @@
 # Debian packages the tests and the voice path use. Installs only what is missing.
 set -euo pipefail
 PKGS=(espeak-ng sox libportaudio2 pulseaudio libasound2-plugins alsa-utils)
+# Debian's own python3 needs python3-venv for `python3 -m venv` (scripts/test.sh, example.sh).
+python3 -c "import ensurepip, venv" 2>/dev/null || PKGS+=(python3-venv)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
