@@ -15,7 +15,9 @@ order they are written in (time order):
                        ``биток борт 6``          cue ball off a cushion, then hits 6
                        ``3 в правый дальний угол``, ``3 в левую середину``, ``3 в середину``
                                                  ball 3 falls into that pocket
-                       ``биток в левый ближний угол``  the cue ball falls (P1 б)
+                       ``биток в левый ближний угол``, ``биток в лузе``  the cue ball falls (P1 б)
+                       (``в лузе``/``в лузу`` leaves the pocket unsaid: fine for any ball but
+                       the called one, whose pocket the judge then asks for)
                        ``биток за бортом``, ``5 вылетел``  a ball leaves the table
                        (a carom is two stories: ``биток 6, биток 11``; «→»/«->» may join
                        the steps of a chain: ``биток → 6 → 3``)
@@ -43,9 +45,8 @@ order they are written in (time order):
                        derived by the engine); a stroke after which nothing fell is
                        written with its first contact: ``биток 5``
 
-A pocket event must name its pocket (the engine needs it): «в лузу» alone is
-refused with the column. The notation checks the form; ``Outcome.from_json`` and
-the judge check the rest (balls on the table, the short form's limits).
+The notation checks the form; ``Outcome.from_json`` and the judge check the rest
+(balls on the table, the short form's limits, the pocket of the called ball).
 
 Ball numbers are digits 1–15 («3», «3-й»); the cue ball is «биток» (or «свой»).
 Pockets are as the striker sees the table: угол / середина, левый / правый,
