@@ -29,10 +29,6 @@ def _span(*items) -> tuple[int, int]:
     return (min(i[2] for i in items), max(i[3] for i in items))
 
 
-def _ball_name(n) -> str:
-    return "—" if n is None else str(n)
-
-
 def _adjacent(items: list, a, b) -> bool:
     """Do items a and b stand next to each other (nothing said between them)?"""
     for k in range(len(items) - 1):
@@ -406,10 +402,6 @@ def _route(ball, abricole: bool, caroms: list, drivers: list, own: list) -> tupl
 
 def _example_combo(ball, pocket, n: int) -> _Example:
     return _Example(ball, pocket, n)
-
-
-def _is_start(item) -> bool:
-    return item[0] in ("called", "obj", "pocket")
 
 
 def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = None,

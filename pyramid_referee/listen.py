@@ -96,10 +96,6 @@ class Pipeline:
                 self.on_partial(partial)
         return results, strikes
 
-    def add_strike(self, t: float) -> None:
-        """A strike from elsewhere (a key press, an explicit event)."""
-        self.events.append({"strike": round(t, 6)})
-
     def flush_recognizer(self) -> list[dict]:
         results = self.recognizer.flush()
         self.events += results

@@ -140,9 +140,6 @@ class Play:
             self.err.write(where + msg + "\n")
             self.err.flush()
 
-    def scoreboard_json(self) -> dict:
-        return self.s.state.to_json()
-
     def show_score(self) -> None:
         st = self.s.state.to_json()
         if self.json:

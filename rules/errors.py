@@ -28,7 +28,3 @@ class RulesInputError(RulesError, ValueError):
     def text(self, lang: str = "ru") -> str:
         """The error in the user's language: ``field: what is wrong``."""
         return f"{self.field}: {self.ru if lang == 'ru' else self.message}"
-
-    def prefixed(self, prefix: str) -> "RulesInputError":
-        """The same error with the field placed under ``prefix`` (``outcome.`` …)."""
-        return RulesInputError(prefix + self.field, self.message, self.ru)
