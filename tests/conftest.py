@@ -7,6 +7,9 @@ real microphone path without a microphone. The fixture yields the environment a 
 needs to reach that daemon (PortAudio reads it when it starts, so the recording runs in a
 subprocess). It skips, saying why, where the tools are missing or the daemon cannot start.
 One daemon serves the whole session (tests/test_voice_mic.py, tests/test_listen.py).
+
+The test-audio generator (``corpora/audio/make_audio.py``, a script) is made importable here
+once, as ``import make_audio``, for every test that needs it.
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpora" / "audio"))
 
 
 def _pactl_ok(env) -> bool:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import make_audio  # corpora/audio/make_audio.py (path set in conftest.py)
 import numpy as np
 import pytest
 from scipy.io import wavfile
@@ -18,14 +18,8 @@ from pyramid_referee.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _make_audio():
-    spec = importlib.util.spec_from_file_location("make_audio", ROOT / "corpora/audio/make_audio.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
-
-MAKE = _make_audio()
+MAKE = make_audio
 TRUTH = [1.25, 5.5]
 
 

@@ -9,13 +9,13 @@ daemon's environment.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import make_audio  # corpora/audio/make_audio.py (path set in conftest.py)
 import numpy as np
 import pytest
 
@@ -26,12 +26,6 @@ from pyramid_referee.voice.strike import detect_strikes
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def _make_audio():
-    spec = importlib.util.spec_from_file_location("make_audio", ROOT / "corpora/audio/make_audio.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 # --- dead or missing device --------------------------------------------------------------------
@@ -151,7 +145,7 @@ RECORD = textwrap.dedent("""
 
 
 def test_microphone_records_the_strikes_played_into_a_null_sink(pulse, tmp_path):
-    make = _make_audio()
+    make = make_audio
     rng = np.random.default_rng(3)
     x = np.zeros(int(6.5 * RATE))
     if make.espeak_available():

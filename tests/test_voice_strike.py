@@ -7,11 +7,11 @@ speech-only audio or from a stroke's own collisions and pocket drops; a strike r
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
 
+import make_audio  # corpora/audio/make_audio.py (path set in conftest.py)
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -24,14 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TOL = 0.030
 
 
-def load_make_audio():
-    spec = importlib.util.spec_from_file_location("make_audio", ROOT / "corpora/audio/make_audio.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
-
-MAKE = load_make_audio()
+MAKE = make_audio
 REFERENCE = json.loads((ROOT / "corpora/audio/manifest.json").read_text(encoding="utf-8"))
 FILES = [f["file"] for f in REFERENCE["files"]]
 
