@@ -49,6 +49,10 @@ def rss_mb() -> float:
 def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
     from pyramid_referee.voice.audio import read_wav
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpora" / "audio"))
+    import table_mix  # the recordings in ../shared/sounds, read in place
+
+    strike, onset = table_mix.strike_sample()
     rng = np.random.default_rng(7)
     speech = {}
     for w in WORDS:
@@ -67,9 +71,8 @@ def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
             out[pos: pos + len(x)] += x[: len(out) - pos]
             pos += len(x) + int(0.12 * RATE)
         click_at = pos / RATE + 0.5
-        n = np.arange(64) / RATE
-        i = int(click_at * RATE)
-        out[i: i + 64] += (0.8 * rng.standard_normal(64) * np.exp(-n / 0.0006)).astype(np.float32)
+        i = int(round((click_at - onset) * RATE))
+        out[i: i + len(strike)] += strike[: len(out) - i]   # a recorded cue strike
         clicks.append(click_at)
         t += STROKE_S
     out += (1e-3 * rng.standard_normal(len(out))).astype(np.float32)

@@ -1,57 +1,38 @@
 #!/usr/bin/env python3
-"""Benchmark of the strike detector on the generated corpus (corpora/audio/make_audio.py).
+"""Benchmark of the strike detector on recorded billiards sounds, leave-one-source-out.
 
-    .venv/bin/python bench/bench_strike.py [--audio DIR] [--block-ms 10] [--regen] [--verbose]
+    .venv/bin/python bench/bench_strike.py [--sessions 3] [--sources SRC …] [--live SECONDS] [--verbose]
 
-Prints: CPU per second of audio (% of one core, process time of the detector alone and of file
-reading + framing), report latency percentiles (stream time when reported − true click time),
-onset error, and precision / recall per condition (clean, 20/10/5 dB SNR, speech-only,
-stroke sounds alone). A detection matches a true strike within 30 ms.
+Audio is mixed by ``corpora/audio/table_mix.py`` from the recordings in ``../shared/sounds`` (read
+in place; ``$PYRAMID_SOUNDS_DIR`` elsewhere): Russian calls (espeak-ng, several voices), real cue
+strikes, their own collisions, cushions and pocket drops, balls still rolling, racks, claps,
+chatter and speech over the strike, club-room reverberation, pink / babble / mains-hum noise.
+
+**Leave-one-source-out**: for each source repository that has a cue recording, the sound model is
+refitted on the feature rows of every *other* source (``corpora/audio/fit_sound_model.py``), and the
+sessions are built only from that source's recordings. Every figure is therefore on recordings
+the model never saw. Conditions: clean (with the room), 20, 10 and 5 dB SNR (noise and room
+alternate); the user-report pattern (a strike every 4.8 s, the next call inside the previous
+stroke, the strike 1 s after it); and each recording alone, padded with a second of near-silence
+(context-free: what the sound alone makes the detector say).
+
+Prints recall, precision, false strikes per hour of speech and per 1,000 stroke sounds (by what
+made them), onset error, report latency p50/p95/max (stream time at the report − true onset,
+10 ms blocks) and the detector's CPU share — per condition and per held-out source.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-from pyramid_referee.voice.audio import array_frames, read_wav  # noqa: E402
-from pyramid_referee.voice.strike import StrikeDetector, run_detector  # noqa: E402
-
-TOL = 0.030
-
-
-def load_generator():
-    spec = importlib.util.spec_from_file_location("make_audio", ROOT / "corpora/audio/make_audio.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def match(found: list[float], truth: list[float], tol: float = TOL):
-    """Greedy one-to-one matching in time order; returns (pairs, false_positives, misses)."""
-    pairs, used = [], set()
-    for t in truth:
-        best = None
-        for j, f in enumerate(found):
-            if j not in used and abs(f - t) <= tol and (best is None or abs(f - t) < abs(found[best] - t)):
-                best = j
-        if best is not None:
-            used.add(best)
-            pairs.append((t, best))
-    fps = [f for j, f in enumerate(found) if j not in used]
-    misses = [t for t in truth if t not in {p[0] for p in pairs}]
-    return pairs, fps, misses
-
+sys.path.insert(0, str(ROOT / "corpora" / "audio"))
 
 LIVE = """
 import sys, time
@@ -122,130 +103,116 @@ def live(seconds: float, block_ms: float) -> None:
             shutil.rmtree(run, ignore_errors=True)
 
 
-def condition(entry: dict) -> str:
-    if entry["kind"] == "speech":
-        return "speech-only"
-    if entry["kind"] == "strokes":
-        return "strokes-alone"
-    return "clean" if entry["snr_db"] is None else f"{entry['snr_db']} dB"
+CONDITIONS = (("clean", None, "pink", True), ("20 dB", 20, "pink", False), ("20 dB", 20, "babble", True),
+              ("10 dB", 10, "hum", True), ("10 dB", 10, "mix", False), ("5 dB", 5, "babble", False),
+              ("5 dB", 5, "pink", True))
+
+
+def pct(a, q):
+    return float(np.percentile(a, q)) if len(a) else float("nan")
+
+
+def cue_sources(bank) -> list[str]:
+    return sorted({s.source for s in bank.of("cue") if s.clear_onset})
 
 
 def main(argv=None) -> int:
+    import strike_eval as ev
+    import table_mix as tm
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--audio", default=str(ROOT / "corpora/audio/generated"))
-    ap.add_argument("--block-ms", type=float, nargs="*", default=[10.0, 20.0])
-    ap.add_argument("--regen", action="store_true", help="regenerate the corpus first")
-    ap.add_argument("--seed", type=int, nargs="*", default=None,
-                    help="held-out check: generate corpora with these seeds (temporary directories) "
-                         "and report over all of them")
-    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--sessions", type=int, default=2, help="sessions per source and condition (5 strokes each)")
+    ap.add_argument("--sources", nargs="*", default=None, help="held-out sources (default: every one with a cue)")
+    ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--live", type=float, default=0.0, metavar="SECONDS",
                     help="also measure the live microphone path's CPU for this long (0: skip)")
+    ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
 
-    import shutil
-    import tempfile
-
-    audio = Path(args.audio)
-    corpora, temps = [], []
-    if args.seed:
-        for seed in args.seed:
-            d = Path(tempfile.mkdtemp(prefix=f"strike-corpus-{seed}-"))
-            temps.append(d)
-            t = time.perf_counter()
-            load_generator().generate(d, seed=seed)
-            print(f"held-out corpus (seed {seed}) generated in {time.perf_counter() - t:.1f} s")
-            corpora.append(d)
-    else:
-        if args.regen or not (audio / "manifest.json").exists():
-            t = time.perf_counter()
-            load_generator().generate(audio)
-            print(f"generated corpus in {time.perf_counter() - t:.1f} s → {audio}")
-        corpora.append(audio)
-    try:
-        return report(args, corpora)
-    finally:
-        for d in temps:
-            shutil.rmtree(d, ignore_errors=True)
-
-
-def report(args, corpora) -> int:
-    entries = []   # (directory, manifest entry)
-    for d in corpora:
-        manifest = json.loads((d / "manifest.json").read_text(encoding="utf-8"))
-        entries += [(d, e) for e in manifest["files"]]
-
-    for block_ms in args.block_ms:
-        stats = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "files": 0})
-        latencies, onset_err = [], []
-        cpu_det = cpu_read = seconds = 0.0
-        for audio, entry in entries:
-            c0 = time.process_time()
-            x = read_wav(audio / entry["file"])
-            frames = list(array_frames(x, block_ms))
-            cpu_read += time.process_time() - c0
-            seconds += len(x) / 16000
-            det = StrikeDetector()
-            c0 = time.process_time()
-            reports = list(run_detector(frames, det))
-            cpu_det += time.process_time() - c0
-            found = [t for t, _ in reports]
-            pairs, fps, misses = match(found, entry["strikes"])
-            for t, j in pairs:
-                latencies.append(reports[j][1] - t)
-                onset_err.append(found[j] - t)
-            s = stats[condition(entry)]
-            s["tp"] += len(pairs)
-            s["fp"] += len(fps)
-            s["fn"] += len(misses)
-            s["files"] += 1
-            if args.verbose and (fps or misses):
-                print(f"  {audio.name}/{entry['file']}: false {fps} missed {misses}")
-                for c in det.candidates:
-                    if any(abs(c.time - f) < 0.002 for f in fps) or any(abs(c.time - m) < 0.05 for m in misses):
-                        print("     ", c)
-
-        print(f"\n== strike detector, {block_ms:g} ms blocks, {seconds:.0f} s of audio, "
-              f"{len(entries)} files ==")
-        print(f"CPU, detector alone: {100 * cpu_det / seconds:.2f} % of one core "
-              f"({1000 * cpu_det / seconds:.2f} ms per s of audio)")
-        print(f"CPU, read WAV + resample + frames: {100 * cpu_read / seconds:.2f} % of one core")
-        if latencies:
-            lat = np.array(latencies) * 1000
-            err = np.array(onset_err) * 1000
-            print(f"report latency (ms, stream time at report − true click): "
-                  f"p50 {np.percentile(lat, 50):.1f}  p95 {np.percentile(lat, 95):.1f}  max {lat.max():.1f}")
-            print(f"onset time error (ms, reported − true): median {np.median(err):+.2f}  "
-                  f"max |err| {np.abs(err).max():.2f}")
-        print(f"{'condition':<15}{'files':>6}{'strikes':>9}{'found':>7}{'false':>7}{'precision':>11}{'recall':>8}")
-        order = ["clean", "20 dB", "10 dB", "5 dB", "strokes-alone", "speech-only"]
-        for cond in order:
-            if cond not in stats:
+    bank = tm.load_bank()
+    sources = args.sources or cue_sources(bank)
+    t_start = time.perf_counter()
+    by_cond: dict[str, ev.Score] = {}
+    by_source: dict[str, dict[str, ev.Score]] = {}
+    isolated: dict[str, list] = {}
+    rng = np.random.default_rng(args.seed)
+    for src in bank.sources():
+        model = ev.model_without(src)
+        for s in bank:
+            if s.source != src or s.kind == "break":
                 continue
-            s = stats[cond]
-            n = s["tp"] + s["fn"]
-            prec = s["tp"] / (s["tp"] + s["fp"]) if s["tp"] + s["fp"] else float("nan")
-            rec = s["tp"] / n if n else float("nan")
-            print(f"{cond:<15}{s['files']:>6}{n:>9}{s['tp']:>7}{s['fp']:>7}"
-                  f"{prec:>11.3f}{rec:>8.3f}")
+            x, _ = tm.isolated(bank, s, rng=rng)
+            det, reports, _ = ev.run(x, model)
+            isolated.setdefault(s.kind + (" (doubtful)" if s.doubtful or not s.clear_onset else ""), []).append(
+                (s.name, len(reports)))
+    for src in sources:
+        model = ev.model_without(src)
+        per = by_source.setdefault(src, {})
+        for name, snr, noise, reverb in CONDITIONS:
+            for k in range(args.sessions):
+                x, truth = tm.make_session(rng, bank, sources={src}, n_strokes=5, snr_db=snr, noise=noise,
+                                           reverb=reverb, **tm.REALISTIC)
+                sc = ev.score(x, truth, model, tag=f"{src}/{name}/{noise}/{k}")
+                by_cond.setdefault(name, ev.Score()).add(sc)
+                per.setdefault(name, ev.Score()).add(sc)
+                if args.verbose and (sc.missed or sc.false):
+                    print(f"  {src} {name} {noise} #{k}: missed {sc.missed} false {sc.false}")
+        for name, snr in (("pattern 4.8 s", None), ("pattern 4.8 s", 20), ("pattern 4.8 s", 10)):
+            x, truth = tm.fixed_pattern(rng, bank, sources={src}, snr_db=snr)
+            sc = ev.score(x, truth, model, tag=f"{src}/pattern/{snr}")
+            by_cond.setdefault(name, ev.Score()).add(sc)
+            per.setdefault(name, ev.Score()).add(sc)
+            if args.verbose and (sc.missed or sc.false):
+                print(f"  {src} pattern {snr}: missed {sc.missed} false {sc.false}")
+        print(f"  held out {src}: done ({time.perf_counter() - t_start:.0f} s)", file=sys.stderr)
 
-    # Diagnostic: the click shape alone, without the stroke window (refractory 0): how many of a
-    # stroke's own later sounds would pass as strikes if the window were not there.
-    late = passed = 0
-    for audio, entry in entries:
-        if entry["kind"] == "speech":
+    total = ev.Score()
+    for sc in by_cond.values():
+        total.add(sc)
+    print(f"\n== strike detector, leave-one-source-out: {len(sources)} held-out sources, "
+          f"{total.audio_s / 60:.0f} min of audio, {total.strikes} strikes ==")
+    print(f"CPU, detector alone (onsets + voicing + model + strokes): {100 * total.cpu_s / total.audio_s:.2f} % of one core")
+    lat = np.array(total.latency) * 1000
+    err = np.array(total.onset_err) * 1000
+    print(f"report latency (ms, stream time at report − true onset, 10 ms blocks): p50 {pct(lat, 50):.1f}  "
+          f"p95 {pct(lat, 95):.1f}  max {lat.max() if len(lat) else float('nan'):.1f}")
+    print(f"onset error (ms, reported − true): median {pct(err, 50):+.1f}  p5 {pct(err, 5):+.1f}  "
+          f"p95 {pct(err, 95):+.1f}  max |err| {np.abs(err).max() if len(err) else float('nan'):.1f}")
+    print(f"\n{'condition':<15}{'strikes':>8}{'found':>7}{'recall':>8}{'precision':>10}{'false':>7}"
+          f"{'/h speech':>10}{'/1000 snd':>10}{'unsure':>8}  false strikes from")
+    for name in ("clean", "20 dB", "10 dB", "5 dB", "pattern 4.8 s"):
+        sc = by_cond.get(name)
+        if sc is None:
             continue
-        x = read_wav(audio / entry["file"])
-        det = StrikeDetector(refractory_s=0.0, settle_s=0.0)
-        found = [t for t, _ in run_detector(array_frames(x, 10.0), det)]
-        _, fps, _ = match(found, entry["strikes"])
-        late += len(entry["collisions"]) + len(entry["pocket_drops"]) + len(entry["rattles"])
-        passed += len(fps)
+        speech = sc.false.get("speech", 0)
+        table = sc.n_false - speech
+        print(f"{name:<15}{sc.strikes:>8}{sc.found:>7}{sc.recall:>8.3f}{sc.precision:>10.3f}{sc.n_false:>7}"
+              f"{speech / (sc.speech_s / 3600) if sc.speech_s else 0:>10.1f}"
+              f"{1000 * table / sc.stroke_sounds if sc.stroke_sounds else 0:>10.1f}{sc.unsure_strikes:>8}  "
+              f"{dict(sorted(sc.false.items())) or '-'}")
+    print(f"\nper held-out source (recall, false strikes) at clean / 20 / 10 / 5 dB / pattern:")
+    for src, per in by_source.items():
+        cells = []
+        for name in ("clean", "20 dB", "10 dB", "5 dB", "pattern 4.8 s"):
+            sc = per.get(name)
+            cells.append(f"{sc.found}/{sc.strikes} f{sc.n_false}" if sc else "-")
+        print(f"  {src:<18}" + "  ".join(f"{c:>11}" for c in cells))
+    print("\neach recording alone (padded with a second of near-silence; the model without its source):")
+    for kind in sorted(isolated):
+        got = isolated[kind]
+        n = sum(1 for _, k in got if k)
+        print(f"  {kind:<20} {n:>2} of {len(got):>2} read as a strike"
+              + (f": {[nm for nm, k in got if k]}" if n and kind != "cue" else "")
+              + (f"; missed: {[nm for nm, k in got if not k]}" if kind == "cue" and n < len(got) else ""))
+    missed = total.missed
+    if missed:
+        print(f"\nmissed strikes ({len(missed)}):")
+        for m in missed[:40]:
+            print("  ", m)
+    print(f"\n({time.perf_counter() - t_start:.0f} s)")
     if args.live > 0:
         print()
         live(args.live, 10.0)
-    print(f"\nwithout the stroke window: {passed} false strikes from {late} collisions, drops and "
-          f"rattle knocks (with the window: the 'false' column above)")
     return 0
 
 

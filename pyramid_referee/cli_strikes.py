@@ -1,9 +1,13 @@
 """Subcommands of the strikes area (see cli.py): the strike detector alone.
 
-    pyramid-referee strikes FILE.wav [--json]        strike times in a WAV file
+    pyramid-referee strikes FILE.wav [--json] [--explain] [--plot OUT.png] [--profile P]
+                                                    strike times in a WAV file, and why
     pyramid-referee strikes --mic [--device D] [--seconds S] [--json]
                                                     live, from the microphone: one line a strike
     pyramid-referee strikes --list-devices          the input devices (for --device)
+    pyramid-referee strikes calibrate [--mic | --from STRIKES.wav [COLLISIONS.wav]]
+                                      [--count N] [--collisions M] [--name NAME]
+                                                    fit and save this table's profile
 """
 
 from __future__ import annotations
@@ -19,16 +23,34 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "strikes", parents=[common],
-        help=tr("найти удары кия в WAV-файле или с микрофона", "find cue strikes in a WAV file or live"),
-        description=tr("Детектор удара (щелчок наклейки по битку) отдельно от распознавания речи.",
-                       "The strike detector (the click of the cue tip on the cue ball) on its own, "
-                       "without speech recognition."),
+        help=tr("найти удары кия в WAV-файле или с микрофона; калибровка стола",
+                "find cue strikes in a WAV file or live; calibrate the table"),
+        description=tr("Детектор удара (наклейка кия по битку) отдельно от распознавания речи. "
+                       "«strikes calibrate» — калибровка у стола: несколько ударов и столкновений, "
+                       "профиль стола сохраняется и используется потом в strikes и listen.",
+                       "The strike detector (the cue tip on the cue ball) on its own, without speech "
+                       "recognition. «strikes calibrate» calibrates at the table: a few strikes and "
+                       "collisions; the table's profile is saved and used by strikes and listen."),
     )
     p.add_argument("file", nargs="?", metavar="FILE.wav",
-                   help=tr("WAV-файл (любая частота и число каналов)", "a WAV file (any rate, any channels)"))
+                   help=tr("WAV-файл (любая частота и число каналов), или слово calibrate",
+                           "a WAV file (any rate, any channels), or the word calibrate"))
     p.add_argument("--json", action="store_true",
-                   help=tr('JSON: {"strikes": [секунды, …]}; с --mic — строка {"strike": секунды} на удар',
-                           'JSON: {"strikes": [seconds, …]}; with --mic one line {"strike": seconds} a strike'))
+                   help=tr('JSON: {"strikes": [секунды, …]} (с --explain ещё "sounds"); с --mic — строка '
+                           '{"strike": секунды} на удар',
+                           'JSON: {"strikes": [seconds, …]} (with --explain also "sounds"); with --mic one '
+                           'line {"strike": seconds} a strike'))
+    p.add_argument("--explain", action="store_true",
+                   help=tr("каждый услышанный стук: время, что это и почему",
+                           "every impulsive sound heard: its time, what it is and why"))
+    p.add_argument("--plot", metavar="OUT.png", default=None,
+                   help=tr("нарисовать волну и спектрограмму с отмеченными ударами и звуками (PNG)",
+                           "draw the waveform and spectrogram with the strikes and sounds marked (PNG)"))
+    p.add_argument("--profile", default=None, metavar="NAME|FILE",
+                   help=tr("профиль стола (по умолчанию — сохранённый калибровкой «default», если есть; "
+                           "none — без профиля)",
+                           "the table profile (default: the one calibration saved as «default», if any; "
+                           "none: no profile)"))
     p.add_argument("--mic", action="store_true", help=tr("слушать микрофон", "listen to the microphone"))
     p.add_argument("--device", default=None,
                    help=tr("номер или часть имени устройства ввода", "input device: its number or part of its name"))
@@ -39,18 +61,45 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--block-ms", type=float, default=10.0,
                    help=tr("длина блока, мс (по умолчанию 10)", "block length, ms (default 10)"))
     p.add_argument("--stroke-window", type=float, default=None, metavar="S",
-                   help=tr("окно удара, с: звуки после удара в этом окне — не новые удары (по умолчанию 3)",
-                           "stroke window, s: sounds within it after a strike are not new strikes (default 3)"))
+                   help=tr("стол считается тихим через S секунд без стука шаров (по умолчанию 3); "
+                           "новый заказ завершает удар раньше",
+                           "the table counts as quiet S seconds after the last ball sound (default 3); "
+                           "a new call ends the stroke sooner"))
+    cal = p.add_argument_group(tr("калибровка (strikes calibrate)", "calibration (strikes calibrate)"))
+    cal.add_argument("--from", dest="from_files", nargs="+", metavar="WAV", default=None,
+                     help=tr("из записей: файл с ударами и (необязательно) файл со столкновениями",
+                             "from recordings: a file of strikes and (optionally) a file of collisions"))
+    cal.add_argument("--count", type=int, default=5,
+                     help=tr("сколько ударов просить (по умолчанию 5)", "how many strikes to ask for (default 5)"))
+    cal.add_argument("--collisions", type=int, default=3,
+                     help=tr("сколько столкновений шаров просить (по умолчанию 3; 0 — без них)",
+                             "how many ball collisions to ask for (default 3; 0: none)"))
+    cal.add_argument("--name", default=None,
+                     help=tr("имя профиля (по умолчанию default)", "the profile's name (default: default)"))
     p.set_defaults(handler=run)
 
 
-def _detector_params(args) -> dict:
-    if args.stroke_window is None:
+def detector_params(stroke_window: float | None) -> dict:
+    if stroke_window is None:
         return {}
-    if args.stroke_window < 0:
+    if stroke_window < 0:
         raise UserError(tr("--stroke-window: нужно неотрицательное число секунд",
                            "--stroke-window: a non-negative number of seconds is needed"))
-    return {"refractory_s": args.stroke_window}
+    return {"quiet_s": stroke_window}
+
+
+def load_profile(spec: str | None):
+    """The profile named on the command line, or the saved default, or None (``none``)."""
+    from .voice import profile as prof
+
+    try:
+        if spec is None:
+            return prof.load_default()
+        if spec.lower() in ("none", "нет"):
+            return None
+        return prof.load(spec, lang=get_lang())
+    except prof.ProfileError as exc:
+        raise UserError(str(exc)) from None
 
 
 def run(args) -> int:
@@ -59,6 +108,12 @@ def run(args) -> int:
     if args.block_ms <= 0 or args.block_ms > 1000:
         raise UserError(tr("--block-ms: нужно число от 0 до 1000", "--block-ms: a number in (0, 1000] is needed"))
     try:
+        if args.file == "calibrate":
+            from .strike_calibrate import run_calibrate
+
+            return run_calibrate(args)
+        if args.from_files:
+            raise UserError(tr("--from — только для «strikes calibrate»", "--from is for «strikes calibrate» only"))
         if args.list_devices:
             return _list_devices(args)
         if args.mic:
@@ -66,32 +121,60 @@ def run(args) -> int:
                 raise UserError(tr("укажите либо файл, либо --mic", "give either a file or --mic"))
             return _live(args)
         if not args.file:
-            raise UserError(tr("нужен WAV-файл (или --mic, или --list-devices)",
-                               "a WAV file is needed (or --mic, or --list-devices)"))
+            raise UserError(tr("нужен WAV-файл (или --mic, --list-devices, calibrate)",
+                               "a WAV file is needed (or --mic, --list-devices, calibrate)"))
         return _file(args)
     except VoiceError as exc:
         raise UserError(str(exc)) from exc
 
 
-def _file(args) -> int:
-    from .voice.audio import file_frames
-    from .voice.strike import StrikeDetector, run_detector
+def make_detector(args):
+    from .voice.strike import StrikeDetector
 
-    frames = file_frames(args.file, args.block_ms, lang=get_lang())
-    det = StrikeDetector(**_detector_params(args))
-    strikes = [round(t, 3) for t, _ in run_detector(frames, det)]
+    return StrikeDetector(profile=load_profile(args.profile), **detector_params(args.stroke_window))
+
+
+def _file(args) -> int:
+    from .voice.audio import array_frames, read_wav
+    from .voice.strike import run_detector
+
+    det = make_detector(args)
+    samples = read_wav(args.file, lang=get_lang())
+    strikes = [round(t, 3) for t, _ in run_detector(array_frames(samples, args.block_ms), det)]
+    if args.plot:
+        from .strike_report import plot
+
+        plot(samples, 16000, det.sounds, args.plot, title=str(args.file))
     if args.json:
-        print(json.dumps({"strikes": strikes}))
+        out = {"strikes": strikes}
+        if args.explain:
+            out["sounds"] = [s.to_json() for s in det.sounds]
+        print(json.dumps(out, ensure_ascii=False))
         return 0
-    seconds = frames.samples_read / frames.rate
+    seconds = len(samples) / 16000
+    unsure = [s for s in det.strikes if not s.sure]
     if not strikes:
         print(tr(f"{args.file}: ударов не найдено ({seconds:.1f} с звука)",
                  f"{args.file}: no strikes found ({seconds:.1f} s of audio)"))
-        return 0
-    print(tr(f"{args.file}: ударов {len(strikes)} ({seconds:.1f} с звука)",
-             f"{args.file}: {len(strikes)} strike(s) ({seconds:.1f} s of audio)"))
-    for i, t in enumerate(strikes, 1):
-        print(tr(f"  удар {i}: {t:.3f} с", f"  strike {i}: {t:.3f} s"))
+    else:
+        print(tr(f"{args.file}: ударов {len(strikes)} ({seconds:.1f} с звука)",
+                 f"{args.file}: {len(strikes)} strike(s) ({seconds:.1f} s of audio)"))
+        for i, s in enumerate(det.strikes, 1):
+            mark = "" if s.sure else tr("  (неуверенно)", "  (unsure)")
+            print(tr(f"  удар {i}: {round(s.time, 3):.3f} с{mark}", f"  strike {i}: {round(s.time, 3):.3f} s{mark}"))
+    if det.unsure or unsure:
+        print(tr(f"  неуверенно: {len(unsure)} удар(ов) и {len(det.unsure)} звук(ов), похожих на удар "
+                 f"(--explain покажет; у стола поможет калибровка или --strike key в listen)",
+                 f"  unsure: {len(unsure)} strike(s) and {len(det.unsure)} tip-like sound(s) "
+                 f"(--explain shows them; calibration or listen's --strike key help at the table)"))
+    if args.explain:
+        from .strike_report import explain_lines
+
+        print(tr(f"Услышано стуков: {len(det.sounds)}", f"Impulsive sounds heard: {len(det.sounds)}"))
+        for line in explain_lines(det.sounds):
+            print(line)
+    if args.plot:
+        print(tr(f"рисунок: {args.plot}", f"picture: {args.plot}"))
     return 0
 
 
@@ -114,20 +197,26 @@ def _list_devices(args) -> int:
 
 def _live(args) -> int:
     from .voice.mic import MicrophoneSource
-    from .voice.strike import StrikeDetector
 
-    det = StrikeDetector(**_detector_params(args))
+    det = make_detector(args)
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
         if not args.json:
             print(tr(f"слушаю {mic.device_name!r}… (Ctrl-C — стоп)",
                      f"listening to {mic.device_name!r}… (Ctrl-C to stop)"), file=sys.stderr)
         try:
             for frame in mic:
+                n_unsure = len(det.unsure)
                 for t in det.feed(frame.samples, frame.t0):
+                    s = det.strikes[-1]
                     if args.json:
-                        print(json.dumps({"strike": round(t, 3)}), flush=True)
+                        print(json.dumps({"strike": round(t, 3), "sure": s.sure}), flush=True)
                     else:
-                        print(tr(f"удар: {t:.3f} с", f"strike: {t:.3f} s"), flush=True)
+                        mark = "" if s.sure else tr(" (неуверенно)", " (unsure)")
+                        print(tr(f"удар: {t:.3f} с{mark}", f"strike: {t:.3f} s{mark}"), flush=True)
+                if not args.json:
+                    for t in det.unsure[n_unsure:]:
+                        print(tr(f"возможно удар: {t:.3f} с (не уверен)", f"possible strike: {t:.3f} s (unsure)"),
+                              flush=True)
                 if args.seconds is not None and frame.t1 >= args.seconds:
                     break
         except KeyboardInterrupt:

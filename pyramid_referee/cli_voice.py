@@ -119,15 +119,21 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("режим заказа нового матча (C1; по умолчанию clean, Q9); сохранённый матч "
                            "сохраняет свой",
                            "a new match's call mode (C1; default clean, Q9); a stored match keeps its own"))
-    # The strike is reported ≈7 ms (the detector's look-ahead) + one block after the click;
-    # the bar is 20 ms, so the default is the pipeline's 10 ms block (20 ms would give ≈27 ms).
+    p.add_argument("--profile", default=None, metavar="NAME|FILE",
+                   help=tr("профиль стола от калибровки (по умолчанию — «default», если сохранён; none — без)",
+                           "the table profile from calibration (default: «default» if saved; none: no profile)"))
+    p.add_argument("--calibrate", action="store_true",
+                   help=tr("сначала калибровка у стола: 5 ударов и 3 столкновения, профиль сохраняется",
+                           "calibrate at the table first: 5 strikes and 3 collisions, the profile is saved"))
+    # The strike is reported ≈18 ms (the detector's look-ahead: the sound's first 16 ms) + up to
+    # one block after it; the bar is 30 ms, so the default is the pipeline's 10 ms block.
     from .listen import DEFAULT_BLOCK_MS
 
     p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar="MS",
                    help=tr(f"длина блока звука, мс (по умолчанию {DEFAULT_BLOCK_MS:g}; удар сообщается "
-                           f"через ≈7 мс + один блок)",
+                           f"через ≈18 мс + не больше одного блока)",
                            f"audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is reported "
-                           f"≈7 ms + one block after the click)"))
+                           f"≈18 ms + at most one block after it)"))
     _add_model_options(p)
     p.set_defaults(handler=cmd_listen)
 

@@ -86,7 +86,14 @@ class Pipeline:
         else:
             samples_heard = samples
         results = self.recognizer.accept(samples_heard)
-        strikes = self.detector.feed(samples, t0) if self.detector is not None else []
+        strikes = []
+        if self.detector is not None:
+            taken_back = len(getattr(self.detector, "retracted", ()))
+            strikes = self.detector.feed(samples, t0)
+            gone = set(getattr(self.detector, "retracted", ())[taken_back:])
+            if gone:  # the detector's second look took a strike back (it was a word): drop it
+                self.events = [e for e in self.events if e.get("strike") not in gone]
+                strikes = [t for t in strikes if t not in gone]
         self.events += results
         self.events += [{"strike": round(t, 6)} for t in strikes]
         if self.on_partial is not None:
@@ -442,6 +449,30 @@ def run_live(args) -> int:
     from pyramid_referee.voice.audio import MicrophoneSource
     from pyramid_referee.voice.strike import StrikeDetector
 
+    from .cli_strikes import load_profile
+
+    profile = None
+    if args.strike == "audio":
+        if getattr(args, "calibrate", False):  # before the store: a failed calibration creates nothing
+            from .strike_calibrate import calibrate_profile, report
+            from pyramid_referee.voice import profile as prof
+
+            for name, value in (("count", 5), ("collisions", 3), ("name", None), ("from_files", None),
+                                ("seconds", None)):
+                if not hasattr(args, name):
+                    setattr(args, name, value)
+            profile, _, _ = calibrate_profile(args)
+            for line in report(profile):
+                console.print(line)
+            if profile.strikes_found != profile.strikes_asked:
+                raise UserError(tr("калибровка не удалась: услышано ударов "
+                                   f"{profile.strikes_found} из {profile.strikes_asked}; профиль не сохранён",
+                                   f"calibration failed: {profile.strikes_found} of {profile.strikes_asked} "
+                                   "strikes heard; no profile saved"))
+            console.print(tr(f"профиль сохранён: {prof.save(profile)}", f"profile saved: {prof.save(profile)}"))
+        else:
+            profile = load_profile(getattr(args, "profile", None))
+
     with Store(args.db) as store:
         if args.match is not None:
             session = Session(store, args.match, lang=lang)
@@ -453,7 +484,8 @@ def run_live(args) -> int:
         if session.mismatches:
             raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
         try:
-            referee = LiveReferee(model, session, detector=StrikeDetector() if args.strike == "audio" else None,
+            referee = LiveReferee(model, session,
+                                  detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
                                   alternatives=args.alternatives, lang=lang)
         except VoiceError as exc:
             raise UserError(str(exc)) from None
@@ -467,6 +499,9 @@ def run_live(args) -> int:
                          f"model: {location.path}; match {session.id}: {session.players[0]} — {session.players[1]}"))
         console.print(render_scoreboard(session.state.to_json(), session.id, lang))
         key = args.strike == "key"
+        if profile is not None:
+            console.print(tr(f"профиль стола: «{profile.name}» ({profile.created})",
+                             f"table profile: «{profile.name}» ({profile.created})"))
         console.print(tr("Говорите заказ. Удар — " + ("клавиша Enter" if key else "щелчок кия") + "; выход — Ctrl-C.",
                          "Say the call. The strike: " + ("press Enter" if key else "the cue's click")
                          + "; quit: Ctrl-C."))
@@ -506,6 +541,25 @@ def run_live(args) -> int:
                 if d.status == "accepted":
                     speaker.say(describe(d, lang, render).split(": ", 1)[1])  # «заказ принят: …»
 
+        det = referee.pipeline.detector
+
+        def unsure_notices(n_unsure: int, n_strikes: int) -> None:
+            """Say so where the detector is unsure (issue 7): a possible strike it did not count,
+            or a strike it counted without being sure; the fall-back is --strike key."""
+            for t in det.unsure[n_unsure:]:
+                clear_partial()
+                console.print("[yellow]" + tr(f"возможно, удар в {t:.2f} с — не уверен, не засчитан "
+                                              f"(если удары теряются: --strike key или калибровка)",
+                                              f"possibly a strike at {t:.2f} s — unsure, not counted "
+                                              f"(if strikes are missed: --strike key or calibration)") + "[/yellow]")
+            for s in det.strikes[n_strikes:]:
+                if not s.sure:
+                    clear_partial()
+                    console.print("[yellow]" + tr(f"удар в {s.time:.2f} с засчитан неуверенно "
+                                                  f"(вероятность {s.p_tip:.2f})",
+                                                  f"strike at {s.time:.2f} s counted, unsure "
+                                                  f"(probability {s.p_tip:.2f})") + "[/yellow]")
+
         def audio_loop() -> None:
             pending: list[float] = []
             seen, last = None, ["", None]
@@ -518,7 +572,12 @@ def run_live(args) -> int:
                     # would void the player's call (C10, Q7). The strike detector hears all.
                     hear = not speaker.busy()
                     with lock:
+                        counts = (len(det.unsure), len(det.strikes)) if det is not None else None
                         pending += referee.feed(frame.samples, frame.t0, hear=hear)
+                        if det is not None and det.retracted:  # taken back by the second look
+                            pending = sorted(t for t in pending if t not in set(det.retracted))
+                        if counts is not None and (len(det.unsure), len(det.strikes)) != counts:
+                            unsure_notices(*counts)
                         while not strike_requests.empty():
                             strike_requests.get_nowait()
                             pending.append(referee.time)  # the key press, on the audio clock

@@ -8,8 +8,12 @@ needs to reach that daemon (PortAudio reads it when it starts, so the recording 
 subprocess). It skips, saying why, where the tools are missing or the daemon cannot start.
 One daemon serves the whole session (tests/test_voice_mic.py, tests/test_listen.py).
 
-The test-audio generator (``corpora/audio/make_audio.py``, a script) is made importable here
-once, as ``import make_audio``, for every test that needs it.
+The test-audio scripts of ``corpora/audio`` (``table_mix``, ``make_audio``, ``fit_sound_model``)
+are made importable here once, for every test that needs them.
+
+``bank``: the recorded billiards sounds (``../shared/sounds`` beside the repository, or
+``$PYRAMID_SOUNDS_DIR``), read in place and never copied; tests that need them skip, saying
+where they looked, when they are missing.
 """
 
 from __future__ import annotations
@@ -24,6 +28,28 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpora" / "audio"))
+
+
+@pytest.fixture(scope="session")
+def bank():
+    import table_mix
+
+    d = table_mix.find_sounds_dir()
+    if d is None:
+        where = os.environ.get("PYRAMID_SOUNDS_DIR") or Path(__file__).resolve().parents[2] / "shared" / "sounds"
+        pytest.skip(f"billiards sound folder not found (no WAV in {where}): set PYRAMID_SOUNDS_DIR")
+    return table_mix.load_bank(d)
+
+
+@pytest.fixture(scope="session")
+def real_strike(bank):
+    """A recorded cue strike (cue_vrcbce_1, MIT) from 2 ms before its onset: the samples, and the
+    onset's offset in them (s). For tests that need a strike in their audio."""
+    import numpy as np
+
+    s = bank.get("cue_vrcbce_1.wav")
+    k = max(0, s.onset_index - 32)
+    return np.asarray(s.samples[k:], np.float32), (s.onset_index - k) / 16000
 
 
 def _pactl_ok(env) -> bool:

@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import make_audio  # corpora/audio/make_audio.py (path set in conftest.py)
 import numpy as np
 import pytest
 from scipy.io import wavfile
@@ -19,21 +18,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 
-MAKE = make_audio
 TRUTH = [1.25, 5.5]
 
 
 @pytest.fixture(scope="module")
-def table_wav(tmp_path_factory):
-    """Two strikes (and a collision after the first) in pink noise, written at 44.1 kHz stereo."""
+def table_wav(tmp_path_factory, bank):
+    """Two recorded strikes (cue_vrcbce_1) with a collision and a cushion after the first, in
+    low pink noise, written at 44.1 kHz stereo."""
+    import table_mix
+
     rng = np.random.default_rng(11)
-    x = MAKE.colored_noise(rng, int(7 * MAKE.RATE), 1.0) * 0.003
-    MAKE._add(x, MAKE.cue_click(rng), TRUTH[0], 0.5)
-    MAKE._add(x, MAKE.ball_collision(rng), TRUTH[0] + 0.4, 0.6)
-    MAKE._add(x, MAKE.cue_click(rng), TRUTH[1], 0.5)
+    x = table_mix.pink(rng, int(7 * 16000)) * 0.002
+    for name, at, peak in (("cue_vrcbce_1.wav", TRUTH[0], 0.5), ("ball_vrcbce_3.wav", TRUTH[0] + 0.4, 0.5),
+                           ("cushion_poolbattle_1.wav", TRUTH[0] + 0.9, 0.3), ("cue_vrcbce_1.wav", TRUTH[1], 0.5)):
+        snd, onset = table_mix.strike_sample(name, bank=bank, peak=peak)
+        k = int(round((at - onset) * 16000))
+        x[k: k + len(snd)] += snd[: len(x) - k]
     from pyramid_referee.voice.audio import resample
 
-    y = resample(x, MAKE.RATE, 44100)
+    y = resample(x, 16000, 44100)
     p = tmp_path_factory.mktemp("cli") / "table.wav"
     wavfile.write(p, 44100, (np.stack([y, y], axis=1) * 32767).astype(np.int16))
     return p
@@ -57,7 +60,9 @@ def test_text_output_russian_and_english(table_wav, capsys):
 
 
 def test_stroke_window_option(table_wav, capsys):
-    """A 10 s stroke window swallows the second strike (4.25 s later): the option reaches the detector."""
+    """The table counts as quiet only 10 s after the last ball sound: the second strike (no call
+    between, 3.35 s after the first stroke's last sound) is the first stroke's own: the option
+    reaches the detector."""
     assert main(["strikes", str(table_wav), "--json", "--stroke-window", "10"]) == 0
     assert json.loads(capsys.readouterr().out)["strikes"] == pytest.approx(TRUTH[:1], abs=0.003)
 
@@ -108,17 +113,46 @@ def test_list_devices_runs(capsys):
     assert isinstance(json.loads(capsys.readouterr().out), list)
 
 
-def test_console_script_on_a_corpus_file():
-    """The installed entry point, on a generated scene: the manifest's strikes."""
+def test_console_script_on_a_mixed_session(tmp_path, bank):
+    """The installed entry point, on audio mixed from the recordings (calls, strikes, their
+    collisions and drops, 20 dB pink noise): the strikes, each within 40 ms."""
+    import table_mix
+
     exe = shutil.which("pyramid-referee", path=str(Path(sys.executable).parent))
     if shutil.which("espeak-ng") is None or exe is None:
         pytest.skip("needs espeak-ng (test audio) and the installed pyramid-referee script")
-    manifest = MAKE.ensure(MAKE.DEFAULT_OUT)
-    entry = next(f for f in manifest["files"] if f["file"].startswith("scene_snr20_babble"))
-    proc = subprocess.run([exe, "strikes", str(MAKE.DEFAULT_OUT / entry["file"]), "--json"],
-                          capture_output=True, text=True, timeout=60)
+    x, truth = table_mix.make_session(np.random.default_rng(4), bank, sources={"vrcbce"}, n_strokes=3,
+                                      snr_db=20, noise="pink", reverb=False)
+    wav = tmp_path / "session.wav"
+    table_mix.write_wav(wav, x)
+    proc = subprocess.run([exe, "strikes", str(wav), "--json"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["strikes"] == pytest.approx(entry["strikes"], abs=0.030)
+    assert json.loads(proc.stdout)["strikes"] == pytest.approx(truth["strikes"], abs=0.040)
+
+
+def test_explain_names_every_sound_and_why(table_wav, capsys):
+    assert main(["strikes", str(table_wav), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "Услышано стуков:" in out and "УДАР" in out and "стол был тих" in out
+    assert "звук удара" in out                          # the collision after the first strike
+    assert main(["strikes", str(table_wav), "--explain", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["strikes"] == pytest.approx(TRUTH, abs=0.003)
+    strikes = [s for s in data["sounds"] if s["decision"] == "strike"]
+    assert [s["time"] for s in strikes] == pytest.approx(TRUTH, abs=0.003)
+    assert any(s["decision"] == "in-stroke" for s in data["sounds"])
+    for s in data["sounds"]:
+        assert set(s) >= {"time", "kind", "p_tip", "decision", "reason", "centroid_hz", "low1k"}
+
+
+def test_plot_writes_a_picture(table_wav, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "strikes.png"
+    assert main(["strikes", str(table_wav), "--plot", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20_000
+    assert f"рисунок: {out}" in capsys.readouterr().out
+    assert main(["strikes", str(table_wav), "--plot", str(tmp_path / "no" / "dir" / "x.png")]) == 2
+    assert "не удалось записать" in capsys.readouterr().err
 
 
 def test_truncated_wav_is_told_in_russian_by_default(tmp_path, capsys):

@@ -1,155 +1,211 @@
-"""The strike detector: the click of the cue tip on the cue ball, found causally in the audio stream.
+"""The strike detector: the cue tip on the cue ball, read from the table's sounds as strokes.
 
-The signal is high-passed at 1 kHz (rumble, voicing fundamentals and pocket thuds go) and cut into
-1 ms windows; the energy of each window (dB) is the envelope. A peak of the envelope is a strike
-when all of these hold (the thresholds are :class:`StrikeParams`):
+Four steps, all causal, fed block by block on the stream's clock:
 
-- it stands ``prominence_db`` above the background (a low percentile of the last second);
-- it rises sharply: ``rise_db`` above every window 3–6 ms before it;
-- it is isolated: ``isolation_db`` above every window 3–100 ms before it. Voiced speech is a
-  train of glottal pulses one pitch period (3–12 ms) apart, each of which looks like a tiny
-  click in the high band; only the first pulse of a word could pass the rise test, and it fails
-  the others;
-- it dies fast: ``decay_db`` above every window 4–6 ms after it (vowels, fricatives and the
-  aspiration after a plosive burst keep the energy up; a ringing collision decays slowly too);
-- it is broadband: over its first 4 ms the energy above 5 kHz is within ``hf_db`` of the energy
-  above 1 kHz (speech, plosive bursts included, keeps its energy in the formants below 5 kHz);
-- and the two together: ``decay + hf_weight × (hf − hf_ref_db) ≥ shape_db``: the less broadband
-  a transient is, the faster it must die. A word-initial plosive burst («П…») after a pause is
-  the hardest case: isolated and sharp, it dies only just fast enough and carries a little less
-  high band than a click; a click with a dull, resonant tip sound has less high band but dies
-  much faster.
+1. **Every impulsive sound** (:mod:`.onsets`): a broadband onset detector (no band thrown away)
+   finds each knock and measures its shape over the 16 ms after it.
+2. **What it sounds like** (:mod:`.sound_class`): a small model fitted to recorded billiards
+   sounds gives the probability that it is the cue tip (a dull thock, mostly below 1 kHz, ringing
+   tens of ms), a ball-ball clack (sharp and bright), a cushion, a pocket drop, a clap or speech.
+3. **What the table says** (this module). The table is still before a stroke (P1 и), and the call
+   comes first; so the **strike is the first knock on a quiet table after the call**: the first
+   impulsive sound that is not speech or a clap (``voice_p``). With no call before it, or while
+   somebody talks, a knock must also sound like a tip (``tip_k_alone``): a rack being set or a
+   ball put on its spot come without a call. Sound alone cannot tell a tip from a pocket drop
+   (both dull), but on a quiet table there is nothing to drop. Every table sound after the strike
+   (collisions, cushions, pocket drops) is the stroke's own, until the table is quiet again:
+   ``quiet_s`` without a table sound, or **a new call** (``min_call_s`` of voiced speech after the
+   stroke's last table sound: players call when the balls have stopped). So a strike soon after
+   the next call is never lost, however soon after the previous stroke it comes.
+4. **A second look, 150 ms later.** The first look sees only 16 ms of a sound, so the strike can
+   be reported within 30 ms. 150 ms after the onset a second model hears more: whether the sound
+   died away like a knock or went on like a syllable's vowel (a knock is ``min_decay_db`` under its
+   peak 60–150 ms on), whether a voice began. A strike it does not confirm is taken back (``retracted``: the first consonant of a word); a tip-like knock
+   on a quiet table the first look passed over, and the second calls a strike, is reported then
+   (``late``). Listeners act on a strike later than that (``listen`` decides the call 0.4 s after
+   it), so nothing acts on a strike that is taken back.
 
-A stroke's own later sounds (ball-ball collisions, a ball dropping into a pocket, its rattle) come
-*after* the strike: a **stroke window** (``refractory_s``) follows every strike, and every
-impulsive sound inside it stretches it (to ``settle_s`` after the last one, at most
-``max_stroke_s`` after the strike). Nothing inside the window is a strike. Collisions and drops
-mostly fail the click shape on their own, but the window is the rule that holds in a real room,
-where a collision can sound much like a tip.
+Speech is found by its voicing (:class:`.onsets.VoiceActivity`): 30 ms frames of the band 70 Hz–
+1 kHz, a periodicity at a pitch period of 2.5–12.5 ms and a level above the background.
 
-Trade-off of the stroke window: a real strike inside it is lost. In pyramid two strikes cannot be
-closer than a few seconds (the balls must stop before the next stroke, P1 и, and the next call is
-said in between), so a 3 s window (stretched while the balls still click) loses no real strike;
-a longer window protects better against late collisions and pocket drops, a shorter one allows
-faster play (e.g. drills). Set it with ``StrikeDetector(refractory_s=…)``.
+Each decision keeps its reason (``sounds``: time, class, probabilities, decision, why) for
+``strikes --explain``. A strike that is not clearly a tip (``sure_tip_k``, ``sure_voice_p``) is
+counted but marked unsure, and a sound on a quiet table that was not taken but might be a tip
+(``unsure_tip_k``) is listed as a possible strike (``unsure``): ``listen`` says so on screen, and
+``--strike key`` stays the fall-back.
 
-Causality and latency: a peak at window ``p`` is decided once window ``p + decay_to_ms`` has
-arrived, i.e. about 7–8 ms after the click (the only look-ahead); the report then comes with the
-block being fed, so the worst case is about 8 ms + one block (10 ms blocks: under 20 ms).
-Per block the work is a few vectorized numpy/scipy operations; no Python loop per sample.
-The reported time is the click's onset (first sample above 30 % of the peak), not the report time.
+Latency: an onset is decided 18 ms (``post_ms`` + 2) after it; with 10 ms blocks the report comes
+19–29 ms after the onset (a late strike: about 180 ms). The reported time is the onset.
 
-The thresholds were set on synthetic audio (``corpora/audio``): see its README for the limits.
+A table profile (:mod:`.profile`, made by ``strikes calibrate``) may shift the tip's logit and the
+level floor for one table, microphone and room; the defaults are meant to work without one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import numpy as np
 
 from .audio import RATE, Frame, array_frames, resample
+from .onsets import FEATURES, LONG_FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
+from .sound_class import CLASSES, SoundModel, load_long_model, load_model
 
 
 @dataclass(frozen=True)
 class StrikeParams:
-    """The detector's settings (defaults tuned on the generated corpus; see corpora/audio/README.md)."""
+    """The detector's settings."""
 
-    hp_hz: float = 1000.0          # high-pass corner: removes rumble, voicing, pocket thuds
-    sub_ms: float = 1.0            # energy window (ms)
-    bg_window_s: float = 1.0       # background: low percentile of the last second of energies
-    bg_percentile: float = 30.0
-    bg_every: int = 10             # recompute the background every N windows (10 ms)
-    warmup_s: float = 0.1          # no decision before this much audio (background unknown)
-    prominence_db: float = 14.0    # peak above the background
-    rise_db: float = 10.0          # peak above the highest window 3–6 ms before it (sharp rise)
-    rise_from_ms: int = 3
-    rise_span_ms: int = 4
-    isolation_db: float = 10.0     # peak above the highest window 3–100 ms before it (no voicing
-                                   # pulse a pitch period earlier, not inside a word)
-    isolation_ms: int = 100
-    decay_db: float = 7.0          # peak above the highest window 4–6 ms after it (short decay)
-    decay_from_ms: int = 4
-    decay_to_ms: int = 6           # the look-ahead in windows
-    hf_hz: float = 5000.0          # broadband: energy above hf_hz vs above hp_hz, windows p-1 … p+2
-    hf_db: float = -18.0           # (speech, even a plosive burst, has little above 5 kHz; a click has)
-    shape_db: float = 13.0         # click shape: decay + hf_weight × (hf − hf_ref_db) ≥ shape_db —
-    hf_ref_db: float = -12.0       # the less broadband a transient, the faster it must die
-    hf_weight: float = 2.0
-    min_level_db: float = -65.0    # absolute floor (dBFS of the high-passed 1 ms energy)
-    refractory_s: float = 3.0      # stroke window after a strike
-    settle_s: float = 1.0          # … stretched to this long after the stroke's last impulsive sound
-    max_stroke_s: float = 8.0      # … but never beyond this after the strike
+    voice_p: float = 0.5          # speech or clap from this probability: no ball moved, not a strike
+    tip_k_alone: float = 0.3      # with no call before it (or during talk), a knock this tip-like
+                                  # among the knocks is a strike
+    call_window_s: float = 10.0   # a call counts as "before" a knock this long after it
+    talk_gap_s: float = 0.35      # talk is going on when a voice was heard in the last this-long
+                                  # (a pause between the words of one call is shorter)
+    sure_tip_k: float = 0.4       # a strike is sure when this tip-like among knocks …
+    sure_voice_p: float = 0.2     # … and this little like speech or a clap
+    unsure_tip_k: float = 0.3     # a sound not taken is a possible strike (shown, not counted) …
+    unsure_voice_p: float = 0.7   # … when this tip-like among knocks and this little like speech
+    min_decay_db: float = 4.0     # a knock dies away: 60–150 ms after it, this far under its peak
+                                  # (checked by the second look, unless talk goes on over it)
+    quiet_s: float = 3.0          # the table is quiet this long after the stroke's last table sound
+    min_call_s: float = 0.15      # voiced speech after the last table sound that ends a stroke
+    min_stroke_s: float = 0.3     # a call ends a stroke only this long after its strike
+    max_stroke_s: float = 15.0    # a stroke never lasts longer (steady knocking is not one stroke)
+    min_level_db: float = -75.0   # a strike's loudest ms (dBFS) is at least this
+    tip_bias: float = 0.0         # added to the tip's logit (a table profile's adjustment)
+    onset: OnsetParams = field(default_factory=OnsetParams)
 
 
 @dataclass(frozen=True)
-class Candidate:
-    """An impulsive sound the detector looked at, and what it decided (for diagnostics and bench)."""
+class Sound:
+    """An impulsive sound the detector heard, and what it decided."""
 
-    time: float          # refined onset (s)
-    peak_db: float       # 1 ms energy at the peak (dBFS, high-passed)
-    prominence_db: float
-    rise_db: float
-    isolation_db: float
-    decay_db: float
-    hf_db: float
-    decision: str        # "strike" | "in-stroke" (inside a stroke window) | "not-click" (shape)
+    time: float                  # onset (s)
+    kind: str                    # the most likely class (tip, ball, cushion, pocket, clap, speech, other)
+    p_tip: float                 # probability that it is the cue tip
+    proba: tuple[float, ...]     # every class's probability (CLASSES order)
+    decision: str                # "strike" | "in-stroke" | "moving" | "not-tip" | "unsure" | "quiet-floor"
+                                 # | "retracted" (reported, then taken back by the second look)
+    reason: str                  # why, in English (the CLI words it for the user)
+    sure: bool = True            # for a strike: clearly a tip
+    features: tuple[float, ...] = ()
+    after: str = ""              # what made the table ready ("quiet" | "call" | "long"), with
+                                 # "+call" when a call was said before it, "+talk" while talk went on
+    since_strike: float | None = None   # for a stroke's own sound: seconds after its strike
+    tip_k: float = 0.0           # the tip's probability among the knocks (speech and claps left out)
+    late: bool = False           # a strike the second look found (reported ~180 ms after its onset)
+
+    def feature(self, name: str) -> float:
+        return self.features[FEATURES.index(name)]
+
+    def to_json(self) -> dict:
+        return {"time": round(self.time, 4), "kind": self.kind, "p_tip": round(self.p_tip, 3),
+                "tip_among_knocks": round(self.tip_k, 3), "decision": self.decision, "sure": self.sure,
+                "late": self.late, "reason": self.reason,
+                "centroid_hz": round(float(np.exp(self.feature("log_centroid")))) if self.features else None,
+                "low1k": round(self.feature("low1k"), 3) if self.features else None}
+
+
+Candidate = Sound  # the name of issue 4's diagnostics record
+
+
+def class_proba(model: SoundModel, features, tip_bias: float = 0.0) -> np.ndarray:
+    """The model's class probabilities with ``tip_bias`` added to the tip's logit (a profile's)."""
+    lg = np.array(model.logits(features), dtype=float)
+    lg[model.tip_index()] += tip_bias
+    lg = lg - lg.max()
+    pr = np.exp(lg)
+    return pr / pr.sum()
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a sound's class probabilities say, in the terms the decision uses."""
+
+    kind: str          # the most likely class
+    p_tip: float
+    p_voice: float     # speech or a clap: nothing moved on the table
+    tip_k: float       # the tip's share among the knocks (tip, ball, cushion, pocket, other)
+    ball_k: float      # the ball-on-ball clack's share among the knocks
+
+    @classmethod
+    def of(cls, pr: np.ndarray, classes: tuple[str, ...]) -> "Look":
+        d = dict(zip(classes, map(float, pr)))
+        knock = sum(v for c, v in d.items() if c not in ("speech", "clap")) + 1e-12
+        return cls(classes[int(np.argmax(pr))], d["tip"], d["speech"] + d["clap"], d["tip"] / knock,
+                   d["ball"] / knock)
+
+
+def on_quiet_table(look: Look, p: StrikeParams, after_call: bool = True,
+                   talking: bool = False) -> tuple[str, bool]:
+    """The decision on a sound when the table is quiet: ``("strike", sure)``, ``("moving", …)``
+    (balls moving without a strike heard, e.g. a rack being set) or ``("not-tip", …)`` (speech or
+    a clap). Right after a call (``after_call``: a call said since the table's last sound, and
+    over), the first knock is the strike whatever it sounds like, unless it is speech or a clap:
+    that is when a strike comes. With no call before it, a knock must also sound like a tip
+    (``tip_k_alone``): a ball knocked on the table, a rack being set, a ball put on its spot come
+    without a call. While somebody talks (``talking``) a knock must sound like a tip too (a strike
+    spoken over still does), and one that does not is taken for part of the talk."""
+    if look.p_voice >= p.voice_p:
+        return "not-tip", True
+    sure = look.tip_k >= p.sure_tip_k and look.p_voice < p.sure_voice_p
+    if after_call and not talking:
+        return "strike", sure
+    if look.tip_k < p.tip_k_alone:
+        return ("not-tip" if talking or look.p_voice >= p.sure_voice_p else "moving"), True
+    return "strike", sure
 
 
 class StrikeDetector:
     """Causal strike detector fed block by block on the shared clock.
 
     ``feed(block, t0)`` takes float samples at ``rate`` and the time (s) of the block's first
-    sample, and returns the strike times (s) decided with this block (each one ``look_ahead_s``
-    or more after its click). ``flush()`` ends the stream. ``candidates`` keeps the last sharp
-    peaks examined (up to ``max_candidates``) and the decision on each, for diagnostics.
+    sample, and returns the strike times (s) decided with this block. ``sounds`` keeps the last
+    ``max_sounds`` impulsive sounds with the decision on each; ``unsure`` the possible strikes
+    (times) not counted; ``strikes`` every strike standing, as its :class:`Sound`; ``retracted``
+    the times of strikes reported and then taken back by the second look.
     Blocks may have any length; the result does not depend on how the stream is cut.
     """
 
-    def __init__(self, rate: int = RATE, params: StrikeParams | None = None, **overrides) -> None:
-        from scipy.signal import butter, lfilter  # here: importing the voice package stays light
-
-        self._lfilter = lfilter
+    def __init__(self, rate: int = RATE, params: StrikeParams | None = None, *,
+                 model: SoundModel | None = None, long_model: SoundModel | None = None, profile=None,
+                 **overrides) -> None:
         p = params or StrikeParams()
+        if profile is not None:
+            p = profile.apply(p)
         if overrides:
+            onset_keys = {k: overrides.pop(k) for k in list(overrides)
+                          if hasattr(p.onset, k) and not hasattr(p, k)}
+            if onset_keys:
+                p = replace(p, onset=replace(p.onset, **onset_keys))
             p = replace(p, **overrides)
         self.params = p
         self.rate = int(rate)
-        self._H = max(1, int(round(self.rate * p.sub_ms / 1000.0)))
-        self._win_s = self._H / self.rate
-        # Low-order IIR high-passes in direct form (lfilter: much less per-call overhead than
-        # sosfilt for 10 ms blocks; orders 2 and 4 are numerically safe in float64 here).
-        self._ba = butter(2, p.hp_hz, btype="highpass", fs=self.rate)
-        self._zi = np.zeros(2)
-        self._ba_hf = butter(4, min(p.hf_hz, 0.45 * self.rate), btype="highpass", fs=self.rate)
-        self._zi_hf = np.zeros(4)
-        self._rem_hf = np.zeros(0)
-        self._eh = np.zeros(0)                   # window energies above hf_hz (linear), history
-        self._rem = np.zeros(0)                  # high-passed samples not yet in a full window
-        self._n = 0                              # samples fed so far
-        self._offset = 0.0                       # t0 of sample 0 (from the caller's clock)
-        self._e = np.zeros(0)                    # window energies (dB), history
-        self._e0 = 0                             # global index of _e[0]
-        self._hp = np.zeros(0)                   # high-passed samples, recent tail
-        self._hp0 = 0                            # global sample index of _hp[0]
-        self._next = int(np.ceil(p.warmup_s / self._win_s))  # next window to decide on
-        self._bg_n = max(1, int(round(p.bg_window_s / self._win_s)))
+        self.model = model or load_model()
+        self.long_model = long_model or load_long_model()
+        self.onsets = OnsetDetector(self.rate, p.onset)
+        self.vad: VoiceActivity = self.onsets.vad
+        self._n = 0
+        self._offset = 0.0
+        self._in_stroke = False
         self._stroke_start = -np.inf
-        self._stroke_end = -np.inf
-        self._bg_cache: dict[int, float] = {}
-        self.candidates: list[Candidate] = []
-        self.max_candidates = 1000
+        self._last_table = -np.inf       # the last table sound of the stroke (or of moving balls)
+        self.sounds: list[Sound] = []
+        self.strikes: list[Sound] = []
+        self.unsure: list[float] = []
+        self.retracted: list[float] = []
+        self._pending: list[tuple[Sound, tuple | None, Onset]] = []   # waiting for the second look
+        self.max_sounds = 2000
 
-    # ------------------------------------------------------------------------------------------
     @property
     def look_ahead_s(self) -> float:
-        """Audio needed after a peak's window before it is decided."""
-        return (self.params.decay_to_ms + 1) * self._win_s
+        """Audio needed after a sound's onset before it is decided."""
+        return self.onsets.look_ahead_s
 
     @property
     def time(self) -> float:
-        """Stream time (s): the end of the audio fed so far."""
         return self._offset + self._n / self.rate
 
     def feed(self, block: np.ndarray, t0: float | None = None) -> list[float]:
@@ -159,128 +215,145 @@ class StrikeDetector:
             self._offset = float(t0) - self._n / self.rate
         if len(x) == 0:
             return []
-        y, self._zi = self._lfilter(*self._ba, x, zi=self._zi)
-        yh, self._zi_hf = self._lfilter(*self._ba_hf, x, zi=self._zi_hf)
         self._n += len(x)
-        hp = np.concatenate((self._rem, y))
-        hh = np.concatenate((self._rem_hf, yh))
-        H = self._H
-        nfull = len(hp) // H
-        if nfull:
-            start_sample = self._n - len(hp)     # global index of hp[0]
-            sub = hp[: nfull * H].reshape(nfull, H)
-            e_new = 10.0 * np.log10(np.einsum("ij,ij->i", sub, sub) / H + 1e-14)
-            self._e = np.concatenate((self._e, e_new))
-            subh = hh[: nfull * H].reshape(nfull, H)
-            self._eh = np.concatenate((self._eh, np.einsum("ij,ij->i", subh, subh) / H + 1e-14))
-            if len(self._hp) == 0:
-                self._hp0 = start_sample
-            self._hp = np.concatenate((self._hp, hp[: nfull * H]))
-        self._rem = hp[nfull * H:]
-        self._rem_hf = hh[nfull * H:]
-        return self._decide()
+        out = []
+        for o in self.onsets.feed(x, None if t0 is None else float(t0)):
+            s = self._judge(o)
+            if len(self.sounds) >= self.max_sounds:
+                del self.sounds[: self.max_sounds // 2]
+            self.sounds.append(s)
+            if s.decision == "strike":
+                self.strikes.append(s)
+                out.append(round(s.time, 4))
+            elif s.decision == "unsure":
+                self.unsure.append(s.time)
+        for s in self._second_look():
+            out.append(round(s.time, 4))
+        return out
 
     def flush(self) -> list[float]:
-        """End of stream. A peak is decided only with its look-ahead of real audio, so nothing is
-        left to decide: a click in the last few ms of a stream is not reported (padding the end
-        with silence would make any sound cut off there look like a click)."""
+        """End of stream. A sound is decided only with its 16 ms of real audio after it, so nothing
+        is left to decide (padding with silence would make a sound cut off look like a knock)."""
         return []
 
     # ------------------------------------------------------------------------------------------
-    def _background(self, g: int) -> float:
-        """Background level (dB) for window group g: a low percentile of the second before it."""
-        cached = self._bg_cache.get(g)
-        if cached is not None:
-            return cached
+    def _judge(self, o: Onset) -> Sound:
         p = self.params
-        end = g * p.bg_every - self._e0
-        hist = self._e[max(0, end - self._bg_n): max(0, end)]
-        if len(hist):
-            k = int(round(p.bg_percentile / 100.0 * (len(hist) - 1)))
-            val = float(np.partition(hist, k)[k])
+        pr = class_proba(self.model, o.features, p.tip_bias)
+        look = Look.of(pr, self.model.classes)
+        kind, p_tip, t = look.kind, look.p_tip, o.time
+
+        def sound(decision: str, reason: str, sure: bool = True, after: str = "",
+                  since: float | None = None) -> Sound:
+            return Sound(t, kind, p_tip, tuple(float(v) for v in pr), decision, reason, sure, o.features,
+                         after, since, look.tip_k)
+
+        if self._in_stroke:
+            quiet = t - self._last_table >= p.quiet_s
+            called = (t - self._stroke_start >= p.min_stroke_s
+                      and self.vad.voiced_since(self._last_table) >= p.min_call_s)
+            too_long = t - self._stroke_start >= p.max_stroke_s
+            if quiet or called or too_long:
+                self._in_stroke = False
+                after = "quiet" if quiet else "call" if called else "long"
+            else:
+                if look.p_voice < p.voice_p:
+                    self._last_table = t
+                return sound("in-stroke", f"the stroke's own sound ({kind}), "
+                             f"{t - self._stroke_start:.2f} s after the strike",
+                             since=t - self._stroke_start)
         else:
-            val = float("inf")
-        if len(self._bg_cache) > 64:
-            self._bg_cache.clear()
-        self._bg_cache[g] = val
-        return val
+            after = "quiet"
+        why = {"quiet": "the table was quiet", "call": "a call was said after the stroke's last sound",
+               "long": "the stroke went on too long"}[after]
+        called = self._after_call(t)
+        talking = self.vad.voiced_between(t - p.talk_gap_s, t) > 0
+        tags = after + ("+call" if called else "") + ("+talk" if talking else "")
+        decision, sure = on_quiet_table(look, p, called, talking)
+        # not taken, yet not far from a tip: shown as a possible strike (listen says so)
+        maybe = look.tip_k >= p.unsure_tip_k and look.p_voice < p.unsure_voice_p
+        if decision == "not-tip":
+            s = sound("unsure" if maybe else "not-tip", f"sounds like {kind} (p={look.p_voice:.2f}), "
+                      f"no ball moved", after=tags)
+            self._pending.append((s, None, o))
+            return s
+        if decision == "moving":
+            self._in_stroke = True
+            self._stroke_start = t
+            self._last_table = t
+            return sound("unsure" if maybe else "moving",
+                         f"a knock with no call before it that does not sound like a tip "
+                         f"(tip {look.tip_k:.2f} among knocks): balls moved without a strike", after=tags)
+        peak_db = self.onsets.background_db() + o.feature("level_db")
+        if peak_db < p.min_level_db:
+            return sound("quiet-floor", f"a knock after {why}, but too faint ({peak_db:.0f} dBFS)", after=tags)
+        snapshot = (self._in_stroke, self._stroke_start, self._last_table)
+        self._in_stroke = True
+        self._stroke_start = t
+        self._last_table = t
+        s = sound("strike", f"the first knock after {why}{' and a call' if called else ''} "
+                  f"(tip {look.tip_k:.2f} among knocks, speech/clap {look.p_voice:.2f})", sure, tags)
+        self._pending.append((s, snapshot, o))
+        return s
 
-    def _decide(self) -> list[float]:
+    def _after_call(self, t: float) -> bool:
+        """Was a call said since the table's last sound (and within ``call_window_s``)?"""
         p = self.params
-        last = self._e0 + len(self._e) - 1
-        hi = last - p.decay_to_ms
-        lo = max(self._next, self._e0 + p.isolation_ms + 1, self._e0 + p.rise_from_ms + p.rise_span_ms)
-        out: list[float] = []
-        if hi >= lo:
-            # Stage 1, vectorized over every window of the block: sharp peaks above the floor.
-            i = np.arange(lo, hi + 1) - self._e0
-            e = self._e
-            ep = e[i]
-            pre = e[i - p.rise_from_ms]
-            for k in range(p.rise_from_ms + 1, p.rise_from_ms + p.rise_span_ms):
-                pre = np.maximum(pre, e[i - k])
-            sharp = (ep > e[i - 1]) & (ep >= e[i + 1]) & (ep >= p.min_level_db) & (ep - pre >= p.rise_db)
-            # Stage 2, per sharp peak (a few per second): background, isolation, decay, broadband.
-            for j in np.flatnonzero(sharp):
-                k = int(i[j])
-                peak = float(ep[j])
-                prom = peak - self._background((k + self._e0) // p.bg_every)
-                if prom < p.prominence_db:
-                    continue
-                iso = peak - float(e[k - p.isolation_ms: k - p.rise_from_ms + 1].max())
-                decay = peak - float(e[k + p.decay_from_ms: k + p.decay_to_ms + 1].max())
-                lin = 10.0 ** (e[k - 1: k + 3] / 10.0)
-                hf = 10.0 * np.log10(self._eh[k - 1: k + 3].sum() / lin.sum())
-                click = (iso >= p.isolation_db and decay >= p.decay_db and hf >= p.hf_db
-                         and decay + p.hf_weight * (hf - p.hf_ref_db) >= p.shape_db)
-                t = self._onset_time(k + self._e0)
-                if t < self._stroke_end:
-                    decision = "in-stroke"
-                    self._stroke_end = min(max(self._stroke_end, t + p.settle_s),
-                                           self._stroke_start + p.max_stroke_s)
-                elif click:
-                    decision = "strike"
-                    self._stroke_start = t
-                    self._stroke_end = t + p.refractory_s
-                    out.append(round(t, 4))
+        since = max(self._last_table, t - p.call_window_s)
+        return self.vad.voiced_between(since, t - p.talk_gap_s) >= p.min_call_s
+
+    def _second_look(self) -> list[Sound]:
+        """The second look, ``LONG_S`` (150 ms) after an onset, with the long model (which also
+        hears whether the sound died away like a knock or went on like a syllable, and whether a
+        voice began). A strike it does not confirm is taken back (``retracted``); a tip-like knock
+        on a quiet table that the first look passed over and the second calls a strike is reported
+        then, late (``late``), if nothing moved since. Returns the late strikes."""
+        p = self.params
+        late, keep = [], []
+        for s, snapshot, o in self._pending:
+            lf = self.onsets.long_features(o)
+            if lf is None:
+                keep.append((s, snapshot, o))
+                continue
+            look = Look.of(class_proba(self.long_model, lf, p.tip_bias), self.long_model.classes)
+            decision, sure = on_quiet_table(look, p, "+call" in s.after, "+talk" in s.after)
+            went_on = lf[LONG_FEATURES.index("sustain_150")] > -p.min_decay_db
+            if went_on and "+talk" not in s.after:
+                decision = "not-tip"    # 60–150 ms on it is as loud as it began: no knock does that
+            i = next((i for i, x in enumerate(self.sounds) if x is s), None)
+            if s.decision == "strike":
+                if decision == "strike":
+                    r = replace(s, sure=s.sure and sure, tip_k=min(s.tip_k, look.tip_k))
+                    self.strikes = [r if x is s else x for x in self.strikes]
                 else:
-                    decision = "not-click"
-                if len(self.candidates) >= self.max_candidates:
-                    del self.candidates[: self.max_candidates // 2]
-                self.candidates.append(Candidate(t, peak, prom, float(ep[j] - pre[j]), iso, decay,
-                                                 float(hf), decision))
-            self._next = hi + 1
-        self._trim()
-        return out
-
-    def _onset_time(self, k: int) -> float:
-        """Refine a peak at window k to the first sample (in windows k-2 … k) above 30 % of its peak."""
-        H = self._H
-        s0 = max((k - 2) * H, self._hp0)
-        seg = np.abs(self._hp[s0 - self._hp0: (k + 1) * H - self._hp0])
-        if len(seg) == 0:
-            return self._offset + k * H / self.rate
-        first = int(np.argmax(seg >= 0.3 * seg.max()))
-        return self._offset + (s0 + first) / self.rate
-
-    def _trim(self) -> None:
-        p = self.params
-        keep_from = self._next - self._bg_n - p.bg_every - p.rise_from_ms - p.rise_span_ms - 2
-        cut = keep_from - self._e0
-        if cut > 4096:
-            self._e = self._e[cut:]
-            self._eh = self._eh[cut:]
-            self._e0 += cut
-        hp_keep = (self._next - 8) * self._H
-        cut = hp_keep - self._hp0
-        if cut > 8192:
-            self._hp = self._hp[cut:]
-            self._hp0 += cut
+                    self.retracted.append(round(s.time, 4))
+                    self.strikes = [x for x in self.strikes if x is not s]
+                    r = replace(s, decision="retracted", kind=look.kind,
+                                reason=f"the second look (150 ms) hears {look.kind}, not a knock on the table")
+                    if snapshot is not None and self._stroke_start == s.time:   # as if never begun
+                        self._in_stroke, self._stroke_start, self._last_table = snapshot
+            elif (decision == "strike" and self._stroke_start < s.time       # nothing moved since
+                  and look.tip_k >= p.tip_k_alone):                         # and it sounds like a tip
+                r = replace(s, decision="strike", late=True, sure=False, kind=look.kind, tip_k=look.tip_k,
+                            reason="passed over at first; the second look (150 ms) hears the first knock on "
+                                   "a quiet table")
+                self._in_stroke = True
+                self._stroke_start = s.time
+                self._last_table = max(self._last_table, s.time)
+                self.strikes.append(r)
+                late.append(r)
+            else:
+                continue
+            if i is not None:
+                self.sounds[i] = r
+        self._pending = keep
+        return late
 
 
 def detect_strikes(samples: np.ndarray, rate: int = RATE, *, block_ms: float = 10.0,
                    **params) -> list[float]:
-    """Strike times (s) in a whole signal: the causal detector run block by block, then flushed."""
+    """Strike times (s) in a whole signal: the causal detector run block by block, then flushed;
+    strikes the second look took back are left out."""
     x = np.asarray(samples, dtype=np.float32)
     if x.ndim > 1:
         x = x.mean(axis=1)
@@ -291,14 +364,16 @@ def detect_strikes(samples: np.ndarray, rate: int = RATE, *, block_ms: float = 1
     for frame in array_frames(x, block_ms):
         out += det.feed(frame.samples, frame.t0)
     out += det.flush()
-    return out
+    gone = set(det.retracted)
+    return sorted(t for t in out if t not in gone)
 
 
 def run_detector(frames: Iterable[Frame], detector: StrikeDetector | None = None):
     """Feed frames to a detector; yield ``(strike_time, stream_time_when_reported)`` pairs.
 
     The second value is the stream time at the end of the block that produced the report: the
-    report latency is ``stream_time - true click time``.
+    report latency is ``stream_time - true onset``. A strike reported here may be taken back
+    later by the second look (``detector.retracted``).
     """
     det = detector or StrikeDetector()
     end = 0.0
@@ -308,3 +383,7 @@ def run_detector(frames: Iterable[Frame], detector: StrikeDetector | None = None
             yield t, end
     for t in det.flush():
         yield t, end
+
+
+__all__ = ["StrikeParams", "Sound", "Candidate", "StrikeDetector", "VoiceActivity", "Look", "class_proba",
+           "on_quiet_table", "detect_strikes", "run_detector", "CLASSES"]
