@@ -63,16 +63,15 @@ def why(s) -> str:
 
 
 def explain_lines(sounds) -> list[str]:
+    """A line per sound: time, decision, what it sounds like, why; and its spectral shape."""
+    import math
+
     out = []
     for s in sounds:
-        cen = s.centroid_hz if hasattr(s, "centroid_hz") else None
         shape = ""
         if s.features:
-            import math
-
-            shape = tr(f"  [центр {math.exp(s.feature('log_centroid')):.0f} Гц, ниже 1 кГц {s.feature('low1k') * 100:.0f} %]",
-                       f"  [centroid {math.exp(s.feature('log_centroid')):.0f} Hz, below 1 kHz {s.feature('low1k') * 100:.0f} %]")
-        del cen
+            c, low = math.exp(s.feature("log_centroid")), s.feature("low1k") * 100
+            shape = tr(f"  [центр {c:.0f} Гц, ниже 1 кГц {low:.0f} %]", f"  [centroid {c:.0f} Hz, below 1 kHz {low:.0f} %]")
         out.append(f"  {s.time:8.3f} {tr('с', 's')}  {decision_name(s):<18} {kind_name(s.kind):<18} {why(s)}{shape}")
     return out
 

@@ -52,22 +52,24 @@ def _envelope(samples: np.ndarray, t: float, ms: int = 120) -> np.ndarray:
     return 10 * np.log10((seg[: n * 16].reshape(n, 16) ** 2).mean(axis=1) + 1e-14)
 
 
-def hear_strikes(samples: np.ndarray, *, gap_s: float = 1.0, model=None,
-                 params: StrikeParams | None = None) -> Heard:
-    """The strikes part: the first impulsive sound after ``gap_s`` of quiet, each time."""
-    model = model or load_model()
-    params = params or StrikeParams()
-    sounds, bg = _sounds(samples, model, params)
+def _first_after_quiet(sounds: list[Sound], model, gap_s: float) -> tuple[list[Sound], list[Sound]]:
+    """The first sound after ``gap_s`` of quiet, each time (clear speech left out), and the rest."""
     taken, others, last = [], [], -np.inf
     for s in sounds:
         if is_voice(s, model):
             others.append(s)
             continue
-        if s.time - last >= gap_s:
-            taken.append(s)
-        else:
-            others.append(s)
+        (taken if s.time - last >= gap_s else others).append(s)
         last = s.time
+    return taken, others
+
+
+def hear_strikes(samples: np.ndarray, *, gap_s: float = 1.0, model=None,
+                 params: StrikeParams | None = None) -> Heard:
+    """The strikes part: the first impulsive sound after ``gap_s`` of quiet, each time."""
+    model = model or load_model()
+    sounds, bg = _sounds(samples, model, params or StrikeParams())
+    taken, others = _first_after_quiet(sounds, model, gap_s)
     return Heard(taken, others, bg, [_envelope(samples, s.time) for s in taken])
 
 
@@ -76,15 +78,8 @@ def hear_collisions(samples: np.ndarray, *, gap_s: float = 0.5, model=None,
     """The collisions part: the first impulsive sound after ``gap_s`` of quiet, each time (a
     collision's ring and any bounce after it are the same collision), speech left out."""
     model = model or load_model()
-    params = params or StrikeParams()
-    sounds, bg = _sounds(samples, model, params)
-    taken, others, last = [], [], -np.inf
-    for s in sounds:
-        if is_voice(s, model):
-            others.append(s)
-            continue
-        (taken if s.time - last >= gap_s else others).append(s)
-        last = s.time
+    sounds, bg = _sounds(samples, model, params or StrikeParams())
+    taken, others = _first_after_quiet(sounds, model, gap_s)
     return Heard(taken, others, bg, [])
 
 
