@@ -23,6 +23,7 @@ def scene(bank, names_at, seconds, seed=0):
     import table_mix
 
     x = table_mix.pink(np.random.default_rng(seed), int(seconds * RATE)) * 0.002
+    x[: RATE // 2] *= np.linspace(0.0, 1.0, RATE // 2)   # no step where playback starts
     for name, at, peak in names_at:
         s, onset = table_mix.strike_sample(name, bank=bank, peak=peak)
         k = int(round((at - onset) * RATE))
