@@ -572,12 +572,13 @@ def run_live(args) -> int:
                     # would void the player's call (C10, Q7). The strike detector hears all.
                     hear = not speaker.busy()
                     with lock:
-                        counts = (len(det.unsure), len(det.strikes)) if det is not None else None
+                        counts = (len(det.unsure), len(det.strikes), len(det.retracted)) if det is not None else None
                         pending += referee.feed(frame.samples, frame.t0, hear=hear)
-                        if det is not None and det.retracted:  # taken back by the second look
-                            pending = sorted(t for t in pending if t not in set(det.retracted))
-                        if counts is not None and (len(det.unsure), len(det.strikes)) != counts:
-                            unsure_notices(*counts)
+                        if counts is not None and len(det.retracted) > counts[2]:  # the second look took one back
+                            gone = set(det.retracted[counts[2]:])
+                            pending = [t for t in pending if t not in gone]
+                        if counts is not None and (len(det.unsure), len(det.strikes)) != counts[:2]:
+                            unsure_notices(*counts[:2])
                         while not strike_requests.empty():
                             strike_requests.get_nowait()
                             pending.append(referee.time)  # the key press, on the audio clock

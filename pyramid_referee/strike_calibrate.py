@@ -48,7 +48,6 @@ def _record(args, what_ru: str, what_en: str, count: int, counter) -> "object":
         problem = mic.problems()
     if problem:
         print(f"pyramid-referee: {problem}", file=sys.stderr)
-    # A short tail so the last sound's 16 ms of shape are in the recording.
     return np.concatenate(blocks) if blocks else np.zeros(0, np.float32)
 
 
@@ -68,11 +67,9 @@ class _LiveCounter:
 
     def __call__(self, frame) -> int:
         from .voice.calibrate import is_voice
-        from .voice.strike import Sound
 
         for o in self.det.feed(frame.samples, frame.t0):
-            pr = tuple(map(float, self.model.proba(o.features)))
-            if is_voice(Sound(o.time, "", 0.0, pr, "", ""), self.model):
+            if is_voice(self.model.proba(o.features), self.model):
                 continue
             if o.time - self.last >= (1.0 if self.strikes else 0.5):
                 self.n += 1

@@ -42,6 +42,9 @@ def why(s) -> str:
         late = tr(" (найден вторым взглядом, через 150 мс)", " (found by the second look, 150 ms on)") if s.late else ""
         return tr(f"первый стук после того, как {after}{call}; похож на наклейку на {p} (среди стуков){late}",
                   f"the first knock after {after}{call}; tip-like {p} (among knocks){late}")
+    if s.decision == "in-stroke" and s.kind in ("speech", "clap"):
+        return tr(f"через {s.since_strike:.2f} с после удара: {kind_name(s.kind)}, не стук на столе",
+                  f"{s.since_strike:.2f} s after the strike: {kind_name(s.kind)}, no knock on the table")
     if s.decision == "in-stroke":
         return tr(f"через {s.since_strike:.2f} с после удара, шары ещё катятся ({kind_name(s.kind)})",
                   f"{s.since_strike:.2f} s after the strike, balls still rolling ({kind_name(s.kind)})")

@@ -56,7 +56,7 @@ def _first_after_quiet(sounds: list[Sound], model, gap_s: float) -> tuple[list[S
     """The first sound after ``gap_s`` of quiet, each time (clear speech left out), and the rest."""
     taken, others, last = [], [], -np.inf
     for s in sounds:
-        if is_voice(s, model):
+        if is_voice(s.proba, model):
             others.append(s)
             continue
         (taken if s.time - last >= gap_s else others).append(s)
@@ -83,9 +83,10 @@ def hear_collisions(samples: np.ndarray, *, gap_s: float = 0.5, model=None,
     return Heard(taken, others, bg, [])
 
 
-def is_voice(s: Sound, model, p: float = 0.8) -> bool:
-    """Clearly speech or a clap (calibration hears a player who may talk meanwhile)."""
-    d = dict(zip(model.classes, s.proba))
+def is_voice(proba, model, p: float = 0.8) -> bool:
+    """Clearly speech or a clap, by a sound's class probabilities (calibration hears a player who
+    may talk meanwhile)."""
+    d = dict(zip(model.classes, proba))
     return d["speech"] + d["clap"] >= p
 
 

@@ -314,7 +314,6 @@ class OnsetDetector:
         self.rate = int(rate)
         if self.rate != RATE:
             raise ValueError(f"the onset detector runs at {RATE} Hz, got {rate}")
-        self._lfilter = lfilter
         from scipy.ndimage import maximum_filter1d
 
         self._maxf = maximum_filter1d

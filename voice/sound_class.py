@@ -29,9 +29,6 @@ from .onsets import FEATURES, LONG_FEATURES
 CLASSES = ("tip", "ball", "cushion", "pocket", "clap", "speech", "other")
 """The sound classes, in the model's order."""
 
-TABLE_CLASSES = frozenset({"tip", "ball", "cushion", "pocket", "other"})
-"""Classes that mean something moved on the table (they keep a stroke going)."""
-
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "sound_model.npz"
 LONG_MODEL_PATH = Path(__file__).resolve().parent / "data" / "sound_model_long.npz"
 
