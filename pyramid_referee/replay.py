@@ -43,10 +43,7 @@ class ReplayError(RulesInputError):
 
     def text(self, lang: str = "ru") -> str:
         where = f"line {self.line}" if lang == "en" else f"строка {self.line}"
-        body = super().text(lang)
-        if lang != "en" and body.startswith("column "):  # a JSON syntax error's field is its column
-            body = "столбец " + body[len("column "):]
-        return f"{where}: {body}"
+        return f"{where}: {super().text(lang)}"   # a JSON syntax error's field is its column
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,7 @@ def _load(line_no: int, text: str) -> dict:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReplayError(line_no, f"column {exc.colno}", f"not JSON: {exc.msg}",
-                          f"не JSON: {json_problem_ru(exc.msg)}") from None
+                          f"строка не читается: {json_problem_ru(exc.msg)}") from None
     if not isinstance(data, dict):
         raise ReplayError(line_no, "line", "expected a JSON object", "ожидался JSON-объект")
     return data

@@ -67,8 +67,11 @@ class EventError(ValueError):
         """The message in the user's language: «строка N: поле: что не так»."""
         if lang == "en":
             return str(self)
+        from .rules.errors import field_ru, quote_tokens
+
         where = f"строка {self.line}: " if self.line is not None else ""
-        return f"{where}{self.field}: {self.ru}"
+        field = "" if self.field in ("event", "json") else f"{field_ru(self.field)}: "
+        return f"{where}{field}{quote_tokens(self.ru)}"
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,7 @@ def _words(items: Any, line: int | None, field: str) -> tuple[Word, ...]:
 def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
     """One event object → an Utterance, a Strike, or None (partial or empty result)."""
     if not isinstance(obj, dict):
-        raise EventError(line, "event", "expected a JSON object", "ожидался объект JSON")
+        raise EventError(line, "event", "expected a JSON object", "ожидался объект в фигурных скобках")
     if "strike" in obj:
         t = _number(obj, "strike", line, "strike")
         if t < 0:
@@ -182,11 +185,11 @@ def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
     if "text" in obj:
         if obj["text"]:
             raise EventError(line, "result", "a result with text needs its words (SetWords(True))",
-                             "у результата с текстом должны быть слова с временами (SetWords(True))")
+                             "у результата с текстом нет слов с их временами (распознаватель должен их давать)")
         return None
     raise EventError(line, "event", "expected a Vosk result (result/alternatives/partial/text) "
                                     "or {\"strike\": SECONDS}",
-                     "ожидался результат Vosk (result/alternatives/partial/text) или {\"strike\": СЕКУНДЫ}")
+                     "ожидался результат распознавания (поле «result», «alternatives», «partial» или «text») или удар {«strike»: СЕКУНДЫ}")
 
 
 def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
@@ -199,7 +202,7 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise EventError(n, "json", f"not JSON ({exc.msg} at column {exc.colno})",
-                             f"не JSON ({json_problem_ru(exc.msg)}, столбец {exc.colno})") from None
+                             f"строка не читается ({json_problem_ru(exc.msg)}, столбец {exc.colno})") from None
         ev = read_event(obj, n)
         if isinstance(ev, Strike):
             strikes.append(ev)

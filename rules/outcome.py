@@ -57,6 +57,15 @@ def _ball_err(field: str, x: Any) -> RulesInputError:
     )
 
 
+# What a pocket's JSON fields may hold, for the Russian message (the English one is the call's own).
+_POCKET_FIELD_RU = {
+    "kind": "луза указана неверно: нужно «corner» (угловая) или «middle» (средняя)",
+    "side": "сторона лузы указана неверно: нужно «left», «right» или «null»",
+    "end": "конец лузы указан неверно: нужно «near», «far» или «null»",
+    "pocket": "луза указана неверно: нужен объект с полями «kind», «side», «end»",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened on the table. ``hit``: ``ball`` and ``other``
@@ -153,7 +162,10 @@ class Event:
                 pocket = Pocket.from_json(data["pocket"])
             except CallFormatError as exc:
                 field, _, what = str(exc).partition(": ")
-                raise RulesInputError(f"{where}.{field}", what, f"луза указана неверно ({what})") from None
+                ru = _POCKET_FIELD_RU.get(field.rpartition(".")[2], _POCKET_FIELD_RU["pocket"])
+                if "middle pocket has no" in what:
+                    ru = "у средней лузы нет ближнего и дальнего конца: нужно «null»"
+                raise RulesInputError(f"{where}.{field}", what, ru) from None
         return cls(kind, ball, None, pocket)
 
 

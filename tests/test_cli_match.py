@@ -200,9 +200,9 @@ def test_bad_settings_and_start(capsys, monkeypatch, db):
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", "{bad", "--db", db)
     assert rc == 2 and "--settings" in err
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", '{"target": 0}', "--db", db)
-    assert rc == 2 and "settings.target" in err
+    assert rc == 2 and "настройки, поле «target»" in err
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "A", "--db", db)
-    assert rc == 2 and "players" in err
+    assert rc == 2 and "игрок 2: у игроков должны быть разные имена" in err
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
     assert json.loads(out)["matches"] == []  # nothing was written
 

@@ -60,7 +60,7 @@ def test_malformed_line_exit_2_names_line_and_field_and_prints_nothing(capsys):
     assert main(["replay", str(path), "--json"]) == 2
     cap = capsys.readouterr()
     assert cap.out == ""
-    assert "строка 3: outcome.events[0].type" in cap.err and "E6" in cap.err
+    assert "строка 3: исход, событие 1, поле «type»" in cap.err and "E6" in cap.err
 
 
 def test_missing_file(capsys, tmp_path):
@@ -72,7 +72,7 @@ def test_not_json_and_a_directory_are_told_in_the_users_language(capsys, tmp_pat
     bad = tmp_path / "m.jsonl"
     bad.write_text('{"call": null, "outcome": \n', encoding="utf-8")
     assert main(["replay", str(bad)]) == 2
-    assert "строка 1: столбец 26: не JSON: ожидалось значение" in capsys.readouterr().err
+    assert "строка 1: столбец 26: строка не читается: ожидалось значение" in capsys.readouterr().err
     assert main(["--lang", "en", "replay", str(bad)]) == 2
     assert "line 1: column 26: not JSON: Expecting value" in capsys.readouterr().err
     assert main(["replay", str(tmp_path)]) == 2

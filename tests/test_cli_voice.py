@@ -100,7 +100,7 @@ def test_timeline_malformed_line_names_line_and_field(tmp_path):
     p = run_cli(["timeline", str(f), "--json"])
     assert p.returncode == 2 and p.stdout == ""
     no_traceback(p)
-    assert "строка 2: result[0].end: не указано" in p.stderr and str(f) in p.stderr
+    assert "строка 2: слово 1, поле «end»: не указано" in p.stderr and str(f) in p.stderr
     p = run_cli(["--lang", "en", "timeline", str(f), "--json"])
     assert p.returncode == 2 and "line 2: result[0].end: missing" in p.stderr
 
@@ -111,7 +111,7 @@ def test_timeline_not_json_and_a_directory_are_told_in_russian(tmp_path):
     p = run_cli(["timeline", str(f)])
     assert p.returncode == 2
     no_traceback(p)
-    assert "строка 2: json: не JSON (ожидалось значение, столбец 12)" in p.stderr
+    assert "строка 2: строка не читается (ожидалось значение, столбец 12)" in p.stderr
     p = run_cli(["timeline", str(tmp_path)])
     assert p.returncode == 2 and "это каталог, а не файл" in p.stderr and "directory" not in p.stderr
     no_traceback(p)

@@ -313,7 +313,13 @@ def test_malformed_lines_name_the_line_and_the_field(line, field):
     assert str(err.value).startswith(f"line 2: {field}: ")
     assert err.value.text("en") == str(err.value)
     ru = err.value.text("ru")
-    assert ru.startswith(f"строка 2: {field}: ") and ru != str(err.value).replace("line", "строка", 1)
+    from pyramid_referee.rules.errors import field_ru
+
+    where = "строка 2: " + ("" if field in ("event", "json") else f"{field_ru(field)}: ")
+    assert ru.startswith(where) and ru != str(err.value).replace("line", "строка", 1)
+    # the Russian line names fields in words and quotes what the user wrote: no bare Latin
+    import re
+    assert not re.findall(r"[A-Za-z]+", re.sub(r"«[^«»]*»", "", ru)), ru
 
 
 # --- the corpus through the real parser -------------------------------------------------------
