@@ -24,16 +24,13 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
+from .messages import trl
 from .errors import AudioFileError
 
 RATE = 16000
 """The one sample rate of the pipeline (Vosk's small models and the strike detector)."""
 
 DEFAULT_BLOCK_MS = 10
-
-
-def _tr(lang: str, ru: str, en: str) -> str:
-    return en if lang == "en" else ru
 
 
 class Frame(NamedTuple):
@@ -166,23 +163,23 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
     from scipy.io import wavfile
 
     if not os.path.exists(path):
-        raise AudioFileError(_tr(lang, f"{path}: файл не найден", f"{path}: no such file"))
+        raise AudioFileError(trl(lang, "{path}: no such file").format(path=path))
     if os.path.isdir(path):
-        raise AudioFileError(_tr(lang, f"{path}: это папка, а не WAV-файл",
-                                 f"{path}: is a directory, not a WAV file"))
+        raise AudioFileError(trl(lang, "{path}: is a directory, not a WAV file").format(path=path))
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as fh:
             head = fh.read(12)
     except OSError as exc:
-        raise AudioFileError(_tr(lang, f"{path}: не удаётся прочитать файл ({exc.strerror})",
-                                 f"{path}: cannot read the file ({exc.strerror})")) from exc
+        raise AudioFileError(trl(
+            lang, "{path}: cannot read the file ({strerror})").format(
+            path=path, strerror=exc.strerror)) from exc
     if size == 0:
-        raise AudioFileError(_tr(lang, f"{path}: файл пуст (0 байт)", f"{path}: the file is empty (0 bytes)"))
+        raise AudioFileError(trl(lang, "{path}: the file is empty (0 bytes)").format(path=path))
     if len(head) < 12 or head[:4] not in (b"RIFF", b"RIFX", b"RF64") or head[8:12] != b"WAVE":
-        raise AudioFileError(_tr(
-            lang, f"{path}: это не WAV-файл (нет заголовка RIFF/WAVE); нужен WAV (PCM или float)",
-            f"{path}: not a WAV file (no RIFF/WAVE header); a WAV file (PCM or float) is needed"))
+        raise AudioFileError(trl(
+            lang, "{path}: not a WAV file (no RIFF/WAVE header); a WAV file (PCM or float) is needed").format(
+            path=path))
     try:
         with warnings.catch_warnings():
             # WavFileWarning on unknown chunks: harmless. On a data chunk cut short scipy warns
@@ -200,29 +197,31 @@ def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
     text = str(exc)
     if (isinstance(exc, (struct.error, EOFError)) or "Unexpected end of file" in text
             or "Incomplete chunk" in text):
-        return _tr(lang, f"{path}: WAV-файл обрезан или повреждён: он обрывается внутри заголовка "
-                         f"(в файле всего {size} байт)",
-                   f"{path}: the WAV file is truncated or damaged: it ends inside its header "
-                   f"(the file has only {size} bytes)")
+        return trl(
+            lang, "{path}: the WAV file is truncated or damaged: it ends inside its header (the file "
+            "has only {size} bytes)").format(
+            path=path, size=size)
     m = re.match(r"Unknown wave file format: (\S+?)\.", text)
     if m:
-        return _tr(lang, f"{path}: неподдерживаемая кодировка звука в WAV ({m.group(1)}); "
-                         f"нужен PCM (целые отсчёты) или float",
-                   f"{path}: unsupported sound encoding in the WAV ({m.group(1)}); "
-                   f"PCM (integer samples) or float is needed")
+        return trl(
+            lang, "{path}: unsupported sound encoding in the WAV ({v}); PCM (integer samples) or float "
+            "is needed").format(
+            path=path, v=m.group(1))
     m = re.match(r"Unsupported bit depth: the WAV file has (\d+)-bit (integer|floating-point)", text)
     if m:
         bits, kind = m.groups()
-        return _tr(lang, f"{path}: неподдерживаемая разрядность WAV: {bits} бит "
-                         f"({'целые' if kind == 'integer' else 'float'})",
-                   f"{path}: unsupported WAV bit depth: {bits}-bit {kind}")
+        return trl(
+            lang, "{path}: unsupported WAV bit depth: {bits}-bit {kind}").format(
+            path=path, bits=bits, kind=kind, v='целые' if kind == 'integer' else 'float')
     if ("not compliant" in text or "header is invalid" in text or "No fmt chunk" in text
             or "RF64" in text):
-        return _tr(lang, f"{path}: WAV-файл повреждён: неверный заголовок (блок fmt)",
-                   f"{path}: the WAV file is damaged: its header (fmt chunk) is invalid")
+        return trl(
+            lang, "{path}: the WAV file is damaged: its header (fmt chunk) is invalid").format(
+            path=path)
     detail = text or type(exc).__name__  # an unforeseen reason: scipy's words, marked as such
-    return _tr(lang, f"{path}: повреждённый или неподдерживаемый WAV (scipy: {detail})",
-               f"{path}: broken or unsupported WAV (scipy: {detail})")
+    return trl(
+        lang, "{path}: broken or unsupported WAV (scipy: {detail})").format(
+        path=path, detail=detail)
 
 
 def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndarray, WavInfo]:
@@ -232,20 +231,16 @@ def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndar
     channels = 1 if data.ndim == 1 else data.shape[1]
     info = WavInfo(rate=rate, channels=channels, dtype=str(data.dtype), frames=int(data.shape[0]))
     if data.shape[0] == 0 or channels == 0:
-        raise AudioFileError(_tr(lang, f"{p}: в WAV-файле нет звука (0 отсчётов)",
-                                 f"{p}: the WAV file holds no audio (0 samples)"))
+        raise AudioFileError(trl(lang, "{p}: the WAV file holds no audio (0 samples)").format(p=p))
     if rate <= 0:
-        raise AudioFileError(_tr(lang, f"{p}: неверная частота дискретизации {rate}",
-                                 f"{p}: invalid sample rate {rate}"))
+        raise AudioFileError(trl(lang, "{p}: invalid sample rate {rate}").format(p=p, rate=rate))
     try:
         x = to_float32(data)
     except TypeError as exc:
-        raise AudioFileError(_tr(lang, f"{p}: неподдерживаемый тип отсчётов {data.dtype}",
-                                 f"{p}: unsupported sample type {data.dtype}")) from exc
+        raise AudioFileError(trl(lang, "{p}: unsupported sample type {dtype}").format(p=p, dtype=data.dtype)) from exc
     x = resample(to_mono(x), rate)
     if not np.all(np.isfinite(x)):
-        raise AudioFileError(_tr(lang, f"{p}: в файле есть значения NaN/бесконечность",
-                                 f"{p}: the file holds NaN/infinite samples"))
+        raise AudioFileError(trl(lang, "{p}: the file holds NaN/infinite samples").format(p=p))
     return x, info
 
 

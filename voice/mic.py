@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .audio import DEFAULT_BLOCK_MS, RATE, Frame, Frames, _tr, block_samples
+from .audio import DEFAULT_BLOCK_MS, RATE, Frame, Frames, block_samples
+from .messages import trl
 from .errors import AudioDeviceError
 
 
@@ -24,16 +25,14 @@ def _sounddevice(lang: str = "ru"):
     try:
         import sounddevice as sd  # imported here: PortAudio may be missing
     except ImportError as exc:
-        raise AudioDeviceError(_tr(
-            lang, f"нет пакета sounddevice ({exc}); установите его: pip install sounddevice",
-            f"the sounddevice package is missing ({exc}); install it: pip install sounddevice",
-        )) from exc
+        raise AudioDeviceError(trl(
+            lang, "the sounddevice package is missing ({exc}); install it: pip install sounddevice").format(
+            exc=exc)) from exc
     except OSError as exc:  # sounddevice raises OSError when libportaudio is not installed
-        raise AudioDeviceError(_tr(
-            lang,
-            f"нет библиотеки PortAudio ({exc}); установите её (Debian/Ubuntu: apt-get install libportaudio2)",
-            f"the PortAudio library is missing ({exc}); install it (Debian/Ubuntu: apt-get install libportaudio2)",
-        )) from exc
+        raise AudioDeviceError(trl(
+            lang, "the PortAudio library is missing ({exc}); install it (Debian/Ubuntu: apt-get "
+            "install libportaudio2)").format(
+            exc=exc)) from exc
     return sd
 
 
@@ -57,8 +56,7 @@ def list_devices(*, lang: str = "ru") -> list[DeviceInfo]:
         hostapis = sd.query_hostapis()
         default_in = sd.default.device[0]
     except Exception as exc:  # PortAudioError
-        raise AudioDeviceError(_tr(lang, f"не удаётся получить список устройств: {exc}",
-                                   f"cannot list audio devices: {exc}")) from exc
+        raise AudioDeviceError(trl(lang, "cannot list audio devices: {exc}").format(exc=exc)) from exc
     out = []
     for d in devices:
         if d["max_input_channels"] <= 0:
@@ -166,9 +164,6 @@ class MicrophoneSource(Frames):
         self._lock = threading.Lock()
 
     # -- opening -------------------------------------------------------------------------------
-    def _msg(self, ru: str, en: str) -> str:
-        return _tr(self.lang, ru, en)
-
     def _resolve(self, sd) -> dict:
         try:
             info = sd.query_devices(self.device, "input")
@@ -177,16 +172,13 @@ class MicrophoneSource(Frames):
                 n = len([d for d in sd.query_devices() if d["max_input_channels"] > 0])
             except Exception:
                 n = 0
-            which = self._msg("по умолчанию", "default") if self.device is None else repr(self.device)
-            raise AudioDeviceError(self._msg(
-                f"микрофон {which} не найден ({exc}); устройств ввода: {n} "
-                f"(список: pyramid-referee strikes --list-devices)",
-                f"microphone {which} not found ({exc}); input devices available: {n} "
-                f"(list them: pyramid-referee strikes --list-devices)",
-            )) from exc
+            which = trl(self.lang, "default") if self.device is None else repr(self.device)
+            raise AudioDeviceError(trl(
+                self.lang, "microphone {which} not found ({exc}); input devices available: {n} (list them: "
+                "pyramid-referee strikes --list-devices)").format(
+                which=which, exc=exc, n=n)) from exc
         if int(info.get("max_input_channels", 0)) <= 0:
-            raise AudioDeviceError(self._msg(f"устройство {info['name']!r} не умеет записывать звук",
-                                             f"device {info['name']!r} has no input channels"))
+            raise AudioDeviceError(trl(self.lang, "device {info!r} has no input channels").format(info=info['name']))
         return info
 
     def start(self) -> "MicrophoneSource":
@@ -213,9 +205,9 @@ class MicrophoneSource(Frames):
             self.latency = float(self._stream.latency)
         except Exception as exc:
             self._stream = None
-            raise AudioDeviceError(self._msg(
-                f"не удаётся открыть микрофон {self.device_name!r} ({rate} Гц): {exc}",
-                f"cannot open microphone {self.device_name!r} ({rate} Hz): {exc}")) from exc
+            raise AudioDeviceError(trl(
+                self.lang, "cannot open microphone {device_name!r} ({rate} Hz): {exc}").format(
+                device_name=self.device_name, rate=rate, exc=exc)) from exc
         return self
 
     def _callback(self, indata, frames, time, status) -> None:  # PortAudio's thread
@@ -249,12 +241,12 @@ class MicrophoneSource(Frames):
                 if self._closed:
                     raise StopIteration from None
                 if self._finished.is_set():
-                    raise AudioDeviceError(self._msg(
-                        f"поток микрофона {self.device_name!r} остановился (устройство отключено?)",
-                        f"the stream of microphone {self.device_name!r} stopped (device unplugged?)")) from None
-                raise AudioDeviceError(self._msg(
-                    f"микрофон {self.device_name!r} не даёт звука (нет данных {wait:g} с)",
-                    f"microphone {self.device_name!r} delivers no audio (no data for {wait:g} s)")) from None
+                    raise AudioDeviceError(trl(
+                        self.lang, "the stream of microphone {device_name!r} stopped (device unplugged?)").format(
+                        device_name=self.device_name)) from None
+                raise AudioDeviceError(trl(
+                    self.lang, "microphone {device_name!r} delivers no audio (no data for {wait:g} s)").format(
+                    device_name=self.device_name, wait=wait)) from None
             self._got_audio = True
             if self._resampler is not None:
                 raw = self._resampler.process(raw)
@@ -268,9 +260,9 @@ class MicrophoneSource(Frames):
         """A one-line report of lost audio, or None if nothing was lost."""
         if not self.overflows and not self.dropped:
             return None
-        return self._msg(
-            f"потери звука: переполнений ввода {self.overflows}, отброшено блоков {self.dropped}",
-            f"audio lost: input overflows {self.overflows}, blocks dropped {self.dropped}")
+        return trl(
+            self.lang, "audio lost: input overflows {overflows}, blocks dropped {dropped}").format(
+            overflows=self.overflows, dropped=self.dropped)
 
     def close(self) -> None:
         self._closed = True

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Mapping
 
+from .messages import trl
 from .errors import ModelError
 
 MODEL_NAME = "vosk-model-small-ru-0.22"
@@ -45,10 +46,6 @@ APP_NAME = "pyramid-referee"
 REQUIRED_FILES = ("am/final.mdl", "conf/model.conf")
 GRAPH_CHOICES = (("graph/HCLG.fst",), ("graph/HCLr.fst", "graph/Gr.fst"))
 _RU_MODEL = re.compile(r"^vosk-model(-small)?-ru\b")
-
-
-def _t(lang: str, ru: str, en: str) -> str:
-    return en if lang == "en" else ru
 
 
 @dataclass(frozen=True)
@@ -72,15 +69,11 @@ def vosk_cache_dir(home: Path | None = None) -> Path:
 def manual_instructions(lang: str = "ru", cache: Path | None = None) -> str:
     """How to place the model by hand (used when none is found or the network is down)."""
     cache = cache or user_cache_dir()
-    return _t(
-        lang,
-        f"скачайте {MODEL_URL} ({MODEL_SIZE} байт, md5 {MODEL_MD5}) и распакуйте в {cache} "
-        f"(должно получиться {cache / MODEL_NAME / 'am' / 'final.mdl'}), "
-        f"или укажите папку модели: --model DIR или переменная {ENV_VAR}=DIR",
-        f"download {MODEL_URL} ({MODEL_SIZE} bytes, md5 {MODEL_MD5}) and unzip it into {cache} "
-        f"(so that {cache / MODEL_NAME / 'am' / 'final.mdl'} exists), "
-        f"or point to a model folder: --model DIR or {ENV_VAR}=DIR",
-    )
+    return trl(
+        lang, "download {MODEL_URL} ({MODEL_SIZE} bytes, md5 {MODEL_MD5}) and unzip it into {cache} "
+        "(so that {path} exists), or point to a model folder: --model DIR or {ENV_VAR}=DIR").format(
+        MODEL_URL=MODEL_URL, MODEL_SIZE=MODEL_SIZE, MODEL_MD5=MODEL_MD5, cache=cache,
+        path=cache / MODEL_NAME / 'am' / 'final.mdl', ENV_VAR=ENV_VAR)
 
 
 def missing_model_files(path: Path) -> list[str]:
@@ -95,20 +88,19 @@ def check_model_dir(path: str | os.PathLike, *, source: str = "--model", lang: s
     """A missing folder, a file, or a half-unpacked model → ModelError naming what is absent."""
     p = Path(path).expanduser()
     if not p.exists():
-        raise ModelError(_t(lang, f"модель Vosk не найдена: {p} ({source}) не существует",
-                            f"Vosk model not found: {p} ({source}) does not exist"))
+        raise ModelError(trl(
+            lang, "Vosk model not found: {p} ({source}) does not exist").format(
+            p=p, source=source))
     if not p.is_dir():
-        raise ModelError(_t(lang, f"{p} ({source}) не папка модели Vosk, а файл",
-                            f"{p} ({source}) is a file, not a Vosk model folder"))
+        raise ModelError(trl(
+            lang, "{p} ({source}) is a file, not a Vosk model folder").format(
+            p=p, source=source))
     missing = missing_model_files(p)
     if missing:
-        raise ModelError(_t(
-            lang,
-            f"{p} ({source}) не целая модель Vosk (распакована не полностью или не модель): "
-            f"нет {', '.join(missing)}",
-            f"{p} ({source}) is not a whole Vosk model (half-unpacked, or not a model): "
-            f"missing {', '.join(missing)}",
-        ))
+        raise ModelError(trl(
+            lang, "{p} ({source}) is not a whole Vosk model (half-unpacked, or not a model): missing "
+            "{missing}").format(
+            p=p, source=source, missing=', '.join(missing)))
     return p
 
 
@@ -140,13 +132,10 @@ def find_model(explicit: str | os.PathLike | None = None, *, env: Mapping[str, s
         looked.append(str(path))
         if path.exists():  # present but broken: say so rather than fall through
             return ModelLocation(check_model_dir(path, source=source, lang=lang), source)
-    raise ModelError(_t(
-        lang,
-        f"модель Vosk не найдена (искал: {', '.join(looked)}). Выполните `pyramid-referee model "
-        f"download` или {manual_instructions(lang, cache)}",
-        f"no Vosk model found (looked in: {', '.join(looked)}). Run `pyramid-referee model "
-        f"download`, or {manual_instructions(lang, cache)}",
-    ))
+    raise ModelError(trl(
+        lang, "no Vosk model found (looked in: {looked}). Run `pyramid-referee model download`, or "
+        "{lang}").format(
+        looked=', '.join(looked), lang=manual_instructions(lang, cache)))
 
 
 def set_log_level(verbose: bool = False) -> None:
@@ -187,8 +176,7 @@ def load_model(path: str | os.PathLike, *, verbose: bool = False, lang: str = "r
     try:
         import vosk
     except Exception as exc:  # the wheel's native library cannot load
-        raise ModelError(_t(lang, f"не удалось загрузить библиотеку vosk: {exc}",
-                            f"cannot load the vosk library: {exc}")) from exc
+        raise ModelError(trl(lang, "cannot load the vosk library: {exc}").format(exc=exc)) from exc
     set_log_level(verbose)
     log: list[str] = []
     try:
@@ -199,11 +187,9 @@ def load_model(path: str | os.PathLike, *, verbose: bool = False, lang: str = "r
                 model = vosk.Model(str(p))
     except Exception as exc:
         errors = [line for line in log if "ERROR" in line] or [str(exc)]
-        raise ModelError(_t(
-            lang,
-            f"Vosk не смог загрузить модель {p}: {errors[-1].strip()} (повреждена или не модель Vosk?)",
-            f"Vosk could not load the model {p}: {errors[-1].strip()} (damaged, or not a Vosk model?)",
-        )) from exc
+        raise ModelError(trl(
+            lang, "Vosk could not load the model {p}: {v} (damaged, or not a Vosk model?)").format(
+            p=p, v=errors[-1].strip())) from exc
     return model
 
 
@@ -235,12 +221,14 @@ def _safe_members(zf: zipfile.ZipFile, lang: str) -> list[zipfile.ZipInfo]:
         parts = PurePosixPath(name).parts
         if (name.startswith("/") or re.match(r"^[A-Za-z]:", name) or ".." in parts
                 or "\0" in name):
-            raise ModelError(_t(lang, f"архив отклонён: путь {info.filename!r} выходит за папку назначения",
-                                f"archive refused: the path {info.filename!r} escapes the target folder"))
+            raise ModelError(trl(
+                lang, "archive refused: the path {filename!r} escapes the target folder").format(
+                filename=info.filename))
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
-            raise ModelError(_t(lang, f"архив отклонён: {info.filename!r} — символическая ссылка",
-                                f"archive refused: {info.filename!r} is a symbolic link"))
+            raise ModelError(trl(
+                lang, "archive refused: {filename!r} is a symbolic link").format(
+                filename=info.filename))
         members.append(info)
     return members
 
@@ -254,8 +242,9 @@ def safe_extract(archive: Path, target: Path, *, lang: str = "ru") -> None:
             for info in members:
                 dest = (root / info.filename.replace("\\", "/")).resolve()
                 if dest != root and root not in dest.parents:  # defence in depth
-                    raise ModelError(_t(lang, f"архив отклонён: путь {info.filename!r} выходит за папку назначения",
-                                        f"archive refused: the path {info.filename!r} escapes the target folder"))
+                    raise ModelError(trl(
+                        lang, "archive refused: the path {filename!r} escapes the target folder").format(
+                        filename=info.filename))
                 if info.is_dir():
                     dest.mkdir(parents=True, exist_ok=True)
                     continue
@@ -263,8 +252,9 @@ def safe_extract(archive: Path, target: Path, *, lang: str = "ru") -> None:
                 with zf.open(info) as src, open(dest, "wb") as out:
                     shutil.copyfileobj(src, out, 1 << 20)
     except zipfile.BadZipFile as exc:
-        raise ModelError(_t(lang, f"архив {archive} повреждён: {exc}",
-                            f"the archive {archive} is damaged: {exc}")) from exc
+        raise ModelError(trl(
+            lang, "the archive {archive} is damaged: {exc}").format(
+            archive=archive, exc=exc)) from exc
 
 
 def _fetch(url: str, dest: Path, *, progress: Callable[[int, int | None], None] | None,
@@ -284,19 +274,20 @@ def _fetch(url: str, dest: Path, *, progress: Callable[[int, int | None], None] 
                     progress(done, total)
             return done
     except urllib.error.HTTPError as exc:
-        raise NetworkError(_t(lang, f"не удалось скачать {url}: сервер ответил {exc.code} {exc.reason}",
-                              f"could not download {url}: the server answered {exc.code} {exc.reason}")) from exc
+        raise NetworkError(trl(
+            lang, "could not download {url}: the server answered {code} {reason}").format(
+            url=url, code=exc.code, reason=exc.reason)) from exc
     except urllib.error.URLError as exc:
         reason = exc.reason
         if isinstance(reason, FileNotFoundError):  # a file:// address
-            raise ModelError(_t(lang, f"не удалось скачать {url}: такого файла нет",
-                                f"could not download {url}: no such file")) from exc
+            raise ModelError(trl(lang, "could not download {url}: no such file").format(url=url)) from exc
         raise _network_error(url, reason, timeout, lang) from exc
     except (TimeoutError, ConnectionError) as exc:  # the connection broke or stalled while reading
         raise _network_error(url, exc, timeout, lang) from exc
     except OSError as exc:  # writing the archive here failed (disk full, no permission)
-        raise ModelError(_t(lang, f"не удалось записать архив в {dest.parent}: {exc.strerror or exc}",
-                            f"could not write the archive into {dest.parent}: {exc.strerror or exc}")) from exc
+        raise ModelError(trl(
+            lang, "could not write the archive into {parent}: {v}").format(
+            parent=dest.parent, v=exc.strerror or exc)) from exc
 
 
 def _network_error(url: str, reason: object, timeout: float, lang: str) -> NetworkError:
@@ -304,17 +295,18 @@ def _network_error(url: str, reason: object, timeout: float, lang: str) -> Netwo
     import socket
 
     if isinstance(reason, socket.gaierror):
-        why = _t(lang, "имя сервера не найдено (DNS)", "the server's name was not found (DNS)")
+        why = trl(lang, "the server's name was not found (DNS)")
     elif isinstance(reason, ConnectionRefusedError):
-        why = _t(lang, "соединение отклонено", "connection refused")
+        why = trl(lang, "connection refused")
     elif isinstance(reason, TimeoutError) or "timed out" in str(reason):
-        why = _t(lang, f"нет ответа за {timeout:g} с", f"no answer within {timeout:g} s")
+        why = trl(lang, "no answer within {timeout:g} s").format(timeout=timeout)
     elif isinstance(reason, ConnectionError):
-        why = _t(lang, "соединение оборвалось", "the connection broke")
+        why = trl(lang, "the connection broke")
     else:
         why = str(reason)
-    return NetworkError(_t(lang, f"нет сети (или сервер недоступен): не удалось скачать {url} ({why})",
-                           f"no network (or the server cannot be reached): could not download {url} ({why})"))
+    return NetworkError(trl(
+        lang, "no network (or the server cannot be reached): could not download {url} ({why})").format(
+        url=url, why=why))
 
 
 def _model_root(unpacked: Path, name: str) -> Path:
@@ -343,17 +335,20 @@ def download_model(dest_root: Path | None = None, *, url: str = MODEL_URL, size:
         return target, False
     scheme = urllib.parse.urlsplit(url).scheme.lower()
     if scheme not in ("http", "https", "file"):
-        raise ModelError(_t(lang, f"неверный адрес {url!r}: нужен http://… или https://…",
-                            f"not a download address: {url!r}; expected http://… or https://…"))
+        raise ModelError(trl(
+            lang, "not a download address: {url!r}; expected http://… or https://…").format(
+            url=url))
     if dest_root.exists() and not dest_root.is_dir():
-        raise ModelError(_t(lang, f"{dest_root} — это файл, а нужна папка для модели",
-                            f"{dest_root} is a file, not a folder for the model"))
+        raise ModelError(trl(
+            lang, "{dest_root} is a file, not a folder for the model").format(
+            dest_root=dest_root))
     created = [p for p in (dest_root, *dest_root.parents) if not p.exists()]
     try:
         dest_root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ModelError(_t(lang, f"не удалось создать папку {dest_root}: {exc.strerror or exc}",
-                            f"cannot create the folder {dest_root}: {exc.strerror or exc}")) from exc
+        raise ModelError(trl(
+            lang, "cannot create the folder {dest_root}: {v}").format(
+            dest_root=dest_root, v=exc.strerror or exc)) from exc
     try:
         return _download_into(dest_root, target, url=url, size=size, md5=md5, name=name, progress=progress,
                               timeout=timeout, lang=lang), True
@@ -371,24 +366,27 @@ def _download_into(dest_root: Path, target: Path, *, url: str, size: int | None,
         archive = tmp_path / f"{name}.zip"
         got = _fetch(url, archive, progress=progress, timeout=timeout, lang=lang)
         if size is not None and got != size:
-            raise ModelError(_t(lang, f"скачанный архив {url}: {got} байт, ожидалось {size}; не распакован",
-                                f"downloaded archive {url}: {got} bytes, expected {size}; not unpacked"))
+            raise ModelError(trl(
+                lang, "downloaded archive {url}: {got} bytes, expected {size}; not unpacked").format(
+                url=url, got=got, size=size))
         if md5 is not None:
             digest = hashlib.md5()
             with open(archive, "rb") as f:
                 for chunk in iter(lambda: f.read(1 << 20), b""):
                     digest.update(chunk)
             if digest.hexdigest() != md5.lower():
-                raise ModelError(_t(lang, f"скачанный архив {url}: md5 {digest.hexdigest()}, ожидалось {md5}; не распакован",
-                                    f"downloaded archive {url}: md5 {digest.hexdigest()}, expected {md5}; not unpacked"))
+                raise ModelError(trl(
+                    lang, "downloaded archive {url}: md5 {v}, expected {md5}; not unpacked").format(
+                    url=url, v=digest.hexdigest(), md5=md5))
         unpacked = tmp_path / "unpacked"
         unpacked.mkdir()
         safe_extract(archive, unpacked, lang=lang)
         root = _model_root(unpacked, name)
         missing = missing_model_files(root)
         if missing:
-            raise ModelError(_t(lang, f"архив {url} не содержит целой модели Vosk: нет {', '.join(missing)}",
-                                f"the archive {url} holds no whole Vosk model: missing {', '.join(missing)}"))
+            raise ModelError(trl(
+                lang, "the archive {url} holds no whole Vosk model: missing {missing}").format(
+                url=url, missing=', '.join(missing)))
         old = None
         if target.exists():  # a half-unpacked leftover: moved aside, removed after the swap
             old = tmp_path / "old"

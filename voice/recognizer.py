@@ -40,15 +40,12 @@ from typing import Iterable
 
 import numpy as np
 
+from .messages import trl
 from .audio import to_pcm16 as _float_to_pcm16
 from .errors import ModelError, VoiceError
 from .model import missing_words
 
 RATE = 16000
-
-
-def _t(lang: str, ru: str, en: str) -> str:
-    return en if lang == "en" else ru
 
 
 def to_pcm16(block) -> bytes:
@@ -100,13 +97,10 @@ class Recognizer:
         self.missing = tuple(missing_words(model, words))
         known = [w for w in words if w not in set(self.missing)]
         if not known:
-            raise ModelError(_t(
-                lang,
-                f"модель не знает ни одного из {len(words)} слов заказа: это не та модель "
-                f"(нужна русская, например vosk-model-small-ru-0.22)",
-                f"the model knows none of the {len(words)} call words: wrong model "
-                f"(a Russian one is needed, e.g. vosk-model-small-ru-0.22)",
-            ))
+            raise ModelError(trl(
+                lang, "the model knows none of the {words} call words: wrong model (a Russian one is "
+                "needed, e.g. vosk-model-small-ru-0.22)").format(
+                words=len(words)))
         self.rate = rate
         self.offset = float(offset)
         self.alternatives = int(alternatives)
@@ -121,8 +115,7 @@ class Recognizer:
         try:
             rec = vosk.KaldiRecognizer(self._model, float(self.rate), self._grammar)
         except Exception as exc:
-            raise ModelError(_t(self._lang, f"Vosk не создал распознаватель: {exc}",
-                                f"Vosk could not make a recognizer: {exc}")) from exc
+            raise ModelError(trl(self._lang, "Vosk could not make a recognizer: {exc}").format(exc=exc)) from exc
         rec.SetWords(True)
         rec.SetMaxAlternatives(self.alternatives)
         return rec

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The shell's message catalog: extract the messages from the code, keep the Russian texts, compile.
+
+    python scripts/i18n.py update    # messages of the code → ru .po (new ones untranslated, gone ones dropped)
+    python scripts/i18n.py compile   # ru .po → ru .mo (what the program reads)
+    python scripts/i18n.py check     # exit 1 when a message has no Russian text or the .mo is stale
+
+Messages are written in English in the code as ``tr("…")``, ``trn("…", "…", n)`` or ``N_("…")``
+(see ``pyramid_referee/i18n.py``); the Russian text of each is in
+``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``. Needs Babel (the test extra).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PO = ROOT / "pyramid_referee" / "locale" / "ru" / "LC_MESSAGES" / "pyramid_referee.po"
+MO = PO.with_suffix(".mo")
+# Where messages are written: the shell (tr, trn, N_) and the subpackages (trl: the language first).
+SOURCES = ("pyramid_referee", "grammar", "rules", "voice")
+KEYWORDS = {"tr": None, "trn": (1, 2), "N_": None, "trl": (2,)}
+
+
+def extract():
+    """{msgid (str or (singular, plural)): [(file, line), …]} of every message in the code."""
+    from babel.messages.extract import extract_from_dir
+
+    found: dict = {}
+    for folder in SOURCES:
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+                str(ROOT / folder), method_map=[("**.py", "python")], keywords=KEYWORDS,
+                comment_tags=(), strip_comment_tags=True):
+            if not message or (isinstance(message, tuple) and not all(message)):
+                continue
+            found.setdefault(message, []).append((f"{folder}/{filename}", lineno))
+    return found
+
+
+def read_po():
+    from babel.messages.pofile import read_po
+
+    with open(PO, "rb") as f:
+        return read_po(f, locale="ru")
+
+
+def new_catalog():
+    from babel.messages.catalog import Catalog
+
+    from datetime import datetime, timezone
+
+    fixed = datetime(2026, 1, 1, tzinfo=timezone.utc)   # no date churn in the file on each update
+    return Catalog(locale="ru", domain="pyramid_referee", project="pyramid-referee", version="1",
+                   header_comment="# The Russian texts of pyramid-referee's messages (msgid: the English text in the code).\n"
+                                  "# Edit the msgstr lines; then run: python scripts/i18n.py compile",
+                   msgid_bugs_address="", copyright_holder="", last_translator="pyramid-referee",
+                   language_team="pyramid-referee", creation_date=fixed, revision_date=fixed, fuzzy=False)
+
+
+def update(translations: dict | None = None) -> tuple[int, int]:
+    """Rewrite the .po from the code's messages, keeping every existing Russian text.
+
+    ``translations`` ({msgid: Russian}) fills messages the catalog does not have yet."""
+    from babel.messages.pofile import write_po
+
+    old = read_po() if PO.exists() else new_catalog()
+    cat = new_catalog()
+    missing = 0
+    for msgid, locations in sorted(extract().items(), key=lambda kv: kv[1][0]):
+        key = msgid[0] if isinstance(msgid, tuple) else msgid
+        prev = old.get(key)
+        text = prev.string if prev is not None else (translations or {}).get(key, "")
+        if isinstance(msgid, tuple) and not isinstance(text, tuple):
+            text = (text,) * 3 if text else ("", "", "")
+        if not text or (isinstance(text, tuple) and not all(text)):
+            missing += 1
+        cat.add(msgid, text, locations=locations)
+    PO.parent.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    write_po(buf, cat, width=100, omit_header=False, sort_output=False, no_location=False)
+    PO.write_bytes(buf.getvalue())
+    return len(cat), missing
+
+
+def compiled() -> bytes:
+    from babel.messages.mofile import write_mo
+
+    buf = io.BytesIO()
+    write_mo(buf, read_po(), use_fuzzy=False)
+    return buf.getvalue()
+
+
+def problems() -> list[str]:
+    """What is wrong with the catalog: messages without Russian text, stale entries, a stale .mo."""
+    out = []
+    cat = read_po()
+    code = extract()
+    in_code = {m[0] if isinstance(m, tuple) else m for m in code}
+    for msg in cat:
+        if not msg.id:
+            continue
+        if msg.id not in in_code:
+            out.append(f"in the catalog, not in the code: {msg.id!r}")
+        elif not msg.string or (isinstance(msg.string, tuple) and not all(msg.string)):
+            out.append(f"no Russian text: {msg.id!r}")
+        elif msg.fuzzy:
+            out.append(f"marked fuzzy: {msg.id!r}")
+    have = {m.id for m in cat if m.id}
+    for key in sorted(in_code - {k[0] if isinstance(k, tuple) else k for k in have}, key=str):
+        out.append(f"in the code, not in the catalog: {key!r} ({code.get(key, [('?', 0)])[0]})")
+    if not MO.exists() or MO.read_bytes() != compiled():
+        out.append(f"{MO.relative_to(ROOT)} is not the compiled {PO.name}: run scripts/i18n.py compile")
+    return out
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    cmd = argv[0] if argv else "check"
+    if cmd == "update":
+        n, missing = update()
+        print(f"{n} messages in {PO.relative_to(ROOT)}; {missing} without Russian text")
+        return 0
+    if cmd == "compile":
+        MO.write_bytes(compiled())
+        print(f"compiled → {MO.relative_to(ROOT)}")
+        return 0
+    if cmd == "check":
+        found = problems()
+        for p in found:
+            print(p)
+        return 1 if found else 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
