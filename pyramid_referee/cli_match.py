@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from .cli_options import has_undecodable
+from .cli_rules import add_why_option
 from .i18n import UserError, get_lang, json_reason, os_reason, tr
 
 
@@ -51,6 +52,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = msub.add_parser("resume", parents=parents, help=tr("продолжить матч (по умолчанию последний неоконченный)",
                                                         "continue a match in play (default: the latest unfinished)"))
     p.add_argument("id", type=int, nargs="?", help=_id_help())
+    add_why_option(p)
     p.set_defaults(handler=cmd_resume)
 
     for name, helptext in (("undo", tr("отменить последний удар", "take back the last stroke")),
@@ -91,6 +93,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "exit status 1 when a line was rejected.\n"
                            "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол"))
     p.add_argument("--match", type=int, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
+    add_why_option(p)
     p.set_defaults(handler=cmd_play)
 
 
@@ -156,6 +159,7 @@ def _run_play(session, args, resumed: bool) -> int:
     interactive = _interactive() and not args.json
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
                 lang=get_lang(), resumed=resumed)
+    play.why = getattr(args, "why", False)
     return play.run(stdin_reader(interactive))
 
 

@@ -70,11 +70,11 @@ TABLE: tuple[Clause, ...] = (
        "or balls (naming which), от контр-ку and so on. The rules give two model calls: «Тремя шарами "
        "такими-то, от шара такого-то, 12-й шар в левый угол» and «Карамболем от шестерки одиннадцатым "
        "шаром тройка прямо в середину»."),
-    _C("C3", "любая комбинация; абриколь не обязателен, если участвуют другие шары",
+    _C("C3", "любая комбинация, абриколь при участии других шаров не обязателен",
        "Можно заказать любую комбинацию, с каким угодно числом шаров. Если в комбинации участвует "
        "хотя бы один шар, кроме заказанного, говорить «абриколем» (биток сначала в борт, потом в "
        "играемый шар) не нужно. Если другие шары не участвуют, абриколь надо назвать.",
-       "any combination; абриколь optional when other balls take part",
+       "any combination, абриколь optional when other balls take part",
        "Any combination may be called, with any number of balls. When a ball other than the called one "
        "takes part, the player need not say абриколем (the cue ball off a cushion, then into the ball "
        "played). When no other ball takes part, the абриколь must be said."),
@@ -108,10 +108,10 @@ TABLE: tuple[Clause, ...] = (
        "ball and pocket: other fallen balls count",
        "In ball and pocket, when the called ball falls into the named pocket, every other ball that fell "
        "on the same stroke counts too, whether it fell before, with or after the called one."),
-    _C("C9", "заказ ясный и определённый; считается последний",
+    _C("C9", "заказ ясный и определённый, считается последний",
        "Заказ должен быть ясным и определённым. Если игрок заказал несколько раз подряд — два, три "
        "или больше, — считается последний заказ.",
-       "a clear call; the last one counts",
+       "a clear call, the last one counts",
        "A call must be clear and definite. If a player makes several calls in a row, two, three or "
        "more, the last one counts."),
     _C("C10", "заказ — до удара",
@@ -448,3 +448,17 @@ def unknown_message(code: str, lang: str = "ru") -> str:
 def cited(codes, lang: str = "ru") -> str:
     """The clauses a verdict cites, each with its title: «C2 — чистое назначение…; Q3 — кто бьёт следующим»."""
     return "; ".join(f"{c} — {title(c, lang)}" for c in codes if c in BY_CODE)
+
+
+def explained(codes, lang: str = "ru") -> list[str]:
+    """Each cited clause in full, a line each: «C2. Чистое назначение: …. При чистом назначении …»."""
+    out = []
+    lettered = any(code.startswith("P1") and len(code) == 3 for code in codes)
+    for code in codes:
+        c = BY_CODE.get(code)
+        if c is not None:
+            t = c.title(lang)
+            # P1 lists every case; when the verdict names its case (P1б), that one is enough
+            body = "" if code == "P1" and lettered else " " + c.text(lang)
+            out.append(f"{c.code}. {t[0].upper()}{t[1:]}.{body}")
+    return out
