@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "Print the clauses the verdicts cite: calls (C), end of the game (E), penalties (P, with the "
             "lettered P1а–P1и) and the policies where the rules are silent (Q). Without codes, all of them."),
     )
-    p.add_argument("codes", nargs="*", metavar="CODE",
+    p.add_argument("codes", nargs="*", metavar=tr("КОД", "CODE"),
                    help=tr("код пункта, например C2, P1б, Q10 (регистр не важен)",
                            "a clause code, e.g. C2, P1б, Q10 (any case)"))
     p.add_argument("--json", action="store_true",

@@ -36,8 +36,8 @@ def rules_md() -> str:
            "прочтения. Каждое решение говорит, какие пункты оно уточняет; где его можно изменить, "
            "сказано «настройка матча».", "",
            "Тот же текст печатает команда `pyramid-referee rules` (все пункты) или "
-           "`pyramid-referee rules C2 Q10` (только названные); `--why` у команд `replay`, `play` и "
-           "`match resume` печатает под каждым вердиктом полный текст его пунктов.", ""]
+           "`pyramid-referee rules C2 Q10` (только названные); `--why` у команд `play`, `listen`, "
+           "`match resume`, `match show` и `replay` печатает под каждым вердиктом полный текст его пунктов.", ""]
     contents = [f"- [{title}](#{sec.lower()})" for sec, (title, _) in SECTIONS.items()]
     out += ["## Разделы", "", *contents, ""]
     section = None

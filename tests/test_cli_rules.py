@@ -85,3 +85,25 @@ def test_play_with_why_shows_each_verdicts_clauses_in_full(capsys, monkeypatch, 
     monkeypatch.setattr(sys, "stdin", io.StringIO(strokes))
     assert main(["play", "--players", "Иван", "Пётр", "--db", str(tmp_path / "n.db")]) == 0
     assert "Q10. " not in capsys.readouterr().out  # without --why the verdict line alone
+
+
+def test_match_show_with_why_prints_each_strokes_clauses_in_full(capsys, monkeypatch, tmp_path):
+    import io
+    import sys
+
+    db = str(tmp_path / "m.db")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("- | биток 7; биток в лузе\n"))
+    assert main(["play", "--players", "Иван", "Пётр", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["match", "show", "1", "--db", db, "--why"]) == 0
+    out = capsys.readouterr().out
+    assert "\n   C10. Заказ — до удара. Заказ произносят до удара." in out
+    assert main(["match", "show", "1", "--db", db]) == 0
+    assert "C10. " not in capsys.readouterr().out
+
+
+def test_listen_offers_why():
+    from pyramid_referee.cli import build_parser
+
+    args = build_parser().parse_args(["listen", "--why"])
+    assert args.why is True
