@@ -107,3 +107,18 @@ def test_listen_offers_why():
 
     args = build_parser().parse_args(["listen", "--why"])
     assert args.why is True
+
+
+def test_every_code_the_engine_or_the_shell_can_cite_is_printed_by_rules(capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    codes = set()
+    for folder in ("rules", "grammar", "pyramid_referee"):
+        for path in (root / folder).glob("*.py"):
+            if path.name != "clauses.py":
+                codes |= set(re.findall(r'"((?:C|E|P|Q)\d+[а-и]?)"', path.read_text(encoding="utf-8")))
+    assert len(codes) > 20
+    assert main(["rules", *sorted(codes)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert all(f"{c}. " in out for c in codes)

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-READABLE = sorted(DOCS.glob("*.md")) + [ROOT / "README.md"]
+READABLE = sorted(DOCS.glob("*.md")) + [ROOT / "README.md", ROOT / "corpora" / "matches" / "README.md"]
 
 
 def _gen_docs():
