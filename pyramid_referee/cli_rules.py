@@ -42,10 +42,10 @@ def _rules(args: argparse.Namespace) -> int:
     if unknown:
         if args.json:
             error = {"code": "unknown_clause", "unknown": unknown,
-                     "message": unknown_message(unknown[0], lang)}
+                     "message": unknown_message(unknown, lang)}
             sys.stdout.write(json.dumps({"ok": False, "error": error}, ensure_ascii=False) + "\n")
             return 2
-        raise UserError(unknown_message(unknown[0], lang))
+        raise UserError(unknown_message(unknown, lang))
     if args.json:
         sys.stdout.write("".join(json.dumps(c.to_json(lang), ensure_ascii=False) + "\n" for c in found))
         return 0

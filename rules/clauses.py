@@ -439,10 +439,17 @@ def lookup(codes: list[str] | tuple[str, ...]) -> tuple[list[Clause], list[str]]
     return found, unknown
 
 
-def unknown_message(code: str, lang: str = "ru") -> str:
+def unknown_message(codes, lang: str = "ru") -> str:
+    """Why codes that name nothing are refused, with what exists."""
+    codes = [codes] if isinstance(codes, str) else list(codes)
+    named = ", ".join(f"«{c}»" for c in codes)
     if lang == "en":
-        return f"there is no clause «{code}»; the clauses are {ranges('en')}"
-    return f"нет такого пункта «{code}»; есть {ranges('ru')}"
+        if len(codes) == 1:
+            return f"there is no clause {named}; the clauses are {ranges('en')}"
+        return f"there are no clauses {named}; the clauses are {ranges('en')}"
+    if len(codes) == 1:
+        return f"нет такого пункта {named}; есть {ranges('ru')}"
+    return f"нет таких пунктов: {named}; есть {ranges('ru')}"
 
 
 def cited(codes, lang: str = "ru") -> str:

@@ -122,3 +122,8 @@ def test_every_code_the_engine_or_the_shell_can_cite_is_printed_by_rules(capsys)
     assert main(["rules", *sorted(codes)]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert all(f"{c}. " in out for c in codes)
+
+
+def test_several_unknown_codes_are_all_named(capsys):
+    assert main(["rules", "C99", "Q2", "X"]) == 2
+    assert "нет таких пунктов: «C99», «X»; есть C1–C11" in capsys.readouterr().err
