@@ -6,6 +6,7 @@
 - ``cli_match``: match new/list/show/resume, undo, redo, export, stats, play (the match store)
 - ``cli_strikes``: strikes (the strike detector alone)
 - ``cli_voice``: timeline, listen, transcribe, model (the voice referee)
+- ``cli_rules``: rules (the text of the clauses verdicts cite)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
 from ``UserError`` (or the subpackages' own error bases, listed in
@@ -18,10 +19,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, cli_calls, cli_drill, cli_match, cli_replay, cli_strikes, cli_voice
+from . import __version__, cli_calls, cli_drill, cli_match, cli_replay, cli_rules, cli_strikes, cli_voice
 from .i18n import UserError, argparse_in_language, set_lang, tr
 
-AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_strikes, cli_voice)
+AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_strikes, cli_voice, cli_rules)
 
 
 def build_parser() -> argparse.ArgumentParser:

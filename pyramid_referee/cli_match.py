@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from .cli_options import has_undecodable
+from .cli_rules import add_why_option, why_lines
 from .i18n import UserError, get_lang, json_reason, os_reason, tr
 
 
@@ -47,10 +48,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=cmd_list)
     p = msub.add_parser("show", parents=parents, help=tr("счёт и удары матча", "the scoreboard and the strokes of a match"))
     p.add_argument("id", type=int, help=_id_help())
+    add_why_option(p)
     p.set_defaults(handler=cmd_show)
     p = msub.add_parser("resume", parents=parents, help=tr("продолжить матч (по умолчанию последний неоконченный)",
                                                         "continue a match in play (default: the latest unfinished)"))
     p.add_argument("id", type=int, nargs="?", help=_id_help())
+    add_why_option(p)
     p.set_defaults(handler=cmd_resume)
 
     for name, helptext in (("undo", tr("отменить последний удар", "take back the last stroke")),
@@ -91,6 +94,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "exit status 1 when a line was rejected.\n"
                            "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол"))
     p.add_argument("--match", type=int, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
+    add_why_option(p)
     p.set_defaults(handler=cmd_play)
 
 
@@ -156,6 +160,7 @@ def _run_play(session, args, resumed: bool) -> int:
     interactive = _interactive() and not args.json
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
                 lang=get_lang(), resumed=resumed)
+    play.why = getattr(args, "why", False)
     return play.run(stdin_reader(interactive))
 
 
@@ -243,11 +248,16 @@ def cmd_show(args) -> int:
             call += tr(" (не принят)", " (refused)")
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
-        cells = (str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome), message)
+        why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
+                        full=True) if args.why else []
+        cells = (str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome),
+                 "\n".join([message, *why]) if tty else message)
         if tty:
             t.add_row(*cells)
         else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
             print(f"#{cells[0]} {cells[1]}: {cells[2]} | {cells[3]} → {cells[4]}")
+            for line in why:  # --why: each cited clause in full, under its stroke
+                print("   " + line)
     if tty:
         con.print(t)
     if undone:

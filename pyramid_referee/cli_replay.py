@@ -7,6 +7,7 @@ import json
 import sys
 
 from .cli_options import read_text_lines
+from .cli_rules import add_why_option, why_lines
 from .i18n import UserError, get_lang, tr
 
 
@@ -29,6 +30,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("запись партии («-» — стандартный ввод)", "the match script ('-' for stdin)"))
     p.add_argument("--json", action="store_true",
                    help=tr("строки JSON на stdout: вердикт на удар и итог", "JSON lines on stdout: a verdict a stroke, then the final state"))
+    add_why_option(p)
     p.set_defaults(handler=_replay)
 
 
@@ -51,13 +53,14 @@ def _replay(args: argparse.Namespace) -> int:
             out.append(json.dumps(row.to_json(lang), ensure_ascii=False))
         out.append(json.dumps(result.final_json(), ensure_ascii=False))
     else:
-        out.extend(report(result, lang))
+        out.extend(report(result, lang, why=args.why))
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 
 
-def report(result, lang: str = "ru") -> list[str]:
-    """A readable report: one paragraph a stroke (who, the call, the outcome, the verdict), then the result."""
+def report(result, lang: str = "ru", why: bool = False) -> list[str]:
+    """A readable report: one paragraph a stroke (who, the call, the outcome, the verdict and what
+    its clause codes mean: their titles, or with ``why`` their full text), then the result."""
     from .rules.notation import render_outcome
 
     en = lang == "en"
@@ -76,6 +79,7 @@ def report(result, lang: str = "ru") -> list[str]:
         if row.outcome is not None:  # what happened, in the scorer's short notation
             lines.append(("  outcome: " if en else "  исход: ") + (render_outcome(row.outcome.to_json()) or "—"))
         lines.append("  " + v.message(lang))
+        lines.extend("    " + line for line in why_lines(v.clauses, lang, why))
     st = result.state
     p = st.players
     score = f"{p[0]} {st.scores[0]} : {st.scores[1]} {p[1]}"

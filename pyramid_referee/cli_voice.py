@@ -16,6 +16,7 @@ import json
 import sys
 
 from .cli_options import add_call_options, mode, read_text_lines
+from .cli_rules import add_why_option
 from .i18n import UserError, get_lang, os_reason, tr
 
 
@@ -135,6 +136,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            f"audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is reported "
                            f"≈18 ms + at most one block after it)"))
     _add_model_options(p)
+    add_why_option(p)
     p.set_defaults(handler=cmd_listen)
 
     p = sub.add_parser("model", parents=[common], help=tr("модель Vosk: где она, скачать",

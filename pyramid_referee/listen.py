@@ -632,6 +632,11 @@ def run_live(args) -> int:
                     break
                 awaiting.clear()
                 console.print(f"#{entered.seq} " + entered.verdict.message(lang))
+                if getattr(args, "why", False):  # each cited clause in full
+                    from .cli_rules import why_lines
+
+                    for line in why_lines(entered.verdict.clauses, lang, full=True):
+                        console.print("   " + line, markup=False)
                 speaker.say(entered.verdict.message(lang))
                 console.print(render_scoreboard(session.state.to_json(), session.id, lang))
                 if session.state.result is not None:

@@ -109,6 +109,7 @@ class Play:
         self.rejected = 0
         self.done = False
         self._console = None
+        self.why = False  # --why: each verdict's clauses in full under it
 
     # ------------------------------------------------------------------ output
     @property
@@ -255,6 +256,11 @@ class Play:
         if e.record.call_status == "refused" and e.record.refusal:
             self.say(tr("заказ не принят: ", "call refused: ") + e.record.refusal.get("message", ""), "red")
         self.say(f"#{e.seq} " + e.verdict.message(self.lang), "bold")
+        if self.why:
+            from .cli_rules import why_lines
+
+            for line in why_lines(e.verdict.clauses, self.lang, full=True):
+                self.say("   " + line)
         self.show_score()
 
     def command(self, cmd: str) -> None:

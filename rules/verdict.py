@@ -120,7 +120,15 @@ class Verdict(NamedTuple):
                 parts.append(t(f"{s} положил шар", f"{s} pocketed the ball") if self.counted
                              else t("шар не упал", "the ball did not fall"))
         elif self.call_status == "accepted":
-            if self.fulfilled:
+            if self.fulfilled and self.penalty is not None:
+                # P5: the call was made, but a penalty stroke scores nothing; say so in one breath
+                if len(self.respotted) > 1:
+                    parts.append(t("заказ выполнен, но удар штрафной — шары не засчитываются",
+                                   "call fulfilled, but it is a penalty stroke, so no ball counts"))
+                else:
+                    parts.append(t("заказ выполнен, но удар штрафной — шар не засчитывается",
+                                   "call fulfilled, but it is a penalty stroke, so the ball does not count"))
+            elif self.fulfilled:
                 parts.append(t("заказ выполнен", "call fulfilled"))
             else:
                 ru, e = MISS_WORDS.get(self.miss or "not_pocketed")
@@ -139,14 +147,21 @@ class Verdict(NamedTuple):
             if self.phase == LAST_BALL:
                 parts.append(t(f"штраф ({reasons}) при переигровке — {off} проигрывает",
                                f"a penalty ({reasons}) in the replay: {off} loses"))
-            else:
+            elif pen.paid:
                 parts.append(t(f"штраф ({reasons}): {off} −{pen.paid}, {partner} +{pen.points}",
                                f"penalty ({reasons}): {off} −{pen.paid}, {partner} +{pen.points}"))
+            else:  # Q1 floor: nothing to take from the offender, the partner still gets the penalty
+                parts.append(t(f"штраф ({reasons}): {partner} +{pen.points}, а {off} остаётся при нуле: ниже нуля счёт не опускается",
+                               f"penalty ({reasons}): {partner} +{pen.points}, and {off} stays at zero: no score goes below it"))
         if self.ball_points:
             extra = t(f", с бонусом {self.bonus} за последний шар", f", with the {self.bonus} last-ball bonus") if self.bonus else ""
             parts.append(f"{s} +{self.ball_points} ({_balls(self.counted, en)}{extra})")
         if self.respotted:
-            parts.append(t(f"{_balls(self.respotted, en)} — на стол", f"{_balls(self.respotted, en)} back on the table"))
+            balls = _balls(self.respotted, en)
+            if len(self.respotted) == 1:
+                parts.append(t(f"{balls} выставляется на стол", f"{balls} is put back on the table"))
+            else:
+                parts.append(t(f"{balls} выставляются на стол", f"{balls} are put back on the table"))
         if self.restore_positions:
             parts.append(t("судья может восстановить положение шаров", "the referee may restore the previous position"))
         if self.result is not None:

@@ -40,10 +40,13 @@ def test_the_report_shows_each_strokes_outcome(capsys):
     path = CORPUS / "C3_combinations_and_abricol.jsonl"
     assert main(["replay", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[3:6] == [
+    assert lines[4:8] == [
         "Удар 2 (строка 2), A: «тройку чисто в середину»",
         "  исход: биток борт; биток 3; 3 в левую середину",
-        "  Заказ не выполнен: абриколь не был заказан; шар 3 — на стол; бьёт B (C2, Q10, C3, Q3, Q6).",
+        "  Заказ не выполнен: абриколь не был заказан; шар 3 выставляется на стол; бьёт B (C2, Q10, C3, Q3, Q6).",
+        "    Пункты правил: C2 — чистое назначение: шар, луза и способ; Q10 — чистый заказ судится строго; "
+        "C3 — любая комбинация, абриколь при участии других шаров не обязателен; Q3 — кто бьёт следующим; "
+        "Q6 — шар выставляется на стол.",
     ]
     assert main(["--lang", "en", "replay", str(path)]) == 0
     assert "  outcome: биток борт; биток 3; 3 в левую середину" in capsys.readouterr().out
@@ -102,3 +105,13 @@ def test_real_entry_point_exit_status(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
     assert "line 1: outcome.events[0].b: 16 is not a ball" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_why_expands_each_cited_clause_to_its_full_text(capsys):
+    path = CORPUS / "C3_combinations_and_abricol.jsonl"
+    assert main(["replay", str(path), "--why"]) == 0
+    out = capsys.readouterr().out
+    assert "    C3. Любая комбинация, абриколь при участии других шаров не обязателен. Можно заказать любую" in out
+    assert "Пункты правил:" not in out
+    assert main(["--lang", "en", "replay", str(path), "--why"]) == 0
+    assert "    Q10. A clean call is judged strictly. How strictly" in capsys.readouterr().out

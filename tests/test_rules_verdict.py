@@ -35,7 +35,7 @@ def test_message_penalty_names_the_reasons_and_the_points():
 def test_message_not_fulfilled_says_why_and_respots():
     v = Match().stroke(STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, {"type": "cushion", "ball": 3}, POCKET3]})
     msg = v.message()
-    assert msg.startswith("Заказ не выполнен: шар 3 упал не так, как заказано; шар 3 — на стол; бьёт B")
+    assert msg.startswith("Заказ не выполнен: шар 3 упал не так, как заказано; шар 3 выставляется на стол; бьёт B")
 
 
 def test_message_game_over():
@@ -71,3 +71,56 @@ def test_E4_replay_start_message_does_not_say_again():
     assert v.replay_ball == 1 and v.next == {"player": "B", "from_hand": True} and v.striker == "B"
     assert "снова" not in v.message("ru") and "again" not in v.message("en")
     assert "бьёт B с руки" in v.message("ru")
+
+
+# -- wording a Russian marker reads out (issue 8, item 3) ------------------------------------
+
+CUE_IN_CORNER = {"type": "pocket", "ball": "cue", "pocket": {"kind": "corner", "side": "left", "end": "far"}}
+LATIN = __import__("re").compile(r"[A-Za-z]")
+
+
+def test_a_respotted_ball_is_said_to_be_put_back_on_the_table():
+    v = Match().stroke(STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, {"type": "cushion", "ball": 3}, POCKET3]})
+    assert "шар 3 выставляется на стол" in v.message() and "— на стол" not in v.message()
+    assert "ball 3 is put back on the table" in v.message("en")
+
+
+def test_several_respotted_balls_are_put_back_in_the_plural():
+    five = {"type": "pocket", "ball": 5, "pocket": {"kind": "corner", "side": "right", "end": "far"}}
+    v = Match().stroke(STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, POCKET3, {"type": "hit", "a": "cue", "b": 5}, five, CUE_IN_CORNER]})
+    assert "шары 3 и 5 выставляются на стол" in v.message()
+    assert "шары не засчитываются" in v.message()
+
+
+def test_a_fulfilled_call_with_a_penalty_says_why_it_scores_nothing():
+    v = Match(Settings(), ["Иван", "Пётр"]).stroke(STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, POCKET3, CUE_IN_CORNER]})
+    msg = v.message()
+    assert v.fulfilled and v.deltas == (-5, 5)
+    assert msg.startswith("Заказ выполнен, но удар штрафной — шар не засчитывается; штраф (биток в лузе): Иван −5, Пётр +5")
+    assert "Заказ выполнен;" not in msg
+    assert v.message("en").startswith("Call fulfilled, but it is a penalty stroke, so the ball does not count")
+
+
+def test_a_penalty_under_the_zero_floor_never_reads_minus_zero():
+    v = Match(Settings(negative_scores=False), ["Иван", "Пётр"]).stroke(None, {"events": [], "fouls": ["г"]}, call_status="none")
+    assert v.penalty.paid == 0
+    for lang in ("ru", "en"):
+        assert "−0" not in v.message(lang) and "-0" not in v.message(lang)
+    assert "Пётр +5, а Иван остаётся при нуле" in v.message()
+
+
+def test_russian_verdicts_carry_no_latin_words_besides_clause_codes_and_names():
+    five = {"type": "pocket", "ball": 5, "pocket": {"kind": "corner", "side": "right", "end": "far"}}
+    strokes = [
+        (STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, POCKET3]}, "accepted"),
+        (STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 3}, POCKET3, {"type": "hit", "a": "cue", "b": 5}, five, CUE_IN_CORNER]}, "accepted"),
+        (STRAIGHT3, {"events": [{"type": "hit", "a": "cue", "b": 5}, five]}, "accepted"),
+        (None, {"events": [], "fouls": ["г", "д", "е", "з", "и"]}, "none"),
+        (None, {"events": [{"type": "hit", "a": "cue", "b": 5}, five]}, "refused"),
+    ]
+    for settings in (Settings(), Settings(negative_scores=False)):
+        for call, outcome, status in strokes:
+            v = Match(settings, ["Иван", "Пётр"]).stroke(call, outcome, call_status=status)
+            human = v.message().rsplit(" (", 1)[0]  # the clause codes close the sentence
+            assert not LATIN.search(human), human
+            assert all(c in CLAUSES for c in v.clauses)

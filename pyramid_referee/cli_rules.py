@@ -1,0 +1,79 @@
+"""Subcommand of the rules area (see cli.py): ``rules [CODE…] [--json]``.
+
+Prints the text of the clauses and policies verdicts cite (C2, P1б, Q10 …), one,
+several or all, from the table in ``rules/clauses.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .i18n import UserError, get_lang, tr
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add this area's subcommand to the main parser."""
+    p = sub.add_parser(
+        "rules", parents=[common],
+        help=tr("текст правил: пункт по его коду или все", "the rules text: a clause by its code, or all"),
+        description=tr(
+            "Напечатать пункты правил, на которые ссылаются вердикты: условия игры (C), конец игры (E), "
+            "штрафные удары (P, с буквами P1а–P1и) и решения там, где правила молчат (Q). "
+            "Без кодов — все пункты.",
+            "Print the clauses the verdicts cite: calls (C), end of the game (E), penalties (P, with the "
+            "lettered P1а–P1и) and the policies where the rules are silent (Q). Without codes, all of them."),
+    )
+    p.add_argument("codes", nargs="*", metavar=tr("КОД", "CODE"),
+                   help=tr("код пункта, например C2, P1б, Q10 (регистр не важен)",
+                           "a clause code, e.g. C2, P1б, Q10 (any case)"))
+    p.add_argument("--json", action="store_true",
+                   help=tr("пункты строками JSON на stdout", "the clauses as JSON lines on stdout"))
+    p.set_defaults(handler=_rules)
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from .rules.clauses import SECTIONS, lookup, unknown_message
+
+    lang = get_lang()
+    codes = [c for arg in args.codes for c in arg.split(",") if c.strip()]
+    found, unknown = lookup(codes)
+    if unknown:
+        if args.json:
+            error = {"code": "unknown_clause", "unknown": unknown,
+                     "message": unknown_message(unknown, lang)}
+            sys.stdout.write(json.dumps({"ok": False, "error": error}, ensure_ascii=False) + "\n")
+            return 2
+        raise UserError(unknown_message(unknown, lang))
+    if args.json:
+        sys.stdout.write("".join(json.dumps(c.to_json(lang), ensure_ascii=False) + "\n" for c in found))
+        return 0
+    out: list[str] = []
+    section = None
+    for c in found:
+        if not codes and c.section != section:  # all of them: under their section headings
+            section = c.section
+            out += (["", ""] if out else []) + [SECTIONS[section][1 if lang == "en" else 0].upper()]
+        out += ([""] if out else []) + [f"{c.code}. {c.title(lang)[0].upper()}{c.title(lang)[1:]}.", "   " + c.text(lang)]
+        if c.settles:
+            out.append("   " + tr(f"Уточняет пункты: {', '.join(c.settles)}.",
+                                  f"Settles a question of: {', '.join(c.settles)}."))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def why_lines(codes, lang: str, full: bool) -> list[str]:
+    """What a verdict's clause codes mean: their titles on one line, or (``--why``) each in full."""
+    from .rules.clauses import cited, explained
+
+    if full:
+        return explained(codes, lang)
+    titles = cited(codes, lang)
+    return [tr(f"Пункты правил: {titles}.", f"Clauses: {titles}.")] if titles else []
+
+
+def add_why_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--why", action="store_true",
+                   help=tr("под каждым вердиктом — полный текст пунктов правил, на которые он ссылается",
+                           "under each verdict, the full text of the clauses it cites"))
