@@ -348,6 +348,8 @@ _START_FIELD_KEY = {"scores": "scores", "on_table": "on_table", "to_play": "to_p
 def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None:
     """Settings, players and the start position as a whole (the rules engine checks them)."""
     if rec.players is None:
+        if "players" in rec.header_lines:  # given, but not two names: already named on its line
+            return
         problems.append(Problem(first_line, 1, "header", "не указаны игроки", "the players are not given",
                                 "первой строкой запишите «Игроки: Иван, Пётр» (первым — кто разбивает)",
                                 "start with 'Игроки: Иван, Пётр' (the one who breaks first)"))
