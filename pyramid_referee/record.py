@@ -450,7 +450,7 @@ def _outcome_col(s: RecordStroke, exc, columns: list[int]) -> int:
 def check_record(lines: Iterable[str], parse=None) -> Checked:
     """Read a record and judge every stroke; nothing stops at the first problem but
     an outcome that cannot happen (after it the position is unknown)."""
-    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke
+    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
     from .rules import Match, Outcome, RulesError, RulesInputError, Settings
     from .rules.notation import NotationError, parse_outcome_located
 
@@ -495,6 +495,9 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
                         pocket_precision=settings.pocket_precision)
             if hasattr(got, "code"):  # a Refusal
                 status, refusal_json = "refused", got.to_json("ru")
+                clause = _refusal_clause(got.code)
+                if clause:  # as a replay of JSON lines gives it
+                    refusal_json["clause"] = clause
                 if not s.refused_mark:
                     problems.append(Problem(
                         s.line, s.call_col + got.span[0], "call", f"заказ не принят: {got.message('ru')}",
