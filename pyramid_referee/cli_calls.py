@@ -49,9 +49,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                       "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code: "
                                       "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the "
                                       "file cannot be read.\n\n"
-                                      "A game record (a .record or .партия file, or one whose first line is "
-                                      "'Игроки: Иван, Пётр') is checked as a whole: a refused call not marked "
-                                      "'(не принят)', an outcome that cannot happen, a running score that does not add "
+                                      "A game record (a .record or «.партия» file, or one whose first line is "
+                                      "«Игроки: Иван, Пётр») is checked as a whole: a refused call not marked "
+                                      "«(не принят)», an outcome that cannot happen, a running score that does not add "
                                       "up, the wrong player: each with its line, column and a hint. Exit status 0 no "
                                       "problems, 1 some. The record:\n" + RECORD_HELP_EN),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -147,7 +147,7 @@ def _cmd_validate(args) -> int:
             out.clear()
     if json_like and not args.json:
         out.append(tr(f"{name}: строк, похожих на JSON: {json_like}; validate читает текст заказов, "
-                      "по одному в строке (запись партии в JSON разбирает replay)",
+                      "по одному в строке (сценарий партии в JSON разбирает replay)",
                       f"{name}: {json_like} lines look like JSON; validate reads call texts, one a line "
                       "(replay reads a match script in JSON)"))
     if not args.json:

@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _extensions_text() -> str:
-    return ", ".join(f"{ext} → {fmt}" for ext, fmt in EXTENSIONS.items())
+    return ", ".join(f"«{ext}» → {fmt}" for ext, fmt in EXTENSIONS.items())
 
 
 def output_format(output: str | None, asked: str | None) -> str:

@@ -15,9 +15,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "replay", parents=[common],
-        help=tr("разобрать запись партии по ударам", "judge a match script stroke by stroke"),
+        help=tr("разобрать партию по ударам: сценарий в строках JSON или запись партии",
+                "judge a match script or a game record stroke by stroke"),
         description=tr(
-            "Разобрать запись партии (строки JSON) по правилам: вердикт на каждый удар, затем итог. "
+            "Разобрать сценарий партии (строки JSON) по правилам: вердикт на каждый удар, затем итог. "
             "Первая строка может быть заголовком {\"settings\": …, \"players\": […], \"start\": …}, "
             "дальше по строке {\"call\": ТЕКСТ|null, \"outcome\": {…}} на удар. "
             "Код выхода 0 — запись разобрана, 2 — в записи ошибка (названа строка и поле).",
@@ -28,12 +29,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.epilog = tr("Запись партии (файл .record или .партия, или файл, чья первая строка — «Игроки: …») "
                   "разбирается так же; в ней не должно быть ошибок, какие находит «validate». Формат записи:\n",
-                  "A game record (a .record or .партия file, or one whose first line is 'Игроки: …') is "
+                  "A game record (a .record or «.партия» file, or one whose first line is «Игроки: …») is "
                   "judged the same way; it must have none of the problems validate finds. The record:\n") + \
         tr(RECORD_HELP_RU, RECORD_HELP_EN) + "\n"
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("script", metavar="MATCH.jsonl",
-                   help=tr("запись партии («-» — стандартный ввод)", "the match script ('-' for stdin)"))
+                   help=tr("сценарий или запись партии («-» — стандартный ввод)",
+                           "the match script or game record ('-' for stdin)"))
     p.add_argument("--json", action="store_true",
                    help=tr("строки JSON на stdout: вердикт на удар и итог", "JSON lines on stdout: a verdict a stroke, then the final state"))
     p.set_defaults(handler=_replay)

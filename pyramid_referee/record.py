@@ -71,20 +71,20 @@ RECORD_HELP_RU = """\
 порядке строки «Игроки». «#» начинает комментарий.\
 """
 RECORD_HELP_EN = """\
-  Игроки: Иван, Пётр                 (required; the one who breaks first)
-  Режим: чистое назначение           (or «шар и луза»)
-  До: 71   Штраф: 5   Отрицательный счёт: да   Стоимость шаров: классическая
-  Точность лузы: нужна сторона угла  Нужен результат: нет
-  Счёт: Иван 20, Пётр 11   На столе: 2 4 5 15   Бьёт: Пётр   С руки: нет
-                                     (a start from a score sheet: the first three together)
-  Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0
-  Пётр: без заказа | биток 9; фол г | 8:-5
-  Иван: тройку в угол (не принят) | биток 6
+  «Игроки: Иван, Пётр»                      (required; the one who breaks first)
+  «Режим: чистое назначение»                (or «шар и луза»)
+  «До: 71»  «Штраф: 5»  «Отрицательный счёт: да»  «Стоимость шаров: классическая»
+  «Точность лузы: нужна сторона угла»  «Нужен результат: нет»
+  «Счёт: Иван 20, Пётр 11»  «На столе: 2 4 5 15»  «Бьёт: Пётр»  «С руки: нет»
+                                            (a start from a score sheet: the first three together)
+  «Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0»
+  «Пётр: без заказа | биток 9; фол г | 8:-5»
+  «Иван: тройку в угол (не принят) | биток 6»
 The header comes before the first stroke, one 'Name: value' a line; all but
-'Игроки' is optional. A stroke: the striker, ':', the call as said ('без заказа'
-or '-' for none; a call the referee refused is marked '(не принят)'), '|', the
+«Игроки» is optional. A stroke: the striker, ':', the call as said («без заказа»
+or '-' for none; a call the referee refused is marked «(не принят)»), '|', the
 outcome in the outcome notation (as in play), and optionally '|' and the score
-after the stroke, the players in the order of 'Игроки'. '#' starts a comment.\
+after the stroke, the players in the order of «Игроки». '#' starts a comment.\
 """
 NO_CALL = "без заказа"
 REFUSED_MARK = "(не принят)"
