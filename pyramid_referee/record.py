@@ -405,6 +405,11 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
         rec.strokes.append(_with_line(got, no))
     if not rec.strokes and first_line is not None:
         _check_header(rec, problems, first_line)
+    if first_line is None:
+        problems.append(Problem(1, 1, "header", "запись пуста: нет ни заголовка, ни ударов",
+                                "the record is empty: no header and no strokes",
+                                "первой строкой запишите «Игроки: Иван, Пётр», дальше по удару в строке",
+                                "start with 'Игроки: Иван, Пётр', then one stroke a line"))
     return rec, problems
 
 
@@ -595,9 +600,18 @@ def write_record(match, strokes) -> str:
     from .rules import Settings
     from .rules.notation import NotationError, parse_outcome, render_outcome
 
+    from .i18n import UserError, tr
+
     p0, p1 = match.players
+    for name in (p0, p1):
+        bad = next((ch for ch in ",:|#" if ch in name), None)
+        if bad or name != name.strip():
+            raise UserError(tr(f"имя игрока «{name}» не записать в запись партии: в имени не должно быть знаков "
+                               "«,», «:», «|», «#» и пробелов по краям; выгрузите партию в другом формате",
+                               f"the player's name '{name}' cannot go into a game record: a name may not hold "
+                               "',', ':', '|', '#' or spaces at its ends; export the match in another format"))
     s = Settings.from_json(match.settings)
-    out = [f"# Запись партии {match.id}", f"Игроки: {p0}, {p1}", f"Режим: {_MODE_WORDS[s.mode]}"]
+    out = [f"# Запись партии: матч {match.id}", f"Игроки: {p0}, {p1}", f"Режим: {_MODE_WORDS[s.mode]}"]
     d = Settings()
     if s.target != d.target:
         out.append(f"До: {s.target}")

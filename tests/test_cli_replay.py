@@ -146,3 +146,10 @@ def test_a_record_with_a_problem_is_not_replayed_and_the_problem_is_named(tmp_pa
     assert out == ""
     assert err.startswith(f"pyramid-referee: ошибка: {rec}:3:14: заказ не принят: луза названа неточно")
     assert f"ещё ошибок: 1, все покажет «validate {rec}»" in err
+
+
+def test_an_empty_record_is_refused_not_a_traceback(tmp_path, capsys):
+    rec = tmp_path / "p.record"
+    rec.write_text("# только комментарий\n", encoding="utf-8")
+    assert main(["replay", str(rec)]) == 2
+    assert "p.record:1:1: запись пуста: нет ни заголовка, ни ударов" in capsys.readouterr().err

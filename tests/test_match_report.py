@@ -128,3 +128,11 @@ def test_exported_record_keeps_a_start_from_a_score_sheet(store):
     assert "Счёт: Аня 20, Боря 7" in text and "Бьёт: Боря" in text
     checked = check_record(text.splitlines())
     assert checked.problems == [] and checked.result.state.scores == (20, 13)
+
+
+def test_a_name_a_record_cannot_hold_is_refused_not_written_wrong(store):
+    from pyramid_referee.i18n import UserError
+
+    s = play(store, GAME[:1], players=("Иван: капитан", "Пётр"))
+    with pytest.raises(UserError, match="«Иван: капитан» не записать в запись партии"):
+        export_record(store, s.id)
