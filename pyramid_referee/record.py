@@ -37,7 +37,7 @@ the players in the order of «Игроки» («13:-5»).
 substance: a refused call not marked so, an outcome that cannot happen, a
 running score that does not add up, the wrong player to move, a stroke after
 the end. Every ``Problem`` has its line and column (1-based) and a hint.
-``write_record(match, strokes)`` writes a stored match as a record.
+``write_record(match, strokes)`` writes a stored match as a record (``render_record`` the text).
 """
 
 from __future__ import annotations
@@ -594,15 +594,37 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("|", " ").replace("#", " ").split())
 
 
+@dataclass(frozen=True)
+class WrittenStroke:
+    """What a record line says of one stroke (the store's or a replay's view of it)."""
+
+    striker: str
+    call_status: str  # accepted | refused | none
+    call_text: str | None
+    call: dict | None  # the call JSON (written in canonical words when no text was said)
+    outcome_text: str | None
+    outcome: dict
+    scores: tuple[int, int]  # after the stroke, in the players' order
+
+
 def write_record(match, strokes) -> str:
     """A stored match (store.MatchRow and its active StrokeRows) as a game record."""
+    p0, p1 = match.players
+    return render_record(f"Запись партии: матч {match.id}", (p0, p1), match.settings, match.start, [
+        WrittenStroke(r.record.verdict["striker"], r.record.call_status, r.record.call_text, r.record.call,
+                      r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]))
+        for r in strokes])
+
+
+def render_record(title: str | None, players, settings: dict | None, start: dict | None,
+                  strokes: Iterable[WrittenStroke]) -> str:
+    """A game record's text: the header (the settings that differ from the defaults), one line a stroke."""
     from .grammar import Call, render
+    from .i18n import UserError, tr
     from .rules import Settings
     from .rules.notation import NotationError, parse_outcome, render_outcome
 
-    from .i18n import UserError, tr
-
-    p0, p1 = match.players
+    p0, p1 = players
     for name in (p0, p1):
         bad = next((ch for ch in ",:|#" if ch in name), None)
         if bad or name != name.strip():
@@ -610,8 +632,9 @@ def write_record(match, strokes) -> str:
                                "«,», «:», «|», «#» и пробелов по краям; выгрузите партию в другом формате",
                                f"the player's name '{name}' cannot go into a game record: a name may not hold "
                                "',', ':', '|', '#' or spaces at its ends; export the match in another format"))
-    s = Settings.from_json(match.settings)
-    out = [f"# Запись партии: матч {match.id}", f"Игроки: {p0}, {p1}", f"Режим: {_MODE_WORDS[s.mode]}"]
+    s = Settings.from_json(settings)
+    out = [f"# {title}"] if title else []
+    out += [f"Игроки: {p0}, {p1}", f"Режим: {_MODE_WORDS[s.mode]}"]
     d = Settings()
     if s.target != d.target:
         out.append(f"До: {s.target}")
@@ -625,32 +648,29 @@ def write_record(match, strokes) -> str:
         out.append(f"Точность лузы: {_PRECISION_WORDS[s.pocket_precision]}")
     if s.result_required != d.result_required:
         out.append(f"Нужен результат: {'да' if s.result_required else 'нет'}")
-    if match.start:
-        st = match.start
-        out.append("Счёт: " + ", ".join(f"{p} {st['scores'][p]}" for p in (p0, p1)))
-        out.append("На столе: " + " ".join(str(b) for b in st["on_table"]))
-        out.append(f"Бьёт: {st['to_play']}")
-        if st.get("from_hand"):
+    if start:
+        out.append("Счёт: " + ", ".join(f"{p} {start['scores'][p]}" for p in (p0, p1)))
+        out.append("На столе: " + " ".join(str(b) for b in start["on_table"]))
+        out.append(f"Бьёт: {start['to_play']}")
+        if start.get("from_hand"):
             out.append("С руки: да")
-        if st.get("next_break"):
-            out.append(f"Следующую разбивает: {st['next_break']}")
+        if start.get("next_break"):
+            out.append(f"Следующую разбивает: {start['next_break']}")
     out.append("")
-    for row in strokes:
-        r = row.record
-        if r.call_status == "none":
+    for w in strokes:
+        if w.call_status == "none":
             call = NO_CALL
-        elif r.call_status == "refused":
-            call = _clean((r.call_text or "").replace("(", " ").replace(")", " ")) + " " + REFUSED_MARK
-        elif r.call_text and not re.search(r"[|#()]", r.call_text) and r.call_text.strip() not in ("-", "—", "–"):
-            call = " ".join(r.call_text.split())  # the player's own words
+        elif w.call_status == "refused":
+            call = _clean((w.call_text or "").replace("(", " ").replace(")", " ")) + " " + REFUSED_MARK
+        elif w.call_text and not re.search(r"[|#()]", w.call_text) and w.call_text.strip() not in ("-", "—", "–"):
+            call = " ".join(w.call_text.split())  # the player's own words
         else:
-            call = render(Call.from_json(r.call))
-        outcome = _clean(r.outcome_text or "")
+            call = render(Call.from_json(w.call))
+        outcome = _clean(w.outcome_text or "")
         try:
-            if not outcome or parse_outcome(outcome) != r.outcome:
-                outcome = render_outcome(r.outcome)
+            if not outcome or parse_outcome(outcome) != w.outcome:
+                outcome = render_outcome(w.outcome)
         except NotationError:
-            outcome = render_outcome(r.outcome)
-        sc = r.state["scores"]
-        out.append(f"{r.verdict['striker']}: {call} | {outcome} | {sc[p0]}:{sc[p1]}")
+            outcome = render_outcome(w.outcome)
+        out.append(f"{w.striker}: {call} | {outcome} | {w.scores[0]}:{w.scores[1]}")
     return "\n".join(out) + "\n"

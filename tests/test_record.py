@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from pyramid_referee.record import Record, RecordStroke, check_record, is_record, read_record
+from pyramid_referee.record import (Record, RecordStroke, WrittenStroke, check_record, is_record, read_record,
+                                    render_record)
+from pyramid_referee.replay import replay_lines
+from pyramid_referee.rules import Match
 
 GOOD = """\
 # Партия в клубе
@@ -195,3 +199,26 @@ def test_russian_problems_carry_no_latin_words_outside_quotes():
         for part in (p.message("ru"), p.hint("ru")):
             words = [w for w in _LATIN.findall(_unquoted(part)) if not re.fullmatch(r"[CEPQ]\d*", w)]
             assert words == [], part
+
+
+CORPUS = sorted((Path(__file__).resolve().parent.parent / "corpora" / "matches").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_every_corpus_match_written_as_a_record_checks_clean_and_ends_the_same(path):
+    # Every scenario of the rules (penalties, draws, the last-ball replay, starts from a score
+    # sheet, both modes) goes through the record's writer and reader and is judged the same.
+    result = replay_lines(path.read_text(encoding="utf-8").splitlines())
+    script = result.script
+    match = Match(script.settings, list(script.players), script.start)
+    written = []
+    for row in result.rows:
+        match.stroke(row.call, row.outcome, call_status=row.call_status)
+        written.append(WrittenStroke(row.verdict.striker, row.call_status, row.call_text,
+                                     None if row.call is None else row.call.to_json(), None, row.outcome.to_json(),
+                                     tuple(match.state.scores)))
+    text = render_record(path.stem, script.players, script.settings.to_json(), script.start, written)
+    checked = check_record(text.splitlines())
+    assert checked.problems == [], (text, checked.problems)
+    assert [r.verdict for r in checked.result.rows] == [r.verdict for r in result.rows]
+    assert checked.result.state == result.state
