@@ -298,7 +298,7 @@ def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col:
     rec.header_lines[name] = no
     v = _norm(value)
     if name == "players":
-        names = [p.strip() for p in value.split(",")]
+        names = [p.strip() for p in re.split(r",|\s[—–-]\s", value)]  # «Иван, Пётр» or «Иван — Пётр»
         if len(names) != 2 or not all(names):
             return bad("нужны два имени через запятую", "two names separated by a comma are needed",
                        "например «Игроки: Иван, Пётр»", "e.g. 'Игроки: Иван, Пётр'")

@@ -133,6 +133,19 @@ def test_a_stroke_without_the_bar_is_told_so_not_taken_for_a_header():
     assert p.message() == "у удара нет «|» между заказом и исходом"
 
 
+def test_players_are_written_with_a_comma_or_a_dash():
+    for line in ("Игроки: Иван, Пётр", "Игроки: Иван — Пётр", "игроки:Иван - Пётр"):
+        assert read_record([line])[0].players == ("Иван", "Пётр")
+    assert read_record(["Игроки: Анна-Мария, Пётр"])[0].players == ("Анна-Мария", "Пётр")
+
+
+def test_the_readme_example_record_checks_clean():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    example = readme.split("### The game record", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    checked = check_record(example.splitlines())
+    assert checked.problems == [] and len(checked.result.rows) == 3
+
+
 def test_header_words_become_settings_and_a_start_position():
     rec, problems = read_record(lines("""\
 Игроки: Иван, Пётр
