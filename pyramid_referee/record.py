@@ -530,9 +530,10 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
             ru = exc.ru if isinstance(exc, RulesInputError) else str(exc)
             en = exc.message if isinstance(exc, RulesInputError) else str(exc)
             col = _outcome_col(s, exc, columns) if isinstance(exc, RulesInputError) else s.outcome_col
-            problems.append(Problem(s.line, col, "outcome", "так быть не могло: " + ru, "this cannot happen: " + en,
-                                    "проверьте исход по протоколу; дальше удары по правилам не проверены",
-                                    "check the outcome against the protocol; the strokes after it are not judged"))
+            problems.append(Problem(s.line, col, "outcome", "исход не сходится с партией: " + ru,
+                                    "the outcome does not fit the game: " + en,
+                                    "сверьте исход с протоколом; удары после этой строки по правилам не проверены",
+                                    "check the outcome against the protocol; the strokes after this line are not judged"))
             checked.judged_to = s.line
             break
         script_strokes.append(ScriptStroke(s.line, s.call, outcome))

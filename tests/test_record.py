@@ -97,7 +97,7 @@ def test_an_outcome_that_cannot_happen_is_pointed_at_and_stops_the_judging():
     checked = check_record(lines(text))
     impossible = [p for p in checked.problems if p.line == 7]
     assert len(impossible) == 1 and impossible[0].kind == "outcome"
-    assert impossible[0].message().startswith("так быть не могло: ")
+    assert impossible[0].message().startswith("исход не сходится с партией: ")
     assert impossible[0].col == lines(text)[6].index("7 борт") + 1
     assert checked.judged_to == 7 and len(checked.result.rows) == 2
     # later lines are not judged, but their notation is still read
