@@ -36,27 +36,28 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     v = sub.add_parser("validate", parents=[common],
                        help=tr("проверить файл заказов", "check a file of calls"),
-                       description=tr("Проверить файл: один заказ в строке (UTF-8). Пустые строки и строки, "
-                                      "начинающиеся с «#», пропускаются. Отчёт как у компилятора: "
-                                      "ФАЙЛ:СТРОКА:СТОЛБЕЦ: код: сообщение и подсказка. Код выхода 0 — все "
+                       description=tr("Проверить файл: один заказ в строке (UTF-8). Пустые строки и строки,\n"
+                                      "начинающиеся с «#», пропускаются. Отчёт как у компилятора:\n"
+                                      "ФАЙЛ:СТРОКА:СТОЛБЕЦ: код: сообщение и подсказка. Код выхода 0 — все\n"
                                       "заказы приняты, 1 — есть непринятые, 2 — файл не прочитать.\n\n"
-                                      "Запись партии (файл .record или .партия, или файл, чья первая строка — "
-                                      "«Игроки: Иван, Пётр») проверяется целиком: непринятый заказ без отметки "
-                                      "«(не принят)», исход, какого не могло быть, счёт, что не сходится, не тот "
-                                      "игрок — каждое со строкой, столбцом и подсказкой. Код выхода 0 — ошибок нет, "
-                                      "1 — есть. Формат записи:\n" + RECORD_HELP_RU,
-                                      "Check a file: one call a line (UTF-8). Blank lines and lines starting "
-                                      "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code: "
-                                      "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the "
+                                      "Запись партии (файл .record или .партия, или файл, чья первая строка —\n"
+                                      "«Игроки: Иван, Пётр») проверяется целиком: непринятый заказ без отметки\n"
+                                      "«(не принят)», исход, какого не могло быть, счёт, что не сходится, не тот\n"
+                                      "игрок, удар после конца партии — каждое со строкой, столбцом и подсказкой.\n"
+                                      "Код выхода 0 — ошибок нет, 1 — есть. Формат записи:\n" + RECORD_HELP_RU,
+                                      "Check a file: one call a line (UTF-8). Blank lines and lines starting\n"
+                                      "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code:\n"
+                                      "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the\n"
                                       "file cannot be read.\n\n"
-                                      "A game record (a .record or «.партия» file, or one whose first line is "
-                                      "«Игроки: Иван, Пётр») is checked as a whole: a refused call not marked "
-                                      "«(не принят)», an outcome that cannot happen, a running score that does not add "
-                                      "up, the wrong player: each with its line, column and a hint. Exit status 0 no "
-                                      "problems, 1 some. The record:\n" + RECORD_HELP_EN),
+                                      "A game record (a .record or «.партия» file, or one whose first line is\n"
+                                      "«Игроки: Иван, Пётр») is checked as a whole: a refused call not marked\n"
+                                      "«(не принят)», an outcome that cannot happen, a running score that does\n"
+                                      "not add up, the wrong player, a stroke after the end: each with its line,\n"
+                                      "column and a hint. Exit status 0 no problems, 1 some. The record:\n"
+                                      + RECORD_HELP_EN),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("file", metavar="FILE", help=tr("файл заказов («-» — стандартный ввод)",
-                                                   "file of calls ('-' for stdin)"))
+    v.add_argument("file", metavar="FILE", help=tr("файл заказов или запись партии («-» — стандартный ввод)",
+                                                   "a file of calls or a game record ('-' for stdin)"))
     _mode_args(v)
     v.set_defaults(handler=_cmd_validate)
 

@@ -235,3 +235,12 @@ def test_every_corpus_match_written_as_a_record_checks_clean_and_ends_the_same(p
     assert checked.problems == [], (text, checked.problems)
     assert [r.verdict for r in checked.result.rows] == [r.verdict for r in result.rows]
     assert checked.result.state == result.state
+
+
+def test_the_help_example_strokes_check_clean():
+    from pyramid_referee.record import RECORD_HELP_EN, RECORD_HELP_RU
+
+    for text in (RECORD_HELP_RU, RECORD_HELP_EN.replace("«", "").replace("»", "")):
+        example = ["Игроки: Иван, Пётр"] + [x.strip() for x in text.splitlines() if x.startswith("  ") and "|" in x]
+        checked = check_record(example)
+        assert checked.problems == [] and len(checked.result.rows) == 3
