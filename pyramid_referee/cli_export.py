@@ -74,7 +74,7 @@ def output_format(output: str | None, asked: str | None) -> str:
     if named is None:
         if asked:
             return asked
-        accepted = ", ".join(EXTENSIONS)
+        accepted = ", ".join(f"«{e}»" for e in EXTENSIONS)
         if not ext:
             raise UserError(tr(f"-o {output}: у файла нет расширения, формат не понять; расширения: {accepted} "
                                "(или укажите «--format»)",

@@ -64,7 +64,7 @@ def test_an_unknown_extension_is_refused_naming_the_accepted_ones(capsys, monkey
     target = tmp_path / "m.xlsx"
     rc, out, err = run(capsys, monkeypatch, "export", match, "-o", str(target), "--db", db)
     assert rc == 2 and out == "" and not target.exists()
-    assert "расширение «.xlsx» не знакомо; знакомы: .json, .csv, .jsonl, .record, .партия, .txt" in err
+    assert "расширение «.xlsx» не знакомо; знакомы: «.json», «.csv», «.jsonl», «.record», «.партия», «.txt»" in err
     rc, out, err = run(capsys, monkeypatch, "export", match, "-o", str(tmp_path / "m"), "--db", db)
     assert rc == 2 and "у файла нет расширения" in err and not (tmp_path / "m").exists()
 
