@@ -116,6 +116,12 @@ def _cmd_validate(args) -> int:
     lines = read_text_lines(args.file)
     name = "<stdin>" if args.file == "-" else args.file
     if is_record(args.file, lines):
+        if args.mode != "clean" or args.balls_left is not None or args.pocket_precision != "side_for_corners":
+            raise UserError(tr(f"{name}: это запись партии: режим, точность лузы и шары на столе в ней задают "
+                               "строки заголовка («Режим», «Точность лузы», «На столе»), а не параметры команды",
+                               f"{name}: this is a game record: its header lines ('Режим', 'Точность лузы', "
+                               "'На столе') set the mode, the pocket precision and the balls on the table, "
+                               "not the command's options"))
         return _validate_record(name, lines, args.json, lang)
     out: list[str] = []
     checked = refused = json_like = 0

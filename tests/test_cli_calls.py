@@ -220,3 +220,11 @@ def test_validate_help_describes_the_record(capsys):
         main(["validate", "--help"])
     out = capsys.readouterr().out
     assert "Игроки: Иван, Пётр" in out and "(не принят)" in out and ".партия" in out
+
+
+def test_validate_a_record_refuses_options_its_header_sets(tmp_path, capsys):
+    f = tmp_path / "p.record"
+    f.write_text(RECORD, encoding="utf-8")
+    assert main(["validate", str(f), "--mode", "ball-and-pocket"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "это запись партии: режим, точность лузы и шары на столе в ней задают строки заголовка" in err
