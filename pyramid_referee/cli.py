@@ -3,7 +3,8 @@
 - ``cli_calls``: parse, validate, explain (the call language)
 - ``cli_drill``: drill (learners phrase calls; mistakes explained)
 - ``cli_replay``: replay (a match script through the rules engine)
-- ``cli_match``: match new/list/show/resume, undo, redo, export, stats, play (the match store)
+- ``cli_match``: match new/list/show/resume, undo, redo, stats, play (the match store)
+- ``cli_export``: export (a stored match as JSON, CSV, a replay script or a game record)
 - ``cli_strikes``: strikes (the strike detector alone)
 - ``cli_voice``: timeline, listen, transcribe, model (the voice referee)
 - ``cli_rules``: rules (the text of the clauses verdicts cite)
@@ -19,10 +20,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, cli_calls, cli_drill, cli_match, cli_replay, cli_rules, cli_strikes, cli_voice
+from . import __version__, cli_calls, cli_drill, cli_export, cli_match, cli_replay, cli_rules, cli_strikes, cli_voice
 from .i18n import UserError, argparse_in_language, set_lang, tr
 
-AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_strikes, cli_voice, cli_rules)
+AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ import sys
 
 from .cli_options import add_call_options, has_undecodable, read_text_lines
 from .i18n import UserError, get_lang, tr
+from .record import RECORD_HELP_EN, RECORD_HELP_RU
 
 
 
@@ -35,16 +36,28 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     v = sub.add_parser("validate", parents=[common],
                        help=tr("проверить файл заказов", "check a file of calls"),
-                       description=tr("Проверить файл: один заказ в строке (UTF-8). Пустые строки и строки, "
-                                      "начинающиеся с «#», пропускаются. Отчёт как у компилятора: "
-                                      "ФАЙЛ:СТРОКА:СТОЛБЕЦ: код: сообщение и подсказка. Код выхода 0 — все "
-                                      "заказы приняты, 1 — есть непринятые, 2 — файл не прочитать.",
-                                      "Check a file: one call a line (UTF-8). Blank lines and lines starting "
-                                      "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code: "
-                                      "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the "
-                                      "file cannot be read."))
-    v.add_argument("file", metavar="FILE", help=tr("файл заказов («-» — стандартный ввод)",
-                                                   "file of calls ('-' for stdin)"))
+                       description=tr("Проверить файл: один заказ в строке (UTF-8). Пустые строки и строки,\n"
+                                      "начинающиеся с «#», пропускаются. Отчёт как у компилятора:\n"
+                                      "ФАЙЛ:СТРОКА:СТОЛБЕЦ: код: сообщение и подсказка. Код выхода 0 — все\n"
+                                      "заказы приняты, 1 — есть непринятые, 2 — файл не прочитать.\n\n"
+                                      "Запись партии (файл .record или .партия, или файл, чья первая строка —\n"
+                                      "«Игроки: Иван, Пётр») проверяется целиком: непринятый заказ без отметки\n"
+                                      "«(не принят)», исход, какого не могло быть, счёт, что не сходится, не тот\n"
+                                      "игрок, удар после конца партии — каждое со строкой, столбцом и подсказкой.\n"
+                                      "Код выхода 0 — ошибок нет, 1 — есть. Формат записи:\n" + RECORD_HELP_RU,
+                                      "Check a file: one call a line (UTF-8). Blank lines and lines starting\n"
+                                      "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code:\n"
+                                      "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the\n"
+                                      "file cannot be read.\n\n"
+                                      "A game record (a .record or «.партия» file, or one whose first line is\n"
+                                      "«Игроки: Иван, Пётр») is checked as a whole: a refused call not marked\n"
+                                      "«(не принят)», an outcome that cannot happen, a running score that does\n"
+                                      "not add up, the wrong player, a stroke after the end: each with its line,\n"
+                                      "column and a hint. Exit status 0 no problems, 1 some. The record:\n"
+                                      + RECORD_HELP_EN),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    v.add_argument("file", metavar="FILE", help=tr("файл заказов или запись партии («-» — стандартный ввод)",
+                                                   "a file of calls or a game record ('-' for stdin)"))
     _mode_args(v)
     v.set_defaults(handler=_cmd_validate)
 
@@ -97,10 +110,19 @@ def _cmd_parse(args) -> int:
 
 def _cmd_validate(args) -> int:
     from .grammar import Call, render
+    from .record import is_record
 
     lang = get_lang()
     lines = read_text_lines(args.file)
     name = "<stdin>" if args.file == "-" else args.file
+    if is_record(args.file, lines):
+        if args.mode != "clean" or args.balls_left is not None or args.pocket_precision != "side_for_corners":
+            raise UserError(tr(f"{name}: это запись партии: режим, точность лузы и шары на столе в ней задают "
+                               "строки заголовка («Режим», «Точность лузы», «На столе»), а не параметры команды",
+                               f"{name}: this is a game record: its header lines ('Режим', 'Точность лузы', "
+                               "'На столе') set the mode, the pocket precision and the balls on the table, "
+                               "not the command's options"))
+        return _validate_record(name, lines, args.json, lang)
     out: list[str] = []
     checked = refused = json_like = 0
     for number, line in enumerate(lines, 1):
@@ -132,7 +154,7 @@ def _cmd_validate(args) -> int:
             out.clear()
     if json_like and not args.json:
         out.append(tr(f"{name}: строк, похожих на JSON: {json_like}; validate читает текст заказов, "
-                      "по одному в строке (запись партии в JSON разбирает replay)",
+                      "по одному в строке (сценарий партии в JSON разбирает replay)",
                       f"{name}: {json_like} lines look like JSON; validate reads call texts, one a line "
                       "(replay reads a match script in JSON)"))
     if not args.json:
@@ -142,6 +164,46 @@ def _cmd_validate(args) -> int:
     if out:
         sys.stdout.write("\n".join(out) + "\n")
     return 1 if refused else 0
+
+
+def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> int:
+    """A game record checked like a compiler: every problem with its line, column and hint."""
+    from .record import check_record
+
+    checked = check_record(lines)
+    out: list[str] = []
+    for p in checked.problems:
+        if as_json:
+            out.append(json.dumps({"file": name, "ok": False, **p.to_json(lang)}, ensure_ascii=False))
+            continue
+        out.append(f"{name}:{p.line}:{p.col}: {p.message(lang)}")
+        line = lines[p.line - 1] if p.line <= len(lines) else ""
+        if len(line) <= 200 and line.isprintable():
+            out.append(f"    {line}")
+            out.append("    " + " " * (p.col - 1) + "^")
+        if p.hint(lang):
+            out.append(tr("    подсказка: ", "    hint: ") + p.hint(lang))
+    strokes = len(checked.record.strokes)
+    judged = 0 if checked.result is None else len(checked.result.rows)
+    state = None if checked.result is None else checked.result.state
+    if as_json:
+        summary = {"file": name, "record": True, "ok": not checked.problems, "strokes": strokes, "judged": judged,
+                   "problems": len(checked.problems)}
+        if state is not None:
+            summary["scores"] = {state.players[0]: state.scores[0], state.players[1]: state.scores[1]}
+        out.append(json.dumps(summary, ensure_ascii=False))
+    else:
+        text = tr(f"{name}: запись партии: ударов {strokes}, проверено по правилам {judged}, "
+                  f"ошибок {len(checked.problems)}",
+                  f"{name}: a game record: {strokes} strokes, {judged} judged by the rules, "
+                  f"{len(checked.problems)} problems")
+        if state is not None:
+            p0, p1 = state.players
+            text += tr(f"; счёт {p0} {state.scores[0]} : {state.scores[1]} {p1}",
+                       f"; score {p0} {state.scores[0]} : {state.scores[1]} {p1}")
+        out.append(text)
+    sys.stdout.write("\n".join(out) + "\n")
+    return 1 if checked.problems else 0
 
 
 def _cmd_explain(args) -> int:

@@ -1,6 +1,6 @@
 """Subcommands of the match area (see cli.py): the match store and the scorer.
 
-``match new|list|show|resume``, ``undo``, ``redo``, ``export``, ``stats``, ``play``.
+``match new|list|show|resume``, ``undo``, ``redo``, ``stats``, ``play`` (``export``: cli_export.py).
 Every one takes ``--db PATH`` (else ``$PYRAMID_REFEREE_DB``, else the user data
 directory) and ``--json``. A missing match, a locked or corrupt database, a bad
 path: one clear line, exit 2. ``play`` from a pipe exits 1 when a line was rejected.
@@ -62,17 +62,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            help=helptext + tr(" (по умолчанию в последнем матче)", " (default: the latest match)"))
         p.add_argument("id", type=int, nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
-
-    p = sub.add_parser("export", parents=parents,
-                       help=tr("выгрузить матч в JSON, CSV или запись партии (для replay)",
-                               "export a match as JSON, CSV or a match script (for replay)"))
-    p.add_argument("id", type=int, help=_id_help())
-    p.add_argument("--format", choices=("json", "csv", "script"), default="json",
-                   help=tr("json — вся запись; csv — строка на удар; script — строки JSON для `replay`",
-                           "json: the whole record; csv: one row a stroke; script: JSON lines for `replay`"))
-    p.add_argument("-o", "--output", metavar="FILE", help=tr("записать в файл, а не на stdout",
-                                                             "write here instead of stdout"))
-    p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("stats", parents=parents, help=tr("статистика игроков матча", "per-player statistics of a match"))
     p.add_argument("id", type=int, help=_id_help())
@@ -310,27 +299,6 @@ def cmd_undo_redo(args) -> int:
             done = tr("отменён", "undone") if args.action == "undo" else tr("возвращён", "redone")
             print(tr(f"матч {mid}: удар {seq} {done}", f"match {mid}: stroke {seq} {done}"))
             print(scoreboard_line(s.state.to_json(), get_lang()))
-    return 0
-
-
-def cmd_export(args) -> int:
-    from .match_report import export_csv, export_json, export_script
-
-    with _store(args) as store:
-        if args.format == "csv":
-            text = export_csv(store, args.id)
-        elif args.format == "script":
-            text = export_script(store, args.id)
-        else:
-            text = json.dumps(export_json(store, args.id), ensure_ascii=False, indent=1) + "\n"
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise UserError(tr(f"-o {args.output}: не удаётся записать ({os_reason(exc)})",
-                               f"-o {args.output}: cannot write ({os_reason(exc)})")) from None
-    else:
-        sys.stdout.write(text)
     return 0
 
 

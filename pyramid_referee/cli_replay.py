@@ -9,15 +9,17 @@ import sys
 from .cli_options import read_text_lines
 from .cli_rules import add_why_option, why_lines
 from .i18n import UserError, get_lang, tr
+from .record import RECORD_HELP_EN, RECORD_HELP_RU, is_record
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "replay", parents=[common],
-        help=tr("разобрать запись партии по ударам", "judge a match script stroke by stroke"),
+        help=tr("разобрать партию по ударам: сценарий в строках JSON или запись партии",
+                "judge a match script or a game record stroke by stroke"),
         description=tr(
-            "Разобрать запись партии (строки JSON) по правилам: вердикт на каждый удар, затем итог. "
+            "Разобрать сценарий партии (строки JSON) по правилам: вердикт на каждый удар, затем итог. "
             "Первая строка может быть заголовком {\"settings\": …, \"players\": […], \"start\": …}, "
             "дальше по строке {\"call\": ТЕКСТ|null, \"outcome\": {…}} на удар. "
             "Код выхода 0 — запись разобрана, 2 — в записи ошибка (названа строка и поле).",
@@ -26,8 +28,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "{\"call\": TEXT|null, \"outcome\": {…}} line a stroke. "
             "Exit status 0 judged, 2 a bad script (the line and the field are named)."),
     )
+    p.epilog = tr("Запись партии (файл .record или .партия, или файл, чья первая строка — «Игроки: …») "
+                  "разбирается так же; в ней не должно быть ошибок, какие находит «validate». Формат записи:\n",
+                  "A game record (a .record or «.партия» file, or one whose first line is «Игроки: …») is "
+                  "judged the same way; it must have none of the problems validate finds. The record:\n") + \
+        tr(RECORD_HELP_RU, RECORD_HELP_EN) + "\n"
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("script", metavar="MATCH.jsonl",
-                   help=tr("запись партии («-» — стандартный ввод)", "the match script ('-' for stdin)"))
+                   help=tr("сценарий или запись партии («-» — стандартный ввод)",
+                           "the match script or game record ('-' for stdin)"))
     p.add_argument("--json", action="store_true",
                    help=tr("строки JSON на stdout: вердикт на удар и итог", "JSON lines on stdout: a verdict a stroke, then the final state"))
     add_why_option(p)
@@ -43,10 +52,13 @@ def _replay(args: argparse.Namespace) -> int:
     if not any(line.strip() for line in lines):  # nothing to judge: say so, not a 0 : 0 of players A and B
         raise UserError(tr(f"{args.script}: запись пуста — нет ни заголовка, ни ударов",
                            f"{args.script}: the script is empty: no header and no strokes"))
-    try:
-        result = replay_lines(lines)  # everything is judged before anything is printed
-    except ReplayError as exc:
-        raise UserError(f"{args.script}: {exc.text(lang)}") from None
+    if is_record(args.script, lines):
+        result = _replay_record(args.script, lines, lang)
+    else:
+        try:
+            result = replay_lines(lines)  # everything is judged before anything is printed
+        except ReplayError as exc:
+            raise UserError(f"{args.script}: {exc.text(lang)}") from None
     out = []
     if args.json:
         for row in result.rows:
@@ -56,6 +68,24 @@ def _replay(args: argparse.Namespace) -> int:
         out.extend(report(result, lang, why=args.why))
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _replay_record(path: str, lines: list[str], lang: str):
+    """A written game record judged stroke by stroke; its first problem stops it, named like validate names it."""
+    from .record import check_record
+
+    checked = check_record(lines)
+    if checked.problems:
+        p = checked.problems[0]
+        more = len(checked.problems) - 1
+        text = f"{path}:{p.line}:{p.col}: {p.message(lang)}"
+        if p.hint(lang):
+            text += tr(f" (подсказка: {p.hint(lang)})", f" (hint: {p.hint(lang)})")
+        if more:
+            text += tr(f"; ещё ошибок: {more}, все покажет «validate {path}»",
+                       f"; {more} more problems, «validate {path}» shows them all")
+        raise UserError(text)
+    return checked.result
 
 
 def report(result, lang: str = "ru", why: bool = False) -> list[str]:

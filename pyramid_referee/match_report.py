@@ -1,4 +1,4 @@
-"""What a stored match says: per-player statistics and exports (JSON, CSV).
+"""What a stored match says: per-player statistics and exports (JSON, CSV, a replay script, a game record).
 
 Everything here reads the stored records (the verdicts as shown), not a new
 judgement; ``match_session`` is what checks them against a replay.
@@ -141,9 +141,10 @@ def export_json(store: Store, match_id: int) -> dict:
 def export_script(store: Store, match_id: int) -> str:
     """The match as a match script for ``pyramid-referee replay`` (DESIGN.md): a
     header line, then one ``{"call", "outcome"}`` a stroke of the current line of
-    play. An accepted call is written as its call JSON (taken as accepted), no call
-    as null, a refused call as its text (the replay parses it again and refuses it
-    again, as long as the call language has not changed)."""
+    play. A call is written in the players' own words, its text as said (the replay
+    reads it again, in the same position, as long as the call language has not
+    changed); an accepted call stored without its text (none said) as its call JSON;
+    no call as null."""
     m = store.get_match(match_id)
     header: dict = {"settings": m.settings, "players": m.players}
     if m.start is not None:
@@ -151,33 +152,85 @@ def export_script(store: Store, match_id: int) -> str:
     lines = [json.dumps(header, ensure_ascii=False)]
     for r in store.strokes(match_id):
         rec = r.record
-        call = rec.call if rec.call_status == "accepted" else rec.call_text if rec.call_status == "refused" else None
+        if rec.call_status == "none":
+            call = None
+        elif rec.call_text:
+            call = rec.call_text
+        else:
+            call = rec.call
         lines.append(json.dumps({"call": call, "outcome": rec.outcome}, ensure_ascii=False))
     return "\n".join(lines) + "\n"
 
 
-def _j(x: Any) -> str:
-    return "" if x is None else json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+def export_record(store: Store, match_id: int) -> str:
+    """The match as a written game record (record.py): ``validate`` checks it, ``replay`` judges it."""
+    from .record import write_record
+
+    return write_record(store.get_match(match_id), store.strokes(match_id))
+
+
+# -- CSV for a spreadsheet: what Russian Excel opens as is --------------------------------------
+
+CSV_BOM = "\ufeff"  # Excel reads UTF-8 only when the file starts with a BOM
+CSV_DELIMITER = ";"  # Excel in a Russian locale splits cells at «;» (the comma is the decimal sign)
+
+
+def csv_number(x: Any) -> str:
+    """A number as Russian Excel reads it: a decimal comma (2,5), whole numbers as they are."""
+    if isinstance(x, bool):
+        return "1" if x else "0"
+    if isinstance(x, float):
+        return (f"{x:.6f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))).replace(".", ",")
+    return str(x)
+
+
+def _csv_time(stamp: str) -> str:
+    """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time a spreadsheet reads as a date."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except (ValueError, AttributeError):
+        return stamp
 
 
 def export_csv(store: Store, match_id: int) -> str:
-    """One row a stroke of the current line of play; JSON parts as JSON text."""
+    """One row a stroke of the current line of play, for a spreadsheet: UTF-8 with a BOM,
+    «;» between cells, a decimal comma; headers and words in the current language
+    (``i18n.tr``), the outcome in the outcome notation, the call as said."""
+    from .i18n import tr
+    from .rules.notation import render_outcome
+
     m = store.get_match(match_id)
     p0, p1 = m.players
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["match", "seq", "time", "striker", "call_text", "call_status", "call", "refusal", "outcome_text",
-                "outcome", "fulfilled", f"points:{p0}", f"points:{p1}", "penalty_player", "fouls", "counted",
-                "respotted", f"score:{p0}", f"score:{p1}", "next", "result", "clauses", "message"])
+    w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
+    w.writerow([tr("матч", "match"), tr("удар", "stroke"), tr("время", "time"), tr("бьёт", "striker"),
+                tr("заказ", "call"), tr("заказ принят", "call status"), tr("почему не принят", "why refused"),
+                tr("исход", "outcome"), tr("заказ выполнен", "fulfilled"),
+                tr(f"очки {p0}", f"points {p0}"), tr(f"очки {p1}", f"points {p1}"),
+                tr("штраф платит", "penalty paid by"), tr("фолы", "fouls"), tr("засчитаны шары", "balls counted"),
+                tr("выставлены шары", "balls re-spotted"), tr(f"счёт {p0}", f"score {p0}"), tr(f"счёт {p1}", f"score {p1}"),
+                tr("бьёт следующим", "next to play"), tr("итог", "result"), tr("пункты правил", "clauses"),
+                tr("вердикт", "verdict")])
+    status_words = {"accepted": tr("да", "accepted"), "refused": tr("нет", "refused"), "none": tr("без заказа", "no call")}
     for r in store.strokes(match_id):
         rec, v, st = r.record, r.record.verdict, r.record.state
         pen = v.get("penalty")
+        res = v.get("result")
+        if not res:
+            result = ""
+        elif res.get("winner"):
+            result = tr(f"победил {res['winner']}", f"{res['winner']} won")
+        else:
+            result = tr("ничья", "draw")
         w.writerow([
-            m.id, r.seq, r.time, v.get("striker"), rec.call_text or "", rec.call_status, _j(rec.call),
-            _j(rec.refusal), rec.outcome_text or "", _j(rec.outcome), int(bool(v.get("fulfilled"))),
-            v["points"][p0], v["points"][p1], "" if pen is None else pen["player"], "".join(v.get("fouls", [])),
-            " ".join(map(str, v.get("counted", []))), " ".join(map(str, v.get("respotted", []))),
-            st["scores"][p0], st["scores"][p1], (v.get("next") or {}).get("player", ""), _j(v.get("result")),
-            " ".join(v.get("clauses", [])), v.get("message", ""),
+            m.id, r.seq, _csv_time(r.time), v.get("striker"), rec.call_text or "", status_words.get(rec.call_status, ""),
+            (rec.refusal or {}).get("message", ""), render_outcome(rec.outcome),
+            tr("да", "yes") if v.get("fulfilled") else tr("нет", "no"),
+            csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
+            " ".join(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
+            " ".join(map(str, v.get("respotted", []))), csv_number(st["scores"][p0]), csv_number(st["scores"][p1]),
+            (v.get("next") or {}).get("player", ""), result, " ".join(v.get("clauses", [])), v.get("message", ""),
         ])
-    return buf.getvalue()
+    return CSV_BOM + buf.getvalue()

@@ -89,3 +89,14 @@ def pulse(tmp_path_factory):
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+@pytest.fixture(autouse=True)
+def _russian_by_default():
+    """Every test starts in the default language: a test that ran the CLI with --lang en leaves
+    the shell's language switched (the CLI sets it per process)."""
+    from pyramid_referee.i18n import set_lang
+
+    set_lang("ru")
+    yield
+    set_lang("ru")

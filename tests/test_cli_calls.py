@@ -169,3 +169,62 @@ def test_a_call_that_is_not_utf8_is_told_not_misread():
                        capture_output=True)
     assert r.returncode == 2 and b"Traceback" not in r.stderr
     assert "не в UTF-8" in r.stderr.decode()
+
+
+RECORD = (
+    "# Партия в клубе\n"
+    "Игроки: Иван, Пётр\n"
+    "Иван: тройку чисто в правый угол | биток 3, 3 в правый дальний угол | 3:0\n"
+    "Иван: пятёрку в угол | биток 5; 5 в левую середину | 8:0\n"
+    "Иван: семерку чисто в правый угол | биток 7\n"
+)
+
+
+def test_validate_checks_a_game_record_like_a_compiler(tmp_path, capsys):
+    f = tmp_path / "партия.txt"  # recognised by its «Игроки:» line, not only by the extension
+    f.write_text(RECORD, encoding="utf-8")
+    assert main(["validate", str(f)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{f}:4:15: заказ не принят: луза названа неточно: «в угол» (Q2)"
+    assert out[1] == "    Иван: пятёрку в угол | биток 5; 5 в левую середину | 8:0"
+    assert out[2] == "    " + " " * 14 + "^"
+    assert out[3].startswith("    подсказка: для угла скажите, левый или правый")
+    assert f"{f}:4:54: счёт не сходится: записано 8:0, по правилам 3:0" in out
+    assert f"{f}:5:1: сейчас бьёт Пётр, а не Иван" in out
+    assert out[-1] == f"{f}: запись партии: ударов 3, проверено по правилам 3, ошибок 3; счёт Иван 3 : 0 Пётр"
+
+
+def test_validate_a_record_gives_json_for_tools_and_english_on_request(tmp_path, capsys):
+    f = tmp_path / "p.record"
+    f.write_text(RECORD, encoding="utf-8")
+    assert main(["validate", str(f), "--json"]) == 1
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(r["line"], r["col"], r["kind"]) for r in rows[:-1]] == [(4, 15, "call"), (4, 54, "score"), (5, 1, "player")]
+    assert rows[0]["code"] == "pocket_not_definite" and rows[0]["ok"] is False
+    assert rows[-1] == {"file": str(f), "record": True, "ok": False, "strokes": 3, "judged": 3, "problems": 3,
+                        "scores": {"Иван": 3, "Пётр": 0}}
+    assert main(["validate", str(f), "--lang", "en"]) == 1
+    assert f"{f}:5:1: Пётр is to play, not Иван" in capsys.readouterr().out
+
+
+def test_validate_a_clean_record_exits_0(tmp_path, capsys):
+    f = tmp_path / "p.record"
+    f.write_text(RECORD.replace("пятёрку в угол", "пятёрку в угол (не принят)").replace("| 8:0", "| 3:0")
+                 .replace("Иван: семерку", "Пётр: семерку"), encoding="utf-8")
+    assert main(["validate", str(f)]) == 0
+    assert capsys.readouterr().out.endswith("ошибок 0; счёт Иван 3 : 0 Пётр\n")
+
+
+def test_validate_help_describes_the_record(capsys):
+    with pytest.raises(SystemExit):
+        main(["validate", "--help"])
+    out = capsys.readouterr().out
+    assert "Игроки: Иван, Пётр" in out and "(не принят)" in out and ".партия" in out
+
+
+def test_validate_a_record_refuses_options_its_header_sets(tmp_path, capsys):
+    f = tmp_path / "p.record"
+    f.write_text(RECORD, encoding="utf-8")
+    assert main(["validate", str(f), "--mode", "ball-and-pocket"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "это запись партии: режим, точность лузы и шары на столе в ней задают строки заголовка" in err

@@ -87,27 +87,6 @@ def test_resume_defaults_to_latest_unfinished(capsys, monkeypatch, db):
     assert b != a
 
 
-def test_export_json_csv_to_file(capsys, monkeypatch, db, tmp_path):
-    mid = new_match(capsys, monkeypatch, db)
-    run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
-    rc, out, _ = run(capsys, monkeypatch, "export", str(mid), "--db", db)
-    data = json.loads(out)
-    assert rc == 0 and len(data["strokes"]) == 4 and data["final"]["scores"]["Аня"] == 13
-    target = tmp_path / "m.csv"
-    rc, out, _ = run(capsys, monkeypatch, "export", str(mid), "--format", "csv", "-o", str(target), "--db", db)
-    rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
-    assert rc == 0 and out == "" and len(rows) == 4
-    assert rows[3]["penalty_player"] == "Боря" and rows[3]["fouls"] == "г" and rows[3]["score:Боря"] == "-5"
-
-
-def test_export_to_an_unwritable_place_says_why_in_russian(capsys, monkeypatch, db, tmp_path):
-    mid = new_match(capsys, monkeypatch, db)
-    rc, out, err = run(capsys, monkeypatch, "export", str(mid), "-o", str(tmp_path), "--db", db)
-    assert rc == 2 and out == "" and "не удаётся записать (это каталог, а не файл)" in err
-    rc, out, err = run(capsys, monkeypatch, "export", str(mid), "-o", str(tmp_path / "no" / "m.json"), "--db", db)
-    assert rc == 2 and "нет такого файла или каталога" in err and "No such file" not in err
-
-
 def test_show_speaks_the_language_asked_for_not_the_one_the_strokes_were_entered_in(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     run(capsys, monkeypatch, "--lang", "en", "play", "--match", str(mid), "--db", db, stdin=STROKES)

@@ -115,3 +115,54 @@ def test_why_expands_each_cited_clause_to_its_full_text(capsys):
     assert "Пункты правил:" not in out
     assert main(["--lang", "en", "replay", str(path), "--why"]) == 0
     assert "    Q10. A clean call is judged strictly. How strictly" in capsys.readouterr().out
+
+
+RECORD = (
+    "Игроки: Иван, Пётр\n"
+    "Иван: тройку чисто в правый угол | биток 3, 3 в правый дальний угол | 3:0\n"
+    "Иван: тройку в угол (не принят) | биток 5 | 3:0\n"
+    "Пётр: без заказа | биток 9; фол г\n"
+)
+
+
+def test_a_game_record_replays_with_the_same_verdicts_as_its_json_lines(tmp_path, capsys):
+    rec = tmp_path / "p.record"
+    rec.write_text(RECORD, encoding="utf-8")
+    from pyramid_referee.rules.notation import parse_outcome
+
+    script = tmp_path / "p.jsonl"
+    script.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in [
+        {"players": ["Иван", "Пётр"]},
+        {"call": "тройку чисто в правый угол", "outcome": parse_outcome("биток 3, 3 в правый дальний угол")},
+        {"call": "тройку в угол", "outcome": parse_outcome("биток 5")},
+        {"call": None, "outcome": parse_outcome("биток 9; фол г")}]) + "\n", encoding="utf-8")
+    assert main(["replay", str(script), "--json"]) == 0
+    from_json = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert main(["replay", str(rec), "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert rows == from_json  # the same lines, the same verdicts
+    assert [r["line"] for r in rows[:-1]] == [2, 3, 4]
+    assert [r["call_status"] for r in rows[:-1]] == ["accepted", "refused", "none"]
+    assert rows[1]["refusal"]["code"] == "pocket_not_definite"
+    assert rows[-1]["final"] and rows[-1]["scores"] == {"Иван": 8, "Пётр": -5}
+    assert main(["replay", str(rec)]) == 0
+    out = capsys.readouterr().out
+    assert "Удар 2 (строка 3), Иван: «тройку в угол» не принят: луза названа неточно" in out
+    assert out.endswith("Счёт: Иван 8 : -5 Пётр. Партия не окончена; бьёт Иван.\n")
+
+
+def test_a_record_with_a_problem_is_not_replayed_and_the_problem_is_named(tmp_path, capsys):
+    rec = tmp_path / "p.record"
+    rec.write_text(RECORD.replace("(не принят) ", "").replace("3:0\nПётр", "4:0\nПётр"), encoding="utf-8")
+    assert main(["replay", str(rec)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"pyramid-referee: ошибка: {rec}:3:14: заказ не принят: луза названа неточно")
+    assert f"ещё ошибок: 1, все покажет «validate {rec}»" in err
+
+
+def test_an_empty_record_is_refused_not_a_traceback(tmp_path, capsys):
+    rec = tmp_path / "p.record"
+    rec.write_text("# только комментарий\n", encoding="utf-8")
+    assert main(["replay", str(rec)]) == 2
+    assert "p.record:1:1: запись пуста: нет ни заголовка, ни ударов" in capsys.readouterr().err

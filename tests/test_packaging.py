@@ -36,6 +36,8 @@ def test_wheel_carries_every_subpackage_and_its_data(tmp_path):
             assert f"pyramid_referee/{sub}/{src.name}" in names, src
         for data in list((root / sub).glob("*.lark")) + list((root / sub).glob("data/*")):
             assert f"pyramid_referee/{sub}/{data.relative_to(root / sub)}" in names, data
+    for grammar in (root / "pyramid_referee").glob("*.lark"):  # the shell's own grammars (record.lark)
+        assert f"pyramid_referee/{grammar.name}" in names, grammar
 
 
 def test_lang_before_or_after_the_subcommand():

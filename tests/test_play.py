@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 
 from pyramid_referee.i18n import set_lang
-from pyramid_referee.match_report import export_csv, export_json, export_script, route_kinds, stats
+from pyramid_referee.match_report import route_kinds, stats
 from pyramid_referee.match_session import Session
 from pyramid_referee.play import Play, help_text
 from pyramid_referee.store import Store, StoreError
@@ -211,23 +211,6 @@ def test_route_kinds():
     assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "contre_coup"], [3, "pocket"]]}) == ("contre_coup",)
 
 
-def test_export_json_and_csv(store):
-    import csv
-    import io as _io
-
-    s, _, msgs = run_play(store, GAME + ["undo"])
-    data = export_json(store, s.id)
-    assert data["match"]["players"] == ["Аня", "Боря"]
-    assert [x["seq"] for x in data["strokes"]] == [1, 2, 3]
-    assert [x["seq"] for x in data["undone"]] == [4]
-    assert data["final"] == store.strokes(s.id)[-1].record.state
-    rows = list(csv.DictReader(_io.StringIO(export_csv(store, s.id))))
-    assert [r["seq"] for r in rows] == ["1", "2", "3"]
-    assert rows[0]["call_text"] == "тройку чисто в правый угол"
-    assert rows[1]["score:Аня"] == "8" and rows[2]["fulfilled"] == "0"
-    assert json.loads(rows[0]["outcome"])["events"][1]["pocket"]["side"] == "right"
-
-
 def test_help_documents_the_notation():
     text = help_text("ru")
     for word in ("биток", "промах", "по заказу", "с руки", "в доме", "касание", "undo", "предупреждение"):
@@ -303,18 +286,6 @@ def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):
     assert [r.record.outcome_text for r in store.strokes(s.id)] == ["биток 3, 3 в правый дальний угол", "биток 5"]
     assert s.state.to_json() == store.strokes(s.id)[0].record.state  # memory taken back too
     assert Session(store, s.id).mismatches == []
-
-
-def test_exported_script_replays_to_the_stored_state(store):
-    # The store → a match script → the replay command's engine (replay.py): same verdicts, same state.
-    from pyramid_referee.replay import replay_lines
-
-    s, _, msgs = run_play(store, GAME + ["тройку в угол | биток 6", "- | биток 8", "undo"])
-    assert store.strokes(s.id)[-1].record.call_status == "refused"
-    result = replay_lines(export_script(store, s.id).splitlines())
-    rows = store.strokes(s.id)
-    assert [r.verdict.to_json("ru") for r in result.rows] == [r.record.verdict for r in rows]
-    assert result.state.to_json() == rows[-1].record.state
 
 
 def test_a_damaged_record_is_a_clear_error(store):

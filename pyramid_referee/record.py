@@ -1,0 +1,677 @@
+"""The written game record: a plain-text Russian protocol of a партия, one stroke a line.
+
+A marker writes it on a tablet or copies it from a paper protocol; ``validate``
+checks it like a compiler, ``replay`` judges it, ``export --format record``
+writes one from a stored match. The grammar is ``record.lark`` (Lark, LALR);
+the file is read line by line, so a bad line is named and the others are still
+checked. «#» starts a comment anywhere; blank lines are skipped.
+
+Header (before the first stroke; «Игроки» is required and is how a record is
+recognised, besides the extensions ``.record`` and ``.партия``)::
+
+    Игроки: Иван, Пётр                 the two players, the one who breaks first
+    Режим: чистое назначение           or «шар и луза» (C1, C7)
+    До: 71                             the score a партия is played to (E1)
+    Штраф: 5                           the penalty (P2)
+    Отрицательный счёт: да             (Q1) да / нет
+    Стоимость шаров: классическая      (Q4) классическая / по номерам
+    Точность лузы: нужна сторона угла  (Q2) нужна сторона угла / любая
+    Нужен результат: нет               (E4) да / нет
+    Счёт: Иван 20, Пётр 11             a start from a score sheet: the score,
+    На столе: 2 4 5 6 7 8 9 10 11 12 13 14 15   the balls left,
+    Бьёт: Пётр                         who is to play,
+    С руки: нет                        whether from hand (default нет),
+    Следующую разбивает: Иван          who breaks the next партия (E4)
+
+A stroke::
+
+    Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0
+
+the striker, «:», the call as said («без заказа» or «-» for none; a call the
+referee refused is marked «(не принят)» after it), «|», the outcome in the
+outcome notation, and optionally «|» and the running score after the stroke,
+the players in the order of «Игроки» («13:-5»).
+
+``read_record(lines)`` → ``Record`` (the plain data) and the problems of form;
+``check_record(lines)`` also judges every stroke and adds the problems of
+substance: a refused call not marked so, an outcome that cannot happen, a
+running score that does not add up, the wrong player to move, a stroke after
+the end. Every ``Problem`` has its line and column (1-based) and a hint.
+``write_record(match, strokes)`` writes a stored match as a record (``render_record`` the text).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+# Lark and the rules engine are imported where they are used: the command line imports this
+# module for its help text (RECORD_HELP_RU), and every command would otherwise pay for them.
+
+EXTENSIONS = (".record", ".партия")
+
+#: The record's format in a few lines, for ``validate --help`` and ``replay --help``.
+RECORD_HELP_RU = """\
+  Игроки: Иван, Пётр                 (обязательно; первым — кто разбивает)
+  Режим: чистое назначение           (или «шар и луза»)
+  До: 71   Штраф: 5   Отрицательный счёт: да   Стоимость шаров: классическая
+  Точность лузы: нужна сторона угла  Нужен результат: нет
+  Счёт: Иван 20, Пётр 11   На столе: 2 4 5 15   Бьёт: Пётр   С руки: нет
+                                     (начало с протокола: «Счёт», «На столе», «Бьёт» вместе)
+  Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0
+  Иван: тройку в угол (не принят) | биток 6 | 3:0
+  Пётр: без заказа | биток 9; фол г | 8:-5
+Заголовок — до первого удара, по строке «Название: значение»; кроме «Игроки» всё
+необязательно. Удар: кто бьёт, «:», заказ как сказан («без заказа» или «-», если
+его нет; заказ, который судья не принял, отмечают «(не принят)»), «|», исход в
+записи исходов (как в «play»), и по желанию «|» и счёт после удара — игроки в
+порядке строки «Игроки». «#» начинает комментарий.\
+"""
+RECORD_HELP_EN = """\
+  «Игроки: Иван, Пётр»                      (required; the one who breaks first)
+  «Режим: чистое назначение»                (or «шар и луза»)
+  «До: 71»  «Штраф: 5»  «Отрицательный счёт: да»  «Стоимость шаров: классическая»
+  «Точность лузы: нужна сторона угла»  «Нужен результат: нет»
+  «Счёт: Иван 20, Пётр 11»  «На столе: 2 4 5 15»  «Бьёт: Пётр»  «С руки: нет»
+                                            (a start from a score sheet: «Счёт», «На столе», «Бьёт» together)
+  «Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0»
+  «Иван: тройку в угол (не принят) | биток 6 | 3:0»
+  «Пётр: без заказа | биток 9; фол г | 8:-5»
+The header comes before the first stroke, one 'Name: value' a line; all but
+«Игроки» is optional. A stroke: the striker, ':', the call as said («без заказа»
+or '-' for none; a call the referee refused is marked «(не принят)»), '|', the
+outcome in the outcome notation (as in play), and optionally '|' and the score
+after the stroke, the players in the order of «Игроки». '#' starts a comment.\
+"""
+NO_CALL = "без заказа"
+REFUSED_MARK = "(не принят)"
+
+
+# ---------------------------------------------------------------------------- data
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a record: where, what, and how to fix it."""
+
+    line: int
+    col: int
+    kind: str  # syntax | header | player | call | outcome | score | over
+    ru: str
+    en: str
+    hint_ru: str = ""
+    hint_en: str = ""
+    code: str | None = None  # the grammar's refusal code, for a refused call
+
+    def message(self, lang: str = "ru") -> str:
+        return self.en if lang == "en" else self.ru
+
+    def hint(self, lang: str = "ru") -> str:
+        return self.hint_en if lang == "en" else self.hint_ru
+
+    def to_json(self, lang: str = "ru") -> dict:
+        data = {"line": self.line, "col": self.col, "kind": self.kind, "message": self.message(lang),
+                "hint": self.hint(lang)}
+        if self.code:
+            data["code"] = self.code
+        return data
+
+
+@dataclass(frozen=True)
+class RecordStroke:
+    line: int
+    player: str
+    player_col: int
+    call: str | None  # the call as said; None: no call
+    call_col: int
+    refused_mark: bool  # written «(не принят)»
+    outcome: str
+    outcome_col: int
+    score: tuple[int, int] | None = None
+    score_col: int = 0
+
+
+@dataclass
+class Record:
+    players: tuple[str, str] | None = None
+    settings: dict = field(default_factory=dict)
+    start: dict | None = None
+    strokes: list[RecordStroke] = field(default_factory=list)
+    header_lines: dict = field(default_factory=dict)  # header key → its line
+
+
+# ---------------------------------------------------------------------------- grammar
+
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark
+
+    return Lark.open(str(Path(__file__).with_name("record.lark")), parser="lalr", lexer="contextual",
+                     start=["header", "stroke"], propagate_positions=True)
+
+
+@lru_cache(maxsize=1)
+def _transformer():
+    from lark import Transformer
+
+    return type("ToData", (_ToData, Transformer), {})()
+
+
+class _ToData:
+    """A parsed line → plain data: ("header", key, col, value, col) or a RecordStroke (line set later);
+    mixed into Lark's Transformer by ``_transformer``."""
+
+    def header(self, items):
+        key, value = items
+        return ("header", key.strip(), key.column, value.rstrip(), value.column)
+
+    def no_call(self, items):
+        return (None, items[0].column, False)
+
+    def said(self, items):
+        text = items[0]
+        return (text.rstrip(), text.column, len(items) > 1)
+
+    def score(self, items):
+        a, b = items
+        return (_int(a), _int(b), a.column)
+
+    def stroke(self, items):
+        player, call, outcome, *rest = items
+        score = rest[0] if rest else None
+        return RecordStroke(
+            line=0, player=player.strip(), player_col=player.column, call=call[0], call_col=call[1],
+            refused_mark=call[2], outcome=outcome.rstrip(), outcome_col=outcome.column,
+            score=None if score is None else (score[0], score[1]), score_col=0 if score is None else score[2],
+        )
+
+
+def _int(tok: str) -> int:
+    return int(re.sub(r"\s", "", str(tok)).replace("−", "-").replace("–", "-"))
+
+
+_WHAT = {
+    "KEY": ("название", "a name"), "VALUE": ("значение", "a value"), "PLAYER": ("имя игрока", "the player's name"),
+    "_COLON": ("«:»", "':'"), "_BAR": ("«|»", "'|'"), "NO_CALL": ("«без заказа»", "'без заказа'"),
+    "CALL_TEXT": ("заказ", "the call"), "REFUSED": ("«(не принят)»", "'(не принят)'"),
+    "OUTCOME": ("исход", "the outcome"), "SCORE_NUMBER": ("счёт, например «8:0»", "the score, e.g. '8:0'"),
+}
+
+
+def _expected(names) -> tuple[str, str]:
+    picked = [_WHAT[n] for n in sorted(set(names)) if n in _WHAT]
+    return ", ".join(p[0] for p in picked), ", ".join(p[1] for p in picked)
+
+
+def _syntax_problem(no: int, text: str, exc, is_stroke: bool) -> Problem:
+    from lark import UnexpectedEOF, UnexpectedToken
+
+    shape_ru = "«игрок: заказ | исход | счёт»" if is_stroke else "«Название: значение»"
+    shape_en = "'player: call | outcome | score'" if is_stroke else "'Name: value'"
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
+        names = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ()
+        exp_ru, exp_en = _expected(names)
+        col = len(text.split("#", 1)[0].rstrip()) + 1
+        return Problem(no, col, "syntax", f"строка оборвана: не хватает: {exp_ru}", f"the line stops short: {exp_en} missing",
+                       f"пишите {shape_ru}", f"write {shape_en}")
+    col = getattr(exc, "column", 1) or 1
+    pos = getattr(exc, "pos_in_stream", None)
+    word = text[pos:].split()[0] if pos is not None and text[pos:].split() else text[col - 1: col]
+    names = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
+    exp_ru, exp_en = _expected(names)
+    hint_ru, hint_en = f"пишите {shape_ru}", f"write {shape_en}"
+    if word.startswith(("(", ")")):
+        hint_ru += "; скобки бывают только в отметке «(не принят)» после заказа"
+        hint_en += "; brackets only in the mark '(не принят)' after the call"
+    ru = f"здесь не к месту «{word}»" + (f"; ожидалось: {exp_ru}" if exp_ru else "")
+    en = f"'{word}' does not fit here" + (f"; expected: {exp_en}" if exp_en else "")
+    return Problem(no, col, "syntax", ru, en, hint_ru, hint_en)
+
+
+def parse_line(text: str) -> Any:
+    """One line → None (blank or comment), a header tuple or a RecordStroke; raises UnexpectedInput."""
+    body = text.split("#", 1)[0]
+    if not body.strip():
+        return None
+    start = "stroke" if "|" in body else "header"
+    return _transformer().transform(_parser().parse(text, start=start))
+
+
+# ---------------------------------------------------------------------------- header
+
+def _norm(s: str) -> str:
+    return " ".join(s.lower().replace("ё", "е").split())
+
+
+_KEYS = {  # the spelling people write → the header key
+    "игроки": "players", "режим": "mode", "до": "target", "партия до": "target", "играем до": "target",
+    "игра до": "target", "штраф": "penalty", "отрицательный счет": "negative_scores",
+    "стоимость шаров": "ball_values", "точность лузы": "pocket_precision", "нужен результат": "result_required",
+    "счет": "scores", "на столе": "on_table", "бьет": "to_play", "с руки": "from_hand",
+    "следующую разбивает": "next_break",
+}
+KEY_NAMES = ("Игроки", "Режим", "До", "Штраф", "Отрицательный счёт", "Стоимость шаров", "Точность лузы",
+             "Нужен результат", "Счёт", "На столе", "Бьёт", "С руки", "Следующую разбивает")
+_YES = {"да": True, "нет": False, "yes": True, "no": False, "true": True, "false": False}
+_CHOICES = {
+    "mode": ({"чистое назначение": "clean", "чистое": "clean", "чисто": "clean", "clean": "clean",
+              "шар и луза": "ball_and_pocket", "ball_and_pocket": "ball_and_pocket",
+              "ball-and-pocket": "ball_and_pocket"}, "«чистое назначение» или «шар и луза»",
+             "'чистое назначение' or 'шар и луза'"),
+    "ball_values": ({"классическая": "classic", "классика": "classic", "classic": "classic",
+                     "по номерам": "face", "face": "face"}, "«классическая» или «по номерам»",
+                    "'классическая' or 'по номерам'"),
+    "pocket_precision": ({"нужна сторона угла": "side_for_corners", "сторона угла": "side_for_corners",
+                          "side_for_corners": "side_for_corners", "любая": "any", "any": "any"},
+                         "«нужна сторона угла» или «любая»", "'нужна сторона угла' or 'любая'"),
+}
+_MODE_WORDS = {"clean": "чистое назначение", "ball_and_pocket": "шар и луза"}
+_VALUE_WORDS = {"classic": "классическая", "face": "по номерам"}
+_PRECISION_WORDS = {"side_for_corners": "нужна сторона угла", "any": "любая"}
+
+
+def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col: int, problems: list[Problem]) -> None:
+    name = _KEYS.get(_norm(key))
+    bad = lambda ru, en, hru="", hen="": problems.append(Problem(no, value_col, "header", ru, en, hru, hen))  # noqa: E731
+    if name is None:
+        if rec.players and key in rec.players:
+            problems.append(Problem(no, len(key) + key_col + 1, "syntax", "у удара нет «|» между заказом и исходом",
+                                    "the stroke has no '|' between the call and the outcome",
+                                    "пишите «игрок: заказ | исход»", "write 'player: call | outcome'"))
+        else:
+            problems.append(Problem(no, key_col, "header", f"неизвестный заголовок «{key}»", f"unknown header '{key}'",
+                                    "известны: " + ", ".join(f"«{k}»" for k in KEY_NAMES) + "; удар пишется «игрок: заказ | исход»",
+                                    "known: " + ", ".join(KEY_NAMES) + "; a stroke is 'player: call | outcome'"))
+        return
+    if rec.strokes:
+        problems.append(Problem(no, key_col, "header", f"заголовок «{key}» после первого удара",
+                                f"the header '{key}' comes after the first stroke",
+                                "перенесите его в начало записи", "move it to the top of the record"))
+        return
+    if name in rec.header_lines:
+        problems.append(Problem(no, key_col, "header", f"«{key}» уже указан в строке {rec.header_lines[name]}",
+                                f"'{key}' is already given on line {rec.header_lines[name]}",
+                                "оставьте одну строку", "keep one line"))
+        return
+    rec.header_lines[name] = no
+    v = _norm(value)
+    if name == "players":
+        names = [p.strip() for p in re.split(r",|\s[—–-]\s", value)]  # «Иван, Пётр» or «Иван — Пётр»
+        if len(names) != 2 or not all(names):
+            return bad("нужны два имени через запятую", "two names separated by a comma are needed",
+                       "например «Игроки: Иван, Пётр»", "e.g. 'Игроки: Иван, Пётр'")
+        if names[0] == names[1]:
+            return bad("у игроков должны быть разные имена", "the two players need different names")
+        rec.players = (names[0], names[1])
+    elif name in _CHOICES:
+        table, ru, en = _CHOICES[name]
+        if v not in table:
+            return bad(f"«{value}» — не подходит: допустимо {ru}", f"'{value}' does not fit: {en}")
+        rec.settings[name] = table[v]
+    elif name in ("negative_scores", "result_required", "from_hand"):
+        if v not in _YES:
+            return bad(f"«{value}» — нужно «да» или «нет»", f"'{value}': 'да' or 'нет' is needed")
+        if name == "from_hand":
+            rec.start = {**(rec.start or {}), "from_hand": _YES[v]}
+        else:
+            rec.settings[name] = _YES[v]
+    elif name in ("target", "penalty"):
+        low = 1 if name == "target" else 0
+        if not re.fullmatch(r"\d+", v) or int(v) < low:
+            return bad(f"«{value}» — нужно целое число не меньше {low}", f"'{value}': a whole number of at least {low} is needed")
+        rec.settings[name] = int(v)
+    elif name == "scores":
+        scores = {}
+        for part in value.split(","):
+            m = re.fullmatch(r"\s*(.+?)\s+([-−–]?\s*\d+)\s*", part)
+            if not m:
+                return bad(f"не понять счёт «{part.strip()}»", f"cannot read the score '{part.strip()}'",
+                           "например «Счёт: Иван 20, Пётр 11»", "e.g. 'Счёт: Иван 20, Пётр 11'")
+            scores[m.group(1)] = _int(m.group(2))
+        rec.start = {**(rec.start or {}), "scores": scores}
+    elif name == "on_table":
+        parts = [p for p in re.split(r"[\s,]+", v) if p]
+        if not parts or not all(p.isdigit() for p in parts):
+            return bad("нужны номера шаров через пробел", "ball numbers separated by spaces are needed",
+                       "например «На столе: 2 4 5 15»", "e.g. 'На столе: 2 4 5 15'")
+        rec.start = {**(rec.start or {}), "on_table": [int(p) for p in parts]}
+    else:  # to_play, next_break: a player's name
+        rec.start = {**(rec.start or {}), name: value.strip()}
+
+
+_START_FIELD_KEY = {"scores": "scores", "on_table": "on_table", "to_play": "to_play", "from_hand": "from_hand",
+                    "next_break": "next_break"}
+
+
+def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None:
+    """Settings, players and the start position as a whole (the rules engine checks them)."""
+    if rec.players is None:
+        if "players" in rec.header_lines:  # given, but not two names: already named on its line
+            return
+        problems.append(Problem(first_line, 1, "header", "не указаны игроки", "the players are not given",
+                                "первой строкой запишите «Игроки: Иван, Пётр» (первым — кто разбивает)",
+                                "start with 'Игроки: Иван, Пётр' (the one who breaks first)"))
+        return
+    from .rules import GameState, RulesInputError, Settings
+
+    try:
+        settings = Settings.from_json(rec.settings)
+    except RulesInputError as exc:  # pragma: no cover - the header words are checked above
+        problems.append(Problem(first_line, 1, "header", exc.ru, exc.message))
+        return
+    if rec.start is not None:
+        missing = [k for k, n in (("scores", "Счёт"), ("on_table", "На столе"), ("to_play", "Бьёт")) if k not in rec.start]
+        if missing:
+            line = min(rec.header_lines[k] for k in ("scores", "on_table", "to_play", "from_hand", "next_break")
+                       if k in rec.header_lines)
+            names = {"scores": "«Счёт»", "on_table": "«На столе»", "to_play": "«Бьёт»"}
+            problems.append(Problem(line, 1, "header", "начало с протокола задано не полностью",
+                                    "the start from a score sheet is incomplete",
+                                    "нужны ещё: " + ", ".join(names[k] for k in missing),
+                                    "also needed: " + ", ".join(names[k] for k in missing)))
+            return
+    try:
+        GameState.initial(settings, rec.players, rec.start)
+    except RulesInputError as exc:
+        key = exc.field.split(".")[1].split("[")[0] if exc.field.startswith("start.") else "players"
+        line = rec.header_lines.get(_START_FIELD_KEY.get(key, key), rec.header_lines.get("players", first_line))
+        problems.append(Problem(line, 1, "header", "начало с протокола: " + exc.ru, "the start from a score sheet: " + exc.message))
+
+
+def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
+    """The record's plain data and its problems of form (syntax, header)."""
+    from lark import UnexpectedInput
+
+    rec = Record()
+    problems: list[Problem] = []
+    first_line = None
+    for no, text in enumerate(lines, 1):
+        try:
+            got = parse_line(text)
+        except UnexpectedInput as exc:
+            problems.append(_syntax_problem(no, text, exc, "|" in text.split("#", 1)[0]))
+            first_line = first_line or no
+            continue
+        if got is None:
+            continue
+        first_line = first_line or no
+        if isinstance(got, tuple):
+            _header(rec, no, *got[1:], problems)
+            continue
+        if not rec.strokes:
+            _check_header(rec, problems, first_line)
+        rec.strokes.append(_with_line(got, no))
+    if not rec.strokes and first_line is not None:
+        _check_header(rec, problems, first_line)
+    if first_line is None:
+        problems.append(Problem(1, 1, "header", "запись пуста: нет ни заголовка, ни ударов",
+                                "the record is empty: no header and no strokes",
+                                "первой строкой запишите «Игроки: Иван, Пётр», дальше по удару в строке",
+                                "start with 'Игроки: Иван, Пётр', then one stroke a line"))
+    return rec, problems
+
+
+def _with_line(s: RecordStroke, no: int) -> RecordStroke:
+    return RecordStroke(no, s.player, s.player_col, s.call, s.call_col, s.refused_mark, s.outcome, s.outcome_col,
+                        s.score, s.score_col)
+
+
+def is_record(path: str, lines: list[str]) -> bool:
+    """A game record: by its extension, or by its first line that is not blank or a comment («Игроки: …»)."""
+    if Path(path).suffix.lower() in EXTENSIONS:
+        return True
+    for text in lines:
+        body = text.split("#", 1)[0].strip()
+        if body:
+            key, colon, _ = body.partition(":")
+            return bool(colon) and _norm(key) in ("игроки", "players")
+    return False
+
+
+# ---------------------------------------------------------------------------- judging
+
+@dataclass
+class Checked:
+    """A record read and judged: the data, the replay of it, and every problem found."""
+
+    record: Record
+    problems: list[Problem]
+    result: Any = None  # replay.ReplayResult over the strokes judged (None: the header is bad)
+    judged_to: int | None = None  # the line after which the strokes could not be judged (an impossible outcome)
+
+
+_EVENT_FIELD = re.compile(r"^(?:outcome\.)?events\[(\d+)\]")
+
+
+def _outcome_col(s: RecordStroke, exc, columns: list[int]) -> int:
+    m = _EVENT_FIELD.match(exc.field or "")
+    if m and int(m.group(1)) < len(columns):
+        return s.outcome_col + columns[int(m.group(1))] - 1
+    return s.outcome_col
+
+
+def check_record(lines: Iterable[str], parse=None) -> Checked:
+    """Read a record and judge every stroke; nothing stops at the first problem but
+    an outcome that cannot happen (after it the position is unknown)."""
+    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
+    from .rules import Match, Outcome, RulesError, RulesInputError, Settings
+    from .rules.notation import NotationError, parse_outcome_located
+
+    lines = list(lines)
+    rec, problems = read_record(lines)
+    checked = Checked(rec, problems)
+    if rec.players is None or any(p.kind == "header" for p in problems):
+        _check_notation(rec.strokes, problems)
+        problems.sort(key=lambda p: (p.line, p.col))
+        return checked
+    if parse is None:
+        from .grammar import parse
+    settings = Settings.from_json(rec.settings)
+    match = Match(settings, list(rec.players), rec.start)
+    script_strokes = []
+    script = Script(settings, rec.players, rec.start, (), None)
+    result = ReplayResult(script, match)
+    checked.result = result
+    for s in rec.strokes:
+        state = match.state
+        if state.is_over:
+            problems.append(Problem(s.line, 1, "over", "партия уже окончена: удар лишний",
+                                    "the партия is already over: the stroke is one too many",
+                                    "уберите удар или начните запись новой партии",
+                                    "remove the stroke or start a new record"))
+            checked.judged_to = s.line
+            break
+        striker = state.striker
+        if s.player not in rec.players:
+            problems.append(Problem(s.line, s.player_col, "player", f"«{s.player}» не играет в этой партии",
+                                    f"'{s.player}' does not play in this партия",
+                                    f"играют {rec.players[0]} и {rec.players[1]}; сейчас бьёт {striker}",
+                                    f"the players are {rec.players[0]} and {rec.players[1]}; {striker} is to play"))
+        elif s.player != striker:
+            problems.append(Problem(s.line, s.player_col, "player", f"сейчас бьёт {striker}, а не {s.player}",
+                                    f"{striker} is to play, not {s.player}",
+                                    _turn_hint_ru(result), _turn_hint_en(result)))
+        # the call
+        status, call, refusal_json = "none", None, None
+        if s.call is not None:
+            got = parse(s.call, mode=settings.mode, balls_left=sorted(state.on_table),
+                        pocket_precision=settings.pocket_precision)
+            if hasattr(got, "code"):  # a Refusal
+                status, refusal_json = "refused", got.to_json("ru")
+                clause = _refusal_clause(got.code)
+                if clause:  # as a replay of JSON lines gives it
+                    refusal_json["clause"] = clause
+                if not s.refused_mark:
+                    problems.append(Problem(
+                        s.line, s.call_col + got.span[0], "call", f"заказ не принят: {got.message('ru')}",
+                        f"the call is refused: {got.message('en')}",
+                        f"{got.hint('ru')}; если игрок так и сказал, отметьте «{REFUSED_MARK}» после заказа",
+                        f"{got.hint('en')}; if the player said it so, mark it '{REFUSED_MARK}' after the call",
+                        code=got.code))
+            else:
+                status, call = "accepted", got
+                if s.refused_mark:
+                    problems.append(Problem(s.line, s.call_col, "call", "заказ принимается, а отмечен «(не принят)»",
+                                            "the call is accepted, yet marked '(не принят)'",
+                                            "уберите отметку «(не принят)»", "remove the mark '(не принят)'"))
+        # the outcome
+        try:
+            data, columns = parse_outcome_located(s.outcome)
+        except NotationError as exc:
+            problems.append(_notation_problem(s, exc))
+            checked.judged_to = s.line
+            break
+        try:
+            outcome = Outcome.from_json(data)
+            verdict = match.stroke(call, outcome, call_status=status)
+        except RulesError as exc:
+            ru = exc.ru if isinstance(exc, RulesInputError) else str(exc)
+            en = exc.message if isinstance(exc, RulesInputError) else str(exc)
+            col = _outcome_col(s, exc, columns) if isinstance(exc, RulesInputError) else s.outcome_col
+            problems.append(Problem(s.line, col, "outcome", "исход не сходится с партией: " + ru,
+                                    "the outcome does not fit the game: " + en,
+                                    "сверьте исход с протоколом; удары после этой строки по правилам не проверены",
+                                    "check the outcome against the protocol; the strokes after this line are not judged"))
+            checked.judged_to = s.line
+            break
+        script_strokes.append(ScriptStroke(s.line, s.call, outcome))
+        result.rows.append(ReplayRow(s.line, s.call, call, status, refusal_json, verdict, outcome))
+        if s.score is not None and tuple(match.state.scores) != s.score:
+            want = f"{match.state.scores[0]}:{match.state.scores[1]}"
+            problems.append(Problem(s.line, s.score_col, "score",
+                                    f"счёт не сходится: записано {s.score[0]}:{s.score[1]}, по правилам {want}",
+                                    f"the score does not add up: {s.score[0]}:{s.score[1]} written, {want} by the rules",
+                                    "вердикт удара: " + verdict.message("ru"), "the stroke's verdict: " + verdict.message("en")))
+    result.script = Script(settings, rec.players, rec.start, tuple(script_strokes), None)
+    _check_notation(rec.strokes[len(result.rows) + (checked.judged_to is not None):], problems)
+    problems.sort(key=lambda p: (p.line, p.col))
+    return checked
+
+
+def _notation_problem(s: RecordStroke, exc) -> Problem:
+    return Problem(s.line, s.outcome_col + exc.column - 1, "outcome", "исход: " + _notation_text(exc, "ru"),
+                   "outcome: " + _notation_text(exc, "en"),
+                   "исход пишется так: «биток 3; 3 в правый дальний угол» (справка — команда «help» в «pyramid-referee play»)",
+                   "the outcome reads like 'биток 3; 3 в правый дальний угол' (see help in pyramid-referee play)")
+
+
+def _check_notation(strokes: list[RecordStroke], problems: list[Problem]) -> None:
+    """The strokes that could not be judged still get their outcome's form checked."""
+    from .rules.notation import NotationError, parse_outcome
+
+    for s in strokes:
+        try:
+            parse_outcome(s.outcome)
+        except NotationError as exc:
+            problems.append(_notation_problem(s, exc))
+
+
+def _notation_text(exc, lang: str) -> str:
+    """The notation's message without its own «столбец N» (the record names the column itself)."""
+    text = exc.what_en if lang == "en" else exc.what_ru
+    if exc.expected:
+        names = ", ".join(e[1] if lang == "en" else e[0] for e in exc.expected)
+        text += f"; {'expected' if lang == 'en' else 'ожидалось'}: {names}"
+    return text
+
+
+def _turn_hint_ru(result) -> str:
+    if not result.rows:
+        return "первым бьёт тот, кто назван первым в «Игроки» (или в «Бьёт»)"
+    return f"после удара в строке {result.rows[-1].line}: {result.rows[-1].verdict.message('ru')}"
+
+
+def _turn_hint_en(result) -> str:
+    if not result.rows:
+        return "the first named in 'Игроки' (or in 'Бьёт') strikes first"
+    return f"after the stroke on line {result.rows[-1].line}: {result.rows[-1].verdict.message('en')}"
+
+
+# ---------------------------------------------------------------------------- writing
+
+def _clean(text: str) -> str:
+    return " ".join(text.replace("|", " ").replace("#", " ").split())
+
+
+@dataclass(frozen=True)
+class WrittenStroke:
+    """What a record line says of one stroke (the store's or a replay's view of it)."""
+
+    striker: str
+    call_status: str  # accepted | refused | none
+    call_text: str | None
+    call: dict | None  # the call JSON (written in canonical words when no text was said)
+    outcome_text: str | None
+    outcome: dict
+    scores: tuple[int, int]  # after the stroke, in the players' order
+
+
+def write_record(match, strokes) -> str:
+    """A stored match (store.MatchRow and its active StrokeRows) as a game record."""
+    p0, p1 = match.players
+    return render_record(f"Запись партии: матч {match.id}", (p0, p1), match.settings, match.start, [
+        WrittenStroke(r.record.verdict["striker"], r.record.call_status, r.record.call_text, r.record.call,
+                      r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]))
+        for r in strokes])
+
+
+def render_record(title: str | None, players, settings: dict | None, start: dict | None,
+                  strokes: Iterable[WrittenStroke]) -> str:
+    """A game record's text: the header (the settings that differ from the defaults), one line a stroke."""
+    from .grammar import Call, render
+    from .i18n import UserError, tr
+    from .rules import Settings
+    from .rules.notation import NotationError, parse_outcome, render_outcome
+
+    p0, p1 = players
+    for name in (p0, p1):
+        bad = next((ch for ch in ",:|#" if ch in name), None)
+        if bad or name != name.strip():
+            raise UserError(tr(f"имя игрока «{name}» не записать в запись партии: в имени не должно быть знаков "
+                               "«,», «:», «|», «#» и пробелов по краям; выгрузите партию в другом формате",
+                               f"the player's name '{name}' cannot go into a game record: a name may not hold "
+                               "',', ':', '|', '#' or spaces at its ends; export the match in another format"))
+    s = Settings.from_json(settings)
+    out = [f"# {title}"] if title else []
+    out += [f"Игроки: {p0}, {p1}", f"Режим: {_MODE_WORDS[s.mode]}"]
+    d = Settings()
+    if s.target != d.target:
+        out.append(f"До: {s.target}")
+    if s.penalty != d.penalty:
+        out.append(f"Штраф: {s.penalty}")
+    if s.negative_scores != d.negative_scores:
+        out.append(f"Отрицательный счёт: {'да' if s.negative_scores else 'нет'}")
+    if s.ball_values != d.ball_values:
+        out.append(f"Стоимость шаров: {_VALUE_WORDS[s.ball_values]}")
+    if s.pocket_precision != d.pocket_precision:
+        out.append(f"Точность лузы: {_PRECISION_WORDS[s.pocket_precision]}")
+    if s.result_required != d.result_required:
+        out.append(f"Нужен результат: {'да' if s.result_required else 'нет'}")
+    if start:
+        out.append("Счёт: " + ", ".join(f"{p} {start['scores'][p]}" for p in (p0, p1)))
+        out.append("На столе: " + " ".join(str(b) for b in start["on_table"]))
+        out.append(f"Бьёт: {start['to_play']}")
+        if start.get("from_hand"):
+            out.append("С руки: да")
+        if start.get("next_break"):
+            out.append(f"Следующую разбивает: {start['next_break']}")
+    out.append("")
+    for w in strokes:
+        if w.call_status == "none":
+            call = NO_CALL
+        elif w.call_status == "refused":
+            call = _clean((w.call_text or "").replace("(", " ").replace(")", " ")) + " " + REFUSED_MARK
+        elif w.call_text and not re.search(r"[|#()]", w.call_text) and w.call_text.strip() not in ("-", "—", "–"):
+            call = " ".join(w.call_text.split())  # the player's own words
+        else:
+            call = render(Call.from_json(w.call))
+        outcome = _clean(w.outcome_text or "")
+        try:
+            if not outcome or parse_outcome(outcome) != w.outcome:
+                outcome = render_outcome(w.outcome)
+        except NotationError:
+            outcome = render_outcome(w.outcome)
+        out.append(f"{w.striker}: {call} | {outcome} | {w.scores[0]}:{w.scores[1]}")
+    return "\n".join(out) + "\n"

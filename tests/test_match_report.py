@@ -1,0 +1,138 @@
+"""Exports of a stored match (match_report.py): JSON, the CSV a spreadsheet opens, the replay
+script in the players' own words, the written game record."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from pyramid_referee.i18n import set_lang
+from pyramid_referee.match_report import CSV_BOM, csv_number, export_csv, export_json, export_record, export_script
+from pyramid_referee.match_session import Session
+from pyramid_referee.play import Play
+from pyramid_referee.store import Store
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "m.sqlite") as s:
+        yield s
+
+
+def play(store, lines, players=("Аня", "Боря"), settings=None):
+    s = Session.create(store, list(players), settings, lang="ru")
+    it = iter(lines)
+    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
+         resumed=False).run(lambda prompt: next(it, None))
+    return s
+
+
+# Аня pockets 3 (C2), then 5 (said as a player says it: «пятёрку»);
+# misses 7 (Q3); Боря touches a ball (P1 г); then a call refused for its pocket (Q2).
+GAME = [
+    "тройку чисто в правый угол | биток 3, 3 в правый дальний угол",
+    "пятёрку чисто в левую середину | биток 5; 5 в левую середину",
+    "семерку чисто в правый угол | биток 7",
+    "- | биток 9; фол г",
+    "тройку в угол | биток 6",
+]
+
+
+def _csv_rows(text):
+    assert text.startswith(CSV_BOM)
+    return list(csv.reader(io.StringIO(text[len(CSV_BOM):]), delimiter=";"))
+
+
+def test_export_json_keeps_the_undone_strokes_apart(store):
+    s = play(store, GAME + ["undo"])
+    data = export_json(store, s.id)
+    assert data["match"]["players"] == ["Аня", "Боря"]
+    assert [x["seq"] for x in data["strokes"]] == [1, 2, 3, 4]
+    assert [x["seq"] for x in data["undone"]] == [5]
+    assert data["final"] == store.strokes(s.id)[-1].record.state
+
+
+def test_csv_opens_in_russian_excel_as_is(store):
+    # Excel reads UTF-8 only after a BOM and splits at «;» in a Russian locale.
+    s = play(store, GAME)
+    text = export_csv(store, s.id)
+    rows = _csv_rows(text)
+    head = rows[0]
+    assert head[:5] == ["матч", "удар", "время", "бьёт", "заказ"]
+    assert "счёт Боря" in head and "вердикт" in head
+    assert len(rows) == 6 and all(len(r) == len(head) for r in rows)
+    row = dict(zip(head, rows[4]))
+    assert row["штраф платит"] == "Боря" and row["фолы"] == "г" and row["счёт Боря"] == "-5"
+    assert row["заказ принят"] == "без заказа" and row["исход"] == "биток 9; фол г"
+    refused = dict(zip(head, rows[5]))
+    assert refused["заказ принят"] == "нет" and "луза названа неточно" in refused["почему не принят"]
+    assert dict(zip(head, rows[1]))["заказ выполнен"] == "да"
+    assert "\r\n" in text  # Excel's own line ends
+
+
+def test_csv_headers_follow_the_language(store):
+    s = play(store, GAME[:1])
+    set_lang("en")
+    try:
+        head = _csv_rows(export_csv(store, s.id))[0]
+    finally:
+        set_lang("ru")
+    assert head[:5] == ["match", "stroke", "time", "striker", "call"] and "score Боря" in head
+
+
+def test_csv_numbers_use_the_decimal_comma():
+    assert csv_number(2.5) == "2,5" and csv_number(-0.25) == "-0,25"
+    assert csv_number(3.0) == "3" and csv_number(-5) == "-5" and csv_number(True) == "1"
+
+
+def test_exported_script_replays_to_the_stored_state_in_the_players_own_words(store):
+    from pyramid_referee.replay import replay_lines
+
+    s = play(store, GAME + ["- | биток 8", "undo"])
+    text = export_script(store, s.id)
+    calls = [json.loads(x)["call"] for x in text.splitlines()[1:]]
+    assert calls == ["тройку чисто в правый угол", "пятёрку чисто в левую середину", "семерку чисто в правый угол",
+                     None, "тройку в угол"]  # as said, not canonical («пятёрку», not «пятый»)
+    result = replay_lines(text.splitlines())
+    rows = store.strokes(s.id)
+    assert [r.verdict.to_json("ru") for r in result.rows] == [r.record.verdict for r in rows]
+    assert result.state.to_json() == rows[-1].record.state
+
+
+def test_exported_record_checks_clean_and_replays_to_the_stored_score(store):
+    from pyramid_referee.record import check_record
+
+    s = play(store, GAME, settings={"target": 31, "penalty": 3})
+    text = export_record(store, s.id)
+    assert "Игроки: Аня, Боря" in text and "До: 31" in text and "Штраф: 3" in text
+    assert "Аня: пятёрку чисто в левую середину | биток 5; 5 в левую середину | 8:0" in text
+    assert "Боря: без заказа | биток 9; фол г | 11:-3" in text
+    assert "Аня: тройку в угол (не принят) | биток 6 | 11:-3" in text
+    checked = check_record(text.splitlines())
+    assert checked.problems == []
+    assert checked.result.state.to_json() == store.strokes(s.id)[-1].record.state
+
+
+def test_exported_record_keeps_a_start_from_a_score_sheet(store):
+    from pyramid_referee.record import check_record
+
+    start = {"scores": {"Аня": 20, "Боря": 7}, "on_table": [2, 4, 6, 7, 9, 10, 11, 12, 13, 14, 15], "to_play": "Боря"}
+    s = Session.create(store, ["Аня", "Боря"], None, start, lang="ru")
+    it = iter(["шестерку чисто в левую середину | биток 6; 6 в левую середину"])
+    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
+         resumed=False).run(lambda prompt: next(it, None))
+    text = export_record(store, s.id)
+    assert "Счёт: Аня 20, Боря 7" in text and "Бьёт: Боря" in text
+    checked = check_record(text.splitlines())
+    assert checked.problems == [] and checked.result.state.scores == (20, 13)
+
+
+def test_a_name_a_record_cannot_hold_is_refused_not_written_wrong(store):
+    from pyramid_referee.i18n import UserError
+
+    s = play(store, GAME[:1], players=("Иван: капитан", "Пётр"))
+    with pytest.raises(UserError, match="«Иван: капитан» не записать в запись партии"):
+        export_record(store, s.id)
