@@ -74,9 +74,12 @@ def test_q2_pocket_precision_any_accepts_a_corner_without_side():
 
 
 def test_q2_pocket_precision_any_still_needs_the_kind():
-    r = parse("тройку чисто в левую лузу", pocket_precision="any")
+    r = parse("тройку чисто в лузу", pocket_precision="any")
     assert r.code == "pocket_not_definite" and r.clause == "Q2"
     assert "угол это или середина" in r.message() and "corner or a middle" in r.message("en")
+    r = parse("тройку чисто в левую лузу", pocket_precision="any")
+    assert r.code == "pocket_not_definite" and "и угол, и середину" in r.message()
+    assert r.hint() == "скажите «в левый угол» или «в левую середину»"
     assert parse("тройку чисто в дальнюю середину", pocket_precision="any").code == "contradiction"
 
 
