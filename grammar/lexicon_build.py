@@ -43,9 +43,10 @@ from pathlib import Path
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"
 VERSION = 1
 
-# Balls 1-10 have nouns (terms.md); 11-15 have none.
+# Balls 1-10 have nouns (terms.md); 11-15 have none. Ball 1 is said «туз» (the last
+# noun: what render says), «единица» and «единичка» are read too.
 BALL_NOUNS = {
-    1: ("единица", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
+    1: ("единица", "единичка", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
     5: ("пятёрка",), 6: ("шестёрка",), 7: ("семёрка",), 8: ("восьмёрка",),
     9: ("девятка",), 10: ("десятка",),
 }
