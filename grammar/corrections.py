@@ -10,6 +10,8 @@
 - «не тройку, а пятёрку чисто в правый угол»: the part after «не» is replaced by the
   same part after «а»; with no «а», or no such part after it, the correction cannot
   be placed and the call is refused (never guessed).
+- «пятёрку, а не тройку, чисто в правый угол»: what follows «а не» is the same part
+  as the one said right before it, taken back; the words after it go on with the call.
 
 Works on the phrase items of ``calls.lark`` (``(kind, value, start, end)``): each
 stretch between markers is parsed on its own, and the stretches are folded into one
@@ -54,6 +56,7 @@ class Step:
     """A stretch of words and how it joins the call before it."""
 
     op: str  # "base" | "corr" | "reset" | "not" (the negated words) | "but" (after «а»)
+    # | "and_not" (after «а не»)
     words: tuple
     marker: object  # the marker Word (None for the base stretch)
 
@@ -74,6 +77,11 @@ def plan(words: list) -> list[Step] | Refusal:
             steps.append(Step(op, tuple(cur), marker))
             op = "reset" if ("CORR", "reset") in w.tags else "corr"
             cur, marker = [], w
+        elif "NOT" in w.types and i > 0 and normalize(words[i - 1].text) == "а":
+            # «пятёрку, а не тройку, чисто в левый угол»: the part said right after «а
+            # не» is what the part before it is not; the words after it go on with the call
+            steps.append(Step(op, tuple(cur), marker))
+            op, cur, marker = "and_not", [], w
         elif "NOT" in w.types:
             steps.append(Step(op, tuple(cur), marker))
             j = i + 1
@@ -165,6 +173,20 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
                 state = list(items)
         elif step.op == "not":
             negated = list(items)
+        elif step.op == "and_not":
+            part = part_of(state[-1]) if state else None
+            lead = []
+            for item in items:
+                if part is None or part_of(item) != part:
+                    break
+                lead.append(item)
+            if items and not lead:  # «тройку, а не в угол»: not what was said before «а»
+                return Refusal("incomplete", (step.marker.start, step.marker.end), "correction_unplaced",
+                               {"word": _said(items[:1], text)})
+            if lead:
+                now = [i for i in state if part_of(i) == part]
+                corrections.append(Correction(part, _said(lead, text), _said(now, text), "а не"))
+            state = state + list(items[len(lead):])
         else:  # "but": what follows «а» replaces what followed «не»
             missing = {part_of(i) for i in negated or ()} - {part_of(i) for i in items}
             if missing:

@@ -106,7 +106,7 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
         return Explanation(text, result, tuple(lines), None, tuple(notes),
                            ("How to say it: " if en else "Как сказать: ") + result.hint(lang))
     call = result
-    if any(c.word == "не … а" for c in corrections):  # «а» is part of «не …, а …» there
+    if any(c.word in ("не … а", "а не") for c in corrections):  # «а» is part of the correction there
         ignored = [w for w in ignored if w.lower() != "а"]
     ball = ("the last ball on the table (C5)" if en else "последний шар на столе (C5)") if call.ball is None \
         else (f"ball {call.ball}" if en else f"шар {call.ball}")

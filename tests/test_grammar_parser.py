@@ -212,6 +212,12 @@ def test_a_correction_replaces_only_the_part_it_says(text, ball, pocket, route):
     assert parse(text) == Call(ball, pocket, route)
 
 
+def test_a_nie_says_what_the_part_before_it_is_not():
+    assert parse("пятёрку, а не тройку, чисто в левый угол") == Call(
+        5, Pocket("corner", "left"), (("cue", 5), (5, "pocket")))
+    assert parse("тройку, а не в правый угол, чисто в левый угол").reason == "correction_unplaced"
+
+
 def test_otmena_takes_the_whole_call_back():
     assert parse("тройку чисто в левый угол, отмена, пятёрку от борта в середину") == Call(
         5, Pocket("middle"), (("cue", 5), (5, "cushion"), (5, "pocket")))
