@@ -71,8 +71,11 @@ def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
     got = pocket_from_words(kinds, sides, ends)
     if got in ("two_kinds", "two_sides", "two_ends"):
         return Refusal("contradiction", span, "pocket_words", {"word": word})
-    if got == "middle_end":
-        return Refusal("contradiction", span, "middle_end", {"word": word})
+    if got == "middle_end":  # offer the middle pocket and the corner, each keeping the side said
+        sides_said = sorted(sides) or ["left", "right"]
+        end = next(iter(ends))
+        options = [Pocket("middle", s) for s in sides_said] + [Pocket("corner", s, end) for s in sides_said]
+        return Refusal("contradiction", span, "middle_end", {"word": word, **_pocket_options(options)})
     if got == "nothing":
         if all(p[0] == "V" for p in parts):
             return Refusal("incomplete", span, "v_without_pocket", {"word": word})

@@ -195,8 +195,8 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
     ("contradiction", "middle_end"): (
         "у средней лузы нет ближней и дальней: «{word}»",
         "a middle pocket has no near or far end: «{word}»",
-        "скажите «в левую середину» или «в правую середину»",
-        "say «в левую середину» or «в правую середину»",
+        "скажите {options}",
+        "say {options_en}",
     ),
     ("contradiction", "self"): (
         "шар {ball} не может играть сам себя (C9)",

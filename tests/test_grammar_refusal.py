@@ -122,6 +122,12 @@ def test_a_pocket_hint_never_asks_for_what_the_call_already_said(precision):  # 
     assert checked >= (20 if precision == "side_for_corners" else 5)
 
 
+def test_a_middle_pocket_with_an_end_offers_pockets_that_keep_the_side_said():  # Q2
+    r = parse("тройку чисто в левую середину дальнюю")
+    assert r.code == "contradiction" and r.reason == "middle_end"
+    assert r.hint() == "скажите «в левую середину» или «в левый дальний угол»"
+
+
 def test_a_side_without_a_kind_is_refused_naming_both_pockets():  # Q2
     for text, side in (("в левую лузу", "левый"), ("в правую", "правый"), ("в левый", "левый")):
         r = parse(f"тройку чисто {text}")
