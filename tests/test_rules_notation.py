@@ -208,7 +208,7 @@ def _corpus_pockets():
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         m = re.search(r"\bв ((?:левый|левую|правый|правую|дальний|дальнюю|ближний|ближнюю|угол|угловую"
-                      r"|лузу|середину|среднюю|центральную|центр)(?: |$))+", record["text"])
+                      r"|лузу|середину|серединку|уголок|среднюю|центральную|центр)(?: |$))+", record["text"])
         if m and "свой" not in record["text"] and "стороне" not in record["text"] \
                 and "стороны" not in record["text"] and "к себе" not in record["text"]:
             out.append((m.group(0).strip(), record.get("call", {}).get("pocket"), record.get("refusal")))
@@ -226,7 +226,7 @@ def test_pocket_words_read_the_same_in_a_call_and_in_an_outcome():
             (event,) = parse_outcome(f"3 {phrase}")["events"]
             assert event["pocket"] == pocket, phrase
         elif refusal == "contradiction" or not any(
-                w in phrase for w in ("угол", "угловую", "середину", "среднюю", "центр", "дальн", "ближн", "лузу")):
+                w in phrase for w in ("угол", "угловую", "середин", "среднюю", "центр", "дальн", "ближн", "лузу")):
             # two sides or ends, a middle with an end, or a side alone («в левую»)
             with pytest.raises(NotationError):
                 parse_outcome(f"3 {phrase}")
