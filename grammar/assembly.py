@@ -187,6 +187,14 @@ def assemble(items: list, text: str, mode: str, balls_left,
     ball_item = called[0] if called else None
     ball = ball_item[1] if ball_item else None
     pocket = None
+    if len(pockets) > 1 and all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:])):
+        # «в угол, в правый дальний»: the pocket said again, more exactly: one pocket
+        # when the words agree (else two pockets, below)
+        joined = ("pocket", tuple(part for p in pockets for part in p[1]), pockets[0][2], pockets[-1][3])
+        if isinstance(_decode_pocket(joined, text, precision), Pocket):
+            first, rest = pockets[0], pockets[1:]
+            items = [joined if i is first else i for i in items if not any(i is r for r in rest)]
+            pockets = [joined]
     if pockets:
         decoded = [_decode_pocket(p, text, precision) for p in pockets]
         if len(pockets) > 1 and (any(isinstance(d, Refusal) for d in decoded) or len(set(decoded)) > 1

@@ -162,7 +162,7 @@ def _correction_line(c, lang: str) -> str:
     """«Исправлено («вернее»): луза «в правый угол» → «в левый»»."""
     ru, en = _PARTS[c.part]
     if lang == "en":
-        return f"Corrected ({c.word}): {en} «{c.was}» → «{c.now}»."
+        return f"Corrected («{c.word}»): {en} «{c.was}» → «{c.now}»."
     return f"Исправлено («{c.word}»): {ru} «{c.was}» → «{c.now}»."
 
 

@@ -209,8 +209,9 @@ def _corpus_pockets():
         record = json.loads(line)
         m = re.search(r"\bв ((?:левый|левую|правый|правую|дальний|дальнюю|ближний|ближнюю|угол|угловую"
                       r"|лузу|середину|серединку|уголок|среднюю|центральную|центр)(?: |$))+", record["text"])
-        if m and "свой" not in record["text"] and "стороне" not in record["text"] \
-                and "стороны" not in record["text"] and "к себе" not in record["text"]:
+        # the phrases said in one stretch (not «к себе», «свой…», nor a pocket said twice)
+        if m and not any(w in record["text"] for w in ("свой", "свою", "стороне", "стороны", "к себе", ",")) \
+                and record["text"].split().count("в") == 1:
             out.append((m.group(0).strip(), record.get("call", {}).get("pocket"), record.get("refusal")))
     return out
 

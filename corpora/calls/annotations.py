@@ -521,7 +521,7 @@ POCKET_ANY = """
 тройку чисто в дальнюю середину | !contradiction | any
 тройку чисто в дальний ближний угол | !contradiction | any
 тройку чисто в угол в середину | !contradiction | any
-тройку чисто в угол в левый угол | !contradiction | any
+тройку чисто в угол в левый угол | 3 CL c>3 3>p | any
 тройку чисто в | !incomplete | any
 тройку в угол | !no_route | any
 тройку в угол | 3 C - | bp any
@@ -775,6 +775,9 @@ def _pocket_lines() -> list[str]:
 # «свой» names the near end («свой угол», «в свой левый», «в свою правую лузу»);
 # «чужой» is the object ball everywhere, never a pocket.
 OWN_END = """
+тройку чисто в угол, в правый | 3 CR c>3 3>p
+в угол в левый дальний тройку от борта | 3 CLF c>3 3>b 3>p
+тройку чисто в левый угол в правый угол | !contradiction
 тройку чисто в свой левый | 3 CLN c>3 3>p
 тройку чисто в свою правую лузу | 3 CRN c>3 3>p
 в свою левую тройку от борта | 3 CLN c>3 3>b 3>p
