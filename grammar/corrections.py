@@ -174,13 +174,16 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
         elif step.op == "not":
             negated = list(items)
         elif step.op == "and_not":
+            if not items:  # «тройку чисто в левый угол, а не»: the call stops short
+                return Refusal("incomplete", (step.marker.start, step.marker.end), "",
+                               {"word": step.marker.text, "expected_key": "more"})
             part = part_of(state[-1]) if state else None
             lead = []
             for item in items:
                 if part is None or part_of(item) != part:
                     break
                 lead.append(item)
-            if items and not lead:  # «тройку, а не в угол»: not what was said before «а»
+            if not lead:  # «тройку, а не в угол»: not what was said before «а»
                 return Refusal("incomplete", (step.marker.start, step.marker.end), "correction_unplaced",
                                {"word": _said(items[:1], text)})
             if lead:

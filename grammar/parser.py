@@ -10,13 +10,12 @@ that does not make a call does not count against one that does.
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 from typing import Iterable
 
 from lark import Lark
 from lark.lexer import Lexer
-
-from itertools import product
 
 from .assembly import resolve
 from .corrections import fold, plan
@@ -390,7 +389,8 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
             folded = fold(steps, list(combo), text)
             if isinstance(folded, Refusal):
                 return folded
-            readings.append(folded)
+            if folded[0]:  # a reading whose corrections left nothing says no call
+                readings.append(folded)
             if len(readings) > MAX_READINGS:
                 raise OverflowError
     except OverflowError:
@@ -424,7 +424,7 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
         return _ambiguous(calls, whole)
     if semantic is not None:
         return semantic
-    raise AssertionError("every reading parsed, so each made a call or a refusal")
+    return Refusal("empty", whole, "")  # no reading said anything of a call
 
 
 def _ambiguous(calls: list[Call], span) -> Refusal:
