@@ -268,6 +268,22 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
                    "no outcome given (write 'ничего' or '-' for an empty one)")
     try:
         tree = _parser().parse(norm)
+    except UnexpectedInput as exc:
+        pos = getattr(exc, "pos_in_stream", None)
+        if pos is not None and norm[pos:].startswith("чуж") and norm[:pos].rstrip().endswith(" в"):
+            # «3 в чужой угол»: «чужой» is a ball that is not the player's own, never a pocket
+            raise NotationError(
+                exc.column, "«чужой» — это шар, а не луза: дальнюю лузу называют «дальний», свою — «ближний»",
+                "'чужой' is a ball, not a pocket: say 'дальний' (far) or 'ближний' (near) for the pocket",
+            ) from None
+        _raise_parse_error(exc, text)
+    return _build(tree, text)
+
+
+def _raise_parse_error(exc: UnexpectedInput, text: str) -> None:
+    """Lark's parse error → a NotationError naming the column and what was expected."""
+    try:
+        raise exc
     except UnexpectedCharacters as exc:
         raise NotationError(
             exc.column, f"непонятно: «{text[exc.pos_in_stream:].split()[0] if text[exc.pos_in_stream:].split() else text[exc.pos_in_stream]}»",
@@ -286,6 +302,9 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
     except UnexpectedInput as exc:  # pragma: no cover - the three above cover LALR
         raise NotationError(getattr(exc, "column", 1) or 1, "не разобрано", "not parsed") from None
 
+
+def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
+    """The parse tree → the outcome dict and each event's column."""
     out = {k: (list(v) if isinstance(v, list) else v) for k, v in EMPTY_OUTCOME.items()}
     columns: list[int] = []
     if tree.data == "nothing":

@@ -256,3 +256,11 @@ def test_a_side_alone_is_refused_naming_the_corner_and_the_middle_pocket():
 
 def test_svoi_before_a_ball_is_still_the_cue_ball():
     assert parse_outcome("свой 3")["events"][0] == {"type": "hit", "a": "cue", "b": 3}
+
+
+@pytest.mark.parametrize("text", ["3 в чужой угол", "3 в чужую лузу"])
+def test_chuzhoi_is_a_ball_never_a_pocket(text):
+    with pytest.raises(NotationError) as err:
+        parse_outcome(text)
+    assert "«чужой» — это шар, а не луза" in err.value.message()
+    assert parse_outcome("чужой шар")["fouls"] == ["д"]  # P1 д: a ball not one's own, as before
