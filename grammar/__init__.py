@@ -3,6 +3,8 @@
 - ``parse(text, mode=, balls_left=, pocket_precision=)`` → ``Call | Refusal``
   (never raises on a str); ``pocket_precision`` "side_for_corners" (default) or
   "any" is the match setting of Q2
+- ``parse_with_corrections(text, ...)`` → ``(Call, [Correction])`` or ``Refusal``: the
+  call and what each correction («вернее в левый», «не тройку, а пятёрку») replaced
 - ``render(call)`` → the canonical Russian call (parses back to the same call)
 - ``vocabulary()`` → every word form the language knows (Vosk's runtime grammar)
 - ``mentions_call(text)`` → does the text hold a ball, pocket or route word?
@@ -15,7 +17,7 @@ from .errors import GrammarError
 from .explain import Explanation, explain
 from .lexicon import MAX_WORDS, is_call_word, tag_words
 from .lexicon import vocabulary as _vocabulary
-from .parser import MODES, parse
+from .parser import MODES, parse, parse_with_corrections
 from .refusal import CODES, Refusal
 from .render import render
 
@@ -36,5 +38,5 @@ def mentions_call(text: str) -> bool:
 
 __all__ = [
     "CODES", "Call", "CallFormatError", "Explanation", "GrammarError", "MAX_WORDS", "MODES",
-    "Pocket", "Refusal", "explain", "mentions_call", "parse", "render", "vocabulary",
+    "Pocket", "Refusal", "explain", "mentions_call", "parse", "parse_with_corrections", "render", "vocabulary",
 ]

@@ -12,14 +12,15 @@ The grammar reads phrases in any order; here they are put together:
   «от шара X», ``[B, "cushion"]`` once per cushion, ``[B, "contre_coup"]``);
   last ``[B, "pocket"]``. чисто / прямо: the called ball has no own contacts;
 - ball and pocket mode (C7): the way is not part of the call, so the route is
-  null; route words are still read and checked (a contradiction is refused);
+  null; route words are read (explain shows them, not judged) but never make the
+  call refused, even when unclear;
 - several calls one after another (C9): the last counts, when each is a whole
   call; a whole call followed by an unfinished one is refused (Q8).
 """
 
 from __future__ import annotations
 
-from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket
+from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket, pocket_from_words
 from .refusal import Refusal
 
 # An item: (kind, value, start, end); kinds from the grammar's phrases.
@@ -37,34 +38,59 @@ def _adjacent(items: list, a, b) -> bool:
     return False
 
 
+def _pocket_options(pockets) -> dict:
+    """The pockets a hint offers, quoted and joined (ru and en), as refusal params."""
+    from .render import render_pocket
+
+    said = [f"«{render_pocket(p)}»" for p in pockets]
+    head = ", ".join(said[:-1])
+    return {"options": f"{head} или {said[-1]}" if head else said[-1],
+            "options_en": f"{head} or {said[-1]}" if head else said[-1]}
+
+
+_POCKET_WORD_KINDS = {"CORNER": "corner", "MIDDLE": "middle"}
+
+
 def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
     """A pocket run's words → Pocket, or a Refusal (Q2).
 
+    Any word order, with or without a noun (угол, луза, середина…); an end word
+    (дальний, ближний, к себе, свой угол) says corner (``pocket_from_words``).
     ``precision`` is the match setting ``pocket_precision`` (Q2):
     "side_for_corners" (default) refuses a corner without left/right; "any"
     accepts it with ``side`` null. Either way the kind (corner or middle) must
-    be said: «в лузу», «в левую» are refused (a Pocket has no unknown kind)."""
+    be said or follow from an end word: «в лузу», «в левую лузу» are refused (a
+    Pocket has no unknown kind). A refusal's hint offers only pockets that keep
+    every word said: it never asks for what was said."""
     parts = item[1]
     word = text[item[2]:item[3]]
-    kinds = {p[0] for p in parts if p[0] in ("CORNER", "MIDDLE")}
+    kinds = {_POCKET_WORD_KINDS[p[0]] for p in parts if p[0] in _POCKET_WORD_KINDS}
     sides = {p[1] for p in parts if p[0] == "SIDE"}
     ends = {p[1] for p in parts if p[0] == "END"}
     span = (item[2], item[3])
-    if len(kinds) > 1 or len(sides) > 1 or len(ends) > 1:
+    got = pocket_from_words(kinds, sides, ends)
+    if got in ("two_kinds", "two_sides", "two_ends"):
         return Refusal("contradiction", span, "pocket_words", {"word": word})
-    if not kinds:
+    if got == "middle_end":  # offer the middle pocket and the corner, each keeping the side said
+        sides_said = sorted(sides) or ["left", "right"]
+        end = next(iter(ends))
+        options = [Pocket("middle", s) for s in sides_said] + [Pocket("corner", s, end) for s in sides_said]
+        return Refusal("contradiction", span, "middle_end", {"word": word, **_pocket_options(options)})
+    if got == "nothing":
         if all(p[0] == "V" for p in parts):
             return Refusal("incomplete", span, "v_without_pocket", {"word": word})
-        return Refusal("pocket_not_definite", span, "no_kind" if precision == "any" else "",
-                       {"word": word})  # Q2
-    kind = "corner" if "CORNER" in kinds else "middle"
-    side = next(iter(sides), None)
-    end = next(iter(ends), None)
-    if kind == "middle" and end is not None:
-        return Refusal("contradiction", span, "middle_end", {"word": word})
-    if kind == "corner" and side is None and precision != "any":
-        return Refusal("pocket_not_definite", span, "", {"word": word})  # Q2
-    return Pocket(kind, side, end)
+        options = [Pocket("corner", "left"), Pocket("corner", "right"), Pocket("middle")]
+        if precision == "any":
+            options = [Pocket("corner"), Pocket("middle")]
+        return Refusal("pocket_not_definite", span, "no_kind", {"word": word, **_pocket_options(options)})
+    if got == "side_only":  # «в левую лузу»: the left corner or the left middle pocket?
+        side = next(iter(sides))
+        return Refusal("pocket_not_definite", span, "side_only",
+                       {"word": word, **_pocket_options([Pocket("corner", side), Pocket("middle", side)])})
+    if got.kind == "corner" and got.side is None and precision != "any":
+        options = [Pocket("corner", s, got.end) for s in ("left", "right")]
+        return Refusal("pocket_not_definite", span, "", {"word": word, **_pocket_options(options)})  # Q2
+    return got
 
 
 class _Example:
@@ -99,6 +125,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
     # with «удар»: «удар от борта» is the cue ball off the cushion in some
     # glossaries (terms.md NB).
     cues = [i for i in items if i[0] == "cue"]
+    said = items
     if cues or any(i[0] == "stroke" for i in items):
         if mode == "clean":
             contacts = _OWN + ("shot",)
@@ -122,6 +149,12 @@ def assemble(items: list, text: str, mode: str, balls_left,
         items = [i for i in items if i[0] not in ("cue", "stroke")]
         if not items:
             return Refusal("no_ball", _span(*said), "", {})
+    if mode == "ball_and_pocket":
+        # C7: the way is not part of the call. Its words were read (explain shows them
+        # as not judged), but nothing in them, clear or not, can refuse the call.
+        items = [i for i in items if i[0] in ("called", "obj", "pocket")]
+        if not items:
+            return Refusal("no_ball", _span(*said), "", {})
     original = items
     items = _named_shots(items, text)
     if isinstance(items, Refusal):
@@ -132,6 +165,11 @@ def assemble(items: list, text: str, mode: str, balls_left,
     pockets = [i for i in items if i[0] == "pocket"]
     for p in pockets:  # a lone «в»: the pocket was never said
         if all(part[0] == "V" for part in p[1]):
+            k = items.index(p)
+            nxt = items[k + 1] if k + 1 < len(items) else None
+            if nxt is not None and nxt[0] == "obj" and nxt[2] >= p[3]:
+                # «в чужой угол»: «чужой» is the object ball (C5) everywhere, no pocket's end
+                return Refusal("incomplete", (p[2], nxt[3]), "obj_as_pocket", {"word": text[nxt[2]:nxt[3]]})
             return Refusal("incomplete", (p[2], p[3]), "v_without_pocket", {"word": text[p[2]:p[3]]})
     whole = _span(*items)
     # The same ball or pocket said twice in a row («тройку, тройку чисто…») is one;
@@ -149,6 +187,14 @@ def assemble(items: list, text: str, mode: str, balls_left,
     ball_item = called[0] if called else None
     ball = ball_item[1] if ball_item else None
     pocket = None
+    if len(pockets) > 1 and all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:])):
+        # «в угол, в правый дальний»: the pocket said again, more exactly: one pocket
+        # when the words agree (else two pockets, below)
+        joined = ("pocket", tuple(part for p in pockets for part in p[1]), pockets[0][2], pockets[-1][3])
+        if isinstance(_decode_pocket(joined, text, precision), Pocket):
+            first, rest = pockets[0], pockets[1:]
+            items = [joined if i is first else i for i in items if not any(i is r for r in rest)]
+            pockets = [joined]
     if pockets:
         decoded = [_decode_pocket(p, text, precision) for p in pockets]
         if len(pockets) > 1 and (any(isinstance(d, Refusal) for d in decoded) or len(set(decoded)) > 1

@@ -149,3 +149,37 @@ class Call:
                     raise CallFormatError(f"route[{i}]: expected [actor, target]")
             route = tuple(tuple(c) for c in route)
         return cls(data["ball"], Pocket.from_json(data["pocket"]), route)
+
+
+def pocket_from_words(kinds, sides, ends):
+    """What the pocket words said name (Q2), for the call language and the outcome
+    notation alike: ``kinds`` ⊆ {"corner", "middle"} (an end word, «луза» or no
+    noun add nothing here), ``sides`` ⊆ SIDES, ``ends`` ⊆ ENDS, as sets of what was said.
+
+    An end word (дальний, ближний, к себе, свой угол) says corner: only corners have
+    ends. Returns a Pocket (with ``side`` None when no side was said; the caller
+    decides whether a corner needs it), or a reason it names no pocket:
+
+    - ``"two_kinds"`` / ``"two_sides"`` / ``"two_ends"``: the words contradict;
+    - ``"middle_end"``: a middle pocket with a near/far end;
+    - ``"side_only"``: a side and no kind («в левую лузу», «в левую»): the corner
+      or the middle pocket on that side;
+    - ``"nothing"``: neither kind, side nor end («в лузу»).
+    """
+    kinds, sides, ends = set(kinds), set(sides), set(ends)
+    if len(kinds) > 1:
+        return "two_kinds"
+    if len(sides) > 1:
+        return "two_sides"
+    if len(ends) > 1:
+        return "two_ends"
+    side = next(iter(sides), None)
+    end = next(iter(ends), None)
+    kind = next(iter(kinds), None)
+    if kind == "middle" and end is not None:
+        return "middle_end"
+    if kind is None and end is not None:
+        kind = "corner"  # an end word says corner
+    if kind is None:
+        return "side_only" if side is not None else "nothing"
+    return Pocket(kind, side, end)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call
 from .errors import GrammarError
 from .lexicon import TooLong, tag_words
-from .parser import parse
+from .parser import WAY_ONLY_TAGS, parse_with_corrections
 from .refusal import Refusal
 from .render import decompose, render
 
@@ -64,6 +64,8 @@ class Explanation:
     def to_json(self, lang: str = "ru") -> dict:
         out = {"ok": self.ok, "reading": list(self.lines), "canonical": self.canonical,
                "notes": list(self.notes), "fix": self.fix}
+        # optional, extend-only: what corrections replaced; a way said in ball and pocket (C7)
+        out.update({k: v for k, v in self.extra.items() if k in ("corrections", "way_not_judged")})
         if self.ok:
             out["call"] = self.result.to_json()
         else:
@@ -81,7 +83,8 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
     ``mode``, ``balls_left`` and ``pocket_precision`` as for ``parse``."""
     if lang not in ("ru", "en"):
         raise GrammarError(f"lang must be 'ru' or 'en', not {lang!r}")
-    result = parse(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+    got = parse_with_corrections(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+    result, corrections = (got, []) if isinstance(got, Refusal) else got
     en = lang == "en"
     lines: list[str] = []
     notes: list[str] = []
@@ -103,18 +106,26 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
         return Explanation(text, result, tuple(lines), None, tuple(notes),
                            ("How to say it: " if en else "Как сказать: ") + result.hint(lang))
     call = result
+    if any(c.word in ("не … а", "а не") for c in corrections):  # «а» is part of the correction there
+        ignored = [w for w in ignored if w.lower() != "а"]
     ball = ("the last ball on the table (C5)" if en else "последний шар на столе (C5)") if call.ball is None \
         else (f"ball {call.ball}" if en else f"шар {call.ball}")
     lines.append(("Called: " if en else "Заказан: ") + f"{ball} → {_pocket_words(call.pocket, lang)}")
+    for c in corrections:
+        lines.append(_correction_line(c, lang))
+    extra: dict = {}
+    if corrections:
+        extra["corrections"] = [c.to_json() for c in corrections]
     if call.route is None:
-        lines.append("The way is not named (ball and pocket, C7)." if en
-                     else "Способ не назван (шар и луза, C7).")
-        if mode in ("ball_and_pocket", "ball-and-pocket") and any(
-            w.types & {"CLEAN", "OT", "ABRIK", "KARAMBOL", "CUSHIONS", "KONTRKU", "SHAROM", "SHARAMI"}
-            or "B_INS" in w.types for w in words
-        ):
-            notes.append("Route words were read and checked but do not bind in ball and pocket (C7)." if en
-                         else "Слова о способе прочитаны и проверены, но в игре «шар и луза» не обязывают (C7).")
+        way = _way_words(text, words)
+        if way:  # C7: read and shown, but not judged
+            extra["way_not_judged"] = way
+            quoted = ", ".join(f"«{w}»" for w in way)
+            lines.append(f"Way said: {quoted}: not judged in ball and pocket (C7)." if en
+                         else f"Способ сказан: {quoted}; в игре «шар и луза» он не судится (C7).")
+        else:
+            lines.append("No way is needed in ball and pocket (C7)." if en
+                         else "Способ называть не нужно: игра «шар и луза» (C7).")
     else:
         parts = decompose(call)
         labels = {}
@@ -136,7 +147,38 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
         notes.append(("Stroke technique, not binding: " if en else "Техника удара, не обязывает: ")
                      + ", ".join(f"«{t}»" for t in tech))
     if ignored and not tech:
-        notes.append(("Ignored: " if en else "Пропущены: ") + ", ".join(f"«{t}»" for t in ignored))
+        notes.append(("Words not needed, they may be left out: " if en
+                      else "Лишние слова, их можно не говорить: ") + ", ".join(f"«{t}»" for t in ignored))
     canonical = render(call)
     return Explanation(text, call, tuple(lines), canonical, tuple(notes),
-                       ("Canonical: " if en else "Канонически: ") + f"«{canonical}»")
+                       ("Say it as: " if en else "Правильно сказать: ") + f"«{canonical}»", extra)
+
+
+_PARTS = {"ball": ("шар", "the ball"), "pocket": ("луза", "the pocket"), "way": ("способ", "the way"),
+          "call": ("весь заказ", "the whole call")}
+
+
+def _correction_line(c, lang: str) -> str:
+    """«Исправлено («вернее»): луза «в правый угол» → «в левый»»."""
+    ru, en = _PARTS[c.part]
+    if lang == "en":
+        return f"Corrected («{c.word}»): {en} «{c.was}» → «{c.now}»."
+    return f"Исправлено («{c.word}»): {ru} «{c.was}» → «{c.now}»."
+
+
+def _way_words(text: str, words) -> list[str]:
+    """The stretches of words that say the way (for ball and pocket, C7: shown, not judged)."""
+    out: list[str] = []
+    start = end = None
+    for w in words:
+        way = bool(w.types) and (w.types & WAY_ONLY_TAGS - {"CUE", "STROKE"} or (
+            start is not None and w.types & {"B_BARE", "B_GEN", "NUM_GEN"} and not w.types & {"B_NOM"}))
+        if way:
+            start = w.start if start is None else start
+            end = w.end
+        elif start is not None and not (w.types and w.types <= {"FILLER"} and w.text.lower() == "и"):
+            out.append(text[start:end])
+            start = None
+    if start is not None:
+        out.append(text[start:end])
+    return out

@@ -35,7 +35,7 @@ DIGIT_SUFFIX = {
 }
 
 POCKET_TAGS = frozenset({"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END"})
-IGNORED_TAGS = frozenset({"FILLER", "TECH", "CORR"})
+IGNORED_TAGS = frozenset({"FILLER", "TECH", "CORR", "NOT"})
 
 
 _COMBINING = ("\u0306", "\u0308")  # breve (й = и + ◌̆), diaeresis (ё = е + ◌̈) in decomposed (NFD) text

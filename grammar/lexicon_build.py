@@ -30,7 +30,9 @@ Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
   it is the cue ball's), ``STROKE`` (удар, ударом: likewise; «удар от борта» may
   be the cue ball's cushion), ``PLACEHOLDER`` (такой-то),
   ``TECH`` (stroke technique: not binding), ``FILLER`` (ignored), ``CORR``
-  (a correction, «нет», «вернее»: the call starts again after it, C9)
+  (a correction, «нет», «вернее»: what follows replaces the same part of the call,
+  C9; ``CORR:reset`` «отмена» takes the whole call back), ``NOT`` («не тройку, а
+  пятёрку»: the part after «не» is replaced by the same part after «а»)
 """
 
 from __future__ import annotations
@@ -41,9 +43,10 @@ from pathlib import Path
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"
 VERSION = 1
 
-# Balls 1-10 have nouns (terms.md); 11-15 have none.
+# Balls 1-10 have nouns (terms.md); 11-15 have none. Ball 1 is said «туз» (the last
+# noun: what render says), «единица» and «единичка» are read too.
 BALL_NOUNS = {
-    1: ("единица", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
+    1: ("единица", "единичка", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
     5: ("пятёрка",), 6: ("шестёрка",), 7: ("семёрка",), 8: ("восьмёрка",),
     9: ("девятка",), 10: ("десятка",),
 }
@@ -54,6 +57,7 @@ POCKET_LEXEMES = {
     "дальний": "END:far", "ближний": "END:near",
     "угловой": "CORNER", "угол": "CORNER",
     "средний": "MIDDLE", "центральный": "MIDDLE", "середина": "MIDDLE", "центр": "MIDDLE",
+    "серединка": "MIDDLE", "уголок": "CORNER",  # «в серединку», «в левый уголок»
     "луза": "LUZA",
 }
 
@@ -86,8 +90,12 @@ FIXED = {
     "заказываю": ["FILLER"], "заказ": ["FILLER"], "кладу": ["FILLER"], "играю": ["FILLER"],
     "играем": ["FILLER"], "шар": ["FILLER"], "шары": ["FILLER"], "номер": ["FILLER"],
     "и": ["FILLER"], "а": ["FILLER"], "вот": ["FILLER"], "это": ["FILLER"],
-    "значит": ["FILLER"], "нет": ["CORR"], "вернее": ["CORR"], "точнее": ["CORR"],
-    "лучше": ["CORR"], "отмена": ["CORR"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
+    "значит": ["FILLER"],
+    # corrections (C9): what follows replaces the same part of the call said before it
+    "нет": ["CORR"], "вернее": ["CORR"], "точнее": ["CORR"], "лучше": ["CORR"], "ой": ["CORR"],
+    "отмена": ["CORR:reset"],  # takes the whole call back: what follows is a new call
+    # «не тройку, а пятёрку»: the part after «не» is replaced by the same part after «а»
+    "не": ["NOT"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
     "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"],
     # the cue ball (terms.md): not the called ball, and «битком от борта» is its cushion
     "биток": ["CUE"], "битком": ["CUE"], "своим": ["CUE"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
@@ -120,8 +128,10 @@ PHRASES = {
     "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball (terms.md)
     # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],
-    "свой левый угол": ["CORNER", "END:near", "SIDE:left"],
-    "свой правый угол": ["CORNER", "END:near", "SIDE:right"],
+    # «свой левый (угол)», «свою правую (лузу)»: the near end and a side (an end says corner)
+    "свой левый": ["END:near", "SIDE:left"], "свой правый": ["END:near", "SIDE:right"],
+    "свою левую": ["END:near", "SIDE:left"], "свою правую": ["END:near", "SIDE:right"],
+    "свою лузу": ["END:near", "LUZA"],
 }
 
 # Placeholders from the rules' template call («шарами такими-то, от шара такого-то»).
@@ -255,8 +265,10 @@ def _render_forms(morph, rbnf) -> dict:
     balls = {}
     for n in range(1, 16):
         if n in BALL_NOUNS:
-            noun = BALL_NOUNS[n][0]  # «единица», not «туз»: the ball's number noun
-            acc = _inflect(morph, noun, "NOUN", "sing", "accs")
+            # ball 1 is «туз» in a billiards room, never «единица»; called «туза»
+            # (the animate accusative, as in cards: «туза в угол»)
+            noun = BALL_NOUNS[n][-1]
+            acc = _inflect(morph, noun, "NOUN", "sing", "gent" if noun == "туз" else "accs")
             gen = _inflect(morph, noun, "NOUN", "sing", "gent")
             ins = _inflect(morph, noun, "NOUN", "sing", "ablt")
             balls[n] = {"acc": acc, "gen": gen, "ins": ins, "ins_short": ins}

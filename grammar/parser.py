@@ -10,6 +10,7 @@ that does not make a call does not count against one that does.
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 from typing import Iterable
 
@@ -17,9 +18,10 @@ from lark import Lark
 from lark.lexer import Lexer
 
 from .assembly import resolve
+from .corrections import fold, plan
 from .call import BALLS, Call
 from .errors import GrammarError
-from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, tag_words
+from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, tag_words
 from .refusal import Refusal
 
 MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
@@ -246,6 +248,16 @@ def _taggings(words) -> list:
     return options
 
 
+# Tags of words that can only say the way (never the called ball or the pocket).
+WAY_ONLY_TAGS = frozenset({"OT", "CLEAN", "BORTA", "BORTOV", "NUM_GEN", "NUM_ELL", "CUSHIONS", "KONTRKU",
+                           "ABRIK", "KARAMBOL", "SHARA", "SHAROM", "COUNT_INS", "SHARAMI", "B_GEN",
+                           "B_INS", "CUE", "STROKE"})
+
+
+def _way_only(w) -> bool:
+    return bool(w.types) and w.types <= WAY_ONLY_TAGS
+
+
 def _syntax_refusal(error: tuple, text: str) -> Refusal:
     """Where a reading stopped fitting the grammar → the refusal a referee gives."""
     index, row, tok, prev = error
@@ -302,6 +314,16 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
           pocket_precision: str = "side_for_corners") -> Call | Refusal:
     """Read a call: a Call, or a Refusal with its reason. Never raises on a str.
 
+    As ``parse_with_corrections``, without the list of corrections."""
+    got = parse_with_corrections(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+    return got if isinstance(got, Refusal) else got[0]
+
+
+def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None,
+                           pocket_precision: str = "side_for_corners"):
+    """``(call, corrections)`` (a ``corrections.Correction`` for each part a
+    correction replaced, in the order said) or a Refusal.
+
     ``mode``: "clean" (clean designation, C2; default Q9) or "ball_and_pocket"
     (C7; also spelled "ball-and-pocket"). ``balls_left``: the object balls on
     the table, when known (C5 and ``ball_not_on_table``). ``pocket_precision``:
@@ -325,6 +347,8 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
     for w in words:
         if not w.types:
             reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
+            if normalize(w.text).startswith("чуж"):
+                reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
             return Refusal("unknown_word", (w.start, w.end), reason,
                            {"word": w.text, "position": w.index + 1})
     for w in words:
@@ -334,28 +358,54 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
     content = [w for w in words if not w.types <= IGNORED_TAGS]
     if not content:
         return Refusal("empty", (words[0].start, words[-1].end), "")
-    # C9: a correction («нет», «вернее», «то есть») after call words starts the call
-    # again: the words after the last one are the call.
-    last = max((k for k, w in enumerate(words) if "CORR" in w.types), default=None)
-    if last is not None and content[0].index < last:
-        content = [w for w in content if w.index > last]
-        if not content:
-            w = words[last]
-            return Refusal("incomplete", (w.start, w.end), "retracted", {"word": w.text})
+    # C9: corrections («вернее в левый», «нет, от борта», «не тройку, а пятёрку»)
+    # replace the part of the call they say and keep the rest (corrections.py).
+    steps = plan(words)
+    if isinstance(steps, Refusal):
+        return steps
+    last = steps[-1]
+    if last.op in ("corr", "reset") and not last.content and any(s.content for s in steps[:-1]):
+        w = last.marker
+        return Refusal("incomplete", (w.start, w.end), "retracted", {"word": w.text})
     whole = (content[0].start, content[-1].end)
     try:
-        readings, syntax = _parse_lattice(_taggings(content))
+        stretch_readings = []
+        for step in steps:
+            if not step.content:
+                stretch_readings.append([[]])
+                continue
+            got, syntax = _parse_lattice(_taggings(step.content))
+            if not got and mode == "ball_and_pocket":
+                # C7: an unfinished or garbled way («тройку от в угол») does not bind, so
+                # it cannot refuse the call: read the call without the way's words.
+                kept = [w for w in step.content if not _way_only(w)]
+                if kept:
+                    got, _ = _parse_lattice(_taggings(kept))
+            if not got:
+                return _syntax_refusal(syntax, text)
+            stretch_readings.append(got)
+        readings = []
+        for combo in product(*stretch_readings):
+            folded = fold(steps, list(combo), text)
+            if isinstance(folded, Refusal):
+                return folded
+            if folded[0]:  # a reading whose corrections left nothing says no call
+                readings.append(folded)
+            if len(readings) > MAX_READINGS:
+                raise OverflowError
     except OverflowError:
         return Refusal("ambiguous", whole, "too_many")
     calls: list[Call] = []
+    found: dict = {}  # each call → the corrections that made it
     semantic: Refusal | None = None
     unclear: Refusal | None = None
     memo: dict = {}
-    for items in readings:
+    for items, fixes in readings:
         result = resolve(items, text, mode, balls, memo, precision)
         if isinstance(result, Call):
             if result not in calls:
                 calls.append(result)
+                found.setdefault(result, fixes)
         elif isinstance(result, set):
             calls.extend(c for c in result if c not in calls)
         elif result.code == "ambiguous":
@@ -369,12 +419,12 @@ def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = 
     if unclear is not None and len(calls) <= 1:
         return unclear
     if len(calls) == 1:
-        return calls[0]
+        return calls[0], found.get(calls[0], [])
     if len(calls) > 1:
         return _ambiguous(calls, whole)
     if semantic is not None:
         return semantic
-    return _syntax_refusal(syntax, text)
+    return Refusal("empty", whole, "")  # no reading said anything of a call
 
 
 def _ambiguous(calls: list[Call], span) -> Refusal:

@@ -84,6 +84,27 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
         "скажите заказ заново, например: «{example}»",
         "say the call again, e.g. «{example}»",
     ),
+    ("incomplete", "not_without_but"): (
+        "сказано «{word}», но не сказано, что вместо этого: поправку говорят «не …, а …» (C9)",
+        "«{word}» was said, but not what instead: a correction is «не …, а …» (C9)",
+        "скажите, например: «не тройку, а пятёрку чисто в левый угол»",
+        "say, e.g. «не тройку, а пятёрку чисто в левый угол»",
+    ),
+    ("incomplete", "correction_unplaced"): (
+        "поправка «{word}» ничего не заменяет: после «не» и «а» называют одно и то же — шар, лузу "
+        "или способ (C9)",
+        "the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, "
+        "the ball, the pocket or the way (C9)",
+        "скажите, например: «не тройку, а пятёрку чисто в левый угол» или «пятёрку, а не тройку, "
+        "чисто в левый угол»",
+        "say, e.g. «не тройку, а пятёрку чисто в левый угол» or «пятёрку, а не тройку, чисто в левый угол»",
+    ),
+    ("unknown_word", "obj_form"): (
+        "«{word}» (слово {position}): «чужой» в заказе значит прицельный шар, а лузу так не называют",
+        "«{word}» (word {position}): «чужой» in a call means an object ball; it does not name a pocket",
+        "дальнюю лузу называют «дальний», свою — «ближний» или «свой угол»: «в левый дальний угол»",
+        "say the far pocket with «дальний», your own with «ближний» or «свой угол»: «в левый дальний угол»",
+    ),
     ("incomplete", "v_without_pocket"): (
         "после «в» не названа луза",
         "no pocket is named after «в»",
@@ -115,19 +136,31 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
         "add the pocket, e.g. «{example}»",
     ),
     ("pocket_not_definite", ""): (
-        "луза названа неточно: «{word}» (Q2)",
-        "the pocket is not definite: «{word}» (Q2)",
-        "для угла скажите, левый или правый: «в левый угол», «в правый дальний угол»; "
-        "для середины: «в середину»",
-        "for a corner say left or right: «в левый угол», «в правый дальний угол»; "
-        "for a middle pocket: «в середину»",
+        "луза названа неточно: «{word}»: не сказано, левый угол или правый (Q2)",
+        "the pocket is not definite: «{word}»: it is not said whether the corner is the left or the right one (Q2)",
+        "скажите {options}",
+        "say {options_en}",
     ),
-    # pocket_precision "any" (Q2): the side may be left out, but not the kind
+    # a side and no kind: the corner and the middle pocket on that side both fit
+    ("pocket_not_definite", "side_only"): (
+        "«{word}»: так называют и угол, и середину на этой стороне (Q2)",
+        "«{word}» names both the corner and the middle pocket on that side (Q2)",
+        "скажите {options}",
+        "say {options_en}",
+    ),
+    # no kind, no side, no end («в лузу»)
     ("pocket_not_definite", "no_kind"): (
         "не сказано, угол это или середина: «{word}» (Q2)",
         "it is not said whether the pocket is a corner or a middle one: «{word}» (Q2)",
-        "скажите «в угол» («в левый угол») или «в середину»",
-        "say «в угол» («в левый угол») or «в середину»",
+        "скажите {options}",
+        "say {options_en}",
+    ),
+    # «чужой» is an object ball (C5), never a pocket's end
+    ("incomplete", "obj_as_pocket"): (
+        "«{word}» — это прицельный шар, а не луза: после «в» луза не названа",
+        "«{word}» means an object ball, not a pocket: no pocket is named after «в»",
+        "дальнюю лузу называют «дальний», свою — «ближний» или «свой угол»: «в левый дальний угол»",
+        "say the far pocket with «дальний», your own with «ближний» or «свой угол»: «в левый дальний угол»",
     ),
     ("no_route", ""): (
         "не сказано, как упадёт шар: при чистом назначении это обязательно (C2)",
@@ -162,8 +195,8 @@ TEXTS: dict[tuple[str, str], tuple[str, str, str, str]] = {
     ("contradiction", "middle_end"): (
         "у средней лузы нет ближней и дальней: «{word}»",
         "a middle pocket has no near or far end: «{word}»",
-        "скажите «в левую середину» или «в правую середину»",
-        "say «в левую середину» or «в правую середину»",
+        "скажите {options}",
+        "say {options_en}",
     ),
     ("contradiction", "self"): (
         "шар {ball} не может играть сам себя (C9)",
@@ -269,8 +302,10 @@ class Refusal:
         expected = EXPECTED.get(params.get("expected_key", "more"), EXPECTED["more"])
         params.setdefault("expected", expected[0])
         params.setdefault("expected_en", expected[1])
-        if lang == "en" and "readings_en" in params:
-            params["readings"] = params["readings_en"]
+        if lang == "en":
+            for key in ("readings", "options"):
+                if f"{key}_en" in params:
+                    params[key] = params[f"{key}_en"]
         try:
             return template.format(**params)
         except (KeyError, IndexError):  # a param a template needs is missing

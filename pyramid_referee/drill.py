@@ -37,7 +37,7 @@ FIX_SHARE = 0.25  # about one exercise in four is «fix this call»
 
 # -- words for describing a shot (not the call language's phrasing) ---------------------------
 
-_NOM = ("единица", "двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка",
+_NOM = ("туз", "двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка",
         "девятка", "десятка", "одиннадцатый шар", "двенадцатый шар", "тринадцатый шар",
         "четырнадцатый шар", "пятнадцатый шар")
 
@@ -337,7 +337,7 @@ class Grade:
         en = self.lang == "en"
         head = ("Right." if en else "Верно.") if self.correct else ("Not right." if en else "Неверно.")
         lines = [head, *(f"- {d.message}" for d in self.differences), *self.notes]
-        lines.append(("Canonical: " if en else "Канонически: ") + f"«{self.canonical}»")
+        lines.append(("Say it as: " if en else "Правильно сказать: ") + f"«{self.canonical}»")
         return "\n".join(lines)
 
 

@@ -49,13 +49,17 @@ The notation checks the form; ``Outcome.from_json`` and the judge check the rest
 (balls on the table, the short form's limits, the pocket of the called ball).
 
 Ball numbers are digits 1–15 («3», «3-й»); the cue ball is «биток» (or «свой»).
-Pockets are as the striker sees the table: угол / середина, левый / правый,
-дальний / ближний. English aliases: cue, in, corner, middle, left, right, far, near,
+Pockets are as the striker sees the table, read as the call language reads them, in
+any order and with or without a noun: угол / угловая / луза / середина / средняя /
+центральная / центр, левый / правый, дальний / ближний / к себе / свой («в правый
+дальний», «в левую дальнюю лузу», «в свой левый угол»). An end word says corner;
+«в левую лузу» (the corner or the middle pocket?) is refused. English aliases: cue, in, corner, middle, left, right, far, near,
 cushion, off, foul, miss, from hand, in house, as called, not as called, warned,
 unchanged, nothing.
 
 Errors are ``NotationError``: the column (1-based) and what was expected there.
-This module imports nothing outside ``rules``.
+This module imports nothing outside ``rules`` but the pocket reading of the Call AST
+(``grammar/call.py``), so that a pocket reads the same in a call and in an outcome.
 """
 
 from __future__ import annotations
@@ -65,6 +69,8 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from pyramid_referee.grammar.call import pocket_from_words
 
 __all__ = ["NotationError", "parse_outcome", "parse_outcome_located", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
 
@@ -101,6 +107,7 @@ _EXPECTED = {
     "RIGHT": ("«правый»", "'правый'"),
     "FAR": ("«дальний»", "'дальний'"),
     "NEAR": ("«ближний»", "'ближний'"),
+    "OWN": ("«свой»", "'свой'"),
     "_SEP": ("«;» или «,»", "';' or ','"),
     "_ARROW": ("«→»", "'→'"),
     "FOUL_WORD": ("«фол»", "'фол'"),
@@ -182,27 +189,42 @@ def _actor(tree: Tree) -> Any:
 
 
 def _pocket(pocketed: Tree) -> dict | None:
+    """The pocket words → the pocket JSON, read as the call language reads them
+    (``pocket_from_words``): any order, the noun optional, an end word says corner."""
     (tree,) = pocketed.children
-    if isinstance(tree, Token):  # «в лузе»: which pocket is not said (the engine asks if it matters)
-        return None
-    kind = side = end = None
-    for tok in tree.children:
+    toks = list(tree.children)
+    if all(t.type == "POCKET_ANY" for t in toks):
+        return None  # «в лузе»: which pocket is not said (the engine asks if it matters)
+    kinds: set = set()
+    sides: set = set()
+    ends: set = set()
+    for tok in toks:
         t = tok.type
         if t in ("CORNER", "MIDDLE"):
-            kind = "corner" if t == "CORNER" else "middle"
+            kinds.add(t.lower())
+        elif t == "OWN":
+            ends.add("near")
         elif t in ("LEFT", "RIGHT"):
-            new = t.lower()
-            if side is not None and side != new:
-                raise _err(tok.column, "луза и левая, и правая", "the pocket is both left and right")
-            side = new
+            sides.add(t.lower())
+        elif t in ("FAR", "NEAR"):
+            ends.add(t.lower())
         else:
-            new = t.lower()
-            if end is not None and end != new:
-                raise _err(tok.column, "луза и дальняя, и ближняя", "the pocket is both far and near")
-            end = new
-    if kind == "middle" and end is not None:
+            continue
+        if len(kinds) > 1:
+            raise _err(tok.column, "луза и угловая, и средняя", "the pocket is both a corner and a middle one")
+        if len(sides) > 1:
+            raise _err(tok.column, "луза и левая, и правая", "the pocket is both left and right")
+        if len(ends) > 1:
+            raise _err(tok.column, "луза и дальняя, и ближняя", "the pocket is both far and near")
+    got = pocket_from_words(kinds, sides, ends)
+    if got == "middle_end":
         raise _err(tree.meta.column, "у средней лузы нет дальней и ближней", "a middle pocket has no far or near end")
-    return {"kind": kind, "side": side, "end": end}
+    if got == "side_only":
+        side = next(iter(sides))
+        ru = {"left": ("левый", "левую"), "right": ("правый", "правую")}[side]
+        raise _err(tree.meta.column, f"так называют и угол, и середину: напишите «в {ru[0]} угол» или «в {ru[1]} середину»",
+                   f"that names both the corner and the middle pocket: write 'в {ru[0]} угол' or 'в {ru[1]} середину'")
+    return got.to_json()
 
 
 def _motion(tree: Tree, events: list, columns: list) -> None:
@@ -246,6 +268,22 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
                    "no outcome given (write 'ничего' or '-' for an empty one)")
     try:
         tree = _parser().parse(norm)
+    except UnexpectedInput as exc:
+        pos = getattr(exc, "pos_in_stream", None)
+        if pos is not None and norm[pos:].startswith("чуж") and norm[:pos].rstrip().endswith(" в"):
+            # «3 в чужой угол»: «чужой» is a ball that is not the player's own, never a pocket
+            raise NotationError(
+                exc.column, "«чужой» — это шар, а не луза: дальнюю лузу называют «дальний», свою — «ближний»",
+                "'чужой' is a ball, not a pocket: say 'дальний' (far) or 'ближний' (near) for the pocket",
+            ) from None
+        _raise_parse_error(exc, text)
+    return _build(tree, text)
+
+
+def _raise_parse_error(exc: UnexpectedInput, text: str) -> None:
+    """Lark's parse error → a NotationError naming the column and what was expected."""
+    try:
+        raise exc
     except UnexpectedCharacters as exc:
         raise NotationError(
             exc.column, f"непонятно: «{text[exc.pos_in_stream:].split()[0] if text[exc.pos_in_stream:].split() else text[exc.pos_in_stream]}»",
@@ -264,6 +302,9 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
     except UnexpectedInput as exc:  # pragma: no cover - the three above cover LALR
         raise NotationError(getattr(exc, "column", 1) or 1, "не разобрано", "not parsed") from None
 
+
+def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
+    """The parse tree → the outcome dict and each event's column."""
     out = {k: (list(v) if isinstance(v, list) else v) for k, v in EMPTY_OUTCOME.items()}
     columns: list[int] = []
     if tree.data == "nothing":

@@ -64,7 +64,7 @@ def test_text_from_a_pipe_without_prompt_noise_and_quit(capsys, monkeypatch):
                            f"{items[0]['canonical']}\nподсказка\nвыход\n")
     assert status == 0 and err == ""
     assert "> " not in out and "зерно" not in out
-    assert "Верно.\nКанонически: «" in out and "Подсказка: шар: " in out
+    assert "Верно.\nПравильно сказать: «" in out and "Подсказка: шар: " in out
     assert out.rstrip().endswith("Верно: 1 из 1.")  # the third exercise was never shown
 
 

@@ -179,7 +179,7 @@ def test_english_messages():
     g = grade(exercise(), "двумя шарами одиннадцатым и шестёркой тройку в левую середину", lang="en")
     text = g.render_text()
     assert text.startswith("Not right.") and "pocket: said left, needed right" in text
-    assert "in another order" in text and "Canonical: «" in text
+    assert "in another order" in text and "Say it as: «" in text
     assert "Exercise 1 (level 3)" in exercise().prompt("en")
     assert "pocket: the right middle pocket" in exercise().hint("en")
 
@@ -200,3 +200,12 @@ def test_bad_generator_arguments():
     for kwargs in ({"level": 4}, {"mode": "pool"}, {"pocket_precision": "loose"}):
         with pytest.raises(ValueError):
             generate(1, **{"level": 1, **kwargs})
+
+
+def test_ball_one_is_tuz_in_exercises_and_answers():
+    texts = []
+    for seed in range(40):
+        for ex in generate(seed, 3, 5):
+            texts += [ex.prompt(), grade(ex, "тройку чисто в левый угол").render_text()]
+    joined = "\n".join(texts)
+    assert "туз" in joined and "единиц" not in joined

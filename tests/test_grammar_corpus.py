@@ -74,3 +74,28 @@ def test_corpus_uses_every_route_technique_and_filler_word():
     missing = [w for w, tags in data["words"].items() if {t.split(":")[0] for t in tags} & kinds and w not in seen]
     missing += [p for p in data["phrases"] if p not in texts]
     assert not missing
+
+
+def test_pocket_names_cover_every_word_order():
+    """The held-out-style pocket set (pocket_names.jsonl) says each pocket in every order of
+    its words: side, end and noun (or no noun), and with each end phrase."""
+    from itertools import permutations
+
+    texts = {p.values[0]["text"] for p in RECORDS if p.id.startswith("pocket_names:")}
+    assert len(texts) >= 400
+    pockets = [t for t in texts if "левую дальнюю угловую лузу" in t or "правый дальний угол" in t]
+    assert pockets
+    for words in (["левую", "дальнюю", "угловую лузу"], ["правый", "ближний", "угол"], ["левую", "дальнюю"],
+                  ["правую", "среднюю лузу"], ["левый", "центр"]):
+        for order in permutations(words):
+            phrase = "в " + " ".join(order)
+            assert any(t.endswith(phrase) or t.startswith(phrase + " ") or f"{phrase} " in t
+                       for t in texts), phrase
+
+
+def test_corrections_cover_the_ball_the_pocket_and_the_way():
+    records = [p.values[0] for p in RECORDS if p.id.startswith("corrections:")]
+    assert len(records) >= 50
+    text = " ".join(r["text"] for r in records)
+    for marker in ("нет", "вернее", "точнее", "то есть", "ой", "отмена", "не тройку, а"):
+        assert marker in text, marker

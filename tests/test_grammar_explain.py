@@ -33,10 +33,57 @@ def test_where_is_said_in_characters_counted_from_one_and_a_long_span_is_cut_vis
     assert where.endswith("тро…» (символы 1–699)")
 
 
-def test_route_words_in_ball_and_pocket_are_noted():  # C7
+def test_a_way_said_in_ball_and_pocket_is_shown_not_judged():  # C7
     e = explain("тройку от борта в середину", mode="ball_and_pocket")
     assert e.ok and e.result.route is None
-    assert any("C7" in n for n in e.notes)
+    assert "Способ сказан: «от борта»; в игре «шар и луза» он не судится (C7)." in e.lines
+    assert not any("не назван" in line for line in e.lines)
+    assert e.to_json()["way_not_judged"] == ["от борта"]
+    assert "Way said: «от борта»" in explain("тройку от борта в середину", mode="ball_and_pocket",
+                                             lang="en").render_text()
+
+
+def test_ball_and_pocket_without_a_way_says_none_is_needed():  # C7
+    e = explain("тройку в середину", mode="ball_and_pocket")
+    assert e.lines[-1] == "Способ называть не нужно: игра «шар и луза» (C7)."
+    assert "way_not_judged" not in e.to_json()
+
+
+@pytest.mark.parametrize("text", [
+    "тройку от в середину",  # the way not finished
+    "тройку шестёркой от борта в середину",  # whose cushion?
+    "тройку чисто от борта в середину",  # a contradiction in the way
+    "тройкой тройку в середину",  # the ball plays itself
+    "тройку тремя шарами шестёркой в середину",  # the count does not match
+    "тройку от одного в середину",  # ball 1 or one cushion?
+])
+def test_an_unclear_way_never_refuses_a_ball_and_pocket_call(text):  # C7
+    e = explain(text, mode="ball_and_pocket", balls_left=[3, 4])
+    assert e.ok, e.render_text()
+    assert e.result.to_json() == {"ball": 3, "pocket": {"kind": "middle", "side": None, "end": None},
+                                  "route": None}
+    assert not any("не назван" in line for line in e.lines)
+
+
+def test_words_not_needed_are_not_called_missing():
+    e = explain("ну и шар тройку чисто в левый угол")
+    assert "Лишние слова, их можно не говорить: «ну», «и», «шар»" in e.notes
+    assert not any("Пропущены" in n for n in e.notes)
+    assert e.fix == "Правильно сказать: «тройку чисто в левый угол»"
+
+
+def test_explain_shows_what_a_correction_replaced():  # C9
+    e = explain("тройку чисто в правый угол, вернее в левый")
+    assert e.result.pocket.side == "left"
+    assert "Исправлено («вернее»): луза «в правый угол» → «в левый»." in e.lines
+    assert e.to_json()["corrections"] == [
+        {"part": "pocket", "was": "в правый угол", "now": "в левый", "word": "вернее"}]
+    e = explain("не тройку, а пятёрку чисто в правый угол")
+    assert "Исправлено («не … а»): шар «тройку» → «пятёрку»." in e.lines
+    assert not any("«а»" in n for n in e.notes)
+    e = explain("тройку чисто в правый угол, нет, от борта")
+    assert "Исправлено («нет»): способ «чисто» → «от борта»." in e.lines
+    assert "corrections" not in explain("тройку чисто в правый угол").to_json()
 
 
 def test_technique_words_are_not_binding():

@@ -74,9 +74,12 @@ def test_q2_pocket_precision_any_accepts_a_corner_without_side():
 
 
 def test_q2_pocket_precision_any_still_needs_the_kind():
-    r = parse("тройку чисто в левую лузу", pocket_precision="any")
+    r = parse("тройку чисто в лузу", pocket_precision="any")
     assert r.code == "pocket_not_definite" and r.clause == "Q2"
     assert "угол это или середина" in r.message() and "corner or a middle" in r.message("en")
+    r = parse("тройку чисто в левую лузу", pocket_precision="any")
+    assert r.code == "pocket_not_definite" and "и угол, и середину" in r.message()
+    assert r.hint() == "скажите «в левый угол» или «в левую середину»"
     assert parse("тройку чисто в дальнюю середину", pocket_precision="any").code == "contradiction"
 
 
@@ -189,3 +192,48 @@ def test_c9_short_cardinal_is_ball_or_cushions():
     r = parse("тройку от двух в середину")
     assert r.code == "ambiguous" and len(r.params["calls"]) == 2
     assert parse("тройку от двойки в середину").route == (("cue", 3), (3, 2), (3, "pocket"))
+
+
+# -- corrections (C9, issue 8): a correction replaces the part it says and keeps the rest -----
+
+@pytest.mark.parametrize("text, ball, pocket, route", [
+    ("не тройку, а пятёрку чисто в правый угол", 5, Pocket("corner", "right"), (("cue", 5), (5, "pocket"))),
+    ("тройку чисто в правый угол, вернее в левый", 3, Pocket("corner", "left"), (("cue", 3), (3, "pocket"))),
+    ("тройку чисто в правый угол, нет, от борта", 3, Pocket("corner", "right"),
+     (("cue", 3), (3, "cushion"), (3, "pocket"))),
+    ("тройку чисто в правый дальний угол, то есть в левый", 3, Pocket("corner", "left", "far"),
+     (("cue", 3), (3, "pocket"))),
+    ("тройку чисто в правый угол, точнее в середину", 3, Pocket("middle"), (("cue", 3), (3, "pocket"))),
+    ("тройку от борта в правый угол, ой, пятёрку", 5, Pocket("corner", "right"),
+     (("cue", 5), (5, "cushion"), (5, "pocket"))),
+    ("тройку не от борта, а чисто в левый угол", 3, Pocket("corner", "left"), (("cue", 3), (3, "pocket"))),
+])
+def test_a_correction_replaces_only_the_part_it_says(text, ball, pocket, route):
+    assert parse(text) == Call(ball, pocket, route)
+
+
+def test_a_nie_says_what_the_part_before_it_is_not():
+    assert parse("пятёрку, а не тройку, чисто в левый угол") == Call(
+        5, Pocket("corner", "left"), (("cue", 5), (5, "pocket")))
+    assert parse("тройку, а не в правый угол, чисто в левый угол").reason == "correction_unplaced"
+
+
+def test_otmena_takes_the_whole_call_back():
+    assert parse("тройку чисто в левый угол, отмена, пятёрку от борта в середину") == Call(
+        5, Pocket("middle"), (("cue", 5), (5, "cushion"), (5, "pocket")))
+    assert parse("тройку чисто в левый угол, отмена, в середину").code == "no_ball"
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("не тройку чисто в левый угол", "not_without_but"),  # «не» with no «а»
+    ("не тройку, а в левый угол чисто", "correction_unplaced"),  # no ball after «а»
+    ("тройку чисто в левый угол, вернее", "retracted"),  # nothing after the correction
+])
+def test_a_correction_that_cannot_be_placed_is_refused_with_its_reason(text, reason):
+    r = parse(text)
+    assert r.code == "incomplete" and r.reason == reason
+    assert r.message() and r.hint() and r.message("en")
+
+
+def test_a_correction_before_any_call_word_is_no_correction():
+    assert parse("нет, тройку чисто в левый угол") == parse("тройку чисто в левый угол")

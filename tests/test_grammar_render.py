@@ -76,7 +76,7 @@ def test_seed_call_canonical():
     (Call(3, Pocket("middle", "right"), (("cue", 3), (3, "cushion"), (3, "cushion"), (3, "pocket"))),
      "тройку от двух бортов в правую середину"),
     (Call(1, Pocket("corner", "right", "far"), (("cue", "cushion"), ("cue", 1), (1, "pocket"))),
-     "абриколем единицу чисто в правый дальний угол"),
+     "абриколем туза чисто в правый дальний угол"),
     (Call(12, Pocket("corner", "left"), (("cue", 5), (5, 9), (9, 2), (2, 12), (12, 7), (12, "pocket"))),
      "тремя шарами пятёркой, девяткой и двойкой двенадцатый шар от семёрки в левый угол"),
     (Call(3, Pocket("middle"), (("cue", 3), (3, "contre_coup"), (3, "pocket"))), "тройку от контр-ку в середину"),
@@ -138,3 +138,23 @@ def test_contact_next_to_another_balls_phrase_is_refused(text):  # C9
     r = parse(text)
     assert r.code == "ambiguous" and r.reason == "whose_contact"
     assert "тройку от борта в" in r.hint()  # the way to say it: the contact after the called ball
+
+
+@pytest.mark.parametrize("route", [
+    (("cue", 1), (1, "pocket")),  # the called ball
+    (("cue", 1), (1, 3), (3, "pocket")),  # a driving ball
+    (("cue", 3), (3, 1), (3, "pocket")),  # a kiss
+    (("cue", 1), ("cue", 3), (3, "pocket")),  # a carom
+    (("cue", 1), (1, 5), (5, 3), (3, "pocket")),  # in a counted group
+])
+def test_ball_one_is_tuz_wherever_a_call_is_phrased(route):
+    ball = route[-1][0]
+    call = Call(ball, Pocket("corner", "left"), route)
+    text = render(call)
+    assert "туз" in text and "единиц" not in text
+    assert parse(text) == call
+
+
+@pytest.mark.parametrize("word", ["единицу", "единичку", "туза", "туз"])
+def test_ball_one_is_still_read_in_every_name(word):
+    assert parse(f"{word} чисто в левый угол").ball == 1

@@ -192,3 +192,75 @@ def outcomes(draw):
 @given(outcomes())
 def test_render_then_parse_round_trips(d):
     assert parse_outcome(render_outcome(d)) == d
+
+
+# -- pockets read as the call language reads them (issue 8) ---------------------------------
+
+def _corpus_pockets():
+    """The pocket phrases of the call corpus (corpora/calls/pocket_names.jsonl) with what the
+    call language made of them."""
+    import json
+    import re
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "corpora" / "calls" / "pocket_names.jsonl"
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        m = re.search(r"\bв ((?:левый|левую|правый|правую|дальний|дальнюю|ближний|ближнюю|угол|угловую"
+                      r"|лузу|середину|серединку|уголок|среднюю|центральную|центр)(?: |$))+", record["text"])
+        # the phrases said in one stretch (not «к себе», «свой…», nor a pocket said twice)
+        if m and not any(w in record["text"] for w in ("свой", "свою", "стороне", "стороны", "к себе", ",")) \
+                and record["text"].split().count("в") == 1:
+            out.append((m.group(0).strip(), record.get("call", {}).get("pocket"), record.get("refusal")))
+    return out
+
+
+def test_pocket_words_read_the_same_in_a_call_and_in_an_outcome():
+    """Every pocket phrase of the call corpus, in any order and with or without a noun,
+    names the same pocket in the outcome notation; a phrase the call language refuses as
+    two pockets or a middle with an end is refused here too."""
+    cases = _corpus_pockets()
+    assert len(cases) >= 200
+    for phrase, pocket, refusal in cases:
+        if pocket is not None:
+            (event,) = parse_outcome(f"3 {phrase}")["events"]
+            assert event["pocket"] == pocket, phrase
+        elif refusal == "contradiction" or not any(
+                w in phrase for w in ("угол", "угловую", "середин", "среднюю", "центр", "дальн", "ближн", "лузу")):
+            # two sides or ends, a middle with an end, or a side alone («в левую»)
+            with pytest.raises(NotationError):
+                parse_outcome(f"3 {phrase}")
+
+
+@pytest.mark.parametrize("text, pocket", [
+    ("3 в правый дальний", {"kind": "corner", "side": "right", "end": "far"}),
+    ("3 в левую дальнюю лузу", {"kind": "corner", "side": "left", "end": "far"}),
+    ("3 в дальний левый угол", {"kind": "corner", "side": "left", "end": "far"}),
+    ("3 в левую угловую", {"kind": "corner", "side": "left", "end": None}),
+    ("3 в среднюю левую", {"kind": "middle", "side": "left", "end": None}),
+    ("3 в левый к себе", {"kind": "corner", "side": "left", "end": "near"}),
+    ("3 в свой правый угол", {"kind": "corner", "side": "right", "end": "near"}),
+    ("3 в центральную лузу", {"kind": "middle", "side": None, "end": None}),
+])
+def test_pocket_names_as_players_say_them(text, pocket):
+    (event,) = parse_outcome(text)["events"]
+    assert event["pocket"] == pocket
+
+
+def test_a_side_alone_is_refused_naming_the_corner_and_the_middle_pocket():
+    with pytest.raises(NotationError) as err:
+        parse_outcome("3 в левую лузу")
+    assert "«в левый угол» или «в левую середину»" in err.value.message()
+
+
+def test_svoi_before_a_ball_is_still_the_cue_ball():
+    assert parse_outcome("свой 3")["events"][0] == {"type": "hit", "a": "cue", "b": 3}
+
+
+@pytest.mark.parametrize("text", ["3 в чужой угол", "3 в чужую лузу"])
+def test_chuzhoi_is_a_ball_never_a_pocket(text):
+    with pytest.raises(NotationError) as err:
+        parse_outcome(text)
+    assert "«чужой» — это шар, а не луза" in err.value.message()
+    assert parse_outcome("чужой шар")["fouls"] == ["д"]  # P1 д: a ball not one's own, as before

@@ -292,7 +292,7 @@ POCKETS = """
 тройку чисто в свой левый угол | 3 CLN c>3 3>p
 в свой правый угол тройку от борта | 3 CRN c>3 3>b 3>p
 тройку чисто в свой дальний угол | !unknown_word
-тройку чисто в свой левый дальний угол | !unknown_word
+тройку чисто в свой левый дальний угол | !contradiction
 # pocket words only in the pocket's own forms: «левого», «дальнего» agree with «борта»,
 # not with a pocket, so «от борта левого в угол» is never the left corner
 тройку от борта левого в угол | !unknown_word
@@ -521,7 +521,7 @@ POCKET_ANY = """
 тройку чисто в дальнюю середину | !contradiction | any
 тройку чисто в дальний ближний угол | !contradiction | any
 тройку чисто в угол в середину | !contradiction | any
-тройку чисто в угол в левый угол | !contradiction | any
+тройку чисто в угол в левый угол | 3 CL c>3 3>p | any
 тройку чисто в | !incomplete | any
 тройку в угол | !no_route | any
 тройку в угол | 3 C - | bp any
@@ -544,8 +544,8 @@ BALL_AND_POCKET = """
 тройку в угол | !pocket_not_definite | bp
 в левый угол | !no_ball | bp
 тройку | !no_pocket | bp
-тройкой тройку в середину | !contradiction | bp
-тройку чисто от борта в середину | !contradiction | bp
+тройкой тройку в середину | 3 M - | bp
+тройку чисто от борта в середину | 3 M - | bp
 тройку в левый угол | !ball_not_on_table | bp left=5
 тройку в левый угол пятерку в середину | 5 M - | bp
 тройку в левый угол пятерку | !several_calls_unclear | bp
@@ -554,8 +554,8 @@ BALL_AND_POCKET = """
 SEVERAL = """
 тройку в угол, нет, пятёрку чисто в левый угол | 5 CL c>5 5>p
 тройку, вернее, пятёрку чисто в левый угол | 5 CL c>5 5>p
-тройку чисто в левый угол, точнее в правый | !pocket_not_definite
-тройку чисто в левый угол, точнее в правый угол | !no_ball
+тройку чисто в левый угол, точнее в правый | 3 CR c>3 3>p
+тройку чисто в левый угол, точнее в правый угол | 3 CR c>3 3>p
 тройку чисто в левый угол, то есть тройку чисто в правый угол | 3 CR c>3 3>p
 тройку чисто в левый угол, лучше пятёрку от борта в середину | 5 M c>5 5>b 5>p
 тройку чисто в левый угол, отмена | !incomplete
@@ -711,6 +711,158 @@ SHOTS = """
 """
 
 
+
+# Pockets as players name them (issue 8), generated over the whole space: every
+# word order of the side, the end and the noun (or none), in the forms that agree,
+# with the ball and the way before or after. The expectation follows from the
+# words alone (RULES.md Q2, terms.md): an end word says corner; a side with no
+# kind («в левую лузу», «в левую») is the corner or the middle pocket: refused;
+# a middle pocket has no end; a corner needs its side.
+_SIDES = {"L": ("левый", "левую"), "R": ("правый", "правую")}
+_ENDS = {"F": ("дальний", "дальнюю"), "N": ("ближний", "ближнюю")}
+_END_PHRASES = {"N": ("к себе", "со стороны игрока"), "F": ("на противоположной стороне",)}
+# noun words → (kind or None, grammatical gender for agreement: 0 masc, 1 fem)
+_NOUNS = [("угол", "C", 0), ("угловую", "C", 1), ("угловую лузу", "C", 1), ("лузу", None, 1),
+          ("", None, None), ("середину", "M", 1), ("среднюю", "M", 1), ("среднюю лузу", "M", 1),
+          ("центральную", "M", 1), ("центральную лузу", "M", 1), ("центр", "M", 0),
+          ("серединку", "M", 1), ("уголок", "C", 0)]
+_CALLS = [("тройку чисто", "3", "c>3 3>p"), ("двенадцатого от борта", "12", "c>12 12>b 12>p"),
+          ("шестёркой туза", "1", "c>6 6>1 1>p")]
+
+
+def _expect_pocket(kind, side, end):
+    if kind is None and end:
+        kind = "C"
+    if kind == "M" and end:
+        return "!contradiction"
+    if kind is None:
+        return "!pocket_not_definite"
+    if kind == "C" and not side:
+        return "!pocket_not_definite"
+    return kind + (side or "") + (end or "")
+
+
+def _pocket_lines() -> list[str]:
+    from itertools import permutations
+
+    lines = []
+    k = 0
+    for noun, kind, gender in _NOUNS:
+        for side in (None, "L", "R"):
+            for end in (None, "F", "N"):
+                g = 1 if gender is None else gender
+                words = [w for w in ((_SIDES[side][g] if side else None), (_ENDS[end][g] if end else None),
+                                     noun or None) if w]
+                if not words:
+                    continue
+                expect = _expect_pocket(kind, side, end)
+                for order in permutations(words):
+                    say, ball, route = _CALLS[k % len(_CALLS)]
+                    k += 1
+                    pocket = "в " + " ".join(order)
+                    text = f"{say} {pocket}" if k % 2 else f"{pocket} {say}"
+                    lines.append(f"{text} | {expect if expect.startswith('!') else f'{ball} {expect} {route}'}")
+                if end and noun != "":  # the end said as a phrase, after the pocket or before «в»
+                    for phrase in _END_PHRASES[end]:
+                        rest = " ".join(w for w in (_SIDES[side][g] if side else None, noun) if w)
+                        say, ball, route = _CALLS[k % len(_CALLS)]
+                        k += 1
+                        for text in (f"{say} в {rest} {phrase}", f"{phrase} в {rest} {say}"):
+                            lines.append(f"{text} | {expect if expect.startswith('!') else f'{ball} {expect} {route}'}")
+    return lines
+
+
+# «свой» names the near end («свой угол», «в свой левый», «в свою правую лузу»);
+# «чужой» is the object ball everywhere, never a pocket.
+OWN_END = """
+тройку чисто в угол, в правый | 3 CR c>3 3>p
+в угол в левый дальний тройку от борта | 3 CLF c>3 3>b 3>p
+тройку чисто в левый угол в правый угол | !contradiction
+тройку чисто в свой левый | 3 CLN c>3 3>p
+тройку чисто в свою правую лузу | 3 CRN c>3 3>p
+в свою левую тройку от борта | 3 CLN c>3 3>b 3>p
+тройку чисто в свою лузу | !pocket_not_definite
+тройку чисто в свою левую середину | !contradiction
+тройку чисто в чужой угол | !incomplete
+тройку чисто в чужую лузу | !unknown_word
+тройку чисто в левую лузу | !pocket_not_definite
+тройку чисто в левую | !pocket_not_definite
+тройку чисто в левый | !pocket_not_definite
+"""
+
+
+# Corrections (C9, issue 8): a correction of the ball, the pocket or the way alone
+# replaces that part and keeps the rest; «отмена» takes the whole call back; «не X,
+# а Y» replaces X by Y, and with no «а» (or no Y of X's kind) it is refused.
+_BASE = ("тройку", "чисто", "в правый угол")  # ball 3, straight, right corner
+_FIX_BALL = [("пятёрку", "5"), ("двенадцатый шар", "12"), ("туза", "1")]
+_FIX_POCKET = [("в левый", "CL"), ("в левый угол", "CL"), ("в левую середину", "ML"), ("в дальний", "CRF"),
+               ("в левый дальний угол", "CLF"), ("в середину", "M"), ("в ближний", "CRN")]
+_FIX_WAY = [("от борта", "{b} b"), ("шестёркой", "6 {b}"), ("от двух бортов", "{b} b b"), ("чисто", "{b}")]
+_MARKERS = ["нет", "вернее", "точнее", "то есть", "ой", "лучше"]
+
+
+def _route_of(ball: str, way: str) -> str:
+    way = way.format(b=ball).split()
+    if way[0] == ball and len(way) == 1:
+        return f"c>{ball} {ball}>p"
+    if way[0] == ball:  # cushions
+        return f"c>{ball} " + " ".join(f"{ball}>b" for _ in way[1:]) + f" {ball}>p"
+    return f"c>{way[0]} {way[0]}>{ball} {ball}>p"  # a driving ball
+
+
+def _correction_lines() -> list[str]:
+    lines = []
+    k = 0
+    for fix, ball in _FIX_BALL:
+        for marker in _MARKERS[:3]:
+            lines.append(f"тройку чисто в правый угол, {marker}, {fix} | {ball} CR {_route_of(ball, '{b}')}")
+        lines.append(f"не тройку, а {fix} чисто в правый угол | {ball} CR {_route_of(ball, '{b}')}")
+        lines.append(f"в правый угол не тройку, а {fix} чисто | {ball} CR {_route_of(ball, '{b}')}")
+    for fix, pocket in _FIX_POCKET:
+        marker = _MARKERS[k % len(_MARKERS)]
+        k += 1
+        lines.append(f"тройку чисто в правый угол, {marker} {fix} | 3 {pocket} c>3 3>p")
+        lines.append(f"в правый угол тройку от борта, {marker}, {fix} | 3 {pocket} c>3 3>b 3>p")
+        lines.append(f"тройку не в правый угол, а {fix} чисто | 3 {pocket} c>3 3>p")
+    for fix, way in _FIX_WAY:
+        marker = _MARKERS[k % len(_MARKERS)]
+        k += 1
+        lines.append(f"тройку чисто в правый угол, {marker}, {fix} | 3 CR {_route_of('3', way)}")
+        lines.append(f"тройку в правый угол от двух бортов, {marker} {fix} | 3 CR {_route_of('3', way)}")
+        lines.append(f"тройку не от трёх бортов, а {fix} в правый угол | 3 CR {_route_of('3', way)}")
+    lines += [
+        "тройку чисто в правый угол, вернее пятёрку в левую середину | 5 ML c>5 5>p",
+        "тройку чисто в правый угол, нет, пятёрку от борта в середину | 5 M c>5 5>b 5>p",
+        "тройку чисто в правый дальний угол, вернее в левый | 3 CLF c>3 3>p",
+        "тройку чисто в правый угол, нет, от борта, вернее в левый | 3 CL c>3 3>b 3>p",
+        "тройку чисто в правый угол отмена пятёрку чисто в середину | 5 M c>5 5>p",
+        "тройку чисто в правый угол отмена в середину | !no_ball",
+        "тройку чисто в правый угол, нет | !incomplete",
+        "тройку чисто в правый угол, вернее | !incomplete",
+        "не тройку чисто в правый угол | !incomplete",
+        "не тройку, а в правый угол чисто | !incomplete",
+        "тройку не в правый угол, а пятёрку чисто | !incomplete",
+        "нет, тройку чисто в правый угол | 3 CR c>3 3>p",
+        "тройку чисто в правый угол, вернее в лузу | !pocket_not_definite",
+        "тройку чисто в правую середину, вернее в дальний | !contradiction",
+        "тройку чисто в правый угол, нет, в | !incomplete",
+        # «X, а не Y»: Y is what the part said right before is not
+        "пятёрку, а не тройку, чисто в правый угол | 5 CR c>5 5>p",
+        "в левый угол, а не в правый, тройку чисто | 3 CL c>3 3>p",
+        "тройку от борта, а не чисто, в левый угол | 3 CL c>3 3>b 3>p",
+        "тройку, а не в правый угол, чисто в левый угол | !incomplete",
+        "тройку чисто в правый угол, а не | !incomplete",
+        # a correction in the middle of the call: the rest goes on
+        "тройку, вернее пятёрку, чисто в правый угол | 5 CR c>5 5>p",
+        "тройку чисто, нет, от борта, в правый угол | 3 CR c>3 3>b 3>p",
+        "тройку в правый, нет, в левый угол чисто | 3 CL c>3 3>p",
+        "тройку чисто в правый, то есть в левый угол | 3 CL c>3 3>p",
+        "тройку чисто в правую, точнее в левую середину | 3 ML c>3 3>p",
+    ]
+    return lines
+
+
 FILES = {
     "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS,
     "kiss.jsonl": KISS,
@@ -720,6 +872,8 @@ FILES = {
     "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY, "tuz.jsonl": TUZ,
     "attachment.jsonl": ATTACH, "cue_ball.jsonl": CUE_BALL,
     "named_shots.jsonl": SHOTS,
+    "pocket_names.jsonl": _pocket_lines() + [x for x in OWN_END.split("\n") if " | " in x],
+    "corrections.jsonl": _correction_lines(),
 }
 
 
