@@ -185,10 +185,10 @@ def test_validate_checks_a_game_record_like_a_compiler(tmp_path, capsys):
     f.write_text(RECORD, encoding="utf-8")
     assert main(["validate", str(f)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"{f}:4:15: заказ не принят: луза названа неточно: «в угол» (Q2)"
+    assert out[0] == f"{f}:4:15: заказ не принят: луза названа неточно: «в угол»: не сказано, левый угол или правый (Q2)"
     assert out[1] == "    Иван: пятёрку в угол | биток 5; 5 в левую середину | 8:0"
     assert out[2] == "    " + " " * 14 + "^"
-    assert out[3].startswith("    подсказка: для угла скажите, левый или правый")
+    assert out[3].startswith("    подсказка: скажите «в левый угол» или «в правый угол»")
     assert f"{f}:4:54: счёт не сходится: записано 8:0, по правилам 3:0" in out
     assert f"{f}:5:1: сейчас бьёт Пётр, а не Иван" in out
     assert out[-1] == f"{f}: запись партии: ударов 3, проверено по правилам 3, ошибок 3; счёт Иван 3 : 0 Пётр"

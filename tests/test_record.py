@@ -59,7 +59,7 @@ def test_a_refused_call_not_marked_is_named_at_its_words_with_how_to_say_it():
     checked = check_record(lines(GOOD.replace("тройку в угол (не принят)", "тройку в угол")))
     p = only(checked.problems, "call")
     assert (p.line, p.col, p.code) == (9, 14, "pocket_not_definite")  # at «в угол»
-    assert p.message() == "заказ не принят: луза названа неточно: «в угол» (Q2)"
+    assert p.message() == "заказ не принят: луза названа неточно: «в угол»: не сказано, левый угол или правый (Q2)"
     assert "«в левый угол»" in p.hint() and "отметьте «(не принят)»" in p.hint()
 
 
