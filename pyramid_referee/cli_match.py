@@ -1,9 +1,12 @@
 """Subcommands of the match area (see cli.py): the match store and the scorer.
 
-``match new|list|show|resume``, ``undo``, ``redo``, ``export``, ``stats``, ``play``.
+``match new|list|show|resume|delete``, ``undo``, ``redo``, ``export``, ``stats``, ``play``.
 Every one takes ``--db PATH`` (else ``$PYRAMID_REFEREE_DB``, else the user data
 directory) and ``--json``. A missing match, a locked or corrupt database, a bad
 path: one clear line, exit 2. ``play`` from a pipe exits 1 when a line was rejected.
+Only ``match new`` and ``play`` (a new match) create the database, and only after the
+new match's players, settings and start were checked; every other command opens an
+existing one (``match list`` on none says so and lists nothing).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from .cli_options import has_undecodable
+from .cli_options import add_players_option, has_undecodable, players_from
 from .i18n import UserError, get_lang, json_reason, os_reason, tr
 
 
@@ -27,7 +30,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     parents = [common, dbp]
 
     newp = argparse.ArgumentParser(add_help=False)
-    newp.add_argument("--players", nargs=2, metavar=("A", "B"), help=tr("имена двух игроков", "the two players' names"))
+    add_players_option(newp)
     newp.add_argument("--settings", metavar="JSON", help=tr("настройки матча в JSON: mode, negative_scores, ball_values, target, penalty, "
                                                                  "pocket_precision",
                                                                  "match settings as JSON: mode, negative_scores, ball_values, target, "
@@ -52,6 +55,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                                         "continue a match in play (default: the latest unfinished)"))
     p.add_argument("id", type=int, nargs="?", help=_id_help())
     p.set_defaults(handler=cmd_resume)
+    p = msub.add_parser("delete", parents=parents, help=tr("удалить матч со всеми ударами (спросит подтверждение)",
+                                                        "delete a match with all its strokes (asks first)"))
+    p.add_argument("id", type=int, help=_id_help())
+    p.add_argument("--yes", action="store_true", help=tr("не спрашивать подтверждения", "do not ask for confirmation"))
+    p.set_defaults(handler=cmd_delete)
 
     for name, helptext in (("undo", tr("отменить последний удар", "take back the last stroke")),
                            ("redo", tr("вернуть последний отменённый удар", "put back the last stroke taken back"))):
@@ -100,10 +108,11 @@ def _id_help() -> str:
     return tr("номер матча (см. match list)", "the match number (see match list)")
 
 
-def _store(args):
+def _store(args, *, create: bool = False):
+    """The match database; only a command that starts a match creates it (``create``)."""
     from .store import Store
 
-    return Store(args.db)
+    return Store(args.db, create=create)
 
 
 def _emit(obj) -> None:
@@ -138,12 +147,21 @@ def _new_settings(args) -> dict:
     return settings
 
 
-def _create(store, args):
+def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
+    """A new match's players, settings and start, checked before any database is opened."""
     from .match_session import Session
 
-    players = [_utf8(p, "--players") for p in args.players] if args.players else [tr("Игрок 1", "Player 1"),
-                                                                                    tr("Игрок 2", "Player 2")]
-    return Session.create(store, players, _new_settings(args), _load_json_arg(args.start, "start"), lang=get_lang())
+    players = players_from(args.players) or [tr("Игрок 1", "Player 1"), tr("Игрок 2", "Player 2")]
+    settings, start = _new_settings(args), _load_json_arg(args.start, "start")
+    Session.check_new(players, settings, start, lang=get_lang())
+    return players, settings, start
+
+
+def _create(store, new):
+    from .match_session import Session
+
+    players, settings, start = new
+    return Session.create(store, players, settings, start, lang=get_lang())
 
 
 def _interactive() -> bool:
@@ -155,15 +173,16 @@ def _run_play(session, args, resumed: bool) -> int:
 
     interactive = _interactive() and not args.json
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
-                lang=get_lang(), resumed=resumed)
+                lang=get_lang(), resumed=resumed, confirm=confirm if interactive else None)
     return play.run(stdin_reader(interactive))
 
 
 # ---------------------------------------------------------------------- commands
 
 def cmd_new(args) -> int:
-    with _store(args) as store:
-        s = _create(store, args)
+    new = _new_match_args(args)
+    with _store(args, create=True) as store:
+        s = _create(store, new)
         if args.json:
             _emit({"match": s.id, "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json()})
         else:
@@ -182,8 +201,17 @@ def _local_time(stamp: str) -> str:
 
 
 def cmd_list(args) -> int:
-    with _store(args) as store:
-        rows = store.list_matches()
+    from .store import StoreMissing
+
+    try:
+        with _store(args) as store:
+            rows = store.list_matches()
+    except StoreMissing as exc:  # nothing to list, and nothing is created to list it
+        if args.json:
+            _emit({"matches": []})
+        else:
+            print(str(exc))
+        return 0
     if args.json:
         _emit({"matches": [m.to_json() for m in rows]})
         return 0
@@ -268,12 +296,70 @@ def cmd_resume(args) -> int:
 def cmd_play(args) -> int:
     from .match_session import Session
 
-    with _store(args) as store:
-        if args.match is not None:
+    if args.match is not None:
+        with _store(args) as store:
             s = Session(store, args.match, lang=get_lang())
             return _run_play(s, args, resumed=True)
-        s = _create(store, args)
+    new = _new_match_args(args)
+    with _store(args, create=True) as store:
+        s = _create(store, new)
         return _run_play(s, args, resumed=False)
+
+
+def _read_key(prompt: str) -> str:
+    """One key from the terminal (no Enter needed); the whole line where raw mode is unavailable."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    try:
+        import termios
+        import tty
+
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            key = sys.stdin.read(1)
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write(key + "\n")
+        return key
+    except (ImportError, OSError, ValueError, AttributeError):
+        return input()
+
+
+YES_KEYS = ("д", "y", "l")  # «д», and the same key in the Latin layout («l») or «y»
+
+
+def confirm(prompt: str) -> bool:
+    """Ask a yes/no question on the terminal; only «д» / «y» is yes."""
+    try:
+        key = _read_key(prompt)
+    except (EOFError, KeyboardInterrupt):
+        sys.stdout.write("\n")
+        return False
+    return key.strip().lower()[:1] in YES_KEYS
+
+
+def cmd_delete(args) -> int:
+    with _store(args) as store:
+        m = store.get_match(args.id)
+        if not args.yes:
+            if not _interactive():
+                raise UserError(tr(f"матч {m.id} не удалён: подтвердите удаление ключом --yes",
+                                   f"match {m.id} was not deleted: confirm with --yes"))
+            question = tr(f"Удалить матч {m.id} ({m.players[0]} — {m.players[1]}, ударов: {m.strokes})? "
+                          f"Вернуть его будет нельзя. [д/н] ",
+                          f"Delete match {m.id} ({m.players[0]} v {m.players[1]}, {m.strokes} strokes)? "
+                          f"It cannot be brought back. [y/n] ")
+            if not confirm(question):
+                print(tr(f"матч {m.id} не удалён", f"match {m.id} was not deleted"))
+                return 1
+        store.delete_match(m.id)
+    if args.json:
+        _emit({"deleted": m.id})
+    else:
+        print(tr(f"матч {m.id} удалён", f"match {m.id} deleted"))
+    return 0
 
 
 def cmd_undo_redo(args) -> int:

@@ -59,6 +59,35 @@ def add_call_options(p: argparse.ArgumentParser) -> None:
                            "any, «в угол» without a side is accepted"))
 
 
+def add_players_option(p: argparse.ArgumentParser) -> None:
+    """``--players Иван Пётр``: the same form in ``play``, ``match new`` and ``listen``.
+
+    Two names; one argument «Иван,Пётр» (the form ``listen`` took before) is read as two."""
+    p.add_argument("--players", nargs="+", default=None, metavar=tr("ИМЯ", "NAME"),
+                   help=tr("имена двух игроков нового матча: --players Иван Пётр",
+                           "the two players of a new match: --players Ivan Petr"))
+
+
+def players_from(values: list[str] | None) -> list[str] | None:
+    """The two names given with ``--players`` (or None); anything else is a ``UserError``."""
+    if values is None:
+        return None
+    if any(has_undecodable(v) for v in values):
+        raise UserError(tr("--players: текст не в UTF-8: проверьте кодировку терминала",
+                           "--players: the text is not UTF-8: check the terminal's encoding"))
+    names = [n.strip() for n in values]
+    if len(names) == 1 and "," in names[0]:
+        names = [n.strip() for n in names[0].split(",")]
+    if len(names) != 2 or not all(names):
+        got = ", ".join(f"«{n}»" for n in names) or "—"
+        raise UserError(tr(f"--players: нужны ровно два имени, например: --players Иван Пётр (получено: {got})",
+                           f"--players: exactly two names are needed, e.g. --players Ivan Petr (got: {got})"))
+    if names[0] == names[1]:
+        raise UserError(tr(f"--players: у игроков должны быть разные имена (оба «{names[0]}»)",
+                           f"--players: the two players need different names (both «{names[0]}»)"))
+    return names
+
+
 def has_undecodable(text: str) -> bool:
     """True when text holds bytes that were not UTF-8 (Python keeps them as lone surrogates)."""
     return any("\udc80" <= ch <= "\udcff" for ch in text)

@@ -98,6 +98,23 @@ def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = Non
     return ("outcome: " if en else "исход: ") + text
 
 
+def setup_error_text(exc: RulesInputError, lang: str) -> str:
+    """A refused --players, --settings or --start as the user reads it: the option and the key
+    they typed, never the engine's internal field path."""
+    field = exc.field or ""
+    what = exc.text(lang).split(": ", 1)[-1] if exc.field else exc.text(lang)
+    en = lang == "en"
+    head, _, rest = field.partition(".")
+    if head.startswith("players"):
+        return (f"--players: {what}" if en else f"--players: {what} (нужны два разных имени: --players Иван Пётр)")
+    if head in ("settings", "start") and rest:
+        key = re.split(r"[.\[]", rest, maxsplit=1)[0]
+        return f"--{head}, «{key}»: {what}"
+    if head in ("settings", "start"):
+        return f"--{head}: {what}"
+    return exc.text(lang)
+
+
 def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
     """The outcome as typed (notation, or a JSON object) → (JSON dict, Outcome, event columns)."""
     src = text.strip()
@@ -201,14 +218,21 @@ class Session:
         self._restore()
 
     # ------------------------------------------------------------------ opening
+    @staticmethod
+    def check_new(players: list[str], settings: dict | None = None, start: dict | None = None,
+                  *, lang: str = "ru") -> Settings:
+        """Check a new match's players, settings and start without touching any store."""
+        try:
+            st = Settings.from_json(settings or {})
+            Match(st, players, start)
+        except RulesInputError as exc:
+            raise UserError(setup_error_text(exc, lang)) from None
+        return st
+
     @classmethod
     def create(cls, store: Store, players: list[str], settings: dict | None = None, start: dict | None = None,
                *, lang: str = "ru") -> "Session":
-        try:
-            st = Settings.from_json(settings or {})
-            Match(st, players, start)  # validate before anything is written
-        except RulesInputError as exc:
-            raise UserError(exc.text(lang)) from None
+        st = cls.check_new(players, settings, start, lang=lang)  # before anything is written
         mid = store.new_match(list(players), st.to_json(), start)
         return cls(store, mid, lang=lang)
 
@@ -308,6 +332,14 @@ class Session:
             raise
         self.seq = seq
         return Entered(seq, rec, verdict, state)
+
+    def mark_shown(self, seq: int) -> None:
+        """The verdict of ``seq`` is on the screen; a resume after a kill will not name it."""
+        self.store.mark_shown(self.id, seq)
+
+    def unshown(self) -> list[StrokeRow]:
+        """Strokes stored but never shown (a kill came between the commit and the screen)."""
+        return self.store.unshown(self.id)
 
     def _check_open(self) -> None:
         if self.mismatches:

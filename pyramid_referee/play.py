@@ -17,9 +17,17 @@ Input, one line at a time (the same on a terminal and from a pipe):
   ``help`` / ``помощь``, ``quit`` / ``выход`` (Ctrl-D and Ctrl-C leave too).
 
 Every stroke is committed to the store before its verdict is printed, so a kill
-loses nothing that was shown; ``match resume`` continues. A line that cannot be
+loses nothing that was shown; once printed, the stroke is marked shown. ``match
+resume`` continues, and first names any stroke stored but never shown (a kill
+came between), so the marker does not enter it twice. A line that cannot be
 entered gets a message naming the line (from a pipe) and what is wrong, changes
-nothing, and the scorer types again.
+nothing, and the marker types again.
+
+A mistake changes nothing. A call refused for a word the parser does not know is
+the marker's typo, not the player's unclear call: nothing is recorded and the call
+is asked again. A call refused for what the player said (no pocket, ambiguous, …)
+is recorded as refused (C4) — on a terminal only after the marker presses «д»;
+from a pipe the line itself is the marker's decision.
 
 With ``--json`` every answer is one JSON line on stdout, flushed at once:
 ``{"type": "start"|"call"|"stroke"|"undo"|"redo"|"score"|"error"|"help"|"end", …}``;
@@ -96,8 +104,10 @@ class Play:
     """The scorer's loop over one session. ``feed(line)`` handles one input line."""
 
     def __init__(self, session: Session, *, out: IO[str], err: IO[str], json_mode: bool,
-                 interactive: bool, lang: str = "ru", resumed: bool = False) -> None:
+                 interactive: bool, lang: str = "ru", resumed: bool = False,
+                 confirm: Callable[[str], bool] | None = None) -> None:
         self.s = session
+        self.confirm = confirm  # asks the marker yes/no (a terminal); None: the line is the decision
         self.out = out
         self.err = err
         self.json = json_mode
@@ -153,17 +163,36 @@ class Play:
     # ------------------------------------------------------------------ start
     def start(self) -> None:
         s = self.s
+        unshown = s.unshown() if not s.mismatches else []
         if self.json:
             self.emit({"type": "start", "match": s.id, "resumed": self.resumed, "seq": s.seq,
                        "undone": len(s.store.strokes(s.id, statuses=("undone",))),
                        "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json(),
-                       "mismatches": [m.to_json() for m in s.mismatches]})
+                       "mismatches": [m.to_json() for m in s.mismatches],
+                       "unshown": [{"seq": r.seq, "call_text": r.record.call_text,
+                                    "outcome_text": r.record.outcome_text, "verdict": r.record.verdict}
+                                   for r in unshown]})
         else:
             what = tr("продолжаем матч", "resuming match") if self.resumed else tr("матч", "match")
             self.say(f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
                      + tr(f"ударов: {s.seq}", f"strokes: {s.seq}")
                      + ("" if not self.interactive else tr(" (help — подсказка)", " (help for help)")))
+            for r in unshown:
+                self.say(self.unshown_text(r), "yellow")
             self.show_score()
+        for r in unshown:
+            s.mark_shown(r.seq)
+
+    def unshown_text(self, row) -> str:
+        """A stroke stored before a kill whose verdict never reached the screen: say it is in."""
+        rec = row.record
+        call = rec.call_text or tr("без заказа", "no call")
+        replayed = self.s.verdicts.get(row.seq)
+        verdict = replayed.message(self.lang) if replayed is not None else rec.verdict.get("message", "")
+        return tr(f"удар {row.seq} уже записан, хотя программа прервалась до показа вердикта: "
+                  f"«{call} | {rec.outcome_text}» — не вводите его заново. #{row.seq} {verdict}",
+                  f"stroke {row.seq} is already stored, though the program stopped before showing its verdict: "
+                  f"«{call} | {rec.outcome_text}» — do not enter it again. #{row.seq} {verdict}")
 
     def prompt(self) -> str:
         if not self.interactive:
@@ -190,7 +219,7 @@ class Play:
                 call_text, _, outcome_text = (_unprefix(x) for x in line.partition("|"))
                 if self.pending is not None:
                     self.pending = None  # the whole stroke on this line replaces a pending call (C9)
-                reading = self.s.read_call(call_text)
+                reading = self.typed_call(call_text)
                 self.stroke(reading, outcome_text.strip())
             elif low.startswith(CALL_PREFIXES):
                 self.take_call(line.split(":", 1)[1])
@@ -226,8 +255,17 @@ class Play:
             pass
         return self.s.read_call(line).status == "accepted"
 
-    def take_call(self, text: str) -> None:
+    def typed_call(self, text: str | None) -> CallReading:
+        """The call as the marker typed it; a word the parser does not know is a typo: ask again."""
         reading = self.s.read_call(text)
+        if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
+            why = reading.refusal.get("message", "")
+            raise StrokeInputError(tr(f"заказ не записан: {why} — похоже на опечатку; наберите заказ заново",
+                                      f"nothing recorded: {why} — looks like a typo; type the call again"))
+        return reading
+
+    def take_call(self, text: str) -> None:
+        reading = self.typed_call(text)
         self.pending = reading
         if self.json:
             self.emit({"type": "call", "call_text": reading.text, "call_status": reading.status,
@@ -241,9 +279,18 @@ class Play:
         if not outcome_text.strip():
             raise StrokeInputError(tr("исход не указан (пустой исход — «ничего» или «-»)",
                                       "no outcome given (an empty one is 'ничего' or '-')"))
+        if reading.status == "refused" and self.confirm is not None:
+            why = (reading.refusal or {}).get("message", "")
+            question = tr(f"Заказ не принят: {why}. Записать удар с непринятым заказом? [д/н] ",
+                          f"The call is refused: {why}. Record the stroke with the refused call? [y/n] ")
+            if not self.confirm(question):
+                self.pending = None
+                self.say(tr("удар не записан; наберите заказ заново", "the stroke was not recorded; type the call again"))
+                return
         entered = self.s.enter(reading.text, outcome_text, reading=reading)  # committed here
         self.pending = None
         self.show_stroke(entered)
+        self.s.mark_shown(entered.seq)  # on the screen now: a resume will not name it
 
     def show_stroke(self, e: Entered) -> None:
         if self.json:

@@ -157,13 +157,14 @@ def test_stats_command(capsys, monkeypatch, db):
     ["match", "show", "99"], ["export", "99"], ["stats", "99"], ["undo", "99"], ["match", "resume", "99"],
 ])
 def test_missing_match_exit_2(capsys, monkeypatch, db, argv):
+    new_match(capsys, monkeypatch, db)
     rc, out, err = run(capsys, monkeypatch, *argv, "--db", db)
     assert rc == 2 and "99" in err and "Traceback" not in err
     assert err.startswith("pyramid-referee: ошибка:")
 
 
 def test_bad_db_paths_exit_2(capsys, monkeypatch, tmp_path):
-    rc, _, err = run(capsys, monkeypatch, "match", "list", "--db", str(tmp_path / "no" / "dir" / "m.sqlite"))
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--db", str(tmp_path / "no" / "dir" / "m.sqlite"))
     assert rc == 2 and str(tmp_path / "no" / "dir") in err and "нет" in err
     rc, _, err = run(capsys, monkeypatch, "match", "list", "--db", str(tmp_path))
     assert rc == 2 and "каталог" in err
@@ -192,7 +193,8 @@ def test_nothing_to_undo_and_no_open_match(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     rc, _, err = run(capsys, monkeypatch, "undo", str(mid), "--db", db)
     assert rc == 2 and "нечего отменять" in err
-    rc, _, err = run(capsys, monkeypatch, "match", "resume", "--db", str(db) + ".empty")
+    assert run(capsys, monkeypatch, "match", "delete", str(mid), "--yes", "--db", db)[0] == 0
+    rc, _, err = run(capsys, monkeypatch, "match", "resume", "--db", db)
     assert rc == 2 and "незаконченных матчей нет" in err
 
 
@@ -200,9 +202,9 @@ def test_bad_settings_and_start(capsys, monkeypatch, db):
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", "{bad", "--db", db)
     assert rc == 2 and "--settings" in err
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", '{"target": 0}', "--db", db)
-    assert rc == 2 and "settings.target" in err
+    assert rc == 2 and err == "pyramid-referee: ошибка: --settings, «target»: 0 — нужно целое число ≥ 1\n"
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "A", "--db", db)
-    assert rc == 2 and "players" in err
+    assert rc == 2 and err == "pyramid-referee: ошибка: --players: у игроков должны быть разные имена (оба «A»)\n"
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
     assert json.loads(out)["matches"] == []  # nothing was written
 
@@ -247,3 +249,87 @@ def test_entry_point_subprocess(tmp_path):
                         "--json"], input="- | биток 4\nquit\n- | биток 5\n", capture_output=True, text=True)
     lines = [json.loads(x) for x in p.stdout.splitlines()]
     assert p.returncode == 0 and [x["type"] for x in lines] == ["start", "stroke", "end"]
+
+
+# -- a mistake changes nothing: databases ----------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["match", "show", "1"], ["match", "resume"], ["match", "delete", "1", "--yes"], ["undo"], ["redo"],
+    ["stats", "1"], ["export", "1"], ["play", "--match", "1"],
+])
+def test_commands_that_only_read_never_create_a_database(capsys, monkeypatch, tmp_path, argv):
+    db = tmp_path / "none.sqlite"
+    rc, _, err = run(capsys, monkeypatch, *argv, "--db", str(db))
+    assert rc == 2 and f"базы матчей {db} нет" in err and "match new" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_list_on_a_missing_database_says_so_and_creates_nothing(capsys, monkeypatch, tmp_path):
+    db = tmp_path / "none.sqlite"
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", str(db))
+    assert rc == 0 and f"базы матчей {db} нет" in out
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", str(db), "--json")
+    assert rc == 0 and json.loads(out) == {"matches": []}
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refused_new_match_creates_no_database(capsys, monkeypatch, tmp_path):
+    db = tmp_path / "m.sqlite"
+    rc, _, err = run(capsys, monkeypatch, "play", "--players", "A", "A", "--db", str(db))
+    assert rc == 2 and not db.exists()
+
+
+@pytest.mark.parametrize("content", [b"", "Иван — Пётр 71:40\n".encode() * 20])
+def test_a_file_that_is_no_match_database_is_refused_and_left_alone(capsys, monkeypatch, tmp_path, content):
+    f = tmp_path / "notes.txt"
+    f.write_bytes(content)
+    for argv in (["match", "new", "--players", "A", "B"], ["play", "--players", "A", "B"], ["match", "list"]):
+        rc, _, err = run(capsys, monkeypatch, *argv, "--db", str(f), stdin="- | биток 3\n")
+        assert rc == 2 and ("не база матчей" in err or "не является базой матчей" in err)
+        assert "Traceback" not in err
+    assert f.read_bytes() == content
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+# -- match delete ---------------------------------------------------------------------------------
+
+def test_delete_from_a_pipe_needs_yes(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    rc, _, err = run(capsys, monkeypatch, "match", "delete", str(mid), "--db", db)
+    assert rc == 2 and "--yes" in err
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert [m["id"] for m in json.loads(out)["matches"]] == [mid]
+    rc, out, _ = run(capsys, monkeypatch, "match", "delete", str(mid), "--yes", "--db", db)
+    assert rc == 0 and f"матч {mid} удалён" in out
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert json.loads(out)["matches"] == []
+
+
+@pytest.mark.parametrize("key, deleted", [("д", True), ("y", True), ("н", False), ("\n", False)])
+def test_delete_on_the_terminal_asks_one_key(capsys, monkeypatch, db, key, deleted):
+    import pyramid_referee.cli_match as cm
+
+    mid = new_match(capsys, monkeypatch, db)
+    asked = []
+    monkeypatch.setattr(cm, "_interactive", lambda: True)
+    monkeypatch.setattr(cm, "_read_key", lambda prompt: asked.append(prompt) or key)
+    rc, out, _ = run(capsys, monkeypatch, "match", "delete", str(mid), "--db", db)
+    assert "Удалить матч" in asked[0] and "Аня — Боря" in asked[0]
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert (json.loads(out)["matches"] == []) is deleted
+
+
+# -- options take one form everywhere -------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [["Иван", "Пётр"], ["Иван,Пётр"]])
+def test_players_are_given_the_same_way_in_play_and_match_new(capsys, monkeypatch, db, players):
+    for argv in (["match", "new"], ["play"]):
+        rc, out, err = run(capsys, monkeypatch, *argv, "--players", *players, "--db", db, "--json")
+        assert rc == 0, err
+        assert json.loads(out.splitlines()[0])["players"] == ["Иван", "Пётр"]
+
+
+@pytest.mark.parametrize("players", [["Иван"], ["Иван", "Пётр", "Сидор"], ["Иван,"]])
+def test_a_wrong_number_of_players_states_what_is_accepted(capsys, monkeypatch, db, players):
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", *players, "--db", db)
+    assert rc == 2 and "нужны ровно два имени, например: --players Иван Пётр" in err

@@ -325,3 +325,81 @@ def test_a_damaged_record_is_a_clear_error(store):
     con.close()
     with pytest.raises(StoreError, match="удар 3: запись повреждена"):
         Session(store, s.id)
+
+
+# -- a mistake changes nothing (issue 8, item 5) ---------------------------------------------------
+
+def run_interactive(store, lines, answers, *, match_id=None):
+    """play as on a terminal, the marker's one-key answers given in order."""
+    set_lang("ru")
+    s = Session(store, match_id, lang="ru") if match_id else Session.create(store, ["Аня", "Боря"], lang="ru")
+    out, err = io.StringIO(), io.StringIO()
+    asked: list[str] = []
+    keys = iter(answers)
+
+    def confirm(question: str) -> bool:
+        asked.append(question)
+        return next(keys)
+
+    play = Play(s, out=out, err=err, json_mode=False, interactive=True, lang="ru", confirm=confirm)
+    play._console = __import__("rich.console", fromlist=["Console"]).Console(file=out, force_terminal=False,
+                                                                             highlight=False, width=200)
+    it = iter(lines)
+    play.run(lambda prompt: next(it, None))
+    return s, out.getvalue(), err.getvalue(), asked
+
+
+def test_a_typed_call_with_an_unknown_word_records_nothing_and_asks_again(store):
+    s, rc, msgs = run_play(store, ["тройку чисто в правый угал | биток 3, 3 в правый дальний угол",
+                                   "заказ: тройку чисто в правый угал",
+                                   "тройку чисто в правый угол | биток 3, 3 в правый дальний угол"])
+    errors = [m for m in msgs if m["type"] == "error"]
+    assert len(errors) == 2 and all("опечатку" in e["message"] and "угал" in e["message"] for e in errors)
+    assert not [m for m in msgs if m["type"] == "call"]  # the typo was never taken as the call
+    assert [r.record.call_text for r in store.strokes(s.id)] == ["тройку чисто в правый угол"]
+    assert rc == 1  # from a pipe a rejected line still says so in the exit status
+
+
+def test_a_typo_on_the_terminal_is_not_a_stroke_and_asks_nothing(store):
+    s, out, err, asked = run_interactive(store, ["тройку чисто в правый угал | биток 3"], [])
+    assert store.strokes(s.id) == [] and asked == []
+    assert "наберите заказ заново" in err
+
+
+def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
+    line = "пятерку чисто в угол | биток 5"  # refused for what the player said: the corner's side (Q2)
+    s, out, err, asked = run_interactive(store, [line, line], [False, True])
+    assert len(asked) == 2 and "Записать удар с непринятым заказом?" in asked[0]
+    assert "удар не записан" in out
+    rows = store.strokes(s.id)
+    assert len(rows) == 1 and rows[0].record.call_status == "refused"
+
+
+def test_an_accepted_call_needs_no_confirmation(store):
+    s, out, err, asked = run_interactive(store, [GAME[0]], [])
+    assert asked == [] and len(store.strokes(s.id)) == 1
+
+
+def test_a_stroke_shown_is_marked_so_a_resume_names_none(store):
+    s, rc, msgs = run_play(store, GAME)
+    assert store.unshown(s.id) == []
+    _, _, again = run_play(store, [], match_id=s.id)
+    assert again[0]["unshown"] == []
+
+
+def test_resume_names_a_stroke_stored_but_never_shown(store):
+    s = Session.create(store, ["Аня", "Боря"], lang="ru")
+    e = s.enter("тройку чисто в правый угол", "биток 3, 3 в правый дальний угол")  # a kill before the screen
+    _, _, msgs = run_play(store, [], match_id=s.id)
+    (named,) = msgs[0]["unshown"]
+    assert named["seq"] == e.seq == 1 and named["call_text"] == "тройку чисто в правый угол"
+    assert named["verdict"] == e.record.verdict
+    _, _, msgs = run_play(store, [], match_id=s.id)
+    assert msgs[0]["unshown"] == []  # named once: it is on the screen now
+
+
+def test_resume_on_the_terminal_says_do_not_enter_it_again(store):
+    s = Session.create(store, ["Аня", "Боря"], lang="ru")
+    s.enter("тройку чисто в правый угол", "биток 3, 3 в правый дальний угол")
+    _, out, _, _ = run_interactive(store, [], [], match_id=s.id)
+    assert "удар 1 уже записан" in out and "не вводите его заново" in out and "#1 " in out
