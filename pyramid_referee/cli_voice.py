@@ -113,8 +113,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--match", type=int, default=None, metavar="ID",
                    help=tr("продолжить этот матч (по умолчанию последний неоконченный)",
                            "continue this match (default: the latest open one)"))
-    p.add_argument("--players", default=None, metavar="A,B",
-                   help=tr("имена игроков нового матча: A,B", "names of a new match's players: A,B"))
+    from .cli_options import add_players_option
+
+    add_players_option(p)
     p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,
                    help=tr("режим заказа нового матча (C1; по умолчанию clean, Q9); сохранённый матч "
                            "сохраняет свой",

@@ -435,12 +435,13 @@ def run_live(args) -> int:
         for d in devices:
             console.print(str(d))
         return 0
-    names = None
+    names = settings = None
     if args.match is None and args.players:  # a bad option is told before the model loads
-        names = [n.strip() for n in args.players.split(",") if n.strip()]
-        if len(names) != 2 or names[0] == names[1] or any("\udc80" <= ch <= "\udcff" for ch in args.players):
-            raise UserError(tr("--players: нужны два разных имени через запятую: A,B",
-                               "--players: two different names separated by a comma: A,B"))
+        from .cli_options import players_from
+
+        names = players_from(args.players)
+        settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
+        Session.check_new(names, settings, lang=lang)
     try:  # the model first: no store or microphone is touched without one
         model, location = open_model(args.model, verbose=args.verbose, lang=lang)
     except VoiceError as exc:
@@ -473,22 +474,36 @@ def run_live(args) -> int:
         else:
             profile = load_profile(getattr(args, "profile", None))
 
-    with Store(args.db) as store:
-        if args.match is not None:
-            session = Session(store, args.match, lang=lang)
-        elif names:
-            settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
-            session = Session.create(store, names, settings, lang=lang)
-        else:
-            session = Session.open(store, None, lang=lang)
-        if session.mismatches:
-            raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
+    from contextlib import ExitStack
+
+    # A failed start creates no match (and no database): a new match is written only once the
+    # recognizer and the microphone are running; a stored one is opened, never created, first.
+    with ExitStack() as stack:
+        session = None
+        if names is None:
+            store = stack.enter_context(Store(args.db, create=False))
+            session = (Session(store, args.match, lang=lang) if args.match is not None
+                       else Session.open(store, None, lang=lang))
+            if session.mismatches:
+                raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
         try:
             referee = LiveReferee(model, session,
                                   detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
                                   alternatives=args.alternatives, lang=lang)
         except VoiceError as exc:
             raise UserError(str(exc)) from None
+        try:
+            mic = MicrophoneSource(args.device, args.block_ms, lang=lang).start()
+        except VoiceError as exc:
+            raise UserError(str(exc)) from None
+        if session is None:
+            try:
+                store = stack.enter_context(Store(args.db, create=True))
+                session = Session.create(store, names, settings, lang=lang)
+            except BaseException:
+                mic.close()
+                raise
+            referee.session = session
         speaker = Speaker(args.speak, lang, warn=lambda m: console.print(f"[yellow]{m}[/yellow]"))
         missing = referee.recognizer.missing
         if missing:
@@ -505,10 +520,13 @@ def run_live(args) -> int:
         console.print(tr("Говорите заказ. Удар — " + ("клавиша Enter" if key else "щелчок кия") + "; выход — Ctrl-C.",
                          "Say the call. The strike: " + ("press Enter" if key else "the cue's click")
                          + "; quit: Ctrl-C."))
-        try:
-            mic = MicrophoneSource(args.device, args.block_ms, lang=lang).start()
-        except VoiceError as exc:
-            raise UserError(str(exc)) from None
+        for row in session.unshown():  # a kill came between a stroke's commit and its verdict
+            console.print("[yellow]" + tr(
+                f"удар {row.seq} уже записан, хотя программа прервалась до показа вердикта — "
+                f"не вводите его заново: #{row.seq} {row.record.verdict.get('message', '')}",
+                f"stroke {row.seq} is already stored, though the program stopped before showing its verdict — "
+                f"do not enter it again: #{row.seq} {row.record.verdict.get('message', '')}") + "[/yellow]")
+            session.mark_shown(row.seq)
 
         decided: queue.Queue = queue.Queue()
         strike_requests: queue.Queue = queue.Queue()
@@ -632,6 +650,7 @@ def run_live(args) -> int:
                     break
                 awaiting.clear()
                 console.print(f"#{entered.seq} " + entered.verdict.message(lang))
+                session.mark_shown(entered.seq)  # on the screen now: a resume will not name it
                 speaker.say(entered.verdict.message(lang))
                 console.print(render_scoreboard(session.state.to_json(), session.id, lang))
                 if session.state.result is not None:
