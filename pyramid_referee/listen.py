@@ -522,9 +522,9 @@ def run_live(args) -> int:
                          + "; quit: Ctrl-C."))
         for row in session.unshown():  # a kill came between a stroke's commit and its verdict
             console.print("[yellow]" + tr(
-                f"удар {row.seq} уже записан, хотя программа прервалась до показа вердикта — "
+                f"удар {row.seq} уже записан, но программа прервалась и его вердикт мог не появиться на экране — "
                 f"не вводите его заново: #{row.seq} {row.record.verdict.get('message', '')}",
-                f"stroke {row.seq} is already stored, though the program stopped before showing its verdict — "
+                f"stroke {row.seq} is already stored, but the program stopped and its verdict may not have been shown — "
                 f"do not enter it again: #{row.seq} {row.record.verdict.get('message', '')}") + "[/yellow]")
             session.mark_shown(row.seq)
 

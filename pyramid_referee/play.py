@@ -189,9 +189,9 @@ class Play:
         call = rec.call_text or tr("без заказа", "no call")
         replayed = self.s.verdicts.get(row.seq)
         verdict = replayed.message(self.lang) if replayed is not None else rec.verdict.get("message", "")
-        return tr(f"удар {row.seq} уже записан, хотя программа прервалась до показа вердикта: "
+        return tr(f"удар {row.seq} уже записан, но программа прервалась и его вердикт мог не появиться на экране: "
                   f"«{call} | {rec.outcome_text}» — не вводите его заново. #{row.seq} {verdict}",
-                  f"stroke {row.seq} is already stored, though the program stopped before showing its verdict: "
+                  f"stroke {row.seq} is already stored, but the program stopped and its verdict may not have been shown: "
                   f"«{call} | {rec.outcome_text}» — do not enter it again. #{row.seq} {verdict}")
 
     def prompt(self) -> str:
