@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from .cli_options import add_players_option, has_undecodable, players_from
+from .cli_options import add_players_option, add_to_wins_option, has_undecodable, players_from
 from .i18n import UserError, get_lang, json_reason, os_reason, tr
 
 
@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     newp = argparse.ArgumentParser(add_help=False)
     add_players_option(newp)
+    add_to_wins_option(newp)
     newp.add_argument("--settings", metavar="JSON", help=tr("настройки матча в JSON: mode, negative_scores, ball_values, target, penalty, "
                                                                  "pocket_precision",
                                                                  "match settings as JSON: mode, negative_scores, ball_values, target, "
@@ -153,15 +154,15 @@ def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
 
     players = players_from(args.players) or [tr("Игрок 1", "Player 1"), tr("Игрок 2", "Player 2")]
     settings, start = _new_settings(args), _load_json_arg(args.start, "start")
-    Session.check_new(players, settings, start, lang=get_lang())
-    return players, settings, start
+    Session.check_new(players, settings, start, lang=get_lang(), to_wins=args.to_wins)
+    return players, settings, start, args.to_wins
 
 
 def _create(store, new):
     from .match_session import Session
 
-    players, settings, start = new
-    return Session.create(store, players, settings, start, lang=get_lang())
+    players, settings, start, wins = new
+    return Session.create(store, players, settings, start, lang=get_lang(), to_wins=wins)
 
 
 def _interactive() -> bool:
@@ -184,9 +185,11 @@ def cmd_new(args) -> int:
     with _store(args, create=True) as store:
         s = _create(store, new)
         if args.json:
-            _emit({"match": s.id, "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json()})
+            _emit({"match": s.id, "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
+                   "series": s.series_json()})
         else:
-            print(tr(f"матч {s.id}: {s.players[0]} — {s.players[1]}", f"match {s.id}: {s.players[0]} v {s.players[1]}"))
+            print(tr(f"матч {s.id}: {s.players[0]} — {s.players[1]}", f"match {s.id}: {s.players[0]} v {s.players[1]}")
+                  + (tr(f", до {s.to_wins} побед", f", to {s.to_wins} wins") if s.to_wins > 1 else ""))
     return 0
 
 
@@ -230,8 +233,12 @@ def cmd_list(args) -> int:
             res = ""
         elif m.result.get("winner"):
             res = tr(f"победил {m.result['winner']}", f"{m.result['winner']} won")
+            if isinstance(m.result.get("wins"), dict):
+                res += " (" + " : ".join(str(n) for n in m.result["wins"].values()) + ")"
         else:
             res = tr("ничья", "draw")
+        if m.to_wins > 1:
+            res = (res + "; " if res else "") + tr(f"до {m.to_wins} побед", f"to {m.to_wins} wins")
         status = tr("идёт", "open") if m.status == "open" else tr("окончен", "finished")
         t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", str(m.strokes), status, res, _local_time(m.updated))
     Console(highlight=False).print(t)
@@ -251,7 +258,8 @@ def cmd_show(args) -> int:
         m = store.get_match(args.id)
     if args.json:
         _emit({"match": m.to_json(), "state": s.state.to_json(), "strokes": [r.to_json() for r in rows],
-               "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches]})
+               "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches],
+               "series": s.series_json()})
         return 1 if s.mismatches else 0
     from rich.console import Console
     from rich.table import Table
@@ -278,11 +286,21 @@ def cmd_show(args) -> int:
             print(f"#{cells[0]} {cells[1]}: {cells[2]} | {cells[3]} → {cells[4]}")
     if tty:
         con.print(t)
+    if s.to_wins > 1 or len(s.match.games()) > 1:
+        for line in series_lines(s, lang):
+            print(line)
     if undone:
         con.print(tr(f"отменено (можно вернуть redo): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
     for x in s.mismatches:
         print(x.describe(lang), file=sys.stderr)
     return 1 if s.mismatches else 0
+
+
+def series_lines(s, lang: str) -> list[str]:
+    """The match's games (партии), one a line, then the match score."""
+    from .play import game_line, match_score_line
+
+    return [game_line(g, lang) for g in s.match.games()] + [match_score_line(s, lang)]
 
 
 def cmd_resume(args) -> int:

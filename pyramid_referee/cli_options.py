@@ -88,6 +88,29 @@ def players_from(values: list[str] | None) -> list[str] | None:
     return names
 
 
+MAX_TO_WINS = 99  # rules.match.MAX_TO_WINS
+
+
+def to_wins(value: str) -> int:
+    """``--to-wins N``: the games (партии) a match is won with, 1 to 99."""
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_TO_WINS:
+        raise argparse.ArgumentTypeError(tr(f"нужно целое число от 1 до {MAX_TO_WINS}, а не {value!r}",
+                                            f"expected a whole number from 1 to {MAX_TO_WINS}, got {value!r}"))
+    return n
+
+
+def add_to_wins_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--to-wins", type=to_wins, default=1, metavar="N",
+                   help=tr(f"матч до N выигранных партий, от 1 до {MAX_TO_WINS} (по умолчанию 1: одна партия); "
+                           f"разбивают партии по очереди",
+                           f"a match to N won games, 1 to {MAX_TO_WINS} (default 1: one game); the break "
+                           f"alternates between games"))
+
+
 def has_undecodable(text: str) -> bool:
     """True when text holds bytes that were not UTF-8 (Python keeps them as lone surrogates)."""
     return any("\udc80" <= ch <= "\udcff" for ch in text)

@@ -113,9 +113,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--match", type=int, default=None, metavar="ID",
                    help=tr("продолжить этот матч (по умолчанию последний неоконченный)",
                            "continue this match (default: the latest open one)"))
-    from .cli_options import add_players_option
+    from .cli_options import add_players_option, add_to_wins_option
 
     add_players_option(p)
+    add_to_wins_option(p)
     p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,
                    help=tr("режим заказа нового матча (C1; по умолчанию clean, Q9); сохранённый матч "
                            "сохраняет свой",

@@ -335,7 +335,8 @@ class LiveReferee:
         if self.session is not None:
             kw["mode"] = getattr(self.session.settings, "mode", "clean")
             kw["pocket_precision"] = getattr(self.session.settings, "pocket_precision", "side_for_corners")
-            kw["balls_left"] = sorted(self.session.state.on_table)
+            upcoming = getattr(self.session, "upcoming", None) or self.session.state  # a new game's rack
+            kw["balls_left"] = sorted(upcoming.on_table)
         return kw
 
     def feed(self, samples, t0: float, *, hear: bool = True) -> list[float]:
@@ -441,7 +442,7 @@ def run_live(args) -> int:
 
         names = players_from(args.players)
         settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
-        Session.check_new(names, settings, lang=lang)
+        Session.check_new(names, settings, lang=lang, to_wins=getattr(args, "to_wins", 1))
     try:  # the model first: no store or microphone is touched without one
         model, location = open_model(args.model, verbose=args.verbose, lang=lang)
     except VoiceError as exc:
@@ -499,7 +500,7 @@ def run_live(args) -> int:
         if session is None:
             try:
                 store = stack.enter_context(Store(args.db, create=True))
-                session = Session.create(store, names, settings, lang=lang)
+                session = Session.create(store, names, settings, lang=lang, to_wins=getattr(args, "to_wins", 1))
             except BaseException:
                 mic.close()
                 raise
@@ -654,8 +655,13 @@ def run_live(args) -> int:
                 speaker.say(entered.verdict.message(lang))
                 console.print(render_scoreboard(session.state.to_json(), session.id, lang))
                 if session.state.result is not None:
-                    console.print(tr("партия окончена", "the game is over"))
-                    return 0
+                    from .play import game_end_text
+
+                    if session.match.decided:
+                        console.print(tr(f"матч {session.id} окончен", f"match {session.id} is over")
+                                      + ("; " + game_end_text(session, lang) if session.to_wins > 1 else ""))
+                        return 0
+                    console.print(game_end_text(session, lang))
         finally:
             stop.set()
             mic.close()

@@ -208,7 +208,7 @@ class Session:
         self.row = row
         try:
             self.settings = Settings.from_json(row.settings)
-            self.match = Match(self.settings, row.players, row.start)
+            self.match = Match(self.settings, row.players, row.start, to_wins=row.to_wins)
         except RulesInputError as exc:
             raise StoreError(tr(f"матч {match_id}: записанные настройки не годятся: {exc.text('ru')}",
                                 f"match {match_id}: the stored settings are not valid: {exc.text('en')}")) from None
@@ -220,20 +220,20 @@ class Session:
     # ------------------------------------------------------------------ opening
     @staticmethod
     def check_new(players: list[str], settings: dict | None = None, start: dict | None = None,
-                  *, lang: str = "ru") -> Settings:
-        """Check a new match's players, settings and start without touching any store."""
+                  *, lang: str = "ru", to_wins: int = 1) -> Settings:
+        """Check a new match's players, settings, start and length without touching any store."""
         try:
             st = Settings.from_json(settings or {})
-            Match(st, players, start)
+            Match(st, players, start, to_wins=to_wins)
         except RulesInputError as exc:
             raise UserError(setup_error_text(exc, lang)) from None
         return st
 
     @classmethod
     def create(cls, store: Store, players: list[str], settings: dict | None = None, start: dict | None = None,
-               *, lang: str = "ru") -> "Session":
-        st = cls.check_new(players, settings, start, lang=lang)  # before anything is written
-        mid = store.new_match(list(players), st.to_json(), start)
+               *, lang: str = "ru", to_wins: int = 1) -> "Session":
+        st = cls.check_new(players, settings, start, lang=lang, to_wins=to_wins)  # before anything is written
+        mid = store.new_match(list(players), st.to_json(), start, to_wins=to_wins)
         return cls(store, mid, lang=lang)
 
     @classmethod
@@ -299,20 +299,44 @@ class Session:
     def players(self) -> list[str]:
         return list(self.row.players)
 
+    @property
+    def to_wins(self) -> int:
+        return self.match.to_wins
+
+    @property
+    def upcoming(self):
+        """The state the next stroke is judged from (a new game's once one has ended)."""
+        return self.match.upcoming
+
+    def settings_json(self) -> dict:
+        """The rules' settings and the match's length (``to_wins``), as shown in JSON."""
+        return {**self.settings.to_json(), "to_wins": self.match.to_wins}
+
+    def series_json(self) -> dict:
+        return self.match.series_json()
+
     def result_json(self):
+        """The match's result once it is decided (else None): the last game's result
+        (who won, or a draw) with the games won by each player."""
+        if not self.match.decided:
+            return None
         r = self.match.state.result
-        return None if r is None else r.to_json()
+        out = {} if r is None else r.to_json()
+        if self.match.to_wins > 1:
+            wins = self.match.wins()
+            out = {"winner": max(wins, key=wins.get), "wins": wins}
+        return out
 
     # ------------------------------------------------------------------ changes
     def read_call(self, text: str | None) -> CallReading:
-        return read_call(text, settings=self.settings, on_table=self.match.state.on_table, lang=self.lang)
+        return read_call(text, settings=self.settings, on_table=self.match.upcoming.on_table, lang=self.lang)
 
     def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None) -> Entered:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
         self._check_open()
-        if self.match.state.result is not None:
-            raise StrokeInputError(tr("партия окончена; начните новую: match new",
-                                      "the game is over; start a new one: match new"))
+        if self.match.decided:
+            raise StrokeInputError(tr("матч окончен; начните новый: pyramid-referee match new",
+                                      "the match is over; start a new one: pyramid-referee match new"))
         reading = reading or self.read_call(call_text)
         _, outcome, columns = outcome_from_text(outcome_text)
         try:
@@ -352,7 +376,7 @@ class Session:
         self._check_open()
         if not self.match.history:
             return None
-        # A game ends only on its last stroke, so the position before it is unfinished.
+        # A match is decided only on its last stroke, so the position before it is undecided.
         seq = self.store.undo(self.id, result=None, expect_seq=self.seq)
         if seq is not None:
             self.match.undo()

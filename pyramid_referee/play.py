@@ -167,7 +167,8 @@ class Play:
         if self.json:
             self.emit({"type": "start", "match": s.id, "resumed": self.resumed, "seq": s.seq,
                        "undone": len(s.store.strokes(s.id, statuses=("undone",))),
-                       "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json(),
+                       "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
+                       "series": s.series_json(),
                        "mismatches": [m.to_json() for m in s.mismatches],
                        "unshown": [{"seq": r.seq, "call_text": r.record.call_text,
                                     "outcome_text": r.record.outcome_text, "verdict": r.record.verdict}
@@ -175,6 +176,7 @@ class Play:
         else:
             what = tr("продолжаем матч", "resuming match") if self.resumed else tr("матч", "match")
             self.say(f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
+                     + (tr(f"до {s.to_wins} побед; ", f"to {s.to_wins} wins; ") if s.to_wins > 1 else "")
                      + tr(f"ударов: {s.seq}", f"strokes: {s.seq}")
                      + ("" if not self.interactive else tr(" (help — подсказка)", " (help for help)")))
             for r in unshown:
@@ -197,8 +199,7 @@ class Play:
     def prompt(self) -> str:
         if not self.interactive:
             return ""
-        st = self.s.state
-        who = st.striker
+        who = self.s.upcoming.striker  # after a game's end: who breaks the next one
         return (tr(f"исход ({who})> ", f"outcome ({who})> ") if self.pending is not None
                 else tr(f"заказ ({who})> ", f"call ({who})> "))
 
@@ -295,14 +296,21 @@ class Play:
     def show_stroke(self, e: Entered) -> None:
         if self.json:
             r = e.record
-            self.emit({"type": "stroke", "match": self.s.id, "seq": e.seq, "call_text": r.call_text,
-                       "call_status": r.call_status, "call": r.call, "refusal": r.refusal,
-                       "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state})
+            games = self.s.match.games()
+            obj = {"type": "stroke", "match": self.s.id, "seq": e.seq, "call_text": r.call_text,
+                   "call_status": r.call_status, "call": r.call, "refusal": r.refusal,
+                   "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state,
+                   "game": next((g.number for g in games if g.first <= e.seq <= g.last), len(games))}
+            if self.s.to_wins > 1 and e.state.result is not None:
+                obj["series"] = self.s.series_json()
+            self.emit(obj)
             return
         if e.record.call_status == "refused" and e.record.refusal:
             self.say(tr("заказ не принят: ", "call refused: ") + e.record.refusal.get("message", ""), "red")
         self.say(f"#{e.seq} " + e.verdict.message(self.lang), "bold")
         self.show_score()
+        if self.s.to_wins > 1 and e.state.result is not None:
+            self.say(game_end_text(self.s, self.lang), "bold")
 
     def command(self, cmd: str) -> None:
         if cmd == "quit":
@@ -375,7 +383,7 @@ class Play:
         s = self.s
         if self.pending is not None:
             self.say(tr("заказ без исхода не записан", "the call without an outcome was not recorded"))
-        if s.state.result is not None:
+        if s.match.decided:
             self.say(tr(f"матч {s.id} окончен и сохранён (ударов: {s.seq})",
                         f"match {s.id} is over and saved ({s.seq} strokes)"))
         else:
@@ -397,6 +405,57 @@ def stdin_reader(interactive: bool) -> Callable[[str], str | None]:
         line = sys.stdin.readline()
         return None if line == "" else line
     return read_pipe
+
+
+# ---------------------------------------------------------------------- games of a match
+
+def _result_text(result, scores: dict, lang: str) -> str:
+    en = lang == "en"
+    score = " : ".join(str(v) for v in scores.values())
+    if result is None:
+        return f"in play, {score}" if en else f"идёт, {score}"
+    if result.winner is not None:
+        return f"{result.winner} won {score}" if en else f"победил {result.winner}, {score}"
+    return f"drawn {score}" if en else f"ничья, {score}"
+
+
+def game_line(g, lang: str) -> str:
+    """One game (партия) of a match: its strokes, who broke, how it ended."""
+    en = lang == "en"
+    if g.first > g.last:
+        strokes = "no strokes yet" if en else "ударов ещё нет"
+    elif g.first == g.last:
+        strokes = f"stroke {g.first}" if en else f"удар {g.first}"
+    else:
+        strokes = f"strokes {g.first}–{g.last}" if en else f"удары {g.first}–{g.last}"
+    return (f"game {g.number} ({strokes}, broken by {g.breaker}): {_result_text(g.result, g.scores, lang)}" if en
+            else f"партия {g.number} ({strokes}, разбивал {g.breaker}): {_result_text(g.result, g.scores, lang)}")
+
+
+def match_score_line(s, lang: str) -> str:
+    """The match score in games won, and what it is played to."""
+    p = s.players
+    wins = s.match.wins()
+    score = f"{p[0]} {wins[p[0]]} : {wins[p[1]]} {p[1]}"
+    if s.match.decided:
+        if s.to_wins > 1:
+            winner = max(wins, key=wins.get)
+            return (f"match over: {winner} won, games {score}" if lang == "en"
+                    else f"матч окончен: победил {winner}, партии {score}")
+        return ("match over: one game" if lang == "en" else "матч окончен: он был из одной партии")
+    return (f"match to {s.to_wins} wins: games {score}" if lang == "en"
+            else f"матч до {s.to_wins} побед: партии {score}")
+
+
+def game_end_text(s, lang: str) -> str:
+    """After a game's last stroke in a longer match: the match score and who breaks next."""
+    number = len([g for g in s.match.games() if g.result is not None])
+    if s.match.decided:
+        return match_score_line(s, lang)
+    breaker = s.upcoming.striker
+    return (f"game {number} over; {match_score_line(s, lang)}; {breaker} breaks game {number + 1} from the house"
+            if lang == "en" else
+            f"партия {number} окончена; {match_score_line(s, lang)}; партию {number + 1} разбивает {breaker} с руки")
 
 
 # ---------------------------------------------------------------------- scoreboard

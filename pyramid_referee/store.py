@@ -13,9 +13,12 @@ not at all.
 
 Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
 
-- ``matches``: id, created, players (JSON list), settings (JSON), start (JSON or
-  NULL: a game picked up from a score sheet), status ``open`` | ``finished``,
-  result (JSON or NULL), updated.
+- ``matches``: id, created, players (JSON list), settings (JSON: the rules'
+  settings), start (JSON or NULL: the first game picked up from a score sheet),
+  status ``open`` | ``finished`` (the match decided), result (JSON or NULL),
+  updated, ``to_wins`` (a match is won with that many games, партии; 1: one game).
+  The games are not stored apart: they follow from the strokes (a game ends on the
+  stroke whose verdict has a result; the next stroke opens the next game).
 - ``strokes``: one row a stroke entered: match_id, seq (1, 2, … its place in the
   line of play), the call as typed (``call_text``), the parsed call (JSON) or the
   refusal (JSON), ``call_status`` (accepted | refused | none), the outcome as typed
@@ -74,7 +77,8 @@ CREATE TABLE matches (
     start    TEXT,
     status   TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
     result   TEXT,
-    updated  TEXT NOT NULL
+    updated  TEXT NOT NULL,
+    to_wins  INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE strokes (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -107,7 +111,8 @@ CREATE INDEX actions_match ON actions(match_id, id);
 
 # version → the statements that bring a database of that version to the next one.
 _MIGRATIONS: dict[int, str] = {
-    1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1",  # strokes before v2 were shown
+    1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"  # strokes before v2 were shown
+       "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1",  # a match was one game
 }
 
 
@@ -163,12 +168,13 @@ class MatchRow:
     updated: str
     strokes: int  # active strokes (the current position)
     undone: int  # strokes on the redo stack
+    to_wins: int = 1  # games (партии) to win the match
 
     def to_json(self) -> dict:
         return {
             "id": self.id, "created": self.created, "players": self.players, "settings": self.settings,
             "start": self.start, "status": self.status, "result": self.result, "updated": self.updated,
-            "strokes": self.strokes, "undone": self.undone,
+            "strokes": self.strokes, "undone": self.undone, "to_wins": self.to_wins,
         }
 
 
@@ -373,12 +379,13 @@ class Store:
         self.close()
 
     # ------------------------------------------------------------------ matches
-    def new_match(self, players: list[str], settings: dict, start: dict | None = None) -> int:
+    def new_match(self, players: list[str], settings: dict, start: dict | None = None, *, to_wins: int = 1) -> int:
         now = _now()
         with self._tx():
             cur = self.con.execute(
-                "INSERT INTO matches(created, players, settings, start, status, updated) VALUES (?,?,?,?, 'open', ?)",
-                (now, _dump(list(players)), _dump(settings), _dump(start), now))
+                "INSERT INTO matches(created, players, settings, start, status, updated, to_wins)"
+                " VALUES (?,?,?,?, 'open', ?, ?)",
+                (now, _dump(list(players)), _dump(settings), _dump(start), now, int(to_wins)))
             mid = cur.lastrowid
             self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'new', NULL, ?)", (mid, now))
         return int(mid)
@@ -386,13 +393,13 @@ class Store:
     _MATCH_SQL = (
         "SELECT m.id, m.created, m.players, m.settings, m.start, m.status, m.result, m.updated,"
         " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'active'),"
-        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'undone')"
+        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'undone'), m.to_wins"
         " FROM matches m"
     )
 
     @staticmethod
     def _match_row(r) -> MatchRow:
-        return MatchRow(r[0], r[1], _load(r[2]), _load(r[3]), _load(r[4]), r[5], _load(r[6]), r[7], r[8], r[9])
+        return MatchRow(r[0], r[1], _load(r[2]), _load(r[3]), _load(r[4]), r[5], _load(r[6]), r[7], r[8], r[9], r[10])
 
     def get_match(self, match_id: int) -> MatchRow:
         try:

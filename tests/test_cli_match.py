@@ -333,3 +333,40 @@ def test_players_are_given_the_same_way_in_play_and_match_new(capsys, monkeypatc
 def test_a_wrong_number_of_players_states_what_is_accepted(capsys, monkeypatch, db, players):
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", *players, "--db", db)
     assert rc == 2 and "нужны ровно два имени, например: --players Иван Пётр" in err
+
+
+# -- a match of several games (партии) ------------------------------------------------------------
+
+FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол\n"
+
+
+def test_match_show_lists_the_games_and_the_match_score(capsys, monkeypatch, db):
+    rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--to-wins", "2", "--settings",
+                       '{"target": 5}', "--db", db, stdin=FIVE + "- | биток 4\n")
+    assert rc == 0, err
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db)
+    assert "партия 1 (удар 1, разбивал Аня): победил Аня, 5 : 0" in out
+    assert "партия 2 (удар 2, разбивал Боря): идёт, 0 : 0" in out
+    assert "матч до 2 побед: партии Аня 1 : 0 Боря" in out
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db, "--json")
+    series = json.loads(out)["series"]
+    assert series["to_wins"] == 2 and [g["number"] for g in series["games"]] == [1, 2]
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert json.loads(out)["matches"][0]["to_wins"] == 2
+
+
+def test_match_new_keeps_its_length_and_a_one_game_match_is_the_default(capsys, monkeypatch, db):
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--to-wins", "3", "--db", db,
+                     "--json")
+    data = json.loads(out)
+    assert data["settings"]["to_wins"] == 3 and data["series"]["wins"] == {"Аня": 0, "Боря": 0}
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--db", db)
+    assert out.strip() == "матч 2: Аня — Боря"
+
+
+@pytest.mark.parametrize("value", ["0", "100", "два"])
+def test_to_wins_outside_its_range_says_the_range(capsys, monkeypatch, db, value):
+    with pytest.raises(SystemExit) as exc:  # a usage error: argparse's exit
+        main(["match", "new", "--to-wins", value, "--db", db])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "нужно целое число от 1 до 99" in err

@@ -179,7 +179,7 @@ def test_game_over_is_recorded_and_further_strokes_refused(store):
     assert kinds == ["start", "stroke", "error", "end"]
     assert msgs[1]["state"]["result"] == {"winner": "Аня"}  # E1: 74 >= 71
     assert store.get_match(s.id).status == "finished" and store.latest_open() is None
-    assert "окончена" in msgs[2]["message"]
+    assert "матч окончен" in msgs[2]["message"]
     run_play(store, ["undo"], match_id=s.id)
     assert store.get_match(s.id).status == "open"
 
@@ -403,3 +403,42 @@ def test_resume_on_the_terminal_says_do_not_enter_it_again(store):
     s.enter("тройку чисто в правый угол", "биток 3, 3 в правый дальний угол")
     _, out, _, _ = run_interactive(store, [], [], match_id=s.id)
     assert "удар 1 уже записан" in out and "не вводите его заново" in out and "#1 " in out
+
+
+# -- a match is a series of games (партии) --------------------------------------------------------
+
+FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол"  # with target 5: a game in one stroke
+
+
+def test_a_match_to_two_wins_goes_on_to_a_new_game_with_the_other_player_breaking(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    _, rc, msgs = run_play(store, [FIVE, "- | биток 4", FIVE], match_id=s.id)
+    strokes = [m for m in msgs if m["type"] == "stroke"]
+    assert [m["game"] for m in strokes] == [1, 2, 2]
+    assert [m["verdict"]["striker"] for m in strokes] == ["Аня", "Боря", "Аня"]  # game 2 broken by Боря (E4)
+    assert strokes[0]["series"]["wins"] == {"Аня": 1, "Боря": 0} and not strokes[0]["series"]["decided"]
+    assert strokes[2]["series"]["wins"] == {"Аня": 2, "Боря": 0} and strokes[2]["series"]["decided"]
+    m = store.get_match(s.id)
+    assert m.status == "finished" and m.result == {"winner": "Аня", "wins": {"Аня": 2, "Боря": 0}}
+
+
+def test_a_match_in_progress_between_games_is_open_and_resumes_with_the_next_breaker(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    run_play(store, [FIVE], match_id=s.id)
+    assert store.get_match(s.id).status == "open"
+    again = Session(store, s.id, lang="ru")
+    assert again.mismatches == [] and again.upcoming.striker == "Боря" and 5 in again.upcoming.on_table
+    assert again.read_call("пятерку чисто в правый угол").status == "accepted"  # the new rack has the 5 again
+
+
+def test_the_screen_says_which_game_ended_and_who_breaks_the_next(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    _, out, _, _ = run_interactive(store, [FIVE], [], match_id=s.id)
+    assert "партия 1 окончена; матч до 2 побед: партии Аня 1 : 0 Боря; партию 2 разбивает Боря с руки" in out
+
+
+def test_undo_of_a_new_games_first_stroke_returns_to_the_ended_game(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    run_play(store, [FIVE, "- | биток 4", "undo"], match_id=s.id)
+    again = Session(store, s.id, lang="ru")
+    assert again.state.result is not None and again.seq == 1 and again.upcoming.striker == "Боря"

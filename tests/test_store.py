@@ -23,6 +23,15 @@ def rec(n: int, **kw) -> StrokeRecord:
     return StrokeRecord(**base)
 
 
+@pytest.fixture(autouse=True)
+def russian():
+    """The store's messages are read in Russian here, whatever test ran before (--lang en sets it)."""
+    from pyramid_referee.i18n import set_lang
+
+    set_lang("ru")
+    yield
+
+
 @pytest.fixture
 def db(tmp_path):
     return tmp_path / "m.sqlite"
@@ -417,6 +426,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_strokes(db):
         assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [r.seq for r in s.strokes(1)] == [1]
         assert s.unshown(1) == []  # strokes stored before the mark existed were shown
+        assert s.get_match(1).to_wins == 1  # a match was one game
         assert s.add_stroke(1, rec(2)) == 2
     with Store(db) as s:
         assert [r.seq for r in s.strokes(1)] == [1, 2]
