@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                                                  "penalty, pocket_precision"))
     newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("режим заказа (C1, Q9; по умолчанию clean — чистое назначение)",
                                                                              "call mode (C1, Q9; default clean)"))
-    newp.add_argument("--start", metavar="JSON", help=tr("продолжить партию с протокола: ", "pick up a game from a score sheet: ")
+    newp.add_argument("--start", metavar="JSON", help=tr("начать с партии, записанной в протоколе: ", "pick up a game from a score sheet: ")
                       + '{"scores": {…}, "on_table": […], "to_play": P}')
 
     match = sub.add_parser("match", parents=[common], help=tr("матчи: new, list, show, resume", "the match store: new, list, show, resume"),
@@ -85,11 +85,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=cmd_stats)
 
     p = sub.add_parser("play", parents=parents + [newp],
-                       help=tr("счётчик: вводите заказ и исход, получайте вердикт",
+                       help=tr("маркёр: вводите заказ и исход, получайте вердикт",
                                "the interactive scorer: type the call and the outcome, see the verdict"),
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description=tr(
-                           "Счётчик: «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
+                           "Маркёр вводит «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
                            "команды undo, redo, score, help, quit. Каждый удар записан до показа вердикта.\n"
                            "Из канала (pipe): без приглашений; --json — строка JSON на каждый ответ;\n"
                            "код выхода 1, если какая-то строка не принята.\n"
@@ -290,7 +290,7 @@ def cmd_show(args) -> int:
         for line in series_lines(s, lang):
             print(line)
     if undone:
-        con.print(tr(f"отменено (можно вернуть redo): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
+        con.print(tr(f"отменено ударов (вернуть: «pyramid-referee redo»): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
     for x in s.mismatches:
         print(x.describe(lang), file=sys.stderr)
     return 1 if s.mismatches else 0

@@ -97,7 +97,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("listen", parents=[common],
                        help=tr("живой голосовой судья (микрофон)", "the live voice referee (microphone)"),
                        description=tr("Слушать заказы, показывать действующий заказ, находить удар, "
-                                      "принимать исход от счётчика, судить и вести счёт.",
+                                      "принимать исход от маркёра, судить и вести счёт.",
                                       "Listen to the calls, show the call now standing, detect the strike, "
                                       "take the outcome from the scorer, judge and keep the score."))
     p.add_argument("--device", default=None, help=tr("устройство ввода (номер или часть имени)",

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, json_problem_ru, tr
 from .rules import Match, Outcome, RulesError, RulesInputError, Settings
 from .grammar.call import Call, CallFormatError
 from .rules.notation import NotationError, parse_outcome_located
@@ -123,7 +123,7 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         try:
             data = json.loads(src)
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(f"исход: неверный JSON (столбец {exc.colno}: {exc.msg})",
+            raise StrokeInputError(tr(f"исход: запись в фигурных скобках не читается (столбец {exc.colno}: {json_problem_ru(exc.msg)})",
                                       f"outcome: bad JSON (column {exc.colno}: {exc.msg})")) from None
     else:
         try:
@@ -171,7 +171,7 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         try:
             call = Call.from_json(json.loads(src))
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(f"заказ: неверный JSON (столбец {exc.colno}: {exc.msg})",
+            raise StrokeInputError(tr(f"заказ: запись в фигурных скобках не читается (столбец {exc.colno}: {json_problem_ru(exc.msg)})",
                                       f"call: bad JSON (column {exc.colno}: {exc.msg})")) from None
         except CallFormatError as exc:
             raise StrokeInputError(tr("заказ: ", "call: ") + str(exc)) from None
@@ -241,7 +241,7 @@ class Session:
         if match_id is None:
             match_id = store.latest_open()
             if match_id is None:
-                raise StoreError(tr("незаконченных матчей нет (начните: match new --players A B)",
+                raise StoreError(tr("незаконченных матчей нет (начните: «pyramid-referee match new --players Иван Пётр»)",
                                     "there is no unfinished match (start one: match new --players A B)"))
         return cls(store, match_id, lang=lang)
 
@@ -335,7 +335,7 @@ class Session:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
         self._check_open()
         if self.match.decided:
-            raise StrokeInputError(tr("матч окончен; начните новый: pyramid-referee match new",
+            raise StrokeInputError(tr("матч окончен; начните новый: «pyramid-referee match new»",
                                       "the match is over; start a new one: pyramid-referee match new"))
         reading = reading or self.read_call(call_text)
         _, outcome, columns = outcome_from_text(outcome_text)
@@ -368,7 +368,7 @@ class Session:
     def _check_open(self) -> None:
         if self.mismatches:
             raise StrokeInputError(tr(
-                f"запись матча {self.id} не совпадает с переигровкой — изменения закрыты (match show {self.id})",
+                f"запись матча {self.id} не совпадает с переигровкой — изменения закрыты (посмотрите: «pyramid-referee match show {self.id}»)",
                 f"match {self.id}: the record disagrees with its replay: changes are closed (match show {self.id})"))
 
     def undo(self) -> int | None:

@@ -93,7 +93,7 @@ def help_text(lang: str) -> str:
                 "An empty call or '-' is a stroke without a call. Commands: undo, redo, score, help, quit.\n"
                 "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
                 "The short outcome notation:\nItems are separated" + notation.rstrip())
-    return ("Ввод: «ЗАКАЗ | ИСХОД» одной строкой, или «заказ: …» и затем «исход: …».\n"
+    return ("Маркёр вводит «ЗАКАЗ | ИСХОД» одной строкой, или «заказ: …» и затем «исход: …».\n"
             "Пустой заказ или «-» — удар без заказа. Команды: undo/отмена, redo/повтор, score/счёт, "
             "help/помощь, quit/выход.\n"
             "Пример: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
@@ -178,7 +178,7 @@ class Play:
             self.say(f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
                      + (tr(f"до {s.to_wins} побед; ", f"to {s.to_wins} wins; ") if s.to_wins > 1 else "")
                      + tr(f"ударов: {s.seq}", f"strokes: {s.seq}")
-                     + ("" if not self.interactive else tr(" (help — подсказка)", " (help for help)")))
+                     + ("" if not self.interactive else tr(" («помощь» — подсказка)", " (help for help)")))
             for r in unshown:
                 self.say(self.unshown_text(r), "yellow")
             self.show_score()
@@ -356,7 +356,7 @@ class Play:
             for m in self.s.mismatches:
                 self.err.write(m.describe(self.lang) + "\n")
             raise StoreError(tr(
-                f"матч {self.s.id}: запись не совпадает с переигровкой; ввод невозможен (match show {self.s.id})",
+                f"матч {self.s.id}: запись не совпадает с переигровкой; ввод невозможен (посмотрите: «pyramid-referee match show {self.s.id}»)",
                 f"match {self.s.id}: the record disagrees with its replay; cannot continue (match show {self.s.id})"))
         interrupted = False
         while not self.done:
@@ -387,7 +387,7 @@ class Play:
             self.say(tr(f"матч {s.id} окончен и сохранён (ударов: {s.seq})",
                         f"match {s.id} is over and saved ({s.seq} strokes)"))
         else:
-            self.say(tr(f"матч {s.id} сохранён (ударов: {s.seq}); продолжить: pyramid-referee match resume {s.id}",
+            self.say(tr(f"матч {s.id} сохранён (ударов: {s.seq}); продолжить: «pyramid-referee match resume {s.id}»",
                         f"match {s.id} saved ({s.seq} strokes); to go on: pyramid-referee match resume {s.id}"))
 
 

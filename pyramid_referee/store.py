@@ -130,7 +130,7 @@ class StoreConflict(StoreError):
 
 def _conflict(match_id: int) -> StoreConflict:
     return StoreConflict(tr(
-        f"матч {match_id} изменён другим процессом; ничего не записано — перезапустите: match resume {match_id}",
+        f"матч {match_id} изменён другой программой; ничего не записано — запустите заново: «pyramid-referee match resume {match_id}»",
         f"match {match_id} was changed by another process; nothing was written: restart with match resume {match_id}"))
 
 
@@ -232,7 +232,7 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
         return StoreError(tr(
-            f"база матчей {path} занята другим процессом (заблокирована); повторите позже",
+            f"база матчей {path} занята другой программой (заблокирована); повторите позже",
             f"the match database {path} is locked by another process; try again later"))
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return StoreError(tr(
@@ -256,7 +256,7 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
 
 def missing_db(path: Path) -> StoreMissing:
     return StoreMissing(tr(
-        f"базы матчей {path} нет: матчей ещё не было (начните: pyramid-referee match new --players Иван Пётр)",
+        f"базы матчей {path} нет: матчей ещё не было (начните: «pyramid-referee match new --players Иван Пётр»)",
         f"there is no match database {path}: no match was played yet "
         f"(start one: pyramid-referee match new --players Ivan Petr)"))
 

@@ -262,7 +262,7 @@ def test_ctrl_c_at_the_prompt_keeps_the_strokes_and_says_how_to_resume(store):
     assert "Traceback" not in out
     last = out.rstrip().splitlines()
     assert last[-2] == "заказ без исхода не записан"
-    assert last[-1] == f"матч {s.id} сохранён (ударов: 1); продолжить: pyramid-referee match resume {s.id}"
+    assert last[-1] == f"матч {s.id} сохранён (ударов: 1); продолжить: «pyramid-referee match resume {s.id}»"
     assert len(store.strokes(s.id)) == 1  # the stroke typed before Ctrl-C is kept
 
 
