@@ -476,6 +476,12 @@ def scoreboard_line(st: dict, lang: str) -> str:
             else f"счёт: {sc}; на столе: {table}; бьёт {st['to_play']}{hand}")
 
 
+def _penalties(received: int, paid: int) -> str:
+    """Penalty points received and paid, without a «−0»: «+5», «−10», «+5 −10», or «—»."""
+    parts = ([f"+{received}"] if received else []) + ([f"−{paid}"] if paid else [])
+    return " ".join(parts) or "—"
+
+
 def render_scoreboard(st: dict, match_id: Any, lang: str):
     from rich.table import Table
 
@@ -490,7 +496,7 @@ def render_scoreboard(st: dict, match_id: Any, lang: str):
     for name in p:
         marker = "▶" if (st["to_play"] == name and not st.get("result")) else ""
         t.add_row(marker, name, str(st["scores"][name]), str(st["from_balls"][name]),
-                  f"+{st['received'][name]} −{st['paid'][name]}")
+                  _penalties(st["received"][name], st["paid"][name]))
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     t.caption = scoreboard_line(st, lang).split("; ", 1)[1] if table else ""
     return t

@@ -442,3 +442,9 @@ def test_undo_of_a_new_games_first_stroke_returns_to_the_ended_game(store):
     run_play(store, [FIVE, "- | биток 4", "undo"], match_id=s.id)
     again = Session(store, s.id, lang="ru")
     assert again.state.result is not None and again.seq == 1 and again.upcoming.striker == "Боря"
+
+
+def test_the_scoreboard_never_shows_minus_zero():
+    from pyramid_referee.play import _penalties
+
+    assert [_penalties(0, 0), _penalties(5, 0), _penalties(0, 10), _penalties(5, 10)] == ["—", "+5", "−10", "+5 −10"]
