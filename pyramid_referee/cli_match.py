@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from .cli_options import add_players_option, add_to_wins_option, has_undecodable, players_from
+from .cli_options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
 from .i18n import UserError, get_lang, json_reason, os_reason, tr
 
 
@@ -50,15 +50,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = msub.add_parser("list", parents=parents, help=tr("список матчей", "list the stored matches"))
     p.set_defaults(handler=cmd_list)
     p = msub.add_parser("show", parents=parents, help=tr("счёт и удары матча", "the scoreboard and the strokes of a match"))
-    p.add_argument("id", type=int, help=_id_help())
+    p.add_argument("id", type=match_id, help=_id_help())
     p.set_defaults(handler=cmd_show)
     p = msub.add_parser("resume", parents=parents, help=tr("продолжить матч (по умолчанию последний неоконченный)",
                                                         "continue a match in play (default: the latest unfinished)"))
-    p.add_argument("id", type=int, nargs="?", help=_id_help())
+    p.add_argument("id", type=match_id, nargs="?", help=_id_help())
     p.set_defaults(handler=cmd_resume)
     p = msub.add_parser("delete", parents=parents, help=tr("удалить матч со всеми ударами (спросит подтверждение)",
                                                         "delete a match with all its strokes (asks first)"))
-    p.add_argument("id", type=int, help=_id_help())
+    p.add_argument("id", type=match_id, help=_id_help())
     p.add_argument("--yes", action="store_true", help=tr("не спрашивать подтверждения", "do not ask for confirmation"))
     p.set_defaults(handler=cmd_delete)
 
@@ -66,7 +66,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            ("redo", tr("вернуть последний отменённый удар", "put back the last stroke taken back"))):
         p = sub.add_parser(name, parents=parents,
                            help=helptext + tr(" (по умолчанию в последнем матче)", " (default: the latest match)"))
-        p.add_argument("id", type=int, nargs="?", help=_id_help())
+        p.add_argument("id", type=match_id, nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
     p = sub.add_parser("export", parents=parents,
@@ -81,7 +81,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("stats", parents=parents, help=tr("статистика игроков матча", "per-player statistics of a match"))
-    p.add_argument("id", type=int, help=_id_help())
+    p.add_argument("id", type=match_id, help=_id_help())
     p.set_defaults(handler=cmd_stats)
 
     p = sub.add_parser("play", parents=parents + [newp],
@@ -99,7 +99,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "verdict is shown. From a pipe: no prompts; --json gives one JSON line an answer;\n"
                            "exit status 1 when a line was rejected.\n"
                            "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол"))
-    p.add_argument("--match", type=int, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
+    p.add_argument("--match", type=match_id, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
     p.set_defaults(handler=cmd_play)
 
 

@@ -88,6 +88,20 @@ def players_from(values: list[str] | None) -> list[str] | None:
     return names
 
 
+def match_id(value: str) -> int:
+    """A match number (``match show 3``, ``--match 3``): a whole number from 1."""
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(tr(f"номер матча — целое число от 1 (см. «pyramid-referee match list»), "
+                                            f"а не {value!r}",
+                                            f"a match number is a whole number from 1 (see match list), "
+                                            f"not {value!r}"))
+    return n
+
+
 MAX_TO_WINS = 99  # rules.match.MAX_TO_WINS
 
 

@@ -110,11 +110,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--speak", action="store_true", help=tr("произносить «заказ принят» и вердикт вслух (espeak-ng)",
                                                            "say the acceptance and the verdict aloud (espeak-ng)"))
     p.add_argument("--db", default=None, metavar="PATH", help=tr("файл базы матчей (SQLite)", "match store (SQLite) file"))
-    p.add_argument("--match", type=int, default=None, metavar="ID",
+    from .cli_options import add_players_option, add_to_wins_option, match_id
+
+    p.add_argument("--match", type=match_id, default=None, metavar="ID",
                    help=tr("продолжить этот матч (по умолчанию последний неоконченный)",
                            "continue this match (default: the latest open one)"))
-    from .cli_options import add_players_option, add_to_wins_option
-
     add_players_option(p)
     add_to_wins_option(p)
     p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,

@@ -370,3 +370,11 @@ def test_to_wins_outside_its_range_says_the_range(capsys, monkeypatch, db, value
         main(["match", "new", "--to-wins", value, "--db", db])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "нужно целое число от 1 до 99" in err
+
+
+@pytest.mark.parametrize("argv", [["match", "show", "x"], ["match", "show", "0"], ["play", "--match", "-1"],
+                                  ["match", "delete", "1.5"]])
+def test_a_match_number_that_is_none_says_what_is_accepted(capsys, monkeypatch, db, argv):
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--db", db])
+    assert exc.value.code == 2 and "номер матча — целое число от 1" in capsys.readouterr().err
