@@ -104,6 +104,8 @@ def setup_error_text(exc: RulesInputError, lang: str) -> str:
     field = exc.field or ""
     what = exc.text(lang).split(": ", 1)[-1] if exc.field else exc.text(lang)
     en = lang == "en"
+    if not en:  # the keys and values the engine names (target, clean, true) are what the user types: quoted
+        what = re.sub(r"(?<![«\w'])([A-Za-z_][A-Za-z_0-9]*)(?![»\w'])", r"«\1»", what)
     head, _, rest = field.partition(".")
     if head.startswith("players"):
         return (f"--players: {what}" if en else f"--players: {what} (нужны два разных имени: --players Иван Пётр)")

@@ -378,3 +378,53 @@ def test_a_match_number_that_is_none_says_what_is_accepted(capsys, monkeypatch, 
     with pytest.raises(SystemExit) as exc:
         main([*argv, "--db", db])
     assert exc.value.code == 2 and "номер матча — целое число от 1" in capsys.readouterr().err
+
+
+# -- Russian messages carry no Latin words outside what the user types -----------------------------
+
+def _latin_outside_quotes(text: str, *paths) -> list[str]:
+    import re
+
+    for p in sorted(map(str, paths), key=len, reverse=True):
+        text = text.replace(p, "")
+    text = re.sub(r"«[^»]*»", "", text)  # quoted input and commands as typed
+    text = re.sub(r"--[a-z-]+", "", text)  # option names
+    text = re.sub(r"строка \d+: ", "", text)
+    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith(("использование:", "["))
+             and not ln.startswith(" ")]  # argparse's usage block
+    text = "\n".join(ln.replace("pyramid-referee match new:", "").replace("pyramid-referee:", "") for ln in lines)
+    return re.findall(r"[A-Za-z][A-Za-z-]*", text)
+
+
+def test_every_match_error_in_russian_is_free_of_latin_words(capsys, monkeypatch, tmp_path):
+    db = tmp_path / "m.sqlite"
+    text, empty, other = tmp_path / "t.txt", tmp_path / "e.sqlite", tmp_path / "o.sqlite"
+    text.write_text("заметки\n" * 100)
+    empty.write_bytes(b"")
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t(x)")
+    con.commit()
+    con.close()
+    cases = [
+        (["match", "list", "--db", str(db)], ""),
+        (["match", "show", "1", "--db", str(db)], ""),
+        (["undo", "--db", str(db)], ""),
+        (["stats", "1", "--db", str(db)], ""),
+        (["match", "list", "--db", str(text)], ""),
+        (["match", "list", "--db", str(empty)], ""),
+        (["match", "list", "--db", str(other)], ""),
+        (["match", "new", "--players", "Аня", "--db", str(db)], ""),
+        (["match", "new", "--players", "Аня", "Аня", "--db", str(db)], ""),
+        (["match", "new", "--settings", '{"target": 0}', "--db", str(db)], ""),
+        (["match", "new", "--settings", '{"foo": 1}', "--db", str(db)], ""),
+        (["match", "new", "--start", '{"scores": {}}', "--db", str(db)], ""),
+        (["play", "--players", "Аня", "Боря", "--db", str(db)],
+         "тройку чисто в правый угал | биток 3\n- | биток 44\n- | {\"events\": \n"),
+        (["match", "delete", "1", "--db", str(db)], ""),
+        (["match", "show", "7", "--db", str(db)], ""),
+        (["match", "resume", "--db", str(db)], "quit\n"),
+    ]
+    for argv, stdin in cases:
+        rc, out, err = run(capsys, monkeypatch, *argv, stdin=stdin)
+        found = _latin_outside_quotes(out + err, db, text, empty, other, tmp_path)
+        assert not found, (argv, found, out + err)
