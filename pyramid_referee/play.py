@@ -150,15 +150,21 @@ class Play:
             self.err.write(where + msg + "\n")
             self.err.flush()
 
-    def show_score(self) -> None:
+    def show_score(self, *, series: bool = False) -> None:
+        """The scoreboard; with ``series`` (start, the «счёт» command) the match score in games too."""
         st = self.s.state.to_json()
         if self.json:
-            self.emit({"type": "score", "match": self.s.id, "seq": self.s.seq, "state": st})
+            obj = {"type": "score", "match": self.s.id, "seq": self.s.seq, "state": st}
+            if series:
+                obj["series"] = self.s.series_json()
+            self.emit(obj)
             return
         if self.interactive:
             self.console.print(render_scoreboard(st, self.s.id, self.lang))
         else:
             self.say(scoreboard_line(st, self.lang))
+        if series and self.s.to_wins > 1:
+            self.say(match_score_line(self.s, self.lang))
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
@@ -181,7 +187,7 @@ class Play:
                      + ("" if not self.interactive else tr(" («помощь» — подсказка)", " (help for help)")))
             for r in unshown:
                 self.say(self.unshown_text(r), "yellow")
-            self.show_score()
+            self.show_score(series=True)
         for r in unshown:
             s.mark_shown(r.seq)
 
@@ -324,7 +330,7 @@ class Play:
                 self.say(text)
             return
         if cmd == "score":
-            self.show_score()
+            self.show_score(series=True)
             return
         if cmd == "undo":
             if self.pending is not None:  # first take back a call not yet played

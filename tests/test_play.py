@@ -448,3 +448,12 @@ def test_the_scoreboard_never_shows_minus_zero():
     from pyramid_referee.play import _penalties
 
     assert [_penalties(0, 0), _penalties(5, 0), _penalties(0, 10), _penalties(5, 10)] == ["—", "+5", "−10", "+5 −10"]
+
+
+def test_the_score_command_gives_the_match_score_in_games(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=3)
+    _, _, msgs = run_play(store, [FIVE, "score"], match_id=s.id)
+    (score,) = [m for m in msgs if m["type"] == "score"]
+    assert score["series"]["wins"] == {"Аня": 1, "Боря": 0} and score["series"]["to_wins"] == 3
+    _, out, _, _ = run_interactive(store, ["счёт"], [], match_id=s.id)
+    assert "матч до 3 побед: партии Аня 1 : 0 Боря" in out
