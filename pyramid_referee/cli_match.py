@@ -1,9 +1,12 @@
 """Subcommands of the match area (see cli.py): the match store and the scorer.
 
-``match new|list|show|resume``, ``undo``, ``redo``, ``stats``, ``play`` (``export``: cli_export.py).
+``match new|list|show|resume|delete``, ``undo``, ``redo``, ``stats``, ``play`` (``export``: cli_export.py).
 Every one takes ``--db PATH`` (else ``$PYRAMID_REFEREE_DB``, else the user data
 directory) and ``--json``. A missing match, a locked or corrupt database, a bad
 path: one clear line, exit 2. ``play`` from a pipe exits 1 when a line was rejected.
+Only ``match new`` and ``play`` (a new match) create the database, and only after the
+new match's players, settings and start were checked; every other command opens an
+existing one (``match list`` on none says so and lists nothing).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from .cli_options import has_undecodable
+from .cli_options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
 from .cli_rules import add_why_option, why_lines
 from .i18n import UserError, get_lang, json_reason, os_reason, tr
 
@@ -28,14 +31,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     parents = [common, dbp]
 
     newp = argparse.ArgumentParser(add_help=False)
-    newp.add_argument("--players", nargs=2, metavar=("A", "B"), help=tr("имена двух игроков", "the two players' names"))
+    add_players_option(newp)
+    add_to_wins_option(newp)
     newp.add_argument("--settings", metavar="JSON", help=tr("настройки матча в JSON: mode, negative_scores, ball_values, target, penalty, "
                                                                  "pocket_precision",
                                                                  "match settings as JSON: mode, negative_scores, ball_values, target, "
                                                                  "penalty, pocket_precision"))
     newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("режим заказа (C1, Q9; по умолчанию clean — чистое назначение)",
                                                                              "call mode (C1, Q9; default clean)"))
-    newp.add_argument("--start", metavar="JSON", help=tr("продолжить партию с протокола: ", "pick up a game from a score sheet: ")
+    newp.add_argument("--start", metavar="JSON", help=tr("начать с партии, записанной в протоколе: ", "pick up a game from a score sheet: ")
                       + '{"scores": {…}, "on_table": […], "to_play": P}')
 
     match = sub.add_parser("match", parents=[common], help=tr("матчи: new, list, show, resume", "the match store: new, list, show, resume"),
@@ -47,32 +51,37 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = msub.add_parser("list", parents=parents, help=tr("список матчей", "list the stored matches"))
     p.set_defaults(handler=cmd_list)
     p = msub.add_parser("show", parents=parents, help=tr("счёт и удары матча", "the scoreboard and the strokes of a match"))
-    p.add_argument("id", type=int, help=_id_help())
+    p.add_argument("id", type=match_id, help=_id_help())
     add_why_option(p)
     p.set_defaults(handler=cmd_show)
     p = msub.add_parser("resume", parents=parents, help=tr("продолжить матч (по умолчанию последний неоконченный)",
                                                         "continue a match in play (default: the latest unfinished)"))
-    p.add_argument("id", type=int, nargs="?", help=_id_help())
+    p.add_argument("id", type=match_id, nargs="?", help=_id_help())
     add_why_option(p)
     p.set_defaults(handler=cmd_resume)
+    p = msub.add_parser("delete", parents=parents, help=tr("удалить матч со всеми ударами (спросит подтверждение)",
+                                                        "delete a match with all its strokes (asks first)"))
+    p.add_argument("id", type=match_id, help=_id_help())
+    p.add_argument("--yes", action="store_true", help=tr("не спрашивать подтверждения", "do not ask for confirmation"))
+    p.set_defaults(handler=cmd_delete)
 
     for name, helptext in (("undo", tr("отменить последний удар", "take back the last stroke")),
                            ("redo", tr("вернуть последний отменённый удар", "put back the last stroke taken back"))):
         p = sub.add_parser(name, parents=parents,
                            help=helptext + tr(" (по умолчанию в последнем матче)", " (default: the latest match)"))
-        p.add_argument("id", type=int, nargs="?", help=_id_help())
+        p.add_argument("id", type=match_id, nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
     p = sub.add_parser("stats", parents=parents, help=tr("статистика игроков матча", "per-player statistics of a match"))
-    p.add_argument("id", type=int, help=_id_help())
+    p.add_argument("id", type=match_id, help=_id_help())
     p.set_defaults(handler=cmd_stats)
 
     p = sub.add_parser("play", parents=parents + [newp],
-                       help=tr("счётчик: вводите заказ и исход, получайте вердикт",
+                       help=tr("маркёр: вводите заказ и исход, получайте вердикт",
                                "the interactive scorer: type the call and the outcome, see the verdict"),
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description=tr(
-                           "Счётчик: «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
+                           "Маркёр вводит «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
                            "команды undo, redo, score, help, quit. Каждый удар записан до показа вердикта.\n"
                            "Из канала (pipe): без приглашений; --json — строка JSON на каждый ответ;\n"
                            "код выхода 1, если какая-то строка не принята.\n"
@@ -82,7 +91,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "verdict is shown. From a pipe: no prompts; --json gives one JSON line an answer;\n"
                            "exit status 1 when a line was rejected.\n"
                            "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол"))
-    p.add_argument("--match", type=int, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
+    p.add_argument("--match", type=match_id, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
     add_why_option(p)
     p.set_defaults(handler=cmd_play)
 
@@ -93,10 +102,11 @@ def _id_help() -> str:
     return tr("номер матча (см. match list)", "the match number (see match list)")
 
 
-def _store(args):
+def _store(args, *, create: bool = False):
+    """The match database; only a command that starts a match creates it (``create``)."""
     from .store import Store
 
-    return Store(args.db)
+    return Store(args.db, create=create)
 
 
 def _emit(obj) -> None:
@@ -131,12 +141,21 @@ def _new_settings(args) -> dict:
     return settings
 
 
-def _create(store, args):
+def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
+    """A new match's players, settings and start, checked before any database is opened."""
     from .match_session import Session
 
-    players = [_utf8(p, "--players") for p in args.players] if args.players else [tr("Игрок 1", "Player 1"),
-                                                                                    tr("Игрок 2", "Player 2")]
-    return Session.create(store, players, _new_settings(args), _load_json_arg(args.start, "start"), lang=get_lang())
+    players = players_from(args.players) or [tr("Игрок 1", "Player 1"), tr("Игрок 2", "Player 2")]
+    settings, start = _new_settings(args), _load_json_arg(args.start, "start")
+    Session.check_new(players, settings, start, lang=get_lang(), to_wins=args.to_wins)
+    return players, settings, start, args.to_wins
+
+
+def _create(store, new):
+    from .match_session import Session
+
+    players, settings, start, wins = new
+    return Session.create(store, players, settings, start, lang=get_lang(), to_wins=wins)
 
 
 def _interactive() -> bool:
@@ -148,7 +167,7 @@ def _run_play(session, args, resumed: bool) -> int:
 
     interactive = _interactive() and not args.json
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
-                lang=get_lang(), resumed=resumed)
+                lang=get_lang(), resumed=resumed, confirm=confirm if interactive else None)
     play.why = getattr(args, "why", False)
     return play.run(stdin_reader(interactive))
 
@@ -156,12 +175,15 @@ def _run_play(session, args, resumed: bool) -> int:
 # ---------------------------------------------------------------------- commands
 
 def cmd_new(args) -> int:
-    with _store(args) as store:
-        s = _create(store, args)
+    new = _new_match_args(args)
+    with _store(args, create=True) as store:
+        s = _create(store, new)
         if args.json:
-            _emit({"match": s.id, "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json()})
+            _emit({"match": s.id, "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
+                   "series": s.series_json()})
         else:
-            print(tr(f"матч {s.id}: {s.players[0]} — {s.players[1]}", f"match {s.id}: {s.players[0]} v {s.players[1]}"))
+            print(tr(f"матч {s.id}: {s.players[0]} — {s.players[1]}", f"match {s.id}: {s.players[0]} v {s.players[1]}")
+                  + (tr(f", до {s.to_wins} побед", f", to {s.to_wins} wins") if s.to_wins > 1 else ""))
     return 0
 
 
@@ -176,8 +198,17 @@ def _local_time(stamp: str) -> str:
 
 
 def cmd_list(args) -> int:
-    with _store(args) as store:
-        rows = store.list_matches()
+    from .store import StoreMissing
+
+    try:
+        with _store(args) as store:
+            rows = store.list_matches()
+    except StoreMissing as exc:  # nothing to list, and nothing is created to list it
+        if args.json:
+            _emit({"matches": []})
+        else:
+            print(str(exc))
+        return 0
     if args.json:
         _emit({"matches": [m.to_json() for m in rows]})
         return 0
@@ -196,8 +227,12 @@ def cmd_list(args) -> int:
             res = ""
         elif m.result.get("winner"):
             res = tr(f"победил {m.result['winner']}", f"{m.result['winner']} won")
+            if isinstance(m.result.get("wins"), dict):
+                res += " (" + " : ".join(str(n) for n in m.result["wins"].values()) + ")"
         else:
             res = tr("ничья", "draw")
+        if m.to_wins > 1:
+            res = (res + "; " if res else "") + tr(f"до {m.to_wins} побед", f"to {m.to_wins} wins")
         status = tr("идёт", "open") if m.status == "open" else tr("окончен", "finished")
         t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", str(m.strokes), status, res, _local_time(m.updated))
     Console(highlight=False).print(t)
@@ -217,7 +252,8 @@ def cmd_show(args) -> int:
         m = store.get_match(args.id)
     if args.json:
         _emit({"match": m.to_json(), "state": s.state.to_json(), "strokes": [r.to_json() for r in rows],
-               "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches]})
+               "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches],
+               "series": s.series_json()})
         return 1 if s.mismatches else 0
     from rich.console import Console
     from rich.table import Table
@@ -249,11 +285,21 @@ def cmd_show(args) -> int:
                 print("   " + line)
     if tty:
         con.print(t)
+    if s.to_wins > 1 or len(s.match.games()) > 1:
+        for line in series_lines(s, lang):
+            print(line)
     if undone:
-        con.print(tr(f"отменено (можно вернуть redo): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
+        con.print(tr(f"отменено ударов (вернуть: «pyramid-referee redo»): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
     for x in s.mismatches:
         print(x.describe(lang), file=sys.stderr)
     return 1 if s.mismatches else 0
+
+
+def series_lines(s, lang: str) -> list[str]:
+    """The match's games (партии), one a line, then the match score."""
+    from .play import game_line, match_score_line
+
+    return [game_line(g, lang) for g in s.match.games()] + [match_score_line(s, lang)]
 
 
 def cmd_resume(args) -> int:
@@ -267,12 +313,70 @@ def cmd_resume(args) -> int:
 def cmd_play(args) -> int:
     from .match_session import Session
 
-    with _store(args) as store:
-        if args.match is not None:
+    if args.match is not None:
+        with _store(args) as store:
             s = Session(store, args.match, lang=get_lang())
             return _run_play(s, args, resumed=True)
-        s = _create(store, args)
+    new = _new_match_args(args)
+    with _store(args, create=True) as store:
+        s = _create(store, new)
         return _run_play(s, args, resumed=False)
+
+
+def _read_key(prompt: str) -> str:
+    """One key from the terminal (no Enter needed); the whole line where raw mode is unavailable."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    try:
+        import termios
+        import tty
+
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            key = sys.stdin.read(1)
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write(key + "\n")
+        return key
+    except (ImportError, OSError, ValueError, AttributeError):
+        return input()
+
+
+YES_KEYS = ("д", "y", "l")  # «д», and the same key in the Latin layout («l») or «y»
+
+
+def confirm(prompt: str) -> bool:
+    """Ask a yes/no question on the terminal; only «д» / «y» is yes."""
+    try:
+        key = _read_key(prompt)
+    except (EOFError, KeyboardInterrupt):
+        sys.stdout.write("\n")
+        return False
+    return key.strip().lower()[:1] in YES_KEYS
+
+
+def cmd_delete(args) -> int:
+    with _store(args) as store:
+        m = store.get_match(args.id)
+        if not args.yes:
+            if not _interactive():
+                raise UserError(tr(f"матч {m.id} не удалён: подтвердите удаление ключом --yes",
+                                   f"match {m.id} was not deleted: confirm with --yes"))
+            question = tr(f"Удалить матч {m.id} ({m.players[0]} — {m.players[1]}, ударов: {m.strokes})? "
+                          f"Вернуть его будет нельзя. [д/н] ",
+                          f"Delete match {m.id} ({m.players[0]} v {m.players[1]}, {m.strokes} strokes)? "
+                          f"It cannot be brought back. [y/n] ")
+            if not confirm(question):
+                print(tr(f"матч {m.id} не удалён", f"match {m.id} was not deleted"))
+                return 1
+        store.delete_match(m.id)
+    if args.json:
+        _emit({"deleted": m.id})
+    else:
+        print(tr(f"матч {m.id} удалён", f"match {m.id} deleted"))
+    return 0
 
 
 def cmd_undo_redo(args) -> int:

@@ -59,6 +59,72 @@ def add_call_options(p: argparse.ArgumentParser) -> None:
                            "any, «в угол» without a side is accepted"))
 
 
+def add_players_option(p: argparse.ArgumentParser) -> None:
+    """``--players Иван Пётр``: the same form in ``play``, ``match new`` and ``listen``.
+
+    Two names; one argument «Иван,Пётр» (the form ``listen`` took before) is read as two."""
+    p.add_argument("--players", nargs="+", default=None, metavar=tr("ИМЯ", "NAME"),
+                   help=tr("имена двух игроков нового матча: --players Иван Пётр",
+                           "the two players of a new match: --players Ivan Petr"))
+
+
+def players_from(values: list[str] | None) -> list[str] | None:
+    """The two names given with ``--players`` (or None); anything else is a ``UserError``."""
+    if values is None:
+        return None
+    if any(has_undecodable(v) for v in values):
+        raise UserError(tr("--players: текст не в UTF-8: проверьте кодировку терминала",
+                           "--players: the text is not UTF-8: check the terminal's encoding"))
+    names = [n.strip() for n in values]
+    if len(names) == 1 and "," in names[0]:
+        names = [n.strip() for n in names[0].split(",")]
+    if len(names) != 2 or not all(names):
+        got = ", ".join(f"«{n}»" for n in names) or "—"
+        raise UserError(tr(f"--players: нужны ровно два имени, например: --players Иван Пётр (получено: {got})",
+                           f"--players: exactly two names are needed, e.g. --players Ivan Petr (got: {got})"))
+    if names[0] == names[1]:
+        raise UserError(tr(f"--players: у игроков должны быть разные имена (оба «{names[0]}»)",
+                           f"--players: the two players need different names (both «{names[0]}»)"))
+    return names
+
+
+def match_id(value: str) -> int:
+    """A match number (``match show 3``, ``--match 3``): a whole number from 1."""
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(tr(f"номер матча — целое число от 1 (см. «pyramid-referee match list»), "
+                                            f"а не {value!r}",
+                                            f"a match number is a whole number from 1 (see match list), "
+                                            f"not {value!r}"))
+    return n
+
+
+MAX_TO_WINS = 99  # rules.match.MAX_TO_WINS
+
+
+def to_wins(value: str) -> int:
+    """``--to-wins N``: the games (партии) a match is won with, 1 to 99."""
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_TO_WINS:
+        raise argparse.ArgumentTypeError(tr(f"нужно целое число от 1 до {MAX_TO_WINS}, а не {value!r}",
+                                            f"expected a whole number from 1 to {MAX_TO_WINS}, got {value!r}"))
+    return n
+
+
+def add_to_wins_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--to-wins", type=to_wins, default=1, metavar="N",
+                   help=tr(f"матч до N выигранных партий, от 1 до {MAX_TO_WINS} (по умолчанию 1: одна партия); "
+                           f"разбивают партии по очереди",
+                           f"a match to N won games, 1 to {MAX_TO_WINS} (default 1: one game); the break "
+                           f"alternates between games"))
+
+
 def has_undecodable(text: str) -> bool:
     """True when text holds bytes that were not UTF-8 (Python keeps them as lone surrogates)."""
     return any("\udc80" <= ch <= "\udcff" for ch in text)

@@ -98,7 +98,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("listen", parents=[common],
                        help=tr("живой голосовой судья (микрофон)", "the live voice referee (microphone)"),
                        description=tr("Слушать заказы, показывать действующий заказ, находить удар, "
-                                      "принимать исход от счётчика, судить и вести счёт.",
+                                      "принимать исход от маркёра, судить и вести счёт.",
                                       "Listen to the calls, show the call now standing, detect the strike, "
                                       "take the outcome from the scorer, judge and keep the score."))
     p.add_argument("--device", default=None, help=tr("устройство ввода (номер или часть имени)",
@@ -111,11 +111,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--speak", action="store_true", help=tr("произносить «заказ принят» и вердикт вслух (espeak-ng)",
                                                            "say the acceptance and the verdict aloud (espeak-ng)"))
     p.add_argument("--db", default=None, metavar="PATH", help=tr("файл базы матчей (SQLite)", "match store (SQLite) file"))
-    p.add_argument("--match", type=int, default=None, metavar="ID",
+    from .cli_options import add_players_option, add_to_wins_option, match_id
+
+    p.add_argument("--match", type=match_id, default=None, metavar="ID",
                    help=tr("продолжить этот матч (по умолчанию последний неоконченный)",
                            "continue this match (default: the latest open one)"))
-    p.add_argument("--players", default=None, metavar="A,B",
-                   help=tr("имена игроков нового матча: A,B", "names of a new match's players: A,B"))
+    add_players_option(p)
+    add_to_wins_option(p)
     p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,
                    help=tr("режим заказа нового матча (C1; по умолчанию clean, Q9); сохранённый матч "
                            "сохраняет свой",

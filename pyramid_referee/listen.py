@@ -335,7 +335,8 @@ class LiveReferee:
         if self.session is not None:
             kw["mode"] = getattr(self.session.settings, "mode", "clean")
             kw["pocket_precision"] = getattr(self.session.settings, "pocket_precision", "side_for_corners")
-            kw["balls_left"] = sorted(self.session.state.on_table)
+            upcoming = getattr(self.session, "upcoming", None) or self.session.state  # a new game's rack
+            kw["balls_left"] = sorted(upcoming.on_table)
         return kw
 
     def feed(self, samples, t0: float, *, hear: bool = True) -> list[float]:
@@ -435,12 +436,13 @@ def run_live(args) -> int:
         for d in devices:
             console.print(str(d))
         return 0
-    names = None
+    names = settings = None
     if args.match is None and args.players:  # a bad option is told before the model loads
-        names = [n.strip() for n in args.players.split(",") if n.strip()]
-        if len(names) != 2 or names[0] == names[1] or any("\udc80" <= ch <= "\udcff" for ch in args.players):
-            raise UserError(tr("--players: нужны два разных имени через запятую: A,B",
-                               "--players: two different names separated by a comma: A,B"))
+        from .cli_options import players_from
+
+        names = players_from(args.players)
+        settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
+        Session.check_new(names, settings, lang=lang, to_wins=getattr(args, "to_wins", 1))
     try:  # the model first: no store or microphone is touched without one
         model, location = open_model(args.model, verbose=args.verbose, lang=lang)
     except VoiceError as exc:
@@ -473,22 +475,36 @@ def run_live(args) -> int:
         else:
             profile = load_profile(getattr(args, "profile", None))
 
-    with Store(args.db) as store:
-        if args.match is not None:
-            session = Session(store, args.match, lang=lang)
-        elif names:
-            settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
-            session = Session.create(store, names, settings, lang=lang)
-        else:
-            session = Session.open(store, None, lang=lang)
-        if session.mismatches:
-            raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
+    from contextlib import ExitStack
+
+    # A failed start creates no match (and no database): a new match is written only once the
+    # recognizer and the microphone are running; a stored one is opened, never created, first.
+    with ExitStack() as stack:
+        session = None
+        if names is None:
+            store = stack.enter_context(Store(args.db, create=False))
+            session = (Session(store, args.match, lang=lang) if args.match is not None
+                       else Session.open(store, None, lang=lang))
+            if session.mismatches:
+                raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
         try:
             referee = LiveReferee(model, session,
                                   detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
                                   alternatives=args.alternatives, lang=lang)
         except VoiceError as exc:
             raise UserError(str(exc)) from None
+        try:
+            mic = MicrophoneSource(args.device, args.block_ms, lang=lang).start()
+        except VoiceError as exc:
+            raise UserError(str(exc)) from None
+        if session is None:
+            try:
+                store = stack.enter_context(Store(args.db, create=True))
+                session = Session.create(store, names, settings, lang=lang, to_wins=getattr(args, "to_wins", 1))
+            except BaseException:
+                mic.close()
+                raise
+            referee.session = session
         speaker = Speaker(args.speak, lang, warn=lambda m: console.print(f"[yellow]{m}[/yellow]"))
         missing = referee.recognizer.missing
         if missing:
@@ -505,10 +521,13 @@ def run_live(args) -> int:
         console.print(tr("Говорите заказ. Удар — " + ("клавиша Enter" if key else "щелчок кия") + "; выход — Ctrl-C.",
                          "Say the call. The strike: " + ("press Enter" if key else "the cue's click")
                          + "; quit: Ctrl-C."))
-        try:
-            mic = MicrophoneSource(args.device, args.block_ms, lang=lang).start()
-        except VoiceError as exc:
-            raise UserError(str(exc)) from None
+        for row in session.unshown():  # a kill came between a stroke's commit and its verdict
+            console.print("[yellow]" + tr(
+                f"удар {row.seq} уже записан, но программа прервалась и его вердикт мог не появиться на экране — "
+                f"не вводите его заново: #{row.seq} {row.record.verdict.get('message', '')}",
+                f"stroke {row.seq} is already stored, but the program stopped and its verdict may not have been shown — "
+                f"do not enter it again: #{row.seq} {row.record.verdict.get('message', '')}") + "[/yellow]")
+            session.mark_shown(row.seq)
 
         decided: queue.Queue = queue.Queue()
         strike_requests: queue.Queue = queue.Queue()
@@ -637,11 +656,17 @@ def run_live(args) -> int:
 
                     for line in why_lines(entered.verdict.clauses, lang, full=True):
                         console.print("   " + line, markup=False)
+                session.mark_shown(entered.seq)  # on the screen now: a resume will not name it
                 speaker.say(entered.verdict.message(lang))
                 console.print(render_scoreboard(session.state.to_json(), session.id, lang))
                 if session.state.result is not None:
-                    console.print(tr("партия окончена", "the game is over"))
-                    return 0
+                    from .play import game_end_text
+
+                    if session.match.decided:
+                        console.print(tr(f"матч {session.id} окончен", f"match {session.id} is over")
+                                      + ("; " + game_end_text(session, lang) if session.to_wins > 1 else ""))
+                        return 0
+                    console.print(game_end_text(session, lang))
         finally:
             stop.set()
             mic.close()

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, json_problem_ru, tr
 from .rules import Match, Outcome, RulesError, RulesInputError, Settings
 from .grammar.call import Call, CallFormatError
 from .rules.notation import NotationError, parse_outcome_located
@@ -98,6 +98,25 @@ def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = Non
     return ("outcome: " if en else "исход: ") + text
 
 
+def setup_error_text(exc: RulesInputError, lang: str) -> str:
+    """A refused --players, --settings or --start as the user reads it: the option and the key
+    they typed, never the engine's internal field path."""
+    field = exc.field or ""
+    what = exc.text(lang).split(": ", 1)[-1] if exc.field else exc.text(lang)
+    en = lang == "en"
+    if not en:  # the keys and values the engine names (target, clean, true) are what the user types: quoted
+        what = re.sub(r"(?<![«\w'])([A-Za-z_][A-Za-z_0-9]*)(?![»\w'])", r"«\1»", what)
+    head, _, rest = field.partition(".")
+    if head.startswith("players"):
+        return (f"--players: {what}" if en else f"--players: {what} (нужны два разных имени: --players Иван Пётр)")
+    if head in ("settings", "start") and rest:
+        key = re.split(r"[.\[]", rest, maxsplit=1)[0]
+        return f"--{head}, «{key}»: {what}"
+    if head in ("settings", "start"):
+        return f"--{head}: {what}"
+    return exc.text(lang)
+
+
 def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
     """The outcome as typed (notation, or a JSON object) → (JSON dict, Outcome, event columns)."""
     src = text.strip()
@@ -106,7 +125,7 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         try:
             data = json.loads(src)
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(f"исход: неверный JSON (столбец {exc.colno}: {exc.msg})",
+            raise StrokeInputError(tr(f"исход: запись в фигурных скобках не читается (столбец {exc.colno}: {json_problem_ru(exc.msg)})",
                                       f"outcome: bad JSON (column {exc.colno}: {exc.msg})")) from None
     else:
         try:
@@ -154,7 +173,7 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         try:
             call = Call.from_json(json.loads(src))
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(f"заказ: неверный JSON (столбец {exc.colno}: {exc.msg})",
+            raise StrokeInputError(tr(f"заказ: запись в фигурных скобках не читается (столбец {exc.colno}: {json_problem_ru(exc.msg)})",
                                       f"call: bad JSON (column {exc.colno}: {exc.msg})")) from None
         except CallFormatError as exc:
             raise StrokeInputError(tr("заказ: ", "call: ") + str(exc)) from None
@@ -191,7 +210,7 @@ class Session:
         self.row = row
         try:
             self.settings = Settings.from_json(row.settings)
-            self.match = Match(self.settings, row.players, row.start)
+            self.match = Match(self.settings, row.players, row.start, to_wins=row.to_wins)
         except RulesInputError as exc:
             raise StoreError(tr(f"матч {match_id}: записанные настройки не годятся: {exc.text('ru')}",
                                 f"match {match_id}: the stored settings are not valid: {exc.text('en')}")) from None
@@ -201,15 +220,22 @@ class Session:
         self._restore()
 
     # ------------------------------------------------------------------ opening
-    @classmethod
-    def create(cls, store: Store, players: list[str], settings: dict | None = None, start: dict | None = None,
-               *, lang: str = "ru") -> "Session":
+    @staticmethod
+    def check_new(players: list[str], settings: dict | None = None, start: dict | None = None,
+                  *, lang: str = "ru", to_wins: int = 1) -> Settings:
+        """Check a new match's players, settings, start and length without touching any store."""
         try:
             st = Settings.from_json(settings or {})
-            Match(st, players, start)  # validate before anything is written
+            Match(st, players, start, to_wins=to_wins)
         except RulesInputError as exc:
-            raise UserError(exc.text(lang)) from None
-        mid = store.new_match(list(players), st.to_json(), start)
+            raise UserError(setup_error_text(exc, lang)) from None
+        return st
+
+    @classmethod
+    def create(cls, store: Store, players: list[str], settings: dict | None = None, start: dict | None = None,
+               *, lang: str = "ru", to_wins: int = 1) -> "Session":
+        st = cls.check_new(players, settings, start, lang=lang, to_wins=to_wins)  # before anything is written
+        mid = store.new_match(list(players), st.to_json(), start, to_wins=to_wins)
         return cls(store, mid, lang=lang)
 
     @classmethod
@@ -217,7 +243,7 @@ class Session:
         if match_id is None:
             match_id = store.latest_open()
             if match_id is None:
-                raise StoreError(tr("незаконченных матчей нет (начните: match new --players A B)",
+                raise StoreError(tr("незаконченных матчей нет (начните: «pyramid-referee match new --players Иван Пётр»)",
                                     "there is no unfinished match (start one: match new --players A B)"))
         return cls(store, match_id, lang=lang)
 
@@ -275,20 +301,44 @@ class Session:
     def players(self) -> list[str]:
         return list(self.row.players)
 
+    @property
+    def to_wins(self) -> int:
+        return self.match.to_wins
+
+    @property
+    def upcoming(self):
+        """The state the next stroke is judged from (a new game's once one has ended)."""
+        return self.match.upcoming
+
+    def settings_json(self) -> dict:
+        """The rules' settings and the match's length (``to_wins``), as shown in JSON."""
+        return {**self.settings.to_json(), "to_wins": self.match.to_wins}
+
+    def series_json(self) -> dict:
+        return self.match.series_json()
+
     def result_json(self):
+        """The match's result once it is decided (else None): the last game's result
+        (who won, or a draw) with the games won by each player."""
+        if not self.match.decided:
+            return None
         r = self.match.state.result
-        return None if r is None else r.to_json()
+        out = {} if r is None else r.to_json()
+        if self.match.to_wins > 1:
+            wins = self.match.wins()
+            out = {"winner": max(wins, key=wins.get), "wins": wins}
+        return out
 
     # ------------------------------------------------------------------ changes
     def read_call(self, text: str | None) -> CallReading:
-        return read_call(text, settings=self.settings, on_table=self.match.state.on_table, lang=self.lang)
+        return read_call(text, settings=self.settings, on_table=self.match.upcoming.on_table, lang=self.lang)
 
     def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None) -> Entered:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
         self._check_open()
-        if self.match.state.result is not None:
-            raise StrokeInputError(tr("партия окончена; начните новую: match new",
-                                      "the game is over; start a new one: match new"))
+        if self.match.decided:
+            raise StrokeInputError(tr("матч окончен; начните новый: «pyramid-referee match new»",
+                                      "the match is over; start a new one: pyramid-referee match new"))
         reading = reading or self.read_call(call_text)
         _, outcome, columns = outcome_from_text(outcome_text)
         try:
@@ -309,10 +359,18 @@ class Session:
         self.seq = seq
         return Entered(seq, rec, verdict, state)
 
+    def mark_shown(self, seq: int) -> None:
+        """The verdict of ``seq`` is on the screen; a resume after a kill will not name it."""
+        self.store.mark_shown(self.id, seq)
+
+    def unshown(self) -> list[StrokeRow]:
+        """Strokes stored but never shown (a kill came between the commit and the screen)."""
+        return self.store.unshown(self.id)
+
     def _check_open(self) -> None:
         if self.mismatches:
             raise StrokeInputError(tr(
-                f"запись матча {self.id} не совпадает с переигровкой — изменения закрыты (match show {self.id})",
+                f"запись матча {self.id} не совпадает с переигровкой — изменения закрыты (посмотрите: «pyramid-referee match show {self.id}»)",
                 f"match {self.id}: the record disagrees with its replay: changes are closed (match show {self.id})"))
 
     def undo(self) -> int | None:
@@ -320,7 +378,7 @@ class Session:
         self._check_open()
         if not self.match.history:
             return None
-        # A game ends only on its last stroke, so the position before it is unfinished.
+        # A match is decided only on its last stroke, so the position before it is undecided.
         seq = self.store.undo(self.id, result=None, expect_seq=self.seq)
         if seq is not None:
             self.match.undo()

@@ -17,9 +17,17 @@ Input, one line at a time (the same on a terminal and from a pipe):
   ``help`` / ``помощь``, ``quit`` / ``выход`` (Ctrl-D and Ctrl-C leave too).
 
 Every stroke is committed to the store before its verdict is printed, so a kill
-loses nothing that was shown; ``match resume`` continues. A line that cannot be
+loses nothing that was shown; once printed, the stroke is marked shown. ``match
+resume`` continues, and first names any stroke stored but never shown (a kill
+came between), so the marker does not enter it twice. A line that cannot be
 entered gets a message naming the line (from a pipe) and what is wrong, changes
-nothing, and the scorer types again.
+nothing, and the marker types again.
+
+A mistake changes nothing. A call refused for a word the parser does not know is
+the marker's typo, not the player's unclear call: nothing is recorded and the call
+is asked again. A call refused for what the player said (no pocket, ambiguous, …)
+is recorded as refused (C4) — on a terminal only after the marker presses «д»;
+from a pipe the line itself is the marker's decision.
 
 With ``--json`` every answer is one JSON line on stdout, flushed at once:
 ``{"type": "start"|"call"|"stroke"|"undo"|"redo"|"score"|"error"|"help"|"end", …}``;
@@ -85,7 +93,7 @@ def help_text(lang: str) -> str:
                 "An empty call or '-' is a stroke without a call. Commands: undo, redo, score, help, quit.\n"
                 "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
                 "The short outcome notation:\nItems are separated" + notation.rstrip())
-    return ("Ввод: «ЗАКАЗ | ИСХОД» одной строкой, или «заказ: …» и затем «исход: …».\n"
+    return ("Маркёр вводит «ЗАКАЗ | ИСХОД» одной строкой, или «заказ: …» и затем «исход: …».\n"
             "Пустой заказ или «-» — удар без заказа. Команды: undo/отмена, redo/повтор, score/счёт, "
             "help/помощь, quit/выход.\n"
             "Пример: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
@@ -96,8 +104,10 @@ class Play:
     """The scorer's loop over one session. ``feed(line)`` handles one input line."""
 
     def __init__(self, session: Session, *, out: IO[str], err: IO[str], json_mode: bool,
-                 interactive: bool, lang: str = "ru", resumed: bool = False) -> None:
+                 interactive: bool, lang: str = "ru", resumed: bool = False,
+                 confirm: Callable[[str], bool] | None = None) -> None:
         self.s = session
+        self.confirm = confirm  # asks the marker yes/no (a terminal); None: the line is the decision
         self.out = out
         self.err = err
         self.json = json_mode
@@ -141,36 +151,62 @@ class Play:
             self.err.write(where + msg + "\n")
             self.err.flush()
 
-    def show_score(self) -> None:
+    def show_score(self, *, series: bool = False) -> None:
+        """The scoreboard; with ``series`` (start, the «счёт» command) the match score in games too."""
         st = self.s.state.to_json()
         if self.json:
-            self.emit({"type": "score", "match": self.s.id, "seq": self.s.seq, "state": st})
+            obj = {"type": "score", "match": self.s.id, "seq": self.s.seq, "state": st}
+            if series:
+                obj["series"] = self.s.series_json()
+            self.emit(obj)
             return
         if self.interactive:
             self.console.print(render_scoreboard(st, self.s.id, self.lang))
         else:
             self.say(scoreboard_line(st, self.lang))
+        if series and self.s.to_wins > 1:
+            self.say(match_score_line(self.s, self.lang))
 
     # ------------------------------------------------------------------ start
     def start(self) -> None:
         s = self.s
+        unshown = s.unshown() if not s.mismatches else []
         if self.json:
             self.emit({"type": "start", "match": s.id, "resumed": self.resumed, "seq": s.seq,
                        "undone": len(s.store.strokes(s.id, statuses=("undone",))),
-                       "players": s.players, "settings": s.settings.to_json(), "state": s.state.to_json(),
-                       "mismatches": [m.to_json() for m in s.mismatches]})
+                       "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
+                       "series": s.series_json(),
+                       "mismatches": [m.to_json() for m in s.mismatches],
+                       "unshown": [{"seq": r.seq, "call_text": r.record.call_text,
+                                    "outcome_text": r.record.outcome_text, "verdict": r.record.verdict}
+                                   for r in unshown]})
         else:
             what = tr("продолжаем матч", "resuming match") if self.resumed else tr("матч", "match")
             self.say(f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
+                     + (tr(f"до {s.to_wins} побед; ", f"to {s.to_wins} wins; ") if s.to_wins > 1 else "")
                      + tr(f"ударов: {s.seq}", f"strokes: {s.seq}")
-                     + ("" if not self.interactive else tr(" (help — подсказка)", " (help for help)")))
-            self.show_score()
+                     + ("" if not self.interactive else tr(" («помощь» — подсказка)", " (help for help)")))
+            for r in unshown:
+                self.say(self.unshown_text(r), "yellow")
+            self.show_score(series=True)
+        for r in unshown:
+            s.mark_shown(r.seq)
+
+    def unshown_text(self, row) -> str:
+        """A stroke stored before a kill whose verdict never reached the screen: say it is in."""
+        rec = row.record
+        call = rec.call_text or tr("без заказа", "no call")
+        replayed = self.s.verdicts.get(row.seq)
+        verdict = replayed.message(self.lang) if replayed is not None else rec.verdict.get("message", "")
+        return tr(f"удар {row.seq} уже записан, но программа прервалась и его вердикт мог не появиться на экране: "
+                  f"«{call} | {rec.outcome_text}» — не вводите его заново. #{row.seq} {verdict}",
+                  f"stroke {row.seq} is already stored, but the program stopped and its verdict may not have been shown: "
+                  f"«{call} | {rec.outcome_text}» — do not enter it again. #{row.seq} {verdict}")
 
     def prompt(self) -> str:
         if not self.interactive:
             return ""
-        st = self.s.state
-        who = st.striker
+        who = self.s.upcoming.striker  # after a game's end: who breaks the next one
         return (tr(f"исход ({who})> ", f"outcome ({who})> ") if self.pending is not None
                 else tr(f"заказ ({who})> ", f"call ({who})> "))
 
@@ -191,7 +227,7 @@ class Play:
                 call_text, _, outcome_text = (_unprefix(x) for x in line.partition("|"))
                 if self.pending is not None:
                     self.pending = None  # the whole stroke on this line replaces a pending call (C9)
-                reading = self.s.read_call(call_text)
+                reading = self.typed_call(call_text)
                 self.stroke(reading, outcome_text.strip())
             elif low.startswith(CALL_PREFIXES):
                 self.take_call(line.split(":", 1)[1])
@@ -227,8 +263,17 @@ class Play:
             pass
         return self.s.read_call(line).status == "accepted"
 
-    def take_call(self, text: str) -> None:
+    def typed_call(self, text: str | None) -> CallReading:
+        """The call as the marker typed it; a word the parser does not know is a typo: ask again."""
         reading = self.s.read_call(text)
+        if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
+            why = reading.refusal.get("message", "")
+            raise StrokeInputError(tr(f"заказ не записан: {why} — похоже на опечатку; наберите заказ заново",
+                                      f"nothing recorded: {why} — looks like a typo; type the call again"))
+        return reading
+
+    def take_call(self, text: str) -> None:
+        reading = self.typed_call(text)
         self.pending = reading
         if self.json:
             self.emit({"type": "call", "call_text": reading.text, "call_status": reading.status,
@@ -242,16 +287,30 @@ class Play:
         if not outcome_text.strip():
             raise StrokeInputError(tr("исход не указан (пустой исход — «ничего» или «-»)",
                                       "no outcome given (an empty one is 'ничего' or '-')"))
+        if reading.status == "refused" and self.confirm is not None:
+            why = (reading.refusal or {}).get("message", "")
+            question = tr(f"Заказ не принят: {why}. Записать удар с непринятым заказом? [д/н] ",
+                          f"The call is refused: {why}. Record the stroke with the refused call? [y/n] ")
+            if not self.confirm(question):
+                self.pending = None
+                self.say(tr("удар не записан; наберите заказ заново", "the stroke was not recorded; type the call again"))
+                return
         entered = self.s.enter(reading.text, outcome_text, reading=reading)  # committed here
         self.pending = None
         self.show_stroke(entered)
+        self.s.mark_shown(entered.seq)  # on the screen now: a resume will not name it
 
     def show_stroke(self, e: Entered) -> None:
         if self.json:
             r = e.record
-            self.emit({"type": "stroke", "match": self.s.id, "seq": e.seq, "call_text": r.call_text,
-                       "call_status": r.call_status, "call": r.call, "refusal": r.refusal,
-                       "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state})
+            games = self.s.match.games()
+            obj = {"type": "stroke", "match": self.s.id, "seq": e.seq, "call_text": r.call_text,
+                   "call_status": r.call_status, "call": r.call, "refusal": r.refusal,
+                   "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state,
+                   "game": next((g.number for g in games if g.first <= e.seq <= g.last), len(games))}
+            if self.s.to_wins > 1 and e.state.result is not None:
+                obj["series"] = self.s.series_json()
+            self.emit(obj)
             return
         if e.record.call_status == "refused" and e.record.refusal:
             self.say(tr("заказ не принят: ", "call refused: ") + e.record.refusal.get("message", ""), "red")
@@ -262,6 +321,8 @@ class Play:
             for line in why_lines(e.verdict.clauses, self.lang, full=True):
                 self.say("   " + line)
         self.show_score()
+        if self.s.to_wins > 1 and e.state.result is not None:
+            self.say(game_end_text(self.s, self.lang), "bold")
 
     def command(self, cmd: str) -> None:
         if cmd == "quit":
@@ -275,7 +336,7 @@ class Play:
                 self.say(text)
             return
         if cmd == "score":
-            self.show_score()
+            self.show_score(series=True)
             return
         if cmd == "undo":
             if self.pending is not None:  # first take back a call not yet played
@@ -307,7 +368,7 @@ class Play:
             for m in self.s.mismatches:
                 self.err.write(m.describe(self.lang) + "\n")
             raise StoreError(tr(
-                f"матч {self.s.id}: запись не совпадает с переигровкой; ввод невозможен (match show {self.s.id})",
+                f"матч {self.s.id}: запись не совпадает с переигровкой; ввод невозможен (посмотрите: «pyramid-referee match show {self.s.id}»)",
                 f"match {self.s.id}: the record disagrees with its replay; cannot continue (match show {self.s.id})"))
         interrupted = False
         while not self.done:
@@ -334,11 +395,11 @@ class Play:
         s = self.s
         if self.pending is not None:
             self.say(tr("заказ без исхода не записан", "the call without an outcome was not recorded"))
-        if s.state.result is not None:
+        if s.match.decided:
             self.say(tr(f"матч {s.id} окончен и сохранён (ударов: {s.seq})",
                         f"match {s.id} is over and saved ({s.seq} strokes)"))
         else:
-            self.say(tr(f"матч {s.id} сохранён (ударов: {s.seq}); продолжить: pyramid-referee match resume {s.id}",
+            self.say(tr(f"матч {s.id} сохранён (ударов: {s.seq}); продолжить: «pyramid-referee match resume {s.id}»",
                         f"match {s.id} saved ({s.seq} strokes); to go on: pyramid-referee match resume {s.id}"))
 
 
@@ -356,6 +417,57 @@ def stdin_reader(interactive: bool) -> Callable[[str], str | None]:
         line = sys.stdin.readline()
         return None if line == "" else line
     return read_pipe
+
+
+# ---------------------------------------------------------------------- games of a match
+
+def _result_text(result, scores: dict, lang: str) -> str:
+    en = lang == "en"
+    score = " : ".join(str(v) for v in scores.values())
+    if result is None:
+        return f"in play, {score}" if en else f"идёт, {score}"
+    if result.winner is not None:
+        return f"{result.winner} won {score}" if en else f"победил {result.winner}, {score}"
+    return f"drawn {score}" if en else f"ничья, {score}"
+
+
+def game_line(g, lang: str) -> str:
+    """One game (партия) of a match: its strokes, who broke, how it ended."""
+    en = lang == "en"
+    if g.first > g.last:
+        strokes = "no strokes yet" if en else "ударов ещё нет"
+    elif g.first == g.last:
+        strokes = f"stroke {g.first}" if en else f"удар {g.first}"
+    else:
+        strokes = f"strokes {g.first}–{g.last}" if en else f"удары {g.first}–{g.last}"
+    return (f"game {g.number} ({strokes}, broken by {g.breaker}): {_result_text(g.result, g.scores, lang)}" if en
+            else f"партия {g.number} ({strokes}, разбивал {g.breaker}): {_result_text(g.result, g.scores, lang)}")
+
+
+def match_score_line(s, lang: str) -> str:
+    """The match score in games won, and what it is played to."""
+    p = s.players
+    wins = s.match.wins()
+    score = f"{p[0]} {wins[p[0]]} : {wins[p[1]]} {p[1]}"
+    if s.match.decided:
+        if s.to_wins > 1:
+            winner = max(wins, key=wins.get)
+            return (f"match over: {winner} won, games {score}" if lang == "en"
+                    else f"матч окончен: победил {winner}, партии {score}")
+        return ("match over: one game" if lang == "en" else "матч окончен: он был из одной партии")
+    return (f"match to {s.to_wins} wins: games {score}" if lang == "en"
+            else f"матч до {s.to_wins} побед: партии {score}")
+
+
+def game_end_text(s, lang: str) -> str:
+    """After a game's last stroke in a longer match: the match score and who breaks next."""
+    number = len([g for g in s.match.games() if g.result is not None])
+    if s.match.decided:
+        return match_score_line(s, lang)
+    breaker = s.upcoming.striker
+    return (f"game {number} over; {match_score_line(s, lang)}; {breaker} breaks game {number + 1} from the house"
+            if lang == "en" else
+            f"партия {number} окончена; {match_score_line(s, lang)}; партию {number + 1} разбивает {breaker} с руки")
 
 
 # ---------------------------------------------------------------------- scoreboard
@@ -376,6 +488,12 @@ def scoreboard_line(st: dict, lang: str) -> str:
             else f"счёт: {sc}; на столе: {table}; бьёт {st['to_play']}{hand}")
 
 
+def _penalties(received: int, paid: int) -> str:
+    """Penalty points received and paid, without a «−0»: «+5», «−10», «+5 −10», or «—»."""
+    parts = ([f"+{received}"] if received else []) + ([f"−{paid}"] if paid else [])
+    return " ".join(parts) or "—"
+
+
 def render_scoreboard(st: dict, match_id: Any, lang: str):
     from rich.table import Table
 
@@ -390,7 +508,7 @@ def render_scoreboard(st: dict, match_id: Any, lang: str):
     for name in p:
         marker = "▶" if (st["to_play"] == name and not st.get("result")) else ""
         t.add_row(marker, name, str(st["scores"][name]), str(st["from_balls"][name]),
-                  f"+{st['received'][name]} −{st['paid'][name]}")
+                  _penalties(st["received"][name], st["paid"][name]))
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     t.caption = scoreboard_line(st, lang).split("; ", 1)[1] if table else ""
     return t

@@ -13,9 +13,12 @@ not at all.
 
 Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
 
-- ``matches``: id, created, players (JSON list), settings (JSON), start (JSON or
-  NULL: a game picked up from a score sheet), status ``open`` | ``finished``,
-  result (JSON or NULL), updated.
+- ``matches``: id, created, players (JSON list), settings (JSON: the rules'
+  settings), start (JSON or NULL: the first game picked up from a score sheet),
+  status ``open`` | ``finished`` (the match decided), result (JSON or NULL),
+  updated, ``to_wins`` (a match is won with that many games, партии; 1: one game).
+  The games are not stored apart: they follow from the strokes (a game ends on the
+  stroke whose verdict has a result; the next stroke opens the next game).
 - ``strokes``: one row a stroke entered: match_id, seq (1, 2, … its place in the
   line of play), the call as typed (``call_text``), the parsed call (JSON) or the
   refusal (JSON), ``call_status`` (accepted | refused | none), the outcome as typed
@@ -25,8 +28,19 @@ Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
   seq first) or ``discarded`` (undone, then a new stroke was entered in its place:
   kept for audit, never replayed). A partial unique index keeps one live stroke a
   (match, seq).
+  ``shown`` is 0 from the commit until the scorer's screen has shown the verdict
+  (``mark_shown``); an active stroke left at 0 after a kill is named on resume, so
+  the marker does not enter it twice.
 - ``actions``: the log of what the scorer did (stroke, undo, redo, discard), in
   order, so the match's history of changes can be audited.
+
+Opening never turns a file into a match database except a path where no file is:
+the new database is built beside it under a temporary name and linked into place
+whole, so a kill leaves either no file or a complete empty database. An existing
+file must already be a match database (an empty file, a text file, another
+program's SQLite database are refused, untouched). ``create=False`` (listing,
+showing, undoing …) never creates one: a missing database is ``StoreMissing``.
+An older schema is migrated in one transaction (``_MIGRATIONS``).
 
 The current position of a match is therefore the ``active`` strokes in seq
 order, and it is exactly what the last committed transaction left: undo and redo
@@ -49,7 +63,7 @@ from typing import Any, Iterator
 
 from .i18n import UserError, tr
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APP_NAME = "pyramid-referee"
 ENV_DB = "PYRAMID_REFEREE_DB"
 BUSY_TIMEOUT_S = 2.0
@@ -63,7 +77,8 @@ CREATE TABLE matches (
     start    TEXT,
     status   TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
     result   TEXT,
-    updated  TEXT NOT NULL
+    updated  TEXT NOT NULL,
+    to_wins  INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE strokes (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -79,7 +94,8 @@ CREATE TABLE strokes (
     state        TEXT NOT NULL,
     lang         TEXT NOT NULL,
     time         TEXT NOT NULL,
-    status       TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded'))
+    status       TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')),
+    shown        INTEGER NOT NULL DEFAULT 1
 );
 CREATE UNIQUE INDEX strokes_live ON strokes(match_id, seq) WHERE status != 'discarded';
 CREATE INDEX strokes_position ON strokes(match_id, status, seq);
@@ -93,9 +109,19 @@ CREATE TABLE actions (
 CREATE INDEX actions_match ON actions(match_id, id);
 """
 
+# version → the statements that bring a database of that version to the next one.
+_MIGRATIONS: dict[int, str] = {
+    1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"  # strokes before v2 were shown
+       "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1",  # a match was one game
+}
+
 
 class StoreError(UserError):
     """The database cannot be used (locked, corrupt, wrong path) or a match is missing."""
+
+
+class StoreMissing(StoreError):
+    """There is no match database at the path (and it was not to be created)."""
 
 
 class StoreConflict(StoreError):
@@ -104,7 +130,7 @@ class StoreConflict(StoreError):
 
 def _conflict(match_id: int) -> StoreConflict:
     return StoreConflict(tr(
-        f"матч {match_id} изменён другим процессом; ничего не записано — перезапустите: match resume {match_id}",
+        f"матч {match_id} изменён другой программой; ничего не записано — запустите заново: «pyramid-referee match resume {match_id}»",
         f"match {match_id} was changed by another process; nothing was written: restart with match resume {match_id}"))
 
 
@@ -142,12 +168,13 @@ class MatchRow:
     updated: str
     strokes: int  # active strokes (the current position)
     undone: int  # strokes on the redo stack
+    to_wins: int = 1  # games (партии) to win the match
 
     def to_json(self) -> dict:
         return {
             "id": self.id, "created": self.created, "players": self.players, "settings": self.settings,
             "start": self.start, "status": self.status, "result": self.result, "updated": self.updated,
-            "strokes": self.strokes, "undone": self.undone,
+            "strokes": self.strokes, "undone": self.undone, "to_wins": self.to_wins,
         }
 
 
@@ -205,12 +232,12 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
         return StoreError(tr(
-            f"база матчей {path} занята другим процессом (заблокирована); повторите позже",
+            f"база матчей {path} занята другой программой (заблокирована); повторите позже",
             f"the match database {path} is locked by another process; try again later"))
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return StoreError(tr(
-            f"файл {path} повреждён или не является базой матчей ({exc})",
-            f"{path} is corrupt or not a match database ({exc})"))
+            f"файл {path} повреждён или не является базой матчей; он не изменён",
+            f"{path} is corrupt or not a match database ({exc}); it was left as it is"))
     if "unable to open" in text or "readonly" in text or "read-only" in text:
         why = _not_writable(path)
         if why:
@@ -218,15 +245,27 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
                                  f"открытии, её журналу нужен каталог с правом записи); укажите другое место: --db",
                                  f"cannot open the match database {path}: {why[1]} (the database is written on "
                                  f"every opening, its journal needs a writable directory); use another place: --db"))
-        return StoreError(tr(f"не удаётся открыть базу матчей {path} ({exc})",
+        return StoreError(tr(f"не удаётся открыть базу матчей {path}",
                              f"cannot open the match database {path} ({exc})"))
-    return StoreError(tr(f"ошибка базы матчей {path}: {exc}", f"match database {path}: {exc}"))
+    if "disk" in text and "full" in text:
+        return StoreError(tr(f"база матчей {path}: нет места на диске; ничего не записано",
+                             f"match database {path}: the disk is full; nothing was written"))
+    return StoreError(tr(f"база матчей {path}: непредвиденная ошибка при чтении или записи; ничего не записано",
+                         f"match database {path}: {exc}"))
+
+
+def missing_db(path: Path) -> StoreMissing:
+    return StoreMissing(tr(
+        f"базы матчей {path} нет: матчей ещё не было (начните: «pyramid-referee match new --players Иван Пётр»)",
+        f"there is no match database {path}: no match was played yet "
+        f"(start one: pyramid-referee match new --players Ivan Petr)"))
 
 
 class Store:
     """One open match database. Use as a context manager, or call ``close()``."""
 
-    def __init__(self, path: str | os.PathLike | None = None, *, create_dir: bool | None = None) -> None:
+    def __init__(self, path: str | os.PathLike | None = None, *, create_dir: bool | None = None,
+                 create: bool = True) -> None:
         explicit = path is not None or bool(os.environ.get(ENV_DB))
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         if self.path.is_dir():
@@ -234,15 +273,24 @@ class Store:
                                                                                             "match database")
             raise StoreError(tr(f"{given} {self.path}: это каталог, а нужен файл базы",
                                 f"{given} {self.path}: is a directory, not a database file"))
-        parent = self.path.parent
-        if not parent.exists():
-            if create_dir if create_dir is not None else not explicit:
-                parent.mkdir(parents=True, exist_ok=True)
-            else:
-                raise StoreError(tr(f"каталога {parent} для базы матчей нет",
-                                    f"the directory {parent} for the match database does not exist"))
+        if not self.path.exists():
+            if not create:
+                raise missing_db(self.path)
+            parent = self.path.parent
+            if not parent.exists():
+                if create_dir if create_dir is not None else not explicit:
+                    parent.mkdir(parents=True, exist_ok=True)
+                else:
+                    raise StoreError(tr(f"каталога {parent} для базы матчей нет",
+                                        f"the directory {parent} for the match database does not exist"))
+            self._create_file()
+        elif self.path.is_file() and self.path.stat().st_size == 0:
+            raise StoreError(tr(f"файл {self.path} пуст: это не база матчей; он не изменён "
+                                f"(удалите его или укажите другой файл: --db)",
+                                f"{self.path} is empty: not a match database; it was left as it is "
+                                f"(remove it or name another file: --db)"))
         try:
-            self.con = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self.con = self._connect(self.path)
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         try:
@@ -254,29 +302,68 @@ class Store:
             self.con.close()
             raise
 
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        """Open an existing file read-write; SQLite itself never creates one here."""
+        from urllib.parse import quote
+
+        return sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=rw", uri=True,
+                               timeout=BUSY_TIMEOUT_S, isolation_level=None)
+
+    def _create_file(self) -> None:
+        """Build an empty match database under a temporary name, then link it into place whole."""
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.new")
+        try:
+            tmp.unlink(missing_ok=True)
+            con = sqlite3.connect(str(tmp), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            try:
+                con.execute("BEGIN IMMEDIATE")
+                for stmt in _SCHEMA.split(";"):
+                    if stmt.strip():
+                        con.execute(stmt)
+                con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                con.execute("COMMIT")
+            finally:
+                con.close()
+            try:
+                os.link(tmp, self.path)  # never replaces a file another process created meanwhile
+            except FileExistsError:
+                pass
+            except OSError:  # a file system without hard links
+                if not self.path.exists():
+                    os.replace(tmp, self.path)
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        except OSError as exc:
+            raise _db_error(self.path, sqlite3.OperationalError("unable to open database file")) from exc
+        finally:
+            tmp.unlink(missing_ok=True)
+
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
         con = self.con
         version = con.execute("PRAGMA user_version").fetchone()[0]  # fails on a non-database file
         if version > SCHEMA_VERSION:
             raise StoreError(tr(
-                f"база {self.path} новее этой программы (схема {version} > {SCHEMA_VERSION}); обновите pyramid-referee",
+                f"база {self.path} записана более новой версией программы (схема {version} > {SCHEMA_VERSION}); "
+                f"обновите программу",
                 f"{self.path} was written by a newer version (schema {version} > {SCHEMA_VERSION}); upgrade pyramid-referee"))
+        if version == 0:  # checked before anything is written: another program's file stays as it was
+            raise StoreError(tr(f"{self.path}: это база данных другой программы, а не база матчей; она не изменена",
+                                f"{self.path}: another program's database, not a match database; it was left as it is"))
         mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            raise StoreError(tr(f"база {self.path}: не удалось включить WAL ({mode})",
+            raise StoreError(tr(f"база {self.path}: не удалось включить журнал упреждающей записи ({mode})",
                                 f"{self.path}: cannot switch to WAL ({mode})"))
         con.execute("PRAGMA synchronous=FULL")
         con.execute("PRAGMA foreign_keys=ON")
-        if version == 0:
-            tables = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
-            if tables:
-                raise StoreError(tr(f"{self.path}: это база SQLite, но не база матчей",
-                                    f"{self.path}: an SQLite database, but not a match database"))
+        if version < SCHEMA_VERSION:
             with self._tx():
-                for stmt in _SCHEMA.split(";"):
-                    if stmt.strip():
-                        con.execute(stmt)
+                now = con.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
+                for v in range(now, SCHEMA_VERSION):
+                    for stmt in _MIGRATIONS[v].split(";"):
+                        if stmt.strip():
+                            con.execute(stmt)
                 con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _tx(self):
@@ -292,12 +379,13 @@ class Store:
         self.close()
 
     # ------------------------------------------------------------------ matches
-    def new_match(self, players: list[str], settings: dict, start: dict | None = None) -> int:
+    def new_match(self, players: list[str], settings: dict, start: dict | None = None, *, to_wins: int = 1) -> int:
         now = _now()
         with self._tx():
             cur = self.con.execute(
-                "INSERT INTO matches(created, players, settings, start, status, updated) VALUES (?,?,?,?, 'open', ?)",
-                (now, _dump(list(players)), _dump(settings), _dump(start), now))
+                "INSERT INTO matches(created, players, settings, start, status, updated, to_wins)"
+                " VALUES (?,?,?,?, 'open', ?, ?)",
+                (now, _dump(list(players)), _dump(settings), _dump(start), now, int(to_wins)))
             mid = cur.lastrowid
             self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'new', NULL, ?)", (mid, now))
         return int(mid)
@@ -305,13 +393,13 @@ class Store:
     _MATCH_SQL = (
         "SELECT m.id, m.created, m.players, m.settings, m.start, m.status, m.result, m.updated,"
         " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'active'),"
-        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'undone')"
+        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'undone'), m.to_wins"
         " FROM matches m"
     )
 
     @staticmethod
     def _match_row(r) -> MatchRow:
-        return MatchRow(r[0], r[1], _load(r[2]), _load(r[3]), _load(r[4]), r[5], _load(r[6]), r[7], r[8], r[9])
+        return MatchRow(r[0], r[1], _load(r[2]), _load(r[3]), _load(r[4]), r[5], _load(r[6]), r[7], r[8], r[9], r[10])
 
     def get_match(self, match_id: int) -> MatchRow:
         try:
@@ -455,7 +543,7 @@ class Store:
                 raise _conflict(match_id)
             con.execute(
                 "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
-                " verdict, state, lang, time, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active')",
+                " verdict, state, lang, time, status, shown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active', 0)",
                 (match_id, seq, rec.call_text, _dump(rec.call), _dump(rec.refusal), rec.call_status,
                  rec.outcome_text, _dump(rec.outcome), _dump(rec.verdict), _dump(rec.state), rec.lang, now))
             con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'stroke', ?, ?)",
@@ -500,6 +588,32 @@ class Store:
                              (match_id, seq, now))
             self._set_result(match_id, result)
         return seq
+
+    def mark_shown(self, match_id: int, seq: int) -> None:
+        """The verdict of stroke ``seq`` is on the scorer's screen: it will not be named on resume."""
+        with self._tx():
+            self.con.execute("UPDATE strokes SET shown = 1 WHERE match_id = ? AND seq = ? AND status = 'active'",
+                             (match_id, seq))
+
+    def unshown(self, match_id: int) -> list[StrokeRow]:
+        """Active strokes committed but never shown (the process was killed in between)."""
+        try:
+            rows = self.con.execute(
+                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' AND shown = 0"
+                " ORDER BY seq", (match_id,)).fetchall()
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        return [self._stroke_row(r) for r in rows]
+
+    def delete_match(self, match_id: int) -> None:
+        """Remove the match, its strokes and its log, in one transaction."""
+        with self._tx():
+            if self.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+                raise StoreError(tr(f"матча {match_id} нет в базе {self.path}",
+                                    f"there is no match {match_id} in {self.path}"))
+            for table in ("strokes", "actions"):
+                self.con.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
+            self.con.execute("DELETE FROM matches WHERE id = ?", (match_id,))
 
     def actions(self, match_id: int) -> list[tuple[str, int | None, str]]:
         """The log of what was done to the match, in order: (action, seq, time)."""

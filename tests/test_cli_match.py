@@ -136,13 +136,14 @@ def test_stats_command(capsys, monkeypatch, db):
     ["match", "show", "99"], ["export", "99"], ["stats", "99"], ["undo", "99"], ["match", "resume", "99"],
 ])
 def test_missing_match_exit_2(capsys, monkeypatch, db, argv):
+    new_match(capsys, monkeypatch, db)
     rc, out, err = run(capsys, monkeypatch, *argv, "--db", db)
     assert rc == 2 and "99" in err and "Traceback" not in err
     assert err.startswith("pyramid-referee: ошибка:")
 
 
 def test_bad_db_paths_exit_2(capsys, monkeypatch, tmp_path):
-    rc, _, err = run(capsys, monkeypatch, "match", "list", "--db", str(tmp_path / "no" / "dir" / "m.sqlite"))
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--db", str(tmp_path / "no" / "dir" / "m.sqlite"))
     assert rc == 2 and str(tmp_path / "no" / "dir") in err and "нет" in err
     rc, _, err = run(capsys, monkeypatch, "match", "list", "--db", str(tmp_path))
     assert rc == 2 and "каталог" in err
@@ -171,7 +172,8 @@ def test_nothing_to_undo_and_no_open_match(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     rc, _, err = run(capsys, monkeypatch, "undo", str(mid), "--db", db)
     assert rc == 2 and "нечего отменять" in err
-    rc, _, err = run(capsys, monkeypatch, "match", "resume", "--db", str(db) + ".empty")
+    assert run(capsys, monkeypatch, "match", "delete", str(mid), "--yes", "--db", db)[0] == 0
+    rc, _, err = run(capsys, monkeypatch, "match", "resume", "--db", db)
     assert rc == 2 and "незаконченных матчей нет" in err
 
 
@@ -179,9 +181,9 @@ def test_bad_settings_and_start(capsys, monkeypatch, db):
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", "{bad", "--db", db)
     assert rc == 2 and "--settings" in err
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "B", "--settings", '{"target": 0}', "--db", db)
-    assert rc == 2 and "настройки, поле «target»" in err
+    assert rc == 2 and err == "pyramid-referee: ошибка: --settings, «target»: 0 — нужно целое число ≥ 1\n"
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "A", "A", "--db", db)
-    assert rc == 2 and "игрок 2: у игроков должны быть разные имена" in err
+    assert rc == 2 and err == "pyramid-referee: ошибка: --players: у игроков должны быть разные имена (оба «A»)\n"
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
     assert json.loads(out)["matches"] == []  # nothing was written
 
@@ -226,3 +228,182 @@ def test_entry_point_subprocess(tmp_path):
                         "--json"], input="- | биток 4\nquit\n- | биток 5\n", capture_output=True, text=True)
     lines = [json.loads(x) for x in p.stdout.splitlines()]
     assert p.returncode == 0 and [x["type"] for x in lines] == ["start", "stroke", "end"]
+
+
+# -- a mistake changes nothing: databases ----------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["match", "show", "1"], ["match", "resume"], ["match", "delete", "1", "--yes"], ["undo"], ["redo"],
+    ["stats", "1"], ["export", "1"], ["play", "--match", "1"],
+])
+def test_commands_that_only_read_never_create_a_database(capsys, monkeypatch, tmp_path, argv):
+    db = tmp_path / "none.sqlite"
+    rc, _, err = run(capsys, monkeypatch, *argv, "--db", str(db))
+    assert rc == 2 and f"базы матчей {db} нет" in err and "match new" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_list_on_a_missing_database_says_so_and_creates_nothing(capsys, monkeypatch, tmp_path):
+    db = tmp_path / "none.sqlite"
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", str(db))
+    assert rc == 0 and f"базы матчей {db} нет" in out
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", str(db), "--json")
+    assert rc == 0 and json.loads(out) == {"matches": []}
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refused_new_match_creates_no_database(capsys, monkeypatch, tmp_path):
+    db = tmp_path / "m.sqlite"
+    rc, _, err = run(capsys, monkeypatch, "play", "--players", "A", "A", "--db", str(db))
+    assert rc == 2 and not db.exists()
+
+
+@pytest.mark.parametrize("content", [b"", "Иван — Пётр 71:40\n".encode() * 20])
+def test_a_file_that_is_no_match_database_is_refused_and_left_alone(capsys, monkeypatch, tmp_path, content):
+    f = tmp_path / "notes.txt"
+    f.write_bytes(content)
+    for argv in (["match", "new", "--players", "A", "B"], ["play", "--players", "A", "B"], ["match", "list"]):
+        rc, _, err = run(capsys, monkeypatch, *argv, "--db", str(f), stdin="- | биток 3\n")
+        assert rc == 2 and ("не база матчей" in err or "не является базой матчей" in err)
+        assert "Traceback" not in err
+    assert f.read_bytes() == content
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+# -- match delete ---------------------------------------------------------------------------------
+
+def test_delete_from_a_pipe_needs_yes(capsys, monkeypatch, db):
+    mid = new_match(capsys, monkeypatch, db)
+    rc, _, err = run(capsys, monkeypatch, "match", "delete", str(mid), "--db", db)
+    assert rc == 2 and "--yes" in err
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert [m["id"] for m in json.loads(out)["matches"]] == [mid]
+    rc, out, _ = run(capsys, monkeypatch, "match", "delete", str(mid), "--yes", "--db", db)
+    assert rc == 0 and f"матч {mid} удалён" in out
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert json.loads(out)["matches"] == []
+
+
+@pytest.mark.parametrize("key, deleted", [("д", True), ("y", True), ("н", False), ("\n", False)])
+def test_delete_on_the_terminal_asks_one_key(capsys, monkeypatch, db, key, deleted):
+    import pyramid_referee.cli_match as cm
+
+    mid = new_match(capsys, monkeypatch, db)
+    asked = []
+    monkeypatch.setattr(cm, "_interactive", lambda: True)
+    monkeypatch.setattr(cm, "_read_key", lambda prompt: asked.append(prompt) or key)
+    rc, out, _ = run(capsys, monkeypatch, "match", "delete", str(mid), "--db", db)
+    assert "Удалить матч" in asked[0] and "Аня — Боря" in asked[0]
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert (json.loads(out)["matches"] == []) is deleted
+
+
+# -- options take one form everywhere -------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [["Иван", "Пётр"], ["Иван,Пётр"]])
+def test_players_are_given_the_same_way_in_play_and_match_new(capsys, monkeypatch, db, players):
+    for argv in (["match", "new"], ["play"]):
+        rc, out, err = run(capsys, monkeypatch, *argv, "--players", *players, "--db", db, "--json")
+        assert rc == 0, err
+        assert json.loads(out.splitlines()[0])["players"] == ["Иван", "Пётр"]
+
+
+@pytest.mark.parametrize("players", [["Иван"], ["Иван", "Пётр", "Сидор"], ["Иван,"]])
+def test_a_wrong_number_of_players_states_what_is_accepted(capsys, monkeypatch, db, players):
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", *players, "--db", db)
+    assert rc == 2 and "нужны ровно два имени, например: --players Иван Пётр" in err
+
+
+# -- a match of several games (партии) ------------------------------------------------------------
+
+FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол\n"
+
+
+def test_match_show_lists_the_games_and_the_match_score(capsys, monkeypatch, db):
+    rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--to-wins", "2", "--settings",
+                       '{"target": 5}', "--db", db, stdin=FIVE + "- | биток 4\n")
+    assert rc == 0, err
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db)
+    assert "партия 1 (удар 1, разбивал Аня): победил Аня, 5 : 0" in out
+    assert "партия 2 (удар 2, разбивал Боря): идёт, 0 : 0" in out
+    assert "матч до 2 побед: партии Аня 1 : 0 Боря" in out
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db, "--json")
+    series = json.loads(out)["series"]
+    assert series["to_wins"] == 2 and [g["number"] for g in series["games"]] == [1, 2]
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert json.loads(out)["matches"][0]["to_wins"] == 2
+
+
+def test_match_new_keeps_its_length_and_a_one_game_match_is_the_default(capsys, monkeypatch, db):
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--to-wins", "3", "--db", db,
+                     "--json")
+    data = json.loads(out)
+    assert data["settings"]["to_wins"] == 3 and data["series"]["wins"] == {"Аня": 0, "Боря": 0}
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--db", db)
+    assert out.strip() == "матч 2: Аня — Боря"
+
+
+@pytest.mark.parametrize("value", ["0", "100", "два"])
+def test_to_wins_outside_its_range_says_the_range(capsys, monkeypatch, db, value):
+    with pytest.raises(SystemExit) as exc:  # a usage error: argparse's exit
+        main(["match", "new", "--to-wins", value, "--db", db])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "нужно целое число от 1 до 99" in err
+
+
+@pytest.mark.parametrize("argv", [["match", "show", "x"], ["match", "show", "0"], ["play", "--match", "-1"],
+                                  ["match", "delete", "1.5"]])
+def test_a_match_number_that_is_none_says_what_is_accepted(capsys, monkeypatch, db, argv):
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--db", db])
+    assert exc.value.code == 2 and "номер матча — целое число от 1" in capsys.readouterr().err
+
+
+# -- Russian messages carry no Latin words outside what the user types -----------------------------
+
+def _latin_outside_quotes(text: str, *paths) -> list[str]:
+    import re
+
+    for p in sorted(map(str, paths), key=len, reverse=True):
+        text = text.replace(p, "")
+    text = re.sub(r"«[^»]*»", "", text)  # quoted input and commands as typed
+    text = re.sub(r"--[a-z-]+", "", text)  # option names
+    text = re.sub(r"строка \d+: ", "", text)
+    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith(("использование:", "["))
+             and not ln.startswith(" ")]  # argparse's usage block
+    text = "\n".join(ln.replace("pyramid-referee match new:", "").replace("pyramid-referee:", "") for ln in lines)
+    return re.findall(r"[A-Za-z][A-Za-z-]*", text)
+
+
+def test_every_match_error_in_russian_is_free_of_latin_words(capsys, monkeypatch, tmp_path):
+    db = tmp_path / "m.sqlite"
+    text, empty, other = tmp_path / "t.txt", tmp_path / "e.sqlite", tmp_path / "o.sqlite"
+    text.write_text("заметки\n" * 100)
+    empty.write_bytes(b"")
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t(x)")
+    con.commit()
+    con.close()
+    cases = [
+        (["match", "list", "--db", str(db)], ""),
+        (["match", "show", "1", "--db", str(db)], ""),
+        (["undo", "--db", str(db)], ""),
+        (["stats", "1", "--db", str(db)], ""),
+        (["match", "list", "--db", str(text)], ""),
+        (["match", "list", "--db", str(empty)], ""),
+        (["match", "list", "--db", str(other)], ""),
+        (["match", "new", "--players", "Аня", "--db", str(db)], ""),
+        (["match", "new", "--players", "Аня", "Аня", "--db", str(db)], ""),
+        (["match", "new", "--settings", '{"target": 0}', "--db", str(db)], ""),
+        (["match", "new", "--settings", '{"foo": 1}', "--db", str(db)], ""),
+        (["match", "new", "--start", '{"scores": {}}', "--db", str(db)], ""),
+        (["play", "--players", "Аня", "Боря", "--db", str(db)],
+         "тройку чисто в правый угал | биток 3\n- | биток 44\n- | {\"events\": \n"),
+        (["match", "delete", "1", "--db", str(db)], ""),
+        (["match", "show", "7", "--db", str(db)], ""),
+        (["match", "resume", "--db", str(db)], "quit\n"),
+    ]
+    for argv, stdin in cases:
+        rc, out, err = run(capsys, monkeypatch, *argv, stdin=stdin)
+        found = _latin_outside_quotes(out + err, db, text, empty, other, tmp_path)
+        assert not found, (argv, found, out + err)

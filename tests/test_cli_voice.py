@@ -278,8 +278,8 @@ def test_listen_without_a_model_is_a_clear_message(isolated_env):
 
 def test_listen_bad_players_is_told_before_the_model(isolated_env):
     # No model here: the bad option must be the message, not the missing model.
-    for players in ("Аня", "Аня,Аня", ","):
-        p = run_cli(["listen", "--players", players], env=isolated_env)
+    for players in (["Аня"], ["Аня,Аня"], [","], ["Аня", "Аня"], ["Аня", "Боря", "Вера"]):
+        p = run_cli(["listen", "--players", *players], env=isolated_env)
         assert p.returncode == 2 and "--players" in p.stderr and "модель" not in p.stderr, p.stderr
         no_traceback(p)
 
@@ -391,6 +391,25 @@ def test_listen_with_a_dead_microphone_is_a_clear_message(korean_stand_ins, tmp_
                    "--device", "no-such-microphone-anywhere"])
     err = capsys.readouterr().err
     assert rc == 2 and "no-such-microphone-anywhere" in err and "Traceback" not in err
+    assert not (tmp_path / "m.db").exists()  # a failed start creates no match, not even the database
+
+
+def test_listen_that_fails_to_start_leaves_a_stored_database_without_a_new_match(korean_stand_ins, tmp_path, capsys):
+    from pyramid_referee.store import Store
+
+    db = tmp_path / "m.db"
+    with Store(db) as store:
+        store.new_match(["Аня", "Боря"], {}, None)
+    rc = cli.main(["listen", "--db", str(db), "--players", "Иван", "Пётр", "--device", "no-such-microphone-anywhere"])
+    assert rc == 2
+    with Store(db) as store:
+        assert [m.players for m in store.list_matches()] == [["Аня", "Боря"]]
+
+
+def test_listen_to_resume_on_a_missing_database_creates_nothing(korean_stand_ins, tmp_path, capsys):
+    rc = cli.main(["listen", "--db", str(tmp_path / "none.db"), "--device", "no-such-microphone-anywhere"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "базы матчей" in err and list(tmp_path.iterdir()) == []
 
 
 @needs_espeak

@@ -179,7 +179,7 @@ def test_game_over_is_recorded_and_further_strokes_refused(store):
     assert kinds == ["start", "stroke", "error", "end"]
     assert msgs[1]["state"]["result"] == {"winner": "Аня"}  # E1: 74 >= 71
     assert store.get_match(s.id).status == "finished" and store.latest_open() is None
-    assert "окончена" in msgs[2]["message"]
+    assert "матч окончен" in msgs[2]["message"]
     run_play(store, ["undo"], match_id=s.id)
     assert store.get_match(s.id).status == "open"
 
@@ -245,7 +245,7 @@ def test_ctrl_c_at_the_prompt_keeps_the_strokes_and_says_how_to_resume(store):
     assert "Traceback" not in out
     last = out.rstrip().splitlines()
     assert last[-2] == "заказ без исхода не записан"
-    assert last[-1] == f"матч {s.id} сохранён (ударов: 1); продолжить: pyramid-referee match resume {s.id}"
+    assert last[-1] == f"матч {s.id} сохранён (ударов: 1); продолжить: «pyramid-referee match resume {s.id}»"
     assert len(store.strokes(s.id)) == 1  # the stroke typed before Ctrl-C is kept
 
 
@@ -296,3 +296,135 @@ def test_a_damaged_record_is_a_clear_error(store):
     con.close()
     with pytest.raises(StoreError, match="удар 3: запись повреждена"):
         Session(store, s.id)
+
+
+# -- a mistake changes nothing (issue 8, item 5) ---------------------------------------------------
+
+def run_interactive(store, lines, answers, *, match_id=None):
+    """play as on a terminal, the marker's one-key answers given in order."""
+    set_lang("ru")
+    s = Session(store, match_id, lang="ru") if match_id else Session.create(store, ["Аня", "Боря"], lang="ru")
+    out, err = io.StringIO(), io.StringIO()
+    asked: list[str] = []
+    keys = iter(answers)
+
+    def confirm(question: str) -> bool:
+        asked.append(question)
+        return next(keys)
+
+    play = Play(s, out=out, err=err, json_mode=False, interactive=True, lang="ru", confirm=confirm)
+    play._console = __import__("rich.console", fromlist=["Console"]).Console(file=out, force_terminal=False,
+                                                                             highlight=False, width=200)
+    it = iter(lines)
+    play.run(lambda prompt: next(it, None))
+    return s, out.getvalue(), err.getvalue(), asked
+
+
+def test_a_typed_call_with_an_unknown_word_records_nothing_and_asks_again(store):
+    s, rc, msgs = run_play(store, ["тройку чисто в правый угал | биток 3, 3 в правый дальний угол",
+                                   "заказ: тройку чисто в правый угал",
+                                   "тройку чисто в правый угол | биток 3, 3 в правый дальний угол"])
+    errors = [m for m in msgs if m["type"] == "error"]
+    assert len(errors) == 2 and all("опечатку" in e["message"] and "угал" in e["message"] for e in errors)
+    assert not [m for m in msgs if m["type"] == "call"]  # the typo was never taken as the call
+    assert [r.record.call_text for r in store.strokes(s.id)] == ["тройку чисто в правый угол"]
+    assert rc == 1  # from a pipe a rejected line still says so in the exit status
+
+
+def test_a_typo_on_the_terminal_is_not_a_stroke_and_asks_nothing(store):
+    s, out, err, asked = run_interactive(store, ["тройку чисто в правый угал | биток 3"], [])
+    assert store.strokes(s.id) == [] and asked == []
+    assert "наберите заказ заново" in err
+
+
+def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
+    line = "пятерку чисто в угол | биток 5"  # refused for what the player said: the corner's side (Q2)
+    s, out, err, asked = run_interactive(store, [line, line], [False, True])
+    assert len(asked) == 2 and "Записать удар с непринятым заказом?" in asked[0]
+    assert "удар не записан" in out
+    rows = store.strokes(s.id)
+    assert len(rows) == 1 and rows[0].record.call_status == "refused"
+
+
+def test_an_accepted_call_needs_no_confirmation(store):
+    s, out, err, asked = run_interactive(store, [GAME[0]], [])
+    assert asked == [] and len(store.strokes(s.id)) == 1
+
+
+def test_a_stroke_shown_is_marked_so_a_resume_names_none(store):
+    s, rc, msgs = run_play(store, GAME)
+    assert store.unshown(s.id) == []
+    _, _, again = run_play(store, [], match_id=s.id)
+    assert again[0]["unshown"] == []
+
+
+def test_resume_names_a_stroke_stored_but_never_shown(store):
+    s = Session.create(store, ["Аня", "Боря"], lang="ru")
+    e = s.enter("тройку чисто в правый угол", "биток 3, 3 в правый дальний угол")  # a kill before the screen
+    _, _, msgs = run_play(store, [], match_id=s.id)
+    (named,) = msgs[0]["unshown"]
+    assert named["seq"] == e.seq == 1 and named["call_text"] == "тройку чисто в правый угол"
+    assert named["verdict"] == e.record.verdict
+    _, _, msgs = run_play(store, [], match_id=s.id)
+    assert msgs[0]["unshown"] == []  # named once: it is on the screen now
+
+
+def test_resume_on_the_terminal_says_do_not_enter_it_again(store):
+    s = Session.create(store, ["Аня", "Боря"], lang="ru")
+    s.enter("тройку чисто в правый угол", "биток 3, 3 в правый дальний угол")
+    _, out, _, _ = run_interactive(store, [], [], match_id=s.id)
+    assert "удар 1 уже записан" in out and "не вводите его заново" in out and "#1 " in out
+
+
+# -- a match is a series of games (партии) --------------------------------------------------------
+
+FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол"  # with target 5: a game in one stroke
+
+
+def test_a_match_to_two_wins_goes_on_to_a_new_game_with_the_other_player_breaking(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    _, rc, msgs = run_play(store, [FIVE, "- | биток 4", FIVE], match_id=s.id)
+    strokes = [m for m in msgs if m["type"] == "stroke"]
+    assert [m["game"] for m in strokes] == [1, 2, 2]
+    assert [m["verdict"]["striker"] for m in strokes] == ["Аня", "Боря", "Аня"]  # game 2 broken by Боря (E4)
+    assert strokes[0]["series"]["wins"] == {"Аня": 1, "Боря": 0} and not strokes[0]["series"]["decided"]
+    assert strokes[2]["series"]["wins"] == {"Аня": 2, "Боря": 0} and strokes[2]["series"]["decided"]
+    m = store.get_match(s.id)
+    assert m.status == "finished" and m.result == {"winner": "Аня", "wins": {"Аня": 2, "Боря": 0}}
+
+
+def test_a_match_in_progress_between_games_is_open_and_resumes_with_the_next_breaker(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    run_play(store, [FIVE], match_id=s.id)
+    assert store.get_match(s.id).status == "open"
+    again = Session(store, s.id, lang="ru")
+    assert again.mismatches == [] and again.upcoming.striker == "Боря" and 5 in again.upcoming.on_table
+    assert again.read_call("пятерку чисто в правый угол").status == "accepted"  # the new rack has the 5 again
+
+
+def test_the_screen_says_which_game_ended_and_who_breaks_the_next(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    _, out, _, _ = run_interactive(store, [FIVE], [], match_id=s.id)
+    assert "партия 1 окончена; матч до 2 побед: партии Аня 1 : 0 Боря; партию 2 разбивает Боря с руки" in out
+
+
+def test_undo_of_a_new_games_first_stroke_returns_to_the_ended_game(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    run_play(store, [FIVE, "- | биток 4", "undo"], match_id=s.id)
+    again = Session(store, s.id, lang="ru")
+    assert again.state.result is not None and again.seq == 1 and again.upcoming.striker == "Боря"
+
+
+def test_the_scoreboard_never_shows_minus_zero():
+    from pyramid_referee.play import _penalties
+
+    assert [_penalties(0, 0), _penalties(5, 0), _penalties(0, 10), _penalties(5, 10)] == ["—", "+5", "−10", "+5 −10"]
+
+
+def test_the_score_command_gives_the_match_score_in_games(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=3)
+    _, _, msgs = run_play(store, [FIVE, "score"], match_id=s.id)
+    (score,) = [m for m in msgs if m["type"] == "score"]
+    assert score["series"]["wins"] == {"Аня": 1, "Боря": 0} and score["series"]["to_wins"] == 3
+    _, out, _, _ = run_interactive(store, ["счёт"], [], match_id=s.id)
+    assert "матч до 3 побед: партии Аня 1 : 0 Боря" in out

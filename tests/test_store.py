@@ -23,6 +23,15 @@ def rec(n: int, **kw) -> StrokeRecord:
     return StrokeRecord(**base)
 
 
+@pytest.fixture(autouse=True)
+def russian():
+    """The store's messages are read in Russian here, whatever test ran before (--lang en sets it)."""
+    from pyramid_referee.i18n import set_lang
+
+    set_lang("ru")
+    yield
+
+
 @pytest.fixture
 def db(tmp_path):
     return tmp_path / "m.sqlite"
@@ -305,3 +314,148 @@ class StoreMachine(RuleBasedStateMachine):
 
 TestStoreMachine = StoreMachine.TestCase
 TestStoreMachine.settings = h_settings(max_examples=10, stateful_step_count=25, deadline=None)
+
+
+# -- a mistake changes nothing: files that are not a match database, a missing one ---------------------
+
+def test_an_empty_file_is_refused_and_left_empty(tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    with pytest.raises(StoreError, match="пуст"):
+        Store(empty)
+    assert empty.read_bytes() == b""
+
+
+def test_a_text_file_is_refused_and_left_as_it_was(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Иван — Пётр, 71:40\n" * 50, encoding="utf-8")
+    before = notes.read_bytes()
+    with pytest.raises(StoreError, match="не является базой матчей"):
+        Store(notes)
+    assert notes.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no journal left beside it
+
+
+def test_another_programs_database_is_refused_before_anything_is_written(tmp_path):
+    other = tmp_path / "other.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t(x)")
+    con.commit()
+    con.close()
+    before = other.read_bytes()
+    with pytest.raises(StoreError, match="другой программы"):
+        Store(other)
+    assert other.read_bytes() == before  # not switched to WAL, no tables added
+
+
+def test_an_empty_sqlite_database_of_another_program_is_refused_too(tmp_path):
+    other = tmp_path / "blank.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("PRAGMA page_size=4096")
+    con.execute("VACUUM")
+    con.close()
+    assert other.stat().st_size > 0
+    with pytest.raises(StoreError, match="не база матчей"):
+        Store(other)
+
+
+def test_opening_without_create_never_makes_a_file(tmp_path):
+    from pyramid_referee.store import StoreMissing
+
+    path = tmp_path / "none.sqlite"
+    with pytest.raises(StoreMissing) as exc:
+        Store(path, create=False)
+    assert f"базы матчей {path} нет" in str(exc.value) and "match new" in str(exc.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_database_leaves_no_temporary_file(db):
+    Store(db).close()
+    assert sorted(p.name for p in db.parent.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [db.name]
+    with Store(db, create=False) as s:
+        assert s.list_matches() == []
+
+
+def test_store_messages_in_russian_carry_no_english_library_words(tmp_path):
+    import re
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database " * 100)
+    with pytest.raises(StoreError) as exc:
+        Store(notes)
+    text = str(exc.value).replace(str(notes), "")
+    assert not re.search(r"[A-Za-z]", text), text
+
+
+# -- the schema: version 1 databases open and are migrated ----------------------------------------
+
+V1_SCHEMA = """
+CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL, players TEXT NOT NULL,
+    settings TEXT NOT NULL, start TEXT, status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
+    result TEXT, updated TEXT NOT NULL);
+CREATE TABLE strokes (id INTEGER PRIMARY KEY AUTOINCREMENT, match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL CHECK (seq >= 1), call_text TEXT, call TEXT, refusal TEXT,
+    call_status TEXT NOT NULL CHECK (call_status IN ('accepted', 'refused', 'none')), outcome_text TEXT,
+    outcome TEXT NOT NULL, verdict TEXT NOT NULL, state TEXT NOT NULL, lang TEXT NOT NULL, time TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')));
+CREATE UNIQUE INDEX strokes_live ON strokes(match_id, seq) WHERE status != 'discarded';
+CREATE INDEX strokes_position ON strokes(match_id, status, seq);
+CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT, match_id INTEGER NOT NULL REFERENCES matches(id),
+    action TEXT NOT NULL CHECK (action IN ('new', 'stroke', 'undo', 'redo', 'discard')), seq INTEGER,
+    time TEXT NOT NULL);
+CREATE INDEX actions_match ON actions(match_id, id);
+"""
+
+
+def _v1_database(path):
+    con = sqlite3.connect(path)
+    con.executescript(V1_SCHEMA)
+    con.execute("INSERT INTO matches(created, players, settings, status, updated) "
+                "VALUES ('2026-01-01T00:00:00.000Z', '[\"Аня\",\"Боря\"]', '{}', 'open', '2026-01-01T00:00:00.000Z')")
+    con.execute("INSERT INTO strokes(match_id, seq, call_text, call_status, outcome_text, outcome, verdict, state,"
+                " lang, time) VALUES (1, 1, NULL, 'none', 'биток 4', '{\"events\":[]}', '{}', '{}', 'ru',"
+                " '2026-01-01T00:00:01.000Z')")
+    con.execute("PRAGMA user_version=1")
+    con.commit()
+    con.close()
+
+
+def test_a_version_1_database_is_migrated_and_keeps_its_strokes(db):
+    _v1_database(db)
+    with Store(db) as s:
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert [r.seq for r in s.strokes(1)] == [1]
+        assert s.unshown(1) == []  # strokes stored before the mark existed were shown
+        assert s.get_match(1).to_wins == 1  # a match was one game
+        assert s.add_stroke(1, rec(2)) == 2
+    with Store(db) as s:
+        assert [r.seq for r in s.strokes(1)] == [1, 2]
+
+
+# -- a stroke stored but never shown ---------------------------------------------------------------
+
+def test_a_stroke_is_unshown_until_marked(db):
+    with Store(db) as s:
+        mid = s.new_match(["A", "B"], {}, None)
+        s.add_stroke(mid, rec(1))
+        s.mark_shown(mid, 1)
+        s.add_stroke(mid, rec(2))
+        assert [r.seq for r in s.unshown(mid)] == [2]
+        s.undo(mid)
+        assert s.unshown(mid) == []  # taken back: nothing to warn about
+
+
+# -- match delete ---------------------------------------------------------------------------------
+
+def test_delete_match_removes_it_whole_and_leaves_the_others(db):
+    with Store(db) as s:
+        a = s.new_match(["A", "B"], {}, None)
+        b = s.new_match(["C", "D"], {}, None)
+        s.add_stroke(a, rec(1))
+        s.add_stroke(b, rec(1))
+        s.delete_match(a)
+        assert [m.id for m in s.list_matches()] == [b]
+        assert s.con.execute("SELECT count(*) FROM strokes WHERE match_id = ?", (a,)).fetchone()[0] == 0
+        assert s.con.execute("SELECT count(*) FROM actions WHERE match_id = ?", (a,)).fetchone()[0] == 0
+        with pytest.raises(StoreError, match="нет"):
+            s.delete_match(a)
