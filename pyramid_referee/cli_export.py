@@ -95,7 +95,7 @@ def cmd_export(args) -> int:
     from .store import Store
 
     fmt = output_format(args.output, args.format)  # refused before the database is opened
-    with Store(args.db) as store:
+    with Store(args.db, create=False) as store:   # exporting reads: it never makes a database
         if fmt == "csv":
             text = export_csv(store, args.id)
         elif fmt == "script":
