@@ -31,19 +31,16 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument(
         # SUPPRESS: a subcommand's copy of --lang must not reset one given before it.
         "--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
-        help=tr("язык сообщений: ru (по умолчанию) или en", "language of messages: ru (default) or en"),
+        help=tr("language of messages: ru (default) or en"),
     )
     parser = argparse.ArgumentParser(
         prog="pyramid-referee",
-        description=tr(
-            "Голосовой судья и проверка заказов для русской пирамиды (71 очко).",
-            "Voice referee and call checker for the 71-point Russian pyramid.",
-        ),
+        description=tr("Voice referee and call checker for the 71-point Russian pyramid."),
         parents=[common],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
-                        help=tr("показать версию программы и выйти", "show the program's version and exit"))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+                        help=tr("show the program's version and exit"))
+    sub = parser.add_subparsers(dest="command", metavar=tr("COMMAND"))
     for area in AREAS:
         area.register(sub, common)
     return parser
@@ -76,12 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:
-        print(tr("прервано", "interrupted"), file=sys.stderr)
+        print(tr("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except UserError as exc:
-        print(f"pyramid-referee: {tr('ошибка', 'error')}: {exc}", file=sys.stderr)
+        print("pyramid-referee: " + tr("error") + f": {exc}", file=sys.stderr)
         return 2
 
 

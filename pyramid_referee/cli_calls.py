@@ -12,68 +12,57 @@ import sys
 
 from .cli_options import add_call_options, has_undecodable, read_text_lines
 from .i18n import UserError, get_lang, tr
-from .record import RECORD_HELP_EN, RECORD_HELP_RU
+from .record import RECORD_HELP
 
 
 
 
 def _mode_args(p: argparse.ArgumentParser) -> None:
     add_call_options(p)
-    p.add_argument("--json", action="store_true", help=tr("вывод в JSON", "JSON output"))
+    p.add_argument("--json", action="store_true", help=tr("JSON output"))
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser("parse", parents=[common],
-                       help=tr("разобрать заказ", "parse a call"),
-                       description=tr("Разобрать заказ: принят (структура заказа) или не принят (причина). "
-                                      "Код выхода 0 — принят, 1 — не принят.",
-                                      "Parse a call: accepted (the structured call) or refused (the reason). "
-                                      "Exit status 0 accepted, 1 refused."))
-    p.add_argument("text", metavar="TEXT", help=tr("текст заказа", "the call's text"))
+                       help=tr("parse a call"),
+                       description=tr(
+                           "Parse a call: accepted (the structured call) or refused (the "
+                           "reason). Exit status 0 accepted, 1 refused."))
+    p.add_argument("text", metavar="TEXT", help=tr("the call's text"))
     _mode_args(p)
     p.set_defaults(handler=_cmd_parse)
 
     v = sub.add_parser("validate", parents=[common],
-                       help=tr("проверить файл заказов", "check a file of calls"),
-                       description=tr("Проверить файл: один заказ в строке (UTF-8). Пустые строки и строки,\n"
-                                      "начинающиеся с «#», пропускаются. Отчёт как у компилятора:\n"
-                                      "ФАЙЛ:СТРОКА:СТОЛБЕЦ: код: сообщение и подсказка. Код выхода 0 — все\n"
-                                      "заказы приняты, 1 — есть непринятые, 2 — файл не прочитать.\n\n"
-                                      "Запись партии (файл .record или .партия, или файл, чья первая строка —\n"
-                                      "«Игроки: Иван, Пётр») проверяется целиком: непринятый заказ без отметки\n"
-                                      "«(не принят)», исход, какого не могло быть, счёт, что не сходится, не тот\n"
-                                      "игрок, удар после конца партии — каждое со строкой, столбцом и подсказкой.\n"
-                                      "Код выхода 0 — ошибок нет, 1 — есть. Формат записи:\n" + RECORD_HELP_RU,
-                                      "Check a file: one call a line (UTF-8). Blank lines and lines starting\n"
-                                      "with '#' are skipped. A compiler-style report: FILE:LINE:COL: code:\n"
-                                      "message, and a hint. Exit status 0 all accepted, 1 some refused, 2 the\n"
-                                      "file cannot be read.\n\n"
-                                      "A game record (a .record or «.партия» file, or one whose first line is\n"
-                                      "«Игроки: Иван, Пётр») is checked as a whole: a refused call not marked\n"
-                                      "«(не принят)», an outcome that cannot happen, a running score that does\n"
-                                      "not add up, the wrong player, a stroke after the end: each with its line,\n"
-                                      "column and a hint. Exit status 0 no problems, 1 some. The record:\n"
-                                      + RECORD_HELP_EN),
+                       help=tr("check a file of calls"),
+                       description=tr(
+                                   "Check a file: one call a line (UTF-8). Blank lines and lines starting\n"
+                                   "with '#' are skipped. A compiler-style report: FILE:LINE:COL: message,\n"
+                                   "and a hint (the refusal codes: --json). Exit status 0 all accepted, 1 some refused, 2 the\n"
+                                   "file cannot be read.\n"
+                                   "\n"
+                                   "A game record (a .record or «.партия» file, or one whose first line is\n"
+                                   "«Игроки: Иван, Пётр») is checked as a whole: a refused call not marked\n"
+                                   "«(не принят)», an outcome that cannot happen, a running score that does\n"
+                                   "not add up, the wrong player, a stroke after the end: each with its line,\n"
+                                   "column and a hint. Exit status 0 no problems, 1 some. The record:\n")
+                                   + tr(RECORD_HELP),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("file", metavar="FILE", help=tr("файл заказов или запись партии («-» — стандартный ввод)",
-                                                   "a file of calls or a game record ('-' for stdin)"))
+    v.add_argument("file", metavar="FILE", help=tr("a file of calls or a game record ('-' for stdin)"))
     _mode_args(v)
     v.set_defaults(handler=_cmd_validate)
 
     e = sub.add_parser("explain", parents=[common],
-                       help=tr("объяснить, как прочитан заказ", "explain how a call reads"),
-                       description=tr("Как прочитан заказ, как сказать его канонически, что исправить.",
-                                      "How the call reads, its canonical phrasing, what to fix."))
-    e.add_argument("text", metavar="TEXT", help=tr("текст заказа", "the call's text"))
+                       help=tr("explain how a call reads"),
+                       description=tr("How the call reads, its canonical phrasing, what to fix."))
+    e.add_argument("text", metavar="TEXT", help=tr("the call's text"))
     _mode_args(e)
     e.set_defaults(handler=_cmd_explain)
 
 
 def _check_text(text: str) -> None:
     if has_undecodable(text):
-        raise UserError(tr("текст заказа не в UTF-8: проверьте кодировку терминала",
-                           "the call's text is not UTF-8: check the terminal's encoding"))
+        raise UserError(tr("the call's text is not UTF-8: check the terminal's encoding"))
 
 
 def _parse(text: str, args):
@@ -96,14 +85,14 @@ def _cmd_parse(args) -> int:
         if args.json:
             print(json.dumps(out, ensure_ascii=False))
         else:
-            print(tr("принят: ", "accepted: ") + out["canonical"])
+            print(tr("accepted: ") + out["canonical"])
             print(json.dumps(out["call"], ensure_ascii=False))
         return 0
     if args.json:
         print(json.dumps({"ok": False, "error": result.to_json(lang)}, ensure_ascii=False))
     else:
-        print(tr("не принят: ", "refused: ") + f"{result.code}: {result.message(lang)}")
-        print(tr("  как сказать: ", "  how to say it: ") + result.hint(lang))
+        print(tr("refused: ") + result.message(lang))   # the code is for tools: --json
+        print(tr("  how to say it: ") + result.hint(lang))
     return 1
 
 
@@ -117,11 +106,11 @@ def _cmd_validate(args) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     if is_record(args.file, lines):
         if args.mode != "clean" or args.balls_left is not None or args.pocket_precision != "side_for_corners":
-            raise UserError(tr(f"{name}: это запись партии: режим, точность лузы и шары на столе в ней задают "
-                               "строки заголовка («Режим», «Точность лузы», «На столе»), а не параметры команды",
-                               f"{name}: this is a game record: its header lines ('Режим', 'Точность лузы', "
-                               "'На столе') set the mode, the pocket precision and the balls on the table, "
-                               "not the command's options"))
+            raise UserError(tr(
+                "{name}: this is a game record: its header lines ('Режим', 'Точность лузы', 'На "
+                "столе') set the mode, the pocket precision and the balls on the table, not the "
+                "command's options").format(
+                name=name))
         return _validate_record(name, lines, args.json, lang)
     out: list[str] = []
     checked = refused = json_like = 0
@@ -144,23 +133,23 @@ def _cmd_validate(args) -> int:
             out.append(json.dumps({"file": name, "line": number, "col": col, "ok": False,
                                    "error": result.to_json(lang)}, ensure_ascii=False))
         else:
-            out.append(f"{name}:{number}:{col}: {result.code}: {result.message(lang)}")
+            out.append(f"{name}:{number}:{col}: {result.message(lang)}")   # the code: --json
             if len(line) <= 200 and line.isprintable():  # the line and a caret under the words
                 out.append(f"    {line}")
                 out.append("    " + " " * result.span[0] + "^" + "~" * max(0, result.span[1] - result.span[0] - 1))
-            out.append(tr("    как сказать: ", "    how to say it: ") + result.hint(lang))
+            out.append(tr("    how to say it: ") + result.hint(lang))
         if len(out) > 2000:
             sys.stdout.write("\n".join(out) + "\n")
             out.clear()
     if json_like and not args.json:
-        out.append(tr(f"{name}: строк, похожих на JSON: {json_like}; validate читает текст заказов, "
-                      "по одному в строке (сценарий партии в JSON разбирает replay)",
-                      f"{name}: {json_like} lines look like JSON; validate reads call texts, one a line "
-                      "(replay reads a match script in JSON)"))
+        out.append(tr(
+            "{name}: {json_like} lines look like JSON; validate reads call texts, one a line "
+            "(replay reads a match script in JSON)").format(
+            name=name, json_like=json_like))
     if not args.json:
-        out.append(tr(f"{name}: проверено заказов: {checked}, принято: {checked - refused}, "
-                      f"не принято: {refused}",
-                      f"{name}: {checked} calls checked, {checked - refused} accepted, {refused} refused"))
+        out.append(tr(
+            "{name}: {checked} calls checked, {v} accepted, {refused} refused").format(
+            name=name, checked=checked, v=checked - refused, refused=refused))
     if out:
         sys.stdout.write("\n".join(out) + "\n")
     return 1 if refused else 0
@@ -182,7 +171,7 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
             out.append(f"    {line}")
             out.append("    " + " " * (p.col - 1) + "^")
         if p.hint(lang):
-            out.append(tr("    подсказка: ", "    hint: ") + p.hint(lang))
+            out.append(tr("    hint: ") + p.hint(lang))
     strokes = len(checked.record.strokes)
     judged = 0 if checked.result is None else len(checked.result.rows)
     state = None if checked.result is None else checked.result.state
@@ -193,14 +182,15 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
             summary["scores"] = {state.players[0]: state.scores[0], state.players[1]: state.scores[1]}
         out.append(json.dumps(summary, ensure_ascii=False))
     else:
-        text = tr(f"{name}: запись партии: ударов {strokes}, проверено по правилам {judged}, "
-                  f"ошибок {len(checked.problems)}",
-                  f"{name}: a game record: {strokes} strokes, {judged} judged by the rules, "
-                  f"{len(checked.problems)} problems")
+        text = tr(
+            "{name}: a game record: {strokes} strokes, {judged} judged by the rules, {problems} "
+            "problems").format(
+            name=name, strokes=strokes, judged=judged, problems=len(checked.problems))
         if state is not None:
             p0, p1 = state.players
-            text += tr(f"; счёт {p0} {state.scores[0]} : {state.scores[1]} {p1}",
-                       f"; score {p0} {state.scores[0]} : {state.scores[1]} {p1}")
+            text += tr(
+                "; score {p0} {scores} : {scores2} {p1}").format(
+                p0=p0, scores=state.scores[0], scores2=state.scores[1], p1=p1)
         out.append(text)
     sys.stdout.write("\n".join(out) + "\n")
     return 1 if checked.problems else 0

@@ -26,40 +26,36 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "drill", parents=[common],
-        help=tr("упражнения: заказать описанный удар", "drills: phrase the call for a described shot"),
+        help=tr("drills: phrase the call for a described shot"),
         description=tr(
-            "Упражнения для обучения: удар описан словами, нужно сказать заказ. Ответ проверяется "
-            "разбором (любой верный порядок слов засчитывается), ошибки объясняются. «?» или «подсказка» — "
-            "подсказка, «ответ» — правильный ответ, «q» или «выход» (или Ctrl-D) — конец и итог.",
-            "Drills: a shot is described in words; say its call. The answer is checked by parsing it "
-            "(any correct word order counts) and mistakes are explained. '?' or 'hint' gives a hint, "
-            "'answer' shows the answer, 'q' or 'quit' (or Ctrl-D) ends with a summary."))
+            "Drills: a shot is described in words; say its call. The answer is checked by "
+            "parsing it (any correct word order counts) and mistakes are explained. '?' or "
+            "'hint' gives a hint, 'answer' shows the answer, 'q' or 'quit' (or Ctrl-D) ends with "
+            "a summary."))
     p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
-                   help=tr("уровень: 1 — чисто, 2 — от борта, абриколь, от шара; 3 — комбинации, карамболь, "
-                           "несколько бортов, последний шар (по умолчанию 1)",
-                           "level: 1 straight in, 2 off a cushion, abricole, off a ball; 3 combinations, carom, "
-                           "several cushions, the last ball (default 1)"))
+                   help=tr(
+                       "level: 1 straight in, 2 off a cushion, abricole, off a ball; 3 "
+                       "combinations, carom, several cushions, the last ball (default 1)"))
     p.add_argument("--count", type=int, default=10, metavar="N",
-                   help=tr("сколько упражнений (по умолчанию 10)", "how many exercises (default 10)"))
+                   help=tr("how many exercises (default 10)"))
     p.add_argument("--seed", type=int, default=None, metavar="S",
-                   help=tr("зерно: с тем же зерном те же упражнения", "seed: the same seed gives the same exercises"))
+                   help=tr("seed: the same seed gives the same exercises"))
     p.add_argument("--mode", choices=MODES, default="clean",
-                   help=tr("чистое назначение (по умолчанию, Q9) или «шар и луза» (C7)",
-                           "clean designation (default, Q9) or ball and pocket (C7)"))
+                   help=tr("clean designation (default, Q9) or ball and pocket (C7)"))
     p.add_argument("--pocket-precision", choices=POCKET_PRECISIONS, default="side_for_corners",
-                   help=tr("точность лузы (Q2), как у parse", "pocket precision (Q2), as for parse"))
+                   help=tr("pocket precision (Q2), as for parse"))
     p.add_argument("--json", action="store_true",
-                   help=tr("JSON: объект на каждый ответ и итог", "JSON: an object per answer and a summary"))
+                   help=tr("JSON: an object per answer and a summary"))
     p.add_argument("--show", type=int, default=None, metavar="N",
-                   help=tr("напечатать N упражнений с ответами (для раздаточного материала) и выйти",
-                           "print N exercises with their answers (for handouts) and exit"))
+                   help=tr("print N exercises with their answers (for handouts) and exit"))
     p.set_defaults(handler=_cmd_drill)
 
 
 def _check_count(n: int, option: str) -> None:
     if not 1 <= n <= MAX_COUNT:
-        raise UserError(tr(f"{option}: нужно число от 1 до {MAX_COUNT}, а не {n}",
-                           f"{option}: expected a number from 1 to {MAX_COUNT}, not {n}"))
+        raise UserError(tr(
+            "{option}: expected a number from 1 to {MAX_COUNT}, not {n}").format(
+            option=option, MAX_COUNT=MAX_COUNT, n=n))
 
 
 def _emit(obj: dict) -> None:
@@ -81,12 +77,13 @@ def _cmd_drill(args) -> int:
             if args.json:
                 _emit({"exercise": ex.to_json(lang), "expected": ex.expected.to_json(), "canonical": ex.canonical})
             else:
-                print(ex.prompt(lang) + "\n" + tr("Ответ: ", "Answer: ") + f"«{ex.canonical}»\n")
+                print(ex.prompt(lang) + "\n" + tr("Answer: ") + f"«{ex.canonical}»\n")
         return 0
     interactive = sys.stdin.isatty() and not args.json
     if interactive:
-        print(tr(f"Упражнения, уровень {args.level}, зерно {seed}. «?» — подсказка, «ответ» — ответ, «q» — выход.",
-                 f"Drills, level {args.level}, seed {seed}. '?' hint, 'answer' the answer, 'q' quit."))
+        print(tr(
+            "Drills, level {level}, seed {seed}. '?' hint, 'answer' the answer, 'q' quit.").format(
+            level=args.level, seed=seed))
     grades, asked, revealed = [], 0, 0
     for ex in exercises:
         asked += 1
@@ -139,17 +136,16 @@ def _ask(ex, lang: str, interactive: bool, as_json: bool):
         if word in QUIT_WORDS:
             return "quit"
         if has_undecodable(line):
-            msg = tr("ответ не в UTF-8: проверьте кодировку терминала",
-                     "the answer is not UTF-8: check the terminal's encoding")
+            msg = tr("the answer is not UTF-8: check the terminal's encoding")
             _emit({"exercise": ex.index, "error": msg}) if as_json else print(msg, flush=True)
             continue
         if word in HINT_WORDS:
             _emit({"exercise": ex.index, "hint": ex.hint(lang)}) if as_json else print(
-                tr("Подсказка: ", "Hint: ") + ex.hint(lang), flush=True)
+                tr("Hint: ") + ex.hint(lang), flush=True)
             continue
         if word in ANSWER_WORDS:
             _emit({"exercise": ex.index, "revealed": ex.canonical, "expected": ex.expected.to_json()}) \
-                if as_json else print(tr("Ответ: ", "Answer: ") + f"«{ex.canonical}»", flush=True)
+                if as_json else print(tr("Answer: ") + f"«{ex.canonical}»", flush=True)
             return "revealed"
         grade = drill.grade(ex, line, lang)
         if as_json:

@@ -33,30 +33,25 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommand to the main parser."""
     p = sub.add_parser(
         "export", parents=[common],
-        help=tr("выгрузить матч: JSON, таблица для Excel, сценарий для replay или запись партии",
-                "export a match: JSON, a spreadsheet for Excel, a script for replay or a game record"),
+        help=tr(
+            "export a match: JSON, a spreadsheet for Excel, a script for replay or a game record"),
         description=tr(
-            "Выгрузить матч из базы. Форматы: json — вся запись матча; csv — строка на удар, таблица "
-            "открывается в русском Excel как есть; script — строки JSON для «replay», заказы словами игроков; "
-            "record — запись партии, которую проверяет «validate» и разбирает «replay». С -o ФАЙЛ формат "
-            "берётся из расширения: " + _extensions_text() + "; --format нужен только при другом расширении "
-            "и не должен ему противоречить.",
-            "Export a stored match. Formats: json, the whole match; csv, one row a stroke, a spreadsheet "
-            "Russian Excel opens as is; script, JSON lines for replay, the calls in the players' own words; "
-            "record, the game record that validate checks and replay judges. With -o FILE the format "
-            "follows the extension: " + _extensions_text() + "; --format is needed only for another "
-            "extension and must not contradict it."),
+            "Export a stored match. Formats: json, the whole match; csv, one row a stroke, a "
+            "spreadsheet Russian Excel opens as is; script, JSON lines for replay, the calls in the "
+            "players' own words; record, the game record that validate checks and replay judges. With "
+            "-o FILE the format follows the extension: {extensions}; --format is needed only for "
+            "another extension and must not contradict it.").format(extensions=_extensions_text()),
     )
     p.add_argument("--db", metavar="PATH", default=None,
-                   help=tr("файл базы матчей (по умолчанию $PYRAMID_REFEREE_DB или папка данных пользователя)",
-                           "the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
+                   help=tr(
+                       "the match database (default: $PYRAMID_REFEREE_DB or the user data "
+                       "directory)"))
     p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # accepted as before; the format is --format
-    p.add_argument("id", type=int, help=tr("номер матча (см. match list)", "the match number (see match list)"))
+    p.add_argument("id", type=int, help=tr("the match number (see match list)"))
     p.add_argument("--format", choices=FORMATS, default=None,
-                   help=tr("json (по умолчанию), csv, script или record; с -o — по расширению файла",
-                           "json (default), csv, script or record; with -o, from the file's extension"))
-    p.add_argument("-o", "--output", metavar="FILE", help=tr("записать в файл, а не на стандартный вывод",
-                                                             "write here instead of stdout"))
+                   help=tr(
+                       "json (default), csv, script or record; with -o, from the file's extension"))
+    p.add_argument("-o", "--output", metavar="FILE", help=tr("write here instead of stdout"))
     p.set_defaults(handler=cmd_export)
 
 
@@ -76,17 +71,18 @@ def output_format(output: str | None, asked: str | None) -> str:
             return asked
         accepted = ", ".join(f"«{e}»" for e in EXTENSIONS)
         if not ext:
-            raise UserError(tr(f"-o {output}: у файла нет расширения, формат не понять; расширения: {accepted} "
-                               "(или укажите «--format»)",
-                               f"-o {output}: the file has no extension to tell the format; extensions: {accepted} "
-                               "(or give --format)"))
-        raise UserError(tr(f"-o {output}: расширение «{ext}» не знакомо; знакомы: {accepted} (или укажите «--format»)",
-                           f"-o {output}: unknown extension '{ext}'; known: {accepted} (or give --format)"))
+            raise UserError(tr(
+                "-o {output}: the file has no extension to tell the format; extensions: "
+                "{accepted} (or give --format)").format(
+                output=output, accepted=accepted))
+        raise UserError(tr(
+            "-o {output}: unknown extension '{ext}'; known: {accepted} (or give --format)").format(
+            output=output, ext=ext, accepted=accepted))
     if asked and asked != named:
-        raise UserError(tr(f"-o {output}: расширение «{ext}» — это формат «{named}», а указан «--format {asked}»; "
-                           "уберите «--format» или смените расширение",
-                           f"-o {output}: the extension '{ext}' means {named}, yet --format is {asked}; "
-                           "drop --format or change the extension"))
+        raise UserError(tr(
+            "-o {output}: the extension '{ext}' means {named}, yet --format is {asked}; drop "
+            "--format or change the extension").format(
+            output=output, ext=ext, named=named, asked=asked))
     return named
 
 
@@ -108,8 +104,9 @@ def cmd_export(args) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UserError(tr(f"-o {args.output}: не удаётся записать ({os_reason(exc)})",
-                               f"-o {args.output}: cannot write ({os_reason(exc)})")) from None
+            raise UserError(tr(
+                "-o {output}: cannot write ({exc})").format(
+                output=args.output, exc=os_reason(exc))) from None
     else:
         sys.stdout.write(text)
     return 0

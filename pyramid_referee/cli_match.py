@@ -18,80 +18,73 @@ from pathlib import Path
 
 from .cli_options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
 from .cli_rules import add_why_option, why_lines
-from .i18n import UserError, get_lang, json_reason, os_reason, tr
+from .i18n import N_, UserError, get_lang, json_reason, os_reason, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     dbp = argparse.ArgumentParser(add_help=False)
     dbp.add_argument("--db", metavar="PATH", default=None,
-                     help=tr("файл базы матчей (по умолчанию $PYRAMID_REFEREE_DB или папка данных пользователя)",
-                              "the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
-    dbp.add_argument("--json", action="store_true", help=tr("вывод в JSON", "machine-readable output (JSON)"))
+                     help=tr(
+                         "the match database (default: $PYRAMID_REFEREE_DB or the user data "
+                         "directory)"))
+    dbp.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
     parents = [common, dbp]
 
     newp = argparse.ArgumentParser(add_help=False)
     add_players_option(newp)
     add_to_wins_option(newp)
-    newp.add_argument("--settings", metavar="JSON", help=tr("настройки матча в JSON: mode, negative_scores, ball_values, target, penalty, "
-                                                                 "pocket_precision",
-                                                                 "match settings as JSON: mode, negative_scores, ball_values, target, "
-                                                                 "penalty, pocket_precision"))
-    newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("режим заказа (C1, Q9; по умолчанию clean — чистое назначение)",
-                                                                             "call mode (C1, Q9; default clean)"))
-    newp.add_argument("--start", metavar="JSON", help=tr("начать с партии, записанной в протоколе: ", "pick up a game from a score sheet: ")
+    newp.add_argument("--settings", metavar="JSON", help=tr(
+        "match settings as JSON: mode, negative_scores, ball_values, target, penalty, "
+        "pocket_precision"))
+    newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("call mode (C1, Q9; default clean)"))
+    newp.add_argument("--start", metavar="JSON", help=tr("pick up a game from a score sheet: ")
                       + '{"scores": {…}, "on_table": […], "to_play": P}')
 
-    match = sub.add_parser("match", parents=[common], help=tr("матчи: new, list, show, resume", "the match store: new, list, show, resume"),
-                           description=tr("Хранилище матчей: начать, перечислить, показать, продолжить.",
-                                          "The match store: start, list, show, continue a match."))
-    msub = match.add_subparsers(dest="match_command", metavar="SUBCOMMAND", required=True)
-    p = msub.add_parser("new", parents=parents + [newp], help=tr("начать матч", "start a match"))
+    match = sub.add_parser("match", parents=[common], help=tr("the match store: new, list, show, resume"),
+                           description=tr("The match store: start, list, show, continue a match."))
+    msub = match.add_subparsers(dest="match_command", metavar=tr("SUBCOMMAND"), required=True)
+    p = msub.add_parser("new", parents=parents + [newp], help=tr("start a match"))
     p.set_defaults(handler=cmd_new)
-    p = msub.add_parser("list", parents=parents, help=tr("список матчей", "list the stored matches"))
+    p = msub.add_parser("list", parents=parents, help=tr("list the stored matches"))
     p.set_defaults(handler=cmd_list)
-    p = msub.add_parser("show", parents=parents, help=tr("счёт и удары матча", "the scoreboard and the strokes of a match"))
+    p = msub.add_parser("show", parents=parents, help=tr("the scoreboard and the strokes of a match"))
     p.add_argument("id", type=match_id, help=_id_help())
     add_why_option(p)
     p.set_defaults(handler=cmd_show)
-    p = msub.add_parser("resume", parents=parents, help=tr("продолжить матч (по умолчанию последний неоконченный)",
-                                                        "continue a match in play (default: the latest unfinished)"))
+    p = msub.add_parser("resume", parents=parents, help=tr("continue a match in play (default: the latest unfinished)"))
     p.add_argument("id", type=match_id, nargs="?", help=_id_help())
     add_why_option(p)
     p.set_defaults(handler=cmd_resume)
-    p = msub.add_parser("delete", parents=parents, help=tr("удалить матч со всеми ударами (спросит подтверждение)",
-                                                        "delete a match with all its strokes (asks first)"))
+    p = msub.add_parser("delete", parents=parents, help=tr("delete a match with all its strokes (asks first)"))
     p.add_argument("id", type=match_id, help=_id_help())
-    p.add_argument("--yes", action="store_true", help=tr("не спрашивать подтверждения", "do not ask for confirmation"))
+    p.add_argument("--yes", action="store_true", help=tr("do not ask for confirmation"))
     p.set_defaults(handler=cmd_delete)
 
-    for name, helptext in (("undo", tr("отменить последний удар", "take back the last stroke")),
-                           ("redo", tr("вернуть последний отменённый удар", "put back the last stroke taken back"))):
+    for name, helptext in (("undo", tr("take back the last stroke")),
+                           ("redo", tr("put back the last stroke taken back"))):
         p = sub.add_parser(name, parents=parents,
-                           help=helptext + tr(" (по умолчанию в последнем матче)", " (default: the latest match)"))
+                           help=helptext + tr(" (default: the latest match)"))
         p.add_argument("id", type=match_id, nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
-    p = sub.add_parser("stats", parents=parents, help=tr("статистика игроков матча", "per-player statistics of a match"))
+    p = sub.add_parser("stats", parents=parents, help=tr("per-player statistics of a match"))
     p.add_argument("id", type=match_id, help=_id_help())
     p.set_defaults(handler=cmd_stats)
 
     p = sub.add_parser("play", parents=parents + [newp],
-                       help=tr("маркёр: вводите заказ и исход, получайте вердикт",
-                               "the interactive scorer: type the call and the outcome, see the verdict"),
+                       help=tr(
+                           "the interactive scorer: type the call and the outcome, see the "
+                           "verdict"),
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description=tr(
-                           "Маркёр вводит «ЗАКАЗ | ИСХОД» одной строкой или «заказ: …», затем «исход: …»;\n"
-                           "команды undo, redo, score, help, quit. Каждый удар записан до показа вердикта.\n"
-                           "Из канала (pipe): без приглашений; --json — строка JSON на каждый ответ;\n"
-                           "код выхода 1, если какая-то строка не принята.\n"
-                           "Пример: тройку чисто в правый угол | биток 3, 3 в правый дальний угол",
-                           "The scorer: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: …';\n"
-                           "commands undo, redo, score, help, quit. Every stroke is committed before its\n"
-                           "verdict is shown. From a pipe: no prompts; --json gives one JSON line an answer;\n"
-                           "exit status 1 when a line was rejected.\n"
-                           "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол"))
-    p.add_argument("--match", type=match_id, metavar="ID", help=tr("продолжить этот матч", "continue this stored match"))
+                           "The scorer: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: "
+                           "…';\ncommands undo, redo, score, help, quit. Every stroke is "
+                           "committed before its\nverdict is shown. From a pipe: no prompts; "
+                           "--json gives one JSON line an answer;\nexit status 1 when a line was "
+                           "rejected.\nExample: тройку чисто в правый угол | биток 3, 3 в правый "
+                           "дальний угол"))
+    p.add_argument("--match", type=match_id, metavar="ID", help=tr("continue this stored match"))
     add_why_option(p)
     p.set_defaults(handler=cmd_play)
 
@@ -99,7 +92,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 # ---------------------------------------------------------------------- helpers
 
 def _id_help() -> str:
-    return tr("номер матча (см. match list)", "the match number (see match list)")
+    return tr("the match number (see match list)")
 
 
 def _store(args, *, create: bool = False):
@@ -116,8 +109,9 @@ def _emit(obj) -> None:
 
 def _utf8(text: str, option: str) -> str:
     if has_undecodable(text):
-        raise UserError(tr(f"{option}: текст не в UTF-8: проверьте кодировку терминала",
-                           f"{option}: the text is not UTF-8: check the terminal's encoding"))
+        raise UserError(tr(
+            "{option}: the text is not UTF-8: check the terminal's encoding").format(
+            option=option))
     return text
 
 
@@ -128,14 +122,13 @@ def _load_json_arg(text: str | None, name: str):
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UserError(tr(f"--{name}: неверный JSON ({json_reason(exc)})",
-                           f"--{name}: bad JSON ({json_reason(exc)})")) from None
+        raise UserError(tr("--{name}: bad JSON ({exc})").format(name=name, exc=json_reason(exc))) from None
 
 
 def _new_settings(args) -> dict:
     settings = _load_json_arg(args.settings, "settings") or {}
     if not isinstance(settings, dict):
-        raise UserError(tr("--settings: нужен объект JSON", "--settings: expected a JSON object"))
+        raise UserError(tr("--settings: expected a JSON object"))
     if args.mode:
         settings = {**settings, "mode": args.mode.replace("-", "_")}
     return settings
@@ -145,7 +138,7 @@ def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
     """A new match's players, settings and start, checked before any database is opened."""
     from .match_session import Session
 
-    players = players_from(args.players) or [tr("Игрок 1", "Player 1"), tr("Игрок 2", "Player 2")]
+    players = players_from(args.players) or [tr("Player 1"), tr("Player 2")]
     settings, start = _new_settings(args), _load_json_arg(args.start, "start")
     Session.check_new(players, settings, start, lang=get_lang(), to_wins=args.to_wins)
     return players, settings, start, args.to_wins
@@ -182,8 +175,10 @@ def cmd_new(args) -> int:
             _emit({"match": s.id, "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
                    "series": s.series_json()})
         else:
-            print(tr(f"матч {s.id}: {s.players[0]} — {s.players[1]}", f"match {s.id}: {s.players[0]} v {s.players[1]}")
-                  + (tr(f", до {s.to_wins} побед", f", to {s.to_wins} wins") if s.to_wins > 1 else ""))
+            print(tr(
+                "match {id}: {players} v {players2}").format(
+                id=s.id, players=s.players[0], players2=s.players[1])
+                  + (tr(", to {to_wins} wins").format(to_wins=s.to_wins) if s.to_wins > 1 else ""))
     return 0
 
 
@@ -213,27 +208,27 @@ def cmd_list(args) -> int:
         _emit({"matches": [m.to_json() for m in rows]})
         return 0
     if not rows:
-        print(tr("матчей нет", "no matches"))
+        print(tr("no matches"))
         return 0
     from rich.console import Console
     from rich.table import Table
 
     t = Table(show_header=True, header_style="bold")
-    for col in ("id", tr("игроки", "players"), tr("ударов", "strokes"), tr("статус", "status"),
-                tr("итог", "result"), tr("изменён", "updated")):
+    for col in ("id", tr("players"), tr("strokes"), tr("status"),
+                tr("result"), tr("updated")):
         t.add_column(col)
     for m in rows:
         if m.result is None:
             res = ""
         elif m.result.get("winner"):
-            res = tr(f"победил {m.result['winner']}", f"{m.result['winner']} won")
+            res = tr("{result} won").format(result=m.result['winner'])
             if isinstance(m.result.get("wins"), dict):
                 res += " (" + " : ".join(str(n) for n in m.result["wins"].values()) + ")"
         else:
-            res = tr("ничья", "draw")
+            res = tr("draw")
         if m.to_wins > 1:
-            res = (res + "; " if res else "") + tr(f"до {m.to_wins} побед", f"to {m.to_wins} wins")
-        status = tr("идёт", "open") if m.status == "open" else tr("окончен", "finished")
+            res = (res + "; " if res else "") + tr("to {to_wins} wins").format(to_wins=m.to_wins)
+        status = tr("open") if m.status == "open" else tr("finished")
         t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", str(m.strokes), status, res, _local_time(m.updated))
     Console(highlight=False).print(t)
     return 0
@@ -262,15 +257,15 @@ def cmd_show(args) -> int:
     con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
     con.print(render_scoreboard(s.state.to_json(), m.id, lang) if tty else scoreboard_line(s.state.to_json(), lang))
     t = Table(show_header=True, header_style="bold")
-    for col in ("#", tr("бьёт", "striker"), tr("заказ", "call"), tr("исход", "outcome"), tr("вердикт", "verdict")):
+    for col in ("#", tr("striker"), tr("call"), tr("outcome"), tr("verdict")):
         t.add_column(col)
     for r in rows:
         rec = r.record
         call = rec.call_text or "—"
         if rec.call_status == "none":
-            call = tr("без заказа", "no call")
+            call = tr("no call")
         elif rec.call_status == "refused":
-            call += tr(" (не принят)", " (refused)")
+            call += tr(" (refused)")
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
         why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
@@ -289,7 +284,7 @@ def cmd_show(args) -> int:
         for line in series_lines(s, lang):
             print(line)
     if undone:
-        con.print(tr(f"отменено ударов (вернуть: «pyramid-referee redo»): {len(undone)}", f"undone (redo can put back): {len(undone)}"))
+        con.print(tr("undone (redo can put back): {undone}").format(undone=len(undone)))
     for x in s.mismatches:
         print(x.describe(lang), file=sys.stderr)
     return 1 if s.mismatches else 0
@@ -362,20 +357,19 @@ def cmd_delete(args) -> int:
         m = store.get_match(args.id)
         if not args.yes:
             if not _interactive():
-                raise UserError(tr(f"матч {m.id} не удалён: подтвердите удаление ключом --yes",
-                                   f"match {m.id} was not deleted: confirm with --yes"))
-            question = tr(f"Удалить матч {m.id} ({m.players[0]} — {m.players[1]}, ударов: {m.strokes})? "
-                          f"Вернуть его будет нельзя. [д/н] ",
-                          f"Delete match {m.id} ({m.players[0]} v {m.players[1]}, {m.strokes} strokes)? "
-                          f"It cannot be brought back. [y/n] ")
+                raise UserError(tr("match {id} was not deleted: confirm with --yes").format(id=m.id))
+            question = tr(
+                "Delete match {id} ({players} v {players2}, {strokes} strokes)? It cannot be "
+                "brought back. [y/n] ").format(
+                id=m.id, players=m.players[0], players2=m.players[1], strokes=m.strokes)
             if not confirm(question):
-                print(tr(f"матч {m.id} не удалён", f"match {m.id} was not deleted"))
+                print(tr("match {id} was not deleted").format(id=m.id))
                 return 1
         store.delete_match(m.id)
     if args.json:
         _emit({"deleted": m.id})
     else:
-        print(tr(f"матч {m.id} удалён", f"match {m.id} deleted"))
+        print(tr("match {id} deleted").format(id=m.id))
     return 0
 
 
@@ -389,34 +383,38 @@ def cmd_undo_redo(args) -> int:
         if mid is None:
             mid = store.latest()
             if mid is None:
-                raise StoreError(tr("матчей нет", "there are no matches"))
+                raise StoreError(tr("there are no matches"))
         s = Session(store, mid, lang=get_lang())
         if s.mismatches:
             raise StoreError("; ".join(x.describe(get_lang()) for x in s.mismatches))
         seq = s.undo() if args.action == "undo" else s.redo()
         if seq is None:
-            raise UserError(tr(f"матч {mid}: нечего отменять", f"match {mid}: nothing to undo") if args.action == "undo"
-                            else tr(f"матч {mid}: нечего возвращать", f"match {mid}: nothing to redo"))
+            raise UserError(tr("match {mid}: nothing to undo").format(mid=mid) if args.action == "undo"
+                            else tr("match {mid}: nothing to redo").format(mid=mid))
         if args.json:
             _emit({"type": args.action, "match": mid, "stroke": seq, "seq": s.seq, "state": s.state.to_json()})
         else:
-            done = tr("отменён", "undone") if args.action == "undo" else tr("возвращён", "redone")
-            print(tr(f"матч {mid}: удар {seq} {done}", f"match {mid}: stroke {seq} {done}"))
+            done = tr("undone") if args.action == "undo" else tr("redone")
+            print(tr("match {mid}: stroke {seq} {done}").format(mid=mid, seq=seq, done=done))
             print(scoreboard_line(s.state.to_json(), get_lang()))
     return 0
 
 
-_ROUTE_KINDS_RU = {  # terms.md
-    "clean": "чисто", "abricole": "абриколь", "bank": "от борта (дуплет)", "kiss": "от шара",
-    "combination": "комбинация", "carom": "карамболь", "contre_coup": "контр-ку",
-    "ball_and_pocket": "шар и луза",
+_ROUTE_KINDS = {  # terms.md
+    "clean": N_("clean"),
+    "abricole": N_("abricole"),
+    "bank": N_("off the cushion (bank)"),
+    "kiss": N_("off a ball (kiss)"),
+    "combination": N_("combination"),
+    "carom": N_("carom"),
+    "contre_coup": N_("contre-coup"),
+    "ball_and_pocket": N_("ball and pocket"),
 }
-_ROUTE_KINDS_EN = {"ball_and_pocket": "ball and pocket", "contre_coup": "contre-coup"}
 
 
 def _route_kind(kind: str) -> str:
     """A route kind of match_report.route_kinds as the user reads it."""
-    return tr(_ROUTE_KINDS_RU.get(kind, kind), _ROUTE_KINDS_EN.get(kind, kind))
+    return tr(_ROUTE_KINDS[kind]) if kind in _ROUTE_KINDS else kind
 
 
 def cmd_stats(args) -> int:
@@ -435,18 +433,18 @@ def cmd_stats(args) -> int:
     for p in data["players"]:
         st = data["stats"][p]
         t = Table(title=p, show_header=True, header_style="bold")
-        t.add_column(tr("что", "what"))
-        t.add_column(tr("сколько", "count"), justify="right")
-        t.add_row(tr("ударов", "strokes"), str(st["strokes"]))
-        t.add_row(tr("заказов принято / выполнено", "calls made / fulfilled"), f"{st['calls']} / {st['fulfilled']}")
+        t.add_column(tr("what"))
+        t.add_column(tr("count"), justify="right")
+        t.add_row(tr("strokes"), str(st["strokes"]))
+        t.add_row(tr("calls made / fulfilled"), f"{st['calls']} / {st['fulfilled']}")
         for kind, n in st["by_route"].items():
             t.add_row(f"  {_route_kind(kind)}", f"{n['made']} / {n['fulfilled']}")
-        t.add_row(tr("заказов не принято", "calls refused"), str(st["refused"]))
-        t.add_row(tr("ударов без заказа", "strokes without a call"), str(st["no_call"]))
-        t.add_row(tr("штрафов", "penalties"), str(st["penalties"]))
+        t.add_row(tr("calls refused"), str(st["refused"]))
+        t.add_row(tr("strokes without a call"), str(st["no_call"]))
+        t.add_row(tr("penalties"), str(st["penalties"]))
         for letter, n in st["fouls"].items():
             t.add_row(f"  P1{letter}", str(n))
-        t.add_row(tr("лучшая серия: заказов / очков", "high run: calls / points"),
+        t.add_row(tr("high run: calls / points"),
                   f"{st['high_run']['calls']} / {st['high_run']['points']}")
         con.print(t)
     return 0

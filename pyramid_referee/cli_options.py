@@ -25,17 +25,16 @@ def balls_left(value: str) -> list[int]:
         balls = [int(x) for x in value.replace(" ", "").split(",") if x]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            tr(f"ожидались номера шаров через запятую, например 1,5,12; получено {value!r}",
-               f"expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}")
+            tr(
+                "expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}").format(
+                value=value)
         ) from None
     if not balls:
-        raise argparse.ArgumentTypeError(tr("не названо ни одного шара",
-                                            "no ball named"))
+        raise argparse.ArgumentTypeError(tr("no ball named"))
     bad = [b for b in balls if not 1 <= b <= 15]
     if bad:
         raise argparse.ArgumentTypeError(
-            tr(f"шары бывают от 1 до 15, а не {bad[0]}",
-               f"balls are 1 to 15, not {bad[0]}"))
+            tr("balls are 1 to 15, not {bad}").format(bad=bad[0]))
     return balls
 
 
@@ -47,25 +46,22 @@ def mode(value: str) -> str:
 def add_call_options(p: argparse.ArgumentParser) -> None:
     """--mode, --balls-left, --pocket-precision: how the call is read (C1, C5, Q2, Q9)."""
     p.add_argument("--mode", choices=MODES, default="clean",
-                   help=tr("чистое назначение (по умолчанию, Q9) или «шар и луза» (C7)",
-                           "clean designation (default, Q9) or ball and pocket (C7)"))
+                   help=tr("clean designation (default, Q9) or ball and pocket (C7)"))
     p.add_argument("--balls-left", type=balls_left, default=None, metavar="1,2,…",
-                   help=tr("шары, что остались на столе (C5: один шар можно не называть)",
-                           "object balls left on the table (C5: a single one need not be named)"))
+                   help=tr(
+                       "object balls left on the table (C5: a single one need not be named)"))
     p.add_argument("--pocket-precision", choices=POCKET_PRECISIONS, default="side_for_corners",
-                   help=tr("точность лузы (Q2): side_for_corners — у угла нужна сторона (по умолчанию); "
-                           "any — «в угол» без стороны принимается",
-                           "pocket precision (Q2): side_for_corners, a corner needs its side (default); "
-                           "any, «в угол» without a side is accepted"))
+                   help=tr(
+                       "pocket precision (Q2): side_for_corners, a corner needs its side "
+                       "(default); any, «в угол» without a side is accepted"))
 
 
 def add_players_option(p: argparse.ArgumentParser) -> None:
     """``--players Иван Пётр``: the same form in ``play``, ``match new`` and ``listen``.
 
     Two names; one argument «Иван,Пётр» (the form ``listen`` took before) is read as two."""
-    p.add_argument("--players", nargs="+", default=None, metavar=tr("ИМЯ", "NAME"),
-                   help=tr("имена двух игроков нового матча: --players Иван Пётр",
-                           "the two players of a new match: --players Ivan Petr"))
+    p.add_argument("--players", nargs="+", default=None, metavar=tr("NAME"),
+                   help=tr("the two players of a new match: --players Ivan Petr"))
 
 
 def players_from(values: list[str] | None) -> list[str] | None:
@@ -73,18 +69,19 @@ def players_from(values: list[str] | None) -> list[str] | None:
     if values is None:
         return None
     if any(has_undecodable(v) for v in values):
-        raise UserError(tr("--players: текст не в UTF-8: проверьте кодировку терминала",
-                           "--players: the text is not UTF-8: check the terminal's encoding"))
+        raise UserError(tr("--players: the text is not UTF-8: check the terminal's encoding"))
     names = [n.strip() for n in values]
     if len(names) == 1 and "," in names[0]:
         names = [n.strip() for n in names[0].split(",")]
     if len(names) != 2 or not all(names):
         got = ", ".join(f"«{n}»" for n in names) or "—"
-        raise UserError(tr(f"--players: нужны ровно два имени, например: --players Иван Пётр (получено: {got})",
-                           f"--players: exactly two names are needed, e.g. --players Ivan Petr (got: {got})"))
+        raise UserError(tr(
+            "--players: exactly two names are needed, e.g. --players Ivan Petr (got: {got})").format(
+            got=got))
     if names[0] == names[1]:
-        raise UserError(tr(f"--players: у игроков должны быть разные имена (оба «{names[0]}»)",
-                           f"--players: the two players need different names (both «{names[0]}»)"))
+        raise UserError(tr(
+            "--players: the two players need different names (both «{names}»)").format(
+            names=names[0]))
     return names
 
 
@@ -95,10 +92,9 @@ def match_id(value: str) -> int:
     except ValueError:
         n = 0
     if n < 1:
-        raise argparse.ArgumentTypeError(tr(f"номер матча — целое число от 1 (см. «pyramid-referee match list»), "
-                                            f"а не {value!r}",
-                                            f"a match number is a whole number from 1 (see match list), "
-                                            f"not {value!r}"))
+        raise argparse.ArgumentTypeError(tr(
+            "a match number is a whole number from 1 (see match list), not {value!r}").format(
+            value=value))
     return n
 
 
@@ -112,17 +108,18 @@ def to_wins(value: str) -> int:
     except ValueError:
         n = 0
     if not 1 <= n <= MAX_TO_WINS:
-        raise argparse.ArgumentTypeError(tr(f"нужно целое число от 1 до {MAX_TO_WINS}, а не {value!r}",
-                                            f"expected a whole number from 1 to {MAX_TO_WINS}, got {value!r}"))
+        raise argparse.ArgumentTypeError(tr(
+            "expected a whole number from 1 to {MAX_TO_WINS}, got {value!r}").format(
+            MAX_TO_WINS=MAX_TO_WINS, value=value))
     return n
 
 
 def add_to_wins_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to-wins", type=to_wins, default=1, metavar="N",
-                   help=tr(f"матч до N выигранных партий, от 1 до {MAX_TO_WINS} (по умолчанию 1: одна партия); "
-                           f"разбивают партии по очереди",
-                           f"a match to N won games, 1 to {MAX_TO_WINS} (default 1: one game); the break "
-                           f"alternates between games"))
+                   help=tr(
+                       "a match to N won games, 1 to {MAX_TO_WINS} (default 1: one game); the "
+                       "break alternates between games").format(
+                       MAX_TO_WINS=MAX_TO_WINS))
 
 
 def has_undecodable(text: str) -> bool:
@@ -135,7 +132,7 @@ def read_text_lines(path: str) -> list[str]:
 
     A missing file, a folder, an unreadable file or bytes that are not UTF-8 are a
     ``UserError`` naming the file (and the line of the first bad byte)."""
-    name = tr("стандартный ввод", "standard input") if path == "-" else path
+    name = tr("standard input") if path == "-" else path
     try:
         if path == "-":
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8",
@@ -144,15 +141,16 @@ def read_text_lines(path: str) -> list[str]:
             with open(path, "rb") as fh:
                 data = fh.read()
     except FileNotFoundError:
-        raise UserError(tr(f"{name}: файл не найден", f"{name}: no such file")) from None
+        raise UserError(tr("{name}: no such file").format(name=name)) from None
     except IsADirectoryError:
-        raise UserError(tr(f"{name}: это каталог, а не файл", f"{name}: is a directory, not a file")) from None
+        raise UserError(tr("{name}: is a directory, not a file").format(name=name)) from None
     except OSError as exc:
-        raise UserError(tr(f"{name}: не прочитать: {os_reason(exc)}", f"{name}: cannot read: {os_reason(exc)}")) from None
+        raise UserError(tr("{name}: cannot read: {exc}").format(name=name, exc=os_reason(exc))) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise UserError(tr(f"{name}:{line}: не текст UTF-8 (байт {exc.start})",
-                           f"{name}:{line}: not UTF-8 text (byte {exc.start})")) from None
+        raise UserError(tr(
+            "{name}:{line}: not UTF-8 text (byte {start})").format(
+            name=name, line=line, start=exc.start)) from None
     return text.splitlines()

@@ -9,36 +9,29 @@ import sys
 from .cli_options import read_text_lines
 from .cli_rules import add_why_option, why_lines
 from .i18n import UserError, get_lang, tr
-from .record import RECORD_HELP_EN, RECORD_HELP_RU, is_record
+from .record import RECORD_HELP, is_record
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "replay", parents=[common],
-        help=tr("разобрать партию по ударам: сценарий в строках JSON или запись партии",
-                "judge a match script or a game record stroke by stroke"),
+        help=tr("judge a match script or a game record stroke by stroke"),
         description=tr(
-            "Разобрать сценарий партии (строки JSON) по правилам: вердикт на каждый удар, затем итог. "
-            "Первая строка может быть заголовком {\"settings\": …, \"players\": […], \"start\": …}, "
-            "дальше по строке {\"call\": ТЕКСТ|null, \"outcome\": {…}} на удар. "
-            "Код выхода 0 — запись разобрана, 2 — в записи ошибка (названа строка и поле).",
-            "Judge a match script (JSON lines) by the rules: one verdict a stroke, then the final state. "
-            "The first line may be a header {\"settings\": …, \"players\": […], \"start\": …}, then one "
-            "{\"call\": TEXT|null, \"outcome\": {…}} line a stroke. "
-            "Exit status 0 judged, 2 a bad script (the line and the field are named)."),
+            "Judge a match script (JSON lines) by the rules: one verdict a stroke, then the "
+            "final state. The first line may be a header {{\"settings\": …, \"players\": […], "
+            "\"start\": …}}, then one {{\"call\": TEXT|null, \"outcome\": {{…}}}} line a stroke. Exit "
+            "status 0 judged, 2 a bad script (the line and the field are named)."),
     )
-    p.epilog = tr("Запись партии (файл .record или .партия, или файл, чья первая строка — «Игроки: …») "
-                  "разбирается так же; в ней не должно быть ошибок, какие находит «validate». Формат записи:\n",
-                  "A game record (a .record or «.партия» file, or one whose first line is «Игроки: …») is "
-                  "judged the same way; it must have none of the problems validate finds. The record:\n") + \
-        tr(RECORD_HELP_RU, RECORD_HELP_EN) + "\n"
+    p.epilog = tr(
+        "A game record (a .record or «.партия» file, or one whose first line is «Игроки: …») is "
+        "judged the same way; it must have none of the problems validate finds. The record:\n") + \
+        tr(RECORD_HELP) + "\n"
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("script", metavar="MATCH.jsonl",
-                   help=tr("сценарий или запись партии («-» — стандартный ввод)",
-                           "the match script or game record ('-' for stdin)"))
+                   help=tr("the match script or game record ('-' for stdin)"))
     p.add_argument("--json", action="store_true",
-                   help=tr("строки JSON на stdout: вердикт на удар и итог", "JSON lines on stdout: a verdict a stroke, then the final state"))
+                   help=tr("JSON lines on stdout: a verdict a stroke, then the final state"))
     add_why_option(p)
     p.set_defaults(handler=_replay)
 
@@ -50,8 +43,9 @@ def _replay(args: argparse.Namespace) -> int:
     lang = get_lang()
     lines = read_text_lines(args.script)
     if not any(line.strip() for line in lines):  # nothing to judge: say so, not a 0 : 0 of players A and B
-        raise UserError(tr(f"{args.script}: запись пуста — нет ни заголовка, ни ударов",
-                           f"{args.script}: the script is empty: no header and no strokes"))
+        raise UserError(tr(
+            "{script}: the script is empty: no header and no strokes").format(
+            script=args.script))
     if is_record(args.script, lines):
         result = _replay_record(args.script, lines, lang)
     else:
@@ -80,10 +74,11 @@ def _replay_record(path: str, lines: list[str], lang: str):
         more = len(checked.problems) - 1
         text = f"{path}:{p.line}:{p.col}: {p.message(lang)}"
         if p.hint(lang):
-            text += tr(f" (подсказка: {p.hint(lang)})", f" (hint: {p.hint(lang)})")
+            text += tr(" (hint: {lang})").format(lang=p.hint(lang))
         if more:
-            text += tr(f"; ещё ошибок: {more}, все покажет «validate {path}»",
-                       f"; {more} more problems, «validate {path}» shows them all")
+            text += tr(
+                "; {more} more problems, «validate {path}» shows them all").format(
+                more=more, path=path)
         raise UserError(text)
     return checked.result
 

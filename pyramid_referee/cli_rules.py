@@ -17,19 +17,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommand to the main parser."""
     p = sub.add_parser(
         "rules", parents=[common],
-        help=tr("текст правил: пункт по его коду или все", "the rules text: a clause by its code, or all"),
+        help=tr("the rules text: a clause by its code, or all"),
         description=tr(
-            "Напечатать пункты правил, на которые ссылаются вердикты: условия игры (C), конец игры (E), "
-            "штрафные удары (P, с буквами P1а–P1и) и решения там, где правила молчат (Q). "
-            "Без кодов — все пункты.",
-            "Print the clauses the verdicts cite: calls (C), end of the game (E), penalties (P, with the "
-            "lettered P1а–P1и) and the policies where the rules are silent (Q). Without codes, all of them."),
+            "Print the clauses the verdicts cite: calls (C), end of the game (E), penalties (P, "
+            "with the lettered P1а–P1и) and the policies where the rules are silent (Q). Without "
+            "codes, all of them."),
     )
-    p.add_argument("codes", nargs="*", metavar=tr("КОД", "CODE"),
-                   help=tr("код пункта, например C2, P1б, Q10 (регистр не важен)",
-                           "a clause code, e.g. C2, P1б, Q10 (any case)"))
+    p.add_argument("codes", nargs="*", metavar=tr("CODE"),
+                   help=tr("a clause code, e.g. C2, P1б, Q10 (any case)"))
     p.add_argument("--json", action="store_true",
-                   help=tr("пункты строками JSON на stdout", "the clauses as JSON lines on stdout"))
+                   help=tr("the clauses as JSON lines on stdout"))
     p.set_defaults(handler=_rules)
 
 
@@ -57,8 +54,7 @@ def _rules(args: argparse.Namespace) -> int:
             out += (["", ""] if out else []) + [SECTIONS[section][1 if lang == "en" else 0].upper()]
         out += ([""] if out else []) + [f"{c.code}. {c.title(lang)[0].upper()}{c.title(lang)[1:]}.", "   " + c.text(lang)]
         if c.settles:
-            out.append("   " + tr(f"Уточняет пункты: {', '.join(c.settles)}.",
-                                  f"Settles a question of: {', '.join(c.settles)}."))
+            out.append("   " + tr("Settles a question of: {settles}.").format(settles=', '.join(c.settles)))
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 
@@ -70,10 +66,9 @@ def why_lines(codes, lang: str, full: bool) -> list[str]:
     if full:
         return explained(codes, lang)
     titles = cited(codes, lang)
-    return [tr(f"Пункты правил: {titles}.", f"Clauses: {titles}.")] if titles else []
+    return [tr("Clauses: {titles}.").format(titles=titles)] if titles else []
 
 
 def add_why_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--why", action="store_true",
-                   help=tr("под каждым вердиктом — полный текст пунктов правил, на которые он ссылается",
-                           "under each verdict, the full text of the clauses it cites"))
+                   help=tr("under each verdict, the full text of the clauses it cites"))

@@ -23,59 +23,52 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
         "strikes", parents=[common],
-        help=tr("найти удары кия в WAV-файле или с микрофона; калибровка стола",
-                "find cue strikes in a WAV file or live; calibrate the table"),
-        description=tr("Детектор удара (наклейка кия по битку) отдельно от распознавания речи. "
-                       "«strikes calibrate» — калибровка у стола: несколько ударов и столкновений, "
-                       "профиль стола сохраняется и используется потом в strikes и listen.",
-                       "The strike detector (the cue tip on the cue ball) on its own, without speech "
-                       "recognition. «strikes calibrate» calibrates at the table: a few strikes and "
-                       "collisions; the table's profile is saved and used by strikes and listen."),
+        help=tr("find cue strikes in a WAV file or live; calibrate the table"),
+        description=tr(
+            "The strike detector (the cue tip on the cue ball) on its own, without speech "
+            "recognition. «strikes calibrate» calibrates at the table: a few strikes and "
+            "collisions; the table's profile is saved and used by strikes and listen."),
     )
     p.add_argument("file", nargs="?", metavar="FILE.wav",
-                   help=tr("WAV-файл (любая частота и число каналов), или слово calibrate",
-                           "a WAV file (any rate, any channels), or the word calibrate"))
+                   help=tr("a WAV file (any rate, any channels), or the word calibrate"))
     p.add_argument("--json", action="store_true",
-                   help=tr('JSON: {"strikes": [секунды, …]} (с --explain ещё "sounds"); с --mic — строка '
-                           '{"strike": секунды} на удар',
-                           'JSON: {"strikes": [seconds, …]} (with --explain also "sounds"); with --mic one '
-                           'line {"strike": seconds} a strike'))
+                   help=tr(
+                       "JSON: {{\"strikes\": [seconds, …]}} (with --explain also \"sounds\"); with "
+                       "--mic one line {{\"strike\": seconds}} a strike"))
     p.add_argument("--explain", action="store_true",
-                   help=tr("каждый услышанный стук: время, что это и почему",
-                           "every impulsive sound heard: its time, what it is and why"))
+                   help=tr("every impulsive sound heard: its time, what it is and why"))
     p.add_argument("--plot", metavar="OUT.png", default=None,
-                   help=tr("нарисовать волну и спектрограмму с отмеченными ударами и звуками (PNG)",
-                           "draw the waveform and spectrogram with the strikes and sounds marked (PNG)"))
+                   help=tr(
+                       "draw the waveform and spectrogram with the strikes and sounds marked "
+                       "(PNG)"))
     p.add_argument("--profile", default=None, metavar="NAME|FILE",
-                   help=tr("профиль стола (по умолчанию — сохранённый калибровкой «default», если есть; "
-                           "none — без профиля)",
-                           "the table profile (default: the one calibration saved as «default», if any; "
-                           "none: no profile)"))
-    p.add_argument("--mic", action="store_true", help=tr("слушать микрофон", "listen to the microphone"))
+                   help=tr(
+                       "the table profile (default: the one calibration saved as «default», if "
+                       "any; none: no profile)"))
+    p.add_argument("--mic", action="store_true", help=tr("listen to the microphone"))
     p.add_argument("--device", default=None,
-                   help=tr("номер или часть имени устройства ввода", "input device: its number or part of its name"))
+                   help=tr("input device: its number or part of its name"))
     p.add_argument("--seconds", type=float, default=None,
-                   help=tr("с --mic: сколько секунд слушать", "with --mic: how many seconds to listen"))
+                   help=tr("with --mic: how many seconds to listen"))
     p.add_argument("--list-devices", action="store_true",
-                   help=tr("список устройств ввода", "list the input devices"))
+                   help=tr("list the input devices"))
     p.add_argument("--block-ms", type=float, default=10.0,
-                   help=tr("длина блока, мс (по умолчанию 10)", "block length, ms (default 10)"))
+                   help=tr("block length, ms (default 10)"))
     p.add_argument("--stroke-window", type=float, default=None, metavar="S",
-                   help=tr("стол считается тихим через S секунд без стука шаров (по умолчанию 3); "
-                           "новый заказ завершает удар раньше",
-                           "the table counts as quiet S seconds after the last ball sound (default 3); "
-                           "a new call ends the stroke sooner"))
-    cal = p.add_argument_group(tr("калибровка (strikes calibrate)", "calibration (strikes calibrate)"))
+                   help=tr(
+                       "the table counts as quiet S seconds after the last ball sound (default "
+                       "3); a new call ends the stroke sooner"))
+    cal = p.add_argument_group(tr("calibration (strikes calibrate)"))
     cal.add_argument("--from", dest="from_files", nargs="+", metavar="WAV", default=None,
-                     help=tr("из записей: файл с ударами и (необязательно) файл со столкновениями",
-                             "from recordings: a file of strikes and (optionally) a file of collisions"))
+                     help=tr(
+                         "from recordings: a file of strikes and (optionally) a file of "
+                         "collisions"))
     cal.add_argument("--count", type=int, default=5,
-                     help=tr("сколько ударов просить (по умолчанию 5)", "how many strikes to ask for (default 5)"))
+                     help=tr("how many strikes to ask for (default 5)"))
     cal.add_argument("--collisions", type=int, default=3,
-                     help=tr("сколько столкновений шаров просить (по умолчанию 3; 0 — без них)",
-                             "how many ball collisions to ask for (default 3; 0: none)"))
+                     help=tr("how many ball collisions to ask for (default 3; 0: none)"))
     cal.add_argument("--name", default=None,
-                     help=tr("имя профиля (по умолчанию default)", "the profile's name (default: default)"))
+                     help=tr("the profile's name (default: default)"))
     p.set_defaults(handler=run)
 
 
@@ -83,8 +76,7 @@ def detector_params(stroke_window: float | None) -> dict:
     if stroke_window is None:
         return {}
     if stroke_window < 0:
-        raise UserError(tr("--stroke-window: нужно неотрицательное число секунд",
-                           "--stroke-window: a non-negative number of seconds is needed"))
+        raise UserError(tr("--stroke-window: a non-negative number of seconds is needed"))
     return {"quiet_s": stroke_window}
 
 
@@ -106,23 +98,22 @@ def run(args) -> int:
     from .voice.errors import VoiceError
 
     if args.block_ms <= 0 or args.block_ms > 1000:
-        raise UserError(tr("--block-ms: нужно число от 0 до 1000", "--block-ms: a number in (0, 1000] is needed"))
+        raise UserError(tr("--block-ms: a number in (0, 1000] is needed"))
     try:
         if args.file == "calibrate":
             from .strike_calibrate import run_calibrate
 
             return run_calibrate(args)
         if args.from_files:
-            raise UserError(tr("--from — только для «strikes calibrate»", "--from is for «strikes calibrate» only"))
+            raise UserError(tr("--from is for «strikes calibrate» only"))
         if args.list_devices:
             return _list_devices(args)
         if args.mic:
             if args.file:
-                raise UserError(tr("укажите либо файл, либо --mic", "give either a file or --mic"))
+                raise UserError(tr("give either a file or --mic"))
             return _live(args)
         if not args.file:
-            raise UserError(tr("нужен WAV-файл (или --mic, --list-devices, calibrate)",
-                               "a WAV file is needed (or --mic, --list-devices, calibrate)"))
+            raise UserError(tr("a WAV file is needed (or --mic, --list-devices, calibrate)"))
         return _file(args)
     except VoiceError as exc:
         raise UserError(str(exc)) from exc
@@ -154,27 +145,31 @@ def _file(args) -> int:
     seconds = len(samples) / 16000
     unsure = [s for s in det.strikes if not s.sure]
     if not strikes:
-        print(tr(f"{args.file}: ударов не найдено ({seconds:.1f} с звука)",
-                 f"{args.file}: no strikes found ({seconds:.1f} s of audio)"))
+        print(tr(
+            "{file}: no strikes found ({seconds:.1f} s of audio)").format(
+            file=args.file, seconds=seconds))
     else:
-        print(tr(f"{args.file}: ударов {len(strikes)} ({seconds:.1f} с звука)",
-                 f"{args.file}: {len(strikes)} strike(s) ({seconds:.1f} s of audio)"))
+        print(tr(
+            "{file}: {strikes} strike(s) ({seconds:.1f} s of audio)").format(
+            file=args.file, strikes=len(strikes), seconds=seconds))
         for i, s in enumerate(det.strikes, 1):
-            mark = "" if s.sure else tr("  (неуверенно)", "  (unsure)")
-            print(tr(f"  удар {i}: {round(s.time, 3):.3f} с{mark}", f"  strike {i}: {round(s.time, 3):.3f} s{mark}"))
+            mark = "" if s.sure else tr("  (unsure)")
+            print(tr(
+                "  strike {i}: {time:.3f} s{mark}").format(
+                i=i, time=round(s.time, 3), mark=mark))
     if det.unsure or unsure:
-        print(tr(f"  неуверенно: {len(unsure)} удар(ов) и {len(det.unsure)} звук(ов), похожих на удар "
-                 f"(--explain покажет; у стола поможет калибровка или --strike key в listen)",
-                 f"  unsure: {len(unsure)} strike(s) and {len(det.unsure)} tip-like sound(s) "
-                 f"(--explain shows them; calibration or listen's --strike key help at the table)"))
+        print(tr(
+            "  unsure: {unsure} strike(s) and {unsure2} tip-like sound(s) (--explain shows them; "
+            "calibration or listen's --strike key help at the table)").format(
+            unsure=len(unsure), unsure2=len(det.unsure)))
     if args.explain:
         from .strike_report import explain_lines
 
-        print(tr(f"Услышано стуков: {len(det.sounds)}", f"Impulsive sounds heard: {len(det.sounds)}"))
+        print(tr("Impulsive sounds heard: {sounds}").format(sounds=len(det.sounds)))
         for line in explain_lines(det.sounds):
             print(line)
     if args.plot:
-        print(tr(f"рисунок: {args.plot}", f"picture: {args.plot}"))
+        print(tr("picture: {plot}").format(plot=args.plot))
     return 0
 
 
@@ -186,7 +181,7 @@ def _list_devices(args) -> int:
         print(json.dumps([d.__dict__ for d in devices], ensure_ascii=False))
         return 0
     if not devices:
-        print(tr("устройств ввода нет", "no input devices"))
+        print(tr("no input devices"))
         return 0
     for d in devices:
         mark = "*" if d.is_default else " "
@@ -201,8 +196,9 @@ def _live(args) -> int:
     det = make_detector(args)
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
         if not args.json:
-            print(tr(f"слушаю {mic.device_name!r}… (Ctrl-C — стоп)",
-                     f"listening to {mic.device_name!r}… (Ctrl-C to stop)"), file=sys.stderr)
+            print(tr(
+                "listening to {device_name!r}… (Ctrl-C to stop)").format(
+                device_name=mic.device_name), file=sys.stderr)
         try:
             for frame in mic:
                 n_unsure = len(det.unsure)
@@ -211,11 +207,11 @@ def _live(args) -> int:
                     if args.json:
                         print(json.dumps({"strike": round(t, 3), "sure": s.sure}), flush=True)
                     else:
-                        mark = "" if s.sure else tr(" (неуверенно)", " (unsure)")
-                        print(tr(f"удар: {t:.3f} с{mark}", f"strike: {t:.3f} s{mark}"), flush=True)
+                        mark = "" if s.sure else tr(" (unsure)")
+                        print(tr("strike: {t:.3f} s{mark}").format(t=t, mark=mark), flush=True)
                 if not args.json:
                     for t in det.unsure[n_unsure:]:
-                        print(tr(f"возможно удар: {t:.3f} с (не уверен)", f"possible strike: {t:.3f} s (unsure)"),
+                        print(tr("possible strike: {t:.3f} s (unsure)").format(t=t),
                               flush=True)
                 if args.seconds is not None and frame.t1 >= args.seconds:
                     break

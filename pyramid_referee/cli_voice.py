@@ -26,8 +26,7 @@ def _positive_int(value: str) -> int:
     except ValueError:
         n = 0
     if n < 1:
-        raise argparse.ArgumentTypeError(tr(f"нужно целое число не меньше 1, а не {value!r}",
-                                            f"expected a whole number of at least 1, got {value!r}"))
+        raise argparse.ArgumentTypeError(tr("expected a whole number of at least 1, got {value!r}").format(value=value))
     return n
 
 
@@ -37,8 +36,7 @@ def _positive_float(value: str) -> float:
     except ValueError:
         x = 0.0
     if not (x > 0 and x < float("inf")):
-        raise argparse.ArgumentTypeError(tr(f"нужно число больше 0, а не {value!r}",
-                                            f"expected a number above 0, got {value!r}"))
+        raise argparse.ArgumentTypeError(tr("expected a number above 0, got {value!r}").format(value=value))
     return x
 
 
@@ -52,124 +50,109 @@ def _print_help(p: argparse.ArgumentParser) -> int:
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", metavar="DIR", default=None,
-                   help=tr("папка модели Vosk (иначе $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, ~/.cache/vosk, "
-                           "кэш пользователя)",
-                           "Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, ~/.cache/vosk, "
-                           "the user cache)"))
+                   help=tr(
+                       "Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, "
+                       "~/.cache/vosk, the user cache)"))
     p.add_argument("--alternatives", type=_positive_int, default=3, metavar="N",
-                   help=tr("сколько гипотез Vosk даёт на фразу (заказ, который они читают по-разному, "
-                           "не принимается); по умолчанию 3",
-                           "hypotheses Vosk gives per utterance (a call they read differently is refused); "
-                           "default 3"))
-    p.add_argument("--verbose", action="store_true", help=tr("показывать журнал самого Vosk", "show Vosk's own log"))
+                   help=tr(
+                       "hypotheses Vosk gives per utterance (a call they read differently is "
+                       "refused); default 3"))
+    p.add_argument("--verbose", action="store_true", help=tr("show Vosk's own log"))
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser("timeline", parents=[common],
-                       help=tr("результаты Vosk + удары → какой заказ засчитан к каждому удару",
-                               "Vosk results + strikes → the call that counts for each strike"),
-                       description=tr("Прочитать итоговые результаты Vosk и строки {\"strike\": СЕКУНДЫ} "
-                                      "(строки JSON, одни часы) и сказать для каждого удара, какой заказ "
-                                      "засчитан (C9, C10, Q7, Q8).",
-                                      "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
-                                      "one clock) and say, for each strike, which call counts (C9, C10, Q7, Q8)."))
+                       help=tr("Vosk results + strikes → the call that counts for each strike"),
+                       description=tr(
+                           "Read Vosk final results and {{\"strike\": SECONDS}} lines (JSON lines, "
+                           "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
+                           "Q8)."))
     p.add_argument("events", metavar="EVENTS.jsonl",
-                   help=tr("строки событий («-» — стандартный ввод)", "event lines ('-' for stdin)"))
-    p.add_argument("--json", action="store_true", help=tr("объект JSON на каждый удар", "one JSON object a strike"))
+                   help=tr("event lines ('-' for stdin)"))
+    p.add_argument("--json", action="store_true", help=tr("one JSON object a strike"))
     add_call_options(p)
     p.set_defaults(handler=cmd_timeline)
 
     p = sub.add_parser("transcribe", parents=[common],
-                       help=tr("голосовой судья по WAV-файлу", "the voice referee over a WAV file"),
-                       description=tr("Распознать речь и найти удары в WAV-файле (одни часы), затем "
-                                      "для каждого удара сказать, какой заказ засчитан, и что было слышно.",
-                                      "Run recognition and the strike detector over a WAV file on one clock, "
-                                      "then the timeline: for each strike the call that counts; and the words heard."))
-    p.add_argument("file", metavar="FILE.wav", help=tr("запись (WAV)", "the recording (WAV)"))
-    p.add_argument("--json", action="store_true", help=tr("результат одним объектом JSON", "the result as one JSON object"))
+                       help=tr("the voice referee over a WAV file"),
+                       description=tr(
+                           "Run recognition and the strike detector over a WAV file on one "
+                           "clock, then the timeline: for each strike the call that counts; and "
+                           "the words heard."))
+    p.add_argument("file", metavar="FILE.wav", help=tr("the recording (WAV)"))
+    p.add_argument("--json", action="store_true", help=tr("the result as one JSON object"))
     p.add_argument("--events", metavar="OUT.jsonl", default=None,
-                   help=tr("ещё записать поток событий (его читает `timeline`)",
-                           "also write the event stream (what `timeline` reads)"))
+                   help=tr("also write the event stream (what `timeline` reads)"))
     _add_model_options(p)
     add_call_options(p)
     p.set_defaults(handler=cmd_transcribe)
 
     p = sub.add_parser("listen", parents=[common],
-                       help=tr("живой голосовой судья (микрофон)", "the live voice referee (microphone)"),
-                       description=tr("Слушать заказы, показывать действующий заказ, находить удар, "
-                                      "принимать исход от маркёра, судить и вести счёт.",
-                                      "Listen to the calls, show the call now standing, detect the strike, "
-                                      "take the outcome from the scorer, judge and keep the score."))
-    p.add_argument("--device", default=None, help=tr("устройство ввода (номер или часть имени)",
-                                                     "input device (index or part of its name)"))
-    p.add_argument("--list-devices", action="store_true", help=tr("список устройств ввода и выход",
-                                                                  "list input devices and exit"))
+                       help=tr("the live voice referee (microphone)"),
+                       description=tr(
+                           "Listen to the calls, show the call now standing, detect the strike, "
+                           "take the outcome from the scorer, judge and keep the score."))
+    p.add_argument("--device", default=None, help=tr("input device (index or part of its name)"))
+    p.add_argument("--list-devices", action="store_true", help=tr("list input devices and exit"))
     p.add_argument("--strike", choices=("audio", "key"), default="audio",
-                   help=tr("удар: щелчок кия в звуке (по умолчанию) или нажатие Enter",
-                           "the strike: the cue click in the audio (default) or a press of Enter"))
-    p.add_argument("--speak", action="store_true", help=tr("произносить «заказ принят» и вердикт вслух (espeak-ng)",
-                                                           "say the acceptance and the verdict aloud (espeak-ng)"))
-    p.add_argument("--db", default=None, metavar="PATH", help=tr("файл базы матчей (SQLite)", "match store (SQLite) file"))
+                   help=tr(
+                       "the strike: the cue click in the audio (default) or a press of Enter"))
+    p.add_argument("--speak", action="store_true", help=tr("say the acceptance and the verdict aloud (espeak-ng)"))
+    p.add_argument("--db", default=None, metavar="PATH", help=tr("match store (SQLite) file"))
     from .cli_options import add_players_option, add_to_wins_option, match_id
 
     p.add_argument("--match", type=match_id, default=None, metavar="ID",
-                   help=tr("продолжить этот матч (по умолчанию последний неоконченный)",
-                           "continue this match (default: the latest open one)"))
+                   help=tr("continue this match (default: the latest open one)"))
     add_players_option(p)
     add_to_wins_option(p)
     p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,
-                   help=tr("режим заказа нового матча (C1; по умолчанию clean, Q9); сохранённый матч "
-                           "сохраняет свой",
-                           "a new match's call mode (C1; default clean, Q9); a stored match keeps its own"))
+                   help=tr(
+                       "a new match's call mode (C1; default clean, Q9); a stored match keeps "
+                       "its own"))
     p.add_argument("--profile", default=None, metavar="NAME|FILE",
-                   help=tr("профиль стола от калибровки (по умолчанию — «default», если сохранён; none — без)",
-                           "the table profile from calibration (default: «default» if saved; none: no profile)"))
+                   help=tr(
+                       "the table profile from calibration (default: «default» if saved; none: "
+                       "no profile)"))
     p.add_argument("--calibrate", action="store_true",
-                   help=tr("сначала калибровка у стола: 5 ударов и 3 столкновения, профиль сохраняется",
-                           "calibrate at the table first: 5 strikes and 3 collisions, the profile is saved"))
+                   help=tr(
+                       "calibrate at the table first: 5 strikes and 3 collisions, the profile is "
+                       "saved"))
     # The strike is reported ≈18 ms (the detector's look-ahead: the sound's first 16 ms) + up to
     # one block after it; the bar is 30 ms, so the default is the pipeline's 10 ms block.
     from .listen import DEFAULT_BLOCK_MS
 
     p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar="MS",
-                   help=tr(f"длина блока звука, мс (по умолчанию {DEFAULT_BLOCK_MS:g}; удар сообщается "
-                           f"через ≈18 мс + не больше одного блока)",
-                           f"audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is reported "
-                           f"≈18 ms + at most one block after it)"))
+                   help=tr(
+                       "audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is "
+                       "reported ≈18 ms + at most one block after it)").format(
+                       DEFAULT_BLOCK_MS=DEFAULT_BLOCK_MS))
     _add_model_options(p)
     add_why_option(p)
     p.set_defaults(handler=cmd_listen)
 
-    p = sub.add_parser("model", parents=[common], help=tr("модель Vosk: где она, скачать",
-                                                          "the Vosk model: where it is, fetch it"),
-                       description=tr("Где модель Vosk, или скачать vosk-model-small-ru-0.22 один раз в кэш "
-                                      "пользователя.",
-                                      "Where the Vosk model is, or fetch vosk-model-small-ru-0.22 once "
-                                      "into the user cache."))
+    p = sub.add_parser("model", parents=[common], help=tr("the Vosk model: where it is, fetch it"),
+                       description=tr(
+                           "Where the Vosk model is, or fetch vosk-model-small-ru-0.22 once into "
+                           "the user cache."))
     msub = p.add_subparsers(dest="model_command", metavar="path|download")
     # The nested commands take --lang too, without resetting one given before them.
     nested = argparse.ArgumentParser(add_help=False)
     nested.add_argument("--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
-                        help=tr("язык сообщений: ru (по умолчанию) или en", "language of messages: ru (default) or en"))
-    mp = msub.add_parser("path", parents=[nested], help=tr("где модель (или почему её нет)",
-                                                           "where the model is (or why there is none)"))
+                        help=tr("language of messages: ru (default) or en"))
+    mp = msub.add_parser("path", parents=[nested], help=tr("where the model is (or why there is none)"))
     _add_model_dir(mp)
-    mp.add_argument("--json", action="store_true", help=tr("вывод в JSON", "JSON output"))
+    mp.add_argument("--json", action="store_true", help=tr("JSON output"))
     mp.set_defaults(handler=cmd_model_path)
-    md = msub.add_parser("download", parents=[nested], help=tr("скачать, проверить и распаковать модель (один раз)",
-                                                               "fetch, verify and unpack the model once"))
-    md.add_argument("--url", default=None, help=tr("скачать с этого адреса (зеркало того же файла)",
-                                                   "fetch from this address instead (a mirror of the same file)"))
-    md.add_argument("--dest", default=None, metavar="DIR", help=tr("положить сюда, а не в кэш пользователя",
-                                                                   "put it here instead of the user cache"))
+    md = msub.add_parser("download", parents=[nested], help=tr("fetch, verify and unpack the model once"))
+    md.add_argument("--url", default=None, help=tr("fetch from this address instead (a mirror of the same file)"))
+    md.add_argument("--dest", default=None, metavar="DIR", help=tr("put it here instead of the user cache"))
     md.set_defaults(handler=cmd_model_download)
     p.set_defaults(handler=lambda args: _print_help(p))
 
 
 def _add_model_dir(p):
-    p.add_argument("--model", metavar="DIR", default=None, help=tr("проверить эту папку модели",
-                                                                   "a model folder to check"))
+    p.add_argument("--model", metavar="DIR", default=None, help=tr("a model folder to check"))
 
 
 def _voice_errors():
@@ -204,7 +187,7 @@ def cmd_timeline(args) -> int:
                             pocket_precision=args.pocket_precision,
                           lang=get_lang())
     if not strikes and not args.json:
-        print(tr("ударов в файле нет", "no strikes in the file"), file=sys.stderr)
+        print(tr("no strikes in the file"), file=sys.stderr)
     _print_decisions(decisions, args.json)
     return 0
 
@@ -224,8 +207,9 @@ def _missing_note(missing) -> str | None:
     if not missing:
         return None
     shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
-    return tr(f"в модели нет {len(missing)} слов заказа (их не распознать): {shown}",
-              f"the model lacks {len(missing)} call words (they cannot be recognized): {shown}")
+    return tr(
+        "the model lacks {missing} call words (they cannot be recognized): {shown}").format(
+        missing=len(missing), shown=shown)
 
 
 def _check_writable(path: str, option: str) -> None:
@@ -233,12 +217,14 @@ def _check_writable(path: str, option: str) -> None:
     import os
 
     if os.path.isdir(path):
-        raise UserError(tr(f"{option} {path}: это каталог, а нужен файл", f"{option} {path}: is a directory, not a file"))
+        raise UserError(tr("{option} {path}: is a directory, not a file").format(option=option, path=path))
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
-        raise UserError(tr(f"{option} {path}: каталога {parent} нет", f"{option} {path}: no directory {parent}"))
+        raise UserError(tr(
+            "{option} {path}: no directory {parent}").format(
+            option=option, path=path, parent=parent))
     if not os.access(parent, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UserError(tr(f"{option} {path}: нет прав на запись", f"{option} {path}: not writable"))
+        raise UserError(tr("{option} {path}: not writable").format(option=option, path=path))
 
 
 def cmd_transcribe(args) -> int:
@@ -269,18 +255,20 @@ def cmd_transcribe(args) -> int:
                 for e in result.events:
                     f.write(json.dumps(e, ensure_ascii=False) + "\n")
         except OSError as exc:
-            raise UserError(tr(f"--events {args.events}: не удаётся записать ({os_reason(exc)})",
-                               f"--events {args.events}: cannot write ({os_reason(exc)})")) from None
+            raise UserError(tr(
+                "--events {events}: cannot write ({exc})").format(
+                events=args.events, exc=os_reason(exc))) from None
     if args.json:
         out = result.to_json()
         out["model"] = str(location.path)
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(tr(f"{args.file}: {result.duration:.2f} с, модель {location.path}",
-             f"{args.file}: {result.duration:.2f} s, model {location.path}"))
-    print(tr("слышно: ", "heard: ") + (" ".join(w.word for w in result.words) or "—"))
+    print(tr(
+        "{file}: {duration:.2f} s, model {path}").format(
+        file=args.file, duration=result.duration, path=location.path))
+    print(tr("heard: ") + (" ".join(w.word for w in result.words) or "—"))
     if not result.decisions:
-        print(tr("ударов не найдено", "no strikes found"))
+        print(tr("no strikes found"))
     _print_decisions(result.decisions, False)
     return 0
 
@@ -340,21 +328,20 @@ def cmd_model_download(args) -> int:
 
     dest = Path(args.dest).expanduser() if args.dest else vm.user_cache_dir()
     url = args.url or vm.MODEL_URL
-    print(tr(f"скачиваю {url} в {dest}", f"downloading {url} into {dest}"), file=sys.stderr)
+    print(tr("downloading {url} into {dest}").format(url=url, dest=dest), file=sys.stderr)
     progress = _Progress(vm.MODEL_NAME)
     try:
         path, fetched = vm.download_model(dest, url=url, progress=progress, lang=get_lang())
     except vm.NetworkError as exc:
         progress.close()
-        raise UserError(f"{exc}. " + tr("Модель можно положить вручную: ", "You can place the model by hand: ")
+        raise UserError(f"{exc}. " + tr("You can place the model by hand: ")
                         + vm.manual_instructions(get_lang(), dest)) from None
     except _voice_errors() as exc:
         progress.close()
         raise UserError(str(exc)) from None
     progress.close()
     if fetched:
-        print(tr(f"модель проверена (размер, md5) и распакована в {path}",
-                 f"model verified (size, md5) and unpacked into {path}"))
+        print(tr("model verified (size, md5) and unpacked into {path}").format(path=path))
     else:
-        print(tr(f"модель уже на месте: {path} (не скачивал)", f"the model is already there: {path} (not fetched)"))
+        print(tr("the model is already there: {path} (not fetched)").format(path=path))
     return 0

@@ -1,17 +1,35 @@
 """User-facing language for the shell: Russian by default, English with ``--lang en``.
 
-The subpackages take ``lang`` as a plain argument ("ru" | "en"); the shell keeps
-the choice made on the command line here.
+Every message is written once, in English, as ``tr("…")`` (``trn`` for a count, with ``{n}``
+in both forms); its Russian text lives in the message catalog
+``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``, where a Russian reader can
+proofread every message in one place. The catalog is compiled with Babel into the ``.mo`` file
+next to it (``scripts/i18n.sh``: extract, update, compile); a test checks that every message in
+the code has its Russian text and that the compiled file is up to date.
+
+Placeholders are named (``tr("line {line}: {what}").format(line=…, what=…)``), so a
+translation may put them in its own order.
+
+The subpackages take ``lang`` as a plain argument ("ru" | "en"); the shell keeps the choice made
+on the command line here.
 """
 
 from __future__ import annotations
 
+import gettext
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "pyramid_referee"
+LANGS = ("ru", "en")
+
 _lang = "ru"
+_catalogs: dict[str, gettext.NullTranslations] = {}
 
 
 def set_lang(lang: str) -> None:
     global _lang
-    if lang not in ("ru", "en"):
+    if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     _lang = lang
 
@@ -20,9 +38,33 @@ def get_lang() -> str:
     return _lang
 
 
-def tr(ru: str, en: str) -> str:
-    """Pick the Russian or the English text by the current language."""
-    return en if _lang == "en" else ru
+def catalog(lang: str | None = None) -> gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (English is the messages themselves)."""
+    lang = lang or _lang
+    cat = _catalogs.get(lang)
+    if cat is None:
+        if lang == "en":
+            cat = gettext.NullTranslations()
+        else:
+            with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
+                cat = gettext.GNUTranslations(f)
+        _catalogs[lang] = cat
+    return cat
+
+
+def tr(message: str) -> str:
+    """``message`` (English, as written in the code) in the current language."""
+    return catalog().gettext(message)
+
+
+def trn(singular: str, plural: str, n: int) -> str:
+    """The form of a counted message for ``n`` in the current language (Russian has three)."""
+    return catalog().ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalog where it is looked up later (tables of messages)."""
+    return message
 
 
 class UserError(Exception):
@@ -31,37 +73,34 @@ class UserError(Exception):
 
 # -- argparse's own words (usage, errors) in Russian ------------------------------------------
 
-_ARGPARSE_RU = {
-    "usage: ": "использование: ",
-    "positional arguments": "аргументы",
-    "options": "параметры",
-    "show this help message and exit": "показать эту справку и выйти",
-    "show program's version number and exit": "показать версию программы и выйти",
-    "%(prog)s: error: %(message)s\n": "%(prog)s: ошибка: %(message)s\n",
-    "argument %(argument_name)s: %(message)s": "аргумент %(argument_name)s: %(message)s",
-    "invalid choice: %(value)r (choose from %(choices)s)":
-        "недопустимое значение %(value)r (допустимо: %(choices)s)",
-    "invalid %(type)s value: %(value)r": "неверное значение %(value)r: нужно число",
-    "the following arguments are required: %s": "не хватает аргументов: %s",
-    "unrecognized arguments: %s": "неизвестные аргументы: %s",
-    "expected one argument": "ожидалось одно значение",
-    "expected at most one argument": "ожидалось не больше одного значения",
-    "expected at least one argument": "ожидалось хотя бы одно значение",
-    "expected %s argument": "ожидалось значений: %s",
-    "expected %s arguments": "ожидалось значений: %s",
-    "ambiguous option: %(option)s could match %(matches)s":
-        "неоднозначный параметр %(option)s: подходят %(matches)s",
-    "not allowed with argument %s": "нельзя вместе с %s",
-    "one of the arguments %s is required": "нужен один из аргументов %s",
-    "ignored explicit argument %r": "лишнее значение %r",
-    "unknown parser %(parser_name)r (choices: %(choices)s)":
-        "неизвестная команда %(parser_name)r (есть: %(choices)s)",
-}
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("expected %s argument"),
+    N_("expected %s arguments"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("ignored explicit argument %r"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
 
 
 def argparse_text(text: str) -> str:
     """argparse's own message in the current language (argparse itself only knows English)."""
-    return _ARGPARSE_RU.get(text, text) if _lang == "ru" else text
+    return tr(text) if text in ARGPARSE_MESSAGES else text
 
 
 class argparse_in_language:
@@ -92,19 +131,20 @@ class argparse_in_language:
 
 # -- the reasons the system and the json module give, in the user's language --------------------
 
-_ERRNO_RU = {
-    "ENOENT": "нет такого файла или каталога",
-    "EISDIR": "это каталог, а не файл",
-    "ENOTDIR": "часть пути — не каталог",
-    "EACCES": "нет прав доступа",
-    "EPERM": "операция не разрешена",
-    "EROFS": "файловая система только для чтения",
-    "ENOSPC": "нет места на диске",
-    "EDQUOT": "превышена квота диска",
-    "ENAMETOOLONG": "слишком длинное имя",
-    "EEXIST": "файл уже есть",
-    "ELOOP": "слишком много символических ссылок",
-    "EIO": "ошибка ввода-вывода",
+# errno name → the system's English text (``strerror``), looked up in the catalog.
+ERRNO_MESSAGES = {
+    "ENOENT": N_("No such file or directory"),
+    "EISDIR": N_("Is a directory"),
+    "ENOTDIR": N_("Not a directory"),
+    "EACCES": N_("Permission denied"),
+    "EPERM": N_("Operation not permitted"),
+    "EROFS": N_("Read-only file system"),
+    "ENOSPC": N_("No space left on device"),
+    "EDQUOT": N_("Disk quota exceeded"),
+    "ENAMETOOLONG": N_("File name too long"),
+    "EEXIST": N_("File exists"),
+    "ELOOP": N_("Too many levels of symbolic links"),
+    "EIO": N_("Input/output error"),
 }
 
 
@@ -113,31 +153,32 @@ def os_reason(exc: OSError) -> str:
     import errno
 
     name = errno.errorcode.get(exc.errno or 0, "")
-    if _lang == "ru" and name in _ERRNO_RU:
-        return _ERRNO_RU[name]
+    if name in ERRNO_MESSAGES:
+        return tr(ERRNO_MESSAGES[name])
     return exc.strerror or str(exc)
 
 
-_JSON_RU = (
-    ("Expecting value", "ожидалось значение"),
-    ("Expecting property name enclosed in double quotes", "ожидалось имя поля в двойных кавычках"),
-    ("Expecting ',' delimiter", "ожидалась запятая"),
-    ("Expecting ':' delimiter", "ожидалось двоеточие"),
-    ("Unterminated string starting at", "незакрытая строка"),
-    ("Extra data", "лишние данные после JSON"),
-    ("Invalid control character at", "управляющий символ внутри строки"),
-    ("Invalid \\escape", "неверная escape-последовательность"),
-    ("Invalid \\uXXXX escape", "неверная последовательность \\uXXXX"),
+# The json module's messages (English only): how each begins.
+JSON_MESSAGES = (
+    N_("Expecting value"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Expecting ',' delimiter"),
+    N_("Expecting ':' delimiter"),
+    N_("Unterminated string starting at"),
+    N_("Extra data"),
+    N_("Invalid control character at"),
+    N_("Invalid \\escape"),
+    N_("Invalid \\uXXXX escape"),
 )
 
 
 def json_problem_ru(msg: str) -> str:
-    """The json module's message (English only) in Russian; an unknown one is kept as it is."""
-    return next((ru for en, ru in _JSON_RU if msg.startswith(en)), msg)
+    """The json module's message in Russian; an unknown one is kept as it is."""
+    return next((catalog("ru").gettext(en) for en in JSON_MESSAGES if msg.startswith(en)), msg)
 
 
 def json_reason(exc) -> str:
     """A ``json.JSONDecodeError`` as «what is wrong, column N» in the current language."""
     if _lang == "ru":
-        return f"{json_problem_ru(exc.msg)}, столбец {exc.colno}"
+        return tr("{problem}, column {column}").format(problem=json_problem_ru(exc.msg), column=exc.colno)
     return f"{exc.msg}, column {exc.colno}"

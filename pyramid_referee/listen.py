@@ -389,10 +389,9 @@ class LiveReferee:
         from .match_session import StrokeInputError
 
         if self.decision is None:
-            raise StrokeInputError(tr("удара ещё не было", "there was no strike yet"))
+            raise StrokeInputError(tr("there was no strike yet"))
         if not outcome_text.strip():
-            raise StrokeInputError(tr("исход не указан (пустой исход — «ничего» или «-»)",
-                                      "no outcome given (an empty one is 'ничего' or '-')"))
+            raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
         reading = reading_of(self.decision, self.lang)
         entered = self.session.enter(reading.text, outcome_text, reading=reading)
         self.decision = None
@@ -429,10 +428,9 @@ def run_live(args) -> int:
         except VoiceError as exc:
             raise UserError(str(exc)) from None
         if not devices:
-            raise UserError(tr("устройств ввода (микрофонов) не найдено: подключите микрофон или проверьте, "
-                               "что его видит система (arecord -l)",
-                               "no input devices (microphones) found: plug one in or check that the system "
-                               "sees it (arecord -l)"))
+            raise UserError(tr(
+                "no input devices (microphones) found: plug one in or check that the system sees "
+                "it (arecord -l)"))
         for d in devices:
             console.print(str(d))
         return 0
@@ -467,11 +465,11 @@ def run_live(args) -> int:
             for line in report(profile):
                 console.print(line)
             if profile.strikes_found != profile.strikes_asked:
-                raise UserError(tr("калибровка не удалась: услышано ударов "
-                                   f"{profile.strikes_found} из {profile.strikes_asked}; профиль не сохранён",
-                                   f"calibration failed: {profile.strikes_found} of {profile.strikes_asked} "
-                                   "strikes heard; no profile saved"))
-            console.print(tr(f"профиль сохранён: {prof.save(profile)}", f"profile saved: {prof.save(profile)}"))
+                raise UserError(tr(
+                    "calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
+                    "profile saved").format(
+                    strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked))
+            console.print(tr("profile saved: {profile}").format(profile=prof.save(profile)))
         else:
             profile = load_profile(getattr(args, "profile", None))
 
@@ -508,25 +506,25 @@ def run_live(args) -> int:
         speaker = Speaker(args.speak, lang, warn=lambda m: console.print(f"[yellow]{m}[/yellow]"))
         missing = referee.recognizer.missing
         if missing:
-            console.print("[yellow]" + tr(f"в модели нет {len(missing)} слов заказа: ",
-                                          f"the model lacks {len(missing)} call words: ")
+            console.print("[yellow]" + tr("the model lacks {missing} call words: ").format(missing=len(missing))
                           + ", ".join(missing[:20]) + (" …" if len(missing) > 20 else "") + "[/yellow]")
-        console.print(tr(f"модель: {location.path}; матч {session.id}: {session.players[0]} — {session.players[1]}",
-                         f"model: {location.path}; match {session.id}: {session.players[0]} — {session.players[1]}"))
+        console.print(tr(
+            "model: {path}; match {id}: {players} — {players2}").format(
+            path=location.path, id=session.id, players=session.players[0],
+            players2=session.players[1]))
         console.print(render_scoreboard(session.state.to_json(), session.id, lang))
         key = args.strike == "key"
         if profile is not None:
-            console.print(tr(f"профиль стола: «{profile.name}» ({profile.created})",
-                             f"table profile: «{profile.name}» ({profile.created})"))
-        console.print(tr("Говорите заказ. Удар — " + ("клавиша Enter" if key else "щелчок кия") + "; выход — Ctrl-C.",
-                         "Say the call. The strike: " + ("press Enter" if key else "the cue's click")
-                         + "; quit: Ctrl-C."))
+            console.print(tr(
+                "table profile: «{name}» ({created})").format(
+                name=profile.name, created=profile.created))
+        console.print(tr("Say the call. The strike: press Enter; quit: Ctrl-C.") if key
+                      else tr("Say the call. The strike: the cue's click; quit: Ctrl-C."))
         for row in session.unshown():  # a kill came between a stroke's commit and its verdict
             console.print("[yellow]" + tr(
-                f"удар {row.seq} уже записан, но программа прервалась и его вердикт мог не появиться на экране — "
-                f"не вводите его заново: #{row.seq} {row.record.verdict.get('message', '')}",
-                f"stroke {row.seq} is already stored, but the program stopped and its verdict may not have been shown — "
-                f"do not enter it again: #{row.seq} {row.record.verdict.get('message', '')}") + "[/yellow]")
+                "stroke {seq} is already stored, but the program stopped and its verdict may not "
+                "have been shown — do not enter it again: #{seq} {v}").format(
+                seq=row.seq, v=row.record.verdict.get('message', '')) + "[/yellow]")
             session.mark_shown(row.seq)
 
         decided: queue.Queue = queue.Queue()
@@ -567,17 +565,16 @@ def run_live(args) -> int:
             or a strike it counted without being sure; the fall-back is --strike key."""
             for t in det.unsure[n_unsure:]:
                 clear_partial()
-                console.print("[yellow]" + tr(f"возможно, удар в {t:.2f} с — не уверен, не засчитан "
-                                              f"(если удары теряются: --strike key или калибровка)",
-                                              f"possibly a strike at {t:.2f} s — unsure, not counted "
-                                              f"(if strikes are missed: --strike key or calibration)") + "[/yellow]")
+                console.print("[yellow]" + tr(
+                    "possibly a strike at {t:.2f} s — unsure, not counted (if strikes are "
+                    "missed: --strike key or calibration)").format(
+                    t=t) + "[/yellow]")
             for s in det.strikes[n_strikes:]:
                 if not s.sure:
                     clear_partial()
-                    console.print("[yellow]" + tr(f"удар в {s.time:.2f} с засчитан неуверенно "
-                                                  f"(вероятность {s.p_tip:.2f})",
-                                                  f"strike at {s.time:.2f} s counted, unsure "
-                                                  f"(probability {s.p_tip:.2f})") + "[/yellow]")
+                    console.print("[yellow]" + tr(
+                        "strike at {time:.2f} s counted, unsure (probability {p_tip:.2f})").format(
+                        time=s.time, p_tip=s.p_tip) + "[/yellow]")
 
         def audio_loop() -> None:
             pending: list[float] = []
@@ -639,7 +636,7 @@ def run_live(args) -> int:
                 console.print("[bold]" + describe(d, lang, render) + "[/bold]")
                 while True:
                     try:
-                        text = input(tr("исход (краткая запись): ", "outcome (short notation): "))
+                        text = input(tr("outcome (short notation): "))
                     except EOFError:
                         return 0
                     try:
@@ -663,7 +660,7 @@ def run_live(args) -> int:
                     from .play import game_end_text
 
                     if session.match.decided:
-                        console.print(tr(f"матч {session.id} окончен", f"match {session.id} is over")
+                        console.print(tr("match {id} is over").format(id=session.id)
                                       + ("; " + game_end_text(session, lang) if session.to_wins > 1 else ""))
                         return 0
                     console.print(game_end_text(session, lang))

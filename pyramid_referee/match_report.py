@@ -205,15 +205,15 @@ def export_csv(store: Store, match_id: int) -> str:
     p0, p1 = m.players
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    w.writerow([tr("матч", "match"), tr("удар", "stroke"), tr("время", "time"), tr("бьёт", "striker"),
-                tr("заказ", "call"), tr("заказ принят", "call status"), tr("почему не принят", "why refused"),
-                tr("исход", "outcome"), tr("заказ выполнен", "fulfilled"),
-                tr(f"очки {p0}", f"points {p0}"), tr(f"очки {p1}", f"points {p1}"),
-                tr("штраф платит", "penalty paid by"), tr("фолы", "fouls"), tr("засчитаны шары", "balls counted"),
-                tr("выставлены шары", "balls re-spotted"), tr(f"счёт {p0}", f"score {p0}"), tr(f"счёт {p1}", f"score {p1}"),
-                tr("бьёт следующим", "next to play"), tr("итог", "result"), tr("пункты правил", "clauses"),
-                tr("вердикт", "verdict")])
-    status_words = {"accepted": tr("да", "accepted"), "refused": tr("нет", "refused"), "none": tr("без заказа", "no call")}
+    w.writerow([tr("match"), tr("stroke"), tr("time"), tr("striker"),
+                tr("call"), tr("call status"), tr("why refused"),
+                tr("outcome"), tr("fulfilled"),
+                tr("points {p0}").format(p0=p0), tr("points {p1}").format(p1=p1),
+                tr("penalty paid by"), tr("fouls"), tr("balls counted"),
+                tr("balls re-spotted"), tr("score {p0}").format(p0=p0), tr("score {p1}").format(p1=p1),
+                tr("next to play"), tr("result"), tr("clauses"),
+                tr("verdict")])
+    status_words = {"accepted": tr("accepted"), "refused": tr("refused"), "none": tr("no call")}
     for r in store.strokes(match_id):
         rec, v, st = r.record, r.record.verdict, r.record.state
         pen = v.get("penalty")
@@ -221,13 +221,13 @@ def export_csv(store: Store, match_id: int) -> str:
         if not res:
             result = ""
         elif res.get("winner"):
-            result = tr(f"победил {res['winner']}", f"{res['winner']} won")
+            result = tr("{res} won").format(res=res['winner'])
         else:
-            result = tr("ничья", "draw")
+            result = tr("draw")
         w.writerow([
             m.id, r.seq, _csv_time(r.time), v.get("striker"), rec.call_text or "", status_words.get(rec.call_status, ""),
             (rec.refusal or {}).get("message", ""), render_outcome(rec.outcome),
-            tr("да", "yes") if v.get("fulfilled") else tr("нет", "no"),
+            tr("yes") if v.get("fulfilled") else tr("no"),
             csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
             " ".join(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
             " ".join(map(str, v.get("respotted", []))), csv_number(st["scores"][p0]), csv_number(st["scores"][p1]),

@@ -125,13 +125,14 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         try:
             data = json.loads(src)
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(f"исход: запись в фигурных скобках не читается (столбец {exc.colno}: {json_problem_ru(exc.msg)})",
-                                      f"outcome: bad JSON (column {exc.colno}: {exc.msg})")) from None
+            raise StrokeInputError(tr(
+                "outcome: bad JSON (column {colno}: {msg})").format(
+                colno=exc.colno, msg=exc.msg, msg2=json_problem_ru(exc.msg))) from None
     else:
         try:
             data, columns = parse_outcome_located(text)
         except NotationError as exc:
-            raise StrokeInputError(tr("исход: ", "outcome: ") + exc.message(get_lang())) from None
+            raise StrokeInputError(tr("outcome: ") + exc.message(get_lang())) from None
     try:
         outcome = Outcome.from_json(data)
     except RulesInputError as exc:
@@ -173,10 +174,11 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         try:
             call = Call.from_json(json.loads(src))
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(f"заказ: запись в фигурных скобках не читается (столбец {exc.colno}: {json_problem_ru(exc.msg)})",
-                                      f"call: bad JSON (column {exc.colno}: {exc.msg})")) from None
+            raise StrokeInputError(tr(
+                "call: bad JSON (column {colno}: {msg})").format(
+                colno=exc.colno, msg=exc.msg, msg2=json_problem_ru(exc.msg))) from None
         except CallFormatError as exc:
-            raise StrokeInputError(tr("заказ: ", "call: ") + str(exc)) from None
+            raise StrokeInputError(tr("call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
     from .grammar import parse
 
@@ -212,8 +214,9 @@ class Session:
             self.settings = Settings.from_json(row.settings)
             self.match = Match(self.settings, row.players, row.start, to_wins=row.to_wins)
         except RulesInputError as exc:
-            raise StoreError(tr(f"матч {match_id}: записанные настройки не годятся: {exc.text('ru')}",
-                                f"match {match_id}: the stored settings are not valid: {exc.text('en')}")) from None
+            raise StoreError(tr(
+                "match {match_id}: the stored settings are not valid: {v}").format(
+                match_id=match_id, v=exc.text('en'), v2=exc.text('ru'))) from None
         self.mismatches: list[Mismatch] = []
         self.verdicts: dict[int, Any] = {}  # seq → the replayed Verdict, to show in any language
         self.seq = 0
@@ -243,8 +246,7 @@ class Session:
         if match_id is None:
             match_id = store.latest_open()
             if match_id is None:
-                raise StoreError(tr("незаконченных матчей нет (начните: «pyramid-referee match new --players Иван Пётр»)",
-                                    "there is no unfinished match (start one: match new --players A B)"))
+                raise StoreError(tr("there is no unfinished match (start one: match new --players A B)"))
         return cls(store, match_id, lang=lang)
 
     def _restore(self) -> None:
@@ -337,8 +339,7 @@ class Session:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
         self._check_open()
         if self.match.decided:
-            raise StrokeInputError(tr("матч окончен; начните новый: «pyramid-referee match new»",
-                                      "the match is over; start a new one: pyramid-referee match new"))
+            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new"))
         reading = reading or self.read_call(call_text)
         _, outcome, columns = outcome_from_text(outcome_text)
         try:
@@ -370,8 +371,9 @@ class Session:
     def _check_open(self) -> None:
         if self.mismatches:
             raise StrokeInputError(tr(
-                f"запись матча {self.id} не совпадает с переигровкой — изменения закрыты (посмотрите: «pyramid-referee match show {self.id}»)",
-                f"match {self.id}: the record disagrees with its replay: changes are closed (match show {self.id})"))
+                "match {id}: the record disagrees with its replay: changes are closed (match "
+                "show {id})").format(
+                id=self.id))
 
     def undo(self) -> int | None:
         """Take back the last stroke (committed first); its seq or None."""
@@ -395,7 +397,7 @@ class Session:
         try:
             verdict = self._judge(row.record)
         except (RulesError, CallFormatError, ValueError) as exc:
-            raise StrokeInputError(tr(f"повтор удара {row.seq} невозможен: ", f"cannot redo stroke {row.seq}: ")
+            raise StrokeInputError(tr("cannot redo stroke {seq}: ").format(seq=row.seq)
                                    + _rules_error_text(exc, self.lang)) from None
         before = len(self.mismatches)
         self._check(row, verdict)

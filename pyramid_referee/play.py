@@ -144,7 +144,7 @@ class Play:
 
     def error(self, msg: str) -> None:
         self.rejected += 1
-        where = "" if self.interactive else tr(f"строка {self.lineno}: ", f"line {self.lineno}: ")
+        where = "" if self.interactive else tr("line {lineno}: ").format(lineno=self.lineno)
         if self.json:
             self.emit({"type": "error", "line": self.lineno, "message": where + msg})
         else:
@@ -181,11 +181,11 @@ class Play:
                                     "outcome_text": r.record.outcome_text, "verdict": r.record.verdict}
                                    for r in unshown]})
         else:
-            what = tr("продолжаем матч", "resuming match") if self.resumed else tr("матч", "match")
+            what = tr("resuming match") if self.resumed else tr("match")
             self.say(f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
-                     + (tr(f"до {s.to_wins} побед; ", f"to {s.to_wins} wins; ") if s.to_wins > 1 else "")
-                     + tr(f"ударов: {s.seq}", f"strokes: {s.seq}")
-                     + ("" if not self.interactive else tr(" («помощь» — подсказка)", " (help for help)")))
+                     + (tr("to {to_wins} wins; ").format(to_wins=s.to_wins) if s.to_wins > 1 else "")
+                     + tr("strokes: {seq}").format(seq=s.seq)
+                     + ("" if not self.interactive else tr(" (help for help)")))
             for r in unshown:
                 self.say(self.unshown_text(r), "yellow")
             self.show_score(series=True)
@@ -195,27 +195,26 @@ class Play:
     def unshown_text(self, row) -> str:
         """A stroke stored before a kill whose verdict never reached the screen: say it is in."""
         rec = row.record
-        call = rec.call_text or tr("без заказа", "no call")
+        call = rec.call_text or tr("no call")
         replayed = self.s.verdicts.get(row.seq)
         verdict = replayed.message(self.lang) if replayed is not None else rec.verdict.get("message", "")
-        return tr(f"удар {row.seq} уже записан, но программа прервалась и его вердикт мог не появиться на экране: "
-                  f"«{call} | {rec.outcome_text}» — не вводите его заново. #{row.seq} {verdict}",
-                  f"stroke {row.seq} is already stored, but the program stopped and its verdict may not have been shown: "
-                  f"«{call} | {rec.outcome_text}» — do not enter it again. #{row.seq} {verdict}")
+        return tr(
+            "stroke {seq} is already stored, but the program stopped and its verdict may not "
+            "have been shown: «{call} | {outcome_text}» — do not enter it again. #{seq} {verdict}").format(
+            seq=row.seq, call=call, outcome_text=rec.outcome_text, verdict=verdict)
 
     def prompt(self) -> str:
         if not self.interactive:
             return ""
         who = self.s.upcoming.striker  # after a game's end: who breaks the next one
-        return (tr(f"исход ({who})> ", f"outcome ({who})> ") if self.pending is not None
-                else tr(f"заказ ({who})> ", f"call ({who})> "))
+        return (tr("outcome ({who})> ").format(who=who) if self.pending is not None
+                else tr("call ({who})> ").format(who=who))
 
     # ------------------------------------------------------------------ input
     def feed(self, raw: str) -> None:
         self.lineno += 1
         if any("\udc80" <= ch <= "\udcff" for ch in raw):  # bytes that were not UTF-8: never stored
-            self.error(tr("строка не в UTF-8: проверьте кодировку терминала или файла",
-                          "the line is not UTF-8: check the terminal's or the file's encoding"))
+            self.error(tr("the line is not UTF-8: check the terminal's or the file's encoding"))
             return
         line = raw.strip()
         low = line.lower()
@@ -238,7 +237,7 @@ class Play:
                 self.take_call(line)
             elif self._new_call(line):  # said again instead of an outcome: the last call counts (C9)
                 if not self.json:
-                    self.say(tr("прежний заказ заменён (C9)", "the earlier call is replaced (C9)"))
+                    self.say(tr("the earlier call is replaced (C9)"))
                 self.take_call(line)
             else:
                 self.stroke(self.pending, line)
@@ -268,8 +267,9 @@ class Play:
         reading = self.s.read_call(text)
         if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
             why = reading.refusal.get("message", "")
-            raise StrokeInputError(tr(f"заказ не записан: {why} — похоже на опечатку; наберите заказ заново",
-                                      f"nothing recorded: {why} — looks like a typo; type the call again"))
+            raise StrokeInputError(tr(
+                "nothing recorded: {why} — looks like a typo; type the call again").format(
+                why=why))
         return reading
 
     def take_call(self, text: str) -> None:
@@ -285,15 +285,15 @@ class Play:
 
     def stroke(self, reading: CallReading, outcome_text: str) -> None:
         if not outcome_text.strip():
-            raise StrokeInputError(tr("исход не указан (пустой исход — «ничего» или «-»)",
-                                      "no outcome given (an empty one is 'ничего' or '-')"))
+            raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
         if reading.status == "refused" and self.confirm is not None:
             why = (reading.refusal or {}).get("message", "")
-            question = tr(f"Заказ не принят: {why}. Записать удар с непринятым заказом? [д/н] ",
-                          f"The call is refused: {why}. Record the stroke with the refused call? [y/n] ")
+            question = tr(
+                "The call is refused: {why}. Record the stroke with the refused call? [y/n] ").format(
+                why=why)
             if not self.confirm(question):
                 self.pending = None
-                self.say(tr("удар не записан; наберите заказ заново", "the stroke was not recorded; type the call again"))
+                self.say(tr("the stroke was not recorded; type the call again"))
                 return
         entered = self.s.enter(reading.text, outcome_text, reading=reading)  # committed here
         self.pending = None
@@ -313,7 +313,7 @@ class Play:
             self.emit(obj)
             return
         if e.record.call_status == "refused" and e.record.refusal:
-            self.say(tr("заказ не принят: ", "call refused: ") + e.record.refusal.get("message", ""), "red")
+            self.say(tr("call refused: ") + e.record.refusal.get("message", ""), "red")
         self.say(f"#{e.seq} " + e.verdict.message(self.lang), "bold")
         if self.why:
             from .cli_rules import why_lines
@@ -344,20 +344,20 @@ class Play:
                 if self.json:
                     self.emit({"type": "undo", "match": self.s.id, "call": True, "seq": self.s.seq})
                 else:
-                    self.say(tr("заказ отменён", "call withdrawn"))
+                    self.say(tr("call withdrawn"))
                 return
             seq = self.s.undo()
         else:
             seq = self.s.redo()
         if seq is None:
-            raise StrokeInputError(tr("нечего отменять", "nothing to undo") if cmd == "undo"
-                                   else tr("нечего возвращать", "nothing to redo"))
+            raise StrokeInputError(tr("nothing to undo") if cmd == "undo"
+                                   else tr("nothing to redo"))
         if self.json:
             self.emit({"type": cmd, "match": self.s.id, "stroke": seq, "seq": self.s.seq,
                        "state": self.s.state.to_json()})
         else:
-            self.say(tr(f"удар {seq} отменён", f"stroke {seq} undone") if cmd == "undo"
-                     else tr(f"удар {seq} возвращён", f"stroke {seq} redone"))
+            self.say(tr("stroke {seq} undone").format(seq=seq) if cmd == "undo"
+                     else tr("stroke {seq} redone").format(seq=seq))
             self.show_score()
 
     # ------------------------------------------------------------------ loop
@@ -368,8 +368,9 @@ class Play:
             for m in self.s.mismatches:
                 self.err.write(m.describe(self.lang) + "\n")
             raise StoreError(tr(
-                f"матч {self.s.id}: запись не совпадает с переигровкой; ввод невозможен (посмотрите: «pyramid-referee match show {self.s.id}»)",
-                f"match {self.s.id}: the record disagrees with its replay; cannot continue (match show {self.s.id})"))
+                "match {id}: the record disagrees with its replay; cannot continue (match show "
+                "{id})").format(
+                id=self.s.id))
         interrupted = False
         while not self.done:
             try:
@@ -394,13 +395,13 @@ class Play:
         """On leaving: what is kept and how to go on (a call not yet played is not a stroke)."""
         s = self.s
         if self.pending is not None:
-            self.say(tr("заказ без исхода не записан", "the call without an outcome was not recorded"))
+            self.say(tr("the call without an outcome was not recorded"))
         if s.match.decided:
-            self.say(tr(f"матч {s.id} окончен и сохранён (ударов: {s.seq})",
-                        f"match {s.id} is over and saved ({s.seq} strokes)"))
+            self.say(tr("match {id} is over and saved ({seq} strokes)").format(id=s.id, seq=s.seq))
         else:
-            self.say(tr(f"матч {s.id} сохранён (ударов: {s.seq}); продолжить: «pyramid-referee match resume {s.id}»",
-                        f"match {s.id} saved ({s.seq} strokes); to go on: pyramid-referee match resume {s.id}"))
+            self.say(tr(
+                "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume {id}").format(
+                id=s.id, seq=s.seq))
 
 
 def stdin_reader(interactive: bool) -> Callable[[str], str | None]:

@@ -48,29 +48,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from .i18n import N_
+
 # Lark and the rules engine are imported where they are used: the command line imports this
-# module for its help text (RECORD_HELP_RU), and every command would otherwise pay for them.
+# module for its help text (RECORD_HELP), and every command would otherwise pay for them.
 
 EXTENSIONS = (".record", ".партия")
 
 #: The record's format in a few lines, for ``validate --help`` and ``replay --help``.
-RECORD_HELP_RU = """\
-  Игроки: Иван, Пётр                 (обязательно; первым — кто разбивает)
-  Режим: чистое назначение           (или «шар и луза»)
-  До: 71   Штраф: 5   Отрицательный счёт: да   Стоимость шаров: классическая
-  Точность лузы: нужна сторона угла  Нужен результат: нет
-  Счёт: Иван 20, Пётр 11   На столе: 2 4 5 15   Бьёт: Пётр   С руки: нет
-                                     (начало с протокола: «Счёт», «На столе», «Бьёт» вместе)
-  Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0
-  Иван: тройку в угол (не принят) | биток 6 | 3:0
-  Пётр: без заказа | биток 9; фол г | 8:-5
-Заголовок — до первого удара, по строке «Название: значение»; кроме «Игроки» всё
-необязательно. Удар: кто бьёт, «:», заказ как сказан («без заказа» или «-», если
-его нет; заказ, который судья не принял, отмечают «(не принят)»), «|», исход в
-записи исходов (как в «play»), и по желанию «|» и счёт после удара — игроки в
-порядке строки «Игроки». «#» начинает комментарий.\
-"""
-RECORD_HELP_EN = """\
+RECORD_HELP = N_("""\
   «Игроки: Иван, Пётр»                      (required; the one who breaks first)
   «Режим: чистое назначение»                (or «шар и луза»)
   «До: 71»  «Штраф: 5»  «Отрицательный счёт: да»  «Стоимость шаров: классическая»
@@ -85,7 +71,7 @@ The header comes before the first stroke, one 'Name: value' a line; all but
 or '-' for none; a call the referee refused is marked «(не принят)»), '|', the
 outcome in the outcome notation (as in play), and optionally '|' and the score
 after the stroke, the players in the order of «Игроки». '#' starts a comment.\
-"""
+""")
 NO_CALL = "без заказа"
 REFUSED_MARK = "(не принят)"
 
@@ -629,10 +615,10 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
     for name in (p0, p1):
         bad = next((ch for ch in ",:|#" if ch in name), None)
         if bad or name != name.strip():
-            raise UserError(tr(f"имя игрока «{name}» не записать в запись партии: в имени не должно быть знаков "
-                               "«,», «:», «|», «#» и пробелов по краям; выгрузите партию в другом формате",
-                               f"the player's name '{name}' cannot go into a game record: a name may not hold "
-                               "',', ':', '|', '#' or spaces at its ends; export the match in another format"))
+            raise UserError(tr(
+                "the player's name '{name}' cannot go into a game record: a name may not hold "
+                "',', ':', '|', '#' or spaces at its ends; export the match in another format").format(
+                name=name))
     s = Settings.from_json(settings)
     out = [f"# {title}"] if title else []
     out += [f"Игроки: {p0}, {p1}", f"Режим: {_MODE_WORDS[s.mode]}"]

@@ -130,8 +130,9 @@ class StoreConflict(StoreError):
 
 def _conflict(match_id: int) -> StoreConflict:
     return StoreConflict(tr(
-        f"матч {match_id} изменён другой программой; ничего не записано — запустите заново: «pyramid-referee match resume {match_id}»",
-        f"match {match_id} was changed by another process; nothing was written: restart with match resume {match_id}"))
+        "match {match_id} was changed by another process; nothing was written: restart with "
+        "match resume {match_id}").format(
+        match_id=match_id))
 
 
 def _now() -> str:
@@ -232,33 +233,32 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
         return StoreError(tr(
-            f"база матчей {path} занята другой программой (заблокирована); повторите позже",
-            f"the match database {path} is locked by another process; try again later"))
+            "the match database {path} is locked by another process; try again later").format(
+            path=path))
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return StoreError(tr(
-            f"файл {path} повреждён или не является базой матчей; он не изменён",
-            f"{path} is corrupt or not a match database ({exc}); it was left as it is"))
+            "{path} is corrupt or not a match database ({exc}); it was left as it is").format(
+            path=path, exc=exc))
     if "unable to open" in text or "readonly" in text or "read-only" in text:
         why = _not_writable(path)
         if why:
-            return StoreError(tr(f"не удаётся открыть базу матчей {path}: {why[0]} (база пишется при каждом "
-                                 f"открытии, её журналу нужен каталог с правом записи); укажите другое место: --db",
-                                 f"cannot open the match database {path}: {why[1]} (the database is written on "
-                                 f"every opening, its journal needs a writable directory); use another place: --db"))
-        return StoreError(tr(f"не удаётся открыть базу матчей {path}",
-                             f"cannot open the match database {path} ({exc})"))
+            return StoreError(tr(
+                "cannot open the match database {path}: {why} (the database is written on every "
+                "opening, its journal needs a writable directory); use another place: --db").format(
+                path=path, why=why[1], why2=why[0]))
+        return StoreError(tr("cannot open the match database {path} ({exc})").format(path=path, exc=exc))
     if "disk" in text and "full" in text:
-        return StoreError(tr(f"база матчей {path}: нет места на диске; ничего не записано",
-                             f"match database {path}: the disk is full; nothing was written"))
-    return StoreError(tr(f"база матчей {path}: непредвиденная ошибка при чтении или записи; ничего не записано",
-                         f"match database {path}: {exc}"))
+        return StoreError(tr(
+            "match database {path}: the disk is full; nothing was written").format(
+            path=path))
+    return StoreError(tr("match database {path}: {exc}").format(path=path, exc=exc))
 
 
 def missing_db(path: Path) -> StoreMissing:
     return StoreMissing(tr(
-        f"базы матчей {path} нет: матчей ещё не было (начните: «pyramid-referee match new --players Иван Пётр»)",
-        f"there is no match database {path}: no match was played yet "
-        f"(start one: pyramid-referee match new --players Ivan Petr)"))
+        "there is no match database {path}: no match was played yet (start one: pyramid-referee "
+        "match new --players Ivan Petr)").format(
+        path=path))
 
 
 class Store:
@@ -269,10 +269,10 @@ class Store:
         explicit = path is not None or bool(os.environ.get(ENV_DB))
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         if self.path.is_dir():
-            given = "--db" if path is not None else ENV_DB if os.environ.get(ENV_DB) else tr("база матчей",
-                                                                                            "match database")
-            raise StoreError(tr(f"{given} {self.path}: это каталог, а нужен файл базы",
-                                f"{given} {self.path}: is a directory, not a database file"))
+            given = "--db" if path is not None else ENV_DB if os.environ.get(ENV_DB) else tr("match database")
+            raise StoreError(tr(
+                "{given} {path}: is a directory, not a database file").format(
+                given=given, path=self.path))
         if not self.path.exists():
             if not create:
                 raise missing_db(self.path)
@@ -281,14 +281,15 @@ class Store:
                 if create_dir if create_dir is not None else not explicit:
                     parent.mkdir(parents=True, exist_ok=True)
                 else:
-                    raise StoreError(tr(f"каталога {parent} для базы матчей нет",
-                                        f"the directory {parent} for the match database does not exist"))
+                    raise StoreError(tr(
+                        "the directory {parent} for the match database does not exist").format(
+                        parent=parent))
             self._create_file()
         elif self.path.is_file() and self.path.stat().st_size == 0:
-            raise StoreError(tr(f"файл {self.path} пуст: это не база матчей; он не изменён "
-                                f"(удалите его или укажите другой файл: --db)",
-                                f"{self.path} is empty: not a match database; it was left as it is "
-                                f"(remove it or name another file: --db)"))
+            raise StoreError(tr(
+                "{path} is empty: not a match database; it was left as it is (remove it or name "
+                "another file: --db)").format(
+                path=self.path))
         try:
             self.con = self._connect(self.path)
         except sqlite3.Error as exc:
@@ -345,16 +346,16 @@ class Store:
         version = con.execute("PRAGMA user_version").fetchone()[0]  # fails on a non-database file
         if version > SCHEMA_VERSION:
             raise StoreError(tr(
-                f"база {self.path} записана более новой версией программы (схема {version} > {SCHEMA_VERSION}); "
-                f"обновите программу",
-                f"{self.path} was written by a newer version (schema {version} > {SCHEMA_VERSION}); upgrade pyramid-referee"))
+                "{path} was written by a newer version (schema {version} > {SCHEMA_VERSION}); "
+                "upgrade pyramid-referee").format(
+                path=self.path, version=version, SCHEMA_VERSION=SCHEMA_VERSION))
         if version == 0:  # checked before anything is written: another program's file stays as it was
-            raise StoreError(tr(f"{self.path}: это база данных другой программы, а не база матчей; она не изменена",
-                                f"{self.path}: another program's database, not a match database; it was left as it is"))
+            raise StoreError(tr(
+                "{path}: another program's database, not a match database; it was left as it is").format(
+                path=self.path))
         mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            raise StoreError(tr(f"база {self.path}: не удалось включить журнал упреждающей записи ({mode})",
-                                f"{self.path}: cannot switch to WAL ({mode})"))
+            raise StoreError(tr("{path}: cannot switch to WAL ({mode})").format(path=self.path, mode=mode))
         con.execute("PRAGMA synchronous=FULL")
         con.execute("PRAGMA foreign_keys=ON")
         if version < SCHEMA_VERSION:
@@ -407,8 +408,9 @@ class Store:
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         if r is None:
-            raise StoreError(tr(f"матча {match_id} нет в базе {self.path}",
-                                f"there is no match {match_id} in {self.path}"))
+            raise StoreError(tr(
+                "there is no match {match_id} in {path}").format(
+                match_id=match_id, path=self.path))
         return self._match_row(r)
 
     def list_matches(self) -> list[MatchRow]:
@@ -456,8 +458,9 @@ class Store:
         return StrokeRow(r[0], r[1], r[2], rec, r[12], r[13])
 
     def _bad_record(self, match_id, seq, exc) -> StoreError:
-        return StoreError(tr(f"{self.path}: матч {match_id}, удар {seq}: запись повреждена ({exc})",
-                             f"{self.path}: match {match_id}, stroke {seq}: the record is damaged ({exc})"))
+        return StoreError(tr(
+            "{path}: match {match_id}, stroke {seq}: the record is damaged ({exc})").format(
+            path=self.path, match_id=match_id, seq=seq, exc=exc))
 
     def strokes(self, match_id: int, *, statuses: tuple[str, ...] = ("active",)) -> list[StrokeRow]:
         """The match's strokes with these statuses, in seq order (then entry order)."""
@@ -528,7 +531,7 @@ class Store:
         with self._tx():
             con = self.con
             if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise StoreError(tr(f"матча {match_id} нет", f"there is no match {match_id}"))
+                raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
             undone = [r[0] for r in con.execute(
                 "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' ORDER BY seq", (match_id,))]
             if undone:
@@ -609,8 +612,9 @@ class Store:
         """Remove the match, its strokes and its log, in one transaction."""
         with self._tx():
             if self.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise StoreError(tr(f"матча {match_id} нет в базе {self.path}",
-                                    f"there is no match {match_id} in {self.path}"))
+                raise StoreError(tr(
+                    "there is no match {match_id} in {path}").format(
+                    match_id=match_id, path=self.path))
             for table in ("strokes", "actions"):
                 self.con.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
             self.con.execute("DELETE FROM matches WHERE id = ?", (match_id,))

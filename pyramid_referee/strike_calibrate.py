@@ -28,8 +28,9 @@ def _record(args, what_ru: str, what_en: str, count: int, counter) -> "object":
     from .voice.mic import MicrophoneSource
 
     seconds = args.seconds or 60.0
-    print(tr(f"{what_ru} (слушаю до {seconds:.0f} с; Ctrl-C — прервать)",
-             f"{what_en} (listening up to {seconds:.0f} s; Ctrl-C to stop)"), file=sys.stderr)
+    print(tr(
+        "{what_en} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
+        what_en=what_en, seconds=seconds, what_ru=what_ru), file=sys.stderr)
     blocks = []
     heard = 0
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
@@ -39,12 +40,11 @@ def _record(args, what_ru: str, what_en: str, count: int, counter) -> "object":
                 n = counter(frame)
                 if n > heard:
                     heard = n
-                    print(tr(f"  услышано: {heard} из {count}", f"  heard: {heard} of {count}"), file=sys.stderr)
+                    print(tr("  heard: {heard} of {count}").format(heard=heard, count=count), file=sys.stderr)
                 if heard >= count or frame.t1 >= seconds:
                     break
         except KeyboardInterrupt:
-            raise UserError(tr("калибровка прервана, профиль не сохранён",
-                               "calibration interrupted, no profile saved")) from None
+            raise UserError(tr("calibration interrupted, no profile saved")) from None
         problem = mic.problems()
     if problem:
         print(f"pyramid-referee: {problem}", file=sys.stderr)
@@ -83,14 +83,13 @@ def calibrate_profile(args):
     from .voice.calibrate import calibrate
 
     if args.count < 1 or args.count > 50:
-        raise UserError(tr("--count: нужно число ударов от 1 до 50", "--count: a number of strikes from 1 to 50"))
+        raise UserError(tr("--count: a number of strikes from 1 to 50"))
     if args.collisions < 0 or args.collisions > 50:
-        raise UserError(tr("--collisions: нужно число от 0 до 50", "--collisions: a number from 0 to 50"))
+        raise UserError(tr("--collisions: a number from 0 to 50"))
     name = args.name or prof.DEFAULT_NAME
     if args.from_files:
         if len(args.from_files) > 2:
-            raise UserError(tr("--from: файл с ударами и, если есть, файл со столкновениями — не больше двух",
-                               "--from: a strikes file and optionally a collisions file, two at most"))
+            raise UserError(tr("--from: a strikes file and optionally a collisions file, two at most"))
         strikes_audio = _read(args.from_files[0])
         coll_audio = _read(args.from_files[1]) if len(args.from_files) > 1 else None
     else:
@@ -111,25 +110,27 @@ def calibrate_profile(args):
 
 def report(profile) -> list[str]:
     p = profile
-    lines = [tr(f"найдено {p.strikes_found} ударов из {p.strikes_asked}; "
-                f"уверенных без калибровки: {p.strikes_sure_before} из {p.strikes_found}",
-                f"found {p.strikes_found} strikes of {p.strikes_asked}; "
-                f"sure without calibration: {p.strikes_sure_before} of {p.strikes_found}")]
+    lines = [tr(
+        "found {strikes_found} strikes of {strikes_asked}; sure without calibration: "
+        "{strikes_sure_before} of {strikes_found}").format(
+        strikes_found=p.strikes_found, strikes_asked=p.strikes_asked,
+        strikes_sure_before=p.strikes_sure_before)]
     if p.collisions_heard:
-        lines.append(tr(f"столкновений услышано: {p.collisions_heard}, за удар профиль примет: {p.collisions_as_strikes}",
-                        f"collisions heard: {p.collisions_heard}, taken for a strike with the profile: "
-                        f"{p.collisions_as_strikes}"))
+        lines.append(tr(
+            "collisions heard: {collisions_heard}, taken for a strike with the profile: "
+            "{collisions_as_strikes}").format(
+            collisions_heard=p.collisions_heard, collisions_as_strikes=p.collisions_as_strikes))
     if not p.separable and p.strikes_found:
-        lines.append(tr("внимание: удары и столкновения звучат похоже — поставьте микрофон ближе к столу "
-                        "или играйте с --strike key",
-                        "note: strikes and collisions sound alike here: move the microphone closer to the "
-                        "table, or play with --strike key"))
-    lines.append(tr(f"уровень ударов {p.strike_level_db:.0f} дБ, шум {p.background_db:.0f} дБ, звон удара "
-                    f"{p.strike_decay_ms:.0f} мс, прямой звук к отражённому {p.direct_to_late_db:.0f} дБ; "
-                    f"поправка порога {p.tip_bias:+.2f}, самый тихий удар {p.min_level_db:.0f} дБ",
-                    f"strike level {p.strike_level_db:.0f} dB, noise {p.background_db:.0f} dB, strike ring "
-                    f"{p.strike_decay_ms:.0f} ms, direct to late sound {p.direct_to_late_db:.0f} dB; "
-                    f"threshold shift {p.tip_bias:+.2f}, quietest strike {p.min_level_db:.0f} dB"))
+        lines.append(tr(
+            "note: strikes and collisions sound alike here: move the microphone closer to the "
+            "table, or play with --strike key"))
+    lines.append(tr(
+        "strike level {strike_level_db:.0f} dB, noise {background_db:.0f} dB, strike ring "
+        "{strike_decay_ms:.0f} ms, direct to late sound {direct_to_late_db:.0f} dB; threshold "
+        "shift {tip_bias:+.2f}, quietest strike {min_level_db:.0f} dB").format(
+        strike_level_db=p.strike_level_db, background_db=p.background_db,
+        strike_decay_ms=p.strike_decay_ms, direct_to_late_db=p.direct_to_late_db,
+        tip_bias=p.tip_bias, min_level_db=p.min_level_db))
     return lines
 
 
@@ -146,10 +147,10 @@ def run_calibrate(args) -> int:
         for line in report(profile):
             print(line)
     if not ok:
-        msg = tr(f"профиль не сохранён: услышано {profile.strikes_found} ударов, а просили {profile.strikes_asked}. "
-                 f"Повторите калибровку: удары по одному, между ними тишина 2–3 с.",
-                 f"no profile saved: {profile.strikes_found} strikes heard, {profile.strikes_asked} asked. "
-                 f"Calibrate again: one strike at a time, 2–3 s of quiet between them.")
+        msg = tr(
+            "no profile saved: {strikes_found} strikes heard, {strikes_asked} asked. Calibrate "
+            "again: one strike at a time, 2–3 s of quiet between them.").format(
+            strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked)
         if args.json:
             print(json.dumps(out, ensure_ascii=False))
         print(msg, file=sys.stderr)
@@ -157,11 +158,12 @@ def run_calibrate(args) -> int:
     try:
         path = prof.save(profile)
     except OSError as exc:
-        raise UserError(tr(f"не удалось сохранить профиль: {exc.strerror} ({exc.filename})",
-                           f"cannot save the profile: {exc.strerror} ({exc.filename})")) from None
+        raise UserError(tr(
+            "cannot save the profile: {strerror} ({filename})").format(
+            strerror=exc.strerror, filename=exc.filename)) from None
     if args.json:
         out["saved"] = str(path)
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(tr(f"профиль «{profile.name}» сохранён: {path}", f"profile «{profile.name}» saved: {path}"))
+        print(tr("profile «{name}» saved: {path}").format(name=profile.name, path=path))
     return 0

@@ -92,6 +92,25 @@ def compiled() -> bytes:
     return buf.getvalue()
 
 
+def hidden_in_fstrings() -> list[str]:
+    """Messages looked up inside an f-string: Babel cannot see them there, so they would never
+    reach the catalog (and would show in English)."""
+    import ast
+
+    out = []
+    for folder in SOURCES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.JoinedStr):
+                    for call in ast.walk(node):
+                        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                                and call.func.id in KEYWORDS):
+                            out.append(f"{path.relative_to(ROOT)}:{node.lineno}: a message inside an f-string: "
+                                       f"{ast.unparse(call)}")
+    return out
+
+
 def problems() -> list[str]:
     """What is wrong with the catalog: messages without Russian text, stale entries, a stale .mo."""
     out = []
@@ -110,6 +129,7 @@ def problems() -> list[str]:
     have = {m.id for m in cat if m.id}
     for key in sorted(in_code - {k[0] if isinstance(k, tuple) else k for k in have}, key=str):
         out.append(f"in the code, not in the catalog: {key!r} ({code.get(key, [('?', 0)])[0]})")
+    out += hidden_in_fstrings()
     if not MO.exists() or MO.read_bytes() != compiled():
         out.append(f"{MO.relative_to(ROOT)} is not the compiled {PO.name}: run scripts/i18n.py compile")
     return out

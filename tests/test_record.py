@@ -238,9 +238,10 @@ def test_every_corpus_match_written_as_a_record_checks_clean_and_ends_the_same(p
 
 
 def test_the_help_example_strokes_check_clean():
-    from pyramid_referee.record import RECORD_HELP_EN, RECORD_HELP_RU
+    from pyramid_referee.i18n import catalog
+    from pyramid_referee.record import RECORD_HELP
 
-    for text in (RECORD_HELP_RU, RECORD_HELP_EN.replace("«", "").replace("»", "")):
+    for text in (catalog("ru").gettext(RECORD_HELP), RECORD_HELP.replace("«", "").replace("»", "")):
         example = ["Игроки: Иван, Пётр"] + [x.strip() for x in text.splitlines() if x.startswith("  ") and "|" in x]
         checked = check_record(example)
         assert checked.problems == [] and len(checked.result.rows) == 3

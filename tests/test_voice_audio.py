@@ -202,7 +202,8 @@ def test_an_unforeseen_reader_failure_names_the_file_and_says_the_detail_is_scip
     monkeypatch.setattr(wf, "read", refuse)
     with pytest.raises(AudioFileError) as e:
         read_wav(p)
-    assert str(e.value) == f"{p}: повреждённый или неподдерживаемый WAV (scipy: something new)"
+    assert str(e.value) == (f"{p}: повреждённый или неподдерживаемый WAV "
+                            "(подробности от библиотеки чтения: «something new»)")
 
 
 def test_unsupported_encoding(tmp_path):

@@ -240,13 +240,13 @@ def test_download_from_a_file_url(tmp_path):
 def test_checksum_mismatch_refuses_and_leaves_nothing(tmp_path, server):
     archive = model_zip(server.folder / "m.zip")
     dest = tmp_path / "cache"
-    with pytest.raises(ModelError, match="md5"):
+    with pytest.raises(ModelError, match="контрольная сумма"):
         vm.download_model(dest, url=server.url("m.zip"), size=archive.stat().st_size, md5="0" * 32)
     with pytest.raises(ModelError, match="expected 12345"):
         vm.download_model(dest, url=server.url("m.zip"), size=12345, md5=None, lang="en")
     assert not dest.exists()  # the folder made for the download is removed with the archive
     dest.mkdir()  # a folder that was there before stays, empty
-    with pytest.raises(ModelError, match="md5"):
+    with pytest.raises(ModelError, match="контрольная сумма"):
         vm.download_model(dest, url=server.url("m.zip"), size=archive.stat().st_size, md5="0" * 32)
     assert list(dest.iterdir()) == []
 

@@ -1,0 +1,151 @@
+"""The message catalog and the Russian messages: every message has its Russian text, the compiled
+catalog is up to date, and no Russian message carries a Latin word outside quoted input."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import i18n as catalog_tool  # noqa: E402  (scripts/i18n.py)
+
+from pyramid_referee import i18n  # noqa: E402
+
+# What a Russian message may show in Latin letters: the clause codes the verdicts cite (C2, P1б,
+# Q10), options and commands the user types, key names as printed on the keys, and a few names
+# the user must know to install or to open a file.
+CLAUSE = re.compile(r"\b[CPQE]\d+[а-я]?\b")
+OPTION = re.compile(r"(?<![\w-])--?[a-z][\w-]*")
+QUOTED = re.compile(r"«[^«»]*»|\"[^\"\n]*\"|'[^'\n]*'|`[^`]*`|\{[^{}]*\}|%\([a-z_]+\)[rsd]|%[rsd]")
+ALLOWED = {"Vosk", "WAV", "CSV", "JSON", "PIN", "SVG", "PNG", "UTF", "Enter", "Esc", "Excel", "PulseAudio",
+           "ALSA", "Debian", "Ubuntu"}
+KEYS = re.compile(r"\bCtrl-[A-Z]\b")
+LATIN = re.compile(r"[A-Za-z][A-Za-z_0-9]*(?:[.\[][A-Za-z_0-9\]]+)*")
+PROGRAM = "pyramid-referee"
+
+
+def latin_words(text: str, inputs: tuple[str, ...] = ()) -> list[str]:
+    """The Latin words of a Russian text outside quotes, placeholders, options and given inputs."""
+    for s in sorted(inputs, key=len, reverse=True):
+        if s:
+            text = text.replace(s, " ")
+    text = "\n".join(line for line in text.replace(PROGRAM, " ").splitlines()
+                      if not line.startswith(("использование:", " " * 20)))   # argparse's usage: syntax
+    text = OPTION.sub(" ", CLAUSE.sub(" ", KEYS.sub(" ", QUOTED.sub(" ", text))))
+    return [w for w in LATIN.findall(text) if w not in ALLOWED]
+
+
+def test_every_message_in_the_code_has_its_russian_text_and_the_compiled_catalog_is_fresh():
+    assert catalog_tool.problems() == []
+
+
+def test_no_russian_text_in_the_catalog_carries_a_latin_word():
+    bad = []
+    for msg in catalog_tool.read_po():
+        if not msg.id:
+            continue
+        for text in msg.string if isinstance(msg.string, tuple) else (msg.string,):
+            if latin_words(text):
+                bad.append((latin_words(text), text))
+    assert bad == []
+
+
+def test_the_catalog_speaks_russian_by_default_and_english_on_request():
+    i18n.set_lang("ru")
+    try:
+        assert i18n.tr("interrupted") == "прервано"
+        i18n.set_lang("en")
+        assert i18n.tr("interrupted") == "interrupted"
+    finally:
+        i18n.set_lang("ru")
+
+
+def test_the_checker_itself_finds_latin_words():
+    assert latin_words("файл базы матчей (SQLite)") == ["SQLite"]
+    assert latin_words("нет поля events[2]") == ["events[2]"]
+    assert latin_words("штраф (P1б, C2), см. --why и «match list»") == []
+
+
+# -- every error path, run as a user would, in Russian -----------------------------------------
+
+
+def _run(args, tmp_path, env_extra=None, stdin=""):
+    import os
+
+    env = dict(os.environ, PYRAMID_REFEREE_PROFILES=str(tmp_path / "profiles"),
+               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               PYRAMID_VOSK_MODEL=str(tmp_path / "no-model"))
+    env.update(env_extra or {})
+    r = subprocess.run([sys.executable, "-m", "pyramid_referee", "--lang", "ru", *args],
+                       input=stdin, capture_output=True, text=True, timeout=120, env=env,
+                       cwd=tmp_path)
+    return r.returncode, r.stdout + r.stderr
+
+
+def _error_paths(tmp: Path):
+    """(name, argv, stdin) of the error paths a user can reach from the command line."""
+    text = tmp / "notes.txt"
+    text.write_text("это не база\n", encoding="utf-8")
+    empty = tmp / "empty.wav"
+    empty.write_bytes(b"")
+    notwav = tmp / "calls.wav"
+    notwav.write_text("тройку в угол\n", encoding="utf-8")
+    other_db = tmp / "other.sqlite"
+    with sqlite3.connect(other_db) as c:
+        c.execute("create table t (x)")
+    bad_json = tmp / "bad.jsonl"
+    bad_json.write_text('{"call": "тройку чисто в правый угол", "outcome": {"events": [{"type": "boom"}]}}\n'
+                        '{"call": ', encoding="utf-8")
+    calls = tmp / "calls.txt"
+    calls.write_text("тройку чисто в правый угол\nшестёрку в\nпятёрку абракадабра в угол\n", encoding="utf-8")
+    missing = str(tmp / "missing.file")
+    db = str(tmp / "matches.db")
+    return [
+        ("parse: unknown word", ["parse", "тройку абракадабра в угол"], ""),
+        ("parse: no pocket", ["parse", "тройку чисто"], ""),
+        ("parse: empty", ["parse", ""], ""),
+        ("parse: bad --balls-left", ["parse", "тройку в правый угол", "--balls-left", "1,99"], ""),
+        ("validate: a file of calls with refusals", ["validate", str(calls)], ""),
+        ("validate: missing file", ["validate", missing], ""),
+        ("explain: unknown word", ["explain", "тройку абракадабра в угол"], ""),
+        ("replay: missing file", ["replay", missing], ""),
+        ("replay: broken lines", ["replay", str(bad_json)], ""),
+        ("timeline: broken lines", ["timeline", str(bad_json)], ""),
+        ("strikes: missing file", ["strikes", missing], ""),
+        ("strikes: empty file", ["strikes", str(empty)], ""),
+        ("strikes: not a WAV", ["strikes", str(notwav)], ""),
+        ("transcribe: no model", ["transcribe", str(notwav)], ""),
+        ("model path: no model", ["model", "path"], ""),
+        ("match list: no database", ["match", "list", "--db", db], ""),
+        ("match list: not a database", ["match", "list", "--db", str(text)], ""),
+        ("match list: another database", ["match", "list", "--db", str(other_db)], ""),
+        ("match show: no such match", ["match", "show", "99", "--db", db], ""),
+        ("play: bad outcome", ["play", "--db", db, "--players", "Иван", "Пётр"],
+         "тройку чисто в правый угол\nабракадабра\n"),
+        ("play: one player", ["play", "--db", db, "--players", "Иван"], ""),
+        ("drill: bad count", ["drill", "--count", "-3"], ""),
+        ("unknown command", ["судья"], ""),
+        ("rules: no such clause", ["rules", "C99"], ""),
+        ("export: unknown extension", ["export", "1", "--db", db, "-o", str(tmp / "out.xyz")], ""),
+        ("match delete: no database", ["match", "delete", "1", "--db", db, "--yes"], ""),
+        ("listen: no model", ["listen", "--file", str(notwav), "--db", db, "--players", "Иван", "Пётр"], ""),
+    ]
+
+
+def test_no_error_path_speaks_latin_in_russian(tmp_path):
+    bad = []
+    for name, argv, stdin in _error_paths(tmp_path):
+        code, out = _run(argv, tmp_path, stdin=stdin)
+        words = latin_words(out, inputs=tuple(argv) + tuple(stdin.splitlines())
+                            + (str(tmp_path / "no-model"), str(tmp_path)))
+        if words:
+            bad.append(f"{name}: {words}\n{out}")
+    assert not bad, "\n\n".join(bad)
