@@ -39,13 +39,10 @@ def _adjacent(items: list, a, b) -> bool:
 
 
 def _pocket_options(pockets) -> dict:
-    """The pockets a hint offers, quoted and joined (ru and en), as refusal params."""
+    """The pockets a hint offers, quoted (the refusal joins them in the user's language)."""
     from .render import render_pocket
 
-    said = [f"«{render_pocket(p)}»" for p in pockets]
-    head = ", ".join(said[:-1])
-    return {"options": f"{head} или {said[-1]}" if head else said[-1],
-            "options_en": f"{head} or {said[-1]}" if head else said[-1]}
+    return {"options": [f"«{render_pocket(p)}»" for p in pockets]}
 
 
 _POCKET_WORD_KINDS = {"CORNER": "corner", "MIDDLE": "middle"}

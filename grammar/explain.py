@@ -7,42 +7,45 @@ from dataclasses import dataclass, field
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call
 from .errors import GrammarError
 from .lexicon import TooLong, tag_words
+from .messages import N_, trl
 from .parser import WAY_ONLY_TAGS, parse_with_corrections
 from .refusal import Refusal
 from .render import decompose, render
 
-# Pocket words agree with «луза» (feminine): «левая дальняя угловая луза».
-_SIDE = {"left": ("левая", "left"), "right": ("правая", "right"), None: ("", "")}
-_END = {"near": ("ближняя", "near"), "far": ("дальняя", "far"), None: ("", "")}
+# Every pocket by (kind, side, end); with no side (pocket_precision "any", Q2) the side was not said.
+_POCKETS = {
+    ("middle", "left", None): N_("left middle pocket"),
+    ("middle", "right", None): N_("right middle pocket"),
+    ("middle", None, None): N_("middle pocket"),
+    ("corner", "left", None): N_("left corner pocket"),
+    ("corner", "right", None): N_("right corner pocket"),
+    ("corner", "left", "near"): N_("left near corner pocket"),
+    ("corner", "right", "near"): N_("right near corner pocket"),
+    ("corner", "left", "far"): N_("left far corner pocket"),
+    ("corner", "right", "far"): N_("right far corner pocket"),
+    ("corner", None, None): N_("corner pocket (side not named)"),
+    ("corner", None, "near"): N_("near corner pocket (side not named)"),
+    ("corner", None, "far"): N_("far corner pocket (side not named)"),
+}
 
 
 def _pocket_words(p, lang: str) -> str:
-    k = 1 if lang == "en" else 0
-    if p.kind == "middle":
-        return " ".join(x for x in (_SIDE[p.side][k], ("средняя луза", "middle pocket")[k]) if x)
-    words = " ".join(x for x in (_SIDE[p.side][k], _END[p.end][k], ("угловая луза", "corner pocket")[k]) if x)
-    if p.side is None:  # pocket_precision "any" (Q2): the side was not said
-        words += " (side not named)" if k else " (сторона не названа)"
-    return words
+    return trl(lang, _POCKETS[(p.kind, p.side, p.end if p.kind == "corner" else None)])
 
 
 def _actor(x, lang: str) -> str:
     if x == CUE:
-        return "биток" if lang != "en" else "the cue ball"
+        return trl(lang, "the cue ball")
     if x is None:
-        return "последний шар" if lang != "en" else "the last ball"
-    return f"шар {x}" if lang != "en" else f"ball {x}"
+        return trl(lang, "the last ball")
+    return trl(lang, "ball {n}").format(n=x)
+
+
+_TARGETS = {CUSHION: N_("the cushion"), POCKET: N_("the pocket"), CONTRE_COUP: N_("contre-coup («от контр-ку»)")}
 
 
 def _target(x, lang: str) -> str:
-    en = lang == "en"
-    if x == CUSHION:
-        return "the cushion" if en else "борт"
-    if x == POCKET:
-        return "the pocket" if en else "луза"
-    if x == CONTRE_COUP:
-        return "contre-coup («от контр-ку»)" if en else "контр-ку"
-    return _actor(x, lang)
+    return trl(lang, _TARGETS[x]) if x in _TARGETS else _actor(x, lang)
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,6 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
         raise GrammarError(f"lang must be 'ru' or 'en', not {lang!r}")
     got = parse_with_corrections(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
     result, corrections = (got, []) if isinstance(got, Refusal) else got
-    en = lang == "en"
     lines: list[str] = []
     notes: list[str] = []
     try:
@@ -95,22 +97,22 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
     ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE", "STROKE"}]
     tech = [w.text for w in words if "TECH" in w.types]
     if isinstance(result, Refusal):
-        lines.append(("Refused: " if en else "Не принят: ") + result.message(lang))
+        lines.append(trl(lang, "Refused: {reason}").format(reason=result.message(lang)))
         if result.span[1] > result.span[0]:
             start, end = result.span
             where = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text[start:end][:80])
             if end - start > 80:
                 where += "…"
-            lines.append(("Where: " if en else "Где: ") + f"«{where}» "
-                         + (f"(characters {start + 1}–{end})" if en else f"(символы {start + 1}–{end})"))
+            lines.append(trl(lang, "Where: «{where}» (characters {start}–{end})").format(
+                where=where, start=start + 1, end=end))
         return Explanation(text, result, tuple(lines), None, tuple(notes),
-                           ("How to say it: " if en else "Как сказать: ") + result.hint(lang))
+                           trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)))
     call = result
     if any(c.word in ("не … а", "а не") for c in corrections):  # «а» is part of the correction there
         ignored = [w for w in ignored if w.lower() != "а"]
-    ball = ("the last ball on the table (C5)" if en else "последний шар на столе (C5)") if call.ball is None \
-        else (f"ball {call.ball}" if en else f"шар {call.ball}")
-    lines.append(("Called: " if en else "Заказан: ") + f"{ball} → {_pocket_words(call.pocket, lang)}")
+    ball = trl(lang, "the last ball on the table (C5)") if call.ball is None \
+        else trl(lang, "ball {n}").format(n=call.ball)
+    lines.append(trl(lang, "Called: {ball} → {pocket}").format(ball=ball, pocket=_pocket_words(call.pocket, lang)))
     for c in corrections:
         lines.append(_correction_line(c, lang))
     extra: dict = {}
@@ -121,49 +123,43 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
         if way:  # C7: read and shown, but not judged
             extra["way_not_judged"] = way
             quoted = ", ".join(f"«{w}»" for w in way)
-            lines.append(f"Way said: {quoted}: not judged in ball and pocket (C7)." if en
-                         else f"Способ сказан: {quoted}; в игре «шар и луза» он не судится (C7).")
+            lines.append(trl(lang, "Way said: {quoted}: not judged in ball and pocket (C7).").format(quoted=quoted))
         else:
-            lines.append("No way is needed in ball and pocket (C7)." if en
-                         else "Способ называть не нужно: игра «шар и луза» (C7).")
+            lines.append(trl(lang, "No way is needed in ball and pocket (C7)."))
     else:
         parts = decompose(call)
         labels = {}
         k = 0
         if parts["abricole"]:
-            labels[0] = "abricole" if en else "абриколь"
+            labels[0] = trl(lang, "abricole")
             k = 1
         for j in range(len(parts["caroms"])):
-            labels[k + j] = "carom" if en else "карамболь"
+            labels[k + j] = trl(lang, "carom")
         steps = []
         for j, (a, t) in enumerate(call.route):
             step = f"{_actor(a, lang)} → {_target(t, lang)}"
             steps.append(f"{step} ({labels[j]})" if j in labels else step)
-        lines.append(("Way: " if en else "Путь: ") + "; ".join(steps))
+        lines.append(trl(lang, "Way: {steps}").format(steps="; ".join(steps)))
         if any(t == CONTRE_COUP for _, t in call.route):
-            notes.append("«от контр-ку» is kept as said: no stored source defines it for pyramid." if en
-                         else "«от контр-ку» записан как сказан: ни один источник не определяет его для пирамиды.")
+            notes.append(trl(lang, "«от контр-ку» is kept as said: no stored source defines it for pyramid."))
     if tech:
-        notes.append(("Stroke technique, not binding: " if en else "Техника удара, не обязывает: ")
-                     + ", ".join(f"«{t}»" for t in tech))
+        notes.append(trl(lang, "Stroke technique, not binding: {words}").format(
+            words=", ".join(f"«{t}»" for t in tech)))
     if ignored and not tech:
-        notes.append(("Words not needed, they may be left out: " if en
-                      else "Лишние слова, их можно не говорить: ") + ", ".join(f"«{t}»" for t in ignored))
+        notes.append(trl(lang, "Words not needed, they may be left out: {words}").format(
+            words=", ".join(f"«{t}»" for t in ignored)))
     canonical = render(call)
     return Explanation(text, call, tuple(lines), canonical, tuple(notes),
-                       ("Say it as: " if en else "Правильно сказать: ") + f"«{canonical}»", extra)
+                       trl(lang, "Say it as: «{canonical}»").format(canonical=canonical), extra)
 
 
-_PARTS = {"ball": ("шар", "the ball"), "pocket": ("луза", "the pocket"), "way": ("способ", "the way"),
-          "call": ("весь заказ", "the whole call")}
+_PARTS = {"ball": N_("the ball"), "pocket": N_("the pocket"), "way": N_("the way"), "call": N_("the whole call")}
 
 
 def _correction_line(c, lang: str) -> str:
     """«Исправлено («вернее»): луза «в правый угол» → «в левый»»."""
-    ru, en = _PARTS[c.part]
-    if lang == "en":
-        return f"Corrected («{c.word}»): {en} «{c.was}» → «{c.now}»."
-    return f"Исправлено («{c.word}»): {ru} «{c.was}» → «{c.now}»."
+    return trl(lang, "Corrected («{word}»): {part} «{was}» → «{now}».").format(
+        word=c.word, part=trl(lang, _PARTS[c.part]), was=c.was, now=c.now)
 
 
 def _way_words(text: str, words) -> list[str]:

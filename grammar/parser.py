@@ -437,7 +437,7 @@ def _ambiguous(calls: list[Call], span) -> Refusal:
         except GrammarError:
             readings.append(str(c.to_json()))
     return Refusal("ambiguous", span, "", {
-        "readings": " или ".join(readings), "readings_en": " or ".join(readings),
+        "readings": readings,
         "example": readings[0].strip("«»"), "calls": calls,
     })
 

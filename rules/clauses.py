@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .messages import N_, trl
+
 
 @dataclass(frozen=True, slots=True)
 class Clause:
@@ -443,13 +445,9 @@ def unknown_message(codes, lang: str = "ru") -> str:
     """Why codes that name nothing are refused, with what exists."""
     codes = [codes] if isinstance(codes, str) else list(codes)
     named = ", ".join(f"«{c}»" for c in codes)
-    if lang == "en":
-        if len(codes) == 1:
-            return f"there is no clause {named}; the clauses are {ranges('en')}"
-        return f"there are no clauses {named}; the clauses are {ranges('en')}"
-    if len(codes) == 1:
-        return f"нет такого пункта {named}; есть {ranges('ru')}"
-    return f"нет таких пунктов: {named}; есть {ranges('ru')}"
+    message = N_("there is no clause {named}; the clauses are {ranges}") if len(codes) == 1 \
+        else N_("there are no clauses {named}; the clauses are {ranges}")
+    return trl(lang, message).format(named=named, ranges=ranges(lang))
 
 
 def cited(codes, lang: str = "ru") -> str:

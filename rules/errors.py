@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 
+from .messages import N_, trl
+
 # The JSON fields, as a Russian reader names them (``events[2]`` → «событие 3»).
-_ITEM_RU = {"events": "событие", "fouls": "нарушение", "on_table": "шар на столе", "players": "игрок",
-            "strokes": "удар", "alternatives": "вариант", "result": "слово"}
-_FIELD_RU = {"outcome": "исход", "events": "события", "fouls": "нарушения", "settings": "настройки",
-             "start": "начало партии", "on_table": "шары на столе", "scores": "счёт", "call": "заказ",
-             "players": "игроки", "to_play": "кто бьёт"}
+_ITEM = {"events": N_("event {n}"), "fouls": N_("foul {n}"), "on_table": N_("ball on the table {n}"),
+         "players": N_("player {n}"), "strokes": N_("stroke {n}"), "alternatives": N_("alternative {n}"),
+         "result": N_("word {n}")}
+_FIELD = {"outcome": N_("outcome"), "events": N_("events"), "fouls": N_("fouls"), "settings": N_("settings"),
+          "start": N_("start of the game"), "on_table": N_("balls on the table"), "scores": N_("score"),
+          "call": N_("call"), "players": N_("players"), "to_play": N_("player to move")}
 _LATIN = re.compile(r"«[^«»]*»|'[^'\n]*'|\b[CPQE]\d+[а-я]?\b|[A-Za-z_][A-Za-z_0-9\-]*")
 
 
@@ -22,16 +25,17 @@ def field_ru(field: str) -> str:
     """A JSON field path in Russian words: ``outcome.events[0].type`` → «исход, событие 1, поле «type»»."""
     parts = []
     if field.startswith("column "):           # a syntax error of the line: where in it
-        return "столбец " + field[len("column "):]
+        return trl("ru", "column {n}").format(n=field[len("column "):])
     for seg in field.split("."):
         m = re.fullmatch(r"(\w+)\[(\d+)\]", seg)
         if m:
             name, i = m.group(1), int(m.group(2)) + 1
-            parts.append(f"{_ITEM_RU[name]} {i}" if name in _ITEM_RU else f"поле «{name}», элемент {i}")
-        elif seg in _FIELD_RU and (not parts or seg in ("events", "fouls")):   # top-level names only
-            parts.append(_FIELD_RU[seg])
+            item = _ITEM.get(name, N_("field «{name}», item {n}"))
+            parts.append(trl("ru", item).format(name=name, n=i))
+        elif seg in _FIELD and (not parts or seg in ("events", "fouls")):   # top-level names only
+            parts.append(trl("ru", _FIELD[seg]))
         elif seg:
-            parts.append(f"поле «{seg}»")
+            parts.append(trl("ru", "field «{name}»").format(name=seg))
     return ", ".join(parts)
 
 
@@ -58,11 +62,14 @@ class RulesInputError(RulesError, ValueError):
     (``events[2].ball``, ``settings.target``, ``start.on_table[3]``).
     """
 
-    def __init__(self, field: str, message: str, ru: str | None = None) -> None:
+    def __init__(self, field: str, message: str, ru: str | None = None, /, **params) -> None:
+        """``message`` is English, a template filled with ``params``; its Russian text is the
+        catalog's (``messages.trl``) unless ``ru`` gives one."""
         self.field = field
-        self.message = message
-        self.ru = ru or message
-        super().__init__(f"{field}: {message}")
+        ru = ru or trl("ru", message)
+        self.message = message.format(**params) if params else message
+        self.ru = ru.format(**params) if params else ru
+        super().__init__(f"{field}: {self.message}")
 
     def text(self, lang: str = "ru") -> str:
         """The error in the user's language: ``field: what is wrong`` (in Russian the field in

@@ -44,6 +44,7 @@ from functools import lru_cache
 from pyramid_referee.grammar.call import CONTRE_COUP, CUE, CUSHION as C_CUSHION, POCKET as C_POCKET, Call
 
 from .errors import RulesInputError
+from .messages import N_
 from .outcome import HIT, OFF_TABLE, POCKET, Outcome
 from .settings import Settings
 from .state import LAST_BALL, NORMAL, GameState, Result
@@ -70,7 +71,7 @@ class _Scan:
 
 
 def _not_on_table(field: str, ball) -> RulesInputError:
-    return RulesInputError(field, f"ball {ball} is not on the table", f"шара {ball} нет на столе")
+    return RulesInputError(field, N_("ball {ball} is not on the table"), ball=ball)
 
 
 def scan(state: GameState, outcome: Outcome) -> _Scan:
@@ -96,9 +97,9 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
                 if x != CUE and x not in table:
                     raise _not_on_table(f"events[{i}].{name}", x)
                 if x in gone:
-                    raise RulesInputError(f"events[{i}].{name}", f"{x} already left the table", f"{x} уже покинул стол")
+                    raise RulesInputError(f"events[{i}].{name}", N_("{ball} already left the table"), ball=x)
             if check_motion and b not in moving and o not in moving:
-                raise RulesInputError(f"events[{i}]", f"neither {b} nor {o} was moving", f"ни {b}, ни {o} не двигались")
+                raise RulesInputError(f"events[{i}]", N_("neither {b} nor {o} was moving"), b=b, o=o)
             moving.add(b)
             moving.add(o)
             if b == CUE or o == CUE:
@@ -107,9 +108,9 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
         if b != CUE and b not in table:
             raise _not_on_table(f"events[{i}].ball", b)
         if b in gone:
-            raise RulesInputError(f"events[{i}].ball", f"{b} already left the table", f"{b} уже покинул стол")
+            raise RulesInputError(f"events[{i}].ball", N_("{ball} already left the table"), ball=b)
         if check_motion and b not in moving and not outcome.is_short:
-            raise RulesInputError(f"events[{i}].ball", f"nothing set {b} moving", f"шар {b} никто не привёл в движение")
+            raise RulesInputError(f"events[{i}].ball", N_("nothing set {b} moving"), b=b)
         if t == POCKET:
             gone.add(b)
             if b == CUE:
@@ -148,8 +149,11 @@ def called_ball(state: GameState, call: Call) -> int:
     """The ball a call names; C5: unnamed when only one object ball is left."""
     if call.ball is None:
         if len(state.on_table) != 1:
-            raise RulesInputError("call.ball", f"not named, but {len(state.on_table)} balls are on the table (C5)",
-                                  f"номер не назван, а на столе {len(state.on_table)} шаров (C5)")
+            raise RulesInputError(
+                "call.ball",
+                N_("not named, but {n} balls are on the table (C5)"),
+                n=len(state.on_table),
+            )
         return next(iter(state.on_table))
     if call.ball not in state.on_table:
         raise _not_on_table("call.ball", call.ball)
@@ -167,8 +171,9 @@ def _contact_key(actor, target, ball):
         return ("p", actor)
     if target == CONTRE_COUP:
         raise RulesInputError(
-            "call.route", "от контр-ку has no event the engine can check; give route_ok for this stroke",
-            "«от контр-ку» нельзя проверить по событиям; укажите route_ok для этого удара")
+            "call.route",
+            N_("от контр-ку has no event the engine can check; give route_ok for this stroke"),
+        )
     return ("h", frozenset((actor, target)))
 
 
@@ -224,11 +229,10 @@ def _check_call(state: GameState, call: Call, outcome: Outcome, settings: Settin
     clauses = []
     clean = settings.mode == "clean"
     if clean and call.route is None:
-        raise RulesInputError("call.route", "a clean designation names the way (C2); this call has none",
-                              "при чистом назначении способ называется (C2); в заказе его нет")
+        raise RulesInputError("call.route", N_("a clean designation names the way (C2); this call has none"))
     pk = call.pocket
     if settings.pocket_precision == "side_for_corners" and pk.kind == "corner" and pk.side is None:
-        raise RulesInputError("call.pocket.side", "a corner call names its side (Q2)", "угловая луза называется с указанием стороны (Q2)")
+        raise RulesInputError("call.pocket.side", N_("a corner call names its side (Q2)"))
     ball = called_ball(state, call)
     if call.ball is None:
         clauses.append("C5")
@@ -242,17 +246,23 @@ def _check_call(state: GameState, call: Call, outcome: Outcome, settings: Settin
         return ball, False, "not_pocketed", clauses
     actual, idx = fall[1], fall[2]
     if actual is None:
-        raise RulesInputError(f"events[{idx}].pocket", "the called ball fell: say which pocket it fell into",
-                              "заказанный шар упал: укажите, в какую лузу")
+        raise RulesInputError(
+            f"events[{idx}].pocket",
+            N_("the called ball fell: say which pocket it fell into"),
+        )
     if pk.kind != actual.kind:
         clauses.append("Q2")
         return ball, False, "wrong_pocket", clauses
     if pk.side is not None and actual.side is None:
-        raise RulesInputError(f"events[{idx}].pocket.side", "the call names the side: say which pocket the ball fell into",
-                              "в заказе названа сторона: укажите, в какую лузу упал шар")
+        raise RulesInputError(
+            f"events[{idx}].pocket.side",
+            N_("the call names the side: say which pocket the ball fell into"),
+        )
     if pk.end is not None and actual.end is None:
-        raise RulesInputError(f"events[{idx}].pocket.end", "the call names near/far: say which corner the ball fell into",
-                              "в заказе назван ближний/дальний угол: укажите, в какой угол упал шар")
+        raise RulesInputError(
+            f"events[{idx}].pocket.end",
+            N_("the call names near/far: say which corner the ball fell into"),
+        )
     if not pk.fits(actual):
         clauses.append("Q2")
         return ball, False, "wrong_pocket", clauses
@@ -286,22 +296,24 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
     """Decide everything the rules decide about one stroke. Pure; raises
     ``RulesInputError`` (naming the field) for input that does not fit the state."""
     if state.result is not None:
-        raise RulesInputError("stroke", "the game is over (E1, E2, E3)", "партия окончена (E1, E2, E3)")
+        raise RulesInputError("stroke", N_("the game is over (E1, E2, E3)"))
     if call_status not in CALL_STATUSES:
-        raise RulesInputError("call_status", f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}",
-                              f"{call_status!r} — допустимо: {', '.join(CALL_STATUSES)}")
+        raise RulesInputError(
+            "call_status",
+            N_("{value!r} is not one of {choices}"),
+            value=call_status,
+            choices=", ".join(CALL_STATUSES),
+        )
     if outcome.from_hand is not None and outcome.from_hand != state.from_hand:
-        raise RulesInputError("from_hand", f"the state says the cue ball is {'in hand' if state.from_hand else 'on the table'}",
-                              f"по ходу партии биток {'в руке' if state.from_hand else 'на столе'}")
+        raise RulesInputError("from_hand", N_("the state says the cue ball is in hand") if state.from_hand
+                              else N_("the state says the cue ball is on the table"))
     if outcome.first_hit_in_house and not state.from_hand:
-        raise RulesInputError("first_hit_in_house", "only when playing from hand (P1ж)", "только при игре с руки (P1ж)")
+        raise RulesInputError("first_hit_in_house", N_("only when playing from hand (P1ж)"))
     if "з" in outcome.fouls and not state.from_hand:
-        raise RulesInputError("fouls", "з (not from the house) applies only when playing from hand (P1з)",
-                              "«з» (удар не из дома) бывает только при игре с руки (P1з)")
+        raise RulesInputError("fouls", N_("з (not from the house) applies only when playing from hand (P1з)"))
     sc = scan(state, outcome)
     if outcome.first_hit_in_house and not outcome.is_short and not sc.cue_hit:
-        raise RulesInputError("first_hit_in_house", "true, but the cue ball hit no ball (P1ж)",
-                              "указано true, но биток не задел ни одного шара (P1ж)")
+        raise RulesInputError("first_hit_in_house", N_("true, but the cue ball hit no ball (P1ж)"))
     fouls = fouls_of(state, outcome, sc)
     s = state.to_play
     o = 1 - s
@@ -313,7 +325,7 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
     called, fulfilled, miss = None, False, None
     if call_status == "accepted":
         if call is None:
-            raise RulesInputError("call", "an accepted call is missing", "принятый заказ не передан")
+            raise RulesInputError("call", N_("an accepted call is missing"))
         called, fulfilled, miss, cl = _check_call(state, call, outcome, settings, sc)
         clauses += cl
     elif call_status == "refused":
@@ -465,7 +477,7 @@ def _judge_last_ball(state, outcome, settings, call_status, sc, fouls, fell_ball
 def apply(state: GameState, verdict: Verdict) -> GameState:
     """The state after a stroke judged by ``judge`` on this very state."""
     if verdict.stroke != state.strokes or verdict.players != state.players:
-        raise RulesInputError("verdict", "was judged on another state", "вынесено для другого положения")
+        raise RulesInputError("verdict", N_("was judged on another state"))
     s = verdict.striker_idx
     d = verdict.deltas
     scores = (state.scores[0] + d[0], state.scores[1] + d[1])

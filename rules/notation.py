@@ -72,6 +72,8 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, Unexpec
 
 from pyramid_referee.grammar.call import pocket_from_words
 
+from .messages import N_, trl
+
 __all__ = ["NotationError", "parse_outcome", "parse_outcome_located", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
 
 #: P1 letters the referee sees and the events cannot show.
@@ -93,35 +95,35 @@ EMPTY_OUTCOME: dict = {
     "positions_unchanged": False, "warned": False,
 }
 
-# What each terminal is, for «expected: …» in error messages (ru, en).
+# What each terminal is, for «expected: …» in error messages (English; Russian in the catalog).
 _EXPECTED = {
-    "CUE": ("«биток»", "'биток' (cue ball)"),
-    "NUMBER": ("номер шара", "a ball number"),
-    "CUSHION": ("«борт»", "'борт' (cushion)"),
-    "_IN": ("«в» (луза или борт)", "'в' (a pocket or a cushion)"),
-    "OFF_TABLE": ("«за бортом»", "'за бортом' (off the table)"),
-    "CORNER": ("«угол»", "'угол' (corner)"),
-    "MIDDLE": ("«середину»", "'середину' (middle)"),
-    "POCKET_ANY": ("«лузу»", "'лузу' (a pocket)"),
-    "LEFT": ("«левый»", "'левый'"),
-    "RIGHT": ("«правый»", "'правый'"),
-    "FAR": ("«дальний»", "'дальний'"),
-    "NEAR": ("«ближний»", "'ближний'"),
-    "OWN": ("«свой»", "'свой'"),
-    "_SEP": ("«;» или «,»", "';' or ','"),
-    "_ARROW": ("«→»", "'→'"),
-    "FOUL_WORD": ("«фол»", "'фол'"),
-    "LETTER": ("буква фола (г, д, е, з, и)", "a foul letter (г, д, е, з, и)"),
-    "MISS": ("«промах»", "'промах'"),
-    "NOTHING": ("«ничего»", "'ничего'"),
-    "FROM_HAND": ("«с руки»", "'с руки'"),
-    "IN_HOUSE": ("«в доме»", "'в доме'"),
-    "ROUTE_OK": ("«по заказу»", "'по заказу'"),
-    "ROUTE_NOT_OK": ("«не по заказу»", "'не по заказу'"),
-    "WARNED": ("«предупреждение»", "'предупреждение'"),
-    "UNCHANGED": ("«позиция не изменилась»", "'позиция не изменилась'"),
-    "TOUCH": ("слово фола (касание, чужой шар, …)", "a foul word (касание, чужой шар, …)"),
-    "$END": ("конец строки", "the end of the line"),
+    "CUE": N_("'биток' (cue ball)"),
+    "NUMBER": N_("a ball number"),
+    "CUSHION": N_("'борт' (cushion)"),
+    "_IN": N_("'в' (a pocket or a cushion)"),
+    "OFF_TABLE": N_("'за бортом' (off the table)"),
+    "CORNER": N_("'угол' (corner)"),
+    "MIDDLE": N_("'середину' (middle)"),
+    "POCKET_ANY": N_("'лузу' (a pocket)"),
+    "LEFT": N_("'левый'"),
+    "RIGHT": N_("'правый'"),
+    "FAR": N_("'дальний'"),
+    "NEAR": N_("'ближний'"),
+    "OWN": N_("'свой'"),
+    "_SEP": N_("';' or ','"),
+    "_ARROW": N_("'→'"),
+    "FOUL_WORD": N_("'фол'"),
+    "LETTER": N_("a foul letter (г, д, е, з, и)"),
+    "MISS": N_("'промах'"),
+    "NOTHING": N_("'ничего'"),
+    "FROM_HAND": N_("'с руки'"),
+    "IN_HOUSE": N_("'в доме'"),
+    "ROUTE_OK": N_("'по заказу'"),
+    "ROUTE_NOT_OK": N_("'не по заказу'"),
+    "WARNED": N_("'предупреждение'"),
+    "UNCHANGED": N_("'позиция не изменилась'"),
+    "TOUCH": N_("a foul word (касание, чужой шар, …)"),
+    "$END": N_("the end of the line"),
 }
 _FOUL_WORD_TERMINALS = ("OTHERS_BALL", "CUE_EDGE", "WRONG_SIDE", "MOVING")
 
@@ -129,23 +131,24 @@ _FOUL_WORD_TERMINALS = ("OTHERS_BALL", "CUE_EDGE", "WRONG_SIDE", "MOVING")
 class NotationError(ValueError):
     """A notation that does not parse: where (1-based column) and what was expected."""
 
-    def __init__(self, column: int, what_ru: str, what_en: str,
-                 expected: tuple[tuple[str, str], ...] = ()) -> None:
+    def __init__(self, column: int, what: str, expected: tuple[tuple[str, str], ...] = (), /,
+                 **params) -> None:
+        """``what``: an English template filled with ``params`` (its Russian text is the
+        catalog's); ``expected``: (Russian, English) names of what could stand there."""
         self.column = column
-        self.what_ru = what_ru
-        self.what_en = what_en
+        self.what_en = what.format(**params) if params else what
+        self.what_ru = trl("ru", what).format(**params) if params else trl("ru", what)
         self.expected = expected
         super().__init__(self.message("ru"))
 
     def message(self, lang: str = "ru") -> str:
         en = lang == "en"
-        text = self.what_en if en else self.what_ru
-        where = f"column {self.column}" if en else f"столбец {self.column}"
-        msg = f"{where}: {text}"
+        what = self.what_en if en else self.what_ru
         if self.expected:
             names = ", ".join(e[1] if en else e[0] for e in self.expected)
-            msg += f"; {'expected' if en else 'ожидалось'}: {names}"
-        return msg
+            return trl(lang, "column {column}: {what}; expected: {names}").format(
+                column=self.column, what=what, names=names)
+        return trl(lang, "column {column}: {what}").format(column=self.column, what=what)
 
     def to_json(self, lang: str = "ru") -> dict:
         return {"column": self.column, "message": self.message(lang)}
@@ -165,21 +168,21 @@ def _expected(names) -> tuple[tuple[str, str], ...]:
     for name in sorted(set(names), key=lambda n: list(_EXPECTED).index(n) if n in _EXPECTED else 99):
         if name in _FOUL_WORD_TERMINALS:
             name = "TOUCH"
-        desc = _EXPECTED.get(name)
+        desc = (trl("ru", _EXPECTED[name]), _EXPECTED[name]) if name in _EXPECTED else None
         if desc and desc not in out:
             out.append(desc)
     return tuple(out)
 
 
-def _err(col: int, ru: str, en: str) -> NotationError:
-    return NotationError(col, ru, en)
+def _err(col: int, what: str, **params) -> NotationError:
+    return NotationError(col, what, **params)
 
 
 def _ball(tok: Token) -> int:
     digits = "".join(ch for ch in str(tok) if ch.isdigit())
     n = int(digits)
     if not 1 <= n <= 15:
-        raise _err(tok.column, f"шара {n} нет: номера шаров 1–15", f"there is no ball {n}: balls are 1-15")
+        raise _err(tok.column, N_("there is no ball {n}: balls are 1-15"), n=n)
     return n
 
 
@@ -211,19 +214,21 @@ def _pocket(pocketed: Tree) -> dict | None:
         else:
             continue
         if len(kinds) > 1:
-            raise _err(tok.column, "луза и угловая, и средняя", "the pocket is both a corner and a middle one")
+            raise _err(tok.column, N_("the pocket is both a corner and a middle one"))
         if len(sides) > 1:
-            raise _err(tok.column, "луза и левая, и правая", "the pocket is both left and right")
+            raise _err(tok.column, N_("the pocket is both left and right"))
         if len(ends) > 1:
-            raise _err(tok.column, "луза и дальняя, и ближняя", "the pocket is both far and near")
+            raise _err(tok.column, N_("the pocket is both far and near"))
     got = pocket_from_words(kinds, sides, ends)
     if got == "middle_end":
-        raise _err(tree.meta.column, "у средней лузы нет дальней и ближней", "a middle pocket has no far or near end")
+        raise _err(tree.meta.column, N_("a middle pocket has no far or near end"))
     if got == "side_only":
         side = next(iter(sides))
-        ru = {"left": ("левый", "левую"), "right": ("правый", "правую")}[side]
-        raise _err(tree.meta.column, f"так называют и угол, и середину: напишите «в {ru[0]} угол» или «в {ru[1]} середину»",
-                   f"that names both the corner and the middle pocket: write 'в {ru[0]} угол' or 'в {ru[1]} середину'")
+        if side == "left":
+            raise _err(tree.meta.column, N_("that names both the corner and the middle pocket: "
+                                            "write 'в левый угол' or 'в левую середину'"))
+        raise _err(tree.meta.column, N_("that names both the corner and the middle pocket: "
+                                        "write 'в правый угол' or 'в правую середину'"))
     return got.to_json()
 
 
@@ -236,8 +241,9 @@ def _motion(tree: Tree, events: list, columns: list) -> None:
         if isinstance(node, Token) and node.type in ("NUMBER", "CUE"):
             target = _ball(node) if node.type == "NUMBER" else "cue"
             if target == actor:
-                name = "биток" if target == "cue" else f"шар {target}"
-                raise _err(node.column, f"{name} не может удариться сам о себя", f"{target} cannot hit itself")
+                if target == "cue":
+                    raise _err(node.column, N_("cue cannot hit itself"))
+                raise _err(node.column, N_("{ball} cannot hit itself"), ball=target)
             events.append({"type": "hit", "a": actor, "b": target})
             actor = target
         elif isinstance(node, Token) and node.type == "OFF_TABLE":
@@ -264,8 +270,7 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
         raise TypeError("text must be a str")
     norm = text.lower().replace("ё", "е")  # same length: columns stay right
     if not norm.strip():
-        raise _err(1, "исход не указан (для пустого исхода — «ничего» или «-»)",
-                   "no outcome given (write 'ничего' or '-' for an empty one)")
+        raise _err(1, N_("no outcome given (write 'ничего' or '-' for an empty one)"))
     try:
         tree = _parser().parse(norm)
     except UnexpectedInput as exc:
@@ -273,8 +278,7 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
         if pos is not None and norm[pos:].startswith("чуж") and norm[:pos].rstrip().endswith(" в"):
             # «3 в чужой угол»: «чужой» is a ball that is not the player's own, never a pocket
             raise NotationError(
-                exc.column, "«чужой» — это шар, а не луза: дальнюю лузу называют «дальний», свою — «ближний»",
-                "'чужой' is a ball, not a pocket: say 'дальний' (far) or 'ближний' (near) for the pocket",
+                exc.column, N_("'чужой' is a ball, not a pocket: say 'дальний' (far) or 'ближний' (near) for the pocket"),
             ) from None
         _raise_parse_error(exc, text)
     return _build(tree, text)
@@ -285,22 +289,20 @@ def _raise_parse_error(exc: UnexpectedInput, text: str) -> None:
     try:
         raise exc
     except UnexpectedCharacters as exc:
-        raise NotationError(
-            exc.column, f"непонятно: «{text[exc.pos_in_stream:].split()[0] if text[exc.pos_in_stream:].split() else text[exc.pos_in_stream]}»",
-            f"not understood: '{text[exc.pos_in_stream:].split()[0] if text[exc.pos_in_stream:].split() else text[exc.pos_in_stream]}'",
-            _expected(exc.allowed or ()),
-        ) from None
+        rest = text[exc.pos_in_stream:]
+        word = rest.split()[0] if rest.split() else rest[0]
+        raise NotationError(exc.column, N_("not understood: '{word}'"), _expected(exc.allowed or ()), word=word) from None
     except UnexpectedEOF as exc:
-        raise NotationError(len(text) + 1, "исход оборван", "the outcome stops short", _expected(exc.expected)) from None
+        raise NotationError(len(text) + 1, N_("the outcome stops short"), _expected(exc.expected)) from None
     except UnexpectedToken as exc:
         if exc.token.type == "$END":
-            raise NotationError(len(text.rstrip()) + 1, "исход оборван", "the outcome stops short",
+            raise NotationError(len(text.rstrip()) + 1, N_("the outcome stops short"),
                                 _expected(exc.accepts or exc.expected)) from None
         word = text[exc.token.start_pos:exc.token.end_pos]
-        raise NotationError(exc.column, f"здесь не к месту «{word}»", f"'{word}' does not fit here",
-                            _expected(exc.accepts or exc.expected)) from None
+        raise NotationError(exc.column, N_("'{word}' does not fit here"), _expected(exc.accepts or exc.expected),
+                            word=word) from None
     except UnexpectedInput as exc:  # pragma: no cover - the three above cover LALR
-        raise NotationError(getattr(exc, "column", 1) or 1, "не разобрано", "not parsed") from None
+        raise NotationError(getattr(exc, "column", 1) or 1, N_("not parsed")) from None
 
 
 def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
@@ -325,8 +327,7 @@ def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
                     if letter == "а":
                         miss_col = miss_col or tok.column
                     elif letter == "б":  # P1 б is derived from the cue ball's pocket event
-                        raise _err(tok.column, "«б» — это событие: напишите «биток в …» и лузу",
-                                   "'б' is an event: write 'биток в …' and the pocket")
+                        raise _err(tok.column, N_("'б' is an event: write 'биток в …' and the pocket"))
                     elif letter == "в":
                         events.append({"type": "off_table", "ball": "cue"})
                         columns.append(tok.column)
@@ -348,7 +349,7 @@ def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
             elif t in ("ROUTE_OK", "ROUTE_NOT_OK"):
                 new = t == "ROUTE_OK"
                 if route_ok is not None and route_ok != new:
-                    raise _err(tok.column, "и «по заказу», и «не по заказу»", "both 'as called' and 'not as called'")
+                    raise _err(tok.column, N_("both 'as called' and 'not as called'"))
                 route_ok = new
             elif t == "WARNED":
                 out["warned"] = True
@@ -356,7 +357,7 @@ def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
                 out["positions_unchanged"] = True
     if miss_col is not None:
         if any(e["type"] == "hit" and "cue" in (e["a"], e["b"]) for e in events):
-            raise _err(miss_col, "«промах», но биток касается шара", "'промах' (miss), yet the cue ball hits a ball")
+            raise _err(miss_col, N_("'промах' (miss), yet the cue ball hits a ball"))
         if route_ok is not None:  # the short form has no hits to derive P1 а from
             fouls.add("а")
     out["fouls"] = [f for f in "а" + "".join(FOUL_LETTERS) if f in fouls]

@@ -31,6 +31,7 @@ from typing import Any, Union
 from pyramid_referee.grammar.call import CUE, CallFormatError, Pocket
 
 from .errors import RulesInputError
+from .messages import N_, trl
 
 Ball = Union[str, int]  # "cue" or 1..15
 
@@ -52,17 +53,15 @@ def is_ball(x: Any) -> bool:
 
 
 def _ball_err(field: str, x: Any) -> RulesInputError:
-    return RulesInputError(
-        field, f"{x!r} is not a ball ('cue' or 1-15)", f"{x!r} — не шар (нужно 'cue' или номер 1-15)"
-    )
+    return RulesInputError(field, N_("{x!r} is not a ball ('cue' or 1-15)"), x=x)
 
 
 # What a pocket's JSON fields may hold, for the Russian message (the English one is the call's own).
-_POCKET_FIELD_RU = {
-    "kind": "луза указана неверно: нужно «corner» (угловая) или «middle» (средняя)",
-    "side": "сторона лузы указана неверно: нужно «left», «right» или «null»",
-    "end": "конец лузы указан неверно: нужно «near», «far» или «null»",
-    "pocket": "луза указана неверно: нужен объект с полями «kind», «side», «end»",
+_POCKET_FIELD = {
+    "kind": N_("the pocket is wrong: «corner» (a corner pocket) or «middle» (a middle pocket) is needed"),
+    "side": N_("the pocket's side is wrong: «left», «right» or «null» is needed"),
+    "end": N_("the pocket's end is wrong: «near», «far» or «null» is needed"),
+    "pocket": N_("the pocket is wrong: an object with the fields «kind», «side», «end» is needed"),
 }
 
 
@@ -88,24 +87,28 @@ class Event:
 
     def _check(self) -> None:
         if self.type not in EVENT_TYPES:
-            raise RulesInputError("type", f"{self.type!r} is not one of {', '.join(EVENT_TYPES)}",
-                                  f"{self.type!r} — допустимо: {', '.join(EVENT_TYPES)}")
+            raise RulesInputError(
+                "type",
+                N_("{value!r} is not one of {choices}"),
+                value=self.type,
+                choices=", ".join(EVENT_TYPES),
+            )
         if not is_ball(self.ball):
             raise _ball_err("ball", self.ball)
         if self.type == HIT:
             if not is_ball(self.other):
                 raise _ball_err("b", self.other)
             if self.other == self.ball:
-                raise RulesInputError("b", "a ball cannot hit itself", "шар не может удариться сам о себя")
+                raise RulesInputError("b", N_("a ball cannot hit itself"))
         elif self.other is not None:
-            raise RulesInputError("b", f"only a hit has a second ball", "второй шар бывает только у столкновения")
+            raise RulesInputError("b", N_("only a hit has a second ball"))
         if self.type == POCKET:
             # The pocket may be left null ("fell into a pocket", e.g. «биток в лузе»):
             # it matters only for the called ball, and the judge asks for it there.
             if self.pocket is not None and not isinstance(self.pocket, Pocket):
-                raise RulesInputError("pocket", "expected a pocket or null", "ожидалась луза или null")
+                raise RulesInputError("pocket", N_("expected a pocket or null"))
         elif self.pocket is not None:
-            raise RulesInputError("pocket", "only a pocket event names a pocket", "лузу называет только событие pocket")
+            raise RulesInputError("pocket", N_("only a pocket event names a pocket"))
 
     def involves(self, ball: Ball) -> bool:
         return self.ball == ball or self.other == ball
@@ -120,30 +123,28 @@ class Event:
     @classmethod
     def from_json(cls, data: Any, where: str = "event") -> "Event":
         if not isinstance(data, dict):
-            raise RulesInputError(where, "expected an object", "ожидался объект")
+            raise RulesInputError(where, N_("expected an object"))
         kind = data.get("type")
         if kind == REMOVED:
             raise RulesInputError(
                 f"{where}.type",
-                "taking a ball off the table is not allowed (E6); a ball leaves the table only "
-                "by falling into a pocket or flying off",
-                "снимать шар со стола нельзя (E6); шар покидает стол, только упав в лузу или вылетев за борт",
+                N_("taking a ball off the table is not allowed (E6); a ball leaves the table only "
+                   "by falling into a pocket or flying off"),
             )
         if kind not in EVENT_TYPES:
             raise RulesInputError(
                 f"{where}.type",
-                f"{kind!r} is not one of {', '.join(EVENT_TYPES)}",
-                f"{kind!r} — допустимо: {', '.join(EVENT_TYPES)}",
+                N_("{value!r} is not one of {choices}"),
+                value=kind,
+                choices=", ".join(EVENT_TYPES),
             )
         allowed = {"type", "a", "b"} if kind == HIT else {"type", "ball", "pocket"} if kind == POCKET else {"type", "ball"}
         for key in data:
             if key not in allowed:
-                raise RulesInputError(
-                    f"{where}.{key}", f"not a field of a {kind} event", f"у события {kind} нет такого поля"
-                )
+                raise RulesInputError(f"{where}.{key}", N_("not a field of a {kind} event"), kind=kind)
         for key in sorted(allowed - {"type"}):
             if key not in data:
-                raise RulesInputError(f"{where}.{key}", "missing", "не указано")
+                raise RulesInputError(f"{where}.{key}", N_("missing"))
         if kind == HIT:
             a, b = data["a"], data["b"]
             if not is_ball(a):
@@ -151,7 +152,7 @@ class Event:
             if not is_ball(b):
                 raise _ball_err(f"{where}.b", b)
             if a == b:
-                raise RulesInputError(f"{where}.b", "a ball cannot hit itself", "шар не может удариться сам о себя")
+                raise RulesInputError(f"{where}.b", N_("a ball cannot hit itself"))
             return cls(HIT, a, b)
         ball = data["ball"]
         if not is_ball(ball):
@@ -162,10 +163,10 @@ class Event:
                 pocket = Pocket.from_json(data["pocket"])
             except CallFormatError as exc:
                 field, _, what = str(exc).partition(": ")
-                ru = _POCKET_FIELD_RU.get(field.rpartition(".")[2], _POCKET_FIELD_RU["pocket"])
+                ru = _POCKET_FIELD.get(field.rpartition(".")[2], _POCKET_FIELD["pocket"])
                 if "middle pocket has no" in what:
-                    ru = "у средней лузы нет ближнего и дальнего конца: нужно «null»"
-                raise RulesInputError(f"{where}.{field}", what, ru) from None
+                    ru = N_("a middle pocket has no near or far end: «null» is needed")
+                raise RulesInputError(f"{where}.{field}", what, trl("ru", ru)) from None
         return cls(kind, ball, None, pocket)
 
 
@@ -198,29 +199,23 @@ class Outcome:
             if letter in DERIVED_FOULS:
                 raise RulesInputError(
                     "fouls",
-                    f"{letter!r} is derived from the events (P1); do not list it",
-                    f"«{letter}» выводится из событий (P1); не указывайте его",
+                    N_("{letter!r} is derived from the events (P1); do not list it"),
+                    letter=letter,
                 )
-            raise RulesInputError(
-                "fouls", f"{letter!r} is not a P1 letter (г д е з и)", f"{letter!r} — не буква P1 (г д е з и)"
-            )
+            raise RulesInputError("fouls", N_("{letter!r} is not a P1 letter (г д е з и)"), letter=letter)
         for i, ev in enumerate(self.events):
             if not isinstance(ev, Event):
-                raise RulesInputError(f"events[{i}]", "expected an Event", "ожидалось событие")
+                raise RulesInputError(f"events[{i}]", N_("expected an Event"))
             if short and ev.type not in (POCKET, OFF_TABLE):
                 raise RulesInputError(
                     f"events[{i}].type",
-                    f"with route_ok give only pocket and off_table events, not {ev.type!r}",
-                    f"при route_ok указываются только события pocket и off_table, не {ev.type!r}",
+                    N_("with route_ok give only pocket and off_table events, not {type!r}"),
+                    type=ev.type,
                 )
         if self.positions_unchanged:
             for i, ev in enumerate(self.events):
                 if ev.type != CUSHION:  # a hit moves an object ball; a fall moves a ball
-                    raise RulesInputError(
-                        "positions_unchanged",
-                        f"true, but events[{i}] moved a ball",
-                        f"указано true, но события events[{i}] сдвинули шар",
-                    )
+                    raise RulesInputError("positions_unchanged", N_("true, but event {n} moved a ball"), n=i + 1)
 
     @property
     def is_short(self) -> bool:
@@ -243,35 +238,33 @@ class Outcome:
     def from_json(cls, data: Any) -> "Outcome":
         """Parse and validate an outcome; errors name the field (``events[2].ball``)."""
         if not isinstance(data, dict):
-            raise RulesInputError("outcome", "expected an object", "ожидался объект")
+            raise RulesInputError("outcome", N_("expected an object"))
         known = {"events", "fouls", "from_hand", "route_ok", *_FLAGS}
         for key in data:
             if key not in known:
-                raise RulesInputError(
-                    key, f"unknown field; known: {', '.join(sorted(known))}", f"неизвестное поле; известны: {', '.join(sorted(known))}"
-                )
+                raise RulesInputError(key, N_("unknown field; known: {known}"), known=", ".join(sorted(known)))
         events_raw = data.get("events", [])
         if not isinstance(events_raw, list):
-            raise RulesInputError("events", "expected a list", "ожидался список")
+            raise RulesInputError("events", N_("expected a list"))
         events = tuple(Event.from_json(e, f"events[{i}]") for i, e in enumerate(events_raw))
         fouls_raw = data.get("fouls", [])
         if not isinstance(fouls_raw, list):
-            raise RulesInputError("fouls", "expected a list of P1 letters", "ожидался список букв P1")
+            raise RulesInputError("fouls", N_("expected a list of P1 letters"))
         for i, f in enumerate(fouls_raw):
             if not isinstance(f, str):
-                raise RulesInputError(f"fouls[{i}]", f"{f!r} is not a letter", f"{f!r} — не буква")
+                raise RulesInputError(f"fouls[{i}]", N_("{f!r} is not a letter"), f=f)
         flags = {}
         for key in _FLAGS:
             v = data.get(key, False)
             if not isinstance(v, bool):
-                raise RulesInputError(key, f"{v!r} is not true/false", f"{v!r} — нужно true или false")
+                raise RulesInputError(key, N_("{value!r} is not true/false"), value=v)
             flags[key] = v
         from_hand = data.get("from_hand")
         if from_hand is not None and not isinstance(from_hand, bool):
-            raise RulesInputError("from_hand", f"{from_hand!r} is not true/false/null", f"{from_hand!r} — нужно true, false или null")
+            raise RulesInputError("from_hand", N_("{value!r} is not true/false/null"), value=from_hand)
         route_ok = data.get("route_ok")
         if route_ok is not None and not isinstance(route_ok, bool):
-            raise RulesInputError("route_ok", f"{route_ok!r} is not true/false", f"{route_ok!r} — нужно true или false")
+            raise RulesInputError("route_ok", N_("{value!r} is not true/false"), value=route_ok)
         for i, f in enumerate(fouls_raw):
             try:
                 cls((), frozenset([f]), route_ok=route_ok)

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .errors import RulesInputError
+from .messages import N_
 
 MODES = ("clean", "ball_and_pocket")  # C1
 BALL_VALUES = ("classic", "face")  # Q4
@@ -65,14 +66,14 @@ class Settings:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise RulesInputError("settings", "expected an object", "ожидался объект")
+            raise RulesInputError("settings", N_("expected an object"))
         known = set(cls.__dataclass_fields__)
         for key in data:
             if key not in known:
                 raise RulesInputError(
                     f"settings.{key}",
-                    f"unknown setting; known: {', '.join(sorted(known))}",
-                    f"неизвестная настройка; известны: {', '.join(sorted(known))}",
+                    N_("unknown setting; known: {known}"),
+                    known=", ".join(sorted(known)),
                 )
         return cls(**data)
 
@@ -81,18 +82,22 @@ def _check_choice(name: str, value: Any, choices: tuple) -> None:
     if value not in choices:
         raise RulesInputError(
             f"settings.{name}",
-            f"{value!r} is not one of {', '.join(choices)}",
-            f"{value!r} — допустимо: {', '.join(choices)}",
+            N_("{value!r} is not one of {choices}"),
+            value=value,
+            choices=", ".join(choices),
         )
 
 
 def _check_bool(name: str, value: Any) -> None:
     if not isinstance(value, bool):
-        raise RulesInputError(f"settings.{name}", f"{value!r} is not true/false", f"{value!r} — нужно true или false")
+        raise RulesInputError(f"settings.{name}", N_("{value!r} is not true/false"), value=value)
 
 
 def _check_int(name: str, value: Any, low: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise RulesInputError(
-            f"settings.{name}", f"{value!r} is not a whole number >= {low}", f"{value!r} — нужно целое число ≥ {low}"
+            f"settings.{name}",
+            N_("{value!r} is not a whole number >= {low}"),
+            value=value,
+            low=low,
         )

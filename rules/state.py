@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import RulesInputError
+from .messages import N_
 from .settings import Settings
 
 NORMAL = "normal"
@@ -90,7 +91,7 @@ class GameState(NamedTuple):
         try:
             return self.players.index(player)
         except ValueError:
-            raise RulesInputError("player", f"{player!r} is not a player", f"{player!r} — не игрок") from None
+            raise RulesInputError("player", N_("{value!r} is not a player"), value=player) from None
 
     def to_json(self) -> dict:
         p = self.players
@@ -117,72 +118,92 @@ class GameState(NamedTuple):
 
 def _players(players: Any) -> tuple[str, str]:
     if not isinstance(players, (list, tuple)) or len(players) != 2:
-        raise RulesInputError("players", "expected two player names", "нужны имена двух игроков")
+        raise RulesInputError("players", N_("expected two player names"))
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
-            raise RulesInputError(f"players[{i}]", f"{name!r} is not a name", f"{name!r} — не имя")
+            raise RulesInputError(f"players[{i}]", N_("{name!r} is not a name"), name=name)
     if players[0] == players[1]:
-        raise RulesInputError("players[1]", "the two players need different names", "у игроков должны быть разные имена")
+        raise RulesInputError("players[1]", N_("the two players need different names"))
     return (players[0], players[1])
 
 
 def _from_start(settings: Settings, names: tuple[str, str], start: Any) -> GameState:
     if not isinstance(start, dict):
-        raise RulesInputError("start", "expected an object", "ожидался объект")
+        raise RulesInputError("start", N_("expected an object"))
     known = {"scores", "on_table", "to_play", "from_hand", "next_break"}
     for key in start:
         if key not in known:
-            raise RulesInputError(f"start.{key}", f"unknown field; known: {', '.join(sorted(known))}",
-                                  f"неизвестное поле; известны: {', '.join(sorted(known))}")
+            raise RulesInputError(
+                f"start.{key}",
+                N_("unknown field; known: {known}"),
+                known=", ".join(sorted(known)),
+            )
     for key in ("scores", "on_table", "to_play"):
         if key not in start:
-            raise RulesInputError(f"start.{key}", "missing", "не указано")
+            raise RulesInputError(f"start.{key}", N_("missing"))
     scores_raw = start["scores"]
     if not isinstance(scores_raw, dict) or set(scores_raw) != set(names):
-        raise RulesInputError("start.scores", f"expected the scores of {names[0]!r} and {names[1]!r}",
-                              f"нужны очки игроков {names[0]!r} и {names[1]!r}")
+        raise RulesInputError(
+            "start.scores",
+            N_("expected the scores of {name0!r} and {name1!r}"),
+            name0=names[0],
+            name1=names[1],
+        )
     scores = []
     for n in names:
         v = scores_raw[n]
         if not isinstance(v, int) or isinstance(v, bool):
-            raise RulesInputError(f"start.scores.{n}", f"{v!r} is not a whole number", f"{v!r} — не целое число")
+            raise RulesInputError(f"start.scores.{n}", N_("{v!r} is not a whole number"), v=v)
         if v < 0 and not settings.negative_scores:
-            raise RulesInputError(f"start.scores.{n}", "below zero, but negative_scores is off (Q1)",
-                                  "меньше нуля, а отрицательный счёт выключен (Q1)")
+            raise RulesInputError(f"start.scores.{n}", N_("below zero, but negative_scores is off (Q1)"))
         if v >= settings.target:
-            raise RulesInputError(f"start.scores.{n}", f"{v} already reaches {settings.target}: the game is over (E1)",
-                                  f"{v} — уже {settings.target}: партия окончена (E1)")
+            raise RulesInputError(
+                f"start.scores.{n}",
+                N_("{v} already reaches {target}: the game is over (E1)"),
+                v=v,
+                target=settings.target,
+            )
         scores.append(v)
     table = start["on_table"]
     if not isinstance(table, list) or not table:
-        raise RulesInputError("start.on_table", "expected a non-empty list of balls (an empty table ends the game, Q5)",
-                              "нужен непустой список шаров (пустой стол — конец партии, Q5)")
+        raise RulesInputError(
+            "start.on_table",
+            N_("expected a non-empty list of balls (an empty table ends the game, Q5)"),
+        )
     seen = set()
     for i, b in enumerate(table):
         if not isinstance(b, int) or isinstance(b, bool) or not 1 <= b <= 15:
-            raise RulesInputError(f"start.on_table[{i}]", f"{b!r} is not a ball 1-15", f"{b!r} — не шар 1-15")
+            raise RulesInputError(f"start.on_table[{i}]", N_("{b!r} is not a ball 1-15"), b=b)
         if b in seen:
-            raise RulesInputError(f"start.on_table[{i}]", f"ball {b} is listed twice", f"шар {b} указан дважды")
+            raise RulesInputError(f"start.on_table[{i}]", N_("ball {b} is listed twice"), b=b)
         seen.add(b)
     taken = sum(settings.value(b) for b in ALL_BALLS - seen)
     total = scores[0] + scores[1]
     # Penalties move points, never create them (P2) — unless the Q1 floor is on.
     if settings.negative_scores and total != taken:
-        raise RulesInputError("start.scores", f"they sum to {total}, but the balls off the table are worth {taken} (P2, Q4)",
-                              f"в сумме {total}, а шары вне стола стоят {taken} (P2, Q4)")
+        raise RulesInputError(
+            "start.scores",
+            N_("they sum to {total}, but the balls off the table are worth {taken} (P2, Q4)"),
+            total=total,
+            taken=taken,
+        )
     if not settings.negative_scores and total < taken:
-        raise RulesInputError("start.scores", f"they sum to {total}, less than the {taken} the balls off the table are worth",
-                              f"в сумме {total}, меньше {taken} — стоимости шаров вне стола")
+        raise RulesInputError(
+            "start.scores",
+            N_("they sum to {total}, less than the {taken} the balls off the table are worth"),
+            total=total,
+            taken=taken,
+        )
     to_play = start["to_play"]
     if to_play not in names:
-        raise RulesInputError("start.to_play", f"{to_play!r} is not a player", f"{to_play!r} — не игрок")
+        raise RulesInputError("start.to_play", N_("{value!r} is not a player"), value=to_play)
     from_hand = start.get("from_hand", False)
     if not isinstance(from_hand, bool):
-        raise RulesInputError("start.from_hand", f"{from_hand!r} is not true/false", f"{from_hand!r} — нужно true или false")
+        raise RulesInputError("start.from_hand", N_("{value!r} is not true/false"), value=from_hand)
     ti = names.index(to_play)
     nb = start.get("next_break", names[1 - ti])
     if nb not in names:
-        raise RulesInputError("start.next_break", f"{nb!r} is not a player", f"{nb!r} — не игрок")
+        raise RulesInputError("start.next_break", N_("{value!r} is not a player"), value=nb)
     return GameState(
         players=names,
         scores=(scores[0], scores[1]),

@@ -7,25 +7,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .messages import N_, trl
 from .state import LAST_BALL, Result
 
+# The P1 letters as a referee names them (English; the Russian text is the catalog's).
 FOUL_WORDS = {
-    "а": ("промах", "a miss"),
-    "б": ("биток в лузе", "the cue ball pocketed"),
-    "в": ("биток за бортом", "the cue ball off the table"),
-    "г": ("касание шара", "a ball touched"),
-    "д": ("игра не своим шаром", "playing a ball not one's own"),
-    "е": ("удар ребром или турником кия", "a stroke with the edge or butt of the cue"),
-    "ж": ("с руки по шару в доме", "from hand at a ball in the house"),
-    "з": ("с руки не из дома", "from hand, not from the house"),
-    "и": ("удар до остановки шаров", "a stroke before the balls stopped"),
+    "а": N_("a miss"),
+    "б": N_("the cue ball pocketed"),
+    "в": N_("the cue ball off the table"),
+    "г": N_("a ball touched"),
+    "д": N_("playing a ball not one's own"),
+    "е": N_("a stroke with the edge or butt of the cue"),
+    "ж": N_("from hand at a ball in the house"),
+    "з": N_("from hand, not from the house"),
+    "и": N_("a stroke before the balls stopped"),
 }
 
+# Why an accepted call was not fulfilled, as the verdict says it.
 MISS_WORDS = {
-    "not_pocketed": ("шар {b} не упал", "ball {b} did not fall"),
-    "wrong_pocket": ("шар {b} упал не в заказанную лузу", "ball {b} fell into another pocket"),
-    "route": ("шар {b} упал не так, как заказано", "ball {b} did not fall the declared way"),
-    "route_c3": ("абриколь не был заказан", "the абриколь was not declared"),
+    "not_pocketed": N_("call not fulfilled: ball {b} did not fall"),
+    "wrong_pocket": N_("call not fulfilled: ball {b} fell into another pocket"),
+    "route": N_("call not fulfilled: ball {b} did not fall the declared way"),
+    "route_c3": N_("call not fulfilled: the абриколь was not declared"),
 }
 
 
@@ -106,87 +109,87 @@ class Verdict(NamedTuple):
 
     # -- the referee's sentence ---------------------------------------------
     def message(self, lang: str = "ru") -> str:
-        en = lang == "en"
-
-        def t(ru: str, e: str) -> str:
-            return e if en else ru
+        def t(message: str, **params) -> str:
+            return trl(lang, message).format(**params) if params else trl(lang, message)
 
         parts: list[str] = []
         s, p = self.striker, self.players
         fell = bool(self.respotted or self.counted)
         if self.phase == LAST_BALL:
-            parts.append(t("переигровка последнего шара, удар без заказа", "last-ball replay, a stroke without a call"))
+            parts.append(t(N_("last-ball replay, a stroke without a call")))
             if self.penalty is None:
-                parts.append(t(f"{s} положил шар", f"{s} pocketed the ball") if self.counted
-                             else t("шар не упал", "the ball did not fall"))
+                parts.append(t(N_("{player} pocketed the ball"), player=s) if self.counted
+                             else t(N_("the ball did not fall")))
         elif self.call_status == "accepted":
             if self.fulfilled and self.penalty is not None:
                 # P5: the call was made, but a penalty stroke scores nothing; say so in one breath
                 if len(self.respotted) > 1:
-                    parts.append(t("заказ выполнен, но удар штрафной — шары не засчитываются",
-                                   "call fulfilled, but it is a penalty stroke, so no ball counts"))
+                    parts.append(t(N_("call fulfilled, but it is a penalty stroke, so no ball counts")))
                 else:
-                    parts.append(t("заказ выполнен, но удар штрафной — шар не засчитывается",
-                                   "call fulfilled, but it is a penalty stroke, so the ball does not count"))
+                    parts.append(t(N_("call fulfilled, but it is a penalty stroke, so the ball does not count")))
             elif self.fulfilled:
-                parts.append(t("заказ выполнен", "call fulfilled"))
+                parts.append(t(N_("call fulfilled")))
             else:
-                ru, e = MISS_WORDS.get(self.miss or "not_pocketed")
-                parts.append(t("заказ не выполнен: ", "call not fulfilled: ") + t(ru, e).format(b=self.called_ball))
+                parts.append(t(MISS_WORDS.get(self.miss or "not_pocketed"), b=self.called_ball))
         elif self.call_status == "refused":
-            parts.append(t("заказ не принят", "the call was refused") +
-                         (t(" — шары не засчитываются", ", no ball counts") if fell else ""))
+            parts.append(t(N_("the call was refused, no ball counts")) if fell else t(N_("the call was refused")))
         else:
-            parts.append(t("удар без заказа", "a stroke without a call") +
-                         (t(" — шары не засчитываются", ", no ball counts") if fell else ""))
+            parts.append(t(N_("a stroke without a call, no ball counts")) if fell else t(N_("a stroke without a call")))
         if self.penalty is not None:
             pen = self.penalty
             off = pen.player
             partner = p[1] if off == p[0] else p[0]
-            reasons = ", ".join(FOUL_WORDS[f][1 if en else 0] for f in self.fouls)
+            reasons = ", ".join(t(FOUL_WORDS[f]) for f in self.fouls)
             if self.phase == LAST_BALL:
-                parts.append(t(f"штраф ({reasons}) при переигровке — {off} проигрывает",
-                               f"a penalty ({reasons}) in the replay: {off} loses"))
+                parts.append(t(N_("a penalty ({reasons}) in the replay: {offender} loses"), reasons=reasons, offender=off))
             elif pen.paid:
-                parts.append(t(f"штраф ({reasons}): {off} −{pen.paid}, {partner} +{pen.points}",
-                               f"penalty ({reasons}): {off} −{pen.paid}, {partner} +{pen.points}"))
+                parts.append(t(N_("penalty ({reasons}): {offender} −{paid}, {partner} +{points}"), reasons=reasons,
+                               offender=off, paid=pen.paid, partner=partner, points=pen.points))
             else:  # Q1 floor: nothing to take from the offender, the partner still gets the penalty
-                parts.append(t(f"штраф ({reasons}): {partner} +{pen.points}, а {off} остаётся при нуле: ниже нуля счёт не опускается",
-                               f"penalty ({reasons}): {partner} +{pen.points}, and {off} stays at zero: no score goes below it"))
+                parts.append(t(N_("penalty ({reasons}): {partner} +{points}, and {offender} stays at zero: "
+                               "no score goes below it"), reasons=reasons, partner=partner, points=pen.points,
+                               offender=off))
         if self.ball_points:
-            extra = t(f", с бонусом {self.bonus} за последний шар", f", with the {self.bonus} last-ball bonus") if self.bonus else ""
-            parts.append(f"{s} +{self.ball_points} ({_balls(self.counted, en)}{extra})")
-        if self.respotted:
-            balls = _balls(self.respotted, en)
-            if len(self.respotted) == 1:
-                parts.append(t(f"{balls} выставляется на стол", f"{balls} is put back on the table"))
+            balls = _balls(self.counted, lang)
+            if self.bonus:
+                parts.append(t(N_("{player} +{points} ({balls}, with the {bonus} last-ball bonus)"), player=s,
+                               points=self.ball_points, balls=balls, bonus=self.bonus))
             else:
-                parts.append(t(f"{balls} выставляются на стол", f"{balls} are put back on the table"))
+                parts.append(f"{s} +{self.ball_points} ({balls})")
+        if self.respotted:
+            balls = _balls(self.respotted, lang)
+            if len(self.respotted) == 1:
+                parts.append(t(N_("{balls} is put back on the table"), balls=balls))
+            else:
+                parts.append(t(N_("{balls} are put back on the table"), balls=balls))
         if self.restore_positions:
-            parts.append(t("судья может восстановить положение шаров", "the referee may restore the previous position"))
+            parts.append(t(N_("the referee may restore the previous position")))
         if self.result is not None:
             r = self.result
             if r.winner is not None:
-                parts.append(t(f"партия окончена, победил {r.winner}", f"game over, {r.winner} wins"))
+                parts.append(t(N_("game over, {winner} wins"), winner=r.winner))
             elif r.draw == "forced":
-                parts.append(t("партия окончена вынужденной ничьей", "game over, a forced draw"))
+                parts.append(t(N_("game over, a forced draw")))
             else:
-                parts.append(t("партия окончена вничью", "game over, a draw"))
+                parts.append(t(N_("game over, a draw")))
         else:
             if self.replay_ball is not None:
-                parts.append(t(f"ничья, нужен результат — переигровка последнего шара {self.replay_ball} с третьей точки",
-                               f"a draw and a result is needed: last-ball replay, ball {self.replay_ball} on the third point"))
+                parts.append(t(N_("a draw and a result is needed: last-ball replay, ball {ball} on the third point"),
+                               ball=self.replay_ball))
             nxt = p[self.next_idx]
-            hand = t(" с руки", " from hand") if self.next_from_hand else ""
             again = self.next_idx == self.striker_idx and self.replay_ball is None  # E4: a replay starts afresh
-            parts.append(t(f"{'снова ' if again else ''}бьёт {nxt}{hand}", f"{nxt} to play{' again' if again else ''}{hand}"))
+            if again:
+                parts.append(t(N_("{player} to play again from hand"), player=nxt) if self.next_from_hand
+                             else t(N_("{player} to play again"), player=nxt))
+            else:
+                parts.append(t(N_("{player} to play from hand"), player=nxt) if self.next_from_hand
+                             else t(N_("{player} to play"), player=nxt))
         text = "; ".join(parts)
         return text[0].upper() + text[1:] + f" ({', '.join(self.clauses)})."
 
 
-def _balls(balls: tuple[int, ...], en: bool) -> str:
+def _balls(balls: tuple[int, ...], lang: str) -> str:
     nums = [str(b) for b in balls]
     if len(nums) == 1:
-        return ("ball " if en else "шар ") + nums[0]
-    joined = ", ".join(nums[:-1]) + (" and " if en else " и ") + nums[-1]
-    return ("balls " if en else "шары ") + joined
+        return trl(lang, "ball {n}").format(n=nums[0])
+    return trl(lang, "balls {head} and {last}").format(head=", ".join(nums[:-1]), last=nums[-1])
