@@ -149,6 +149,8 @@ def export_script(store: Store, match_id: int) -> str:
     header: dict = {"settings": m.settings, "players": m.players}
     if m.start is not None:
         header["start"] = m.start
+    if m.to_wins > 1:   # a match of several games (партии) replays as one
+        header["to_wins"] = m.to_wins
     lines = [json.dumps(header, ensure_ascii=False)]
     for r in store.strokes(match_id):
         rec = r.record

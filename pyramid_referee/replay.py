@@ -1,7 +1,9 @@
 """Replaying a match script through the rules engine (DESIGN.md, "replay").
 
 A script is JSON lines: an optional header
-``{"settings": {…}, "players": ["A", "B"], "start": {…}}`` (every key optional),
+``{"settings": {…}, "players": ["A", "B"], "start": {…}, "to_wins": N}`` (every key optional;
+``to_wins``, an extension, makes the script a match of games (партии) won by the first to win N,
+default 1: one game),
 then one ``{"call": TEXT | CALL-JSON | null, "outcome": {…}}`` a stroke (an
 optional ``"comment"`` is ignored; blank lines are skipped). A call text is
 parsed with ``pyramid_referee.grammar.parse`` in the settings' mode against the
@@ -25,7 +27,7 @@ from .grammar.call import Call, CallFormatError
 from .i18n import json_problem_ru
 from .rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
 
-HEADER_KEYS = ("settings", "players", "start")
+HEADER_KEYS = ("settings", "players", "start", "to_wins")
 STROKE_KEYS = ("call", "outcome", "comment")
 DEFAULT_PLAYERS = ("A", "B")
 
@@ -60,6 +62,7 @@ class Script:
     start: dict | None
     strokes: tuple[ScriptStroke, ...]
     header_line: int | None = None
+    to_wins: int = 1
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,10 @@ class ReplayResult:
         return self.match.state
 
     def final_json(self) -> dict:
-        return final_json(self.match.state)
+        data = final_json(self.match.state)
+        if self.match.to_wins > 1:   # a match of several games: the match score too
+            data["series"] = self.match.series_json()
+        return data
 
 
 def final_json(state: GameState) -> dict:
@@ -119,7 +125,7 @@ def _load(line_no: int, text: str) -> dict:
 
 def read_script(lines: Iterable[str]) -> Script:
     """Read and check every line of a script (shape, settings, outcomes)."""
-    settings, players, start, header_line = Settings(), DEFAULT_PLAYERS, None, None
+    settings, players, start, header_line, to_wins = Settings(), DEFAULT_PLAYERS, None, None, 1
     strokes: list[ScriptStroke] = []
     seen_any = False
     for no, raw in enumerate(lines, 1):
@@ -139,6 +145,7 @@ def read_script(lines: Iterable[str]) -> Script:
                 if "players" in data:
                     players = data["players"]
                 GameState.initial(settings, players, data.get("start"))  # validates players and start
+                to_wins = Match(settings, list(players), data.get("start"), data.get("to_wins", 1)).to_wins
             except RulesInputError as exc:
                 raise ReplayError(no, exc.field, exc.message, exc.ru) from None
             players = tuple(players)
@@ -168,7 +175,7 @@ def read_script(lines: Iterable[str]) -> Script:
         except RulesInputError as exc:
             raise ReplayError(no, "outcome." + exc.field, exc.message, exc.ru) from None
         strokes.append(ScriptStroke(no, call, outcome))
-    return Script(settings, players, start, tuple(strokes), header_line)
+    return Script(settings, players, start, tuple(strokes), header_line, to_wins)
 
 
 def _grammar_parse() -> Callable:
@@ -205,14 +212,15 @@ def _refusal_clause(code: Any) -> str | None:
 
 def run(script: Script, parse: Callable | None = None) -> ReplayResult:
     """Judge every stroke of a script; ``ReplayError`` names the line of the first bad one."""
-    match = Match(script.settings, list(script.players), script.start)
+    match = Match(script.settings, list(script.players), script.start, script.to_wins)
     result = ReplayResult(script, match)
     for st in script.strokes:
-        if match.state.is_over:
+        if match.decided:
             raise ReplayError(st.line, "line", "the game is already over; no stroke may follow (E1, E2)",
                               "партия уже окончена; удары после конца недопустимы (E1, E2)")
         try:
-            text, call, status, refusal = read_call(st.call, script.settings, match.state, parse)
+            # after a game's end the next game of the match opens with this stroke: its full rack
+            text, call, status, refusal = read_call(st.call, script.settings, match.upcoming, parse)
             verdict = match.stroke(call, st.outcome, call_status=status)
         except RulesInputError as exc:
             f = exc.field

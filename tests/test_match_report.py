@@ -136,3 +136,19 @@ def test_a_name_a_record_cannot_hold_is_refused_not_written_wrong(store):
     s = play(store, GAME[:1], players=("Иван: капитан", "Пётр"))
     with pytest.raises(UserError, match="«Иван: капитан» не записать в запись партии"):
         export_record(store, s.id)
+
+
+def test_a_match_of_several_games_exported_as_a_script_replays_to_the_same_match_score(store):
+    from pyramid_referee.match_report import export_script
+    from pyramid_referee.replay import replay_lines
+
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    it = iter(["пятёрку чисто в правый угол | биток 5, 5 в правый дальний угол"] * 2)
+    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
+         resumed=False).run(lambda prompt: next(it, None))
+    script = export_script(store, s.id)
+    assert json.loads(script.splitlines()[0])["to_wins"] == 2
+    result = replay_lines(script.splitlines())
+    # game 1 to Аня, game 2 (broken by Боря, E4) to Боря: one all, the match goes on
+    assert result.final_json()["series"]["wins"] == {"Аня": 1, "Боря": 1}
+    assert [r.verdict.striker for r in result.rows] == ["Аня", "Боря"]

@@ -131,3 +131,41 @@ def test_Q2_pocket_precision_setting_reaches_the_call_parser():
     assert strict.rows[0].call_status == "refused"
     loose = run(read_script(['{"settings": {"pocket_precision": "any"}}', stroke]))
     assert loose.rows[0].call_status == "accepted" and loose.rows[0].verdict.fulfilled
+
+
+# -- a script of a match of several games (партии): the header's "to_wins" ---------------------------
+
+FIVE = {"call": "пятерку чисто в правый угол",
+        "outcome": {"events": [{"type": "hit", "a": "cue", "b": 5},
+                               {"type": "pocket", "ball": 5,
+                                "pocket": {"kind": "corner", "side": "right", "end": "far"}}]}}
+
+
+def _script(header, n):
+    return [json.dumps(header, ensure_ascii=False)] + [json.dumps(FIVE, ensure_ascii=False)] * n
+
+
+def test_a_match_script_to_two_wins_plays_its_games_with_the_break_alternating_E4():
+    header = {"settings": {"target": 5}, "players": ["A", "B"], "to_wins": 2}
+    result = replay_lines(_script(header, 3))
+    # each game is one pot of the 5 from a full rack: A breaks game 1, B game 2, A game 3
+    assert [r.verdict.striker for r in result.rows] == ["A", "B", "A"]
+    final = result.final_json()
+    assert final["series"]["wins"] == {"A": 2, "B": 1} and final["series"]["decided"]
+    with pytest.raises(ReplayError) as e:  # the match is decided: no stroke may follow
+        replay_lines(_script(header, 4))
+    assert e.value.line == 5
+
+
+def test_without_to_wins_a_script_is_one_game_and_ends_with_it():
+    result = replay_lines(_script({"settings": {"target": 5}, "players": ["A", "B"]}, 1))
+    assert "series" not in result.final_json() and result.state.result.winner == "A"
+    with pytest.raises(ReplayError):
+        replay_lines(_script({"settings": {"target": 5}, "players": ["A", "B"]}, 2))
+
+
+@pytest.mark.parametrize("bad", [0, 100, "2", True])
+def test_a_bad_to_wins_in_the_header_names_its_line_and_range(bad):
+    with pytest.raises(ReplayError) as e:
+        read_script(_script({"players": ["A", "B"], "to_wins": bad}, 1))
+    assert e.value.line == 1 and e.value.field == "to_wins" and "99" in e.value.text("ru")
