@@ -28,12 +28,13 @@ def _record(args, what_ru: str, what_en: str, count: int, counter) -> "object":
     from .voice.mic import MicrophoneSource
 
     seconds = args.seconds or 60.0
-    print(tr(
-        "{what_en} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
-        what_en=what_en, seconds=seconds, what_ru=what_ru), file=sys.stderr)
     blocks = []
     heard = 0
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
+        # said once the microphone is open: a strike played before this line is not heard
+        print(tr(
+            "{what_en} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
+            what_en=what_en, seconds=seconds, what_ru=what_ru), file=sys.stderr, flush=True)
         try:
             for frame in mic:
                 blocks.append(frame.samples.copy())

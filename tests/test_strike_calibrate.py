@@ -117,9 +117,11 @@ def test_calibration_through_the_microphone(pulse, recordings, tmp_path):
     env = dict(pulse, PYRAMID_REFEREE_PROFILES=str(tmp_path / "live"))
     proc = subprocess.Popen([sys.executable, "-c", CALIBRATE_LIVE], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    first = proc.stderr.readline()   # the prompt comes once the microphone is open: strike after it
+    assert "слушаю до 30 с" in first, first
     subprocess.run(["paplay", str(s)], env=pulse, check=True, timeout=30)
     out, err = proc.communicate(timeout=60)
+    err = first + err
     assert proc.returncode == 0, err[-2000:]
     assert "услышано: 5 из 5" in err and "Калибровка: сделайте 5 ударов" in err
     assert "найдено 5 ударов из 5" in out
