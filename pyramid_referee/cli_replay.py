@@ -19,8 +19,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("judge a match script or a game record stroke by stroke"),
         description=tr(
             "Judge a match script (JSON lines) by the rules: one verdict a stroke, then the "
-            "final state. The first line may be a header {{\"settings\": …, \"players\": […], "
-            "\"start\": …}}, then one {{\"call\": TEXT|null, \"outcome\": {{…}}}} line a stroke. Exit "
+            "final state. The first line may be a header {\"settings\": …, \"players\": […], "
+            "\"start\": …}, then one {\"call\": TEXT|null, \"outcome\": {…}} line a stroke. Exit "
             "status 0 judged, 2 a bad script (the line and the field are named)."),
     )
     p.epilog = tr(

@@ -33,8 +33,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("a WAV file (any rate, any channels), or the word calibrate"))
     p.add_argument("--json", action="store_true",
                    help=tr(
-                       "JSON: {{\"strikes\": [seconds, …]}} (with --explain also \"sounds\"); with "
-                       "--mic one line {{\"strike\": seconds}} a strike"))
+                       "JSON: {\"strikes\": [seconds, …]} (with --explain also \"sounds\"); with "
+                       "--mic one line {\"strike\": seconds} a strike"))
     p.add_argument("--explain", action="store_true",
                    help=tr("every impulsive sound heard: its time, what it is and why"))
     p.add_argument("--plot", metavar="OUT.png", default=None,

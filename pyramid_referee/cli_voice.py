@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("timeline", parents=[common],
                        help=tr("Vosk results + strikes → the call that counts for each strike"),
                        description=tr(
-                           "Read Vosk final results and {{\"strike\": SECONDS}} lines (JSON lines, "
+                           "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
                            "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
                            "Q8)."))
     p.add_argument("events", metavar="EVENTS.jsonl",

@@ -111,6 +111,26 @@ def hidden_in_fstrings() -> list[str]:
     return out
 
 
+def doubled_braces() -> list[str]:
+    """Messages with ``{{``/``}}`` that are never ``.format``-ed: the reader would see both braces."""
+    import ast
+
+    out = []
+    for folder in SOURCES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            formatted = {id(node.value) for node in ast.walk(tree)
+                         if isinstance(node, ast.Attribute) and node.attr == "format"}
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in KEYWORDS
+                        and node.args and isinstance(node.args[-1], ast.Constant)
+                        and isinstance(node.args[-1].value, str) and id(node) not in formatted
+                        and "{{" in node.args[-1].value):
+                    out.append(f"{path.relative_to(ROOT)}:{node.lineno}: doubled braces in a message that is "
+                               f"not formatted: {node.args[-1].value[:60]!r}")
+    return out
+
+
 def problems() -> list[str]:
     """What is wrong with the catalog: messages without Russian text, stale entries, a stale .mo."""
     out = []
@@ -129,7 +149,7 @@ def problems() -> list[str]:
     have = {m.id for m in cat if m.id}
     for key in sorted(in_code - {k[0] if isinstance(k, tuple) else k for k in have}, key=str):
         out.append(f"in the code, not in the catalog: {key!r} ({code.get(key, [('?', 0)])[0]})")
-    out += hidden_in_fstrings()
+    out += hidden_in_fstrings() + doubled_braces()
     if not MO.exists() or MO.read_bytes() != compiled():
         out.append(f"{MO.relative_to(ROOT)} is not the compiled {PO.name}: run scripts/i18n.py compile")
     return out
