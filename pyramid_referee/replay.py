@@ -119,7 +119,7 @@ def _load(line_no: int, text: str) -> dict:
         raise ReplayError(line_no, f"column {exc.colno}", f"not JSON: {exc.msg}",
                           f"строка не читается: {json_problem_ru(exc.msg)}") from None
     if not isinstance(data, dict):
-        raise ReplayError(line_no, "line", "expected a JSON object", "ожидался JSON-объект")
+        raise ReplayError(line_no, "line", "expected a JSON object", "ожидался объект в фигурных скобках")
     return data
 
 

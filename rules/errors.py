@@ -18,6 +18,10 @@ _ITEM = {"events": N_("event {n}"), "fouls": N_("foul {n}"), "on_table": N_("bal
 _FIELD = {"outcome": N_("outcome"), "events": N_("events"), "fouls": N_("fouls"), "settings": N_("settings"),
           "start": N_("start of the game"), "on_table": N_("balls on the table"), "scores": N_("score"),
           "call": N_("call"), "players": N_("players"), "to_play": N_("player to move")}
+# The fields inside an event, in words.
+_INNER = {"pocket": N_("pocket"), "kind": N_("kind of pocket"), "side": N_("side of the pocket"),
+          "end": N_("end of the pocket"), "ball": N_("ball"), "a": N_("first ball"), "b": N_("second ball"),
+          "type": N_("kind of event")}
 _LATIN = re.compile(r"«[^«»]*»|'[^'\n]*'|\b[CPQE]\d+[а-я]?\b|[A-Za-z_][A-Za-z_0-9\-]*")
 
 
@@ -34,6 +38,12 @@ def field_ru(field: str) -> str:
             parts.append(trl("ru", item).format(name=name, n=i))
         elif seg in _FIELD and (not parts or seg in ("events", "fouls")):   # top-level names only
             parts.append(trl("ru", _FIELD[seg]))
+        elif seg == "line":                   # the whole line: «строка N» says it already
+            continue
+        elif parts and seg in _INNER:         # a part of an event: the ball, the pocket's end …
+            if seg in ("kind", "side", "end") and parts[-1] == trl("ru", _INNER["pocket"]):
+                parts.pop()                   # «луза, конец» → «конец лузы»
+            parts.append(trl("ru", _INNER[seg]))
         elif seg:
             parts.append(trl("ru", "field «{name}»").format(name=seg))
     return ", ".join(parts)
@@ -75,5 +85,6 @@ class RulesInputError(RulesError, ValueError):
         """The error in the user's language: ``field: what is wrong`` (in Russian the field in
         words and the JSON words quoted, as what the user wrote)."""
         if lang == "ru":
-            return f"{field_ru(self.field)}: {quote_tokens(self.ru)}"
+            where = field_ru(self.field)
+            return f"{where}: {quote_tokens(self.ru)}" if where else quote_tokens(self.ru)
         return f"{self.field}: {self.message}"

@@ -63,7 +63,7 @@ def test_malformed_line_exit_2_names_line_and_field_and_prints_nothing(capsys):
     assert main(["replay", str(path), "--json"]) == 2
     cap = capsys.readouterr()
     assert cap.out == ""
-    assert "строка 3: исход, событие 1, поле «type»" in cap.err and "E6" in cap.err
+    assert "строка 3: исход, событие 1, тип события" in cap.err and "E6" in cap.err
 
 
 def test_missing_file(capsys, tmp_path):

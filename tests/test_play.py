@@ -83,7 +83,7 @@ def test_malformed_outcome_changes_nothing_and_names_line_and_column(store):
     errors = [m for m in msgs if m["type"] == "error"]
     assert [e["line"] for e in errors] == [2, 3, 4, 5]
     assert "строка 2" in errors[0]["message"] and "исход: столбец 14" in errors[0]["message"]
-    assert "строка 3" in errors[1]["message"] and "событие 1, поле «b»" in errors[1]["message"]
+    assert "строка 3" in errors[1]["message"] and "событие 1, второй шар" in errors[1]["message"]
     assert "события: ожидался список" in errors[2]["message"]
     assert [r.seq for r in store.strokes(s.id)] == [1, 2]
     assert store.strokes(s.id)[1].record.outcome_text == "биток 6"

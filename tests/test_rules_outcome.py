@@ -59,7 +59,7 @@ def test_errors_name_the_field(data, field):
 def test_errors_in_russian():
     with pytest.raises(RulesInputError) as e:
         Outcome.from_json({"events": [{"type": "hit", "a": "cue", "b": 16}]})
-    assert e.value.text("ru") == "событие 1, поле «b»: 16 — не шар (нужно «cue» или номер 1-15)"
+    assert e.value.text("ru") == "событие 1, второй шар: 16 — не шар (нужно «cue» или номер 1-15)"
     assert e.value.text("en") == "events[0].b: 16 is not a ball ('cue' or 1-15)"
 
 
@@ -85,7 +85,7 @@ def test_pocket_and_event_type_errors_in_russian_too():
     # User-facing text is Russian by default: the pocket's own (English) check is wrapped.
     with pytest.raises(RulesInputError) as e:
         Outcome.from_json({"events": [{"type": "pocket", "ball": 3, "pocket": {"kind": "side"}}]})
-    assert e.value.field == "events[0].pocket.kind" and e.value.text("ru").startswith("событие 1, поле «pocket», поле «kind»: луза указана неверно: нужно «corner»")
+    assert e.value.field == "events[0].pocket.kind" and e.value.text("ru").startswith("событие 1, вид лузы: луза указана неверно: нужно «corner»")
     with pytest.raises(RulesInputError) as e:
         Event("bounce", 3)
     assert "допустимо" in e.value.text("ru")
