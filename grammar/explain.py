@@ -38,7 +38,12 @@ def _actor(x, lang: str) -> str:
         return trl(lang, "the cue ball")
     if x is None:
         return trl(lang, "the last ball")
-    return trl(lang, "ball {n}").format(n=x)
+    return _ball(x, lang)
+
+
+def _ball(n: int, lang: str) -> str:
+    """A ball by its number; ball 1 is «туз» in Russian, as players call it."""
+    return trl(lang, "ball 1") if n == 1 else trl(lang, "ball {n}").format(n=n)
 
 
 _TARGETS = {CUSHION: N_("the cushion"), POCKET: N_("the pocket"), CONTRE_COUP: N_("contre-coup («от контр-ку»)")}
@@ -111,7 +116,7 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
     if any(c.word in ("не … а", "а не") for c in corrections):  # «а» is part of the correction there
         ignored = [w for w in ignored if w.lower() != "а"]
     ball = trl(lang, "the last ball on the table (C5)") if call.ball is None \
-        else trl(lang, "ball {n}").format(n=call.ball)
+        else _ball(call.ball, lang)
     lines.append(trl(lang, "Called: {ball} → {pocket}").format(ball=ball, pocket=_pocket_words(call.pocket, lang)))
     for c in corrections:
         lines.append(_correction_line(c, lang))

@@ -312,10 +312,30 @@ def cmd_play(args) -> int:
         with _store(args) as store:
             s = Session(store, args.match, lang=get_lang())
             return _run_play(s, args, resumed=True)
+    if not args.players:
+        _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
     with _store(args, create=True) as store:
         s = _create(store, new)
         return _run_play(s, args, resumed=False)
+
+
+def _refuse_unnamed_match_beside_an_open_one(args) -> None:
+    """``play`` with no players while a match is unfinished: the marker most likely meant to go
+    on with it; a new match of «Игрок 1 — Игрок 2» beside it would be a stray one."""
+    from .store import StoreError
+
+    try:
+        with _store(args) as store:
+            open_id = store.latest_open()
+            row = store.get_match(open_id) if open_id is not None else None
+    except StoreError:  # no database yet (or not one: said when it is opened to play)
+        return
+    if row is not None:
+        raise UserError(tr(
+            "match {id} ({first} — {second}) is not finished: continue it with «pyramid-referee match "
+            "resume {id}», or name the players of a new match: «--players Иван Пётр»").format(
+            id=row.id, first=row.players[0], second=row.players[1]))
 
 
 def _read_key(prompt: str) -> str:

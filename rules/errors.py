@@ -40,7 +40,7 @@ def field_ru(field: str) -> str:
             parts.append(trl("ru", _FIELD[seg]))
         elif seg == "line":                   # the whole line: «строка N» says it already
             continue
-        elif parts and seg in _INNER:         # a part of an event: the ball, the pocket's end …
+        elif "events[" in field and parts and seg in _INNER:   # a part of an event: its ball, pocket …
             if seg in ("kind", "side", "end") and parts[-1] == trl("ru", _INNER["pocket"]):
                 parts.pop()                   # «луза, конец» → «конец лузы»
             parts.append(trl("ru", _INNER[seg]))

@@ -31,6 +31,14 @@ MISS_WORDS = {
     "route_c3": N_("call not fulfilled: the абриколь was not declared"),
 }
 
+# The same for ball 1, which Russian players call «туз» (the numbers are spoken for the others).
+MISS_WORDS_ACE = {
+    "not_pocketed": N_("call not fulfilled: ball 1 did not fall"),
+    "wrong_pocket": N_("call not fulfilled: ball 1 fell into another pocket"),
+    "route": N_("call not fulfilled: ball 1 did not fall the declared way"),
+    "route_c3": MISS_WORDS["route_c3"],
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Penalty:
@@ -130,7 +138,8 @@ class Verdict(NamedTuple):
             elif self.fulfilled:
                 parts.append(t(N_("call fulfilled")))
             else:
-                parts.append(t(MISS_WORDS.get(self.miss or "not_pocketed"), b=self.called_ball))
+                words = MISS_WORDS_ACE if self.called_ball == 1 else MISS_WORDS   # ball 1: «туз»
+                parts.append(t(words.get(self.miss or "not_pocketed"), b=self.called_ball))
         elif self.call_status == "refused":
             parts.append(t(N_("the call was refused, no ball counts")) if fell else t(N_("the call was refused")))
         else:
@@ -142,6 +151,9 @@ class Verdict(NamedTuple):
             reasons = ", ".join(t(FOUL_WORDS[f]) for f in self.fouls)
             if self.phase == LAST_BALL:
                 parts.append(t(N_("a penalty ({reasons}) in the replay: {offender} loses"), reasons=reasons, offender=off))
+            elif pen.points == 0:  # a match played with the penalty set to 0: the foul is named, no points move
+                parts.append(t(N_("a foul ({reasons}): the penalty is set to 0, no points change hands"),
+                               reasons=reasons))
             elif pen.paid:
                 parts.append(t(N_("penalty ({reasons}): {offender} −{paid}, {partner} +{points}"), reasons=reasons,
                                offender=off, paid=pen.paid, partner=partner, points=pen.points))
@@ -189,7 +201,11 @@ class Verdict(NamedTuple):
 
 
 def _balls(balls: tuple[int, ...], lang: str) -> str:
+    """«шар 3», «шары 3 и 5»; ball 1 is «туз» in Russian, as players call it («туз и шар 5»)."""
+    if 1 in balls and len(balls) > 1:
+        rest = tuple(b for b in balls if b != 1)
+        return trl(lang, "{ace} and {rest}").format(ace=trl(lang, "ball 1"), rest=_balls(rest, lang))
     nums = [str(b) for b in balls]
     if len(nums) == 1:
-        return trl(lang, "ball {n}").format(n=nums[0])
+        return trl(lang, "ball 1") if nums[0] == "1" else trl(lang, "ball {n}").format(n=nums[0])
     return trl(lang, "balls {head} and {last}").format(head=", ".join(nums[:-1]), last=nums[-1])

@@ -407,3 +407,12 @@ def test_every_match_error_in_russian_is_free_of_latin_words(capsys, monkeypatch
         rc, out, err = run(capsys, monkeypatch, *argv, stdin=stdin)
         found = _latin_outside_quotes(out + err, db, text, empty, other, tmp_path)
         assert not found, (argv, found, out + err)
+
+
+def test_play_with_no_players_beside_an_unfinished_match_names_it_and_makes_no_stray_match(capsys, monkeypatch, db):
+    rc, _, _ = run(capsys, monkeypatch, "play", "--players", "Иван", "Пётр", "--db", db, stdin="- | биток 4\n")
+    assert rc == 0
+    rc, out, err = run(capsys, monkeypatch, "play", "--db", db, stdin="счёт\n")
+    assert rc == 2 and "матч 1 (Иван — Пётр) не окончен" in err and "match resume 1" in err
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert [m["id"] for m in json.loads(out)["matches"]] == [1]
