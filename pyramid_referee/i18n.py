@@ -57,6 +57,11 @@ def tr(message: str) -> str:
     return catalog().gettext(message)
 
 
+def trl(lang: str, message: str) -> str:
+    """``message`` (English) in ``lang`` ("ru" | "en"), where the language is a parameter."""
+    return catalog(lang).gettext(message)
+
+
 def trn(singular: str, plural: str, n: int) -> str:
     """The form of a counted message for ``n`` in the current language (Russian has three)."""
     return catalog().ngettext(singular, plural, n)
