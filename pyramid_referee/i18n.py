@@ -62,9 +62,9 @@ def trl(lang: str, message: str) -> str:
     return catalog(lang).gettext(message)
 
 
-def trn(singular: str, plural: str, n: int) -> str:
-    """The form of a counted message for ``n`` in the current language (Russian has three)."""
-    return catalog().ngettext(singular, plural, n)
+def trn(singular: str, plural: str, n: int, lang: str | None = None) -> str:
+    """The form of a counted message for ``n`` in the current language or ``lang`` (Russian has three)."""
+    return catalog(lang).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:
