@@ -177,13 +177,18 @@ JSON_MESSAGES = (
 )
 
 
+def json_problem(msg: str, lang: str | None = None) -> str:
+    """The json module's message in the current language or ``lang``; an unknown one is kept as it is."""
+    if (lang or _lang) == "en":
+        return msg
+    return next((catalog(lang).gettext(en) for en in JSON_MESSAGES if msg.startswith(en)), msg)
+
+
 def json_problem_ru(msg: str) -> str:
     """The json module's message in Russian; an unknown one is kept as it is."""
-    return next((catalog("ru").gettext(en) for en in JSON_MESSAGES if msg.startswith(en)), msg)
+    return json_problem(msg, "ru")
 
 
 def json_reason(exc) -> str:
     """A ``json.JSONDecodeError`` as «what is wrong, column N» in the current language."""
-    if _lang == "ru":
-        return tr("{problem}, column {column}").format(problem=json_problem_ru(exc.msg), column=exc.colno)
-    return f"{exc.msg}, column {exc.colno}"
+    return tr("{problem}, column {column}").format(problem=json_problem(exc.msg), column=exc.colno)
