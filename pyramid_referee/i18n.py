@@ -4,8 +4,11 @@ Every message is written once, in English, as ``tr("…")`` (``trn`` for a count
 in both forms); its Russian text lives in the message catalog
 ``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``, where a Russian reader can
 proofread every message in one place. The catalog is compiled with Babel into the ``.mo`` file
-next to it (``scripts/i18n.sh``: extract, update, compile); a test checks that every message in
-the code has its Russian text and that the compiled file is up to date.
+next to it (``python scripts/i18n.py update | compile | check``); a test checks that every
+message in the code has its Russian text and that the compiled file is up to date. Where the
+language is a parameter rather than the command line's choice, ``trl(lang, "…")`` (and
+``trn(…, lang)``) look the message up in that language; a message handed to another function to
+look up later is marked ``N_("…")`` so the catalog still finds it.
 
 Placeholders are named (``tr("line {line}: {what}").format(line=…, what=…)``), so a
 translation may put them in its own order.
