@@ -8,7 +8,7 @@ import sys
 
 from .cli_options import read_text_lines
 from .cli_rules import add_why_option, why_lines
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, tr, trl
 from .record import RECORD_HELP, is_record
 
 
@@ -88,32 +88,35 @@ def report(result, lang: str = "ru", why: bool = False) -> list[str]:
     its clause codes mean: their titles, or with ``why`` their full text), then the result."""
     from .rules.notation import render_outcome
 
-    en = lang == "en"
     lines = []
     for i, row in enumerate(result.rows, 1):
         v = row.verdict
-        head = (f"Stroke {i} (line {row.line}), {v.striker}: " if en else f"Удар {i} (строка {row.line}), {v.striker}: ")
         if row.call_status == "none":
-            head += "no call" if en else "без заказа"
+            head = trl(lang, "Stroke {i} (line {line}), {striker}: no call")
         elif row.call_status == "refused":
-            msg = (row.refusal or {}).get("message", "")
-            head += (f"«{row.call_text}» refused: {msg}" if en else f"«{row.call_text}» не принят: {msg}")
+            head = trl(lang, "Stroke {i} (line {line}), {striker}: «{call}» refused: {why}")
         else:
-            head += f"«{row.call_text}»" if row.call_text else json.dumps(row.call.to_json(), ensure_ascii=False)
-        lines.append(head)
+            head = trl(lang, "Stroke {i} (line {line}), {striker}: {call}")
+        call = row.call_text
+        if row.call_status == "accepted":
+            call = f"«{row.call_text}»" if row.call_text else json.dumps(row.call.to_json(), ensure_ascii=False)
+        lines.append(head.format(i=i, line=row.line, striker=v.striker, call=call,
+                                 why=(row.refusal or {}).get("message", "")))
         if row.outcome is not None:  # what happened, in the scorer's short notation
-            lines.append(("  outcome: " if en else "  исход: ") + (render_outcome(row.outcome.to_json()) or "—"))
+            lines.append(trl(lang, "  outcome: {outcome}").format(outcome=render_outcome(row.outcome.to_json()) or "—"))
         lines.append("  " + v.message(lang))
         lines.extend("    " + line for line in why_lines(v.clauses, lang, why))
     st = result.state
     p = st.players
     score = f"{p[0]} {st.scores[0]} : {st.scores[1]} {p[1]}"
     if st.result is None:
-        tail = (f"Game not finished; {p[st.to_play]} to play." if en else f"Партия не окончена; бьёт {p[st.to_play]}.")
+        tail = trl(lang, "Score: {score}. Game not finished; {player} to play.")
     elif st.result.winner is not None:
-        tail = f"{st.result.winner} wins." if en else f"Победил {st.result.winner}."
+        tail = trl(lang, "Score: {score}. {player} wins.")
+    elif st.result.draw == "forced":
+        tail = trl(lang, "Score: {score}. Forced draw.")
     else:
-        forced = st.result.draw == "forced"
-        tail = ("Forced draw." if forced else "Draw.") if en else ("Вынужденная ничья." if forced else "Ничья.")
-    lines.append(("Score: " if en else "Счёт: ") + score + ". " + tail)
+        tail = trl(lang, "Score: {score}. Draw.")
+    winner = st.result.winner if st.result is not None else None
+    lines.append(tail.format(score=score, player=winner if winner is not None else p[st.to_play]))
     return lines

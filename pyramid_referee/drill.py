@@ -29,6 +29,7 @@ from .grammar import Call, Pocket, Refusal, parse, render
 from .grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
 from .grammar.lexicon import render_forms
 from .grammar.render import decompose, phrase_blocks
+from .i18n import N_, trl, trn
 
 LEVELS = (1, 2, 3)
 MODES = ("clean", "ball_and_pocket")
@@ -36,6 +37,8 @@ PRECISIONS = ("side_for_corners", "any")
 FIX_SHARE = 0.25  # about one exercise in four is «fix this call»
 
 # -- words for describing a shot (not the call language's phrasing) ---------------------------
+# The Russian names of the balls and pockets are declined (nominative, accusative): they are word
+# forms, like the lexicon's, not messages; the sentences built from them are in the catalog.
 
 _NOM = ("туз", "двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка",
         "девятка", "десятка", "одиннадцатый шар", "двенадцатый шар", "тринадцатый шар",
@@ -44,9 +47,9 @@ _NOM = ("туз", "двойка", "тройка", "четвёрка", "пятё�
 
 def _name(ball, case: str, lang: str) -> str:
     if ball == CUE:
-        return "the cue ball" if lang == "en" else "биток"
+        return trl(lang, "the cue ball")
     if lang == "en":
-        return f"ball {ball}"
+        return trl(lang, "ball {ball}").format(ball=ball)
     return _NOM[ball - 1] if case == "nom" else render_forms()["ball"][str(ball)][case]
 
 
@@ -61,29 +64,26 @@ def _pocket(p: Pocket, lang: str, case: str = "acc") -> str:
 
 
 def _clause(route, i: int, lang: str) -> str:
-    """One contact of the route as a plain clause: «шестёрка бьёт тройку»."""
+    """One contact of the route as a plain clause: «шестёрка бьёт тройку» (``{pocket}`` is left
+    to fill once the whole sentence is built)."""
     a, t = route[i]
-    en = lang == "en"
     who = _name(a, "nom", lang)
     own_contacts = any(x != POCKET for y, x in route if y == route[-1][0])
     if t == POCKET:
         if own_contacts:
-            return f"{who} drops into " + "{pocket}" if en else f"{who} падает в " + "{pocket}"
-        return (f"{who} drops into " + "{pocket} touching nothing else" if en
-                else f"{who} без других касаний падает в " + "{pocket}")
+            return trl(lang, "{who} drops into {pocket}").format(who=who, pocket="{pocket}")
+        return trl(lang, "{who} drops into {pocket} touching nothing else").format(who=who, pocket="{pocket}")
     if t == CUSHION:
-        first = a == CUE
-        if en:
-            return f"{who} {'first ' if first else ''}bounces off a cushion"
-        return f"{who} {'сначала ' if first else ''}отскакивает от борта"
+        if a == CUE:
+            return trl(lang, "{who} first bounces off a cushion").format(who=who)
+        return trl(lang, "{who} bounces off a cushion").format(who=who)
     if t == CONTRE_COUP:
-        return f"{who} rebounds by contre-coup" if en else f"{who} возвращается контр-ку"
+        return trl(lang, "{who} rebounds by contre-coup").format(who=who)
     if a == CUE and i + 1 < len(route) and route[i + 1][0] == CUE:  # a carom off t
-        return (f"{who} glances off {_name(t, 'acc', lang)} and rolls on" if en
-                else f"{who} задевает {_name(t, 'acc', lang)} и катится дальше")
+        return trl(lang, "{who} glances off {ball} and rolls on").format(who=who, ball=_name(t, "acc", lang))
     if a == route[-1][0]:  # the called ball touches another ball on its way
-        return f"{who} touches {_name(t, 'acc', lang)}" if en else f"{who} задевает {_name(t, 'acc', lang)}"
-    return f"{who} hits {_name(t, 'acc', lang)}" if en else f"{who} бьёт {_name(t, 'acc', lang)}"
+        return trl(lang, "{who} touches {ball}").format(who=who, ball=_name(t, "acc", lang))
+    return trl(lang, "{who} hits {ball}").format(who=who, ball=_name(t, "acc", lang))
 
 
 def describe(shot: Call, style: str, lang: str = "ru") -> str:
@@ -93,11 +93,12 @@ def describe(shot: Call, style: str, lang: str = "ru") -> str:
         steps = []
         for a, t in shot.route:
             target = _pocket(shot.pocket, lang, "nom") if t == POCKET else (
-                ("cushion" if lang == "en" else "борт") if t == CUSHION else _name(t, "nom", lang))
+                trl(lang, "cushion") if t == CUSHION else _name(t, "nom", lang))
             steps.append(f"{len(steps) + 1}) {_name(a, 'nom', lang)} → {target}")
         return "; ".join(steps) + "."
     clauses = [_clause(shot.route, i, lang) for i in range(len(shot.route))]
-    text = (", ".join(clauses[:-1]) + (", and " if lang == "en" else ", и ") + clauses[-1]).format(pocket=pocket)
+    text = trl(lang, "{clauses}, and {last}").format(clauses=", ".join(clauses[:-1]), last=clauses[-1])
+    text = text.format(pocket=pocket)
     return text[0].upper() + text[1:] + "."
 
 
@@ -127,40 +128,36 @@ class Exercise:
         return describe(self.shot, self.style, lang)
 
     def prompt(self, lang: str = "ru") -> str:
-        en = lang == "en"
-        lines = [(f"Exercise {self.index} (level {self.level}). " if en
-                  else f"Упражнение {self.index} (уровень {self.level}). ")
-                 + ("On the table: " if en else "На столе: ") + ", ".join(map(str, self.balls_left)) + "."]
+        lines = [trl(lang, "Exercise {index} (level {level}). On the table: {balls}.").format(
+            index=self.index, level=self.level, balls=", ".join(map(str, self.balls_left)))]
         if self.mode == "ball_and_pocket":
-            lines.append("Mode: ball and pocket (the way need not be named, C7)." if en
-                         else "Режим: «шар и луза» (способ можно не называть, C7).")
+            lines.append(trl(lang, "Mode: ball and pocket (the way need not be named, C7)."))
         else:
-            lines.append("Mode: clean designation (ball, pocket and the way, C2)." if en
-                         else "Режим: чистое назначение (шар, луза и способ, C2).")
+            lines.append(trl(lang, "Mode: clean designation (ball, pocket and the way, C2)."))
         if self.pocket_precision == "any":
-            lines.append("A corner may be called without its side (Q2)." if en
-                         else "Угол можно назвать без стороны (Q2).")
-        lines.append(("The shot: " if en else "Удар: ") + self.description(lang))
+            lines.append(trl(lang, "A corner may be called without its side (Q2)."))
+        lines.append(trl(lang, "The shot: {shot}").format(shot=self.description(lang)))
         if self.kind == "fix":
-            lines.append((f"This call is refused: «{self.broken}». Say a correct one for the same shot." if en
-                          else f"Этот заказ не принят: «{self.broken}». Скажите правильный для того же удара."))
+            lines.append(trl(lang, "This call is refused: «{call}». Say a correct one for the same shot.").format(
+                call=self.broken))
         else:
-            lines.append("Call this shot." if en else "Закажите этот удар.")
+            lines.append(trl(lang, "Call this shot."))
         return "\n".join(lines)
 
     def hint(self, lang: str = "ru") -> str:
-        en = lang == "en"
         if self.kind == "fix":
             refusal = self._parse(self.broken)
             return _sentences(refusal.message(lang), refusal.hint(lang))
-        ball = ("the last ball may go unnamed (C5)" if en else "последний шар можно не называть (C5)") \
-            if self.expected.ball is None else _name(self.expected.ball, "nom", lang)
-        parts = [("ball: " if en else "шар: ") + ball,
-                 ("pocket: " if en else "луза: ") + _pocket(self.expected.pocket, lang, "nom")]
-        if self.expected.route is None:
-            parts.append("the way need not be named" if en else "способ можно не называть")
+        if self.expected.ball is None:
+            ball = trl(lang, "the last ball may go unnamed (C5)")
         else:
-            parts.append(("the way: " if en else "способ: ") + ", ".join(_ways(self.expected, lang)))
+            ball = _name(self.expected.ball, "nom", lang)
+        parts = [trl(lang, "ball: {ball}").format(ball=ball),
+                 trl(lang, "pocket: {pocket}").format(pocket=_pocket(self.expected.pocket, lang, "nom"))]
+        if self.expected.route is None:
+            parts.append(trl(lang, "the way need not be named"))
+        else:
+            parts.append(trl(lang, "the way: {ways}").format(ways=", ".join(_ways(self.expected, lang))))
         return "; ".join(parts)
 
     def _parse(self, text: str):
@@ -180,20 +177,18 @@ def _sentences(*parts: str) -> str:
 
 def _ways(call: Call, lang: str) -> list[str]:
     """The named parts of a route, in the learner's terms (for hints)."""
-    en = lang == "en"
     parts = decompose(call)
-    out = ["abricole" if en else "абриколь"] if parts["abricole"] else []
-    out += [f"carom off {_name(x, 'nom', lang)}" if en else f"карамболь от шара {x}" for x in parts["caroms"]]
+    out = [trl(lang, "abricole")] if parts["abricole"] else []
+    out += [trl(lang, "carom off ball {ball}").format(ball=x) for x in parts["caroms"]]
     if parts["drivers"]:
         n = len(parts["drivers"])
-        out.append(f"played with {n} ball(s): " + ", ".join(map(str, parts["drivers"])) if en
-                   else f"игра {'шаром' if n == 1 else f'{n} шарами'}: " + ", ".join(map(str, parts["drivers"])))
+        out.append(trn("played with {n} ball: {balls}", "played with {n} balls: {balls}", n, lang).format(
+            n=n, balls=", ".join(map(str, parts["drivers"]))))
     own = Counter(parts["own"])
     if own[CUSHION]:
-        out.append(f"off {own[CUSHION]} cushion(s)" if en else
-                   ("от борта" if own[CUSHION] == 1 else f"от {own[CUSHION]} бортов"))
-    out += [f"off ball {x}" if en else f"от шара {x}" for x in parts["own"] if isinstance(x, int)]
-    return out or ["straight in (чисто)" if en else "чисто (прямо)"]
+        out.append(trn("off {n} cushion", "off {n} cushions", own[CUSHION], lang).format(n=own[CUSHION]))
+    out += [trl(lang, "off ball {ball}").format(ball=x) for x in parts["own"] if isinstance(x, int)]
+    return out or [trl(lang, "straight in (чисто)")]
 
 
 def _route(ball, abricole=False, caroms=(), drivers=(), own=()) -> tuple:
@@ -334,30 +329,31 @@ class Grade:
                 "differences": [d.to_json() for d in self.differences], "notes": list(self.notes)}
 
     def render_text(self) -> str:
-        en = self.lang == "en"
-        head = ("Right." if en else "Верно.") if self.correct else ("Not right." if en else "Неверно.")
+        head = trl(self.lang, "Right.") if self.correct else trl(self.lang, "Not right.")
         lines = [head, *(f"- {d.message}" for d in self.differences), *self.notes]
-        lines.append(("Say it as: " if en else "Правильно сказать: ") + f"«{self.canonical}»")
+        lines.append(trl(self.lang, "Say it as: «{call}»").format(call=self.canonical))
         return "\n".join(lines)
 
 
 def _part_label(part: str, x, lang: str) -> str:
-    en = lang == "en"
     if part == "abricole":
-        return "abricole (the cue ball off a cushion first)" if en else "абриколь (биток сначала от борта)"
+        return trl(lang, "abricole (the cue ball off a cushion first)")
     if part == "caroms":
-        return f"carom off ball {x}" if en else f"карамболь от шара {x}"
+        return trl(lang, "carom off ball {ball}").format(ball=x)
     if part == "drivers":
-        return f"ball {x} driving the called ball (шаром)" if en else f"игра шаром {x}"
+        return trl(lang, "ball {ball} driving the called ball (шаром)").format(ball=x)
     if x == CUSHION:
-        return "the called ball off a cushion" if en else "отскок заказанного шара от борта"
+        return trl(lang, "the called ball off a cushion")
     if x == CONTRE_COUP:
-        return "contre-coup" if en else "от контр-ку"
-    return f"the called ball off ball {x}" if en else f"заказанный шар от шара {x}"
+        return trl(lang, "the called ball by contre-coup")
+    return trl(lang, "the called ball off ball {ball}").format(ball=x)
+
+
+# What a part of the way is called when its contacts come in another order.
+_ORDERED_PARTS = {"caroms": N_("caroms"), "drivers": N_("driving balls"), "own": N_("the called ball's contacts")}
 
 
 def _route_differences(expected: Call, got: Call, lang: str) -> list[Difference]:
-    en = lang == "en"
     want, have = decompose(expected), decompose(got)
     out = []
     for part in ("abricole", "caroms", "drivers", "own"):
@@ -366,37 +362,40 @@ def _route_differences(expected: Call, got: Call, lang: str) -> list[Difference]
         missing, extra = Counter(w) - Counter(h), Counter(h) - Counter(w)
         for x in missing.elements():
             out.append(Difference("route_missing",
-                                  ("missing: " if en else "не хватает: ") + _part_label(part, x, lang)))
+                                  trl(lang, "missing: {what}").format(what=_part_label(part, x, lang))))
         for x in extra.elements():
-            out.append(Difference("route_extra", ("extra: " if en else "лишнее: ") + _part_label(part, x, lang)))
+            out.append(Difference("route_extra", trl(lang, "extra: {what}").format(what=_part_label(part, x, lang))))
         if not missing and not extra and w != h:
             said, need = (" → ".join(_short(x, lang) for x in seq) for seq in (h, w))
-            what = {"caroms": ("caroms", "карамболи"), "drivers": ("driving balls", "шары комбинации"),
-                    "own": ("the called ball's contacts", "касания заказанного шара")}[part][0 if en else 1]
-            out.append(Difference("route_order", f"{what} in another order: said {said}, needed {need}" if en
-                                  else f"{what} в другом порядке: сказано {said}, а нужно {need}"))
+            out.append(Difference("route_order", trl(lang, "{what} in another order: said {said}, needed {need}").format(
+                what=trl(lang, _ORDERED_PARTS[part]), said=said, need=need)))
     return out
 
 
 def _short(x, lang: str) -> str:
-    return ("cushion" if lang == "en" else "борт") if x == CUSHION else str(x)
+    return trl(lang, "cushion") if x == CUSHION else str(x)
+
+
+_POCKET_KIND_SAID = {  # (said, needed): the Russian agrees with the noun's gender, so whole sentences
+    ("corner", "middle"): N_("pocket: said a corner, needed a middle pocket"),
+    ("middle", "corner"): N_("pocket: said a middle pocket, needed a corner"),
+}
+_POCKET_WORD_SAID = {  # (said, needed) of a pocket's side or end
+    ("left", "right"): N_("pocket: said left, needed right"),
+    ("right", "left"): N_("pocket: said right, needed left"),
+    ("near", "far"): N_("pocket: said near, needed far"),
+    ("far", "near"): N_("pocket: said far, needed near"),
+}
 
 
 def _pocket_differences(want: Pocket, have: Pocket, lang: str) -> list[Difference]:
-    en = lang == "en"
     if want.kind != have.kind:
-        names = {"corner": ("a corner", "угол"), "middle": ("a middle pocket", "середина")}
-        return [Difference("pocket_kind", f"pocket: said {names[have.kind][0]}, needed {names[want.kind][0]}" if en
-                           else f"луза: сказан{'а' if have.kind == 'middle' else ''} {names[have.kind][1]}, "
-                                f"а нужн{'а' if want.kind == 'middle' else ''} {names[want.kind][1]}")]
+        return [Difference("pocket_kind", trl(lang, _POCKET_KIND_SAID[(have.kind, want.kind)]))]
     out = []
-    words = {"left": ("left", "левая"), "right": ("right", "правая"), "near": ("near", "ближняя"),
-             "far": ("far", "дальняя")}
     for key, kind in (("side", "pocket_side"), ("end", "pocket_end")):
         h, w = getattr(have, key), getattr(want, key)
         if h is not None and h != w:
-            out.append(Difference(kind, f"pocket: said {words[h][0]}, needed {words[w][0]}" if en
-                                  else f"луза: сказана {words[h][1]}, а нужна {words[w][1]}"))
+            out.append(Difference(kind, trl(lang, _POCKET_WORD_SAID[(h, w)])))
     return out
 
 
@@ -419,17 +418,16 @@ def _as_ball(call: Call, ball) -> Call | None:
 
 def grade(ex: Exercise, answer: str, lang: str = "ru") -> Grade:
     """Grade a learner's answer: parse it and compare the Call with ``ex.expected``."""
-    en = lang == "en"
     got = ex._parse(answer)
     canonical = ex.canonical
     if isinstance(got, Refusal):
-        msg = _sentences(got.message(lang), ("How to say it: " if en else "Как сказать: ") + got.hint(lang))
+        msg = _sentences(got.message(lang), trl(lang, "How to say it: {hint}").format(hint=got.hint(lang)))
         return Grade(answer, False, got, canonical, (Difference("refused", msg, got.code),), lang=lang)
     want, have = _named(ex.expected, ex.balls_left), _named(got, ex.balls_left)
     diffs: list[Difference] = []
     if have.ball != want.ball:
-        diffs.append(Difference("ball", f"ball: said {have.ball}, the shot plays {want.ball}" if en
-                                else f"шар: сказан {have.ball}, а играется {want.ball}"))
+        diffs.append(Difference("ball", trl(lang, "ball: said {said}, the shot plays {needed}").format(
+            said=have.ball, needed=want.ball)))
     diffs += _pocket_differences(want.pocket, have.pocket, lang)
     if want.route is not None:
         same_ball = have if have.ball == want.ball else _as_ball(have, want.ball)
@@ -437,53 +435,50 @@ def grade(ex: Exercise, answer: str, lang: str = "ru") -> Grade:
             diffs += _route_differences(want, same_ball, lang)
     notes = []
     if not diffs and have.pocket != want.pocket:
-        notes.append("The pocket was said less precisely than it could be; the rules accept it (Q2)." if en
-                     else "Луза названа менее точно, чем можно; правила это допускают (Q2).")
+        notes.append(trl(lang, "The pocket was said less precisely than it could be; the rules accept it (Q2)."))
     if not diffs and ex.mode == "ball_and_pocket":
         clean = parse(answer, balls_left=ex.balls_left, pocket_precision=ex.pocket_precision)
         if isinstance(clean, Call) and _named(clean, ex.balls_left).route != _named(ex.shot, ex.balls_left).route:
-            notes.append("The way said is not this shot's; in ball and pocket it does not bind (C7)." if en
-                         else "Сказанный способ не совпадает с ударом; в игре «шар и луза» он не обязывает (C7).")
+            notes.append(trl(lang, "The way said is not this shot's; in ball and pocket it does not bind (C7)."))
     return Grade(answer, not diffs, got, canonical, tuple(diffs), tuple(notes), lang)
 
 
 # -- the summary ------------------------------------------------------------------------------
 
 KIND_LABELS = {
-    "ball": ("wrong ball", "не тот шар"),
-    "pocket_kind": ("corner or middle mixed up", "угол и середина перепутаны"),
-    "pocket_side": ("wrong side of the pocket", "не та сторона лузы"),
-    "pocket_end": ("near and far mixed up", "ближняя и дальняя перепутаны"),
-    "route_missing": ("part of the way missing", "пропущена часть способа"),
-    "route_extra": ("something extra in the way", "лишнее в способе"),
-    "route_order": ("contacts out of order", "касания не в том порядке"),
+    "ball": N_("wrong ball"),
+    "pocket_kind": N_("corner or middle mixed up"),
+    "pocket_side": N_("wrong side of the pocket"),
+    "pocket_end": N_("near and far mixed up"),
+    "route_missing": N_("part of the way missing"),
+    "route_extra": N_("something extra in the way"),
+    "route_order": N_("contacts out of order"),
 }
 
 
 REFUSAL_LABELS = {
-    "empty": ("nothing said", "ничего не сказано"),
-    "unknown_word": ("an unknown word", "неизвестное слово"),
-    "unexpected_word": ("a word out of place", "слово не к месту"),
-    "no_ball": ("no ball", "не назван шар"),
-    "no_pocket": ("no pocket", "не названа луза"),
-    "pocket_not_definite": ("the pocket not definite", "луза названа неточно"),
-    "no_route": ("no way named", "не назван способ"),
-    "count_mismatch": ("the count of balls wrong", "число шаров не то"),
-    "contradiction": ("a contradiction", "противоречие"),
-    "ambiguous": ("ambiguous", "двусмысленно"),
-    "ball_not_on_table": ("a ball not on the table", "шара нет на столе"),
-    "incomplete": ("unfinished", "не закончен"),
-    "several_calls_unclear": ("two calls mixed", "два заказа вперемешку"),
-    "too_long": ("too long", "слишком длинно"),
+    "empty": N_("nothing said"),
+    "unknown_word": N_("an unknown word"),
+    "unexpected_word": N_("a word out of place"),
+    "no_ball": N_("no ball"),
+    "no_pocket": N_("no pocket"),
+    "pocket_not_definite": N_("the pocket not definite"),
+    "no_route": N_("no way named"),
+    "count_mismatch": N_("the count of balls wrong"),
+    "contradiction": N_("a contradiction"),
+    "ambiguous": N_("ambiguous"),
+    "ball_not_on_table": N_("a ball not on the table"),
+    "incomplete": N_("unfinished"),
+    "several_calls_unclear": N_("two calls mixed"),
+    "too_long": N_("too long"),
 }
 
 
 def mistake_label(kind: str, code: str | None, lang: str = "ru") -> str:
     if kind == "refused":
-        what = REFUSAL_LABELS.get(code, (code, code))
-        return (f"refused: {what[0]} ({code})" if lang == "en" else f"не принят: {what[1]} ({code})")
-    en_ru = KIND_LABELS.get(kind, (kind, kind))
-    return en_ru[0] if lang == "en" else en_ru[1]
+        what = trl(lang, REFUSAL_LABELS[code]) if code in REFUSAL_LABELS else code
+        return trl(lang, "refused: {what} ({code})").format(what=what, code=code)
+    return trl(lang, KIND_LABELS[kind]) if kind in KIND_LABELS else kind
 
 
 def summarize(grades: list[Grade], asked: int, revealed: int = 0, lang: str = "ru") -> dict:
@@ -498,13 +493,10 @@ def summarize(grades: list[Grade], asked: int, revealed: int = 0, lang: str = "r
 
 
 def summary_text(summary: dict, lang: str = "ru") -> str:
-    en = lang == "en"
-    head = (f"Right: {summary['right']} of {summary['asked']}." if en
-            else f"Верно: {summary['right']} из {summary['asked']}.")
-    lines = [head]
+    lines = [trl(lang, "Right: {right} of {asked}.").format(right=summary["right"], asked=summary["asked"])]
     if summary["revealed"]:
-        lines.append(f"Answers shown: {summary['revealed']}." if en else f"Подсмотрено ответов: {summary['revealed']}.")
+        lines.append(trl(lang, "Answers shown: {revealed}.").format(revealed=summary["revealed"]))
     if summary["mistakes"]:
-        lines.append("Mistakes:" if en else "Ошибки:")
+        lines.append(trl(lang, "Mistakes:"))
         lines += [f"- {k}: {v}" for k, v in summary["mistakes"].items()]
     return "\n".join(lines)

@@ -4,8 +4,11 @@ Every message is written once, in English, as ``tr("…")`` (``trn`` for a count
 in both forms); its Russian text lives in the message catalog
 ``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``, where a Russian reader can
 proofread every message in one place. The catalog is compiled with Babel into the ``.mo`` file
-next to it (``scripts/i18n.sh``: extract, update, compile); a test checks that every message in
-the code has its Russian text and that the compiled file is up to date.
+next to it (``python scripts/i18n.py update | compile | check``); a test checks that every
+message in the code has its Russian text and that the compiled file is up to date. Where the
+language is a parameter rather than the command line's choice, ``trl(lang, "…")`` (and
+``trn(…, lang)``) look the message up in that language; a message handed to another function to
+look up later is marked ``N_("…")`` so the catalog still finds it.
 
 Placeholders are named (``tr("line {line}: {what}").format(line=…, what=…)``), so a
 translation may put them in its own order.
@@ -57,9 +60,14 @@ def tr(message: str) -> str:
     return catalog().gettext(message)
 
 
-def trn(singular: str, plural: str, n: int) -> str:
-    """The form of a counted message for ``n`` in the current language (Russian has three)."""
-    return catalog().ngettext(singular, plural, n)
+def trl(lang: str, message: str) -> str:
+    """``message`` (English) in ``lang`` ("ru" | "en"), where the language is a parameter."""
+    return catalog(lang).gettext(message)
+
+
+def trn(singular: str, plural: str, n: int, lang: str | None = None) -> str:
+    """The form of a counted message for ``n`` in the current language or ``lang`` (Russian has three)."""
+    return catalog(lang).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:
@@ -172,13 +180,18 @@ JSON_MESSAGES = (
 )
 
 
+def json_problem(msg: str, lang: str | None = None) -> str:
+    """The json module's message in the current language or ``lang``; an unknown one is kept as it is."""
+    if (lang or _lang) == "en":
+        return msg
+    return next((catalog(lang).gettext(en) for en in JSON_MESSAGES if msg.startswith(en)), msg)
+
+
 def json_problem_ru(msg: str) -> str:
     """The json module's message in Russian; an unknown one is kept as it is."""
-    return next((catalog("ru").gettext(en) for en in JSON_MESSAGES if msg.startswith(en)), msg)
+    return json_problem(msg, "ru")
 
 
 def json_reason(exc) -> str:
     """A ``json.JSONDecodeError`` as «what is wrong, column N» in the current language."""
-    if _lang == "ru":
-        return tr("{problem}, column {column}").format(problem=json_problem_ru(exc.msg), column=exc.colno)
-    return f"{exc.msg}, column {exc.colno}"
+    return tr("{problem}, column {column}").format(problem=json_problem(exc.msg), column=exc.colno)

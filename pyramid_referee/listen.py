@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from . import timeline as tl
+from .i18n import trl
 
 DEFAULT_BLOCK_MS = 10  # ms; the strike is reported ≈7 ms + one block after the click (bar: 20 ms)
 DEFAULT_ALTERNATIVES = 3
@@ -162,10 +163,7 @@ def grammar_render() -> Callable | None:
 
 def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -> str:
     """One line for a person: what counts for this strike and why."""
-    def t(ru, en):
-        return en if lang == "en" else ru
-
-    at = t(f"удар {d.strike:.2f} с", f"strike {d.strike:.2f} s")
+    at = f"{d.strike:.2f}"
     if d.status == "accepted":
         said = d.heard
         if render is not None:
@@ -175,17 +173,16 @@ def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -
                 said = render(Call.from_json(d.call))
             except Exception:
                 said = d.heard
-        return f"{at}: " + t(f"заказ принят: {said}", f"call accepted: {said}")
+        return trl(lang, "strike {time} s: call accepted: {call}").format(time=at, call=said)
     if d.status == "rejected":
         msg = d.reason.get("message") if isinstance(d.reason, dict) else d.reason
         hint = d.reason.get("hint") if isinstance(d.reason, dict) else None
-        line = f"{at}: " + t(f"заказ не принят: {msg} (слышно: «{d.heard}»)",
-                             f"call refused: {msg} (heard: «{d.heard}»)")
+        line = trl(lang, "strike {time} s: call refused: {why} (heard: «{heard}»)").format(
+            time=at, why=msg, heard=d.heard)
         return line + (f"; {hint}" if hint else "")
-    if d.status == "late":
-        return f"{at}: {d.reason} (" + t("слышно", "heard") + f": «{d.heard}»)"
-    heard = t(f" (слышно: «{d.heard}»)", f" (heard: «{d.heard}»)") if d.heard else ""
-    return f"{at}: {d.reason}{heard}"
+    if d.status == "late" or d.heard:
+        return trl(lang, "strike {time} s: {why} (heard: «{heard}»)").format(time=at, why=d.reason, heard=d.heard)
+    return trl(lang, "strike {time} s: {why}").format(time=at, why=d.reason)
 
 
 
@@ -211,10 +208,8 @@ class Speaker:
         self._proc = None
         self._ended = float("-inf")  # monotonic time the last reading was seen finished
         if enabled and self.command is None:
-            self.warn(_tr(lang, f"{command} не найден: заказы и вердикты не будут озвучены "
-                                f"(установите: apt-get install espeak-ng)",
-                          f"{command} not found: calls and verdicts will not be read aloud "
-                          f"(install it: apt-get install espeak-ng)"))
+            self.warn(trl(lang, "«{command}» not found: calls and verdicts will not be read aloud "
+                                "(install it: «apt-get install espeak-ng»)").format(command=command))
 
     @property
     def enabled(self) -> bool:
@@ -247,8 +242,7 @@ class Speaker:
             self._proc = subprocess.Popen(self.argv(text), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             self._ended = float("-inf")
         except (OSError, subprocess.SubprocessError) as exc:
-            self.warn(_tr(self.lang, f"озвучивание не удалось ({exc}); выключено",
-                          f"reading aloud failed ({exc}); turned off"))
+            self.warn(trl(self.lang, "reading aloud failed ({error}); turned off").format(error=exc))
             self.command = None
 
     def close(self) -> None:
@@ -258,9 +252,6 @@ class Speaker:
             except Exception:
                 self._proc.kill()
 
-
-def _tr(lang: str, ru: str, en: str) -> str:
-    return en if lang == "en" else ru
 
 
 def reading_of(d: tl.Decision, lang: str = "ru"):

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import UserError, get_lang, json_problem_ru, tr
+from .i18n import UserError, get_lang, json_problem_ru, tr, trl
 from .rules import Match, Outcome, RulesError, RulesInputError, Settings
 from .grammar.call import Call, CallFormatError
 from .rules.notation import NotationError, parse_outcome_located
@@ -46,12 +46,13 @@ class Mismatch:
 
     def describe(self, lang: str = "ru") -> str:
         if self.part == "error":
-            return (f"stroke {self.seq}: the replay refuses it: {self.replayed}" if lang == "en"
-                    else f"удар {self.seq}: при переигровке отвергнут: {self.replayed}")
+            return trl(lang, "stroke {seq}: the replay refuses it: {why}").format(seq=self.seq, why=self.replayed)
         diff = _diff(self.stored, self.replayed)
-        return (f"stroke {self.seq}: the replayed {self.part} differs from the stored one ({diff})" if lang == "en"
-                else f"удар {self.seq}: {'вердикт' if self.part == 'verdict' else 'положение'} при переигровке "
-                     f"не совпадает с записанным ({diff})")
+        if self.part == "verdict":
+            return trl(lang, "stroke {seq}: the replayed verdict differs from the stored one ({diff})").format(
+                seq=self.seq, diff=diff)
+        return trl(lang, "stroke {seq}: the replayed state differs from the stored one ({diff})").format(
+            seq=self.seq, diff=diff)
 
 
 def _diff(a: Any, b: Any) -> str:
@@ -86,16 +87,15 @@ def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = Non
     the field, and for an event typed in the notation, the column it starts at."""
     text = _rules_error_text(exc, lang)
     field = getattr(exc, "field", "") or ""
-    en = lang == "en"
     if field.startswith("call"):
-        return ("call: " if en else "заказ: ") + text
+        return trl(lang, "call: {what}").format(what=text)
     if field in ("stroke", "undo", "redo"):
         return text
     m = _EVENT_FIELD.match(field)
     if m and columns and int(m.group(1)) < len(columns):
         col = columns[int(m.group(1))]
-        text += f" (column {col})" if en else f" (столбец {col})"
-    return ("outcome: " if en else "исход: ") + text
+        text = trl(lang, "{what} (column {column})").format(what=text, column=col)
+    return trl(lang, "outcome: {what}").format(what=text)
 
 
 def setup_error_text(exc: RulesInputError, lang: str) -> str:
@@ -103,12 +103,11 @@ def setup_error_text(exc: RulesInputError, lang: str) -> str:
     they typed, never the engine's internal field path."""
     field = exc.field or ""
     what = exc.text(lang).split(": ", 1)[-1] if exc.field else exc.text(lang)
-    en = lang == "en"
-    if not en:  # the keys and values the engine names (target, clean, true) are what the user types: quoted
+    if lang != "en":  # the keys and values the engine names (target, clean, true) are what the user types: quoted
         what = re.sub(r"(?<![«\w'])([A-Za-z_][A-Za-z_0-9]*)(?![»\w'])", r"«\1»", what)
     head, _, rest = field.partition(".")
     if head.startswith("players"):
-        return (f"--players: {what}" if en else f"--players: {what} (нужны два разных имени: --players Иван Пётр)")
+        return trl(lang, "--players: {what}").format(what=what)
     if head in ("settings", "start") and rest:
         key = re.split(r"[.\[]", rest, maxsplit=1)[0]
         return f"--{head}, «{key}»: {what}"
@@ -151,14 +150,14 @@ class CallReading:
     canonical: str | None = None
 
     def describe(self, lang: str) -> str:
-        en = lang == "en"
         if self.status == "accepted":
-            return (f"call accepted: {self.canonical}" if en else f"заказ принят: {self.canonical}") \
-                if self.canonical else ("call accepted" if en else "заказ принят")
+            if self.canonical:
+                return trl(lang, "call accepted: {call}").format(call=self.canonical)
+            return trl(lang, "call accepted")
         if self.status == "refused":
             why = (self.refusal or {}).get("message", "")
-            return (f"call refused: {why}" if en else f"заказ не принят: {why}")
-        return "no call" if en else "без заказа"
+            return trl(lang, "call refused: {why}").format(why=why)
+        return trl(lang, "no call")
 
 
 def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:

@@ -40,10 +40,9 @@ import json
 import sys
 from typing import IO, Any, Callable
 
-from .i18n import UserError, tr
+from .i18n import N_, UserError, tr, trl
 from .match_session import CallReading, Entered, Session, StrokeInputError
 from .rules.notation import NotationError, parse_outcome_located
-from .rules.notation import __doc__ as NOTATION_DOC
 from .store import StoreError
 
 COMMANDS = {
@@ -57,24 +56,25 @@ CALL_PREFIXES = ("заказ:", "call:")
 OUTCOME_PREFIXES = ("исход:", "outcome:")
 
 
-NOTATION_HELP_RU = """\
-  история шара       «биток 6» — биток в 6; «11 3» — 11 в 3; цепочка «биток 6 3 в середину»
-                     (биток→6, 6→3, 3 в середину); «3 борт» / «3 в борт»; «биток борт 6»;
-                     карамболь — две истории: «биток 6, биток 11»; шаги можно соединять «→»
-  луза               «3 в правый дальний угол», «3 в левую середину», «3 в середину»;
-                     «биток в лузе» — луза не названа (для заказанного шара её спросят)
-  за борт            «биток за бортом», «5 вылетел»
-  фолы (P1)          «фол г», «г», «фол г д»; словами: касание (г), чужой шар (д),
-                     турник / ребром (е), не из дома (з), не остановились (и);
-                     а, б, в, ж видны из событий: «промах», «биток в … угол»,
-                     «биток за бортом», «в доме» (буквы а, в, ж тоже понимаются)
-  отметки            «промах» (биток не коснулся шара), «с руки», «в доме»,
-                     «по заказу» / «не по заказу» (только лузы, без касаний),
+# The outcome notation for the marker, in short (the full text is the notation module's doc).
+NOTATION_HELP = N_("""\
+  a ball's story     «биток 6» — the cue ball hits 6; «11 3» — 11 hits 3; a chain «биток 6 3 в середину»
+                     (cue→6, 6→3, 3 into the middle); «3 борт» / «3 в борт»; «биток борт 6»;
+                     a carom is two stories: «биток 6, биток 11»; the steps may be joined with «→»
+  pocket             «3 в правый дальний угол», «3 в левую середину», «3 в середину»;
+                     «биток в лузе» — the pocket unsaid (for the called ball it will be asked)
+  off the table      «биток за бортом», «5 вылетел»
+  fouls (P1)         «фол г», «г», «фол г д»; in words: touching (г), the wrong ball (д),
+                     jumped / on edge (е), not from the house (з), balls not stopped (и);
+                     а, б, в, ж show from the events: «промах», «биток в … угол»,
+                     «биток за бортом», «в доме» (the letters а, в, ж are understood too)
+  marks              «промах» (the cue ball touched no ball), «с руки», «в доме»,
+                     «по заказу» / «не по заказу» (pockets only, no contacts),
                      «предупреждение», «позиция не изменилась»
-  пустой исход       «ничего», «пусто» или «-»: событий нет — значит, биток не коснулся
-                     шара (промах, P1а); удар, после которого ничего не упало: «биток 5»
-Номера шаров — цифры 1–15, биток — «биток» (или «свой»). Лузы — как видит бьющий.
-Ошибка называет столбец и что там ожидалось; неверная строка ничего не меняет."""
+  empty outcome      «ничего», «пусто» or «-»: no events — so the cue ball touched no
+                     ball (a miss, P1а); a stroke after which nothing fell: «биток 5»
+Ball numbers are the digits 1–15, the cue ball is «биток» (or «свой»). Pockets are as the striker sees them.
+An error names the column and what was expected there; a wrong line changes nothing.""")
 
 
 def _unprefix(text: str) -> str:
@@ -87,17 +87,12 @@ def _unprefix(text: str) -> str:
 
 
 def help_text(lang: str) -> str:
-    if lang == "en":
-        notation = NOTATION_DOC.split("Items are separated", 1)[1].split("Errors are ``NotationError``")[0]
-        return ("Input: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: …'.\n"
-                "An empty call or '-' is a stroke without a call. Commands: undo, redo, score, help, quit.\n"
-                "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
-                "The short outcome notation:\nItems are separated" + notation.rstrip())
-    return ("Маркёр вводит «ЗАКАЗ | ИСХОД» одной строкой, или «заказ: …» и затем «исход: …».\n"
-            "Пустой заказ или «-» — удар без заказа. Команды: undo/отмена, redo/повтор, score/счёт, "
-            "help/помощь, quit/выход.\n"
-            "Пример: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
-            "Краткая запись исхода (пункты через «;» или «,», по порядку во времени):\n" + NOTATION_HELP_RU)
+    return trl(lang, "The marker types «CALL | OUTCOME» on one line, or «заказ: …» and then «исход: …».\n"
+                     "An empty call or «-» is a stroke without a call. Commands: «undo»/«отмена», "
+                     "«redo»/«повтор», «score»/«счёт», «help»/«помощь», «quit»/«выход».\n"
+                     "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
+                     "The short outcome notation. Items are separated by «;» or «,», in time order:\n"
+                     "{notation}").format(notation=trl(lang, NOTATION_HELP))
 
 
 class Play:
@@ -423,26 +418,24 @@ def stdin_reader(interactive: bool) -> Callable[[str], str | None]:
 # ---------------------------------------------------------------------- games of a match
 
 def _result_text(result, scores: dict, lang: str) -> str:
-    en = lang == "en"
     score = " : ".join(str(v) for v in scores.values())
     if result is None:
-        return f"in play, {score}" if en else f"идёт, {score}"
+        return trl(lang, "in play, {score}").format(score=score)
     if result.winner is not None:
-        return f"{result.winner} won {score}" if en else f"победил {result.winner}, {score}"
-    return f"drawn {score}" if en else f"ничья, {score}"
+        return trl(lang, "{winner} won {score}").format(winner=result.winner, score=score)
+    return trl(lang, "drawn {score}").format(score=score)
 
 
 def game_line(g, lang: str) -> str:
     """One game (партия) of a match: its strokes, who broke, how it ended."""
-    en = lang == "en"
     if g.first > g.last:
-        strokes = "no strokes yet" if en else "ударов ещё нет"
+        line = trl(lang, "game {number} (no strokes yet, broken by {breaker}): {result}")
     elif g.first == g.last:
-        strokes = f"stroke {g.first}" if en else f"удар {g.first}"
+        line = trl(lang, "game {number} (stroke {first}, broken by {breaker}): {result}")
     else:
-        strokes = f"strokes {g.first}–{g.last}" if en else f"удары {g.first}–{g.last}"
-    return (f"game {g.number} ({strokes}, broken by {g.breaker}): {_result_text(g.result, g.scores, lang)}" if en
-            else f"партия {g.number} ({strokes}, разбивал {g.breaker}): {_result_text(g.result, g.scores, lang)}")
+        line = trl(lang, "game {number} (strokes {first}–{last}, broken by {breaker}): {result}")
+    return line.format(number=g.number, first=g.first, last=g.last, breaker=g.breaker,
+                       result=_result_text(g.result, g.scores, lang))
 
 
 def match_score_line(s, lang: str) -> str:
@@ -453,11 +446,9 @@ def match_score_line(s, lang: str) -> str:
     if s.match.decided:
         if s.to_wins > 1:
             winner = max(wins, key=wins.get)
-            return (f"match over: {winner} won, games {score}" if lang == "en"
-                    else f"матч окончен: победил {winner}, партии {score}")
-        return ("match over: one game" if lang == "en" else "матч окончен: он был из одной партии")
-    return (f"match to {s.to_wins} wins: games {score}" if lang == "en"
-            else f"матч до {s.to_wins} побед: партии {score}")
+            return trl(lang, "match over: {winner} won, games {score}").format(winner=winner, score=score)
+        return trl(lang, "match over: one game")
+    return trl(lang, "match to {wins} wins: games {score}").format(wins=s.to_wins, score=score)
 
 
 def game_end_text(s, lang: str) -> str:
@@ -466,27 +457,28 @@ def game_end_text(s, lang: str) -> str:
     if s.match.decided:
         return match_score_line(s, lang)
     breaker = s.upcoming.striker
-    return (f"game {number} over; {match_score_line(s, lang)}; {breaker} breaks game {number + 1} from the house"
-            if lang == "en" else
-            f"партия {number} окончена; {match_score_line(s, lang)}; партию {number + 1} разбивает {breaker} с руки")
+    return trl(lang, "game {number} over; {match}; {breaker} breaks game {next} from the house").format(
+        number=number, match=match_score_line(s, lang), breaker=breaker, next=number + 1)
 
 
 # ---------------------------------------------------------------------- scoreboard
 
 def scoreboard_line(st: dict, lang: str) -> str:
     p = st["players"]
-    en = lang == "en"
     sc = f"{p[0]} {st['scores'][p[0]]} : {st['scores'][p[1]]} {p[1]}"
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     if st.get("result"):
         r = st["result"]
-        end = (f"winner {r['winner']}" if en else f"победил {r['winner']}") if "winner" in r else \
-            ("draw" if en else "ничья")
-        return (f"score: {sc}; on the table: {table}; game over, {end}" if en
-                else f"счёт: {sc}; на столе: {table}; партия окончена, {end}")
-    hand = (" from hand" if en else " с руки") if st.get("from_hand") else ""
-    return (f"score: {sc}; on the table: {table}; {st['to_play']} to play{hand}" if en
-            else f"счёт: {sc}; на столе: {table}; бьёт {st['to_play']}{hand}")
+        if "winner" in r:
+            line = trl(lang, "score: {score}; on the table: {table}; game over, winner {winner}")
+        else:
+            line = trl(lang, "score: {score}; on the table: {table}; game over, draw")
+        return line.format(score=sc, table=table, winner=r.get("winner"))
+    if st.get("from_hand"):
+        line = trl(lang, "score: {score}; on the table: {table}; {player} to play from hand")
+    else:
+        line = trl(lang, "score: {score}; on the table: {table}; {player} to play")
+    return line.format(score=sc, table=table, player=st["to_play"])
 
 
 def _penalties(received: int, paid: int) -> str:
@@ -498,14 +490,13 @@ def _penalties(received: int, paid: int) -> str:
 def render_scoreboard(st: dict, match_id: Any, lang: str):
     from rich.table import Table
 
-    en = lang == "en"
     p = st["players"]
-    t = Table(title=(f"match {match_id}" if en else f"матч {match_id}"), show_header=True, header_style="bold")
-    t.add_column("" if en else "")
-    t.add_column("player" if en else "игрок")
-    t.add_column("score" if en else "очки", justify="right")
-    t.add_column("from balls" if en else "шарами", justify="right")
-    t.add_column("penalties ±" if en else "штрафы ±", justify="right")
+    t = Table(title=trl(lang, "match {match_id}").format(match_id=match_id), show_header=True, header_style="bold")
+    t.add_column("")
+    t.add_column(trl(lang, "player"))
+    t.add_column(trl(lang, "points"), justify="right")
+    t.add_column(trl(lang, "from balls"), justify="right")
+    t.add_column(trl(lang, "penalties ±"), justify="right")
     for name in p:
         marker = "▶" if (st["to_play"] == name and not st.get("result")) else ""
         t.add_row(marker, name, str(st["scores"][name]), str(st["from_balls"][name]),

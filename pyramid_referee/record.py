@@ -48,7 +48,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from .i18n import N_
+from .i18n import N_, trl
 
 # Lark and the rules engine are imported where they are used: the command line imports this
 # module for its help text (RECORD_HELP), and every command would otherwise pay for them.
@@ -80,22 +80,37 @@ REFUSED_MARK = "(не принят)"
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong in a record: where, what, and how to fix it."""
+    """One thing wrong in a record: where, what, and how to fix it.
+
+    ``what`` and ``how`` are English messages (their Russian text is in the catalog) with named
+    placeholders filled from ``values``; a value may be a function of the language (a part that
+    is itself a message, or another module's text in that language)."""
 
     line: int
     col: int
     kind: str  # syntax | header | player | call | outcome | score | over
-    ru: str
-    en: str
-    hint_ru: str = ""
-    hint_en: str = ""
+    what: str
+    how: str = ""
+    values: dict = field(default_factory=dict, compare=False, hash=False)
     code: str | None = None  # the grammar's refusal code, for a refused call
 
+    def _text(self, message: str, lang: str) -> str:
+        if not message:
+            return ""
+        values = {k: v(lang) if callable(v) else v for k, v in self.values.items()}
+        return trl(lang, message).format(**values)
+
     def message(self, lang: str = "ru") -> str:
-        return self.en if lang == "en" else self.ru
+        return self._text(self.what, lang)
 
     def hint(self, lang: str = "ru") -> str:
-        return self.hint_en if lang == "en" else self.hint_ru
+        return self._text(self.how, lang)
+
+    # the texts in each language, as attributes (what callers read before the catalog)
+    ru = property(lambda self: self.message("ru"))
+    en = property(lambda self: self.message("en"))
+    hint_ru = property(lambda self: self.hint("ru"))
+    hint_en = property(lambda self: self.hint("en"))
 
     def to_json(self, lang: str = "ru") -> dict:
         data = {"line": self.line, "col": self.col, "kind": self.kind, "message": self.message(lang),
@@ -178,42 +193,40 @@ def _int(tok: str) -> int:
     return int(re.sub(r"\s", "", str(tok)).replace("−", "-").replace("–", "-"))
 
 
-_WHAT = {
-    "KEY": ("название", "a name"), "VALUE": ("значение", "a value"), "PLAYER": ("имя игрока", "the player's name"),
-    "_COLON": ("«:»", "':'"), "_BAR": ("«|»", "'|'"), "NO_CALL": ("«без заказа»", "'без заказа'"),
-    "CALL_TEXT": ("заказ", "the call"), "REFUSED": ("«(не принят)»", "'(не принят)'"),
-    "OUTCOME": ("исход", "the outcome"), "SCORE_NUMBER": ("счёт, например «8:0»", "the score, e.g. '8:0'"),
+_WHAT = {  # what a terminal of the record's grammar is, for «expected: …»
+    "KEY": N_("a name"), "VALUE": N_("a value"), "PLAYER": N_("the player's name"),
+    "_COLON": N_("':'"), "_BAR": N_("'|'"), "NO_CALL": N_("'без заказа'"),
+    "CALL_TEXT": N_("the call"), "REFUSED": N_("'(не принят)'"),
+    "OUTCOME": N_("the outcome"), "SCORE_NUMBER": N_("the score, e.g. '8:0'"),
 }
 
 
-def _expected(names) -> tuple[str, str]:
+def _expected(names):
+    """What could stand there, as a function of the language (for Problem's values)."""
     picked = [_WHAT[n] for n in sorted(set(names)) if n in _WHAT]
-    return ", ".join(p[0] for p in picked), ", ".join(p[1] for p in picked)
+    return lambda lang: ", ".join(trl(lang, p) for p in picked)
 
 
 def _syntax_problem(no: int, text: str, exc, is_stroke: bool) -> Problem:
     from lark import UnexpectedEOF, UnexpectedToken
 
-    shape_ru = "«игрок: заказ | исход | счёт»" if is_stroke else "«Название: значение»"
-    shape_en = "'player: call | outcome | score'" if is_stroke else "'Name: value'"
+    shape = N_("'player: call | outcome | score'") if is_stroke else N_("'Name: value'")
+    values = {"shape": lambda lang: trl(lang, shape)}
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
         names = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ()
-        exp_ru, exp_en = _expected(names)
         col = len(text.split("#", 1)[0].rstrip()) + 1
-        return Problem(no, col, "syntax", f"строка оборвана: не хватает: {exp_ru}", f"the line stops short: {exp_en} missing",
-                       f"пишите {shape_ru}", f"write {shape_en}")
+        return Problem(no, col, "syntax", N_("the line stops short: {expected} missing"), N_("write {shape}"),
+                       {**values, "expected": _expected(names)})
     col = getattr(exc, "column", 1) or 1
     pos = getattr(exc, "pos_in_stream", None)
     word = text[pos:].split()[0] if pos is not None and text[pos:].split() else text[col - 1: col]
     names = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
-    exp_ru, exp_en = _expected(names)
-    hint_ru, hint_en = f"пишите {shape_ru}", f"write {shape_en}"
+    how = N_("write {shape}")
     if word.startswith(("(", ")")):
-        hint_ru += "; скобки бывают только в отметке «(не принят)» после заказа"
-        hint_en += "; brackets only in the mark '(не принят)' after the call"
-    ru = f"здесь не к месту «{word}»" + (f"; ожидалось: {exp_ru}" if exp_ru else "")
-    en = f"'{word}' does not fit here" + (f"; expected: {exp_en}" if exp_en else "")
-    return Problem(no, col, "syntax", ru, en, hint_ru, hint_en)
+        how = N_("write {shape}; brackets only in the mark '(не принят)' after the call")
+    what = N_("'{word}' does not fit here; expected: {expected}") if [n for n in names if n in _WHAT] \
+        else N_("'{word}' does not fit here")
+    return Problem(no, col, "syntax", what, how, {**values, "word": word, "expected": _expected(names)})
 
 
 def parse_line(text: str) -> Any:
@@ -244,14 +257,12 @@ _YES = {"да": True, "нет": False, "yes": True, "no": False, "true": True, "
 _CHOICES = {
     "mode": ({"чистое назначение": "clean", "чистое": "clean", "чисто": "clean", "clean": "clean",
               "шар и луза": "ball_and_pocket", "ball_and_pocket": "ball_and_pocket",
-              "ball-and-pocket": "ball_and_pocket"}, "«чистое назначение» или «шар и луза»",
-             "'чистое назначение' or 'шар и луза'"),
+              "ball-and-pocket": "ball_and_pocket"}, N_("'чистое назначение' or 'шар и луза'")),
     "ball_values": ({"классическая": "classic", "классика": "classic", "classic": "classic",
-                     "по номерам": "face", "face": "face"}, "«классическая» или «по номерам»",
-                    "'классическая' or 'по номерам'"),
+                     "по номерам": "face", "face": "face"}, N_("'классическая' or 'по номерам'")),
     "pocket_precision": ({"нужна сторона угла": "side_for_corners", "сторона угла": "side_for_corners",
                           "side_for_corners": "side_for_corners", "любая": "any", "any": "any"},
-                         "«нужна сторона угла» или «любая»", "'нужна сторона угла' or 'любая'"),
+                         N_("'нужна сторона угла' or 'любая'")),
 }
 _MODE_WORDS = {"clean": "чистое назначение", "ball_and_pocket": "шар и луза"}
 _VALUE_WORDS = {"classic": "классическая", "face": "по номерам"}
@@ -260,45 +271,43 @@ _PRECISION_WORDS = {"side_for_corners": "нужна сторона угла", "a
 
 def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col: int, problems: list[Problem]) -> None:
     name = _KEYS.get(_norm(key))
-    bad = lambda ru, en, hru="", hen="": problems.append(Problem(no, value_col, "header", ru, en, hru, hen))  # noqa: E731
+    bad = lambda what, how="", **values: problems.append(  # noqa: E731
+        Problem(no, value_col, "header", what, how, values))
     if name is None:
         if rec.players and key in rec.players:
-            problems.append(Problem(no, len(key) + key_col + 1, "syntax", "у удара нет «|» между заказом и исходом",
-                                    "the stroke has no '|' between the call and the outcome",
-                                    "пишите «игрок: заказ | исход»", "write 'player: call | outcome'"))
+            problems.append(Problem(no, len(key) + key_col + 1, "syntax",
+                                    N_("the stroke has no '|' between the call and the outcome"),
+                                    N_("write 'player: call | outcome'")))
         else:
-            problems.append(Problem(no, key_col, "header", f"неизвестный заголовок «{key}»", f"unknown header '{key}'",
-                                    "известны: " + ", ".join(f"«{k}»" for k in KEY_NAMES) + "; удар пишется «игрок: заказ | исход»",
-                                    "known: " + ", ".join(KEY_NAMES) + "; a stroke is 'player: call | outcome'"))
+            problems.append(Problem(no, key_col, "header", N_("unknown header '{key}'"),
+                                    N_("known: {keys}; a stroke is 'player: call | outcome'"),
+                                    {"key": key, "keys": ", ".join(f"«{k}»" for k in KEY_NAMES)}))
         return
     if rec.strokes:
-        problems.append(Problem(no, key_col, "header", f"заголовок «{key}» после первого удара",
-                                f"the header '{key}' comes after the first stroke",
-                                "перенесите его в начало записи", "move it to the top of the record"))
+        problems.append(Problem(no, key_col, "header", N_("the header '{key}' comes after the first stroke"),
+                                N_("move it to the top of the record"), {"key": key}))
         return
     if name in rec.header_lines:
-        problems.append(Problem(no, key_col, "header", f"«{key}» уже указан в строке {rec.header_lines[name]}",
-                                f"'{key}' is already given on line {rec.header_lines[name]}",
-                                "оставьте одну строку", "keep one line"))
+        problems.append(Problem(no, key_col, "header", N_("'{key}' is already given on line {line}"),
+                                N_("keep one line"), {"key": key, "line": rec.header_lines[name]}))
         return
     rec.header_lines[name] = no
     v = _norm(value)
     if name == "players":
         names = [p.strip() for p in re.split(r",|\s[—–-]\s", value)]  # «Иван, Пётр» or «Иван — Пётр»
         if len(names) != 2 or not all(names):
-            return bad("нужны два имени через запятую", "two names separated by a comma are needed",
-                       "например «Игроки: Иван, Пётр»", "e.g. 'Игроки: Иван, Пётр'")
+            return bad(N_("two names separated by a comma are needed"), N_("e.g. 'Игроки: Иван, Пётр'"))
         if names[0] == names[1]:
-            return bad("у игроков должны быть разные имена", "the two players need different names")
+            return bad(N_("the two players need different names"))
         rec.players = (names[0], names[1])
     elif name in _CHOICES:
-        table, ru, en = _CHOICES[name]
+        table, allowed = _CHOICES[name]
         if v not in table:
-            return bad(f"«{value}» — не подходит: допустимо {ru}", f"'{value}' does not fit: {en}")
+            return bad(N_("'{value}' does not fit: {allowed}"), value=value, allowed=lambda lang: trl(lang, allowed))
         rec.settings[name] = table[v]
     elif name in ("negative_scores", "result_required", "from_hand"):
         if v not in _YES:
-            return bad(f"«{value}» — нужно «да» или «нет»", f"'{value}': 'да' or 'нет' is needed")
+            return bad(N_("'{value}': 'да' or 'нет' is needed"), value=value)
         if name == "from_hand":
             rec.start = {**(rec.start or {}), "from_hand": _YES[v]}
         else:
@@ -306,22 +315,21 @@ def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col:
     elif name in ("target", "penalty"):
         low = 1 if name == "target" else 0
         if not re.fullmatch(r"\d+", v) or int(v) < low:
-            return bad(f"«{value}» — нужно целое число не меньше {low}", f"'{value}': a whole number of at least {low} is needed")
+            return bad(N_("'{value}': a whole number of at least {low} is needed"), value=value, low=low)
         rec.settings[name] = int(v)
     elif name == "scores":
         scores = {}
         for part in value.split(","):
             m = re.fullmatch(r"\s*(.+?)\s+([-−–]?\s*\d+)\s*", part)
             if not m:
-                return bad(f"не понять счёт «{part.strip()}»", f"cannot read the score '{part.strip()}'",
-                           "например «Счёт: Иван 20, Пётр 11»", "e.g. 'Счёт: Иван 20, Пётр 11'")
+                return bad(N_("cannot read the score '{score}'"), N_("e.g. 'Счёт: Иван 20, Пётр 11'"),
+                           score=part.strip())
             scores[m.group(1)] = _int(m.group(2))
         rec.start = {**(rec.start or {}), "scores": scores}
     elif name == "on_table":
         parts = [p for p in re.split(r"[\s,]+", v) if p]
         if not parts or not all(p.isdigit() for p in parts):
-            return bad("нужны номера шаров через пробел", "ball numbers separated by spaces are needed",
-                       "например «На столе: 2 4 5 15»", "e.g. 'На столе: 2 4 5 15'")
+            return bad(N_("ball numbers separated by spaces are needed"), N_("e.g. 'На столе: 2 4 5 15'"))
         rec.start = {**(rec.start or {}), "on_table": [int(p) for p in parts]}
     else:  # to_play, next_break: a player's name
         rec.start = {**(rec.start or {}), name: value.strip()}
@@ -336,16 +344,15 @@ def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None
     if rec.players is None:
         if "players" in rec.header_lines:  # given, but not two names: already named on its line
             return
-        problems.append(Problem(first_line, 1, "header", "не указаны игроки", "the players are not given",
-                                "первой строкой запишите «Игроки: Иван, Пётр» (первым — кто разбивает)",
-                                "start with 'Игроки: Иван, Пётр' (the one who breaks first)"))
+        problems.append(Problem(first_line, 1, "header", N_("the players are not given"),
+                                N_("start with 'Игроки: Иван, Пётр' (the one who breaks first)")))
         return
     from .rules import GameState, RulesInputError, Settings
 
     try:
         settings = Settings.from_json(rec.settings)
     except RulesInputError as exc:  # pragma: no cover - the header words are checked above
-        problems.append(Problem(first_line, 1, "header", exc.ru, exc.message))
+        problems.append(Problem(first_line, 1, "header", "{error}", values={"error": _rules_text(exc)}))
         return
     if rec.start is not None:
         missing = [k for k, n in (("scores", "Счёт"), ("on_table", "На столе"), ("to_play", "Бьёт")) if k not in rec.start]
@@ -353,17 +360,16 @@ def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None
             line = min(rec.header_lines[k] for k in ("scores", "on_table", "to_play", "from_hand", "next_break")
                        if k in rec.header_lines)
             names = {"scores": "«Счёт»", "on_table": "«На столе»", "to_play": "«Бьёт»"}
-            problems.append(Problem(line, 1, "header", "начало с протокола задано не полностью",
-                                    "the start from a score sheet is incomplete",
-                                    "нужны ещё: " + ", ".join(names[k] for k in missing),
-                                    "also needed: " + ", ".join(names[k] for k in missing)))
+            problems.append(Problem(line, 1, "header", N_("the start from a score sheet is incomplete"),
+                                    N_("also needed: {keys}"), {"keys": ", ".join(names[k] for k in missing)}))
             return
     try:
         GameState.initial(settings, rec.players, rec.start)
     except RulesInputError as exc:
         key = exc.field.split(".")[1].split("[")[0] if exc.field.startswith("start.") else "players"
         line = rec.header_lines.get(_START_FIELD_KEY.get(key, key), rec.header_lines.get("players", first_line))
-        problems.append(Problem(line, 1, "header", "начало с протокола: " + exc.ru, "the start from a score sheet: " + exc.message))
+        problems.append(Problem(line, 1, "header", N_("the start from a score sheet: {error}"),
+                                values={"error": _rules_text(exc)}))
 
 
 def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
@@ -392,10 +398,8 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
     if not rec.strokes and first_line is not None:
         _check_header(rec, problems, first_line)
     if first_line is None:
-        problems.append(Problem(1, 1, "header", "запись пуста: нет ни заголовка, ни ударов",
-                                "the record is empty: no header and no strokes",
-                                "первой строкой запишите «Игроки: Иван, Пётр», дальше по удару в строке",
-                                "start with 'Игроки: Иван, Пётр', then one stroke a line"))
+        problems.append(Problem(1, 1, "header", N_("the record is empty: no header and no strokes"),
+                                N_("start with 'Игроки: Иван, Пётр', then one stroke a line")))
     return rec, problems
 
 
@@ -463,22 +467,20 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     for s in rec.strokes:
         state = match.state
         if state.is_over:
-            problems.append(Problem(s.line, 1, "over", "партия уже окончена: удар лишний",
-                                    "the партия is already over: the stroke is one too many",
-                                    "уберите удар или начните запись новой партии",
-                                    "remove the stroke or start a new record"))
+            problems.append(Problem(s.line, 1, "over", N_("the game is already over: the stroke is one too many"),
+                                    N_("remove the stroke or start a new record")))
             checked.judged_to = s.line
             break
         striker = state.striker
         if s.player not in rec.players:
-            problems.append(Problem(s.line, s.player_col, "player", f"«{s.player}» не играет в этой партии",
-                                    f"'{s.player}' does not play in this партия",
-                                    f"играют {rec.players[0]} и {rec.players[1]}; сейчас бьёт {striker}",
-                                    f"the players are {rec.players[0]} and {rec.players[1]}; {striker} is to play"))
+            problems.append(Problem(s.line, s.player_col, "player", N_("'{player}' does not play in this game"),
+                                    N_("the players are {first} and {second}; {striker} is to play"),
+                                    {"player": s.player, "first": rec.players[0], "second": rec.players[1],
+                                     "striker": striker}))
         elif s.player != striker:
-            problems.append(Problem(s.line, s.player_col, "player", f"сейчас бьёт {striker}, а не {s.player}",
-                                    f"{striker} is to play, not {s.player}",
-                                    _turn_hint_ru(result), _turn_hint_en(result)))
+            how, values = _turn_hint(result)
+            problems.append(Problem(s.line, s.player_col, "player", N_("{striker} is to play, not {player}"),
+                                    how, {"striker": striker, "player": s.player, **values}))
         # the call
         status, call, refusal_json = "none", None, None
         if s.call is not None:
@@ -491,17 +493,14 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
                     refusal_json["clause"] = clause
                 if not s.refused_mark:
                     problems.append(Problem(
-                        s.line, s.call_col + got.span[0], "call", f"заказ не принят: {got.message('ru')}",
-                        f"the call is refused: {got.message('en')}",
-                        f"{got.hint('ru')}; если игрок так и сказал, отметьте «{REFUSED_MARK}» после заказа",
-                        f"{got.hint('en')}; if the player said it so, mark it '{REFUSED_MARK}' after the call",
-                        code=got.code))
+                        s.line, s.call_col + got.span[0], "call", N_("the call is refused: {why}"),
+                        N_("{hint}; if the player said it so, mark it '{mark}' after the call"),
+                        {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK}, code=got.code))
             else:
                 status, call = "accepted", got
                 if s.refused_mark:
-                    problems.append(Problem(s.line, s.call_col, "call", "заказ принимается, а отмечен «(не принят)»",
-                                            "the call is accepted, yet marked '(не принят)'",
-                                            "уберите отметку «(не принят)»", "remove the mark '(не принят)'"))
+                    problems.append(Problem(s.line, s.call_col, "call", N_("the call is accepted, yet marked '(не принят)'"),
+                                            N_("remove the mark '(не принят)'")))
         # the outcome
         try:
             data, columns = parse_outcome_located(s.outcome)
@@ -513,13 +512,10 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
             outcome = Outcome.from_json(data)
             verdict = match.stroke(call, outcome, call_status=status)
         except RulesError as exc:
-            ru = exc.ru if isinstance(exc, RulesInputError) else str(exc)
-            en = exc.message if isinstance(exc, RulesInputError) else str(exc)
             col = _outcome_col(s, exc, columns) if isinstance(exc, RulesInputError) else s.outcome_col
-            problems.append(Problem(s.line, col, "outcome", "исход не сходится с партией: " + ru,
-                                    "the outcome does not fit the game: " + en,
-                                    "сверьте исход с протоколом; удары после этой строки по правилам не проверены",
-                                    "check the outcome against the protocol; the strokes after this line are not judged"))
+            problems.append(Problem(s.line, col, "outcome", N_("the outcome does not fit the game: {error}"),
+                                    N_("check the outcome against the protocol; the strokes after this line are not judged"),
+                                    {"error": _rules_text(exc)}))
             checked.judged_to = s.line
             break
         script_strokes.append(ScriptStroke(s.line, s.call, outcome))
@@ -527,9 +523,9 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
         if s.score is not None and tuple(match.state.scores) != s.score:
             want = f"{match.state.scores[0]}:{match.state.scores[1]}"
             problems.append(Problem(s.line, s.score_col, "score",
-                                    f"счёт не сходится: записано {s.score[0]}:{s.score[1]}, по правилам {want}",
-                                    f"the score does not add up: {s.score[0]}:{s.score[1]} written, {want} by the rules",
-                                    "вердикт удара: " + verdict.message("ru"), "the stroke's verdict: " + verdict.message("en")))
+                                    N_("the score does not add up: {written} written, {want} by the rules"),
+                                    N_("the stroke's verdict: {verdict}"),
+                                    {"written": f"{s.score[0]}:{s.score[1]}", "want": want, "verdict": verdict.message}))
     result.script = Script(settings, rec.players, rec.start, tuple(script_strokes), None)
     _check_notation(rec.strokes[len(result.rows) + (checked.judged_to is not None):], problems)
     problems.sort(key=lambda p: (p.line, p.col))
@@ -537,10 +533,18 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
 
 
 def _notation_problem(s: RecordStroke, exc) -> Problem:
-    return Problem(s.line, s.outcome_col + exc.column - 1, "outcome", "исход: " + _notation_text(exc, "ru"),
-                   "outcome: " + _notation_text(exc, "en"),
-                   "исход пишется так: «биток 3; 3 в правый дальний угол» (справка — команда «help» в «pyramid-referee play»)",
-                   "the outcome reads like 'биток 3; 3 в правый дальний угол' (see help in pyramid-referee play)")
+    return Problem(s.line, s.outcome_col + exc.column - 1, "outcome", N_("outcome: {what}"),
+                   N_("the outcome reads like 'биток 3; 3 в правый дальний угол' (see help in pyramid-referee play)"),
+                   {"what": lambda lang: _notation_text(exc, lang)})
+
+
+def _rules_text(exc):
+    """A rules engine error's message, as a function of the language."""
+    from .rules import RulesInputError
+
+    if isinstance(exc, RulesInputError):
+        return lambda lang: exc.message if lang == "en" else exc.ru
+    return lambda lang: str(exc)
 
 
 def _check_notation(strokes: list[RecordStroke], problems: list[Problem]) -> None:
@@ -556,23 +560,19 @@ def _check_notation(strokes: list[RecordStroke], problems: list[Problem]) -> Non
 
 def _notation_text(exc, lang: str) -> str:
     """The notation's message without its own «столбец N» (the record names the column itself)."""
-    text = exc.what_en if lang == "en" else exc.what_ru
+    text = exc.what_en if lang == "en" else exc.what_ru  # NotationError keeps both texts
     if exc.expected:
         names = ", ".join(e[1] if lang == "en" else e[0] for e in exc.expected)
-        text += f"; {'expected' if lang == 'en' else 'ожидалось'}: {names}"
+        text = trl(lang, "{what}; expected: {names}").format(what=text, names=names)
     return text
 
 
-def _turn_hint_ru(result) -> str:
+def _turn_hint(result) -> tuple[str, dict]:
+    """Who strikes and why: the hint of a wrong player to move, and its values."""
     if not result.rows:
-        return "первым бьёт тот, кто назван первым в «Игроки» (или в «Бьёт»)"
-    return f"после удара в строке {result.rows[-1].line}: {result.rows[-1].verdict.message('ru')}"
-
-
-def _turn_hint_en(result) -> str:
-    if not result.rows:
-        return "the first named in 'Игроки' (or in 'Бьёт') strikes first"
-    return f"after the stroke on line {result.rows[-1].line}: {result.rows[-1].verdict.message('en')}"
+        return N_("the first named in 'Игроки' (or in 'Бьёт') strikes first"), {}
+    row = result.rows[-1]
+    return N_("after the stroke on line {line}: {verdict}"), {"line": row.line, "verdict": row.verdict.message}
 
 
 # ---------------------------------------------------------------------------- writing

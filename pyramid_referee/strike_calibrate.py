@@ -21,7 +21,7 @@ def _read(path: str):
     return read_wav(path, lang=get_lang())
 
 
-def _record(args, what_ru: str, what_en: str, count: int, counter) -> "object":
+def _record(args, what: str, count: int, counter) -> "object":
     """Record from the microphone until ``counter(samples)`` reaches ``count`` or time is up."""
     import numpy as np
 
@@ -32,9 +32,8 @@ def _record(args, what_ru: str, what_en: str, count: int, counter) -> "object":
     heard = 0
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
         # said once the microphone is open: a strike played before this line is not heard
-        print(tr(
-            "{what_en} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
-            what_en=what_en, seconds=seconds, what_ru=what_ru), file=sys.stderr, flush=True)
+        print(tr("{what} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
+            what=what, seconds=seconds), file=sys.stderr, flush=True)
         try:
             for frame in mic:
                 blocks.append(frame.samples.copy())
@@ -95,16 +94,13 @@ def calibrate_profile(args):
         coll_audio = _read(args.from_files[1]) if len(args.from_files) > 1 else None
     else:
         strikes_audio = _record(
-            args, f"Калибровка: сделайте {args.count} ударов по битку, по одному, с паузой 2–3 с "
-                  f"(стол должен быть тих).",
-            f"Calibration: play {args.count} strikes on the cue ball, one at a time, 2–3 s apart "
-            f"(the table quiet).", args.count, _LiveCounter(True))
+            args, tr("Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
+                     "(the table quiet).").format(count=args.count), args.count, _LiveCounter(True))
         coll_audio = None
         if args.collisions:
             coll_audio = _record(
-                args, f"Теперь {args.collisions} столкновения шаров: прокатите шар рукой в другой шар.",
-                f"Now {args.collisions} ball collisions: roll a ball by hand into another.",
-                args.collisions, _LiveCounter(False))
+                args, tr("Now {count} ball collisions: roll a ball by hand into another.").format(
+                    count=args.collisions), args.collisions, _LiveCounter(False))
     profile, st, co = calibrate(strikes_audio, coll_audio, strikes_asked=args.count, name=name)
     return profile, st, co
 

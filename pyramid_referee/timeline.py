@@ -44,13 +44,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from .i18n import json_problem_ru
+from .i18n import N_, json_problem_ru, trl
 
 UNK = "[unk]"
-
-
-def _t(lang: str, ru: str, en: str) -> str:
-    return en if lang == "en" else ru
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -58,10 +54,14 @@ def _t(lang: str, ru: str, en: str) -> str:
 class EventError(ValueError):
     """A malformed event line; says which line and which field."""
 
-    def __init__(self, line: int | None, field: str, problem: str, ru: str | None = None):
-        self.line, self.field, self.problem, self.ru = line, field, problem, ru or problem
+    def __init__(self, line: int | None, field: str, problem: str, ru_values: dict | None = None, **values):
+        """``problem``: the English message (its Russian text is in the catalog), with named
+        placeholders filled from ``values`` (``ru_values`` overrides them in Russian)."""
+        self.line, self.field = line, field
+        self.problem = problem.format(**values)
+        self.ru = trl("ru", problem).format(**{**values, **(ru_values or {})})
         where = f"line {line}: " if line is not None else ""
-        super().__init__(f"{where}{field}: {problem}")
+        super().__init__(f"{where}{field}: {self.problem}")
 
     def text(self, lang: str = "ru") -> str:
         """The message in the user's language: «строка N: поле: что не так»."""
@@ -69,9 +69,11 @@ class EventError(ValueError):
             return str(self)
         from .rules.errors import field_ru, quote_tokens
 
-        where = f"строка {self.line}: " if self.line is not None else ""
         field = "" if self.field in ("event", "json") else f"{field_ru(self.field)}: "
-        return f"{where}{field}{quote_tokens(self.ru)}"
+        what = f"{field}{quote_tokens(self.ru)}"
+        if self.line is None:
+            return what
+        return trl(lang, "line {line}: {what}").format(line=self.line, what=what)
 
 
 @dataclass(frozen=True)
@@ -120,56 +122,55 @@ class Strike:
 
 def _number(obj: dict, key: str, line: int | None, field: str) -> float:
     if key not in obj:
-        raise EventError(line, field, "missing", "не указано")
+        raise EventError(line, field, N_("missing"))
     v = obj[key]
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise EventError(line, field, f"expected a number of seconds, got {v!r}", f"ожидалось число секунд, а не {v!r}")
+        raise EventError(line, field, N_("expected a number of seconds, got {value!r}"), value=v)
     return float(v)
 
 
 def _words(items: Any, line: int | None, field: str) -> tuple[Word, ...]:
     if not isinstance(items, list):
-        raise EventError(line, field, "expected a list of words", "ожидался список слов")
+        raise EventError(line, field, N_("expected a list of words"))
     out = []
     for i, w in enumerate(items):
         f = f"{field}[{i}]"
         if not isinstance(w, dict):
-            raise EventError(line, f, "expected an object {word, start, end}", "ожидался объект {word, start, end}")
+            raise EventError(line, f, N_("expected an object {{word, start, end}}"))
         if not isinstance(w.get("word"), str) or not w["word"].strip():
-            raise EventError(line, f + ".word", "missing or not a word", "слова нет или это не слово")
+            raise EventError(line, f + ".word", N_("missing or not a word"))
         start = _number(w, "start", line, f + ".start")
         end = _number(w, "end", line, f + ".end")
         if end < start:
-            raise EventError(line, f + ".end", f"ends ({end}) before it starts ({start})",
-                             f"кончается ({end}) раньше, чем начинается ({start})")
+            raise EventError(line, f + ".end", N_("ends ({end}) before it starts ({start})"),
+                             end=end, start=start)
         conf = None
         if "conf" in w:
             conf = _number(w, "conf", line, f + ".conf")
         out.append(Word(w["word"].strip(), start, end, conf))
     for i in range(1, len(out)):
         if out[i].start < out[i - 1].start:
-            raise EventError(line, f"{field}[{i}].start", "words are not in time order", "слова идут не по порядку времени")
+            raise EventError(line, f"{field}[{i}].start", N_("words are not in time order"))
     return tuple(out)
 
 
 def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
     """One event object → an Utterance, a Strike, or None (partial or empty result)."""
     if not isinstance(obj, dict):
-        raise EventError(line, "event", "expected a JSON object", "ожидался объект в фигурных скобках")
+        raise EventError(line, "event", N_("expected a JSON object"))
     if "strike" in obj:
         t = _number(obj, "strike", line, "strike")
         if t < 0:
-            raise EventError(line, "strike", f"a time cannot be negative ({t})", f"время не бывает отрицательным ({t})")
+            raise EventError(line, "strike", N_("a time cannot be negative ({t})"), t=t)
         return Strike(t, line)
     if "alternatives" in obj:
         alts = obj["alternatives"]
         if not isinstance(alts, list) or not alts:
-            raise EventError(line, "alternatives", "expected a non-empty list", "ожидался непустой список")
+            raise EventError(line, "alternatives", N_("expected a non-empty list"))
         hyps = []
         for i, a in enumerate(alts):
             if not isinstance(a, dict):
-                raise EventError(line, f"alternatives[{i}]", "expected an object {confidence, result, text}",
-                                 "ожидался объект {confidence, result, text}")
+                raise EventError(line, f"alternatives[{i}]", N_("expected an object {{confidence, result, text}}"))
             conf = _number(a, "confidence", line, f"alternatives[{i}].confidence") if "confidence" in a else None
             hyps.append(Hypothesis(_words(a.get("result", []), line, f"alternatives[{i}].result"), conf))
         if not hyps[0].words:
@@ -180,16 +181,14 @@ def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
         return Utterance((Hypothesis(words),), line) if words else None
     if "partial" in obj:
         if not isinstance(obj["partial"], str):
-            raise EventError(line, "partial", "expected a text", "ожидался текст")
+            raise EventError(line, "partial", N_("expected a text"))
         return None  # partial results are never final (DESIGN.md, "Voice")
     if "text" in obj:
         if obj["text"]:
-            raise EventError(line, "result", "a result with text needs its words (SetWords(True))",
-                             "у результата с текстом нет слов с их временами (распознаватель должен их давать)")
+            raise EventError(line, "result", N_("a result with text needs its words (SetWords(True))"))
         return None
-    raise EventError(line, "event", "expected a Vosk result (result/alternatives/partial/text) "
-                                    "or {\"strike\": SECONDS}",
-                     "ожидался результат распознавания (поле «result», «alternatives», «partial» или «text») или удар {«strike»: СЕКУНДЫ}")
+    raise EventError(line, "event", N_("expected a Vosk result (result/alternatives/partial/text) "
+                                    "or {{\"strike\": SECONDS}}"))
 
 
 def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
@@ -201,8 +200,8 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise EventError(n, "json", f"not JSON ({exc.msg} at column {exc.colno})",
-                             f"строка не читается ({json_problem_ru(exc.msg)}, столбец {exc.colno})") from None
+            raise EventError(n, "json", N_("not JSON ({reason} at column {column})"),
+                             {"reason": json_problem_ru(exc.msg)}, reason=exc.msg, column=exc.colno) from None
         ev = read_event(obj, n)
         if isinstance(ev, Strike):
             strikes.append(ev)
@@ -292,9 +291,8 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
         if going_on:
             if mentions_call(_text(w for w in going_on if w.word != UNK)):
                 # C10, Q7: a call attempt still being spoken at the strike is void.
-                return Decision(s, "late", None, _text(w for w in u.top.words if w.start >= lo), _t(
-                    lang, "заказ не засчитан: он ещё звучал в момент удара (C10)",
-                    "call void: it was still being spoken at the strike (C10)"), ("C10", "Q7"))
+                return Decision(s, "late", None, _text(w for w in u.top.words if w.start >= lo), trl(
+                    lang, "call void: it was still being spoken at the strike (C10)"), ("C10", "Q7"))
             words = [w for w in words if w.end < s]  # Q8: the filler that goes on is ignored
         words = _strip_unk(words)
         if words:
@@ -303,8 +301,8 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
     calls = [g for g in segments if mentions_call(_text(w for w in g.words if w.word != UNK))]
     if not calls:
         chatter = " ".join(_text(g.words) for g in segments) or None
-        return Decision(s, "none", None, chatter, _t(
-            lang, "перед ударом заказа не было", "no call before the strike"), ("C10",))
+        return Decision(s, "none", None, chatter, trl(
+            lang, "no call before the strike"), ("C10",))
     seg = calls[-1]  # C9: the last call counts; chatter after it does not replace it
     heard = _text(seg.words)
     how = {"mode": mode, "balls_left": balls_left}
@@ -328,10 +326,10 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
         quoted = " / ".join(f"«{t}»" for t in alts)
         return Decision(s, "rejected", None, heard, {
             "code": "ambiguous",
-            "message": _t(lang, f"заказ неясен: распознаватель слышит его по-разному: {quoted}",
-                          f"unclear call: the recognizer hears it in different ways: {quoted}"),
+            "message": trl(lang, "unclear call: the recognizer hears it in different ways: {readings}").format(
+                readings=quoted),
             "span": [0, len(heard)],
-            "hint": _t(lang, "повторите заказ чётко, перед ударом", "say the call again, clearly, before the strike"),
+            "hint": trl(lang, "say the call again, clearly, before the strike"),
             "alternatives": alts,
         }, ("C4", "C9"))
     return Decision(s, "accepted", _to_json(top), heard, None, ("C9", "C10"))
