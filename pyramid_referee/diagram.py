@@ -115,7 +115,9 @@ def _layout(call: Call, target: tuple[float, float]) -> list[_Point]:
     else:
         start_y, end_y = ty, L - 0.09 * L
     steps = len(kinds) + 1
-    ys = [start_y + (end_y - start_y) * (k + 1) / steps for k in range(steps)]
+    ys = [_along(start_y, end_y, (k + 1) / steps) for k in range(steps)]
+    # short steps (many contacts into a middle pocket) zigzag wider, so each arrow stays visible
+    spread = 0.17 if steps == 1 or min(abs(b - a) for a, b in zip(ys, ys[1:])) >= 120 else 0.3
     points: list[_Point] = [_Point(tx, ty, "pocket")]
     nxt_x = tx
     wobble = 1
@@ -125,7 +127,7 @@ def _layout(call: Call, target: tuple[float, float]) -> list[_Point]:
         if kind in ("cushion", "contre_coup"):
             x = W if nxt_x < W / 2 else 0.0
         else:
-            x = _ball_x(nxt_x, wobble, points[-1].kind)
+            x = _ball_x(nxt_x, wobble, points[-1].kind, spread)
             wobble = -wobble
         points.append(_Point(x, y, kind, ball))
         nxt_x = x
@@ -133,19 +135,36 @@ def _layout(call: Call, target: tuple[float, float]) -> list[_Point]:
     if kinds and kinds[0][0] in ("cushion", "contre_coup"):
         cx = 0.7 * W if nxt_x == 0.0 else 0.3 * W
     else:
-        cx = _ball_x(nxt_x, wobble, points[-1].kind)
+        cx = _ball_x(nxt_x, wobble, points[-1].kind, spread)
     points.append(_Point(cx, ys[-1], "cue"))
     points.reverse()
     return points
 
 
-def _ball_x(next_x: float, wobble: int, next_kind: str) -> float:
+MIDDLE_BAND = 75.0   # no route point this close (along the table) to the middle pockets
+
+
+def _along(start_y: float, end_y: float, u: float) -> float:
+    """The point a share ``u`` of the way from ``start_y`` to ``end_y``, the stretch beside the
+    middle pockets left out (a cushion contact there would touch the pocket's jaws)."""
+    lo, hi = min(start_y, end_y), max(start_y, end_y)
+    band_lo, band_hi = max(lo, L / 2 - MIDDLE_BAND), min(hi, L / 2 + MIDDLE_BAND)
+    skip = max(0.0, band_hi - band_lo)
+    d = u * (hi - lo - skip)
+    if end_y > start_y:
+        y = lo + d
+        return y + skip if y > band_lo or (skip and band_lo == lo) else y
+    y = hi - d
+    return y - skip if y < band_hi or (skip and band_hi == hi) else y
+
+
+def _ball_x(next_x: float, wobble: int, next_kind: str, spread: float) -> float:
     """Where a ball goes across the table, given where it (or the ball it drives) goes next."""
     if next_kind in ("cushion", "contre_coup"):
         return 0.62 * W if next_x == 0.0 else 0.38 * W
     if next_kind == "pocket":
         return 0.3 * W if next_x < W / 2 else 0.7 * W
-    x = next_x + wobble * 0.17 * W
+    x = next_x + wobble * spread * W
     return min(max(x, 0.22 * W), 0.78 * W)
 
 
