@@ -246,6 +246,15 @@ def _ball(x: float, y: float, label: str, *, cue=False, called=False, number=Non
     return "".join(parts)
 
 
+def _ball_again(x: float, y: float, label: str, number) -> str:
+    """A ball the route reaches a second time: drawn where the route meets it again, dashed."""
+    cx, cy = OX + x, OY + y
+    return (f'<g class="ball-again" data-ball="{number}">'
+            f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" fill="{IVORY}" fill-opacity="0.35" '
+            f'stroke="{IVORY}" stroke-width="3" stroke-dasharray="6 4"/>'
+            + _text(cx, cy + 7.5, label, 21, weight="bold", fill="#ffffff") + "</g>")
+
+
 def _mark(x: float, y: float, kind: str, lang: str) -> str:
     """A contact with a cushion (a bar on the cushion's nose) or a contre-coup (a ring on the
     cushion, its name written along the rail)."""
@@ -421,10 +430,15 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
                                  "ball" if tgt is None else tgt, _contact_words(actor, tgt, lang)))
             if b.kind in ("cushion", "contre_coup"):
                 drawn.append(_mark(b.x, b.y, b.kind, lang))
+        seen: set = set()
         for p in points:
             if p.kind == "cue":
                 balls.append(_ball(p.x, p.y, "", cue=True))
+            elif p.kind == "ball" and p.ball in seen:
+                # the same ball hit again («карамболем от шестёрки шестёркой …»): a dashed outline
+                balls.append(_ball_again(p.x, p.y, str(p.ball), p.ball))
             elif p.kind == "ball":
+                seen.add(p.ball)
                 is_called = p.ball == call.ball
                 label = str(p.ball if p.ball is not None else number if number is not None else "?")
                 balls.append(_ball(p.x, p.y, label, called=is_called,

@@ -345,3 +345,48 @@ def test_chromium_renders_the_picture_as_a_green_table_with_a_red_route(tmp_path
     red = ((r > 0.85) & (g < 0.4) & (b < 0.35)).mean()
     assert cloth > 0.25   # the cloth fills a good part of the picture
     assert red > 0.001    # the called ball's arrow and the pocket's ring are drawn
+
+
+# -- every call the language can say (the strategy test_grammar_render.py checks render with) --
+
+from hypothesis import given, settings  # noqa: E402
+
+from test_grammar_render import calls  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(calls())
+def test_every_sayable_call_draws_its_route_without_crossings(case):
+    call, mode, balls_left, precision = case
+    root = svg_tree(call_svg(call, balls_left=balls_left))
+    assert root.get("data-ok") == "true"
+    if call.route is None:
+        assert contacts(root) == [] and len(classes(root, "way-open")) == 1
+    else:
+        assert contacts(root) == as_route_strings(call)
+        segs = _segments(call_svg(call, balls_left=balls_left))
+        for s, t in itertools.combinations(segs, 2):
+            assert not _cross(s, t)
+        # each ball once as a ball; a ball the route meets again drawn dashed where it does
+        targets = [t for _, t in call.route if t not in ("cushion", "pocket", "contre_coup")]
+        names = [str(balls_left[0]) if t is None else str(t) for t in targets]
+        drawn = [g.get("data-ball") for g in classes(root, "ball") if g.get("data-ball") != "cue"]
+        assert sorted(drawn) == sorted(set(names))
+        assert len(classes(root, "ball-again")) == len(names) - len(set(names))
+    fits = {g.get("data-pocket") for g in classes(root, "called") if "pocket" in g.get("class")}
+    every = {"corner-left-far", "corner-right-far", "middle-left", "middle-right", "corner-left-near",
+             "corner-right-near"}
+    assert fits == {f for f in every if call.pocket.fits(Pocket(*(f.split("-") + [None])[:3]))}
+
+
+def test_a_ball_the_route_meets_twice_is_drawn_again_dashed():
+    root = svg_tree(call_svg("карамболем от шестёрки шестёркой тройку чисто в середину"))
+    assert contacts(root) == [("cue", "6"), ("cue", "6"), ("6", "3"), ("3", "pocket")]
+    assert [g.get("data-ball") for g in classes(root, "ball-again")] == ["6"]
+    assert sorted(g.get("data-ball") for g in classes(root, "ball")) == ["3", "6", "cue"]
+
+
+def test_the_crossing_check_itself_finds_crossings():
+    assert _cross((0, 0, 10, 10), (0, 10, 10, 0))
+    assert not _cross((0, 0, 10, 10), (10, 10, 20, 0))   # joined at an end: the route's own turn
+    assert not _cross((0, 0, 10, 0), (0, 5, 10, 5))
