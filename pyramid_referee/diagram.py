@@ -372,12 +372,14 @@ def _read(call_or_text, mode: str, balls_left, pocket_precision: str):
 
 
 def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=None,
-             pocket_precision: str = "side_for_corners", caption: str | None = None) -> str:
+             pocket_precision: str = "side_for_corners", caption: str | None = None,
+             legend: bool = True) -> str:
     """The SVG picture of a call (a ``Call`` or its text, parsed with ``mode``, ``balls_left``
     and ``pocket_precision`` as ``grammar.parse`` does).
 
     ``caption`` replaces the call's canonical phrasing under the table (drills: the learner must
-    say the call, so the picture must not). A refused text gives the picture of the refusal
+    say the call, so the picture must not); ``caption=""`` and ``legend=False`` leave the table
+    alone (a scoreboard prints the call in its own large type). A refused text gives the picture of the refusal
     (``data-ok="false"``); see the module's docstring.
     """
     if lang not in ("ru", "en"):
@@ -400,7 +402,7 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
         number = tuple(balls_left)[0]
     body = _table(lang, called, target)
     body.append(_striker(lang))
-    legend = [(CUE_PATH, trl(lang, "the cue ball"))]
+    keys = [(CUE_PATH, trl(lang, "the cue ball"))]
     if call.route is None:
         # ball and pocket (C7): no way named; the ball and a dotted line to the pocket
         bx, by = (0.3 * W if tx < W / 2 else 0.7 * W), (0.5 * L if ty < L / 2 else 0.3 * L if ty >= L else 0.75 * L)
@@ -412,7 +414,7 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
         body.append(_ball(bx, by, str(number) if number is not None else "?", called=True, number=number))
         body.append(_text(OX + W / 2, OY + (0.62 * L if ty < L else 0.5 * L), trl(lang, "the way is not named (C7)"),
                           20, fill="#ffffff", cls="note"))
-        legend.append((CALLED_PATH, trl(lang, "the called ball")))
+        keys.append((CALLED_PATH, trl(lang, "the called ball")))
     else:
         points = _layout(call, (tx, ty))
         drawn: list[str] = []
@@ -445,18 +447,19 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
                                    number=p.ball if p.ball is not None else number))
         body += drawn + arrows + balls
         if drivers or any(a not in (CUE, call.ball) for a, _ in call.route):
-            legend.append((DRIVER_PATH, trl(lang, "a driving ball")))
-        legend.append((CALLED_PATH, trl(lang, "the called ball")))
+            keys.append((DRIVER_PATH, trl(lang, "a driving ball")))
+        keys.append((CALLED_PATH, trl(lang, "the called ball")))
         if any(t == CUSHION for _, t in call.route):
-            legend.append(("mark", trl(lang, "cushion")))
+            keys.append(("mark", trl(lang, "cushion")))
         if any(t == CONTRE_COUP for _, t in call.route):
-            legend.append(("contre", trl(lang, "contre-coup")))
+            keys.append(("contre", trl(lang, "contre-coup")))
     if len(called) > 1:
-        legend.append(("fits", trl(lang, "fits the call too")))
+        keys.append(("fits", trl(lang, "fits the call too")))
     said = caption if caption is not None else render(call)
-    lines = [(s, 24.0, "#111111", "bold") for s in _wrap(said if caption is not None else f"«{said}»")]
+    lines = [] if caption == "" else \
+        [(s, 24.0, "#111111", "bold") for s in _wrap(said if caption is not None else f"«{said}»")]
     title = said
-    return _document(body, lines, True, title, legend)
+    return _document(body, lines, True, title, keys if legend else [])
 
 
 def _contact_words(actor, target, lang: str) -> str:

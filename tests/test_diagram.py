@@ -390,3 +390,12 @@ def test_the_crossing_check_itself_finds_crossings():
     assert _cross((0, 0, 10, 10), (0, 10, 10, 0))
     assert not _cross((0, 0, 10, 10), (10, 10, 20, 0))   # joined at an end: the route's own turn
     assert not _cross((0, 0, 10, 0), (0, 5, 10, 5))
+
+
+def test_a_bare_table_for_a_scoreboard_has_no_caption_and_no_legend():
+    bare = svg_tree(call_svg(ROUTE_KINDS["carom"], caption="", legend=False))
+    full = svg_tree(call_svg(ROUTE_KINDS["carom"]))
+    assert classes(bare, "caption") == [] and classes(bare, "legend") == []
+    assert classes(full, "caption") and classes(full, "legend")
+    assert contacts(bare) == contacts(full)
+    assert float(bare.get("height")) < float(full.get("height"))
