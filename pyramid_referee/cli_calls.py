@@ -11,7 +11,7 @@ import json
 import sys
 
 from .cli_options import add_call_options, has_undecodable, read_text_lines
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, os_reason, tr
 from .record import RECORD_HELP
 
 
@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description=tr("How the call reads, its canonical phrasing, what to fix."))
     e.add_argument("text", metavar="TEXT", help=tr("the call's text"))
     _mode_args(e)
+    e.add_argument("--svg", metavar="OUT.svg", default=None,
+                   help=tr("also draw the call's route on the table into this SVG file (a refused "
+                           "call: the reason)"))
     e.set_defaults(handler=_cmd_explain)
 
 
@@ -206,8 +209,40 @@ def _cmd_explain(args) -> int:
                          pocket_precision=args.pocket_precision)
     except GrammarError as exc:
         raise UserError(str(exc)) from None
+    if args.svg is not None:
+        from .diagram import call_svg, refusal_svg
+
+        check_svg_path(args.svg, "--svg")
+        picture = call_svg(result.result, lang=lang, balls_left=args.balls_left) if result.ok \
+            else refusal_svg(result.result, lang=lang)
+        write_svg(args.svg, picture, "--svg")
     if args.json:
-        print(json.dumps(result.to_json(lang), ensure_ascii=False))
+        out = result.to_json(lang)
+        if args.svg is not None:
+            out["svg"] = args.svg   # extension: the picture's file
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(result.render_text())
+        if args.svg is not None:
+            print(tr("Picture: {path}").format(path=args.svg))
     return 0 if result.ok else 1
+
+
+def check_svg_path(path: str, option: str) -> None:
+    """A picture is written only to a file named *.svg (never over a file of another kind)."""
+    from pathlib import Path
+
+    if Path(path).suffix.lower() != ".svg":
+        raise UserError(tr("{option} {path}: the picture is an SVG file: give a name ending in «.svg»").format(
+            option=option, path=path))
+
+
+def write_svg(path, text: str, option: str) -> None:
+    """Write an SVG picture; a path that cannot be written is one clear line."""
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(tr("{option} {path}: cannot write ({exc})").format(
+            option=option, path=path, exc=os_reason(exc))) from None

@@ -14,7 +14,7 @@ import random
 import sys
 
 from .cli_options import MODES, POCKET_PRECISIONS, has_undecodable
-from .i18n import UserError, get_lang, tr
+from .i18n import UserError, get_lang, os_reason, tr
 
 HINT_WORDS = {"?", "подсказка", "hint"}
 ANSWER_WORDS = {"ответ", "answer"}
@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("JSON: an object per answer and a summary"))
     p.add_argument("--show", type=int, default=None, metavar="N",
                    help=tr("print N exercises with their answers (for handouts) and exit"))
+    p.add_argument("--svg", metavar="DIR", default=None,
+                   help=tr("draw each exercise's shot into DIR (exercise-01.svg, …): the learner "
+                           "sees the shot and says the call"))
     p.set_defaults(handler=_cmd_drill)
 
 
@@ -72,12 +75,17 @@ def _cmd_drill(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     exercises = drill.generate(seed, args.level, args.show or args.count, args.mode.replace("-", "_"),
                                args.pocket_precision)
+    pictures = write_drill_svgs(exercises, args.svg, lang) if args.svg is not None else {}
     if args.show is not None:
         for ex in exercises:
             if args.json:
-                _emit({"exercise": ex.to_json(lang), "expected": ex.expected.to_json(), "canonical": ex.canonical})
+                item = {"exercise": ex.to_json(lang), "expected": ex.expected.to_json(), "canonical": ex.canonical}
+                if ex.index in pictures:
+                    item["svg"] = pictures[ex.index]   # extension: the shot's picture
+                _emit(item)
             else:
-                print(ex.prompt(lang) + "\n" + tr("Answer: ") + f"«{ex.canonical}»\n")
+                print(ex.prompt(lang) + _picture_line(pictures, ex) + "\n" + tr("Answer: ")
+                      + f"«{ex.canonical}»\n")
         return 0
     interactive = sys.stdin.isatty() and not args.json
     if interactive:
@@ -88,7 +96,7 @@ def _cmd_drill(args) -> int:
     for ex in exercises:
         asked += 1
         if not args.json:
-            print(("\n" if interactive else "") + ex.prompt(lang), flush=True)
+            print(("\n" if interactive else "") + ex.prompt(lang) + _picture_line(pictures, ex), flush=True)
         outcome = _ask(ex, lang, interactive, args.json)
         if outcome == "quit":
             asked -= 1
@@ -107,6 +115,44 @@ def _cmd_drill(args) -> int:
     else:
         print(("\n" if interactive else "") + drill.summary_text(summary, lang))
     return 0
+
+
+def _picture_line(pictures: dict, ex) -> str:
+    return "\n" + tr("Picture: {path}").format(path=pictures[ex.index]) if ex.index in pictures else ""
+
+
+def drill_svg(ex, lang: str) -> str:
+    """The exercise's shot drawn on the table, captioned with the task, not with the answer."""
+    from .diagram import call_svg
+
+    if ex.kind == "fix":
+        caption = tr("Exercise {n}: this call is refused: «{broken}». Say a correct one.").format(
+            n=ex.index, broken=ex.broken)
+    else:
+        caption = tr("Exercise {n}: call this shot.").format(n=ex.index)
+    return call_svg(ex.shot, lang=lang, caption=caption)
+
+
+def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:
+    """Each exercise's picture as FOLDER/exercise-NN.svg (the folder made if missing):
+    {exercise index: path}. A folder that cannot be made or written is one clear line."""
+    from pathlib import Path
+
+    from .cli_calls import write_svg
+
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(tr("--svg {path}: cannot make the folder ({exc})").format(
+            path=folder, exc=os_reason(exc))) from None
+    width = max(2, len(str(len(exercises))))
+    written = {}
+    for ex in exercises:
+        path = out / f"exercise-{ex.index:0{width}d}.svg"
+        write_svg(path, drill_svg(ex, lang), "--svg")
+        written[ex.index] = str(path)
+    return written
 
 
 def _read(interactive: bool) -> str | None:
