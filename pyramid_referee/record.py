@@ -141,6 +141,7 @@ class Record:
     start: dict | None = None
     strokes: list[RecordStroke] = field(default_factory=list)
     header_lines: dict = field(default_factory=dict)  # header key → its line
+    to_wins: int = 1  # «Матч до побед: N»: a match of партии, won by the first to win N
 
 
 # ---------------------------------------------------------------------------- grammar
@@ -246,12 +247,12 @@ def _norm(s: str) -> str:
 
 _KEYS = {  # the spelling people write → the header key
     "игроки": "players", "режим": "mode", "до": "target", "партия до": "target", "играем до": "target",
-    "игра до": "target", "штраф": "penalty", "отрицательный счет": "negative_scores",
+    "игра до": "target", "матч до побед": "to_wins", "до побед": "to_wins", "штраф": "penalty", "отрицательный счет": "negative_scores",
     "стоимость шаров": "ball_values", "точность лузы": "pocket_precision", "нужен результат": "result_required",
     "счет": "scores", "на столе": "on_table", "бьет": "to_play", "с руки": "from_hand",
     "следующую разбивает": "next_break",
 }
-KEY_NAMES = ("Игроки", "Режим", "До", "Штраф", "Отрицательный счёт", "Стоимость шаров", "Точность лузы",
+KEY_NAMES = ("Игроки", "Режим", "До", "Матч до побед", "Штраф", "Отрицательный счёт", "Стоимость шаров", "Точность лузы",
              "Нужен результат", "Счёт", "На столе", "Бьёт", "С руки", "Следующую разбивает")
 _YES = {"да": True, "нет": False, "yes": True, "no": False, "true": True, "false": False}
 _CHOICES = {
@@ -312,6 +313,12 @@ def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col:
             rec.start = {**(rec.start or {}), "from_hand": _YES[v]}
         else:
             rec.settings[name] = _YES[v]
+    elif name == "to_wins":
+        from .rules.match import MAX_TO_WINS
+
+        if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
+            return bad(N_("'{value}': a whole number from 1 to {high} is needed"), value=value, high=MAX_TO_WINS)
+        rec.to_wins = int(v)
     elif name in ("target", "penalty"):
         low = 1 if name == "target" else 0
         if not re.fullmatch(r"\d+", v) or int(v) < low:
@@ -459,14 +466,14 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     if parse is None:
         from .grammar import parse
     settings = Settings.from_json(rec.settings)
-    match = Match(settings, list(rec.players), rec.start)
+    match = Match(settings, list(rec.players), rec.start, rec.to_wins)
     script_strokes = []
-    script = Script(settings, rec.players, rec.start, (), None)
+    script = Script(settings, rec.players, rec.start, (), None, rec.to_wins)
     result = ReplayResult(script, match)
     checked.result = result
     for s in rec.strokes:
-        state = match.state
-        if state.is_over:
+        state = match.upcoming  # after a game's end the match's next game opens with this stroke
+        if match.decided:
             problems.append(Problem(s.line, 1, "over", N_("the game is already over: the stroke is one too many"),
                                     N_("remove the stroke or start a new record")))
             checked.judged_to = s.line
@@ -526,8 +533,9 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
                                     N_("the score does not add up: {written} written, {want} by the rules"),
                                     N_("the stroke's verdict: {verdict}"),
                                     {"written": f"{s.score[0]}:{s.score[1]}", "want": want, "verdict": verdict.message}))
-    result.script = Script(settings, rec.players, rec.start, tuple(script_strokes), None)
-    _check_notation(rec.strokes[len(result.rows) + (checked.judged_to is not None):], problems)
+    result.script = Script(settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins)
+    _check_notation(rec.strokes[len(result.rows) + (checked.judged_to is not None):], problems,
+                    parse=parse, settings=settings)
     problems.sort(key=lambda p: (p.line, p.col))
     return checked
 
@@ -547,11 +555,20 @@ def _rules_text(exc):
     return lambda lang: str(exc)
 
 
-def _check_notation(strokes: list[RecordStroke], problems: list[Problem]) -> None:
-    """The strokes that could not be judged still get their outcome's form checked."""
+def _check_notation(strokes: list[RecordStroke], problems: list[Problem], *, parse=None, settings=None) -> None:
+    """The strokes that could not be judged still get their outcome's form checked, and (given the
+    parser) their calls read as words: what balls are on the table is unknown there, so only what
+    the words alone can tell (an unknown word, no pocket, …) is named, like a compiler goes on."""
     from .rules.notation import NotationError, parse_outcome
 
     for s in strokes:
+        if parse is not None and s.call is not None:
+            got = parse(s.call, mode=settings.mode, balls_left=None, pocket_precision=settings.pocket_precision)
+            if hasattr(got, "code") and not s.refused_mark:
+                problems.append(Problem(
+                    s.line, s.call_col + got.span[0], "call", N_("the call is refused: {why}"),
+                    N_("{hint}; if the player said it so, mark it '{mark}' after the call"),
+                    {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK}, code=got.code))
         try:
             parse_outcome(s.outcome)
         except NotationError as exc:
@@ -597,14 +614,16 @@ class WrittenStroke:
 def write_record(match, strokes) -> str:
     """A stored match (store.MatchRow and its active StrokeRows) as a game record."""
     p0, p1 = match.players
-    return render_record(f"Запись партии: матч {match.id}", (p0, p1), match.settings, match.start, [
+    to_wins = getattr(match, "to_wins", 1)
+    title = f"Запись матча {match.id}" if to_wins > 1 else f"Запись партии: матч {match.id}"
+    return render_record(title, (p0, p1), match.settings, match.start, [
         WrittenStroke(r.record.verdict["striker"], r.record.call_status, r.record.call_text, r.record.call,
                       r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]))
-        for r in strokes])
+        for r in strokes], to_wins=to_wins)
 
 
 def render_record(title: str | None, players, settings: dict | None, start: dict | None,
-                  strokes: Iterable[WrittenStroke]) -> str:
+                  strokes: Iterable[WrittenStroke], to_wins: int = 1) -> str:
     """A game record's text: the header (the settings that differ from the defaults), one line a stroke."""
     from .grammar import Call, render
     from .i18n import UserError, tr
@@ -625,6 +644,8 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
     d = Settings()
     if s.target != d.target:
         out.append(f"До: {s.target}")
+    if to_wins > 1:
+        out.append(f"Матч до побед: {to_wins}")
     if s.penalty != d.penalty:
         out.append(f"Штраф: {s.penalty}")
     if s.negative_scores != d.negative_scores:

@@ -152,3 +152,18 @@ def test_a_match_of_several_games_exported_as_a_script_replays_to_the_same_match
     # game 1 to Аня, game 2 (broken by Боря, E4) to Боря: one all, the match goes on
     assert result.final_json()["series"]["wins"] == {"Аня": 1, "Боря": 1}
     assert [r.verdict.striker for r in result.rows] == ["Аня", "Боря"]
+
+
+def test_a_match_of_several_games_exported_as_a_record_checks_clean_and_replays_the_same(store):
+    from pyramid_referee.match_report import export_record
+    from pyramid_referee.record import check_record
+
+    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
+    it = iter(["пятёрку чисто в правый угол | биток 5, 5 в правый дальний угол"] * 2)
+    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
+         resumed=False).run(lambda prompt: next(it, None))
+    text = export_record(store, s.id)
+    assert "Матч до побед: 2" in text and text.startswith("# Запись матча")
+    checked = check_record(text.splitlines())
+    assert checked.problems == []
+    assert checked.result.final_json()["series"]["wins"] == {"Аня": 1, "Боря": 1}

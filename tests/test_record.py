@@ -245,3 +245,41 @@ def test_the_help_example_strokes_check_clean():
         example = ["Игроки: Иван, Пётр"] + [x.strip() for x in text.splitlines() if x.startswith("  ") and "|" in x]
         checked = check_record(example)
         assert checked.problems == [] and len(checked.result.rows) == 3
+
+
+# -- a match of several партии: «Матч до побед: N» ----------------------------------------------------
+
+MATCH_RECORD = [
+    "Игроки: Иван, Пётр",
+    "До: 5",
+    "Матч до побед: 2",
+    "Иван: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 5:0",
+    "Пётр: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 0:5",  # game 2: Пётр breaks (E4)
+    "Иван: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 5:0",  # game 3 decides the match
+]
+
+
+def test_a_record_of_a_match_of_several_games_checks_clean_with_the_break_alternating():
+    checked = check_record(MATCH_RECORD)
+    assert checked.problems == []
+    assert checked.result.final_json()["series"]["wins"] == {"Иван": 2, "Пётр": 1}
+
+
+def test_a_stroke_after_the_match_is_decided_is_one_too_many():
+    checked = check_record(MATCH_RECORD + [MATCH_RECORD[-1]])
+    assert [(p.line, p.kind) for p in checked.problems] == [(7, "over")]
+
+
+def test_a_bad_match_length_is_named_with_its_range():
+    checked = check_record(["Игроки: Иван, Пётр", "Матч до побед: 0", MATCH_RECORD[3]])
+    assert checked.problems and "99" in checked.problems[0].message("ru")
+
+
+def test_after_an_outcome_that_cannot_be_the_later_calls_are_still_read():
+    # line 3: ball 7 fell twice, so the game cannot be judged on; line 4's unknown word is still named
+    lines = ["Игроки: Иван, Пётр",
+             "Иван: семёрку чисто в правый угол | биток 7; 7 в правый дальний угол; 7 в левую середину",
+             "Пётр: тройку чисто в правый угл | биток 3"]
+    checked = check_record(lines)
+    kinds = [(p.line, p.kind) for p in checked.problems]
+    assert (2, "outcome") in kinds and (3, "call") in kinds, kinds
