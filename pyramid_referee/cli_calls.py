@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description=tr(
                            "Parse a call: accepted (the structured call) or refused (the "
                            "reason). Exit status 0 accepted, 1 refused."))
-    p.add_argument("text", metavar="TEXT", help=tr("the call's text"))
+    p.add_argument("text", metavar=tr("TEXT"), help=tr("the call's text"))
     _mode_args(p)
     p.set_defaults(handler=_cmd_parse)
 
@@ -48,16 +48,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                    "column and a hint. Exit status 0 no problems, 1 some. The record:\n")
                                    + tr(RECORD_HELP),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("file", metavar="FILE", help=tr("a file of calls or a game record ('-' for stdin)"))
+    v.add_argument("file", metavar=tr("FILE"), help=tr("a file of calls or a game record ('-' for stdin)"))
     _mode_args(v)
     v.set_defaults(handler=_cmd_validate)
 
     e = sub.add_parser("explain", parents=[common],
                        help=tr("explain how a call reads"),
                        description=tr("How the call reads, its canonical phrasing, what to fix."))
-    e.add_argument("text", metavar="TEXT", help=tr("the call's text"))
+    e.add_argument("text", metavar=tr("TEXT"), help=tr("the call's text"))
     _mode_args(e)
-    e.add_argument("--svg", metavar="OUT.svg", default=None,
+    e.add_argument("--svg", metavar=tr("OUT.svg"), default=None,
                    help=tr("also draw the call's route on the table into this SVG file (a refused "
                            "call: the reason)"))
     e.set_defaults(handler=_cmd_explain)

@@ -36,9 +36,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr(
                        "level: 1 straight in, 2 off a cushion, abricole, off a ball; 3 "
                        "combinations, carom, several cushions, the last ball (default 1)"))
-    p.add_argument("--count", type=int, default=10, metavar="N",
+    p.add_argument("--count", type=int, default=10, metavar=tr("N"),
                    help=tr("how many exercises (default 10)"))
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", type=int, default=None, metavar=tr("S"),
                    help=tr("seed: the same seed gives the same exercises"))
     p.add_argument("--mode", choices=MODES, default="clean",
                    help=tr("clean designation (default, Q9) or ball and pocket (C7)"))
@@ -46,9 +46,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("pocket precision (Q2), as for parse"))
     p.add_argument("--json", action="store_true",
                    help=tr("JSON: an object per answer and a summary"))
-    p.add_argument("--show", type=int, default=None, metavar="N",
+    p.add_argument("--show", type=int, default=None, metavar=tr("N"),
                    help=tr("print N exercises with their answers (for handouts) and exit"))
-    p.add_argument("--svg", metavar="DIR", default=None,
+    p.add_argument("--svg", metavar=tr("DIR"), default=None,
                    help=tr("draw each exercise's shot into DIR (exercise-01.svg, …): the learner "
                            "sees the shot and says the call"))
     p.set_defaults(handler=_cmd_drill)

@@ -42,16 +42,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "-o FILE the format follows the extension: {extensions}; --format is needed only for "
             "another extension and must not contradict it.").format(extensions=_extensions_text()),
     )
-    p.add_argument("--db", metavar="PATH", default=None,
+    p.add_argument("--db", metavar=tr("PATH"), default=None,
                    help=tr(
                        "the match database (default: $PYRAMID_REFEREE_DB or the user data "
                        "directory)"))
     p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # accepted as before; the format is --format
-    p.add_argument("id", type=int, help=tr("the match number (see match list)"))
+    p.add_argument("id", type=int, metavar=tr("ID"), help=tr("the match number (see match list)"))
     p.add_argument("--format", choices=FORMATS, default=None,
                    help=tr(
                        "json (default), csv, script or record; with -o, from the file's extension"))
-    p.add_argument("-o", "--output", metavar="FILE", help=tr("write here instead of stdout"))
+    p.add_argument("-o", "--output", metavar=tr("FILE"), help=tr("write here instead of stdout"))
     p.set_defaults(handler=cmd_export)
 
 

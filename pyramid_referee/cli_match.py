@@ -24,7 +24,7 @@ from .i18n import N_, UserError, get_lang, json_reason, os_reason, tr
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     dbp = argparse.ArgumentParser(add_help=False)
-    dbp.add_argument("--db", metavar="PATH", default=None,
+    dbp.add_argument("--db", metavar=tr("PATH"), default=None,
                      help=tr(
                          "the match database (default: $PYRAMID_REFEREE_DB or the user data "
                          "directory)"))
@@ -49,15 +49,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = msub.add_parser("list", parents=parents, help=tr("list the stored matches"))
     p.set_defaults(handler=cmd_list)
     p = msub.add_parser("show", parents=parents, help=tr("the scoreboard and the strokes of a match"))
-    p.add_argument("id", type=match_id, help=_id_help())
+    p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
     add_why_option(p)
     p.set_defaults(handler=cmd_show)
     p = msub.add_parser("resume", parents=parents, help=tr("continue a match in play (default: the latest unfinished)"))
-    p.add_argument("id", type=match_id, nargs="?", help=_id_help())
+    p.add_argument("id", type=match_id, metavar=tr("ID"), nargs="?", help=_id_help())
     add_why_option(p)
     p.set_defaults(handler=cmd_resume)
     p = msub.add_parser("delete", parents=parents, help=tr("delete a match with all its strokes (asks first)"))
-    p.add_argument("id", type=match_id, help=_id_help())
+    p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
     p.add_argument("--yes", action="store_true", help=tr("do not ask for confirmation"))
     p.set_defaults(handler=cmd_delete)
 
@@ -65,11 +65,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            ("redo", tr("put back the last stroke taken back"))):
         p = sub.add_parser(name, parents=parents,
                            help=helptext + tr(" (default: the latest match)"))
-        p.add_argument("id", type=match_id, nargs="?", help=_id_help())
+        p.add_argument("id", type=match_id, metavar=tr("ID"), nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
     p = sub.add_parser("stats", parents=parents, help=tr("per-player statistics of a match"))
-    p.add_argument("id", type=match_id, help=_id_help())
+    p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
     p.set_defaults(handler=cmd_stats)
 
     p = sub.add_parser("play", parents=parents + [newp],
@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "--json gives one JSON line an answer;\nexit status 1 when a line was "
                            "rejected.\nExample: тройку чисто в правый угол | биток 3, 3 в правый "
                            "дальний угол"))
-    p.add_argument("--match", type=match_id, metavar="ID", help=tr("continue this stored match"))
+    p.add_argument("--match", type=match_id, metavar=tr("ID"), help=tr("continue this stored match"))
     add_why_option(p)
     p.set_defaults(handler=cmd_play)
 
@@ -214,8 +214,7 @@ def cmd_list(args) -> int:
     from rich.table import Table
 
     t = Table(show_header=True, header_style="bold")
-    for col in ("id", tr("players"), tr("strokes"), tr("status"),
-                tr("result"), tr("updated")):
+    for col in (tr("No."), tr("players"), tr("played to"), tr("strokes"), tr("result"), tr("updated")):
         t.add_column(col)
     for m in rows:
         if m.result is None:
@@ -226,10 +225,11 @@ def cmd_list(args) -> int:
                 res += " (" + " : ".join(str(n) for n in m.result["wins"].values()) + ")"
         else:
             res = tr("draw")
-        if m.to_wins > 1:
-            res = (res + "; " if res else "") + tr("to {to_wins} wins").format(to_wins=m.to_wins)
-        status = tr("open") if m.status == "open" else tr("finished")
-        t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", str(m.strokes), status, res, _local_time(m.updated))
+        length = tr("to {to_wins} wins").format(to_wins=m.to_wins) if m.to_wins > 1 else tr("one game")
+        if m.status == "open":   # the result of a match in play: it goes on
+            res = (res + "; " if res else "") + tr("open")
+        t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", length, str(m.strokes), res,
+                  _local_time(m.updated))
     Console(highlight=False).print(t)
     return 0
 

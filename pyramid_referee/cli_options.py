@@ -115,7 +115,7 @@ def to_wins(value: str) -> int:
 
 
 def add_to_wins_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--to-wins", type=to_wins, default=1, metavar="N",
+    p.add_argument("--to-wins", type=to_wins, default=1, metavar=tr("N"),
                    help=tr(
                        "a match to N won games, 1 to {MAX_TO_WINS} (default 1: one game); the "
                        "break alternates between games").format(

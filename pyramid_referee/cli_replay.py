@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "judged the same way; it must have none of the problems validate finds. The record:\n") + \
         tr(RECORD_HELP) + "\n"
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument("script", metavar="MATCH.jsonl",
+    p.add_argument("script", metavar=tr("MATCH.jsonl"),
                    help=tr("the match script or game record ('-' for stdin)"))
     p.add_argument("--json", action="store_true",
                    help=tr("JSON lines on stdout: a verdict a stroke, then the final state"))

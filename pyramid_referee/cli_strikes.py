@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "recognition. «strikes calibrate» calibrates at the table: a few strikes and "
             "collisions; the table's profile is saved and used by strikes and listen."),
     )
-    p.add_argument("file", nargs="?", metavar="FILE.wav",
+    p.add_argument("file", nargs="?", metavar=tr("FILE.wav"),
                    help=tr("a WAV file (any rate, any channels), or the word calibrate"))
     p.add_argument("--json", action="store_true",
                    help=tr(
@@ -37,11 +37,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "--mic one line {\"strike\": seconds} a strike"))
     p.add_argument("--explain", action="store_true",
                    help=tr("every impulsive sound heard: its time, what it is and why"))
-    p.add_argument("--plot", metavar="OUT.png", default=None,
+    p.add_argument("--plot", metavar=tr("OUT.png"), default=None,
                    help=tr(
                        "draw the waveform and spectrogram with the strikes and sounds marked "
                        "(PNG)"))
-    p.add_argument("--profile", default=None, metavar="NAME|FILE",
+    p.add_argument("--profile", default=None, metavar=tr("NAME|FILE"),
                    help=tr(
                        "the table profile (default: the one calibration saved as «default», if "
                        "any; none: no profile)"))
@@ -54,12 +54,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("list the input devices"))
     p.add_argument("--block-ms", type=float, default=10.0,
                    help=tr("block length, ms (default 10)"))
-    p.add_argument("--stroke-window", type=float, default=None, metavar="S",
+    p.add_argument("--stroke-window", type=float, default=None, metavar=tr("S"),
                    help=tr(
                        "the table counts as quiet S seconds after the last ball sound (default "
                        "3); a new call ends the stroke sooner"))
     cal = p.add_argument_group(tr("calibration (strikes calibrate)"))
-    cal.add_argument("--from", dest="from_files", nargs="+", metavar="WAV", default=None,
+    cal.add_argument("--from", dest="from_files", nargs="+", metavar=tr("WAV"), default=None,
                      help=tr(
                          "from recordings: a file of strikes and (optionally) a file of "
                          "collisions"))

@@ -49,11 +49,11 @@ def _print_help(p: argparse.ArgumentParser) -> int:
 
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", metavar="DIR", default=None,
+    p.add_argument("--model", metavar=tr("DIR"), default=None,
                    help=tr(
                        "Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, "
                        "~/.cache/vosk, the user cache)"))
-    p.add_argument("--alternatives", type=_positive_int, default=3, metavar="N",
+    p.add_argument("--alternatives", type=_positive_int, default=3, metavar=tr("N"),
                    help=tr(
                        "hypotheses Vosk gives per utterance (a call they read differently is "
                        "refused); default 3"))
@@ -68,7 +68,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
                            "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
                            "Q8)."))
-    p.add_argument("events", metavar="EVENTS.jsonl",
+    p.add_argument("events", metavar=tr("EVENTS.jsonl"),
                    help=tr("event lines ('-' for stdin)"))
     p.add_argument("--json", action="store_true", help=tr("one JSON object a strike"))
     add_call_options(p)
@@ -80,9 +80,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "Run recognition and the strike detector over a WAV file on one "
                            "clock, then the timeline: for each strike the call that counts; and "
                            "the words heard."))
-    p.add_argument("file", metavar="FILE.wav", help=tr("the recording (WAV)"))
+    p.add_argument("file", metavar=tr("FILE.wav"), help=tr("the recording (WAV)"))
     p.add_argument("--json", action="store_true", help=tr("the result as one JSON object"))
-    p.add_argument("--events", metavar="OUT.jsonl", default=None,
+    p.add_argument("--events", metavar=tr("OUT.jsonl"), default=None,
                    help=tr("also write the event stream (what `timeline` reads)"))
     _add_model_options(p)
     add_call_options(p)
@@ -99,10 +99,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr(
                        "the strike: the cue click in the audio (default) or a press of Enter"))
     p.add_argument("--speak", action="store_true", help=tr("say the acceptance and the verdict aloud (espeak-ng)"))
-    p.add_argument("--db", default=None, metavar="PATH", help=tr("match store (SQLite) file"))
+    p.add_argument("--db", default=None, metavar=tr("PATH"), help=tr("match store (SQLite) file"))
     from .cli_options import add_players_option, add_to_wins_option, match_id
 
-    p.add_argument("--match", type=match_id, default=None, metavar="ID",
+    p.add_argument("--match", type=match_id, default=None, metavar=tr("ID"),
                    help=tr("continue this match (default: the latest open one)"))
     add_players_option(p)
     add_to_wins_option(p)
@@ -110,7 +110,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr(
                        "a new match's call mode (C1; default clean, Q9); a stored match keeps "
                        "its own"))
-    p.add_argument("--profile", default=None, metavar="NAME|FILE",
+    p.add_argument("--profile", default=None, metavar=tr("NAME|FILE"),
                    help=tr(
                        "the table profile from calibration (default: «default» if saved; none: "
                        "no profile)"))
@@ -122,7 +122,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     # one block after it; the bar is 30 ms, so the default is the pipeline's 10 ms block.
     from .listen import DEFAULT_BLOCK_MS
 
-    p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar="MS",
+    p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar=tr("MS"),
                    help=tr(
                        "audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is "
                        "reported ≈18 ms + at most one block after it)").format(
@@ -146,13 +146,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     mp.set_defaults(handler=cmd_model_path)
     md = msub.add_parser("download", parents=[nested], help=tr("fetch, verify and unpack the model once"))
     md.add_argument("--url", default=None, help=tr("fetch from this address instead (a mirror of the same file)"))
-    md.add_argument("--dest", default=None, metavar="DIR", help=tr("put it here instead of the user cache"))
+    md.add_argument("--dest", default=None, metavar=tr("DIR"), help=tr("put it here instead of the user cache"))
     md.set_defaults(handler=cmd_model_download)
     p.set_defaults(handler=lambda args: _print_help(p))
 
 
 def _add_model_dir(p):
-    p.add_argument("--model", metavar="DIR", default=None, help=tr("a model folder to check"))
+    p.add_argument("--model", metavar=tr("DIR"), default=None, help=tr("a model folder to check"))
 
 
 def _voice_errors():

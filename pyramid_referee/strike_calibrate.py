@@ -121,6 +121,8 @@ def report(profile) -> list[str]:
         lines.append(tr(
             "note: strikes and collisions sound alike here: move the microphone closer to the "
             "table, or play with --strike key"))
+    if not p.strikes_found:   # nothing heard: no level to tell (it would read «nan дБ»)
+        return lines
     lines.append(tr(
         "strike level {strike_level_db:.0f} dB, noise {background_db:.0f} dB, strike ring "
         "{strike_decay_ms:.0f} ms, direct to late sound {direct_to_late_db:.0f} dB; threshold "

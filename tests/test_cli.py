@@ -68,10 +68,10 @@ def test_argparse_words_in_russian_by_default(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("использование: pyramid-referee match show")
-    assert "ошибка: аргумент id: номер матча — целое число от 1" in err
+    assert "ошибка: аргумент НОМЕР: номер матча — целое число от 1" in err
     with pytest.raises(SystemExit):
         main(["parse"])
-    assert "не хватает аргументов: TEXT" in capsys.readouterr().err
+    assert "не хватает аргументов: ТЕКСТ" in capsys.readouterr().err
 
 
 def test_argparse_words_in_english_with_lang_en(capsys):
@@ -80,7 +80,7 @@ def test_argparse_words_in_english_with_lang_en(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("usage: pyramid-referee match show")
-    assert "error: argument id: a match number is a whole number from 1" in err
+    assert "error: argument ID: a match number is a whole number from 1" in err
 
 
 def test_help_sections_in_russian(capsys):

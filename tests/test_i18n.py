@@ -28,6 +28,7 @@ QUOTED = re.compile(r"«[^«»]*»|\"[^\"\n]*\"|'[^'\n]*'|`[^`]*`|\{[^{}]*\}|%\(
 ALLOWED = {"Vosk", "WAV", "CSV", "JSON", "PIN", "SVG", "PNG", "UTF", "Enter", "Esc", "Excel", "PulseAudio",
            "ALSA", "Debian", "Ubuntu"}
 KEYS = re.compile(r"\bCtrl-[A-Z]\b")
+EXTENSION = re.compile(r"\.(svg|jsonl|json|wav|png|csv|record|txt)\b")   # a file's type, as typed
 LATIN = re.compile(r"[A-Za-z][A-Za-z_0-9]*(?:[.\[][A-Za-z_0-9\]]+)*")
 PROGRAM = "pyramid-referee"
 
@@ -39,7 +40,7 @@ def latin_words(text: str, inputs: tuple[str, ...] = ()) -> list[str]:
             text = text.replace(s, " ")
     text = "\n".join(line for line in text.replace(PROGRAM, " ").splitlines()
                       if not line.startswith(("использование:", " " * 20)))   # argparse's usage: syntax
-    text = OPTION.sub(" ", CLAUSE.sub(" ", KEYS.sub(" ", QUOTED.sub(" ", text))))
+    text = OPTION.sub(" ", CLAUSE.sub(" ", KEYS.sub(" ", EXTENSION.sub(" ", QUOTED.sub(" ", text)))))
     return [w for w in LATIN.findall(text) if w not in ALLOWED]
 
 
