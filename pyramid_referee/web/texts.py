@@ -61,7 +61,7 @@ def page_texts() -> dict:
         "pin_ask": tr("Enter the table's PIN (printed when the server started)"),
         "pin_ok": tr("Enter"),
         "pin_wrong": tr("wrong PIN"),
-        "call_placeholder": tr("the call as heard, e.g. тройку в правый угол"),
+        "call_placeholder": tr("the call as heard, e.g. тройку чисто в правый дальний угол"),
         "take_call": tr("Take the call"),
         "no_call": tr("No call"),
         "what_fell": tr("What fell (tap a ball, then its pocket)"),
