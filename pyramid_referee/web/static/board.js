@@ -36,12 +36,12 @@
     const balls = $("balls"); balls.replaceChildren();
     s.on_table.forEach((b) => balls.appendChild(el("span", String(b))));
     const h = $("history"); h.replaceChildren();
-    s.history.slice(-12).forEach((x) => {
-      const li = el("li", x.striker + ": " + (x.call_text || "\u2014") + " \u2192 " + x.message);
+    s.history.slice(-12).reverse().forEach((x) => {  // newest first
+      const li = el("li", "#" + x.seq + " " + x.striker + ": " + (x.call_text || "\u2014") + " \u2192 " + x.message);
       li.value = x.seq; h.appendChild(li);
     });
     const g = $("games"); g.replaceChildren();
-    s.games.forEach((x) => g.appendChild(el("li", x.line)));
+    s.games.slice().reverse().forEach((x) => { const li = el("li", x.line); li.value = x.number; g.appendChild(li); });
     const img = $("diagram");
     if (img) {
       const accepted = c && c.status === "accepted" && c.text;
