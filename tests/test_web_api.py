@@ -249,3 +249,29 @@ def test_a_match_started_in_play_continues_through_the_api_and_back(tmp_path):
                          capture_output=True, text=True)
     start = json.loads(out.stdout.splitlines()[0])
     assert start["seq"] == 2 and start["unshown"] == []  # the pad's stroke, seen by play; nothing unshown
+
+
+def test_a_stroke_entered_by_another_program_reaches_the_board_within_a_second(served):
+    import time
+
+    client, db, mid = served
+    with Store(db, create=False) as store:  # `play` in another terminal, on the same match
+        Session(store, mid, lang="ru").enter(CALL, json.dumps(AS_CALLED))
+    deadline = time.monotonic() + 1.5
+    while client.get("/api/state").json()["seq"] != 1:
+        assert time.monotonic() < deadline, "the board never saw the other program's stroke"
+        time.sleep(0.05)
+    r = client.post("/api/strokes", json={"call": None, "outcome": "биток 6"}, headers=AUTH)
+    assert r.status_code == 200 and r.json()["seq"] == 2  # and the pad goes on after it
+
+
+def test_a_stroke_stored_but_never_shown_is_named_when_the_server_starts(tmp_path):
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    with Store(db) as store:  # committed, then a kill before the screen: never marked shown
+        Session(store, mid, lang="ru").enter(CALL, json.dumps(AS_CALLED))
+    with TestClient(create_app(db, mid, pin=PIN)) as client:
+        notices = client.get("/api/state").json()["notices"]
+    assert len(notices) == 1 and notices[0].startswith("удар 1 записан до остановки")
+    with Store(db, create=False) as store:
+        assert store.unshown(mid) == []

@@ -24,7 +24,7 @@ class Server:
         self.lines: list[str] = []
         self.base = None
         deadline = time.monotonic() + 30
-        while self.base is None:
+        while self.base is None or not any("Ctrl-C" in line for line in self.lines):  # the whole banner
             line = self.proc.stdout.readline()
             if not line:
                 raise RuntimeError("serve ended: " + self.proc.stderr.read())

@@ -60,13 +60,17 @@ class Table:
         self.standing: CallReading | None = None
         self.listeners: set[asyncio.Queue] = set()
         self.version = 0
+        self.notices: list[str] = []
         self._payload: str | None = None
 
     # -- life ------------------------------------------------------------------------------
     def open(self) -> None:
         self.store = Store(self.db, create=False)
         self.session = Session(self.store, self.match_id, lang=self.lang)
-        for row in self.session.unshown():  # stored before a kill, never shown: the board shows it now
+        for row in self.session.unshown():  # stored before a kill, never shown: say so, the board shows it now
+            self.notices.append(tr(
+                "stroke {seq} was stored before the stop but never shown; it is in the record: do not enter "
+                "it again").format(seq=row.seq))
             self.session.mark_shown(row.seq)
 
     def close(self) -> None:
@@ -77,9 +81,27 @@ class Table:
         """Read the match again from the store (another program, e.g. ``play``, wrote to it)."""
         self.session = Session(self.store, self.match_id, lang=self.lang)
 
+    def outside_change(self) -> bool:
+        """Did another program (``play``, ``undo``, ``listen``) change this match in the store?"""
+        last = self.store.last_state(self.match_id)
+        s = self.session
+        mine = None if not s.match.history else (s.seq, s.state.to_json())
+        return (None if last is None else (last[0], last[1])) != mine
+
+    async def watch(self, every_s: float = 0.5) -> None:
+        """Follow the store: a stroke entered elsewhere reaches the pages within ``every_s``."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                if self.outside_change():
+                    self.reopen()
+                    self.changed()
+            except StoreError:
+                pass  # a damaged or locked record: keep showing what was read; the next look tries again
+
     # -- state and its listeners -------------------------------------------------------------
     def state(self) -> dict:
-        return state_json(self.session, self.standing, self.lang)
+        return {**state_json(self.session, self.standing, self.lang), "notices": self.notices}
 
     def payload(self) -> str:
         if self._payload is None:
@@ -165,9 +187,11 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     @asynccontextmanager
     async def lifespan(app):
         table.open()  # in the event loop's thread: the SQLite connection stays there
+        watcher = asyncio.ensure_future(table.watch())
         try:
             yield
         finally:
+            watcher.cancel()
             for q in list(table.listeners):
                 q.put_nowait(None)  # end the event streams so the server stops at once
             table.close()

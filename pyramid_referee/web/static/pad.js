@@ -128,6 +128,7 @@
   $("new-game").addEventListener("click", async () => { if (confirm(T.new_game_confirm)) { const r = await post("/api/new", {}); if (r.ok) clearOutcome(); } });
 
   render();
+  if (state.notices && state.notices.length) say(state.notices.join("; "), true);
   if (!pin) askPin(false);
   const es = new EventSource("/api/events");
   es.addEventListener("state", (e) => { state = JSON.parse(e.data); render(); });
