@@ -275,3 +275,21 @@ def test_a_stroke_stored_but_never_shown_is_named_when_the_server_starts(tmp_pat
     assert len(notices) == 1 and notices[0].startswith("удар 1 записан до остановки")
     with Store(db, create=False) as store:
         assert store.unshown(mid) == []
+
+
+def test_the_end_of_a_game_is_said_on_the_board_with_the_winner(tmp_path):
+    db = tmp_path / "m.db"
+    with Store(db) as store:  # picked up from a score sheet: one ball left, Иван needs it
+        mid = Session.create(store, ["Иван", "Пётр"], None,
+                             {"scores": {"Иван": 70, "Пётр": 49}, "on_table": [1], "to_play": "Иван"}, lang="ru").id
+    with TestClient(create_app(db, mid, pin=PIN)) as client:
+        assert client.get("/api/state").json()["game_over_line"] == ""
+        r = client.post("/api/strokes", json={"call": "чисто в правый дальний угол", "outcome": {
+            "events": [{"type": "pocket", "ball": 1, "pocket": FAR_RIGHT}], "route_ok": True}}, headers=AUTH)
+        assert r.status_code == 200, r.text
+        st = client.get("/api/state").json()
+        assert st["result"] == {"winner": "Иван"} and st["decided"]
+        assert re.fullmatch(r"партия окончена: победил Иван, \d+ : 49", st["game_over_line"])
+        assert st["match_line"].startswith("матч окончен")
+        r = client.post("/api/strokes", json={"call": None, "outcome": "биток 6"}, headers=AUTH)
+        assert r.status_code == 422 and "матч окончен" in r.json()["error"]

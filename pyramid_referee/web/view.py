@@ -107,6 +107,18 @@ def state_json(s: Session, standing: CallReading | None, lang: str) -> dict:
         "can_undo": bool(s.match.history),
         "can_redo": bool(s.store.strokes(s.id, statuses=("undone",))),
         "mismatches": [m.describe(lang) for m in s.mismatches],
+        "game_over_line": _game_over_line(st),
         "next_game_note": (tr("game over; {player} breaks the next one from the house").format(
             player=upcoming["to_play"]) if st["result"] is not None and not s.match.decided else ""),
     }
+
+
+def _game_over_line(st: dict) -> str:
+    """«партия окончена: победил Иван, 71 : 40» (or a draw) once the game has ended, else ''."""
+    r = st.get("result")
+    if not r:
+        return ""
+    score = " : ".join(str(v) for v in st["scores"].values())
+    if r.get("winner"):
+        return tr("game over: {player} won, {score}").format(player=r["winner"], score=score)
+    return tr("game over: a draw, {score}").format(score=score)

@@ -24,6 +24,7 @@
       box.classList.toggle("turn-on", turn);
       box.querySelector(".turn").textContent = turn ? "\u25b6 " + T.to_play + (s.from_hand ? ", " + T.from_hand : "") : "";
     });
+    $("result").hidden = !s.game_over_line; $("result").textContent = s.game_over_line || "";
     const c = s.standing_call, call = $("call");
     call.classList.toggle("ok", !!c && c.status === "accepted");
     call.classList.toggle("bad", !!c && c.status === "refused");
