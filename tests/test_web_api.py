@@ -293,3 +293,22 @@ def test_the_end_of_a_game_is_said_on_the_board_with_the_winner(tmp_path):
         assert st["match_line"].startswith("матч окончен")
         r = client.post("/api/strokes", json={"call": None, "outcome": "биток 6"}, headers=AUTH)
         assert r.status_code == 422 and "матч окончен" in r.json()["error"]
+
+
+def test_a_finished_game_stays_on_the_board_until_the_next_one_starts(tmp_path):
+    db = tmp_path / "m.db"
+    with Store(db) as store:
+        mid = Session.create(store, ["Иван", "Пётр"], None,
+                             {"scores": {"Иван": 70, "Пётр": 49}, "on_table": [1], "to_play": "Иван"},
+                             lang="ru", to_wins=2).id
+    with TestClient(create_app(db, mid, pin=PIN)) as client:
+        client.post("/api/strokes", json={"call": "чисто в правый дальний угол", "outcome": {
+            "events": [{"type": "pocket", "ball": 1, "pocket": FAR_RIGHT}], "route_ok": True}}, headers=AUTH)
+        st = client.get("/api/state").json()
+        assert st["board_on_table"] == [] and len(st["history"]) == 1  # game 1 as it ended
+        assert st["on_table"] == list(range(1, 16)) and st["to_play"] == "Пётр"  # the pad's next stroke: game 2
+        assert "следующую разбивает Пётр" in st["next_game_note"] and not st["decided"]
+        client.post("/api/strokes", json={"call": None, "outcome": "биток 6"}, headers=AUTH)
+        st = client.get("/api/state").json()
+        assert len(st["history"]) == 1 and st["history"][0]["seq"] == 2 and st["game_over_line"] == ""
+        assert [g["number"] for g in st["games"]] == [1, 2]

@@ -72,7 +72,9 @@ def state_json(s: Session, standing: CallReading | None, lang: str) -> dict:
     players = st["players"]
     rows = s.store.strokes(s.id)
     games = s.match.games()
-    game = games[-1] if games else None
+    # The game on the board: the one of the last stroke, so a finished game stays up (its result,
+    # its table, its strokes) until the next one's first stroke.
+    game = next((g for g in games if rows and g.first <= rows[-1].seq <= g.last), games[-1] if games else None)
     in_game = [r for r in rows if game is None or game.first <= r.seq <= game.last]
     history = [_stroke_json(s, r, lang) for r in in_game]
     last = _stroke_json(s, rows[-1], lang) if rows else None
@@ -86,7 +88,8 @@ def state_json(s: Session, standing: CallReading | None, lang: str) -> dict:
         "scores": st["scores"],
         "to_play": upcoming["to_play"],
         "from_hand": upcoming["from_hand"],
-        "on_table": upcoming["on_table"],
+        "on_table": upcoming["on_table"],  # what the next stroke is judged from (the pad's balls)
+        "board_on_table": st["on_table"],  # the table of the game on the board
         "target": target,
         "needs": {p: needs(s.state, p, s.settings) for p in players},  # P3, E1
         "from_balls": st["from_balls"],

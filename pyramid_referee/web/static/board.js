@@ -35,7 +35,7 @@
     if (v) v.clauses.forEach((x) => cl.appendChild(el("li", x.id + (x.title ? " \u2014 " + x.title : ""))));
     if (s.next_game_note) cl.appendChild(el("li", s.next_game_note));
     const balls = $("balls"); balls.replaceChildren();
-    s.on_table.forEach((b) => balls.appendChild(el("span", String(b))));
+    s.board_on_table.forEach((b) => balls.appendChild(el("span", String(b))));
     const h = $("history"); h.replaceChildren();
     s.history.slice(-12).reverse().forEach((x) => {  // newest first
       const li = el("li", "#" + x.seq + " " + x.striker + ": " + (x.call_text || "\u2014") + " \u2192 " + x.message);
