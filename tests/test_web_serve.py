@@ -81,3 +81,23 @@ def test_on_the_network_the_pad_url_is_printed_as_a_qr_code_in_english_with_lang
             assert 'lang="en"' in r.read().decode()
     finally:
         srv.stop()
+
+
+def test_ctrl_c_stops_the_server_at_once_with_scoreboards_open(tmp_path):
+    import signal
+    import time
+
+    srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    streams = [urllib.request.urlopen(srv.base + "/api/events", timeout=10) for _ in range(3)]
+    try:
+        for s in streams:
+            assert s.readline().startswith(b"event: state")
+        t0 = time.monotonic()
+        srv.proc.send_signal(signal.SIGINT)
+        assert srv.proc.wait(10) == 130  # the CLI's status for an interrupt, as in play
+        assert time.monotonic() - t0 < 3  # not the graceful-shutdown timeout of streams left open
+        assert "Traceback" not in srv.proc.stderr.read()
+    finally:
+        for s in streams:
+            s.close()
+        srv.stop()

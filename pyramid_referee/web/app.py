@@ -61,6 +61,7 @@ class Table:
         self.listeners: set[asyncio.Queue] = set()
         self.version = 0
         self.notices: list[str] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
         self._payload: str | None = None
 
     # -- life ------------------------------------------------------------------------------
@@ -76,6 +77,18 @@ class Table:
     def close(self) -> None:
         if self.store is not None:
             self.store.close()
+
+    def end_streams(self) -> None:
+        """End every open event stream (the server is stopping: it waits for them to close)."""
+        for q in list(self.listeners):
+            while not q.empty():
+                q.get_nowait()
+            q.put_nowait(None)
+
+    def stopping(self) -> None:
+        """Safe from a signal handler: end the streams in the event loop's own thread."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.end_streams)
 
     def reopen(self) -> None:
         """Read the match again from the store (another program, e.g. ``play``, wrote to it)."""
@@ -187,13 +200,13 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     @asynccontextmanager
     async def lifespan(app):
         table.open()  # in the event loop's thread: the SQLite connection stays there
+        table.loop = asyncio.get_running_loop()
         watcher = asyncio.ensure_future(table.watch())
         try:
             yield
         finally:
             watcher.cancel()
-            for q in list(table.listeners):
-                q.put_nowait(None)  # end the event streams so the server stops at once
+            table.end_streams()
             table.close()
 
     # -- guards ------------------------------------------------------------------------------

@@ -134,6 +134,12 @@ def cmd_serve(args) -> int:
     app = create_app(args.db, mid, pin=pin, lang=get_lang())
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
                             lifespan="on")
-    server = uvicorn.Server(config)
-    server.run(sockets=[sock])
+    table = app.state.table
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            table.stopping()  # open scoreboards hold their event streams: end them, or Ctrl-C waits
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=[sock])
     return 0
