@@ -312,3 +312,20 @@ def test_a_finished_game_stays_on_the_board_until_the_next_one_starts(tmp_path):
         st = client.get("/api/state").json()
         assert len(st["history"]) == 1 and st["history"][0]["seq"] == 2 and st["game_over_line"] == ""
         assert [g["number"] for g in st["games"]] == [1, 2]
+
+
+def test_a_locked_database_is_503_not_the_markers_fault(served):
+    import sqlite3
+
+    client, db, mid = served
+    other = sqlite3.connect(db, timeout=0)
+    other.execute("BEGIN EXCLUSIVE")  # another program holds the database
+    try:
+        r = client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED}, headers=AUTH)
+    finally:
+        other.rollback()
+        other.close()
+    assert r.status_code == 503 and re.search("[а-я]", r.json()["error"])
+    assert client.get("/api/state").json()["seq"] == 0  # taken back in memory too
+    r = client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED}, headers=AUTH)
+    assert r.status_code == 200 and r.json()["seq"] == 1

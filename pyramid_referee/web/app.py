@@ -312,6 +312,8 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             table.reopen()  # another program wrote a stroke: show the record as it is now
             table.changed()
             return _error(409, str(exc))
+        except StoreError as exc:  # the database itself (locked, unwritable): not the input's fault
+            return _error(503, str(exc))
         except UserError as exc:
             return refused(exc)
         table.standing = None
@@ -330,6 +332,8 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
                 table.reopen()
                 table.changed()
                 return _error(409, str(exc))
+            except StoreError as exc:
+                return _error(503, str(exc))
             except UserError as exc:
                 return refused(exc)
             if seq is not None:
