@@ -8,6 +8,7 @@
 - ``cli_strikes``: strikes (the strike detector alone)
 - ``cli_voice``: timeline, listen, transcribe, model (the voice referee)
 - ``cli_rules``: rules (the text of the clauses verdicts cite)
+- ``web.cli``: serve (the scoreboard, the marker's pad and the JSON API in a browser)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
 from ``UserError`` (or the subpackages' own error bases, listed in
@@ -22,8 +23,9 @@ import sys
 
 from . import __version__, cli_calls, cli_drill, cli_export, cli_match, cli_replay, cli_rules, cli_strikes, cli_voice
 from .i18n import UserError, argparse_in_language, set_lang, tr
+from .web import cli as cli_web
 
-AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules)
+AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_web)
 
 
 def build_parser() -> argparse.ArgumentParser:

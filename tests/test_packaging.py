@@ -38,6 +38,9 @@ def test_wheel_carries_every_subpackage_and_its_data(tmp_path):
             assert f"pyramid_referee/{sub}/{data.relative_to(root / sub)}" in names, data
     for grammar in (root / "pyramid_referee").glob("*.lark"):  # the shell's own grammars (record.lark)
         assert f"pyramid_referee/{grammar.name}" in names, grammar
+    web = root / "pyramid_referee" / "web"  # serve's pages and their local assets (no CDN)
+    for f in [*web.glob("*.py"), *web.glob("templates/*.html"), *web.glob("static/*")]:
+        assert f"pyramid_referee/web/{f.relative_to(web)}" in names, f
     # the compiled message catalogs: every Russian message of the shell, grammar, rules and voice
     for mo in (root / "pyramid_referee").glob("locale/*/LC_MESSAGES/*.mo"):
         assert f"pyramid_referee/{mo.relative_to(root / 'pyramid_referee').as_posix()}" in names, mo

@@ -1,0 +1,387 @@
+"""The Starlette application of ``serve``: pages, the JSON API, live updates, the PIN.
+
+One process serves one table (one match at a time). The match is the store's, driven by the
+same ``Session`` as ``play``: a stroke is judged, committed, then broadcast and answered, so a
+kill of the server loses nothing a page has shown. The session, and its SQLite connection,
+live in the event loop's thread: every handler is ``async`` and calls the session without
+awaiting in between, so two requests never interleave inside a change.
+
+Safety (the pad changes the score):
+- every ``POST`` needs ``Authorization: Bearer PIN`` (401 without it or with a wrong one);
+  the PIN travels in a header, never in a cookie, so another site cannot make a browser send
+  it; a ``POST`` whose ``Origin`` is not this server is refused (403) as well;
+- a request's body is JSON of a known shape, at most ``MAX_BODY`` bytes; bad input gets 422
+  with the same Russian message as the command line, and nothing is recorded;
+- no path and no SQL comes from a request: the match is the one the server was started on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..i18n import UserError, json_reason, set_lang, tr
+from ..match_session import CallReading, Session, StrokeInputError
+from ..store import Store, StoreConflict, StoreError
+from .texts import POCKETS, page_texts
+from .view import call_json, state_json
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 64 * 1024
+KEEPALIVE_S = 15.0
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _error(status: int, message: str, **extra) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status,
+                        headers={"WWW-Authenticate": "Bearer"} if status == 401 else None)
+
+
+class Table:
+    """The table's match, its standing call and the pages listening for changes."""
+
+    def __init__(self, db: str | Path | None, match_id: int, lang: str) -> None:
+        self.db, self.match_id, self.lang = db, match_id, lang
+        self.store: Store | None = None
+        self.session: Session | None = None
+        self.standing: CallReading | None = None
+        self.listeners: set[asyncio.Queue] = set()
+        self.version = 0
+        self.notices: list[str] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._payload: str | None = None
+
+    # -- life ------------------------------------------------------------------------------
+    def open(self) -> None:
+        self.store = Store(self.db, create=False)
+        self.session = Session(self.store, self.match_id, lang=self.lang)
+        for row in self.session.unshown():  # stored before a kill, never shown: say so, the board shows it now
+            self.notices.append(tr(
+                "stroke {seq} was stored before the stop but never shown; it is in the record: do not enter "
+                "it again").format(seq=row.seq))
+            self.session.mark_shown(row.seq)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+    def end_streams(self) -> None:
+        """End every open event stream (the server is stopping: it waits for them to close)."""
+        for q in list(self.listeners):
+            while not q.empty():
+                q.get_nowait()
+            q.put_nowait(None)
+
+    def stopping(self) -> None:
+        """Safe from a signal handler: end the streams in the event loop's own thread."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.end_streams)
+
+    def reopen(self) -> None:
+        """Read the match again from the store (another program, e.g. ``play``, wrote to it)."""
+        self.session = Session(self.store, self.match_id, lang=self.lang)
+
+    def outside_change(self) -> bool:
+        """Did another program (``play``, ``undo``, ``listen``) change this match in the store?"""
+        last = self.store.last_state(self.match_id)
+        s = self.session
+        mine = None if not s.match.history else (s.seq, s.state.to_json())
+        return (None if last is None else (last[0], last[1])) != mine
+
+    async def watch(self, every_s: float = 0.5) -> None:
+        """Follow the store: a stroke entered elsewhere reaches the pages within ``every_s``."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                if self.outside_change():
+                    self.reopen()
+                    self.changed()
+            except StoreError:
+                pass  # a damaged or locked record: keep showing what was read; the next look tries again
+
+    # -- state and its listeners -------------------------------------------------------------
+    def state(self) -> dict:
+        return {**state_json(self.session, self.standing, self.lang), "notices": self.notices}
+
+    def payload(self) -> str:
+        if self._payload is None:
+            self._payload = _dumps(self.state())
+        return self._payload
+
+    def changed(self) -> None:
+        """Tell every open page; the state is built and encoded once for all of them."""
+        self.version += 1
+        self._payload = None
+        data = self.payload()
+        for q in list(self.listeners):
+            if q.full():  # a page that does not read: it only needs the newest state
+                try:
+                    q.get_nowait()
+                except asyncio.QueueEmpty:
+                    pass
+            q.put_nowait(data)
+
+
+def _bad_json(message: str) -> StrokeInputError:
+    return StrokeInputError(message)
+
+
+async def _body(request: Request) -> dict:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise _bad_json(tr("the request is too large (at most {n} bytes)").format(n=MAX_BODY))
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise _bad_json(tr("the request is not valid JSON ({what})").format(what=json_reason(exc))) from None
+    except UnicodeDecodeError:
+        raise _bad_json(tr("the request is not valid JSON ({what})").format(what=tr("not UTF-8"))) from None
+    if not isinstance(data, dict):
+        raise _bad_json(tr("the request must be a JSON object"))
+    return data
+
+
+def _call_field(data: dict, default: str | None) -> str | None:
+    if "call" not in data:
+        return default
+    call = data["call"]
+    if call is None or isinstance(call, str):
+        return call
+    if isinstance(call, dict):  # DESIGN.md's call JSON, as ``play`` takes it
+        return _dumps(call)
+    raise _bad_json(tr("«call» must be the call's text or null"))
+
+
+def _outcome_field(data: dict) -> str:
+    if "outcome" not in data:
+        raise _bad_json(tr("the stroke has no «outcome»"))
+    outcome = data["outcome"]
+    if isinstance(outcome, dict):
+        return _dumps(outcome)
+    if isinstance(outcome, str) and outcome.strip():  # the short notation, as typed in ``play``
+        return outcome
+    raise _bad_json(tr("«outcome» must be the outcome's JSON object or its notation"))
+
+
+def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "ru",
+               host_names: tuple[str, ...] = ()) -> Starlette:
+    """The app for one stored match. ``pin``: the secret the pad's requests must carry."""
+    from contextlib import asynccontextmanager
+
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    set_lang(lang)
+    table = Table(db, match_id, lang)
+    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
+    texts = page_texts()
+    texts_json = _dumps(texts)
+    pockets_json = _dumps(dict(POCKETS))
+    try:
+        from .. import diagram  # noqa: F401  (w2's route pictures, when present)
+        has_diagram = hasattr(diagram, "call_svg")
+    except ImportError:
+        has_diagram = False
+
+    @asynccontextmanager
+    async def lifespan(app):
+        table.open()  # in the event loop's thread: the SQLite connection stays there
+        table.loop = asyncio.get_running_loop()
+        watcher = asyncio.ensure_future(table.watch())
+        try:
+            yield
+        finally:
+            watcher.cancel()
+            table.end_streams()
+            table.close()
+
+    # -- guards ------------------------------------------------------------------------------
+    def authorized(request: Request) -> Response | None:
+        origin = request.headers.get("origin")
+        if origin is not None:
+            host = request.headers.get("host", "")
+            if urlsplit(origin).netloc.lower() != host.lower():
+                return _error(403, tr("a request from another site is refused"))
+        auth = request.headers.get("authorization", "")
+        scheme, _, given = auth.partition(" ")
+        if scheme.lower() != "bearer" or not given:
+            return _error(401, tr("the PIN is needed (Authorization: Bearer PIN)"))
+        if not hmac.compare_digest(given.strip().encode(), pin.encode()):
+            return _error(401, tr("wrong PIN"))
+        return None
+
+    def refused(exc: Exception) -> JSONResponse:
+        return _error(422, str(exc))
+
+    # -- pages -------------------------------------------------------------------------------
+    def page(name: str, **extra) -> HTMLResponse:
+        html = env.get_template(name).render(t=texts, texts_json=texts_json, state_json=table.payload(),
+                                             pockets_json=pockets_json, lang=lang, has_diagram=has_diagram,
+                                             **extra)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
+                                           "Referrer-Policy": "no-referrer"})
+
+    async def scoreboard(request: Request) -> Response:
+        return page("scoreboard.html")
+
+    async def pad(request: Request) -> Response:
+        return page("pad.html")
+
+    # -- API: reading ------------------------------------------------------------------------
+    async def api_state(request: Request) -> Response:
+        return Response(table.payload(), media_type="application/json")
+
+    async def api_events(request: Request) -> Response:
+        queue: asyncio.Queue = asyncio.Queue(maxsize=4)
+        queue.put_nowait(table.payload())
+        table.listeners.add(queue)
+
+        async def stream():
+            try:
+                while True:
+                    try:
+                        data = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                    except asyncio.TimeoutError:
+                        yield ": keepalive\n\n"
+                        continue
+                    if data is None:
+                        return
+                    yield f"event: state\ndata: {data}\n\n"
+            finally:
+                table.listeners.discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def api_diagram(request: Request) -> Response:
+        if not has_diagram:
+            return _error(404, tr("route pictures are not available in this version"))
+        text = request.query_params.get("call", "")
+        if not text.strip() or len(text) > 500:
+            return _error(422, tr("give the call: ?call=TEXT (at most 500 characters)"))
+        from .. import diagram
+
+        try:
+            svg = diagram.call_svg(text, lang=lang)
+        except (UserError, ValueError) as exc:
+            return refused(exc)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    # -- API: changes (the PIN) ----------------------------------------------------------------
+    async def api_call(request: Request) -> Response:
+        """The call heard or typed before the strike: checked now and shown as standing."""
+        if (denied := authorized(request)) is not None:
+            return denied
+        try:
+            data = await _body(request)
+            text = _call_field(data, None)
+            reading = table.session.read_call(text)
+            _typo(reading)
+        except UserError as exc:
+            return refused(exc)
+        table.standing = None if reading.status == "none" else reading
+        table.changed()
+        return JSONResponse(call_json(reading, lang))
+
+    async def api_strokes(request: Request) -> Response:
+        if (denied := authorized(request)) is not None:
+            return denied
+        s = table.session
+        try:
+            data = await _body(request)
+            text = _call_field(data, table.standing.text if table.standing else None)
+            outcome = _outcome_field(data)
+            reading = s.read_call(text)
+            _typo(reading)
+            entered = s.enter(reading.text, outcome, reading=reading)  # committed here
+        except StoreConflict as exc:
+            table.reopen()  # another program wrote a stroke: show the record as it is now
+            table.changed()
+            return _error(409, str(exc))
+        except StoreError as exc:  # the database itself (locked, unwritable): not the input's fault
+            return _error(503, str(exc))
+        except UserError as exc:
+            return refused(exc)
+        table.standing = None
+        table.changed()  # the pages have it now …
+        s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
+        return JSONResponse({**entered.record.verdict, "seq": entered.seq})
+
+    def _change(action: str):
+        async def handler(request: Request) -> Response:
+            if (denied := authorized(request)) is not None:
+                return denied
+            try:
+                await _body(request)
+                seq = getattr(table.session, action)()
+            except StoreConflict as exc:
+                table.reopen()
+                table.changed()
+                return _error(409, str(exc))
+            except StoreError as exc:
+                return _error(503, str(exc))
+            except UserError as exc:
+                return refused(exc)
+            if seq is not None:
+                table.changed()
+            return JSONResponse({"seq": seq})
+        return handler
+
+    async def api_pin(request: Request) -> Response:
+        """The pad checks a typed PIN here before it shows the buttons; nothing changes."""
+        denied = authorized(request)
+        return denied if denied is not None else Response(status_code=204)
+
+    async def api_new(request: Request) -> Response:
+        """A new match with the same players, settings and length (the pad's «новая партия»)."""
+        if (denied := authorized(request)) is not None:
+            return denied
+        s = table.session
+        try:
+            await _body(request)
+            new = Session.create(table.store, s.players, s.settings.to_json(), None, lang=lang, to_wins=s.to_wins)
+        except UserError as exc:
+            return refused(exc)
+        table.match_id, table.session, table.standing = new.id, new, None
+        table.changed()
+        return JSONResponse({"match": new.id})
+
+    routes = [
+        Route("/", scoreboard),
+        Route("/pad", pad),
+        Route("/api/state", api_state),
+        Route("/api/events", api_events),
+        Route("/api/diagram.svg", api_diagram),
+        Route("/api/call", api_call, methods=["POST"]),
+        Route("/api/strokes", api_strokes, methods=["POST"]),
+        Route("/api/undo", _change("undo"), methods=["POST"]),
+        Route("/api/redo", _change("redo"), methods=["POST"]),
+        Route("/api/new", api_new, methods=["POST"]),
+        Route("/api/pin", api_pin, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.table = table
+    return app
+
+
+def _typo(reading: CallReading) -> None:
+    """As in ``play``: a word the parser does not know is the marker's typo, not the player's call."""
+    if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
+        raise StrokeInputError(tr(
+            "nothing recorded: {why} — looks like a typo; type the call again").format(
+            why=reading.refusal.get("message", "")))

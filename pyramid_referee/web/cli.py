@@ -1,0 +1,145 @@
+"""``pyramid-referee serve``: the table's web face (DESIGN.md, ``serve``).
+
+``serve [--db PATH] [--match ID | --players A B] [--host H] [--port P] [--pin PIN]``: the
+scoreboard at ``/``, the marker's pad at ``/pad``, the JSON API under ``/api``. It binds
+127.0.0.1 unless told otherwise; ``--port 0`` takes a free port; the URLs are printed before
+the first request is served. The pad's PIN is ``--pin`` or a random one, printed at start and
+carried in the pad's URL (``/pad#pin=…``: after the ``#``, so it is never sent in a request
+line or logged); on a network (``--host 0.0.0.0``) that URL is also printed as a QR code.
+
+Which match: ``--match ID``, a new one with ``--players A B`` (and ``--to-wins``, ``--mode``),
+else the latest unfinished one, as ``match resume`` takes it. Every check is made, and the
+match opened, before the server starts: a bad option is one Russian line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import secrets
+import socket
+import sys
+
+from ..cli_options import add_players_option, add_to_wins_option, match_id, players_from
+from ..i18n import UserError, get_lang, tr
+
+PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("serve", parents=[common],
+                       help=tr("the table's web face: the scoreboard, the marker's pad, the JSON API"),
+                       description=tr(
+                           "The scoreboard (/), the marker's pad (/pad) and the JSON API (/api) of one "
+                           "table, on this computer or the club's network; all pages work without internet."))
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--match", type=match_id, metavar="ID", help=tr("continue this stored match"))
+    add_players_option(which)
+    add_to_wins_option(p)
+    p.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("call mode (C1, Q9; default clean)"))
+    p.add_argument("--host", default="127.0.0.1",
+                   help=tr("the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the "
+                           "club's network)"))
+    p.add_argument("--port", type=_port, default=8071, help=tr("the port (default 8071; 0: any free one)"))
+    p.add_argument("--pin", default=None,
+                   help=tr("the pad's PIN, 4 to 64 letters, digits, '-' or '_' (default: a random one, printed)"))
+    p.set_defaults(handler=cmd_serve)
+
+
+def _port(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(tr("a port is a whole number from 0 to 65535, not {value}").format(
+            value=value))
+    return n
+
+
+def _open_match(args) -> int:
+    """The match to serve, checked (and, with --players, created) before the server starts."""
+    from ..match_session import Session
+    from ..store import Store
+
+    players = players_from(args.players)
+    if players is not None:
+        settings = {"mode": args.mode.replace("-", "_")} if args.mode else {}
+        Session.check_new(players, settings, None, lang=get_lang(), to_wins=args.to_wins)
+        with Store(args.db, create=True) as store:
+            return Session.create(store, players, settings, None, lang=get_lang(), to_wins=args.to_wins).id
+    with Store(args.db, create=False) as store:
+        s = Session.open(store, args.match, lang=get_lang())
+        if s.mismatches:
+            raise UserError(s.mismatches[0].describe(get_lang()))
+        return s.id
+
+
+def _lan_address() -> str:
+    """This computer's address on the club's network (no packet is sent), else its name."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise UserError(tr("cannot listen on {host}:{port}: {why}").format(
+            host=host, port=port, why=exc.strerror or exc)) from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def cmd_serve(args) -> int:
+    if args.pin is not None and not PIN_RE.match(args.pin):
+        raise UserError(tr("--pin: 4 to 64 letters, digits, '-' or '_'"))
+    pin = args.pin or f"{secrets.randbelow(10 ** 6):06d}"
+    mid = _open_match(args)
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError as exc:
+        raise UserError(tr("the web face needs a package that is not installed: {name}").format(
+            name=exc.name)) from None
+    sock = _bind(args.host, args.port)
+    port = sock.getsockname()[1]
+    shown = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    base = f"http://{shown}:{port}"
+    pad_url = f"{base}/pad#pin={pin}"
+    print(tr("match {id}").format(id=mid))
+    print(tr("scoreboard: {url}").format(url=base + "/"))
+    print(tr("marker's pad: {url}").format(url=pad_url))
+    print(tr("PIN: {pin}").format(pin=pin))
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        import segno
+
+        print(tr("the pad's QR code (scan it with the tablet):"))
+        segno.make(pad_url, error="m").terminal(out=sys.stdout, compact=True)
+    print(tr("Ctrl-C stops the server"), flush=True)
+    app = create_app(args.db, mid, pin=pin, lang=get_lang())
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
+                            lifespan="on")
+    table = app.state.table
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            table.stopping()  # open scoreboards hold their event streams: end them, or Ctrl-C waits
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,63 @@
+// The scoreboard: renders the API's state; the server pushes each change (server-sent events).
+"use strict";
+(function () {
+  const T = JSON.parse(document.getElementById("texts").textContent);
+  const $ = (id) => document.getElementById(id);
+  const fill = (s, map) => s.replace(/\{(\w+)\}/g, (m, k) => (k in map ? map[k] : m));
+  function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
+  function pen(rec, paid) { const p = []; if (rec) p.push("+" + rec); if (paid) p.push("\u2212" + paid); return p.join(" "); }
+
+  function render(s) {
+    $("match-title").textContent = T.match + " " + s.match;
+    $("match-line").textContent = s.match_line || "";
+    const over = !!s.game_result;
+    s.players.forEach((name, i) => {
+      const box = $("p" + i);
+      box.querySelector(".name").textContent = name;
+      box.querySelector("[data-score]").textContent = s.scores[name];
+      box.querySelector(".needs").textContent = s.needs[name] > 0
+        ? fill(T.needs, { n: s.needs[name], target: s.target }) : fill(T.reached, { target: s.target });
+      const p = pen(s.received[name], s.paid[name]);
+      box.querySelector(".detail").textContent = T.from_balls + " " + s.from_balls[name] + " \u00b7 " +
+        (p ? T.penalties + " " + p : T.no_penalties);
+      const turn = !over && !s.decided && s.to_play === name;
+      box.classList.toggle("turn-on", turn);
+      box.querySelector(".turn").textContent = turn ? "\u25b6 " + T.to_play + (s.from_hand ? ", " + T.from_hand : "") : "";
+    });
+    $("result").hidden = !s.game_over_line; $("result").textContent = s.game_over_line || "";
+    const c = s.standing_call, call = $("call");
+    call.classList.toggle("ok", !!c && c.status === "accepted");
+    call.classList.toggle("bad", !!c && c.status === "refused");
+    $("call-line").textContent = c ? c.line + (c.text && c.status === "accepted" && c.canonical !== c.text ? " (\u00ab" + c.text + "\u00bb)" : "") : T.no_call_yet;
+    const v = s.last_verdict;
+    $("verdict-line").textContent = v ? "#" + v.seq + " " + v.striker + ": " + v.message : T.no_verdict_yet;
+    const cl = $("clauses"); cl.replaceChildren();
+    if (v) v.clauses.forEach((x) => cl.appendChild(el("li", x.id + (x.title ? " \u2014 " + x.title : ""))));
+    if (s.next_game_note) cl.appendChild(el("li", s.next_game_note));
+    const balls = $("balls"); balls.replaceChildren();
+    s.board_on_table.forEach((b) => balls.appendChild(el("span", String(b))));
+    const h = $("history"); h.replaceChildren();
+    s.history.slice(-12).reverse().forEach((x) => {  // newest first
+      const li = el("li", "#" + x.seq + " " + x.striker + ": " + (x.call_text || "\u2014") + " \u2192 " + x.message);
+      li.value = x.seq; h.appendChild(li);
+    });
+    const g = $("games"); g.replaceChildren();
+    s.games.slice().reverse().forEach((x) => { const li = el("li", x.line); li.value = x.number; g.appendChild(li); });
+    const img = $("diagram");
+    if (img) {
+      const accepted = c && c.status === "accepted" && c.text;
+      img.hidden = !accepted;
+      if (accepted) img.src = "/api/diagram.svg?call=" + encodeURIComponent(c.text);
+    }
+    window.boardState = s; window.boardRendered = performance.now();
+    document.body.dataset.seq = s.seq;
+  }
+
+  render(JSON.parse(document.getElementById("initial").textContent));
+  function listen() {
+    const es = new EventSource("/api/events");
+    es.addEventListener("state", (e) => { $("offline").hidden = true; render(JSON.parse(e.data)); });
+    es.onerror = () => { $("offline").hidden = false; };
+  }
+  listen();
+})();

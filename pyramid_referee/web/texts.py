@@ -1,0 +1,93 @@
+"""Every word the pages show, written in English as ``tr("…")`` and read in the user's language.
+
+The templates and the scripts get these as a dictionary (``page_texts``), so the Russian
+page and the English one come from the one message catalog the command line uses.
+"""
+
+from __future__ import annotations
+
+from ..i18n import tr
+from ..rules.verdict import FOUL_WORDS
+
+# The six pockets as the striker sees them: (key, pocket JSON).
+POCKETS = (
+    ("far_left", {"kind": "corner", "side": "left", "end": "far"}),
+    ("far_right", {"kind": "corner", "side": "right", "end": "far"}),
+    ("middle_left", {"kind": "middle", "side": "left", "end": None}),
+    ("middle_right", {"kind": "middle", "side": "right", "end": None}),
+    ("near_left", {"kind": "corner", "side": "left", "end": "near"}),
+    ("near_right", {"kind": "corner", "side": "right", "end": "near"}),
+)
+
+# The P1 letters the marker gives by a button (the others follow from what fell, or from «промах»).
+GIVEN_FOULS = ("г", "д", "е", "з", "и")
+
+
+def pocket_names() -> dict:
+    return {
+        "far_left": tr("far left corner"),
+        "far_right": tr("far right corner"),
+        "middle_left": tr("left middle"),
+        "middle_right": tr("right middle"),
+        "near_left": tr("near left corner"),
+        "near_right": tr("near right corner"),
+    }
+
+
+def page_texts() -> dict:
+    """The words of both pages and of their scripts, in the current language."""
+    return {
+        "title_board": tr("Scoreboard"),
+        "title_pad": tr("Marker's pad"),
+        "match": tr("match"),
+        "to_play": tr("to play"),
+        "from_hand": tr("from hand"),
+        "needs": tr("needs {n} to {target}"),
+        "reached": tr("reached {target}"),
+        "from_balls": tr("from balls"),
+        "penalties": tr("penalty points"),
+        "no_penalties": tr("no penalties"),
+        "on_table": tr("on the table"),
+        "call": tr("call"),
+        "no_call_yet": tr("no call yet"),
+        "verdict": tr("verdict"),
+        "no_verdict_yet": tr("no stroke yet"),
+        "history": tr("this game"),
+        "games": tr("the match"),
+        "stroke": tr("stroke"),
+        "game_over": tr("game over"),
+        "offline": tr("connection lost; reconnecting…"),
+        "pin": tr("PIN"),
+        "pin_ask": tr("Enter the table's PIN (printed when the server started)"),
+        "pin_ok": tr("Enter"),
+        "pin_wrong": tr("wrong PIN"),
+        "call_placeholder": tr("the call as heard, e.g. тройку чисто в правый дальний угол"),
+        "take_call": tr("Take the call"),
+        "no_call": tr("No call"),
+        "what_fell": tr("What fell (tap a ball, then its pocket)"),
+        "cue": tr("cue ball"),
+        "off_table": tr("off the table"),
+        "as_called": tr("as called"),
+        "not_as_called": tr("missed"),
+        "miss_foul": tr("miss (no ball hit)"),
+        "fouls": tr("fouls"),
+        "flags": tr("marks"),
+        "from_hand_flag": tr("from hand"),
+        "in_house": tr("first hit in the house"),
+        "warned": tr("warning"),
+        "unchanged": tr("positions unchanged"),
+        "record": tr("Record the stroke"),
+        "clear_outcome": tr("Clear"),
+        "undo": tr("Undo"),
+        "redo": tr("Redo"),
+        "new_game": tr("New game"),
+        "new_game_confirm": tr("Start a new match with the same players? The current one stays stored."),
+        "choose_route": tr("say whether the ball went as called: «по заказу» or «мимо»"),
+        "nothing_to_undo": tr("nothing to undo"),
+        "nothing_to_redo": tr("nothing to redo"),
+        "recorded": tr("recorded: stroke {seq}"),
+        "pocket_for": tr("ball {ball}: which pocket?"),
+        "ball_word": tr("ball"),
+        "pockets": pocket_names(),
+        "foul_names": {letter: tr(FOUL_WORDS[letter]) for letter in GIVEN_FOULS},
+    }

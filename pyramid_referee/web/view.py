@@ -1,0 +1,127 @@
+"""What the pages show: the API's state (``GET /api/state``), built from a ``Session``.
+
+The same session code as ``play``: the state is the engine's, the history is the store's
+active strokes, the verdict sentences are the engine's own in the user's language. The
+standing call (the call heard or typed before the strike) lives only in the server's memory
+until a stroke takes it; everything else is read from the committed record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..i18n import tr
+from ..match_session import CallReading, Session
+from ..play import game_line, match_score_line
+from ..rules import clauses, needs
+from ..rules.notation import render_outcome
+
+
+def call_json(reading: CallReading | None, lang: str) -> dict | None:
+    """The standing call as the scoreboard shows it: «заказ принят: …» / «заказ не принят: …»."""
+    if reading is None:
+        return None
+    return {
+        "text": reading.text,
+        "status": reading.status,
+        "canonical": reading.canonical,
+        "call": None if reading.call is None else reading.call.to_json(),
+        "refusal": reading.refusal,
+        "line": reading.describe(lang),
+    }
+
+
+def titled(codes, lang: str) -> list[dict]:
+    """Clause codes with their titles (the verdict's «why»), unknown codes left bare."""
+    out = []
+    for code in codes or ():
+        try:
+            out.append({"id": code, "title": clauses.title(code, lang)})
+        except KeyError:
+            out.append({"id": code, "title": ""})
+    return out
+
+
+def _stroke_json(s: Session, row, lang: str) -> dict:
+    rec = row.record
+    replayed = s.verdicts.get(row.seq)
+    verdict = replayed.to_json(lang) if replayed is not None else dict(rec.verdict)
+    try:
+        outcome = render_outcome(rec.outcome)
+    except Exception:  # a display courtesy: the stored JSON is the record
+        outcome = ""
+    return {
+        "seq": row.seq,
+        "striker": verdict.get("striker", ""),
+        "call_text": rec.call_text,
+        "call_status": rec.call_status,
+        "refusal": (rec.refusal or {}).get("message") if rec.refusal else None,
+        "outcome": outcome,
+        "message": verdict.get("message", ""),
+        "points": verdict.get("points", {}),
+        "penalty": verdict.get("penalty"),
+        "clauses": titled(verdict.get("clauses"), lang),
+        "result": verdict.get("result"),
+    }
+
+
+def state_json(s: Session, standing: CallReading | None, lang: str) -> dict:
+    """The whole picture a page needs; see DESIGN.md (``serve``) for the contract's keys."""
+    st = s.state.to_json()
+    target = s.settings.target
+    players = st["players"]
+    rows = s.store.strokes(s.id)
+    games = s.match.games()
+    # The game on the board: the one of the last stroke, so a finished game stays up (its result,
+    # its table, its strokes) until the next one's first stroke.
+    game = next((g for g in games if rows and g.first <= rows[-1].seq <= g.last), games[-1] if games else None)
+    in_game = [r for r in rows if game is None or game.first <= r.seq <= game.last]
+    history = [_stroke_json(s, r, lang) for r in in_game]
+    last = _stroke_json(s, rows[-1], lang) if rows else None
+    upcoming = s.upcoming.to_json()
+    wins = s.match.wins()
+    return {
+        "match": s.id,
+        "seq": s.seq,
+        "lang": lang,
+        "players": players,
+        "scores": st["scores"],
+        "to_play": upcoming["to_play"],
+        "from_hand": upcoming["from_hand"],
+        "on_table": upcoming["on_table"],  # what the next stroke is judged from (the pad's balls)
+        "board_on_table": st["on_table"],  # the table of the game on the board
+        "target": target,
+        "needs": {p: needs(s.state, p, s.settings) for p in players},  # P3, E1
+        "from_balls": st["from_balls"],
+        "received": st["received"],
+        "paid": st["paid"],
+        "phase": st["phase"],
+        "standing_call": call_json(standing, lang),
+        "last_verdict": last,
+        "result": s.result_json(),
+        "game_result": st["result"],
+        "history": history,
+        "games": [{"number": g.number, "line": game_line(g, lang), "scores": g.scores,
+                   "result": None if g.result is None else g.result.to_json()} for g in games],
+        "to_wins": s.to_wins,
+        "wins": wins,
+        "match_line": match_score_line(s, lang) if (s.to_wins > 1 or len(games) > 1 or s.match.decided) else "",
+        "decided": s.match.decided,
+        "can_undo": bool(s.match.history),
+        "can_redo": bool(s.store.strokes(s.id, statuses=("undone",))),
+        "mismatches": [m.describe(lang) for m in s.mismatches],
+        "game_over_line": _game_over_line(st),
+        "next_game_note": (tr("game over; {player} breaks the next one from the house").format(
+            player=upcoming["to_play"]) if st["result"] is not None and not s.match.decided else ""),
+    }
+
+
+def _game_over_line(st: dict) -> str:
+    """«партия окончена: победил Иван, 71 : 40» (or a draw) once the game has ended, else ''."""
+    r = st.get("result")
+    if not r:
+        return ""
+    score = " : ".join(str(v) for v in st["scores"].values())
+    if r.get("winner"):
+        return tr("game over: {player} won, {score}").format(player=r["winner"], score=score)
+    return tr("game over: a draw, {score}").format(score=score)

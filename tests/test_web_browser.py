@@ -1,0 +1,264 @@
+"""What a person sees: a real ``serve`` and headless Chromium (Debian's, driven by Playwright).
+
+Screenshots are saved under the test's tmp dir (``board-1920x1080.png``, ``board-768x1024.png``,
+``pad-768x1024.png``). Skipped, saying why, where Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from web_server import Server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
+
+pytestmark = pytest.mark.slow
+
+FAR_RIGHT = {"kind": "corner", "side": "right", "end": "far"}
+CALL = "тройку чисто в правый дальний угол"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def servers():
+    started: list[Server] = []
+
+    def start(db, *args):
+        s = Server(db, *args)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+def _board_text(page, selector: str) -> str:
+    return page.locator(selector).inner_text()
+
+
+# Every visible text element's font size, the score's, page overflow and boxes that overlap.
+LAYOUT_JS = """() => {
+  const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const score = Math.max(...[...document.querySelectorAll('[data-score]')].map(e => parseFloat(getComputedStyle(e).fontSize)));
+  let biggestOther = 0, biggestWhat = '';
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.matches('[data-score], script, style') || !vis(e)) continue;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const f = parseFloat(getComputedStyle(e).fontSize);
+    if (f > biggestOther) { biggestOther = f; biggestWhat = e.className || e.id || e.tagName; }
+  }
+  const boxes = [...document.querySelectorAll('.top, .player, .status, .lower')].map(e => e.getBoundingClientRect());
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps.push([i, j]);
+  }
+  const clipped = [...document.querySelectorAll('[data-score], .needs, .turn, #call-line, #verdict-line')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().bottom > innerHeight + 1)
+    .map(e => e.id || e.className);
+  for (const box of document.querySelectorAll('.player')) {  // nothing in a player's box spills out of it
+    const b = box.getBoundingClientRect();
+    for (const e of box.children) { const r = e.getBoundingClientRect();
+      if (r.height && (r.top < b.top - 1 || r.bottom > b.bottom + 1)) clipped.push(box.id + ' ' + e.className); }
+  }
+  const inside = [...document.querySelectorAll('.player, .status, .lower, .top')]
+    .every(e => { const r = e.getBoundingClientRect(); return r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1; });
+  return {score, biggestOther, biggestWhat, overlaps, clipped, inside,
+          scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+          w: innerWidth, h: innerHeight};
+}"""
+
+
+def _a_few_strokes(srv: Server) -> None:
+    srv.post("/api/strokes", {"call": CALL, "outcome": {"events": [{"type": "pocket", "ball": 3, "pocket": FAR_RIGHT}],
+                                                        "route_ok": True}})
+    srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}})
+    srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["г"], "route_ok": False}})
+    srv.post("/api/call", {"call": "пятого чисто в левую середину"})
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
+def test_the_scoreboard_fits_the_screen_and_the_score_is_the_largest_text(browser, servers, tmp_path, width, height):
+    srv = servers(tmp_path / "m.db", "--players", "Константин Константинопольский", "Пётр")
+    _a_few_strokes(srv)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(srv.base + "/")
+    page.wait_for_function("document.body.dataset.seq === '3'")
+    shot = tmp_path / f"board-{width}x{height}.png"
+    page.screenshot(path=str(shot))
+    m = page.evaluate(LAYOUT_JS)
+    assert m["scrollW"] <= m["w"] and m["scrollH"] <= m["h"], m  # nothing scrolls off the screen
+    assert m["inside"] and not m["overlaps"] and not m["clipped"], m
+    assert m["score"] > m["biggestOther"], m  # the score is the largest thing on the page
+    assert m["score"] >= (120 if width > 1000 else 100), m  # readable from 3 m
+    assert "заказ принят: " in _board_text(page, "#call-line")
+    assert shot.stat().st_size > 10_000
+    page.close()
+
+
+def test_the_pad_fits_a_tablet_without_sideways_scrolling(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.pad_url)
+    page.get_by_role("button", name="3", exact=True).click()  # the pocket picture opens
+    page.screenshot(path=str(tmp_path / "pad-768x1024.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    assert not page.locator("#pin-form").is_visible()  # the PIN came with the URL
+    assert page.locator("#record").is_visible() and page.locator("#clear").inner_text() == "Очистить"
+    small = page.evaluate("""() => [...document.querySelectorAll('button')].filter(b => b.offsetParent)
+        .map(b => b.getBoundingClientRect()).filter(r => r.height < 44).length""")
+    assert small == 0  # every button is a touch target
+    overlapping = page.evaluate("""() => { const r = [...document.querySelectorAll('.pocket')].map(b => b.getBoundingClientRect());
+        let n = 0; for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
+          const a = r[i], b = r[j]; if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) n++; }
+        return n; }""")
+    assert overlapping == 0  # the six pockets and «за борт» are apart
+    page.close()
+
+
+def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    board, pad = ctx.new_page(), ctx.new_page()
+    board.goto(srv.base + "/")
+    board.evaluate("window.notReloaded = true")
+    pad.goto(srv.pad_url)
+
+    pad.fill("#call-input", CALL)
+    pad.click("#take-call")
+    board.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')",
+                            timeout=3000)
+    pad.click("#route-ok")  # «по заказу» alone: the called ball into the called pocket
+    pad.click("#record")
+    board.wait_for_function("document.body.dataset.seq === '1'", timeout=3000)
+    ivan = int(board.locator("#p0 [data-score]").inner_text())
+    assert ivan > 0
+    assert "записан удар 1" in pad.locator("#message").inner_text()
+    assert "3" not in board.locator("#balls").inner_text().split()
+
+    # Иван again (his call came off): the cue ball into the near left corner (a foul by what fell), and a touch
+    pad.click("button.cue")
+    pad.click("[data-pocket=near_left]")
+    pad.click("[data-foul=г]")
+    pad.click("#record")
+    board.wait_for_function("document.body.dataset.seq === '2'", timeout=3000)
+    verdict = board.locator("#verdict-line").inner_text()
+    assert verdict.startswith("#2 Иван") and "P1" in board.locator("#clauses").inner_text()
+    assert "штрафные очки −5" in board.locator("#p0 .detail").inner_text()  # the offender pays (P2)
+    assert "штрафные очки +5" in board.locator("#p1 .detail").inner_text()
+    assert board.locator("#history li").count() == 2
+
+    # A wrong outcome is refused on the pad and nothing changes on the board.
+    pad.fill("#call-input", CALL)
+    pad.click("#record")
+    assert "по заказу" in pad.locator("#message").inner_text()  # it asks how the ball went
+    pad.fill("#call-input", "")
+    pad.click("#balls button >> text='5'")
+    pad.click("[data-pocket=middle_left]")
+    pad.click("[data-flag=positions_unchanged]")  # a ball fell, so the positions did change: refused
+    pad.click("#record")
+    pad.wait_for_function("document.getElementById('message').className.includes('error')")
+    assert board.evaluate("document.body.dataset.seq") == "2"
+
+    pad.click("#clear")
+    pad.click("#undo")
+    board.wait_for_function("document.body.dataset.seq === '1'", timeout=3000)
+    pad.click("#redo")
+    board.wait_for_function("document.body.dataset.seq === '2'", timeout=3000)
+    assert board.evaluate("window.notReloaded") is True  # all of it without a reload
+    assert srv.state()["seq"] == 2
+    ctx.close()
+
+
+def test_a_wrong_pin_is_refused_and_the_right_one_lets_the_marker_in(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.base + "/pad")  # no PIN in the URL: asked for
+    assert page.locator("#pin-form").is_visible() and not page.locator("#main").is_visible()
+    page.fill("#pin-input", "0000")
+    page.click("#pin-form button")
+    page.wait_for_function("document.getElementById('pin-error').textContent.length > 0")
+    assert page.locator("#pin-error").inner_text() == "неверный ПИН-код"
+    assert not page.locator("#main").is_visible()
+
+    page.close()
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.base + "/pad#pin=9999")  # a wrong PIN in the URL: the first change is refused
+    page.fill("#call-input", CALL)
+    page.click("#take-call")
+    page.wait_for_selector("#pin-form", state="visible")
+    assert srv.state()["standing_call"] is None
+
+    page.fill("#pin-input", srv.pin)
+    page.click("#pin-form button")
+    page.wait_for_selector("#main", state="visible")
+    page.click("#take-call")
+    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')")
+    page.close()
+
+
+def test_kill_9_of_the_server_loses_nothing_that_was_shown(browser, servers, tmp_path):
+    db = tmp_path / "m.db"
+    srv = servers(db, "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(srv.pad_url)
+    for _ in range(3):
+        page.fill("#call-input", CALL if _ == 0 else "")
+        if _ == 0:
+            page.click("#take-call")
+            page.wait_for_function("document.getElementById('call-line').textContent.length > 0")
+            page.click("#route-ok")
+        else:
+            page.click("[data-foul=а]")
+        page.click("#record")
+        page.wait_for_function(f"document.body.dataset.seq === '{_ + 1}'")
+    board = browser.new_page(viewport={"width": 1280, "height": 800})
+    board.goto(srv.base + "/")
+    shown = {i: board.locator(f"#p{i} [data-score]").inner_text() for i in (0, 1)}
+    history = board.locator("#history").inner_text()
+    srv.kill9()
+
+    again = servers(db)  # the latest unfinished match, as `match resume` takes it
+    board.goto(again.base + "/")
+    assert {i: board.locator(f"#p{i} [data-score]").inner_text() for i in (0, 1)} == shown
+    assert board.locator("#history").inner_text() == history
+    assert again.state()["seq"] == 3
+    board.close()
+    page.close()
+
+
+def test_a_match_started_in_play_is_continued_on_the_pad(browser, servers, tmp_path):
+    db = tmp_path / "m.db"
+    out = subprocess.run([sys.executable, "-m", "pyramid_referee", "play", "--db", str(db), "--players", "Иван", "Пётр"],
+                         input=f"{CALL} | биток 3, 3 в правый дальний угол\n", capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    srv = servers(db, "--match", "1")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.pad_url)
+    assert page.locator("#score").inner_text().startswith("Иван 3 : 0 Пётр")
+    page.fill("#call-input", "пятого чисто в левую середину")
+    page.click("#route-miss")
+    page.click("#record")
+    page.wait_for_function("document.body.dataset.seq === '2'")
+    srv.stop()
+    show = subprocess.run([sys.executable, "-m", "pyramid_referee", "match", "show", "1", "--db", str(db)],
+                          capture_output=True, text=True)
+    assert "#2 Иван: пятого чисто в левую середину" in show.stdout, show.stdout
+    page.close()
