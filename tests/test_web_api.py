@@ -219,18 +219,15 @@ def test_english_with_lang_en(tmp_path):
         assert r.status_code == 422 and r.json()["error"].startswith("outcome: ")
 
 
-def test_the_route_picture_is_served_only_where_the_diagram_module_is(served):
+def test_the_route_picture_of_a_call_is_served_as_svg_and_a_refused_one_says_why(served):
     client, _, _ = served
-    try:
-        from pyramid_referee import diagram  # noqa: F401
-    except ImportError:
-        r = client.get("/api/diagram.svg", params={"call": CALL})
-        assert r.status_code == 404 and "рисунков" in r.json()["error"]
-        assert 'id="diagram"' not in client.get("/").text
-    else:
-        r = client.get("/api/diagram.svg", params={"call": CALL})
-        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
-        assert "<svg" in r.text
+    r = client.get("/api/diagram.svg", params={"call": CALL})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.lstrip().startswith("<svg") and 'data-ok="false"' not in r.text
+    r = client.get("/api/diagram.svg", params={"call": "тройку в угол"})   # refused: which corner
+    assert r.status_code == 200 and 'data-ok="false"' in r.text
+    assert client.get("/api/diagram.svg").status_code == 422              # no call given
+    assert 'id="diagram"' in client.get("/").text                         # the scoreboard shows it
 
 
 def test_a_match_started_in_play_continues_through_the_api_and_back(tmp_path):
