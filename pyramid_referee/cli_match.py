@@ -439,6 +439,7 @@ def _route_kind(kind: str) -> str:
 
 def cmd_stats(args) -> int:
     from .match_report import stats
+    from .rules.verdict import FOUL_WORDS
 
     with _store(args) as store:
         m = store.get_match(args.id)
@@ -462,8 +463,9 @@ def cmd_stats(args) -> int:
         t.add_row(tr("calls refused"), str(st["refused"]))
         t.add_row(tr("strokes without a call"), str(st["no_call"]))
         t.add_row(tr("penalties"), str(st["penalties"]))
-        for letter, n in st["fouls"].items():
-            t.add_row(f"  P1{letter}", str(n))
+        for letter, n in st["fouls"].items():   # each foul by its name, its clause after it
+            name = tr(FOUL_WORDS[letter]) if letter in FOUL_WORDS else letter
+            t.add_row(f"  {name} (P1{letter})", str(n))
         t.add_row(tr("high run: calls / points"),
                   f"{st['high_run']['calls']} / {st['high_run']['points']}")
         con.print(t)

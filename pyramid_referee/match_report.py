@@ -200,11 +200,12 @@ def export_csv(store: Store, match_id: int) -> str:
     """One row a stroke of the current line of play, for a spreadsheet: UTF-8 with a BOM,
     «;» between cells, a decimal comma; headers and words in the current language
     (``i18n.tr``), the outcome in the outcome notation, the call as said."""
-    from .i18n import tr
+    from .i18n import get_lang, tr
     from .rules.notation import render_outcome
 
     m = store.get_match(match_id)
     p0, p1 = m.players
+    verdicts = _replayed_verdicts(store, match_id)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
     w.writerow([tr("match"), tr("stroke"), tr("time"), tr("striker"),
@@ -233,6 +234,19 @@ def export_csv(store: Store, match_id: int) -> str:
             csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
             " ".join(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
             " ".join(map(str, v.get("respotted", []))), csv_number(st["scores"][p0]), csv_number(st["scores"][p1]),
-            (v.get("next") or {}).get("player", ""), result, " ".join(v.get("clauses", [])), v.get("message", ""),
+            (v.get("next") or {}).get("player", ""), result, " ".join(v.get("clauses", [])),
+            verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
         ])
     return CSV_BOM + buf.getvalue()
+
+
+def _replayed_verdicts(store: Store, match_id: int) -> dict:
+    """seq → the verdict replayed by the rules engine, to be said in the reader's language (the
+    stored sentence is in the language it was shown in); empty where the replay cannot be made."""
+    from .match_session import Session
+    from .store import StoreError
+
+    try:
+        return dict(Session(store, match_id).verdicts)
+    except (StoreError, ValueError):
+        return {}

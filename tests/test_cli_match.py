@@ -416,3 +416,9 @@ def test_play_with_no_players_beside_an_unfinished_match_names_it_and_makes_no_s
     assert rc == 2 and "матч 1 (Иван — Пётр) не окончен" in err and "match resume 1" in err
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
     assert [m["id"] for m in json.loads(out)["matches"]] == [1]
+
+
+def test_stats_name_each_foul_in_words_with_its_clause(capsys, monkeypatch, db):
+    run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, stdin="- | биток 9; фол г\n")
+    rc, out, _ = run(capsys, monkeypatch, "stats", "1", "--db", db)
+    assert rc == 0 and "касание шара (P1г)" in out

@@ -167,3 +167,16 @@ def test_a_match_of_several_games_exported_as_a_record_checks_clean_and_replays_
     checked = check_record(text.splitlines())
     assert checked.problems == []
     assert checked.result.final_json()["series"]["wins"] == {"Аня": 1, "Боря": 1}
+
+
+def test_csv_in_english_says_the_verdicts_in_english_too(store):
+    from pyramid_referee.i18n import set_lang
+
+    s = play(store, GAME)
+    set_lang("en")
+    try:
+        rows = _csv_rows(export_csv(store, s.id))
+    finally:
+        set_lang("ru")
+    verdicts = [dict(zip(rows[0], r))["verdict"] for r in rows[1:]]
+    assert verdicts[0].startswith("Call fulfilled") and not any("Заказ" in v for v in verdicts)
