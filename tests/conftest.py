@@ -100,3 +100,10 @@ def _russian_by_default():
     set_lang("ru")
     yield
     set_lang("ru")
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    """A match database path of the test's own (and no $PYRAMID_REFEREE_DB from outside)."""
+    monkeypatch.delenv("PYRAMID_REFEREE_DB", raising=False)
+    return str(tmp_path / "m.sqlite")

@@ -3,26 +3,11 @@ what is accepted, and the formats people open: the CSV for Excel and the game re
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
 
-from pyramid_referee.cli import main
-
-
-def run(capsys, monkeypatch, *argv, stdin: str = ""):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    monkeypatch.delenv("PYRAMID_REFEREE_DB", raising=False)
-    return str(tmp_path / "m.sqlite")
+from cli_run import run
 
 
 STROKES = (

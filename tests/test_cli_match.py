@@ -6,8 +6,6 @@ installed script); one subprocess test checks the real entry point.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sqlite3
 import subprocess
@@ -15,20 +13,8 @@ import sys
 
 import pytest
 
+from cli_run import run
 from pyramid_referee.cli import main
-
-
-def run(capsys, monkeypatch, *argv, stdin: str = ""):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    monkeypatch.delenv("PYRAMID_REFEREE_DB", raising=False)
-    return str(tmp_path / "m.sqlite")
 
 
 STROKES = (

@@ -22,8 +22,8 @@ def store(tmp_path):
         yield s
 
 
-def play(store, lines, players=("Аня", "Боря"), settings=None):
-    s = Session.create(store, list(players), settings, lang="ru")
+def play(store, lines, players=("Аня", "Боря"), settings=None, to_wins=1):
+    s = Session.create(store, list(players), settings, lang="ru", to_wins=to_wins)
     it = iter(lines)
     Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
          resumed=False).run(lambda prompt: next(it, None))
@@ -138,14 +138,17 @@ def test_a_name_a_record_cannot_hold_is_refused_not_written_wrong(store):
         export_record(store, s.id)
 
 
+def _two_games_to_two_wins(store):
+    """A match to 2 won games of 5 points: Аня wins game 1, Боря (who breaks it, E4) game 2."""
+    return play(store, ["пятёрку чисто в правый угол | биток 5, 5 в правый дальний угол"] * 2,
+                settings={"target": 5}, to_wins=2)
+
+
 def test_a_match_of_several_games_exported_as_a_script_replays_to_the_same_match_score(store):
     from pyramid_referee.match_report import export_script
     from pyramid_referee.replay import replay_lines
 
-    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
-    it = iter(["пятёрку чисто в правый угол | биток 5, 5 в правый дальний угол"] * 2)
-    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
-         resumed=False).run(lambda prompt: next(it, None))
+    s = _two_games_to_two_wins(store)
     script = export_script(store, s.id)
     assert json.loads(script.splitlines()[0])["to_wins"] == 2
     result = replay_lines(script.splitlines())
@@ -158,10 +161,7 @@ def test_a_match_of_several_games_exported_as_a_record_checks_clean_and_replays_
     from pyramid_referee.match_report import export_record
     from pyramid_referee.record import check_record
 
-    s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
-    it = iter(["пятёрку чисто в правый угол | биток 5, 5 в правый дальний угол"] * 2)
-    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
-         resumed=False).run(lambda prompt: next(it, None))
+    s = _two_games_to_two_wins(store)
     text = export_record(store, s.id)
     assert "Матч до побед: 2" in text and text.startswith("# Запись матча")
     checked = check_record(text.splitlines())
