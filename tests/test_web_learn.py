@@ -175,3 +175,11 @@ def test_a_page_without_a_seed_gets_a_fresh_one(client):
 def test_the_scoreboard_and_the_pad_link_to_the_teaching_page(client):
     for path in ("/", "/pad"):
         assert 'href="/learn"' in client.get(path).text, path
+
+
+def test_the_pages_exercises_are_the_command_lines_for_the_same_seed_and_level(client):
+    """``/learn?seed=7&level=2`` repeats ``pyramid-referee drill --seed 7 --level 2`` (docs/play.md)."""
+    cli = drill.generate(7, 2, 10)
+    for n in (1, 4, 10):
+        ex = client.get("/api/drill", params={"seed": 7, "level": 2, "n": n}).json()
+        assert ex["answer"] == cli[n - 1].canonical and ex["shot"] == cli[n - 1].shot.to_json()
