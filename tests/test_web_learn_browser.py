@@ -80,6 +80,7 @@ def test_typing_a_call_shows_its_right_phrasing_and_its_picture_asking_once_typi
     page.wait_for_function("document.getElementById('learn-canonical').textContent.includes('тройку')", timeout=5000)
     _diagram_shown(page, "learn-diagram", "true")
     assert page.locator("#learn-canonical").inner_text() == "«тройку от борта в правый дальний угол»"
+    assert page.locator("#learn-diagram").get_attribute("alt") == "тройку от борта в правый дальний угол"
     assert page.locator("#learn-status").inner_text() == "заказ принят"
     assert page.locator("#learn-reading li").first.inner_text().startswith("Заказан: шар 3")
     assert not page.locator("#learn-fix").is_visible()  # accepted: the right phrasing says it all

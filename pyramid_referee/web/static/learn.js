@@ -15,8 +15,9 @@
   }
 
   // An SVG from the server shown through <img>: a picture, never a script in the page.
-  function showSvg(img, svg, ok) {
+  function showSvg(img, svg, ok, alt) {
     if (img.dataset.url) URL.revokeObjectURL(img.dataset.url);
+    img.alt = alt || "";
     const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
     img.dataset.url = url; img.dataset.ok = String(ok); img.src = url; img.hidden = false;
   }
@@ -43,7 +44,7 @@
       fillList($("learn-reading"), d.reading);
       fillList($("learn-notes"), d.notes);
       $("learn-out").hidden = false;
-      showSvg($("learn-diagram"), d.svg, d.ok);
+      showSvg($("learn-diagram"), d.svg, d.ok, d.ok ? d.canonical : (d.reading || [])[0]);
       document.body.dataset.learned = String(asked);
     } catch (e) {
       if (mine !== asked) return;
@@ -66,7 +67,7 @@
       current = await getJSON("/api/drill", where());
     } catch (e) { result(e.message, "bad"); return; }
     fillList($("drill-prompt"), current.prompt);
-    showSvg($("drill-diagram"), current.svg, true);
+    showSvg($("drill-diagram"), current.svg, true, current.description);
     document.body.dataset.drill = drill.seed + ":" + drill.level + ":" + drill.n;
   }
 
