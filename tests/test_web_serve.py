@@ -48,6 +48,7 @@ def test_port_0_takes_a_free_port_and_prints_the_urls_and_the_pin(tmp_path):
         port = int(re.search(r":(\d+)/$", srv.base + "/").group(1))
         assert port != 0 and srv.base.startswith("http://127.0.0.1:")
         assert "табло: http://127.0.0.1" in text and f"пульт маркёра: {srv.base}/pad#pin={srv.pin}" in text
+        assert f"учебная страница: {srv.base}/learn" in text
         with urllib.request.urlopen(srv.base + "/api/state") as r:
             assert json.loads(r.read())["players"] == ["Иван", "Пётр"]
     finally:

@@ -13,6 +13,8 @@ Safety (the pad changes the score):
 - a request's body is JSON of a known shape, at most ``MAX_BODY`` bytes; bad input gets 422
   with the same Russian message as the command line, and nothing is recorded;
 - no path and no SQL comes from a request: the match is the one the server was started on.
+
+The teaching page ``/learn`` and its API (``learn.py``) only read: no PIN, no store.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from ..i18n import UserError, json_reason, set_lang, tr
 from ..match_session import CallReading, Session, StrokeInputError
 from ..store import Store, StoreConflict, StoreError
+from .learn import learn_routes
 from .texts import POCKETS, page_texts
 from .view import call_json, state_json
 
@@ -366,6 +369,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         Route("/api/redo", _change("redo"), methods=["POST"]),
         Route("/api/new", api_new, methods=["POST"]),
         Route("/api/pin", api_pin, methods=["POST"]),
+        *learn_routes(page, lang),  # /learn and its read-only API: no PIN, no store
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

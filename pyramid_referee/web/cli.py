@@ -125,6 +125,7 @@ def cmd_serve(args) -> int:
     print(tr("scoreboard: {url}").format(url=base + "/"))
     print(tr("marker's pad: {url}").format(url=pad_url))
     print(tr("PIN: {pin}").format(pin=pin))
+    print(tr("teaching page: {url}").format(url=base + "/learn"))  # read-only: no PIN
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         import segno
 

@@ -39,6 +39,7 @@ def page_texts() -> dict:
     return {
         "title_board": tr("Scoreboard"),
         "title_pad": tr("Marker's pad"),
+        "learn": tr("learn to call"),
         "match": tr("match"),
         "to_play": tr("to play"),
         "from_hand": tr("from hand"),
