@@ -90,6 +90,32 @@ def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
     return got
 
 
+def _obj_among_pocket_words(items: list, another_ball: bool):
+    """(the «чужой» item, the pocket items beside it) when «чужой» / «прицельный» stands
+    among the pocket's words: right after a lone «в», between two pocket phrases, or
+    beside a pocket while another ball is the called one. Else None. Said beside the
+    pocket as the only ball, it is the called ball (C5: «чужой в правый угол»)."""
+    for k, item in enumerate(items):
+        if item[0] != "obj":
+            continue
+        before = items[k - 1] if k > 0 and items[k - 1][0] == "pocket" else None
+        after = items[k + 1] if k + 1 < len(items) and items[k + 1][0] == "pocket" else None
+        lone_v = before is not None and all(part[0] == "V" for part in before[1])
+        if (before and after) or lone_v or (another_ball and (before or after)):
+            return item, [p for p in (before, after) if p is not None]
+    return None
+
+
+def obj_pocket_options(parts) -> dict:
+    """The pockets a «чужой» refusal offers, from the other pocket words said (their
+    tags): each side said (or both), far and near (only a corner has an end), so the
+    hint keeps every word said and never asks for one."""
+    sides = sorted({p[1] for p in parts if p[0] == "SIDE"})
+    if len(sides) != 1:
+        sides = ["left", "right"]
+    return _pocket_options([Pocket("corner", s, end) for end in ("far", "near") for s in sides])
+
+
 class _Example:
     """A canonical example for a hint, rendered only when the hint is read."""
 
@@ -104,6 +130,36 @@ class _Example:
         if self.n:
             return example_combo(self.ball, self.pocket, self.n)
         return example_for(self.ball, self.pocket, self.bank)
+
+
+def render_pocket_of(pocket) -> str:
+    from .render import render_pocket
+
+    return render_pocket(pocket)
+
+
+class _SaidCall:
+    """The call the player said, in its canonical words, as a hint's example (rendered
+    only when the hint is read): the hint builds on what was said."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call):
+        self.call = call
+
+    def __str__(self) -> str:
+        from .errors import GrammarError
+        from .render import example_for, render
+
+        call = self.call
+        if not isinstance(call, (Call, set)):
+            return example_for(None, None)
+        if isinstance(call, set):  # more than one reading: any of them keeps the ball and pocket
+            call = sorted(call, key=lambda c: str(c.to_json()))[0]
+        try:
+            return render(call)
+        except GrammarError:
+            return example_for(call.ball, call.pocket)
 
 
 def _example(ball, pocket) -> _Example:
@@ -146,6 +202,23 @@ def assemble(items: list, text: str, mode: str, balls_left,
         items = [i for i in items if i[0] not in ("cue", "stroke")]
         if not items:
             return Refusal("no_ball", _span(*said), "", {})
+    for k in range(1, len(items)):
+        # «тройку от борта слева в угол»: the left cushion, or the left corner? (C9; in
+        # ball and pocket too: the way is not judged, but the pocket is)
+        item, prev = items[k], items[k - 1]
+        if (item[0] == "pocket" and prev[0] in ("cushion", "shot")
+                and text[item[2]:item[3]].lower().startswith(("слева", "справа"))):
+            side = text[item[2]:item[3]].split()[0]
+            parts = list(item[1])
+            parts.remove(next(p for p in parts if p[0] == "SIDE"))  # the pocket without «слева»
+            pocket = _decode_pocket(("pocket", tuple(parts)) + item[2:], text, "any")
+            said = "left" if side.lower() == "слева" else "right"
+            if not isinstance(pocket, Pocket):  # it names no pocket alone: «слева» is its side
+                pocket = Pocket("corner", said)
+            elif pocket.side is None:  # «слева в середину»: the side said, with the pocket
+                pocket = Pocket(pocket.kind, said, pocket.end)
+            return Refusal("ambiguous", (prev[2], item[3]), "side_or_cushion",
+                           {"word": side, "contact": text[prev[2]:prev[3]], "example": render_pocket_of(pocket)})
     if mode == "ball_and_pocket":
         # C7: the way is not part of the call. Its words were read (explain shows them
         # as not judged), but nothing in them, clear or not, can refuse the call.
@@ -160,13 +233,15 @@ def assemble(items: list, text: str, mode: str, balls_left,
         items = [("cushion",) + i[1:] if i[0] == "shot" else i for i in original]  # C7: not binding
     called = [i for i in items if i[0] in ("called", "obj")]
     pockets = [i for i in items if i[0] == "pocket"]
+    misplaced = _obj_among_pocket_words(items, len(called) > 1)
+    if misplaced is not None:
+        # «в чужой угол», «в правый чужой угол», «тройку в правый угол чужой»: «чужой» is
+        # the object ball (C5) everywhere, never a pocket's end; one refusal in every order
+        obj, around = misplaced
+        return Refusal("incomplete", _span(obj, *around), "obj_as_pocket",
+                       {"word": text[obj[2]:obj[3]], **obj_pocket_options([part for p in around for part in p[1]])})
     for p in pockets:  # a lone «в»: the pocket was never said
         if all(part[0] == "V" for part in p[1]):
-            k = items.index(p)
-            nxt = items[k + 1] if k + 1 < len(items) else None
-            if nxt is not None and nxt[0] == "obj" and nxt[2] >= p[3]:
-                # «в чужой угол»: «чужой» is the object ball (C5) everywhere, no pocket's end
-                return Refusal("incomplete", (p[2], nxt[3]), "obj_as_pocket", {"word": text[nxt[2]:nxt[3]]})
             return Refusal("incomplete", (p[2], p[3]), "v_without_pocket", {"word": text[p[2]:p[3]]})
     whole = _span(*items)
     # The same ball or pocket said twice in a row («тройку, тройку чисто…») is one;
@@ -509,8 +584,8 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
             lasts |= last
         elif last.code == "ambiguous":
             unclear = unclear or last  # the last call is said, but unclear: say why
-        elif trailing is None:
-            trailing = j
+        else:
+            trailing = j  # the last whole call's end: what follows does not finish
     if lasts:  # C9: the last call counts (read as one call too, it must agree)
         if isinstance(first, Call):
             lasts.add(first)
@@ -522,6 +597,13 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     if trailing is not None:  # Q8: a whole call, then a new ball that does not finish
         tail = items[trailing:]
         span = _span(*tail)
-        return Refusal("several_calls_unclear", span, "", {"word": text[span[0]:span[1]],
-                                                           "example": "тройку чисто в левый угол"})
+        # the calls before it: the last of them counts (C9) and is the one to say again
+        return several_calls_unclear(span, text, resolve(items[:trailing], text, mode, balls_left, memo, precision))
     return first
+
+
+def several_calls_unclear(span, text: str, said) -> Refusal:
+    """Q8: a whole call (``said``, a Call or a set of its readings), then another
+    started and not finished (``span``). The hint repeats the whole call said."""
+    return Refusal("several_calls_unclear", span, "", {"word": text[span[0]:span[1]],
+                                                       "example": _SaidCall(said)})

@@ -120,6 +120,19 @@ def _merge_pocket(old: list, new: tuple):
         p for p in parts if p[0] != "V"), new[2], new[3])
 
 
+def _says_the_same(negated: list, said: list) -> bool:
+    """Does «не X» take back what was said: the same ball, or pocket words all among the
+    pocket said («не в правый» of «в правый угол»)? A way is compared by its kinds of step."""
+    if not negated or not said:
+        return True
+    if part_of(negated[0]) == BALL:
+        return {i[1] for i in negated} <= {i[1] for i in said}
+    if part_of(negated[0]) == POCKET:
+        words = {p for i in said for p in i[1] if p[0] != "V"}
+        return {p for i in negated for p in i[1] if p[0] != "V"} <= words
+    return {(i[0], i[1]) for i in negated} <= {(i[0], i[1]) for i in said}
+
+
 def correct(items: list, fix: list, text: str, word: str) -> tuple[list, list[Correction]]:
     """``items`` with each part that ``fix`` says replaced by it (in the place the old
     part was said); parts ``fix`` does not say are kept."""
@@ -204,6 +217,24 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
             old_pockets = [i for i in negated or () if i[0] == "pocket"]
             if old_pockets:  # «не в правый угол, а в левый»: word by word, as after «вернее»
                 items = [_merge_pocket(old_pockets, i) if i[0] == "pocket" else i for i in items]
-            state = state + list(items)
+            replaced = {part_of(i) for i in negated or ()} & {part_of(i) for i in state}
+            for p in replaced:
+                old = [i for i in negated if part_of(i) == p]
+                said = [i for i in state if part_of(i) == p]
+                if not _says_the_same(old, said):
+                    # «тройку чисто в правый угол, нет, не в левый, а …»: «не» takes back
+                    # what was not said: which part is corrected is unclear (C9)
+                    return Refusal("incomplete", (step.marker.start, step.marker.end), "not_what_was_said",
+                                   {"word": _said(old, text), "said": _said(said, text)})
+            if replaced:
+                # «тройку чисто в правый угол, нет, не в правый, а в левый»: the part said
+                # before is the one «не» takes back; «а» puts the new one in its place
+                # (the pocket word by word: «в правый угол» → «в левый угол»)
+                if POCKET in replaced:
+                    said = [i for i in state if i[0] == "pocket"]
+                    items = [_merge_pocket(said, i) if i[0] == "pocket" else i for i in items]
+                state, _ = correct(state, items, text, "не … а")
+            else:
+                state = state + list(items)
             negated = None
     return state, corrections

@@ -101,6 +101,8 @@ FIXED = {
     "биток": ["CUE"], "битком": ["CUE"], "своим": ["CUE"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
     "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
     "№": ["FILLER"],
+    # «в дальний угол слева»: the side said as an adverb, before or after the pocket noun
+    "слева": ["SIDE:left"], "справа": ["SIDE:right"],
     # the stroke: says nothing, but «удар от борта» is the cue ball off the cushion in
     # some glossaries (terms.md NB), so a contact right after it is unclear
     "удар": ["STROKE"], "ударом": ["STROKE"],
@@ -132,6 +134,9 @@ PHRASES = {
     "свой левый": ["END:near", "SIDE:left"], "свой правый": ["END:near", "SIDE:right"],
     "свою левую": ["END:near", "SIDE:left"], "свою правую": ["END:near", "SIDE:right"],
     "свою лузу": ["END:near", "LUZA"],
+    # «в свою середину»: «свою» is the near end (as «свой угол»), and a middle pocket has
+    # none: read as said, so the call is refused saying so, never as an unknown word
+    "свою середину": ["END:near", "MIDDLE"], "свою серединку": ["END:near", "MIDDLE"],
 }
 
 # Placeholders from the rules' template call («шарами такими-то, от шара такого-то»).

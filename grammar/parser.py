@@ -17,7 +17,7 @@ from typing import Iterable
 from lark import Lark
 from lark.lexer import Lexer
 
-from .assembly import resolve
+from .assembly import obj_pocket_options, resolve
 from .corrections import fold, plan
 from .call import BALLS, Call
 from .errors import GrammarError
@@ -89,7 +89,8 @@ _BUILDERS = {
     "stroke": lambda c: ("stroke", None, c[0][2], c[0][3]),
     "pocket": lambda c: ("pocket", c[0][1], c[0][2], c[0][3]),
     "clean": lambda c: ("clean", None, c[0][2], c[-1][3]),
-    "kiss": lambda c: [("kiss", b[0], b[1], b[2]) for b in _balls(c[1:])],
+    # the first ball's span takes in «от» («от шестёрки»: what a correction shows as said)
+    "kiss": lambda c: [("kiss", b[0], c[0][2] if k == 0 else b[1], b[2]) for k, b in enumerate(_balls(c[1:]))],
     "one_cushion": lambda c: ("cushion", 1, c[0][2], c[-1][3]),
     "n_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
     "elided_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
@@ -258,18 +259,98 @@ def _way_only(w) -> bool:
     return bool(w.types) and w.types <= WAY_ONLY_TAGS
 
 
-def _syntax_refusal(error: tuple, text: str) -> Refusal:
-    """Where a reading stopped fitting the grammar → the refusal a referee gives."""
+# Words that finish a hanging word, tried in turn for a hint's example («тройку от в
+# середину» → «тройку от борта в середину»): the example keeps everything said.
+COMPLETIONS = {
+    "OT": ("борта", "шестёрки", "семёрки"), "KARAMBOL": ("от шестёрки", "от семёрки"),
+    "SHAROM_PRE": ("шестым", "седьмым"), "SHARA": ("шестого", "седьмого"), "NUM_GEN": ("бортов",),
+}
+_INS = ("шестым", "седьмым", "восьмым", "девятым", "десятым", "одиннадцатым", "тринадцатым", "четырнадцатым")
+
+
+def _completions(tok) -> tuple:
+    """What may finish the hanging token ``tok``; «тремя» → «тремя шарами» and three balls."""
+    if tok[0] == "COUNT_INS" and isinstance(tok[1], int) and 2 <= tok[1] <= 4:
+        n = tok[1]
+        return tuple("шарами " + ", ".join(_INS[k:k + n - 1]) + " и " + _INS[k + n - 1] for k in (0, 4))
+    return COMPLETIONS.get(tok[0], ())
+
+
+class _SaidExample:
+    """A hint's example built on what was said: the first of ``texts`` (the words said,
+    finished or with a stray word left out) that parses to a call, in canonical words;
+    worked out only when the hint is read. None parses: a plain example."""
+
+    __slots__ = ("texts", "settings")
+
+    def __init__(self, texts, settings: dict):
+        self.texts, self.settings = texts, settings
+
+    def __str__(self) -> str:
+        from .render import example_for, render
+
+        for text in self.texts:
+            got = parse(text, **self.settings)
+            if isinstance(got, Call):
+                try:
+                    return render(got)
+                except GrammarError:
+                    continue
+        return example_for(None, None)
+
+
+def _finished(text: str, at: int, words) -> list[str]:
+    return [f"{text[:at]} {w}{text[at:]}" for w in words]
+
+
+def _without(text: str, start: int, end: int) -> list[str]:
+    return [text[:start] + text[end:]]
+
+
+def _syntax_refusal(error: tuple, text: str, settings: dict) -> Refusal:
+    """Where a reading stopped fitting the grammar → the refusal a referee gives; its
+    example finishes (or leaves out) the word it is about and keeps the rest said."""
     index, row, tok, prev = error
     if tok is None:  # the words ended in the middle of a phrase
         return Refusal("incomplete", (prev[2], prev[3]), "",
-                       {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more")})
+                       {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more"),
+                        "example": _SaidExample(_finished(text, prev[3], _completions(prev)), settings)})
     if "CLEAN" in row or prev is None:
         # between phrases: this word starts nothing
         return Refusal("unexpected_word", (tok[2], tok[3]), "",
-                       {"word": text[tok[2]:tok[3]], "position": _position(text, tok[2])})
+                       {"word": text[tok[2]:tok[3]], "position": _position(text, tok[2]),
+                        "example": _SaidExample(_without(text, tok[2], tok[3]), settings)})
     return Refusal("incomplete", (prev[2], prev[3]), "",
-                   {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more")})
+                   {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more"),
+                    "example": _SaidExample(_finished(text, prev[3], _completions(prev)), settings)})
+
+
+def _unfinished_second_call(content, syntax, text: str, settings: dict):
+    """Q8 when the words stop fitting the grammar: a whole call, then a new ball word
+    whose call does not finish («тройку чисто в левый угол и пятёрку от»). The latest
+    ball word before the error whose words before it make a call; else None."""
+    _, _, tok, prev = syntax
+    at = (tok or prev)[2]
+    for w in reversed(content):
+        if w.start > at or w.index == 0 or not w.has("B_NOM", "B_BARE", "OBJ"):
+            continue
+        before = parse(text[:w.start], **settings)
+        if isinstance(before, Call):
+            from .assembly import several_calls_unclear
+
+            return several_calls_unclear((w.start, content[-1].end), text, before)
+    return None
+
+
+def _pocket_words_beside(words, k: int) -> list:
+    """The tags of the pocket words said right before and after word ``k``."""
+    parts = []
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(words) and words[j].types and words[j].types <= POCKET_TAGS:
+            parts.extend(words[j].tags)
+            j += step
+    return parts
 
 
 def _position(text: str, start: int) -> int:
@@ -338,6 +419,7 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
     mode = _check_mode(mode)
     balls = _check_balls(balls_left)
     precision = _check_precision(pocket_precision)
+    settings = {"mode": mode, "balls_left": balls, "pocket_precision": precision}
     try:
         words = tag_words(text)
     except TooLong as exc:
@@ -347,10 +429,12 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
     for w in words:
         if not w.types:
             reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
+            params = {"word": w.text, "position": w.index + 1}
             if normalize(w.text).startswith("чуж"):
                 reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
-            return Refusal("unknown_word", (w.start, w.end), reason,
-                           {"word": w.text, "position": w.index + 1})
+                params.update(obj_pocket_options(_pocket_words_beside(words, w.index)))
+            params.setdefault("example", _SaidExample(_without(text, w.start, w.end), settings))
+            return Refusal("unknown_word", (w.start, w.end), reason, params)
     for w in words:
         if "PLACEHOLDER" in w.types:
             return Refusal("incomplete", (w.start, w.end), "placeholder",
@@ -382,7 +466,8 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
                 if kept:
                     got, _ = _parse_lattice(_taggings(kept))
             if not got:
-                return _syntax_refusal(syntax, text)
+                return _unfinished_second_call(step.content, syntax, text, settings) or _syntax_refusal(
+                    syntax, text, settings)
             stretch_readings.append(got)
         readings = []
         for combo in product(*stretch_readings):

@@ -78,11 +78,14 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("say, e.g. «не тройку, а пятёрку чисто в левый угол» or «пятёрку, а не тройку, чисто в левый"
            " угол»"),
     ),
+    ("incomplete", "not_what_was_said"): (
+        N_("«не {word}» takes back what was not said: the call said «{said}» (C9)"),
+        N_("correct what was said: «нет, не {said}, а …»"),
+    ),
     ("unknown_word", "obj_form"): (
         N_("«{word}» (word {position}): «чужой» in a call means an object ball; it does not name a "
            "pocket"),
-        N_("say the far pocket with «дальний», your own with «ближний» or «свой угол»: «в левый дальний"
-           " угол»"),
+        N_("the far pocket is «дальний», your own «ближний»: say {options}"),
     ),
     ("incomplete", "v_without_pocket"): (
         N_("no pocket is named after «в»"),
@@ -121,9 +124,9 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ),
     # «чужой» is an object ball (C5), never a pocket's end
     ("incomplete", "obj_as_pocket"): (
-        N_("«{word}» means an object ball, not a pocket: no pocket is named after «в»"),
-        N_("say the far pocket with «дальний», your own with «ближний» or «свой угол»: «в левый дальний"
-           " угол»"),
+        N_("«{word}» is said among the pocket's words, but in a call it means an object ball (C5), not a "
+           "pocket"),
+        N_("the far pocket is «дальний», your own «ближний»: say {options}"),
     ),
     ("no_route", ""): (
         N_("the way the ball falls is not said: clean designation requires it (C2)"),
@@ -173,6 +176,10 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ("ambiguous", "cushions_twice"): (
         N_("«{word}» and «{contact}»: the same cushions or more of them? (C9)"),
         N_("name the cushions once: «тройку от борта в середину», «тройку от двух бортов в середину»"),
+    ),
+    ("ambiguous", "side_or_cushion"): (
+        N_("«{word}» right after «{contact}»: is it that cushion's side or the pocket's? (C9)"),
+        N_("say the side with the pocket, e.g. «{example}»"),
     ),
     ("ambiguous", "too_many"): (
         N_("too many readings: a referee could not follow it (C4)"),

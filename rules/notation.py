@@ -64,6 +64,7 @@ This module imports nothing outside ``rules`` but the pocket reading of the Call
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -221,13 +222,13 @@ def _pocket(pocketed: Tree) -> dict | None:
             raise _err(tok.column, N_("the pocket is both far and near"))
     got = pocket_from_words(kinds, sides, ends)
     if got == "middle_end":
-        raise _err(tree.meta.column, N_("a middle pocket has no far or near end"))
+        raise _err(toks[0].column, N_("a middle pocket has no far or near end"))
     if got == "side_only":
         side = next(iter(sides))
         if side == "left":
-            raise _err(tree.meta.column, N_("that names both the corner and the middle pocket: "
+            raise _err(toks[0].column, N_("that names both the corner and the middle pocket: "
                                             "write 'в левый угол' or 'в левую середину'"))
-        raise _err(tree.meta.column, N_("that names both the corner and the middle pocket: "
+        raise _err(toks[0].column, N_("that names both the corner and the middle pocket: "
                                         "write 'в правый угол' or 'в правую середину'"))
     return got.to_json()
 
@@ -275,13 +276,56 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
         tree = _parser().parse(norm)
     except UnexpectedInput as exc:
         pos = getattr(exc, "pos_in_stream", None)
-        if pos is not None and norm[pos:].startswith("чуж") and norm[:pos].rstrip().endswith(" в"):
-            # «3 в чужой угол»: «чужой» is a ball that is not the player's own, never a pocket
+        if pos is not None and _chuzhoi_among_pocket_words(norm, pos):
+            # «3 в чужой угол», «3 в правый чужой угол», «3 в правый угол чужой»: «чужой» is a
+            # ball that is not the player's own, never a pocket (as in the call language)
+            far, near = _chuzhoi_options(norm, pos)
             raise NotationError(
-                exc.column, N_("'чужой' is a ball, not a pocket: say 'дальний' (far) or 'ближний' (near) for the pocket"),
+                exc.column, N_("'чужой' is a ball, not a pocket: the far pocket is {far}, the near one {near}"),
+                far=far, near=near,
             ) from None
         _raise_parse_error(exc, text)
     return _build(tree, text)
+
+
+_CHUZHOI = re.compile(r"чуж\w*")
+_POCKET_WORD = re.compile(r"(в|во|лев\w*|прав\w*|слева|справа|дальн\w*|ближн\w*|угл\w*|угол|уголок|луз\w*"
+                          r"|середин\w*|средн\w*|центр\w*|свой|свою|себе)")
+
+
+def _chuzhoi_among_pocket_words(norm: str, pos: int) -> bool:
+    """Does a «чужой» (any form) stand at ``pos`` among a pocket's words (right after
+    «в» or a pocket word, or right before one)? «чужой шар» said as a foul is not."""
+    m = _CHUZHOI.match(norm, pos)
+    if not m:
+        return False
+    before = re.split(r"[;,]", norm[:pos])[-1].split()
+    after = re.split(r"[;,]", norm[m.end():])[0].split()
+    if after[:1] == ["шар"]:
+        return False
+    return bool(before and _POCKET_WORD.fullmatch(before[-1])) or bool(after and _POCKET_WORD.fullmatch(after[0]))
+
+
+def _chuzhoi_options(norm: str, pos: int) -> tuple[str, str]:
+    """The far and the near pocket, keeping the other pocket words said (as the call
+    language's hint does): «3 в правый чужой угол» → «в правый дальний угол», «в правый
+    ближний угол». A pocket the words cannot make is offered on both sides."""
+    m = _CHUZHOI.match(norm, pos)
+    out = []
+    for end in ("дальний", "ближний"):
+        try:
+            events = parse_outcome(norm[:pos] + end + norm[m.end():])["events"]
+            pockets = [e["pocket"] for e in events if e["type"] == "pocket" and e["pocket"]]
+            pocket = pockets[0] if pockets and pockets[0]["side"] else None
+        except NotationError:
+            pocket = None
+        if pocket is None:
+            sides = [_render_pocket({"kind": "corner", "side": s, "end": "far" if end == "дальний" else "near"})
+                     for s in ("left", "right")]
+            out.append(" / ".join(f"«{x}»" for x in sides))
+        else:
+            out.append(f"«{_render_pocket(pocket)}»")
+    return out[0], out[1]
 
 
 def _raise_parse_error(exc: UnexpectedInput, text: str) -> None:

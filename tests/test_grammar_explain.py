@@ -2,7 +2,7 @@
 
 import pytest
 
-from pyramid_referee.grammar import GrammarError, explain
+from pyramid_referee.grammar import GrammarError, Pocket, explain
 
 
 def test_explains_an_accepted_call():
@@ -113,3 +113,24 @@ def test_pocket_words_agree_with_luza():
     e = explain("тройку чисто в левый ближний угол")
     assert "шар 3 → левая ближняя угловая луза" in e.render_text()
     assert "ball 3 → left near corner pocket" in explain("тройку чисто в левый ближний угол", lang="en").render_text()
+
+
+def test_correction_shows_the_way_with_ot():  # C9
+    e = explain("тройку чисто в правый угол, нет, от шестёрки")
+    assert "Исправлено («нет»): способ «чисто» → «от шестёрки»." in e.lines
+
+
+def test_ne_x_a_y_after_net_replaces_the_pocket_said():  # C9
+    e = explain("тройку чисто в правый угол, нет, не в правый, а в левый")
+    assert e.result.pocket == Pocket("corner", "left")
+    assert "Исправлено («не … а»): луза «в правый» → «в левый»." in e.lines
+    assert explain("тройку чисто в правый дальний угол, не в правый, а в левый").result.pocket == Pocket(
+        "corner", "left", "far")
+    assert explain("тройку чисто в правый угол, нет, не тройку, а пятёрку").result.ball == 5
+
+
+def test_ne_x_of_what_was_not_said_is_refused():  # C9: refuse rather than guess
+    for text in ("тройку чисто в правый угол, нет, не в левый, а в середину",
+                 "тройку чисто в правый угол, нет, не пятёрку, а семёрку"):
+        e = explain(text)
+        assert e.result.code == "incomplete" and e.result.reason == "not_what_was_said", text

@@ -146,6 +146,81 @@ def test_an_end_word_says_corner():  # Q2, terms.md
 def test_chuzhoi_is_the_object_ball_never_a_pocket():  # C5
     r = parse("тройку чисто в чужой угол")
     assert r.code == "incomplete" and "прицельный шар" in r.message()
-    assert "после «в» не названа луза" != r.message()
+    assert "после «в» не названа луза" not in r.message()
     assert "прицельный шар" in parse("тройку чисто в чужую лузу").message()
     assert parse("чужой чисто в левый угол", balls_left=[3]).ball is None  # C5 as before
+
+
+# «чужой» is the object ball (C5, terms.md) in every word order: said among the pocket's
+# words it is refused with one reason, and the hint keeps the other pocket words said.
+@pytest.mark.parametrize("text", [
+    "тройку чисто в чужой угол", "тройку чисто в правый чужой угол", "тройку чисто в чужой правый угол",
+    "тройку чисто чужой в правый угол", "в правый чужой угол тройку от борта",
+])
+def test_chuzhoi_among_pocket_words_is_one_refusal_in_every_order(text):  # C5
+    r = parse(text)
+    assert (r.code, r.reason) == ("incomplete", "obj_as_pocket"), text
+    assert "прицельный шар" in r.message() and "«дальний»" in r.hint()
+    if "правый" in text:  # the side said stays in every pocket offered
+        assert "«в правый дальний угол» или «в правый ближний угол»" in r.hint()
+        assert "левый" not in r.hint()
+
+
+def test_chuzhaya_luza_hint_keeps_the_side_said():  # C5
+    r = parse("тройку чисто в правую чужую лузу")
+    assert r.reason == "obj_form" and "«в правый дальний угол» или «в правый ближний угол»" in r.hint()
+
+
+def test_chuzhoi_beside_the_pocket_as_the_only_ball_is_still_the_called_ball():  # C5
+    call = parse("чужой чисто в правый угол", balls_left=[7])
+    assert isinstance(call, Call) and call.ball is None and call.pocket.side == "right"
+
+
+@pytest.mark.parametrize("text,side,end", [
+    ("тройку чисто в дальний угол слева", "left", "far"), ("тройку чисто слева в дальний угол", "left", "far"),
+    ("тройку чисто в угол справа", "right", None), ("тройку чисто в середину слева", "left", None),
+    ("справа в ближний угол тройку чисто", "right", "near"),
+])
+def test_sleva_and_sprava_are_side_words_in_any_order(text, side, end):  # Q2
+    call = parse(text)
+    assert isinstance(call, Call) and (call.pocket.side, call.pocket.end) == (side, end), text
+
+
+def test_sleva_right_after_a_cushion_is_refused_as_unclear():  # C9: the cushion's side or the pocket's?
+    r = parse("тройку от борта слева в угол")
+    assert (r.code, r.reason) == ("ambiguous", "side_or_cushion") and "«в левый угол»" in r.hint()
+    assert parse("тройку от борта слева в угол", mode="ball_and_pocket").code == "ambiguous"
+    assert parse("тройку от борта в угол слева").pocket.side == "left"
+    # the hint keeps the other pocket words said
+    assert "«в левый дальний угол»" in parse("тройку от борта слева в дальний угол").hint()
+    assert "«в левый угол»" in parse("тройку от борта справа в левый угол").hint()
+
+
+def test_svoyu_seredinu_is_refused_because_a_middle_pocket_has_no_near_end():  # Q2
+    r = parse("тройку чисто в свою середину")
+    assert (r.code, r.reason) == ("contradiction", "middle_end")
+    assert "нет ближней и дальней" in r.message() and "неизвестное" not in r.message()
+    assert "«в левую середину»" in r.hint() and "«в левый ближний угол»" in r.hint()
+
+
+@pytest.mark.parametrize("text,example", [
+    ("тройку чисто в правый угол пятёрку", "«тройку чисто в правый угол»"),
+    ("тройку от в середину", "«тройку от борта в середину»"),
+    ("шестёрку от в правый угол", "«шестёрку от борта в правый угол»"),
+    ("тройку чисто в правый угол бла", "«тройку чисто в правый угол»"),
+    ("тройку чисто в правый угол борта", "«тройку чисто в правый угол»"),
+    ("тройку двумя в середину", "«двумя шарами шестёркой и семёркой тройку чисто в середину»"),
+])
+def test_hint_example_builds_on_what_was_said(text, example):
+    hint = parse(text).hint()
+    assert example in hint, hint
+
+
+def test_unfinished_second_call_is_q8_however_it_stops():  # Q8
+    for text in ("тройку чисто в левый угол и пятёрку от", "тройку чисто в левый угол, пятёрку карамболем",
+                 "тройку чисто в правый угол пятёрку"):
+        r = parse(text)
+        assert r.code == "several_calls_unclear", text
+        assert "«тройку чисто в" in r.hint()
+    r = parse("тройку чисто в правый угол, пятёрку от борта в середину, семёрку")
+    assert r.message().endswith("«семёрку» (Q8, C9)") and "«пятёрку от борта в середину»" in r.hint()

@@ -264,3 +264,49 @@ def test_chuzhoi_is_a_ball_never_a_pocket(text):
         parse_outcome(text)
     assert "«чужой» — это шар, а не луза" in err.value.message()
     assert parse_outcome("чужой шар")["fouls"] == ["д"]  # P1 д: a ball not one's own, as before
+
+
+@pytest.mark.parametrize("text", [
+    "3 в правый чужой угол", "3 в правый угол чужой", "3 в чужой правый угол", "3 чужой в правый угол",
+])
+def test_chuzhoi_among_pocket_words_is_a_ball_in_every_order(text):
+    """As in the call language: «чужой» is never a pocket; the answer keeps the side said."""
+    with pytest.raises(NotationError) as err:
+        parse_outcome(text)
+    msg = err.value.message()
+    assert "«чужой» — это шар, а не луза" in msg and "«в правый дальний угол»" in msg
+    assert "«в правый ближний угол»" in msg and "левый" not in msg
+
+
+def test_chuzhoi_shar_as_a_foul_is_still_a_foul():  # P1 д
+    assert parse_outcome("3 в правый угол, чужой шар")["fouls"] == ["д"]
+
+
+@pytest.mark.parametrize("text,pocket", [
+    ("3 к себе в левый", ("corner", "left", "near")), ("3 в левый к себе", ("corner", "left", "near")),
+    ("3 к себе в левый угол", ("corner", "left", "near")), ("3 левый угол", ("corner", "left", None)),
+    ("3 в угол в левый", ("corner", "left", None)), ("3 в дальний угол слева", ("corner", "left", "far")),
+    ("3 слева в дальний угол", ("corner", "left", "far")), ("3 в середину справа", ("middle", "right", None)),
+    ("3 в левый угол со стороны игрока", ("corner", "left", "near")),
+    ("3 на противоположной стороне в правый", ("corner", "right", "far")),
+    ("3 свой угол", ("corner", None, "near")),
+])
+def test_pocket_words_take_every_order_the_call_language_takes(text, pocket):  # Q2
+    (event,) = parse_outcome(text)["events"]
+    assert (event["pocket"]["kind"], event["pocket"]["side"], event["pocket"]["end"]) == pocket
+    # the same words in a call name the same pocket
+    from pyramid_referee.grammar import parse
+
+    call = parse("тройку чисто " + text[2:], pocket_precision="any")
+    assert (call.pocket.kind, call.pocket.side, call.pocket.end) == pocket, text
+
+
+def test_svoi_before_a_pocket_word_is_the_near_end_elsewhere_the_cue_ball():
+    assert parse_outcome("6 свой в левый угол")["events"][0] == {"type": "hit", "a": 6, "b": "cue"}
+    assert parse_outcome("биток в свой левый угол")["events"][0]["pocket"]["end"] == "near"
+
+
+def test_svoyu_seredinu_is_refused_as_a_middle_pocket_has_no_end():
+    with pytest.raises(NotationError) as err:
+        parse_outcome("3 в свою середину")
+    assert "у средней лузы нет дальней и ближней" in err.value.message()

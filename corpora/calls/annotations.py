@@ -791,6 +791,48 @@ OWN_END = """
 """
 
 
+# What a Russian club marker tried (the tester's report): «чужой» is the object ball in
+# every word order, never a pocket's end; «слева» / «справа» are side words before or
+# after the pocket noun; «свою середину» is the near end of a pocket that has none; an
+# unfinished second call is Q8 however it stops; «нет, не X, а Y» replaces the pocket said.
+MARKER = """
+тройку чисто в правый чужой угол | !incomplete
+тройку чисто в чужой правый угол | !incomplete
+тройку чисто чужой в правый угол | !incomplete
+в правый чужой угол тройку от борта | !incomplete
+тройку чисто в правую чужую лузу | !unknown_word
+тройку чисто в правый угол чужой | !several_calls_unclear
+чужой чисто в правый угол | _ CR c>_ _>p | left=7
+тройку чисто в дальний угол слева | 3 CLF c>3 3>p
+тройку чисто слева в дальний угол | 3 CLF c>3 3>p
+тройку чисто в угол справа | 3 CR c>3 3>p
+справа в ближний угол тройку от борта | 3 CRN c>3 3>b 3>p
+тройку чисто в середину слева | 3 ML c>3 3>p
+тройку чисто в угол слева к себе | 3 CLN c>3 3>p
+тройку чисто в угол слева справа | !contradiction
+тройку от борта слева в угол | !ambiguous
+тройку от борта в угол слева | 3 CL c>3 3>b 3>p
+тройку дуплетом справа в дальний угол | !ambiguous
+тройку чисто в свою середину | !contradiction
+тройку чисто в свою серединку | !contradiction
+тройку чисто в свою лузу | !pocket_not_definite
+тройку чисто к себе в левый | 3 CLN c>3 3>p
+тройку чисто в правый угол пятёрку | !several_calls_unclear
+тройку чисто в левый угол и пятёрку от | !several_calls_unclear
+тройку чисто в левый угол, пятёрку карамболем | !several_calls_unclear
+тройку от в середину | !incomplete
+тройку от в середину | 3 M - | bp
+тройку чисто в правый угол, нет, от шестёрки | 3 CR c>3 3>6 3>p
+тройку чисто в правый угол, нет, не в правый, а в левый | 3 CL c>3 3>p
+тройку чисто в правый угол, не в правый, а в левую середину | 3 ML c>3 3>p
+тройку чисто в правый дальний угол, нет, не в правый, а в левый | 3 CLF c>3 3>p
+тройку чисто в правый угол, нет, не тройку, а пятёрку | 5 CR c>5 5>p
+тройку от борта в правый угол, нет, не от борта, а чисто | 3 CR c>3 3>p
+тройку чисто в правый угол, нет, не в левый, а в середину | !incomplete
+тройку чисто в правый угол, нет, не пятёрку, а семёрку | !incomplete
+"""
+
+
 # Corrections (C9, issue 8): a correction of the ball, the pocket or the way alone
 # replaces that part and keeps the rest; «отмена» takes the whole call back; «не X,
 # а Y» replaces X by Y, and with no «а» (or no Y of X's kind) it is refused.
@@ -874,6 +916,7 @@ FILES = {
     "named_shots.jsonl": SHOTS,
     "pocket_names.jsonl": _pocket_lines() + [x for x in OWN_END.split("\n") if " | " in x],
     "corrections.jsonl": _correction_lines(),
+    "marker.jsonl": MARKER,
 }
 
 
