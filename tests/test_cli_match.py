@@ -1,4 +1,4 @@
-"""The match commands on the command line (cli_match.py): output, exit codes, messages.
+"""The match commands on the command line (cli/match.py): output, exit codes, messages.
 
 Run in process through ``cli.main`` (the same parser and error handling as the
 installed script); one subprocess test checks the real entry point.
@@ -141,7 +141,7 @@ def test_bad_db_paths_exit_2(capsys, monkeypatch, tmp_path):
 
 def test_locked_db_exit_2(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
-    import pyramid_referee.store as store_mod
+    import pyramid_referee.match.store as store_mod
 
     monkeypatch.setattr(store_mod, "BUSY_TIMEOUT_S", 0.1)
     blocker = sqlite3.connect(db, isolation_level=None)
@@ -272,7 +272,7 @@ def test_delete_from_a_pipe_needs_yes(capsys, monkeypatch, db):
 
 @pytest.mark.parametrize("key, deleted", [("д", True), ("y", True), ("н", False), ("\n", False)])
 def test_delete_on_the_terminal_asks_one_key(capsys, monkeypatch, db, key, deleted):
-    import pyramid_referee.cli_match as cm
+    import pyramid_referee.cli.match as cm
 
     mid = new_match(capsys, monkeypatch, db)
     asked = []

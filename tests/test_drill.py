@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from pyramid_referee.drill import (
+from pyramid_referee.teach.drill import (
     LEVELS, MODES, PRECISIONS, Exercise, generate, grade, summarize, summary_text,
 )
 from pyramid_referee.grammar import Call, Pocket, Refusal, parse

@@ -50,7 +50,7 @@ class Model:
 
 
 def _call_for(text: str, m: Match):
-    from pyramid_referee.match_session import read_call
+    from pyramid_referee.match.session import read_call
 
     r = read_call(text, settings=m.settings, on_table=m.state.on_table, lang="ru")
     return r.call, r.status

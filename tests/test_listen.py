@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyramid_referee import listen
-from pyramid_referee import timeline as tl
+from pyramid_referee.referee import listen
+from pyramid_referee.referee import timeline as tl
 from pyramid_referee.grammar.call import Call, Pocket
 from pyramid_referee.voice import model as vm
 from pyramid_referee.voice.audio import RATE, read_wav, write_wav
@@ -280,8 +280,8 @@ def test_russian_call_then_click_end_to_end(tmp_path):  # pragma: no cover - nee
 # --- the live referee's core (fed like a microphone, from a file) -----------------------------
 
 def _session(tmp_path):
-    from pyramid_referee.match_session import Session
-    from pyramid_referee.store import Store
+    from pyramid_referee.match.session import Session
+    from pyramid_referee.match.store import Store
 
     store = Store(tmp_path / "m.db")
     return store, Session.create(store, ["A", "B"], {}, lang="en")
@@ -446,7 +446,7 @@ def test_speaker_is_busy_while_reading_and_a_moment_after():
 
 
 def test_live_referee_refuses_an_outcome_before_a_strike_and_a_bad_outcome(ko_model, tmp_path):
-    from pyramid_referee.match_session import StrokeInputError
+    from pyramid_referee.match.session import StrokeInputError
 
     store, session = _session(tmp_path)
     with store:
@@ -502,8 +502,8 @@ import numpy as np
 from test_listen import KO_WORDS, KoGrammar, _session
 from test_voice_recognizer import korean_model
 from pathlib import Path
-from pyramid_referee import listen
-from pyramid_referee import timeline as tl
+from pyramid_referee.referee import listen
+from pyramid_referee.referee import timeline as tl
 from pyramid_referee.voice.mic import MicrophoneSource
 from pyramid_referee.voice.strike import StrikeDetector
 

@@ -1,4 +1,4 @@
-"""Exports of a stored match (match_report.py): JSON, the CSV a spreadsheet opens, the replay
+"""Exports of a stored match (match/report.py): JSON, the CSV a spreadsheet opens, the replay
 script in the players' own words, the written game record."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import json
 import pytest
 
 from pyramid_referee.i18n import set_lang
-from pyramid_referee.match_report import CSV_BOM, csv_number, export_csv, export_json, export_record, export_script
-from pyramid_referee.match_session import Session
-from pyramid_referee.play import Play
-from pyramid_referee.store import Store
+from pyramid_referee.match.report import CSV_BOM, csv_number, export_csv, export_json, export_record, export_script
+from pyramid_referee.match.session import Session
+from pyramid_referee.cli.play import Play
+from pyramid_referee.match.store import Store
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def test_csv_numbers_use_the_decimal_comma():
 
 
 def test_exported_script_replays_to_the_stored_state_in_the_players_own_words(store):
-    from pyramid_referee.replay import replay_lines
+    from pyramid_referee.match.replay import replay_lines
 
     s = play(store, GAME + ["- | биток 8", "undo"])
     text = export_script(store, s.id)
@@ -103,7 +103,7 @@ def test_exported_script_replays_to_the_stored_state_in_the_players_own_words(st
 
 
 def test_exported_record_checks_clean_and_replays_to_the_stored_score(store):
-    from pyramid_referee.record import check_record
+    from pyramid_referee.match.record import check_record
 
     s = play(store, GAME, settings={"target": 31, "penalty": 3})
     text = export_record(store, s.id)
@@ -117,7 +117,7 @@ def test_exported_record_checks_clean_and_replays_to_the_stored_score(store):
 
 
 def test_exported_record_keeps_a_start_from_a_score_sheet(store):
-    from pyramid_referee.record import check_record
+    from pyramid_referee.match.record import check_record
 
     start = {"scores": {"Аня": 20, "Боря": 7}, "on_table": [2, 4, 6, 7, 9, 10, 11, 12, 13, 14, 15], "to_play": "Боря"}
     s = Session.create(store, ["Аня", "Боря"], None, start, lang="ru")
@@ -145,8 +145,8 @@ def _two_games_to_two_wins(store):
 
 
 def test_a_match_of_several_games_exported_as_a_script_replays_to_the_same_match_score(store):
-    from pyramid_referee.match_report import export_script
-    from pyramid_referee.replay import replay_lines
+    from pyramid_referee.match.report import export_script
+    from pyramid_referee.match.replay import replay_lines
 
     s = _two_games_to_two_wins(store)
     script = export_script(store, s.id)
@@ -158,8 +158,8 @@ def test_a_match_of_several_games_exported_as_a_script_replays_to_the_same_match
 
 
 def test_a_match_of_several_games_exported_as_a_record_checks_clean_and_replays_the_same(store):
-    from pyramid_referee.match_report import export_record
-    from pyramid_referee.record import check_record
+    from pyramid_referee.match.report import export_record
+    from pyramid_referee.match.record import check_record
 
     s = _two_games_to_two_wins(store)
     text = export_record(store, s.id)

@@ -1,4 +1,4 @@
-"""The scorer (play.py) and the session under it (match_session.py), in process.
+"""The scorer (cli/play.py) and the session under it (match/session.py), in process.
 
 The real path: call text → the grammar's parser, outcome notation → the rules
 engine, each stroke committed to a real SQLite store, then restored by replay.
@@ -13,10 +13,10 @@ import sqlite3
 import pytest
 
 from pyramid_referee.i18n import set_lang
-from pyramid_referee.match_report import route_kinds, stats
-from pyramid_referee.match_session import Session
-from pyramid_referee.play import Play, help_text
-from pyramid_referee.store import Store, StoreError
+from pyramid_referee.match.report import route_kinds, stats
+from pyramid_referee.match.session import Session
+from pyramid_referee.cli.play import Play, help_text
+from pyramid_referee.match.store import Store, StoreError
 
 
 def run_play(store, lines, *, match_id=None, players=("Аня", "Боря"), settings=None, lang="ru"):
@@ -273,7 +273,7 @@ def test_english_messages(store):
 
 
 def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):
-    from pyramid_referee.store import StoreConflict
+    from pyramid_referee.match.store import StoreConflict
 
     s, _, _ = run_play(store, GAME[:1])
     with Store(store.path) as other_store:
@@ -416,7 +416,7 @@ def test_undo_of_a_new_games_first_stroke_returns_to_the_ended_game(store):
 
 
 def test_the_scoreboard_never_shows_minus_zero():
-    from pyramid_referee.play import _penalties
+    from pyramid_referee.cli.play import _penalties
 
     assert [_penalties(0, 0), _penalties(5, 0), _penalties(0, 10), _penalties(5, 10)] == ["—", "+5", "−10", "+5 −10"]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_referee.record import (Record, RecordStroke, WrittenStroke, check_record, is_record, read_record,
+from pyramid_referee.match.record import (Record, RecordStroke, WrittenStroke, check_record, is_record, read_record,
                                     render_record)
-from pyramid_referee.replay import replay_lines
+from pyramid_referee.match.replay import replay_lines
 from pyramid_referee.rules import Match
 
 GOOD = """\
@@ -239,7 +239,7 @@ def test_every_corpus_match_written_as_a_record_checks_clean_and_ends_the_same(p
 
 def test_the_help_example_strokes_check_clean():
     from pyramid_referee.i18n import catalog
-    from pyramid_referee.record import RECORD_HELP
+    from pyramid_referee.match.record import RECORD_HELP
 
     for text in (catalog("ru").gettext(RECORD_HELP), RECORD_HELP.replace("«", "").replace("»", "")):
         example = ["Игроки: Иван, Пётр"] + [x.strip() for x in text.splitlines() if x.startswith("  ") and "|" in x]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_referee.replay import ReplayError, read_script, replay_lines, run
+from pyramid_referee.match.replay import ReplayError, read_script, replay_lines, run
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "matches"
 SCRIPTS = sorted(CORPUS.glob("*.jsonl"))

@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 
-from pyramid_referee.store import SCHEMA_VERSION, Store, StoreError, StrokeRecord, default_db_path
+from pyramid_referee.match.store import SCHEMA_VERSION, Store, StoreError, StrokeRecord, default_db_path
 
 
 def rec(n: int, **kw) -> StrokeRecord:
@@ -244,7 +244,7 @@ class StoreMachine(RuleBasedStateMachine):
         super().__init__()
         import tempfile
 
-        from pyramid_referee.match_session import Session
+        from pyramid_referee.match.session import Session
         from pyramid_referee.rules import Match, Settings
 
         self.dir = tempfile.TemporaryDirectory()
@@ -360,7 +360,7 @@ def test_an_empty_sqlite_database_of_another_program_is_refused_too(tmp_path):
 
 
 def test_opening_without_create_never_makes_a_file(tmp_path):
-    from pyramid_referee.store import StoreMissing
+    from pyramid_referee.match.store import StoreMissing
 
     path = tmp_path / "none.sqlite"
     with pytest.raises(StoreMissing) as exc:

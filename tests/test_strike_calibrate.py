@@ -1,4 +1,4 @@
-"""`strikes calibrate` (pyramid_referee/strike_calibrate.py): hear strikes and collisions, save the profile.
+"""`strikes calibrate` (pyramid_referee/referee/calibrate.py): hear strikes and collisions, save the profile.
 
 The calibration audio is made of recordings (../shared/sounds, read in place): the strikes a
 player was asked for, one at a time, and a ball rolled into another.

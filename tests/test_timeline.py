@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_referee import timeline as tl
+from pyramid_referee.referee import timeline as tl
 from pyramid_referee.grammar.call import Call, Pocket
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "vosk"

@@ -19,8 +19,8 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from pyramid_referee.i18n import set_lang  # noqa: E402
-from pyramid_referee.match_session import Session  # noqa: E402
-from pyramid_referee.store import Store  # noqa: E402
+from pyramid_referee.match.session import Session  # noqa: E402
+from pyramid_referee.match.store import Store  # noqa: E402
 from pyramid_referee.web.app import create_app  # noqa: E402
 
 PIN = "4321"

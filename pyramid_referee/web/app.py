@@ -33,8 +33,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..i18n import UserError, json_reason, set_lang, tr
-from ..match_session import CallReading, Session, StrokeInputError
-from ..store import Store, StoreConflict, StoreError
+from ..match.session import CallReading, Session, StrokeInputError
+from ..match.store import Store, StoreConflict, StoreError
 from .learn import learn_routes
 from .texts import POCKETS, page_texts
 from .view import call_json, state_json
@@ -270,7 +270,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         text = request.query_params.get("call", "")
         if not text.strip() or len(text) > 500:
             return _error(422, tr("give the call: ?call=TEXT (at most 500 characters)"))
-        from .. import diagram
+        from ..teach import diagram
 
         try:
             svg = diagram.call_svg(text, lang=lang)

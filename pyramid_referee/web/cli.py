@@ -20,7 +20,7 @@ import secrets
 import socket
 import sys
 
-from ..cli_options import add_players_option, add_to_wins_option, match_id, players_from
+from ..cli.options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
 
 PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
@@ -61,8 +61,8 @@ def _port(value: str) -> int:
 
 def _open_match(args) -> int:
     """The match to serve, checked (and, with --players, created) before the server starts."""
-    from ..match_session import Session
-    from ..store import Store
+    from ..match.session import Session
+    from ..match.store import Store
 
     players = players_from(args.players)
     if players is not None:

@@ -23,7 +23,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from .. import diagram, drill
+from ..teach import diagram
+from ..teach import drill
 from ..i18n import tr
 
 MAX_CALL = 300        # characters of a typed call or answer (a spoken call is far shorter)
@@ -103,7 +104,7 @@ def _json(data: dict, status: int = 200) -> JSONResponse:
 
 def learn_routes(render_page, lang: str) -> list[Route]:
     """The page and its API. ``render_page(template, **context)`` → the page's HTMLResponse."""
-    from ..cli_drill import drill_svg
+    from ..cli.drill import drill_svg
 
     texts = learn_texts()
     texts_json = json.dumps(texts, ensure_ascii=False)

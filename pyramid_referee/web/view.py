@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import tr
-from ..match_session import CallReading, Session
-from ..play import game_line, match_score_line
+from ..match.session import CallReading, Session
+from ..cli.play import game_line, match_score_line
 from ..rules import clauses, needs
 from ..rules.notation import render_outcome
 

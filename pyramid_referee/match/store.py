@@ -46,7 +46,7 @@ The current position of a match is therefore the ``active`` strokes in seq
 order, and it is exactly what the last committed transaction left: undo and redo
 survive a crash like strokes do.
 
-The store keeps records; it does not judge. ``match_session`` restores a match by
+The store keeps records; it does not judge. ``match.session`` restores a match by
 replaying the active strokes through the rules engine and checks the replay
 agrees with what was stored (and shown).
 """
@@ -61,7 +61,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from .i18n import UserError, tr
+from ..i18n import UserError, tr
 
 SCHEMA_VERSION = 2
 APP_NAME = "pyramid-referee"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from . import timeline as tl
-from .i18n import trl
+from ..i18n import trl
 
 DEFAULT_BLOCK_MS = 10  # ms; the strike is reported ≈7 ms + one block after the click (bar: 20 ms)
 DEFAULT_ALTERNATIVES = 3
@@ -262,7 +262,7 @@ def reading_of(d: tl.Decision, lang: str = "ru"):
     """
     from pyramid_referee.grammar.call import Call
 
-    from .match_session import CallReading
+    from ..match.session import CallReading
 
     if d.status == "accepted":
         call = Call.from_json(d.call)
@@ -376,8 +376,8 @@ class LiveReferee:
 
     def enter(self, outcome_text: str):
         """Judge and store the stroke just decided (StrokeInputError: nothing changed)."""
-        from .i18n import tr
-        from .match_session import StrokeInputError
+        from ..i18n import tr
+        from ..match.session import StrokeInputError
 
         if self.decision is None:
             raise StrokeInputError(tr("there was no strike yet"))
@@ -403,10 +403,10 @@ def run_live(args) -> int:
 
     from rich.console import Console
 
-    from .i18n import UserError, get_lang, tr
-    from .match_session import Session, StrokeInputError
-    from .play import render_scoreboard
-    from .store import Store
+    from ..i18n import UserError, get_lang, tr
+    from ..match.session import Session, StrokeInputError
+    from ..cli.play import render_scoreboard
+    from ..match.store import Store
     from pyramid_referee.voice.errors import VoiceError
 
     lang = get_lang()
@@ -427,7 +427,7 @@ def run_live(args) -> int:
         return 0
     names = settings = None
     if args.match is None and args.players:  # a bad option is told before the model loads
-        from .cli_options import players_from
+        from ..cli.options import players_from
 
         names = players_from(args.players)
         settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
@@ -440,12 +440,12 @@ def run_live(args) -> int:
     from pyramid_referee.voice.audio import MicrophoneSource
     from pyramid_referee.voice.strike import StrikeDetector
 
-    from .cli_strikes import load_profile
+    from ..cli.strikes import load_profile
 
     profile = None
     if args.strike == "audio":
         if getattr(args, "calibrate", False):  # before the store: a failed calibration creates nothing
-            from .strike_calibrate import calibrate_profile, report
+            from .calibrate import calibrate_profile, report
             from pyramid_referee.voice import profile as prof
 
             for name, value in (("count", 5), ("collisions", 3), ("name", None), ("from_files", None),
@@ -640,7 +640,7 @@ def run_live(args) -> int:
                 awaiting.clear()
                 console.print(f"#{entered.seq} " + entered.verdict.message(lang))
                 if getattr(args, "why", False):  # each cited clause in full
-                    from .cli_rules import why_lines
+                    from ..cli.rules import why_lines
 
                     for line in why_lines(entered.verdict.clauses, lang, full=True):
                         console.print("   " + line, markup=False)
@@ -648,7 +648,7 @@ def run_live(args) -> int:
                 speaker.say(entered.verdict.message(lang))
                 console.print(render_scoreboard(session.state.to_json(), session.id, lang))
                 if session.state.result is not None:
-                    from .play import game_end_text
+                    from ..cli.play import game_end_text
 
                     if session.match.decided:
                         console.print(tr("match {id} is over").format(id=session.id)

@@ -21,10 +21,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import UserError, get_lang, json_problem_ru, tr, trl
-from .rules import Match, Outcome, RulesError, RulesInputError, Settings
-from .grammar.call import Call, CallFormatError
-from .rules.notation import NotationError, parse_outcome_located
+from ..i18n import UserError, get_lang, json_problem_ru, tr, trl
+from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
+from ..grammar.call import Call, CallFormatError
+from ..rules.notation import NotationError, parse_outcome_located
 from .store import Store, StoreError, StrokeRecord, StrokeRow
 
 
@@ -179,7 +179,7 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         except CallFormatError as exc:
             raise StrokeInputError(tr("call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
-    from .grammar import parse
+    from ..grammar import parse
 
     result = parse(src, mode=settings.mode, balls_left=sorted(on_table),
                    pocket_precision=settings.pocket_precision)  # Q2 is a match setting
@@ -190,11 +190,11 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
 
 def _render(call: Any) -> str | None:
     try:
-        from . import grammar
+        from .. import grammar
 
         render = getattr(grammar, "render", None)
         if not callable(render):
-            from .grammar.render import render
+            from ..grammar.render import render
         return render(call)
     except Exception:  # rendering is a courtesy; the stored call is the JSON
         return None

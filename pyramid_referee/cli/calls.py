@@ -10,9 +10,9 @@ import argparse
 import json
 import sys
 
-from .cli_options import add_call_options, has_undecodable, read_text_lines
-from .i18n import UserError, get_lang, os_reason, tr
-from .record import RECORD_HELP
+from .options import add_call_options, has_undecodable, read_text_lines
+from ..i18n import UserError, get_lang, os_reason, tr
+from ..match.record import RECORD_HELP
 
 
 
@@ -69,7 +69,7 @@ def _check_text(text: str) -> None:
 
 
 def _parse(text: str, args):
-    from .grammar import GrammarError, parse
+    from ..grammar import GrammarError, parse
 
     _check_text(text)
     try:
@@ -79,7 +79,7 @@ def _parse(text: str, args):
 
 
 def _cmd_parse(args) -> int:
-    from .grammar import Call, render
+    from ..grammar import Call, render
 
     lang = get_lang()
     result = _parse(args.text, args)
@@ -101,8 +101,8 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_validate(args) -> int:
-    from .grammar import Call, render
-    from .record import is_record
+    from ..grammar import Call, render
+    from ..match.record import is_record
 
     lang = get_lang()
     lines = read_text_lines(args.file)
@@ -160,7 +160,7 @@ def _cmd_validate(args) -> int:
 
 def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> int:
     """A game record checked like a compiler: every problem with its line, column and hint."""
-    from .record import check_record
+    from ..match.record import check_record
 
     checked = check_record(lines)
     out: list[str] = []
@@ -200,7 +200,7 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
 
 
 def _cmd_explain(args) -> int:
-    from .grammar import GrammarError, explain
+    from ..grammar import GrammarError, explain
 
     lang = get_lang()
     _check_text(args.text)
@@ -210,7 +210,7 @@ def _cmd_explain(args) -> int:
     except GrammarError as exc:
         raise UserError(str(exc)) from None
     if args.svg is not None:
-        from .diagram import call_svg, refusal_svg
+        from ..teach.diagram import call_svg, refusal_svg
 
         check_svg_path(args.svg, "--svg")
         picture = call_svg(result.result, lang=lang, balls_left=args.balls_left) if result.ok \

@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 
-from .cli_options import read_text_lines
-from .cli_rules import add_why_option, why_lines
-from .i18n import UserError, get_lang, tr, trl
-from .record import RECORD_HELP, is_record
+from .options import read_text_lines
+from .rules import add_why_option, why_lines
+from ..i18n import UserError, get_lang, tr, trl
+from ..match.record import RECORD_HELP, is_record
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .replay import ReplayError, replay_lines
+    from ..match.replay import ReplayError, replay_lines
 
     lang = get_lang()
     lines = read_text_lines(args.script)
@@ -66,7 +66,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _replay_record(path: str, lines: list[str], lang: str):
     """A written game record judged stroke by stroke; its first problem stops it, named like validate names it."""
-    from .record import check_record
+    from ..match.record import check_record
 
     checked = check_record(lines)
     if checked.problems:
@@ -86,7 +86,7 @@ def _replay_record(path: str, lines: list[str], lang: str):
 def report(result, lang: str = "ru", why: bool = False) -> list[str]:
     """A readable report: one paragraph a stroke (who, the call, the outcome, the verdict and what
     its clause codes mean: their titles, or with ``why`` their full text), then the result."""
-    from .rules.notation import render_outcome
+    from ..rules.notation import render_outcome
 
     lines = []
     for i, row in enumerate(result.rows, 1):

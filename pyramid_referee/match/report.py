@@ -1,7 +1,7 @@
 """What a stored match says: per-player statistics and exports (JSON, CSV, a replay script, a game record).
 
 Everything here reads the stored records (the verdicts as shown), not a new
-judgement; ``match_session`` is what checks them against a replay.
+judgement; ``match.session`` is what checks them against a replay.
 
 Statistics, per player, over the active strokes (the current line of play):
 
@@ -200,8 +200,8 @@ def export_csv(store: Store, match_id: int) -> str:
     """One row a stroke of the current line of play, for a spreadsheet: UTF-8 with a BOM,
     «;» between cells, a decimal comma; headers and words in the current language
     (``i18n.tr``), the outcome in the outcome notation, the call as said."""
-    from .i18n import get_lang, tr
-    from .rules.notation import render_outcome
+    from ..i18n import get_lang, tr
+    from ..rules.notation import render_outcome
 
     m = store.get_match(match_id)
     p0, p1 = m.players
@@ -243,7 +243,7 @@ def export_csv(store: Store, match_id: int) -> str:
 def _replayed_verdicts(store: Store, match_id: int) -> dict:
     """seq → the verdict replayed by the rules engine, to be said in the reader's language (the
     stored sentence is in the language it was shown in); empty where the replay cannot be made."""
-    from .match_session import Session
+    from .session import Session
     from .store import StoreError
 
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .i18n import N_, UserError, tr
+from ..i18n import N_, UserError, tr
 
 KIND = {
     "tip": N_("cue tip"),

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from .i18n import UserError, get_lang, tr
+from ..i18n import UserError, get_lang, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from .rules.clauses import SECTIONS, lookup, unknown_message
+    from ..rules.clauses import SECTIONS, lookup, unknown_message
 
     lang = get_lang()
     codes = [c for arg in args.codes for c in arg.split(",") if c.strip()]
@@ -61,7 +61,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 def why_lines(codes, lang: str, full: bool) -> list[str]:
     """What a verdict's clause codes mean: their titles on one line, or (``--why``) each in full."""
-    from .rules.clauses import cited, explained
+    from ..rules.clauses import cited, explained
 
     if full:
         return explained(codes, lang)

@@ -16,9 +16,9 @@ import json
 import sys
 from pathlib import Path
 
-from .cli_options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
-from .cli_rules import add_why_option, why_lines
-from .i18n import N_, UserError, get_lang, json_reason, os_reason, tr
+from .options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
+from .rules import add_why_option, why_lines
+from ..i18n import N_, UserError, get_lang, json_reason, os_reason, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -97,7 +97,7 @@ def _id_help() -> str:
 
 def _store(args, *, create: bool = False):
     """The match database; only a command that starts a match creates it (``create``)."""
-    from .store import Store
+    from ..match.store import Store
 
     return Store(args.db, create=create)
 
@@ -136,7 +136,7 @@ def _new_settings(args) -> dict:
 
 def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
     """A new match's players, settings and start, checked before any database is opened."""
-    from .match_session import Session
+    from ..match.session import Session
 
     players = players_from(args.players) or [tr("Player 1"), tr("Player 2")]
     settings, start = _new_settings(args), _load_json_arg(args.start, "start")
@@ -145,7 +145,7 @@ def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
 
 
 def _create(store, new):
-    from .match_session import Session
+    from ..match.session import Session
 
     players, settings, start, wins = new
     return Session.create(store, players, settings, start, lang=get_lang(), to_wins=wins)
@@ -193,7 +193,7 @@ def _local_time(stamp: str) -> str:
 
 
 def cmd_list(args) -> int:
-    from .store import StoreMissing
+    from ..match.store import StoreMissing
 
     try:
         with _store(args) as store:
@@ -235,9 +235,9 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from .match_session import Session
+    from ..match.session import Session
     from .play import render_scoreboard, scoreboard_line
-    from .rules.notation import render_outcome
+    from ..rules.notation import render_outcome
 
     lang = get_lang()
     with _store(args) as store:
@@ -298,7 +298,7 @@ def series_lines(s, lang: str) -> list[str]:
 
 
 def cmd_resume(args) -> int:
-    from .match_session import Session
+    from ..match.session import Session
 
     with _store(args) as store:
         s = Session.open(store, args.id, lang=get_lang())
@@ -306,7 +306,7 @@ def cmd_resume(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from .match_session import Session
+    from ..match.session import Session
 
     if args.match is not None:
         with _store(args) as store:
@@ -323,7 +323,7 @@ def cmd_play(args) -> int:
 def _refuse_unnamed_match_beside_an_open_one(args) -> None:
     """``play`` with no players while a match is unfinished: the marker most likely meant to go
     on with it; a new match of «Игрок 1 — Игрок 2» beside it would be a stray one."""
-    from .store import StoreError
+    from ..match.store import StoreError
 
     try:
         with _store(args) as store:
@@ -394,9 +394,9 @@ def cmd_delete(args) -> int:
 
 
 def cmd_undo_redo(args) -> int:
-    from .match_session import Session
+    from ..match.session import Session
     from .play import scoreboard_line
-    from .store import StoreError
+    from ..match.store import StoreError
 
     with _store(args) as store:
         mid = args.id
@@ -433,13 +433,13 @@ _ROUTE_KINDS = {  # terms.md
 
 
 def _route_kind(kind: str) -> str:
-    """A route kind of match_report.route_kinds as the user reads it."""
+    """A route kind of match.report.route_kinds as the user reads it."""
     return tr(_ROUTE_KINDS[kind]) if kind in _ROUTE_KINDS else kind
 
 
 def cmd_stats(args) -> int:
-    from .match_report import stats
-    from .rules.verdict import FOUL_WORDS
+    from ..match.report import stats
+    from ..rules.verdict import FOUL_WORDS
 
     with _store(args) as store:
         m = store.get_match(args.id)

@@ -23,9 +23,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from .grammar.call import Call, CallFormatError
-from .i18n import json_problem_ru
-from .rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
+from ..grammar.call import Call, CallFormatError
+from ..i18n import json_problem_ru
+from ..rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
 
 HEADER_KEYS = ("settings", "players", "start", "to_wins")
 STROKE_KEYS = ("call", "outcome", "comment")
@@ -179,7 +179,7 @@ def read_script(lines: Iterable[str]) -> Script:
 
 
 def _grammar_parse() -> Callable:
-    from .grammar import parse  # the call parser (engineer A)
+    from ..grammar import parse  # the call parser (engineer A)
 
     return parse
 
@@ -204,7 +204,7 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
 
 def _refusal_clause(code: Any) -> str | None:
     try:
-        from .grammar.refusal import CLAUSES
+        from ..grammar.refusal import CLAUSES
     except ImportError:  # an older grammar without the table
         return None
     return CLAUSES.get(code)

@@ -1,6 +1,6 @@
 """The ``export`` subcommand (see cli.py): a stored match written out for the people and tools that use it.
 
-Formats (``match_report`` writes them):
+Formats (``match.report`` writes them):
 
 - ``json``: the whole stored match (the strokes with their verdicts and states);
 - ``csv``: one row a stroke, as Russian Excel opens it as is (UTF-8 with a BOM, «;»
@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from .i18n import UserError, os_reason, tr
+from ..i18n import UserError, os_reason, tr
 
 FORMATS = ("json", "csv", "script", "record")
 #: -o FILE: the extension → the format written.
@@ -87,8 +87,8 @@ def output_format(output: str | None, asked: str | None) -> str:
 
 
 def cmd_export(args) -> int:
-    from .match_report import export_csv, export_json, export_record, export_script
-    from .store import Store
+    from ..match.report import export_csv, export_json, export_record, export_script
+    from ..match.store import Store
 
     fmt = output_format(args.output, args.format)  # refused before the database is opened
     with Store(args.db, create=False) as store:   # exporting reads: it never makes a database

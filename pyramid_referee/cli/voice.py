@@ -15,9 +15,9 @@ import argparse
 import json
 import sys
 
-from .cli_options import add_call_options, mode, read_text_lines
-from .cli_rules import add_why_option
-from .i18n import UserError, get_lang, os_reason, tr
+from .options import add_call_options, mode, read_text_lines
+from .rules import add_why_option
+from ..i18n import UserError, get_lang, os_reason, tr
 
 
 def _positive_int(value: str) -> int:
@@ -41,7 +41,7 @@ def _positive_float(value: str) -> float:
 
 
 def _print_help(p: argparse.ArgumentParser) -> int:
-    from .i18n import argparse_in_language
+    from ..i18n import argparse_in_language
 
     with argparse_in_language():
         p.print_help(sys.stderr)
@@ -100,7 +100,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "the strike: the cue click in the audio (default) or a press of Enter"))
     p.add_argument("--speak", action="store_true", help=tr("say the acceptance and the verdict aloud (espeak-ng)"))
     p.add_argument("--db", default=None, metavar=tr("PATH"), help=tr("match store (SQLite) file"))
-    from .cli_options import add_players_option, add_to_wins_option, match_id
+    from .options import add_players_option, add_to_wins_option, match_id
 
     p.add_argument("--match", type=match_id, default=None, metavar=tr("ID"),
                    help=tr("continue this match (default: the latest open one)"))
@@ -120,7 +120,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "saved"))
     # The strike is reported ≈18 ms (the detector's look-ahead: the sound's first 16 ms) + up to
     # one block after it; the bar is 30 ms, so the default is the pipeline's 10 ms block.
-    from .listen import DEFAULT_BLOCK_MS
+    from ..referee.listen import DEFAULT_BLOCK_MS
 
     p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar=tr("MS"),
                    help=tr(
@@ -165,7 +165,7 @@ def _voice_errors():
 
 
 def _print_decisions(decisions, as_json: bool) -> None:
-    from .listen import describe, grammar_render
+    from ..referee.listen import describe, grammar_render
 
     render = grammar_render()
     for d in decisions:
@@ -176,7 +176,7 @@ def _print_decisions(decisions, as_json: bool) -> None:
 
 
 def cmd_timeline(args) -> int:
-    from . import timeline as tl
+    from ..referee import timeline as tl
 
     lines = read_text_lines(args.events)
     try:
@@ -195,7 +195,7 @@ def cmd_timeline(args) -> int:
 # --- transcribe -------------------------------------------------------------------------------
 
 def _open_model(args):
-    from .listen import open_model
+    from ..referee.listen import open_model
 
     try:
         return open_model(args.model, verbose=args.verbose, lang=get_lang())
@@ -228,7 +228,7 @@ def _check_writable(path: str, option: str) -> None:
 
 
 def cmd_transcribe(args) -> int:
-    from .listen import transcribe
+    from ..referee.listen import transcribe
 
     balls = args.balls_left
     from pyramid_referee.voice.audio import read_wav_info  # fail on a bad file before loading the model
@@ -276,7 +276,7 @@ def cmd_transcribe(args) -> int:
 # --- listen -----------------------------------------------------------------------------------
 
 def cmd_listen(args) -> int:
-    from .listen import run_live
+    from ..referee.listen import run_live
 
     return run_live(args)
 

@@ -13,8 +13,8 @@ import json
 import random
 import sys
 
-from .cli_options import MODES, POCKET_PRECISIONS, has_undecodable
-from .i18n import UserError, get_lang, os_reason, tr
+from .options import MODES, POCKET_PRECISIONS, has_undecodable
+from ..i18n import UserError, get_lang, os_reason, tr
 
 HINT_WORDS = {"?", "подсказка", "hint"}
 ANSWER_WORDS = {"ответ", "answer"}
@@ -66,7 +66,7 @@ def _emit(obj: dict) -> None:
 
 
 def _cmd_drill(args) -> int:
-    from . import drill
+    from ..teach import drill
 
     lang = get_lang()
     _check_count(args.count, "--count")
@@ -123,7 +123,7 @@ def _picture_line(pictures: dict, ex) -> str:
 
 def drill_svg(ex, lang: str) -> str:
     """The exercise's shot drawn on the table, captioned with the task, not with the answer."""
-    from .diagram import call_svg
+    from ..teach.diagram import call_svg
 
     if ex.kind == "fix":
         caption = tr("Exercise {n}: this call is refused: «{broken}». Say a correct one.").format(
@@ -138,7 +138,7 @@ def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:
     {exercise index: path}. A folder that cannot be made or written is one clear line."""
     from pathlib import Path
 
-    from .cli_calls import write_svg
+    from .calls import write_svg
 
     out = Path(folder)
     try:
@@ -170,7 +170,7 @@ def _read(interactive: bool) -> str | None:
 
 def _ask(ex, lang: str, interactive: bool, as_json: bool):
     """Read answers to one exercise until one is graded: a Grade, "revealed", "quit" or None (no more input)."""
-    from . import drill
+    from ..teach import drill
 
     while True:
         line = _read(interactive)

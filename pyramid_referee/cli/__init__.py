@@ -1,14 +1,14 @@
 """The command line: one argparse parser; each area registers its own subcommands.
 
-- ``cli_calls``: parse, validate, explain (the call language)
-- ``cli_drill``: drill (learners phrase calls; mistakes explained)
-- ``cli_replay``: replay (a match script through the rules engine)
-- ``cli_match``: match new/list/show/resume, undo, redo, stats, play (the match store)
-- ``cli_export``: export (a stored match as JSON, CSV, a replay script or a game record)
-- ``cli_strikes``: strikes (the strike detector alone)
-- ``cli_voice``: timeline, listen, transcribe, model (the voice referee)
-- ``cli_rules``: rules (the text of the clauses verdicts cite)
-- ``web.cli``: serve (the scoreboard, the marker's pad and the JSON API in a browser)
+- ``calls``: parse, validate, explain (the call language)
+- ``drill``: drill (learners phrase calls; mistakes explained)
+- ``replay``: replay (a match script through the rules engine)
+- ``match``: match new/list/show/resume, undo, redo, stats, play (the match store)
+- ``export``: export (a stored match as JSON, CSV, a replay script or a game record)
+- ``strikes``: strikes (the strike detector alone)
+- ``voice``: timeline, listen, transcribe, model (the voice referee)
+- ``rules``: rules (the text of the clauses verdicts cite)
+- ``..web.cli``: serve (the scoreboard, the marker's pad and the JSON API in a browser)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
 from ``UserError`` (or the subpackages' own error bases, listed in
@@ -21,9 +21,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import __version__, cli_calls, cli_drill, cli_export, cli_match, cli_replay, cli_rules, cli_strikes, cli_voice
-from .i18n import UserError, argparse_in_language, set_lang, tr
-from .web import cli as cli_web
+from .. import __version__
+from . import calls as cli_calls
+from . import drill as cli_drill
+from . import export as cli_export
+from . import match as cli_match
+from . import replay as cli_replay
+from . import rules as cli_rules
+from . import strikes as cli_strikes
+from . import voice as cli_voice
+from ..i18n import UserError, argparse_in_language, set_lang, tr
+from ..web import cli as cli_web
 
 AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_web)
 

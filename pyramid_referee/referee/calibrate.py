@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import sys
 
-from .i18n import UserError, get_lang, tr
+from ..i18n import UserError, get_lang, tr
 
 
 def _read(path: str):
-    from .voice.audio import read_wav
+    from ..voice.audio import read_wav
 
     return read_wav(path, lang=get_lang())
 
@@ -25,7 +25,7 @@ def _record(args, what: str, count: int, counter) -> "object":
     """Record from the microphone until ``counter(samples)`` reaches ``count`` or time is up."""
     import numpy as np
 
-    from .voice.mic import MicrophoneSource
+    from ..voice.mic import MicrophoneSource
 
     seconds = args.seconds or 60.0
     blocks = []
@@ -56,8 +56,8 @@ class _LiveCounter:
     every non-speech sound (collisions)."""
 
     def __init__(self, strikes: bool) -> None:
-        from .voice.onsets import OnsetDetector
-        from .voice.sound_class import load_model
+        from ..voice.onsets import OnsetDetector
+        from ..voice.sound_class import load_model
 
         self.det = OnsetDetector()
         self.model = load_model()
@@ -66,7 +66,7 @@ class _LiveCounter:
         self.last = -1e9
 
     def __call__(self, frame) -> int:
-        from .voice.calibrate import is_voice
+        from ..voice.calibrate import is_voice
 
         for o in self.det.feed(frame.samples, frame.t0):
             if is_voice(self.model.proba(o.features), self.model):
@@ -79,8 +79,8 @@ class _LiveCounter:
 
 def calibrate_profile(args):
     """Hear, fit and report; return the profile (saved) or raise UserError (nothing saved)."""
-    from .voice import profile as prof
-    from .voice.calibrate import calibrate
+    from ..voice import profile as prof
+    from ..voice.calibrate import calibrate
 
     if args.count < 1 or args.count > 50:
         raise UserError(tr("--count: a number of strikes from 1 to 50"))
@@ -136,7 +136,7 @@ def report(profile) -> list[str]:
 def run_calibrate(args) -> int:
     import json
 
-    from .voice import profile as prof
+    from ..voice import profile as prof
 
     profile, st, co = calibrate_profile(args)
     ok = profile.strikes_found == profile.strikes_asked

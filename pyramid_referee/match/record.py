@@ -48,7 +48,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from .i18n import N_, trl
+from ..i18n import N_, trl
 
 # Lark and the rules engine are imported where they are used: the command line imports this
 # module for its help text (RECORD_HELP), and every command would otherwise pay for them.
@@ -314,7 +314,7 @@ def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col:
         else:
             rec.settings[name] = _YES[v]
     elif name == "to_wins":
-        from .rules.match import MAX_TO_WINS
+        from ..rules.match import MAX_TO_WINS
 
         if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
             return bad(N_("'{value}': a whole number from 1 to {high} is needed"), value=value, high=MAX_TO_WINS)
@@ -354,7 +354,7 @@ def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None
         problems.append(Problem(first_line, 1, "header", N_("the players are not given"),
                                 N_("start with 'Игроки: Иван, Пётр' (the one who breaks first)")))
         return
-    from .rules import GameState, RulesInputError, Settings
+    from ..rules import GameState, RulesInputError, Settings
 
     try:
         settings = Settings.from_json(rec.settings)
@@ -453,8 +453,8 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     """Read a record and judge every stroke; nothing stops at the first problem but
     an outcome that cannot happen (after it the position is unknown)."""
     from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
-    from .rules import Match, Outcome, RulesError, RulesInputError, Settings
-    from .rules.notation import NotationError, parse_outcome_located
+    from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
+    from ..rules.notation import NotationError, parse_outcome_located
 
     lines = list(lines)
     rec, problems = read_record(lines)
@@ -464,7 +464,7 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
         problems.sort(key=lambda p: (p.line, p.col))
         return checked
     if parse is None:
-        from .grammar import parse
+        from ..grammar import parse
     settings = Settings.from_json(rec.settings)
     match = Match(settings, list(rec.players), rec.start, rec.to_wins)
     script_strokes = []
@@ -548,7 +548,7 @@ def _notation_problem(s: RecordStroke, exc) -> Problem:
 
 def _rules_text(exc):
     """A rules engine error's message, as a function of the language."""
-    from .rules import RulesInputError
+    from ..rules import RulesInputError
 
     if isinstance(exc, RulesInputError):
         return lambda lang: exc.message if lang == "en" else exc.ru
@@ -559,7 +559,7 @@ def _check_notation(strokes: list[RecordStroke], problems: list[Problem], *, par
     """The strokes that could not be judged still get their outcome's form checked, and (given the
     parser) their calls read as words: what balls are on the table is unknown there, so only what
     the words alone can tell (an unknown word, no pocket, …) is named, like a compiler goes on."""
-    from .rules.notation import NotationError, parse_outcome
+    from ..rules.notation import NotationError, parse_outcome
 
     for s in strokes:
         if parse is not None and s.call is not None:
@@ -625,10 +625,10 @@ def write_record(match, strokes) -> str:
 def render_record(title: str | None, players, settings: dict | None, start: dict | None,
                   strokes: Iterable[WrittenStroke], to_wins: int = 1) -> str:
     """A game record's text: the header (the settings that differ from the defaults), one line a stroke."""
-    from .grammar import Call, render
-    from .i18n import UserError, tr
-    from .rules import Settings
-    from .rules.notation import NotationError, parse_outcome, render_outcome
+    from ..grammar import Call, render
+    from ..i18n import UserError, tr
+    from ..rules import Settings
+    from ..rules.notation import NotationError, parse_outcome, render_outcome
 
     p0, p1 = players
     for name in (p0, p1):

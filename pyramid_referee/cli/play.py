@@ -40,10 +40,10 @@ import json
 import sys
 from typing import IO, Any, Callable
 
-from .i18n import N_, UserError, tr, trl
-from .match_session import CallReading, Entered, Session, StrokeInputError
-from .rules.notation import NotationError, parse_outcome_located
-from .store import StoreError
+from ..i18n import N_, UserError, tr, trl
+from ..match.session import CallReading, Entered, Session, StrokeInputError
+from ..rules.notation import NotationError, parse_outcome_located
+from ..match.store import StoreError
 
 COMMANDS = {
     "undo": "undo", "отмена": "undo", "отменить": "undo", "отмени": "undo",
@@ -311,7 +311,7 @@ class Play:
             self.say(tr("call refused: ") + e.record.refusal.get("message", ""), "red")
         self.say(f"#{e.seq} " + e.verdict.message(self.lang), "bold")
         if self.why:
-            from .cli_rules import why_lines
+            from .rules import why_lines
 
             for line in why_lines(e.verdict.clauses, self.lang, full=True):
                 self.say("   " + line)

@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from .i18n import UserError, get_lang, tr
+from ..i18n import UserError, get_lang, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -82,7 +82,7 @@ def detector_params(stroke_window: float | None) -> dict:
 
 def load_profile(spec: str | None):
     """The profile named on the command line, or the saved default, or None (``none``)."""
-    from .voice import profile as prof
+    from ..voice import profile as prof
 
     try:
         if spec is None:
@@ -95,13 +95,13 @@ def load_profile(spec: str | None):
 
 
 def run(args) -> int:
-    from .voice.errors import VoiceError
+    from ..voice.errors import VoiceError
 
     if args.block_ms <= 0 or args.block_ms > 1000:
         raise UserError(tr("--block-ms: a number in (0, 1000] is needed"))
     try:
         if args.file == "calibrate":
-            from .strike_calibrate import run_calibrate
+            from ..referee.calibrate import run_calibrate
 
             return run_calibrate(args)
         if args.from_files:
@@ -120,20 +120,20 @@ def run(args) -> int:
 
 
 def make_detector(args):
-    from .voice.strike import StrikeDetector
+    from ..voice.strike import StrikeDetector
 
     return StrikeDetector(profile=load_profile(args.profile), **detector_params(args.stroke_window))
 
 
 def _file(args) -> int:
-    from .voice.audio import array_frames, read_wav
-    from .voice.strike import run_detector
+    from ..voice.audio import array_frames, read_wav
+    from ..voice.strike import run_detector
 
     det = make_detector(args)
     samples = read_wav(args.file, lang=get_lang())
     strikes = [round(t, 3) for t, _ in run_detector(array_frames(samples, args.block_ms), det)]
     if args.plot:
-        from .strike_report import plot
+        from ..referee.strike_report import plot
 
         plot(samples, 16000, det.sounds, args.plot, title=str(args.file))
     if args.json:
@@ -163,7 +163,7 @@ def _file(args) -> int:
             "calibration or listen's --strike key help at the table)").format(
             unsure=len(unsure), unsure2=len(det.unsure)))
     if args.explain:
-        from .strike_report import explain_lines
+        from ..referee.strike_report import explain_lines
 
         print(tr("Impulsive sounds heard: {sounds}").format(sounds=len(det.sounds)))
         for line in explain_lines(det.sounds):
@@ -174,7 +174,7 @@ def _file(args) -> int:
 
 
 def _list_devices(args) -> int:
-    from .voice.mic import list_devices
+    from ..voice.mic import list_devices
 
     devices = list_devices(lang=get_lang())
     if args.json:
@@ -191,7 +191,7 @@ def _list_devices(args) -> int:
 
 
 def _live(args) -> int:
-    from .voice.mic import MicrophoneSource
+    from ..voice.mic import MicrophoneSource
 
     det = make_detector(args)
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:

@@ -44,7 +44,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from .i18n import N_, json_problem_ru, trl
+from ..i18n import N_, json_problem_ru, trl
 
 UNK = "[unk]"
 
@@ -67,7 +67,7 @@ class EventError(ValueError):
         """The message in the user's language: «строка N: поле: что не так»."""
         if lang == "en":
             return str(self)
-        from .rules.errors import field_ru, quote_tokens
+        from ..rules.errors import field_ru, quote_tokens
 
         field = "" if self.field in ("event", "json") else f"{field_ru(self.field)}: "
         what = f"{field}{quote_tokens(self.ru)}"

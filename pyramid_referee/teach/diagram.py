@@ -39,10 +39,10 @@ import textwrap
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .grammar import Call, GrammarError, Pocket, Refusal, explain, parse, render
-from .grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
-from .grammar.messages import N_, trl
-from .grammar.render import decompose
+from ..grammar import Call, GrammarError, Pocket, Refusal, explain, parse, render
+from ..grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
+from ..grammar.messages import N_, trl
+from ..grammar.render import decompose
 
 
 class DiagramError(ValueError):

@@ -13,7 +13,7 @@ import argparse
 
 import sys
 
-from .i18n import UserError, os_reason, tr
+from ..i18n import UserError, os_reason, tr
 
 MODES = ("clean", "ball-and-pocket", "ball_and_pocket")
 POCKET_PRECISIONS = ("side_for_corners", "any")

@@ -1,0 +1,1 @@
+"""The match: the store, the session, replays, the game record and the reports."""

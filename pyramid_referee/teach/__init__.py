@@ -1,0 +1,1 @@
+"""Teaching: drills and pictures of calls."""
