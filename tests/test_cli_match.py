@@ -408,3 +408,23 @@ def test_stats_name_each_foul_in_words_with_its_clause(capsys, monkeypatch, db):
     run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, stdin="- | биток 9; фол г\n")
     rc, out, _ = run(capsys, monkeypatch, "stats", "1", "--db", db)
     assert rc == 0 and "касание шара (P1г)" in out
+
+
+@pytest.mark.parametrize("argv", [["Иван,", "Пётр"], ["Иван,Пётр"], ["Иван", ",Пётр"]])
+def test_players_separated_by_a_comma_are_two_names_without_it(capsys, monkeypatch, db, argv):
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", *argv, "--db", db, "--json")
+    assert rc == 0 and json.loads(out)["players"] == ["Иван", "Пётр"]
+
+
+@pytest.mark.parametrize("name", ["Пётр #2", "Иван: старший", "А|Б"])
+def test_a_name_the_game_record_cannot_hold_is_refused_before_anything_is_stored(capsys, monkeypatch, db, name):
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "Иван", name, "--db", db)
+    assert rc == 2 and "в имени не может быть" in err
+    from pathlib import Path
+    assert not Path(db).exists()
+
+
+def test_match_new_with_no_players_beside_an_unfinished_match_names_it(capsys, monkeypatch, db):
+    run(capsys, monkeypatch, "match", "new", "--players", "Иван", "Пётр", "--db", db)
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--db", db)
+    assert rc == 2 and "матч 1 (Иван — Пётр) не окончен" in err

@@ -168,6 +168,8 @@ def _run_play(session, args, resumed: bool) -> int:
 # ---------------------------------------------------------------------- commands
 
 def cmd_new(args) -> int:
+    if not args.players:
+        _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
     with _store(args, create=True) as store:
         s = _create(store, new)

@@ -71,8 +71,8 @@ def players_from(values: list[str] | None) -> list[str] | None:
     if any(has_undecodable(v) for v in values):
         raise UserError(tr("--players: the text is not UTF-8: check the terminal's encoding"))
     names = [n.strip() for n in values]
-    if len(names) == 1 and "," in names[0]:
-        names = [n.strip() for n in names[0].split(",")]
+    if any("," in n for n in names):   # «Иван,Пётр» or «Иван, Пётр»: the comma separates the names
+        names = [n.strip() for n in " ".join(names).split(",")]
     if len(names) != 2 or not all(names):
         got = ", ".join(f"«{n}»" for n in names) or "—"
         raise UserError(tr(
@@ -82,6 +82,12 @@ def players_from(values: list[str] | None) -> list[str] | None:
         raise UserError(tr(
             "--players: the two players need different names (both «{names}»)").format(
             names=names[0]))
+    for n in names:   # the game record writes «Иван: …», «Игроки: Иван, Пётр», «# …», «… | …»
+        bad = next((ch for ch in ",:|#" if ch in n), None)
+        if bad:
+            raise UserError(tr(
+                "--players: a name may not hold «{char}» (it separates the parts of a game record): "
+                "«{name}»").format(char=bad, name=n))
     return names
 
 

@@ -338,7 +338,7 @@ class Session:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
         self._check_open()
         if self.match.decided:
-            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new"))
+            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new --players Ivan Petr"))
         reading = reading or self.read_call(call_text)
         _, outcome, columns = outcome_from_text(outcome_text)
         try:
