@@ -46,13 +46,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "the table profile (default: the one calibration saved as «default», if "
                        "any; none: no profile)"))
     p.add_argument("--mic", action="store_true", help=tr("listen to the microphone"))
-    p.add_argument("--device", default=None,
+    p.add_argument("--device", metavar=tr("DEVICE"), default=None,
                    help=tr("input device: its number or part of its name"))
-    p.add_argument("--seconds", type=float, default=None,
+    p.add_argument("--seconds", metavar=tr("SECONDS"), type=float, default=None,
                    help=tr("with --mic: how many seconds to listen"))
     p.add_argument("--list-devices", action="store_true",
                    help=tr("list the input devices"))
-    p.add_argument("--block-ms", type=float, default=10.0,
+    p.add_argument("--block-ms", metavar=tr("MS"), type=float, default=10.0,
                    help=tr("block length, ms (default 10)"))
     p.add_argument("--stroke-window", type=float, default=None, metavar=tr("S"),
                    help=tr(
@@ -63,11 +63,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                      help=tr(
                          "from recordings: a file of strikes and (optionally) a file of "
                          "collisions"))
-    cal.add_argument("--count", type=int, default=5,
+    cal.add_argument("--count", metavar=tr("N"), type=int, default=5,
                      help=tr("how many strikes to ask for (default 5)"))
-    cal.add_argument("--collisions", type=int, default=3,
+    cal.add_argument("--collisions", metavar=tr("N"), type=int, default=3,
                      help=tr("how many ball collisions to ask for (default 3; 0: none)"))
-    cal.add_argument("--name", default=None,
+    cal.add_argument("--name", metavar=tr("NAME"), default=None,
                      help=tr("the profile's name (default: default)"))
     p.set_defaults(handler=run)
 

@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description=tr(
                            "Listen to the calls, show the call now standing, detect the strike, "
                            "take the outcome from the scorer, judge and keep the score."))
-    p.add_argument("--device", default=None, help=tr("input device (index or part of its name)"))
+    p.add_argument("--device", metavar=tr("DEVICE"), default=None, help=tr("input device (index or part of its name)"))
     p.add_argument("--list-devices", action="store_true", help=tr("list input devices and exit"))
     p.add_argument("--strike", choices=("audio", "key"), default="audio",
                    help=tr(
@@ -145,7 +145,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     mp.add_argument("--json", action="store_true", help=tr("JSON output"))
     mp.set_defaults(handler=cmd_model_path)
     md = msub.add_parser("download", parents=[nested], help=tr("fetch, verify and unpack the model once"))
-    md.add_argument("--url", default=None, help=tr("fetch from this address instead (a mirror of the same file)"))
+    md.add_argument("--url", metavar=tr("URL"), default=None, help=tr("fetch from this address instead (a mirror of the same file)"))
     md.add_argument("--dest", default=None, metavar=tr("DIR"), help=tr("put it here instead of the user cache"))
     md.set_defaults(handler=cmd_model_download)
     p.set_defaults(handler=lambda args: _print_help(p))

@@ -32,18 +32,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description=tr(
                            "The scoreboard (/), the marker's pad (/pad) and the JSON API (/api) of one "
                            "table, on this computer or the club's network; all pages work without internet."))
-    p.add_argument("--db", metavar="PATH", default=None,
+    p.add_argument("--db", metavar=tr("PATH"), default=None,
                    help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--match", type=match_id, metavar="ID", help=tr("continue this stored match"))
+    which.add_argument("--match", type=match_id, metavar=tr("ID"), help=tr("continue this stored match"))
     add_players_option(which)
     add_to_wins_option(p)
     p.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("call mode (C1, Q9; default clean)"))
-    p.add_argument("--host", default="127.0.0.1",
+    p.add_argument("--host", metavar=tr("HOST"), default="127.0.0.1",
                    help=tr("the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the "
                            "club's network)"))
-    p.add_argument("--port", type=_port, default=8071, help=tr("the port (default 8071; 0: any free one)"))
-    p.add_argument("--pin", default=None,
+    p.add_argument("--port", metavar=tr("PORT"), type=_port, default=8071, help=tr("the port (default 8071; 0: any free one)"))
+    p.add_argument("--pin", metavar=tr("PIN"), default=None,
                    help=tr("the pad's PIN, 4 to 64 letters, digits, '-' or '_' (default: a random one, printed)"))
     p.set_defaults(handler=cmd_serve)
 
