@@ -81,7 +81,7 @@ def page_texts() -> dict:
         "clear_outcome": tr("Clear"),
         "undo": tr("Undo"),
         "redo": tr("Redo"),
-        "new_game": tr("New game"),
+        "new_game": tr("New match"),
         "new_game_confirm": tr("Start a new match with the same players? The current one stays stored."),
         "choose_route": tr("say whether the ball went as called: «по заказу» or «мимо»"),
         "nothing_to_undo": tr("nothing to undo"),
