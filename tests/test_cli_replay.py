@@ -166,3 +166,19 @@ def test_an_empty_record_is_refused_not_a_traceback(tmp_path, capsys):
     rec.write_text("# только комментарий\n", encoding="utf-8")
     assert main(["replay", str(rec)]) == 2
     assert "p.record:1:1: запись пуста: нет ни заголовка, ни ударов" in capsys.readouterr().err
+
+
+def test_the_report_of_a_match_of_several_games_ends_with_the_match_score(tmp_path, capsys):
+    five = {"call": "пятерку чисто в правый угол",
+            "outcome": {"events": [{"type": "hit", "a": "cue", "b": 5},
+                                   {"type": "pocket", "ball": 5,
+                                    "pocket": {"kind": "corner", "side": "right", "end": "far"}}]}}
+    lines = [{"settings": {"target": 5}, "players": ["A", "B"], "to_wins": 2}] + [five] * 3
+    f = tmp_path / "m.jsonl"
+    f.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
+    assert main(["replay", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("Матч до 2 побед: партии A 2 : 1 B; матч выиграл A.")
+    f.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines[:2]) + "\n", encoding="utf-8")
+    assert main(["replay", str(f)]) == 0
+    assert "следующую партию разбивает B" in capsys.readouterr().out

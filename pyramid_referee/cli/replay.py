@@ -119,4 +119,19 @@ def report(result, lang: str = "ru", why: bool = False) -> list[str]:
         tail = trl(lang, "Score: {score}. Draw.")
     winner = st.result.winner if st.result is not None else None
     lines.append(tail.format(score=score, player=winner if winner is not None else p[st.to_play]))
+    match = result.match
+    if match.to_wins > 1:   # a match of several партии: the games and the match score
+        wins = match.wins()
+        games = f"{p[0]} {wins[p[0]]} : {wins[p[1]]} {p[1]}"
+        if match.decided:
+            leader = max(wins, key=wins.get)
+            lines.append(trl(lang, "Match to {n} wins: games {games}; {player} wins the match.").format(
+                n=match.to_wins, games=games, player=leader))
+        else:
+            lines.append(trl(lang, "Match to {n} wins: games {games}; the match goes on, {player} breaks the "
+                                   "next game.").format(n=match.to_wins, games=games,
+                                                        player=p[match.upcoming.to_play])
+                         if st.result is not None else
+                         trl(lang, "Match to {n} wins: games {games}; the match goes on.").format(
+                             n=match.to_wins, games=games))
     return lines
