@@ -180,3 +180,5 @@ def test_csv_in_english_says_the_verdicts_in_english_too(store):
         set_lang("ru")
     verdicts = [dict(zip(rows[0], r))["verdict"] for r in rows[1:]]
     assert verdicts[0].startswith("Call fulfilled") and not any("Заказ" in v for v in verdicts)
+    refused = dict(zip(rows[0], rows[5]))["why refused"]   # «тройку в угол»: which corner
+    assert refused.startswith("the pocket is not definite"), refused

@@ -205,7 +205,7 @@ def export_csv(store: Store, match_id: int) -> str:
 
     m = store.get_match(match_id)
     p0, p1 = m.players
-    verdicts = _replayed_verdicts(store, match_id)
+    verdicts, refusals = _replayed(store, match_id, get_lang())
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
     w.writerow([tr("match"), tr("stroke"), tr("time"), tr("striker"),
@@ -229,7 +229,7 @@ def export_csv(store: Store, match_id: int) -> str:
             result = tr("draw")
         w.writerow([
             m.id, r.seq, _csv_time(r.time), v.get("striker"), rec.call_text or "", status_words.get(rec.call_status, ""),
-            (rec.refusal or {}).get("message", ""), render_outcome(rec.outcome),
+            refusals.get(r.seq, (rec.refusal or {}).get("message", "")), render_outcome(rec.outcome),
             tr("yes") if v.get("fulfilled") else tr("no"),
             csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
             " ".join(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
@@ -240,13 +240,25 @@ def export_csv(store: Store, match_id: int) -> str:
     return CSV_BOM + buf.getvalue()
 
 
-def _replayed_verdicts(store: Store, match_id: int) -> dict:
-    """seq → the verdict replayed by the rules engine, to be said in the reader's language (the
-    stored sentence is in the language it was shown in); empty where the replay cannot be made."""
+def _replayed(store: Store, match_id: int, lang: str) -> tuple[dict, dict]:
+    """(seq → the verdict replayed by the rules engine, seq → why a refused call was refused), to be
+    said in the reader's language (the stored sentences are in the language they were shown in);
+    empty where the replay cannot be made."""
+    from ..grammar import parse
     from .session import Session
     from .store import StoreError
 
     try:
-        return dict(Session(store, match_id).verdicts)
+        session = Session(store, match_id)
     except (StoreError, ValueError):
-        return {}
+        return {}, {}
+    refusals = {}
+    for i, r in enumerate(store.strokes(match_id)):
+        if r.record.call_status != "refused" or not r.record.call_text:
+            continue
+        before = session.match.state_before(i)
+        got = parse(r.record.call_text, mode=session.settings.mode, balls_left=sorted(before.on_table),
+                    pocket_precision=session.settings.pocket_precision)
+        if hasattr(got, "code"):   # read again as it was then: the same refusal, in the reader's words
+            refusals[r.seq] = got.message(lang)
+    return dict(session.verdicts), refusals
