@@ -29,7 +29,8 @@ def test_generated_docs_equal_a_fresh_generation(name):
 
 
 def test_the_guide_has_every_part_a_player_and_a_marker_need():
-    for name in ("README.md", "setup.md", "play.md", "calls.md", "notation.md", "refusals.md", "rules.md"):
+    for name in ("README.md", "setup.md", "play.md", "calls.md", "notation.md", "refusals.md", "rules.md",
+                 "record.md", "serve.md"):
         assert (DOCS / name).is_file(), name
 
 
@@ -79,6 +80,38 @@ def test_the_calls_in_the_play_guide_are_accepted_and_their_outcomes_read():
         if call.strip() != "-":  # «-»: a stroke without a call
             assert isinstance(parse(call), Call), call
         parse_outcome(outcome)
+
+
+def _validate(tmp_path, name: str, text: str):
+    """``pyramid-referee validate NAME`` on a file holding ``text``, run as a marker runs it."""
+    import subprocess
+    import sys
+
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "pyramid_referee", "validate", name], cwd=tmp_path,
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+
+
+def test_every_record_in_the_record_guide_is_clean_for_validate(tmp_path):
+    # ```record blocks are records a marker may copy: validate must find nothing wrong in them
+    text = (DOCS / "record.md").read_text(encoding="utf-8")
+    records = re.findall(r"```record\n(.*?)```", text, re.S)
+    assert len(records) >= 2  # the partia and the match of several partii
+    for i, record in enumerate(records):
+        done = _validate(tmp_path, f"example{i}.record", record)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "ошибок 0" in done.stdout, done.stdout
+
+
+def test_the_validate_report_shown_in_the_record_guide_is_what_validate_says(tmp_path):
+    # the guide teaches how to read the report on its own broken record: that report must not drift
+    text = (DOCS / "record.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```text\n(.*?)```", text, re.S)
+    broken = next(b for b in blocks if b.startswith("Игроки:"))
+    shown = next(b for b in blocks if b.startswith("ошибки.record:"))
+    done = _validate(tmp_path, "ошибки.record", broken)
+    assert done.returncode == 1
+    assert done.stdout == shown
 
 
 def test_every_refusal_code_is_explained_in_russian():
