@@ -229,3 +229,12 @@ def test_validate_a_record_refuses_options_its_header_sets(tmp_path, capsys):
     assert main(["validate", str(f), "--mode", "ball-and-pocket"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "это запись партии: режим, точность лузы и шары на столе в ней задают строки заголовка" in err
+
+
+def test_validate_of_a_record_of_a_match_of_several_games_says_the_games_won(tmp_path, capsys):
+    f = tmp_path / "m.record"
+    f.write_text("Игроки: Иван, Пётр\nДо: 5\nМатч до побед: 2\n"
+                 "Иван: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 5:0\n"
+                 "Пётр: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 0:5\n", encoding="utf-8")
+    assert main(["validate", str(f)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("; партии Иван 1 : 1 Пётр (матч до 2 побед)")

@@ -183,6 +183,8 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
                    "problems": len(checked.problems)}
         if state is not None:
             summary["scores"] = {state.players[0]: state.scores[0], state.players[1]: state.scores[1]}
+            if checked.result.match.to_wins > 1:
+                summary["series"] = checked.result.match.series_json()
         out.append(json.dumps(summary, ensure_ascii=False))
     else:
         text = tr(
@@ -194,6 +196,11 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
             text += tr(
                 "; score {p0} {scores} : {scores2} {p1}").format(
                 p0=p0, scores=state.scores[0], scores2=state.scores[1], p1=p1)
+            match = checked.result.match
+            if match.to_wins > 1:   # a match of several партии: the games won too
+                wins = match.wins()
+                text += tr("; games {p0} {won0} : {won1} {p1} (a match to {n} wins)").format(
+                    p0=p0, won0=wins[p0], won1=wins[p1], p1=p1, n=match.to_wins)
         out.append(text)
     sys.stdout.write("\n".join(out) + "\n")
     return 1 if checked.problems else 0
