@@ -107,3 +107,16 @@ def db(tmp_path, monkeypatch):
     """A match database path of the test's own (and no $PYRAMID_REFEREE_DB from outside)."""
     monkeypatch.delenv("PYRAMID_REFEREE_DB", raising=False)
     return str(tmp_path / "m.sqlite")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium driven by Playwright (never a downloaded browser), one a module."""
+    import shutil
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()

@@ -26,14 +26,6 @@ FAR_RIGHT = {"kind": "corner", "side": "right", "end": "far"}
 CALL = "тройку чисто в правый дальний угол"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def servers():
     started: list[Server] = []
