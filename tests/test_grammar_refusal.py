@@ -129,11 +129,52 @@ def test_a_middle_pocket_with_an_end_offers_pockets_that_keep_the_side_said():  
 
 
 def test_a_side_without_a_kind_is_refused_naming_both_pockets():  # Q2
-    for text, side in (("в левую лузу", "левый"), ("в правую", "правый"), ("в левый", "левый")):
+    for text, side in (("в левую лузу", "левый"), ("в правую", "правый"), ("в левую", "левый"),
+                       ("в левый лузу", "левый"), ("справа", "правый")):
         r = parse(f"тройку чисто {text}")
         assert r.code == "pocket_not_definite" and r.reason == "side_only"
         assert f"«в {side} угол»" in r.hint() and "середину»" in r.hint()
         assert "и угол, и середину" in r.message() and "corner and the middle" in r.message("en")
+
+
+@pytest.mark.parametrize("text, side", [
+    ("тройку чисто в правый", "right"), ("тройку чисто в левый", "left"), ("в правый тройку чисто", "right"),
+    ("тройку от борта в левый", "left"), ("шестёркой тройку в правый", "right"),
+])
+def test_a_masculine_side_word_alone_is_the_corner(text, side):  # Q2: only «угол» agrees with «правый»
+    call = parse(text)
+    assert isinstance(call, Call), text
+    assert (call.pocket.kind, call.pocket.side, call.pocket.end) == ("corner", side, None)
+    bp = parse(text, mode="ball_and_pocket")
+    assert (bp.pocket.kind, bp.pocket.side) == ("corner", side)
+
+
+def test_a_masculine_side_word_keeps_the_noun_said():  # Q2: the noun, when said, names the pocket
+    assert parse("тройку чисто в правый центр").pocket.kind == "middle"
+    assert parse("тройку чисто в левый дальний").pocket == parse("тройку чисто в левый дальний угол").pocket
+    assert parse("тройку чисто в средний").pocket.kind == "middle"
+    assert parse("тройку чисто в среднюю").pocket.kind == "middle"
+
+
+def test_a_correction_of_a_masculine_side_takes_its_gender_with_it():  # C9
+    r = parse("тройку чисто в правый, нет, в левую")
+    assert (r.code, r.reason) == ("pocket_not_definite", "side_only")
+    assert parse("тройку чисто в правую середину, нет, в левый").pocket == parse(
+        "тройку чисто в левую середину").pocket
+    assert parse("тройку чисто в правую середину, нет, не в правый, а в левый").pocket.kind == "middle"
+
+
+@pytest.mark.parametrize("text, kind, side", [
+    ("тройку чисто в середину справа", "middle", "right"), ("тройку чисто в середину слева", "middle", "left"),
+    ("тройку чисто в угол справа", "corner", "right"), ("тройку чисто в угол слева", "corner", "left"),
+    ("в середину справа тройку от борта", "middle", "right"), ("шестёркой тройку в угол справа", "corner", "right"),
+    ("тройку в середину справа от шестёрки", "middle", "right"),
+])
+def test_a_side_word_after_the_pocket_noun_names_the_side(text, kind, side):  # Q2
+    for mode in ("clean", "ball_and_pocket"):
+        call = parse(text, mode=mode)
+        assert isinstance(call, Call), (text, mode)
+        assert (call.pocket.kind, call.pocket.side, call.pocket.end) == (kind, side, None)
 
 
 def test_an_end_word_says_corner():  # Q2, terms.md
