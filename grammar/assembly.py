@@ -121,14 +121,17 @@ def obj_pocket_options(parts) -> dict:
 class _Example:
     """A canonical example for a hint, rendered only when the hint is read."""
 
-    __slots__ = ("ball", "pocket", "n", "bank")
+    __slots__ = ("ball", "pocket", "n", "bank", "plain")
 
-    def __init__(self, ball, pocket, n=0, bank=False):
+    def __init__(self, ball, pocket, n=0, bank=False, plain=False):
         self.ball, self.pocket, self.n, self.bank = ball, pocket, n, bank
+        self.plain = plain  # ball and pocket (C7): the call without a way
 
     def __str__(self) -> str:
-        from .render import example_combo, example_for
+        from .render import example_combo, example_for, example_plain
 
+        if self.plain:
+            return example_plain(self.ball, self.pocket)
         if self.n:
             return example_combo(self.ball, self.pocket, self.n)
         return example_for(self.ball, self.pocket, self.bank)

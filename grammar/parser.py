@@ -287,7 +287,7 @@ class _SaidExample:
         self.texts, self.settings = texts, settings
 
     def __str__(self) -> str:
-        from .render import example_for, render
+        from .render import example_for, example_plain, render
 
         for text in self.texts:
             got = parse(text, **self.settings)
@@ -296,6 +296,8 @@ class _SaidExample:
                     return render(got)
                 except GrammarError:
                     continue
+        if self.settings.get("mode") == "ball_and_pocket":
+            return example_plain(None, None)  # C7: no way asked for
         return example_for(None, None)
 
 
@@ -414,6 +416,30 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
     required). Raises GrammarError only for misuse (``text`` not a str, a bad
     mode, ``balls_left`` or ``pocket_precision``).
     """
+    got = _read(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+    if isinstance(got, Refusal) and MODES.get(mode) == "ball_and_pocket":
+        return _in_ball_and_pocket(got)
+    return got
+
+
+def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
+    """A refusal read in ball and pocket (C7): its clause and texts are that mode's, and its
+    example is a ball-and-pocket call: a hint never tells the player to add a way."""
+    from dataclasses import replace
+
+    from .assembly import _Example
+
+    params = dict(refusal.params)
+    example = params.get("example")
+    if isinstance(example, _Example):
+        params["example"] = _Example(example.ball, example.pocket, plain=True)
+    elif refusal.reason == "placeholder":
+        params["example"] = _Example(12, None, plain=True)
+    return replace(refusal, params=params, mode="ball_and_pocket")
+
+
+def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
+    """``parse_with_corrections`` before a refusal is put in its mode's words."""
     if not isinstance(text, str):
         raise GrammarError(f"parse expects a str, not {type(text).__name__}")
     mode = _check_mode(mode)

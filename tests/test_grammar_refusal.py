@@ -265,3 +265,50 @@ def test_unfinished_second_call_is_q8_however_it_stops():  # Q8
         assert "«тройку чисто в" in r.hint()
     r = parse("тройку чисто в правый угол, пятёрку от борта в середину, семёрку")
     assert r.message().endswith("«семёрку» (Q8, C9)") and "«пятёрку от борта в середину»" in r.hint()
+
+
+# -- ball and pocket (C7): refusals cite C7 where clean designation cites C2, and no hint asks
+# for a way («тройку чисто …», «от борта», «как он упадёт»)
+
+BALL_AND_POCKET_REFUSALS = [
+    ("тройку чisто", None), ("тройку чисто", "no_pocket"), ("тройку", "no_pocket"), ("в левый угол", "no_ball"),
+    ("биток в левый угол", "no_ball"), ("", "empty"), ("ну", "empty"), ("тройку абырвалг в угол", "unknown_word"),
+    ("двадцатый в левый угол", "unknown_word"), ("тройку пятёрку в левый угол", "contradiction"),
+    ("тройку в левый угол в середину", "contradiction"), ("тройку в левый угол, нет", "incomplete"),
+    ("не тройку в левый угол", "incomplete"), ("не тройку, а от борта в левый угол", "incomplete"),
+    ("шар такой-то в левый угол", "incomplete"), ("тройка " * 61, "too_long"),
+    ("тройку в левый угол пятёрку", "several_calls_unclear"),
+]
+
+
+@pytest.mark.parametrize("text, code", [c for c in BALL_AND_POCKET_REFUSALS if c[1]])
+def test_ball_and_pocket_refusals_never_ask_for_a_way(text, code):  # C7
+    r = parse(text, mode="ball-and-pocket")
+    assert r.code == code, text
+    for lang in ("ru", "en"):
+        said = r.message(lang) + " " + r.hint(lang)
+        assert "C2" not in said, (text, lang, said)
+    assert "чисто" not in r.hint() and "от борта" not in r.hint() and "упадёт" not in r.hint(), r.hint()
+    assert "way" not in r.hint("en") and "C2" not in r.clause
+
+
+@pytest.mark.parametrize("text, code", [("тройку чисто", "no_pocket"), ("в левый угол", "no_ball"),
+                                        ("биток в левый угол", "no_ball")])
+def test_ball_and_pocket_cites_c7_where_clean_cites_c2(text, code):
+    bp, clean = parse(text, mode="ball_and_pocket"), parse(text)
+    assert bp.code == clean.code == code
+    assert bp.clause == "C7" and "(C7" in bp.message()
+    assert "«шар и луза»" in bp.message() or bp.reason == "cue"
+    assert clean.clause == "C2" and "(C2" in clean.message()
+
+
+def test_ball_and_pocket_hint_keeps_the_ball_said_without_a_way():  # C7
+    assert parse("тройку чисто", mode="ball_and_pocket").hint() == "добавьте лузу, например: «тройку в левый угол»"
+    assert "«пятёрку в левый угол»" in parse("пятёрку от борта", mode="ball_and_pocket").hint()
+    assert "«тройку чисто в левый угол»" in parse("тройку").hint()  # clean designation: the way is asked
+
+
+def test_a_ball_not_on_the_table_in_ball_and_pocket_cites_c7():
+    r = parse("тройку в левый угол", mode="ball_and_pocket", balls_left=[5])
+    assert r.code == "ball_not_on_table" and r.clause == "C7" and "(C7)" in r.message()
+    assert parse("тройку чисто в левый угол", balls_left=[5]).clause == "C2"
