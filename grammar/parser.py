@@ -433,8 +433,6 @@ def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
     example = params.get("example")
     if isinstance(example, _Example):
         params["example"] = _Example(example.ball, example.pocket, plain=True)
-    elif refusal.reason == "placeholder":
-        params["example"] = _Example(12, None, plain=True)
     return replace(refusal, params=params, mode="ball_and_pocket")
 
 
@@ -462,9 +460,15 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
             params.setdefault("example", _SaidExample(_without(text, w.start, w.end), settings))
             return Refusal("unknown_word", (w.start, w.end), reason, params)
     for w in words:
-        if "PLACEHOLDER" in w.types:
+        if "PLACEHOLDER" in w.types and mode == "clean":
             return Refusal("incomplete", (w.start, w.end), "placeholder",
                            {"word": w.text, "example": _template_example()})
+    if mode == "ball_and_pocket":
+        # C7: the rules' template way («тремя шарами такими-то, от шара такого-то») is not
+        # judged; a placeholder said for the ball leaves the ball unnamed (no_ball, C7)
+        words = [w for w in words if "PLACEHOLDER" not in w.types]
+        if not words:
+            return Refusal("no_ball", (0, len(text)), "", {})
     content = [w for w in words if not w.types <= IGNORED_TAGS]
     if not content:
         return Refusal("empty", (words[0].start, words[-1].end), "")

@@ -208,10 +208,6 @@ MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {B
         N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
     ),
     ("unknown_word", ""): (None, N_("in ball and pocket a call names the ball and the pocket: e.g. «{example}»")),
-    ("incomplete", "placeholder"): (
-        N_("«{word}» is not a ball number: in ball and pocket the ball is named by its number (C7)"),
-        N_("name the ball, e.g. «{example}»"),
-    ),
     ("incomplete", "not_without_but"): (None, N_("say, e.g. «не тройку, а пятёрку в левый угол»")),
     ("incomplete", "correction_unplaced"): (
         N_("the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "

@@ -276,7 +276,7 @@ BALL_AND_POCKET_REFUSALS = [
     ("двадцатый в левый угол", "unknown_word"), ("тройку пятёрку в левый угол", "contradiction"),
     ("тройку в левый угол в середину", "contradiction"), ("тройку в левый угол, нет", "incomplete"),
     ("не тройку в левый угол", "incomplete"), ("не тройку, а от борта в левый угол", "incomplete"),
-    ("шар такой-то в левый угол", "incomplete"), ("тройка " * 61, "too_long"),
+    ("шар такой-то в левый угол", "no_ball"), ("тройка " * 61, "too_long"),
     ("тройку в левый угол пятёрку", "several_calls_unclear"),
 ]
 
@@ -312,3 +312,14 @@ def test_a_ball_not_on_the_table_in_ball_and_pocket_cites_c7():
     r = parse("тройку в левый угол", mode="ball_and_pocket", balls_left=[5])
     assert r.code == "ball_not_on_table" and r.clause == "C7" and "(C7)" in r.message()
     assert parse("тройку чисто в левый угол", balls_left=[5]).clause == "C2"
+
+
+def test_the_template_way_is_not_judged_in_ball_and_pocket():  # C7: the way, placeholders too
+    text = "тремя шарами такими-то, от шара такого-то, двенадцатый шар в левый угол"
+    call = parse(text, mode="ball_and_pocket")
+    assert isinstance(call, Call) and call.ball == 12 and call.route is None
+    assert parse(text).reason == "placeholder"  # clean designation: the balls must be named (C2)
+    from pyramid_referee.grammar import explain
+
+    assert explain(text, mode="ball_and_pocket").to_json()["way_not_judged"] == [
+        "тремя шарами такими-то, от шара такого-то"]
