@@ -65,7 +65,9 @@ def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
     sides = {p[1] for p in parts if p[0] == "SIDE"}
     ends = {p[1] for p in parts if p[0] == "END"}
     span = (item[2], item[3])
-    got = pocket_from_words(kinds, sides, ends)
+    # «в правый»: a masculine side word with no pocket noun is the corner (only «угол» agrees)
+    masculine = any(p[0] == "MASC" for p in parts) and not any(p[0] == "LUZA" for p in parts)
+    got = pocket_from_words(kinds, sides, ends, masculine)
     if got in ("two_kinds", "two_sides", "two_ends"):
         return Refusal("contradiction", span, "pocket_words", {"word": word})
     if got == "middle_end":  # offer the middle pocket and the corner, each keeping the side said
@@ -119,14 +121,17 @@ def obj_pocket_options(parts) -> dict:
 class _Example:
     """A canonical example for a hint, rendered only when the hint is read."""
 
-    __slots__ = ("ball", "pocket", "n", "bank")
+    __slots__ = ("ball", "pocket", "n", "bank", "plain")
 
-    def __init__(self, ball, pocket, n=0, bank=False):
+    def __init__(self, ball, pocket, n=0, bank=False, plain=False):
         self.ball, self.pocket, self.n, self.bank = ball, pocket, n, bank
+        self.plain = plain  # ball and pocket (C7): the call without a way
 
     def __str__(self) -> str:
-        from .render import example_combo, example_for
+        from .render import example_combo, example_for, example_plain
 
+        if self.plain:
+            return example_plain(self.ball, self.pocket)
         if self.n:
             return example_combo(self.ball, self.pocket, self.n)
         return example_for(self.ball, self.pocket, self.bank)
@@ -522,6 +527,17 @@ def _example_combo(ball, pocket, n: int) -> _Example:
     return _Example(ball, pocket, n)
 
 
+def _obj_inside_pocket(items: list) -> bool:
+    """«чужой» between two pocket runs, the second with no «в» of its own: one pocket said
+    around it («в правый чужой угол»), not a pocket and then a new call."""
+    for k in range(1, len(items) - 1):
+        before, item, after = items[k - 1], items[k], items[k + 1]
+        if item[0] == "obj" and before[0] == "pocket" and after[0] == "pocket" \
+                and not any(p[0] == "V" for p in after[1]):
+            return True
+    return False
+
+
 def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = None,
             precision: str = "side_for_corners") -> Call | Refusal | set:
     """The call that counts (C9: the last of several), a Refusal, or a set of
@@ -542,6 +558,10 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     first = assembled(items)
     n_starts = sum(1 for i in items if i[0] in ("called", "obj", "pocket"))
     if n_starts < 3:  # one call at most: nothing to split
+        return first
+    if isinstance(first, Refusal) and first.reason == "obj_as_pocket" and _obj_inside_pocket(items):
+        # «тройку чисто в правый чужой угол»: «в правый» is a whole pocket alone, but the
+        # pocket goes on after «чужой» (no «в»): one pocket with «чужой» in it, no second call
         return first
 
     # Only stretches with at most two ball words and one or two pocket phrases are

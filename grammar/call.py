@@ -151,18 +151,22 @@ class Call:
         return cls(data["ball"], Pocket.from_json(data["pocket"]), route)
 
 
-def pocket_from_words(kinds, sides, ends):
+def pocket_from_words(kinds, sides, ends, masculine: bool = False):
     """What the pocket words said name (Q2), for the call language and the outcome
     notation alike: ``kinds`` ⊆ {"corner", "middle"} (an end word, «луза» or no
     noun add nothing here), ``sides`` ⊆ SIDES, ``ends`` ⊆ ENDS, as sets of what was said.
+    ``masculine``: the side was said in the masculine («в правый») and no pocket noun
+    was said at all (not even «луза»).
 
     An end word (дальний, ближний, к себе, свой угол) says corner: only corners have
-    ends. Returns a Pocket (with ``side`` None when no side was said; the caller
+    ends. So does a masculine side word with no noun: of угол, середина and луза only
+    «угол» agrees with «правый» («в правый» is «в правый угол»; «в правую» stays
+    the corner or the middle pocket). Returns a Pocket (with ``side`` None when no side was said; the caller
     decides whether a corner needs it), or a reason it names no pocket:
 
     - ``"two_kinds"`` / ``"two_sides"`` / ``"two_ends"``: the words contradict;
     - ``"middle_end"``: a middle pocket with a near/far end;
-    - ``"side_only"``: a side and no kind («в левую лузу», «в левую»): the corner
+    - ``"side_only"``: a side and no kind («в левую лузу», «в левую», «справа»): the corner
       or the middle pocket on that side;
     - ``"nothing"``: neither kind, side nor end («в лузу»).
     """
@@ -178,8 +182,8 @@ def pocket_from_words(kinds, sides, ends):
     kind = next(iter(kinds), None)
     if kind == "middle" and end is not None:
         return "middle_end"
-    if kind is None and end is not None:
-        kind = "corner"  # an end word says corner
+    if kind is None and (end is not None or (masculine and side is not None)):
+        kind = "corner"  # an end word says corner; so does «в правый» (only «угол» agrees)
     if kind is None:
         return "side_only" if side is not None else "nothing"
     return Pocket(kind, side, end)

@@ -115,6 +115,8 @@ def _merge_pocket(old: list, new: tuple):
     said = {p[0] for p in parts if p[0] in ("SIDE", "END")}
     if not said:  # «вернее в лузу»: nothing to put in place of anything
         return new
+    if "SIDE" in said:  # the gender of the side replaced goes with it («в правый» → «в левую»)
+        said.add("MASC")
     kept = [p for item in old for p in item[1] if p[0] not in said and p[0] != "V"]
     return ("pocket", tuple(p for p in parts if p[0] == "V") + tuple(kept) + tuple(
         p for p in parts if p[0] != "V"), new[2], new[3])
@@ -128,8 +130,9 @@ def _says_the_same(negated: list, said: list) -> bool:
     if part_of(negated[0]) == BALL:
         return {i[1] for i in negated} <= {i[1] for i in said}
     if part_of(negated[0]) == POCKET:
-        words = {p for i in said for p in i[1] if p[0] != "V"}
-        return {p for i in negated for p in i[1] if p[0] != "V"} <= words
+        # «не в правый» takes back «в правую середину» too: the words, not their gender
+        words = {p for i in said for p in i[1] if p[0] not in ("V", "MASC")}
+        return {p for i in negated for p in i[1] if p[0] not in ("V", "MASC")} <= words
     return {(i[0], i[1]) for i in negated} <= {(i[0], i[1]) for i in said}
 
 

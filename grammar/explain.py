@@ -172,7 +172,7 @@ def _way_words(text: str, words) -> list[str]:
     out: list[str] = []
     start = end = None
     for w in words:
-        way = bool(w.types) and (w.types & WAY_ONLY_TAGS - {"CUE", "STROKE"} or (
+        way = bool(w.types) and (w.types & (WAY_ONLY_TAGS | {"PLACEHOLDER"}) - {"CUE", "STROKE"} or (
             start is not None and w.types & {"B_BARE", "B_GEN", "NUM_GEN"} and not w.types & {"B_NOM"}))
         if way:
             start = w.start if start is None else start

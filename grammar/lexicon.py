@@ -34,7 +34,7 @@ DIGIT_SUFFIX = {
     "и": ("B_GEN", "NUM_GEN"),
 }
 
-POCKET_TAGS = frozenset({"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END"})
+POCKET_TAGS = frozenset({"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END", "MASC"})
 IGNORED_TAGS = frozenset({"FILLER", "TECH", "CORR", "NOT"})
 
 

@@ -22,7 +22,8 @@ Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
   out («тройку от двух в середину»: ball 2, or two cushions?)
 - ``COUNT_INS:n`` a count in the instrumental («тремя шарами»)
 - pocket words ``V``, ``CORNER``, ``MIDDLE``, ``LUZA``, ``SIDE:left|right``,
-  ``END:near|far``
+  ``END:near|far``; ``MASC`` on a side word in the masculine («левый», «правый»):
+  of the pocket nouns only «угол» agrees with it, so with no noun it says corner
 - route words ``OT``, ``CLEAN``, ``BORTA``, ``BORTOV``, ``CUSHIONS:n``,
   ``ABRIK``, ``KARAMBOL``, ``KONTRKU``, ``SHARA``, ``SHAROM``, ``SHARAMI``
 - ``OBJ`` an object ball without a number (C5), ``CUE`` the cue ball (биток,
@@ -235,6 +236,9 @@ def build() -> dict:
                 if "sing" in f.tag and "Supr" not in f.tag and f.tag.POS in ("ADJF", "NOUN") \
                         and _names_a_pocket(f.tag):
                     add(f.word, tag)
+                    if tag.startswith("SIDE:") and f.tag.gender == "masc":
+                        # «в правый»: середина and луза are feminine, so only «угол» agrees
+                        add(f.word, "MASC")
 
     placeholder = next(p for p in morph.parse(PLACEHOLDER_LEMMA) if p.tag.POS == "ADJF")
     for f in placeholder.lexeme:

@@ -287,7 +287,7 @@ class _SaidExample:
         self.texts, self.settings = texts, settings
 
     def __str__(self) -> str:
-        from .render import example_for, render
+        from .render import example_for, example_plain, render
 
         for text in self.texts:
             got = parse(text, **self.settings)
@@ -296,6 +296,8 @@ class _SaidExample:
                     return render(got)
                 except GrammarError:
                     continue
+        if self.settings.get("mode") == "ball_and_pocket":
+            return example_plain(None, None)  # C7: no way asked for
         return example_for(None, None)
 
 
@@ -414,6 +416,28 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
     required). Raises GrammarError only for misuse (``text`` not a str, a bad
     mode, ``balls_left`` or ``pocket_precision``).
     """
+    got = _read(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+    if isinstance(got, Refusal) and MODES.get(mode) == "ball_and_pocket":
+        return _in_ball_and_pocket(got)
+    return got
+
+
+def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
+    """A refusal read in ball and pocket (C7): its clause and texts are that mode's, and its
+    example is a ball-and-pocket call: a hint never tells the player to add a way."""
+    from dataclasses import replace
+
+    from .assembly import _Example
+
+    params = dict(refusal.params)
+    example = params.get("example")
+    if isinstance(example, _Example):
+        params["example"] = _Example(example.ball, example.pocket, plain=True)
+    return replace(refusal, params=params, mode="ball_and_pocket")
+
+
+def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
+    """``parse_with_corrections`` before a refusal is put in its mode's words."""
     if not isinstance(text, str):
         raise GrammarError(f"parse expects a str, not {type(text).__name__}")
     mode = _check_mode(mode)
@@ -436,9 +460,15 @@ def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterab
             params.setdefault("example", _SaidExample(_without(text, w.start, w.end), settings))
             return Refusal("unknown_word", (w.start, w.end), reason, params)
     for w in words:
-        if "PLACEHOLDER" in w.types:
+        if "PLACEHOLDER" in w.types and mode == "clean":
             return Refusal("incomplete", (w.start, w.end), "placeholder",
                            {"word": w.text, "example": _template_example()})
+    if mode == "ball_and_pocket":
+        # C7: the rules' template way («тремя шарами такими-то, от шара такого-то») is not
+        # judged; a placeholder said for the ball leaves the ball unnamed (no_ball, C7)
+        words = [w for w in words if "PLACEHOLDER" not in w.types]
+        if not words:
+            return Refusal("no_ball", (0, len(text)), "", {})
     content = [w for w in words if not w.types <= IGNORED_TAGS]
     if not content:
         return Refusal("empty", (words[0].start, words[-1].end), "")

@@ -195,6 +195,33 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ),
 }
 
+# Ball and pocket (C7): the call is the ball and the pocket, the way is not part of it. A
+# refusal that rests on clean designation (C2) cites C7 there, and no hint asks for a way
+# (the examples are ball-and-pocket calls: «тройку в левый угол»).
+BALL_AND_POCKET = "ball_and_pocket"
+MODE_CLAUSES = {BALL_AND_POCKET: {"no_ball": "C7", "no_pocket": "C7", "ball_not_on_table": "C7"}}
+# (code, reason) → (message, hint) in that mode; None keeps the text of TEXTS.
+MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {BALL_AND_POCKET: {
+    ("empty", ""): (None, N_("name the ball and the pocket, e.g. «{example}»")),
+    ("too_long", ""): (
+        N_("the call is too long (over {limit} words): a referee would not take it (C4, C7)"),
+        N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
+    ),
+    ("unknown_word", ""): (None, N_("in ball and pocket a call names the ball and the pocket: e.g. «{example}»")),
+    ("incomplete", "not_without_but"): (None, N_("say, e.g. «не тройку, а пятёрку в левый угол»")),
+    ("incomplete", "correction_unplaced"): (
+        N_("the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "
+           "ball or the pocket (C9)"),
+        N_("say, e.g. «не тройку, а пятёрку в левый угол» or «пятёрку, а не тройку, в левый угол»"),
+    ),
+    ("no_ball", ""): (N_("no ball is named: in ball and pocket the ball and the pocket are named (C7)"), None),
+    ("no_ball", "cue"): (
+        N_("«{word}» is the cue ball, which is never called: no object ball is named (C7, C5)"), None),
+    ("no_pocket", ""): (N_("no pocket is named: in ball and pocket the ball and the pocket are named (C7)"), None),
+    ("ball_not_on_table", ""): (N_("ball {ball} is not on the table (C7)"), None),
+}}
+DEFAULT_EXAMPLES = {BALL_AND_POCKET: "тройку в левый угол"}
+
 EXPECTED = {
     "ball": N_("a ball number"),
     "ball_or_cushion": N_("a ball or a cushion"),
@@ -227,6 +254,8 @@ class Refusal:
     span: tuple[int, int]
     reason: str = ""
     params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # the game mode the call was read in: "clean" (C2) or "ball_and_pocket" (C7)
+    mode: str = field(default="clean", compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -234,10 +263,15 @@ class Refusal:
 
     @property
     def clause(self) -> str:
-        return CLAUSES[self.code]
+        return MODE_CLAUSES.get(self.mode, {}).get(self.code) or CLAUSES[self.code]
 
     def _texts(self) -> tuple[str, str]:
-        return TEXTS.get((self.code, self.reason)) or TEXTS[(self.code, "")]
+        key = (self.code, self.reason) if (self.code, self.reason) in TEXTS else (self.code, "")
+        message, hint = TEXTS[key]
+        own = MODE_TEXTS.get(self.mode, {}).get(key)
+        if own is None:
+            return message, hint
+        return own[0] or message, own[1] or hint
 
     def _fill(self, template: str, lang: str) -> str:
         params = dict(self.params)
@@ -248,7 +282,7 @@ class Refusal:
                     value = value[:MAX_QUOTE] + "…"
                 # control and other unprintable characters are shown escaped
                 params[key] = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in value)
-        params.setdefault("example", "тройку чисто в левый угол")
+        params.setdefault("example", DEFAULT_EXAMPLES.get(self.mode, "тройку чисто в левый угол"))
         params.setdefault("expected", trl(lang, EXPECTED.get(params.get("expected_key", "more"), EXPECTED["more"])))
         for key in ("readings", "options"):  # the readings or pockets offered, joined in the user's language
             if isinstance(params.get(key), (list, tuple)):

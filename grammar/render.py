@@ -167,6 +167,13 @@ def example_for(ball, pocket, bank: bool = False) -> str:
     return render(Call(b, p, ((CUE, b),) + (((b, CUSHION),) if bank else ()) + ((b, POCKET),)))
 
 
+def example_plain(ball, pocket) -> str:
+    """A ball-and-pocket call (C7: no way) with this ball and pocket, for hints."""
+    b = ball if isinstance(ball, int) else 3
+    p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET
+    return render(Call(b, p, None))
+
+
 def example_combo(ball, pocket, n: int) -> str:
     """A combination of ``n`` driving balls, for hints about counts."""
     b = ball if isinstance(ball, int) else 12

@@ -192,6 +192,9 @@ def _actor(tree: Tree) -> Any:
     return "cue" if tok.type == "CUE" else _ball(tok)
 
 
+_MASCULINE_ENDINGS = ("ый", "ом", "ого")  # «левый», «в левом», «из левого»: agree with «угол» only
+
+
 def _pocket(pocketed: Tree) -> dict | None:
     """The pocket words → the pocket JSON, read as the call language reads them
     (``pocket_from_words``): any order, the noun optional, an end word says corner."""
@@ -220,7 +223,11 @@ def _pocket(pocketed: Tree) -> dict | None:
             raise _err(tok.column, N_("the pocket is both left and right"))
         if len(ends) > 1:
             raise _err(tok.column, N_("the pocket is both far and near"))
-    got = pocket_from_words(kinds, sides, ends)
+    # «3 в правый», «3 в левом»: a masculine side word with no noun is the corner (of угол,
+    # середина and луза only «угол» agrees with it), as in the call language
+    masculine = not any(t.type == "POCKET_ANY" for t in toks) and any(
+        t.type in ("LEFT", "RIGHT") and t.value.endswith(_MASCULINE_ENDINGS) for t in toks)
+    got = pocket_from_words(kinds, sides, ends, masculine)
     if got == "middle_end":
         raise _err(toks[0].column, N_("a middle pocket has no far or near end"))
     if got == "side_only":

@@ -118,6 +118,8 @@ POCKET_TAGS_RU = {
     "SIDE:right": "правая, как видит бьющий",
     "END:far": "дальняя от бьющего",
     "END:near": "ближняя к бьющему",
+    "MASC": "без слова лузы — угол: из «угол», «середина», «луза» с ними согласуется только «угол» "
+            "(«в правый» — правый угол; «в правую» — угол или середина, не принимается)",
 }
 
 ROLE_RU = {"B_NOM": "кого? что?", "B_GEN": "от кого?", "B_INS": "кем? чем?", "B_BARE": "число",
@@ -308,7 +310,7 @@ OTHER_REFUSALS_RU = {
 
 
 def refusals_md() -> str:
-    from pyramid_referee.grammar.refusal import CLAUSES, CODES
+    from pyramid_referee.grammar.refusal import BALL_AND_POCKET, CLAUSES, CODES, MODE_CLAUSES
     from pyramid_referee.rules.clauses import title
 
     missing = [c for c in CODES if c not in REFUSALS_RU]
@@ -322,8 +324,11 @@ def refusals_md() -> str:
            "| код | что не так | пункт правил |", "|---|---|---|"]
     for code in CODES:
         clause = CLAUSES[code]
-        out.append(f"| `{code}` | {REFUSALS_RU[code][0].upper()}{REFUSALS_RU[code][1:]} | "
-                   f"[{clause}](rules.md#{clause}) — {title(clause)} |")
+        cited = f"[{clause}](rules.md#{clause}) — {title(clause)}"
+        own = MODE_CLAUSES[BALL_AND_POCKET].get(code)
+        if own:  # ball and pocket: the call is the ball and the pocket (C7), not clean designation
+            cited += f"; в игре «шар и луза» — [{own}](rules.md#{own}) — {title(own)}"
+        out.append(f"| `{code}` | {REFUSALS_RU[code][0].upper()}{REFUSALS_RU[code][1:]} | {cited} |")
     out += ["", "Кроме того:", "", "| код | что не так |", "|---|---|"]
     for code, text in OTHER_REFUSALS_RU.items():
         out.append(f"| `{code}` | {text[0].upper()}{text[1:]} |")

@@ -23,7 +23,7 @@ def test_every_ball_has_every_role():
 def test_pocket_words_carry_only_pocket_tags():
     # the lexer merges runs of pocket words; a word both pocket and not would be lost
     words = json.loads(DATA_FILE.read_text(encoding="utf-8"))["words"]
-    pocket = {"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END"}
+    pocket = {"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END", "MASC"}
     for word, ts in words.items():
         kinds = {t.split(":")[0] for t in ts}
         assert kinds <= pocket or not (kinds & pocket), word
@@ -36,3 +36,9 @@ def test_render_forms_are_inflected():
     assert forms["pocket"]["middle"]["left"] == "левую"
     assert forms["num_gen"]["3"] == "трёх"
     assert lexicon_build.VERSION == build()["version"]
+
+
+def test_only_masculine_side_words_are_marked_masculine():  # «в правый» is the corner (Q2)
+    words = json.loads(DATA_FILE.read_text(encoding="utf-8"))["words"]
+    assert sorted(w for w, ts in words.items() if "MASC" in ts) == ["левый", "правый"]
+    assert "MASC" not in words["левую"] and "MASC" not in words["правая"]

@@ -129,11 +129,52 @@ def test_a_middle_pocket_with_an_end_offers_pockets_that_keep_the_side_said():  
 
 
 def test_a_side_without_a_kind_is_refused_naming_both_pockets():  # Q2
-    for text, side in (("в левую лузу", "левый"), ("в правую", "правый"), ("в левый", "левый")):
+    for text, side in (("в левую лузу", "левый"), ("в правую", "правый"), ("в левую", "левый"),
+                       ("в левый лузу", "левый"), ("справа", "правый")):
         r = parse(f"тройку чисто {text}")
         assert r.code == "pocket_not_definite" and r.reason == "side_only"
         assert f"«в {side} угол»" in r.hint() and "середину»" in r.hint()
         assert "и угол, и середину" in r.message() and "corner and the middle" in r.message("en")
+
+
+@pytest.mark.parametrize("text, side", [
+    ("тройку чисто в правый", "right"), ("тройку чисто в левый", "left"), ("в правый тройку чисто", "right"),
+    ("тройку от борта в левый", "left"), ("шестёркой тройку в правый", "right"),
+])
+def test_a_masculine_side_word_alone_is_the_corner(text, side):  # Q2: only «угол» agrees with «правый»
+    call = parse(text)
+    assert isinstance(call, Call), text
+    assert (call.pocket.kind, call.pocket.side, call.pocket.end) == ("corner", side, None)
+    bp = parse(text, mode="ball_and_pocket")
+    assert (bp.pocket.kind, bp.pocket.side) == ("corner", side)
+
+
+def test_a_masculine_side_word_keeps_the_noun_said():  # Q2: the noun, when said, names the pocket
+    assert parse("тройку чисто в правый центр").pocket.kind == "middle"
+    assert parse("тройку чисто в левый дальний").pocket == parse("тройку чисто в левый дальний угол").pocket
+    assert parse("тройку чисто в средний").pocket.kind == "middle"
+    assert parse("тройку чисто в среднюю").pocket.kind == "middle"
+
+
+def test_a_correction_of_a_masculine_side_takes_its_gender_with_it():  # C9
+    r = parse("тройку чисто в правый, нет, в левую")
+    assert (r.code, r.reason) == ("pocket_not_definite", "side_only")
+    assert parse("тройку чисто в правую середину, нет, в левый").pocket == parse(
+        "тройку чисто в левую середину").pocket
+    assert parse("тройку чисто в правую середину, нет, не в правый, а в левый").pocket.kind == "middle"
+
+
+@pytest.mark.parametrize("text, kind, side", [
+    ("тройку чисто в середину справа", "middle", "right"), ("тройку чисто в середину слева", "middle", "left"),
+    ("тройку чисто в угол справа", "corner", "right"), ("тройку чисто в угол слева", "corner", "left"),
+    ("в середину справа тройку от борта", "middle", "right"), ("шестёркой тройку в угол справа", "corner", "right"),
+    ("тройку в середину справа от шестёрки", "middle", "right"),
+])
+def test_a_side_word_after_the_pocket_noun_names_the_side(text, kind, side):  # Q2
+    for mode in ("clean", "ball_and_pocket"):
+        call = parse(text, mode=mode)
+        assert isinstance(call, Call), (text, mode)
+        assert (call.pocket.kind, call.pocket.side, call.pocket.end) == (kind, side, None)
 
 
 def test_an_end_word_says_corner():  # Q2, terms.md
@@ -224,3 +265,61 @@ def test_unfinished_second_call_is_q8_however_it_stops():  # Q8
         assert "«тройку чисто в" in r.hint()
     r = parse("тройку чисто в правый угол, пятёрку от борта в середину, семёрку")
     assert r.message().endswith("«семёрку» (Q8, C9)") and "«пятёрку от борта в середину»" in r.hint()
+
+
+# -- ball and pocket (C7): refusals cite C7 where clean designation cites C2, and no hint asks
+# for a way («тройку чисто …», «от борта», «как он упадёт»)
+
+BALL_AND_POCKET_REFUSALS = [
+    ("тройку чisто", None), ("тройку чисто", "no_pocket"), ("тройку", "no_pocket"), ("в левый угол", "no_ball"),
+    ("биток в левый угол", "no_ball"), ("", "empty"), ("ну", "empty"), ("тройку абырвалг в угол", "unknown_word"),
+    ("двадцатый в левый угол", "unknown_word"), ("тройку пятёрку в левый угол", "contradiction"),
+    ("тройку в левый угол в середину", "contradiction"), ("тройку в левый угол, нет", "incomplete"),
+    ("не тройку в левый угол", "incomplete"), ("не тройку, а от борта в левый угол", "incomplete"),
+    ("шар такой-то в левый угол", "no_ball"), ("тройка " * 61, "too_long"),
+    ("тройку в левый угол пятёрку", "several_calls_unclear"),
+]
+
+
+@pytest.mark.parametrize("text, code", [c for c in BALL_AND_POCKET_REFUSALS if c[1]])
+def test_ball_and_pocket_refusals_never_ask_for_a_way(text, code):  # C7
+    r = parse(text, mode="ball-and-pocket")
+    assert r.code == code, text
+    for lang in ("ru", "en"):
+        said = r.message(lang) + " " + r.hint(lang)
+        assert "C2" not in said, (text, lang, said)
+    assert "чисто" not in r.hint() and "от борта" not in r.hint() and "упадёт" not in r.hint(), r.hint()
+    assert "way" not in r.hint("en") and "C2" not in r.clause
+
+
+@pytest.mark.parametrize("text, code", [("тройку чисто", "no_pocket"), ("в левый угол", "no_ball"),
+                                        ("биток в левый угол", "no_ball")])
+def test_ball_and_pocket_cites_c7_where_clean_cites_c2(text, code):
+    bp, clean = parse(text, mode="ball_and_pocket"), parse(text)
+    assert bp.code == clean.code == code
+    assert bp.clause == "C7" and "(C7" in bp.message()
+    assert "«шар и луза»" in bp.message() or bp.reason == "cue"
+    assert clean.clause == "C2" and "(C2" in clean.message()
+
+
+def test_ball_and_pocket_hint_keeps_the_ball_said_without_a_way():  # C7
+    assert parse("тройку чисто", mode="ball_and_pocket").hint() == "добавьте лузу, например: «тройку в левый угол»"
+    assert "«пятёрку в левый угол»" in parse("пятёрку от борта", mode="ball_and_pocket").hint()
+    assert "«тройку чисто в левый угол»" in parse("тройку").hint()  # clean designation: the way is asked
+
+
+def test_a_ball_not_on_the_table_in_ball_and_pocket_cites_c7():
+    r = parse("тройку в левый угол", mode="ball_and_pocket", balls_left=[5])
+    assert r.code == "ball_not_on_table" and r.clause == "C7" and "(C7)" in r.message()
+    assert parse("тройку чисто в левый угол", balls_left=[5]).clause == "C2"
+
+
+def test_the_template_way_is_not_judged_in_ball_and_pocket():  # C7: the way, placeholders too
+    text = "тремя шарами такими-то, от шара такого-то, двенадцатый шар в левый угол"
+    call = parse(text, mode="ball_and_pocket")
+    assert isinstance(call, Call) and call.ball == 12 and call.route is None
+    assert parse(text).reason == "placeholder"  # clean designation: the balls must be named (C2)
+    from pyramid_referee.grammar import explain
+
+    assert explain(text, mode="ball_and_pocket").to_json()["way_not_judged"] == [
+        "тремя шарами такими-то, от шара такого-то"]

@@ -208,7 +208,7 @@ def _corpus_pockets():
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         m = re.search(r"\bв ((?:левый|левую|правый|правую|дальний|дальнюю|ближний|ближнюю|угол|угловую"
-                      r"|лузу|середину|серединку|уголок|среднюю|центральную|центр)(?: |$))+", record["text"])
+                      r"|лузу|середину|серединку|уголок|среднюю|центральную|центр|слева|справа)(?: |$))+", record["text"])
         # the phrases said in one stretch (not «к себе», «свой…», nor a pocket said twice)
         if m and not any(w in record["text"] for w in ("свой", "свою", "стороне", "стороны", "к себе", ",")) \
                 and record["text"].split().count("в") == 1:
@@ -252,6 +252,30 @@ def test_a_side_alone_is_refused_naming_the_corner_and_the_middle_pocket():
     with pytest.raises(NotationError) as err:
         parse_outcome("3 в левую лузу")
     assert "«в левый угол» или «в левую середину»" in err.value.message()
+
+
+@pytest.mark.parametrize("text", ["3 в левую", "3 в левой", "3 в левый лузу", "3 слева"])
+def test_a_feminine_or_genderless_side_alone_stays_refused(text):  # Q2: «в левую» is corner or middle
+    with pytest.raises(NotationError) as err:
+        parse_outcome(text)
+    assert "«в левый угол» или «в левую середину»" in err.value.message()
+
+
+@pytest.mark.parametrize("text, side", [
+    ("3 в правый", "right"), ("3 в левый", "left"), ("3 в левом", "left"), ("биток 6 3 в правый", "right"),
+])
+def test_a_masculine_side_alone_is_the_corner_as_in_a_call(text, side):  # Q2: only «угол» agrees
+    assert parse_outcome(text)["events"][-1]["pocket"] == {"kind": "corner", "side": side, "end": None}
+
+
+@pytest.mark.parametrize("text, pocket", [
+    ("3 в середину справа", ("middle", "right")), ("3 в середину слева", ("middle", "left")),
+    ("3 в угол справа", ("corner", "right")), ("3 в угол слева", ("corner", "left")),
+    ("3 борт в середину справа", ("middle", "right")), ("3 в угол справа; биток 6", ("corner", "right")),
+])
+def test_a_side_word_after_the_pocket_noun_names_the_side(text, pocket):  # Q2, as in a call
+    (event,) = [e for e in parse_outcome(text)["events"] if e["type"] == "pocket"]
+    assert (event["pocket"]["kind"], event["pocket"]["side"]) == pocket
 
 
 def test_svoi_before_a_ball_is_still_the_cue_ball():

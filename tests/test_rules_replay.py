@@ -53,6 +53,14 @@ def test_refused_call_keeps_the_refusal_and_its_clause():
     assert row.refusal["clause"] == "Q8" and row.to_json()["call_text"].startswith("тройку")
 
 
+def test_a_refusal_in_ball_and_pocket_keeps_the_clause_of_that_mode():  # C7, not C2
+    lines = ['{"settings": {"mode": "ball_and_pocket"}, "players": ["A", "B"]}',
+             '{"call": "тройку чисто", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}}']
+    row = replay_lines(lines).rows[0]
+    assert row.refusal["code"] == "no_pocket" and row.refusal["clause"] == "C7"
+    assert "«тройку в левый угол»" in row.refusal["hint"]
+
+
 def test_call_parsed_against_the_balls_on_the_table():
     lines = [
         '{"call": "тройку чисто в середину", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, '

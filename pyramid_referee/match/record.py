@@ -495,7 +495,7 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
                         pocket_precision=settings.pocket_precision)
             if hasattr(got, "code"):  # a Refusal
                 status, refusal_json = "refused", got.to_json("ru")
-                clause = _refusal_clause(got.code)
+                clause = getattr(got, "clause", None) or _refusal_clause(got.code)
                 if clause:  # as a replay of JSON lines gives it
                     refusal_json["clause"] = clause
                 if not s.refused_mark:

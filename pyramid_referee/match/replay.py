@@ -196,7 +196,8 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
     if isinstance(got, Call):
         return raw, got, "accepted", None
     refusal = got.to_json() if hasattr(got, "to_json") else {"message": str(got)}
-    clause = _refusal_clause(refusal.get("code"))
+    # the refusal's own clause: in ball and pocket «no pocket» rests on C7, not C2
+    clause = getattr(got, "clause", None) or _refusal_clause(refusal.get("code"))
     if clause:
         refusal["clause"] = clause
     return raw, None, "refused", refusal
