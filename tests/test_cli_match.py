@@ -428,3 +428,8 @@ def test_match_new_with_no_players_beside_an_unfinished_match_names_it(capsys, m
     run(capsys, monkeypatch, "match", "new", "--players", "Иван", "Пётр", "--db", db)
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--db", db)
     assert rc == 2 and "матч 1 (Иван — Пётр) не окончен" in err
+
+
+def test_an_empty_player_name_is_named_as_empty(capsys, monkeypatch, db):
+    rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "", "Пётр", "--db", db)
+    assert rc == 2 and "имя не может быть пустым" in err

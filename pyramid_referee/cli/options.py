@@ -73,6 +73,9 @@ def players_from(values: list[str] | None) -> list[str] | None:
     names = [n.strip() for n in values]
     if any("," in n for n in names):   # «Иван,Пётр» or «Иван, Пётр»: the comma separates the names
         names = [n.strip() for n in " ".join(names).split(",")]
+    if len(names) == 2 and not all(names):
+        raise UserError(tr("--players: a name may not be empty (got: {got})").format(
+            got=", ".join(f"«{n}»" for n in names)))
     if len(names) != 2 or not all(names):
         got = ", ".join(f"«{n}»" for n in names) or "—"
         raise UserError(tr(
