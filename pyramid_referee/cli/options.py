@@ -71,11 +71,11 @@ def players_from(values: list[str] | None) -> list[str] | None:
     if any(has_undecodable(v) for v in values):
         raise UserError(tr("--players: the text is not UTF-8: check the terminal's encoding"))
     names = [n.strip() for n in values]
-    if any("," in n for n in names):   # «Иван,Пётр» or «Иван, Пётр»: the comma separates the names
-        names = [n.strip() for n in " ".join(names).split(",")]
-    if len(names) == 2 and not all(names):
+    if len(names) == 2 and not all(names):   # «--players "" Пётр»: two given, one of them empty
         raise UserError(tr("--players: a name may not be empty (got: {got})").format(
             got=", ".join(f"«{n}»" for n in names)))
+    if any("," in n for n in names):   # «Иван,Пётр» or «Иван, Пётр»: the comma separates the names
+        names = [n.strip() for n in " ".join(names).split(",")]
     if len(names) != 2 or not all(names):
         got = ", ".join(f"«{n}»" for n in names) or "—"
         raise UserError(tr(
