@@ -663,6 +663,14 @@ def run_live(args) -> int:
                 clear_partial()
                 console.print("[bold]" + describe(d, lang, render) + "[/bold]")
                 if pad:  # the marker taps the outcome on the pad; the call waits in the store
+                    if follow_pad():
+                        return 0
+                    untapped = session.standing()
+                    if untapped is not None and untapped.source == "listen" and untapped.strike is not None:
+                        console.print("[yellow]" + tr(
+                            "the outcome of the strike at {old:.2f} s was not entered on the pad; the call "
+                            "of the strike at {new:.2f} s replaces it").format(
+                            old=untapped.strike, new=d.strike) + "[/yellow]")
                     session.set_standing(reading_of(d, lang), source="listen", strike=d.strike)
                     with lock:
                         referee.decision = None
