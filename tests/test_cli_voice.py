@@ -386,6 +386,120 @@ def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path
         assert row.record.call_status == "accepted" and row.record.call["ball"] == 3
 
 
+@needs_espeak
+def test_listen_pad_stores_the_heard_call_as_standing_and_the_pad_enters_the_stroke_with_it(
+        korean_stand_ins, monkeypatch, tmp_path, capsys):
+    """listen --pad asks no outcome: the call heard before the strike (and the strike's time) is
+    the match's standing call in the store, and the outcome tapped on serve's pad takes it."""
+    import io
+
+    from pyramid_referee.voice import audio
+    from test_listen import Scene, _trimmed, silence
+
+    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(1.5))
+    wav = s.write(tmp_path / "mic.wav")
+    mics = []
+    monkeypatch.setattr(audio, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
+    monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))  # would be the outcome without --pad
+    db = tmp_path / "m.db"
+    rc = cli.main(["listen", "--pad", "--db", str(db), "--players", "A,B", "--mode", "clean"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert f"удар {s.clicks[0]:.2f} с: заказ принят" in out
+    assert "исход удара ждём с планшета маркёра" in out
+    assert "исход (краткая запись)" not in out and mics[0].closed  # no outcome asked here
+    from pyramid_referee.match.session import Session
+    from pyramid_referee.match.store import Store
+
+    with Store(db) as store:
+        mid = store.latest()
+        assert store.strokes(mid) == []  # nothing judged without the marker's outcome
+        standing = Session(store, mid).standing()
+    assert standing.source == "listen" and standing.reading.status == "accepted"
+    assert standing.reading.call.to_json()["ball"] == 3
+    assert abs(standing.strike - s.clicks[0]) < 0.05
+
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from pyramid_referee.web.app import create_app
+
+    with TestClient(create_app(db, mid, pin="4321")) as client:
+        sc = client.get("/api/state").json()["standing_call"]
+        assert sc["source"] == "listen" and sc["status"] == "accepted" and sc["heard_line"]
+        r = client.post("/api/strokes", json={"outcome": "биток 3, 3 в середину"},
+                        headers={"Authorization": "Bearer 4321"})
+        assert r.status_code == 200, r.text
+        assert client.get("/api/state").json()["standing_call"] is None  # the stroke took it
+    with Store(db) as store:
+        [row] = store.strokes(mid)
+        assert row.record.call_status == "accepted" and row.record.call["ball"] == 3
+        assert store.standing(mid)[1] is None
+
+
+@needs_espeak
+def test_listen_pad_follows_the_strokes_entered_on_the_pad_and_stores_the_next_strikes_call(
+        korean_stand_ins, monkeypatch, tmp_path, capsys):
+    """Between strikes listen --pad reads the strokes the pad entered; a strike with no call
+    after them is stored as standing «без заказа» (status none) with its time."""
+    import time
+
+    from pyramid_referee.match.session import Session
+    from pyramid_referee.match.store import Store
+    from pyramid_referee.voice import audio
+    from test_listen import Scene, _trimmed, silence
+
+    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
+    call_end = s.now
+    wav = s.write(tmp_path / "mic.wav")
+    mics = []
+    monkeypatch.setattr(audio, "MicrophoneSource",
+                        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
+    db = tmp_path / "m.db"
+
+    def standing():
+        with Store(db, create=False) as store:
+            return Session(store, store.latest()).standing()
+
+    class Keyboard:
+        """Enter once the call is heard; then the marker's stroke on the pad and Enter again."""
+
+        presses = 0
+
+        def readline(self):
+            self.presses += 1
+            deadline = time.monotonic() + 30
+            if self.presses == 1:
+                while not (mics and mics[0].time >= call_end + 0.2) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                return "\n"
+            if self.presses == 2:
+                while (db.exists() and standing()) is None and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                with Store(db, create=False) as store:  # the pad, in another program
+                    pad = Session(store, store.latest())
+                    taken = pad.standing()
+                    pad.enter(taken.reading.text, "биток 3, 3 в середину", reading=taken.reading)
+                return "\n"
+            while standing() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return ""
+
+    monkeypatch.setattr("sys.stdin", Keyboard())
+    rc = cli.main(["listen", "--pad", "--db", str(db), "--players", "A,B", "--strike", "key"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "на планшете: №1" in out and out.count("исход удара ждём с планшета маркёра") == 2
+    with Store(db) as store:
+        [row] = store.strokes(store.latest())
+        assert row.record.call_status == "accepted"
+    second = standing()
+    assert second.source == "listen" and second.reading.status == "none" and second.strike > call_end
+
+
 def test_listen_with_a_dead_microphone_is_a_clear_message(korean_stand_ins, tmp_path, capsys):
     rc = cli.main(["listen", "--lang", "en", "--db", str(tmp_path / "m.db"), "--players", "A,B",
                    "--device", "no-such-microphone-anywhere"])

@@ -11,7 +11,8 @@ import sqlite3
 
 import pytest
 
-from pyramid_referee.match.store import SCHEMA_VERSION, Store, StoreError, StrokeRecord, default_db_path
+from pyramid_referee.match.store import (SCHEMA_VERSION, StandingRecord, Store, StoreError, StrokeRecord,
+                                        default_db_path)
 
 
 def rec(n: int, **kw) -> StrokeRecord:
@@ -430,6 +431,46 @@ def test_a_version_1_database_is_migrated_and_keeps_its_strokes(db):
         assert s.add_stroke(1, rec(2)) == 2
     with Store(db) as s:
         assert [r.seq for r in s.strokes(1)] == [1, 2]
+
+
+def _v2_database(path):
+    """A version 2 database (before the standing call was stored): v1 migrated to v2 by hand."""
+    _v1_database(path)
+    con = sqlite3.connect(path)
+    con.executescript("ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"
+                      "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1;")
+    con.execute("PRAGMA user_version=2")
+    con.commit()
+    con.close()
+
+
+def test_a_version_2_database_is_migrated_keeps_its_strokes_and_then_stores_a_standing_call(db):
+    _v2_database(db)
+    with Store(db) as s:
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert [r.seq for r in s.strokes(1)] == [1]
+        assert s.standing(1) == (0, None)  # no call stood before the migration
+        s.set_standing(1, StandingRecord("тройку в угол", "refused", refusal={"message": "нет лузы"},
+                                         source="listen", strike=12.5))
+    with Store(db) as s:
+        version, standing = s.standing(1)
+        assert version == 1 and standing.source == "listen" and standing.strike == 12.5
+        assert standing.refusal == {"message": "нет лузы"}
+        assert s.add_stroke(1, rec(2)) == 2
+
+
+def test_a_stroke_clears_the_standing_call_and_every_change_raises_its_version(db):
+    with Store(db) as s:
+        mid = s.new_match(["A", "B"], {}, None)
+        v1 = s.set_standing(mid, StandingRecord(None, "none", source="listen", strike=3.0))
+        assert s.standing(mid)[1].status == "none"  # «без заказа» heard is a standing call too
+        s.add_stroke(mid, rec(1))
+        v2, standing = s.standing(mid)
+        assert standing is None and v2 > v1
+        v3 = s.set_standing(mid, StandingRecord("x", "accepted", call={"ball": 3}))
+        assert v3 > v2 and s.set_standing(mid, None) > v3 and s.standing(mid)[1] is None
+        s.delete_match(mid)  # its standing call goes with it
+        assert s.standing(mid) == (0, None)
 
 
 # -- a stroke stored but never shown ---------------------------------------------------------------

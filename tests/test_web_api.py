@@ -326,3 +326,34 @@ def test_a_locked_database_is_503_not_the_markers_fault(served):
     assert client.get("/api/state").json()["seq"] == 0  # taken back in memory too
     r = client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED}, headers=AUTH)
     assert r.status_code == 200 and r.json()["seq"] == 1
+
+
+# -- the standing call lives in the store ---------------------------------------------------------
+
+def test_the_standing_call_survives_a_restart_of_the_server(tmp_path):
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    with TestClient(create_app(db, mid, pin=PIN)) as client:
+        assert client.post("/api/call", json={"call": CALL}, headers=AUTH).status_code == 200
+    with TestClient(create_app(db, mid, pin=PIN)) as client:  # the server restarted on the same store
+        sc = client.get("/api/state").json()["standing_call"]
+        assert sc["status"] == "accepted" and sc["text"] == CALL and sc["source"] == "pad"
+        r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)
+        assert r.status_code == 200 and r.json()["fulfilled"] is True
+        assert client.get("/api/state").json()["standing_call"] is None
+    assert _stored(db, mid)[0].record.call_text == CALL
+
+
+def test_a_call_heard_by_another_program_reaches_the_board_within_a_second(served):
+    client, db, mid = served
+    with Store(db, create=False) as store:  # `listen --pad` in another process, on the same match
+        other = Session(store, mid, lang="ru")
+        other.set_standing(other.read_call(CALL), source="listen", strike=4.25)
+    import time
+
+    deadline = time.monotonic() + 1.5  # watch() looks every 0.5 s (in the server's own thread)
+    while (sc := client.get("/api/state").json()["standing_call"]) is None:
+        assert time.monotonic() < deadline, "the board never saw the call heard by the other program"
+        time.sleep(0.05)
+    assert sc["status"] == "accepted" and sc["source"] == "listen" and sc["strike"] == 4.25
+    assert sc["heard_line"] == "услышан голосовым судьёй, удар на 4.25 с"

@@ -99,6 +99,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr(
                        "the strike: the cue click in the audio (default) or a press of Enter"))
     p.add_argument("--speak", action="store_true", help=tr("say the acceptance and the verdict aloud (espeak-ng)"))
+    p.add_argument("--pad", action="store_true",
+                   help=tr(
+                       "the marker taps the outcome on the pad (serve): each strike's call is stored as "
+                       "the standing call instead of asking for the outcome here"))
     p.add_argument("--db", default=None, metavar=tr("PATH"), help=tr("match store (SQLite) file"))
     from .options import add_players_option, add_to_wins_option, match_id
 

@@ -25,7 +25,7 @@ from ..i18n import UserError, get_lang, json_problem_ru, tr, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
-from .store import Store, StoreError, StrokeRecord, StrokeRow
+from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow
 
 
 class StrokeInputError(UserError):
@@ -158,6 +158,17 @@ class CallReading:
             why = (self.refusal or {}).get("message", "")
             return trl(lang, "call refused: {why}").format(why=why)
         return trl(lang, "no call")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The call standing for the next stroke, as the store keeps it for every program."""
+
+    reading: CallReading
+    source: str  # "pad" (typed on the marker's pad) | "listen" (heard by the voice referee)
+    strike: float | None  # the strike's time on the audio clock, when heard
+    version: int  # raised on every change of the match's standing call
+    time: str = ""
 
 
 def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:
@@ -358,6 +369,42 @@ class Session:
             raise
         self.seq = seq
         return Entered(seq, rec, verdict, state)
+
+    # ------------------------------------------------------------------ the standing call
+    def set_standing(self, reading: CallReading | None, *, source: str = "pad", strike: float | None = None) -> int:
+        """Store the call standing for the next stroke (None: withdraw it); its new version.
+        ``source``: "pad" (typed) or "listen" (heard, with the ``strike`` time). A stroke
+        entered by any program clears it."""
+        rec = None if reading is None else StandingRecord(
+            text=reading.text, status=reading.status,
+            call=None if reading.call is None else reading.call.to_json(),
+            refusal=reading.refusal, canonical=reading.canonical, source=source, strike=strike)
+        return self.store.set_standing(self.id, rec)
+
+    def standing(self) -> Standing | None:
+        """The stored standing call (as written by the pad or by ``listen --pad``), or None."""
+        version, rec = self.store.standing(self.id)
+        if rec is None:
+            return None
+        try:
+            call = None if rec.call is None else Call.from_json(rec.call)
+        except CallFormatError as exc:
+            raise StoreError(tr(
+                "{path}: match {match_id}: the standing call is damaged ({exc})").format(
+                path=self.store.path, match_id=self.id, exc=exc)) from None
+        reading = CallReading(text=rec.text, call=call, refusal=rec.refusal, status=rec.status,
+                              canonical=rec.canonical)
+        return Standing(reading, rec.source, rec.strike, version, rec.time)
+
+    def standing_version(self) -> int:
+        return self.store.standing(self.id)[0]
+
+    def outdated(self) -> bool:
+        """Did another program (``play``, ``undo``, ``serve``, ``listen``) change the match's strokes
+        since this session read them?"""
+        last = self.store.last_state(self.id)
+        mine = None if not self.match.history else (self.seq, self.state.to_json())
+        return (None if last is None else (last[0], last[1])) != mine
 
     def mark_shown(self, seq: int) -> None:
         """The verdict of ``seq`` is on the screen; a resume after a kill will not name it."""

@@ -33,6 +33,14 @@ Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
   the marker does not enter it twice.
 - ``actions``: the log of what the scorer did (stroke, undo, redo, discard), in
   order, so the match's history of changes can be audited.
+- ``standing`` (v3): the call standing for the next stroke, one row a match:
+  ``present`` (0 once a stroke took it or it was withdrawn), the call's text, its
+  ``status`` (accepted | refused | none: «без заказа» heard as such), the parsed
+  call or the refusal (JSON), its canonical phrasing, its ``source`` (``pad``:
+  typed on the marker's pad; ``listen``: heard by the voice referee), the strike's
+  time on the audio clock (when heard), and ``version``, raised on every change so
+  another program (``serve``'s watch) notices it. ``add_stroke`` clears it in the
+  stroke's own transaction: ``listen --pad`` and the pad drive one session.
 
 Opening never turns a file into a match database except a path where no file is:
 the new database is built beside it under a temporary name and linked into place
@@ -63,7 +71,7 @@ from typing import Any, Iterator
 
 from ..i18n import UserError, tr
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APP_NAME = "pyramid-referee"
 ENV_DB = "PYRAMID_REFEREE_DB"
 BUSY_TIMEOUT_S = 2.0
@@ -107,12 +115,31 @@ CREATE TABLE actions (
     time      TEXT NOT NULL
 );
 CREATE INDEX actions_match ON actions(match_id, id);
+CREATE TABLE standing (
+    match_id  INTEGER PRIMARY KEY REFERENCES matches(id),
+    present   INTEGER NOT NULL DEFAULT 0,
+    text      TEXT,
+    status    TEXT NOT NULL DEFAULT 'none' CHECK (status IN ('accepted', 'refused', 'none')),
+    call      TEXT,
+    refusal   TEXT,
+    canonical TEXT,
+    source    TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),
+    strike    REAL,
+    time      TEXT NOT NULL,
+    version   INTEGER NOT NULL DEFAULT 0
+);
 """
 
 # version → the statements that bring a database of that version to the next one.
 _MIGRATIONS: dict[int, str] = {
     1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"  # strokes before v2 were shown
        "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1",  # a match was one game
+    2: "CREATE TABLE standing (match_id INTEGER PRIMARY KEY REFERENCES matches(id),"  # no call stood in the store
+       " present INTEGER NOT NULL DEFAULT 0, text TEXT,"
+       " status TEXT NOT NULL DEFAULT 'none' CHECK (status IN ('accepted', 'refused', 'none')),"
+       " call TEXT, refusal TEXT, canonical TEXT,"
+       " source TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),"
+       " strike REAL, time TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)",
 }
 
 
@@ -192,6 +219,20 @@ class StrokeRecord:
     verdict: dict
     state: dict
     lang: str = "ru"
+
+
+@dataclass(frozen=True)
+class StandingRecord:
+    """The call standing for the next stroke, as stored (JSON parts in their JSON form)."""
+
+    text: str | None
+    status: str  # accepted | refused | none (no call, said so)
+    call: dict | None = None
+    refusal: dict | None = None
+    canonical: str | None = None
+    source: str = "pad"  # pad (typed) | listen (heard)
+    strike: float | None = None  # the strike's time on the audio clock, when heard
+    time: str = ""  # when it was written
 
 
 @dataclass(frozen=True)
@@ -551,8 +592,54 @@ class Store:
                  rec.outcome_text, _dump(rec.outcome), _dump(rec.verdict), _dump(rec.state), rec.lang, now))
             con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'stroke', ?, ?)",
                         (match_id, seq, now))
+            con.execute("UPDATE standing SET present = 0, version = version + 1, time = ?"
+                        " WHERE match_id = ? AND present = 1", (now, match_id))  # the stroke took the call
             self._set_result(match_id, result)
         return int(seq)
+
+    # ------------------------------------------------------------------ the standing call
+    def set_standing(self, match_id: int, rec: StandingRecord | None) -> int:
+        """Write (or, with None, withdraw) the match's standing call; returns its new version."""
+        if rec is not None and rec.status not in ("accepted", "refused", "none"):
+            raise ValueError(f"status: {rec.status!r}")
+        if rec is not None and rec.source not in ("pad", "listen"):
+            raise ValueError(f"source: {rec.source!r}")
+        now = _now()
+        with self._tx():
+            con = self.con
+            if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+                raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
+            con.execute("INSERT OR IGNORE INTO standing(match_id, time) VALUES (?, ?)", (match_id, now))
+            if rec is None:
+                con.execute("UPDATE standing SET present = 0, version = version + 1, time = ? WHERE match_id = ?",
+                            (now, match_id))
+            else:
+                con.execute(
+                    "UPDATE standing SET present = 1, text = ?, status = ?, call = ?, refusal = ?, canonical = ?,"
+                    " source = ?, strike = ?, time = ?, version = version + 1 WHERE match_id = ?",
+                    (rec.text, rec.status, _dump(rec.call), _dump(rec.refusal), rec.canonical, rec.source,
+                     None if rec.strike is None else float(rec.strike), now, match_id))
+            return int(con.execute("SELECT version FROM standing WHERE match_id = ?", (match_id,)).fetchone()[0])
+
+    def standing(self, match_id: int) -> tuple[int, StandingRecord | None]:
+        """(version, the standing call or None). The version changes with every write."""
+        try:
+            r = self.con.execute(
+                "SELECT version, present, text, status, call, refusal, canonical, source, strike, time"
+                " FROM standing WHERE match_id = ?", (match_id,)).fetchone()
+        except sqlite3.Error as exc:
+            raise _db_error(self.path, exc) from None
+        if r is None:
+            return 0, None
+        if not r[1]:
+            return int(r[0]), None
+        try:
+            rec = StandingRecord(r[2], r[3], _load(r[4]), _load(r[5]), r[6], r[7], r[8], r[9])
+        except ValueError as exc:
+            raise StoreError(tr(
+                "{path}: match {match_id}: the standing call is damaged ({exc})").format(
+                path=self.path, match_id=match_id, exc=exc)) from None
+        return int(r[0]), rec
 
     def undo(self, match_id: int, *, result: Any = None, expect_seq: int | None = None) -> int | None:
         """Take back the last active stroke (it goes on the redo stack); its seq, or None.
@@ -615,7 +702,7 @@ class Store:
                 raise StoreError(tr(
                     "there is no match {match_id} in {path}").format(
                     match_id=match_id, path=self.path))
-            for table in ("strokes", "actions"):
+            for table in ("strokes", "actions", "standing"):
                 self.con.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
             self.con.execute("DELETE FROM matches WHERE id = ?", (match_id,))
 

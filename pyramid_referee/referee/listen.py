@@ -397,6 +397,12 @@ def run_live(args) -> int:
     and handed to the main thread, which asks the scorer for the outcome, judges and stores the
     stroke (committed before the verdict is shown), and shows the verdict and the scoreboard.
     While the outcome is awaited, a new strike waits its turn (it is decided afterwards).
+
+    ``--pad``: the outcome is not asked here. Each strike's decided call (heard, with the
+    strike's time; «без заказа» when none counts) is stored as the match's standing call, and
+    the marker taps the outcome on ``serve``'s pad, which enters the stroke with that call; the
+    strokes entered there are followed (read again) so the next calls are read against the
+    balls left.
     """
     import queue
     import threading
@@ -608,6 +614,27 @@ def run_live(args) -> int:
             finally:
                 decided.put(("end", None))
 
+        pad = getattr(args, "pad", False)
+
+        def follow_pad() -> bool:
+            """--pad: read the strokes the marker entered on the pad (the calls that follow are
+            read against the balls left). True once the match is over."""
+            nonlocal session
+            if not session.outdated():
+                return False
+            with lock:
+                session = Session(store, session.id, lang=lang)
+                referee.session = session
+            for row in session.store.strokes(session.id)[-1:]:
+                clear_partial()
+                console.print(tr("on the pad: #{seq} {v}").format(
+                    seq=row.seq, v=row.record.verdict.get("message", "")))
+            console.print(render_scoreboard(session.state.to_json(), session.id, lang))
+            if session.match.decided:
+                console.print(tr("match {id} is over").format(id=session.id))
+                return True
+            return False
+
         thread = threading.Thread(target=audio_loop, name="audio", daemon=True)
         thread.start()
         try:
@@ -617,14 +644,39 @@ def run_live(args) -> int:
                         input()
                     except EOFError:
                         return 0
+                    if pad and follow_pad():
+                        return 0
                     strike_requests.put(None)
-                kind, d = decided.get()
+                if pad and not key:
+                    try:
+                        kind, d = decided.get(timeout=0.25)
+                    except queue.Empty:
+                        if follow_pad():
+                            return 0
+                        continue
+                else:
+                    kind, d = decided.get()
                 if kind == "end":
                     return 0
                 if kind == "error":
                     raise UserError(d)
                 clear_partial()
                 console.print("[bold]" + describe(d, lang, render) + "[/bold]")
+                if pad:  # the marker taps the outcome on the pad; the call waits in the store
+                    if follow_pad():
+                        return 0
+                    untapped = session.standing()
+                    if untapped is not None and untapped.source == "listen" and untapped.strike is not None:
+                        console.print("[yellow]" + tr(
+                            "the outcome of the strike at {old:.2f} s was not entered on the pad; the call "
+                            "of the strike at {new:.2f} s replaces it").format(
+                            old=untapped.strike, new=d.strike) + "[/yellow]")
+                    session.set_standing(reading_of(d, lang), source="listen", strike=d.strike)
+                    with lock:
+                        referee.decision = None
+                    awaiting.clear()
+                    console.print(tr("the outcome is expected on the marker's pad"))
+                    continue
                 while True:
                     try:
                         text = input(tr("outcome (short notation): "))

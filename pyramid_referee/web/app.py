@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..i18n import UserError, json_reason, set_lang, tr
-from ..match.session import CallReading, Session, StrokeInputError
+from ..match.session import CallReading, Session, Standing, StrokeInputError
 from ..match.store import Store, StoreConflict, StoreError
 from .learn import learn_routes
 from .texts import POCKETS, page_texts
@@ -54,13 +54,13 @@ def _error(status: int, message: str, **extra) -> JSONResponse:
 
 
 class Table:
-    """The table's match, its standing call and the pages listening for changes."""
+    """The table's match, its standing call (the store's) and the pages listening for changes."""
 
     def __init__(self, db: str | Path | None, match_id: int, lang: str) -> None:
         self.db, self.match_id, self.lang = db, match_id, lang
         self.store: Store | None = None
         self.session: Session | None = None
-        self.standing: CallReading | None = None
+        self.standing_version = 0  # of the store's standing call, as last shown
         self.listeners: set[asyncio.Queue] = set()
         self.version = 0
         self.notices: list[str] = []
@@ -76,6 +76,15 @@ class Table:
                 "stroke {seq} was stored before the stop but never shown; it is in the record: do not enter "
                 "it again").format(seq=row.seq))
             self.session.mark_shown(row.seq)
+        self.standing_version = self.session.standing_version()
+
+    @property
+    def standing(self) -> Standing | None:
+        """The call standing for the next stroke: the store's, typed here or heard by ``listen --pad``."""
+        return self.session.standing()
+
+    def set_standing(self, reading: CallReading | None) -> None:
+        self.standing_version = self.session.set_standing(reading, source="pad")
 
     def close(self) -> None:
         if self.store is not None:
@@ -99,19 +108,30 @@ class Table:
 
     def outside_change(self) -> bool:
         """Did another program (``play``, ``undo``, ``listen``) change this match in the store?"""
-        last = self.store.last_state(self.match_id)
-        s = self.session
-        mine = None if not s.match.history else (s.seq, s.state.to_json())
-        return (None if last is None else (last[0], last[1])) != mine
+        return self.session.outdated()
+
+    def check(self) -> bool:
+        """One look at the store: a stroke or a standing call written by another program
+        (``play``, ``listen --pad``) is read and sent to the pages. True if something changed."""
+        seen = False
+        if self.outside_change():
+            self.reopen()
+            seen = True
+        version = self.session.standing_version()
+        if version != self.standing_version:
+            self.standing_version = version
+            seen = True
+        if seen:
+            self.changed()
+        return seen
 
     async def watch(self, every_s: float = 0.5) -> None:
-        """Follow the store: a stroke entered elsewhere reaches the pages within ``every_s``."""
+        """Follow the store: a stroke or a standing call written elsewhere reaches the pages
+        within ``every_s``."""
         while True:
             await asyncio.sleep(every_s)
             try:
-                if self.outside_change():
-                    self.reopen()
-                    self.changed()
+                self.check()
             except StoreError:
                 pass  # a damaged or locked record: keep showing what was read; the next look tries again
 
@@ -290,7 +310,10 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             _typo(reading)
         except UserError as exc:
             return refused(exc)
-        table.standing = None if reading.status == "none" else reading
+        try:
+            table.set_standing(None if reading.status == "none" else reading)
+        except StoreError as exc:
+            return _error(503, str(exc))
         table.changed()
         return JSONResponse(call_json(reading, lang))
 
@@ -300,10 +323,14 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         s = table.session
         try:
             data = await _body(request)
-            text = _call_field(data, table.standing.text if table.standing else None)
+            standing = table.standing
             outcome = _outcome_field(data)
-            reading = s.read_call(text)
-            _typo(reading)
+            if "call" not in data and standing is not None and standing.source == "listen":
+                reading = standing.reading  # as the voice referee decided it at the strike (late, refused …)
+            else:
+                text = _call_field(data, standing.reading.text if standing else None)
+                reading = s.read_call(text)
+                _typo(reading)
             entered = s.enter(reading.text, outcome, reading=reading)  # committed here
         except StoreConflict as exc:
             table.reopen()  # another program wrote a stroke: show the record as it is now
@@ -313,7 +340,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             return _error(503, str(exc))
         except UserError as exc:
             return refused(exc)
-        table.standing = None
+        table.standing_version = s.standing_version()  # the stroke cleared it in its own transaction
         table.changed()  # the pages have it now …
         s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
         return JSONResponse({**entered.record.verdict, "seq": entered.seq})
@@ -353,7 +380,8 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             new = Session.create(table.store, s.players, s.settings.to_json(), None, lang=lang, to_wins=s.to_wins)
         except UserError as exc:
             return refused(exc)
-        table.match_id, table.session, table.standing = new.id, new, None
+        table.match_id, table.session = new.id, new
+        table.standing_version = new.standing_version()
         table.changed()
         return JSONResponse({"match": new.id})
 

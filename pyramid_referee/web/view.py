@@ -2,8 +2,9 @@
 
 The same session code as ``play``: the state is the engine's, the history is the store's
 active strokes, the verdict sentences are the engine's own in the user's language. The
-standing call (the call heard or typed before the strike) lives only in the server's memory
-until a stroke takes it; everything else is read from the committed record.
+standing call (the call heard by ``listen --pad`` or typed on the pad before the strike) is
+the store's too (``Session.standing``), so a restart keeps it and another program's reaches the
+pages; a stroke takes it. Everything is read from the committed record.
 """
 
 from __future__ import annotations
@@ -11,17 +12,31 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import tr
-from ..match.session import CallReading, Session
+from ..match.session import CallReading, Session, Standing
 from ..cli.play import game_line, match_score_line
 from ..rules import clauses, needs
 from ..rules.notation import render_outcome
 
 
-def call_json(reading: CallReading | None, lang: str) -> dict | None:
-    """The standing call as the scoreboard shows it: «заказ принят: …» / «заказ не принят: …»."""
+def call_json(reading: CallReading | None, lang: str, standing: Standing | None = None) -> dict | None:
+    """The standing call as the scoreboard shows it: «заказ принят: …» / «заказ не принят: …»;
+    with ``standing``, also where it came from (typed on the pad, heard by ``listen``) and the
+    strike's time when heard."""
+    if standing is not None:
+        reading = standing.reading
     if reading is None:
         return None
+    source = standing.source if standing is not None else "pad"
+    strike = standing.strike if standing is not None else None
+    if source == "listen":
+        heard = (tr("heard by the voice referee, strike at {time:.2f} s").format(time=strike) if strike is not None
+                 else tr("heard by the voice referee"))
+    else:
+        heard = ""
     return {
+        "source": source,
+        "strike": strike,
+        "heard_line": heard,
         "text": reading.text,
         "status": reading.status,
         "canonical": reading.canonical,
@@ -65,7 +80,7 @@ def _stroke_json(s: Session, row, lang: str) -> dict:
     }
 
 
-def state_json(s: Session, standing: CallReading | None, lang: str) -> dict:
+def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
     """The whole picture a page needs; see DESIGN.md (``serve``) for the contract's keys."""
     st = s.state.to_json()
     target = s.settings.target
@@ -96,7 +111,7 @@ def state_json(s: Session, standing: CallReading | None, lang: str) -> dict:
         "received": st["received"],
         "paid": st["paid"],
         "phase": st["phase"],
-        "standing_call": call_json(standing, lang),
+        "standing_call": call_json(None, lang, standing),
         "last_verdict": last,
         "result": s.result_json(),
         "game_result": st["result"],

@@ -28,7 +28,8 @@
     const c = s.standing_call, call = $("call");
     call.classList.toggle("ok", !!c && c.status === "accepted");
     call.classList.toggle("bad", !!c && c.status === "refused");
-    $("call-line").textContent = c ? c.line + (c.text && c.status === "accepted" && c.canonical !== c.text ? " (\u00ab" + c.text + "\u00bb)" : "") : T.no_call_yet;
+    $("call-line").textContent = c ? c.line + (c.text && c.status === "accepted" && c.canonical !== c.text ? " (\u00ab" + c.text + "\u00bb)" : "") +
+      (c.heard_line ? " \u00b7 " + c.heard_line : "") : T.no_call_yet;
     const v = s.last_verdict;
     $("verdict-line").textContent = v ? "#" + v.seq + " " + v.striker + ": " + v.message : T.no_verdict_yet;
     const cl = $("clauses"); cl.replaceChildren();

@@ -43,8 +43,8 @@
     $("score").textContent = p[0] + " " + s.scores[p[0]] + " : " + s.scores[p[1]] + " " + p[1] + " \u00b7 " +
       T.to_play + ": " + s.to_play + (s.from_hand ? " (" + T.from_hand + ")" : "");
     const c = s.standing_call;
-    $("call-line").textContent = c ? c.line : "";
-    $("call-line").className = "line " + (c ? (c.status === "accepted" ? "ok" : "bad") : "");
+    $("call-line").textContent = c ? c.line + (c.heard_line ? " (" + c.heard_line + ")" : "") : "";
+    $("call-line").className = "line " + (c ? (c.status === "accepted" ? "ok" : c.status === "refused" ? "bad" : "") : "");
     const balls = $("balls"); balls.replaceChildren();
     ["cue"].concat(s.on_table).forEach((b) => {
       const btn = document.createElement("button");
