@@ -561,9 +561,10 @@ print(json.dumps({"t_play": t_play, "t_done": t_done, "reported": reported, "dec
 """
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7, open: the strike detector takes some of the Korean "
+@pytest.mark.xfail(strict=False, reason="issue 7, open: the strike detector takes some of the Korean "
                    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-                   "covered by the Vosk test doubles")
+                   "covered by the Vosk test doubles. Not strict: through the real audio server the "
+                   "blocks fall differently from run to run, so now and then no consonant is taken")
 def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path):
     """Two calls then the click (C9: the last one, finished before it, counts); a call said after
     the click goes to the next strike (C10); words and strikes on the one clock of the recording."""
