@@ -447,7 +447,7 @@ def _v2_database(path):
 def test_a_version_2_database_is_migrated_keeps_its_strokes_and_then_stores_a_standing_call(db):
     _v2_database(db)
     with Store(db) as s:
-        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [r.seq for r in s.strokes(1)] == [1]
         assert s.standing(1) == (0, None)  # no call stood before the migration
         s.set_standing(1, StandingRecord("тройку в угол", "refused", refusal={"message": "нет лузы"},
@@ -500,3 +500,29 @@ def test_delete_match_removes_it_whole_and_leaves_the_others(db):
         assert s.con.execute("SELECT count(*) FROM actions WHERE match_id = ?", (a,)).fetchone()[0] == 0
         with pytest.raises(StoreError, match="нет"):
             s.delete_match(a)
+
+
+def _v3_database(path):
+    """A version 3 database (before the club sync's tables): v2 migrated to v3 by hand."""
+    from pyramid_referee.match.store import _MIGRATIONS
+
+    _v2_database(path)
+    con = sqlite3.connect(path)
+    con.executescript(_MIGRATIONS[2])
+    con.execute("PRAGMA user_version=3")
+    con.commit()
+    con.close()
+
+
+def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_club_link_and_position(db):
+    _v3_database(db)
+    with Store(db) as s:
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert [r.seq for r in s.strokes(1)] == [1]
+        assert s.con.execute("SELECT count(*) FROM club_link").fetchone()[0] == 0  # registered nowhere yet
+        s.con.execute("INSERT INTO club_link VALUES ('host=club', 3, 'Стол 3', 'k')")
+        s.con.execute("INSERT INTO club_sent VALUES ('host=club', 1, 2)")
+        assert s.add_stroke(1, rec(2)) == 2
+    with Store(db) as s:
+        assert s.con.execute("SELECT table_id, name FROM club_link").fetchall() == [(3, "Стол 3")]
+        assert s.con.execute("SELECT match_id, action_id FROM club_sent").fetchall() == [(1, 2)]

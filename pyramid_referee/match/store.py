@@ -41,6 +41,11 @@ Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
   time on the audio clock (when heard), and ``version``, raised on every change so
   another program (``serve``'s watch) notices it. ``add_stroke`` clears it in the
   stroke's own transaction: ``listen --pad`` and the pad drive one session.
+- ``club_link`` (v4): the club servers this table is registered on (``server``: the
+  URL without its password; the server's table id, its name and the table's key).
+- ``club_sent`` (v4): per server and match, the id of the last ``actions`` row the
+  club server has stored: the background sync (``pyramid_referee.club.sync``)
+  resumes after it. The actions log is the replication queue.
 
 Opening never turns a file into a match database except a path where no file is:
 the new database is built beside it under a temporary name and linked into place
@@ -71,7 +76,7 @@ from typing import Any, Iterator
 
 from ..i18n import UserError, tr
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APP_NAME = "pyramid-referee"
 ENV_DB = "PYRAMID_REFEREE_DB"
 BUSY_TIMEOUT_S = 2.0
@@ -128,6 +133,18 @@ CREATE TABLE standing (
     time      TEXT NOT NULL,
     version   INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE club_link (
+    server   TEXT PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    name     TEXT NOT NULL,
+    key      TEXT NOT NULL
+);
+CREATE TABLE club_sent (
+    server    TEXT NOT NULL,
+    match_id  INTEGER NOT NULL,
+    action_id INTEGER NOT NULL,
+    PRIMARY KEY (server, match_id)
+);
 """
 
 # version → the statements that bring a database of that version to the next one.
@@ -140,6 +157,10 @@ _MIGRATIONS: dict[int, str] = {
        " call TEXT, refusal TEXT, canonical TEXT,"
        " source TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),"
        " strike REAL, time TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)",
+    3: "CREATE TABLE club_link (server TEXT PRIMARY KEY, table_id INTEGER NOT NULL,"  # no club server known
+       " name TEXT NOT NULL, key TEXT NOT NULL);"
+       "CREATE TABLE club_sent (server TEXT NOT NULL, match_id INTEGER NOT NULL,"
+       " action_id INTEGER NOT NULL, PRIMARY KEY (server, match_id))",
 }
 
 
