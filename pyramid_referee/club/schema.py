@@ -1,0 +1,208 @@
+"""The club schema in PostgreSQL, versioned with migrations.
+
+``club_schema`` holds one row: the version. ``migrate(con)`` brings an empty
+database or any earlier version up to ``SCHEMA_VERSION`` in one transaction,
+under an advisory lock (two tables starting at once migrate it once).
+
+Tables (v1):
+
+- ``club_tables``: one row a registered table: id, name (unique), the SHA-256 of
+  its key (the key itself is printed once at registration and never stored here).
+- ``club_matches``: (table_id, match_id) — the table's own match id — players,
+  settings, to_wins, status, result, times.
+- ``club_strokes``: the stable id of a stroke is (table_id, match_id, local_id),
+  ``local_id`` being the row id in the table's SQLite store (never reused, unlike
+  seq after a discard); seq, status (active | undone | discarded), the call, the
+  outcome, the verdict, the state; ``action_id``: the table's action log position
+  that last changed it (an older resend never overwrites a newer state);
+  ``received``: when the server stored it.
+
+Trust: tables never write the tables directly. They call ``club_put_match`` and
+``club_put_stroke`` (SECURITY DEFINER), which check the key against the table id
+given and refuse (SQLSTATE 42501) a key that is not that table's. The role
+``pyramid_table`` (NOLOGIN: grant it to the login a table uses) may execute those
+functions and nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+SCHEMA_VERSION = 1
+LOCK_ID = 7107110  # pg_advisory_xact_lock: one migration at a time
+
+# version → the SQL that brings a database of that version to the next one (0: empty).
+MIGRATIONS: dict[int, str] = {
+    0: """
+CREATE TABLE club_tables (
+    id       serial PRIMARY KEY,
+    name     text NOT NULL UNIQUE,
+    key_hash text NOT NULL,
+    created  timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE club_matches (
+    table_id integer NOT NULL REFERENCES club_tables(id),
+    match_id integer NOT NULL,
+    players  jsonb NOT NULL,
+    settings jsonb NOT NULL,
+    to_wins  integer NOT NULL,
+    status   text NOT NULL CHECK (status IN ('open', 'finished')),
+    result   jsonb,
+    created  text NOT NULL,
+    updated  text NOT NULL,
+    action_id bigint NOT NULL,
+    received timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (table_id, match_id)
+);
+CREATE TABLE club_strokes (
+    table_id     integer NOT NULL,
+    match_id     integer NOT NULL,
+    local_id     integer NOT NULL,
+    seq          integer NOT NULL CHECK (seq >= 1),
+    status       text NOT NULL CHECK (status IN ('active', 'undone', 'discarded')),
+    call_text    text,
+    call         jsonb,
+    refusal      jsonb,
+    call_status  text NOT NULL CHECK (call_status IN ('accepted', 'refused', 'none')),
+    outcome_text text,
+    outcome      jsonb NOT NULL,
+    verdict      jsonb NOT NULL,
+    state        jsonb NOT NULL,
+    lang         text NOT NULL,
+    time         text NOT NULL,
+    action_id    bigint NOT NULL,
+    received     timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (table_id, match_id, local_id),
+    FOREIGN KEY (table_id, match_id) REFERENCES club_matches(table_id, match_id)
+);
+CREATE UNIQUE INDEX club_strokes_live ON club_strokes(table_id, match_id, seq) WHERE status != 'discarded';
+
+CREATE FUNCTION club_check_key(p_table integer, p_key text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM club_tables WHERE id = p_table
+                   AND key_hash = encode(sha256(convert_to(p_key, 'UTF8')), 'hex')) THEN
+        RAISE EXCEPTION 'the key is not the key of table %', p_table USING ERRCODE = '42501';
+    END IF;
+END $$;
+
+CREATE FUNCTION club_put_match(p_table integer, p_key text, p_match integer, p_players jsonb,
+    p_settings jsonb, p_to_wins integer, p_status text, p_result jsonb, p_created text, p_updated text,
+    p_action bigint) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM club_check_key(p_table, p_key);
+    INSERT INTO club_matches AS m (table_id, match_id, players, settings, to_wins, status, result,
+                                   created, updated, action_id)
+    VALUES (p_table, p_match, p_players, p_settings, p_to_wins, p_status, p_result, p_created,
+            p_updated, p_action)
+    ON CONFLICT (table_id, match_id) DO UPDATE SET
+        players = excluded.players, settings = excluded.settings, to_wins = excluded.to_wins,
+        status = excluded.status, result = excluded.result, updated = excluded.updated,
+        action_id = excluded.action_id, received = now()
+    WHERE m.action_id <= excluded.action_id;
+END $$;
+
+CREATE FUNCTION club_put_stroke(p_table integer, p_key text, p_match integer, p_local integer,
+    p_seq integer, p_status text, p_call_text text, p_call jsonb, p_refusal jsonb, p_call_status text,
+    p_outcome_text text, p_outcome jsonb, p_verdict jsonb, p_state jsonb, p_lang text, p_time text,
+    p_action bigint) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM club_check_key(p_table, p_key);
+    INSERT INTO club_strokes AS s (table_id, match_id, local_id, seq, status, call_text, call, refusal,
+                                   call_status, outcome_text, outcome, verdict, state, lang, time, action_id)
+    VALUES (p_table, p_match, p_local, p_seq, p_status, p_call_text, p_call, p_refusal, p_call_status,
+            p_outcome_text, p_outcome, p_verdict, p_state, p_lang, p_time, p_action)
+    ON CONFLICT (table_id, match_id, local_id) DO UPDATE SET
+        status = excluded.status, action_id = excluded.action_id, received = now()
+    WHERE s.action_id <= excluded.action_id;
+END $$;
+
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pyramid_table') THEN
+        CREATE ROLE pyramid_table NOLOGIN;
+    END IF;
+END $$;
+REVOKE ALL ON club_tables, club_matches, club_strokes FROM PUBLIC;
+REVOKE ALL ON FUNCTION club_check_key(integer, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION club_put_match(integer, text, integer, jsonb, jsonb, integer, text, jsonb, text,
+    text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION club_put_stroke(integer, text, integer, integer, integer, text, text, jsonb,
+    jsonb, text, text, jsonb, jsonb, jsonb, text, text, bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION club_put_match(integer, text, integer, jsonb, jsonb, integer, text, jsonb,
+    text, text, bigint) TO pyramid_table;
+GRANT EXECUTE ON FUNCTION club_put_stroke(integer, text, integer, integer, integer, text, text, jsonb,
+    jsonb, text, text, jsonb, jsonb, jsonb, text, text, bigint) TO pyramid_table;
+""",
+}
+
+
+def version(con) -> int:
+    """The club schema's version in this database (0: empty)."""
+    r = con.execute("SELECT to_regclass('club_schema')").fetchone()
+    if r[0] is None:
+        return 0
+    return int(con.execute("SELECT version FROM club_schema").fetchone()[0])
+
+
+def migrate(con, *, to: int = SCHEMA_VERSION) -> int:
+    """Bring the database to version ``to`` (one transaction); the version it had before."""
+    with con.transaction():
+        con.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_ID,))
+        con.execute("CREATE TABLE IF NOT EXISTS club_schema (version integer NOT NULL)")
+        if con.execute("SELECT count(*) FROM club_schema").fetchone()[0] == 0:
+            con.execute("INSERT INTO club_schema VALUES (0)")
+        before = version(con)
+        if before > SCHEMA_VERSION:
+            from ..i18n import UserError, tr
+
+            raise UserError(tr(
+                "the club server's schema is newer (version {version} > {known}); upgrade "
+                "pyramid-referee").format(version=before, known=SCHEMA_VERSION))
+        for v in range(before, to):
+            con.execute(MIGRATIONS[v])
+        con.execute("UPDATE club_schema SET version = %s", (max(before, to),))
+    return before
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def register(con, name: str) -> tuple[int, str]:
+    """Register a table by name: (its id, its key). The key is returned once; only its hash is kept."""
+    key = secrets.token_urlsafe(24)
+    with con.transaction():
+        r = con.execute("INSERT INTO club_tables(name, key_hash) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING"
+                        " RETURNING id", (name, key_hash(key))).fetchone()
+    if r is None:
+        from ..i18n import UserError, tr
+
+        raise UserError(tr(
+            "a table named {name} is already registered on the club server; choose another name").format(
+            name=name))
+    return int(r[0]), key
+
+
+def status(con) -> list[dict]:
+    """Every table with its last stored stroke and the lag (seconds from the stroke to the server)."""
+    rows = con.execute("""
+        SELECT t.id, t.name, s.match_id, s.seq, s.time, s.received,
+               extract(epoch FROM s.received - s.time::timestamptz),
+               (SELECT count(*) FROM club_strokes c WHERE c.table_id = t.id AND c.status = 'active')
+        FROM club_tables t
+        LEFT JOIN LATERAL (SELECT * FROM club_strokes c WHERE c.table_id = t.id
+                           ORDER BY c.received DESC, c.action_id DESC LIMIT 1) s ON true
+        ORDER BY t.id""").fetchall()
+    out = []
+    for tid, name, match_id, seq, time, received, lag, active in rows:
+        out.append({
+            "id": tid, "name": name, "strokes": int(active),
+            "last_stroke": None if match_id is None else {
+                "match": match_id, "seq": seq, "time": time,
+                "received": received.isoformat(timespec="milliseconds")},
+            "lag_s": None if lag is None else round(float(lag), 3),
+        })
+    return out

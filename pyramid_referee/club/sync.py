@@ -1,0 +1,246 @@
+"""The table's background sync to the club server: local first, in order, idempotent.
+
+The table's SQLite store stays its truth: a stroke is committed there and shown
+before anything is sent. The store's ``actions`` log is the queue: for each match,
+``club_sent`` keeps the id of the last action the server has stored. A drain reads,
+in one SQLite read transaction, the match and every stroke the pending actions
+touched (whatever their status now: active, undone, discarded), sends them in one
+PostgreSQL transaction through ``club_put_match`` / ``club_put_stroke`` (upserts by
+the stroke's stable id), and only then moves ``club_sent`` forward. A kill between
+the two resends the batch, which the upserts store once. An outage leaves the
+queue where it was; the worker retries every ``retry_s`` and drains when the
+server is back. Nothing here runs on the table's own thread except ``notify``
+and ``status``, which never touch the network.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass
+
+from ..i18n import UserError, tr, trn
+from ..match.store import Store
+
+ENV_CLUB = "PYRAMID_REFEREE_CLUB"
+CONNECT_TIMEOUT_S = 3
+QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
+
+
+class ClubError(UserError):
+    """The club server cannot be used as asked (not registered, bad URL)."""
+
+
+def server_id(url: str) -> str:
+    """The URL without its password: how the store names a club server."""
+    import psycopg.conninfo
+
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        raise ClubError(tr("the club server's address is not understood ({exc})").format(exc=exc)) from None
+    parts.pop("password", None)
+    return " ".join(f"{k}={parts[k]}" for k in sorted(parts))
+
+
+def connect(url: str):
+    import psycopg
+
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.Error as exc:
+        raise ClubError(tr("cannot reach the club server ({exc})").format(
+            exc=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
+
+
+def save_link(store: Store, url: str, table_id: int, name: str, key: str) -> None:
+    with store._tx():
+        store.con.execute("INSERT INTO club_link(server, table_id, name, key) VALUES (?,?,?,?)"
+                          " ON CONFLICT(server) DO UPDATE SET table_id = excluded.table_id,"
+                          " name = excluded.name, key = excluded.key", (server_id(url), table_id, name, key))
+
+
+def load_link(store: Store, url: str) -> tuple[int, str, str] | None:
+    """(table id, name, key) of this table on that server, or None."""
+    r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?",
+                          (server_id(url),)).fetchone()
+    return None if r is None else (int(r[0]), r[1], r[2])
+
+
+def pending(con: sqlite3.Connection, server: str) -> int:
+    """Strokes, undos and redos not yet stored on the server."""
+    marks = ",".join("?" * len(QUEUED_ACTIONS))
+    return int(con.execute(
+        "SELECT count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id"
+        f" WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ({marks})", (server, *QUEUED_ACTIONS)).fetchone()[0])
+
+
+@dataclass
+class SyncStatus:
+    online: bool | None  # None: not tried yet
+    queued: int
+    error: str | None = None
+
+    def text(self) -> str:
+        if self.online and not self.queued:
+            return tr("club: connected")
+        if self.online:
+            return trn("club: connected, {n} stroke in the queue", "club: connected, {n} strokes in the queue",
+                       self.queued).format(n=self.queued)
+        return trn("club: not connected, {n} stroke in the queue", "club: not connected, {n} strokes in the queue",
+                   self.queued).format(n=self.queued)
+
+
+class ClubSync:
+    """Replicates one table's store to one club server, in a background thread."""
+
+    def __init__(self, db_path, url: str, *, retry_s: float = 1.0) -> None:
+        self.db_path = db_path
+        self.url = url
+        self.server = server_id(url)
+        self.retry_s = retry_s
+        with Store(db_path, create=False) as store:
+            link = load_link(store, url)
+            queued = pending(store.con, self.server)
+        if link is None:
+            raise ClubError(tr(
+                "this table is not registered on the club server; register it once: pyramid-referee "
+                "club register --club URL --name NAME").format())
+        self.table_id, self.name, self._key = link
+        self._status = SyncStatus(None, queued)
+        self._since = 0  # notifications since the last drain began
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pg = None
+        self._store: Store | None = None
+
+    # ---------------------------------------------------------------- the table's side (no network)
+    def start(self) -> "ClubSync":
+        self._thread = threading.Thread(target=self._run, name="club-sync", daemon=True)
+        self._thread.start()
+        return self
+
+    def notify(self) -> None:
+        """A stroke (undo, redo) was committed: drain soon."""
+        self._since += 1
+        self._wake.set()
+
+    def status(self) -> SyncStatus:
+        """As of the last drain, plus what was committed since (counted here, no query)."""
+        st = self._status
+        return SyncStatus(st.online, st.queued + self._since, st.error)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the worker, after one last drain attempt within ``timeout``."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # ---------------------------------------------------------------- the worker
+    def _run(self) -> None:
+        try:
+            while True:
+                self.drain()
+                if self._stop.is_set():
+                    break
+                self._wake.wait(self.retry_s)
+                self._wake.clear()
+        finally:
+            self._close()
+
+    def _close(self) -> None:
+        for res in (self._pg, self._store):
+            try:
+                if res is not None:
+                    res.close()
+            except Exception:  # noqa: BLE001 -- closing after a failure: nothing more to do
+                pass
+        self._pg = self._store = None
+
+    def drain(self) -> bool:
+        """Send everything pending; True when the queue is empty. Never raises on an outage."""
+        import psycopg
+
+        self._since = 0
+        try:
+            if self._store is None:
+                self._store = Store(self.db_path, create=False)
+            while True:
+                batch = self._next_batch()
+                if batch is None:
+                    break
+                if self._pg is None or self._pg.closed:
+                    self._pg = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+                self._send(*batch)
+                self._mark_sent(batch[0], batch[1])
+            self._status = SyncStatus(True, 0)
+            if self._pg is None or self._pg.closed:  # nothing to send: still say whether the server is there
+                self._pg = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+            else:
+                self._pg.execute("SELECT 1")
+            return True
+        except (psycopg.Error, OSError, UserError) as exc:
+            if self._pg is not None:
+                try:
+                    self._pg.close()
+                except Exception:  # noqa: BLE001
+                    pass
+                self._pg = None
+            queued = pending(self._store.con, self.server) if self._store is not None else self._status.queued
+            self._status = SyncStatus(False, queued, str(exc).strip().splitlines()[0] if str(exc).strip() else
+                                      type(exc).__name__)
+            return False
+
+    def _next_batch(self):
+        """(match_id, last action id, match row, stroke rows) of the first match with pending actions."""
+        con = self._store.con
+        con.execute("BEGIN")
+        try:
+            r = con.execute(
+                "SELECT a.match_id, max(a.id), coalesce(s.action_id, 0) FROM actions a"
+                " LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id"
+                " WHERE a.id > coalesce(s.action_id, 0) GROUP BY a.match_id ORDER BY min(a.id) LIMIT 1",
+                (self.server,)).fetchone()
+            if r is None:
+                return None
+            match_id, upto, sent = r
+            m = con.execute("SELECT id, players, settings, to_wins, status, result, created, updated"
+                            " FROM matches WHERE id = ?", (match_id,)).fetchone()
+            strokes = con.execute(
+                "SELECT id, seq, status, call_text, call, refusal, call_status, outcome_text, outcome, verdict,"
+                " state, lang, time FROM strokes WHERE match_id = ? AND seq IN (SELECT seq FROM actions"
+                " WHERE match_id = ? AND id > ? AND id <= ? AND seq IS NOT NULL) ORDER BY seq, id",
+                (match_id, match_id, sent, upto)).fetchall()
+        finally:
+            con.execute("COMMIT")
+        return match_id, upto, m, strokes
+
+    def _send(self, match_id: int, upto: int, m, strokes) -> None:
+        if m is None:  # the match was deleted on the table: nothing to send, move on
+            return
+        t, k = self.table_id, self._key
+        with self._pg.transaction():
+            self._pg.execute(
+                "SELECT club_put_match(%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb, %s, %s, %s)",
+                (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto))
+            for s in strokes:
+                self._pg.execute(
+                    "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb,"
+                    " %s::jsonb, %s::jsonb, %s, %s, %s)",
+                    (t, k, match_id, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
+                     s[12], upto))
+
+    def _mark_sent(self, match_id: int, upto: int) -> None:
+        with self._store._tx():
+            self._store.con.execute(
+                "INSERT INTO club_sent(server, match_id, action_id) VALUES (?, ?, ?) ON CONFLICT(server, match_id)"
+                " DO UPDATE SET action_id = max(action_id, excluded.action_id)", (self.server, match_id, upto))
+
+
+def from_args(args) -> str | None:
+    """The club server's URL: --club, else $PYRAMID_REFEREE_CLUB, else None."""
+    import os
+
+    return getattr(args, "club", None) or os.environ.get(ENV_CLUB) or None
