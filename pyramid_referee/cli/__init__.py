@@ -8,6 +8,7 @@
 - ``strikes``: strikes (the strike detector alone)
 - ``voice``: timeline, listen, transcribe, model (the voice referee)
 - ``rules``: rules (the text of the clauses verdicts cite)
+- ``club``: club register, club status (the club server, PostgreSQL)
 - ``..web.cli``: serve (the scoreboard, the marker's pad and the JSON API in a browser)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
@@ -23,6 +24,7 @@ import sys
 
 from .. import __version__
 from . import calls as cli_calls
+from . import club as cli_club
 from . import drill as cli_drill
 from . import export as cli_export
 from . import match as cli_match
@@ -33,7 +35,7 @@ from . import voice as cli_voice
 from ..i18n import UserError, argparse_in_language, set_lang, tr
 from ..web import cli as cli_web
 
-AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_web)
+AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_club, cli_web)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
 from .rules import add_why_option, why_lines
+from .club import add_club_option
 from ..i18n import N_, UserError, get_lang, json_reason, os_reason, tr
 
 
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = msub.add_parser("resume", parents=parents, help=tr("continue a match in play (default: the latest unfinished)"))
     p.add_argument("id", type=match_id, metavar=tr("ID"), nargs="?", help=_id_help())
     add_why_option(p)
+    add_club_option(p)
     p.set_defaults(handler=cmd_resume)
     p = msub.add_parser("delete", parents=parents, help=tr("delete a match with all its strokes (asks first)"))
     p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
@@ -86,6 +88,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            "дальний угол"))
     p.add_argument("--match", type=match_id, metavar=tr("ID"), help=tr("continue this stored match"))
     add_why_option(p)
+    add_club_option(p)
     p.set_defaults(handler=cmd_play)
 
 
@@ -162,7 +165,16 @@ def _run_play(session, args, resumed: bool) -> int:
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
                 lang=get_lang(), resumed=resumed, confirm=confirm if interactive else None)
     play.why = getattr(args, "why", False)
-    return play.run(stdin_reader(interactive))
+    from ..club.sync import ClubSync, from_args
+
+    url = from_args(args)
+    if url is None:
+        return play.run(stdin_reader(interactive))
+    play.club = ClubSync(session.store.path, url).start()  # local first: the worker never blocks a stroke
+    try:
+        return play.run(stdin_reader(interactive))
+    finally:
+        play.club.stop()
 
 
 # ---------------------------------------------------------------------- commands

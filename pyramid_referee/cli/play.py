@@ -115,6 +115,7 @@ class Play:
         self.done = False
         self._console = None
         self.why = False  # --why: each verdict's clauses in full under it
+        self.club = None  # --club: the background sync (club.sync.ClubSync); its status follows each verdict
 
     # ------------------------------------------------------------------ output
     @property
@@ -292,6 +293,8 @@ class Play:
                 return
         entered = self.s.enter(reading.text, outcome_text, reading=reading)  # committed here
         self.pending = None
+        if self.club is not None:
+            self.club.notify()  # sent in the background, after the local commit
         self.show_stroke(entered)
         self.s.mark_shown(entered.seq)  # on the screen now: a resume will not name it
 
@@ -305,6 +308,9 @@ class Play:
                    "game": next((g.number for g in games if g.first <= e.seq <= g.last), len(games))}
             if self.s.to_wins > 1 and e.state.result is not None:
                 obj["series"] = self.s.series_json()
+            if self.club is not None:
+                st = self.club.status()
+                obj["club"] = {"online": st.online, "queued": st.queued}
             self.emit(obj)
             return
         if e.record.call_status == "refused" and e.record.refusal:
@@ -318,6 +324,8 @@ class Play:
         self.show_score()
         if self.s.to_wins > 1 and e.state.result is not None:
             self.say(game_end_text(self.s, self.lang), "bold")
+        if self.club is not None:
+            self.say(self.club.status().text(), "dim")
 
     def command(self, cmd: str) -> None:
         if cmd == "quit":
@@ -347,6 +355,8 @@ class Play:
         if seq is None:
             raise StrokeInputError(tr("nothing to undo") if cmd == "undo"
                                    else tr("nothing to redo"))
+        if self.club is not None:
+            self.club.notify()
         if self.json:
             self.emit({"type": cmd, "match": self.s.id, "stroke": seq, "seq": self.s.seq,
                        "state": self.s.state.to_json()})

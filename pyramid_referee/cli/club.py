@@ -1,0 +1,81 @@
+"""``club register`` and ``club status``: a table on the club server (PostgreSQL)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..i18n import tr
+
+
+def add_club_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--club", metavar="URL", default=None,
+                   help=tr("replicate this table's store to the club server (postgresql://…; default: "
+                           "$PYRAMID_REFEREE_CLUB); strokes are kept locally first"))
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("club", parents=[common], help=tr("the club server: register this table, see every table"))
+    csub = p.add_subparsers(dest="club_command", metavar=tr("COMMAND"), required=True)
+    r = csub.add_parser("register", parents=[common],
+                        help=tr("register this table on the club server; prints its key once"))
+    add_club_option(r)
+    r.add_argument("--name", required=True, help=tr("the table's name in the club, e.g. \"Стол 3\""))
+    r.add_argument("--db", metavar=tr("PATH"), default=None,
+                   help=tr("the match database the key is kept in (default: $PYRAMID_REFEREE_DB or the user "
+                           "data directory)"))
+    r.set_defaults(handler=cmd_register)
+    s = csub.add_parser("status", parents=[common], help=tr("every table: its last stroke and the lag"))
+    add_club_option(s)
+    s.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
+    s.set_defaults(handler=cmd_status)
+
+
+def _url(args) -> str:
+    from ..club.sync import ClubError, from_args
+
+    url = from_args(args)
+    if url is None:
+        raise ClubError(tr("no club server given: --club postgresql://… or $PYRAMID_REFEREE_CLUB"))
+    return url
+
+
+def cmd_register(args) -> int:
+    from ..club import schema
+    from ..club.sync import connect, save_link
+    from ..match.store import Store
+
+    url = _url(args)
+    with Store(args.db) as store:  # opened first: a table whose store cannot keep the key is not registered
+        with connect(url) as con:
+            schema.migrate(con)
+            table_id, key = schema.register(con, args.name)
+        save_link(store, url, table_id, args.name, key)
+    print(tr("table {name} registered on the club server as number {id}").format(name=args.name, id=table_id))
+    print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
+    return 0
+
+
+def cmd_status(args) -> int:
+    from ..club import schema
+    from ..club.sync import connect
+
+    with connect(_url(args)) as con:
+        schema.migrate(con)
+        tables = schema.status(con)
+    if args.json:
+        print(json.dumps({"tables": tables}, ensure_ascii=False))
+        return 0
+    if not tables:
+        print(tr("no table is registered on the club server"))
+        return 0
+    for t in tables:
+        last = t["last_stroke"]
+        if last is None:
+            print(tr("{id}. {name}: no stroke yet").format(id=t["id"], name=t["name"]))
+        else:
+            print(tr("{id}. {name}: match {match}, stroke {seq} at {time}, lag {lag} s").format(
+                id=t["id"], name=t["name"], match=last["match"], seq=last["seq"], time=last["time"],
+                lag=t["lag_s"]), file=sys.stdout)
+    return 0
