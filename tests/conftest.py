@@ -120,3 +120,23 @@ def browser():
         b = p.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throw-away PostgreSQL cluster (tests/pg_cluster.py), one a session; skipped without initdb."""
+    pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
+    from pg_cluster import Cluster, find_bin
+
+    if find_bin("initdb") is None or find_bin("pg_ctl") is None:
+        pytest.skip("PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)")
+    cluster = Cluster()
+    cluster.start()
+    yield cluster
+    cluster.destroy()
+
+
+@pytest.fixture
+def club_url(pg_cluster):
+    """The URL of a fresh, empty database on the throw-away cluster."""
+    return pg_cluster.new_database()

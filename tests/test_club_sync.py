@@ -1,0 +1,198 @@
+"""The club server, against a real PostgreSQL cluster started by the test session
+(tests/pg_cluster.py): the schema from empty, registering a table, replication that is
+local first, in order, idempotent and survives an outage, two tables at once, and a key
+that writes only its own table's rows."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
+
+from cli_run import run  # noqa: E402
+from pyramid_referee.club import schema  # noqa: E402
+from pyramid_referee.club.sync import ClubSync, load_link, pending, save_link, server_id  # noqa: E402
+from pyramid_referee.match.session import Session  # noqa: E402
+from pyramid_referee.match.store import Store  # noqa: E402
+
+
+def _register(url: str, db: str, name: str) -> int:
+    with psycopg.connect(url, autocommit=True) as con:
+        schema.migrate(con)
+        table_id, key = schema.register(con, name)
+    with Store(db) as store:
+        save_link(store, url, table_id, name, key)
+    return table_id
+
+
+def _local(db: str) -> set[tuple]:
+    """Every stroke of the table's store: (match, local id, seq, status)."""
+    with Store(db, create=False) as store:
+        return set(store.con.execute("SELECT match_id, id, seq, status FROM strokes"))
+
+
+def _server(url: str, table_id: int) -> list[tuple]:
+    """Every stroke the server holds for that table (a list: a doubled stroke would show)."""
+    with psycopg.connect(url, autocommit=True) as con:
+        return con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
+                           (table_id,)).fetchall()
+
+
+def _wait(cond, timeout: float = 20.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+def _strike(session: Session, n: int) -> None:
+    session.enter("-", f"биток {1 + n % 15}")
+
+
+def test_the_club_schema_is_built_from_empty_and_a_second_migration_changes_nothing(club_url):
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert schema.version(con) == 0
+        assert schema.migrate(con) == 0
+        assert schema.version(con) == schema.SCHEMA_VERSION
+        assert schema.migrate(con) == schema.SCHEMA_VERSION  # already there: nothing applied
+        names = {r[0] for r in con.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        assert {"club_schema", "club_tables", "club_matches", "club_strokes"} <= names
+
+
+def test_register_prints_the_key_once_keeps_it_beside_the_store_and_refuses_a_second_table_of_that_name(
+        club_url, db, capsys, monkeypatch):
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 3", "--db", db)
+    assert rc == 0, err
+    with Store(db, create=False) as store:
+        table_id, name, key = load_link(store, club_url)
+    assert name == "Стол 3" and key in out
+    with psycopg.connect(club_url, autocommit=True) as con:  # the server keeps only the key's hash
+        assert con.execute("SELECT key_hash FROM club_tables WHERE id = %s", (table_id,)).fetchone()[0] \
+            == schema.key_hash(key) != key
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 3",
+                       "--db", str(db) + "2")
+    assert rc == 2 and "Стол 3" in err
+
+
+def test_play_with_club_replicates_the_match_and_club_status_shows_the_table(club_url, db, capsys, monkeypatch):
+    table_id = _register(club_url, db, "Стол 1")
+    lines = "".join(f"- | биток {b}\n" for b in (3, 5, 7, 9)) + "undo\n"
+    rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", club_url,
+                       "--json", stdin=lines)
+    assert rc == 0, err
+    assert '"club": {"online"' in out  # every stroke says where the sync stands
+    # play stops its worker on leaving after one last drain: the server holds the table's strokes
+    assert _wait(lambda: sorted(_server(club_url, table_id)) == sorted(_local(db)))
+    assert sorted(s for *_, s in _server(club_url, table_id)) == ["active"] * 3 + ["undone"]
+    rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", club_url, "--json")
+    assert rc == 0, err
+    import json
+
+    (table,) = json.loads(out)["tables"]
+    assert table["name"] == "Стол 1" and table["last_stroke"]["match"] == 1 and table["lag_s"] is not None
+
+
+def test_a_stroke_sent_twice_is_stored_once(club_url, db):
+    table_id = _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        for n in range(5):
+            _strike(s, n)
+    sync = ClubSync(db, club_url)
+    assert sync.drain()
+    with Store(db) as store:  # as if the table was killed before it noted what was sent
+        store.con.execute("DELETE FROM club_sent")
+    assert sync.drain()
+    assert sorted(_server(club_url, table_id)) == sorted(_local(db))
+    assert len(_server(club_url, table_id)) == 5
+
+
+def test_a_server_outage_mid_partia_loses_and_doubles_nothing_and_never_blocks_a_stroke(club_url, db, pg_cluster):
+    table_id = _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        sync = ClubSync(db, club_url, retry_s=0.2).start()
+        try:
+            for n in range(4):
+                _strike(s, n)
+                sync.notify()
+            assert _wait(lambda: sync.status().online and sync.status().queued == 0)
+            pg_cluster.stop("immediate")  # the club server dies in the middle of the partia
+            try:
+                started = time.monotonic()
+                for n in range(4, 10):
+                    _strike(s, n)
+                    sync.notify()
+                s.undo(); sync.notify()
+                s.undo(); sync.notify()
+                _strike(s, 10); sync.notify()  # the undone strokes are discarded: a new line of play
+                assert time.monotonic() - started < 2.0  # play went on at local speed
+                assert _wait(lambda: sync.status().online is False)
+                assert sync.status().queued >= 9
+                assert "нет связи" in sync.status().text()
+            finally:
+                pg_cluster.start()
+            assert _wait(lambda: sync.status().online and sync.status().queued == 0)
+        finally:
+            sync.stop()
+    server = _server(club_url, table_id)
+    assert len(server) == len(set(server))  # nothing doubled
+    assert set(server) == _local(db)  # nothing lost; undone and discarded as on the table
+    assert sorted(st for *_, st in server).count("discarded") == 2
+
+
+def test_two_tables_replicate_at_once_each_into_its_own_rows(club_url, tmp_path):
+    dbs = [str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")]
+    ids = [_register(club_url, d, f"Стол {i}") for i, d in enumerate(dbs, 1)]
+    syncs = [ClubSync(d, club_url, retry_s=0.1).start() for d in dbs]
+    try:
+        with Store(dbs[0]) as a, Store(dbs[1]) as b:
+            sa, sb = Session.create(a, ["Аня", "Боря"]), Session.create(b, ["Вера", "Глеб"])
+            for n in range(8):
+                _strike(sa, n); syncs[0].notify()
+                _strike(sb, n + 3); syncs[1].notify()
+        assert _wait(lambda: all(x.status().online and x.status().queued == 0 for x in syncs))
+    finally:
+        for x in syncs:
+            x.stop()
+    for d, table_id in zip(dbs, ids):
+        assert sorted(_server(club_url, table_id)) == sorted(_local(d))
+        assert len(_server(club_url, table_id)) == 8
+
+
+def test_a_key_for_table_a_cannot_write_table_b_and_the_tables_role_cannot_touch_rows_directly(club_url, tmp_path):
+    db_a, db_b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    _register(club_url, db_a, "Стол A")
+    table_b = _register(club_url, db_b, "Стол B")
+    with Store(db_a) as store:
+        _, _, key_a = load_link(store, club_url)
+        Session.create(store, ["Аня", "Боря"]).enter("-", "биток 3")
+        save_link(store, club_url, table_b, "Стол B", key_a)  # table A poses as table B with its own key
+    sync = ClubSync(db_a, club_url)
+    assert not sync.drain()
+    assert sync.status().online is False and "key" in sync.status().error
+    assert _server(club_url, table_b) == []
+    with Store(db_a, create=False) as store:
+        assert pending(store.con, server_id(club_url)) == 1  # refused, so still queued: nothing marked sent
+    with psycopg.connect(club_url, autocommit=True) as con:
+        con.execute("CREATE ROLE table_login LOGIN IN ROLE pyramid_table")
+    login = club_url.replace("user=postgres", "user=table_login")
+    with psycopg.connect(login, autocommit=True) as con:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("SELECT club_put_match(%s, %s, 1, '[]', '{}', 1, 'open', NULL, 'x', 'x', 1)",
+                        (table_b, key_a))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("SELECT * FROM club_strokes")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("INSERT INTO club_matches(table_id, match_id, players, settings, to_wins, status, created,"
+                        " updated, action_id) VALUES (%s, 9, '[]', '{}', 1, 'open', 'x', 'x', 1)", (table_b,))
+
+
+def test_play_with_club_refuses_a_table_that_is_not_registered(club_url, db, capsys, monkeypatch):
+    rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", club_url,
+                       stdin="- | биток 3\n")
+    assert rc == 2 and "club register" in err
