@@ -196,3 +196,40 @@ def test_play_with_club_refuses_a_table_that_is_not_registered(club_url, db, cap
     rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", club_url,
                        stdin="- | биток 3\n")
     assert rc == 2 and "club register" in err
+
+
+def test_a_table_killed_during_sync_loses_nothing_and_the_next_start_sends_the_rest_once(club_url, db):
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    table_id = _register(club_url, db, "Стол 1")
+    env = dict(os.environ, PYRAMID_REFEREE_CLUB=club_url)  # the club from the environment
+    p = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "play", "--players", "Аня", "Боря", "--db", db,
+                          "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, bufsize=1, env=env)
+    try:
+        for n in range(12):
+            p.stdin.write(f"- | биток {1 + n % 15}\n")
+            p.stdin.flush()
+            answer = json.loads(p.stdout.readline())
+            while answer.get("type") != "stroke":  # the match's opening lines
+                answer = json.loads(p.stdout.readline())
+            assert answer["seq"] == n + 1 and "club" in answer
+            if n == 5:  # let the worker send some of it
+                _wait(lambda: len(_server(club_url, table_id)) >= 3, timeout=10)
+    finally:
+        os.kill(p.pid, signal.SIGKILL)  # mid-sync: no last drain, no goodbye
+        p.wait()
+        for f in (p.stdin, p.stdout, p.stderr):
+            try:
+                f.close()
+            except BrokenPipeError:
+                pass
+    assert len(_local(db)) == 12  # every stroke shown is in the table's store
+    sync = ClubSync(db, club_url)  # the table starts again
+    assert sync.drain()
+    server = _server(club_url, table_id)
+    assert len(server) == len(set(server)) == 12 and set(server) == _local(db)
