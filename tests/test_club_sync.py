@@ -58,7 +58,7 @@ def test_the_club_schema_is_built_from_empty_and_a_second_migration_changes_noth
         assert schema.version(con) == 0
         assert schema.migrate(con) == 0
         assert schema.version(con) == schema.SCHEMA_VERSION
-        assert schema.migrate(con) == schema.SCHEMA_VERSION  # already there: nothing applied
+        assert schema.migrate(con) == schema.SCHEMA_VERSION == 2  # already there: nothing applied
         names = {r[0] for r in con.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         assert {"club_schema", "club_tables", "club_matches", "club_strokes"} <= names
 
@@ -233,3 +233,39 @@ def test_a_table_killed_during_sync_loses_nothing_and_the_next_start_sends_the_r
     assert sync.drain()
     server = _server(club_url, table_id)
     assert len(server) == len(set(server)) == 12 and set(server) == _local(db)
+
+
+def test_a_version_1_club_schema_with_strokes_is_upgraded_and_the_table_reads_back_only_its_own(club_url, tmp_path):
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert schema.migrate(con, to=1) == 0
+        assert schema.version(con) == 1
+    db_a, db_b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    with psycopg.connect(club_url, autocommit=True) as con:  # registered on the old schema
+        ids, keys = zip(*(schema.register(con, n) for n in ("Стол A", "Стол B")))
+    for d, t, k, n in zip((db_a, db_b), ids, keys, ("Стол A", "Стол B")):
+        with Store(d) as store:
+            save_link(store, club_url, t, n, k)
+            s = Session.create(store, ["Аня", "Боря"])
+            _strike(s, 1)
+            _strike(s, 2)
+    assert ClubSync(db_a, club_url).drain()  # written by version 1's functions
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert schema.migrate(con) == 1
+        assert schema.version(con) == schema.SCHEMA_VERSION
+        mine = con.execute("SELECT match_id, local_id, seq, status FROM club_table_strokes(%s, %s)",
+                           (ids[0], keys[0])).fetchall()
+        assert set(mine) == _local(db_a)  # kept through the upgrade
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute("SELECT * FROM club_table_strokes(%s, %s)", (ids[1], keys[0]))
+    assert ClubSync(db_b, club_url).drain()  # and the new schema takes strokes as the old one did
+    assert sorted(_server(club_url, ids[1])) == sorted(_local(db_b))
+
+
+def test_the_club_status_line_says_in_russian_whether_the_server_is_there_and_how_many_strokes_wait():
+    from pyramid_referee.club.sync import SyncStatus
+
+    assert SyncStatus(True, 0).text() == "клуб: на связи"
+    assert SyncStatus(False, 12).text() == "клуб: нет связи, в очереди 12 ударов"
+    assert SyncStatus(False, 2).text() == "клуб: нет связи, в очереди 2 удара"
+    assert SyncStatus(False, 1).text() == "клуб: нет связи, в очереди 1 удар"
+    assert SyncStatus(None, 3).text() == "клуб: соединяемся, в очереди 3 удара"

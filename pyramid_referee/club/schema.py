@@ -22,6 +22,9 @@ Trust: tables never write the tables directly. They call ``club_put_match`` and
 given and refuse (SQLSTATE 42501) a key that is not that table's. The role
 ``pyramid_table`` (NOLOGIN: grant it to the login a table uses) may execute those
 functions and nothing else.
+
+v2 adds ``club_table_strokes(table, key)``: a table reads its own strokes back (the
+same key check), and no other table's.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 LOCK_ID = 7107110  # pg_advisory_xact_lock: one migration at a time
 
 # version → the SQL that brings a database of that version to the next one (0: empty).
@@ -135,6 +138,19 @@ GRANT EXECUTE ON FUNCTION club_put_match(integer, text, integer, jsonb, jsonb, i
     text, text, bigint) TO pyramid_table;
 GRANT EXECUTE ON FUNCTION club_put_stroke(integer, text, integer, integer, integer, text, text, jsonb,
     jsonb, text, text, jsonb, jsonb, jsonb, text, text, bigint) TO pyramid_table;
+""",
+    # v2: a table reads its own strokes back (to check what the club holds), through the key.
+    1: """
+CREATE FUNCTION club_table_strokes(p_table integer, p_key text)
+RETURNS TABLE (match_id integer, local_id integer, seq integer, status text, action_id bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM club_check_key(p_table, p_key);
+    RETURN QUERY SELECT s.match_id, s.local_id, s.seq, s.status, s.action_id FROM club_strokes s
+                 WHERE s.table_id = p_table ORDER BY s.match_id, s.seq, s.local_id;
+END $$;
+REVOKE ALL ON FUNCTION club_table_strokes(integer, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION club_table_strokes(integer, text) TO pyramid_table;
 """,
 }
 

@@ -82,6 +82,9 @@ class SyncStatus:
     error: str | None = None
 
     def text(self) -> str:
+        if self.online is None:
+            return trn("club: connecting, {n} stroke in the queue", "club: connecting, {n} strokes in the queue",
+                       self.queued).format(n=self.queued)
         if self.online and not self.queued:
             return tr("club: connected")
         if self.online:
