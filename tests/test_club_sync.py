@@ -94,6 +94,7 @@ def test_play_with_club_replicates_the_match_and_club_status_shows_the_table(clu
 
     (table,) = json.loads(out)["tables"]
     assert table["name"] == "Стол 1" and table["last_stroke"]["match"] == 1 and table["lag_s"] is not None
+    assert table["last_stroke"]["seq"] == 4 and table["strokes"] == 3  # the last one changed (undone); 3 in play
 
 
 def test_a_stroke_sent_twice_is_stored_once(club_url, db):

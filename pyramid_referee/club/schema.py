@@ -210,7 +210,7 @@ def status(con) -> list[dict]:
                (SELECT count(*) FROM club_strokes c WHERE c.table_id = t.id AND c.status = 'active')
         FROM club_tables t
         LEFT JOIN LATERAL (SELECT * FROM club_strokes c WHERE c.table_id = t.id
-                           ORDER BY c.received DESC, c.action_id DESC LIMIT 1) s ON true
+                           ORDER BY c.received DESC, c.action_id DESC, c.seq DESC, c.local_id DESC LIMIT 1) s ON true
         ORDER BY t.id""").fetchall()
     out = []
     for tid, name, match_id, seq, time, received, lag, active in rows:

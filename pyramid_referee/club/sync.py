@@ -24,6 +24,10 @@ from ..match.store import Store
 
 ENV_CLUB = "PYRAMID_REFEREE_CLUB"
 CONNECT_TIMEOUT_S = 3
+# A club Wi-Fi that drops without a word: TCP keepalives and a user timeout find the dead
+# connection within seconds instead of minutes (libpq ignores them on a Unix socket).
+_LINK = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 5,
+         "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10000}
 QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
 
 
@@ -47,7 +51,7 @@ def connect(url: str):
     import psycopg
 
     try:
-        return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+        return psycopg.connect(url, **_LINK)
     except psycopg.Error as exc:
         raise ClubError(tr("cannot reach the club server ({exc})").format(
             exc=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
@@ -175,12 +179,12 @@ class ClubSync:
                 if batch is None:
                     break
                 if self._pg is None or self._pg.closed:
-                    self._pg = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+                    self._pg = psycopg.connect(self.url, **_LINK)
                 self._send(*batch)
                 self._mark_sent(batch[0], batch[1])
             self._status = SyncStatus(True, 0)
             if self._pg is None or self._pg.closed:  # nothing to send: still say whether the server is there
-                self._pg = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+                self._pg = psycopg.connect(self.url, **_LINK)
             else:
                 self._pg.execute("SELECT 1")
             return True
