@@ -28,6 +28,7 @@ CONNECT_TIMEOUT_S = 3
 # connection within seconds instead of minutes (libpq ignores them on a Unix socket).
 _LINK = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 5,
          "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10000}
+COALESCE_S = 0.05  # after a stroke, the worker waits this long before sending (a burst goes at once)
 QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
 
 
@@ -149,10 +150,14 @@ class ClubSync:
     def _run(self) -> None:
         try:
             while True:
-                self.drain()
+                ok = self.drain()
                 if self._stop.is_set():
                     break
-                self._wake.wait(self.retry_s)
+                if ok:
+                    if self._wake.wait(self.retry_s):
+                        self._stop.wait(COALESCE_S)  # strokes in a burst go in one batch
+                else:  # the server is away: strokes do not each cause a new attempt, one every retry_s
+                    self._stop.wait(self.retry_s)
                 self._wake.clear()
         finally:
             self._close()
@@ -174,6 +179,9 @@ class ClubSync:
         try:
             if self._store is None:
                 self._store = Store(self.db_path, create=False)
+                # Only club_sent is written here: a power cut may lose the last marks, and the
+                # batch is then sent again and stored once; no fsync competes with the table's.
+                self._store.con.execute("PRAGMA synchronous=NORMAL")
             while True:
                 batch = self._next_batch()
                 if batch is None:
@@ -195,6 +203,7 @@ class ClubSync:
                 except Exception:  # noqa: BLE001
                     pass
                 self._pg = None
+            self._since = 0  # counted afresh from the store (a stroke notified from here on is counted once more)
             queued = pending(self._store.con, self.server) if self._store is not None else self._status.queued
             self._status = SyncStatus(False, queued, str(exc).strip().splitlines()[0] if str(exc).strip() else
                                       type(exc).__name__)
