@@ -270,3 +270,52 @@ def test_the_club_status_line_says_in_russian_whether_the_server_is_there_and_ho
     assert SyncStatus(False, 2).text() == "клуб: нет связи, в очереди 2 удара"
     assert SyncStatus(False, 1).text() == "клуб: нет связи, в очереди 1 удар"
     assert SyncStatus(None, 3).text() == "клуб: соединяемся, в очереди 3 удара"
+
+
+def test_club_sync_once_sends_a_store_written_by_another_program_and_says_so(club_url, db, capsys, monkeypatch):
+    table_id = _register(club_url, db, "Стол 1")
+    with Store(db) as store:  # as serve or listen would have written it, with no --club of their own
+        s = Session.create(store, ["Аня", "Боря"])
+        for n in range(3):
+            _strike(s, n)
+    rc, out, err = run(capsys, monkeypatch, "club", "sync", "--club", club_url, "--db", db, "--once")
+    assert rc == 0, err
+    assert out.strip() == "клуб: на связи"
+    assert sorted(_server(club_url, table_id)) == sorted(_local(db))
+
+
+def test_club_sync_once_with_the_server_away_exits_1_and_keeps_the_queue(club_url, db, capsys, monkeypatch):
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        _strike(Session.create(store, ["Аня", "Боря"]), 1)
+    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    with Store(db) as store:  # the same table, registered under the unreachable address
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, gone, table_id, name, key)
+    rc, out, err = run(capsys, monkeypatch, "club", "sync", "--club", gone, "--db", db, "--once")
+    assert rc == 1
+    assert out.startswith("клуб: нет связи, в очереди 1 удар")
+
+
+def test_club_sync_running_beside_another_writer_sends_its_strokes_as_they_come(club_url, db):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    table_id = _register(club_url, db, "Стол 1")
+    p = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "club", "sync", "--club", club_url, "--db", db],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        with Store(db) as store:  # the pad or the voice referee writing the same store
+            s = Session.create(store, ["Аня", "Боря"])
+            for n in range(4):
+                _strike(s, n)
+                time.sleep(0.1)
+            s.undo()
+        assert _wait(lambda: sorted(_server(club_url, table_id)) == sorted(_local(db)))
+    finally:
+        os.kill(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    assert p.returncode == 130, err
+    assert "клуб: на связи" in out

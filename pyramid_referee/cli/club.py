@@ -26,6 +26,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("the match database the key is kept in (default: $PYRAMID_REFEREE_DB or the user "
                            "data directory)"))
     r.set_defaults(handler=cmd_register)
+    y = csub.add_parser("sync", parents=[common],
+                        help=tr("send this table's store to the club server and keep sending what any program "
+                                "(play, listen, serve) commits, until interrupted"))
+    add_club_option(y)
+    y.add_argument("--db", metavar=tr("PATH"), default=None,
+                   help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
+    y.add_argument("--once", action="store_true",
+                   help=tr("send what is waiting and exit (exit status 1 when the server could not take it)"))
+    y.set_defaults(handler=cmd_sync)
     s = csub.add_parser("status", parents=[common], help=tr("every table: its last stroke and the lag"))
     add_club_option(s)
     s.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
@@ -55,6 +64,33 @@ def cmd_register(args) -> int:
     print(tr("table {name} registered on the club server as number {id}").format(name=args.name, id=table_id))
     print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
     return 0
+
+
+def cmd_sync(args) -> int:
+    import time
+
+    from ..club.sync import ClubSync
+    from ..match.store import Store
+
+    with Store(args.db, create=False) as store:
+        path = store.path
+    sync = ClubSync(path, _url(args))
+    if args.once:
+        ok = sync.drain()
+        sync.close()
+        print(sync.status().text() + ("" if ok else f" ({sync.status().error})"))
+        return 0 if ok else 1
+    sync.start()
+    last = None
+    try:
+        while True:  # the worker polls the store itself: strokes from another program are sent too
+            text = sync.status().text()
+            if text != last:
+                print(text, flush=True)
+                last = text
+            time.sleep(0.5)
+    finally:
+        sync.stop()
 
 
 def cmd_status(args) -> int:

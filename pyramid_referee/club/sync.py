@@ -162,6 +162,10 @@ class ClubSync:
         finally:
             self._close()
 
+    def close(self) -> None:
+        """Close the connections of a sync that was drained by hand (``drain`` without ``start``)."""
+        self._close()
+
     def _close(self) -> None:
         for res in (self._pg, self._store):
             try:
