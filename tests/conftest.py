@@ -102,6 +102,12 @@ def _russian_by_default():
     set_lang("ru")
 
 
+@pytest.fixture(autouse=True)
+def _no_club_from_outside(monkeypatch):
+    """A developer's $PYRAMID_REFEREE_CLUB must not make every test's play replicate (or refuse)."""
+    monkeypatch.delenv("PYRAMID_REFEREE_CLUB", raising=False)
+
+
 @pytest.fixture
 def db(tmp_path, monkeypatch):
     """A match database path of the test's own (and no $PYRAMID_REFEREE_DB from outside)."""
