@@ -439,6 +439,20 @@ def test_listen_pad_stores_the_heard_call_as_standing_and_the_pad_enters_the_str
         assert store.standing(mid)[1] is None
 
 
+def _an_endless_microphone_after_a_call(tmp_path, monkeypatch):
+    """The microphone stand-in: a Korean call, then silence for ever; (the call's end, the mics opened)."""
+    from pyramid_referee.voice import audio
+    from test_listen import Scene, _trimmed, silence
+
+    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
+    wav = s.write(tmp_path / "mic.wav")
+    mics = []
+    monkeypatch.setattr(audio, "MicrophoneSource",
+                        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
+    return s.now, mics
+
+
 @needs_espeak
 def test_listen_pad_follows_the_strokes_entered_on_the_pad_and_stores_the_next_strikes_call(
         korean_stand_ins, monkeypatch, tmp_path, capsys):
@@ -448,16 +462,7 @@ def test_listen_pad_follows_the_strokes_entered_on_the_pad_and_stores_the_next_s
 
     from pyramid_referee.match.session import Session
     from pyramid_referee.match.store import Store
-    from pyramid_referee.voice import audio
-    from test_listen import Scene, _trimmed, silence
-
-    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
-    call_end = s.now
-    wav = s.write(tmp_path / "mic.wav")
-    mics = []
-    monkeypatch.setattr(audio, "MicrophoneSource",
-                        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
+    call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
     db = tmp_path / "m.db"
 
     def standing():
@@ -531,16 +536,7 @@ def test_listen_with_key_strikes(korean_stand_ins, monkeypatch, tmp_path, capsys
     """--strike key: Enter is the strike, taken on the audio clock when it is pressed."""
     import time
 
-    from pyramid_referee.voice import audio
-    from test_listen import Scene, _trimmed, silence
-
-    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
-    call_end = s.now
-    wav = s.write(tmp_path / "mic.wav")
-    mics = []
-    monkeypatch.setattr(audio, "MicrophoneSource",
-                        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
+    call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
 
     class Keyboard:
         """Enter once the call has been heard, then the outcome, then end of input."""

@@ -24,13 +24,16 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from .messages import trl
+from .messages import N_, trl
 from .errors import AudioFileError
 
 RATE = 16000
 """The one sample rate of the pipeline (Vosk's small models and the strike detector)."""
 
 DEFAULT_BLOCK_MS = 10
+
+# scipy's names of a WAV's sample kinds, as a reader names them.
+_SAMPLE_KINDS = {"integer": N_("integer"), "float": N_("float")}
 
 
 class Frame(NamedTuple):
@@ -212,7 +215,7 @@ def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
         bits, kind = m.groups()
         return trl(
             lang, "{path}: unsupported WAV bit depth: {bits}-bit {kind}").format(
-            path=path, bits=bits, kind=kind, v='целые' if kind == 'integer' else 'float')
+            path=path, bits=bits, kind=trl(lang, _SAMPLE_KINDS.get(kind, kind)))
     if ("not compliant" in text or "header is invalid" in text or "No fmt chunk" in text
             or "RF64" in text):
         return trl(

@@ -20,3 +20,8 @@ def _catalog(lang: str) -> gettext.NullTranslations:
 def trl(lang: str, message: str) -> str:
     """``message`` (English) in ``lang`` ("ru" | "en")."""
     return _catalog(lang).gettext(message)
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalog where it is looked up later (a table of messages)."""
+    return message

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import UserError, get_lang, json_problem_ru, tr, trl
+from ..i18n import UserError, get_lang, json_problem, tr, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
@@ -126,7 +126,7 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         except json.JSONDecodeError as exc:
             raise StrokeInputError(tr(
                 "outcome: bad JSON (column {colno}: {msg})").format(
-                colno=exc.colno, msg=exc.msg, msg2=json_problem_ru(exc.msg))) from None
+                colno=exc.colno, msg=json_problem(exc.msg))) from None
     else:
         try:
             data, columns = parse_outcome_located(text)
@@ -186,7 +186,7 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         except json.JSONDecodeError as exc:
             raise StrokeInputError(tr(
                 "call: bad JSON (column {colno}: {msg})").format(
-                colno=exc.colno, msg=exc.msg, msg2=json_problem_ru(exc.msg))) from None
+                colno=exc.colno, msg=json_problem(exc.msg))) from None
         except CallFormatError as exc:
             raise StrokeInputError(tr("call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
@@ -226,7 +226,7 @@ class Session:
         except RulesInputError as exc:
             raise StoreError(tr(
                 "match {match_id}: the stored settings are not valid: {v}").format(
-                match_id=match_id, v=exc.text('en'), v2=exc.text('ru'))) from None
+                match_id=match_id, v=exc.text(get_lang()))) from None
         self.mismatches: list[Mismatch] = []
         self.verdicts: dict[int, Any] = {}  # seq → the replayed Verdict, to show in any language
         self.seq = 0

@@ -74,7 +74,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..i18n import UserError, tr
+from ..i18n import N_, UserError, tr
 
 SCHEMA_VERSION = 4
 APP_NAME = "pyramid-referee"
@@ -275,10 +275,10 @@ class StrokeRow:
         }
 
 
-def _not_writable(path: Path) -> tuple[str, str] | None:
-    """Why the database file or its directory cannot be written (ru, en), or None."""
-    for target, ru, en in ((path.parent, f"в каталог {path.parent}", f"the directory {path.parent}"),
-                           (path, f"в файл {path}", f"the file {path}")):
+def _not_writable(path: Path) -> str | None:
+    """Why the database file or its directory cannot be written (in the user's language), or None."""
+    for target, what in ((path.parent, N_("the directory {target} is not writable")),
+                         (path, N_("the file {target} is not writable"))):
         if not target.exists() or os.access(target, os.W_OK):
             continue
         try:
@@ -286,8 +286,8 @@ def _not_writable(path: Path) -> tuple[str, str] | None:
         except (OSError, AttributeError):
             read_only_fs = False
         if read_only_fs:
-            return "файловая система только для чтения", "the file system is read-only"
-        return f"нет прав на запись {ru}", f"{en} is not writable"
+            return tr("the file system is read-only")
+        return tr(what).format(target=target)
     return None
 
 
@@ -307,7 +307,7 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
             return StoreError(tr(
                 "cannot open the match database {path}: {why} (the database is written on every "
                 "opening, its journal needs a writable directory); use another place: --db").format(
-                path=path, why=why[1], why2=why[0]))
+                path=path, why=why))
         return StoreError(tr("cannot open the match database {path} ({exc})").format(path=path, exc=exc))
     if "disk" in text and "full" in text:
         return StoreError(tr(
