@@ -132,6 +132,32 @@ def doubled_braces() -> list[str]:
     return out
 
 
+def foreign_placeholders(cat) -> list[str]:
+    """Russian texts naming a placeholder their English message does not have: such a value can only
+    come from a second, Russian-only argument at the call site (compute it in the reader's language
+    instead, and use one placeholder)."""
+    from string import Formatter
+
+    def names(text: str) -> set[str]:
+        try:
+            return {n.split(".")[0].split("[")[0].split("!")[0] for _, n, _, _ in Formatter().parse(text) if n}
+        except ValueError:   # not a str.format template (argparse's %-messages)
+            return set()
+
+    out = []
+    for msg in cat:
+        if not msg.id:
+            continue
+        ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
+        texts = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+        allowed = set().union(*(names(i) for i in ids))
+        for text in texts:
+            extra = names(text) - allowed
+            if extra:
+                out.append(f"the Russian text names {sorted(extra)}, which {ids[0]!r} has not")
+    return out
+
+
 def problems() -> list[str]:
     """What is wrong with the catalog: messages without Russian text, stale entries, a stale .mo."""
     out = []
@@ -147,6 +173,7 @@ def problems() -> list[str]:
             out.append(f"no Russian text: {msg.id!r}")
         elif msg.fuzzy:
             out.append(f"marked fuzzy: {msg.id!r}")
+    out += foreign_placeholders(cat)
     have = {m.id for m in cat if m.id}
     for key in sorted(in_code - {k[0] if isinstance(k, tuple) else k for k in have}, key=str):
         out.append(f"in the code, not in the catalog: {key!r} ({code.get(key, [('?', 0)])[0]})")

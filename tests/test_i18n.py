@@ -150,3 +150,13 @@ def test_no_error_path_speaks_latin_in_russian(tmp_path):
         if words:
             bad.append(f"{name}: {words}\n{out}")
     assert not bad, "\n\n".join(bad)
+
+
+def test_a_russian_text_naming_a_value_its_english_message_lacks_is_found():
+    from babel.messages.catalog import Catalog
+
+    cat = Catalog(locale="ru")
+    cat.add("line {line}: {what}", "строка {line}: {what2}")
+    cat.add("score {p0}", "счёт {p0}")
+    assert catalog_tool.foreign_placeholders(cat) == [
+        "the Russian text names ['what2'], which 'line {line}: {what}' has not"]
