@@ -90,7 +90,9 @@ def cmd_sync(args) -> int:
                 last = text
             time.sleep(0.5)
     finally:
-        sync.stop()
+        sync.stop()  # one last drain: what it left behind is the last line the user reads
+        if sync.status().text() != last:
+            print(sync.status().text(), flush=True)
 
 
 def cmd_status(args) -> int:
