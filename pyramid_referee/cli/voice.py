@@ -2,7 +2,7 @@
 
 - ``timeline EVENTS.jsonl`` — Vosk result lines and strikes → for each strike the call that counts.
 - ``transcribe FILE.wav`` — the same pipeline over a WAV file (Vosk + strike detector + timeline).
-- ``listen`` — the live referee on a microphone (see listen.py / live.py).
+- ``listen`` — the live referee on a microphone (referee/live.py; the pipeline: referee/listen.py).
 - ``model path|download`` — where the Vosk model is; fetch it once into the user cache.
 
 Every failure a user can cause (a missing model, an unreadable file, a dead microphone, a
@@ -280,7 +280,7 @@ def cmd_transcribe(args) -> int:
 # --- listen -----------------------------------------------------------------------------------
 
 def cmd_listen(args) -> int:
-    from ..referee.listen import run_live
+    from ..referee.live import run_live
 
     return run_live(args)
 

@@ -1,0 +1,572 @@
+"""``pyramid-referee listen``, step by step: the microphone, the display, the outcome, the store.
+
+``run_live`` puts the steps together; each is short and named for what it does:
+
+- before anything is opened: the devices (``--list-devices``), a new match's players
+  (``new_match_request``), the club server (``club_for``: an unregistered table is refused here),
+  the model (``load_model``), the table's strike profile (``strike_profile``);
+- opening (``open_live``): a stored match, the recognizer and the strike detector, the
+  microphone, and only then a new match;
+- ``LiveRun``: the audio thread feeding the timeline (``audio_loop``), deciding a strike
+  ``SETTLE_S`` after it (``decide_due``), and on the main thread the next strike
+  (``next_strike``), judging and committing it (``judge``) or handing its call to the pad
+  (``hand_to_pad``), reporting the verdict (``report``), and a clean stop (``finish``).
+
+An audio thread feeds the referee block by block and prints what is heard and the call now
+standing; a strike (the click, or Enter with ``--strike key``) is decided ``SETTLE_S`` later
+and handed to the main thread, which asks the scorer for the outcome, judges and stores the
+stroke (committed before the verdict is shown), and shows the verdict and the scoreboard.
+While the outcome is awaited, a new strike waits its turn (it is decided afterwards).
+
+``--pad``: the outcome is not asked here. Each strike's decided call (heard, with the strike's
+time; «без заказа» when none counts) is stored as the match's standing call, and the marker
+taps the outcome on ``serve``'s pad, which enters the stroke with that call; the strokes
+entered there are followed (read again) so the next calls are read against the balls left.
+
+``--club``: the table's background sync (club.sync.ClubSync) is told after each commit and
+sends the strokes (also those the pad commits: the sync reads the store's action log, whoever
+wrote it); its status follows each verdict; it is stopped with one last drain at exit.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from contextlib import ExitStack
+from dataclasses import dataclass
+
+from . import listen
+from . import timeline as tl
+from ..i18n import UserError, get_lang, tr
+
+
+# --- before anything is opened ----------------------------------------------------------------
+
+def list_devices(console, lang: str) -> int:
+    """``--list-devices``: the input devices, one a line."""
+    from pyramid_referee.voice.audio import list_devices as devices_of
+    from pyramid_referee.voice.errors import VoiceError
+
+    try:
+        devices = devices_of(lang=lang)
+    except VoiceError as exc:
+        raise UserError(str(exc)) from None
+    if not devices:
+        raise UserError(tr(
+            "no input devices (microphones) found: plug one in or check that the system sees "
+            "it (arecord -l)"))
+    for d in devices:
+        console.print(str(d))
+    return 0
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    """A new match asked for with ``--players`` (checked; created only once the microphone runs)."""
+
+    players: list[str]
+    settings: dict
+    to_wins: int
+
+
+def new_match_request(args, lang: str) -> NewMatch | None:
+    """The new match ``--players`` asks for, checked before the model loads; None: a stored match."""
+    from ..cli.options import players_from
+    from ..match.session import Session
+
+    if args.match is not None or not args.players:
+        return None
+    names = players_from(args.players)
+    settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
+    to_wins = getattr(args, "to_wins", 1)
+    Session.check_new(names, settings, lang=lang, to_wins=to_wins)
+    return NewMatch(names, settings, to_wins)
+
+
+def club_for(args):
+    """``--club`` / $PYRAMID_REFEREE_CLUB: the table's sync, not started yet (None without a
+    club). A table not registered on that server is refused here (ClubError), before the model,
+    the microphone or a new match."""
+    from ..club.sync import ClubSync, from_args
+
+    url = from_args(args)
+    return None if url is None else ClubSync(args.db, url)
+
+
+def load_model(args, lang: str):
+    """The Vosk model and where it was found (first: no store or microphone is touched without one)."""
+    from pyramid_referee.voice.errors import VoiceError
+
+    try:
+        return listen.open_model(args.model, verbose=args.verbose, lang=lang)
+    except VoiceError as exc:
+        raise UserError(str(exc)) from None
+
+
+def strike_profile(args, console):
+    """The table profile the strike detector uses (``--calibrate``: made here first; a failed
+    calibration creates nothing); None with ``--strike key``."""
+    from ..cli.strikes import load_profile
+
+    if args.strike != "audio":
+        return None
+    if not getattr(args, "calibrate", False):
+        return load_profile(getattr(args, "profile", None))
+    from pyramid_referee.voice import profile as prof
+
+    from .calibrate import calibrate_profile, report
+
+    for name, value in (("count", 5), ("collisions", 3), ("name", None), ("from_files", None),
+                        ("seconds", None)):
+        if not hasattr(args, name):
+            setattr(args, name, value)
+    profile, _, _ = calibrate_profile(args)
+    for line in report(profile):
+        console.print(line)
+    if profile.strikes_found != profile.strikes_asked:
+        raise UserError(tr(
+            "calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
+            "profile saved").format(
+            strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked))
+    console.print(tr("profile saved: {profile}").format(profile=prof.save(profile)))
+    return profile
+
+
+# --- opening: a stored match, the recognizer, the microphone, then a new match -----------------
+
+@dataclass(frozen=True)
+class Opened:
+    """What a live run works with, all open."""
+
+    store: object
+    session: object
+    referee: listen.LiveReferee
+    mic: object
+
+
+def open_stored(args, stack: ExitStack, lang: str):
+    """(store, session) of the match to go on with: ``--match`` or the latest open one."""
+    from ..match.session import Session
+    from ..match.store import Store
+
+    store = stack.enter_context(Store(args.db, create=False))
+    session = (Session(store, args.match, lang=lang) if args.match is not None
+               else Session.open(store, None, lang=lang))
+    if session.mismatches:
+        raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
+    return store, session
+
+
+def open_recognizer(args, model, session, profile, lang: str) -> listen.LiveReferee:
+    """The recognizer and (``--strike audio``) the strike detector, on one clock."""
+    from pyramid_referee.voice.errors import VoiceError
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    try:
+        return listen.LiveReferee(model, session,
+                                  detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
+                                  alternatives=args.alternatives, lang=lang)
+    except VoiceError as exc:
+        raise UserError(str(exc)) from None
+
+
+def open_microphone(args, lang: str):
+    from pyramid_referee.voice import audio
+    from pyramid_referee.voice.errors import VoiceError
+
+    try:
+        return audio.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
+    except VoiceError as exc:
+        raise UserError(str(exc)) from None
+
+
+def create_match(args, stack: ExitStack, new: NewMatch, lang: str):
+    """(store, session) of the new match (the database too, if there was none)."""
+    from ..match.session import Session
+    from ..match.store import Store
+
+    store = stack.enter_context(Store(args.db, create=True))
+    return store, Session.create(store, new.players, new.settings, lang=lang, to_wins=new.to_wins)
+
+
+def open_live(args, stack: ExitStack, model, new: NewMatch | None, profile, lang: str) -> Opened:
+    """A failed start creates no match (and no database): a new match is written only once the
+    recognizer and the microphone are running; a stored one is opened, never created, first."""
+    store = session = None
+    if new is None:
+        store, session = open_stored(args, stack, lang)
+    referee = open_recognizer(args, model, session, profile, lang)
+    mic = open_microphone(args, lang)
+    if session is None:
+        try:
+            store, session = create_match(args, stack, new, lang)
+        except BaseException:
+            mic.close()
+            raise
+        referee.session = session
+    return Opened(store, session, referee, mic)
+
+
+# --- the display ------------------------------------------------------------------------------
+
+class Display:
+    """What listen prints while it hears: the live transcript (one line, rewritten in place on a
+    terminal), the call now standing, the detector's doubts. Used by the audio thread, except
+    ``line``."""
+
+    def __init__(self, console, lang: str, speaker: listen.Speaker) -> None:
+        self.console = console
+        self.lang = lang
+        self.speaker = speaker
+        self.render = listen.grammar_render()
+        self.tty = console.is_terminal
+        self._partial = ""
+        self._standing: dict | None = None  # the standing call last shown (JSON)
+
+    def clear_partial(self) -> None:
+        if self.tty:
+            self.console.file.write("\r\x1b[2K")
+            self.console.file.flush()
+
+    def line(self, text: str) -> None:
+        """A line of its own (the live transcript is cleared first)."""
+        self.clear_partial()
+        self.console.print(text)
+
+    def forget_standing(self) -> None:
+        """A strike was decided: the next standing call is shown even if it reads the same."""
+        self._standing = None
+
+    def show(self, partial: str, d: tl.Decision) -> None:
+        """The text being heard, and the call now standing when it changed."""
+        console = self.console
+        if partial != self._partial:
+            if self.tty:
+                self.clear_partial()
+                console.file.write(f"… {partial}"[: max(10, console.width - 1)] if partial else "")
+                console.file.flush()
+            elif partial:
+                console.print(f"[dim]… {partial}[/dim]")
+        self._partial = partial
+        if d.status != "none" and d.to_json() != self._standing:
+            self._standing = d.to_json()
+            self.clear_partial()
+            text = listen.describe(d, self.lang, self.render).split(": ", 1)[1]
+            console.print(("[green]" if d.status == "accepted" else "[red]") + text + "[/]")
+            if d.status == "accepted":
+                self.speaker.say(text)  # «заказ принят: …»
+
+    def unsure_notices(self, det, n_unsure: int, n_strikes: int) -> None:
+        """Say so where the detector is unsure (issue 7): a possible strike it did not count,
+        or a strike it counted without being sure; the fall-back is --strike key."""
+        for t in det.unsure[n_unsure:]:
+            self.line("[yellow]" + tr(
+                "possibly a strike at {t:.2f} s — unsure, not counted (if strikes are "
+                "missed: --strike key or calibration)").format(
+                t=t) + "[/yellow]")
+        for s in det.strikes[n_strikes:]:
+            if not s.sure:
+                self.line("[yellow]" + tr(
+                    "strike at {time:.2f} s counted, unsure (probability {p_tip:.2f})").format(
+                    time=s.time, p_tip=s.p_tip) + "[/yellow]")
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+class LiveRun:
+    """One run of ``listen`` over an opened match, microphone and referee (see the module's text)."""
+
+    def __init__(self, console, opened: Opened, args, lang: str, club=None) -> None:
+        self.console = console
+        self.store, self.session = opened.store, opened.session
+        self.referee, self.mic = opened.referee, opened.mic
+        self.lang = lang
+        self.key = args.strike == "key"
+        self.pad = getattr(args, "pad", False)
+        self.why = getattr(args, "why", False)
+        self.club = club
+        self.speaker = listen.Speaker(args.speak, lang, warn=lambda m: console.print(f"[yellow]{m}[/yellow]"))
+        self.display = Display(console, lang, self.speaker)
+        self.decided: queue.Queue = queue.Queue()  # ("strike", Decision), ("error", text), ("end", None)
+        self.strike_requests: queue.Queue = queue.Queue()  # Enter pressed (--strike key)
+        self.lock = threading.Lock()  # the referee and the session, between the two threads
+        self.stop = threading.Event()
+        self.awaiting = threading.Event()  # a strike is decided, its stroke not yet entered
+        self.pending: list[float] = []  # strikes heard, not yet decided (audio thread)
+        self._seen = None  # (events, partial) last shown (audio thread)
+
+    # ------------------------------------------------------------------ start
+    def greet(self, location, profile) -> None:
+        """What is listening, the match and its score, how to strike; strokes stored by a run
+        that was killed before their verdict reached the screen."""
+        console, session = self.console, self.session
+        missing = self.referee.recognizer.missing
+        if missing:
+            console.print("[yellow]" + tr("the model lacks {missing} call words: ").format(missing=len(missing))
+                          + ", ".join(missing[:20]) + (" …" if len(missing) > 20 else "") + "[/yellow]")
+        console.print(tr(
+            "model: {path}; match {id}: {players} — {players2}").format(
+            path=location.path, id=session.id, players=session.players[0],
+            players2=session.players[1]))
+        self.scoreboard()
+        if profile is not None:
+            console.print(tr(
+                "table profile: «{name}» ({created})").format(
+                name=profile.name, created=profile.created))
+        console.print(tr("Say the call. The strike: press Enter; quit: Ctrl-C.") if self.key
+                      else tr("Say the call. The strike: the cue's click; quit: Ctrl-C."))
+        for row in session.unshown():  # a kill came between a stroke's commit and its verdict
+            console.print("[yellow]" + tr(
+                "stroke {seq} is already stored, but the program stopped and its verdict may not "
+                "have been shown — do not enter it again: #{seq} {v}").format(
+                seq=row.seq, v=row.record.verdict.get('message', '')) + "[/yellow]")
+            session.mark_shown(row.seq)
+
+    def scoreboard(self) -> None:
+        from ..cli.play import render_scoreboard
+
+        self.console.print(render_scoreboard(self.session.state.to_json(), self.session.id, self.lang))
+
+    def club_line(self) -> None:
+        """--club: where the sync stands (no network here: the worker's last word)."""
+        if self.club is not None:
+            self.console.print(f"[dim]{self.club.status().text()}[/dim]")
+
+    # ------------------------------------------------------------------ the audio thread
+    def audio_loop(self) -> None:
+        """Every block to the referee; a strike decided ``SETTLE_S`` after it goes to the main
+        thread; between strikes, what is heard and the call now standing."""
+        from pyramid_referee.voice.errors import VoiceError
+
+        try:
+            for frame in self.mic:
+                if self.stop.is_set():
+                    break
+                # While the referee reads aloud (--speak), the microphone hears it: the
+                # recognizer gets silence then, or the echo of a call going on at the strike
+                # would void the player's call (C10, Q7). The strike detector hears all.
+                hear = not self.speaker.busy()
+                with self.lock:
+                    self.feed(frame, hear)
+                    self.take_key_strikes()
+                    if self.decide_due():
+                        continue
+                    shown = self.standing_if_changed()
+                if shown is not None:
+                    self.display.show(*shown)
+        except VoiceError as exc:
+            self.decided.put(("error", str(exc)))
+        except Exception as exc:  # never a traceback from the audio thread
+            self.decided.put(("error", f"{type(exc).__name__}: {exc}"))
+        finally:
+            self.decided.put(("end", None))
+
+    def feed(self, frame, hear: bool) -> None:
+        """One block to the referee: the strikes it finds wait to be decided; one the detector's
+        second look takes back (it was a word) is dropped; its doubts are said."""
+        det = self.referee.pipeline.detector
+        counts = (len(det.unsure), len(det.strikes), len(det.retracted)) if det is not None else None
+        self.pending += self.referee.feed(frame.samples, frame.t0, hear=hear)
+        if counts is None:
+            return
+        if len(det.retracted) > counts[2]:
+            gone = set(det.retracted[counts[2]:])
+            self.pending[:] = [t for t in self.pending if t not in gone]
+        if (len(det.unsure), len(det.strikes)) != counts[:2]:
+            self.display.unsure_notices(det, *counts[:2])
+
+    def take_key_strikes(self) -> None:
+        """--strike key: each Enter pressed is a strike now, on the audio clock."""
+        while not self.strike_requests.empty():
+            self.strike_requests.get_nowait()
+            self.pending.append(self.referee.time)
+
+    def decide_due(self) -> bool:
+        """Decide the first waiting strike once ``SETTLE_S`` of audio followed it (and the stroke
+        before it is entered); True if one was."""
+        if not self.pending or self.awaiting.is_set() or self.referee.time < self.pending[0] + listen.SETTLE_S:
+            return False
+        t = self.pending.pop(0)
+        self.awaiting.set()
+        self.display.forget_standing()
+        self.decided.put(("strike", self.referee.decide(t)))
+        return True
+
+    def standing_if_changed(self):
+        """(the text being heard, the call now standing) when something new was heard and no
+        strike is waiting; else None."""
+        now = (len(self.referee.pipeline.events), self.referee.partial)
+        if now == self._seen or self.pending or self.awaiting.is_set():
+            return None
+        self._seen = now
+        return now[1], self.referee.standing()
+
+    # ------------------------------------------------------------------ the main thread
+    def run(self) -> int:
+        """Strike after strike until the input ends, the audio ends or the match is over."""
+        thread = threading.Thread(target=self.audio_loop, name="audio", daemon=True)
+        if self.club is not None:
+            self.club.start()  # local first: the worker never blocks a stroke
+        thread.start()
+        try:
+            while True:
+                d = self.next_strike()
+                if d is None:
+                    return 0
+                self.display.line("[bold]" + listen.describe(d, self.lang, self.display.render) + "[/bold]")
+                if self.pad:
+                    if self.hand_to_pad(d):
+                        return 0
+                    continue
+                entered = self.judge()
+                if entered is None or self.report(entered):
+                    return 0
+        finally:
+            self.finish(thread)
+
+    def next_strike(self) -> tl.Decision | None:
+        """The next strike the audio thread decided (--strike key: after Enter); None when the
+        input or the audio ended, or (--pad) the match is over on the pad."""
+        while True:
+            if self.key:
+                try:
+                    input()
+                except EOFError:
+                    return None
+                if self.pad and self.follow_pad():
+                    return None
+                self.strike_requests.put(None)
+            if self.pad and not self.key:
+                try:
+                    kind, d = self.decided.get(timeout=0.25)
+                except queue.Empty:
+                    if self.follow_pad():
+                        return None
+                    continue
+            else:
+                kind, d = self.decided.get()
+            if kind == "end":
+                return None
+            if kind == "error":
+                raise UserError(d)
+            return d
+
+    def judge(self):
+        """Ask the scorer for the outcome until it reads; judge and commit the stroke (Entered;
+        None at the end of input, nothing stored)."""
+        from ..match.session import StrokeInputError
+
+        while True:
+            try:
+                text = input(tr("outcome (short notation): "))
+            except EOFError:
+                return None
+            try:
+                with self.lock:
+                    entered = self.referee.enter(text)
+            except StrokeInputError as exc:
+                self.console.print(f"[red]{exc}[/red]")
+                continue
+            if self.club is not None:
+                self.club.notify()  # committed: sent in the background
+            self.awaiting.clear()
+            return entered
+
+    def report(self, entered) -> bool:
+        """The verdict (read aloud with --speak), the score, the game's or the match's end, the
+        club's status; True when the match is over."""
+        console, session, lang = self.console, self.session, self.lang
+        console.print(f"#{entered.seq} " + entered.verdict.message(lang))
+        if self.why:  # each cited clause in full
+            from ..cli.rules import why_lines
+
+            for line in why_lines(entered.verdict.clauses, lang, full=True):
+                console.print("   " + line, markup=False)
+        session.mark_shown(entered.seq)  # on the screen now: a resume will not name it
+        self.speaker.say(entered.verdict.message(lang))
+        self.scoreboard()
+        over = False
+        if session.state.result is not None:
+            from ..cli.play import game_end_text
+
+            over = session.match.decided
+            if over:
+                console.print(tr("match {id} is over").format(id=session.id)
+                              + ("; " + game_end_text(session, lang) if session.to_wins > 1 else ""))
+            else:
+                console.print(game_end_text(session, lang))
+        self.club_line()
+        return over
+
+    def hand_to_pad(self, d: tl.Decision) -> bool:
+        """--pad: the strike's call becomes the match's standing call; the marker taps its outcome
+        on the pad. True when the match is over."""
+        if self.follow_pad():
+            return True
+        untapped = self.session.standing()
+        if untapped is not None and untapped.source == "listen" and untapped.strike is not None:
+            self.console.print("[yellow]" + tr(
+                "the outcome of the strike at {old:.2f} s was not entered on the pad; the call "
+                "of the strike at {new:.2f} s replaces it").format(
+                old=untapped.strike, new=d.strike) + "[/yellow]")
+        self.session.set_standing(listen.reading_of(d, self.lang), source="listen", strike=d.strike)
+        with self.lock:
+            self.referee.decision = None
+        self.awaiting.clear()
+        self.console.print(tr("the outcome is expected on the marker's pad"))
+        return False
+
+    def follow_pad(self) -> bool:
+        """--pad: read the strokes the marker entered on the pad (the calls that follow are read
+        against the balls left). True once the match is over."""
+        from ..match.session import Session
+
+        if not self.session.outdated():
+            return False
+        with self.lock:
+            self.session = Session(self.store, self.session.id, lang=self.lang)
+            self.referee.session = self.session
+        if self.club is not None:
+            self.club.notify()  # the pad committed: send it now (the worker also looks every second)
+        session = self.session
+        for row in session.store.strokes(session.id)[-1:]:
+            self.display.line(tr("on the pad: #{seq} {v}").format(
+                seq=row.seq, v=row.record.verdict.get("message", "")))
+        self.scoreboard()
+        self.club_line()
+        if session.match.decided:
+            self.console.print(tr("match {id} is over").format(id=session.id))
+            return True
+        return False
+
+    def finish(self, thread: threading.Thread) -> None:
+        """Stop the audio thread, the microphone and the voice; --club: one last drain, and the
+        status it left is the last line."""
+        self.stop.set()
+        self.mic.close()
+        thread.join(timeout=2)
+        self.speaker.close()
+        problems = self.mic.problems()
+        if problems:
+            self.console.print(f"[yellow]{problems}[/yellow]")
+        if self.club is not None:
+            self.club.stop()
+            self.club_line()
+
+
+def run_live(args) -> int:
+    """``pyramid-referee listen``: see the module's text."""
+    from rich.console import Console
+
+    lang = get_lang()
+    console = Console(highlight=False)
+    if getattr(args, "list_devices", False):
+        return list_devices(console, lang)
+    new = new_match_request(args, lang)  # a bad option is told before the model loads
+    club = club_for(args)  # an unregistered table too: before the model, the microphone, a match
+    model, location = load_model(args, lang)
+    profile = strike_profile(args, console)  # before the store: a failed calibration creates nothing
+    with ExitStack() as stack:
+        live = LiveRun(console, open_live(args, stack, model, new, profile, lang), args, lang, club)
+        live.greet(location, profile)
+        return live.run()
