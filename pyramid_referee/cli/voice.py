@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from .club import add_club_option
 from .options import add_call_options, mode, read_text_lines
 from .rules import add_why_option
 from ..i18n import UserError, get_lang, os_reason, tr
@@ -133,6 +134,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        DEFAULT_BLOCK_MS=DEFAULT_BLOCK_MS))
     _add_model_options(p)
     add_why_option(p)
+    add_club_option(p)
     p.set_defaults(handler=cmd_listen)
 
     p = sub.add_parser("model", parents=[common], help=tr("the Vosk model: where it is, fetch it"),

@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 
 from ..i18n import UserError, tr, trn
-from ..match.store import Store
+from ..match.store import Store, StoreMissing
 
 ENV_CLUB = "PYRAMID_REFEREE_CLUB"
 CONNECT_TIMEOUT_S = 3
@@ -107,9 +107,12 @@ class ClubSync:
         self.url = url
         self.server = server_id(url)
         self.retry_s = retry_s
-        with Store(db_path, create=False) as store:
-            link = load_link(store, url)
-            queued = pending(store.con, self.server)
+        try:
+            with Store(db_path, create=False) as store:
+                link = load_link(store, url)
+                queued = pending(store.con, self.server)
+        except StoreMissing:  # no match database yet: no key either (it is kept there)
+            link = None
         if link is None:
             raise ClubError(tr(
                 "this table is not registered on the club server; register it once: pyramid-referee "

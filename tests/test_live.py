@@ -1,0 +1,157 @@
+"""pyramid_referee/referee/live.py: ``listen`` run whole, and its steps.
+
+Real path: ``listen`` through the command line with the Korean Vosk model and espeak-ng Korean
+speech standing in for the Russian model and a player's call (test doubles: ``FileMic`` for the
+microphone, ``KoGrammar`` for the call language; tests/test_cli_voice.py), a recorded cue
+strike, and a throw-away PostgreSQL cluster as the club server (tests/pg_cluster.py).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from pyramid_referee import cli
+from pyramid_referee.match.session import Session
+from pyramid_referee.match.store import Store
+from test_cli_voice import (FileMic, _an_endless_microphone_after_a_call, cached_korean_model,  # noqa: F401 (fixtures)
+                            korean_stand_ins, needs_espeak)
+
+psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
+
+
+def _register(url: str, db, name: str) -> int:
+    from pyramid_referee.club import schema
+    from pyramid_referee.club.sync import save_link
+
+    with psycopg.connect(url, autocommit=True) as con:
+        schema.migrate(con)
+        table_id, key = schema.register(con, name)
+    with Store(db) as store:
+        save_link(store, url, table_id, name, key)
+    return table_id
+
+
+def _local(db) -> list[tuple]:
+    with Store(db, create=False) as store:
+        return sorted(store.con.execute("SELECT match_id, id, seq, status FROM strokes"))
+
+
+def _server(url: str, table_id: int) -> list[tuple]:
+    """Every stroke the server holds for the table (a list: a doubled stroke would show)."""
+    with psycopg.connect(url, autocommit=True) as con:
+        return sorted(con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
+                                  (table_id,)).fetchall())
+
+
+def _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch):
+    """The microphone stand-in: a Korean call, the click of a strike, quiet; (the scene, the mics opened)."""
+    from pyramid_referee.voice import audio
+    from test_listen import Scene, _trimmed, silence
+
+    say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s.click().add(silence(1.5))
+    wav = s.write(tmp_path / "mic.wav")
+    mics = []
+    monkeypatch.setattr(audio, "MicrophoneSource",
+                        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
+    return s, mics
+
+
+# --- listen --club --------------------------------------------------------------------------------
+
+@needs_espeak
+def test_listen_with_club_sends_the_strokes_it_judges_to_the_club_server(
+        korean_stand_ins, club_url, monkeypatch, tmp_path, capsys):
+    db = tmp_path / "m.db"
+    table_id = _register(club_url, db, "Стол 1")
+    s, mics = _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch)
+    monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))
+    rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--mode", "clean", "--club", club_url])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert f"удар {s.clicks[0]:.2f} с: заказ принят" in out and mics[0].closed
+    verdict_on = out.split("#1 ", 1)[1]
+    assert "клуб: " in verdict_on  # the sync's status follows the verdict
+    assert out.rstrip().endswith("клуб: на связи")  # the last drain at exit sent it all
+    [row] = _local(db)
+    assert _server(club_url, table_id) == [row]  # the stroke listen judged, stored once
+
+
+def test_listen_with_club_refuses_an_unregistered_table_before_the_microphone_and_creates_nothing(
+        korean_stand_ins, club_url, pg_cluster, monkeypatch, tmp_path, capsys):
+    from pyramid_referee.voice import audio
+
+    mics = []
+    monkeypatch.setattr(audio, "MicrophoneSource", lambda *a, **kw: mics.append(a) or pytest.fail("mic opened"))
+    fresh = tmp_path / "none.db"  # no store yet, so no key: not registered anywhere
+    rc = cli.main(["listen", "--db", str(fresh), "--players", "A,B", "--club", club_url])
+    err = capsys.readouterr().err
+    assert rc == 2 and "не зарегистрирован на сервере клуба" in err and "club register" in err, err
+    assert not fresh.exists() and mics == []
+
+    db = tmp_path / "m.db"  # registered on one club server, listening with another
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        store.new_match(["Аня", "Боря"], {}, None)
+    other = pg_cluster.new_database()
+    for argv in (["--players", "Иван", "Пётр"], []):  # a new match, and going on with the stored one
+        rc = cli.main(["listen", "--db", str(db), "--club", other, *argv])
+        err = capsys.readouterr().err
+        assert rc == 2 and "не зарегистрирован на сервере клуба" in err, err
+    assert mics == []
+    with Store(db) as store:
+        assert [m.players for m in store.list_matches()] == [["Аня", "Боря"]]
+        assert store.strokes(store.latest()) == []
+
+
+@needs_espeak
+def test_listen_pad_with_club_from_the_environment_sends_the_strokes_the_pad_commits(
+        korean_stand_ins, club_url, monkeypatch, tmp_path, capsys):
+    """listen --pad commits no stroke itself: the pad (another program, here the test) does. The
+    sync reads the store's log, so the pad's strokes go to the club server too."""
+    db = tmp_path / "m.db"
+    table_id = _register(club_url, db, "Стол 2")
+    monkeypatch.setenv("PYRAMID_REFEREE_CLUB", club_url)
+    call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
+
+    def standing():
+        with Store(db, create=False) as store:
+            return Session(store, store.latest()).standing()
+
+    class Keyboard:
+        """Enter (the strike) once the call is heard; then the marker's stroke on the pad and
+        Enter again; once that strike's call stands, end of input."""
+
+        presses = 0
+
+        def readline(self):
+            self.presses += 1
+            deadline = time.monotonic() + 30
+            if self.presses == 1:
+                while not (mics and mics[0].time >= call_end + 0.2) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                return "\n"
+            if self.presses == 2:
+                while standing() is None and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                with Store(db, create=False) as store:  # the pad, in another program
+                    pad = Session(store, store.latest())
+                    taken = pad.standing()
+                    pad.enter(taken.reading.text, "биток 3, 3 в середину", reading=taken.reading)
+                return "\n"
+            while standing() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return ""
+
+    monkeypatch.setattr("sys.stdin", Keyboard())
+    rc = cli.main(["listen", "--pad", "--db", str(db), "--players", "A,B", "--strike", "key"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "клуб: " in out.split("на планшете: №1", 1)[1]  # the status follows the pad's stroke
+    assert out.rstrip().endswith("клуб: на связи")
+    [row] = _local(db)
+    assert _server(club_url, table_id) == [row]  # the pad's stroke, stored once
