@@ -18,11 +18,12 @@ from pyramid_referee.match.session import Session
 from pyramid_referee.match.store import Store
 from test_cli_voice import (FileMic, _an_endless_microphone_after_a_call, cached_korean_model,  # noqa: F401 (fixtures)
                             korean_stand_ins, needs_espeak)
-
-psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
+from test_listen import ko_model  # noqa: F401 (a fixture)
 
 
 def _register(url: str, db, name: str) -> int:
+    import psycopg
+
     from pyramid_referee.club import schema
     from pyramid_referee.club.sync import save_link
 
@@ -41,6 +42,8 @@ def _local(db) -> list[tuple]:
 
 def _server(url: str, table_id: int) -> list[tuple]:
     """Every stroke the server holds for the table (a list: a doubled stroke would show)."""
+    import psycopg
+
     with psycopg.connect(url, autocommit=True) as con:
         return sorted(con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
                                   (table_id,)).fetchall())
@@ -155,3 +158,74 @@ def test_listen_pad_with_club_from_the_environment_sends_the_strokes_the_pad_com
     assert out.rstrip().endswith("клуб: на связи")
     [row] = _local(db)
     assert _server(club_url, table_id) == [row]  # the pad's stroke, stored once
+
+
+# --- the steps, one by one (no threads: what the audio thread and the main thread each do) -------
+
+class RecordingClub:
+    """Test double for club.sync.ClubSync: counts notify() and answers status() with no network
+    (the real sync is driven by the listen --club tests above)."""
+
+    def __init__(self):
+        self.notified = 0
+
+    def notify(self):
+        self.notified += 1
+
+    def status(self):
+        from pyramid_referee.club.sync import SyncStatus
+
+        return SyncStatus(True, self.notified)
+
+
+def test_a_strike_is_decided_settle_after_it_and_the_next_waits_until_the_stroke_is_committed(
+        ko_model, tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    import numpy as np
+    from rich.console import Console
+
+    from pyramid_referee.referee import listen
+    from pyramid_referee.referee.live import LiveRun, Opened
+    from pyramid_referee.voice.audio import Frame
+    from test_listen import KO_WORDS, KoGrammar, _session
+
+    store, session = _session(tmp_path)
+    with store:
+        referee = listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse,
+                                     mentions_call=KoGrammar.mentions_call, lang="en")
+        out = io.StringIO()
+        live = LiveRun(Console(file=out, highlight=False), Opened(store, session, referee, None),
+                       SimpleNamespace(strike="key", pad=False, why=False, speak=False), "en", RecordingClub())
+        clock = [0.0]
+
+        def block():  # 10 ms of quiet, as the audio thread feeds it
+            live.feed(Frame(np.zeros(160, np.float32), clock[0]), True)
+            clock[0] += 0.01
+            live.take_key_strikes()
+            return live.decide_due()
+
+        block()
+        live.strike_requests.put(None)  # Enter
+        assert not block() and live.pending == [pytest.approx(0.02)]
+        waited = 1
+        while not block():
+            waited += 1
+        assert waited * 0.01 >= listen.SETTLE_S and live.awaiting.is_set()
+        kind, d = live.decided.get_nowait()
+        assert kind == "strike" and d.strike == pytest.approx(0.02) and d.status == "none"
+
+        live.strike_requests.put(None)  # a second strike while the first one's outcome is awaited
+        for _ in range(int(2 * listen.SETTLE_S / 0.01)):
+            assert not block()  # it waits its turn
+        assert live.decided.empty() and len(live.pending) == 1
+
+        answers = iter(["биток в никуда ???", "ничего"])
+        monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+        entered = live.judge()  # the unreadable outcome is told and asked again; nothing stored for it
+        assert entered.seq == 1 and [r.seq for r in store.strokes(session.id)] == [1]
+        assert live.club.notified == 1 and not live.awaiting.is_set()
+        assert "непонятно: «никуда»" in out.getvalue()
+        assert live.report(entered) is False and "клуб: на связи, в очереди 1 удар" in out.getvalue()
+        assert block()  # now the waiting strike is decided
+        assert live.decided.get_nowait()[1].strike > d.strike
