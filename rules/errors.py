@@ -81,6 +81,11 @@ class RulesInputError(RulesError, ValueError):
         self.ru = ru.format(**params) if params else ru
         super().__init__(f"{field}: {self.message}")
 
+    def what(self, lang: str = "ru") -> str:
+        """What is wrong, in the user's language, without the field (for a caller that points
+        at the user's own text instead)."""
+        return quote_tokens(self.ru) if lang == "ru" else self.message
+
     def text(self, lang: str = "ru") -> str:
         """The error in the user's language: ``field: what is wrong`` (in Russian the field in
         words and the JSON words quoted, as what the user wrote)."""

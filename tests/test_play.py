@@ -83,7 +83,7 @@ def test_malformed_outcome_changes_nothing_and_names_line_and_column(store):
     errors = [m for m in msgs if m["type"] == "error"]
     assert [e["line"] for e in errors] == [2, 3, 4, 5]
     assert "строка 2" in errors[0]["message"] and "исход: столбец 14" in errors[0]["message"]
-    assert "строка 3" in errors[1]["message"] and "событие 1, второй шар" in errors[1]["message"]
+    assert errors[1]["message"] == "строка 3: исход, столбец 1, «биток 3»: шара 3 нет на столе"
     assert "события: ожидался список" in errors[2]["message"]
     assert [r.seq for r in store.strokes(s.id)] == [1, 2]
     assert store.strokes(s.id)[1].record.outcome_text == "биток 6"
@@ -270,6 +270,60 @@ def test_english_messages(store):
     s, _, msgs = run_play(store, ["- | биток 6; 6 в дальнюю середину"], lang="en")
     (err,) = [m for m in msgs if m["type"] == "error"]
     assert err["message"].startswith("line 1: outcome: column") and "middle pocket" in err["message"]
+
+
+def run_play_text(store, lines, *, lang="ru"):
+    """``play`` as a marker reads it (not --json): what it wrote to stdout and to stderr."""
+    set_lang(lang)
+    s = Session.create(store, ["Аня", "Боря"], None, lang=lang)
+    out, err = io.StringIO(), io.StringIO()
+    play = Play(s, out=out, err=err, json_mode=False, interactive=False, lang=lang)
+    it = iter(lines)
+    play.run(lambda prompt: next(it, None))
+    set_lang("ru")
+    return s, out.getvalue(), err.getvalue()
+
+
+# An outcome the rules refuse in its third item: ball 3 fell twice.
+FELL_TWICE = "тройку чисто в правый угол | биток 3, 3 в середину, 3 в левую дальнюю лузу"
+
+
+def test_refused_outcome_points_into_the_markers_text_not_the_engine_fields(store):
+    s, _, err = run_play_text(store, [FELL_TWICE])
+    assert err.splitlines() == [
+        "строка 1: исход, столбец 24, «3 в левую дальнюю лузу»: шара 3 уже нет на столе",
+        "    биток 3, 3 в середину, 3 в левую дальнюю лузу",
+        "                           ^",
+    ]
+    assert "событие" not in err and store.strokes(s.id) == []
+
+
+def test_refused_outcome_points_into_the_markers_text_in_english(store):
+    _, _, err = run_play_text(store, [FELL_TWICE], lang="en")
+    assert err.splitlines()[0] == "line 1: outcome, column 24, «3 в левую дальнюю лузу»: 3 already left the table"
+    assert err.splitlines()[2] == " " * 27 + "^"
+
+
+def test_refused_pocket_of_the_called_ball_quotes_the_pocket_words(store):
+    # the call names the far corner; the outcome does not say which end: the item is quoted
+    _, _, err = run_play_text(store, ["тройку чисто в правый дальний угол | биток 3, 3 в правый угол"])
+    first, text, caret = err.splitlines()
+    assert first.startswith("строка 1: исход, столбец 10, «3 в правый угол»: ")
+    assert "конец лузы" not in first and "событие" not in first
+    assert caret.index("^") - 4 == text.index("3 в правый угол") - 4 == 9
+
+
+def test_unreadable_outcome_gets_a_caret_under_the_column(store):
+    _, _, err = run_play_text(store, ["- | биток 3, 3 в праввый угол"])
+    first, text, caret = err.splitlines()
+    assert first.startswith("строка 1: исход: столбец 14: непонятно: «праввый»")
+    assert text == "    биток 3, 3 в праввый угол" and caret == "    " + " " * 13 + "^"
+
+
+def test_refused_outcome_in_json_carries_its_column(store):
+    _, _, msgs = run_play(store, [FELL_TWICE])
+    (err,) = [m for m in msgs if m["type"] == "error"]
+    assert err["column"] == 24 and "«3 в левую дальнюю лузу»" in err["message"]
 
 
 def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):

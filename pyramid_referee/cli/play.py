@@ -138,13 +138,19 @@ class Play:
             self.out.write(text + "\n")
         self.out.flush()
 
-    def error(self, msg: str) -> None:
+    def error(self, msg: str, exc: StrokeInputError | None = None) -> None:
+        """A line not entered: what is wrong; for a typed outcome, the text with a caret under
+        the place (``--json``: its ``column`` in the outcome as typed)."""
         self.rejected += 1
         where = "" if self.interactive else tr("line {lineno}: ").format(lineno=self.lineno)
+        pointer = exc.pointer() if exc is not None else []
         if self.json:
-            self.emit({"type": "error", "line": self.lineno, "message": where + msg})
+            obj = {"type": "error", "line": self.lineno, "message": where + msg}
+            if pointer:
+                obj["column"] = exc.column
+            self.emit(obj)
         else:
-            self.err.write(where + msg + "\n")
+            self.err.write(where + msg + "\n" + "".join(f"    {x}\n" for x in pointer))
             self.err.flush()
 
     def show_score(self, *, series: bool = False) -> None:
@@ -238,7 +244,7 @@ class Play:
             else:
                 self.stroke(self.pending, line)
         except StrokeInputError as exc:
-            self.error(str(exc))
+            self.error(str(exc), exc)
         except StoreError:
             raise  # the store cannot be used: stop (exit 2), nothing half-written
         except UserError as exc:

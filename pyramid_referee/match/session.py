@@ -29,7 +29,23 @@ from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow
 
 
 class StrokeInputError(UserError):
-    """A stroke that cannot be entered (bad call, outcome or notation); nothing changed."""
+    """A stroke that cannot be entered (bad call, outcome or notation); nothing changed.
+
+    For an outcome typed in the notation, ``source`` is the text as typed and ``column`` (1-based)
+    where in it the problem is, so a front end can point at it (``pointer``)."""
+
+    def __init__(self, message: str, *, source: str | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.source = source
+        self.column = column
+
+    def pointer(self) -> list[str]:
+        """The typed text and a caret under the column (two lines), or [] when there is none."""
+        if self.source is None or self.column is None:
+            return []
+        text = self.source.rstrip()
+        col = max(1, min(self.column, len(text) + 1))
+        return [text, " " * (col - 1) + "^"]
 
 
 @dataclass(frozen=True)
@@ -82,18 +98,35 @@ def _rules_error_text(exc: Exception, lang: str) -> str:
 _EVENT_FIELD = re.compile(r"^events\[(\d+)\]")
 
 
-def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = None) -> str:
-    """An engine error as the scorer should read it: which part (call / outcome),
-    the field, and for an event typed in the notation, the column it starts at."""
+def event_column(exc: Exception, columns: list[int] | None) -> int | None:
+    """The column (1-based) of the typed item an engine error about ``events[i]`` is about."""
+    m = _EVENT_FIELD.match(getattr(exc, "field", "") or "")
+    if m and columns and int(m.group(1)) < len(columns):
+        return columns[int(m.group(1))]
+    return None
+
+
+def typed_item(source: str, column: int) -> str:
+    """The item of the typed outcome that starts at ``column``: up to the next «;» or «,»."""
+    return re.split(r"[;,]", source[column - 1:], maxsplit=1)[0].strip()
+
+
+def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = None,
+                      source: str | None = None) -> str:
+    """An engine error as the scorer should read it: which part (call / outcome), and for an
+    event typed in the notation, the marker's own words for it (the item quoted, its column),
+    never the engine's field names; else the field in words."""
     text = _rules_error_text(exc, lang)
     field = getattr(exc, "field", "") or ""
     if field.startswith("call"):
         return trl(lang, "call: {what}").format(what=text)
     if field in ("stroke", "undo", "redo"):
         return text
-    m = _EVENT_FIELD.match(field)
-    if m and columns and int(m.group(1)) < len(columns):
-        col = columns[int(m.group(1))]
+    col = event_column(exc, columns)
+    if col is not None and source is not None and isinstance(exc, RulesInputError):
+        return trl(lang, "outcome, column {column}, «{part}»: {what}").format(
+            column=col, part=typed_item(source, col), what=exc.what(lang))
+    if col is not None:
         text = trl(lang, "{what} (column {column})").format(what=text, column=col)
     return trl(lang, "outcome: {what}").format(what=text)
 
@@ -131,11 +164,13 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         try:
             data, columns = parse_outcome_located(text)
         except NotationError as exc:
-            raise StrokeInputError(tr("outcome: ") + exc.message(get_lang())) from None
+            raise StrokeInputError(tr("outcome: ") + exc.message(get_lang()), source=text,
+                                   column=exc.column) from None
     try:
         outcome = Outcome.from_json(data)
     except RulesInputError as exc:
-        raise StrokeInputError(engine_error_text(exc, get_lang(), columns)) from None
+        raise StrokeInputError(engine_error_text(exc, get_lang(), columns, text), source=text,
+                               column=event_column(exc, columns)) from None
     return data, outcome, columns
 
 
@@ -355,7 +390,8 @@ class Session:
         try:
             verdict = self.match.stroke(reading.call, outcome, call_status=reading.status)
         except RulesError as exc:
-            raise StrokeInputError(engine_error_text(exc, self.lang, columns)) from None
+            raise StrokeInputError(engine_error_text(exc, self.lang, columns, outcome_text), source=outcome_text,
+                                   column=event_column(exc, columns)) from None
         state = self.match.state
         rec = StrokeRecord(
             call_text=reading.text, call=None if reading.call is None else reading.call.to_json(),
