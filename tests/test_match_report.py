@@ -83,6 +83,43 @@ def test_csv_headers_follow_the_language(store):
     assert head[:5] == ["match", "stroke", "time", "striker", "call"] and "score Боря" in head
 
 
+# A match to 2 won games (партии) to 11 points: Аня wins the first with the ace (11), Боря breaks
+# the second (E4: the break alternates), Аня wins it too and with it the match.
+ACE = "туза чисто в правый угол | биток 1, 1 в правый дальний угол"
+SHORT_MATCH = [ACE, "- | биток 5", ACE]
+
+
+def test_csv_names_the_game_of_every_stroke_in_a_match_of_several(store):
+    s = play(store, SHORT_MATCH, settings={"target": 11}, to_wins=2)
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    assert head[-1] == "партия" and [r[-1] for r in rows] == ["1", "2", "2"]
+    assert all(len(r) == len(head) for r in rows)
+
+
+def test_csv_keeps_the_columns_other_tools_read_in_their_order(store):
+    s = play(store, GAME[:1])
+    head = _csv_rows(export_csv(store, s.id))[0]
+    assert head[:-1] == ["матч", "удар", "время", "бьёт", "заказ", "заказ принят", "почему не принят", "исход",
+                         "заказ выполнен", "очки Аня", "очки Боря", "штраф платит", "фолы", "засчитаны шары",
+                         "выставлены шары", "счёт Аня", "счёт Боря", "бьёт следующим", "итог", "пункты правил",
+                         "вердикт"]
+
+
+def test_csv_next_player_after_a_game_is_the_next_games_breaker_and_empty_at_the_match_end(store):
+    s = play(store, SHORT_MATCH, settings={"target": 11}, to_wins=2)
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    nxt = [dict(zip(head, r))["бьёт следующим"] for r in rows]
+    assert [dict(zip(head, r))["бьёт"] for r in rows] == ["Аня", "Боря", "Аня"]
+    assert nxt == ["Боря", "Аня", ""]  # Боря breaks game 2 (E4); after the match's last stroke nobody
+
+
+def test_csv_next_player_is_empty_when_a_one_game_match_ends(store):
+    s = play(store, [ACE], settings={"target": 11})
+    head, row = _csv_rows(export_csv(store, s.id))
+    assert dict(zip(head, row))["итог"] == "победил Аня" and dict(zip(head, row))["бьёт следующим"] == ""
+    assert row[-1] == "1"
+
+
 def test_csv_numbers_use_the_decimal_comma():
     assert csv_number(2.5) == "2,5" and csv_number(-0.25) == "-0,25"
     assert csv_number(3.0) == "3" and csv_number(-5) == "-5" and csv_number(True) == "1"
