@@ -283,7 +283,7 @@ def cmd_show(args) -> int:
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
         why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
-                        full=True) if args.why else []
+                        full=True, settings=s.settings) if args.why else []
         cells = (str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome),
                  "\n".join([message, *why]) if tty else message)
         if tty:

@@ -325,7 +325,7 @@ class Play:
         if self.why:
             from .rules import why_lines
 
-            for line in why_lines(e.verdict.clauses, self.lang, full=True):
+            for line in why_lines(e.verdict.clauses, self.lang, full=True, settings=self.s.settings):
                 self.say("   " + line)
         self.show_score()
         if self.s.to_wins > 1 and e.state.result is not None:

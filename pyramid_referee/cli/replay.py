@@ -105,7 +105,7 @@ def report(result, lang: str = "ru", why: bool = False) -> list[str]:
         if row.outcome is not None:  # what happened, in the scorer's short notation
             lines.append(trl(lang, "  outcome: {outcome}").format(outcome=render_outcome(row.outcome.to_json()) or "—"))
         lines.append("  " + v.message(lang))
-        lines.extend("    " + line for line in why_lines(v.clauses, lang, why))
+        lines.extend("    " + line for line in why_lines(v.clauses, lang, why, result.match.settings))
     st = result.state
     p = st.players
     score = f"{p[0]} {st.scores[0]} : {st.scores[1]} {p[1]}"
