@@ -35,7 +35,7 @@ def test_new_list_play_show(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     rc, out, err = run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
     assert rc == 0, err
-    assert "Заказ выполнен" in out and "счёт: Аня 13 : -5 Боря" in out
+    assert "Заказ выполнен" in out and "счёт: Аня 13 : −5 Боря" in out
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
     (m,) = json.loads(out)["matches"]
     assert (m["id"], m["strokes"], m["status"]) == (mid, 4, "open")

@@ -148,7 +148,7 @@ def test_a_game_record_replays_with_the_same_verdicts_as_its_json_lines(tmp_path
     assert main(["replay", str(rec)]) == 0
     out = capsys.readouterr().out
     assert "Удар 2 (строка 3), Иван: «тройку в угол» не принят: луза названа неточно" in out
-    assert out.endswith("Счёт: Иван 8 : -5 Пётр. Партия не окончена; бьёт Иван.\n")
+    assert out.endswith("Счёт: Иван 8 : −5 Пётр. Партия не окончена; бьёт Иван.\n")
 
 
 def test_a_record_with_a_problem_is_not_replayed_and_the_problem_is_named(tmp_path, capsys):

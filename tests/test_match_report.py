@@ -146,8 +146,8 @@ def test_exported_record_checks_clean_and_replays_to_the_stored_score(store):
     text = export_record(store, s.id)
     assert "Игроки: Аня, Боря" in text and "До: 31" in text and "Штраф: 3" in text
     assert "Аня: пятёрку чисто в левую середину | биток 5; 5 в левую середину | 8:0" in text
-    assert "Боря: без заказа | биток 9; фол г | 11:-3" in text
-    assert "Аня: тройку в угол (не принят) | биток 6 | 11:-3" in text
+    assert "Боря: без заказа | биток 9; фол г | 11:−3" in text
+    assert "Аня: тройку в угол (не принят) | биток 6 | 11:−3" in text
     checked = check_record(text.splitlines())
     assert checked.problems == []
     assert checked.result.state.to_json() == store.strokes(s.id)[-1].record.state
@@ -219,3 +219,9 @@ def test_csv_in_english_says_the_verdicts_in_english_too(store):
     assert verdicts[0].startswith("Call fulfilled") and not any("Заказ" in v for v in verdicts)
     refused = dict(zip(rows[0], rows[5]))["why refused"]   # «тройку в угол»: which corner
     assert refused.startswith("the pocket is not definite"), refused
+
+
+def test_csv_keeps_the_ascii_minus_excel_reads_as_a_number(store):
+    s = play(store, ["- | биток 9; фол г"])
+    head, row = _csv_rows(export_csv(store, s.id))
+    assert dict(zip(head, row))["счёт Аня"] == "-5" and dict(zip(head, row))["очки Аня"] == "-5"

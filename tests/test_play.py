@@ -482,3 +482,17 @@ def test_the_score_command_gives_the_match_score_in_games(store):
     assert score["series"]["wins"] == {"Аня": 1, "Боря": 0} and score["series"]["to_wins"] == 3
     _, out, _, _ = run_interactive(store, ["счёт"], [], match_id=s.id)
     assert "матч до 3 побед: партии Аня 1 : 0 Боря" in out
+
+
+def test_a_negative_score_reads_with_the_same_minus_as_the_penalty_in_the_verdict(store):
+    # the verdict says «Аня −5»; the scoreboard under it must not switch to the hyphen «-5»
+    _, out, _ = run_play_text(store, ["- | биток 9; фол г"])
+    verdict, score = out.splitlines()[-2:]
+    assert "Аня −5" in verdict and score.startswith("счёт: Аня −5 : 5 Боря")
+    assert "-5" not in out
+
+
+def test_json_keeps_negative_scores_as_numbers(store):
+    _, _, msgs = run_play(store, ["- | биток 9; фол г"])
+    stroke = next(m for m in msgs if m["type"] == "stroke")
+    assert stroke["state"]["scores"]["Аня"] == -5

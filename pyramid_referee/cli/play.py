@@ -41,6 +41,7 @@ import sys
 from typing import IO, Any, Callable
 
 from ..i18n import N_, UserError, tr, trl
+from ..rules.messages import num
 from ..match.session import CallReading, Entered, Session, StrokeInputError
 from ..rules.notation import NotationError, parse_outcome_located
 from ..match.store import StoreError
@@ -434,7 +435,7 @@ def stdin_reader(interactive: bool) -> Callable[[str], str | None]:
 # ---------------------------------------------------------------------- games of a match
 
 def _result_text(result, scores: dict, lang: str) -> str:
-    score = " : ".join(str(v) for v in scores.values())
+    score = " : ".join(num(v) for v in scores.values())
     if result is None:
         return trl(lang, "in play, {score}").format(score=score)
     if result.winner is not None:
@@ -481,7 +482,7 @@ def game_end_text(s, lang: str) -> str:
 
 def scoreboard_line(st: dict, lang: str) -> str:
     p = st["players"]
-    sc = f"{p[0]} {st['scores'][p[0]]} : {st['scores'][p[1]]} {p[1]}"
+    sc = f"{p[0]} {num(st['scores'][p[0]])} : {num(st['scores'][p[1]])} {p[1]}"
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     if st.get("result"):
         r = st["result"]
@@ -499,7 +500,7 @@ def scoreboard_line(st: dict, lang: str) -> str:
 
 def _penalties(received: int, paid: int) -> str:
     """Penalty points received and paid, without a «−0»: «+5», «−10», «+5 −10», or «—»."""
-    parts = ([f"+{received}"] if received else []) + ([f"−{paid}"] if paid else [])
+    parts = ([f"+{received}"] if received else []) + ([num(-paid)] if paid else [])
     return " ".join(parts) or "—"
 
 
@@ -515,7 +516,7 @@ def render_scoreboard(st: dict, match_id: Any, lang: str):
     t.add_column(trl(lang, "penalties ±"), justify="right")
     for name in p:
         marker = "▶" if (st["to_play"] == name and not st.get("result")) else ""
-        t.add_row(marker, name, str(st["scores"][name]), str(st["from_balls"][name]),
+        t.add_row(marker, name, num(st["scores"][name]), num(st["from_balls"][name]),
                   _penalties(st["received"][name], st["paid"][name]))
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     t.caption = scoreboard_line(st, lang).split("; ", 1)[1] if table else ""
