@@ -433,3 +433,12 @@ def test_match_new_with_no_players_beside_an_unfinished_match_names_it(capsys, m
 def test_an_empty_player_name_is_named_as_empty(capsys, monkeypatch, db):
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "", "Пётр", "--db", db)
     assert rc == 2 and "имя не может быть пустым" in err
+
+
+def test_play_help_in_russian_names_the_russian_commands_first(capsys):
+    from pyramid_referee.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert out.index("«отмена»") < out.index("«undo»") and out.index("«выход»") < out.index("«quit»")

@@ -400,6 +400,21 @@ def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
     assert len(rows) == 1 and rows[0].record.call_status == "refused"
 
 
+def test_the_enter_pressed_after_the_yes_key_is_not_taken_for_a_stroke_without_a_call(store):
+    # the marker answers «д» and presses Enter out of habit: that Enter must not stand as «без заказа»
+    line = "пятерку чисто в угол | биток 5"
+    s, out, err, asked = run_interactive(store, [line, "", "тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"],
+                                         [True])
+    rows = store.strokes(s.id)
+    assert [r.record.call_status for r in rows] == ["refused", "accepted"]
+    assert "\nбез заказа\n" not in out and "прежний заказ заменён" not in out
+
+
+def test_an_empty_call_is_still_a_stroke_without_a_call_when_nothing_was_asked(store):
+    s, out, err, asked = run_interactive(store, ["", "биток 9"], [])
+    assert [r.record.call_status for r in store.strokes(s.id)] == ["none"]
+
+
 def test_an_accepted_call_needs_no_confirmation(store):
     s, out, err, asked = run_interactive(store, [GAME[0]], [])
     assert asked == [] and len(store.strokes(s.id)) == 1
@@ -496,3 +511,9 @@ def test_json_keeps_negative_scores_as_numbers(store):
     _, _, msgs = run_play(store, ["- | биток 9; фол г"])
     stroke = next(m for m in msgs if m["type"] == "stroke")
     assert stroke["state"]["scores"]["Аня"] == -5
+
+
+def test_russian_help_names_the_russian_commands_first():
+    text = help_text("ru")
+    for ru, en in (("«отмена»", "«undo»"), ("«повтор»", "«redo»"), ("«выход»", "«quit»")):
+        assert text.index(ru) < text.index(en)

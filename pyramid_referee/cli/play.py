@@ -117,6 +117,7 @@ class Play:
         self._console = None
         self.why = False  # --why: each verdict's clauses in full under it
         self.club = None  # --club: the background sync (club.sync.ClubSync); its status follows each verdict
+        self._answered = False  # a yes/no key was just read: the Enter a marker presses after it is no call
 
     # ------------------------------------------------------------------ output
     @property
@@ -220,6 +221,9 @@ class Play:
             self.error(tr("the line is not UTF-8: check the terminal's or the file's encoding"))
             return
         line = raw.strip()
+        answered, self._answered = self._answered, False
+        if answered and not line:  # «д» then Enter, out of habit: the Enter answers nothing more
+            return
         low = line.lower()
         cmd = COMMANDS.get(low)
         try:
@@ -294,7 +298,9 @@ class Play:
             question = tr(
                 "The call is refused: {why}. Record the stroke with the refused call? [y/n] ").format(
                 why=why)
-            if not self.confirm(question):
+            yes = self.confirm(question)
+            self._answered = True
+            if not yes:
                 self.pending = None
                 self.say(tr("the stroke was not recorded; type the call again"))
                 return
