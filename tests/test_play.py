@@ -517,3 +517,13 @@ def test_russian_help_names_the_russian_commands_first():
     text = help_text("ru")
     for ru, en in (("«отмена»", "«undo»"), ("«повтор»", "«redo»"), ("«выход»", "«quit»")):
         assert text.index(ru) < text.index(en)
+
+
+def test_the_prompt_says_the_match_is_over_instead_of_asking_for_a_call(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 11}, lang="ru")
+    play = Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=False, interactive=True, lang="ru")
+    assert play.prompt() == "заказ (Аня)> "
+    play.feed("туза чисто в правый угол | биток 1, 1 в правый дальний угол")
+    assert play.prompt().startswith("матч окончен («отмена» — отменить последний удар, «выход» — выйти)")
+    play.feed("отмена")
+    assert play.prompt() == "заказ (Аня)> "

@@ -210,6 +210,8 @@ class Play:
     def prompt(self) -> str:
         if not self.interactive:
             return ""
+        if self.s.match.decided:  # nothing more to play: say so, undo stays possible
+            return tr("match over («undo» takes the last stroke back, «quit» leaves)> ")
         who = self.s.upcoming.striker  # after a game's end: who breaks the next one
         return (tr("outcome ({who})> ").format(who=who) if self.pending is not None
                 else tr("call ({who})> ").format(who=who))
