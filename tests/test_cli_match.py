@@ -326,7 +326,7 @@ def test_match_new_keeps_its_length_and_a_one_game_match_is_the_default(capsys, 
     data = json.loads(out)
     assert data["settings"]["to_wins"] == 3 and data["series"]["wins"] == {"Аня": 0, "Боря": 0}
     rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--db", db)
-    assert out.strip() == "матч 2: Аня — Боря"
+    assert out.splitlines()[0] == "матч 2: Аня — Боря"
 
 
 @pytest.mark.parametrize("value", ["0", "100", "два"])
@@ -442,3 +442,10 @@ def test_play_help_in_russian_names_the_russian_commands_first(capsys):
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert out.index("«отмена»") < out.index("«undo»") and out.index("«выход»") < out.index("«quit»")
+
+
+def test_match_new_says_how_to_start_scoring_it(capsys, monkeypatch, db):
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--to-wins", "2", "--db", db)
+    first, second = out.splitlines()
+    assert rc == 0 and first == "матч 1: Аня — Боря, до 2 побед"
+    assert second == "вести счёт: pyramid-referee match resume 1"

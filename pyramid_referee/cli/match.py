@@ -193,6 +193,7 @@ def cmd_new(args) -> int:
                 "match {id}: {players} v {players2}").format(
                 id=s.id, players=s.players[0], players2=s.players[1])
                   + (tr(", to {to_wins} wins").format(to_wins=s.to_wins) if s.to_wins > 1 else ""))
+            print(tr("to score it: pyramid-referee match resume {id}").format(id=s.id))  # the next step
     return 0
 
 
