@@ -190,7 +190,7 @@ def test_list_shows_the_winner_and_a_local_time_to_the_minute(capsys, monkeypatc
         '{"scores": {"Аня": 68, "Боря": 55}, "on_table": [3, 4], "to_play": "Аня"}',
         stdin="тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n")
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db)
-    assert rc == 0 and "победил Аня" in out
+    assert rc == 0 and "победитель — Аня" in out
     assert __import__("re").search(r"\b20\d\d-\d\d-\d\d \d\d:\d\d\b", out) and "Z" not in out
 
 
@@ -310,8 +310,8 @@ def test_match_show_lists_the_games_and_the_match_score(capsys, monkeypatch, db)
                        '{"target": 5}', "--db", db, stdin=FIVE + "- | биток 4\n")
     assert rc == 0, err
     rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db)
-    assert "партия 1 (удар 1, разбивал Аня): победил Аня, 5 : 0" in out
-    assert "партия 2 (удар 2, разбивал Боря): идёт, 0 : 0" in out
+    assert "партия 1 (удар 1, первый удар — Аня): победитель — Аня, 5 : 0" in out
+    assert "партия 2 (удар 2, первый удар — Боря): идёт, 0 : 0" in out
     assert "матч до 2 побед: партии Аня 1 : 0 Боря" in out
     rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db, "--json")
     series = json.loads(out)["series"]
@@ -448,4 +448,4 @@ def test_match_new_says_how_to_start_scoring_it(capsys, monkeypatch, db):
     rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--to-wins", "2", "--db", db)
     first, second = out.splitlines()
     assert rc == 0 and first == "матч 1: Аня — Боря, до 2 побед"
-    assert second == "вести счёт: pyramid-referee match resume 1"
+    assert second == "вести счёт: «pyramid-referee match resume 1»"

@@ -116,7 +116,7 @@ def test_csv_next_player_after_a_game_is_the_next_games_breaker_and_empty_at_the
 def test_csv_next_player_is_empty_when_a_one_game_match_ends(store):
     s = play(store, [ACE], settings={"target": 11})
     head, row = _csv_rows(export_csv(store, s.id))
-    assert dict(zip(head, row))["итог"] == "победил Аня" and dict(zip(head, row))["бьёт следующим"] == ""
+    assert dict(zip(head, row))["итог"] == "победитель — Аня" and dict(zip(head, row))["бьёт следующим"] == ""
     assert row[-1] == "1"
 
 

@@ -295,7 +295,7 @@ def test_the_end_of_a_game_is_said_on_the_board_with_the_winner(tmp_path):
         assert r.status_code == 200, r.text
         st = client.get("/api/state").json()
         assert st["result"] == {"winner": "Иван"} and st["decided"]
-        assert re.fullmatch(r"партия окончена: победил Иван, \d+ : 49", st["game_over_line"])
+        assert re.fullmatch(r"партия окончена: победитель — Иван, \d+ : 49", st["game_over_line"])
         assert st["match_line"].startswith("матч окончен")
         r = client.post("/api/strokes", json={"call": None, "outcome": "биток 6"}, headers=AUTH)
         assert r.status_code == 422 and "матч окончен" in r.json()["error"]
