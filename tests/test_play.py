@@ -527,3 +527,18 @@ def test_the_prompt_says_the_match_is_over_instead_of_asking_for_a_call(store):
     assert play.prompt().startswith("матч окончен («отмена» — отменить последний удар, «выход» — выйти)")
     play.feed("отмена")
     assert play.prompt() == "заказ (Аня)> "
+
+
+def test_a_stroke_stored_with_older_wording_reopens_and_play_goes_on(store):
+    # a catalog change rewords the verdicts («победил Аня» → «победитель — Аня»); the judgement is the
+    # same, so a match stored before it is no «record that disagrees» and stays open
+    s, _, _ = run_play(store, GAME)
+    con = sqlite3.connect(store.path)
+    reworded = json.dumps({**store.strokes(s.id)[1].record.verdict, "message": "Заказ выполнен (older words)."})
+    con.execute("UPDATE strokes SET verdict = ? WHERE match_id = ? AND seq = 2", (reworded, s.id))
+    con.commit()
+    con.close()
+    assert Session(store, s.id).mismatches == []
+    _, rc, msgs = run_play(store, ["- | биток 6"], match_id=s.id)
+    assert rc == 0 and [m["seq"] for m in msgs if m["type"] == "stroke"] == [5]
+    assert store.strokes(s.id)[1].record.verdict["message"] == "Заказ выполнен (older words)."  # as shown

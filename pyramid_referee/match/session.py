@@ -2,10 +2,11 @@
 
 ``Session.create`` starts a match; ``Session.open`` restores one by replaying its
 active strokes (the stored calls and outcomes, never re-parsed text) through a
-fresh ``Match``, and checks that every replayed verdict equals the one stored
-(= the one shown), and the state after the last stroke the stored (= last shown)
-state. A disagreement is reported in ``mismatches``, never
-silently fixed: the stored record stays as it was.
+fresh ``Match``, and checks that every replayed verdict judges as the one stored
+(= the one shown; only its sentence may be worded differently since, ``judged``),
+and the state after the last stroke the stored (= last shown) state. A
+disagreement is reported in ``mismatches``, never silently fixed: the stored
+record stays as it was.
 
 ``Session.enter`` judges a stroke in memory, writes and commits it, and only then
 returns the verdict for showing; if the commit fails the in-memory stroke is
@@ -46,6 +47,13 @@ class StrokeInputError(UserError):
         text = self.source.rstrip()
         col = max(1, min(self.column, len(text) + 1))
         return [text, " " * (col - 1) + "^"]
+
+
+def judged(verdict: dict) -> dict:
+    """What a verdict decided (points, penalty, balls, who plays next, result, clauses), without its
+    sentence: a stored stroke agrees with its replay when the judgement is the same, even if the
+    wording of the message has been improved since it was shown (the stored sentence stays)."""
+    return {k: v for k, v in verdict.items() if k != "message"}
 
 
 @dataclass(frozen=True)
@@ -317,7 +325,7 @@ class Session:
             except ValueError as exc:
                 self.mismatches.append(Mismatch(seq, "verdict", verdict_text, f"damaged record: {exc}"))
                 continue
-            if replayed != stored:
+            if replayed != stored and judged(replayed) != judged(stored):
                 self.mismatches.append(Mismatch(seq, "verdict", stored, replayed))
         last = self.store.last_state(self.id)
         if last is not None and self.match.state.to_json() != last[1]:
@@ -333,7 +341,7 @@ class Session:
 
     def _compare(self, seq: int, verdict, stored_verdict: dict, stored_state: dict, lang: str) -> None:
         replayed = verdict.to_json(lang)
-        if replayed != stored_verdict:
+        if replayed != stored_verdict and judged(replayed) != judged(stored_verdict):
             self.mismatches.append(Mismatch(seq, "verdict", stored_verdict, replayed))
         state = self.match.state.to_json()
         if state != stored_state:
