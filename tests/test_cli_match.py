@@ -45,7 +45,7 @@ def test_new_list_play_show(capsys, monkeypatch, db):
     assert data["state"]["scores"] == {"Аня": 13, "Боря": -5}
     assert [s["seq"] for s in data["strokes"]] == [1, 2, 3, 4]
     rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db)
-    assert rc == 0 and "биток 3; 3 в правый дальний угол" in out  # the outcome in the notation
+    assert rc == 0 and "биток 3, 3 в правый дальний угол" in out  # the outcome as the marker typed it
 
 
 def test_undo_redo_commands_default_to_latest(capsys, monkeypatch, db):
@@ -449,3 +449,13 @@ def test_match_new_says_how_to_start_scoring_it(capsys, monkeypatch, db):
     first, second = out.splitlines()
     assert rc == 0 and first == "матч 1: Аня — Боря, до 2 побед"
     assert second == "вести счёт: «pyramid-referee match resume 1»"
+
+
+def test_match_show_keeps_the_markers_word_for_a_miss_not_nothing(capsys, monkeypatch, db):
+    # «промах» and «ничего» read the same (no event), but «ничего» beside a miss penalty confuses
+    mid = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin="- | промах\n- | {\"events\": []}\n")
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db)
+    lines = [ln for ln in out.splitlines() if ln.startswith("#")]
+    assert rc == 0 and lines[0].startswith("#1 Аня: без заказа | промах → ")
+    assert lines[1].startswith("#2 Боря: без заказа | ничего → ")  # typed as JSON: written in the notation

@@ -225,3 +225,9 @@ def test_csv_keeps_the_ascii_minus_excel_reads_as_a_number(store):
     s = play(store, ["- | биток 9; фол г"])
     head, row = _csv_rows(export_csv(store, s.id))
     assert dict(zip(head, row))["счёт Аня"] == "-5" and dict(zip(head, row))["очки Аня"] == "-5"
+
+
+def test_csv_outcome_is_the_markers_words_when_they_read_as_stored(store):
+    s = play(store, ["- | промах", "- | биток 9; касание"])
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    assert [dict(zip(head, r))["исход"] for r in rows] == ["промах", "биток 9; касание"]

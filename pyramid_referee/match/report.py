@@ -172,6 +172,22 @@ def export_record(store: Store, match_id: int) -> str:
     return write_record(store.get_match(match_id), store.strokes(match_id))
 
 
+def outcome_as_typed(text: str | None, outcome: dict) -> str:
+    """The outcome in the marker's own words («промах», «касание») when the notation reads them as
+    the stored outcome; else the outcome written out in the notation (JSON typed, or a notation
+    that reads differently now)."""
+    from ..rules.notation import NotationError, render_outcome, parse_outcome
+
+    typed = " ".join((text or "").split())
+    if typed and not typed.startswith("{"):
+        try:
+            if parse_outcome(typed) == outcome:
+                return typed
+        except NotationError:
+            pass
+    return render_outcome(outcome)
+
+
 # -- CSV for a spreadsheet: what Russian Excel opens as is --------------------------------------
 
 CSV_BOM = "\ufeff"  # Excel reads UTF-8 only when the file starts with a BOM
@@ -237,7 +253,6 @@ def export_csv(store: Store, match_id: int) -> str:
     is the game (партия) the stroke belongs to; after a game's last stroke «next to play» is who
     breaks the next game (E4), or empty when the match is over."""
     from ..i18n import get_lang, tr
-    from ..rules.notation import render_outcome
 
     m = store.get_match(match_id)
     p0, p1 = m.players
@@ -269,7 +284,7 @@ def export_csv(store: Store, match_id: int) -> str:
             result = tr("draw")
         w.writerow([
             m.id, r.seq, _csv_time(r.time), v.get("striker"), rec.call_text or "", status_words.get(rec.call_status, ""),
-            refusals.get(r.seq, (rec.refusal or {}).get("message", "")), render_outcome(rec.outcome),
+            refusals.get(r.seq, (rec.refusal or {}).get("message", "")), outcome_as_typed(rec.outcome_text, rec.outcome),
             tr("yes") if v.get("fulfilled") else tr("no"),
             csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
             " ".join(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
