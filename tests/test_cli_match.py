@@ -334,7 +334,7 @@ def test_to_wins_outside_its_range_says_the_range(capsys, monkeypatch, db, value
     with pytest.raises(SystemExit) as exc:  # a usage error: argparse's exit
         main(["match", "new", "--to-wins", value, "--db", db])
     err = capsys.readouterr().err
-    assert exc.value.code == 2 and "нужно целое число от 1 до 99" in err
+    assert exc.value.code == 2 and f"нужно целое число от 1 до 99, а не «{value}»" in err
 
 
 @pytest.mark.parametrize("argv", [["match", "show", "x"], ["match", "show", "0"], ["play", "--match", "-1"],
