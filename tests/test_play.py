@@ -542,3 +542,16 @@ def test_a_stroke_stored_with_older_wording_reopens_and_play_goes_on(store):
     _, rc, msgs = run_play(store, ["- | биток 6"], match_id=s.id)
     assert rc == 0 and [m["seq"] for m in msgs if m["type"] == "stroke"] == [5]
     assert store.strokes(s.id)[1].record.verdict["message"] == "Заказ выполнен (older words)."  # as shown
+
+
+def test_undo_and_redo_back_to_a_games_end_say_who_breaks_the_next_game(store):
+    set_lang("ru")
+    s = Session.create(store, ["Аня", "Боря"], {"target": 11}, lang="ru", to_wins=2)
+    out = io.StringIO()
+    play = Play(s, out=out, err=io.StringIO(), json_mode=False, interactive=False, lang="ru")
+    lines = iter(["туза чисто в правый угол | биток 1, 1 в правый дальний угол", "отмена", "повтор", "счёт",
+                  "- | биток 5", "отмена"])
+    play.run(lambda prompt: next(lines, None))
+    told = [ln for ln in out.getvalue().splitlines() if ln.endswith("партию 2 разбивает Боря с руки")]
+    # after the game-ending stroke, after its redo, on «счёт» there, and after undoing game 2's break
+    assert len(told) == 4

@@ -354,7 +354,11 @@ class Play:
                 self.say(text)
             return
         if cmd == "score":
-            self.show_score(series=True)
+            if self.at_game_end():  # the match score and who breaks the next game, in one line
+                self.show_score()
+                self.say(game_end_text(self.s, self.lang), "bold")
+            else:
+                self.show_score(series=True)
             return
         if cmd == "undo":
             if self.pending is not None:  # first take back a call not yet played
@@ -379,6 +383,12 @@ class Play:
             self.say(tr("stroke {seq} undone").format(seq=seq) if cmd == "undo"
                      else tr("stroke {seq} redone").format(seq=seq))
             self.show_score()
+            if self.at_game_end():  # back at a game's end: who breaks the next one, as after its stroke
+                self.say(game_end_text(self.s, self.lang), "bold")
+
+    def at_game_end(self) -> bool:
+        """The current position is the end of a game in a match of several (партии)."""
+        return self.s.to_wins > 1 and self.s.state.result is not None
 
     # ------------------------------------------------------------------ loop
     def run(self, read_line: Callable[[str], str | None]) -> int:
