@@ -354,7 +354,7 @@ class Play:
                 self.say(text)
             return
         if cmd == "score":
-            if self.at_game_end():  # the match score and who breaks the next game, in one line
+            if self.at_game_end() and not self.json:  # the match score and who breaks next, in one line
                 self.show_score()
                 self.say(game_end_text(self.s, self.lang), "bold")
             else:
