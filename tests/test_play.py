@@ -555,3 +555,12 @@ def test_undo_and_redo_back_to_a_games_end_say_who_breaks_the_next_game(store):
     told = [ln for ln in out.getvalue().splitlines() if ln.endswith("партию 2 разбивает Боря с руки")]
     # after the game-ending stroke, after its redo, on «счёт» there, and after undoing game 2's break
     assert len(told) == 4
+
+
+@pytest.mark.parametrize("said", ["без заказа", "Без  заказа", "нет заказа", "-"])
+def test_the_words_bez_zakaza_are_a_stroke_without_a_call_not_a_typo(store, said):
+    # the game record writes «без заказа» for no call; a marker types the same at the table
+    s, rc, msgs = run_play(store, [f"{said} | биток 9"])
+    assert rc == 0 and not [m for m in msgs if m["type"] == "error"]
+    (row,) = store.strokes(s.id)
+    assert row.record.call_status == "none" and row.record.verdict["call_status"] == "none"

@@ -10,7 +10,7 @@ Input, one line at a time (the same on a terminal and from a pipe):
 - A line with no prefix is the call when none is pending, else the outcome (on a
   terminal the prompt says which is expected); a line the outcome notation cannot
   read but that is an accepted call replaces the pending call (C9: the last call
-  counts). An empty call or ``-`` is no call.
+  counts). An empty call, ``-`` or «без заказа» is no call.
 - A call may also be DESIGN.md's call JSON (``{"ball": 3, …}``), an outcome the
   outcome JSON; otherwise the outcome is the short notation (``help`` shows it).
 - Commands: ``undo`` / ``отмена``, ``redo`` / ``повтор``, ``score`` / ``счёт``,
@@ -89,7 +89,7 @@ def _unprefix(text: str) -> str:
 
 def help_text(lang: str) -> str:
     return trl(lang, "The marker types «CALL | OUTCOME» on one line, or «заказ: …» and then «исход: …».\n"
-                     "An empty call or «-» is a stroke without a call. Commands: «undo»/«отмена», "
+                     "An empty call, «-» or «без заказа» is a stroke without a call. Commands: «undo»/«отмена», "
                      "«redo»/«повтор», «score»/«счёт», «help»/«помощь», «quit»/«выход».\n"
                      "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
                      "The short outcome notation. Items are separated by «;» or «,», in time order:\n"

@@ -214,14 +214,18 @@ class Standing:
     time: str = ""
 
 
+#: What a marker types for a stroke without a call, besides «-»: the words the game record uses.
+NO_CALL_WORDS = ("без заказа", "нет заказа", "no call")
+
+
 def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:
     """The call as typed → accepted Call, refusal (C4, C9) or none.
 
-    ``-`` or an empty text is no call; a JSON object is a call in DESIGN.md's JSON
+    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in DESIGN.md's JSON
     form (checked by ``Call.from_json``); anything else goes to the call parser.
     """
     src = (text or "").strip()
-    if src in ("", "-", "—"):
+    if src in ("", "-", "—") or " ".join(src.lower().replace("ё", "е").split()) in NO_CALL_WORDS:
         return CallReading(text=None if not src else src)
     if src.startswith("{"):
         try:
