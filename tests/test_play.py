@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 
 import pytest
@@ -564,3 +565,16 @@ def test_the_words_bez_zakaza_are_a_stroke_without_a_call_not_a_typo(store, said
     assert rc == 0 and not [m for m in msgs if m["type"] == "error"]
     (row,) = store.strokes(s.id)
     assert row.record.call_status == "none" and row.record.verdict["call_status"] == "none"
+
+
+@pytest.mark.parametrize("outcome", [
+    "биток 3; 3 в правый угол; по заказу",    # contacts in the short form
+    "биток 3, 3 в середину, 3 в левую дальнюю лузу",   # a ball that fell twice
+    "биток 3; 3 в лузу",                     # the called ball's pocket unsaid
+])
+def test_a_refused_typed_outcome_speaks_the_notation_not_the_json(store, outcome):
+    _, _, err = run_play_text(store, [f"тройку чисто в правый угол | {outcome}"])
+    first = err.splitlines()[0]
+    assert first.startswith("строка 1: исход, столбец ")
+    assert not re.search(r"[A-Za-z]", re.sub(r"«[^»]*»", "", first)), first
+    assert not re.search(r"route_ok|pocket|off_table|hit|событие", first), first
