@@ -76,6 +76,7 @@ class RulesInputError(RulesError, ValueError):
         """``message`` is English, a template filled with ``params``; its Russian text is the
         catalog's (``messages.trl``) unless ``ru`` gives one."""
         self.field = field
+        self.params = params  # the values the message names (a caller may point at them in the user's text)
         ru = ru or trl("ru", message)
         self.message = message.format(**params) if params else message
         self.ru = ru.format(**params) if params else ru

@@ -578,3 +578,19 @@ def test_a_refused_typed_outcome_speaks_the_notation_not_the_json(store, outcome
     assert first.startswith("строка 1: исход, столбец ")
     assert not re.search(r"[A-Za-z]", re.sub(r"«[^»]*»", "", first)), first
     assert not re.search(r"route_ok|pocket|off_table|hit|событие", first), first
+
+
+def test_a_refused_mark_points_at_the_words_typed_not_the_json_field(store):
+    _, _, err = run_play_text(store, ["- | биток 3", "- | биток 3; с руки", "- | в доме; биток 3",
+                                      "- | биток 3; предупреждение; позиция не изменилась"])
+    lines = err.splitlines()
+    assert lines[0] == "строка 2: исход, столбец 10, «с руки»: по ходу партии биток на столе"
+    assert lines[2] == "    " + " " * 9 + "^"
+    assert lines[3] == "строка 3: исход, столбец 1, «в доме»: по ходу партии биток на столе"
+    assert lines[6] == "строка 4: исход, столбец 26, «позиция не изменилась»: но «биток 3» сдвинул шар"
+    assert "поле" not in err and "from_hand" not in err and "true" not in err
+
+
+def test_the_cue_ball_gone_twice_is_named_the_cue_ball_not_cue(store):
+    _, _, err = run_play_text(store, ["- | биток за бортом; биток 3"])
+    assert err.splitlines()[0] == "строка 1: исход, столбец 18, «биток 3»: битка уже нет на столе"

@@ -119,6 +119,29 @@ def typed_item(source: str, column: int) -> str:
     return re.split(r"[;,]", source[column - 1:], maxsplit=1)[0].strip()
 
 
+# The outcome's marks as the notation writes them (notation.lark): where the marker typed a mark the
+# engine refuses, the message points at those words, not at the JSON field.
+_MARK_WORDS = {
+    "from_hand": r"с\s+рук[иу]?|from\s+hand|(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",  # «в доме» says from hand
+    "first_hit_in_house": r"(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",
+    "positions_unchanged": r"позиция\s+не\s+изменилась|позиция\s+без\s+изменений|без\s+изменений|unchanged",
+    "warned": r"предупреждение|предупрежден|warned|warning",
+}
+
+
+def typed_mark(source: str, field: str) -> tuple[int, str] | None:
+    """(column, the words as typed) of the mark the field stands for in a typed outcome, or None."""
+    pattern = _MARK_WORDS.get(field)
+    m = re.search(pattern, source.lower().replace("ё", "е")) if pattern else None
+    return None if m is None else (m.start() + 1, source[m.start():m.end()])
+
+
+def mark_column(exc: Exception, source: str | None) -> int | None:
+    """The column of the typed mark a refused outcome field stands for (``typed_mark``)."""
+    found = typed_mark(source, getattr(exc, "field", "") or "") if source and not source.lstrip().startswith("{") else None
+    return None if found is None else found[0]
+
+
 def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = None,
                       source: str | None = None) -> str:
     """An engine error as the scorer should read it: which part (call / outcome), and for an
@@ -134,6 +157,13 @@ def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = Non
     if col is not None and source is not None and isinstance(exc, RulesInputError):
         return trl(lang, "outcome, column {column}, «{part}»: {what}").format(
             column=col, part=typed_item(source, col), what=exc.what(lang))
+    mark = typed_mark(source, field) if source and isinstance(exc, RulesInputError) else None
+    if mark is not None:
+        what = exc.what(lang)
+        n = exc.params.get("n") if field == "positions_unchanged" else None
+        if isinstance(n, int) and columns and 1 <= n <= len(columns):   # «…», yet «биток 3» moved a ball
+            what = trl(lang, "yet «{item}» moved a ball").format(item=typed_item(source, columns[n - 1]))
+        return trl(lang, "outcome, column {column}, «{part}»: {what}").format(column=mark[0], part=mark[1], what=what)
     if col is not None:
         text = trl(lang, "{what} (column {column})").format(what=text, column=col)
     return trl(lang, "outcome: {what}").format(what=text)
@@ -178,7 +208,7 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         outcome = Outcome.from_json(data)
     except RulesInputError as exc:
         raise StrokeInputError(engine_error_text(exc, get_lang(), columns, text), source=text,
-                               column=event_column(exc, columns)) from None
+                               column=event_column(exc, columns) or mark_column(exc, text)) from None
     return data, outcome, columns
 
 
@@ -403,7 +433,7 @@ class Session:
             verdict = self.match.stroke(reading.call, outcome, call_status=reading.status)
         except RulesError as exc:
             raise StrokeInputError(engine_error_text(exc, self.lang, columns, outcome_text), source=outcome_text,
-                                   column=event_column(exc, columns)) from None
+                                   column=event_column(exc, columns) or mark_column(exc, outcome_text)) from None
         state = self.match.state
         rec = StrokeRecord(
             call_text=reading.text, call=None if reading.call is None else reading.call.to_json(),
