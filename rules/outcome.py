@@ -210,8 +210,7 @@ class Outcome:
                 raise RulesInputError(
                     f"events[{i}].type",
                     N_("with «по заказу» / «не по заказу» (route_ok) give only the balls that fell or "
-                       "left the table (pocket, off_table events), not contacts ({type!r})"),
-                    type=ev.type,
+                       "left the table (pocket, off_table events), no contacts (hit, cushion)"),
                 )
         if self.positions_unchanged:
             for i, ev in enumerate(self.events):
