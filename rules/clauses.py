@@ -450,17 +450,66 @@ def unknown_message(codes, lang: str = "ru") -> str:
     return trl(lang, message).format(named=named, ranges=ranges(lang))
 
 
-def cited(codes, lang: str = "ru") -> str:
-    """The clauses a verdict cites, each with its title: «C2 — чистое назначение…; Q3 — кто бьёт следующим»."""
-    return "; ".join(f"{c} — {title(c, lang)}" for c in codes if c in BY_CODE)
+# -- the clauses as played: a match to another target or with another penalty ------------------
+
+DEFAULT_TARGET = 71
+DEFAULT_PENALTY = 5
 
 
-def explained(codes, lang: str = "ru") -> list[str]:
-    """Each cited clause in full, a line each: «C2. Чистое назначение: …. При чистом назначении …»."""
+def _ochki(n: int, po: bool = False) -> str:
+    """«71 очко», «11 очков», «2 очка»; after «по» (``po``) «по 21 очку», «по 10 очков»."""
+    last, tens = n % 10, n % 100
+    if last == 1 and tens != 11:
+        return f"{n} {'очку' if po else 'очко'}"
+    if 2 <= last <= 4 and not 12 <= tens <= 14:
+        return f"{n} очка"
+    return f"{n} очков"
+
+
+def _played_words(target: int, penalty: int) -> dict[str, list[tuple[str, str]]]:
+    """For each clause that names the target (71) or the penalty (five points): its words in the
+    rules' text → the words for the match as played, in the order they are replaced."""
+    t, d, p = target, target - 1, penalty
+    return {
+        "E1": [("71 очко", _ochki(t)), ("to 71", f"to {t}"), ("reach 71", f"reach {t}")],
+        "E2": [("по 70 очков", "по " + _ochki(d, po=True)), ("has 70 points", f"has {d} points")],
+        "E3": [("70 на 70", f"{d} на {d}"), ("70 to 70", f"{d} to {d}")],
+        "P2": [("пять очков", _ochki(p)), ("прибавляется пять", f"прибавляется {p}"),
+               ("five points", f"{p} points")],
+        "P3": [("не 71 очко", "не " + _ochki(t)), ("66 после", f"{t - p} после"), ("61 после", f"{t - 2 * p} после"),
+               ("not 71 points but 71 less", f"not {t} points but {t} less"), ("66 after", f"{t - p} after"),
+               ("61 after", f"{t - 2 * p} after")],
+        "P4": [("пять очков", _ochki(p)), ("of five points", f"of {p} points")],
+        "Q5": [("а 71 нет", f"а {t} нет"), ("набрал 71", f"набрал {t}"), ("70 на 70", f"{d} на {d}"),
+               ("has 71", f"has {t}"), ("70 to 70", f"{d} to {d}")],
+    }
+
+
+def as_played(code: str, target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PENALTY) -> Clause:
+    """The clause as it reads in a match played to ``target`` points with a ``penalty`` of that
+    many points (settings): «победа — 11 очков» in a short game; the book's text by default."""
+    c = BY_CODE[code]
+    if (target, penalty) == (DEFAULT_TARGET, DEFAULT_PENALTY) or code not in _played_words(target, penalty):
+        return c
+    texts = [c.title_ru, c.text_ru, c.title_en, c.text_en]
+    for old, new in _played_words(target, penalty)[code]:
+        texts = [x.replace(old, new) for x in texts]
+    return Clause(c.code, *texts, settles=c.settles)
+
+
+def cited(codes, lang: str = "ru", target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PENALTY) -> str:
+    """The clauses a verdict cites, each with its title: «C2 — чистое назначение…; Q3 — кто бьёт следующим»
+    (as played: ``target`` and ``penalty`` are the match's settings)."""
+    return "; ".join(f"{c} — {as_played(c, target, penalty).title(lang)}" for c in codes if c in BY_CODE)
+
+
+def explained(codes, lang: str = "ru", target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PENALTY) -> list[str]:
+    """Each cited clause in full, a line each: «C2. Чистое назначение: …. При чистом назначении …»
+    (as played: ``target`` and ``penalty`` are the match's settings)."""
     out = []
     lettered = any(code.startswith("P1") and len(code) == 3 for code in codes)
     for code in codes:
-        c = BY_CODE.get(code)
+        c = as_played(code, target, penalty) if code in BY_CODE else None
         if c is not None:
             t = c.title(lang)
             # P1 lists every case; when the verdict names its case (P1б), that one is enough

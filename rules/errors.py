@@ -76,10 +76,16 @@ class RulesInputError(RulesError, ValueError):
         """``message`` is English, a template filled with ``params``; its Russian text is the
         catalog's (``messages.trl``) unless ``ru`` gives one."""
         self.field = field
+        self.params = params  # the values the message names (a caller may point at them in the user's text)
         ru = ru or trl("ru", message)
         self.message = message.format(**params) if params else message
         self.ru = ru.format(**params) if params else ru
         super().__init__(f"{field}: {self.message}")
+
+    def what(self, lang: str = "ru") -> str:
+        """What is wrong, in the user's language, without the field (for a caller that points
+        at the user's own text instead)."""
+        return quote_tokens(self.ru) if lang == "ru" else self.message
 
     def text(self, lang: str = "ru") -> str:
         """The error in the user's language: ``field: what is wrong`` (in Russian the field in

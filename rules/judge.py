@@ -70,6 +70,13 @@ class _Scan:
         self.cue_off = False
 
 
+def _gone(field: str, ball) -> RulesInputError:
+    """A ball that already fell or flew off in this stroke is in an event again; the cue ball by its name."""
+    if ball == CUE:
+        return RulesInputError(field, N_("the cue ball already left the table"))
+    return RulesInputError(field, N_("{ball} already left the table"), ball=ball)
+
+
 def _not_on_table(field: str, ball) -> RulesInputError:
     return RulesInputError(field, N_("ball {ball} is not on the table"), ball=ball)
 
@@ -97,7 +104,7 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
                 if x != CUE and x not in table:
                     raise _not_on_table(f"events[{i}].{name}", x)
                 if x in gone:
-                    raise RulesInputError(f"events[{i}].{name}", N_("{ball} already left the table"), ball=x)
+                    raise _gone(f"events[{i}].{name}", x)
             if check_motion and b not in moving and o not in moving:
                 raise RulesInputError(f"events[{i}]", N_("neither {b} nor {o} was moving"), b=b, o=o)
             moving.add(b)
@@ -108,7 +115,7 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
         if b != CUE and b not in table:
             raise _not_on_table(f"events[{i}].ball", b)
         if b in gone:
-            raise RulesInputError(f"events[{i}].ball", N_("{ball} already left the table"), ball=b)
+            raise _gone(f"events[{i}].ball", b)
         if check_motion and b not in moving and not outcome.is_short:
             raise RulesInputError(f"events[{i}].ball", N_("nothing set {b} moving"), b=b)
         if t == POCKET:

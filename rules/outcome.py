@@ -209,8 +209,8 @@ class Outcome:
             if short and ev.type not in (POCKET, OFF_TABLE):
                 raise RulesInputError(
                     f"events[{i}].type",
-                    N_("with route_ok give only pocket and off_table events, not {type!r}"),
-                    type=ev.type,
+                    N_("with «по заказу» / «не по заказу» (route_ok) give only the balls that fell or "
+                       "left the table (pocket, off_table events), no contacts (hit, cushion)"),
                 )
         if self.positions_unchanged:
             for i, ev in enumerate(self.events):

@@ -97,7 +97,7 @@ def test_an_exported_record_validates_clean_and_replays_to_the_stored_score(caps
     target = tmp_path / "m.record"
     assert run(capsys, monkeypatch, "export", match, "-o", str(target), "--db", db)[0] == 0
     rc, out, _ = run(capsys, monkeypatch, "validate", str(target))
-    assert rc == 0 and "ошибок 0; счёт Аня 13 : -5 Боря" in out
+    assert rc == 0 and "ошибок 0; счёт Аня 13 : −5 Боря" in out
     rc, out, _ = run(capsys, monkeypatch, "replay", str(target), "--json")
     final = json.loads(out.splitlines()[-1])
     rc2, shown, _ = run(capsys, monkeypatch, "match", "show", match, "--db", db, "--json")
@@ -109,4 +109,4 @@ def test_an_exported_script_replays_with_the_players_own_words(capsys, monkeypat
     run(capsys, monkeypatch, "export", match, "-o", str(target), "--db", db)
     rc, out, _ = run(capsys, monkeypatch, "replay", str(target))
     assert rc == 0 and "Удар 2 (строка 3), Аня: «пятёрку чисто в левую середину»" in out
-    assert "Счёт: Аня 13 : -5 Боря." in out
+    assert "Счёт: Аня 13 : −5 Боря." in out

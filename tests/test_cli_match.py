@@ -35,7 +35,7 @@ def test_new_list_play_show(capsys, monkeypatch, db):
     mid = new_match(capsys, monkeypatch, db)
     rc, out, err = run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin=STROKES)
     assert rc == 0, err
-    assert "Заказ выполнен" in out and "счёт: Аня 13 : -5 Боря" in out
+    assert "Заказ выполнен" in out and "счёт: Аня 13 : −5 Боря" in out
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
     (m,) = json.loads(out)["matches"]
     assert (m["id"], m["strokes"], m["status"]) == (mid, 4, "open")
@@ -45,7 +45,7 @@ def test_new_list_play_show(capsys, monkeypatch, db):
     assert data["state"]["scores"] == {"Аня": 13, "Боря": -5}
     assert [s["seq"] for s in data["strokes"]] == [1, 2, 3, 4]
     rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db)
-    assert rc == 0 and "биток 3; 3 в правый дальний угол" in out  # the outcome in the notation
+    assert rc == 0 and "биток 3, 3 в правый дальний угол" in out  # the outcome as the marker typed it
 
 
 def test_undo_redo_commands_default_to_latest(capsys, monkeypatch, db):
@@ -190,7 +190,7 @@ def test_list_shows_the_winner_and_a_local_time_to_the_minute(capsys, monkeypatc
         '{"scores": {"Аня": 68, "Боря": 55}, "on_table": [3, 4], "to_play": "Аня"}',
         stdin="тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n")
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db)
-    assert rc == 0 and "победил Аня" in out
+    assert rc == 0 and "победитель — Аня" in out
     assert __import__("re").search(r"\b20\d\d-\d\d-\d\d \d\d:\d\d\b", out) and "Z" not in out
 
 
@@ -310,8 +310,8 @@ def test_match_show_lists_the_games_and_the_match_score(capsys, monkeypatch, db)
                        '{"target": 5}', "--db", db, stdin=FIVE + "- | биток 4\n")
     assert rc == 0, err
     rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db)
-    assert "партия 1 (удар 1, разбивал Аня): победил Аня, 5 : 0" in out
-    assert "партия 2 (удар 2, разбивал Боря): идёт, 0 : 0" in out
+    assert "партия 1 (удар 1, первый удар — Аня): победитель — Аня, 5 : 0" in out
+    assert "партия 2 (удар 2, первый удар — Боря): идёт, 0 : 0" in out
     assert "матч до 2 побед: партии Аня 1 : 0 Боря" in out
     rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db, "--json")
     series = json.loads(out)["series"]
@@ -326,7 +326,7 @@ def test_match_new_keeps_its_length_and_a_one_game_match_is_the_default(capsys, 
     data = json.loads(out)
     assert data["settings"]["to_wins"] == 3 and data["series"]["wins"] == {"Аня": 0, "Боря": 0}
     rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--db", db)
-    assert out.strip() == "матч 2: Аня — Боря"
+    assert out.splitlines()[0] == "матч 2: Аня — Боря"
 
 
 @pytest.mark.parametrize("value", ["0", "100", "два"])
@@ -334,7 +334,7 @@ def test_to_wins_outside_its_range_says_the_range(capsys, monkeypatch, db, value
     with pytest.raises(SystemExit) as exc:  # a usage error: argparse's exit
         main(["match", "new", "--to-wins", value, "--db", db])
     err = capsys.readouterr().err
-    assert exc.value.code == 2 and "нужно целое число от 1 до 99" in err
+    assert exc.value.code == 2 and f"нужно целое число от 1 до 99, а не «{value}»" in err
 
 
 @pytest.mark.parametrize("argv", [["match", "show", "x"], ["match", "show", "0"], ["play", "--match", "-1"],
@@ -433,3 +433,29 @@ def test_match_new_with_no_players_beside_an_unfinished_match_names_it(capsys, m
 def test_an_empty_player_name_is_named_as_empty(capsys, monkeypatch, db):
     rc, _, err = run(capsys, monkeypatch, "match", "new", "--players", "", "Пётр", "--db", db)
     assert rc == 2 and "имя не может быть пустым" in err
+
+
+def test_play_help_in_russian_names_the_russian_commands_first(capsys):
+    from pyramid_referee.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert out.index("«отмена»") < out.index("«undo»") and out.index("«выход»") < out.index("«quit»")
+
+
+def test_match_new_says_how_to_start_scoring_it(capsys, monkeypatch, db):
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--to-wins", "2", "--db", db)
+    first, second = out.splitlines()
+    assert rc == 0 and first == "матч 1: Аня — Боря, до 2 побед"
+    assert second == "вести счёт: «pyramid-referee match resume 1»"
+
+
+def test_match_show_keeps_the_markers_word_for_a_miss_not_nothing(capsys, monkeypatch, db):
+    # «промах» and «ничего» read the same (no event), but «ничего» beside a miss penalty confuses
+    mid = new_match(capsys, monkeypatch, db)
+    run(capsys, monkeypatch, "play", "--match", str(mid), "--db", db, stdin="- | промах\n- | {\"events\": []}\n")
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", str(mid), "--db", db)
+    lines = [ln for ln in out.splitlines() if ln.startswith("#")]
+    assert rc == 0 and lines[0].startswith("#1 Аня: без заказа | промах → ")
+    assert lines[1].startswith("#2 Боря: без заказа | ничего → ")  # typed as JSON: written in the notation

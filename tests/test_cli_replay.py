@@ -31,7 +31,7 @@ def test_readable_report_in_russian_and_english(capsys):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Удар 1 (строка 2), A: «пятнадцатый чисто в левый ближний угол»" in out
-    assert "Счёт: A 79 : 24 B. Победил A." in out
+    assert "Счёт: A 79 : 24 B. Победитель — A." in out
     assert main(["replay", str(path), "--lang", "en"]) == 0
     assert "Score: A 79 : 24 B. A wins." in capsys.readouterr().out
 
@@ -148,7 +148,7 @@ def test_a_game_record_replays_with_the_same_verdicts_as_its_json_lines(tmp_path
     assert main(["replay", str(rec)]) == 0
     out = capsys.readouterr().out
     assert "Удар 2 (строка 3), Иван: «тройку в угол» не принят: луза названа неточно" in out
-    assert out.endswith("Счёт: Иван 8 : -5 Пётр. Партия не окончена; бьёт Иван.\n")
+    assert out.endswith("Счёт: Иван 8 : −5 Пётр. Партия не окончена; бьёт Иван.\n")
 
 
 def test_a_record_with_a_problem_is_not_replayed_and_the_problem_is_named(tmp_path, capsys):
@@ -178,7 +178,7 @@ def test_the_report_of_a_match_of_several_games_ends_with_the_match_score(tmp_pa
     f.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
     assert main(["replay", str(f)]) == 0
     out = capsys.readouterr().out
-    assert out.rstrip().endswith("Матч до 2 побед: партии A 2 : 1 B; матч выиграл A.")
+    assert out.rstrip().endswith("Матч до 2 побед: партии A 2 : 1 B; победитель матча — A.")
     f.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines[:2]) + "\n", encoding="utf-8")
     assert main(["replay", str(f)]) == 0
     assert "следующую партию разбивает B" in capsys.readouterr().out

@@ -127,3 +127,25 @@ def test_every_code_the_engine_or_the_shell_can_cite_is_printed_by_rules(capsys)
 def test_several_unknown_codes_are_all_named(capsys):
     assert main(["rules", "C99", "Q2", "X"]) == 2
     assert "нет таких пунктов: «C99», «X»; есть C1–C11" in capsys.readouterr().err
+
+
+def test_a_short_game_shows_its_own_target_under_the_verdict(capsys, monkeypatch, tmp_path):
+    import io
+    import sys
+
+    db = str(tmp_path / "m.db")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("туза чисто в правый угол | биток 1; 1 в правый дальний угол\n"))
+    assert main(["play", "--players", "Иван", "Пётр", "--db", db, "--settings", '{"target": 11}', "--why"]) == 0
+    out = capsys.readouterr().out
+    assert "   E1. Победа — 11 очков. Кто первым наберёт 11 очков, тот выиграл" in out and "наберёт 71" not in out
+    assert main(["match", "show", "1", "--db", db, "--why"]) == 0
+    assert "E1. Победа — 11 очков." in capsys.readouterr().out
+
+
+def test_replay_of_a_short_game_record_names_its_target_in_the_clause_titles(capsys, tmp_path):
+    record = tmp_path / "short.record"
+    record.write_text("Игроки: Иван, Пётр\nДо: 11\n"
+                      "Иван: туза чисто в правый угол | биток 1; 1 в правый дальний угол | 11:0\n", encoding="utf-8")
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "E1 — победа — 11 очков" in out and "71" not in out

@@ -160,3 +160,15 @@ def test_a_russian_text_naming_a_value_its_english_message_lacks_is_found():
     cat.add("score {p0}", "счёт {p0}")
     assert catalog_tool.foreign_placeholders(cat) == [
         "the Russian text names ['what2'], which 'line {line}: {what}' has not"]
+
+
+def test_russian_messages_quote_the_typed_value_in_guillemets_not_python_quotes():
+    # «а не 'x'» is Python's repr leaking into a Russian sentence: a value the user typed is «x»
+    from pyramid_referee.i18n import catalog
+
+    ru = catalog("ru")
+    for msgid in ("a match number is a whole number from 1 (see match list), not {value!r}",
+                  "expected a whole number from 1 to {MAX_TO_WINS}, got {value!r}",
+                  "expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}"):
+        text = ru.gettext(msgid)
+        assert text != msgid and "!r}" not in text and text.format(value="x", MAX_TO_WINS=99).endswith("«x»")

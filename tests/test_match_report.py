@@ -83,6 +83,43 @@ def test_csv_headers_follow_the_language(store):
     assert head[:5] == ["match", "stroke", "time", "striker", "call"] and "score Боря" in head
 
 
+# A match to 2 won games (партии) to 11 points: Аня wins the first with the ace (11), Боря breaks
+# the second (E4: the break alternates), Аня wins it too and with it the match.
+ACE = "туза чисто в правый угол | биток 1, 1 в правый дальний угол"
+SHORT_MATCH = [ACE, "- | биток 5", ACE]
+
+
+def test_csv_names_the_game_of_every_stroke_in_a_match_of_several(store):
+    s = play(store, SHORT_MATCH, settings={"target": 11}, to_wins=2)
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    assert head[-1] == "партия" and [r[-1] for r in rows] == ["1", "2", "2"]
+    assert all(len(r) == len(head) for r in rows)
+
+
+def test_csv_keeps_the_columns_other_tools_read_in_their_order(store):
+    s = play(store, GAME[:1])
+    head = _csv_rows(export_csv(store, s.id))[0]
+    assert head[:-1] == ["матч", "удар", "время", "бьёт", "заказ", "заказ принят", "почему не принят", "исход",
+                         "заказ выполнен", "очки Аня", "очки Боря", "штраф платит", "фолы", "засчитаны шары",
+                         "выставлены шары", "счёт Аня", "счёт Боря", "бьёт следующим", "итог", "пункты правил",
+                         "вердикт"]
+
+
+def test_csv_next_player_after_a_game_is_the_next_games_breaker_and_empty_at_the_match_end(store):
+    s = play(store, SHORT_MATCH, settings={"target": 11}, to_wins=2)
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    nxt = [dict(zip(head, r))["бьёт следующим"] for r in rows]
+    assert [dict(zip(head, r))["бьёт"] for r in rows] == ["Аня", "Боря", "Аня"]
+    assert nxt == ["Боря", "Аня", ""]  # Боря breaks game 2 (E4); after the match's last stroke nobody
+
+
+def test_csv_next_player_is_empty_when_a_one_game_match_ends(store):
+    s = play(store, [ACE], settings={"target": 11})
+    head, row = _csv_rows(export_csv(store, s.id))
+    assert dict(zip(head, row))["итог"] == "победитель — Аня" and dict(zip(head, row))["бьёт следующим"] == ""
+    assert row[-1] == "1"
+
+
 def test_csv_numbers_use_the_decimal_comma():
     assert csv_number(2.5) == "2,5" and csv_number(-0.25) == "-0,25"
     assert csv_number(3.0) == "3" and csv_number(-5) == "-5" and csv_number(True) == "1"
@@ -109,8 +146,8 @@ def test_exported_record_checks_clean_and_replays_to_the_stored_score(store):
     text = export_record(store, s.id)
     assert "Игроки: Аня, Боря" in text and "До: 31" in text and "Штраф: 3" in text
     assert "Аня: пятёрку чисто в левую середину | биток 5; 5 в левую середину | 8:0" in text
-    assert "Боря: без заказа | биток 9; фол г | 11:-3" in text
-    assert "Аня: тройку в угол (не принят) | биток 6 | 11:-3" in text
+    assert "Боря: без заказа | биток 9; фол г | 11:−3" in text
+    assert "Аня: тройку в угол (не принят) | биток 6 | 11:−3" in text
     checked = check_record(text.splitlines())
     assert checked.problems == []
     assert checked.result.state.to_json() == store.strokes(s.id)[-1].record.state
@@ -182,3 +219,15 @@ def test_csv_in_english_says_the_verdicts_in_english_too(store):
     assert verdicts[0].startswith("Call fulfilled") and not any("Заказ" in v for v in verdicts)
     refused = dict(zip(rows[0], rows[5]))["why refused"]   # «тройку в угол»: which corner
     assert refused.startswith("the pocket is not definite"), refused
+
+
+def test_csv_keeps_the_ascii_minus_excel_reads_as_a_number(store):
+    s = play(store, ["- | биток 9; фол г"])
+    head, row = _csv_rows(export_csv(store, s.id))
+    assert dict(zip(head, row))["счёт Аня"] == "-5" and dict(zip(head, row))["очки Аня"] == "-5"
+
+
+def test_csv_outcome_is_the_markers_words_when_they_read_as_stored(store):
+    s = play(store, ["- | промах", "- | биток 9; касание"])
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    assert [dict(zip(head, r))["исход"] for r in rows] == ["промах", "биток 9; касание"]

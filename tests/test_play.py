@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 
 import pytest
@@ -83,7 +84,7 @@ def test_malformed_outcome_changes_nothing_and_names_line_and_column(store):
     errors = [m for m in msgs if m["type"] == "error"]
     assert [e["line"] for e in errors] == [2, 3, 4, 5]
     assert "строка 2" in errors[0]["message"] and "исход: столбец 14" in errors[0]["message"]
-    assert "строка 3" in errors[1]["message"] and "событие 1, второй шар" in errors[1]["message"]
+    assert errors[1]["message"] == "строка 3: исход, столбец 1, «биток 3»: шара 3 нет на столе"
     assert "события: ожидался список" in errors[2]["message"]
     assert [r.seq for r in store.strokes(s.id)] == [1, 2]
     assert store.strokes(s.id)[1].record.outcome_text == "биток 6"
@@ -272,6 +273,60 @@ def test_english_messages(store):
     assert err["message"].startswith("line 1: outcome: column") and "middle pocket" in err["message"]
 
 
+def run_play_text(store, lines, *, lang="ru"):
+    """``play`` as a marker reads it (not --json): what it wrote to stdout and to stderr."""
+    set_lang(lang)
+    s = Session.create(store, ["Аня", "Боря"], None, lang=lang)
+    out, err = io.StringIO(), io.StringIO()
+    play = Play(s, out=out, err=err, json_mode=False, interactive=False, lang=lang)
+    it = iter(lines)
+    play.run(lambda prompt: next(it, None))
+    set_lang("ru")
+    return s, out.getvalue(), err.getvalue()
+
+
+# An outcome the rules refuse in its third item: ball 3 fell twice.
+FELL_TWICE = "тройку чисто в правый угол | биток 3, 3 в середину, 3 в левую дальнюю лузу"
+
+
+def test_refused_outcome_points_into_the_markers_text_not_the_engine_fields(store):
+    s, _, err = run_play_text(store, [FELL_TWICE])
+    assert err.splitlines() == [
+        "строка 1: исход, столбец 24, «3 в левую дальнюю лузу»: шара 3 уже нет на столе",
+        "    биток 3, 3 в середину, 3 в левую дальнюю лузу",
+        "                           ^",
+    ]
+    assert "событие" not in err and store.strokes(s.id) == []
+
+
+def test_refused_outcome_points_into_the_markers_text_in_english(store):
+    _, _, err = run_play_text(store, [FELL_TWICE], lang="en")
+    assert err.splitlines()[0] == "line 1: outcome, column 24, «3 в левую дальнюю лузу»: 3 already left the table"
+    assert err.splitlines()[2] == " " * 27 + "^"
+
+
+def test_refused_pocket_of_the_called_ball_quotes_the_pocket_words(store):
+    # the call names the far corner; the outcome does not say which end: the item is quoted
+    _, _, err = run_play_text(store, ["тройку чисто в правый дальний угол | биток 3, 3 в правый угол"])
+    first, text, caret = err.splitlines()
+    assert first.startswith("строка 1: исход, столбец 10, «3 в правый угол»: ")
+    assert "конец лузы" not in first and "событие" not in first
+    assert caret.index("^") - 4 == text.index("3 в правый угол") - 4 == 9
+
+
+def test_unreadable_outcome_gets_a_caret_under_the_column(store):
+    _, _, err = run_play_text(store, ["- | биток 3, 3 в праввый угол"])
+    first, text, caret = err.splitlines()
+    assert first.startswith("строка 1: исход: столбец 14: непонятно: «праввый»")
+    assert text == "    биток 3, 3 в праввый угол" and caret == "    " + " " * 13 + "^"
+
+
+def test_refused_outcome_in_json_carries_its_column(store):
+    _, _, msgs = run_play(store, [FELL_TWICE])
+    (err,) = [m for m in msgs if m["type"] == "error"]
+    assert err["column"] == 24 and "«3 в левую дальнюю лузу»" in err["message"]
+
+
 def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):
     from pyramid_referee.match.store import StoreConflict
 
@@ -344,6 +399,21 @@ def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
     assert "удар не записан" in out
     rows = store.strokes(s.id)
     assert len(rows) == 1 and rows[0].record.call_status == "refused"
+
+
+def test_the_enter_pressed_after_the_yes_key_is_not_taken_for_a_stroke_without_a_call(store):
+    # the marker answers «д» and presses Enter out of habit: that Enter must not stand as «без заказа»
+    line = "пятерку чисто в угол | биток 5"
+    s, out, err, asked = run_interactive(store, [line, "", "тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"],
+                                         [True])
+    rows = store.strokes(s.id)
+    assert [r.record.call_status for r in rows] == ["refused", "accepted"]
+    assert "\nбез заказа\n" not in out and "прежний заказ заменён" not in out
+
+
+def test_an_empty_call_is_still_a_stroke_without_a_call_when_nothing_was_asked(store):
+    s, out, err, asked = run_interactive(store, ["", "биток 9"], [])
+    assert [r.record.call_status for r in store.strokes(s.id)] == ["none"]
 
 
 def test_an_accepted_call_needs_no_confirmation(store):
@@ -428,3 +498,99 @@ def test_the_score_command_gives_the_match_score_in_games(store):
     assert score["series"]["wins"] == {"Аня": 1, "Боря": 0} and score["series"]["to_wins"] == 3
     _, out, _, _ = run_interactive(store, ["счёт"], [], match_id=s.id)
     assert "матч до 3 побед: партии Аня 1 : 0 Боря" in out
+
+
+def test_a_negative_score_reads_with_the_same_minus_as_the_penalty_in_the_verdict(store):
+    # the verdict says «Аня −5»; the scoreboard under it must not switch to the hyphen «-5»
+    _, out, _ = run_play_text(store, ["- | биток 9; фол г"])
+    verdict, score = out.splitlines()[-2:]
+    assert "Аня −5" in verdict and score.startswith("счёт: Аня −5 : 5 Боря")
+    assert "-5" not in out
+
+
+def test_json_keeps_negative_scores_as_numbers(store):
+    _, _, msgs = run_play(store, ["- | биток 9; фол г"])
+    stroke = next(m for m in msgs if m["type"] == "stroke")
+    assert stroke["state"]["scores"]["Аня"] == -5
+
+
+def test_russian_help_names_the_russian_commands_first():
+    text = help_text("ru")
+    for ru, en in (("«отмена»", "«undo»"), ("«повтор»", "«redo»"), ("«выход»", "«quit»")):
+        assert text.index(ru) < text.index(en)
+
+
+def test_the_prompt_says_the_match_is_over_instead_of_asking_for_a_call(store):
+    s = Session.create(store, ["Аня", "Боря"], {"target": 11}, lang="ru")
+    play = Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=False, interactive=True, lang="ru")
+    assert play.prompt() == "заказ (Аня)> "
+    play.feed("туза чисто в правый угол | биток 1, 1 в правый дальний угол")
+    assert play.prompt().startswith("матч окончен («отмена» — отменить последний удар, «выход» — выйти)")
+    play.feed("отмена")
+    assert play.prompt() == "заказ (Аня)> "
+
+
+def test_a_stroke_stored_with_older_wording_reopens_and_play_goes_on(store):
+    # a catalog change rewords the verdicts («победил Аня» → «победитель — Аня»); the judgement is the
+    # same, so a match stored before it is no «record that disagrees» and stays open
+    s, _, _ = run_play(store, GAME)
+    con = sqlite3.connect(store.path)
+    reworded = json.dumps({**store.strokes(s.id)[1].record.verdict, "message": "Заказ выполнен (older words)."})
+    con.execute("UPDATE strokes SET verdict = ? WHERE match_id = ? AND seq = 2", (reworded, s.id))
+    con.commit()
+    con.close()
+    assert Session(store, s.id).mismatches == []
+    _, rc, msgs = run_play(store, ["- | биток 6"], match_id=s.id)
+    assert rc == 0 and [m["seq"] for m in msgs if m["type"] == "stroke"] == [5]
+    assert store.strokes(s.id)[1].record.verdict["message"] == "Заказ выполнен (older words)."  # as shown
+
+
+def test_undo_and_redo_back_to_a_games_end_say_who_breaks_the_next_game(store):
+    set_lang("ru")
+    s = Session.create(store, ["Аня", "Боря"], {"target": 11}, lang="ru", to_wins=2)
+    out = io.StringIO()
+    play = Play(s, out=out, err=io.StringIO(), json_mode=False, interactive=False, lang="ru")
+    lines = iter(["туза чисто в правый угол | биток 1, 1 в правый дальний угол", "отмена", "повтор", "счёт",
+                  "- | биток 5", "отмена"])
+    play.run(lambda prompt: next(lines, None))
+    told = [ln for ln in out.getvalue().splitlines() if ln.endswith("партию 2 разбивает Боря с руки")]
+    # after the game-ending stroke, after its redo, on «счёт» there, and after undoing game 2's break
+    assert len(told) == 4
+
+
+@pytest.mark.parametrize("said", ["без заказа", "Без  заказа", "нет заказа", "-"])
+def test_the_words_bez_zakaza_are_a_stroke_without_a_call_not_a_typo(store, said):
+    # the game record writes «без заказа» for no call; a marker types the same at the table
+    s, rc, msgs = run_play(store, [f"{said} | биток 9"])
+    assert rc == 0 and not [m for m in msgs if m["type"] == "error"]
+    (row,) = store.strokes(s.id)
+    assert row.record.call_status == "none" and row.record.verdict["call_status"] == "none"
+
+
+@pytest.mark.parametrize("outcome", [
+    "биток 3; 3 в правый угол; по заказу",    # contacts in the short form
+    "биток 3, 3 в середину, 3 в левую дальнюю лузу",   # a ball that fell twice
+    "биток 3; 3 в лузу",                     # the called ball's pocket unsaid
+])
+def test_a_refused_typed_outcome_speaks_the_notation_not_the_json(store, outcome):
+    _, _, err = run_play_text(store, [f"тройку чисто в правый угол | {outcome}"])
+    first = err.splitlines()[0]
+    assert first.startswith("строка 1: исход, столбец ")
+    assert not re.search(r"[A-Za-z]", re.sub(r"«[^»]*»", "", first)), first
+    assert not re.search(r"route_ok|pocket|off_table|hit|событие", first), first
+
+
+def test_a_refused_mark_points_at_the_words_typed_not_the_json_field(store):
+    _, _, err = run_play_text(store, ["- | биток 3", "- | биток 3; с руки", "- | в доме; биток 3",
+                                      "- | биток 3; предупреждение; позиция не изменилась"])
+    lines = err.splitlines()
+    assert lines[0] == "строка 2: исход, столбец 10, «с руки»: по ходу партии биток на столе"
+    assert lines[2] == "    " + " " * 9 + "^"
+    assert lines[3] == "строка 3: исход, столбец 1, «в доме»: по ходу партии биток на столе"
+    assert lines[6] == "строка 4: исход, столбец 26, «позиция не изменилась»: но «биток 3» сдвинул шар"
+    assert "поле" not in err and "from_hand" not in err and "true" not in err
+
+
+def test_the_cue_ball_gone_twice_is_named_the_cue_ball_not_cue(store):
+    _, _, err = run_play_text(store, ["- | биток за бортом; биток 3"])
+    assert err.splitlines()[0] == "строка 1: исход, столбец 18, «биток 3»: битка уже нет на столе"

@@ -99,3 +99,31 @@ def test_explained_gives_each_clause_in_full_and_p1_only_by_its_case():
 def test_the_old_title_table_still_maps_every_code():
     assert CLAUSES["Q2"] == (BY_CODE["Q2"].title_ru, BY_CODE["Q2"].title_en)
     assert clauses.title("C5", "en") == "the last ball need not be named"
+
+
+def test_a_short_game_names_its_own_target_in_E1():
+    e1 = clauses.as_played("E1", target=11)
+    assert e1.title("ru") == "победа — 11 очков" and "наберёт 11 очков" in e1.text("ru")
+    assert e1.title("en") == "the first to 11 wins" and "reach 11 points" in e1.text("en")
+    assert "71" not in e1.title("ru") + e1.text("ru") + e1.title("en") + e1.text("en")
+
+
+def test_the_draw_score_and_the_partners_need_follow_the_target_and_the_penalty():
+    assert "по 10 очков" in clauses.as_played("E2", target=11).text("ru")
+    assert "по 21 очку" in clauses.as_played("E2", target=22).text("ru")
+    assert "— 10 на 10 —" in clauses.as_played("E3", target=11).text("ru")
+    p3 = clauses.as_played("P3", target=31, penalty=3).text("ru")
+    assert "не 31 очко" in p3 and "28 после одного штрафа, 25 после двух" in p3
+    assert clauses.as_played("P2", penalty=3).title("ru") == "штраф — 3 очка"
+
+
+def test_the_rule_book_text_is_what_a_71_point_game_shows():
+    for c in TABLE:
+        assert clauses.as_played(c.code) is c
+    assert explained(["E1"], "ru", 71, 5) == explained(["E1"], "ru")
+
+
+@pytest.mark.parametrize("n, word", [(1, "1 очко"), (2, "2 очка"), (5, "5 очков"), (11, "11 очков"),
+                                     (21, "21 очко"), (22, "22 очка"), (71, "71 очко"), (112, "112 очков")])
+def test_points_agree_with_their_number_in_russian(n, word):
+    assert clauses._ochki(n) == word

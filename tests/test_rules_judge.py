@@ -678,3 +678,14 @@ def test_P1d_playing_another_ball_is_not_also_a_miss():
     assert "промах" not in v.message("ru") and v.points == {"A": -5, "B": 5}
     v = Match().stroke(None, out(cush("cue"), fouls=["г"]), call_status="none")  # г does not excuse a miss
     assert v.fouls == ("а", "г")
+
+
+def test_the_cue_ball_in_an_event_after_it_left_the_table_is_named_the_cue_ball():
+    m = Match(Settings(), ["A", "B"])
+    with pytest.raises(RulesInputError) as e:
+        m.stroke(None, out(off("cue"), hit("cue", 3)))
+    assert e.value.field == "events[1].a" and e.value.text("en") == "events[1].a: the cue ball already left the table"
+    assert e.value.what("ru") == "битка уже нет на столе"
+    with pytest.raises(RulesInputError) as e:
+        m.stroke(None, out(hit("cue", 3), pock(3), pock(3, MID_R)))
+    assert e.value.what("ru") == "шара 3 уже нет на столе" and e.value.params == {"ball": 3}

@@ -51,3 +51,9 @@ def test_every_rules_message_has_a_russian_text_naming_the_same_fields():
     missing = [m for m in found if trl("ru", m) == m]
     wrong = {m: trl("ru", m) for m in found if _names(trl("ru", m)) != _names(m)}
     assert not missing and not wrong
+
+
+def test_a_negative_number_for_people_has_the_typographic_minus():
+    from pyramid_referee.rules.messages import MINUS, num
+
+    assert MINUS == "\u2212" and num(-5) == "−5" and num(0) == "0" and num(14) == "14"

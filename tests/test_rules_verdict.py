@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pyramid_referee.grammar.call import Call, Pocket
 from pyramid_referee.rules import CLAUSES, Match, Outcome, Settings
 
@@ -42,7 +44,7 @@ def test_message_game_over():
     m = Match(Settings(), ["A", "B"], {"scores": {"A": 65, "B": 130 - 65 - 6 - 9}, "on_table": [6, 9], "to_play": "A"})
     v = m.stroke(Call(6, MID, (("cue", 6), (6, "pocket"))),
                  {"events": [{"type": "hit", "a": "cue", "b": 6}, dict(POCKET3, ball=6)]})
-    assert "партия окончена, победил A" in v.message() and "бьёт" not in v.message()
+    assert "партия окончена, победитель — A" in v.message() and "бьёт" not in v.message()
 
 
 def test_every_clause_cited_in_the_engine_exists():
@@ -124,3 +126,15 @@ def test_russian_verdicts_carry_no_latin_words_besides_clause_codes_and_names():
             human = v.message().rsplit(" (", 1)[0]  # the clause codes close the sentence
             assert not LATIN.search(human), human
             assert all(c in CLAUSES for c in v.clauses)
+
+
+def test_russian_verdicts_never_give_the_winner_a_gender():
+    # Аня or Иван: «победил Аня» is wrong Russian for a woman, so the end of a game names the winner
+    # without a verb in the past tense
+    from pyramid_referee.i18n import catalog
+
+    ru = catalog("ru")
+    for msgid in ("game over, {winner} wins", "{winner} won {score}", "{result} won", "{res} won",
+                  "score: {score}; on the table: {table}; game over, winner {winner}", "{player} pocketed the ball"):
+        text = ru.gettext(msgid)
+        assert text != msgid and not re.search(r"\b(победил|выиграл|положил|разбивал)\b", text), text

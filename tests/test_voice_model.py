@@ -324,7 +324,7 @@ def test_a_silent_server_times_out_with_a_plain_message(tmp_path):
 
 
 @pytest.mark.parametrize("url, needle", [
-    ("notaurl", "неверный адрес 'notaurl'"),
+    ("notaurl", "неверный адрес «notaurl»"),
     ("ftp://127.0.0.1/m.zip", "неверный адрес"),
     ("file:///nonexistent/m.zip", "такого файла нет"),
 ])

@@ -129,6 +129,15 @@ def test_bad_input_gets_422_with_a_russian_message_and_nothing_is_recorded(serve
     assert _stored(db, mid) == [] and client.get("/api/state").json()["seq"] == 0
 
 
+def test_a_refused_typed_outcome_is_quoted_from_the_markers_text_on_the_pad(served):
+    # the pad's 422 is the same error play shows: the item as typed, not the engine's «событие 2, …»
+    client, db, mid = served
+    r = client.post("/api/strokes", json={"call": CALL, "outcome": "биток 3, 3 в правый угол"}, headers=AUTH)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"].startswith("исход, столбец 10, «3 в правый угол»: ")
+    assert "событие" not in r.json()["error"] and _stored(db, mid) == []
+
+
 @pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b"\xff\xfe", b"{" + b'"a":' * 40000 + b"}"])
 def test_a_body_that_is_no_json_object_gets_422(served, raw):
     client, db, mid = served
@@ -286,7 +295,7 @@ def test_the_end_of_a_game_is_said_on_the_board_with_the_winner(tmp_path):
         assert r.status_code == 200, r.text
         st = client.get("/api/state").json()
         assert st["result"] == {"winner": "Иван"} and st["decided"]
-        assert re.fullmatch(r"партия окончена: победил Иван, \d+ : 49", st["game_over_line"])
+        assert re.fullmatch(r"партия окончена: победитель — Иван, \d+ : 49", st["game_over_line"])
         assert st["match_line"].startswith("матч окончен")
         r = client.post("/api/strokes", json={"call": None, "outcome": "биток 6"}, headers=AUTH)
         assert r.status_code == 422 and "матч окончен" in r.json()["error"]

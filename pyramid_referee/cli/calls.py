@@ -12,6 +12,7 @@ import sys
 
 from .options import add_call_options, has_undecodable, read_text_lines
 from ..i18n import UserError, get_lang, os_reason, tr
+from ..rules.messages import num
 from ..match.record import RECORD_HELP
 
 
@@ -195,7 +196,7 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
             p0, p1 = state.players
             text += tr(
                 "; score {p0} {scores} : {scores2} {p1}").format(
-                p0=p0, scores=state.scores[0], scores2=state.scores[1], p1=p1)
+                p0=p0, scores=num(state.scores[0]), scores2=num(state.scores[1]), p1=p1)
             match = checked.result.match
             if match.to_wins > 1:   # a match of several партии: the games won too
                 wins = match.wins()

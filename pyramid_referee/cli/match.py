@@ -193,6 +193,7 @@ def cmd_new(args) -> int:
                 "match {id}: {players} v {players2}").format(
                 id=s.id, players=s.players[0], players2=s.players[1])
                   + (tr(", to {to_wins} wins").format(to_wins=s.to_wins) if s.to_wins > 1 else ""))
+            print(tr("to score it: pyramid-referee match resume {id}").format(id=s.id))  # the next step
     return 0
 
 
@@ -251,7 +252,7 @@ def cmd_list(args) -> int:
 def cmd_show(args) -> int:
     from ..match.session import Session
     from .play import render_scoreboard, scoreboard_line
-    from ..rules.notation import render_outcome
+    from ..match.report import outcome_as_typed
 
     lang = get_lang()
     with _store(args) as store:
@@ -283,8 +284,8 @@ def cmd_show(args) -> int:
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
         why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
-                        full=True) if args.why else []
-        cells = (str(r.seq), rec.verdict.get("striker", ""), call, render_outcome(rec.outcome),
+                        full=True, settings=s.settings) if args.why else []
+        cells = (str(r.seq), rec.verdict.get("striker", ""), call, outcome_as_typed(rec.outcome_text, rec.outcome),
                  "\n".join([message, *why]) if tty else message)
         if tty:
             t.add_row(*cells)

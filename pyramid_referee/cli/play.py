@@ -10,7 +10,7 @@ Input, one line at a time (the same on a terminal and from a pipe):
 - A line with no prefix is the call when none is pending, else the outcome (on a
   terminal the prompt says which is expected); a line the outcome notation cannot
   read but that is an accepted call replaces the pending call (C9: the last call
-  counts). An empty call or ``-`` is no call.
+  counts). An empty call, ``-`` or «без заказа» is no call.
 - A call may also be DESIGN.md's call JSON (``{"ball": 3, …}``), an outcome the
   outcome JSON; otherwise the outcome is the short notation (``help`` shows it).
 - Commands: ``undo`` / ``отмена``, ``redo`` / ``повтор``, ``score`` / ``счёт``,
@@ -41,6 +41,7 @@ import sys
 from typing import IO, Any, Callable
 
 from ..i18n import N_, UserError, tr, trl
+from ..rules.messages import num
 from ..match.session import CallReading, Entered, Session, StrokeInputError
 from ..rules.notation import NotationError, parse_outcome_located
 from ..match.store import StoreError
@@ -88,7 +89,7 @@ def _unprefix(text: str) -> str:
 
 def help_text(lang: str) -> str:
     return trl(lang, "The marker types «CALL | OUTCOME» on one line, or «заказ: …» and then «исход: …».\n"
-                     "An empty call or «-» is a stroke without a call. Commands: «undo»/«отмена», "
+                     "An empty call, «-» or «без заказа» is a stroke without a call. Commands: «undo»/«отмена», "
                      "«redo»/«повтор», «score»/«счёт», «help»/«помощь», «quit»/«выход».\n"
                      "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
                      "The short outcome notation. Items are separated by «;» or «,», in time order:\n"
@@ -116,6 +117,7 @@ class Play:
         self._console = None
         self.why = False  # --why: each verdict's clauses in full under it
         self.club = None  # --club: the background sync (club.sync.ClubSync); its status follows each verdict
+        self._answered = False  # a yes/no key was just read: the Enter a marker presses after it is no call
 
     # ------------------------------------------------------------------ output
     @property
@@ -138,13 +140,19 @@ class Play:
             self.out.write(text + "\n")
         self.out.flush()
 
-    def error(self, msg: str) -> None:
+    def error(self, msg: str, exc: StrokeInputError | None = None) -> None:
+        """A line not entered: what is wrong; for a typed outcome, the text with a caret under
+        the place (``--json``: its ``column`` in the outcome as typed)."""
         self.rejected += 1
         where = "" if self.interactive else tr("line {lineno}: ").format(lineno=self.lineno)
+        pointer = exc.pointer() if exc is not None else []
         if self.json:
-            self.emit({"type": "error", "line": self.lineno, "message": where + msg})
+            obj = {"type": "error", "line": self.lineno, "message": where + msg}
+            if pointer:
+                obj["column"] = exc.column
+            self.emit(obj)
         else:
-            self.err.write(where + msg + "\n")
+            self.err.write(where + msg + "\n" + "".join(f"    {x}\n" for x in pointer))
             self.err.flush()
 
     def show_score(self, *, series: bool = False) -> None:
@@ -202,6 +210,8 @@ class Play:
     def prompt(self) -> str:
         if not self.interactive:
             return ""
+        if self.s.match.decided:  # nothing more to play: say so, undo stays possible
+            return tr("match over («undo» takes the last stroke back, «quit» leaves)> ")
         who = self.s.upcoming.striker  # after a game's end: who breaks the next one
         return (tr("outcome ({who})> ").format(who=who) if self.pending is not None
                 else tr("call ({who})> ").format(who=who))
@@ -213,6 +223,9 @@ class Play:
             self.error(tr("the line is not UTF-8: check the terminal's or the file's encoding"))
             return
         line = raw.strip()
+        answered, self._answered = self._answered, False
+        if answered and not line:  # «д» then Enter, out of habit: the Enter answers nothing more
+            return
         low = line.lower()
         cmd = COMMANDS.get(low)
         try:
@@ -238,7 +251,7 @@ class Play:
             else:
                 self.stroke(self.pending, line)
         except StrokeInputError as exc:
-            self.error(str(exc))
+            self.error(str(exc), exc)
         except StoreError:
             raise  # the store cannot be used: stop (exit 2), nothing half-written
         except UserError as exc:
@@ -287,7 +300,9 @@ class Play:
             question = tr(
                 "The call is refused: {why}. Record the stroke with the refused call? [y/n] ").format(
                 why=why)
-            if not self.confirm(question):
+            yes = self.confirm(question)
+            self._answered = True
+            if not yes:
                 self.pending = None
                 self.say(tr("the stroke was not recorded; type the call again"))
                 return
@@ -319,7 +334,7 @@ class Play:
         if self.why:
             from .rules import why_lines
 
-            for line in why_lines(e.verdict.clauses, self.lang, full=True):
+            for line in why_lines(e.verdict.clauses, self.lang, full=True, settings=self.s.settings):
                 self.say("   " + line)
         self.show_score()
         if self.s.to_wins > 1 and e.state.result is not None:
@@ -339,7 +354,11 @@ class Play:
                 self.say(text)
             return
         if cmd == "score":
-            self.show_score(series=True)
+            if self.at_game_end() and not self.json:  # the match score and who breaks next, in one line
+                self.show_score()
+                self.say(game_end_text(self.s, self.lang), "bold")
+            else:
+                self.show_score(series=True)
             return
         if cmd == "undo":
             if self.pending is not None:  # first take back a call not yet played
@@ -364,6 +383,12 @@ class Play:
             self.say(tr("stroke {seq} undone").format(seq=seq) if cmd == "undo"
                      else tr("stroke {seq} redone").format(seq=seq))
             self.show_score()
+            if self.at_game_end():  # back at a game's end: who breaks the next one, as after its stroke
+                self.say(game_end_text(self.s, self.lang), "bold")
+
+    def at_game_end(self) -> bool:
+        """The current position is the end of a game in a match of several (партии)."""
+        return self.s.to_wins > 1 and self.s.state.result is not None
 
     # ------------------------------------------------------------------ loop
     def run(self, read_line: Callable[[str], str | None]) -> int:
@@ -428,7 +453,7 @@ def stdin_reader(interactive: bool) -> Callable[[str], str | None]:
 # ---------------------------------------------------------------------- games of a match
 
 def _result_text(result, scores: dict, lang: str) -> str:
-    score = " : ".join(str(v) for v in scores.values())
+    score = " : ".join(num(v) for v in scores.values())
     if result is None:
         return trl(lang, "in play, {score}").format(score=score)
     if result.winner is not None:
@@ -475,7 +500,7 @@ def game_end_text(s, lang: str) -> str:
 
 def scoreboard_line(st: dict, lang: str) -> str:
     p = st["players"]
-    sc = f"{p[0]} {st['scores'][p[0]]} : {st['scores'][p[1]]} {p[1]}"
+    sc = f"{p[0]} {num(st['scores'][p[0]])} : {num(st['scores'][p[1]])} {p[1]}"
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     if st.get("result"):
         r = st["result"]
@@ -493,7 +518,7 @@ def scoreboard_line(st: dict, lang: str) -> str:
 
 def _penalties(received: int, paid: int) -> str:
     """Penalty points received and paid, without a «−0»: «+5», «−10», «+5 −10», or «—»."""
-    parts = ([f"+{received}"] if received else []) + ([f"−{paid}"] if paid else [])
+    parts = ([f"+{received}"] if received else []) + ([num(-paid)] if paid else [])
     return " ".join(parts) or "—"
 
 
@@ -509,7 +534,7 @@ def render_scoreboard(st: dict, match_id: Any, lang: str):
     t.add_column(trl(lang, "penalties ±"), justify="right")
     for name in p:
         marker = "▶" if (st["to_play"] == name and not st.get("result")) else ""
-        t.add_row(marker, name, str(st["scores"][name]), str(st["from_balls"][name]),
+        t.add_row(marker, name, num(st["scores"][name]), num(st["from_balls"][name]),
                   _penalties(st["received"][name], st["paid"][name]))
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     t.caption = scoreboard_line(st, lang).split("; ", 1)[1] if table else ""

@@ -9,6 +9,7 @@ import sys
 from .options import read_text_lines
 from .rules import add_why_option, why_lines
 from ..i18n import UserError, get_lang, tr, trl
+from ..rules.messages import num
 from ..match.record import RECORD_HELP, is_record
 
 
@@ -105,10 +106,10 @@ def report(result, lang: str = "ru", why: bool = False) -> list[str]:
         if row.outcome is not None:  # what happened, in the scorer's short notation
             lines.append(trl(lang, "  outcome: {outcome}").format(outcome=render_outcome(row.outcome.to_json()) or "—"))
         lines.append("  " + v.message(lang))
-        lines.extend("    " + line for line in why_lines(v.clauses, lang, why))
+        lines.extend("    " + line for line in why_lines(v.clauses, lang, why, result.match.settings))
     st = result.state
     p = st.players
-    score = f"{p[0]} {st.scores[0]} : {st.scores[1]} {p[1]}"
+    score = f"{p[0]} {num(st.scores[0])} : {num(st.scores[1])} {p[1]}"
     if st.result is None:
         tail = trl(lang, "Score: {score}. Game not finished; {player} to play.")
     elif st.result.winner is not None:

@@ -59,13 +59,16 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def why_lines(codes, lang: str, full: bool) -> list[str]:
-    """What a verdict's clause codes mean: their titles on one line, or (``--why``) each in full."""
-    from ..rules.clauses import cited, explained
+def why_lines(codes, lang: str, full: bool, settings=None) -> list[str]:
+    """What a verdict's clause codes mean: their titles on one line, or (``--why``) each in full;
+    as played under the match's ``settings`` (a short game's E1 names its own target)."""
+    from ..rules.clauses import DEFAULT_PENALTY, DEFAULT_TARGET, cited, explained
 
+    target = getattr(settings, "target", DEFAULT_TARGET)
+    penalty = getattr(settings, "penalty", DEFAULT_PENALTY)
     if full:
-        return explained(codes, lang)
-    titles = cited(codes, lang)
+        return explained(codes, lang, target, penalty)
+    titles = cited(codes, lang, target, penalty)
     return [tr("Clauses: {titles}.").format(titles=titles)] if titles else []
 
 

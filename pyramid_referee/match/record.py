@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..i18n import N_, trl
+from ..rules.messages import num
 
 # Lark and the rules engine are imported where they are used: the command line imports this
 # module for its help text (RECORD_HELP), and every command would otherwise pay for them.
@@ -65,7 +66,7 @@ RECORD_HELP = N_("""\
                                             (a start from a score sheet: «Счёт», «На столе», «Бьёт» together)
   «Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0»
   «Иван: тройку в угол (не принят) | биток 6 | 3:0»
-  «Пётр: без заказа | биток 9; фол г | 8:-5»
+  «Пётр: без заказа | биток 9; фол г | 8:−5»
 The header comes before the first stroke, one 'Name: value' a line; all but
 «Игроки» is optional. A stroke: the striker, ':', the call as said («без заказа»
 or '-' for none; a call the referee refused is marked «(не принят)»), '|', the
@@ -528,11 +529,11 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
         script_strokes.append(ScriptStroke(s.line, s.call, outcome))
         result.rows.append(ReplayRow(s.line, s.call, call, status, refusal_json, verdict, outcome))
         if s.score is not None and tuple(match.state.scores) != s.score:
-            want = f"{match.state.scores[0]}:{match.state.scores[1]}"
+            want = f"{num(match.state.scores[0])}:{num(match.state.scores[1])}"
             problems.append(Problem(s.line, s.score_col, "score",
                                     N_("the score does not add up: {written} written, {want} by the rules"),
                                     N_("the stroke's verdict: {verdict}"),
-                                    {"written": f"{s.score[0]}:{s.score[1]}", "want": want, "verdict": verdict.message}))
+                                    {"written": f"{num(s.score[0])}:{num(s.score[1])}", "want": want, "verdict": verdict.message}))
     result.script = Script(settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins)
     _check_notation(rec.strokes[len(result.rows) + (checked.judged_to is not None):], problems,
                     parse=parse, settings=settings)
@@ -657,7 +658,7 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
     if s.result_required != d.result_required:
         out.append(f"Нужен результат: {'да' if s.result_required else 'нет'}")
     if start:
-        out.append("Счёт: " + ", ".join(f"{p} {start['scores'][p]}" for p in (p0, p1)))
+        out.append("Счёт: " + ", ".join(f"{p} {num(start['scores'][p])}" for p in (p0, p1)))
         out.append("На столе: " + " ".join(str(b) for b in start["on_table"]))
         out.append(f"Бьёт: {start['to_play']}")
         if start.get("from_hand"):
@@ -680,5 +681,5 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
                 outcome = render_outcome(w.outcome)
         except NotationError:
             outcome = render_outcome(w.outcome)
-        out.append(f"{w.striker}: {call} | {outcome} | {w.scores[0]}:{w.scores[1]}")
+        out.append(f"{w.striker}: {call} | {outcome} | {num(w.scores[0])}:{num(w.scores[1])}")
     return "\n".join(out) + "\n"

@@ -29,6 +29,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from .store import MatchRow, Store, StrokeRow
@@ -171,6 +172,22 @@ def export_record(store: Store, match_id: int) -> str:
     return write_record(store.get_match(match_id), store.strokes(match_id))
 
 
+def outcome_as_typed(text: str | None, outcome: dict) -> str:
+    """The outcome in the marker's own words («промах», «касание») when the notation reads them as
+    the stored outcome; else the outcome written out in the notation (JSON typed, or a notation
+    that reads differently now)."""
+    from ..rules.notation import NotationError, render_outcome, parse_outcome
+
+    typed = " ".join((text or "").split())
+    if typed and not typed.startswith("{"):
+        try:
+            if parse_outcome(typed) == outcome:
+                return typed
+        except NotationError:
+            pass
+    return render_outcome(outcome)
+
+
 # -- CSV for a spreadsheet: what Russian Excel opens as is --------------------------------------
 
 CSV_BOM = "\ufeff"  # Excel reads UTF-8 only when the file starts with a BOM
@@ -196,12 +213,46 @@ def _csv_time(stamp: str) -> str:
         return stamp
 
 
+@dataclass(frozen=True)
+class GamePlace:
+    """Where a stroke stands in a match of several games (партии)."""
+
+    game: int  # the number of the game the stroke belongs to (1-based)
+    ends_game: bool  # the stroke ended its game
+    match_over: bool  # ... and with it the match
+    next_breaker: str | None  # who breaks the next game (E4: the break alternates); None if none follows
+
+
+def game_places(match: MatchRow, strokes: list[StrokeRow]) -> list[GamePlace]:
+    """For each stroke of the current line of play, its game and, where a game ends, who breaks
+    the next one or that the match is over (a one-game match ends with its game, a draw
+    included; a longer one when a player has ``to_wins`` games). Read from the stored verdicts
+    and states, as shown."""
+    out: list[GamePlace] = []
+    wins: dict[str, int] = {}
+    game = 1
+    for r in strokes:
+        res = r.record.verdict.get("result")
+        if not res:
+            out.append(GamePlace(game, False, False, None))
+            continue
+        if res.get("winner"):
+            wins[res["winner"]] = wins.get(res["winner"], 0) + 1
+        over = match.to_wins <= 1 or max(wins.values(), default=0) >= match.to_wins
+        out.append(GamePlace(game, True, over, None if over else r.record.state.get("next_break")))
+        game += 1
+    return out
+
+
 def export_csv(store: Store, match_id: int) -> str:
     """One row a stroke of the current line of play, for a spreadsheet: UTF-8 with a BOM,
     «;» between cells, a decimal comma; headers and words in the current language
-    (``i18n.tr``), the outcome in the outcome notation, the call as said."""
+    (``i18n.tr``), the outcome in the outcome notation, the call as said.
+
+    Columns are only ever added at the end (other tools read them by position). The last one
+    is the game (партия) the stroke belongs to; after a game's last stroke «next to play» is who
+    breaks the next game (E4), or empty when the match is over."""
     from ..i18n import get_lang, tr
-    from ..rules.notation import render_outcome
 
     m = store.get_match(match_id)
     p0, p1 = m.players
@@ -215,11 +266,15 @@ def export_csv(store: Store, match_id: int) -> str:
                 tr("penalty paid by"), tr("fouls"), tr("balls counted"),
                 tr("balls re-spotted"), tr("score {p0}").format(p0=p0), tr("score {p1}").format(p1=p1),
                 tr("next to play"), tr("result"), tr("clauses"),
-                tr("verdict")])
+                tr("verdict"), tr("game")])
     status_words = {"accepted": tr("accepted"), "refused": tr("refused"), "none": tr("no call")}
-    for r in store.strokes(match_id):
+    strokes = store.strokes(match_id)
+    for r, place in zip(strokes, game_places(m, strokes)):
         rec, v, st = r.record, r.record.verdict, r.record.state
         pen = v.get("penalty")
+        next_player = (v.get("next") or {}).get("player", "")
+        if place.ends_game:
+            next_player = place.next_breaker or ""
         res = v.get("result")
         if not res:
             result = ""
@@ -229,13 +284,14 @@ def export_csv(store: Store, match_id: int) -> str:
             result = tr("draw")
         w.writerow([
             m.id, r.seq, _csv_time(r.time), v.get("striker"), rec.call_text or "", status_words.get(rec.call_status, ""),
-            refusals.get(r.seq, (rec.refusal or {}).get("message", "")), render_outcome(rec.outcome),
+            refusals.get(r.seq, (rec.refusal or {}).get("message", "")), outcome_as_typed(rec.outcome_text, rec.outcome),
             tr("yes") if v.get("fulfilled") else tr("no"),
             csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
             " ".join(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
             " ".join(map(str, v.get("respotted", []))), csv_number(st["scores"][p0]), csv_number(st["scores"][p1]),
-            (v.get("next") or {}).get("player", ""), result, " ".join(v.get("clauses", [])),
+            next_player, result, " ".join(v.get("clauses", [])),
             verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
+            place.game,
         ])
     return CSV_BOM + buf.getvalue()
 

@@ -2,10 +2,11 @@
 
 ``Session.create`` starts a match; ``Session.open`` restores one by replaying its
 active strokes (the stored calls and outcomes, never re-parsed text) through a
-fresh ``Match``, and checks that every replayed verdict equals the one stored
-(= the one shown), and the state after the last stroke the stored (= last shown)
-state. A disagreement is reported in ``mismatches``, never
-silently fixed: the stored record stays as it was.
+fresh ``Match``, and checks that every replayed verdict judges as the one stored
+(= the one shown; only its sentence may be worded differently since, ``judged``),
+and the state after the last stroke the stored (= last shown) state. A
+disagreement is reported in ``mismatches``, never silently fixed: the stored
+record stays as it was.
 
 ``Session.enter`` judges a stroke in memory, writes and commits it, and only then
 returns the verdict for showing; if the commit fails the in-memory stroke is
@@ -29,7 +30,30 @@ from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow
 
 
 class StrokeInputError(UserError):
-    """A stroke that cannot be entered (bad call, outcome or notation); nothing changed."""
+    """A stroke that cannot be entered (bad call, outcome or notation); nothing changed.
+
+    For an outcome typed in the notation, ``source`` is the text as typed and ``column`` (1-based)
+    where in it the problem is, so a front end can point at it (``pointer``)."""
+
+    def __init__(self, message: str, *, source: str | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.source = source
+        self.column = column
+
+    def pointer(self) -> list[str]:
+        """The typed text and a caret under the column (two lines), or [] when there is none."""
+        if self.source is None or self.column is None:
+            return []
+        text = self.source.rstrip()
+        col = max(1, min(self.column, len(text) + 1))
+        return [text, " " * (col - 1) + "^"]
+
+
+def judged(verdict: dict) -> dict:
+    """What a verdict decided (points, penalty, balls, who plays next, result, clauses), without its
+    sentence: a stored stroke agrees with its replay when the judgement is the same, even if the
+    wording of the message has been improved since it was shown (the stored sentence stays)."""
+    return {k: v for k, v in verdict.items() if k != "message"}
 
 
 @dataclass(frozen=True)
@@ -82,18 +106,65 @@ def _rules_error_text(exc: Exception, lang: str) -> str:
 _EVENT_FIELD = re.compile(r"^events\[(\d+)\]")
 
 
-def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = None) -> str:
-    """An engine error as the scorer should read it: which part (call / outcome),
-    the field, and for an event typed in the notation, the column it starts at."""
+def event_column(exc: Exception, columns: list[int] | None) -> int | None:
+    """The column (1-based) of the typed item an engine error about ``events[i]`` is about."""
+    m = _EVENT_FIELD.match(getattr(exc, "field", "") or "")
+    if m and columns and int(m.group(1)) < len(columns):
+        return columns[int(m.group(1))]
+    return None
+
+
+def typed_item(source: str, column: int) -> str:
+    """The item of the typed outcome that starts at ``column``: up to the next «;» or «,»."""
+    return re.split(r"[;,]", source[column - 1:], maxsplit=1)[0].strip()
+
+
+# The outcome's marks as the notation writes them (notation.lark): where the marker typed a mark the
+# engine refuses, the message points at those words, not at the JSON field.
+_MARK_WORDS = {
+    "from_hand": r"с\s+рук[иу]?|from\s+hand|(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",  # «в доме» says from hand
+    "first_hit_in_house": r"(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",
+    "positions_unchanged": r"позиция\s+не\s+изменилась|позиция\s+без\s+изменений|без\s+изменений|unchanged",
+    "warned": r"предупреждение|предупрежден|warned|warning",
+}
+
+
+def typed_mark(source: str, field: str) -> tuple[int, str] | None:
+    """(column, the words as typed) of the mark the field stands for in a typed outcome, or None."""
+    pattern = _MARK_WORDS.get(field)
+    m = re.search(pattern, source.lower().replace("ё", "е")) if pattern else None
+    return None if m is None else (m.start() + 1, source[m.start():m.end()])
+
+
+def mark_column(exc: Exception, source: str | None) -> int | None:
+    """The column of the typed mark a refused outcome field stands for (``typed_mark``)."""
+    found = typed_mark(source, getattr(exc, "field", "") or "") if source and not source.lstrip().startswith("{") else None
+    return None if found is None else found[0]
+
+
+def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = None,
+                      source: str | None = None) -> str:
+    """An engine error as the scorer should read it: which part (call / outcome), and for an
+    event typed in the notation, the marker's own words for it (the item quoted, its column),
+    never the engine's field names; else the field in words."""
     text = _rules_error_text(exc, lang)
     field = getattr(exc, "field", "") or ""
     if field.startswith("call"):
         return trl(lang, "call: {what}").format(what=text)
     if field in ("stroke", "undo", "redo"):
         return text
-    m = _EVENT_FIELD.match(field)
-    if m and columns and int(m.group(1)) < len(columns):
-        col = columns[int(m.group(1))]
+    col = event_column(exc, columns)
+    if col is not None and source is not None and isinstance(exc, RulesInputError):
+        return trl(lang, "outcome, column {column}, «{part}»: {what}").format(
+            column=col, part=typed_item(source, col), what=exc.what(lang))
+    mark = typed_mark(source, field) if source and isinstance(exc, RulesInputError) else None
+    if mark is not None:
+        what = exc.what(lang)
+        n = exc.params.get("n") if field == "positions_unchanged" else None
+        if isinstance(n, int) and columns and 1 <= n <= len(columns):   # «…», yet «биток 3» moved a ball
+            what = trl(lang, "yet «{item}» moved a ball").format(item=typed_item(source, columns[n - 1]))
+        return trl(lang, "outcome, column {column}, «{part}»: {what}").format(column=mark[0], part=mark[1], what=what)
+    if col is not None:
         text = trl(lang, "{what} (column {column})").format(what=text, column=col)
     return trl(lang, "outcome: {what}").format(what=text)
 
@@ -131,11 +202,13 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         try:
             data, columns = parse_outcome_located(text)
         except NotationError as exc:
-            raise StrokeInputError(tr("outcome: ") + exc.message(get_lang())) from None
+            raise StrokeInputError(tr("outcome: ") + exc.message(get_lang()), source=text,
+                                   column=exc.column) from None
     try:
         outcome = Outcome.from_json(data)
     except RulesInputError as exc:
-        raise StrokeInputError(engine_error_text(exc, get_lang(), columns)) from None
+        raise StrokeInputError(engine_error_text(exc, get_lang(), columns, text), source=text,
+                               column=event_column(exc, columns) or mark_column(exc, text)) from None
     return data, outcome, columns
 
 
@@ -171,14 +244,18 @@ class Standing:
     time: str = ""
 
 
+#: What a marker types for a stroke without a call, besides «-»: the words the game record uses.
+NO_CALL_WORDS = ("без заказа", "нет заказа", "no call")
+
+
 def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:
     """The call as typed → accepted Call, refusal (C4, C9) or none.
 
-    ``-`` or an empty text is no call; a JSON object is a call in DESIGN.md's JSON
+    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in DESIGN.md's JSON
     form (checked by ``Call.from_json``); anything else goes to the call parser.
     """
     src = (text or "").strip()
-    if src in ("", "-", "—"):
+    if src in ("", "-", "—") or " ".join(src.lower().replace("ё", "е").split()) in NO_CALL_WORDS:
         return CallReading(text=None if not src else src)
     if src.startswith("{"):
         try:
@@ -282,7 +359,7 @@ class Session:
             except ValueError as exc:
                 self.mismatches.append(Mismatch(seq, "verdict", verdict_text, f"damaged record: {exc}"))
                 continue
-            if replayed != stored:
+            if replayed != stored and judged(replayed) != judged(stored):
                 self.mismatches.append(Mismatch(seq, "verdict", stored, replayed))
         last = self.store.last_state(self.id)
         if last is not None and self.match.state.to_json() != last[1]:
@@ -298,7 +375,7 @@ class Session:
 
     def _compare(self, seq: int, verdict, stored_verdict: dict, stored_state: dict, lang: str) -> None:
         replayed = verdict.to_json(lang)
-        if replayed != stored_verdict:
+        if replayed != stored_verdict and judged(replayed) != judged(stored_verdict):
             self.mismatches.append(Mismatch(seq, "verdict", stored_verdict, replayed))
         state = self.match.state.to_json()
         if state != stored_state:
@@ -355,7 +432,8 @@ class Session:
         try:
             verdict = self.match.stroke(reading.call, outcome, call_status=reading.status)
         except RulesError as exc:
-            raise StrokeInputError(engine_error_text(exc, self.lang, columns)) from None
+            raise StrokeInputError(engine_error_text(exc, self.lang, columns, outcome_text), source=outcome_text,
+                                   column=event_column(exc, columns) or mark_column(exc, outcome_text)) from None
         state = self.match.state
         rec = StrokeRecord(
             call_text=reading.text, call=None if reading.call is None else reading.call.to_json(),
