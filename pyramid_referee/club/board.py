@@ -212,6 +212,9 @@ def club(con, lang: str = "ru") -> dict:
         matches_today.append({"table": table, "match": match_id, "time": hm, "players": players,
                               "to_wins": to_wins, "result": result,
                               "line": _day_match_line(table, players, to_wins, result, lang)})
+    for (players,) in con.execute("SELECT DISTINCT players FROM club_matches"):  # everyone who has played
+        for name in _j(players) or []:
+            player(name)
     for name, accepted, refused, penalties in con.execute(_PLAYER_STROKES_SQL):
         st = player(name)
         st["calls_accepted"], st["calls_refused"], st["penalties"] = accepted, refused, penalties

@@ -57,6 +57,9 @@
         .forEach((v) => tr.appendChild(el("td", String(v))));
       body.appendChild(tr);
     });
+    // the best players that fit: a row cut in half helps no one
+    const box = $("stats").parentElement.getBoundingClientRect();
+    while (body.lastChild && body.lastChild.getBoundingClientRect().bottom > box.bottom) body.lastChild.remove();
     window.clubState = b; window.clubRendered = performance.now();
     document.body.dataset.version = b.version;
   }
