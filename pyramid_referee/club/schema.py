@@ -190,6 +190,9 @@ CREATE TRIGGER club_strokes_notify AFTER INSERT OR UPDATE ON club_strokes
 -- the strokes that ended a партия: the board's day and its players' statistics
 CREATE INDEX club_strokes_game_ends ON club_strokes(table_id, match_id, seq)
     WHERE status = 'active' AND verdict->'result' <> 'null'::jsonb;
+-- a table's last change (the board's «удар N отменён») and its last active stroke
+CREATE INDEX club_strokes_changes ON club_strokes(table_id, match_id, action_id);
+CREATE INDEX club_strokes_active ON club_strokes(table_id, match_id, seq) WHERE status = 'active';
 
 CREATE FUNCTION club_table_seen(p_table integer, p_key text, p_queued integer) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
