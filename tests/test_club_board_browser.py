@@ -88,7 +88,7 @@ def _wait_text(page, name: str, selector: str, text: str, timeout: float = 20_00
         arg=[name, selector, text], timeout=timeout)
 
 
-def test_a_table_served_with_club_replicates_and_says_so_on_its_scoreboard(club):
+def test_a_table_served_with_club_replicates_and_says_so_on_its_scoreboard(club, browser):
     table = club["table"]
     assert any("табло клуба: " in line and line.endswith("/club") for line in table.lines)
     table.post("/api/strokes", POCKET3)
@@ -96,6 +96,13 @@ def test_a_table_served_with_club_replicates_and_says_so_on_its_scoreboard(club)
     while time.monotonic() < end and table.state().get("club", {}).get("line") != "клуб: на связи":
         time.sleep(0.1)
     assert table.state()["club"]["line"] == "клуб: на связи"
+    with urllib.request.urlopen(table.base + "/club", timeout=10) as r:  # the board beside the table's pages
+        assert "Табло клуба" in r.read().decode()
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(table.base + "/")
+    page.wait_for_function("document.getElementById('club-line').textContent === 'клуб: на связи'")
+    assert page.locator("a[href='/club']").count() == 1  # the scoreboard links to the board
+    page.close()
     with psycopg.connect(club["url"], autocommit=True) as con:
         end = time.monotonic() + 20
         while time.monotonic() < end and not con.execute("SELECT count(*) FROM club_strokes s JOIN club_tables t"
