@@ -219,3 +219,23 @@ def test_the_board_role_reads_the_board_and_cannot_write_anything(club_url, two_
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 con.execute(sql)
     assert len(_snapshot(club_url)["tables"]) == 2
+
+
+def test_times_on_the_board_are_the_clubs_local_time_whatever_zone_the_server_keeps(club_url, db, monkeypatch):
+    from datetime import datetime, timedelta, timezone
+
+    _register(club_url, db, "Стол 1")
+    monkeypatch.setenv("TZ", "Asia/Yekaterinburg")  # the club: UTC+5
+    time.tzset()
+    try:
+        with psycopg.connect(club_url, autocommit=True) as con:
+            con.execute("SET TIME ZONE 'Pacific/Kiritimati'")  # the server's sessions: UTC+14
+            heard = con.execute("UPDATE club_tables SET seen = now() - interval '5 minutes' RETURNING seen").fetchone()[0]
+            line = board.tables(con, "ru")[0]["sync"]["line"]
+        local = heard.astimezone(timezone(timedelta(hours=5)))
+        expected = local.strftime("%H:%M") if local.date() == datetime.now().astimezone().date() \
+            else local.strftime("%d.%m.%Y %H:%M")
+        assert line == f"нет связи с {expected}"
+    finally:
+        monkeypatch.undo()
+        time.tzset()

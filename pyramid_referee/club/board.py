@@ -19,6 +19,7 @@ Only ``SELECT``: the board's login needs no more than the role ``pyramid_board``
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from ..i18n import trl, trn
@@ -28,9 +29,6 @@ STALE_S = 30.0  # a table not heard of for this long is shown as not connected (
 _TABLES_SQL = """
 SELECT t.id, t.name, t.queued, greatest(t.seen, m.received) AS heard,
        extract(epoch FROM now() - greatest(t.seen, m.received)) AS silent_s,
-       to_char(greatest(t.seen, m.received), 'HH24:MI') AS heard_hm,
-       greatest(t.seen, m.received)::date = current_date AS heard_today,
-       to_char(greatest(t.seen, m.received), 'DD.MM.YYYY HH24:MI') AS heard_full,
        m.match_id, m.players, m.settings, m.to_wins, m.status, m.result,
        s.seq, s.verdict, s.state, s.lang, c.seq, c.status,
        (SELECT jsonb_object_agg(w.winner, w.n) FROM (
@@ -51,7 +49,7 @@ ORDER BY t.name, t.id
 # The strokes that ended a партия (active only), with their table, match and players.
 _GAME_ENDS_SQL = """
 SELECT t.name, s.table_id, s.match_id, s.seq, m.players, s.state->'scores', s.verdict->'result',
-       s.verdict->'penalty', to_char(s.time::timestamptz, 'HH24:MI'), s.time::timestamptz >= date_trunc('day', now())
+       s.time::timestamptz
 FROM club_strokes s JOIN club_matches m ON m.table_id = s.table_id AND m.match_id = s.match_id
 JOIN club_tables t ON t.id = s.table_id
 WHERE s.status = 'active' AND s.verdict->'result' <> 'null'::jsonb
@@ -59,9 +57,9 @@ ORDER BY s.time DESC, s.table_id, s.match_id, s.seq DESC
 """
 
 _MATCHES_TODAY_SQL = """
-SELECT t.name, m.table_id, m.match_id, m.players, m.to_wins, m.result, to_char(m.updated::timestamptz, 'HH24:MI')
+SELECT t.name, m.table_id, m.match_id, m.players, m.to_wins, m.result, m.updated::timestamptz
 FROM club_matches m JOIN club_tables t ON t.id = m.table_id
-WHERE m.status = 'finished' AND m.updated::timestamptz >= date_trunc('day', now())
+WHERE m.status = 'finished' AND m.updated::timestamptz >= %s
 ORDER BY m.updated DESC
 """
 
@@ -78,6 +76,18 @@ SELECT p, sum(accepted)::int, sum(refused)::int, sum(penalties)::int FROM (
 """
 
 
+def _day_start() -> datetime:
+    """Midnight today where the board is shown: «today» and every time on the board are the club's
+    local time, whatever time zone the club server keeps."""
+    return datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _hm(at: datetime) -> str:
+    """ЧЧ:ММ in the board's local time; a day other than today also gets its date."""
+    local = at.astimezone()
+    return local.strftime("%H:%M") if local >= _day_start() else local.strftime("%d.%m.%Y %H:%M")
+
+
 def _j(value: Any) -> Any:
     """A jsonb column as psycopg gives it (decoded), or text from an older driver setting."""
     return json.loads(value) if isinstance(value, str) else value
@@ -92,7 +102,7 @@ def snapshot(con, lang: str = "ru", *, stale_s: float = STALE_S) -> dict:
 def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
     """Every registered table as the board shows it (see the module's text)."""
     out = []
-    for (tid, name, queued, heard, silent_s, heard_hm, heard_today, heard_full, match_id, players, settings, to_wins,
+    for (tid, name, queued, heard, silent_s, match_id, players, settings, to_wins,
          mstatus, mresult, seq, verdict, state, vlang, changed_seq, changed_status, wins) in con.execute(_TABLES_SQL):
         players, settings, verdict, state = _j(players), _j(settings) or {}, _j(verdict), _j(state)
         target = int(settings.get("target", 71))
@@ -114,7 +124,7 @@ def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
                                      "line": verdict_line(con, tid, match_id, seq, verdict, vlang, lang)}
         if changed_status == "undone" and changed_seq is not None and changed_seq > (seq or 0):
             entry["undone_line"] = trl(lang, "stroke {seq} undone").format(seq=changed_seq)
-        entry["sync"] = sync_json(heard, silent_s, queued, heard_hm if heard_today else heard_full, stale_s, lang)
+        entry["sync"] = sync_json(heard, silent_s, queued, None if heard is None else _hm(heard), stale_s, lang)
         out.append(entry)
     return out
 
@@ -195,21 +205,22 @@ def club(con, lang: str = "ru") -> dict:
         return stats.setdefault(name, {"name": name, "games": 0, "won": 0, "points": 0, "points_per_game": 0.0,
                                        "penalties": 0, "calls_accepted": 0, "calls_refused": 0})
 
-    for (table, tid, match_id, seq, players, scores, result, _penalty, hm, today) in con.execute(_GAME_ENDS_SQL):
+    day = _day_start()
+    for (table, tid, match_id, seq, players, scores, result, ended) in con.execute(_GAME_ENDS_SQL):
         players, scores, result = _j(players) or [], _j(scores) or {}, _j(result) or {}
         for p in players:
             st = player(p)
             st["games"] += 1
             st["points"] += int(scores.get(p, 0))
             st["won"] += result.get("winner") == p
-        if today:
-            games_today.append({"table": table, "match": match_id, "seq": seq, "time": hm, "players": players,
+        if ended >= day:
+            games_today.append({"table": table, "match": match_id, "seq": seq, "time": _hm(ended), "players": players,
                                 "scores": scores, "result": result,
                                 "line": _day_game_line(table, players, scores, result, lang)})
     matches_today = []
-    for table, tid, match_id, players, to_wins, result, hm in con.execute(_MATCHES_TODAY_SQL):
+    for table, tid, match_id, players, to_wins, result, ended in con.execute(_MATCHES_TODAY_SQL, (day,)):
         players, result = _j(players) or [], _j(result) or {}
-        matches_today.append({"table": table, "match": match_id, "time": hm, "players": players,
+        matches_today.append({"table": table, "match": match_id, "time": _hm(ended), "players": players,
                               "to_wins": to_wins, "result": result,
                               "line": _day_match_line(table, players, to_wins, result, lang)})
     for (players,) in con.execute("SELECT DISTINCT players FROM club_matches"):  # everyone who has played
