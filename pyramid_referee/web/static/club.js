@@ -45,7 +45,7 @@
     $("server-line").textContent = b.server.line;
     $("server-line").className = "server " + (b.server.online ? "online" : "offline");
     const tables = $("tables"); tables.replaceChildren();
-    if (!b.tables.length) tables.appendChild(el("div", T.no_tables, "no-tables"));
+    if (!b.tables.length && b.server.online) tables.appendChild(el("div", T.no_tables, "no-tables"));
     b.tables.forEach((t) => tables.appendChild(card(t)));
     tables.style.setProperty("--n", Math.max(1, b.tables.length));
     list("games", b.day.games);
