@@ -248,3 +248,12 @@ def test_serve_club_alone_says_when_the_club_server_cannot_be_reached(db, capsys
     gone = f"postgresql:///x?host={tmp_path}/nowhere&user=postgres"
     rc, out, err = run(capsys, monkeypatch, "serve", "--club", gone, "--db", db, "--port", "0")
     assert rc == 2 and "нет связи с сервером клуба" in err
+
+
+def test_serve_club_alone_with_a_login_that_may_not_read_the_club_says_so(club_url, db, capsys, monkeypatch):
+    with psycopg.connect(club_url, autocommit=True) as con:
+        schema.migrate(con)
+        con.execute("CREATE ROLE stranger LOGIN")  # not in pyramid_board
+    rc, out, err = run(capsys, monkeypatch, "serve", "--club", club_url.replace("user=postgres", "user=stranger"),
+                       "--db", db, "--port", "0")
+    assert rc == 2 and "не даёт этой учётной записи читать табло" in err

@@ -111,16 +111,16 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _registered_store(db, url: str):
-    """The path of this computer's store when it is registered on that club server, else None."""
+def _is_registered(db, url: str) -> bool:
+    """Is this computer's store registered as a table on that club server?"""
     from ..club.sync import load_link
     from ..match.store import Store, StoreError
 
     try:
         with Store(db, create=False) as store:
-            return store.path if load_link(store, url) is not None else None
+            return load_link(store, url) is not None
     except StoreError:
-        return None  # no store here: a manager's computer
+        return False  # no store here: a manager's computer
 
 
 def _base_url(args, sock) -> str:
@@ -147,15 +147,21 @@ def _run(app, sock, on_exit) -> None:
 
 def _serve_board(args, url: str) -> int:
     """The club board alone: this computer is no registered table of that server."""
-    from ..club.sync import connect
+    import psycopg
+
+    from ..club.sync import ClubError, connect
     from .club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
         raise UserError(tr(
             "this table is not registered on the club server; register it once: pyramid-referee "
             "club register --club URL --name NAME").format())
-    with connect(url) as con:  # reachable, and a schema the board can read: said now, not on the page
-        check_schema(con)
+    try:
+        with connect(url) as con:  # reachable, and a schema the board can read: said now, not on the page
+            check_schema(con)
+    except psycopg.Error as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
+        raise ClubError(tr("the club server does not let this login read the board ({why})").format(
+            why=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
     app = create_board_app(url, lang=get_lang())
     sock = _bind(args.host, args.port)
     base = _base_url(args, sock)
@@ -182,7 +188,7 @@ def cmd_serve(args) -> int:
     except ImportError as exc:
         raise UserError(tr("the web face needs a package that is not installed: {name}").format(
             name=exc.name)) from None
-    if url is not None and _registered_store(args.db, url) is None:
+    if url is not None and not _is_registered(args.db, url):
         return _serve_board(args, url)
     pin = args.pin or f"{secrets.randbelow(10 ** 6):06d}"
     mid = _open_match(args)
