@@ -257,3 +257,32 @@ def test_serve_club_alone_with_a_login_that_may_not_read_the_club_says_so(club_u
     rc, out, err = run(capsys, monkeypatch, "serve", "--club", club_url.replace("user=postgres", "user=stranger"),
                        "--db", db, "--port", "0")
     assert rc == 2 and "не даёт этой учётной записи читать табло" in err
+
+
+def test_a_table_served_with_club_starts_and_plays_while_the_club_server_is_down(club_url, tmp_path, pg_cluster):
+    db = tmp_path / "t.sqlite"
+    _register(club_url, db, "Стол 1")
+    pg_cluster.stop("immediate")
+    table = None
+    try:
+        table = Server(db, "--club", club_url, "--players", "Аня", "Боря")
+        verdict = table.post("/api/strokes", POCKET3)  # local first: judged and stored with no club server
+        assert verdict["seq"] == 1
+        end = time.monotonic() + 20
+        while time.monotonic() < end and table.state()["club"]["online"] is not False:
+            time.sleep(0.1)
+        assert table.state()["club"]["line"] == "клуб: нет связи, в очереди 1 удар"
+        with urllib.request.urlopen(table.base + "/api/club/state", timeout=10) as r:
+            assert json.loads(r.read())["server"]["online"] is False
+    finally:
+        pg_cluster.start()
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end and table.state()["club"]["line"] != "клуб: на связи":
+            time.sleep(0.1)
+        assert table.state()["club"]["line"] == "клуб: на связи"
+        with psycopg.connect(club_url, autocommit=True) as con:
+            assert con.execute("SELECT seq, status FROM club_strokes").fetchall() == [(1, "active")]
+    finally:
+        if table is not None:
+            table.stop()
