@@ -286,3 +286,25 @@ def test_a_table_served_with_club_starts_and_plays_while_the_club_server_is_down
     finally:
         if table is not None:
             table.stop()
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
+def test_eight_tables_share_a_tv_and_a_tablet_with_nothing_overflowing(club, browser, width, height):
+    for i in range(3, 9):  # six more tables, one of them a match to two wins, each with a stroke
+        db = club["tmp"] / f"t{i}.sqlite"
+        _register(club["url"], db, f"Стол {i}")
+        with Store(db) as store:
+            s = Session.create(store, [f"Игрок {i}А с длинной фамилией", f"Игрок {i}Б"], to_wins=2 if i == 5 else 1)
+            s.enter(CALL, "биток 3; 3 в правый дальний угол")
+        assert ClubSync(db, club["url"]).drain()
+    board = _manager(club)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(board.base + "/")
+    page.wait_for_function("document.querySelectorAll('.table-card').length === 8")
+    _wait_text(page, "Стол 8", ".pscore", "3")
+    page.screenshot(path=str(club["tmp"] / f"club8-{width}x{height}.png"))
+    m = page.evaluate(LAYOUT_JS)
+    assert m["scrollW"] <= m["w"] and m["scrollH"] <= m["h"], m
+    assert not m["clipped"] and not m["spill"] and not m["outside"], m
+    assert m["score"] >= (60 if width > 1000 else 36) and m["score"] > m["name"], m  # a tablet is read at arm's length
+    page.close()

@@ -47,7 +47,7 @@
     const tables = $("tables"); tables.replaceChildren();
     if (!b.tables.length && b.server.online) tables.appendChild(el("div", T.no_tables, "no-tables"));
     b.tables.forEach((t) => tables.appendChild(card(t)));
-    tables.style.setProperty("--n", Math.max(1, b.tables.length));
+    document.body.classList.toggle("many", b.tables.length > 4);  // the tables get more of the screen
     list("games", b.day.games);
     list("matches", b.day.matches);
     const body = $("stats").querySelector("tbody"); body.replaceChildren();
