@@ -58,7 +58,7 @@ def test_the_club_schema_is_built_from_empty_and_a_second_migration_changes_noth
         assert schema.version(con) == 0
         assert schema.migrate(con) == 0
         assert schema.version(con) == schema.SCHEMA_VERSION
-        assert schema.migrate(con) == schema.SCHEMA_VERSION == 2  # already there: nothing applied
+        assert schema.migrate(con) == schema.SCHEMA_VERSION == 3  # already there: nothing applied
         names = {r[0] for r in con.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         assert {"club_schema", "club_tables", "club_matches", "club_strokes"} <= names
 
@@ -319,3 +319,31 @@ def test_club_sync_running_beside_another_writer_sends_its_strokes_as_they_come(
         out, err = p.communicate(timeout=30)
     assert p.returncode == 130, err
     assert "клуб: на связи" in out
+
+
+@pytest.mark.parametrize("old", range(1, schema.SCHEMA_VERSION))
+def test_every_earlier_club_schema_with_strokes_is_upgraded_keeping_them_and_the_board_then_hears_the_table(
+        club_url, db, old):
+    from pyramid_referee.club import board
+
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert schema.migrate(con, to=old) == 0
+        table_id, key = schema.register(con, "Стол 1")
+    with Store(db) as store:
+        save_link(store, club_url, table_id, "Стол 1", key)
+        s = Session.create(store, ["Аня", "Боря"])
+        _strike(s, 1)
+        _strike(s, 2)
+    assert ClubSync(db, club_url).drain()  # an old server: the table cannot report in, and replicates all the same
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert con.execute("SELECT count(*) FROM club_strokes").fetchone()[0] == 2
+        assert schema.migrate(con) == old
+        assert schema.version(con) == schema.SCHEMA_VERSION
+        con.execute(f"LISTEN {schema.NOTIFY_CHANNEL}")
+        with Store(db) as store:
+            _strike(Session.open(store), 3)
+        assert ClubSync(db, club_url).drain()
+        assert {n.payload for n in con.notifies(timeout=0.5)} == {str(table_id)}
+        (t,) = board.tables(con, "ru")
+        assert t["seq"] == 3 and t["sync"]["line"] == "на связи"  # it reported in on the new schema
+    assert sorted(_server(club_url, table_id)) == sorted(_local(db))

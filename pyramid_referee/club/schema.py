@@ -25,6 +25,18 @@ functions and nothing else.
 
 v2 adds ``club_table_strokes(table, key)``: a table reads its own strokes back (the
 same key check), and no other table's.
+
+v3 is for the club board (``club/board.py``):
+
+- every change replication makes to ``club_tables``, ``club_matches`` or ``club_strokes``
+  sends ``NOTIFY club_board`` with the table's id as the payload (a trigger); PostgreSQL
+  folds identical payloads within a transaction, so a batch notifies once;
+- ``club_tables.seen`` / ``queued``: when the table's sync last reported in and the queue
+  it reported, written by ``club_table_seen(table, key, queued)`` (key-checked), which the
+  sync calls only when the queue changed or every ``SEEN_EVERY_S`` (``sync.py``): 100
+  tables must not write a row each a second;
+- the role ``pyramid_board`` (NOLOGIN: grant it to the board's login) may read what the
+  board shows (not the key hashes) and write nothing.
 """
 
 from __future__ import annotations
@@ -32,7 +44,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+NOTIFY_CHANNEL = "club_board"  # LISTEN club_board: the payload is the table's id
 LOCK_ID = 7107110  # pg_advisory_xact_lock: one migration at a time
 
 # version → the SQL that brings a database of that version to the next one (0: empty).
@@ -151,6 +164,52 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION club_table_strokes(integer, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION club_table_strokes(integer, text) TO pyramid_table;
+""",
+    # v3: the club board: NOTIFY on every change, the table's last report, a read-only role.
+    2: """
+ALTER TABLE club_tables ADD COLUMN seen timestamptz, ADD COLUMN queued integer;
+
+CREATE FUNCTION club_notify_table() RETURNS trigger
+LANGUAGE plpgsql SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM pg_notify('club_board', NEW.id::text);
+    RETURN NULL;
+END $$;
+CREATE FUNCTION club_notify_row() RETURNS trigger
+LANGUAGE plpgsql SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM pg_notify('club_board', NEW.table_id::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER club_tables_notify AFTER INSERT OR UPDATE ON club_tables
+    FOR EACH ROW EXECUTE FUNCTION club_notify_table();
+CREATE TRIGGER club_matches_notify AFTER INSERT OR UPDATE ON club_matches
+    FOR EACH ROW EXECUTE FUNCTION club_notify_row();
+CREATE TRIGGER club_strokes_notify AFTER INSERT OR UPDATE ON club_strokes
+    FOR EACH ROW EXECUTE FUNCTION club_notify_row();
+-- the strokes that ended a партия: the board's day and its players' statistics
+CREATE INDEX club_strokes_game_ends ON club_strokes(table_id, match_id, seq)
+    WHERE status = 'active' AND verdict->'result' <> 'null'::jsonb;
+-- a table's last change (the board's «удар N отменён») and its last active stroke
+CREATE INDEX club_strokes_changes ON club_strokes(table_id, match_id, action_id);
+CREATE INDEX club_strokes_active ON club_strokes(table_id, match_id, seq) WHERE status = 'active';
+
+CREATE FUNCTION club_table_seen(p_table integer, p_key text, p_queued integer) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    PERFORM club_check_key(p_table, p_key);
+    UPDATE club_tables SET seen = now(), queued = p_queued WHERE id = p_table;
+END $$;
+REVOKE ALL ON FUNCTION club_table_seen(integer, text, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION club_table_seen(integer, text, integer) TO pyramid_table;
+
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pyramid_board') THEN
+        CREATE ROLE pyramid_board NOLOGIN;
+    END IF;
+END $$;
+GRANT SELECT ON club_schema, club_matches, club_strokes TO pyramid_board;
+GRANT SELECT (id, name, created, seen, queued) ON club_tables TO pyramid_board;
 """,
 }
 

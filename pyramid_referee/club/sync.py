@@ -30,6 +30,7 @@ _LINK = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S, "keepalives":
          "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10000}
 COALESCE_S = 0.05  # after a stroke, the worker waits this long before sending (a burst goes at once)
 QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
+SEEN_EVERY_S = 10.0  # the club board hears from an idle table this often (schema v3's club_table_seen)
 
 
 class ClubError(UserError):
@@ -202,6 +203,7 @@ class ClubSync:
                 self._pg = psycopg.connect(self.url, **_LINK)
             else:
                 self._pg.execute("SELECT 1")
+            self._report_seen()
             return True
         except (psycopg.Error, OSError, UserError) as exc:
             if self._pg is not None:
@@ -215,6 +217,27 @@ class ClubSync:
             self._status = SyncStatus(False, queued, str(exc).strip().splitlines()[0] if str(exc).strip() else
                                       type(exc).__name__)
             return False
+
+    _seen_at = float("-inf")  # when this sync last reported in (monotonic), on which connection, what queue
+    _seen_link = None
+    _seen_queued = None
+
+    def _report_seen(self) -> None:
+        """Tell the club board this table is here (``club_table_seen``): at once on a new connection
+        or when the queue changed, else every ``SEEN_EVERY_S`` (not each drain: 100 tables share the
+        server). A server older than schema v3 has no board to tell."""
+        import time
+
+        import psycopg
+
+        queued, now = self._since, time.monotonic()
+        if self._pg is self._seen_link and queued == self._seen_queued and now - self._seen_at < SEEN_EVERY_S:
+            return
+        try:
+            self._pg.execute("SELECT club_table_seen(%s, %s, %s)", (self.table_id, self._key, queued))
+        except psycopg.errors.UndefinedFunction:
+            pass
+        self._seen_at, self._seen_link, self._seen_queued = now, self._pg, queued
 
     def _next_batch(self):
         """(match_id, last action id, match row, stroke rows) of the first match with pending actions."""

@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from ..i18n import UserError, json_reason, set_lang, tr
 from ..match.session import CallReading, Session, Standing, StrokeInputError
 from ..match.store import Store, StoreConflict, StoreError
+from .club import board_routes
 from .learn import learn_routes
 from .texts import POCKETS, page_texts
 from .view import call_json, state_json
@@ -66,6 +67,8 @@ class Table:
         self.notices: list[str] = []
         self.loop: asyncio.AbstractEventLoop | None = None
         self._payload: str | None = None
+        self.club = None  # serve --club: the background sync (club.sync.ClubSync); its line is on the scoreboard
+        self.club_line = ""
 
     # -- life ------------------------------------------------------------------------------
     def open(self) -> None:
@@ -121,6 +124,8 @@ class Table:
         if version != self.standing_version:
             self.standing_version = version
             seen = True
+        if self.club is not None and self.club.status().text() != self.club_line:
+            seen = True  # the club line changed (connected, not connected, the queue)
         if seen:
             self.changed()
         return seen
@@ -137,7 +142,17 @@ class Table:
 
     # -- state and its listeners -------------------------------------------------------------
     def state(self) -> dict:
-        return {**state_json(self.session, self.standing, self.lang), "notices": self.notices}
+        out = {**state_json(self.session, self.standing, self.lang), "notices": self.notices}
+        if self.club is not None:
+            st = self.club.status()
+            self.club_line = st.text()
+            out["club"] = {"online": st.online, "queued": st.queued, "line": self.club_line}
+        return out
+
+    def committed(self) -> None:
+        """A stroke, an undo, a redo or a new match is in the store: the club gets it soon."""
+        if self.club is not None:
+            self.club.notify()
 
     def payload(self) -> str:
         if self._payload is None:
@@ -202,8 +217,10 @@ def _outcome_field(data: dict) -> str:
 
 
 def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "ru",
-               host_names: tuple[str, ...] = ()) -> Starlette:
-    """The app for one stored match. ``pin``: the secret the pad's requests must carry."""
+               host_names: tuple[str, ...] = (), club_url: str | None = None) -> Starlette:
+    """The app for one stored match. ``pin``: the secret the pad's requests must carry.
+    ``club_url``: this table is registered on that club server: its store replicates there in the
+    background (``ClubSync``, as ``play --club``) and the club board is at ``/club``."""
     from contextlib import asynccontextmanager
 
     from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -215,17 +232,31 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     texts_json = _dumps(texts)
     pockets_json = _dumps(dict(POCKETS))
     has_diagram = True  # the scoreboard shows the standing call's route picture (diagram.py)
+    feed = None
+    if club_url is not None:
+        from ..club.sync import ClubSync
+        from .club import BoardFeed
+
+        table.club = ClubSync(db, club_url)  # checks the registration now, before the server starts
+        feed = BoardFeed(club_url, lang)
 
     @asynccontextmanager
     async def lifespan(app):
         table.open()  # in the event loop's thread: the SQLite connection stays there
         table.loop = asyncio.get_running_loop()
         watcher = asyncio.ensure_future(table.watch())
+        if table.club is not None:
+            table.club.start()  # local first: the worker never blocks a stroke
+            feed.start(table.loop)
         try:
             yield
         finally:
             watcher.cancel()
             table.end_streams()
+            if feed is not None:
+                feed.end_streams()
+                feed.stop()
+                table.club.stop()  # one last drain attempt
             table.close()
 
     # -- guards ------------------------------------------------------------------------------
@@ -250,7 +281,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     def page(name: str, **extra) -> HTMLResponse:
         html = env.get_template(name).render(t=texts, texts_json=texts_json, state_json=table.payload(),
                                              pockets_json=pockets_json, lang=lang, has_diagram=has_diagram,
-                                             **extra)
+                                             has_club=feed is not None, **extra)
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
                                            "Referrer-Policy": "no-referrer"})
 
@@ -259,6 +290,15 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
 
     async def pad(request: Request) -> Response:
         return page("pad.html")
+
+    def club_page(board_json: str) -> HTMLResponse:
+        from .texts import board_texts
+
+        t = board_texts()
+        html = env.get_template("club.html").render(t=t, texts_json=_dumps(t), lang=lang, table_link=True,
+                                                    board_json=board_json)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
+                                           "Referrer-Policy": "no-referrer"})
 
     # -- API: reading ------------------------------------------------------------------------
     async def api_state(request: Request) -> Response:
@@ -341,6 +381,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         except UserError as exc:
             return refused(exc)
         table.standing_version = s.standing_version()  # the stroke cleared it in its own transaction
+        table.committed()
         table.changed()  # the pages have it now …
         s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
         return JSONResponse({**entered.record.verdict, "seq": entered.seq})
@@ -361,6 +402,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             except UserError as exc:
                 return refused(exc)
             if seq is not None:
+                table.committed()
                 table.changed()
             return JSONResponse({"seq": seq})
         return handler
@@ -382,6 +424,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             return refused(exc)
         table.match_id, table.session = new.id, new
         table.standing_version = new.standing_version()
+        table.committed()
         table.changed()
         return JSONResponse({"match": new.id})
 
@@ -398,10 +441,12 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         Route("/api/new", api_new, methods=["POST"]),
         Route("/api/pin", api_pin, methods=["POST"]),
         *learn_routes(page, lang),  # /learn and its read-only API: no PIN, no store
+        *([] if feed is None else board_routes(feed, club_page, at_root=False)),  # /club: read-only, no PIN
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.table = table
+    app.state.feed = feed
     return app
 
 

@@ -1,6 +1,6 @@
 """``pyramid-referee serve``: the table's web face (DESIGN.md, ``serve``).
 
-``serve [--db PATH] [--match ID | --players A B] [--host H] [--port P] [--pin PIN]``: the
+``serve [--db PATH] [--match ID | --players A B] [--host H] [--port P] [--pin PIN] [--club URL]``: the
 scoreboard at ``/``, the marker's pad at ``/pad``, the JSON API under ``/api``. It binds
 127.0.0.1 unless told otherwise; ``--port 0`` takes a free port; the URLs are printed before
 the first request is served. The pad's PIN is ``--pin`` or a random one, printed at start and
@@ -10,6 +10,11 @@ line or logged); on a network (``--host 0.0.0.0``) that URL is also printed as a
 Which match: ``--match ID``, a new one with ``--players A B`` (and ``--to-wins``, ``--mode``),
 else the latest unfinished one, as ``match resume`` takes it. Every check is made, and the
 match opened, before the server starts: a bad option is one Russian line and exit 2.
+
+``--club URL`` (or ``$PYRAMID_REFEREE_CLUB``): when this store is registered on that club server
+(``club register``), the table is served as without it, its store replicates there in the
+background (its status on the scoreboard) and the club board is at ``/club``; when it is not
+(a manager's computer), the club board alone is served, at ``/``, and the banner says so.
 """
 
 from __future__ import annotations
@@ -45,6 +50,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--port", metavar=tr("PORT"), type=_port, default=8071, help=tr("the port (default 8071; 0: any free one)"))
     p.add_argument("--pin", metavar=tr("PIN"), default=None,
                    help=tr("the pad's PIN, 4 to 64 letters, digits, '-' or '_' (default: a random one, printed)"))
+    p.add_argument("--club", metavar="URL", default=None,
+                   help=tr("the club server (postgresql://…; default: $PYRAMID_REFEREE_CLUB): a table registered "
+                           "there replicates to it and shows the club board at /club; on a computer that is no "
+                           "registered table, the club board alone is served"))
     p.set_defaults(handler=cmd_serve)
 
 
@@ -102,45 +111,110 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _is_registered(db, url: str) -> bool:
+    """Is this computer's store registered as a table on that club server?"""
+    from ..club.sync import load_link
+    from ..match.store import Store, StoreError
+
+    try:
+        with Store(db, create=False) as store:
+            return load_link(store, url) is not None
+    except StoreError:
+        return False  # no store here: a manager's computer
+
+
+def _base_url(args, sock) -> str:
+    port = sock.getsockname()[1]
+    shown = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+def _run(app, sock, on_exit) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
+                            lifespan="on")
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            on_exit()  # open pages hold their event streams: end them, or Ctrl-C waits
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=[sock])
+
+
+def _serve_board(args, url: str) -> int:
+    """The club board alone: this computer is no registered table of that server."""
+    import psycopg
+
+    from ..club.sync import ClubError, connect
+    from .club import check_schema, create_board_app
+
+    if args.players is not None or args.match is not None:
+        raise UserError(tr(
+            "this table is not registered on the club server; register it once: pyramid-referee "
+            "club register --club URL --name NAME").format())
+    try:
+        with connect(url) as con:  # reachable, and a schema the board can read: said now, not on the page
+            check_schema(con)
+    except psycopg.Error as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
+        raise ClubError(tr("the club server does not let this login read the board ({why})").format(
+            why=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
+    app = create_board_app(url, lang=get_lang())
+    sock = _bind(args.host, args.port)
+    base = _base_url(args, sock)
+    print(tr("this computer is not a registered table of that club server: serving the club board alone"))
+    print(tr("club board: {url}").format(url=base + "/"))
+    print(tr("Ctrl-C stops the server"), flush=True)
+    feed = app.state.feed
+    _run(app, sock, lambda: feed.loop.call_soon_threadsafe(feed.end_streams) if feed.loop else None)
+    return 0
+
+
 def cmd_serve(args) -> int:
     if args.pin is not None and not PIN_RE.match(args.pin):
         raise UserError(tr("--pin: 4 to 64 letters, digits, '-' or '_'"))
-    pin = args.pin or f"{secrets.randbelow(10 ** 6):06d}"
-    mid = _open_match(args)
+    from ..club.sync import from_args, server_id
+
+    url = from_args(args)
+    if url is not None:
+        server_id(url)  # an address that is not understood: one line, exit 2
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401
 
         from .app import create_app
     except ImportError as exc:
         raise UserError(tr("the web face needs a package that is not installed: {name}").format(
             name=exc.name)) from None
+    if url is not None and not _is_registered(args.db, url):
+        return _serve_board(args, url)
+    pin = args.pin or f"{secrets.randbelow(10 ** 6):06d}"
+    mid = _open_match(args)
+    app = create_app(args.db, mid, pin=pin, lang=get_lang(), club_url=url)
     sock = _bind(args.host, args.port)
-    port = sock.getsockname()[1]
-    shown = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    base = f"http://{shown}:{port}"
+    base = _base_url(args, sock)
     pad_url = f"{base}/pad#pin={pin}"
     print(tr("match {id}").format(id=mid))
     print(tr("scoreboard: {url}").format(url=base + "/"))
     print(tr("marker's pad: {url}").format(url=pad_url))
     print(tr("PIN: {pin}").format(pin=pin))
     print(tr("teaching page: {url}").format(url=base + "/learn"))  # read-only: no PIN
+    if url is not None:
+        print(tr("club board: {url}").format(url=base + "/club"))  # read-only: no PIN
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         import segno
 
         print(tr("the pad's QR code (scan it with the tablet):"))
         segno.make(pad_url, error="m").terminal(out=sys.stdout, compact=True)
     print(tr("Ctrl-C stops the server"), flush=True)
-    app = create_app(args.db, mid, pin=pin, lang=get_lang())
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
-                            lifespan="on")
-    table = app.state.table
+    table, feed = app.state.table, app.state.feed
 
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig, frame) -> None:
-            table.stopping()  # open scoreboards hold their event streams: end them, or Ctrl-C waits
-            super().handle_exit(sig, frame)
+    def on_exit() -> None:
+        table.stopping()
+        if feed is not None and feed.loop is not None:
+            feed.loop.call_soon_threadsafe(feed.end_streams)
 
-    Server(config).run(sockets=[sock])
+    _run(app, sock, on_exit)
     return 0

@@ -40,6 +40,7 @@ def page_texts() -> dict:
         "title_board": tr("Scoreboard"),
         "title_pad": tr("Marker's pad"),
         "learn": tr("learn to call"),
+        "club_board": tr("club board"),
         "match": tr("match"),
         "to_play": tr("to play"),
         "from_hand": tr("from hand"),
@@ -91,4 +92,32 @@ def page_texts() -> dict:
         "ball_word": tr("ball"),
         "pockets": pocket_names(),
         "foul_names": {letter: tr(FOUL_WORDS[letter]) for letter in GIVEN_FOULS},
+    }
+
+
+def board_texts() -> dict:
+    """The words of the club board (``/club``) and of its script, in the current language."""
+    return {
+        "title_club": tr("Club board"),
+        "tables": tr("tables"),
+        "no_tables": tr("no table is registered on the club server"),
+        "no_match": tr("no match yet"),
+        "no_verdict_yet": tr("no stroke yet"),
+        "needs": tr("needs {n} to {target}"),
+        "reached": tr("reached {target}"),
+        "to_play": tr("to play"),
+        "match_wins": tr("match to {wins} wins: games {score}"),
+        "games_today": tr("today's games"),
+        "matches_today": tr("today's matches"),
+        "none_yet": tr("none yet"),
+        "players": tr("players"),
+        "player": tr("player"),
+        "games": tr("games"),
+        "won": tr("won"),
+        "points_per_game": tr("points per game"),
+        "penalties": tr("penalties incurred"),
+        "calls_accepted": tr("calls accepted"),
+        "calls_refused": tr("calls refused"),
+        "offline": tr("connection lost; reconnecting…"),
+        "table_link": tr("this table's scoreboard"),
     }

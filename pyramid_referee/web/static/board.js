@@ -10,6 +10,9 @@
   function render(s) {
     $("match-title").textContent = T.match + " " + s.match;
     $("match-line").textContent = s.match_line || "";
+    const club = $("club-line");  // serve --club: where the table's replication stands
+    club.hidden = !s.club; club.textContent = s.club ? s.club.line : "";
+    club.classList.toggle("offline", !!s.club && s.club.online === false);
     const over = !!s.game_result;
     s.players.forEach((name, i) => {
       const box = $("p" + i);
