@@ -86,6 +86,21 @@ def _a_few_strokes(srv: Server) -> None:
     srv.post("/api/call", {"call": "пятого чисто в левую середину"})
 
 
+def test_a_score_below_zero_reads_with_the_typographic_minus_on_the_scoreboard_and_the_pad(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}})
+    state = srv.state()
+    assert min(state["scores"].values()) < 0, state["scores"]  # the breaker paid for a foul: below zero
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(srv.base + "/")
+    page.wait_for_function("document.body.dataset.seq === '1'")
+    for i, name in enumerate(state["players"]):
+        assert page.locator(f"#p{i} [data-score]").inner_text() == str(state["scores"][name]).replace("-", "\u2212")
+    page.goto(srv.pad_url)
+    page.wait_for_function("document.getElementById('score').textContent.includes('\u2212')")
+    assert "-" not in page.locator("#score").inner_text().split("\u00b7")[0]
+
+
 @pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
 def test_the_scoreboard_fits_the_screen_and_the_score_is_the_largest_text(browser, servers, tmp_path, width, height):
     srv = servers(tmp_path / "m.db", "--players", "Константин Константинопольский", "Пётр")

@@ -5,6 +5,7 @@
   const $ = (id) => document.getElementById(id);
   const fill = (s, map) => s.replace(/\{(\w+)\}/g, (m, k) => (k in map ? map[k] : m));
   function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
+  const num = (n) => String(n).replace("-", "\u2212");  // a negative score with the typographic minus, as everywhere people read one
   function pen(rec, paid) { const p = []; if (rec) p.push("+" + rec); if (paid) p.push("\u2212" + paid); return p.join(" "); }
 
   function render(s) {
@@ -17,7 +18,7 @@
     s.players.forEach((name, i) => {
       const box = $("p" + i);
       box.querySelector(".name").textContent = name;
-      box.querySelector("[data-score]").textContent = s.scores[name];
+      box.querySelector("[data-score]").textContent = num(s.scores[name]);
       box.querySelector(".needs").textContent = s.needs[name] > 0
         ? fill(T.needs, { n: s.needs[name], target: s.target }) : fill(T.reached, { target: s.target });
       const p = pen(s.received[name], s.paid[name]);

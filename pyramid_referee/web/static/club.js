@@ -19,7 +19,7 @@
     t.players.forEach((p) => {
       const box = el("div", null, "card-player" + (!t.result_line && t.to_play === p ? " turn-on" : ""));
       box.appendChild(el("div", p, "pname"));
-      box.appendChild(el("div", String(t.scores[p]), "pscore"));
+      box.appendChild(el("div", String(t.scores[p]).replace("-", "\u2212"), "pscore")  /* the typographic minus, as everywhere people read a score */);
       box.appendChild(el("div", t.needs[p] > 0 ? fill(T.needs, { n: t.needs[p], target: t.target })
         : fill(T.reached, { target: t.target }), "pneeds"));
       ps.appendChild(box);

@@ -40,7 +40,7 @@
   // -- what is shown -----------------------------------------------------------------------
   function render() {
     const s = state, p = s.players;
-    $("score").textContent = p[0] + " " + s.scores[p[0]] + " : " + s.scores[p[1]] + " " + p[1] + " \u00b7 " +
+    $("score").textContent = p[0] + " " + String(s.scores[p[0]]).replace("-", "\u2212") + " : " + String(s.scores[p[1]]).replace("-", "\u2212") + " " + p[1] + " \u00b7 " +
       T.to_play + ": " + s.to_play + (s.from_hand ? " (" + T.from_hand + ")" : "");
     const c = s.standing_call;
     $("call-line").textContent = c ? c.line + (c.heard_line ? " (" + c.heard_line + ")" : "") : "";
