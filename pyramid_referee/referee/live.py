@@ -480,7 +480,7 @@ class LiveRun:
         if self.why:  # each cited clause in full
             from ..cli.rules import why_lines
 
-            for line in why_lines(entered.verdict.clauses, lang, full=True):
+            for line in why_lines(entered.verdict.clauses, lang, full=True, settings=session.settings):
                 console.print("   " + line, markup=False)
         session.mark_shown(entered.seq)  # on the screen now: a resume will not name it
         self.speaker.say(entered.verdict.message(lang))

@@ -46,12 +46,15 @@ def call_json(reading: CallReading | None, lang: str, standing: Standing | None 
     }
 
 
-def titled(codes, lang: str) -> list[dict]:
-    """Clause codes with their titles (the verdict's «why»), unknown codes left bare."""
+def titled(codes, lang: str, settings=None) -> list[dict]:
+    """Clause codes with their titles (the verdict's «why»), unknown codes left bare; as played
+    under the match's ``settings`` (a short game's E1 names its own target)."""
+    target = getattr(settings, "target", clauses.DEFAULT_TARGET)
+    penalty = getattr(settings, "penalty", clauses.DEFAULT_PENALTY)
     out = []
     for code in codes or ():
         try:
-            out.append({"id": code, "title": clauses.title(code, lang)})
+            out.append({"id": code, "title": clauses.as_played(code, target, penalty).title(lang)})
         except KeyError:
             out.append({"id": code, "title": ""})
     return out
@@ -75,7 +78,7 @@ def _stroke_json(s: Session, row, lang: str) -> dict:
         "message": verdict.get("message", ""),
         "points": verdict.get("points", {}),
         "penalty": verdict.get("penalty"),
-        "clauses": titled(verdict.get("clauses"), lang),
+        "clauses": titled(verdict.get("clauses"), lang, s.settings),
         "result": verdict.get("result"),
     }
 
