@@ -123,6 +123,35 @@ class ClubSync:
         self._pg = None
         self._store: Store | None = None
 
+    # ---------------------------------------------------------------- hooks around drain
+    # ``drain`` resets ``_since`` when it begins and sets ``_status`` when it ends; a sync run in
+    # a child process (club.process) overrides these two hooks to tell the table, with no change
+    # to ``drain`` itself.
+    @property
+    def _since(self) -> int:
+        return self.__since
+
+    @_since.setter
+    def _since(self, n: int) -> None:
+        self.__since = n
+        if n == 0:
+            self._drain_began()
+
+    @property
+    def _status(self) -> SyncStatus:
+        return self.__status
+
+    @_status.setter
+    def _status(self, st: SyncStatus) -> None:
+        self.__status = st
+        self._status_changed(st)
+
+    def _drain_began(self) -> None:
+        """Called as a drain begins (and when an outage recounts the queue from the store)."""
+
+    def _status_changed(self, st: SyncStatus) -> None:
+        """Called with each new status a drain leaves behind."""
+
     # ---------------------------------------------------------------- the table's side (no network)
     def start(self) -> "ClubSync":
         self._thread = threading.Thread(target=self._run, name="club-sync", daemon=True)
@@ -245,12 +274,12 @@ class ClubSync:
             self._pg.execute(
                 "SELECT club_put_match(%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb, %s, %s, %s)",
                 (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto))
-            for s in strokes:
-                self._pg.execute(
+            if strokes:  # one pipelined round trip for the batch, not one per stroke (fewer wake-ups on both sides)
+                self._pg.cursor().executemany(
                     "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb,"
                     " %s::jsonb, %s::jsonb, %s, %s, %s)",
-                    (t, k, match_id, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
-                     s[12], upto))
+                    [(t, k, match_id, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
+                      s[12], upto) for s in strokes])
 
     def _mark_sent(self, match_id: int, upto: int) -> None:
         with self._store._tx():
