@@ -27,7 +27,6 @@ _UNKNOWN, _OFFLINE, _ONLINE = -1, 0, 1
 # the shared array: the last drain's status, the table's notifications, the doorbell
 _S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED = range(5)
 START_TIMEOUT_S = 30.0
-NICE = 10  # the sync yields the CPU to the table: on a laptop's two cores a stroke never waits for it
 
 
 class _ChildSync(ClubSync):
@@ -49,12 +48,8 @@ class _ChildSync(ClubSync):
 
 
 def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
-    import os
-
-    try:
-        os.nice(NICE)
-    except (AttributeError, OSError):  # not on this system: the sync still runs, at the table's priority
-        pass
+    # Not niced: a lower priority would let the child be preempted while it holds the store's
+    # write lock (its club_sent mark), and the table's commit would wait for it (inversion).
     sync = _ChildSync(db_path, url, retry_s, shared).start()
     try:
         while True:
