@@ -31,6 +31,9 @@ Printed:
 - peak memory (max RSS) and CPU (user + system) of the tables' processes and the machine's
   CPU use over the run.
 
+The exit status is 1 when a bar is missed (lost, doubled, a store damaged or short, a stroke
+the observer never saw, catch-up over 10 s, board p95 over 1 s), else 0.
+
 The observer. The club board (``serve --club``: SSE ``GET /api/club/events`` fed by
 ``LISTEN/NOTIFY``) is built elsewhere; until it lands, ``--observer poll`` is a stand-in for
 it: ``PollingObserverStandIn`` reads ``club_strokes`` by ``received`` ten times a second. It
@@ -357,7 +360,8 @@ def main() -> int:
               f"{max(r['maxrss_kb'] for r in results) / 1024:.0f} MB per process, "
               f"{sum(r['maxrss_kb'] for r in results) / 1024:.0f} MB in all; machine CPU busy "
               f"{100 * (busy1 - busy0) / max(1.0, total1 - total0):.0f}% of {ncpu} cores")
-        ok = lost == doubled == extra == bad_stores == miscount == 0 and catch_up is not None and catch_up <= 10
+        ok = (lost == doubled == extra == bad_stores == miscount == unseen == 0 and catch_up is not None
+              and catch_up <= 10 and bool(board) and _q(board, 95) <= 1.0)
         return 0 if ok else 1
     finally:
         cluster.destroy()

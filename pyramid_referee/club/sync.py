@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 
 from ..i18n import UserError, tr, trn
@@ -28,7 +29,8 @@ CONNECT_TIMEOUT_S = 3
 # connection within seconds instead of minutes (libpq ignores them on a Unix socket).
 _LINK = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 5,
          "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10000}
-COALESCE_S = 0.05  # after a stroke, the worker waits this long before sending (a burst goes at once)
+COALESCE_S = 0.05  # the worker sends once the table has been quiet this long (a burst goes at once) ...
+MAX_DEFER_S = 0.5  # ... or this long after the first stroke of a burst that does not pause
 QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
 
 
@@ -184,12 +186,23 @@ class ClubSync:
                     break
                 if ok:
                     if self._wake.wait(self.retry_s):
-                        self._stop.wait(COALESCE_S)  # strokes in a burst go in one batch
+                        self._between_strokes()
                 else:  # the server is away: strokes do not each cause a new attempt, one every retry_s
                     self._stop.wait(self.retry_s)
                 self._wake.clear()
         finally:
             self._close()
+
+    def _between_strokes(self) -> None:
+        """Yield to the table: wait until no stroke has come for ``COALESCE_S`` (a table is
+        quiet for seconds between strokes), at most ``MAX_DEFER_S``, so the sync's reading,
+        sending and marking do not run while the table commits its next stroke."""
+        end = time.monotonic() + MAX_DEFER_S
+        while not self._stop.is_set():
+            self._wake.clear()
+            left = end - time.monotonic()
+            if left <= 0 or not self._wake.wait(min(COALESCE_S, left)):
+                return
 
     def close(self) -> None:
         """Close the connections of a sync that was drained by hand (``drain`` without ``start``)."""
