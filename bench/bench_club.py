@@ -24,13 +24,24 @@ Two pacings: back-to-back (``--strokes``, the worst case: the worker is always b
 Then, for the process sync, the server is stopped (the queue grows) and restarted: how long
 until the queue is empty (the bar: within 10 s).
 
-Measured 2026-12-03 (2 cores shared with other jobs; 300 back-to-back, 40 paced at 0.5 s):
+What was measured (2026-12-03, 2 cores shared with other engineers' jobs, so single runs
+vary by a factor of 2; hence the rounds). Before the sync yielded to the table, back-to-back:
 
-    back-to-back                    p50      p95      p99      max   (commit p95)
-    none                          0.71 ms  0.94 ms  1.31 ms  ...
-    thread                        0.80 ms  2.53 ms  4.93 ms  5.0 ms   <- waits for the GIL
-    process                       0.72 ms  0.97 ms  ...
-    (see the README's bench table for the full figures of the last run)
+- the extra time is in the commit (``Store.add_stroke``: p95 1.2-4.5 ms against 0.5-1.1 ms);
+- the no-network stand-in (same SQLite reads, same ``club_sent`` marks) stayed near the
+  baseline in most runs: the SQLite side of the sync is not the cause;
+- a 0.5 ms switch interval did not shrink it, and the sync in a child process (no GIL shared)
+  did not either (p95 2.1-4.0 ms): the GIL is not the cause;
+- what remains is the sync and the PostgreSQL server working (CPU, the disk) while the table
+  commits its next stroke, on 2 cores. The fix: the sync sends once the table has been quiet
+  50 ms (at most 0.5 s into a burst), so its work falls between strokes. After it, in turn
+  over 4 rounds of 500: none / thread / child process p95 1.37 / 1.27 / 1.18 ms, p99 2.33 /
+  2.00 / 1.87 ms. ``play --club`` runs the child process (``club/process.py``).
+- At a table's pace the sync's work for a stroke is over ~60 ms after it, long before the
+  next; the figures there are the machine's own noise (the baseline alone ranged p95 9-66 ms
+  from one run to the next while other jobs used the disk).
+
+The README's bench table has the last run's figures.
 """
 
 from __future__ import annotations

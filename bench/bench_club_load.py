@@ -28,8 +28,9 @@ Printed:
   (the bar: 10 s), and until every table's own status said "connected, nothing queued";
 - the board's update latency (seen by the observer - local commit) p50 / p95 / max while up
   (the bar: p95 <= 1 s);
-- peak memory (max RSS) and CPU (user + system) of the tables' processes and the machine's
-  CPU use over the run.
+- peak memory (max RSS) and CPU (user + system) of the tables' processes, the machine's CPU
+  use over the run and how long some task waited for I/O (Linux pressure stall information:
+  the machine is shared, and a stroke's commit waits for the disk).
 
 The exit status is 1 when a bar is missed (lost, doubled, a store damaged or short, a stroke
 the observer never saw, catch-up over 10 s, board p95 over 1 s), else 0.
@@ -204,6 +205,15 @@ def _dist(xs: list[float], unit: float = 1.0, fmt: str = "{:.3f}") -> str:
         fmt.format(statistics.median(xs) * unit), fmt.format(_q(xs, 95) * unit), fmt.format(max(xs) * unit), len(xs))
 
 
+def _io_stalled_s() -> float | None:
+    """Seconds some task of the machine waited for I/O (Linux PSI), or None where not offered."""
+    try:
+        with open("/proc/pressure/io") as f:
+            return int(f.readline().split("total=")[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def _cpu_busy() -> tuple[float, float]:
     with open("/proc/stat") as f:
         v = [float(x) for x in f.readline().split()[1:]]
@@ -265,6 +275,7 @@ def main() -> int:
                                                            stagger[lo:hi], outs[-1], shared, lo)))
             procs[-1].start()
         busy0, total0 = _cpu_busy()
+        io0 = _io_stalled_s()
         kill_at = start + args.duration / 2
         time.sleep(max(0.0, kill_at - time.time()))
         t_kill = time.time()
@@ -283,6 +294,7 @@ def main() -> int:
         for p in procs:
             p.join()
         busy1, total1 = _cpu_busy()
+        io1 = _io_stalled_s()
         time.sleep(1.0)  # the observer's last look
         observer.stop()
 
@@ -359,7 +371,8 @@ def main() -> int:
         print(f"tables' processes: CPU {cpu:.1f} s ({100 * cpu / wall:.0f}% of one core), peak RSS "
               f"{max(r['maxrss_kb'] for r in results) / 1024:.0f} MB per process, "
               f"{sum(r['maxrss_kb'] for r in results) / 1024:.0f} MB in all; machine CPU busy "
-              f"{100 * (busy1 - busy0) / max(1.0, total1 - total0):.0f}% of {ncpu} cores")
+              f"{100 * (busy1 - busy0) / max(1.0, total1 - total0):.0f}% of {ncpu} cores"
+              + ("" if io0 is None or io1 is None else f"; some task waited for I/O {io1 - io0:.1f} s of the run"))
         ok = (lost == doubled == extra == bad_stores == miscount == unseen == 0 and catch_up is not None
               and catch_up <= 10 and bool(board) and _q(board, 95) <= 1.0)
         return 0 if ok else 1
