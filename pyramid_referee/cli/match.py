@@ -165,12 +165,14 @@ def _run_play(session, args, resumed: bool) -> int:
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
                 lang=get_lang(), resumed=resumed, confirm=confirm if interactive else None)
     play.why = getattr(args, "why", False)
-    from ..club.sync import ClubSync, from_args
+    from ..club.process import ClubSyncProcess
+    from ..club.sync import from_args
 
     url = from_args(args)
     if url is None:
         return play.run(stdin_reader(interactive))
-    play.club = ClubSync(session.store.path, url).start()  # local first: the worker never blocks a stroke
+    # Local first, and the sync in a child process: a stroke never waits for it (bench/bench_club.py)
+    play.club = ClubSyncProcess(session.store.path, url).start()
     try:
         return play.run(stdin_reader(interactive))
     finally:

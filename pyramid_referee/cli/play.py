@@ -116,7 +116,7 @@ class Play:
         self.done = False
         self._console = None
         self.why = False  # --why: each verdict's clauses in full under it
-        self.club = None  # --club: the background sync (club.sync.ClubSync); its status follows each verdict
+        self.club = None  # --club: the background sync (club.process.ClubSyncProcess); its status follows each verdict
         self._answered = False  # a yes/no key was just read: the Enter a marker presses after it is no call
 
     # ------------------------------------------------------------------ output

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 
 from ..i18n import UserError, tr, trn
@@ -28,7 +29,8 @@ CONNECT_TIMEOUT_S = 3
 # connection within seconds instead of minutes (libpq ignores them on a Unix socket).
 _LINK = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 5,
          "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10000}
-COALESCE_S = 0.05  # after a stroke, the worker waits this long before sending (a burst goes at once)
+COALESCE_S = 0.05  # the worker sends once the table has been quiet this long (a burst goes at once) ...
+MAX_DEFER_S = 0.5  # ... or this long after the first stroke of a burst that does not pause
 QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
 SEEN_EVERY_S = 10.0  # the club board hears from an idle table this often (schema v3's club_table_seen)
 
@@ -127,6 +129,35 @@ class ClubSync:
         self._pg = None
         self._store: Store | None = None
 
+    # ---------------------------------------------------------------- hooks around drain
+    # ``drain`` resets ``_since`` when it begins and sets ``_status`` when it ends; a sync run in
+    # a child process (club.process) overrides these two hooks to tell the table, with no change
+    # to ``drain`` itself.
+    @property
+    def _since(self) -> int:
+        return self.__since
+
+    @_since.setter
+    def _since(self, n: int) -> None:
+        self.__since = n
+        if n == 0:
+            self._drain_began()
+
+    @property
+    def _status(self) -> SyncStatus:
+        return self.__status
+
+    @_status.setter
+    def _status(self, st: SyncStatus) -> None:
+        self.__status = st
+        self._status_changed(st)
+
+    def _drain_began(self) -> None:
+        """Called as a drain begins (and when an outage recounts the queue from the store)."""
+
+    def _status_changed(self, st: SyncStatus) -> None:
+        """Called with each new status a drain leaves behind."""
+
     # ---------------------------------------------------------------- the table's side (no network)
     def start(self) -> "ClubSync":
         self._thread = threading.Thread(target=self._run, name="club-sync", daemon=True)
@@ -159,12 +190,23 @@ class ClubSync:
                     break
                 if ok:
                     if self._wake.wait(self.retry_s):
-                        self._stop.wait(COALESCE_S)  # strokes in a burst go in one batch
+                        self._between_strokes()
                 else:  # the server is away: strokes do not each cause a new attempt, one every retry_s
                     self._stop.wait(self.retry_s)
                 self._wake.clear()
         finally:
             self._close()
+
+    def _between_strokes(self) -> None:
+        """Yield to the table: wait until no stroke has come for ``COALESCE_S`` (a table is
+        quiet for seconds between strokes), at most ``MAX_DEFER_S``, so the sync's reading,
+        sending and marking do not run while the table commits its next stroke."""
+        end = time.monotonic() + MAX_DEFER_S
+        while not self._stop.is_set():
+            self._wake.clear()
+            left = end - time.monotonic()
+            if left <= 0 or not self._wake.wait(min(COALESCE_S, left)):
+                return
 
     def close(self) -> None:
         """Close the connections of a sync that was drained by hand (``drain`` without ``start``)."""
@@ -271,12 +313,12 @@ class ClubSync:
             self._pg.execute(
                 "SELECT club_put_match(%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb, %s, %s, %s)",
                 (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto))
-            for s in strokes:
-                self._pg.execute(
+            if strokes:  # one pipelined round trip for the batch, not one per stroke (fewer wake-ups on both sides)
+                self._pg.cursor().executemany(
                     "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb,"
                     " %s::jsonb, %s::jsonb, %s, %s, %s)",
-                    (t, k, match_id, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
-                     s[12], upto))
+                    [(t, k, match_id, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
+                      s[12], upto) for s in strokes])
 
     def _mark_sent(self, match_id: int, upto: int) -> None:
         with self._store._tx():

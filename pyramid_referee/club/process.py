@@ -1,0 +1,117 @@
+"""The club sync in a child process: a table's stroke never shares the interpreter with it.
+
+Run as a thread, the sync's Python work (reading the batch, encoding parameters, psycopg's
+protocol) holds the GIL, and a stroke that needs it waits up to the switch interval (5 ms):
+``bench/bench_club.py`` measured it. Here the same ``ClubSync`` runs in a child process
+(multiprocessing, *spawn*: the table's threads are not forked):
+
+- ``notify`` counts the stroke in shared memory and rings a doorbell (an empty message down a
+  pipe) only when the child has read the last ring: a burst of strokes wakes it once;
+- the child publishes each status a drain leaves behind into shared memory: whether the
+  server answered, the queue the drain saw, and the table's count of notifications as the
+  drain began; ``status`` adds the notifications counted since, with no query and no message;
+- the table closing the pipe (``stop``, or the table killed) makes the child drain one last
+  time and exit: no sync outlives its table.
+
+Every guarantee stays ``ClubSync``'s: the stroke is committed locally before ``notify``, the
+batches go in order, idempotently, and resume from ``club_sent`` after an outage.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+
+from .sync import ClubSync, SyncStatus
+
+_UNKNOWN, _OFFLINE, _ONLINE = -1, 0, 1
+# the shared array: the last drain's status, the table's notifications, the doorbell
+_S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED = range(5)
+START_TIMEOUT_S = 30.0
+
+
+class _ChildSync(ClubSync):
+    """The child's ClubSync: publishes its status with the notifications it had seen."""
+
+    def __init__(self, db_path, url: str, retry_s: float, shared) -> None:
+        self._shared = shared
+        self._seen = 0  # the table's notifications as the current drain began
+        super().__init__(db_path, url, retry_s=retry_s)
+
+    def _drain_began(self) -> None:
+        with self._shared.get_lock():
+            self._seen = self._shared[_S_SENT]
+
+    def _status_changed(self, st: SyncStatus) -> None:
+        online = _UNKNOWN if st.online is None else (_ONLINE if st.online else _OFFLINE)
+        with self._shared.get_lock():
+            self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN] = online, st.queued, self._seen
+
+
+def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
+    # Not niced: a lower priority would let the child be preempted while it holds the store's
+    # write lock (its club_sent mark), and the table's commit would wait for it (inversion).
+    sync = _ChildSync(db_path, url, retry_s, shared).start()
+    try:
+        while True:
+            with shared.get_lock():
+                shared[_S_ARMED] = 1  # before the drain it causes: a stroke committed after it rings again
+            try:
+                doorbell.recv_bytes()
+            except (EOFError, OSError):  # the table stopped or died
+                break
+            sync.notify()
+    finally:
+        sync.stop()
+
+
+class ClubSyncProcess:
+    """``ClubSync``'s table-side interface (start, notify, status, stop), the work in a child."""
+
+    def __init__(self, db_path, url: str, *, retry_s: float = 1.0) -> None:
+        probe = ClubSync(db_path, url, retry_s=retry_s)  # refuses an unregistered table here, at once
+        self.db_path, self.url, self.retry_s = str(db_path), url, retry_s
+        self.table_id, self.name = probe.table_id, probe.name
+        ctx = multiprocessing.get_context("spawn")
+        self._ctx = ctx
+        self._shared = ctx.Array("q", [_UNKNOWN, probe.status().queued, 0, 0, 0])
+        self._doorbell = None
+        self._proc = None
+
+    def start(self) -> "ClubSyncProcess":
+        read_end, self._doorbell = self._ctx.Pipe(duplex=False)
+        self._proc = self._ctx.Process(target=_child, name="club-sync", daemon=True,
+                                       args=(self.db_path, self.url, self.retry_s, self._shared, read_end))
+        self._proc.start()
+        read_end.close()
+        return self
+
+    def notify(self) -> None:
+        """A stroke (undo, redo) was committed: count it, and ring the child unless a ring is
+        still unread (the drain it causes reads every stroke committed before it)."""
+        with self._shared.get_lock():
+            self._shared[_S_SENT] += 1
+            ring = self._shared[_S_ARMED] == 1 and self._doorbell is not None
+            if ring:
+                self._shared[_S_ARMED] = 0
+        if ring:
+            try:
+                self._doorbell.send_bytes(b"")
+            except OSError:  # the child is gone: the next start sends the queue
+                pass
+
+    def status(self) -> SyncStatus:
+        with self._shared.get_lock():
+            online, queued, seen, sent = (self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN],
+                                          self._shared[_S_SENT])
+        return SyncStatus(None if online == _UNKNOWN else online == _ONLINE, queued + sent - seen)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close the pipe: the child drains one last time (within ``timeout``) and exits."""
+        if self._doorbell is not None:
+            self._doorbell.close()
+            self._doorbell = None
+        if self._proc is not None:
+            self._proc.join(timeout + START_TIMEOUT_S)
+            if self._proc.is_alive():  # a last drain stuck on a dead link: the queue stays for next time
+                self._proc.terminate()
+                self._proc.join(timeout)

@@ -1,0 +1,158 @@
+"""The club sync in a child process (club/process.py), against the throw-away PostgreSQL
+cluster: the table's status counts each stroke the moment it is committed, follows the
+child's drains through an outage, and the child never outlives its table."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
+
+from pyramid_referee.club import schema  # noqa: E402
+from pyramid_referee.club.process import ClubSyncProcess  # noqa: E402
+from pyramid_referee.club.sync import ClubError, save_link  # noqa: E402
+from pyramid_referee.match.session import Session  # noqa: E402
+from pyramid_referee.match.store import Store  # noqa: E402
+
+
+def _register(url: str, db: str, name: str) -> int:
+    with psycopg.connect(url, autocommit=True) as con:
+        schema.migrate(con)
+        table_id, key = schema.register(con, name)
+    with Store(db) as store:
+        save_link(store, url, table_id, name, key)
+    return table_id
+
+
+def _local(db: str) -> set[tuple]:
+    with Store(db, create=False) as store:
+        return set(store.con.execute("SELECT match_id, id, seq, status FROM strokes"))
+
+
+def _server(url: str, table_id: int) -> list[tuple]:
+    with psycopg.connect(url, autocommit=True) as con:
+        return con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
+                           (table_id,)).fetchall()
+
+
+def _wait(cond, timeout: float = 30.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+def _strike(session: Session, n: int) -> None:
+    session.enter("-", f"биток {1 + n % 15}")
+
+
+def test_an_unregistered_table_is_refused_at_once_in_the_tables_own_process(club_url, db):
+    with Store(db):
+        pass
+    with pytest.raises(ClubError):
+        ClubSyncProcess(db, club_url)
+
+
+def test_the_status_counts_a_stroke_as_it_is_notified_and_the_child_empties_the_queue(club_url, db):
+    table_id = _register(club_url, db, "Стол 1")
+    sync = ClubSyncProcess(db, club_url, retry_s=0.2)
+    assert sync.status().online is None  # not started: nothing tried yet
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        sync.start()
+        try:
+            for n in range(3):
+                _strike(s, n)
+                sync.notify()
+                # counted by the table itself, before the child has read the notification
+                assert sync.status().queued >= 1
+            assert _wait(lambda: sync.status().online and sync.status().queued == 0)
+            assert sync.status().text() == "клуб: на связи"
+        finally:
+            sync.stop()
+    server = _server(club_url, table_id)
+    assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
+
+
+def test_an_outage_shows_on_the_table_with_the_queue_and_the_child_resumes_after_it(club_url, db, pg_cluster):
+    table_id = _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        sync = ClubSyncProcess(db, club_url, retry_s=0.2).start()
+        try:
+            _strike(s, 0)
+            sync.notify()
+            assert _wait(lambda: sync.status().online and sync.status().queued == 0)
+            pg_cluster.stop("immediate")
+            try:
+                for n in range(1, 6):
+                    _strike(s, n)
+                    sync.notify()
+                assert _wait(lambda: sync.status().online is False)
+                assert sync.status().queued == 5
+                assert sync.status().text() == "клуб: нет связи, в очереди 5 ударов"
+            finally:
+                pg_cluster.start()
+            assert _wait(lambda: sync.status().online and sync.status().queued == 0)
+        finally:
+            sync.stop()
+    server = _server(club_url, table_id)
+    assert len(server) == len(set(server)) == 6 and set(server) == _local(db)
+
+
+def _children(pid: int) -> list[int]:
+    import glob
+
+    kids = []
+    for f in glob.glob(f"/proc/{pid}/task/*/children"):
+        with open(f) as fh:
+            kids += [int(x) for x in fh.read().split()]
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_table_killed_with_sigkill_takes_its_sync_child_with_it_after_a_last_drain(club_url, db):
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/task"):
+        pytest.skip("needs Linux /proc to find the child")
+    table_id = _register(club_url, db, "Стол 1")
+    p = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "play", "--players", "Аня", "Боря", "--db", db,
+                          "--json", "--club", club_url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        for n in range(5):
+            p.stdin.write(f"- | биток {1 + n % 15}\n")
+            p.stdin.flush()
+            answer = json.loads(p.stdout.readline())
+            while answer.get("type") != "stroke":
+                answer = json.loads(p.stdout.readline())
+            assert answer["club"]["queued"] >= 1  # just committed: counted in the queue at once
+        kids = [k for k in _children(p.pid) if _alive(k)]
+        assert kids, "play --club runs its sync in a child process"
+    finally:
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        for f in (p.stdin, p.stdout, p.stderr):
+            try:
+                f.close()
+            except BrokenPipeError:
+                pass
+    assert _wait(lambda: not any(_alive(k) for k in kids))  # the pipe closed: the child drained and left
+    server = _server(club_url, table_id)  # its last drain sent the rest: nobody else drained
+    assert len(server) == len(set(server)) == 5 and set(server) == _local(db)
