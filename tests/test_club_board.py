@@ -65,7 +65,7 @@ def test_two_replicated_tables_show_their_players_scores_needs_and_last_verdict_
     assert one["players"] == ["Аня", "Боря"] and one["scores"] == {"Аня": -5, "Боря": 8}
     assert one["needs"] == {"Аня": 25, "Боря": 12} and one["to_play"] == "Боря"  # E1: target − score (P3 in it)
     assert one["last_verdict"]["line"].startswith("#2 Боря: Заказ выполнен; Боря +3 (шар 3)")
-    assert two["scores"] == {"Вера": 3, "Глеб": 0} and two["result_line"] == "партия окончена: победил Вера, 3 : 0"
+    assert two["scores"] == {"Вера": 3, "Глеб": 0} and two["result_line"] == "партия окончена: победитель — Вера, 3 : 0"
     assert two["wins"] == {"Вера": 1, "Глеб": 0} and two["finished"]
     assert one["sync"]["online"] and one["sync"]["line"] == "на связи"
 
@@ -88,8 +88,8 @@ def test_an_undone_stroke_no_longer_counts_and_the_board_says_it_was_undone(club
 
 def test_the_day_lists_finished_partii_and_matches_and_players_have_club_statistics(club_url, two_tables):
     snap = _snapshot(club_url)
-    assert [g["line"] for g in snap["day"]["games"]] == ["Стол 2: Вера 3 : 0 Глеб, победил Вера"]
-    assert [m["line"] for m in snap["day"]["matches"]] == ["Стол 2: Вера — Глеб, матч выиграл Вера"]
+    assert [g["line"] for g in snap["day"]["games"]] == ["Стол 2: Вера 3 : 0 Глеб, победитель — Вера"]
+    assert [m["line"] for m in snap["day"]["matches"]] == ["Стол 2: Вера — Глеб, матч: победитель — Вера"]
     stats = {p["name"]: p for p in snap["players"]}
     assert stats["Вера"] == {"name": "Вера", "games": 1, "won": 1, "points": 3, "points_per_game": 3.0,
                              "penalties": 0, "calls_accepted": 1, "calls_refused": 0}

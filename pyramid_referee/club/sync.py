@@ -130,33 +130,20 @@ class ClubSync:
         self._store: Store | None = None
 
     # ---------------------------------------------------------------- hooks around drain
-    # ``drain`` resets ``_since`` when it begins and sets ``_status`` when it ends; a sync run in
-    # a child process (club.process) overrides these two hooks to tell the table, with no change
-    # to ``drain`` itself.
-    @property
-    def _since(self) -> int:
-        return self.__since
-
-    @_since.setter
-    def _since(self, n: int) -> None:
-        self.__since = n
-        if n == 0:
-            self._drain_began()
-
-    @property
-    def _status(self) -> SyncStatus:
-        return self.__status
-
-    @_status.setter
-    def _status(self, st: SyncStatus) -> None:
-        self.__status = st
-        self._status_changed(st)
-
+    # A sync run in a child process (club.process) overrides these two to tell the table.
     def _drain_began(self) -> None:
         """Called as a drain begins (and when an outage recounts the queue from the store)."""
 
     def _status_changed(self, st: SyncStatus) -> None:
         """Called with each new status a drain leaves behind."""
+
+    def _recount(self) -> None:
+        self._since = 0
+        self._drain_began()
+
+    def _set_status(self, st: SyncStatus) -> None:
+        self._status = st
+        self._status_changed(st)
 
     # ---------------------------------------------------------------- the table's side (no network)
     def start(self) -> "ClubSync":
@@ -225,7 +212,7 @@ class ClubSync:
         """Send everything pending; True when the queue is empty. Never raises on an outage."""
         import psycopg
 
-        self._since = 0
+        self._recount()
         try:
             if self._store is None:
                 self._store = Store(self.db_path, create=False)
@@ -240,7 +227,7 @@ class ClubSync:
                     self._pg = psycopg.connect(self.url, **_LINK)
                 self._send(*batch)
                 self._mark_sent(batch[0], batch[1])
-            self._status = SyncStatus(True, 0)
+            self._set_status(SyncStatus(True, 0))
             if self._pg is None or self._pg.closed:  # nothing to send: still say whether the server is there
                 self._pg = psycopg.connect(self.url, **_LINK)
             else:
@@ -254,10 +241,10 @@ class ClubSync:
                 except Exception:  # noqa: BLE001
                     pass
                 self._pg = None
-            self._since = 0  # counted afresh from the store (a stroke notified from here on is counted once more)
+            self._recount()  # counted afresh from the store (a stroke notified from here on is counted once more)
             queued = pending(self._store.con, self.server) if self._store is not None else self._status.queued
-            self._status = SyncStatus(False, queued, str(exc).strip().splitlines()[0] if str(exc).strip() else
-                                      type(exc).__name__)
+            self._set_status(SyncStatus(False, queued, str(exc).strip().splitlines()[0] if str(exc).strip() else
+                                      type(exc).__name__))
             return False
 
     _seen_at = float("-inf")  # when this sync last reported in (monotonic), on which connection, what queue

@@ -135,7 +135,7 @@ def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
 
 
 def _game_over_line(st: dict) -> str:
-    """«партия окончена: победил Иван, 71 : 40» (or a draw) once the game has ended, else ''."""
+    """«партия окончена: победитель — Иван, 71 : 40» (or a draw) once the game has ended, else ''."""
     r = st.get("result")
     if not r:
         return ""
