@@ -6,6 +6,7 @@ that writes only its own table's rows."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -197,6 +198,17 @@ def test_play_with_club_refuses_a_table_that_is_not_registered(club_url, db, cap
     rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", club_url,
                        stdin="- | биток 3\n")
     assert rc == 2 and "club register" in err
+    assert not Path(db).exists()  # refused before the match (and its database) was created
+
+
+def test_play_with_club_from_the_default_store_replicates_it(club_url, tmp_path, capsys, monkeypatch):
+    default = tmp_path / "default.sqlite"
+    monkeypatch.setenv("PYRAMID_REFEREE_DB", str(default))  # no --db: the user's default store
+    table_id = _register(club_url, str(default), "Стол у окна")
+    rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--club", club_url,
+                       stdin="- | биток 3\n")
+    assert rc == 0, err
+    assert _wait(lambda: sorted(_server(club_url, table_id)) == sorted(_local(str(default)))) and _local(str(default))
 
 
 def test_a_table_killed_during_sync_loses_nothing_and_the_next_start_sends_the_rest_once(club_url, db):

@@ -158,21 +158,28 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _run_play(session, args, resumed: bool) -> int:
+def _club(args):
+    """``--club`` / $PYRAMID_REFEREE_CLUB: the table's sync, not started yet (None without a club).
+    Made before any match is opened or created, so a table not registered on that server is
+    refused (ClubError) with nothing changed."""
+    from ..club.process import ClubSyncProcess
+    from ..club.sync import from_args
+
+    url = from_args(args)
+    return None if url is None else ClubSyncProcess(args.db, url)
+
+
+def _run_play(session, args, resumed: bool, club=None) -> int:
     from .play import Play, stdin_reader
 
     interactive = _interactive() and not args.json
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
                 lang=get_lang(), resumed=resumed, confirm=confirm if interactive else None)
     play.why = getattr(args, "why", False)
-    from ..club.process import ClubSyncProcess
-    from ..club.sync import from_args
-
-    url = from_args(args)
-    if url is None:
+    if club is None:
         return play.run(stdin_reader(interactive))
     # Local first, and the sync in a child process: a stroke never waits for it (bench/bench_club.py)
-    play.club = ClubSyncProcess(session.store.path, url).start()
+    play.club = club.start()
     try:
         return play.run(stdin_reader(interactive))
     finally:
@@ -319,7 +326,7 @@ def cmd_resume(args) -> int:
 
     with _store(args) as store:
         s = Session.open(store, args.id, lang=get_lang())
-        return _run_play(s, args, resumed=True)
+        return _run_play(s, args, resumed=True, club=_club(args))
 
 
 def cmd_play(args) -> int:
@@ -328,13 +335,14 @@ def cmd_play(args) -> int:
     if args.match is not None:
         with _store(args) as store:
             s = Session(store, args.match, lang=get_lang())
-            return _run_play(s, args, resumed=True)
+            return _run_play(s, args, resumed=True, club=_club(args))
     if not args.players:
         _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
+    club = _club(args)  # an unregistered table is refused before its match is created
     with _store(args, create=True) as store:
         s = _create(store, new)
-        return _run_play(s, args, resumed=False)
+        return _run_play(s, args, resumed=False, club=club)
 
 
 def _refuse_unnamed_match_beside_an_open_one(args) -> None:

@@ -69,7 +69,7 @@ class ClubSyncProcess:
 
     def __init__(self, db_path, url: str, *, retry_s: float = 1.0) -> None:
         probe = ClubSync(db_path, url, retry_s=retry_s)  # refuses an unregistered table here, at once
-        self.db_path, self.url, self.retry_s = str(db_path), url, retry_s
+        self.db_path, self.url, self.retry_s = str(probe.db_path), url, retry_s
         self.table_id, self.name = probe.table_id, probe.name
         ctx = multiprocessing.get_context("spawn")
         self._ctx = ctx

@@ -112,6 +112,7 @@ class ClubSync:
         self.retry_s = retry_s
         try:
             with Store(db_path, create=False) as store:
+                self.db_path = store.path  # None: the default store, resolved once here
                 link = load_link(store, url)
                 queued = pending(store.con, self.server)
         except StoreMissing:  # no match database yet: no key either (it is kept there)
