@@ -128,7 +128,109 @@ class PollingObserverStandIn(Observer):
             con.close()
 
 
+class BoardObserver(Observer):
+    """The real club board: a ``serve --club URL`` process showing the board alone (its store, a
+    fresh ``--db`` in a temp dir, is no registered table), logged in as a manager's board computer
+    would be: a login role holding ``pyramid_board`` (read only, schema v3), made here with the
+    cluster's superuser. Its ``GET /api/club/events`` stream is read with httpx; each ``state``
+    event's ``tables`` give, per table, ``id``, ``match`` and ``seq`` (the last active stroke the
+    board shows). When a table's ``seq`` in a match goes up from a to b, strokes a+1..b are counted
+    as seen at that event: the board's score and verdict now include each of them (a burst folded
+    into one read shows several strokes at once). The board reconnects to PostgreSQL by itself
+    after the kill and the stream stays open; if serve ends the stream anyway, it is read again."""
+
+    LOGIN = "bench_board"
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.events = 0  # state events read
+        self.streams = 0  # times the stream was opened
+        self.offline_events = 0  # state events saying the board has lost the club server
+        self.errors: list[str] = []
+        self._client = None
+        self._server = None
+        self._tmp = None
+        self._shown: dict[tuple[int, int], int] = {}
+
+    def _board_url(self) -> str:
+        import psycopg
+        from psycopg import sql
+
+        with psycopg.connect(self.url, autocommit=True) as con:
+            con.execute(sql.SQL("CREATE ROLE {} LOGIN IN ROLE pyramid_board").format(sql.Identifier(self.LOGIN)))
+        base, _, query = self.url.partition("?")
+        params = [p for p in query.split("&") if p and not p.startswith("user=")]
+        return f"{base}?{'&'.join(params + ['user=' + self.LOGIN])}"
+
+    def start(self) -> None:
+        import httpx
+        from web_server import Server
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="bench-club-board-")
+        self._server = Server(Path(self._tmp.name) / "manager.sqlite", "--club", self._board_url(), "--lang", "ru")
+        if not any("табло" in line for line in self._server.lines):
+            raise RuntimeError("serve did not show the board alone: " + "\n".join(self._server.lines))
+        for f in (self._server.proc.stdout, self._server.proc.stderr):  # keep the pipes from filling
+            threading.Thread(target=lambda f=f: [None for _ in f], daemon=True).start()
+        self._client = httpx.Client(timeout=httpx.Timeout(5.0, read=60.0))
+        super().start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._server is not None:
+            self._server.stop()  # ends the stream, so the reader returns
+        super().stop()
+        if self._client is not None:
+            self._client.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+    def _state(self, board: dict) -> None:
+        self.events += 1
+        self.offline_events += board["server"].get("online") is False
+        for t in board["tables"]:
+            if t.get("match") is None:
+                continue
+            key, seq = (int(t["id"]), int(t["match"])), int(t["seq"])
+            shown = self._shown.get(key, 0)
+            for s in range(shown + 1, seq + 1):
+                self.saw(key[0], key[1], s)
+            if seq > shown:
+                self._shown[key] = seq
+
+    def run(self) -> None:
+        import httpx
+
+        while not self._stop.is_set():
+            try:
+                with self._client.stream("GET", self._server.base + "/api/club/events") as r:
+                    r.raise_for_status()
+                    self.streams += 1
+                    data: list[str] = []
+                    for line in r.iter_lines():
+                        if line.startswith("data:"):
+                            data.append(line[5:].removeprefix(" "))
+                        elif not line and data:
+                            self._state(json.loads("\n".join(data)))
+                            data = []
+            except (httpx.HTTPError, json.JSONDecodeError) as exc:
+                if not self._stop.is_set():
+                    self.errors.append(f"{type(exc).__name__}: {exc}")
+            if self._server.proc.poll() is not None:
+                if not self._stop.is_set():
+                    self.errors.append(f"serve ended with status {self._server.proc.returncode}")
+                return
+            self._stop.wait(0.2)
+
+    def describe(self) -> str:
+        return (f"{self.events} state events over {self.streams} stream(s), {self.offline_events} of them saying"
+                " the club server is away"
+                + (f"; stream errors: {'; '.join(self.errors[:3])}" if self.errors else ""))
+
+
 def _observer(spec: str, url: str) -> Observer:
+    if spec == "board":
+        return BoardObserver(url)
     if spec == "poll":
         return PollingObserverStandIn(url)
     module, _, name = spec.partition(":")
@@ -228,7 +330,9 @@ def main() -> int:
     ap.add_argument("--duration", type=float, default=120.0, help="seconds the tables strike")
     ap.add_argument("--outage", type=float, default=5.0, help="seconds the server stays away, from half time")
     ap.add_argument("--procs", type=int, default=4, help="processes the tables are spread over")
-    ap.add_argument("--observer", default="poll", help="poll (the stand-in) or module:Class (e.g. an SSE reader)")
+    ap.add_argument("--observer", default="board",
+                    help="board (a real serve --club, its /api/club/events), poll (a stand-in: a 10 Hz poll of "
+                         "club_strokes) or module:Class")
     ap.add_argument("--server-dir", default=None, help="where the throw-away cluster lives (default: $TMPDIR)")
     args = ap.parse_args()
 
@@ -246,6 +350,7 @@ def main() -> int:
         f.write(f"max_connections = {args.tables + 20}\n")
     tmp = Path(tempfile.mkdtemp(prefix="bench-club-load-"))
     ctx = multiprocessing.get_context("spawn")
+    observer = None
     try:
         cluster.start()
         url = cluster.new_database()
@@ -365,6 +470,8 @@ def main() -> int:
                  else f"not caught up for {args.tables - len(caught)} tables after 60 s"))
         print(f"board update ({type(observer).__name__}) while up: {_dist(board, 1e3, '{:.0f} ms')};"
               f" never seen: {unseen}  (bar: p95 <= 1000 ms)")
+        if hasattr(observer, "describe"):
+            print(f"observer: {observer.describe()}")
         print(f"stroke (parse, judge, commit) under load: {_dist(took, 1e3, '{:.2f} ms')};"
               f" strike late vs schedule p95 {_q(late, 95) * 1e3:.1f} ms")
         cpu = sum(r["cpu_s"] for r in results)
@@ -377,6 +484,8 @@ def main() -> int:
               and catch_up <= 10 and bool(board) and _q(board, 95) <= 1.0)
         return 0 if ok else 1
     finally:
+        if observer is not None:
+            observer.stop()  # again after a failure: the serve process must not outlive the bench
         cluster.destroy()
         import shutil
 
