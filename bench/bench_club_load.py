@@ -427,7 +427,7 @@ def main() -> int:
             extra += len(set(server) - set(local))
             doubled += len(server) - len(set(server))
         # lags
-        up_lag, board, outage_strokes = [], [], 0
+        up_lag, board, board_after, outage_strokes = [], [], [], 0
         before_restart = []
         unseen = 0
         catch_up = None
@@ -452,6 +452,8 @@ def main() -> int:
                     up_lag.append(received[key] - t)
                 if key in observer.seen:
                     board.append(observer.seen[key] - t)
+                    if key in received:
+                        board_after.append(observer.seen[key] - received[key])
         took = [s[3] for t in local_made for s in t]
         late = [x for r in results for x in r["late"]]
         ncpu = os.cpu_count() or 1
@@ -470,6 +472,8 @@ def main() -> int:
                  else f"not caught up for {args.tables - len(caught)} tables after 60 s"))
         print(f"board update ({type(observer).__name__}) while up: {_dist(board, 1e3, '{:.0f} ms')};"
               f" never seen: {unseen}  (bar: p95 <= 1000 ms)")
+        print(f"  of which after the server received the stroke (the board's own part): "
+              f"{_dist(board_after, 1e3, '{:.0f} ms')}")
         if hasattr(observer, "describe"):
             print(f"observer: {observer.describe()}")
         print(f"stroke (parse, judge, commit) under load: {_dist(took, 1e3, '{:.2f} ms')};"
