@@ -1,7 +1,7 @@
 """Load run of the club server (issue 10's first bar): many tables striking, the server killed once.
 
     .venv/bin/python bench/bench_club_load.py [--tables 100] [--interval 0.5] [--duration 120]
-        [--outage 5] [--procs 4] [--observer poll | module:Class] [--server-dir /dev/shm]
+        [--outage 5] [--procs 4] [--observer board | poll | module:Class] [--server-dir /dev/shm]
 
 A smoke run: ``--tables 5 --duration 20 --outage 3``.
 
@@ -35,13 +35,48 @@ Printed:
 The exit status is 1 when a bar is missed (lost, doubled, a store damaged or short, a stroke
 the observer never saw, catch-up over 10 s, board p95 over 1 s), else 0.
 
-The observer. The club board (``serve --club``: SSE ``GET /api/club/events`` fed by
-``LISTEN/NOTIFY``) is built elsewhere; until it lands, ``--observer poll`` is a stand-in for
-it: ``PollingObserverStandIn`` reads ``club_strokes`` by ``received`` ten times a second. It
-measures "visible on the server" plus up to 100 ms of polling, not the board itself. Any class
-with the ``Observer`` interface plugs in with ``--observer module:Class``: it is built with the
-club URL, started before the tables strike, calls ``self.saw(table_id, match_id, seq)`` for
-each stroke it is shown, and is stopped at the end.
+The observer. By default (``--observer board``) it is the real club board: ``BoardObserver``
+starts ``serve --club URL --lang ru`` on a free port with a fresh, unregistered ``--db`` (the
+board alone, as on a manager's computer), logged in as a login role made here that holds only
+``pyramid_board`` (read only: what docs/club.md tells a club to give the board's computer; the
+cluster's superuser makes that role and the tables' registrations, as the server's owner would).
+It reads ``GET /api/club/events`` with httpx; for each ``state`` event, a table whose ``seq``
+(the last active stroke shown) went up in its ``match`` from a to b has strokes a+1..b seen at
+that moment (its score and verdict now include each of them). The board reconnects to
+PostgreSQL by itself after the kill; the stream stays open (printed: state events, streams
+opened, events saying the club server is away), and were it dropped the observer reads it again.
+The board's own part is printed too: seen - the server's ``received`` (the stroke's
+transaction start on the server).
+
+``--observer poll`` is the stand-in used before the board was built: ``PollingObserverStandIn``
+reads ``club_strokes`` by ``received`` ten times a second; it measures "visible on the server"
+plus up to 100 ms of polling, not the board. Any class with the ``Observer`` interface plugs in
+with ``--observer module:Class``: it is built with the club URL, started before the tables
+strike, calls ``self.saw(table_id, match_id, seq)`` for each stroke it is shown, and is stopped
+at the end.
+
+Figures (2 cores shared; two full runs with the defaults on a quiet machine, load average
+0.3 / 1.0 at their start, most of the load then being the run itself; README's bench table has
+the same):
+- 24,000 strokes, lost 0, doubled 0; 100/100 stores pass ``integrity_check`` with every stroke;
+- replication lag while up p50 51 / 51 ms, p95 53 / 54 ms, max 92 / 95 ms;
+- catch-up: every earlier stroke on the server 1.21 / 1.47 s after the restart, every table's
+  status connected with an empty queue by 1.46 / 1.72 s;
+- **the board (``BoardObserver``) p50 120 / 120 ms, p95 179 / 171 ms, max 291 / 427 ms** while
+  up, none unseen; its own part (after the server received the stroke) p50 69 / 69 ms, p95
+  128 / 120 ms, max 236 / 376 ms. 1,488 / 1,493 state events over one stream (6 of them saying
+  the club server was away), about 12 a second: a cycle of ~84 ms, of which 50 ms is
+  ``DEBOUNCE_S`` and the rest the re-read and its sending (not timed apart in this run:
+  bench_club_board.py times ``board.tables`` at 100 tables p50 21 ms, ``board.club``, read
+  every 2 s, p50 38 ms);
+- stroke under load p50 1.40 / 1.30 ms, p95 4.23 / 4.38 ms; strikes late vs schedule p95
+  1.6 / 2.2 ms; tables' processes 48 / 46 % of one core, 69 MB RSS each; machine CPU 49 / 50 %
+  of 2 cores, I/O stalls 4.5 / 4.6 s.
+An earlier run while another engineer's test suite loaded the machine (load average 7 at its
+end, strikes up to 5.7 s behind schedule, I/O stalls 15.7 s) still met every bar: board p95
+397 ms, max 902 ms, catch-up 1.82 s.
+The stand-in's figures, for comparison (an earlier full run, quiet machine): p95 172 ms, max
+326 ms, catch-up 1.14 s.
 
 Figures of the last full run are in the README's bench table.
 """
@@ -128,7 +163,109 @@ class PollingObserverStandIn(Observer):
             con.close()
 
 
+class BoardObserver(Observer):
+    """The real club board: a ``serve --club URL`` process showing the board alone (its store, a
+    fresh ``--db`` in a temp dir, is no registered table), logged in as a manager's board computer
+    would be: a login role holding ``pyramid_board`` (read only, schema v3), made here with the
+    cluster's superuser. Its ``GET /api/club/events`` stream is read with httpx; each ``state``
+    event's ``tables`` give, per table, ``id``, ``match`` and ``seq`` (the last active stroke the
+    board shows). When a table's ``seq`` in a match goes up from a to b, strokes a+1..b are counted
+    as seen at that event: the board's score and verdict now include each of them (a burst folded
+    into one read shows several strokes at once). The board reconnects to PostgreSQL by itself
+    after the kill and the stream stays open; if serve ends the stream anyway, it is read again."""
+
+    LOGIN = "bench_board"
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.events = 0  # state events read
+        self.streams = 0  # times the stream was opened
+        self.offline_events = 0  # state events saying the board has lost the club server
+        self.errors: list[str] = []
+        self._client = None
+        self._server = None
+        self._tmp = None
+        self._shown: dict[tuple[int, int], int] = {}
+
+    def _board_url(self) -> str:
+        import psycopg
+        from psycopg import sql
+
+        with psycopg.connect(self.url, autocommit=True) as con:
+            con.execute(sql.SQL("CREATE ROLE {} LOGIN IN ROLE pyramid_board").format(sql.Identifier(self.LOGIN)))
+        base, _, query = self.url.partition("?")
+        params = [p for p in query.split("&") if p and not p.startswith("user=")]
+        return f"{base}?{'&'.join(params + ['user=' + self.LOGIN])}"
+
+    def start(self) -> None:
+        import httpx
+        from web_server import Server
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="bench-club-board-")
+        self._server = Server(Path(self._tmp.name) / "manager.sqlite", "--club", self._board_url(), "--lang", "ru")
+        if not any("табло" in line for line in self._server.lines):
+            raise RuntimeError("serve did not show the board alone: " + "\n".join(self._server.lines))
+        for f in (self._server.proc.stdout, self._server.proc.stderr):  # keep the pipes from filling
+            threading.Thread(target=lambda f=f: [None for _ in f], daemon=True).start()
+        self._client = httpx.Client(timeout=httpx.Timeout(5.0, read=60.0))
+        super().start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._server is not None:
+            self._server.stop()  # ends the stream, so the reader returns
+        super().stop()
+        if self._client is not None:
+            self._client.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+    def _state(self, board: dict) -> None:
+        self.events += 1
+        self.offline_events += board["server"].get("online") is False
+        for t in board["tables"]:
+            if t.get("match") is None:
+                continue
+            key, seq = (int(t["id"]), int(t["match"])), int(t["seq"])
+            shown = self._shown.get(key, 0)
+            for s in range(shown + 1, seq + 1):
+                self.saw(key[0], key[1], s)
+            if seq > shown:
+                self._shown[key] = seq
+
+    def run(self) -> None:
+        import httpx
+
+        while not self._stop.is_set():
+            try:
+                with self._client.stream("GET", self._server.base + "/api/club/events") as r:
+                    r.raise_for_status()
+                    self.streams += 1
+                    data: list[str] = []
+                    for line in r.iter_lines():
+                        if line.startswith("data:"):
+                            data.append(line[5:].removeprefix(" "))
+                        elif not line and data:
+                            self._state(json.loads("\n".join(data)))
+                            data = []
+            except (httpx.HTTPError, json.JSONDecodeError) as exc:
+                if not self._stop.is_set():
+                    self.errors.append(f"{type(exc).__name__}: {exc}")
+            if self._server.proc.poll() is not None:
+                if not self._stop.is_set():
+                    self.errors.append(f"serve ended with status {self._server.proc.returncode}")
+                return
+            self._stop.wait(0.2)
+
+    def describe(self) -> str:
+        return (f"{self.events} state events over {self.streams} stream(s), {self.offline_events} of them saying"
+                " the club server is away"
+                + (f"; stream errors: {'; '.join(self.errors[:3])}" if self.errors else ""))
+
+
 def _observer(spec: str, url: str) -> Observer:
+    if spec == "board":
+        return BoardObserver(url)
     if spec == "poll":
         return PollingObserverStandIn(url)
     module, _, name = spec.partition(":")
@@ -228,7 +365,9 @@ def main() -> int:
     ap.add_argument("--duration", type=float, default=120.0, help="seconds the tables strike")
     ap.add_argument("--outage", type=float, default=5.0, help="seconds the server stays away, from half time")
     ap.add_argument("--procs", type=int, default=4, help="processes the tables are spread over")
-    ap.add_argument("--observer", default="poll", help="poll (the stand-in) or module:Class (e.g. an SSE reader)")
+    ap.add_argument("--observer", default="board",
+                    help="board (a real serve --club, its /api/club/events), poll (a stand-in: a 10 Hz poll of "
+                         "club_strokes) or module:Class")
     ap.add_argument("--server-dir", default=None, help="where the throw-away cluster lives (default: $TMPDIR)")
     args = ap.parse_args()
 
@@ -246,6 +385,7 @@ def main() -> int:
         f.write(f"max_connections = {args.tables + 20}\n")
     tmp = Path(tempfile.mkdtemp(prefix="bench-club-load-"))
     ctx = multiprocessing.get_context("spawn")
+    observer = None
     try:
         cluster.start()
         url = cluster.new_database()
@@ -322,7 +462,7 @@ def main() -> int:
             extra += len(set(server) - set(local))
             doubled += len(server) - len(set(server))
         # lags
-        up_lag, board, outage_strokes = [], [], 0
+        up_lag, board, board_after, outage_strokes = [], [], [], 0
         before_restart = []
         unseen = 0
         catch_up = None
@@ -347,6 +487,8 @@ def main() -> int:
                     up_lag.append(received[key] - t)
                 if key in observer.seen:
                     board.append(observer.seen[key] - t)
+                    if key in received:
+                        board_after.append(observer.seen[key] - received[key])
         took = [s[3] for t in local_made for s in t]
         late = [x for r in results for x in r["late"]]
         ncpu = os.cpu_count() or 1
@@ -365,6 +507,10 @@ def main() -> int:
                  else f"not caught up for {args.tables - len(caught)} tables after 60 s"))
         print(f"board update ({type(observer).__name__}) while up: {_dist(board, 1e3, '{:.0f} ms')};"
               f" never seen: {unseen}  (bar: p95 <= 1000 ms)")
+        print(f"  of which after the server received the stroke (the board's own part): "
+              f"{_dist(board_after, 1e3, '{:.0f} ms')}")
+        if hasattr(observer, "describe"):
+            print(f"observer: {observer.describe()}")
         print(f"stroke (parse, judge, commit) under load: {_dist(took, 1e3, '{:.2f} ms')};"
               f" strike late vs schedule p95 {_q(late, 95) * 1e3:.1f} ms")
         cpu = sum(r["cpu_s"] for r in results)
@@ -377,6 +523,8 @@ def main() -> int:
               and catch_up <= 10 and bool(board) and _q(board, 95) <= 1.0)
         return 0 if ok else 1
     finally:
+        if observer is not None:
+            observer.stop()  # again after a failure: the serve process must not outlive the bench
         cluster.destroy()
         import shutil
 
