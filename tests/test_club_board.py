@@ -11,23 +11,15 @@ import pytest
 psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
 
 from pyramid_referee.club import board, schema, sync as sync_module  # noqa: E402
-from pyramid_referee.club.sync import ClubSync, save_link  # noqa: E402
+from pyramid_referee.club.sync import ClubSync  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
+from club_helpers import register_table as _register  # noqa: E402
 
 CALL3 = "тройку чисто в правый дальний угол"
 POCKET3 = "биток 3; 3 в правый дальний угол"
 CALL5 = "пятерку чисто в правый дальний угол"
 POCKET5 = "биток 5; 5 в правый дальний угол"
-
-
-def _register(url: str, db: str, name: str) -> int:
-    with psycopg.connect(url, autocommit=True) as con:
-        schema.migrate(con)
-        table_id, key = schema.register(con, name)
-    with Store(db) as store:
-        save_link(store, url, table_id, name, key)
-    return table_id
 
 
 def _snapshot(url: str, lang: str = "ru", **kw) -> dict:

@@ -22,10 +22,11 @@ psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
 
 from cli_run import run  # noqa: E402
 from pyramid_referee.club import schema  # noqa: E402
-from pyramid_referee.club.sync import ClubSync, save_link  # noqa: E402
+from pyramid_referee.club.sync import ClubSync  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
 from web_server import Server  # noqa: E402
+from club_helpers import register_table as _register  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
@@ -37,15 +38,6 @@ pytestmark = pytest.mark.slow
 FAR_RIGHT = {"kind": "corner", "side": "right", "end": "far"}
 CALL = "тройку чисто в правый дальний угол"
 POCKET3 = {"call": CALL, "outcome": {"events": [{"type": "pocket", "ball": 3, "pocket": FAR_RIGHT}], "route_ok": True}}
-
-
-def _register(url: str, db: Path, name: str) -> int:
-    with psycopg.connect(url, autocommit=True) as con:
-        schema.migrate(con)
-        table_id, key = schema.register(con, name)
-    with Store(db) as store:
-        save_link(store, url, table_id, name, key)
-    return table_id
 
 
 @pytest.fixture

@@ -17,37 +17,12 @@ from pyramid_referee.club import schema  # noqa: E402
 from pyramid_referee.club.sync import ClubSync, load_link, pending, save_link, server_id  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
-
-
-def _register(url: str, db: str, name: str) -> int:
-    with psycopg.connect(url, autocommit=True) as con:
-        schema.migrate(con)
-        table_id, key = schema.register(con, name)
-    with Store(db) as store:
-        save_link(store, url, table_id, name, key)
-    return table_id
-
-
-def _local(db: str) -> set[tuple]:
-    """Every stroke of the table's store: (match, local id, seq, status)."""
-    with Store(db, create=False) as store:
-        return set(store.con.execute("SELECT match_id, id, seq, status FROM strokes"))
-
-
-def _server(url: str, table_id: int) -> list[tuple]:
-    """Every stroke the server holds for that table (a list: a doubled stroke would show)."""
-    with psycopg.connect(url, autocommit=True) as con:
-        return con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
-                           (table_id,)).fetchall()
-
-
-def _wait(cond, timeout: float = 20.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
+from club_helpers import (  # noqa: E402
+    register_table as _register,
+    local_strokes as _local,
+    server_strokes as _server,
+    wait_for as _wait,
+)
 
 
 def _strike(session: Session, n: int) -> None:

@@ -19,34 +19,11 @@ from pyramid_referee.match.store import Store
 from test_cli_voice import (FileMic, _an_endless_microphone_after_a_call, cached_korean_model,  # noqa: F401 (fixtures)
                             korean_stand_ins, needs_espeak)
 from test_listen import ko_model  # noqa: F401 (a fixture)
-
-
-def _register(url: str, db, name: str) -> int:
-    import psycopg
-
-    from pyramid_referee.club import schema
-    from pyramid_referee.club.sync import save_link
-
-    with psycopg.connect(url, autocommit=True) as con:
-        schema.migrate(con)
-        table_id, key = schema.register(con, name)
-    with Store(db) as store:
-        save_link(store, url, table_id, name, key)
-    return table_id
-
-
-def _local(db) -> list[tuple]:
-    with Store(db, create=False) as store:
-        return sorted(store.con.execute("SELECT match_id, id, seq, status FROM strokes"))
-
-
-def _server(url: str, table_id: int) -> list[tuple]:
-    """Every stroke the server holds for the table (a list: a doubled stroke would show)."""
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as con:
-        return sorted(con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
-                                  (table_id,)).fetchall())
+from club_helpers import (  # noqa: E402
+    register_table as _register,
+    local_strokes as _local,
+    server_strokes as _server,
+)
 
 
 def _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch):

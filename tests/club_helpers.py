@@ -1,0 +1,45 @@
+"""What the club tests share: register a table on the throw-away server, read a table's strokes
+from its store and from the server (by stable id), and wait for replication to catch up."""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+
+from pyramid_referee.club import schema
+from pyramid_referee.club.sync import save_link
+from pyramid_referee.match.store import Store
+
+
+def register_table(url: str, db, name: str) -> int:
+    """Register a table named ``name`` (the schema migrated first) and keep its key in ``db``."""
+    with psycopg.connect(url, autocommit=True) as con:
+        schema.migrate(con)
+        table_id, key = schema.register(con, name)
+    with Store(db) as store:
+        save_link(store, url, table_id, name, key)
+    return table_id
+
+
+def local_strokes(db) -> set[tuple]:
+    """Every stroke of the table's store: (match, local id, seq, status)."""
+    with Store(db, create=False) as store:
+        return set(store.con.execute("SELECT match_id, id, seq, status FROM strokes"))
+
+
+def server_strokes(url: str, table_id: int) -> list[tuple]:
+    """Every stroke the server holds for that table, sorted (a list: a doubled stroke would show)."""
+    with psycopg.connect(url, autocommit=True) as con:
+        return sorted(con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
+                                  (table_id,)).fetchall())
+
+
+def wait_for(cond, timeout: float = 30.0) -> bool:
+    """Poll ``cond`` until it holds or ``timeout`` seconds pass; its last value."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
