@@ -14,12 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from .options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
 from .rules import add_why_option, why_lines
 from .club import add_club_option
-from ..i18n import N_, UserError, get_lang, json_reason, os_reason, tr
+from ..i18n import N_, UserError, get_lang, json_reason, tr
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

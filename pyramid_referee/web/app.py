@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -37,12 +37,12 @@ from ..match.session import CallReading, Session, Standing, StrokeInputError
 from ..match.store import Store, StoreConflict, StoreError
 from .club import board_routes
 from .learn import learn_routes
+from .sse import state_stream
 from .texts import POCKETS, page_texts
 from .view import call_json, state_json
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 64 * 1024
-KEEPALIVE_S = 15.0
 
 
 def _dumps(obj: Any) -> str:
@@ -305,26 +305,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         return Response(table.payload(), media_type="application/json")
 
     async def api_events(request: Request) -> Response:
-        queue: asyncio.Queue = asyncio.Queue(maxsize=4)
-        queue.put_nowait(table.payload())
-        table.listeners.add(queue)
-
-        async def stream():
-            try:
-                while True:
-                    try:
-                        data = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
-                    except asyncio.TimeoutError:
-                        yield ": keepalive\n\n"
-                        continue
-                    if data is None:
-                        return
-                    yield f"event: state\ndata: {data}\n\n"
-            finally:
-                table.listeners.discard(queue)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return state_stream(table.listeners, table.payload())
 
     async def api_diagram(request: Request) -> Response:
         text = request.query_params.get("call", "")

@@ -26,7 +26,6 @@ from ..i18n import UserError, tr, trl
 DEBOUNCE_S = 0.05
 CLUB_EVERY_S = 2.0
 TICK_S = 5.0
-KEEPALIVE_S = 15.0
 
 
 def _dumps(obj: Any) -> str:
@@ -179,8 +178,10 @@ def board_routes(feed: BoardFeed, page, *, at_root: bool) -> list:
     """``/club`` (and ``/`` when the board is all this server shows), the JSON and the events.
     ``page(board_json)``: the board's HTML page with that first state in it."""
     from starlette.requests import Request
-    from starlette.responses import Response, StreamingResponse
+    from starlette.responses import Response
     from starlette.routing import Route
+
+    from .sse import state_stream
 
     async def club_page(request: Request) -> Response:
         return page(feed.payload())
@@ -189,26 +190,7 @@ def board_routes(feed: BoardFeed, page, *, at_root: bool) -> list:
         return Response(feed.payload(), media_type="application/json", headers={"Cache-Control": "no-store"})
 
     async def api_events(request: Request) -> Response:
-        queue: asyncio.Queue = asyncio.Queue(maxsize=4)
-        queue.put_nowait(feed.payload())
-        feed.listeners.add(queue)
-
-        async def stream():
-            try:
-                while True:
-                    try:
-                        data = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
-                    except asyncio.TimeoutError:
-                        yield ": keepalive\n\n"
-                        continue
-                    if data is None:
-                        return
-                    yield f"event: state\ndata: {data}\n\n"
-            finally:
-                feed.listeners.discard(queue)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return state_stream(feed.listeners, feed.payload())
 
     routes = [Route("/club", club_page), Route("/api/club/state", api_state), Route("/api/club/events", api_events)]
     if at_root:

@@ -9,7 +9,6 @@ pages; a stroke takes it. Everything is read from the committed record.
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..i18n import tr
 from ..match.session import CallReading, Session, Standing
