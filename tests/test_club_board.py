@@ -14,7 +14,7 @@ from pyramid_referee.club import board, schema, sync as sync_module  # noqa: E40
 from pyramid_referee.club.sync import ClubSync  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
-from club_helpers import register_table as _register  # noqa: E402
+from club_helpers import register_table as _register, wait_for as _wait  # noqa: E402
 
 CALL3 = "тройку чисто в правый дальний угол"
 POCKET3 = "биток 3; 3 в правый дальний угол"
@@ -141,14 +141,6 @@ def test_a_table_that_reports_a_queue_is_shown_connected_with_it(club_url, db):
     with psycopg.connect(club_url, autocommit=True) as con, pytest.raises(psycopg.errors.InsufficientPrivilege):
         con.execute("SELECT club_table_seen(%s, %s, 0)", (table_id, key + "x"))  # another key is refused
 
-
-def _wait(cond, timeout: float = 20.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
 
 
 def _notifies(con, timeout: float = 0.5) -> list[str]:

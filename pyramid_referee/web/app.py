@@ -37,7 +37,7 @@ from ..match.session import CallReading, Session, Standing, StrokeInputError
 from ..match.store import Store, StoreConflict, StoreError
 from .club import board_routes
 from .learn import learn_routes
-from .sse import state_stream
+from .sse import end_all, publish, state_stream
 from .texts import POCKETS, page_texts
 from .view import call_json, state_json
 
@@ -95,10 +95,7 @@ class Table:
 
     def end_streams(self) -> None:
         """End every open event stream (the server is stopping: it waits for them to close)."""
-        for q in list(self.listeners):
-            while not q.empty():
-                q.get_nowait()
-            q.put_nowait(None)
+        end_all(self.listeners)
 
     def stopping(self) -> None:
         """Safe from a signal handler: end the streams in the event loop's own thread."""
@@ -163,14 +160,7 @@ class Table:
         """Tell every open page; the state is built and encoded once for all of them."""
         self.version += 1
         self._payload = None
-        data = self.payload()
-        for q in list(self.listeners):
-            if q.full():  # a page that does not read: it only needs the newest state
-                try:
-                    q.get_nowait()
-                except asyncio.QueueEmpty:
-                    pass
-            q.put_nowait(data)
+        publish(self.listeners, self.payload())
 
 
 def _bad_json(message: str) -> StrokeInputError:

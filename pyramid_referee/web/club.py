@@ -22,6 +22,7 @@ from typing import Any
 
 from ..club import board, schema
 from ..i18n import UserError, tr, trl
+from .sse import end_all, publish
 
 DEBOUNCE_S = 0.05
 CLUB_EVERY_S = 2.0
@@ -71,19 +72,10 @@ class BoardFeed:
         return self._payload
 
     def end_streams(self) -> None:
-        for q in list(self.listeners):
-            while not q.empty():
-                q.get_nowait()
-            q.put_nowait(None)
+        end_all(self.listeners)
 
     def _publish(self, data: str) -> None:
-        for q in list(self.listeners):
-            if q.full():  # a page that does not read: it only needs the newest board
-                try:
-                    q.get_nowait()
-                except asyncio.QueueEmpty:
-                    pass
-            q.put_nowait(data)
+        publish(self.listeners, data)
 
     # -- the feed's thread ---------------------------------------------------------------------
     def _encode(self) -> str:

@@ -37,3 +37,22 @@ def state_stream(listeners: set, current: str) -> StreamingResponse:
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def publish(listeners: set, data: str) -> None:
+    """Send ``data`` to every open stream; a page that does not read only needs the newest state."""
+    for q in list(listeners):
+        if q.full():
+            try:
+                q.get_nowait()
+            except asyncio.QueueEmpty:
+                pass
+        q.put_nowait(data)
+
+
+def end_all(listeners: set) -> None:
+    """End every open stream (the server is stopping: it waits for them to close)."""
+    for q in list(listeners):
+        while not q.empty():
+            q.get_nowait()
+        q.put_nowait(None)
