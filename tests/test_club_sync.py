@@ -169,6 +169,50 @@ def test_a_key_for_table_a_cannot_write_table_b_and_the_tables_role_cannot_touch
                         " updated, action_id) VALUES (%s, 9, '[]', '{}', 1, 'open', 'x', 'x', 1)", (table_b,))
 
 
+def test_a_table_registered_by_the_club_login_plays_with_a_login_that_holds_only_the_tables_role(
+        club_url, db, capsys, monkeypatch):
+    table_id = _register(club_url, db, "Стол 1")  # the club's own login registers the table (it may create it)
+    with psycopg.connect(club_url, autocommit=True) as con:
+        con.execute("CREATE ROLE stol1 LOGIN IN ROLE pyramid_table")
+    table_login = club_url.replace("user=postgres", "user=stol1")  # what the table then runs with
+    rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", table_login,
+                       stdin="- | биток 3\n- | биток 5\n")
+    assert rc == 0, err
+    assert _wait(lambda: sorted(_server(club_url, table_id)) == sorted(_local(db))) and len(_local(db)) == 2
+
+
+def test_the_club_server_is_named_by_host_port_and_database_not_by_who_logs_in():
+    assert server_id("postgresql://club:secret@192.0.2.10/pyramid") == server_id("postgresql://stol1@192.0.2.10/pyramid")
+    assert "secret" not in server_id("postgresql://club:secret@192.0.2.10/pyramid")
+    names = {server_id(u) for u in ("postgresql://a@192.0.2.10/pyramid", "postgresql://a@192.0.2.11/pyramid",
+                                    "postgresql://a@192.0.2.10:5433/pyramid", "postgresql://a@192.0.2.10/other")}
+    assert len(names) == 4  # another host, port or database is another server
+
+
+def test_a_link_saved_under_the_older_name_of_the_server_is_taken_over_with_what_was_sent(club_url, db):
+    table_id = _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        s.enter("-", "биток 3")
+    assert ClubSync(db, club_url).drain()
+    import psycopg.conninfo
+
+    parts = psycopg.conninfo.conninfo_to_dict(club_url)
+    older = " ".join(f"{k}={parts[k]}" for k in sorted(parts))  # how an earlier version named it: login included
+    new = server_id(club_url)
+    with Store(db) as store, store._tx():
+        store.con.execute("UPDATE club_link SET server = ? WHERE server = ?", (older, new))
+        store.con.execute("UPDATE club_sent SET server = ? WHERE server = ?", (older, new))
+    with Store(db) as store:
+        assert load_link(store, club_url)[0] == table_id  # found under its older name, and renamed
+        assert pending(store.con, new) == 0  # what was sent stays sent: nothing goes twice
+        assert [r[0] for r in store.con.execute("SELECT server FROM club_link")] == [new]
+        s = Session.open(store, s.id)
+        s.enter("-", "биток 5")
+    assert ClubSync(db, club_url).drain()
+    assert sorted(_server(club_url, table_id)) == sorted(_local(db))
+
+
 def test_play_with_club_refuses_a_table_that_is_not_registered(club_url, db, capsys, monkeypatch):
     rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", club_url,
                        stdin="- | биток 3\n")

@@ -40,15 +40,29 @@ class ClubError(UserError):
 
 
 def server_id(url: str) -> str:
-    """The URL without its password: how the store names a club server."""
+    """How the store names a club server: its host, port and database, not who logs in. The
+    table is registered with the club's own login and then runs with a login that holds only
+    ``pyramid_table``; both name the same server. libpq's defaults fill what the URL leaves out
+    (``PGHOST``, ``PGPORT``, ``PGDATABASE``; the database is named as the user by default)."""
     import psycopg.conninfo
 
     try:
         parts = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
         raise ClubError(tr("the club server's address is not understood ({exc})").format(exc=exc)) from None
-    parts.pop("password", None)
-    return " ".join(f"{k}={parts[k]}" for k in sorted(parts))
+    return _identity(parts)
+
+
+def _identity(parts: dict) -> str:
+    import getpass
+    import os
+
+    user = parts.get("user") or os.environ.get("PGUSER") or getpass.getuser()
+    where = {"host": parts.get("host") or os.environ.get("PGHOST") or "",
+             "hostaddr": parts.get("hostaddr") or os.environ.get("PGHOSTADDR") or "",
+             "port": str(parts.get("port") or os.environ.get("PGPORT") or 5432),
+             "dbname": parts.get("dbname") or os.environ.get("PGDATABASE") or user}
+    return " ".join(f"{k}={v}" for k, v in where.items() if v)
 
 
 def connect(url: str):
@@ -70,9 +84,28 @@ def save_link(store: Store, url: str, table_id: int, name: str, key: str) -> Non
 
 def load_link(store: Store, url: str) -> tuple[int, str, str] | None:
     """(table id, name, key) of this table on that server, or None."""
-    r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?",
-                          (server_id(url),)).fetchone()
+    sid = server_id(url)
+    r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?", (sid,)).fetchone()
+    if r is None and _adopt_older_name(store, sid):
+        r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?", (sid,)).fetchone()
     return None if r is None else (int(r[0]), r[1], r[2])
+
+
+def _adopt_older_name(store: Store, sid: str) -> bool:
+    """A link saved under the older name of a server (the whole URL but its password, login
+    included) is renamed to ``sid`` with its sent marks, so nothing is sent twice; True if one was."""
+    for (old,) in store.con.execute("SELECT server FROM club_link").fetchall():
+        parts = dict(kv.split("=", 1) for kv in old.split(" ") if "=" in kv)
+        if old == sid or _identity(parts) != sid:
+            continue
+        with store._tx():
+            store.con.execute("UPDATE club_link SET server = ? WHERE server = ?", (sid, old))
+            store.con.execute("INSERT INTO club_sent(server, match_id, action_id) SELECT ?, match_id, action_id"
+                              " FROM club_sent WHERE server = ? ON CONFLICT(server, match_id) DO UPDATE SET"
+                              " action_id = max(action_id, excluded.action_id)", (sid, old))
+            store.con.execute("DELETE FROM club_sent WHERE server = ?", (old,))
+        return True
+    return False
 
 
 def pending(con: sqlite3.Connection, server: str) -> int:
