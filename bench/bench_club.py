@@ -24,7 +24,7 @@ Two pacings: back-to-back (``--strokes``, the worst case: the worker is always b
 Then, for the process sync, the server is stopped (the queue grows) and restarted: how long
 until the queue is empty (the bar: within 10 s).
 
-What was measured (2026-12-03, 2 cores shared with other engineers' jobs, so single runs
+What was measured (2026-12-03, 2 cores shared with other jobs, so single runs
 vary by a factor of 2; hence the rounds). Before the sync yielded to the table, back-to-back:
 
 - the extra time is in the commit (``Store.add_stroke``: p95 1.2-4.5 ms against 0.5-1.1 ms);

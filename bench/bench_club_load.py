@@ -72,7 +72,7 @@ the same):
 - stroke under load p50 1.40 / 1.30 ms, p95 4.23 / 4.38 ms; strikes late vs schedule p95
   1.6 / 2.2 ms; tables' processes 48 / 46 % of one core, 69 MB RSS each; machine CPU 49 / 50 %
   of 2 cores, I/O stalls 4.5 / 4.6 s.
-An earlier run while another engineer's test suite loaded the machine (load average 7 at its
+An earlier run while the test suite loaded the machine (load average 7 at its
 end, strikes up to 5.7 s behind schedule, I/O stalls 15.7 s) still met every bar: board p95
 397 ms, max 902 ms, catch-up 1.82 s.
 The stand-in's figures, for comparison (an earlier full run, quiet machine): p95 172 ms, max
