@@ -19,7 +19,9 @@ batches go in order, idempotently, and resume from ``club_sent`` after an outage
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import signal
 
 from .sync import ClubSync, SyncStatus
 
@@ -48,6 +50,10 @@ class _ChildSync(ClubSync):
 
 
 def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
+    # Ctrl-C at the terminal reaches the whole process group: the table saves its match and closes
+    # the pipe, which ends the child after its last drain; interrupted itself, it would print a
+    # traceback under the table's goodbye and could cut that drain short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Not niced: a lower priority would let the child be preempted while it holds the store's
     # write lock (its club_sent mark), and the table's commit would wait for it (inversion).
     sync = _ChildSync(db_path, url, retry_s, shared).start()
@@ -62,6 +68,21 @@ def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
             sync.notify()
     finally:
         sync.stop()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while the child is spawned (it keeps that disposition), where this thread may
+    set it (the main thread); the table's own Ctrl-C handling is back as soon as the child is out."""
+    try:
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: the child sets it itself as it starts
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class ClubSyncProcess:
@@ -81,7 +102,8 @@ class ClubSyncProcess:
         read_end, self._doorbell = self._ctx.Pipe(duplex=False)
         self._proc = self._ctx.Process(target=_child, name="club-sync", daemon=True,
                                        args=(self.db_path, self.url, self.retry_s, self._shared, read_end))
-        self._proc.start()
+        with _sigint_ignored():  # inherited through exec: a Ctrl-C while the child still imports is ignored too
+            self._proc.start()
         read_end.close()
         return self
 
