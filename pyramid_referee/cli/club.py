@@ -52,14 +52,27 @@ def _url(args) -> str:
 
 def cmd_register(args) -> int:
     from ..club import schema
-    from ..club.sync import connect, save_link
+    from ..club.sync import ClubError, connect, load_link, save_link
     from ..match.store import Store
+
+    import psycopg
 
     url = _url(args)
     with Store(args.db) as store:  # opened first: a table whose store cannot keep the key is not registered
+        known = load_link(store, url)
+        if known is not None:  # a second name would orphan the first and leave its sent strokes behind
+            raise ClubError(tr(
+                "this table is already registered on that club server as {name} (number {id}); a table is "
+                "registered once and keeps its name").format(name=known[1], id=known[0]))
         with connect(url) as con:
-            schema.migrate(con)
-            table_id, key = schema.register(con, args.name)
+            try:
+                schema.migrate(con)
+                table_id, key = schema.register(con, args.name)
+            except psycopg.errors.InsufficientPrivilege as exc:
+                raise ClubError(tr(
+                    "this login may not register tables on the club server ({why}); register with the login "
+                    "that owns the club's database and may create roles (CREATEROLE), see docs/club.md").format(
+                    why=str(exc).strip().splitlines()[0])) from None
         save_link(store, url, table_id, args.name, key)
     print(tr("table {name} registered on the club server as number {id}").format(name=args.name, id=table_id))
     print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
@@ -96,12 +109,20 @@ def cmd_sync(args) -> int:
 
 
 def cmd_status(args) -> int:
+    import psycopg
+
     from ..club import schema
-    from ..club.sync import connect
+    from ..club.sync import ClubError, connect
+    from ..web.club import check_schema
 
     with connect(_url(args)) as con:
-        schema.migrate(con)
-        tables = schema.status(con)
+        try:
+            check_schema(con)  # brought up to date where the login may (the owner's); read-only otherwise
+            tables = schema.status(con)
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise ClubError(tr(
+                "this login may not read the club's tables ({why}); club status needs the login of the club "
+                "board (role pyramid_board) or the club's own").format(why=str(exc).strip().splitlines()[0])) from None
     if args.json:
         print(json.dumps({"tables": tables}, ensure_ascii=False))
         return 0

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..i18n import UserError, tr, trn
+from ..i18n import UserError, get_lang, tr, trl, trn
 from ..match.store import Store, StoreMissing
 
 ENV_CLUB = "PYRAMID_REFEREE_CLUB"
@@ -65,14 +65,56 @@ def _identity(parts: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in where.items() if v)
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def reason(exc: BaseException, lang: str | None = None) -> str | None:
+    """What a manager checks first when the club server cannot be reached, in ``lang`` (default: the
+    user's language); None when the failure is none of the usual ones (the server's own words are
+    then all there is)."""
+    import psycopg
+
+    lang = lang or get_lang()
+    low = str(exc).lower()
+    if "connection info string" in low or "connection option" in low or "invalid uri" in low:
+        return trl(lang, "the address is not understood; it reads postgresql://LOGIN@HOST:PORT/DATABASE")
+    if "password authentication failed" in low or "no password supplied" in low or (
+            "role" in low and "does not exist" in low) or getattr(exc, "sqlstate", None) in ("28P01", "28000"):
+        return trl(lang, "the server did not accept this login or its password: check the login in the address "
+                   "and the password in the file ~/.pgpass")
+    if "database" in low and "does not exist" in low:
+        return trl(lang, "the server has no such database: check the database's name at the end of the address")
+    if isinstance(exc, psycopg.OperationalError):
+        return trl(lang, "the server does not answer: check the host and port in the address, that the server "
+                   "is running and that this computer is on the club's network")
+    return None
+
+
+def refused(exc: BaseException) -> bool:
+    """The server is there but will not take this login's strokes: a wrong password, a login without
+    the role pyramid_table (the board's, say), a key not this table's. Waiting will not mend it."""
+    import psycopg
+
+    low = str(exc).lower()
+    return isinstance(exc, psycopg.errors.InsufficientPrivilege) or getattr(exc, "sqlstate", None) in (
+        "28P01", "28000") or "password authentication failed" in low or "no password supplied" in low
+
+
+def explain(exc: BaseException) -> str:
+    """``reason`` and, in brackets, the server's own words (for whoever sets the server up)."""
+    why = reason(exc)
+    return _first_line(exc) if why is None else f"{why} ({_first_line(exc)})"
+
+
 def connect(url: str):
     import psycopg
 
     try:
         return psycopg.connect(url, **_LINK)
     except psycopg.Error as exc:
-        raise ClubError(tr("cannot reach the club server ({exc})").format(
-            exc=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
+        raise ClubError(tr("cannot reach the club server: {why}").format(why=explain(exc))) from None
 
 
 def save_link(store: Store, url: str, table_id: int, name: str, key: str) -> None:
@@ -121,8 +163,14 @@ class SyncStatus:
     online: bool | None  # None: not tried yet
     queued: int
     error: str | None = None
+    refused: bool = False  # the server answered but will not take this table's strokes (login, role, key)
 
     def text(self) -> str:
+        if self.refused:  # not an outage: waiting will not help, the login in --club must change
+            return trn("club: the server refuses this table's login (it needs its password and the role "
+                       "pyramid_table), {n} stroke in the queue",
+                       "club: the server refuses this table's login (it needs its password and the role "
+                       "pyramid_table), {n} strokes in the queue", self.queued).format(n=self.queued)
         if self.online is None:
             return trn("club: connecting, {n} stroke in the queue", "club: connecting, {n} strokes in the queue",
                        self.queued).format(n=self.queued)
@@ -193,7 +241,7 @@ class ClubSync:
     def status(self) -> SyncStatus:
         """As of the last drain, plus what was committed since (counted here, no query)."""
         st = self._status
-        return SyncStatus(st.online, st.queued + self._since, st.error)
+        return SyncStatus(st.online, st.queued + self._since, st.error, st.refused)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the worker, after one last drain attempt within ``timeout``."""
@@ -277,8 +325,7 @@ class ClubSync:
                 self._pg = None
             self._recount()  # counted afresh from the store (a stroke notified from here on is counted once more)
             queued = pending(self._store.con, self.server) if self._store is not None else self._status.queued
-            self._set_status(SyncStatus(False, queued, str(exc).strip().splitlines()[0] if str(exc).strip() else
-                                      type(exc).__name__))
+            self._set_status(SyncStatus(False, queued, explain(exc), refused(exc)))
             return False
 
     _seen_at = float("-inf")  # when this sync last reported in (monotonic), on which connection, what queue
