@@ -113,8 +113,12 @@ class BoardFeed:
     def _offline_line(self, exc: BaseException) -> str:
         """The board's top line while the club server is away: what happened and that it reconnects
         first (the line is cut on a narrow screen), then what to check, without the server's English."""
+        import psycopg
+
         from ..club.sync import reason
 
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):  # there, but this login may not read it
+            return trl(self.lang, "this login may not read the club board: it needs the role pyramid_board")
         line = trl(self.lang, "no connection to the club server; reconnecting…")
         why = reason(exc, self.lang)
         return line if why is None else f"{line} {why}"
