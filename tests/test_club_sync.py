@@ -451,3 +451,30 @@ def test_a_login_without_the_tables_role_is_shown_on_the_table_as_refused_not_as
     assert not gone.drain()
     gone.close()
     assert not gone.status().refused and gone.status().text() == "клуб: нет связи, в очереди 1 удар"
+
+
+def test_club_status_shows_each_stroke_at_the_clubs_local_time_and_the_lag_in_tenths(
+        club_url, db, capsys, monkeypatch):
+    from datetime import datetime
+
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        _strike(Session.create(store, ["Аня", "Боря"]), 1)
+        stamp = store.con.execute("SELECT time FROM strokes").fetchone()[0]
+    sync = ClubSync(db, club_url)
+    assert sync.drain()
+    sync.close()
+    monkeypatch.setenv("TZ", "Asia/Yekaterinburg")  # the club: UTC+5, whatever the table stored (UTC)
+    time.tzset()
+    try:
+        rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", club_url)
+        local = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+        clock = local.strftime("%H:%M:%S") if local.date() == datetime.now().astimezone().date() \
+            else local.strftime("%d.%m.%Y %H:%M:%S")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert rc == 0, err
+    assert out.startswith(f"1. Стол 1: матч 1, удар 1 в {clock}, отставание ") and "T" not in out.split(" в ")[1]
+    lag = out.rsplit("отставание ", 1)[1].split()[0]
+    assert len(lag.split(".")[1]) == 1

@@ -135,6 +135,23 @@ def cmd_status(args) -> int:
             print(tr("{id}. {name}: no stroke yet").format(id=t["id"], name=t["name"]))
         else:
             print(tr("{id}. {name}: match {match}, stroke {seq} at {time}, lag {lag} s").format(
-                id=t["id"], name=t["name"], match=last["match"], seq=last["seq"], time=last["time"],
-                lag=t["lag_s"]), file=sys.stdout)
+                id=t["id"], name=t["name"], match=last["match"], seq=last["seq"], time=_local_time(last["time"]),
+                lag=_lag(t["lag_s"])), file=sys.stdout)
     return 0
+
+
+def _local_time(stamp: str) -> str:
+    """A stroke's time (ISO, UTC, as the table stores it) as the manager reads a clock: ЧЧ:ММ:СС here,
+    with the date when it is not today; a stamp not understood is shown as it is."""
+    from datetime import datetime
+
+    try:
+        local = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+    except (ValueError, TypeError):
+        return str(stamp)
+    today = datetime.now().astimezone().date()
+    return local.strftime("%H:%M:%S") if local.date() == today else local.strftime("%d.%m.%Y %H:%M:%S")
+
+
+def _lag(seconds: float | None) -> str:
+    return "?" if seconds is None else f"{max(seconds, 0.0):.1f}"
