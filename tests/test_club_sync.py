@@ -302,6 +302,7 @@ def test_the_club_status_line_says_in_russian_whether_the_server_is_there_and_ho
     assert SyncStatus(False, 2).text() == "клуб: нет связи, в очереди 2 удара"
     assert SyncStatus(False, 1).text() == "клуб: нет связи, в очереди 1 удар"
     assert SyncStatus(None, 3).text() == "клуб: соединяемся, в очереди 3 удара"
+    assert SyncStatus(False, 0).text() == "клуб: нет связи, неотправленных ударов нет"
 
 
 def test_club_sync_once_sends_a_store_written_by_another_program_and_says_so(club_url, db, capsys, monkeypatch):

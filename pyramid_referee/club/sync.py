@@ -179,6 +179,8 @@ class SyncStatus:
         if self.online:
             return trn("club: connected, {n} stroke in the queue", "club: connected, {n} strokes in the queue",
                        self.queued).format(n=self.queued)
+        if not self.queued:  # «в очереди 0 ударов» reads as a fault: nothing is waiting
+            return tr("club: not connected, nothing waits to be sent")
         return trn("club: not connected, {n} stroke in the queue", "club: not connected, {n} strokes in the queue",
                    self.queued).format(n=self.queued)
 
