@@ -479,3 +479,18 @@ def test_club_status_shows_each_stroke_at_the_clubs_local_time_and_the_lag_in_te
     assert out.startswith(f"1. Стол 1: матч 1, удар 1 в {clock}, отставание ") and "T" not in out.split(" в ")[1]
     lag = out.rsplit("отставание ", 1)[1].split()[0]
     assert len(lag.split(".")[1]) == 1
+
+
+def test_register_trims_the_tables_name_and_refuses_an_empty_one_before_touching_anything(
+        club_url, tmp_path, capsys, monkeypatch):
+    db = tmp_path / "t.sqlite"
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "  ", "--db", str(db))
+    assert rc == 2 and "имя стола пустое" in err and not db.exists()
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", " Стол  2 ",
+                       "--db", str(db))
+    assert rc == 0, err
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 2",
+                       "--db", str(tmp_path / "other.sqlite"))
+    assert rc == 2 and "уже зарегистрирован" in err  # the same name, not a look-alike second table
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 2"]

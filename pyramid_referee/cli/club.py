@@ -51,13 +51,16 @@ def _url(args) -> str:
 
 
 def cmd_register(args) -> int:
+    import psycopg
+
     from ..club import schema
     from ..club.sync import ClubError, connect, load_link, save_link
     from ..match.store import Store
 
-    import psycopg
-
     url = _url(args)
+    name = " ".join(args.name.split())  # «Стол 2 » would be a second table that reads as «Стол 2» on the board
+    if not name:
+        raise ClubError(tr("the table's name is empty: give the name the club calls it by, e.g. --name \"Стол 3\""))
     with Store(args.db) as store:  # opened first: a table whose store cannot keep the key is not registered
         known = load_link(store, url)
         if known is not None:  # a second name would orphan the first and leave its sent strokes behind
@@ -67,14 +70,14 @@ def cmd_register(args) -> int:
         with connect(url) as con:
             try:
                 schema.migrate(con)
-                table_id, key = schema.register(con, args.name)
+                table_id, key = schema.register(con, name)
             except psycopg.errors.InsufficientPrivilege as exc:
                 raise ClubError(tr(
                     "this login may not register tables on the club server ({why}); register with the login "
                     "that owns the club's database and may create roles (CREATEROLE), see docs/club.md").format(
                     why=str(exc).strip().splitlines()[0])) from None
-        save_link(store, url, table_id, args.name, key)
-    print(tr("table {name} registered on the club server as number {id}").format(name=args.name, id=table_id))
+        save_link(store, url, table_id, name, key)
+    print(tr("table {name} registered on the club server as number {id}").format(name=name, id=table_id))
     print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
     return 0
 
