@@ -173,3 +173,4 @@ def test_ctrl_c_at_the_terminal_saves_the_match_and_sends_its_strokes_without_a_
     assert p.returncode == 130  # interrupted, as the shell expects of Ctrl-C
     server = _server(club_url, table_id)
     assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
+
