@@ -603,7 +603,7 @@ def _play_at_a_terminal(session, club) -> tuple:
     return play, out
 
 
-def test_at_a_terminal_the_club_line_under_a_verdict_says_the_stroke_reached_a_server_that_is_there(club_url, db):
+def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_a_server_that_is_there(club_url, db):
     pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
     from club_helpers import register_table, wait_for
 
@@ -618,8 +618,10 @@ def test_at_a_terminal_the_club_line_under_a_verdict_says_the_stroke_reached_a_s
             play, out = _play_at_a_terminal(s, sync)
             for n in range(3):
                 play.feed(f"- | биток {1 + n}")
+            play.feed("отмена")  # an undo is sent too, and says so
+            play.feed("повтор")
         finally:
             sync.stop()
     club_lines = [line for line in out.getvalue().splitlines() if line.startswith("клуб:")]
-    assert club_lines == ["клуб: на связи"] * 3, out.getvalue()
+    assert club_lines == ["клуб: на связи"] * 5, out.getvalue()
 

@@ -399,6 +399,8 @@ class Play:
             self.show_score()
             if self.at_game_end():  # back at a game's end: who breaks the next one, as after its stroke
                 self.say(game_end_text(self.s, self.lang), "bold")
+            if self.club is not None:  # an undo goes to the club too: the маркёр sees it did
+                self.say(self._club_text(), "dim")
 
     def at_game_end(self) -> bool:
         """The current position is the end of a game in a match of several (партии)."""
