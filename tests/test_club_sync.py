@@ -494,3 +494,35 @@ def test_register_trims_the_tables_name_and_refuses_an_empty_one_before_touching
     assert rc == 2 and "уже зарегистрирован" in err  # the same name, not a look-alike second table
     with psycopg.connect(club_url, autocommit=True) as con:
         assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 2"]
+
+
+def test_a_table_removed_on_the_server_says_so_and_registered_again_sends_all_its_strokes_to_its_new_number(
+        club_url, db, capsys, monkeypatch):
+    old = _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        for n in range(2):
+            _strike(s, n)
+    sync = ClubSync(db, club_url)
+    assert sync.drain()
+    with psycopg.connect(club_url, autocommit=True) as con:  # the manager clears the table out on the server
+        con.execute("DELETE FROM club_strokes WHERE table_id = %s", (old,))
+        con.execute("DELETE FROM club_matches WHERE table_id = %s", (old,))
+        con.execute("DELETE FROM club_tables WHERE id = %s", (old,))
+    with Store(db) as store:
+        _strike(Session(store, 1), 2)
+    assert not sync.drain()
+    sync.close()
+    assert sync.status().unknown_key and sync.status().text() == (
+        "клуб: сервер не знает ключа этого стола (его удалили на сервере?): зарегистрируйте стол заново, "
+        "в очереди 1 удар")
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 1", "--db", db)
+    assert rc == 0, err
+    with Store(db, create=False) as store:
+        new = load_link(store, club_url)[0]
+    assert new != old
+    again = ClubSync(db, club_url)
+    assert again.drain()
+    again.close()
+    server = _server(club_url, new)
+    assert len(server) == len(set(server)) == 3 and set(server) == _local(db)

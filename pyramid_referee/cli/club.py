@@ -63,13 +63,14 @@ def cmd_register(args) -> int:
         raise ClubError(tr("the table's name is empty: give the name the club calls it by, e.g. --name \"Стол 3\""))
     with Store(args.db) as store:  # opened first: a table whose store cannot keep the key is not registered
         known = load_link(store, url)
-        if known is not None:  # a second name would orphan the first and leave its sent strokes behind
-            raise ClubError(tr(
-                "this table is already registered on that club server as {name} (number {id}); a table is "
-                "registered once and keeps its name").format(name=known[1], id=known[0]))
         with connect(url) as con:
             try:
                 schema.migrate(con)
+                if known is not None and schema.knows(con, known[0], known[2]):
+                    # a second name would orphan the first and leave its sent strokes behind
+                    raise ClubError(tr(
+                        "this table is already registered on that club server as {name} (number {id}); a table "
+                        "is registered once and keeps its name").format(name=known[1], id=known[0]))
                 table_id, key = schema.register(con, name)
             except psycopg.errors.InsufficientPrivilege as exc:
                 raise ClubError(tr(

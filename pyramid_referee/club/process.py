@@ -25,7 +25,7 @@ import signal
 
 from .sync import ClubSync, SyncStatus
 
-_UNKNOWN, _OFFLINE, _ONLINE, _REFUSED = -1, 0, 1, 2  # _REFUSED: offline, the login refused
+_UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY = -1, 0, 1, 2, 3  # refused: for the login, for the key
 # the shared array: the last drain's status, the table's notifications, the doorbell
 _S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED = range(5)
 START_TIMEOUT_S = 30.0
@@ -44,7 +44,8 @@ class _ChildSync(ClubSync):
             self._seen = self._shared[_S_SENT]
 
     def _status_changed(self, st: SyncStatus) -> None:
-        online = _UNKNOWN if st.online is None else (_ONLINE if st.online else _REFUSED if st.refused else _OFFLINE)
+        online = _UNKNOWN if st.online is None else (
+            _ONLINE if st.online else _NO_KEY if st.unknown_key else _REFUSED if st.refused else _OFFLINE)
         with self._shared.get_lock():
             self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN] = online, st.queued, self._seen
 
@@ -126,7 +127,7 @@ class ClubSyncProcess:
             online, queued, seen, sent = (self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN],
                                           self._shared[_S_SENT])
         return SyncStatus(None if online == _UNKNOWN else online == _ONLINE, queued + sent - seen,
-                          refused=online == _REFUSED)
+                          refused=online in (_REFUSED, _NO_KEY), unknown_key=online == _NO_KEY)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Close the pipe: the child drains one last time (within ``timeout``) and exits."""

@@ -102,6 +102,11 @@ def refused(exc: BaseException) -> bool:
         "28P01", "28000") or "password authentication failed" in low or "no password supplied" in low
 
 
+def unknown_key(exc: BaseException) -> bool:
+    """The server refused the table's key (``club_check_key``), not its login."""
+    return refused(exc) and "the key is not the key of table" in str(exc)
+
+
 def explain(exc: BaseException) -> str:
     """``reason`` and, in brackets, the server's own words (for whoever sets the server up)."""
     why = reason(exc)
@@ -118,10 +123,16 @@ def connect(url: str):
 
 
 def save_link(store: Store, url: str, table_id: int, name: str, key: str) -> None:
+    """Keep this table's id and key on that server. A new id (the table registered afresh after it
+    was removed on the server) sends every match again: the server's rows of the old id are not its."""
+    sid = server_id(url)
     with store._tx():
+        old = store.con.execute("SELECT table_id FROM club_link WHERE server = ?", (sid,)).fetchone()
+        if old is not None and int(old[0]) != table_id:
+            store.con.execute("DELETE FROM club_sent WHERE server = ?", (sid,))
         store.con.execute("INSERT INTO club_link(server, table_id, name, key) VALUES (?,?,?,?)"
                           " ON CONFLICT(server) DO UPDATE SET table_id = excluded.table_id,"
-                          " name = excluded.name, key = excluded.key", (server_id(url), table_id, name, key))
+                          " name = excluded.name, key = excluded.key", (sid, table_id, name, key))
 
 
 def load_link(store: Store, url: str) -> tuple[int, str, str] | None:
@@ -164,8 +175,14 @@ class SyncStatus:
     queued: int
     error: str | None = None
     refused: bool = False  # the server answered but will not take this table's strokes (login, role, key)
+    unknown_key: bool = False  # refused for the key: the table was removed or registered again on the server
 
     def text(self) -> str:
+        if self.unknown_key:  # not an outage either: the server no longer knows this table
+            return trn("club: the server does not know this table's key (was it removed there?): register it "
+                       "again, {n} stroke in the queue",
+                       "club: the server does not know this table's key (was it removed there?): register it "
+                       "again, {n} strokes in the queue", self.queued).format(n=self.queued)
         if self.refused:  # not an outage: waiting will not help, the login in --club must change
             return trn("club: the server refuses this table's login (it needs its password and the role "
                        "pyramid_table), {n} stroke in the queue",
@@ -243,7 +260,7 @@ class ClubSync:
     def status(self) -> SyncStatus:
         """As of the last drain, plus what was committed since (counted here, no query)."""
         st = self._status
-        return SyncStatus(st.online, st.queued + self._since, st.error, st.refused)
+        return SyncStatus(st.online, st.queued + self._since, st.error, st.refused, st.unknown_key)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the worker, after one last drain attempt within ``timeout``."""
@@ -327,7 +344,7 @@ class ClubSync:
                 self._pg = None
             self._recount()  # counted afresh from the store (a stroke notified from here on is counted once more)
             queued = pending(self._store.con, self.server) if self._store is not None else self._status.queued
-            self._set_status(SyncStatus(False, queued, explain(exc), refused(exc)))
+            self._set_status(SyncStatus(False, queued, explain(exc), refused(exc), unknown_key(exc)))
             return False
 
     _seen_at = float("-inf")  # when this sync last reported in (monotonic), on which connection, what queue
