@@ -452,6 +452,10 @@ def test_a_login_without_the_tables_role_is_shown_on_the_table_as_refused_not_as
     assert not gone.drain()
     gone.close()
     assert not gone.status().refused and gone.status().text() == "клуб: нет связи, в очереди 1 удар"
+    stranger = ClubSync(db, club_url.replace("user=postgres", "user=no_such_login"))  # a login mistyped
+    assert not stranger.drain()
+    stranger.close()
+    assert stranger.status().refused
 
 
 def test_club_status_shows_each_stroke_at_the_clubs_local_time_and_the_lag_in_tenths(

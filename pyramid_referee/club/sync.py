@@ -99,7 +99,8 @@ def refused(exc: BaseException) -> bool:
 
     low = str(exc).lower()
     return isinstance(exc, psycopg.errors.InsufficientPrivilege) or getattr(exc, "sqlstate", None) in (
-        "28P01", "28000") or "password authentication failed" in low or "no password supplied" in low
+        "28P01", "28000") or "password authentication failed" in low or "no password supplied" in low or (
+        "role" in low and "does not exist" in low)
 
 
 def unknown_key(exc: BaseException) -> bool:
