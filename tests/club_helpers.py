@@ -43,3 +43,14 @@ def wait_for(cond, timeout: float = 30.0) -> bool:
             return True
         time.sleep(0.05)
     return cond()
+
+
+def login(url: str, role: str) -> str:
+    """A new login holding ``role`` (pyramid_table, pyramid_board, or None: no role) on the server of
+    ``url``, named afresh (logins are the whole cluster's, shared by every test): ``url`` under it."""
+    import uuid
+
+    name = "login_" + uuid.uuid4().hex[:10]
+    with psycopg.connect(url, autocommit=True) as con:
+        con.execute(f"CREATE ROLE {name} LOGIN" + (f" IN ROLE {role}" if role else ""))
+    return url.replace("user=postgres", f"user={name}")

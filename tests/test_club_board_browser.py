@@ -300,3 +300,27 @@ def test_eight_tables_share_a_tv_and_a_tablet_with_nothing_overflowing(club, bro
     assert not m["clipped"] and not m["spill"] and not m["outside"], m
     assert m["score"] >= (60 if width > 1000 else 36) and m["score"] > m["name"], m  # a tablet is read at arm's length
     page.close()
+
+
+DAY_JS = """() => [...document.querySelectorAll('.day li:not(.none)')].map(e => ({
+  text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
+  spill: e.getBoundingClientRect().right > e.closest('.day').getBoundingClientRect().right + 1}))"""
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
+def test_a_finished_partia_is_read_on_the_board_to_its_winner_on_a_tv_and_a_tablet(club, browser, width, height):
+    three = club["tmp"] / "three.sqlite"
+    _register(club["url"], three, "Стол 3")
+    with Store(three) as store:  # a game to 3: one call finishes it
+        Session.create(store, ["Вероника", "Ольга"], {"target": 3}).enter(CALL, "биток 3; 3 в правый дальний угол")
+    assert ClubSync(three, club["url"]).drain()
+    board = _manager(club)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(board.base + "/")
+    page.wait_for_function("[...document.querySelectorAll('.day li')].some(e => e.textContent.includes('Стол 3'))")
+    lines = [d for d in page.evaluate(DAY_JS) if "Стол 3" in d["text"]]
+    assert lines and all(d["text"].endswith("победитель — Вероника") for d in lines), lines
+    assert not any(d["cut"] or d["spill"] for d in lines), lines
+    m = page.evaluate(LAYOUT_JS)  # and the rest of the board still fits
+    assert m["scrollW"] <= m["w"] and m["scrollH"] <= m["h"] and not m["outside"], m
+    page.close()

@@ -15,6 +15,7 @@ from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
 from club_helpers import (  # noqa: E402
     register_table as _register,
+    login as _login,
     local_strokes as _local,
     server_strokes as _server,
     wait_for as _wait,
@@ -131,3 +132,45 @@ def test_a_table_killed_with_sigkill_takes_its_sync_child_with_it_after_a_last_d
     assert _wait(lambda: not any(_alive(k) for k in kids))  # the pipe closed: the child drained and left
     server = _server(club_url, table_id)  # its last drain sent the rest: nobody else drained
     assert len(server) == len(set(server)) == 5 and set(server) == _local(db)
+
+
+def test_a_refused_login_reaches_the_tables_status_from_the_child(club_url, db):
+    _register(club_url, db, "Стол 1")
+    board_login = _login(club_url, "pyramid_board")
+    with Store(db) as store:
+        _strike(Session.create(store, ["Аня", "Боря"]), 1)
+    sync = ClubSyncProcess(db, board_login, retry_s=0.2).start()
+    try:
+        assert _wait(lambda: sync.status().refused)
+        assert sync.status().online is False and sync.status().queued == 1
+    finally:
+        sync.stop()
+
+
+def test_ctrl_c_at_the_terminal_saves_the_match_and_sends_its_strokes_without_a_traceback(club_url, db):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    table_id = _register(club_url, db, "Стол 1")
+    p = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "play", "--players", "Аня", "Боря", "--db", db,
+                          "--club", club_url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        for n in range(3):
+            p.stdin.write(f"- | биток {1 + n % 15}\n")
+        p.stdin.flush()
+        assert _wait(lambda: len(_local(db)) == 3)
+        assert _wait(lambda: len(_children(p.pid)) > 0)
+        os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the table and its sync child both get it
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert p.returncode == 130  # interrupted, as the shell expects of Ctrl-C
+    server = _server(club_url, table_id)
+    assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
+

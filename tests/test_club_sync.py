@@ -19,6 +19,7 @@ from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
 from club_helpers import (  # noqa: E402
     register_table as _register,
+    login as _login,
     local_strokes as _local,
     server_strokes as _server,
     wait_for as _wait,
@@ -301,6 +302,7 @@ def test_the_club_status_line_says_in_russian_whether_the_server_is_there_and_ho
     assert SyncStatus(False, 2).text() == "клуб: нет связи, в очереди 2 удара"
     assert SyncStatus(False, 1).text() == "клуб: нет связи, в очереди 1 удар"
     assert SyncStatus(None, 3).text() == "клуб: соединяемся, в очереди 3 удара"
+    assert SyncStatus(False, 0).text() == "клуб: нет связи, неотправленных ударов нет"
 
 
 def test_club_sync_once_sends_a_store_written_by_another_program_and_says_so(club_url, db, capsys, monkeypatch):
@@ -378,3 +380,153 @@ def test_every_earlier_club_schema_with_strokes_is_upgraded_keeping_them_and_the
         (t,) = board.tables(con, "ru")
         assert t["seq"] == 3 and t["sync"]["line"] == "на связи"  # it reported in on the new schema
     assert sorted(_server(club_url, table_id)) == sorted(_local(db))
+
+
+def test_an_unreachable_server_a_missing_database_an_unknown_login_and_a_bad_address_each_say_what_to_check(
+        club_url, tmp_path):
+    from pyramid_referee.club.sync import ClubError, connect
+
+    def refusal(url: str) -> str:
+        with pytest.raises(ClubError) as exc:
+            connect(url)
+        return str(exc.value)
+
+    base, query = club_url.split("?")
+    assert "сервер не отвечает: проверьте сервер и порт" in refusal(f"{base}?host={tmp_path}/nowhere&user=postgres")
+    assert "на сервере нет такой базы" in refusal(club_url.replace(base, "postgresql:///no_such_club"))
+    assert "сервер не принял этот логин или его пароль" in refusal(club_url.replace("user=postgres",
+                                                                                    "user=no_such_login"))
+    assert "адрес не распознан" in refusal("http://192.0.2.10/pyramid")
+
+
+def test_register_refuses_a_store_already_registered_on_that_server_and_keeps_its_first_link(
+        club_url, db, capsys, monkeypatch):
+    first = _register(club_url, db, "Стол 1")
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 9", "--db", db)
+    assert rc == 2 and "уже зарегистрирован" in err and "Стол 1" in err
+    with Store(db, create=False) as store:
+        assert load_link(store, club_url)[:2] == (first, "Стол 1")
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 1"]
+
+
+def test_register_with_a_login_that_may_not_build_the_club_schema_says_which_login_to_use_and_builds_nothing(
+        club_url, tmp_path, capsys, monkeypatch):
+    url = _login(club_url, None)  # may connect, not create tables nor roles (PostgreSQL 15+)
+    with psycopg.connect(club_url, autocommit=True) as con:
+        con.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")  # the default before PostgreSQL 15
+    db = str(tmp_path / "t.sqlite")
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", url, "--name", "Стол 1", "--db", db)
+    assert rc == 2 and "CREATEROLE" in err and "Traceback" not in err
+    with psycopg.connect(url, autocommit=True) as con:
+        assert schema.version(con) == 0  # the migration was one transaction: nothing half-built is left
+    with Store(db, create=False) as store:
+        assert load_link(store, url) is None
+
+
+def test_club_status_reads_with_the_boards_login_and_tells_a_tables_login_which_login_to_use(
+        club_url, db, capsys, monkeypatch):
+    _register(club_url, db, "Стол 1")
+    rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", _login(club_url, "pyramid_board"))
+    assert rc == 0 and "Стол 1" in out, err
+    rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", _login(club_url, "pyramid_table"))
+    assert rc == 2 and "pyramid_board" in err and "Traceback" not in err
+
+
+def test_a_login_without_the_tables_role_is_shown_on_the_table_as_refused_not_as_an_outage(club_url, db):
+    _register(club_url, db, "Стол 1")
+    board_login = _login(club_url, "pyramid_board")  # the board's login, given to a table
+    with Store(db) as store:
+        _strike(Session.create(store, ["Аня", "Боря"]), 1)
+    sync = ClubSync(db, board_login)
+    assert not sync.drain()
+    sync.close()
+    assert sync.status().refused and sync.status().queued == 1
+    assert sync.status().text() == ("клуб: сервер не принимает логин этого стола (нужны его пароль и роль "
+                                    "«pyramid_table»), в очереди 1 удар")
+    nowhere = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    with Store(db) as store:  # the same table under an address where no server answers: an outage
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, nowhere, table_id, name, key)
+    gone = ClubSync(db, nowhere)
+    assert not gone.drain()
+    gone.close()
+    assert not gone.status().refused and gone.status().text() == "клуб: нет связи, в очереди 1 удар"
+    stranger = ClubSync(db, club_url.replace("user=postgres", "user=no_such_login"))  # a login mistyped
+    assert not stranger.drain()
+    stranger.close()
+    assert stranger.status().refused
+
+
+def test_club_status_shows_each_stroke_at_the_clubs_local_time_and_the_lag_in_tenths(
+        club_url, db, capsys, monkeypatch):
+    from datetime import datetime
+
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        _strike(Session.create(store, ["Аня", "Боря"]), 1)
+        stamp = store.con.execute("SELECT time FROM strokes").fetchone()[0]
+    sync = ClubSync(db, club_url)
+    assert sync.drain()
+    sync.close()
+    monkeypatch.setenv("TZ", "Asia/Yekaterinburg")  # the club: UTC+5, whatever the table stored (UTC)
+    time.tzset()
+    try:
+        rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", club_url)
+        local = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+        clock = local.strftime("%H:%M:%S") if local.date() == datetime.now().astimezone().date() \
+            else local.strftime("%d.%m.%Y %H:%M:%S")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert rc == 0, err
+    assert out.startswith(f"1. Стол 1: матч 1, удар 1 в {clock}, отставание ") and "T" not in out.split(" в ")[1]
+    lag = out.rsplit("отставание ", 1)[1].split()[0]
+    assert len(lag.split(".")[1]) == 1
+
+
+def test_register_trims_the_tables_name_and_refuses_an_empty_one_before_touching_anything(
+        club_url, tmp_path, capsys, monkeypatch):
+    db = tmp_path / "t.sqlite"
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "  ", "--db", str(db))
+    assert rc == 2 and "имя стола пустое" in err and not db.exists()
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", " Стол  2 ",
+                       "--db", str(db))
+    assert rc == 0, err
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 2",
+                       "--db", str(tmp_path / "other.sqlite"))
+    assert rc == 2 and "уже зарегистрирован" in err  # the same name, not a look-alike second table
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 2"]
+
+
+def test_a_table_removed_on_the_server_says_so_and_registered_again_sends_all_its_strokes_to_its_new_number(
+        club_url, db, capsys, monkeypatch):
+    old = _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        for n in range(2):
+            _strike(s, n)
+    sync = ClubSync(db, club_url)
+    assert sync.drain()
+    with psycopg.connect(club_url, autocommit=True) as con:  # the manager clears the table out on the server
+        con.execute("DELETE FROM club_strokes WHERE table_id = %s", (old,))
+        con.execute("DELETE FROM club_matches WHERE table_id = %s", (old,))
+        con.execute("DELETE FROM club_tables WHERE id = %s", (old,))
+    with Store(db) as store:
+        _strike(Session(store, 1), 2)
+    assert not sync.drain()
+    sync.close()
+    assert sync.status().unknown_key and sync.status().text() == (
+        "клуб: сервер не знает ключа этого стола (его удалили на сервере?): зарегистрируйте стол заново, "
+        "в очереди 1 удар")
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 1", "--db", db)
+    assert rc == 0, err
+    with Store(db, create=False) as store:
+        new = load_link(store, club_url)[0]
+    assert new != old
+    again = ClubSync(db, club_url)
+    assert again.drain()
+    again.close()
+    server = _server(club_url, new)
+    assert len(server) == len(set(server)) == 3 and set(server) == _local(db)

@@ -594,3 +594,34 @@ def test_a_refused_mark_points_at_the_words_typed_not_the_json_field(store):
 def test_the_cue_ball_gone_twice_is_named_the_cue_ball_not_cue(store):
     _, _, err = run_play_text(store, ["- | биток за бортом; биток 3"])
     assert err.splitlines()[0] == "строка 1: исход, столбец 18, «биток 3»: битка уже нет на столе"
+
+
+def _play_at_a_terminal(session, club) -> tuple:
+    out = io.StringIO()
+    play = Play(session, out=out, err=io.StringIO(), json_mode=False, interactive=True)
+    play.club = club
+    return play, out
+
+
+def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_a_server_that_is_there(club_url, db):
+    pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
+    from club_helpers import register_table, wait_for
+
+    from pyramid_referee.club.process import ClubSyncProcess
+
+    register_table(club_url, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        sync = ClubSyncProcess(db, club_url, retry_s=0.2).start()
+        try:
+            assert wait_for(lambda: sync.status().online)
+            play, out = _play_at_a_terminal(s, sync)
+            for n in range(3):
+                play.feed(f"- | биток {1 + n}")
+            play.feed("отмена")  # an undo is sent too, and says so
+            play.feed("повтор")
+        finally:
+            sync.stop()
+    club_lines = [line for line in out.getvalue().splitlines() if line.startswith("клуб:")]
+    assert club_lines == ["клуб: на связи"] * 5, out.getvalue()
+

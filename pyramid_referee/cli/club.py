@@ -51,17 +51,34 @@ def _url(args) -> str:
 
 
 def cmd_register(args) -> int:
+    import psycopg
+
     from ..club import schema
-    from ..club.sync import connect, save_link
+    from ..club.sync import ClubError, connect, load_link, save_link
     from ..match.store import Store
 
     url = _url(args)
+    name = " ".join(args.name.split())  # «Стол 2 » would be a second table that reads as «Стол 2» on the board
+    if not name:
+        raise ClubError(tr("the table's name is empty: give the name the club calls it by, e.g. --name \"Стол 3\""))
     with Store(args.db) as store:  # opened first: a table whose store cannot keep the key is not registered
+        known = load_link(store, url)
         with connect(url) as con:
-            schema.migrate(con)
-            table_id, key = schema.register(con, args.name)
-        save_link(store, url, table_id, args.name, key)
-    print(tr("table {name} registered on the club server as number {id}").format(name=args.name, id=table_id))
+            try:
+                schema.migrate(con)
+                if known is not None and schema.knows(con, known[0], known[2]):
+                    # a second name would orphan the first and leave its sent strokes behind
+                    raise ClubError(tr(
+                        "this table is already registered on that club server as {name} (number {id}); a table "
+                        "is registered once and keeps its name").format(name=known[1], id=known[0]))
+                table_id, key = schema.register(con, name)
+            except psycopg.errors.InsufficientPrivilege as exc:
+                raise ClubError(tr(
+                    "this login may not register tables on the club server ({why}); register with the login "
+                    "that owns the club's database and may create roles (CREATEROLE), see docs/club.md").format(
+                    why=str(exc).strip().splitlines()[0])) from None
+        save_link(store, url, table_id, name, key)
+    print(tr("table {name} registered on the club server as number {id}").format(name=name, id=table_id))
     print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
     return 0
 
@@ -96,12 +113,20 @@ def cmd_sync(args) -> int:
 
 
 def cmd_status(args) -> int:
+    import psycopg
+
     from ..club import schema
-    from ..club.sync import connect
+    from ..club.sync import ClubError, connect
+    from ..web.club import check_schema
 
     with connect(_url(args)) as con:
-        schema.migrate(con)
-        tables = schema.status(con)
+        try:
+            check_schema(con)  # brought up to date where the login may (the owner's); read-only otherwise
+            tables = schema.status(con)
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise ClubError(tr(
+                "this login may not read the club's tables ({why}); club status needs the login of the club "
+                "board (role pyramid_board) or the club's own").format(why=str(exc).strip().splitlines()[0])) from None
     if args.json:
         print(json.dumps({"tables": tables}, ensure_ascii=False))
         return 0
@@ -114,6 +139,23 @@ def cmd_status(args) -> int:
             print(tr("{id}. {name}: no stroke yet").format(id=t["id"], name=t["name"]))
         else:
             print(tr("{id}. {name}: match {match}, stroke {seq} at {time}, lag {lag} s").format(
-                id=t["id"], name=t["name"], match=last["match"], seq=last["seq"], time=last["time"],
-                lag=t["lag_s"]), file=sys.stdout)
+                id=t["id"], name=t["name"], match=last["match"], seq=last["seq"], time=_local_time(last["time"]),
+                lag=_lag(t["lag_s"])), file=sys.stdout)
     return 0
+
+
+def _local_time(stamp: str) -> str:
+    """A stroke's time (ISO, UTC, as the table stores it) as the manager reads a clock: ЧЧ:ММ:СС here,
+    with the date when it is not today; a stamp not understood is shown as it is."""
+    from datetime import datetime
+
+    try:
+        local = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+    except (ValueError, TypeError):
+        return str(stamp)
+    today = datetime.now().astimezone().date()
+    return local.strftime("%H:%M:%S") if local.date() == today else local.strftime("%d.%m.%Y %H:%M:%S")
+
+
+def _lag(seconds: float | None) -> str:
+    return "?" if seconds is None else f"{max(seconds, 0.0):.1f}"

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import IO, Any, Callable
 
 from ..i18n import N_, UserError, tr, trl
@@ -54,6 +55,7 @@ COMMANDS = {
     "quit": "quit", "exit": "quit", "выход": "quit", "выйти": "quit", "q": "quit",
 }
 CALL_PREFIXES = ("заказ:", "call:")
+CLUB_SETTLE_S = 0.3  # at a terminal, the club line waits this long at most for the stroke to be sent
 OUTCOME_PREFIXES = ("исход:", "outcome:")
 
 
@@ -340,7 +342,19 @@ class Play:
         if self.s.to_wins > 1 and e.state.result is not None:
             self.say(game_end_text(self.s, self.lang), "bold")
         if self.club is not None:
-            self.say(self.club.status().text(), "dim")
+            self.say(self._club_text(), "dim")
+
+    def _club_text(self) -> str:
+        """The club line under a verdict. At a terminal it waits a moment (at most ``CLUB_SETTLE_S``,
+        the verdict already shown) for the stroke just committed to reach a server that is there:
+        «в очереди 1 удар» under every stroke read to the маркёр as a fault. A pipe is never held up."""
+        st = self.club.status()
+        if self.interactive and st.online is not False and st.queued:
+            end = time.monotonic() + CLUB_SETTLE_S
+            while st.queued and st.online is not False and time.monotonic() < end:
+                time.sleep(0.02)
+                st = self.club.status()
+        return st.text()
 
     def command(self, cmd: str) -> None:
         if cmd == "quit":
@@ -385,6 +399,8 @@ class Play:
             self.show_score()
             if self.at_game_end():  # back at a game's end: who breaks the next one, as after its stroke
                 self.say(game_end_text(self.s, self.lang), "bold")
+            if self.club is not None:  # an undo goes to the club too: the маркёр sees it did
+                self.say(self._club_text(), "dim")
 
     def at_game_end(self) -> bool:
         """The current position is the end of a game in a match of several (партии)."""

@@ -19,11 +19,13 @@ batches go in order, idempotently, and resume from ``club_sent`` after an outage
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import signal
 
 from .sync import ClubSync, SyncStatus
 
-_UNKNOWN, _OFFLINE, _ONLINE = -1, 0, 1
+_UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY = -1, 0, 1, 2, 3  # refused: for the login, for the key
 # the shared array: the last drain's status, the table's notifications, the doorbell
 _S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED = range(5)
 START_TIMEOUT_S = 30.0
@@ -42,12 +44,17 @@ class _ChildSync(ClubSync):
             self._seen = self._shared[_S_SENT]
 
     def _status_changed(self, st: SyncStatus) -> None:
-        online = _UNKNOWN if st.online is None else (_ONLINE if st.online else _OFFLINE)
+        online = _UNKNOWN if st.online is None else (
+            _ONLINE if st.online else _NO_KEY if st.unknown_key else _REFUSED if st.refused else _OFFLINE)
         with self._shared.get_lock():
             self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN] = online, st.queued, self._seen
 
 
 def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
+    # Ctrl-C at the terminal reaches the whole process group: the table saves its match and closes
+    # the pipe, which ends the child after its last drain; interrupted itself, it would print a
+    # traceback under the table's goodbye and could cut that drain short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Not niced: a lower priority would let the child be preempted while it holds the store's
     # write lock (its club_sent mark), and the table's commit would wait for it (inversion).
     sync = _ChildSync(db_path, url, retry_s, shared).start()
@@ -62,6 +69,21 @@ def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
             sync.notify()
     finally:
         sync.stop()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while the child is spawned (it keeps that disposition), where this thread may
+    set it (the main thread); the table's own Ctrl-C handling is back as soon as the child is out."""
+    try:
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: the child sets it itself as it starts
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class ClubSyncProcess:
@@ -81,7 +103,8 @@ class ClubSyncProcess:
         read_end, self._doorbell = self._ctx.Pipe(duplex=False)
         self._proc = self._ctx.Process(target=_child, name="club-sync", daemon=True,
                                        args=(self.db_path, self.url, self.retry_s, self._shared, read_end))
-        self._proc.start()
+        with _sigint_ignored():  # inherited through exec: a Ctrl-C while the child still imports is ignored too
+            self._proc.start()
         read_end.close()
         return self
 
@@ -103,7 +126,8 @@ class ClubSyncProcess:
         with self._shared.get_lock():
             online, queued, seen, sent = (self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN],
                                           self._shared[_S_SENT])
-        return SyncStatus(None if online == _UNKNOWN else online == _ONLINE, queued + sent - seen)
+        return SyncStatus(None if online == _UNKNOWN else online == _ONLINE, queued + sent - seen,
+                          refused=online in (_REFUSED, _NO_KEY), unknown_key=online == _NO_KEY)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Close the pipe: the child drains one last time (within ``timeout``) and exits."""

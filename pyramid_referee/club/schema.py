@@ -261,6 +261,12 @@ def register(con, name: str) -> tuple[int, str]:
     return int(r[0]), key
 
 
+def knows(con, table_id: int, key: str) -> bool:
+    """Does the server still hold that table with that key (not removed since it was registered)?"""
+    return con.execute("SELECT 1 FROM club_tables WHERE id = %s AND key_hash = %s",
+                       (table_id, key_hash(key))).fetchone() is not None
+
+
 def status(con) -> list[dict]:
     """Every table with its last stored stroke and the lag (seconds from the stroke to the server)."""
     rows = con.execute("""

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..i18n import UserError, tr, trn
+from ..i18n import UserError, get_lang, tr, trl, trn
 from ..match.store import Store, StoreMissing
 
 ENV_CLUB = "PYRAMID_REFEREE_CLUB"
@@ -65,21 +65,75 @@ def _identity(parts: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in where.items() if v)
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def reason(exc: BaseException, lang: str | None = None) -> str | None:
+    """What a manager checks first when the club server cannot be reached, in ``lang`` (default: the
+    user's language); None when the failure is none of the usual ones (the server's own words are
+    then all there is)."""
+    import psycopg
+
+    lang = lang or get_lang()
+    low = str(exc).lower()
+    if "connection info string" in low or "connection option" in low or "invalid uri" in low:
+        return trl(lang, "the address is not understood; it reads postgresql://LOGIN@HOST:PORT/DATABASE")
+    if "password authentication failed" in low or "no password supplied" in low or (
+            "role" in low and "does not exist" in low) or getattr(exc, "sqlstate", None) in ("28P01", "28000"):
+        return trl(lang, "the server did not accept this login or its password: check the login in the address "
+                   "and the password in the file ~/.pgpass")
+    if "database" in low and "does not exist" in low:
+        return trl(lang, "the server has no such database: check the database's name at the end of the address")
+    if isinstance(exc, psycopg.OperationalError):
+        return trl(lang, "the server does not answer: check the host and port in the address, that the server "
+                   "is running and that this computer is on the club's network")
+    return None
+
+
+def refused(exc: BaseException) -> bool:
+    """The server is there but will not take this login's strokes: a wrong password, a login without
+    the role pyramid_table (the board's, say), a key not this table's. Waiting will not mend it."""
+    import psycopg
+
+    low = str(exc).lower()
+    return isinstance(exc, psycopg.errors.InsufficientPrivilege) or getattr(exc, "sqlstate", None) in (
+        "28P01", "28000") or "password authentication failed" in low or "no password supplied" in low or (
+        "role" in low and "does not exist" in low)
+
+
+def unknown_key(exc: BaseException) -> bool:
+    """The server refused the table's key (``club_check_key``), not its login."""
+    return refused(exc) and "the key is not the key of table" in str(exc)
+
+
+def explain(exc: BaseException) -> str:
+    """``reason`` and, in brackets, the server's own words (for whoever sets the server up)."""
+    why = reason(exc)
+    return _first_line(exc) if why is None else f"{why} ({_first_line(exc)})"
+
+
 def connect(url: str):
     import psycopg
 
     try:
         return psycopg.connect(url, **_LINK)
     except psycopg.Error as exc:
-        raise ClubError(tr("cannot reach the club server ({exc})").format(
-            exc=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
+        raise ClubError(tr("cannot reach the club server: {why}").format(why=explain(exc))) from None
 
 
 def save_link(store: Store, url: str, table_id: int, name: str, key: str) -> None:
+    """Keep this table's id and key on that server. A new id (the table registered afresh after it
+    was removed on the server) sends every match again: the server's rows of the old id are not its."""
+    sid = server_id(url)
     with store._tx():
+        old = store.con.execute("SELECT table_id FROM club_link WHERE server = ?", (sid,)).fetchone()
+        if old is not None and int(old[0]) != table_id:
+            store.con.execute("DELETE FROM club_sent WHERE server = ?", (sid,))
         store.con.execute("INSERT INTO club_link(server, table_id, name, key) VALUES (?,?,?,?)"
                           " ON CONFLICT(server) DO UPDATE SET table_id = excluded.table_id,"
-                          " name = excluded.name, key = excluded.key", (server_id(url), table_id, name, key))
+                          " name = excluded.name, key = excluded.key", (sid, table_id, name, key))
 
 
 def load_link(store: Store, url: str) -> tuple[int, str, str] | None:
@@ -121,8 +175,20 @@ class SyncStatus:
     online: bool | None  # None: not tried yet
     queued: int
     error: str | None = None
+    refused: bool = False  # the server answered but will not take this table's strokes (login, role, key)
+    unknown_key: bool = False  # refused for the key: the table was removed or registered again on the server
 
     def text(self) -> str:
+        if self.unknown_key:  # not an outage either: the server no longer knows this table
+            return trn("club: the server does not know this table's key (was it removed there?): register it "
+                       "again, {n} stroke in the queue",
+                       "club: the server does not know this table's key (was it removed there?): register it "
+                       "again, {n} strokes in the queue", self.queued).format(n=self.queued)
+        if self.refused:  # not an outage: waiting will not help, the login in --club must change
+            return trn("club: the server refuses this table's login (it needs its password and the role "
+                       "pyramid_table), {n} stroke in the queue",
+                       "club: the server refuses this table's login (it needs its password and the role "
+                       "pyramid_table), {n} strokes in the queue", self.queued).format(n=self.queued)
         if self.online is None:
             return trn("club: connecting, {n} stroke in the queue", "club: connecting, {n} strokes in the queue",
                        self.queued).format(n=self.queued)
@@ -131,6 +197,8 @@ class SyncStatus:
         if self.online:
             return trn("club: connected, {n} stroke in the queue", "club: connected, {n} strokes in the queue",
                        self.queued).format(n=self.queued)
+        if not self.queued:  # «в очереди 0 ударов» reads as a fault: nothing is waiting
+            return tr("club: not connected, nothing waits to be sent")
         return trn("club: not connected, {n} stroke in the queue", "club: not connected, {n} strokes in the queue",
                    self.queued).format(n=self.queued)
 
@@ -193,7 +261,7 @@ class ClubSync:
     def status(self) -> SyncStatus:
         """As of the last drain, plus what was committed since (counted here, no query)."""
         st = self._status
-        return SyncStatus(st.online, st.queued + self._since, st.error)
+        return SyncStatus(st.online, st.queued + self._since, st.error, st.refused, st.unknown_key)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the worker, after one last drain attempt within ``timeout``."""
@@ -277,8 +345,7 @@ class ClubSync:
                 self._pg = None
             self._recount()  # counted afresh from the store (a stroke notified from here on is counted once more)
             queued = pending(self._store.con, self.server) if self._store is not None else self._status.queued
-            self._set_status(SyncStatus(False, queued, str(exc).strip().splitlines()[0] if str(exc).strip() else
-                                      type(exc).__name__))
+            self._set_status(SyncStatus(False, queued, explain(exc), refused(exc), unknown_key(exc)))
             return False
 
     _seen_at = float("-inf")  # when this sync last reported in (monotonic), on which connection, what queue

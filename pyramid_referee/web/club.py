@@ -98,9 +98,7 @@ class BoardFeed:
             try:
                 self._listen()
             except (psycopg.Error, OSError, UserError) as exc:
-                why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                self._server = {"online": False, "line": trl(self.lang, "no connection to the club server ({why}); "
-                                                             "reconnecting…").format(why=why)}
+                self._server = {"online": False, "line": self._offline_line(exc)}
                 if not self._stop.is_set():
                     self._send()
             finally:
@@ -111,6 +109,19 @@ class BoardFeed:
                     except Exception:  # noqa: BLE001
                         pass
             self._stop.wait(self.retry_s)
+
+    def _offline_line(self, exc: BaseException) -> str:
+        """The board's top line while the club server is away: what happened and that it reconnects
+        first (the line is cut on a narrow screen), then what to check, without the server's English."""
+        import psycopg
+
+        from ..club.sync import reason
+
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):  # there, but this login may not read it
+            return trl(self.lang, "this login may not read the club board: it needs the role pyramid_board")
+        line = trl(self.lang, "no connection to the club server; reconnecting…")
+        why = reason(exc, self.lang)
+        return line if why is None else f"{line} {why}"
 
     def _listen(self) -> None:
         import psycopg
