@@ -53,6 +53,24 @@ def test_register_prints_the_key_once_keeps_it_beside_the_store_and_refuses_a_se
     rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 3",
                        "--db", str(db) + "2")
     assert rc == 2 and "Стол 3" in err
+    assert not Path(str(db) + "2").exists()  # the refused table's store was not there before: none is left
+
+
+def test_a_refused_registration_leaves_no_store_behind_but_keeps_one_that_was_there(club_url, tmp_path, capsys,
+                                                                                    monkeypatch):
+    unreachable = "postgresql:///nowhere?host=" + str(tmp_path / "no-server") + "&connect_timeout=1"
+    fresh = tmp_path / "fresh.sqlite"
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", unreachable, "--name", "Стол 1",
+                       "--db", str(fresh))
+    assert rc == 2 and err and not list(tmp_path.glob("fresh.sqlite*"))
+    kept = tmp_path / "kept.sqlite"
+    with Store(kept) as store:
+        Session.create(store, ["Аня", "Боря"]).enter("-", "биток 3")
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", unreachable, "--name", "Стол 1",
+                       "--db", str(kept))
+    assert rc == 2
+    with Store(kept, create=False) as store:
+        assert store.con.execute("SELECT count(*) FROM strokes").fetchone()[0] == 1  # its strokes untouched
 
 
 def test_play_with_club_replicates_the_match_and_club_status_shows_the_table(club_url, db, capsys, monkeypatch):
@@ -420,8 +438,7 @@ def test_register_with_a_login_that_may_not_build_the_club_schema_says_which_log
     assert rc == 2 and "CREATEROLE" in err and "Traceback" not in err
     with psycopg.connect(url, autocommit=True) as con:
         assert schema.version(con) == 0  # the migration was one transaction: nothing half-built is left
-    with Store(db, create=False) as store:
-        assert load_link(store, url) is None
+    assert not Path(db).exists()  # nor a store on the table's side
 
 
 def test_club_status_reads_with_the_boards_login_and_tells_a_tables_login_which_login_to_use(

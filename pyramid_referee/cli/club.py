@@ -51,17 +51,35 @@ def _url(args) -> str:
 
 
 def cmd_register(args) -> int:
+    from ..club.sync import ClubError
+
+    url = _url(args)
+    name = " ".join(args.name.split())  # «Стол 2 » would be a second table that reads as «Стол 2» on the board
+    if not name:
+        raise ClubError(tr("the table's name is empty: give the name the club calls it by, e.g. --name \"Стол 3\""))
+    from pathlib import Path
+
+    from ..match.store import default_db_path
+
+    path = Path(args.db).expanduser() if args.db is not None else default_db_path()
+    fresh = not path.exists()
+    try:
+        return _register_into(args, url, name, path)
+    except BaseException:
+        if fresh:  # a refused registration leaves no empty store behind
+            for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                leftover.unlink(missing_ok=True)
+        raise
+
+
+def _register_into(args, url: str, name: str, path) -> int:
     import psycopg
 
     from ..club import schema
     from ..club.sync import ClubError, connect, load_link, save_link
     from ..match.store import Store
 
-    url = _url(args)
-    name = " ".join(args.name.split())  # «Стол 2 » would be a second table that reads as «Стол 2» on the board
-    if not name:
-        raise ClubError(tr("the table's name is empty: give the name the club calls it by, e.g. --name \"Стол 3\""))
-    with Store(args.db) as store:  # opened first: a table whose store cannot keep the key is not registered
+    with Store(path) as store:  # opened first: a table whose store cannot keep the key is not registered
         known = load_link(store, url)
         with connect(url) as con:
             try:
