@@ -499,7 +499,7 @@ def test_club_status_shows_each_stroke_at_the_clubs_local_time_and_the_lag_in_te
     assert rc == 0, err
     assert out.startswith(f"1. Стол 1: матч 1, удар 1 в {clock}, отставание ") and "T" not in out.split(" в ")[1]
     lag = out.rsplit("отставание ", 1)[1].split()[0]
-    assert len(lag.split(".")[1]) == 1
+    assert len(lag.split(",")[1]) == 1  # tenths, with the Russian decimal comma
 
 
 def test_register_trims_the_tables_name_and_refuses_an_empty_one_before_touching_anything(

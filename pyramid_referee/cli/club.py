@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..i18n import tr
+from ..i18n import get_lang, tr
 
 
 def add_club_option(p: argparse.ArgumentParser) -> None:
@@ -176,4 +176,8 @@ def _local_time(stamp: str) -> str:
 
 
 def _lag(seconds: float | None) -> str:
-    return "?" if seconds is None else f"{max(seconds, 0.0):.1f}"
+    """Tenths of a second, with the reader's decimal sign (Russian: «0,4»)."""
+    if seconds is None:
+        return "?"
+    text = f"{max(seconds, 0.0):.1f}"
+    return text.replace(".", ",") if get_lang() == "ru" else text
