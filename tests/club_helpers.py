@@ -35,6 +35,11 @@ def server_strokes(url: str, table_id: int) -> list[tuple]:
                                   (table_id,)).fetchall())
 
 
+def strike(session, n: int) -> None:
+    """The n-th stroke of a test partia: the cue ball touches ball 1 + n % 15, nothing falls."""
+    session.enter("-", f"биток {1 + n % 15}")
+
+
 def wait_for(cond, timeout: float = 30.0) -> bool:
     """Poll ``cond`` until it holds or ``timeout`` seconds pass; its last value."""
     end = time.monotonic() + timeout

@@ -225,35 +225,31 @@ def test_times_on_the_board_are_the_clubs_local_time_whatever_zone_the_server_ke
         time.tzset()
 
 
-def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_when_the_server_is_away(tmp_path):
+def _offline_line(feed) -> str:
+    """Run the board's feed until it says the server is not there; its top line then."""
     import json
 
-    from pyramid_referee.web.club import BoardFeed
-
-    feed = BoardFeed(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres", "ru", retry_s=0.1)
     feed.start(None)
     try:
         assert _wait(lambda: json.loads(feed.payload())["server"]["online"] is False)
-        line = json.loads(feed.payload())["server"]["line"]
+        return json.loads(feed.payload())["server"]["line"]
     finally:
         feed.stop()
+
+
+def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_when_the_server_is_away(tmp_path):
+    from pyramid_referee.web.club import BoardFeed
+
+    line = _offline_line(BoardFeed(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres", "ru", retry_s=0.1))
     # the essential part first: a narrow screen cuts the line's end
     assert line.startswith("нет связи с сервером клуба; переподключаемся… сервер не отвечает")
     assert "connection" not in line
 
 
 def test_a_tables_login_on_the_board_is_told_it_needs_the_boards_role_not_that_the_server_is_away(club_url, db):
-    import json
-
     from club_helpers import login
     from pyramid_referee.web.club import BoardFeed
 
     _register(club_url, db, "Стол 1")
-    feed = BoardFeed(login(club_url, "pyramid_table"), "ru", retry_s=0.1)  # a table's serve: /club
-    feed.start(None)
-    try:
-        assert _wait(lambda: json.loads(feed.payload())["server"]["online"] is False)
-        line = json.loads(feed.payload())["server"]["line"]
-    finally:
-        feed.stop()
+    line = _offline_line(BoardFeed(login(club_url, "pyramid_table"), "ru", retry_s=0.1))  # a table's serve: /club
     assert line == "этому логину нельзя читать табло клуба: нужна роль «pyramid_board»"

@@ -18,12 +18,9 @@ from club_helpers import (  # noqa: E402
     login as _login,
     local_strokes as _local,
     server_strokes as _server,
+    strike as _strike,
     wait_for as _wait,
 )
-
-
-def _strike(session: Session, n: int) -> None:
-    session.enter("-", f"биток {1 + n % 15}")
 
 
 def test_an_unregistered_table_is_refused_at_once_in_the_tables_own_process(club_url, db):

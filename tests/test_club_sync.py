@@ -22,12 +22,9 @@ from club_helpers import (  # noqa: E402
     login as _login,
     local_strokes as _local,
     server_strokes as _server,
+    strike as _strike,
     wait_for as _wait,
 )
-
-
-def _strike(session: Session, n: int) -> None:
-    session.enter("-", f"биток {1 + n % 15}")
 
 
 def test_the_club_schema_is_built_from_empty_and_a_second_migration_changes_nothing(club_url):
