@@ -453,13 +453,53 @@ def _an_endless_microphone_after_a_call(tmp_path, monkeypatch):
     return s.now, mics
 
 
+class MarkerAtThePad:
+    """The keyboard of ``listen --pad`` (a test double): Enter (the strike) once the call is heard;
+    then the marker's stroke entered on the pad (another program: here the test) and Enter again;
+    once that strike's call stands, the end of input."""
+
+    def __init__(self, db, call_end: float, mics: list) -> None:
+        self.db, self.call_end, self.mics, self.presses = db, call_end, mics, 0
+
+    def standing(self):
+        from pyramid_referee.match.session import Session
+        from pyramid_referee.match.store import Store
+
+        if not self.db.exists():
+            return None
+        with Store(self.db, create=False) as store:
+            return Session(store, store.latest()).standing()
+
+    def readline(self):
+        import time
+
+        from pyramid_referee.match.session import Session
+        from pyramid_referee.match.store import Store
+
+        self.presses += 1
+        deadline = time.monotonic() + 30
+        if self.presses == 1:
+            while not (self.mics and self.mics[0].time >= self.call_end + 0.2) and time.monotonic() < deadline:
+                time.sleep(0.005)
+            return "\n"
+        if self.presses == 2:
+            while self.standing() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            with Store(self.db, create=False) as store:  # the pad, in another program
+                pad = Session(store, store.latest())
+                taken = pad.standing()
+                pad.enter(taken.reading.text, "биток 3, 3 в середину", reading=taken.reading)
+            return "\n"
+        while self.standing() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return ""
+
+
 @needs_espeak
 def test_listen_pad_follows_the_strokes_entered_on_the_pad_and_stores_the_next_strikes_call(
         korean_stand_ins, monkeypatch, tmp_path, capsys):
     """Between strikes listen --pad reads the strokes the pad entered; a strike with no call
     after them is stored as standing «без заказа» (status none) with its time."""
-    import time
-
     from pyramid_referee.match.session import Session
     from pyramid_referee.match.store import Store
     call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
@@ -469,31 +509,7 @@ def test_listen_pad_follows_the_strokes_entered_on_the_pad_and_stores_the_next_s
         with Store(db, create=False) as store:
             return Session(store, store.latest()).standing()
 
-    class Keyboard:
-        """Enter once the call is heard; then the marker's stroke on the pad and Enter again."""
-
-        presses = 0
-
-        def readline(self):
-            self.presses += 1
-            deadline = time.monotonic() + 30
-            if self.presses == 1:
-                while not (mics and mics[0].time >= call_end + 0.2) and time.monotonic() < deadline:
-                    time.sleep(0.005)
-                return "\n"
-            if self.presses == 2:
-                while (db.exists() and standing()) is None and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                with Store(db, create=False) as store:  # the pad, in another program
-                    pad = Session(store, store.latest())
-                    taken = pad.standing()
-                    pad.enter(taken.reading.text, "биток 3, 3 в середину", reading=taken.reading)
-                return "\n"
-            while standing() is None and time.monotonic() < deadline:
-                time.sleep(0.02)
-            return ""
-
-    monkeypatch.setattr("sys.stdin", Keyboard())
+    monkeypatch.setattr("sys.stdin", MarkerAtThePad(db, call_end, mics))
     rc = cli.main(["listen", "--pad", "--db", str(db), "--players", "A,B", "--strike", "key"])
     out = capsys.readouterr().out
     assert rc == 0, out

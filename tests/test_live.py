@@ -9,14 +9,12 @@ strike, and a throw-away PostgreSQL cluster as the club server (tests/pg_cluster
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 
 from pyramid_referee import cli
-from pyramid_referee.match.session import Session
 from pyramid_referee.match.store import Store
-from test_cli_voice import (FileMic, _an_endless_microphone_after_a_call, cached_korean_model,  # noqa: F401 (fixtures)
+from test_cli_voice import (FileMic, MarkerAtThePad, _an_endless_microphone_after_a_call, cached_korean_model,  # noqa: F401 (fixtures)
                             korean_stand_ins, needs_espeak)
 from test_listen import ko_model  # noqa: F401 (a fixture)
 from club_helpers import (  # noqa: E402
@@ -98,36 +96,7 @@ def test_listen_pad_with_club_from_the_environment_sends_the_strokes_the_pad_com
     monkeypatch.setenv("PYRAMID_REFEREE_CLUB", club_url)
     call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
 
-    def standing():
-        with Store(db, create=False) as store:
-            return Session(store, store.latest()).standing()
-
-    class Keyboard:
-        """Enter (the strike) once the call is heard; then the marker's stroke on the pad and
-        Enter again; once that strike's call stands, end of input."""
-
-        presses = 0
-
-        def readline(self):
-            self.presses += 1
-            deadline = time.monotonic() + 30
-            if self.presses == 1:
-                while not (mics and mics[0].time >= call_end + 0.2) and time.monotonic() < deadline:
-                    time.sleep(0.005)
-                return "\n"
-            if self.presses == 2:
-                while standing() is None and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                with Store(db, create=False) as store:  # the pad, in another program
-                    pad = Session(store, store.latest())
-                    taken = pad.standing()
-                    pad.enter(taken.reading.text, "биток 3, 3 в середину", reading=taken.reading)
-                return "\n"
-            while standing() is None and time.monotonic() < deadline:
-                time.sleep(0.02)
-            return ""
-
-    monkeypatch.setattr("sys.stdin", Keyboard())
+    monkeypatch.setattr("sys.stdin", MarkerAtThePad(db, call_end, mics))
     rc = cli.main(["listen", "--pad", "--db", str(db), "--players", "A,B", "--strike", "key"])
     out = capsys.readouterr().out
     assert rc == 0, out
