@@ -270,16 +270,33 @@ def test_delete_from_a_pipe_needs_yes(capsys, monkeypatch, db):
     assert json.loads(out)["matches"] == []
 
 
-@pytest.mark.parametrize("key, deleted", [("д", True), ("y", True), ("н", False), ("\n", False)])
-def test_delete_on_the_terminal_asks_one_key(capsys, monkeypatch, db, key, deleted):
+@pytest.mark.parametrize("lines, deleted, asked_times", [
+    (["д"], True, 1), (["да"], True, 1), ([" Да "], True, 1), (["н"], False, 1), (["нет"], False, 1),
+    (["", "д"], True, 2), (["дальше", "н"], False, 2), (["y"], False, 2)])  # «y» is English: asked again, then EOF
+def test_delete_on_the_terminal_takes_a_whole_line_answer_and_asks_again_on_anything_else(
+        capsys, monkeypatch, db, lines, deleted, asked_times):
+    import builtins
+
     import pyramid_referee.cli.match as cm
 
     mid = new_match(capsys, monkeypatch, db)
     asked = []
+    answers = iter(lines)
+
+    def typed(prompt):  # the marker's lines at the terminal, then end of input
+        asked.append(prompt)
+        line = next(answers, None)
+        if line is None:
+            raise EOFError
+        return line
+
     monkeypatch.setattr(cm, "_interactive", lambda: True)
-    monkeypatch.setattr(cm, "_read_key", lambda prompt: asked.append(prompt) or key)
+    monkeypatch.setattr(builtins, "input", typed)
     rc, out, _ = run(capsys, monkeypatch, "match", "delete", str(mid), "--db", db)
     assert "Удалить матч" in asked[0] and "Аня — Боря" in asked[0]
+    assert len(asked) == asked_times
+    if "дальше" in lines:
+        assert "«дальше» — не ответ" in out
     rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
     assert (json.loads(out)["matches"] == []) is deleted
 

@@ -401,14 +401,72 @@ def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
     assert len(rows) == 1 and rows[0].record.call_status == "refused"
 
 
-def test_the_enter_pressed_after_the_yes_key_is_not_taken_for_a_stroke_without_a_call(store):
-    # the marker answers «д» and presses Enter out of habit: that Enter must not stand as «без заказа»
-    line = "пятерку чисто в угол | биток 5"
-    s, out, err, asked = run_interactive(store, [line, "", "тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"],
-                                         [True])
-    rows = store.strokes(s.id)
-    assert [r.record.call_status for r in rows] == ["refused", "accepted"]
-    assert "\nбез заказа\n" not in out and "прежний заказ заменён" not in out
+def play_on_a_pty(tmp_path, typed: str, *extra: str) -> tuple[str, list]:
+    """``play`` as a real process on a pseudo-terminal, everything in ``typed`` written at once (the
+    marker typing ahead of the program), echo off so the output is the program's alone; then the
+    output and the strokes stored."""
+    import os
+    import select
+    import subprocess
+    import sys
+
+    pty = pytest.importorskip("pty")
+    termios = pytest.importorskip("termios")
+    db = tmp_path / "pty.sqlite"
+    master, slave = pty.openpty()
+    attrs = termios.tcgetattr(slave)
+    attrs[3] &= ~termios.ECHO
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "200"}
+    env.pop("PYRAMID_REFEREE_DB", None)
+    proc = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "play", "--db", str(db),
+                             "--players", "Аня", "Боря", *extra],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    os.write(master, typed.encode())
+    out = b""
+    try:
+        while select.select([master], [], [], 20)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the program ended: the terminal is closed
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        os.close(master)
+        proc.wait(20)
+    with Store(db) as st:
+        rows = st.strokes(1)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode()), rows
+
+
+REFUSED_LINE = "пятерку чисто в угол | биток 5\n"  # refused for what the player said (Q2): the question comes
+QUESTION = "Записать удар с непринятым заказом? [д/н] "
+
+
+def test_the_answer_is_a_whole_line_and_a_stroke_typed_ahead_is_not_taken_for_yes(tmp_path):
+    # the marker types the next stroke while the question waits: «девятку…» begins with «д», and was «yes»
+    out, rows = play_on_a_pty(tmp_path, REFUSED_LINE + "девятку чисто в правый угол | биток 9\nд\n\x04")
+    assert out.count(QUESTION) == 2  # the typed-ahead line is no answer: asked again
+    assert "«девятку чисто в правый угол | биток 9» — не ответ и не записано" in out
+    assert [r.record.call_status for r in rows] == ["refused"]  # only the «д» answered; nothing else entered
+    assert "заказ (Боря)> заказ (Боря)>" not in out
+
+
+def test_a_fast_no_leaves_nothing_over_to_answer_later_questions_and_the_prompt_comes_once(tmp_path):
+    out, rows = play_on_a_pty(tmp_path, REFUSED_LINE + "н\n" + REFUSED_LINE + "нет\n\x04")
+    assert out.count(QUESTION) == 2 and out.count("удар не записан") == 2
+    assert rows == []
+    assert out.count("заказ (Аня)> ") == 3  # at the start and after each «no»: never twice for one line
+    assert "заказ (Аня)> заказ (Аня)>" not in out
+
+
+def test_the_answer_words_follow_the_language(tmp_path):
+    out, rows = play_on_a_pty(tmp_path, REFUSED_LINE + "д\nyes\n\x04", "--lang", "en")
+    assert out.count("[y/n] ") == 2 and "«д» is no answer" in out
+    assert [r.record.call_status for r in rows] == ["refused"]
 
 
 def test_an_empty_call_is_still_a_stroke_without_a_call_when_nothing_was_asked(store):
@@ -625,3 +683,34 @@ def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_
     club_lines = [line for line in out.getvalue().splitlines() if line.startswith("клуб:")]
     assert club_lines == ["клуб: на связи"] * 5, out.getvalue()
 
+
+
+# -- the outcome is checked before any question; an outcome without «|» is not a call --------------
+
+def test_the_outcome_is_checked_before_the_marker_is_asked_anything(store):
+    # 3 is pocketed first; then a refused call with an outcome naming 3 again: the ball is gone, so
+    # that is said at once, and the question about the refused call is never asked (nothing stored)
+    s, out, err, asked = run_interactive(store, [GAME[0], "пятерку чисто в угол | биток 3"], [True])
+    assert asked == []
+    assert "3" in err and "нет на столе" in err
+    assert len(store.strokes(s.id)) == 1
+
+
+def test_a_refused_call_with_a_good_outcome_is_still_asked_about(store):
+    s, out, err, asked = run_interactive(store, ["пятерку чисто в угол | биток 5"], [True])
+    assert len(asked) == 1 and len(store.strokes(s.id)) == 1
+
+
+@pytest.mark.parametrize("line", ["биток 3, 3 в правый дальний угол", "биток 9", "ничего", "промах"])
+def test_an_outcome_typed_without_the_bar_is_named_so_and_not_taken_for_a_call(store, line):
+    s, rc, msgs = run_play(store, [line, "биток 7"])
+    errors = [m for m in msgs if m["type"] == "error"]
+    assert "похоже на исход удара — забыли «|»?" in errors[0]["message"]
+    assert not [m for m in msgs if m["type"] == "call" and m["call_text"] == line]
+    assert store.strokes(s.id) == [] and rc == 1  # «биток 7» after it is not taken as that call's outcome
+
+
+def test_a_call_on_its_own_line_is_still_a_call(store):
+    s, rc, msgs = run_play(store, ["тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"])
+    assert [m for m in msgs if m["type"] == "error"] == []
+    assert [r.record.call_status for r in store.strokes(s.id)] == ["accepted"]

@@ -362,38 +362,44 @@ def _refuse_unnamed_match_beside_an_open_one(args) -> None:
             id=row.id, first=row.players[0], second=row.players[1]))
 
 
-def _read_key(prompt: str) -> str:
-    """One key from the terminal (no Enter needed); the whole line where raw mode is unavailable."""
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    try:
-        import termios
-        import tty
-
-        fd = sys.stdin.fileno()
-        saved = termios.tcgetattr(fd)
-        try:
-            tty.setcbreak(fd)
-            key = sys.stdin.read(1)
-        finally:
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        sys.stdout.write(key + "\n")
-        return key
-    except (ImportError, OSError, ValueError, AttributeError):
-        return input()
+#: The answers to a yes/no question, a whole line each (case and spaces around do not matter).
+YES_WORDS = {"ru": ("д", "да"), "en": ("y", "yes")}
+NO_WORDS = {"ru": ("н", "нет"), "en": ("n", "no")}
 
 
-YES_KEYS = ("д", "y", "l")  # «д», and the same key in the Latin layout («l») or «y»
-
-
-def confirm(prompt: str) -> bool:
-    """Ask a yes/no question on the terminal; only «д» / «y» is yes."""
-    try:
-        key = _read_key(prompt)
-    except (EOFError, KeyboardInterrupt):
-        sys.stdout.write("\n")
+def yes_no(line: str, lang: str) -> bool | None:
+    """A typed line as the answer to a yes/no question: True, False, or None (no answer)."""
+    word = " ".join(line.split()).lower()
+    lang = lang if lang in YES_WORDS else "ru"
+    if word in YES_WORDS[lang]:
+        return True
+    if word in NO_WORDS[lang]:
         return False
-    return key.strip().lower()[:1] in YES_KEYS
+    return None
+
+
+def confirm(prompt: str, read=None) -> bool:
+    """Ask a yes/no question on the terminal. The answer is a whole line: «д»/«да» or «н»/«нет»
+    («y»/«yes», «n»/«no» with --lang en); any other line is no answer, is said so (the line quoted,
+    so that a stroke typed ahead is not lost unseen) and the question is asked again. Reading
+    whole lines leaves nothing over for the questions after it. End of input or Ctrl-C: no."""
+    lang, read = get_lang(), read or input
+    while True:
+        try:
+            line = read(prompt)
+        except (EOFError, KeyboardInterrupt):
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            return False
+        answer = yes_no(line, lang)
+        if answer is not None:
+            return answer
+        if line.strip():
+            print(tr("«{line}» is no answer and was not entered; answer «y» (yes) or «n» (no)").format(
+                line=line.strip()))
+        else:
+            print(tr("answer «y» (yes) or «n» (no)"))
+        sys.stdout.flush()
 
 
 def cmd_delete(args) -> int:

@@ -119,7 +119,6 @@ class Play:
         self._console = None
         self.why = False  # --why: each verdict's clauses in full under it
         self.club = None  # --club: the background sync (club.process.ClubSyncProcess); its status follows each verdict
-        self._answered = False  # a yes/no key was just read: the Enter a marker presses after it is no call
 
     # ------------------------------------------------------------------ output
     @property
@@ -225,9 +224,6 @@ class Play:
             self.error(tr("the line is not UTF-8: check the terminal's or the file's encoding"))
             return
         line = raw.strip()
-        answered, self._answered = self._answered, False
-        if answered and not line:  # «д» then Enter, out of habit: the Enter answers nothing more
-            return
         low = line.lower()
         cmd = COMMANDS.get(low)
         try:
@@ -245,6 +241,7 @@ class Play:
                 reading = self.pending or self.s.read_call(None)
                 self.stroke(reading, line.split(":", 1)[1].strip())
             elif self.pending is None:
+                self._refuse_an_outcome_for_a_call(line)
                 self.take_call(line)
             elif self._new_call(line):  # said again instead of an outcome: the last call counts (C9)
                 if not self.json:
@@ -273,6 +270,21 @@ class Play:
             pass
         return self.s.read_call(line).status == "accepted"
 
+    def _refuse_an_outcome_for_a_call(self, line: str) -> None:
+        """A line where the call is expected that reads as a stroke's outcome and is no accepted call:
+        the marker most likely left out the «|» between the call and the outcome. Nothing is taken
+        (a refused call stood pending would make the next line its outcome)."""
+        if line.strip() in ("", "-", "—") or line.lstrip().startswith("{"):
+            return
+        try:
+            parse_outcome_located(line)
+        except NotationError:
+            return
+        if self.s.read_call(line).status != "accepted":
+            raise StrokeInputError(tr(
+                "looks like the outcome of a stroke — forgot the «|»? Type «CALL | OUTCOME» "
+                "(«- | OUTCOME» without a call); nothing recorded"))
+
     def typed_call(self, text: str | None) -> CallReading:
         """The call as the marker typed it; a word the parser does not know is a typo: ask again."""
         reading = self.s.read_call(text)
@@ -298,12 +310,12 @@ class Play:
         if not outcome_text.strip():
             raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
         if reading.status == "refused" and self.confirm is not None:
+            self.s.check(reading, outcome_text)  # what is wrong with the outcome is said before any question
             why = (reading.refusal or {}).get("message", "")
             question = tr(
                 "The call is refused: {why}. Record the stroke with the refused call? [y/n] ").format(
                 why=why)
             yes = self.confirm(question)
-            self._answered = True
             if not yes:
                 self.pending = None
                 self.say(tr("the stroke was not recorded; type the call again"))

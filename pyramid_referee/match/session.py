@@ -424,16 +424,8 @@ class Session:
 
     def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None) -> Entered:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
-        self._check_open()
-        if self.match.decided:
-            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new --players Ivan Petr"))
         reading = reading or self.read_call(call_text)
-        _, outcome, columns = outcome_from_text(outcome_text)
-        try:
-            verdict = self.match.stroke(reading.call, outcome, call_status=reading.status)
-        except RulesError as exc:
-            raise StrokeInputError(engine_error_text(exc, self.lang, columns, outcome_text), source=outcome_text,
-                                   column=event_column(exc, columns) or mark_column(exc, outcome_text)) from None
+        outcome, verdict = self._judge_typed(reading, outcome_text)
         state = self.match.state
         rec = StrokeRecord(
             call_text=reading.text, call=None if reading.call is None else reading.call.to_json(),
@@ -447,6 +439,30 @@ class Session:
             raise
         self.seq = seq
         return Entered(seq, rec, verdict, state)
+
+    def check(self, reading: CallReading, outcome_text: str) -> None:
+        """Would the stroke be entered? Judged in memory and taken back at once: a StrokeInputError
+        names what is wrong (a ball no longer on the table, …), and nothing changes either way.
+        A front end checks the outcome so before it asks the marker anything about the stroke."""
+        self._judge_typed(reading, outcome_text, dry=True)
+
+    def _judge_typed(self, reading: CallReading, outcome_text: str, *, dry: bool = False):
+        """The stroke judged (the match moves on by it, unless ``dry``): (Outcome, Verdict)."""
+        self._check_open()
+        if self.match.decided:
+            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new --players Ivan Petr"))
+        _, outcome, columns = outcome_from_text(outcome_text)
+        try:
+            if dry:  # the engine's pure judgement of the position the stroke is played from
+                from ..rules.judge import judge
+
+                verdict = judge(self.match.upcoming, reading.call, outcome, self.settings, call_status=reading.status)
+            else:
+                verdict = self.match.stroke(reading.call, outcome, call_status=reading.status)
+        except RulesError as exc:
+            raise StrokeInputError(engine_error_text(exc, self.lang, columns, outcome_text), source=outcome_text,
+                                   column=event_column(exc, columns) or mark_column(exc, outcome_text)) from None
+        return outcome, verdict
 
     # ------------------------------------------------------------------ the standing call
     def set_standing(self, reading: CallReading | None, *, source: str = "pad", strike: float | None = None) -> int:
