@@ -74,6 +74,10 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, Unexpec
 from pyramid_referee.grammar.call import pocket_from_words
 
 from .messages import N_, trl
+from .outcome import MAX_EVENTS
+
+#: The longest outcome text taken: a stroke of MAX_EVENTS items, each a few words, fits in it.
+MAX_OUTCOME_CHARS = 1000
 
 __all__ = ["NotationError", "parse_outcome", "parse_outcome_located", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
 
@@ -279,6 +283,9 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
     norm = text.lower().replace("ё", "е")  # same length: columns stay right
     if not norm.strip():
         raise _err(1, N_("no outcome given (write 'ничего' or '-' for an empty one)"))
+    if len(text.strip()) > MAX_OUTCOME_CHARS:  # before the parser: it need not read a runaway paste
+        raise _err(MAX_OUTCOME_CHARS + 1, N_("the outcome is {n} characters long, longer than any stroke's: at most {limit}"),
+                   n=len(text.strip()), limit=MAX_OUTCOME_CHARS)
     try:
         tree = _parser().parse(norm)
     except UnexpectedInput as exc:
@@ -406,6 +413,9 @@ def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
                 out["warned"] = True
             elif t == "UNCHANGED":
                 out["positions_unchanged"] = True
+    if len(events) > MAX_EVENTS:
+        raise _err(columns[MAX_EVENTS], N_("{n} events, more than one stroke can have: at most {limit}"),
+                   n=len(events), limit=MAX_EVENTS)
     if miss_col is not None:
         if any(e["type"] == "hit" and "cue" in (e["a"], e["b"]) for e in events):
             raise _err(miss_col, N_("'промах' (miss), yet the cue ball hits a ball"))

@@ -46,6 +46,10 @@ GIVEN_FOULS = ("г", "д", "е", "з", "и")
 # table), ж (from hand, first hit on a ball in the house).
 DERIVED_FOULS = ("а", "б", "в", "ж")
 FOUL_ORDER = "абвгдежзи"
+#: The most events one stroke can have. Each of the 16 balls leaves the table at most once; what a
+#: marker can follow and write of the contacts and cushions of one stroke is a few dozen at most.
+#: More is no stroke (a paste gone wrong, a runaway program): refused with the limit named.
+MAX_EVENTS = 64
 
 
 def is_ball(x: Any) -> bool:
@@ -246,6 +250,9 @@ class Outcome:
         events_raw = data.get("events", [])
         if not isinstance(events_raw, list):
             raise RulesInputError("events", N_("expected a list"))
+        if len(events_raw) > MAX_EVENTS:
+            raise RulesInputError("events", N_("{n} events, more than one stroke can have: at most {limit}"),
+                                  n=len(events_raw), limit=MAX_EVENTS)
         events = tuple(Event.from_json(e, f"events[{i}]") for i, e in enumerate(events_raw))
         fouls_raw = data.get("fouls", [])
         if not isinstance(fouls_raw, list):

@@ -387,7 +387,16 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
     rec = Record()
     problems: list[Problem] = []
     first_line = None
+    from .bounds import MAX_RECORD_LINE_CHARS
+
     for no, text in enumerate(lines, 1):
+        if len(text.rstrip("\r\n")) > MAX_RECORD_LINE_CHARS:  # not parsed: no real line comes near it
+            problems.append(Problem(no, MAX_RECORD_LINE_CHARS + 1, "syntax",
+                                    N_("the line is {n} characters long, longer than any record line: at most {limit}"),
+                                    N_("a line holds one stroke: 'player: call | outcome | score'"),
+                                    {"n": len(text.rstrip("\r\n")), "limit": MAX_RECORD_LINE_CHARS}))
+            first_line = first_line or no
+            continue
         try:
             got = parse_line(text)
         except UnexpectedInput as exc:
@@ -491,6 +500,9 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
                                     how, {"striker": striker, "player": s.player, **values}))
         # the call
         status, call, refusal_json = "none", None, None
+        if s.call is not None and _call_too_long(s, problems):
+            checked.judged_to = s.line
+            break
         if s.call is not None:
             got = parse(s.call, mode=settings.mode, balls_left=sorted(state.on_table),
                         pocket_precision=settings.pocket_precision)
@@ -541,6 +553,18 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     return checked
 
 
+def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
+    """A call longer than any call (match/bounds.py) is a problem of its own, never parsed."""
+    from .bounds import call_too_long
+
+    why = call_too_long(s.call)
+    if why is None:
+        return False
+    problems.append(Problem(s.line, s.call_col, "call", "{why}", N_("write the call as the player said it"),
+                            {"why": lambda lang, text=s.call: call_too_long(text, lang)}))
+    return True
+
+
 def _notation_problem(s: RecordStroke, exc) -> Problem:
     return Problem(s.line, s.outcome_col + exc.column - 1, "outcome", N_("outcome: {what}"),
                    N_("the outcome reads like 'биток 3; 3 в правый дальний угол' (see help in pyramid-referee play)"),
@@ -563,6 +587,8 @@ def _check_notation(strokes: list[RecordStroke], problems: list[Problem], *, par
     from ..rules.notation import NotationError, parse_outcome
 
     for s in strokes:
+        if s.call is not None and _call_too_long(s, problems):
+            continue
         if parse is not None and s.call is not None:
             got = parse(s.call, mode=settings.mode, balls_left=None, pocket_precision=settings.pocket_precision)
             if hasattr(got, "code") and not s.refused_mark:

@@ -26,7 +26,11 @@ from ..i18n import UserError, get_lang, json_problem, tr, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
+from .bounds import call_too_long
 from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow
+
+
+POINTER_WIDTH = 100  # the most of a typed text shown above the caret
 
 
 class StrokeInputError(UserError):
@@ -46,6 +50,12 @@ class StrokeInputError(UserError):
             return []
         text = self.source.rstrip()
         col = max(1, min(self.column, len(text) + 1))
+        if len(text) > POINTER_WIDTH:  # a long text: the stretch around the column, «…» where cut
+            start = max(0, col - 1 - POINTER_WIDTH // 2)
+            cut = text[start:start + POINTER_WIDTH]
+            head = "…" if start else ""
+            tail = "…" if start + POINTER_WIDTH < len(text) else ""
+            return [head + cut + tail, " " * (len(head) + col - 1 - start) + "^"]
         return [text, " " * (col - 1) + "^"]
 
 
@@ -255,6 +265,9 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
     form (checked by ``Call.from_json``); anything else goes to the call parser.
     """
     src = (text or "").strip()
+    too_long = call_too_long(src)
+    if too_long is not None:  # before the parser, and never stored (not even as a refused call)
+        raise StrokeInputError(tr("call: {why}; nothing recorded").format(why=too_long))
     if src in ("", "-", "—") or " ".join(src.lower().replace("ё", "е").split()) in NO_CALL_WORDS:
         return CallReading(text=None if not src else src)
     if src.startswith("{"):

@@ -1,0 +1,40 @@
+"""How long the marker's input may be: a call, an outcome, a line of a written record.
+
+No real call, outcome or record line comes near these limits; text beyond them is a paste gone wrong
+or a runaway program, and is refused with the limit named, before anything is parsed or stored. The
+same limits hold at every door: ``play``, the pad's JSON API (``POST /api/strokes``, ``/api/call``),
+``match import`` and ``validate`` / ``replay`` of a record (see docs/play.md, docs/record.md).
+"""
+
+from __future__ import annotations
+
+from ..i18n import get_lang, trl
+
+#: A call as said: the longest real one («не тройку, а пятёрку от борта через биток в правый дальний
+#: угол, от своего…») is under 120 characters and 20 words.
+MAX_CALL_CHARS = 300
+MAX_CALL_WORDS = 40
+#: A call given as its JSON object (the pad's API, a script): the object's text.
+MAX_CALL_JSON_CHARS = 2000
+#: A line of a written record: the player, a call, an outcome (rules/notation.py bounds it at
+#: MAX_OUTCOME_CHARS) and the running score.
+MAX_RECORD_LINE_CHARS = 1500
+
+
+def call_too_long(text: str, lang: str | None = None) -> str | None:
+    """Why the call text is longer than any call (the limit named, in ``lang``, default the shell's),
+    or None when it is not."""
+    src, lang = text.strip(), lang or get_lang()
+    if src.startswith("{"):
+        if len(src) > MAX_CALL_JSON_CHARS:
+            return trl(lang, "the call's JSON is {n} characters long, at most {limit} are taken").format(
+                n=len(src), limit=MAX_CALL_JSON_CHARS)
+        return None
+    if len(src) > MAX_CALL_CHARS:
+        return trl(lang, "the call is {n} characters long, longer than any call: at most {limit} are taken").format(
+            n=len(src), limit=MAX_CALL_CHARS)
+    words = len(src.split())
+    if words > MAX_CALL_WORDS:
+        return trl(lang, "the call is {n} words long, longer than any call: at most {limit} are taken").format(
+            n=words, limit=MAX_CALL_WORDS)
+    return None
