@@ -465,7 +465,7 @@ def test_match_new_says_how_to_start_scoring_it(capsys, monkeypatch, db):
     rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--to-wins", "2", "--db", db)
     first, second = out.splitlines()
     assert rc == 0 and first == "матч 1: Аня — Боря, до 2 побед"
-    assert second == "вести счёт: «pyramid-referee match resume 1»"
+    assert second == f"вести счёт: «pyramid-referee match resume 1 --db {db}»"  # the store it was made in
 
 
 def test_match_show_keeps_the_markers_word_for_a_miss_not_nothing(capsys, monkeypatch, db):
@@ -476,3 +476,43 @@ def test_match_show_keeps_the_markers_word_for_a_miss_not_nothing(capsys, monkey
     lines = [ln for ln in out.splitlines() if ln.startswith("#")]
     assert rc == 0 and lines[0].startswith("#1 Аня: без заказа | промах → ")
     assert lines[1].startswith("#2 Боря: без заказа | ничего → ")  # typed as JSON: written in the notation
+
+
+# -- every hint names the store that was used ------------------------------------------------------
+
+def test_every_hint_names_the_store_that_was_used(capsys, monkeypatch, tmp_path):
+    monkeypatch.delenv("PYRAMID_REFEREE_DB", raising=False)
+    db = str(tmp_path / "клуб стол 2.sqlite")  # a space in it: the hint quotes it for the shell
+    quoted = f"--db '{db}'"
+    rc, out, _ = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db,
+                     stdin="тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n")
+    assert rc == 0
+    rc, out, err = run(capsys, monkeypatch, "play", "--db", db)  # a second play on the unfinished match
+    assert rc == 2 and f"«pyramid-referee match resume 1 {quoted}»" in err
+    rc, out, _ = run(capsys, monkeypatch, "match", "new", "--players", "Вика", "Гена", "--db", db)
+    assert f"match resume 2 {quoted}" in out
+    missing = str(tmp_path / "нет.sqlite")
+    rc, out, err = run(capsys, monkeypatch, "match", "resume", "--db", missing)
+    assert rc == 2 and f"match new --db {missing} --players" in err
+
+
+def test_the_resume_hint_at_the_terminal_names_the_store(tmp_path):
+    from pyramid_referee.match.store import Store, db_option
+
+    with Store(tmp_path / "x.sqlite") as st:
+        assert db_option(st.path) == f" --db {st.path}"
+    assert db_option(None) == ""
+
+
+def test_a_conflict_between_two_programs_names_the_store_to_resume_from(tmp_path):
+    from pyramid_referee.match.session import Session
+    from pyramid_referee.match.store import Store, StoreConflict
+
+    db = tmp_path / "x.sqlite"
+    with Store(db) as a, Store(db) as b:
+        first = Session.create(a, ["Аня", "Боря"], lang="ru")
+        second = Session(b, first.id, lang="ru")
+        first.enter("тройку чисто в правый угол", "биток 3, 3 в правый дальний угол")
+        with pytest.raises(StoreConflict) as exc:
+            second.enter("-", "биток 9")
+    assert f"match resume {first.id} --db {db}" in str(exc.value)

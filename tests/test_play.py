@@ -246,7 +246,8 @@ def test_ctrl_c_at_the_prompt_keeps_the_strokes_and_says_how_to_resume(store):
     assert "Traceback" not in out
     last = out.rstrip().splitlines()
     assert last[-2] == "заказ без исхода не записан"
-    assert last[-1] == f"матч {s.id} сохранён (ударов: 1); продолжить: «pyramid-referee match resume {s.id}»"
+    assert last[-1] == (f"матч {s.id} сохранён (ударов: 1); продолжить: «pyramid-referee match resume {s.id} "
+                        f"--db {store.path}»")
     assert len(store.strokes(s.id)) == 1  # the stroke typed before Ctrl-C is kept
 
 
@@ -254,7 +255,7 @@ def test_ctrl_d_leaves_with_the_resume_hint(store):
     s, rc, out = _interactive(store, lambda prompt: None, lang="en")
     assert rc == 0
     assert out.rstrip().splitlines()[-1] == (f"match {s.id} saved (0 strokes); "
-                                             f"to go on: pyramid-referee match resume {s.id}")
+                                             f"to go on: pyramid-referee match resume {s.id} --db {store.path}")
 
 
 def test_a_line_that_is_not_utf8_is_rejected_and_stores_nothing(store):

@@ -104,6 +104,12 @@ def _store(args, *, create: bool = False):
     return Store(args.db, create=create)
 
 
+def _db_option(store) -> str:
+    from ..match.store import db_option
+
+    return db_option(store.path)
+
+
 def _emit(obj) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
     sys.stdout.flush()
@@ -201,7 +207,8 @@ def cmd_new(args) -> int:
                 "match {id}: {players} v {players2}").format(
                 id=s.id, players=s.players[0], players2=s.players[1])
                   + (tr(", to {to_wins} wins").format(to_wins=s.to_wins) if s.to_wins > 1 else ""))
-            print(tr("to score it: pyramid-referee match resume {id}").format(id=s.id))  # the next step
+            print(tr("to score it: pyramid-referee match resume {id}{db}").format(  # the next step
+                id=s.id, db=_db_option(store)))
     return 0
 
 
@@ -351,6 +358,7 @@ def _refuse_unnamed_match_beside_an_open_one(args) -> None:
 
     try:
         with _store(args) as store:
+            db = _db_option(store)
             open_id = store.latest_open()
             row = store.get_match(open_id) if open_id is not None else None
     except StoreError:  # no database yet (or not one: said when it is opened to play)
@@ -358,8 +366,8 @@ def _refuse_unnamed_match_beside_an_open_one(args) -> None:
     if row is not None:
         raise UserError(tr(
             "match {id} ({first} — {second}) is not finished: continue it with «pyramid-referee match "
-            "resume {id}», or name the players of a new match: «--players Иван Пётр»").format(
-            id=row.id, first=row.players[0], second=row.players[1]))
+            "resume {id}{db}», or name the players of a new match: «--players Иван Пётр»").format(
+            id=row.id, first=row.players[0], second=row.players[1], db=db))
 
 
 #: The answers to a yes/no question, a whole line each (case and spaces around do not matter).

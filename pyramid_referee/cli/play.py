@@ -208,6 +208,13 @@ class Play:
             "have been shown: «{call} | {outcome_text}» — do not enter it again. #{seq} {verdict}").format(
             seq=row.seq, call=call, outcome_text=rec.outcome_text, verdict=verdict)
 
+    @property
+    def db(self) -> str:
+        """`` --db PATH`` for the hints, when the store is not the one found without it."""
+        from ..match.store import db_option
+
+        return db_option(self.s.store.path)
+
     def prompt(self) -> str:
         if not self.interactive:
             return ""
@@ -426,9 +433,9 @@ class Play:
             for m in self.s.mismatches:
                 self.err.write(m.describe(self.lang) + "\n")
             raise StoreError(tr(
-                "match {id}: the record disagrees with its replay; cannot continue (match show "
-                "{id})").format(
-                id=self.s.id))
+                "match {id}: the record disagrees with its replay; cannot continue (pyramid-referee "
+                "match show {id}{db})").format(
+                id=self.s.id, db=self.db))
         interrupted = False
         while not self.done:
             try:
@@ -458,8 +465,8 @@ class Play:
             self.say(tr("match {id} is over and saved ({seq} strokes)").format(id=s.id, seq=s.seq))
         else:
             self.say(tr(
-                "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume {id}").format(
-                id=s.id, seq=s.seq))
+                "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume {id}{db}").format(
+                id=s.id, seq=s.seq, db=self.db))
 
 
 def stdin_reader(interactive: bool) -> Callable[[str], str | None]:

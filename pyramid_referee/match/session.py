@@ -27,7 +27,7 @@ from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
-from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow
+from .store import StandingRecord, Store, db_option, StoreError, StrokeRecord, StrokeRow
 
 
 POINTER_WIDTH = 100  # the most of a typed text shown above the caret
@@ -346,7 +346,8 @@ class Session:
         if match_id is None:
             match_id = store.latest_open()
             if match_id is None:
-                raise StoreError(tr("there is no unfinished match (start one: match new --players A B)"))
+                raise StoreError(tr("there is no unfinished match (start one: pyramid-referee match new{db} "
+                                   "--players A B)").format(db=db_option(store.path)))
         return cls(store, match_id, lang=lang)
 
     def _restore(self) -> None:
@@ -463,7 +464,8 @@ class Session:
         """The stroke judged (the match moves on by it, unless ``dry``): (Outcome, Verdict)."""
         self._check_open()
         if self.match.decided:
-            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new --players Ivan Petr"))
+            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new{db} --players "
+                                     "Ivan Petr").format(db=db_option(self.store.path)))
         _, outcome, columns = outcome_from_text(outcome_text)
         try:
             if dry:  # the engine's pure judgement of the position the stroke is played from
@@ -524,9 +526,9 @@ class Session:
     def _check_open(self) -> None:
         if self.mismatches:
             raise StrokeInputError(tr(
-                "match {id}: the record disagrees with its replay: changes are closed (match "
-                "show {id})").format(
-                id=self.id))
+                "match {id}: the record disagrees with its replay: changes are closed (pyramid-referee "
+                "match show {id}{db})").format(
+                id=self.id, db=db_option(self.store.path)))
 
     def undo(self) -> int | None:
         """Take back the last stroke (committed first); its seq or None."""

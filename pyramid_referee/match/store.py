@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -176,11 +177,34 @@ class StoreConflict(StoreError):
     """Another process changed the match since this one read it; nothing was written."""
 
 
-def _conflict(match_id: int) -> StoreConflict:
+def _conflict(match_id: int, path: Path) -> StoreConflict:
     return StoreConflict(tr(
         "match {match_id} was changed by another process; nothing was written: restart with "
-        "match resume {match_id}").format(
-        match_id=match_id))
+        "pyramid-referee match resume {match_id}{db}").format(
+        match_id=match_id, db=db_option(path)))
+
+
+def db_option(path: str | os.PathLike | None) -> str:
+    """The `` --db PATH`` a hint must name so that the command it suggests opens this very store
+    (shell-quoted), or "" for the store a command opens without it (the user data directory's, when
+    $PYRAMID_REFEREE_DB is not set)."""
+    import shlex
+
+    if path is None:
+        return ""
+    import platformdirs
+
+    own = Path(platformdirs.user_data_dir(APP_NAME)) / "matches.sqlite"
+    given = Path(path).expanduser()
+    try:
+        if given.resolve() == own.resolve() and not os.environ.get(ENV_DB):
+            return ""
+    except OSError:
+        pass
+    text = str(path)
+    if re.fullmatch(r"[\w@%+=:,./-]+", text):  # letters of any alphabet need no quotes
+        return " --db " + text
+    return " --db " + shlex.quote(text)
 
 
 def _now() -> str:
@@ -319,8 +343,8 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
 def missing_db(path: Path) -> StoreMissing:
     return StoreMissing(tr(
         "there is no match database {path}: no match was played yet (start one: pyramid-referee "
-        "match new --players Ivan Petr)").format(
-        path=path))
+        "match new{db} --players Ivan Petr)").format(
+        path=path, db=db_option(path)))
 
 
 class Store:
@@ -605,7 +629,7 @@ class Store:
                 "SELECT coalesce(max(seq), 0) + 1 FROM strokes WHERE match_id = ? AND status = 'active'",
                 (match_id,)).fetchone()[0]
             if expect_seq is not None and seq != expect_seq:
-                raise _conflict(match_id)
+                raise _conflict(match_id, self.path)
             con.execute(
                 "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
                 " verdict, state, lang, time, status, shown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active', 0)",
@@ -670,7 +694,7 @@ class Store:
             r = self.con.execute(
                 "SELECT max(seq) FROM strokes WHERE match_id = ? AND status = 'active'", (match_id,)).fetchone()
             if expect_seq is not None and r[0] != expect_seq:
-                raise _conflict(match_id)
+                raise _conflict(match_id, self.path)
             if r[0] is None:
                 return None
             seq = int(r[0])
@@ -689,7 +713,7 @@ class Store:
             r = self.con.execute(
                 "SELECT min(seq) FROM strokes WHERE match_id = ? AND status = 'undone'", (match_id,)).fetchone()
             if expect_seq is not None and r[0] != expect_seq:
-                raise _conflict(match_id)
+                raise _conflict(match_id, self.path)
             if r[0] is None:
                 return None
             seq = int(r[0])
