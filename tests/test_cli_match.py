@@ -516,3 +516,69 @@ def test_a_conflict_between_two_programs_names_the_store_to_resume_from(tmp_path
         with pytest.raises(StoreConflict) as exc:
             second.enter("-", "биток 9")
     assert f"match resume {first.id} --db {db}" in str(exc.value)
+
+
+# -- match import: a written record into the store -------------------------------------------------
+
+RECORD = """\
+# Стол 2, 3 декабря
+Игроки: Иван, Пётр
+Иван: без заказа | биток 9 | 0:0
+Пётр: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 0:3
+Пётр: пятёрку в угол (не принят) | биток 5; 5 в правый ближний угол | 0:3
+Иван: туза чисто в левый угол | биток 1; 1 в левый дальний угол | 11:3
+"""
+
+
+def test_a_written_record_is_imported_and_can_be_played_on_exported_and_counted(capsys, monkeypatch, db, tmp_path):
+    path = tmp_path / "стол2.record"
+    path.write_text(RECORD, encoding="utf-8")
+    rc, out, err = run(capsys, monkeypatch, "match", "import", str(path), "--db", db)
+    assert rc == 0, err
+    assert "матч 1 загружен" in out and f"match resume 1 --db {db}" in out
+    rc, out, err = run(capsys, monkeypatch, "match", "resume", "1", "--db", db, "--json",
+                       stdin="- | биток 7\n")  # played on from where the record ends: Иван to play
+    assert rc == 0, err
+    stroke = [json.loads(x) for x in out.splitlines() if '"stroke"' in x][0]
+    assert stroke["seq"] == 5 and stroke["verdict"]["striker"] == "Иван"
+    rc, out, _ = run(capsys, monkeypatch, "export", "1", "--format", "csv", "--db", db)
+    assert rc == 0 and "туза чисто в левый угол" in out and "пятёрку в угол" in out
+    rc, out, _ = run(capsys, monkeypatch, "stats", "1", "--db", db, "--json")
+    st = json.loads(out)["stats"]
+    assert st["Иван"]["strokes"] == 3 and st["Пётр"]["refused"] == 1 and st["Пётр"]["fulfilled"] == 1
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db, "--json")
+    assert json.loads(out)["state"]["scores"] == {"Иван": 11, "Пётр": 3}
+
+
+def test_a_record_with_problems_is_refused_like_validate_and_nothing_is_stored(capsys, monkeypatch, db, tmp_path):
+    bad = tmp_path / "плохая.record"
+    bad.write_text(RECORD.replace("| 11:3", "| 12:3"), encoding="utf-8")  # a score that does not add up
+    rc, out, err = run(capsys, monkeypatch, "match", "import", str(bad), "--db", db)
+    assert rc == 1
+    assert f"{bad}:6:" in err and "счёт не сходится" in err and "ничего не сохранено" in err
+    from pathlib import Path
+
+    assert not Path(db).exists()  # no store made for nothing
+    run(capsys, monkeypatch, "match", "new", "--players", "Аня", "Боря", "--db", db)
+    rc, out, err = run(capsys, monkeypatch, "match", "import", str(bad), "--db", db)
+    assert rc == 1
+    rc, out, _ = run(capsys, monkeypatch, "match", "list", "--db", db, "--json")
+    assert [m["players"] for m in json.loads(out)["matches"]] == [["Аня", "Боря"]]
+
+
+def test_import_refuses_a_file_that_is_no_record(capsys, monkeypatch, db, tmp_path):
+    path = tmp_path / "calls.txt"
+    path.write_text("тройку чисто в правый угол\n", encoding="utf-8")
+    rc, out, err = run(capsys, monkeypatch, "match", "import", str(path), "--db", db)
+    assert rc == 2 and "не запись партии" in err
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_help_of_match_names_every_subcommand(capsys, lang):
+    from pyramid_referee.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "--help"])
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("match "))
+    for name in ("new", "list", "show", "resume", "import", "delete"):
+        assert name in line

@@ -159,13 +159,11 @@ def _cmd_validate(args) -> int:
     return 1 if refused else 0
 
 
-def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> int:
-    """A game record checked like a compiler: every problem with its line, column and hint."""
-    from ..match.record import check_record
-
-    checked = check_record(lines)
+def record_problem_lines(name: str, lines: list[str], problems, lang: str, as_json: bool) -> list[str]:
+    """A record's problems as ``validate`` writes them (``match import`` refuses a record with them so):
+    ``FILE:LINE:COL: what``, the line and a caret under the column, the hint; or one JSON line each."""
     out: list[str] = []
-    for p in checked.problems:
+    for p in problems:
         if as_json:
             out.append(json.dumps({"file": name, "ok": False, **p.to_json(lang)}, ensure_ascii=False))
             continue
@@ -176,6 +174,15 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
             out.append("    " + " " * (p.col - 1) + "^")
         if p.hint(lang):
             out.append(tr("    hint: ") + p.hint(lang))
+    return out
+
+
+def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> int:
+    """A game record checked like a compiler: every problem with its line, column and hint."""
+    from ..match.record import check_record
+
+    checked = check_record(lines)
+    out = record_problem_lines(name, lines, checked.problems, lang, as_json)
     strokes = len(checked.record.strokes)
     judged = 0 if checked.result is None else len(checked.result.rows)
     state = None if checked.result is None else checked.result.state

@@ -41,8 +41,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     newp.add_argument("--start", metavar="JSON", help=tr("pick up a game from a score sheet: ")
                       + '{"scores": {…}, "on_table": […], "to_play": P}')
 
-    match = sub.add_parser("match", parents=[common], help=tr("the match store: new, list, show, resume"),
-                           description=tr("The match store: start, list, show, continue a match."))
+    match = sub.add_parser("match", parents=[common], help=tr("the match store: new, list, show, resume, import, delete"),
+                           description=tr(
+                               "The match store: start, list, show, continue a match, import a written "
+                               "record, delete a match."))
     msub = match.add_subparsers(dest="match_command", metavar=tr("SUBCOMMAND"), required=True)
     p = msub.add_parser("new", parents=parents + [newp], help=tr("start a match"))
     p.set_defaults(handler=cmd_new)
@@ -57,6 +59,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     add_why_option(p)
     add_club_option(p)
     p.set_defaults(handler=cmd_resume)
+    p = msub.add_parser("import", parents=parents,
+                        help=tr("store a written game record as a match, checked as validate checks it"),
+                        description=tr(
+                            "Store a written game record (a paper protocol typed in; see docs/record.md) as "
+                            "a match: it can then be played on (match resume), exported and counted in "
+                            "stats. The record is checked first as validate checks it; a record with any "
+                            "problem is refused with every problem named (exit status 1), and nothing is "
+                            "stored."))
+    p.add_argument("file", metavar=tr("FILE"), help=tr("the game record ('-' for stdin)"))
+    p.set_defaults(handler=cmd_import)
     p = msub.add_parser("delete", parents=parents, help=tr("delete a match with all its strokes (asks first)"))
     p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
     p.add_argument("--yes", action="store_true", help=tr("do not ask for confirmation"))
@@ -408,6 +420,60 @@ def confirm(prompt: str, read=None) -> bool:
         else:
             print(tr("answer «y» (yes) or «n» (no)"))
         sys.stdout.flush()
+
+
+def cmd_import(args) -> int:
+    """A written record into the store: checked whole first (nothing is stored when anything is
+    wrong), then its strokes entered in order as ``play`` enters them, each one committed."""
+    from .calls import record_problem_lines
+    from .options import read_text_lines
+    from .play import scoreboard_line
+    from ..match.record import check_record, is_record
+    from ..match.session import Session
+
+    lang = get_lang()
+    name = "<stdin>" if args.file == "-" else args.file
+    lines = read_text_lines(args.file)
+    if not is_record(args.file, lines):
+        raise UserError(tr(
+            "{name}: not a game record: a record begins with «Игроки: Иван, Пётр» or is named *.record "
+            "(see docs/record.md); nothing stored").format(name=name))
+    checked = check_record(lines)
+    if checked.problems:  # named as validate names them; the store is not even opened
+        out = record_problem_lines(name, lines, checked.problems, lang, args.json)
+        if args.json:
+            out.append(json.dumps({"file": name, "imported": False, "problems": len(checked.problems)},
+                                  ensure_ascii=False))
+        else:
+            out.append(tr("{name}: not imported, nothing stored: problems: {n} (fix them; «pyramid-referee "
+                          "validate {name}» checks the record again)").format(name=name, n=len(checked.problems)))
+        sys.stderr.write("\n".join(out) + "\n")
+        return 1
+    rec = checked.record
+    players, start = list(rec.players), rec.start
+    Session.check_new(players, rec.settings, start, lang=lang, to_wins=rec.to_wins)
+    with _store(args, create=True) as store:
+        s = Session.create(store, players, rec.settings, start, lang=lang, to_wins=rec.to_wins)
+        try:
+            for stroke in rec.strokes:
+                reading = s.read_call(stroke.call)
+                entered = s.enter(reading.text, stroke.outcome, reading=reading)
+                s.mark_shown(entered.seq)  # not new to anyone: a resume names none of them
+        except BaseException:  # the record was judged whole above, so this is the store failing: undo all
+            store.delete_match(s.id)
+            raise
+        db = _db_option(store)
+    if args.json:
+        _emit({"match": s.id, "imported": True, "file": name, "strokes": s.seq, "state": s.state.to_json(),
+               "series": s.series_json()})
+        return 0
+    print(tr("match {id} imported from {name}: strokes: {n}").format(id=s.id, name=name, n=s.seq))
+    print(scoreboard_line(s.state.to_json(), lang))
+    if s.match.decided:
+        print(tr("the match is over; see it: pyramid-referee match show {id}{db}").format(id=s.id, db=db))
+    else:
+        print(tr("to go on: pyramid-referee match resume {id}{db}").format(id=s.id, db=db))
+    return 0
 
 
 def cmd_delete(args) -> int:
