@@ -65,7 +65,7 @@ def test_csv_opens_in_russian_excel_as_is(store):
     assert "счёт Боря" in head and "вердикт" in head
     assert len(rows) == 6 and all(len(r) == len(head) for r in rows)
     row = dict(zip(head, rows[4]))
-    assert row["штраф платит"] == "Боря" and row["фолы"] == "г" and row["счёт Боря"] == "-5"
+    assert row["штраф платит"] == "Боря" and row["фолы"] == "касание шара (P1г)" and row["счёт Боря"] == "-5"
     assert row["заказ принят"] == "без заказа" and row["исход"] == "биток 9; фол г"
     refused = dict(zip(head, rows[5]))
     assert refused["заказ принят"] == "нет" and "луза названа неточно" in refused["почему не принят"]
@@ -231,3 +231,33 @@ def test_csv_outcome_is_the_markers_words_when_they_read_as_stored(store):
     s = play(store, ["- | промах", "- | биток 9; касание"])
     head, *rows = _csv_rows(export_csv(store, s.id))
     assert [dict(zip(head, r))["исход"] for r in rows] == ["промах", "биток 9; касание"]
+
+
+# -- exports people read -------------------------------------------------------------------------
+
+PAD_NOTHING = json.dumps({"events": [], "fouls": [], "route_ok": False})  # «Записать удар» after «мимо»
+PAD_MISS = json.dumps({"events": [], "fouls": ["а"], "route_ok": False})
+
+
+def test_csv_writes_one_word_for_no_call_however_it_was_typed(store):
+    s = play(store, ["- | биток 9", "без заказа | биток 8", "| биток 7"])
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    assert [dict(zip(head, r))["заказ"] for r in rows] == ["без заказа"] * 3
+
+
+def test_csv_names_the_fouls_not_their_bare_letters(store):
+    s = play(store, ["тройку чисто в правый угол | биток 3; биток в правый дальний угол; фол г"])
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    fouls = dict(zip(head, rows[0]))["фолы"]
+    assert fouls == "биток в лузе (P1б), касание шара (P1г)"
+
+
+def test_csv_writes_the_pads_strokes_as_people_read_them(store):
+    s = Session.create(store, ["Аня", "Боря"], lang="ru")
+    s.enter(None, PAD_NOTHING)
+    s.enter(None, PAD_MISS)
+    reading = s.read_call("тройку чисто в правый угол")
+    s.enter(reading.text, json.dumps({"events": [], "fouls": [], "route_ok": False}), reading=reading)
+    head, *rows = _csv_rows(export_csv(store, s.id))
+    assert [dict(zip(head, r))["исход"] for r in rows] == ["ничего не упало", "промах", "ничего не упало"]
+    assert all("по заказу" not in ";".join(r) for r in rows[:2])

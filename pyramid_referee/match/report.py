@@ -188,6 +188,48 @@ def outcome_as_typed(text: str | None, outcome: dict) -> str:
     return render_outcome(outcome)
 
 
+def outcome_for_people(text: str | None, outcome: dict, call_status: str) -> str:
+    """The outcome as a person reads it in an export: as typed (``outcome_as_typed``), except that the
+    short form's mark «по заказу» / «не по заказу» (what the pad writes) is left out where it says
+    nothing: after no call or a refused one, and «не по заказу» beside a miss or with nothing fallen.
+    Nothing left is «ничего не упало» — never «ничего», which in the notation is a miss."""
+    from ..i18n import tr
+
+    shown = outcome_as_typed(text, outcome)
+    if "route_ok" not in outcome:
+        return shown
+    items = [x.strip() for x in shown.split(";")]
+    pocketed = any(e.get("type") in ("pocket", "off_table") for e in outcome.get("events", []))
+    keep = call_status == "accepted" and (outcome["route_ok"] or (pocketed and "а" not in outcome.get("fouls", [])))
+    items = [x for x in items if x and (keep or x not in ("по заказу", "не по заказу"))]
+    return "; ".join(items) if items else tr("nothing fell")
+
+
+def _call_for_people(rec, no_call: str) -> str:
+    """The call as said; one word for no call however it was typed («-», «без заказа», nothing); a call
+    given as its JSON (a program's) in the call language's words."""
+    if rec.call_status == "none":
+        return no_call
+    text = rec.call_text or ""
+    if (not text or text.lstrip().startswith("{")) and rec.call is not None:
+        try:
+            from ..grammar import Call, render
+
+            return render(Call.from_json(rec.call))
+        except Exception:  # the words are a courtesy; the stored JSON stays what it is
+            return text
+    return text
+
+
+def foul_names(letters) -> str:
+    """P1's letters by their names, each with its clause: «касание шара (P1г), чужой шар (P1д)»."""
+    from ..i18n import tr
+    from ..rules.verdict import FOUL_WORDS
+
+    names = [(tr(FOUL_WORDS[x]), x) if x in FOUL_WORDS else (x, "") for x in letters]
+    return ", ".join(f"{name} (P1{x})" if x else name for name, x in names)
+
+
 # -- CSV for a spreadsheet: what Russian Excel opens as is --------------------------------------
 
 CSV_BOM = "\ufeff"  # Excel reads UTF-8 only when the file starts with a BOM
@@ -283,11 +325,14 @@ def export_csv(store: Store, match_id: int) -> str:
         else:
             result = tr("draw")
         w.writerow([
-            m.id, r.seq, _csv_time(r.time), v.get("striker"), rec.call_text or "", status_words.get(rec.call_status, ""),
-            refusals.get(r.seq, (rec.refusal or {}).get("message", "")), outcome_as_typed(rec.outcome_text, rec.outcome),
+            m.id, r.seq, _csv_time(r.time), v.get("striker"),
+            _call_for_people(rec, status_words["none"]),
+            status_words.get(rec.call_status, ""),
+            refusals.get(r.seq, (rec.refusal or {}).get("message", "")),
+            outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
             tr("yes") if v.get("fulfilled") else tr("no"),
             csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
-            " ".join(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
+            foul_names(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
             " ".join(map(str, v.get("respotted", []))), csv_number(st["scores"][p0]), csv_number(st["scores"][p1]),
             next_player, result, " ".join(v.get("clauses", [])),
             verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
