@@ -26,7 +26,11 @@ NOTICE = ("<!-- Создано программой scripts/gen_docs.py; не п
 # -- docs/rules.md ---------------------------------------------------------------------------
 
 def rules_md() -> str:
+    from pyramid_referee.cli.rules import clause_lead
+    from pyramid_referee.i18n import set_lang
     from pyramid_referee.rules.clauses import SECTIONS, TABLE
+
+    set_lang("ru")
 
     out = [NOTICE, "", "# Правила русской пирамиды на 71 очко", "",
            "Каждый вердикт программы кончается кодами пунктов, которые его решили, например "
@@ -46,7 +50,10 @@ def rules_md() -> str:
             section = c.section
             out += [f'<a id="{section.lower()}"></a>', "", f"## {SECTIONS[section][0]}", ""]
         title = c.title_ru[0].upper() + c.title_ru[1:]
-        out += [f'<a id="{c.code}"></a>', "", f"### {c.code}. {title}", "", c.text_ru, ""]
+        out += [f'<a id="{c.code}"></a>', "", f"### {c.code}. {title}", ""]
+        if clause_lead(c.code):  # a lettered case of P1: what it is a case of, as `rules P1б` says it
+            out += [f"*{clause_lead(c.code)}*", ""]
+        out += [c.text_ru, ""]
         if c.settles:
             links = ", ".join(f"[{s}](#{s})" for s in c.settles)
             out += [f"*Уточняет пункты: {links}.*", ""]

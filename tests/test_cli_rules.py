@@ -149,3 +149,19 @@ def test_replay_of_a_short_game_record_names_its_target_in_the_clause_titles(cap
     assert main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     assert "E1 — победа — 11 очков" in out and "71" not in out
+
+
+def test_a_lettered_case_of_p1_is_given_with_its_lead_that_it_is_a_five_point_penalty(capsys):
+    assert main(["rules", "P1б"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "P1б. Биток в лузе."
+    assert "штрафного удара (P1)" in lines[1] and "5 очков" in lines[1] and "(P2)" in lines[1]
+    assert lines[2] == "   Свой шар, биток, упал в лузу."
+    assert main(["--lang", "en", "rules", "p1b", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "penalty stroke (P1)" in data["lead"] and "5 points" in data["lead"]
+
+
+def test_a_clause_that_is_no_lettered_case_has_no_lead(capsys):
+    assert main(["rules", "P2", "--json"]) == 0
+    assert "lead" not in json.loads(capsys.readouterr().out)

@@ -44,7 +44,9 @@ def _rules(args: argparse.Namespace) -> int:
             return 2
         raise UserError(unknown_message(unknown, lang))
     if args.json:
-        sys.stdout.write("".join(json.dumps(c.to_json(lang), ensure_ascii=False) + "\n" for c in found))
+        sys.stdout.write("".join(json.dumps({**c.to_json(lang), **({"lead": clause_lead(c.code)} if clause_lead(c.code)
+                                                                   else {})}, ensure_ascii=False) + "\n"
+                                 for c in found))
         return 0
     out: list[str] = []
     section = None
@@ -52,11 +54,25 @@ def _rules(args: argparse.Namespace) -> int:
         if not codes and c.section != section:  # all of them: under their section headings
             section = c.section
             out += (["", ""] if out else []) + [SECTIONS[section][1 if lang == "en" else 0].upper()]
-        out += ([""] if out else []) + [f"{c.code}. {c.title(lang)[0].upper()}{c.title(lang)[1:]}.", "   " + c.text(lang)]
+        out += ([""] if out else []) + [f"{c.code}. {c.title(lang)[0].upper()}{c.title(lang)[1:]}."]
+        if clause_lead(c.code):  # a lettered case: what it is a case of, before the letter's own words
+            out.append("   " + clause_lead(c.code))
+        out.append("   " + c.text(lang))
         if c.settles:
             out.append("   " + tr("Settles a question of: {settles}.").format(settles=', '.join(c.settles)))
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def clause_lead(code: str) -> str | None:
+    """The lead a lettered case of P1 (P1а–P1и) stands under: it is a penalty stroke, and what the
+    penalty is; None for any other clause."""
+    from ..rules.clauses import DEFAULT_PENALTY
+
+    if not (code.startswith("P1") and len(code) == 3):
+        return None
+    return tr("A case of a penalty stroke (P1): the offender loses {penalty} points and the partner "
+              "gains them (P2); a ball that fell with it is put back (P5).").format(penalty=DEFAULT_PENALTY)
 
 
 def why_lines(codes, lang: str, full: bool, settings=None) -> list[str]:
