@@ -399,3 +399,40 @@ def test_a_bare_table_for_a_scoreboard_has_no_caption_and_no_legend():
     assert classes(full, "caption") and classes(full, "legend")
     assert contacts(bare) == contacts(full)
     assert float(bare.get("height")) < float(full.get("height"))
+
+
+def test_a_drill_picture_draws_every_ball_the_text_says_is_on_the_table(tmp_path, capsys):
+    folder = tmp_path / "рисунки"
+    status = main(["drill", "--show", "12", "--seed", "3", "--svg", str(folder), "--json"])
+    items = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 0 and len(items) == 12
+    for item in items:
+        root = svg_tree(Path(item["svg"]).read_text(encoding="utf-8"))
+        drawn = {g.get("data-ball") for g in root.iter() if (g.get("class") or "").split()[:1] in (["ball"], ["ball-again"])}
+        assert {str(b) for b in item["exercise"]["balls_left"]} <= drawn, item["exercise"]
+
+
+def test_the_other_balls_stand_clear_of_the_route_and_of_each_other():
+    from pyramid_referee.teach.diagram import BALL_R
+
+    for shot in _drill_shots()[::6]:
+        on_table = tuple(range(1, 16))
+        root = svg_tree(call_svg(shot, on_table=on_table))
+        balls = [g for g in root.iter() if (g.get("class") or "").split()[:1] == ["ball"]]
+        assert len({g.get("data-ball") for g in balls}) >= 16  # fifteen and the cue ball
+        centres = [(float(c.get("cx")), float(c.get("cy"))) for g in balls for c in list(g)[1:2]]
+        for (x1, y1), (x2, y2) in itertools.combinations(centres, 2):
+            assert ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 >= 2 * BALL_R, shot
+        others = [g for g in balls if "on-table" in g.get("class")]
+        for g in others:
+            c = list(g)[1]
+            p = (float(c.get("cx")), float(c.get("cy")))
+            for seg in _segments(call_svg(shot)):
+                x1, y1, x2, y2 = seg
+                assert _distance_to_segment(p, (x1, y1), (x2, y2)) > BALL_R, shot
+
+
+def _distance_to_segment(p, a, b):
+    from pyramid_referee.teach.diagram import _segment_distance
+
+    return _segment_distance(p, a, b)

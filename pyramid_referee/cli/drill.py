@@ -130,7 +130,7 @@ def drill_svg(ex, lang: str) -> str:
             n=ex.index, broken=ex.broken)
     else:
         caption = tr("Exercise {n}: call this shot.").format(n=ex.index)
-    return call_svg(ex.shot, lang=lang, caption=caption)
+    return call_svg(ex.shot, lang=lang, caption=caption, on_table=ex.balls_left)  # every ball the text names
 
 
 def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:

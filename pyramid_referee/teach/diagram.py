@@ -373,14 +373,16 @@ def _read(call_or_text, mode: str, balls_left, pocket_precision: str):
 
 def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=None,
              pocket_precision: str = "side_for_corners", caption: str | None = None,
-             legend: bool = True) -> str:
+             legend: bool = True, on_table=None) -> str:
     """The SVG picture of a call (a ``Call`` or its text, parsed with ``mode``, ``balls_left``
     and ``pocket_precision`` as ``grammar.parse`` does).
 
     ``caption`` replaces the call's canonical phrasing under the table (drills: the learner must
     say the call, so the picture must not); ``caption=""`` and ``legend=False`` leave the table
     alone (a scoreboard prints the call in its own large type). A refused text gives the picture of the refusal
-    (``data-ok="false"``); see the module's docstring.
+    (``data-ok="false"``); see the module's docstring. ``on_table``: every ball on the table is drawn
+    (a drill's text names them all): the route's where the route puts them, the rest plain, off the
+    route (``_place_others``).
     """
     if lang not in ("ru", "en"):
         raise DiagramError(f"lang must be 'ru' or 'en', not {lang!r}")
@@ -412,8 +414,12 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
         cue_y = L - 0.09 * L if ty < L else 0.12 * L
         body.append(_ball(0.5 * W, cue_y, "", cue=True))
         body.append(_ball(bx, by, str(number) if number is not None else "?", called=True, number=number))
-        body.append(_text(OX + W / 2, OY + (0.62 * L if ty < L else 0.5 * L), trl(lang, "the way is not named (C7)"),
+        note_y = 0.62 * L if ty < L else 0.5 * L
+        body.append(_text(OX + W / 2, OY + note_y, trl(lang, "the way is not named (C7)"),
                           20, fill="#ffffff", cls="note"))
+        placed = [(0.5 * W, cue_y), (bx, by)]
+        segments = [((bx, by), (tx, ty)), ((0.15 * W, note_y - 10), (0.85 * W, note_y - 10))]  # the way, the note
+        body += _others(on_table, {number}, placed, segments)
         keys.append((CALLED_PATH, trl(lang, "the called ball")))
     else:
         points = _layout(call, (tx, ty))
@@ -446,6 +452,8 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
                 balls.append(_ball(p.x, p.y, label, called=is_called,
                                    number=p.ball if p.ball is not None else number))
         body += drawn + arrows + balls
+        body += _others(on_table, {p.ball for p in points if p.kind == "ball"} | {number, call.ball},
+                        [(p.x, p.y) for p in points], [((a.x, a.y), (b.x, b.y)) for a, b in zip(points, points[1:])])
         if drivers or any(a not in (CUE, call.ball) for a, _ in call.route):
             keys.append((DRIVER_PATH, trl(lang, "a driving ball")))
         keys.append((CALLED_PATH, trl(lang, "the called ball")))
@@ -460,6 +468,46 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
         [(s, 24.0, "#111111", "bold") for s in _wrap(said if caption is not None else f"«{said}»")]
     title = said
     return _document(body, lines, True, title, keys if legend else [])
+
+
+def _others(on_table, drawn: set, points: list[tuple[float, float]], segments) -> list[str]:
+    """The balls on the table the route does not draw, each plain, placed off the route."""
+    if not on_table:
+        return []
+    rest = sorted(b for b in set(on_table) if b not in drawn)
+    return [_ball(x, y, str(b), number=b).replace('class="ball"', 'class="ball on-table"', 1)
+            for b, (x, y) in zip(rest, _place_others(len(rest), points, segments))]
+
+
+def _segment_distance(p, a, b) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    u = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    return ((px - ax - u * dx) ** 2 + (py - ay - u * dy) ** 2) ** 0.5
+
+
+def _place_others(n: int, points, segments) -> list[tuple[float, float]]:
+    """Spots on the cloth for ``n`` balls: clear of the route's balls, marks and arrows (and their step
+    numbers), of the pockets and of each other; the first ones nearest the pyramid's spot, as balls
+    stand on a table. Positions are schematic, like the route's."""
+    step = 2 * BALL_R + 5
+    spots = [(BALL_R + 8 + i * step, BALL_R + 8 + j * step)
+             for i in range(int((W - 2 * BALL_R - 16) // step) + 1)
+             for j in range(int((L - 2 * BALL_R - 16) // step) + 1)]
+    spots.sort(key=lambda s: ((s[0] - W / 2) ** 2 + (s[1] - 0.25 * L) ** 2, s))
+    pockets = [p for _, p, _ in _POCKETS]
+    out: list[tuple[float, float]] = []
+    for s in spots:
+        if len(out) == n:
+            break
+        if any(((s[0] - x) ** 2 + (s[1] - y) ** 2) ** 0.5 < 2 * BALL_R + 8 for x, y in points + out):
+            continue
+        if any(((s[0] - x) ** 2 + (s[1] - y) ** 2) ** 0.5 < POCKET_R + BALL_R + 12 for x, y in pockets):
+            continue
+        if any(_segment_distance(s, a, b) < BALL_R + 16 for a, b in segments):
+            continue
+        out.append(s)
+    return out
 
 
 def _contact_words(actor, target, lang: str) -> str:
