@@ -298,12 +298,33 @@ def test_listen_default_block_keeps_the_strike_report_under_30_ms():
 
 def test_listen_list_devices_with_none_says_so(monkeypatch, capsys):
     # Test double: PortAudio reporting no input device, as on a machine without a microphone.
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import audio, mic
 
     monkeypatch.setattr(audio, "list_devices", lambda lang="ru": [])
-    assert cli.main(["listen", "--list-devices"]) == 2
-    cap = capsys.readouterr()
-    assert cap.out == "" and "устройств ввода (микрофонов) не найдено" in cap.err
+    monkeypatch.setattr(mic, "list_devices", lambda lang="ru": [])
+    assert cli.main(["listen", "--list-devices"]) == 0
+    listen = capsys.readouterr()
+    assert "устройств ввода (микрофонов) не найдено" in listen.out and "arecord -l" in listen.out
+    assert cli.main(["strikes", "--list-devices"]) == 0  # the same answer, the same exit status
+    assert capsys.readouterr().out == listen.out
+
+
+def test_listen_and_strikes_list_the_devices_alike_in_readable_lines(monkeypatch, capsys):
+    # Test double: PortAudio reporting two input devices.
+    from pyramid_referee.voice import audio, mic
+    from pyramid_referee.voice.mic import DeviceInfo
+
+    two = [DeviceInfo(0, "HDA Intel PCH: ALC256 Analog", "ALSA", 2, 44100.0, True),
+           DeviceInfo(5, "USB PnP Sound Device", "ALSA", 1, 48000.0, False)]
+    monkeypatch.setattr(audio, "list_devices", lambda lang="ru": two)
+    monkeypatch.setattr(mic, "list_devices", lambda lang="ru": two)
+    assert cli.main(["listen", "--list-devices"]) == 0
+    listen = capsys.readouterr().out
+    assert cli.main(["strikes", "--list-devices"]) == 0
+    assert capsys.readouterr().out == listen
+    assert listen.splitlines() == ["*   0  HDA Intel PCH: ALC256 Analog  (ALSA, 2 ch, 44100 Hz)",
+                                   "    5  USB PnP Sound Device  (ALSA, 1 ch, 48000 Hz)"]
+    assert "DeviceInfo(" not in listen
 
 
 # --- listen, run whole with stand-ins for the microphone and the model's language --------------

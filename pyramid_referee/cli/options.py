@@ -10,6 +10,7 @@ each way that fails.
 from __future__ import annotations
 
 import argparse
+import json
 
 import sys
 
@@ -163,3 +164,21 @@ def read_text_lines(path: str) -> list[str]:
             "{name}:{line}: not UTF-8 text (byte {start})").format(
             name=name, line=line, start=exc.start)) from None
     return text.splitlines()
+
+
+def print_input_devices(devices, *, as_json: bool = False) -> int:
+    """``--list-devices`` of ``strikes`` and ``listen``, the same in both: one line a device (the
+    default marked «*»: its index for ``--device``, name, host API, channels, rate) or one JSON
+    list; none found is said with what to check. Exit status 0: the listing itself succeeded."""
+    if as_json:
+        print(json.dumps([dict(d.__dict__) for d in devices], ensure_ascii=False))
+        return 0
+    if not devices:
+        print(tr("no input devices (microphones) found: plug one in or check that the system sees it "
+                 "(arecord -l)"))
+        return 0
+    for d in devices:
+        mark = "*" if d.is_default else " "
+        print(f"{mark} {d.index:3d}  {d.name}  ({d.hostapi}, {d.max_input_channels} ch, "
+              f"{d.default_samplerate:g} Hz)")
+    return 0

@@ -176,18 +176,9 @@ def _file(args) -> int:
 def _list_devices(args) -> int:
     from ..voice.mic import list_devices
 
-    devices = list_devices(lang=get_lang())
-    if args.json:
-        print(json.dumps([d.__dict__ for d in devices], ensure_ascii=False))
-        return 0
-    if not devices:
-        print(tr("no input devices"))
-        return 0
-    for d in devices:
-        mark = "*" if d.is_default else " "
-        print(f"{mark} {d.index:3d}  {d.name}  ({d.hostapi}, {d.max_input_channels} ch, "
-              f"{d.default_samplerate:g} Hz)")
-    return 0
+    from .options import print_input_devices
+
+    return print_input_devices(list_devices(lang=get_lang()), as_json=args.json)  # as listen lists them
 
 
 def _live(args) -> int:

@@ -51,13 +51,9 @@ def list_devices(console, lang: str) -> int:
         devices = devices_of(lang=lang)
     except VoiceError as exc:
         raise UserError(str(exc)) from None
-    if not devices:
-        raise UserError(tr(
-            "no input devices (microphones) found: plug one in or check that the system sees "
-            "it (arecord -l)"))
-    for d in devices:
-        console.print(str(d))
-    return 0
+    from ..cli.options import print_input_devices
+
+    return print_input_devices(devices)  # as ``strikes --list-devices`` lists them
 
 
 @dataclass(frozen=True)
