@@ -111,3 +111,23 @@ def test_model_without_a_subcommand_is_a_usage_error_in_russian(capsys):
     assert main(["model"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("использование: pyramid-referee model")
+
+
+def _help(capsys, *argv) -> str:
+    from pyramid_referee.cli import main
+
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_the_club_commands_help_says_what_each_does_with_the_server_and_names_its_metavars_in_russian(capsys):
+    register = _help(capsys, "club", "register")
+    assert "--club URL сервер клуба, на котором зарегистрировать этот стол" in register
+    assert "--name ИМЯ" in register and "NAME" not in register
+    status = _help(capsys, "club", "status")
+    assert "--club URL сервер клуба, с которого читать все столы" in status
+    assert "передавать записи этого стола" not in register + status  # that is what play --club does
+    assert "передавать записи этого стола" in _help(capsys, "play")
+    english = _help(capsys, "--lang", "en", "club", "register")
+    assert "--name NAME" in english and "the club server to register this table on" in english

@@ -9,10 +9,12 @@ import sys
 from ..i18n import get_lang, tr
 
 
-def add_club_option(p: argparse.ArgumentParser) -> None:
+def add_club_option(p: argparse.ArgumentParser, help: str | None = None) -> None:
+    """``--club URL``; ``help`` says what the command does with the server (default: a program that
+    plays, which replicates its store there)."""
     p.add_argument("--club", metavar="URL", default=None,
-                   help=tr("replicate this table's store to the club server (postgresql://…; default: "
-                           "$PYRAMID_REFEREE_CLUB); strokes are kept locally first"))
+                   help=help or tr("replicate this table's store to the club server (postgresql://…; default: "
+                                   "$PYRAMID_REFEREE_CLUB); strokes are kept locally first"))
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -20,8 +22,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     csub = p.add_subparsers(dest="club_command", metavar=tr("COMMAND"), required=True)
     r = csub.add_parser("register", parents=[common],
                         help=tr("register this table on the club server; prints its key once"))
-    add_club_option(r)
-    r.add_argument("--name", required=True, help=tr("the table's name in the club, e.g. \"Стол 3\""))
+    add_club_option(r, tr("the club server to register this table on, with the login that owns the club's "
+                          "database (postgresql://…; default: $PYRAMID_REFEREE_CLUB)"))
+    r.add_argument("--name", required=True, metavar=tr("NAME"), help=tr("the table's name in the club, e.g. \"Стол 3\""))
     r.add_argument("--db", metavar=tr("PATH"), default=None,
                    help=tr("the match database the key is kept in (default: $PYRAMID_REFEREE_DB or the user "
                            "data directory)"))
@@ -36,7 +39,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("send what is waiting and exit (exit status 1 when the server could not take it)"))
     y.set_defaults(handler=cmd_sync)
     s = csub.add_parser("status", parents=[common], help=tr("every table: its last stroke and the lag"))
-    add_club_option(s)
+    add_club_option(s, tr("the club server to read every table from, with the club board's login "
+                          "(postgresql://…; default: $PYRAMID_REFEREE_CLUB)"))
     s.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
     s.set_defaults(handler=cmd_status)
 
