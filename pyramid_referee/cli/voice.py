@@ -290,16 +290,32 @@ def cmd_listen(args) -> int:
 # --- model ------------------------------------------------------------------------------------
 
 def cmd_model_path(args) -> int:
-    from pyramid_referee.voice.model import find_model
+    """Where the model is, and whether it knows the call words (as ``listen`` checks them: a model
+    that knows none of them, a Korean one say, is the wrong model and is refused; one that lacks
+    some is named with the words it lacks)."""
+    from pyramid_referee.voice import model as vm
+    from ..referee.listen import call_words
 
+    lang = get_lang()
     try:
-        loc = find_model(args.model, lang=get_lang())
+        loc = vm.find_model(args.model, lang=lang)
+        model = vm.load_model(loc.path, lang=lang)
     except _voice_errors() as exc:
         raise UserError(str(exc)) from None
+    words = list(dict.fromkeys(w for w in call_words() if w and w != "[unk]"))
+    missing = vm.missing_words(model, words)
+    if len(missing) == len(words):
+        raise UserError(f"{loc.path}: " + tr(
+            "the model knows none of the {words} call words: wrong model (a Russian one is "
+            "needed, e.g. vosk-model-small-ru-0.22)").format(words=len(words)))
     if args.json:
-        print(json.dumps({"path": str(loc.path), "source": loc.source}, ensure_ascii=False))
-    else:
-        print(f"{loc.path}  ({loc.source})")
+        print(json.dumps({"path": str(loc.path), "source": loc.source, "call_words": len(words),
+                          "missing_words": missing}, ensure_ascii=False))
+        return 0
+    print(f"{loc.path}  ({loc.source})")
+    note = _missing_note(missing)
+    if note:
+        print(note, file=sys.stderr)
     return 0
 
 
