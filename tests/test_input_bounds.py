@@ -123,3 +123,14 @@ def test_a_record_names_an_over_long_line_and_an_over_long_call():
     by_line = {p.line: p.message("ru") for p in checked.problems}
     assert "не больше 300" in by_line[2]
     assert f"не больше {MAX_RECORD_LINE_CHARS}" in by_line[3]
+
+
+def test_a_match_script_for_replay_refuses_an_over_long_call_naming_its_line():
+    from pyramid_referee.match.replay import ReplayError, replay_lines
+
+    lines = ['{"players": ["Аня", "Боря"]}',
+             json.dumps({"call": LONG_CALL, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}},
+                        ensure_ascii=False)]
+    with pytest.raises(ReplayError) as exc:
+        replay_lines(lines)
+    assert exc.value.line == 2 and "не больше 300" in exc.value.text("ru")

@@ -190,6 +190,10 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
         return None, None, "none", None
     if isinstance(raw, dict):
         return None, Call.from_json(raw), "accepted", None
+    from .bounds import call_too_long
+
+    if isinstance(raw, str) and call_too_long(raw) is not None:  # never parsed: no call is that long
+        raise RulesInputError("call", call_too_long(raw, "en"), call_too_long(raw, "ru"))
     parse = parse or _grammar_parse()
     got = parse(raw, mode=settings.mode, balls_left=sorted(state.on_table),
                 pocket_precision=settings.pocket_precision)  # Q2 is a match setting
