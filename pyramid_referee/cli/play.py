@@ -26,8 +26,12 @@ nothing, and the marker types again.
 A mistake changes nothing. A call refused for a word the parser does not know is
 the marker's typo, not the player's unclear call: nothing is recorded and the call
 is asked again. A call refused for what the player said (no pocket, ambiguous, …)
-is recorded as refused (C4) — on a terminal only after the marker presses «д»;
-from a pipe the line itself is the marker's decision.
+is recorded as refused (C4) — on a terminal only after the marker answers «д» (the
+answer is a whole line: «д»/«да», «н»/«нет»; anything else is asked again, so a stroke typed
+ahead is never taken for the answer), and only once the outcome is known to be possible (it is
+checked before the question); from a pipe the line itself is the marker's decision. A line that
+reads as an outcome where the call is expected is refused as a missing «|», not taken for a call.
+A call or an outcome longer than any real one is refused with the limit named (match/bounds.py).
 
 With ``--json`` every answer is one JSON line on stdout, flushed at once:
 ``{"type": "start"|"call"|"stroke"|"undo"|"redo"|"score"|"error"|"help"|"end", …}``;
