@@ -582,3 +582,17 @@ def test_the_help_of_match_names_every_subcommand(capsys, lang):
     line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("match "))
     for name in ("new", "list", "show", "resume", "import", "delete"):
         assert name in line
+
+
+def test_match_show_writes_the_pads_strokes_as_people_read_them(capsys, monkeypatch, db):
+    from pyramid_referee.match.session import Session
+    from pyramid_referee.match.store import Store
+
+    with Store(db) as st:  # two strokes as the pad sends them: «мимо» with nothing fallen, and a miss
+        s = Session.create(st, ["Аня", "Боря"], lang="ru")
+        s.enter(None, json.dumps({"events": [], "fouls": [], "route_ok": False}))
+        s.enter(None, json.dumps({"events": [], "fouls": ["а"], "route_ok": False}))
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db)
+    lines = [x for x in out.splitlines() if x.startswith("#")]
+    assert lines[0].startswith("#1 Аня: без заказа | ничего не упало →")
+    assert lines[1].startswith("#2 Боря: без заказа | промах →")

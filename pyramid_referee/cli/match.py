@@ -279,7 +279,7 @@ def cmd_list(args) -> int:
 def cmd_show(args) -> int:
     from ..match.session import Session
     from .play import render_scoreboard, scoreboard_line
-    from ..match.report import outcome_as_typed
+    from ..match.report import outcome_for_people
 
     lang = get_lang()
     with _store(args) as store:
@@ -312,7 +312,7 @@ def cmd_show(args) -> int:
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
         why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
                         full=True, settings=s.settings) if args.why else []
-        cells = (str(r.seq), rec.verdict.get("striker", ""), call, outcome_as_typed(rec.outcome_text, rec.outcome),
+        cells = (str(r.seq), rec.verdict.get("striker", ""), call, outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
                  "\n".join([message, *why]) if tty else message)
         if tty:
             t.add_row(*cells)
