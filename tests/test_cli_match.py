@@ -596,3 +596,20 @@ def test_match_show_writes_the_pads_strokes_as_people_read_them(capsys, monkeypa
     lines = [x for x in out.splitlines() if x.startswith("#")]
     assert lines[0].startswith("#1 Аня: без заказа | ничего не упало →")
     assert lines[1].startswith("#2 Боря: без заказа | промах →")
+
+
+def test_match_show_does_not_print_a_runaway_call_stored_before_the_limit_whole(capsys, monkeypatch, db):
+    import sqlite3
+
+    from pyramid_referee.match.session import Session
+    from pyramid_referee.match.store import Store
+
+    with Store(db) as st:
+        s = Session.create(st, ["Аня", "Боря"], lang="ru")
+        s.enter("пятерку чисто в угол", "биток 5")  # refused (Q2), as the 150 KB call was stored
+    con = sqlite3.connect(db)  # the store as an older version left it: the whole paste as the call
+    con.execute("UPDATE strokes SET call_text = ?", ("пятерку " * 20_000,))
+    con.commit()
+    con.close()
+    rc, out, _ = run(capsys, monkeypatch, "match", "show", "1", "--db", db)
+    assert len(out) < 2000 and "(160000 знаков, целиком не показан)" in out

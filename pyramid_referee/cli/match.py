@@ -303,7 +303,7 @@ def cmd_show(args) -> int:
         t.add_column(col)
     for r in rows:
         rec = r.record
-        call = rec.call_text or "—"
+        call = _shown_call(rec.call_text or "—")
         if rec.call_status == "none":
             call = tr("no call")
         elif rec.call_status == "refused":
@@ -330,6 +330,19 @@ def cmd_show(args) -> int:
     for x in s.mismatches:
         print(x.describe(lang), file=sys.stderr)
     return 1 if s.mismatches else 0
+
+
+def _shown_call(text: str) -> str:
+    """A stored call as ``match show`` prints it: a text longer than any call (stored before such
+    input was refused) only begins, with its length said, so that it cannot flood the screen."""
+    from ..match.bounds import MAX_CALL_CHARS
+
+    if len(text) <= MAX_CALL_CHARS:
+        return text
+    from ..i18n import trn
+
+    return text[:60].rstrip() + "… " + trn("({n} character, not shown whole)", "({n} characters, not shown whole)",
+                                          len(text)).format(n=len(text))
 
 
 def series_lines(s, lang: str) -> list[str]:
