@@ -482,6 +482,10 @@ def cmd_import(args) -> int:
         return 0
     print(tr("match {id} imported from {name}: strokes: {n}").format(id=s.id, name=name, n=s.seq))
     print(scoreboard_line(s.state.to_json(), lang))
+    if s.to_wins > 1:  # a match of several партии: the games won too
+        from .play import match_score_line
+
+        print(match_score_line(s, lang))
     if s.match.decided:
         print(tr("the match is over; see it: pyramid-referee match show {id}{db}").format(id=s.id, db=db))
     else:
