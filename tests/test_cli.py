@@ -18,7 +18,8 @@ CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 # Every command whose help this shell writes, ``strikes`` (cli_strikes.py) included.
 COMMANDS = [
     ("parse",), ("validate",), ("explain",), ("replay",),
-    ("match",), ("match", "new"), ("match", "list"), ("match", "show"), ("match", "resume"),
+    ("match",), ("match", "new"), ("match", "list"), ("match", "show"), ("match", "resume"), ("match", "import"),
+    ("match", "delete"), ("club", "register"), ("club", "status"),
     ("undo",), ("redo",), ("export",), ("stats",), ("play",),
     ("timeline",), ("transcribe",), ("listen",), ("model",), ("model", "path"), ("model", "download"),
     ("strikes",),

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                         help=tr("register this table on the club server; prints its key once"))
     add_club_option(r, tr("the club server to register this table on, with the login that owns the club's "
                           "database (postgresql://…; default: $PYRAMID_REFEREE_CLUB)"))
-    r.add_argument("--name", required=True, metavar=tr("NAME"), help=tr("the table's name in the club, e.g. \"Стол 3\""))
+    r.add_argument("--name", required=True, metavar=tr("NAME"), help=tr("the table's name in the club, e.g. «Стол 3»"))
     r.add_argument("--db", metavar=tr("PATH"), default=None,
                    help=tr("the match database the key is kept in (default: $PYRAMID_REFEREE_DB or the user "
                            "data directory)"))
