@@ -27,7 +27,7 @@ from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
-from .store import StandingRecord, Store, db_option, StoreError, StrokeRecord, StrokeRow
+from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow, db_option
 
 
 POINTER_WIDTH = 100  # the most of a typed text shown above the caret
@@ -455,8 +455,9 @@ class Session:
         return Entered(seq, rec, verdict, state)
 
     def check(self, reading: CallReading, outcome_text: str) -> None:
-        """Would the stroke be entered? Judged in memory and taken back at once: a StrokeInputError
-        names what is wrong (a ball no longer on the table, …), and nothing changes either way.
+        """Would the stroke be entered? Judged from the position it is played from, by the engine's
+        pure judgement: a StrokeInputError names what is wrong (a ball no longer on the table, …);
+        nothing changes either way, neither the match in memory nor the store.
         A front end checks the outcome so before it asks the marker anything about the stroke."""
         self._judge_typed(reading, outcome_text, dry=True)
 
