@@ -715,3 +715,13 @@ def test_a_call_on_its_own_line_is_still_a_call(store):
     s, rc, msgs = run_play(store, ["тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"])
     assert [m for m in msgs if m["type"] == "error"] == []
     assert [r.record.call_status for r in store.strokes(s.id)] == ["accepted"]
+
+
+def test_checking_a_stroke_before_the_question_changes_nothing(store):
+    s = Session.create(store, ["Аня", "Боря"], lang="ru")
+    s.enter(*GAME[0].split(" | "))
+    s.undo()
+    before = (s.seq, s.state.to_json(), len(s.match.history))
+    s.check(s.read_call("пятерку чисто в угол"), "биток 5")
+    assert (s.seq, s.state.to_json(), len(s.match.history)) == before
+    assert s.redo() == 1 and len(store.strokes(s.id)) == 1  # the undone stroke is still there to put back
