@@ -146,3 +146,23 @@ def test_readme_quick_start_says_how_to_run_the_installed_command():
     quick = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     assert ".venv/bin/pyramid-referee" in quick and "source .venv/bin/activate" in quick
     assert "docs/README.md" in text and "docs/rules.md" in text
+
+
+def test_the_match_import_shown_in_the_record_guide_is_what_match_import_says(tmp_path):
+    # the first record of the guide, imported into the default store of a fresh user: the hint
+    # then needs no --db, as the guide shows it
+    import os
+    import subprocess
+    import sys
+
+    text = (DOCS / "record.md").read_text(encoding="utf-8")
+    record = re.findall(r"```record\n(.*?)```", text, re.S)[0]
+    shown = text.split("## Сохранить запись как матч: match import", 1)[1]
+    shown = re.findall(r"```text\n(.*?)```", shown, re.S)[0]
+    (tmp_path / "стол2.партия").write_text(record, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYRAMID_REFEREE_DB"}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "pyramid_referee", "match", "import", "стол2.партия"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown
