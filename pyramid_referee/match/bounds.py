@@ -27,14 +27,14 @@ def call_too_long(text: str, lang: str | None = None) -> str | None:
     src, lang = text.strip(), lang or get_lang()
     if src.startswith("{"):
         if len(src) > MAX_CALL_JSON_CHARS:
-            return trl(lang, "the call's JSON is {n} characters long, at most {limit} are taken").format(
+            return trl(lang, "the call's JSON: {n} characters, at most {limit} are taken").format(
                 n=len(src), limit=MAX_CALL_JSON_CHARS)
         return None
     if len(src) > MAX_CALL_CHARS:
-        return trl(lang, "the call is {n} characters long, longer than any call: at most {limit} are taken").format(
+        return trl(lang, "{n} characters, longer than any call: at most {limit} are taken").format(
             n=len(src), limit=MAX_CALL_CHARS)
     words = len(src.split())
     if words > MAX_CALL_WORDS:
-        return trl(lang, "the call is {n} words long, longer than any call: at most {limit} are taken").format(
+        return trl(lang, "{n} words, longer than any call: at most {limit} are taken").format(
             n=words, limit=MAX_CALL_WORDS)
     return None
