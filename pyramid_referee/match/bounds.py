@@ -8,7 +8,7 @@ same limits hold at every door: ``play``, the pad's JSON API (``POST /api/stroke
 
 from __future__ import annotations
 
-from ..i18n import get_lang, trl
+from ..i18n import get_lang, trl, trn
 
 #: A call as said: the longest real one («не тройку, а пятёрку от борта через биток в правый дальний
 #: угол, от своего…») is under 120 characters and 20 words.
@@ -27,14 +27,16 @@ def call_too_long(text: str, lang: str | None = None) -> str | None:
     src, lang = text.strip(), lang or get_lang()
     if src.startswith("{"):
         if len(src) > MAX_CALL_JSON_CHARS:
-            return trl(lang, "the call's JSON: {n} characters, at most {limit} are taken").format(
+            return trl(lang, "the call's JSON is longer than any call: at most {limit} characters are taken").format(
                 n=len(src), limit=MAX_CALL_JSON_CHARS)
         return None
     if len(src) > MAX_CALL_CHARS:
-        return trl(lang, "{n} characters, longer than any call: at most {limit} are taken").format(
-            n=len(src), limit=MAX_CALL_CHARS)
+        return trn("a call of {n} character is longer than any call: at most {limit} are taken",
+                   "a call of {n} characters is longer than any call: at most {limit} are taken",
+                   len(src), lang).format(n=len(src), limit=MAX_CALL_CHARS)
     words = len(src.split())
     if words > MAX_CALL_WORDS:
-        return trl(lang, "{n} words, longer than any call: at most {limit} are taken").format(
-            n=words, limit=MAX_CALL_WORDS)
+        return trn("a call of {n} word is longer than any call: at most {limit} are taken",
+                   "a call of {n} words is longer than any call: at most {limit} are taken",
+                   words, lang).format(n=words, limit=MAX_CALL_WORDS)
     return None

@@ -560,7 +560,7 @@ def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
     why = call_too_long(s.call)
     if why is None:
         return False
-    problems.append(Problem(s.line, s.call_col, "call", N_("call: {why}"), N_("write the call as the player said it"),
+    problems.append(Problem(s.line, s.call_col, "call", "{why}", N_("write the call as the player said it"),
                             {"why": lambda lang, text=s.call: call_too_long(text, lang)}))
     return True
 

@@ -267,7 +267,7 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
     src = (text or "").strip()
     too_long = call_too_long(src)
     if too_long is not None:  # before the parser, and never stored (not even as a refused call)
-        raise StrokeInputError(tr("call: {why}; nothing recorded").format(why=too_long))
+        raise StrokeInputError(tr("{why}; nothing recorded").format(why=too_long))
     if src in ("", "-", "—") or " ".join(src.lower().replace("ё", "е").split()) in NO_CALL_WORDS:
         return CallReading(text=None if not src else src)
     if src.startswith("{"):
