@@ -269,3 +269,24 @@ def test_a_match_started_in_play_is_continued_on_the_pad(browser, servers, tmp_p
                           capture_output=True, text=True)
     assert "#2 Иван: пятого чисто в левую середину" in show.stdout, show.stdout
     page.close()
+
+
+def test_one_tap_on_an_empty_pad_records_nothing_and_says_the_outcome_is_missing(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.pad_url)
+    page.click("#record")  # nothing entered: no call, nothing fell, no «мимо»
+    msg = page.locator("#message")
+    assert msg.inner_text() == "исход не указан: нажмите «по заказу», «мимо» или что упало"
+    assert "error" in msg.get_attribute("class")
+    page.click("[data-flag=warned]")  # a mark alone says nothing about what happened
+    page.click("#record")
+    assert msg.inner_text().startswith("исход не указан")
+    state = srv.state()
+    assert state["seq"] == 0 and state["to_play"] == "Иван"  # the turn did not pass
+    page.click("[data-flag=warned]")
+    page.click("#route-miss")  # «мимо», tapped: an explicit choice is recorded
+    page.click("#record")
+    page.wait_for_function("document.body.dataset.seq === '1'")
+    assert srv.state()["history"][0]["outcome"] != ""
+    page.close()

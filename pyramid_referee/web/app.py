@@ -195,13 +195,22 @@ def _call_field(data: dict, default: str | None) -> str | None:
     raise _bad_json(tr("«call» must be the call's text or null"))
 
 
+def says_nothing(outcome: dict) -> bool:
+    """An outcome object that gives nothing: no event, no foul, no «по заказу»/«мимо» (``route_ok``),
+    no mark — what a pad sends when nothing was entered. It is never made a stroke (a default is no
+    outcome): the marker says «мимо», «по заказу» or what fell, or gives the notation «ничего»."""
+    return outcome.get("route_ok") is None and not any(v for k, v in outcome.items() if k != "route_ok")
+
+
 def _outcome_field(data: dict) -> str:
     if "outcome" not in data:
         raise _bad_json(tr("the stroke has no «outcome»"))
     outcome = data["outcome"]
+    if (isinstance(outcome, dict) and says_nothing(outcome)) or (isinstance(outcome, str) and not outcome.strip()):
+        raise _bad_json(tr("no outcome given (an empty one is 'ничего' or '-')"))  # as ``play`` refuses it
     if isinstance(outcome, dict):
         return _dumps(outcome)
-    if isinstance(outcome, str) and outcome.strip():  # the short notation, as typed in ``play``
+    if isinstance(outcome, str):  # the short notation, as typed in ``play``
         return outcome
     raise _bad_json(tr("«outcome» must be the outcome's JSON object or its notation"))
 

@@ -85,6 +85,7 @@ def page_texts() -> dict:
         "new_game": tr("New match"),
         "new_game_confirm": tr("Start a new match with the same players? The current one stays stored."),
         "choose_route": tr("say whether the ball went as called: «по заказу» or «мимо»"),
+        "no_outcome": tr("no outcome given: tap «{ok}», «{miss}» or what fell"),
         "nothing_to_undo": tr("nothing to undo"),
         "nothing_to_redo": tr("nothing to redo"),
         "recorded": tr("recorded: stroke {seq}"),

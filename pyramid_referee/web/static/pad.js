@@ -110,14 +110,19 @@
       const ball = c.call.ball != null ? c.call.ball : (state.on_table.length === 1 ? state.on_table[0] : null);
       if (ball != null) evs.push({ type: "pocket", ball, pocket: c.call.pocket });
     }
-    const out = { events: evs, fouls: Array.from(fouls), route_ok: route === true };
+    const out = { events: evs, fouls: Array.from(fouls) };
+    if (route !== null || evs.length || fouls.size) out.route_ok = route === true;  // the short form; never by default alone
     flags.forEach((f) => { out[f] = true; });
     return out;
   }
+  // A stroke is recorded only from an explicit choice: «по заказу», «мимо», what fell or a foul.
+  // An empty pad is no outcome (as `play` refuses an empty line): a default never becomes a stroke.
+  const nothingEntered = () => route === null && !events.length && !fouls.size;
   $("record").addEventListener("click", async () => {
     const c = state.standing_call, typed = $("call-input").value.trim();
     const accepted = (c && c.status === "accepted") || (typed && !c);
     if (accepted && route === null) { say(T.choose_route, true); return; }
+    if (nothingEntered()) { say(fill(T.no_outcome, { ok: T.as_called, miss: T.not_as_called }), true); return; }
     const body = { outcome: outcome() };
     if (typed) body.call = typed;
     const r = await post("/api/strokes", body);
