@@ -6,6 +6,7 @@ Screenshots are saved under the test's tmp dir (``board-1920x1080.png``, ``board
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -24,6 +25,15 @@ pytestmark = pytest.mark.slow
 
 FAR_RIGHT = {"kind": "corner", "side": "right", "end": "far"}
 CALL = "тройку чисто в правый дальний угол"
+SHOTS = Path(os.environ.get("PYRAMID_REFEREE_SHOTS", "")) if os.environ.get("PYRAMID_REFEREE_SHOTS") else None
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where a test's screenshots go: $PYRAMID_REFEREE_SHOTS to keep them, else the test's tmp dir."""
+    where = SHOTS or tmp_path
+    where.mkdir(parents=True, exist_ok=True)
+    return where
 
 
 @pytest.fixture
@@ -206,16 +216,30 @@ def test_a_wrong_pin_is_refused_and_the_right_one_lets_the_marker_in(browser, se
     assert not page.locator("#main").is_visible()
 
     page.close()
-    page = browser.new_page(viewport={"width": 768, "height": 1024})
-    page.goto(srv.base + "/pad#pin=9999")  # a wrong PIN in the URL: the first change is refused
-    page.fill("#call-input", CALL)
-    page.click("#take-call")
-    page.wait_for_selector("#pin-form", state="visible")
-    assert srv.state()["standing_call"] is None
 
+
+def test_a_wrong_pin_in_the_url_is_found_when_the_pad_opens_and_what_was_typed_is_kept(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.base + "/pad#pin=9999")  # a wrong PIN in the URL: asked at once, before anything is typed
+    page.wait_for_selector("#pin-form", state="visible")
+    assert page.locator("#pin-error").inner_text() == "неверный ПИН-код"
     page.fill("#pin-input", srv.pin)
     page.click("#pin-form button")
     page.wait_for_selector("#main", state="visible")
+
+    page.fill("#call-input", CALL)
+    srv.post("/api/pin/change", {"pin": "7777"})  # changed on another pad meanwhile
+    srv.pin = "7777"
+    page.click("#take-call")  # refused for the PIN: asked, and the pad is kept as it was
+    page.wait_for_selector("#pin-form", state="visible")
+    assert srv.state()["standing_call"] is None
+    page.fill("#pin-input", "7777")
+    page.click("#pin-form button")
+    page.wait_for_selector("#main", state="visible")
+    assert page.locator("#call-input").input_value() == CALL
+    page.reload()  # what was typed outlives a reload, too
+    assert page.locator("#call-input").input_value() == CALL
     page.click("#take-call")
     page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')")
     page.close()
@@ -289,4 +313,80 @@ def test_one_tap_on_an_empty_pad_records_nothing_and_says_the_outcome_is_missing
     page.click("#record")
     page.wait_for_function("document.body.dataset.seq === '1'")
     assert srv.state()["history"][0]["outcome"] != ""
+    page.close()
+
+
+def test_a_stale_call_error_is_cleared_when_a_new_call_is_typed(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.pad_url)
+    line = page.locator("#call-line")
+    page.fill("#call-input", "тройку в првый угол")  # a typo: refused, said beside the field
+    page.click("#take-call")
+    page.wait_for_function("document.getElementById('call-line').textContent.includes('опечатк')")
+    assert "bad" in line.get_attribute("class")
+    page.fill("#call-input", "тройку в правый угол")  # typing a new call: the old error goes
+    assert line.inner_text() == ""
+    page.click("#take-call")  # refused by the rules (which corner?): the standing call says why
+    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ не принят')")
+    page.click("#call-input")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(CALL)  # the marker types the call again: the refusal of the old text is stale
+    assert line.inner_text() == ""
+    page.click("#take-call")
+    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')")
+    page.close()
+
+
+PLACEHOLDER_JS = """() => {
+  const input = document.getElementById('call-input'), cs = getComputedStyle(input);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = cs.fontSize + ' ' + cs.fontFamily;
+  const room = input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const hint = document.querySelector('.callbox .hint');
+  return {text: input.placeholder, need: ctx.measureText(input.placeholder).width, room,
+          hintCut: hint.scrollWidth > hint.clientWidth + 1};
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(768, 1024), (390, 844)])
+def test_the_call_fields_placeholder_and_example_are_not_cut_off(browser, servers, tmp_path, shots, width, height):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(srv.pad_url)
+    m = page.evaluate(PLACEHOLDER_JS)
+    assert m["need"] <= m["room"], m  # the whole placeholder fits the field
+    assert not m["hintCut"], m
+    assert "тройку чисто в правый дальний угол" in page.locator(".callbox .hint").inner_text()
+    if width == 768:
+        page.screenshot(path=str(shots / "pad-call-768x1024.png"))
+    page.close()
+
+
+def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(browser, servers, tmp_path, shots):
+    import urllib.error
+    import urllib.request
+
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.pad_url)
+    assert not page.locator("#pin-alert").is_visible()
+    for n in range(6):  # someone on the club's Wi-Fi tries PINs
+        req = urllib.request.Request(srv.base + "/api/pin", data=b"{}", method="POST",
+                                     headers={"Authorization": f"Bearer 00{n}0"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(req, timeout=10)
+    hold = int(refused.value.headers["Retry-After"])
+    page.wait_for_selector("#pin-alert", state="visible", timeout=3000)
+    assert page.locator("#pin-alert").inner_text().startswith("кто-то подбирает ПИН-код: 5 неверных ПИН-кодов")
+    page.screenshot(path=str(shots / "pad-guessing-768x1024.png"))
+    # the guesser (this same computer here) is held back: the marker waits the hold out, then changes the PIN
+    import time
+    time.sleep(hold)
+    page.once("dialog", lambda d: d.accept("31415"))
+    page.click("#change-pin")
+    page.wait_for_function("document.getElementById('message').textContent.startsWith('ПИН-код изменён')")
+    page.wait_for_selector("#pin-alert", state="hidden", timeout=3000)
+    srv.pin = "31415"
+    assert srv.post("/api/call", {"call": CALL})["status"] == "accepted"  # the new PIN works, no restart
     page.close()
