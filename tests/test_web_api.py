@@ -401,3 +401,20 @@ def test_a_default_never_becomes_a_stroke_but_an_explicit_miss_or_nothing_does(s
     r = client.post("/api/strokes", json={"call": None, "outcome": "ничего"}, headers=AUTH)  # as in play
     assert r.status_code == 200, r.text
     assert [row.seq for row in _stored(db, mid)] == [1, 2]
+
+
+def test_docs_serve_md_names_the_pads_buttons_as_the_pad_does(served):
+    from html import unescape
+    from pathlib import Path
+
+    client, _, _ = served
+    html = client.get("/pad").text
+    buttons = {unescape(b).strip() for b in re.findall(r"<button[^>]*>([^<]+)</button>", html)}
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## ПИН-код"):doc.index("### Голосовой судья")]
+    named = set(re.findall(r"«([А-ЯЁ][^»]*)»", section))  # a capitalised «…» there is a button's name
+    assert {"Записать удар", "Новый матч", "Сменить ПИН-код", "Очистить"} <= named
+    assert named <= buttons, named - buttons
+    for word in ("по заказу", "мимо", "за борт"):  # and the ones written small
+        assert f"«{word}»" in section and word in buttons, word
+    assert "Новая партия" not in doc
