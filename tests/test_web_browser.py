@@ -112,13 +112,13 @@ def test_a_score_below_zero_reads_with_the_typographic_minus_on_the_scoreboard_a
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
-def test_the_scoreboard_fits_the_screen_and_the_score_is_the_largest_text(browser, servers, tmp_path, width, height):
+def test_the_scoreboard_fits_the_screen_and_the_score_is_the_largest_text(browser, servers, tmp_path, shots, width, height):
     srv = servers(tmp_path / "m.db", "--players", "Константин Константинопольский", "Пётр")
     _a_few_strokes(srv)
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(srv.base + "/")
     page.wait_for_function("document.body.dataset.seq === '3'")
-    shot = tmp_path / f"board-{width}x{height}.png"
+    shot = shots / f"board-{width}x{height}.png"
     page.screenshot(path=str(shot))
     m = page.evaluate(LAYOUT_JS)
     assert m["scrollW"] <= m["w"] and m["scrollH"] <= m["h"], m  # nothing scrolls off the screen
