@@ -418,3 +418,12 @@ def test_docs_serve_md_names_the_pads_buttons_as_the_pad_does(served):
     for word in ("по заказу", "мимо", "за борт"):  # and the ones written small
         assert f"«{word}»" in section and word in buttons, word
     assert "Новая партия" not in doc
+
+
+def test_the_favicon_is_served_not_a_404(served):
+    client, _, _ = served
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg")
+    for path in ("/", "/pad"):
+        assert 'rel="icon" href="/favicon.ico"' in client.get(path).text

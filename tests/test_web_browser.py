@@ -390,3 +390,138 @@ def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(b
     srv.pin = "31415"
     assert srv.post("/api/call", {"call": CALL})["status"] == "accepted"  # the new PIN works, no restart
     page.close()
+
+
+# -- the wall screen, read from 4 m ------------------------------------------------------------------
+
+WALL_JS = """() => {
+  const vis = (e) => { const r = e.getBoundingClientRect(); return !e.hidden && r.width > 0 && r.height > 0; };
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const sizes = (sel) => [...document.querySelectorAll(sel)].filter(vis).map(px);
+  const shown = (sel) => [...document.querySelectorAll(sel)].filter(vis);
+  const list = (id) => { const box = document.getElementById(id).getBoundingClientRect();
+    return shown('#' + id + ' li').map(li => { const r = li.getBoundingClientRect();
+      return {text: li.textContent, inside: r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.bottom <= innerHeight,
+              cut: li.scrollWidth > li.clientWidth + 1 || li.scrollHeight > li.clientHeight + 1}; }); };
+  return {history: sizes('#history li'), balls: sizes('#balls span'), chips: sizes('#clauses li'),
+          games: sizes('#games li'), call: sizes('#call-line'), verdict: sizes('#verdict-line'),
+          historyLines: list('history'), gameLines: list('games'),
+          topCut: shown('.top span').filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id),
+          score: Math.max(...sizes('[data-score]')), h: innerHeight,
+          scrollH: document.documentElement.scrollHeight};
+}"""
+
+
+def _long_match(db: Path) -> int:
+    """A match to 3 wins whose first game was won 73 : 48 (a 7 at 66), and long-named players."""
+    from pyramid_referee.match.session import Session
+    from pyramid_referee.match.store import Store
+
+    with Store(db) as store:
+        return Session.create(store, ["Константин Константинопольский", "Пётр"], None,
+                              {"scores": {"Константин Константинопольский": 66, "Пётр": 48}, "on_table": [7, 9],
+                               "to_play": "Константин Константинопольский"}, lang="ru", to_wins=3).id
+
+
+def _win_at_73(srv: Server) -> None:
+    srv.post("/api/strokes", {"call": "семёрку чисто в правый дальний угол", "outcome": {
+        "events": [{"type": "pocket", "ball": 7, "pocket": FAR_RIGHT}], "route_ok": True}})
+
+
+def _many_strokes(srv: Server, n: int = 24) -> None:
+    calls = [CALL, None, "пятого чисто в левую середину", "тройку в угол", None]
+    for i in range(n):
+        srv.post("/api/strokes", {"call": calls[i % len(calls)],
+                                  "outcome": {"events": [], "fouls": ["а"] if i % 3 == 0 else [], "route_ok": False}})
+    srv.post("/api/call", {"call": "пятого чисто в левую середину"})
+
+
+def _assert_readable_from_4_m(m: dict) -> None:
+    for what in ("history", "balls", "chips", "games", "call", "verdict"):
+        if what == "call" and not m[what]:
+            continue  # a game just over and no call: the line is left out
+        assert m[what] and min(m[what]) >= 36, (what, m[what])  # not ~20 px: read from 4 m at 1080 lines
+    assert m["score"] > 150 and m["score"] > max(m["history"] + m["chips"] + m["verdict"])
+    assert m["scrollH"] <= m["h"] and not m["topCut"], m
+    for line in m["historyLines"] + m["gameLines"]:
+        assert line["inside"], line  # never runs off the bottom edge: what does not fit is left out, whole
+    for line in m["gameLines"]:
+        assert not line["cut"], line  # the «матч» lines are whole
+
+
+def test_the_wall_screen_with_a_long_game_is_read_from_4_m_and_keeps_its_newest_strokes(browser, servers, tmp_path,
+                                                                                          shots):
+    db = tmp_path / "m.db"
+    srv = servers(db, "--match", str(_long_match(db)))
+    _win_at_73(srv)
+    _many_strokes(srv)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(srv.base + "/")
+    page.wait_for_function("document.body.dataset.seq === '25'")
+    page.wait_for_function("document.getElementById('diagram').complete")  # the picture beside the call, loaded
+    page.screenshot(path=str(shots / "wall-long-1920x1080.png"))
+    m = page.evaluate(WALL_JS)
+    _assert_readable_from_4_m(m)
+    shown = [line["text"] for line in m["historyLines"]]
+    assert shown and shown[0].startswith("#25 ")  # the newest first …
+    assert [int(t.split()[0][1:]) for t in shown] == list(range(25, 25 - len(shown), -1))  # … then the ones before it
+    assert all("(C" not in t for t in shown)  # the clause codes are the chips' business
+    assert [line["text"] for line in m["gameLines"]] == [
+        "партия 2: 0 : 0, идёт", "партия 1: 73 : 48, победитель — Константин Константинопольский"][:len(m["gameLines"])]
+    assert m["gameLines"]
+    page.close()
+
+
+def test_a_73_point_win_says_73_of_71_never_71_under_73(browser, servers, tmp_path, shots):
+    db = tmp_path / "m.db"
+    srv = servers(db, "--match", str(_long_match(db)))
+    _win_at_73(srv)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(srv.base + "/")
+    page.wait_for_function("document.body.dataset.seq === '1'")
+    page.screenshot(path=str(shots / "wall-win73-1920x1080.png"))
+    assert page.locator("#p0 [data-score]").inner_text() == "73"
+    assert page.locator("#p0 .needs").inner_text() == "победа: набрано 73 из 71"
+    assert page.locator("#p1 .needs").inner_text() == "до 71 нужно 23"
+    m = page.evaluate(WALL_JS)
+    _assert_readable_from_4_m(m)
+    assert [line["text"] for line in m["gameLines"]] == ["партия 1: 73 : 48, победитель — Константин Константинопольский"]
+    page.close()
+
+
+def test_a_lost_connection_makes_the_wall_look_stale(browser, servers, tmp_path, shots):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    _a_few_strokes(srv)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(srv.base + "/")
+    page.wait_for_function("document.body.dataset.seq === '3'")
+    page.screenshot(path=str(shots / "wall-normal-1920x1080.png"))
+    look = """() => ({stale: document.body.classList.contains('stale'),
+        scores: getComputedStyle(document.querySelector('.players')).opacity,
+        band: document.getElementById('offline').hidden ? null : (() => { const e = document.getElementById('offline');
+          const r = e.getBoundingClientRect(); return {size: parseFloat(getComputedStyle(e).fontSize), width: r.width,
+          top: r.top, bg: getComputedStyle(e).backgroundColor, text: e.textContent}; })()})"""
+    assert page.evaluate(look) == {"stale": False, "scores": "1", "band": None}
+    srv.kill9()
+    page.wait_for_function("document.body.classList.contains('stale')", timeout=5000)
+    page.screenshot(path=str(shots / "wall-lost-1920x1080.png"))
+    now = page.evaluate(look)
+    assert float(now["scores"]) <= 0.5  # the old score is dimmed …
+    band = now["band"]
+    assert band["size"] >= 44 and band["width"] >= 1900 and band["top"] == 0  # … and the message is big, across the top
+    assert band["bg"] == "rgb(179, 38, 30)"
+    assert band["text"].startswith("связь потеряна; подключаюсь снова… — данные на ")
+    page.close()
+
+
+def test_the_pages_ask_for_nothing_that_is_not_there(browser, servers, tmp_path):
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    missing = []
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    for path in ("/", srv.pad_url.replace(srv.base, "")):
+        page.goto(srv.base + path)
+        page.wait_for_load_state("networkidle")
+    page.goto(srv.base + "/favicon.ico")
+    assert missing == []  # the favicon among them: no 404
+    page.close()
