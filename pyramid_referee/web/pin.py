@@ -29,6 +29,7 @@ FREE_TRIES = 5  # wrong PINs a client may give before it is held back
 FIRST_DELAY = 1.0  # seconds, after the FREE_TRIES-th wrong PIN; doubled after each further one
 MAX_DELAY = 60.0
 FORGET_AFTER = 15 * 60.0  # a client with no wrong PIN for this long starts afresh
+MAX_CLIENTS = 1024  # past this many clients with wrong PINs, the quiet ones are dropped
 
 
 @dataclass
@@ -78,6 +79,8 @@ class PinGuard:
         if hmac.compare_digest(given.encode(), self._pin.encode()):
             self.clients.pop(client, None)
             return Verdict("ok")
+        if len(self.clients) >= MAX_CLIENTS:
+            self._forget_quiet(now)
         rec = self.clients.setdefault(client, _Client())
         rec.failures += 1
         rec.last = now
@@ -91,6 +94,11 @@ class PinGuard:
                      "someone at {client} is guessing the PIN: {n} wrong PINs; their next try waits {s} s",
                      rec.failures).format(client=client, n=rec.failures, s=math.ceil(delay)))
         return Verdict("wrong", math.ceil(delay))
+
+    def _forget_quiet(self, now: float) -> None:
+        """Keep the table of clients small: drop the ones quiet for FORGET_AFTER and not held."""
+        for key in [k for k, r in self.clients.items() if now - r.last > FORGET_AFTER and now >= r.held_until]:
+            del self.clients[key]
 
     def change(self, new: str, client: str) -> None:
         """A new PIN from the marker (who gave the current one). Raises ValueError with the reason."""
