@@ -525,3 +525,23 @@ def test_the_pages_ask_for_nothing_that_is_not_there(browser, servers, tmp_path)
     page.goto(srv.base + "/favicon.ico")
     assert missing == []  # the favicon among them: no 404
     page.close()
+
+
+def test_a_pad_typing_wrong_pins_is_told_to_wait(browser, servers, tmp_path):
+    # (that the right PIN is not let in during the hold is test_web_pin's, on the guard's own clock)
+    srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.base + "/pad")
+    error = page.locator("#pin-error")
+    for n in range(6):
+        page.evaluate("document.getElementById('pin-error').textContent = ''")
+        page.fill("#pin-input", f"000{n}")
+        page.click("#pin-form button")
+        page.wait_for_function("document.getElementById('pin-error').textContent.length > 0")
+        if n == 4:  # the fifth wrong PIN: the hold begins, and the pad says so
+            assert error.inner_text() == "неверный ПИН-код; слишком много неверных ПИН-кодов с этого устройства: " \
+                                         "следующая попытка через 1 с"
+    # the sixth: held back («попробуйте снова через …») or, were the hold over, a longer one begins
+    assert "слишком много неверных ПИН-кодов с этого устройства" in error.inner_text()
+    assert not page.locator("#main").is_visible()
+    page.close()
