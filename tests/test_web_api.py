@@ -366,3 +366,64 @@ def test_a_call_heard_by_another_program_reaches_the_board_within_a_second(serve
         time.sleep(0.05)
     assert sc["status"] == "accepted" and sc["source"] == "listen" and sc["strike"] == 4.25
     assert sc["heard_line"] == "услышан голосовым судьёй, удар на 4.25 с"
+
+
+# -- an empty pad is no outcome -------------------------------------------------------------------
+
+PLAY_EMPTY = "исход не указан (пустой исход — «ничего» или «-»)"  # play's refusal of an empty outcome
+
+
+@pytest.mark.parametrize("outcome", [
+    {}, {"events": [], "fouls": []}, {"events": [], "fouls": [], "from_hand": None, "warned": False},
+    {"events": [], "route_ok": None}, "", "   ",
+])
+def test_an_empty_outcome_is_refused_as_play_refuses_it_and_nothing_is_recorded(served, outcome):
+    client, db, mid = served
+    client.post("/api/call", json={"call": CALL}, headers=AUTH)
+    before = client.get("/api/state").json()
+    r = client.post("/api/strokes", json={"outcome": outcome}, headers=AUTH)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == PLAY_EMPTY
+    out = subprocess.run([sys.executable, "-m", "pyramid_referee", "play", "--db", str(db.parent / "p.db"),
+                          "--players", "Иван", "Пётр"], input=f"{CALL} | \n", capture_output=True, text=True)
+    assert PLAY_EMPTY in out.stdout + out.stderr  # the same words as play's
+    after = client.get("/api/state").json()
+    assert _stored(db, mid) == [] and after == before  # the standing call is kept, nothing moved
+
+
+def test_a_default_never_becomes_a_stroke_but_an_explicit_miss_or_nothing_does(served):
+    client, db, mid = served
+    r = client.post("/api/strokes", json={"call": None, "outcome": {"events": [], "fouls": []}}, headers=AUTH)
+    assert r.status_code == 422 and _stored(db, mid) == []
+    r = client.post("/api/strokes", json={"call": None, "outcome": {"events": [], "fouls": [], "route_ok": False}},
+                    headers=AUTH)  # «мимо», tapped: said by the marker
+    assert r.status_code == 200, r.text
+    r = client.post("/api/strokes", json={"call": None, "outcome": "ничего"}, headers=AUTH)  # as in play
+    assert r.status_code == 200, r.text
+    assert [row.seq for row in _stored(db, mid)] == [1, 2]
+
+
+def test_docs_serve_md_names_the_pads_buttons_as_the_pad_does(served):
+    from html import unescape
+    from pathlib import Path
+
+    client, _, _ = served
+    html = client.get("/pad").text
+    buttons = {unescape(b).strip() for b in re.findall(r"<button[^>]*>([^<]+)</button>", html)}
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## ПИН-код"):doc.index("### Голосовой судья")]
+    named = set(re.findall(r"«([А-ЯЁ][^»]*)»", section))  # a capitalised «…» there is a button's name
+    assert {"Записать удар", "Новый матч", "Сменить ПИН-код", "Очистить"} <= named
+    assert named <= buttons, named - buttons
+    for word in ("по заказу", "мимо", "за борт"):  # and the ones written small
+        assert f"«{word}»" in section and word in buttons, word
+    assert "Новая партия" not in doc
+
+
+def test_the_favicon_is_served_not_a_404(served):
+    client, _, _ = served
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg")
+    for path in ("/", "/pad"):
+        assert 'rel="icon" href="/favicon.ico"' in client.get(path).text

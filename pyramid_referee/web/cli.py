@@ -20,7 +20,6 @@ background (its status on the scoreboard) and the club board is at ``/club``; wh
 from __future__ import annotations
 
 import argparse
-import re
 import secrets
 import socket
 import sys
@@ -28,7 +27,7 @@ import sys
 from ..cli.options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
 
-PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
+from .pin import PIN_RE
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
