@@ -113,12 +113,17 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _is_registered(db, url: str) -> bool:
     """Is this computer's store registered as a table on that club server?"""
-    from ..club.sync import load_link
+    from ..club.sync import _try_connect, load_link
     from ..match.store import Store, StoreError
 
     try:
         with Store(db, create=False) as store:
-            return load_link(store, url) is not None
+            con = _try_connect(url)  # the server says what it is: an address spelt otherwise is the same server
+            try:
+                return load_link(store, url, con) is not None
+            finally:
+                if con is not None:
+                    con.close()
     except StoreError:
         return False  # no store here: a manager's computer
 
