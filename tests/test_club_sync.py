@@ -627,3 +627,45 @@ def test_table_numbers_stay_1_2_3_after_refused_registrations(club_url, tmp_path
     with psycopg.connect(club_url, autocommit=True) as con:
         assert con.execute("SELECT id, name FROM club_tables ORDER BY id").fetchall() == [
             (1, "Стол 1"), (2, "Стол 2"), (3, "Стол 3")]
+
+
+def test_play_leaving_with_strokes_unsent_says_how_many_and_that_the_next_run_or_club_sync_sends_them(
+        pg_cluster, club_url, db, capsys, monkeypatch):
+    table_id = _register(club_url, db, "Стол 1")
+    pg_cluster.stop("immediate")  # the club server is down for the whole партия
+    try:
+        lines = "".join(f"- | биток {b}\n" for b in (3, 5, 7, 9)) + "undo\n"
+        rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", club_url,
+                           stdin=lines)
+        assert rc == 0, err
+        # an undo is not a «удар»: it is counted apart
+        assert ("клуб: 4 удара и 1 изменение (отмена или возврат удара) не отправлены на сервер клуба; они сохранены"
+                " в базе этого стола и уйдут при следующем запуске с «--club» или командой "
+                "«pyramid-referee club sync»") in err
+    finally:
+        pg_cluster.start()
+    rc, out, err = run(capsys, monkeypatch, "club", "sync", "--club", club_url, "--db", db, "--once")
+    assert rc == 0 and out.strip() == "клуб: на связи" and "не отправлен" not in err, err
+    assert sorted(_server(club_url, table_id)) == sorted(_local(db))
+
+
+def test_the_leaving_line_agrees_with_one_stroke_and_with_many(club_url, db):
+    from pyramid_referee.club.sync import leaving_text
+
+    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, gone, table_id, name, key)  # an address where no server answers
+        s = Session.create(store, ["Аня", "Боря"])
+        _strike(s, 1)
+        assert leaving_text(db, gone).startswith("клуб: 1 удар не отправлен на сервер клуба; он сохранён")
+        for n in range(2, 6):
+            _strike(s, n)
+        assert leaving_text(db, gone).startswith("клуб: 5 ударов не отправлены на сервер клуба; они сохранены")
+        s.undo()
+        s.undo()
+        assert leaving_text(db, gone).startswith("клуб: 5 ударов и 2 изменения (отмены или возвраты ударов) не "
+                                                 "отправлены")
+    assert ClubSync(db, club_url).drain()
+    assert leaving_text(db, club_url) is None  # all sent: nothing to say
