@@ -669,3 +669,45 @@ def test_the_leaving_line_agrees_with_one_stroke_and_with_many(club_url, db):
                                                  "отправлены")
     assert ClubSync(db, club_url).drain()
     assert leaving_text(db, club_url) is None  # all sent: nothing to say
+
+
+@pytest.mark.parametrize("command", [("club", "status"), ("club", "sync", "--once"), ("play", "--players", "Аня", "Боря"),
+                                     ("serve", "--port", "0")])
+def test_an_address_not_understood_is_one_russian_line_with_the_right_form_and_no_libpq_text(
+        command, db, capsys, monkeypatch):
+    store = () if command == ("club", "status") else ("--db", db)  # club status reads no store
+    rc, out, err = run(capsys, monkeypatch, *command, "--club", "stol1:secret@localhost:5432/club", *store,
+                       stdin="- | биток 3\n")
+    assert rc == 2, err
+    line = err.strip()
+    assert "\n" not in line and "Traceback" not in err, err  # one line: no stray line break from libpq
+    assert "postgresql://ЛОГИН@СЕРВЕР:ПОРТ/БАЗА" in line and "например postgresql://stol1@192.0.2.10/pyramid" in line
+    assert "missing" not in line and "connection info" not in line and "secret" not in line, line
+    assert not Path(db).exists()  # refused before anything was written
+
+
+def test_a_server_that_does_not_answer_is_said_in_russian_with_what_exactly_failed(pg_cluster, club_url, tmp_path):
+    from pyramid_referee.club.sync import ClubError, connect
+
+    import socket
+
+    with socket.socket() as sock:  # a port no one listens on
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    with pytest.raises(ClubError) as exc:
+        connect(f"postgresql://stol1@127.0.0.1:{closed}/pyramid")
+    text = str(exc.value)
+    assert text == ("нет связи с сервером клуба: сервер не отвечает: проверьте сервер и порт в адресе, что "
+                    "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту нет "
+                    "PostgreSQL)"), text
+    with pytest.raises(ClubError) as exc:
+        connect(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres")
+    assert "(на этом компьютере нет сервера с таким сокетом)" in str(exc.value)
+    assert "No such file" not in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_refused_privilege_is_named_in_russian_not_in_postgresqls_english(club_url, db, capsys, monkeypatch):
+    _register(club_url, db, "Стол 1")
+    rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", _login(club_url, "pyramid_table"))
+    assert rc == 2 and "PostgreSQL не даёт этой учётной записи прав на «club_" in err, err
+    assert "permission denied" not in err

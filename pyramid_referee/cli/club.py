@@ -58,11 +58,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _url(args) -> str:
-    from ..club.sync import ClubError, from_args
+    from ..club.sync import ClubError, from_args, server_id
 
     url = from_args(args)
     if url is None:
         raise ClubError(tr("no club server given: --club postgresql://… or $PYRAMID_REFEREE_CLUB"))
+    server_id(url)  # an address not understood: one line naming the right form
     return url
 
 
@@ -107,7 +108,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
     import psycopg
 
     from ..club import schema
-    from ..club.sync import ClubError, load_link
+    from ..club.sync import ClubError, denied, load_link
 
     try:
         schema.migrate(con)
@@ -122,7 +123,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
         raise ClubError(tr(
             "this login may not register tables on the club server ({why}); register with the login "
             "that owns the club's database and may create roles (CREATEROLE), see docs/club.md").format(
-            why=str(exc).strip().splitlines()[0])) from None
+            why=denied(exc))) from None
 
 
 def cmd_resolve(args) -> int:
@@ -178,14 +179,16 @@ def cmd_sync(args) -> int:
     from ..club.sync import ClubSync, leaving_text
     from ..match.store import Store
 
+    url = _url(args)  # the address first: one not understood is said before the store is looked for
     with Store(args.db, create=False) as store:
         path = store.path
-    sync = ClubSync(path, _url(args))
+    sync = ClubSync(path, url)
     if args.once:
         ok = sync.drain()
         sync.close()
         st = sync.status()
-        print(st.text() + ("" if ok or st.conflict is not None else f" ({st.error})"))
+        plain_outage = not (ok or st.conflict is not None or st.refused)  # the others' lines say it all
+        print(st.text() + (f" ({st.error})" if plain_outage and st.error else ""))
         leaving = None if ok else leaving_text(path, sync.url)
         if leaving:
             print(leaving, file=sys.stderr)
@@ -212,7 +215,7 @@ def cmd_status(args) -> int:
     import psycopg
 
     from ..club import schema
-    from ..club.sync import ClubError, connect
+    from ..club.sync import ClubError, connect, denied
     from ..web.club import check_schema
 
     with connect(_url(args)) as con:
@@ -222,7 +225,7 @@ def cmd_status(args) -> int:
         except psycopg.errors.InsufficientPrivilege as exc:
             raise ClubError(tr(
                 "this login may not read the club's tables ({why}); club status needs the login of the club "
-                "board (role pyramid_board) or the club's own").format(why=str(exc).strip().splitlines()[0])) from None
+                "board (role pyramid_board) or the club's own").format(why=denied(exc))) from None
     if args.json:
         print(json.dumps({"tables": tables}, ensure_ascii=False))
         return 0

@@ -67,9 +67,17 @@ def server_id(url: str) -> str:
 
 def _without_password(url: str) -> str:
     """An address as it may be shown: a password in it is replaced by ***."""
+    text = " ".join(str(url).split())
+    scheme, sep, rest = text.rpartition("://") if "://" in text else ("", "", text)
+    where = rest.split("/", 1)[0].split("?", 1)[0]
+    if "@" in where:
+        user = where.rsplit("@", 1)[0]
+        if ":" in user:
+            rest = rest.replace(user + "@", user.split(":", 1)[0] + ":***@", 1)
+    text = scheme + sep + rest
     import re
 
-    return re.sub(r"(://[^:/@?#]*):[^@/?#]*@", r"\1:***@", " ".join(str(url).split()))
+    return re.sub(r"(password=)[^&\s]*", r"\1***", text)  # a key=value address or a query may carry it too
 
 
 def _identity(parts: dict) -> str:
@@ -127,10 +135,45 @@ def unknown_key(exc: BaseException) -> bool:
     return refused(exc) and "the key is not the key of table" in str(exc)
 
 
+def _detail(exc: BaseException, lang: str | None = None) -> str | None:
+    """What libpq said of a connection that failed, in the user's words (None: nothing known to add).
+    libpq's own text is English, may hold a line break, and would sit inside a Russian line."""
+    low = str(exc).lower()
+    lang = lang or get_lang()
+    if "connection refused" in low:
+        return trl(lang, "the computer answered, but no PostgreSQL listens on that port")
+    if "timeout expired" in low or "timed out" in low:
+        return trl(lang, "no answer within {s} s").format(s=CONNECT_TIMEOUT_S)
+    if "could not translate host name" in low or "name or service not known" in low:
+        return trl(lang, "no computer has that name")
+    if "no route to host" in low or "network is unreachable" in low:
+        return trl(lang, "that address cannot be reached from this computer's network")
+    if "no such file or directory" in low and "socket" in low:
+        return trl(lang, "no server on this computer at that socket")
+    if "missing \"=\"" in low or "invalid uri" in low or "invalid connection option" in low:
+        return trl(lang, "e.g. postgresql://stol1@192.0.2.10/pyramid")
+    return None
+
+
+def denied(exc: BaseException) -> str:
+    """A refused privilege in the user's words, naming what was refused (PostgreSQL says it in English:
+    «permission denied for table club_schema»); another error: its first line."""
+    import re
+
+    m = re.search(r"permission denied for (?:\w+ )?\"?([\w.]+)\"?", str(exc))
+    if m:
+        return tr("PostgreSQL refuses this login the right to {name}").format(name=m.group(1))
+    return _first_line(exc)
+
+
 def explain(exc: BaseException) -> str:
-    """``reason`` and, in brackets, the server's own words (for whoever sets the server up)."""
+    """``reason`` and, in brackets, what exactly failed, in the user's words; the server's own words
+    only where no reason is known (they are then all there is), and only their first line."""
     why = reason(exc)
-    return _first_line(exc) if why is None else f"{why} ({_first_line(exc)})"
+    if why is None:
+        return _first_line(exc)
+    detail = _detail(exc)
+    return why if detail is None else f"{why} ({detail})"
 
 
 def _try_connect(url: str):
@@ -469,6 +512,7 @@ class ClubSync:
         self.db_path = db_path
         self.url = url
         self.retry_s = retry_s
+        server_id(url)  # an address not understood: said first, in one line, before any store is looked at
         con = _try_connect(url) if check else None
         try:
             try:

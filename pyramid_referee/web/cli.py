@@ -154,7 +154,7 @@ def _serve_board(args, url: str) -> int:
     """The club board alone: this computer is no registered table of that server."""
     import psycopg
 
-    from ..club.sync import ClubError, connect
+    from ..club.sync import ClubError, connect, denied
     from .club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
@@ -166,7 +166,7 @@ def _serve_board(args, url: str) -> int:
             check_schema(con)
     except psycopg.Error as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
         raise ClubError(tr("the club server does not let this login read the board ({why})").format(
-            why=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
+            why=denied(exc))) from None
     app = create_board_app(url, lang=get_lang())
     sock = _bind(args.host, args.port)
     base = _base_url(args, sock)
