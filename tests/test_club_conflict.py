@@ -178,3 +178,20 @@ def test_play_refuses_at_start_a_store_whose_table_number_and_key_disagree_and_r
         assert store.con.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
     assert _server(club_url, other_id) == []
     assert Path(mine).exists()
+
+
+def test_the_club_board_says_conflict_on_the_tables_card_until_it_is_resolved(club_url, two_stores, capsys,
+                                                                               monkeypatch):
+    from pyramid_referee.club import board
+
+    table_id, original, copy = two_stores
+    assert not ClubSync(copy, club_url).drain()
+    with psycopg.connect(club_url, autocommit=True) as con:
+        (card,) = board.tables(con, "ru")
+    assert card["sync"]["conflict"] == 1 and card["sync"]["line"] == "конфликт: другая база с ключом этого стола"
+    assert card["seq"] == 4 and card["sync"]["online"] is False  # the server's version is what the card shows
+    rc, out, err = run(capsys, monkeypatch, "club", "resolve", "--club", club_url, "--db", copy, "--keep-server")
+    assert rc == 0, err
+    with psycopg.connect(club_url, autocommit=True) as con:
+        (card,) = board.tables(con, "ru")
+    assert "conflict" not in card["sync"] and card["sync"]["line"] == "на связи"
