@@ -195,3 +195,22 @@ def test_the_club_board_says_conflict_on_the_tables_card_until_it_is_resolved(cl
     with psycopg.connect(club_url, autocommit=True) as con:
         (card,) = board.tables(con, "ru")
     assert "conflict" not in card["sync"] and card["sync"]["line"] == "на связи"
+
+
+def test_the_copys_strokes_after_the_conflicting_one_are_kept_on_the_server_when_it_takes_the_servers_version(
+        club_url, two_stores, capsys, monkeypatch):
+    table_id, original, copy = two_stores
+    with Store(copy) as store:
+        Session.open(store, 1).enter("-", "биток 13")  # the copy played on: its stroke #5 is in no one else's store
+    assert not ClubSync(copy, club_url).drain()
+    with psycopg.connect(club_url, autocommit=True) as con:
+        kept = con.execute("SELECT kind, seq, copy->>'outcome_text' FROM club_conflicts ORDER BY seq").fetchall()
+    assert kept == [("stroke", 4, "биток 11"), ("later", 5, "биток 13")]
+    rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", club_url)
+    assert out.count("конфликт:") == 1  # the manager is shown the conflict, not every stroke kept with it
+    rc, out, err = run(capsys, monkeypatch, "club", "resolve", "--club", club_url, "--db", copy, "--keep-server")
+    assert rc == 0, err
+    assert _contents(copy) == _contents(original)
+    with psycopg.connect(club_url, autocommit=True) as con:  # the copy's own version, whole, stays on the server
+        assert con.execute("SELECT kind, seq, copy->>'outcome_text' FROM club_conflicts WHERE resolution = 'server'"
+                           " ORDER BY seq").fetchall() == kept

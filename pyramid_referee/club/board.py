@@ -36,7 +36,7 @@ SELECT t.id, t.name, t.queued, greatest(t.seen, m.received) AS heard,
             SELECT e.verdict->'result'->>'winner' AS winner, count(*) AS n FROM club_strokes e
             WHERE e.table_id = t.id AND e.match_id = m.match_id AND e.status = 'active'
               AND e.verdict->'result' <> 'null'::jsonb GROUP BY 1) w WHERE w.winner IS NOT NULL),
-       (SELECT count(*) FROM club_conflicts k WHERE k.table_id = t.id AND k.resolved IS NULL)
+       (SELECT count(*) FROM club_conflicts k WHERE k.table_id = t.id AND k.resolved IS NULL AND k.kind <> 'later')
 FROM club_tables t
 LEFT JOIN LATERAL (SELECT * FROM club_matches x WHERE x.table_id = t.id
                    ORDER BY x.received DESC, x.match_id DESC LIMIT 1) m ON true

@@ -46,8 +46,10 @@ other:
   the server holds under another local id; ``club_put_match`` refuses a match id the server holds
   as another match (created at another time). The whole batch is refused: nothing is overwritten;
 - the refused version is kept beside the server's in ``club_conflicts`` (``club_put_conflict``,
-  key-checked, called by the table after the refusal), until it is resolved: the table takes the
-  server's version (``club resolve --keep-server``) or registers as a new table;
+  key-checked, called by the table after the refusal), with the strokes of the refused batch the
+  server does not hold at all (kind ``later``: nothing of the copy is lost when the table then
+  takes the server's version), until it is resolved: the table takes the server's version
+  (``club resolve --keep-server``) or registers as a new table;
 - ``club_link_check(table, key)``: 'ok', 'removed' (no such table) or 'mismatch' (the table is
   there and the key is not its): a table whose store mixes them is refused at start;
 - table numbers come from ``club_schema.last_table``, raised inside the registering transaction:
@@ -237,7 +239,9 @@ CREATE TABLE club_conflicts (
     id        serial PRIMARY KEY,
     table_id  integer NOT NULL REFERENCES club_tables(id) ON DELETE CASCADE,
     match_id  integer NOT NULL,
-    kind      text NOT NULL CHECK (kind IN ('match', 'stroke')),
+    -- match, stroke: held otherwise on the server; later: a stroke of the refused batch the server does
+    -- not hold at all, kept with the conflict (taking the server's version must not lose it)
+    kind      text NOT NULL CHECK (kind IN ('match', 'stroke', 'later')),
     local_id  integer,
     seq       integer,
     copy      jsonb NOT NULL,
@@ -344,6 +348,12 @@ BEGIN
                               r->>'call_text', r->>'call_status', r->>'outcome_text', r->'outcome', r->'verdict',
                               r->'state', r->>'time');
     IF held.local_id IS NULL THEN
+        IF NOT EXISTS (SELECT 1 FROM club_strokes s WHERE s.table_id = p_table AND s.match_id = p_match
+                       AND s.local_id = (r->>'local_id')::integer) THEN
+            INSERT INTO club_conflicts(table_id, match_id, kind, local_id, seq, copy, copy_hash)
+            VALUES (p_table, p_match, 'later', (r->>'local_id')::integer, (r->>'seq')::integer, r, md5(r::text))
+            ON CONFLICT DO NOTHING;
+        END IF;
         RETURN false;
     END IF;
     INSERT INTO club_conflicts(table_id, match_id, kind, local_id, seq, copy, copy_hash)
@@ -505,7 +515,7 @@ def status(con) -> list[dict]:
         by_id = {t["id"]: t for t in out}
         for tid, match_id, kind, seq, received in con.execute(
                 "SELECT table_id, match_id, kind, seq, received FROM club_conflicts WHERE resolved IS NULL"
-                " ORDER BY table_id, match_id, seq, id"):
+                " AND kind <> 'later' ORDER BY table_id, match_id, seq, id"):
             by_id[tid]["conflicts"].append({"match": match_id, "kind": kind, "seq": seq,
                                             "received": received.isoformat(timespec="seconds")})
     return out
