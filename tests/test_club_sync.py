@@ -681,7 +681,7 @@ def test_an_address_not_understood_is_one_russian_line_with_the_right_form_and_n
     assert rc == 2, err
     line = err.strip()
     assert "\n" not in line and "Traceback" not in err, err  # one line: no stray line break from libpq
-    assert "postgresql://ЛОГИН@СЕРВЕР:ПОРТ/БАЗА" in line and "например postgresql://stol1@192.0.2.10/pyramid" in line
+    assert "«postgresql://ЛОГИН@СЕРВЕР:ПОРТ/БАЗА»" in line and "например «postgresql://stol1@192.0.2.10/pyramid»" in line
     assert "missing" not in line and "connection info" not in line and "secret" not in line, line
     assert not Path(db).exists()  # refused before anything was written
 
@@ -698,8 +698,8 @@ def test_a_server_that_does_not_answer_is_said_in_russian_with_what_exactly_fail
         connect(f"postgresql://stol1@127.0.0.1:{closed}/pyramid")
     text = str(exc.value)
     assert text == ("нет связи с сервером клуба: сервер не отвечает: проверьте сервер и порт в адресе, что "
-                    "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту нет "
-                    "PostgreSQL)"), text
+                    "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту нет сервера "
+                    "баз данных)"), text
     with pytest.raises(ClubError) as exc:
         connect(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres")
     assert "(на этом компьютере нет сервера с таким сокетом)" in str(exc.value)
@@ -709,5 +709,5 @@ def test_a_server_that_does_not_answer_is_said_in_russian_with_what_exactly_fail
 def test_a_refused_privilege_is_named_in_russian_not_in_postgresqls_english(club_url, db, capsys, monkeypatch):
     _register(club_url, db, "Стол 1")
     rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", _login(club_url, "pyramid_table"))
-    assert rc == 2 and "PostgreSQL не даёт этой учётной записи прав на «club_" in err, err
+    assert rc == 2 and "сервер баз данных не даёт этой учётной записи прав на «club_" in err, err
     assert "permission denied" not in err
