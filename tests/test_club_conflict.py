@@ -167,9 +167,8 @@ def test_play_refuses_at_start_a_store_whose_table_number_and_key_disagree_and_r
     mine, other = str(tmp_path / "mine.sqlite"), str(tmp_path / "other.sqlite")
     _register(club_url, mine, "Стол 1")
     other_id = _register(club_url, other, "Стол 2")
-    with Store(mine) as store, psycopg.connect(club_url, autocommit=True) as con:
-        link = store.con.execute("SELECT server, key FROM club_link").fetchone()
-        store.con.execute("UPDATE club_link SET table_id = ? WHERE server = ?", (other_id, link[0]))
+    with Store(mine) as store:  # its link names table 2, its key is table 1's
+        store.con.execute("UPDATE club_link SET table_id = ?", (other_id,))
     rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", mine, "--club", club_url,
                        stdin="- | биток 3\n")
     assert rc == 2 and "номер стола 2 («Стол 1») и ключ в этой базе не подходят друг к другу" in err, err

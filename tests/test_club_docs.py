@@ -12,7 +12,6 @@ import re
 import shlex
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 import uuid

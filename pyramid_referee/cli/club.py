@@ -90,7 +90,7 @@ def cmd_register(args) -> int:
 
 
 def _register_into(args, url: str, name: str, path) -> int:
-    from ..club.sync import ClubError, connect, load_link, save_link
+    from ..club.sync import connect, save_link
     from ..match.store import Store
 
     with Store(path) as store:  # opened first: a table whose store cannot keep the key is not registered
