@@ -213,3 +213,28 @@ def test_the_copys_strokes_after_the_conflicting_one_are_kept_on_the_server_when
     with psycopg.connect(club_url, autocommit=True) as con:  # the copy's own version, whole, stays on the server
         assert con.execute("SELECT kind, seq, copy->>'outcome_text' FROM club_conflicts WHERE resolution = 'server'"
                            " ORDER BY seq").fetchall() == kept
+
+
+def test_a_new_match_under_a_number_the_server_holds_as_another_match_is_a_conflict_and_overwrites_nothing(
+        club_url, tmp_path):
+    original, copy = str(tmp_path / "table.sqlite"), str(tmp_path / "copy.sqlite")
+    table_id = _register(club_url, original, "Стол 1")
+    with Store(original) as store:
+        Session.create(store, ["Аня", "Боря"]).enter("-", "биток 3")
+    assert ClubSync(original, club_url).drain()
+    _copy(original, copy)
+    with Store(original) as store:  # each store opens its own match 2
+        Session.create(store, ["Вера", "Глеб"])
+    with Store(copy) as store:
+        Session.create(store, ["Дима", "Ефим"])
+    assert ClubSync(original, club_url).drain()
+    sync = ClubSync(copy, club_url)
+    assert not sync.drain()
+    sync.close()
+    assert sync.status().conflict == (2, None)
+    assert sync.status().text().startswith("клуб: конфликт с сервером клуба: матч 2 записан там иначе")
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert con.execute("SELECT players FROM club_matches WHERE table_id = %s AND match_id = 2",
+                           (table_id,)).fetchone()[0] == ["Вера", "Глеб"]  # not overwritten
+        assert con.execute("SELECT kind, copy->'players' FROM club_conflicts").fetchall() == [
+            ("match", ["Дима", "Ефим"])]
