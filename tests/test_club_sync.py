@@ -290,7 +290,9 @@ def test_a_table_that_reached_the_server_by_an_address_starts_by_it_while_the_se
         assert offline.name == "Стол 1"
         with pytest.raises(ClubError) as exc:  # an address never used: the table cannot tell which server it is
             ClubSync(db, pg_cluster.tcp_url(club_url, "127.0.0.1"))
-        assert "не отвечает" in str(exc.value) and "localhost" in str(exc.value)
+        text = str(exc.value)
+        assert "не узнать, какой это сервер (сервер не отвечает" in text, text
+        assert "известные адреса: " in text and f"localhost:{pg_cluster.port}/" in text, text  # reached by it
     finally:
         pg_cluster.start()
 

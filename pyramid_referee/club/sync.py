@@ -176,13 +176,16 @@ def explain(exc: BaseException) -> str:
     return why if detail is None else f"{why} ({detail})"
 
 
-def _try_connect(url: str):
-    """A connection to the club server, or None when it does not answer (or refuses this login)."""
+def _try_connect(url: str, failed: list | None = None):
+    """A connection to the club server, or None when it does not answer (or refuses this login);
+    the failure is appended to ``failed`` when given."""
     import psycopg
 
     try:
         return psycopg.connect(url, **_LINK)
-    except psycopg.Error:
+    except psycopg.Error as exc:
+        if failed is not None:
+            failed.append(exc)
         return None
 
 
@@ -250,11 +253,17 @@ def _set_alias(store: Store, address: str, server: str) -> None:
 
 
 def known_addresses(store: Store) -> list[str]:
-    """The addresses this store has reached a club server by (for a message naming them)."""
+    """The addresses this store has reached a club server by, as СЕРВЕР:ПОРТ/БАЗА (for a message)."""
     out = [r[0] for r in store.con.execute("SELECT server FROM club_link") if not r[0].startswith(IDENTITY_PREFIX)]
     if _has_alias_table(store.con):
         out += [r[0] for r in store.con.execute("SELECT address FROM club_alias ORDER BY address")]
-    return sorted(set(out))
+
+    def shown(address: str) -> str:
+        parts = dict(kv.split("=", 1) for kv in address.split(" ") if "=" in kv)
+        host = parts.get("host") or parts.get("hostaddr") or "localhost"
+        return f"{host}:{parts.get('port', '5432')}/{parts.get('dbname', '')}"
+
+    return sorted({shown(a) for a in out})
 
 
 def _link(store: Store, server: str) -> Link | None:
@@ -513,7 +522,8 @@ class ClubSync:
         self.url = url
         self.retry_s = retry_s
         server_id(url)  # an address not understood: said first, in one line, before any store is looked at
-        con = _try_connect(url) if check else None
+        failed: list = []
+        con = _try_connect(url, failed) if check else None
         try:
             try:
                 with Store(db_path, create=False) as store:
@@ -522,10 +532,11 @@ class ClubSync:
                     if link is None and con is None and store.con.execute(
                             "SELECT 1 FROM club_link").fetchone() is not None:
                         raise ClubError(tr(
-                            "the club server at {url} does not answer, and this table has not reached it by this "
-                            "address before ({known}): start with the address it was registered with, or when the "
-                            "server is back").format(url=_without_password(url),
-                                                     known=", ".join(known_addresses(store)) or "—"))
+                            "the club server at {url} cannot be asked which server it is ({why}), and this table "
+                            "has not reached it by this address before ({known}): start with the address it was "
+                            "registered with, or when the server is back").format(
+                            url=_without_password(url), why=explain(failed[0]) if failed else "—",
+                            known=", ".join(known_addresses(store)) or "—"))
                     queued = pending(store.con, link.server) if link is not None else 0
             except StoreMissing:  # no match database yet: no key either (it is kept there)
                 link = None
