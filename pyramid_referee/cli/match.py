@@ -201,6 +201,11 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
         return play.run(stdin_reader(interactive))
     finally:
         play.club.stop()
+        from ..club.sync import leaving_text
+
+        leaving = leaving_text(club.db_path, club.url)  # strokes the server has not stored: say what sends them
+        if leaving:
+            print(leaving, file=sys.stderr)
 
 
 # ---------------------------------------------------------------------- commands

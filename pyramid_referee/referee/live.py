@@ -548,6 +548,11 @@ class LiveRun:
         if self.club is not None:
             self.club.stop()
             self.club_line()
+            from ..club.sync import leaving_text
+
+            leaving = leaving_text(self.club.db_path, self.club.url)  # what the next run or club sync sends
+            if leaving:
+                self.console.print(f"[yellow]{leaving}[/yellow]")
 
 
 def run_live(args) -> int:

@@ -112,12 +112,17 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _is_registered(db, url: str) -> bool:
     """Is this computer's store registered as a table on that club server?"""
-    from ..club.sync import load_link
+    from ..club.sync import _try_connect, load_link
     from ..match.store import Store, StoreError
 
     try:
         with Store(db, create=False) as store:
-            return load_link(store, url) is not None
+            con = _try_connect(url)  # the server says what it is: an address spelt otherwise is the same server
+            try:
+                return load_link(store, url, con) is not None
+            finally:
+                if con is not None:
+                    con.close()
     except StoreError:
         return False  # no store here: a manager's computer
 
@@ -148,7 +153,7 @@ def _serve_board(args, url: str) -> int:
     """The club board alone: this computer is no registered table of that server."""
     import psycopg
 
-    from ..club.sync import ClubError, connect
+    from ..club.sync import ClubError, connect, denied
     from .club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
@@ -160,7 +165,7 @@ def _serve_board(args, url: str) -> int:
             check_schema(con)
     except psycopg.Error as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
         raise ClubError(tr("the club server does not let this login read the board ({why})").format(
-            why=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
+            why=denied(exc))) from None
     app = create_board_app(url, lang=get_lang())
     sock = _bind(args.host, args.port)
     base = _base_url(args, sock)

@@ -128,4 +128,5 @@ def board_texts() -> dict:
         "calls_refused": tr("calls refused"),
         "offline": tr("connection lost; reconnecting…"),
         "table_link": tr("this table's scoreboard"),
+        "data_as_of": tr("data as of {time}"),  # a card while the board cannot reach the club server
     }
