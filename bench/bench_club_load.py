@@ -1,4 +1,4 @@
-"""Load run of the club server (issue 10's first bar): many tables striking, the server killed once.
+"""Load run of the club server (bar: nothing lost or doubled): many tables striking, the server killed once.
 
     .venv/bin/python bench/bench_club_load.py [--tables 100] [--interval 0.5] [--duration 120]
         [--outage 5] [--procs 4] [--observer board | poll | module:Class] [--server-dir /dev/shm]

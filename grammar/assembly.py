@@ -4,7 +4,7 @@ The grammar reads phrases in any order; here they are put together:
 
 - one called ball (C2; may be left out when one ball is left, C5), one pocket
   (Q2: a corner needs its side), and in clean designation a way (C2);
-- the route, in the order the balls move (DESIGN.md "The call"):
+- the route, in the order the balls move (as ``Call.route`` keeps it):
   абриколь ``["cue","cushion"]`` first; then each «карамболем от X»
   ``["cue", X]``; then the driving balls in spoken order
   ``cue→X1→…→Xn→B`` («шестёркой», «одиннадцатым шаром», «тремя шарами …»);
@@ -181,7 +181,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
     # contact said right after it is the cue ball's («битком от борта»: абриколь?
     # «битком от шестёрки»: a carom?), never silently the called ball's (C9). So
     # with «удар»: «удар от борта» is the cue ball off the cushion in some
-    # glossaries (terms.md NB).
+    # glossaries.
     cues = [i for i in items if i[0] == "cue"]
     said = items
     if cues or any(i[0] == "stroke" for i in items):
@@ -390,7 +390,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
 
 
 # Whose contact is it (C9)? A postposed «от борта» belongs to the ball word right
-# before it (terms.md NB: «X от борта» is X off the cushion). Said right after a
+# before it (in players' usage «X от борта» is X off the cushion). Said right after a
 # driving ball («шестёркой от борта»), a carom («карамболем от шестёрки от борта»)
 # or «абриколем» (or, with no ball word before it, right before «абриколем»), it
 # may be that ball's or the cue ball's contact rather than the called ball's: a route the reader cannot tell, so it is refused, never given to

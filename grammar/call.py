@@ -1,4 +1,4 @@
-"""The Call AST: the structured form of a pyramid call (DESIGN.md, "The call").
+"""The Call AST: the structured form of a pyramid call (``Call``, ``Pocket``, its route).
 
 Plain frozen dataclasses with a JSON form that is a stable contract:
 

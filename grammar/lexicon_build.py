@@ -4,7 +4,7 @@ Every word form the call language knows, with its tags, generated with
 pymorphy3 (noun and adjective paradigms) and unicode-rbnf (ordinal and cardinal
 numbers in every case) -- not typed in by hand. Jargon words that the
 dictionaries do not know (абриколем, контр-ку, круазе...) are listed with the
-forms players use (terms.md).
+forms players use (the call words: docs/calls.md).
 
 Run ``python -m pyramid_referee.grammar.lexicon_build`` to rewrite the shipped
 file; ``tests/test_grammar_lexicon.py`` checks that the shipped file equals a
@@ -44,7 +44,7 @@ from pathlib import Path
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"
 VERSION = 1
 
-# Balls 1-10 have nouns (terms.md); 11-15 have none. Ball 1 is said «туз» (the last
+# Balls 1-10 have nouns («тройка», «десятка»); 11-15 have none. Ball 1 is said «туз» (the last
 # noun: what render says), «единица» and «единичка» are read too.
 BALL_NOUNS = {
     1: ("единица", "единичка", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
@@ -62,7 +62,7 @@ POCKET_LEXEMES = {
     "луза": "LUZA",
 }
 
-# Jargon and function words, as players say them (terms.md). Words a
+# Jargon and function words, as players say them. Words a
 # dictionary inflects are expanded with pymorphy3 below where marked.
 FIXED = {
     "в": ["V"], "во": ["V"],
@@ -81,7 +81,7 @@ FIXED = {
     "шара": ["SHARA"], "шаром": ["SHAROM"], "шарами": ["SHARAMI"],
     # an object ball without a number (C5)
     "чужой": ["OBJ"], "чужого": ["OBJ"], "прицельный": ["OBJ"], "прицельного": ["OBJ"],
-    # stroke technique: accepted and ignored, not binding (terms.md)
+    # stroke technique: accepted and ignored, not binding
     "резка": ["TECH"], "резку": ["TECH"], "резкой": ["TECH"], "режу": ["TECH"],
     "клапштос": ["TECH"], "клапштосом": ["TECH"], "накат": ["TECH"], "накатом": ["TECH"],
     "оттяжка": ["TECH"], "оттяжку": ["TECH"], "оттяжкой": ["TECH"], "винт": ["TECH"],
@@ -98,14 +98,14 @@ FIXED = {
     # «не тройку, а пятёрку»: the part after «не» is replaced by the same part after «а»
     "не": ["NOT"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
     "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"],
-    # the cue ball (terms.md): not the called ball, and «битком от борта» is its cushion
+    # the cue ball: not the called ball, and «битком от борта» is its cushion
     "биток": ["CUE"], "битком": ["CUE"], "своим": ["CUE"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
     "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
     "№": ["FILLER"],
     # «в дальний угол слева»: the side said as an adverb, before or after the pocket noun
     "слева": ["SIDE:left"], "справа": ["SIDE:right"],
     # the stroke: says nothing, but «удар от борта» is the cue ball off the cushion in
-    # some glossaries (terms.md NB), so a contact right after it is unclear
+    # some players' glossaries, so a contact right after it is unclear
     "удар": ["STROKE"], "ударом": ["STROKE"],
 }
 
@@ -123,13 +123,13 @@ PHRASES = {
     "в резку": ["TECH"], "с винтом": ["TECH"], "с боковиком": ["TECH"],
     "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
     "к себе": ["END:near"],
-    # the near / far end in the words terms.md lists (from the striker's view)
+    # the near / far end in the words players use (from the striker's view)
     "со стороны игрока": ["END:near"],
     "на противоположной стороне": ["END:far"],
     "под номером": ["FILLER"],
     "то есть": ["CORR"],
-    "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball (terms.md)
-    # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
+    "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball
+    # «свой угол»: the corner on the striker's side; «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],
     # «свой левый (угол)», «свою правую (лузу)»: the near end and a side (an end says corner)
     "свой левый": ["END:near", "SIDE:left"], "свой правый": ["END:near", "SIDE:right"],

@@ -1,7 +1,7 @@
-"""A refused call: the code (DESIGN.md), where (char span), and the reason a referee gives.
+"""A refused call: the code (docs/refusals.md), where (char span), and the reason a referee gives.
 
 Messages and hints are Russian by default and English with ``lang="en"``.
-Codes: the DESIGN.md set (empty, unknown_word, no_ball, no_pocket,
+Codes: the call's JSON contract set (empty, unknown_word, no_ball, no_pocket,
 pocket_not_definite, no_route, several_calls_unclear, contradiction, ambiguous,
 count_mismatch, ball_not_on_table, incomplete) plus two added here: ``too_long``
 (over 60 words, refused at once) and ``unexpected_word`` (a known word where no
@@ -21,7 +21,7 @@ CODES = (
     "ball_not_on_table", "incomplete", "too_long", "unexpected_word",
 )
 
-# The clause each refusal rests on (RULES.md).
+# The clause each refusal rests on (docs/rules.md).
 CLAUSES = {
     "empty": "C9", "unknown_word": "C4", "no_ball": "C2", "no_pocket": "C2",
     "pocket_not_definite": "Q2", "no_route": "C2", "several_calls_unclear": "Q8",

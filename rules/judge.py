@@ -3,7 +3,7 @@
 ``judge`` decides; ``apply`` moves the state on. Neither mutates anything, so
 undo is one step back in a list of states. Every decision cites its clause.
 
-Decisions where RULES.md leaves room (documented here, cited in the verdict):
+Decisions where the rules (docs/rules.md) leave room (documented here, cited in the verdict):
 
 * Fulfilled (C2, C7, Q2, Q10): the called ball falls into a pocket the call
   fits (``Pocket.fits``: fields the call leaves open match anything; a field the

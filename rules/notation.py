@@ -1,6 +1,6 @@
 """The short outcome notation: what happened on a stroke, typed by a scorer.
 
-``parse_outcome(text)`` turns the notation into the outcome JSON dict of DESIGN.md
+``parse_outcome(text)`` turns the notation into the outcome JSON dict of ``rules/outcome.py``
 (``Outcome.from_json`` then checks it against the rules); ``render_outcome(dict)``
 writes a dict back in the notation (``parse_outcome(render_outcome(d)) == d``).
 The grammar is ``notation.lark`` (Lark, LALR). Case does not matter, «ё» reads as «е».
@@ -267,7 +267,7 @@ def _motion(tree: Tree, events: list, columns: list) -> None:
 
 
 def parse_outcome(text: str) -> dict:
-    """The short notation → the outcome JSON dict of DESIGN.md. Raises NotationError."""
+    """The short notation → the outcome JSON dict of ``rules/outcome.py``. Raises NotationError."""
     return parse_outcome_located(text)[0]
 
 

@@ -1,4 +1,4 @@
-"""The outcome of a stroke (DESIGN.md, "The outcome of a stroke").
+"""The outcome of a stroke (its JSON form, the events in order).
 
 Two forms:
 

@@ -1,4 +1,4 @@
-"""Judging a stroke, clause by clause (RULES.md). Each test is named after the
+"""Judging a stroke, clause by clause (docs/rules.md). Each test is named after the
 clause or policy it shows; the outcomes are synthetic (hand-written events)."""
 
 from __future__ import annotations
@@ -569,7 +569,7 @@ def test_P1i_balls_still_moving_may_fall_without_a_hit():
     assert e.value.field == "events[1].ball"
 
 
-# --- reviewer's probes (issue 3 review) --------------------------------------------------------
+# --- a reviewer's probes --------------------------------------------------------
 
 def test_C2_Q10_undeclared_carom_fails_a_call_where_no_other_ball_takes_part():
     # C2: the way is named exactly («чисто», «карамболем от шестёрки» …): a straight call is not

@@ -79,7 +79,7 @@ def test_any_rate_and_channels(bank):
 
 
 def test_the_next_call_ends_the_stroke_so_a_strike_soon_after_it_is_found(bank, espeak):
-    """Issue 7's second fault, the user's pattern: a strike every 4.8 s, the next call said while
+    """The detector's second fault, the user's pattern: a strike every 4.8 s, the next call said while
     the previous stroke's balls may still sound, the strike about 1 s after the call."""
     found = 0
     for source in HELD_OUT:

@@ -1,4 +1,4 @@
-"""Replaying a match script through the rules engine (DESIGN.md, "replay").
+"""Replaying a match script through the rules engine (``pyramid-referee replay``).
 
 A script is JSON lines: an optional header
 ``{"settings": {…}, "players": ["A", "B"], "start": {…}, "to_wins": N}`` (every key optional;
@@ -100,7 +100,7 @@ class ReplayResult:
 
 
 def final_json(state: GameState) -> dict:
-    """The last line of a replay (DESIGN.md)."""
+    """The last line of a replay."""
     p = state.players
     return {
         "final": True,

@@ -257,7 +257,7 @@ class Display:
                 self.speaker.say(text)  # «заказ принят: …»
 
     def unsure_notices(self, det, n_unsure: int, n_strikes: int) -> None:
-        """Say so where the detector is unsure (issue 7): a possible strike it did not count,
+        """Say so where the detector is unsure: a possible strike it did not count,
         or a strike it counted without being sure; the fall-back is --strike key."""
         for t in det.unsure[n_unsure:]:
             self.line("[yellow]" + tr(

@@ -182,7 +182,7 @@ def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
     if "partial" in obj:
         if not isinstance(obj["partial"], str):
             raise EventError(line, "partial", N_("expected a text"))
-        return None  # partial results are never final (DESIGN.md, "Voice")
+        return None  # partial results are never final (docs/dev/voice.md)
     if "text" in obj:
         if obj["text"]:
             raise EventError(line, "result", N_("a result with text needs its words (SetWords(True))"))
