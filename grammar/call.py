@@ -13,7 +13,7 @@ This module imports nothing from the rest of the project: ``rules`` imports it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 BALLS = range(1, 16)
 POCKET_KINDS = ("corner", "middle")
@@ -25,8 +25,8 @@ CUSHION = "cushion"
 POCKET = "pocket"
 CONTRE_COUP = "contre_coup"
 
-Actor = Union[str, int]  # "cue" or a ball number
-Target = Union[str, int]  # a ball number, "cushion", "pocket" or "contre_coup"
+Actor = str | int  # "cue" or a ball number
+Target = str | int  # a ball number, "cushion", "pocket" or "contre_coup"
 Contact = tuple  # (Actor, Target)
 
 

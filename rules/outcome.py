@@ -26,14 +26,14 @@ citing E6, and the engine offers no other way to take a ball off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from pyramid_referee.grammar.call import CUE, CallFormatError, Pocket
 
 from .errors import RulesInputError
 from .messages import N_, trl
 
-Ball = Union[str, int]  # "cue" or 1..15
+Ball = str | int  # "cue" or 1..15
 
 HIT, CUSHION, POCKET, OFF_TABLE = "hit", "cushion", "pocket", "off_table"
 EVENT_TYPES = (HIT, CUSHION, POCKET, OFF_TABLE)

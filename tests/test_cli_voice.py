@@ -6,7 +6,6 @@ line on stderr and exit 2, never a traceback (checked in a subprocess where it m
 
 from __future__ import annotations
 
-import hashlib
 import http.server
 import json
 import os

@@ -3,14 +3,12 @@ catalog is up to date, and no Russian message carries a Latin word outside quote
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -288,7 +288,6 @@ def _session(tmp_path):
 
 
 def _live(ko_model, session, detector=True):
-    from pyramid_referee.voice.strike import StrikeDetector
 
     return listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=ko_detector() if detector else None,
                               parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call, lang="en")

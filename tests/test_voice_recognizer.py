@@ -10,7 +10,6 @@ runs only where a Russian model is present.
 from __future__ import annotations
 
 import functools
-import json
 import shutil
 import subprocess
 from pathlib import Path

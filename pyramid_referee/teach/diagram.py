@@ -101,7 +101,7 @@ def _layout(call: Call, target: tuple[float, float]) -> list[_Point]:
     """
     route = list(call.route)
     kinds = []
-    for actor, tgt in route[:-1]:
+    for _actor, tgt in route[:-1]:
         if tgt == CUSHION:
             kinds.append(("cushion", None))
         elif tgt == CONTRE_COUP:
