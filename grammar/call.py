@@ -13,6 +13,7 @@ This module imports nothing from the rest of the project: ``rules`` imports it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 BALLS = range(1, 16)
@@ -27,7 +28,7 @@ CONTRE_COUP = "contre_coup"
 
 Actor = str | int  # "cue" or a ball number
 Target = str | int  # a ball number, "cushion", "pocket" or "contre_coup"
-Contact = tuple  # (Actor, Target)
+Contact = tuple[Any, ...]  # (Actor, Target)
 
 
 class CallFormatError(ValueError):
@@ -54,7 +55,7 @@ class Pocket:
         if self.kind == "middle" and self.end is not None:
             raise CallFormatError("pocket.end: a middle pocket has no near/far end")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "side": self.side, "end": self.end}
 
     @classmethod
@@ -123,7 +124,7 @@ class Call:
         """A clean designation names the way (C2); ball and pocket does not (C7)."""
         return self.route is not None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "ball": self.ball,
             "pocket": self.pocket.to_json(),
@@ -151,7 +152,9 @@ class Call:
         return cls(data["ball"], Pocket.from_json(data["pocket"]), route)
 
 
-def pocket_from_words(kinds, sides, ends, masculine: bool = False):
+def pocket_from_words(
+    kinds: Iterable[str], sides: Iterable[str], ends: Iterable[str], masculine: bool = False
+) -> Pocket | str:
     """What the pocket words said name (Q2), for the call language and the outcome
     notation alike: ``kinds`` ⊆ {"corner", "middle"} (an end word, «луза» or no
     noun add nothing here), ``sides`` ⊆ SIDES, ``ends`` ⊆ ENDS, as sets of what was said.

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"
 VERSION = 1
@@ -144,7 +145,7 @@ PHRASES = {
 PLACEHOLDER_LEMMA = "такой"
 
 
-def _yo_variants(morph, form: str) -> set[str]:
+def _yo_variants(morph: Any, form: str) -> set[str]:
     """The ё-spellings pymorphy3 knows for an е-spelled form (rbnf writes е)."""
     out = {form}
     for p in morph.parse(form):
@@ -156,7 +157,7 @@ def _yo_variants(morph, form: str) -> set[str]:
     return out
 
 
-def _names_a_pocket(tag) -> bool:
+def _names_a_pocket(tag: Any) -> bool:
     """Only the forms a pocket takes in a call: «в левый угол», «левую середину»,
     «угловая луза» (nominative or accusative, masculine inanimate or feminine). Other
     cases belong to other nouns: «от борта левого в угол» is the left cushion, not
@@ -167,7 +168,7 @@ def _names_a_pocket(tag) -> bool:
     return "anim" not in tag
 
 
-def _noun_forms(morph, word: str, gender: str) -> dict[str, set[str]]:
+def _noun_forms(morph: Any, word: str, gender: str) -> dict[str, set[str]]:
     """Singular nominative/accusative, genitive and instrumental forms of a noun."""
     parse = next(
         p for p in morph.parse(word)
@@ -187,7 +188,7 @@ def _noun_forms(morph, word: str, gender: str) -> dict[str, set[str]]:
     return roles
 
 
-def build() -> dict:
+def build() -> dict[str, Any]:
     import pymorphy3
     from unicode_rbnf import FormatPurpose, RbnfEngine
 
@@ -256,18 +257,18 @@ def build() -> dict:
     }
 
 
-def _inflect(morph, word: str, pos: str, *grammemes: str) -> str:
+def _inflect(morph: Any, word: str, pos: str, *grammemes: str) -> str:
     parse = next(p for p in morph.parse(word) if p.tag.POS == pos and p.normal_form == word)
-    return parse.inflect(set(grammemes)).word
+    return str(parse.inflect(set(grammemes)).word)
 
 
-def _with_yo(morph, form: str) -> str:
+def _with_yo(morph: Any, form: str) -> str:
     """The ё-spelling of a form, where the dictionary has one («трех» → «трёх»)."""
     variants = sorted(v for v in _yo_variants(morph, form) if "ё" in v)
     return variants[0] if variants else form
 
 
-def _render_forms(morph, rbnf) -> dict:
+def _render_forms(morph: Any, rbnf: Any) -> dict[str, Any]:
     """The forms ``render`` uses, inflected here so that rendering needs no dictionary."""
     from unicode_rbnf import FormatPurpose
 
@@ -314,7 +315,7 @@ def _render_forms(morph, rbnf) -> dict:
     }
 
 
-def dumps(lexicon: dict) -> str:
+def dumps(lexicon: dict[str, Any]) -> str:
     return json.dumps(lexicon, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
 
 

@@ -11,6 +11,7 @@ phrase of a call can use it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from .messages import N_, trl
@@ -232,9 +233,10 @@ EXPECTED = {
 }
 
 
-def _or(items, lang: str, sep: str | None) -> str:
+def _or(items: Iterable[str], lang: str, sep: str | None) -> str:
     """«a», «b» or «c» (``sep`` ", ") or «a» or «b» or «c» (``sep`` None), in ``lang``."""
     items = list(items)
+    out: str
     if sep is not None and len(items) > 2:
         items = [sep.join(items[:-1]), items[-1]]
     out = items[0]
@@ -298,7 +300,7 @@ class Refusal:
     def hint(self, lang: str = "ru") -> str:
         return self._fill(trl(lang, self._texts()[1]), lang)
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         return {
             "code": self.code,
             "message": self.message(lang),

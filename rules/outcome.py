@@ -75,12 +75,12 @@ class Event:
     other: Ball | None = None
     pocket: Pocket | None = None
     # What the route check compares (Q10), computed once: ("h", {a, b}), ("c", ball), ("p", ball), ("o", ball).
-    key: tuple = field(default=(), init=False, repr=False, compare=False)
+    key: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._check()
         if self.type == HIT:
-            key = ("h", frozenset((self.ball, self.other)))
+            key: tuple[str, Any] = ("h", frozenset((self.ball, self.other)))
         else:
             key = (_KEY_TAG[self.type], self.ball)
         object.__setattr__(self, "key", key)
@@ -113,7 +113,7 @@ class Event:
     def involves(self, ball: Ball) -> bool:
         return self.ball == ball or self.other == ball
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         if self.type == HIT:
             return {"type": HIT, "a": self.ball, "b": self.other}
         if self.type == POCKET:
@@ -182,7 +182,7 @@ class Outcome:
     """
 
     events: tuple[Event, ...] = ()
-    fouls: frozenset = frozenset()
+    fouls: frozenset[Any] = frozenset()
     from_hand: bool | None = None
     first_hit_in_house: bool = False  # P1 ж (only when playing from hand)
     positions_unchanged: bool = False  # E2 forced draw
@@ -221,8 +221,8 @@ class Outcome:
     def is_short(self) -> bool:
         return self.route_ok is not None
 
-    def to_json(self) -> dict:
-        data: dict = {
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "events": [e.to_json() for e in self.events],
             "fouls": sorted(self.fouls, key=FOUL_ORDER.index),
             "from_hand": self.from_hand,

@@ -58,7 +58,7 @@ class Settings:
         return sum(self.value(b) for b in range(1, 16)) + self.bonus
 
     # -- JSON -------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
@@ -78,7 +78,7 @@ class Settings:
         return cls(**data)
 
 
-def _check_choice(name: str, value: Any, choices: tuple) -> None:
+def _check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
     if value not in choices:
         raise RulesInputError(
             f"settings.{name}",
