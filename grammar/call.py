@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from collections.abc import Iterable
 from typing import Any
 
+from .errors import GrammarError
+
 BALLS = range(1, 16)
 POCKET_KINDS = ("corner", "middle")
 SIDES = ("left", "right")
@@ -31,7 +33,7 @@ Target = str | int  # a ball number, "cushion", "pocket" or "contre_coup"
 Contact = tuple[Any, ...]  # (Actor, Target)
 
 
-class CallFormatError(ValueError):
+class CallFormatError(GrammarError):
     """A JSON call that does not fit the contract; the message names the field."""
 
 

@@ -15,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .errors import GrammarError
+
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"  # built by lexicon_build.py
 
 MAX_WORDS = 60  # a longer input is refused at once (too_long)
@@ -142,7 +144,9 @@ def _digit_tags(norm: str) -> tuple[Any, ...]:
     return tuple((t, n) for t in types if t != "NUM_ELL" or n <= 3)
 
 
-class TooLong(Exception):
+class TooLong(GrammarError):
+    """More words than a call may have (``span``: from the first word to the end)."""
+
     def __init__(self, span: tuple[int, int]) -> None:
         self.span = span
 

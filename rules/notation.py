@@ -73,6 +73,7 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, Unexpec
 
 from pyramid_referee.grammar.call import pocket_from_words
 
+from .errors import RulesError
 from .messages import N_, trl
 
 __all__ = ["NotationError", "parse_outcome", "parse_outcome_located", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
@@ -129,7 +130,7 @@ _EXPECTED = {
 _FOUL_WORD_TERMINALS = ("OTHERS_BALL", "CUE_EDGE", "WRONG_SIDE", "MOVING")
 
 
-class NotationError(ValueError):
+class NotationError(RulesError, ValueError):
     """A notation that does not parse: where (1-based column) and what was expected."""
 
     def __init__(self, column: int, what: str, expected: tuple[tuple[str, str], ...] = (), /,

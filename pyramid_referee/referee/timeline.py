@@ -44,14 +44,14 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..i18n import N_, json_problem_ru, trl
+from ..i18n import N_, UserError, json_problem_ru, trl
 
 UNK = "[unk]"
 
 
 # --- events -----------------------------------------------------------------------------------
 
-class EventError(ValueError):
+class EventError(UserError, ValueError):
     """A malformed event line; says which line and which field."""
 
     def __init__(self, line: int | None, field: str, problem: str, ru_values: dict | None = None, **values):
