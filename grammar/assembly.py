@@ -4,7 +4,7 @@ The grammar reads phrases in any order; here they are put together:
 
 - one called ball (C2; may be left out when one ball is left, C5), one pocket
   (Q2: a corner needs its side), and in clean designation a way (C2);
-- the route, in the order the balls move (DESIGN.md "The call"):
+- the route, in the order the balls move (as ``Call.route`` keeps it):
   абриколь ``["cue","cushion"]`` first; then each «карамболем от X»
   ``["cue", X]``; then the driving balls in spoken order
   ``cue→X1→…→Xn→B`` («шестёркой», «одиннадцатым шаром», «тремя шарами …»);
@@ -20,17 +20,22 @@ The grammar reads phrases in any order; here they are put together:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket, pocket_from_words
 from .refusal import Refusal
 
 # An item: (kind, value, start, end); kinds from the grammar's phrases.
+Item = tuple[Any, ...]
+Reading = Call | Refusal | set[Any]  # a call, why not, or its several readings
 
 
-def _span(*items) -> tuple[int, int]:
+def _span(*items: Item) -> tuple[int, int]:
     return (min(i[2] for i in items), max(i[3] for i in items))
 
 
-def _adjacent(items: list, a, b) -> bool:
+def _adjacent(items: list[Any], a: Item, b: Item) -> bool:
     """Do items a and b stand next to each other (nothing said between them)?"""
     for k in range(len(items) - 1):
         if items[k] is a:
@@ -38,7 +43,7 @@ def _adjacent(items: list, a, b) -> bool:
     return False
 
 
-def _pocket_options(pockets) -> dict:
+def _pocket_options(pockets: Iterable[Pocket]) -> dict[str, Any]:
     """The pockets a hint offers, quoted (the refusal joins them in the user's language)."""
     from .render import render_pocket
 
@@ -48,7 +53,7 @@ def _pocket_options(pockets) -> dict:
 _POCKET_WORD_KINDS = {"CORNER": "corner", "MIDDLE": "middle"}
 
 
-def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
+def _decode_pocket(item: Item, text: str, precision: str = "side_for_corners") -> Pocket | Refusal:
     """A pocket run's words → Pocket, or a Refusal (Q2).
 
     Any word order, with or without a noun (угол, луза, середина…); an end word
@@ -86,13 +91,14 @@ def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
         side = next(iter(sides))
         return Refusal("pocket_not_definite", span, "side_only",
                        {"word": word, **_pocket_options([Pocket("corner", side), Pocket("middle", side)])})
+    assert isinstance(got, Pocket)  # every other word of pocket_from_words is answered above
     if got.kind == "corner" and got.side is None and precision != "any":
         options = [Pocket("corner", s, got.end) for s in ("left", "right")]
         return Refusal("pocket_not_definite", span, "", {"word": word, **_pocket_options(options)})  # Q2
     return got
 
 
-def _obj_among_pocket_words(items: list, another_ball: bool):
+def _obj_among_pocket_words(items: list[Any], another_ball: bool) -> tuple[Item, list[Item]] | None:
     """(the «чужой» item, the pocket items beside it) when «чужой» / «прицельный» stands
     among the pocket's words: right after a lone «в», between two pocket phrases, or
     beside a pocket while another ball is the called one. Else None. Said beside the
@@ -108,7 +114,7 @@ def _obj_among_pocket_words(items: list, another_ball: bool):
     return None
 
 
-def obj_pocket_options(parts) -> dict:
+def obj_pocket_options(parts: Iterable[tuple[Any, ...]]) -> dict[str, Any]:
     """The pockets a «чужой» refusal offers, from the other pocket words said (their
     tags): each side said (or both), far and near (only a corner has an end), so the
     hint keeps every word said and never asks for one."""
@@ -123,7 +129,8 @@ class _Example:
 
     __slots__ = ("ball", "pocket", "n", "bank", "plain")
 
-    def __init__(self, ball, pocket, n=0, bank=False, plain=False):
+    def __init__(self, ball: object, pocket: object, n: int = 0, bank: bool = False,
+                 plain: bool = False) -> None:
         self.ball, self.pocket, self.n, self.bank = ball, pocket, n, bank
         self.plain = plain  # ball and pocket (C7): the call without a way
 
@@ -137,7 +144,7 @@ class _Example:
         return example_for(self.ball, self.pocket, self.bank)
 
 
-def render_pocket_of(pocket) -> str:
+def render_pocket_of(pocket: Pocket) -> str:
     from .render import render_pocket
 
     return render_pocket(pocket)
@@ -149,7 +156,7 @@ class _SaidCall:
 
     __slots__ = ("call",)
 
-    def __init__(self, call):
+    def __init__(self, call: object) -> None:
         self.call = call
 
     def __str__(self) -> str:
@@ -167,12 +174,12 @@ class _SaidCall:
             return example_for(call.ball, call.pocket)
 
 
-def _example(ball, pocket) -> _Example:
+def _example(ball: object, pocket: object) -> _Example:
     return _Example(ball, pocket)
 
 
-def assemble(items: list, text: str, mode: str, balls_left,
-             precision: str = "side_for_corners") -> Call | Refusal | set:
+def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] | None,
+             precision: str = "side_for_corners") -> Call | Refusal | set[Any]:
     """One call from its phrases, the first reason it cannot be accepted, or a set
     of calls when the order of its steps can be read more than one way.
 
@@ -181,7 +188,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
     # contact said right after it is the cue ball's («битком от борта»: абриколь?
     # «битком от шестёрки»: a carom?), never silently the called ball's (C9). So
     # with «удар»: «удар от борта» is the cue ball off the cushion in some
-    # glossaries (terms.md NB).
+    # glossaries.
     cues = [i for i in items if i[0] == "cue"]
     said = items
     if cues or any(i[0] == "stroke" for i in items):
@@ -390,7 +397,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
 
 
 # Whose contact is it (C9)? A postposed «от борта» belongs to the ball word right
-# before it (terms.md NB: «X от борта» is X off the cushion). Said right after a
+# before it (in players' usage «X от борта» is X off the cushion). Said right after a
 # driving ball («шестёркой от борта»), a carom («карамболем от шестёрки от борта»)
 # or «абриколем» (or, with no ball word before it, right before «абриколем»), it
 # may be that ball's or the cue ball's contact rather than the called ball's: a route the reader cannot tell, so it is refused, never given to
@@ -400,7 +407,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
 _OWN = ("kiss", "cushion", "contre")
 
 
-def _named_shots(items: list, text: str):
+def _named_shots(items: list[Any], text: str) -> list[Any] | Refusal:
     """«дуплетом», «триплетом», «круазе», «труабаном» name the shot by its cushions.
     Said right beside «от борта» / «от двух бортов» with the same count («дуплетом от
     борта») both name the same cushions: one. With another cushion phrase elsewhere,
@@ -424,7 +431,7 @@ def _named_shots(items: list, text: str):
                    {"word": text[a[2]:a[3]], "contact": text[b[2]:b[3]]})
 
 
-def _cushion_said_twice(items: list, text: str):
+def _cushion_said_twice(items: list[Any], text: str) -> Refusal | None:
     """«от борта от борта», «от борта тройку от борта»: the same cushion said again,
     or a second one? With nothing but the called ball or the pocket between them
     («от борта в середину от борта») it is unclear (C9); «от двух бортов» says two.
@@ -442,7 +449,7 @@ def _cushion_said_twice(items: list, text: str):
     return None
 
 
-def _unclear_owner(items: list):
+def _unclear_owner(items: list[Any]) -> tuple[Item, Item] | None:
     """(contact, the phrase it may belong to) for the first run of the called ball's
     own contacts said next to another ball's phrase, else None. A run («от борта от
     контр-ку») belongs to a neighbour as a whole."""
@@ -476,9 +483,9 @@ def _unclear_owner(items: list):
     return None
 
 
-def _stretches(items: list, kinds: set, keep: str | None) -> list[list]:
+def _stretches(items: list[Any], kinds: set[Any], keep: str | None) -> list[list[Any]]:
     """The items of these kinds, in stretches not broken by other words."""
-    out: list[list] = []
+    out: list[list[Any]] = []
     prev = -2
     for k, item in enumerate(items):
         if item[0] in kinds:
@@ -492,7 +499,7 @@ def _stretches(items: list, kinds: set, keep: str | None) -> list[list]:
     return [stretch for stretch in out if stretch]
 
 
-def _orders(stretches: list[list]) -> list[list]:
+def _orders(stretches: list[list[Any]]) -> list[list[Any]]:
     """Every order of the stretches (each kept as said), flattened."""
     if len(stretches) <= 1:
         return [stretches[0] if stretches else []]
@@ -501,13 +508,13 @@ def _orders(stretches: list[list]) -> list[list]:
     return [[i for stretch in perm for i in stretch] for perm in permutations(stretches)]
 
 
-def _route(ball, abricole: bool, caroms: list, drivers: list, own: list) -> tuple:
-    route = []
+def _route(ball: int | None, abricole: bool, caroms: list[Any], drivers: list[Any], own: list[Any]) -> tuple[Any, ...]:
+    route: list[tuple[Any, Any]] = []
     if abricole:
         route.append((CUE, CUSHION))
     for i in caroms:
         route.append((CUE, i[1]))
-    prev = CUE
+    prev: Any = CUE
     for i in drivers:
         route.append((prev, i[1]))
         prev = i[1]
@@ -523,11 +530,11 @@ def _route(ball, abricole: bool, caroms: list, drivers: list, own: list) -> tupl
     return tuple(route)
 
 
-def _example_combo(ball, pocket, n: int) -> _Example:
+def _example_combo(ball: object, pocket: object, n: int) -> _Example:
     return _Example(ball, pocket, n)
 
 
-def _obj_inside_pocket(items: list) -> bool:
+def _obj_inside_pocket(items: list[Any]) -> bool:
     """«чужой» between two pocket runs, the second with no «в» of its own: one pocket said
     around it («в правый чужой угол»), not a pocket and then a new call."""
     for k in range(1, len(items) - 1):
@@ -538,8 +545,9 @@ def _obj_inside_pocket(items: list) -> bool:
     return False
 
 
-def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = None,
-            precision: str = "side_for_corners") -> Call | Refusal | set:
+def resolve(items: list[Any], text: str, mode: str, balls_left: frozenset[int] | None,
+            memo: dict[tuple[Any, ...], Reading] | None = None,
+            precision: str = "side_for_corners") -> Call | Refusal | set[Any]:
     """The call that counts (C9: the last of several), a Refusal, or a set of
     different calls when the words split into calls in more than one way.
 
@@ -548,7 +556,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     the readings of the same words."""
     memo = {} if memo is None else memo
 
-    def assembled(part: list):
+    def assembled(part: list[Any]) -> Reading:
         key = tuple(part)
         got = memo.get(key)
         if got is None:
@@ -577,9 +585,9 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     def could_be_call(j: int, k: int) -> bool:
         return balls_before[k] - balls_before[j] <= 2 and 1 <= pockets_before[k] - pockets_before[j] <= 2
 
-    cache: dict = {}
+    cache: dict[tuple[int, int], bool] = {}
 
-    def call_at(j: int, k: int):
+    def call_at(j: int, k: int) -> bool:
         if (j, k) not in cache:
             cache[(j, k)] = could_be_call(j, k) and isinstance(assembled(items[j:k]), (Call, set))
         return cache[(j, k)]
@@ -622,7 +630,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     return first
 
 
-def several_calls_unclear(span, text: str, said) -> Refusal:
+def several_calls_unclear(span: tuple[int, int], text: str, said: object) -> Refusal:
     """Q8: a whole call (``said``, a Call or a set of its readings), then another
     started and not finished (``span``). The hint repeats the whole call said."""
     return Refusal("several_calls_unclear", span, "", {"word": text[span[0]:span[1]],

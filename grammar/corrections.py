@@ -21,15 +21,16 @@ list of items that ``assembly`` checks as usual.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .lexicon import IGNORED_TAGS, normalize
+from .lexicon import IGNORED_TAGS, Word, normalize
 from .refusal import Refusal
 
 BALL, POCKET, WAY = "ball", "pocket", "way"
 _BALL_KINDS = ("called", "obj")
 
 
-def part_of(item) -> str:
+def part_of(item: tuple[Any, ...]) -> str:
     """Which part of a call an item says: the ball, the pocket or the way."""
     if item[0] in _BALL_KINDS:
         return BALL
@@ -47,7 +48,7 @@ class Correction:
     now: str
     word: str  # the correcting word: «вернее», «не … а»
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"part": self.part, "was": self.was, "now": self.now, "word": self.word}
 
 
@@ -57,18 +58,18 @@ class Step:
 
     op: str  # "base" | "corr" | "reset" | "not" (the negated words) | "but" (after «а»)
     # | "and_not" (after «а не»)
-    words: tuple
-    marker: object  # the marker Word (None for the base stretch)
+    words: tuple[Any, ...]
+    marker: Word | None  # the marker Word (None for the base stretch)
 
     @property
-    def content(self) -> list:
+    def content(self) -> list[Any]:
         return [w for w in self.words if not w.types <= IGNORED_TAGS]
 
 
-def plan(words: list) -> list[Step] | Refusal:
+def plan(words: list[Any]) -> list[Step] | Refusal:
     """The words split at correction markers, or a Refusal when a «не» has no «а»."""
     steps: list[Step] = []
-    cur: list = []
+    cur: list[Any] = []
     op, marker = "base", None
     i, n = 0, len(words)
     while i < n:
@@ -100,13 +101,13 @@ def plan(words: list) -> list[Step] | Refusal:
     return steps
 
 
-def _said(items: list, text: str) -> str:
+def _said(items: list[Any], text: str) -> str:
     if not items:
         return ""
     return text[min(i[2] for i in items):max(i[3] for i in items)]
 
 
-def _merge_pocket(old: list, new: tuple):
+def _merge_pocket(old: list[Any], new: tuple[Any, ...]) -> tuple[Any, ...]:
     """A pocket correction: with a kind word (угол, середина) it is a new pocket; without
     one it replaces only the words it says (the side, the end) and keeps the others."""
     parts = new[1]
@@ -122,7 +123,7 @@ def _merge_pocket(old: list, new: tuple):
         p for p in parts if p[0] != "V"), new[2], new[3])
 
 
-def _says_the_same(negated: list, said: list) -> bool:
+def _says_the_same(negated: list[Any], said: list[Any]) -> bool:
     """Does «не X» take back what was said: the same ball, or pocket words all among the
     pocket said («не в правый» of «в правый угол»)? A way is compared by its kinds of step."""
     if not negated or not said:
@@ -136,12 +137,12 @@ def _says_the_same(negated: list, said: list) -> bool:
     return {(i[0], i[1]) for i in negated} <= {(i[0], i[1]) for i in said}
 
 
-def correct(items: list, fix: list, text: str, word: str) -> tuple[list, list[Correction]]:
+def correct(items: list[Any], fix: list[Any], text: str, word: str) -> tuple[list[Any], list[Correction]]:
     """``items`` with each part that ``fix`` says replaced by it (in the place the old
     part was said); parts ``fix`` does not say are kept."""
     parts = {part_of(i) for i in fix}
-    out: list = []
-    done: set = set()
+    out: list[Any] = []
+    done: set[Any] = set()
     corrections: list[Correction] = []
     for p in (BALL, POCKET, WAY):
         if p in parts:
@@ -166,13 +167,13 @@ def correct(items: list, fix: list, text: str, word: str) -> tuple[list, list[Co
     return out, corrections
 
 
-def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list[Correction]] | Refusal:
+def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[Any], list[Correction]] | Refusal:
     """One reading of each stretch (``readings[k]`` the items of ``steps[k]``) → the
     items of the corrected call and what was corrected, or why a correction cannot
     be placed."""
-    state: list = []
+    state: list[Any] = []
     corrections: list[Correction] = []
-    negated: list | None = None
+    negated: list[Any] | None = None
     for step, items in zip(steps, readings):
         word = step.marker.text if step.marker is not None else ""
         if step.op == "base":
@@ -190,6 +191,7 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
         elif step.op == "not":
             negated = list(items)
         elif step.op == "and_not":
+            assert step.marker is not None  # every stretch after the base has its marker
             if not items:  # «тройку чисто в левый угол, а не»: the call stops short
                 return Refusal("incomplete", (step.marker.start, step.marker.end), "",
                                {"word": step.marker.text, "expected_key": "more"})
@@ -202,16 +204,17 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
             if not lead:  # «тройку, а не в угол»: not what was said before «а»
                 return Refusal("incomplete", (step.marker.start, step.marker.end), "correction_unplaced",
                                {"word": _said(items[:1], text)})
-            if lead:
+            if part is not None:  # (lead is not empty, so part is what it says)
                 now = [i for i in state if part_of(i) == part]
                 corrections.append(Correction(part, _said(lead, text), _said(now, text), "а не"))
             state = state + list(items[len(lead):])
         else:  # "but": what follows «а» replaces what followed «не»
+            assert step.marker is not None
             missing = {part_of(i) for i in negated or ()} - {part_of(i) for i in items}
             if missing:
                 marker = step.marker
                 return Refusal("incomplete", (marker.start, marker.end), "correction_unplaced",
-                               {"word": _said(negated, text)})
+                               {"word": _said(negated or [], text)})
             for p in (BALL, POCKET, WAY):
                 old = [i for i in negated or () if part_of(i) == p]
                 if old:
@@ -222,7 +225,7 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
                 items = [_merge_pocket(old_pockets, i) if i[0] == "pocket" else i for i in items]
             replaced = {part_of(i) for i in negated or ()} & {part_of(i) for i in state}
             for p in replaced:
-                old = [i for i in negated if part_of(i) == p]
+                old = [i for i in negated or () if part_of(i) == p]
                 said = [i for i in state if part_of(i) == p]
                 if not _says_the_same(old, said):
                     # «тройку чисто в правый угол, нет, не в левый, а …»: «не» takes back

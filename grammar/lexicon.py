@@ -13,6 +13,9 @@ import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+from .errors import GrammarError
 
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"  # built by lexicon_build.py
 
@@ -54,7 +57,8 @@ class Word:
 
     __slots__ = ("text", "start", "end", "tags", "types", "index")
 
-    def __init__(self, text: str, start: int, end: int, tags: tuple, index: int, types=None):
+    def __init__(self, text: str, start: int, end: int, tags: tuple[Any, ...], index: int,
+                 types: frozenset[Any] | None = None) -> None:
         self.text = text
         self.start = start
         self.end = end
@@ -73,17 +77,17 @@ class Word:
         return f"Word({self.text!r}, {self.start}, {self.end}, {self.tags!r})"
 
 
-_TYPES_CACHE: dict = {}
+_TYPES_CACHE: dict[tuple[Any, ...], frozenset[Any]] = {}
 
 
-def _types(tags: tuple) -> frozenset:
+def _types(tags: tuple[Any, ...]) -> frozenset[Any]:
     got = _TYPES_CACHE.get(tags)
     if got is None:
         got = _TYPES_CACHE[tags] = frozenset(t for t, _ in tags)
     return got
 
 
-def _parse_tag(tag: str) -> tuple:
+def _parse_tag(tag: str) -> tuple[Any, ...]:
     kind, _, value = tag.partition(":")
     if not value:
         return (kind, None)
@@ -91,35 +95,40 @@ def _parse_tag(tag: str) -> tuple:
 
 
 @lru_cache(maxsize=1)
-def load() -> tuple[dict, dict, list[str]]:
+def load() -> tuple[
+    dict[str, tuple[tuple[Any, ...], frozenset[Any]]],
+    tuple[dict[tuple[Any, ...], tuple[Any, ...]], dict[str, tuple[Any, ...]]],
+    list[str],
+]:
     """(word → tags, ((w1, w2, …) → tags, first word → phrase lengths), every form
     as stored) from the shipped file."""
     data = json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))
-    words: dict[str, tuple] = {}
-    forms = []
+    words: dict[str, tuple[Any, ...]] = {}
+    forms: list[str] = []
     for form, tags in data["words"].items():
         forms.append(form)
         key = normalize(form)
         merged = set(words.get(key, ())) | {_parse_tag(t) for t in tags}
         words[key] = tuple(sorted(merged, key=str))
-    phrases: dict[tuple, tuple] = {}
+    phrases: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for phrase, tags in data["phrases"].items():
         forms.extend(phrase.split())
         phrases[tuple(normalize(phrase).split())] = tuple(_parse_tag(t) for t in tags)
     # entry: (tags, tag types); each phrase's first word → the phrase lengths, longest first
     entries = {w: (tags, _types(tags)) for w, tags in words.items()}
-    firsts: dict[str, tuple] = {}
+    firsts: dict[str, tuple[Any, ...]] = {}
     for p in phrases:
         firsts[p[0]] = tuple(sorted(set(firsts.get(p[0], ())) | {len(p)}, reverse=True))
     return entries, (phrases, firsts), forms
 
 
 @lru_cache(maxsize=1)
-def render_forms() -> dict:
-    return json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))["render"]
+def render_forms() -> dict[str, Any]:
+    forms: dict[str, Any] = json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))["render"]
+    return forms
 
 
-def _digit_tags(norm: str) -> tuple:
+def _digit_tags(norm: str) -> tuple[Any, ...]:
     m = DIGIT_RE.fullmatch(norm)
     if not m:
         return ()
@@ -135,14 +144,16 @@ def _digit_tags(norm: str) -> tuple:
     return tuple((t, n) for t in types if t != "NUM_ELL" or n <= 3)
 
 
-class TooLong(Exception):
-    def __init__(self, span):
+class TooLong(GrammarError):
+    """More words than a call may have (``span``: from the first word to the end)."""
+
+    def __init__(self, span: tuple[int, int]) -> None:
         self.span = span
 
 
 def split_words(text: str, limit: int | None = MAX_WORDS) -> list[tuple[str, int, int]]:
     """The words of ``text`` with their char spans; raises TooLong past ``limit`` words."""
-    out = []
+    out: list[tuple[str, int, int]] = []
     append = out.append
     for m in WORD_RE.finditer(text):
         if len(out) == limit:

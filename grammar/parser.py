@@ -25,7 +25,7 @@ from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, t
 from .refusal import Refusal
 
 MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
-# The match setting pocket_precision (Q2, DESIGN.md): a corner needs its side, or not.
+# The match setting pocket_precision (Q2): a corner needs its side, or not.
 POCKET_PRECISIONS = ("side_for_corners", "any")
 MAX_READINGS = 32  # more readings alive than this: refused as too convoluted (C4)
 

@@ -1,7 +1,7 @@
-"""A refused call: the code (DESIGN.md), where (char span), and the reason a referee gives.
+"""A refused call: the code (docs/refusals.md), where (char span), and the reason a referee gives.
 
 Messages and hints are Russian by default and English with ``lang="en"``.
-Codes: the DESIGN.md set (empty, unknown_word, no_ball, no_pocket,
+Codes: the call's JSON contract set (empty, unknown_word, no_ball, no_pocket,
 pocket_not_definite, no_route, several_calls_unclear, contradiction, ambiguous,
 count_mismatch, ball_not_on_table, incomplete) plus two added here: ``too_long``
 (over 60 words, refused at once) and ``unexpected_word`` (a known word where no
@@ -11,6 +11,7 @@ phrase of a call can use it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from .messages import N_, trl
@@ -21,7 +22,7 @@ CODES = (
     "ball_not_on_table", "incomplete", "too_long", "unexpected_word",
 )
 
-# The clause each refusal rests on (RULES.md).
+# The clause each refusal rests on (docs/rules.md).
 CLAUSES = {
     "empty": "C9", "unknown_word": "C4", "no_ball": "C2", "no_pocket": "C2",
     "pocket_not_definite": "Q2", "no_route": "C2", "several_calls_unclear": "Q8",
@@ -232,9 +233,10 @@ EXPECTED = {
 }
 
 
-def _or(items, lang: str, sep: str | None) -> str:
+def _or(items: Iterable[str], lang: str, sep: str | None) -> str:
     """«a», «b» or «c» (``sep`` ", ") or «a» or «b» or «c» (``sep`` None), in ``lang``."""
     items = list(items)
+    out: str
     if sep is not None and len(items) > 2:
         items = [sep.join(items[:-1]), items[-1]]
     out = items[0]
@@ -298,7 +300,7 @@ class Refusal:
     def hint(self, lang: str = "ru") -> str:
         return self._fill(trl(lang, self._texts()[1]), lang)
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         return {
             "code": self.code,
             "message": self.message(lang),

@@ -1,6 +1,6 @@
 """The short outcome notation: what happened on a stroke, typed by a scorer.
 
-``parse_outcome(text)`` turns the notation into the outcome JSON dict of DESIGN.md
+``parse_outcome(text)`` turns the notation into the outcome JSON dict of ``rules/outcome.py``
 (``Outcome.from_json`` then checks it against the rules); ``render_outcome(dict)``
 writes a dict back in the notation (``parse_outcome(render_outcome(d)) == d``).
 The grammar is ``notation.lark`` (Lark, LALR). Case does not matter, «ё» reads as «е».
@@ -73,6 +73,7 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, Unexpec
 
 from pyramid_referee.grammar.call import pocket_from_words
 
+from .errors import RulesError
 from .messages import N_, trl
 from .outcome import MAX_EVENTS
 
@@ -133,7 +134,7 @@ _EXPECTED = {
 _FOUL_WORD_TERMINALS = ("OTHERS_BALL", "CUE_EDGE", "WRONG_SIDE", "MOVING")
 
 
-class NotationError(ValueError):
+class NotationError(RulesError, ValueError):
     """A notation that does not parse: where (1-based column) and what was expected."""
 
     def __init__(self, column: int, what: str, expected: tuple[tuple[str, str], ...] = (), /,
@@ -271,7 +272,7 @@ def _motion(tree: Tree, events: list, columns: list) -> None:
 
 
 def parse_outcome(text: str) -> dict:
-    """The short notation → the outcome JSON dict of DESIGN.md. Raises NotationError."""
+    """The short notation → the outcome JSON dict of ``rules/outcome.py``. Raises NotationError."""
     return parse_outcome_located(text)[0]
 
 

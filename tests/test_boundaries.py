@@ -1,4 +1,4 @@
-"""DESIGN.md's boundaries: grammar never imports voice or rules; rules imports only
+"""The package boundaries: grammar never imports voice or rules; rules imports only
 the Call AST from grammar; voice never imports rules. Checked on the source text
 (every import statement, relative ones resolved), so a new module cannot slip by.
 """

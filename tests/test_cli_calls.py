@@ -1,4 +1,4 @@
-"""The calls subcommands: parse, validate, explain (DESIGN.md "Command line")."""
+"""The calls subcommands: parse, validate, explain."""
 
 import json
 import subprocess

@@ -6,7 +6,7 @@ line on stderr and exit 2, never a traceback (checked in a subprocess where it m
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import http.server
 import json
 import os
@@ -216,7 +216,7 @@ def test_model_download_refuses_a_wrong_checksum_and_accepts_an_existing_model(i
     served.mkdir()
     with zipfile.ZipFile(served / "m.zip", "w") as zf:
         zf.writestr(f"{vm.MODEL_NAME}/am/final.mdl", b"x")
-    handler = lambda *a, **kw: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **kw)  # noqa: E731
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:

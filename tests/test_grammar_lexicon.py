@@ -53,7 +53,7 @@ def test_phrases_are_one_word():
     ("со стороны игрока", ("END", "near")), ("на противоположной стороне", ("END", "far")),
     ("к себе", ("END", "near")), ("свой угол", ("END", "near")),
 ])
-def test_near_and_far_phrases_of_terms_md(phrase, tag):  # Q2
+def test_near_and_far_phrases_players_use(phrase, tag):  # Q2
     words = tag_words(f"в левый угол {phrase.upper()}")
     assert [w.text for w in words] == ["в", "левый", "угол", phrase.upper()]
     assert tag in words[-1].tags

@@ -194,7 +194,7 @@ def test_c9_short_cardinal_is_ball_or_cushions():
     assert parse("тройку от двойки в середину").route == (("cue", 3), (3, 2), (3, "pocket"))
 
 
-# -- corrections (C9, issue 8): a correction replaces the part it says and keeps the rest -----
+# -- corrections (C9): a correction replaces the part it says and keeps the rest -----
 
 @pytest.mark.parametrize("text, ball, pocket, route", [
     ("не тройку, а пятёрку чисто в правый угол", 5, Pocket("corner", "right"), (("cue", 5), (5, "pocket"))),

@@ -177,7 +177,7 @@ def test_a_side_word_after_the_pocket_noun_names_the_side(text, kind, side):  # 
         assert (call.pocket.kind, call.pocket.side, call.pocket.end) == (kind, side, None)
 
 
-def test_an_end_word_says_corner():  # Q2, terms.md
+def test_an_end_word_says_corner():  # Q2
     for text in ("в правый дальний", "в левую дальнюю лузу", "в ближнюю левую", "в левый к себе",
                  "в свой левый"):
         call = parse(f"тройку чисто {text}")
@@ -192,7 +192,7 @@ def test_chuzhoi_is_the_object_ball_never_a_pocket():  # C5
     assert parse("чужой чисто в левый угол", balls_left=[3]).ball is None  # C5 as before
 
 
-# «чужой» is the object ball (C5, terms.md) in every word order: said among the pocket's
+# «чужой» is the object ball (C5) in every word order: said among the pocket's
 # words it is refused with one reason, and the hint keeps the other pocket words said.
 @pytest.mark.parametrize("text", [
     "тройку чисто в чужой угол", "тройку чисто в правый чужой угол", "тройку чисто в чужой правый угол",

@@ -156,7 +156,7 @@ def test_a_call_finished_before_the_click_is_accepted(ko_model, say, tmp_path):
     assert t.missing_words == ()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7 (blocked until recordings from a real table exist): the strike detector takes some of the Korean "
+@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
                    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
                    "covered by the Vosk test doubles")
 def test_a_click_between_the_words_of_the_call_makes_it_late(ko_model, say, tmp_path):
@@ -192,7 +192,7 @@ def test_a_knock_soon_after_a_strike_with_no_call_between_is_the_strokes_own(ko_
 
 
 def test_a_new_call_ends_the_stroke_so_a_strike_right_after_it_is_found(ko_model, say, tmp_path):
-    """Issue 7's second fault: the next call said inside the 3 s after a strike, the next strike
+    """The detector's second fault: the next call said inside the 3 s after a strike, the next strike
     soon after it. Players call when the balls have stopped, so the call ends the stroke: the
     second strike is found, and the call counts for it."""
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
@@ -288,7 +288,6 @@ def _session(tmp_path):
 
 
 def _live(ko_model, session, detector=True):
-    from pyramid_referee.voice.strike import StrikeDetector
 
     return listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=ko_detector() if detector else None,
                               parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call, lang="en")
@@ -311,7 +310,7 @@ def _play(referee, path, outcomes, key_strikes=()):
     return decisions, entered, shown
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7 (blocked until recordings from a real table exist): the strike detector takes some of the Korean "
+@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
                    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
                    "covered by the Vosk test doubles")
 def test_live_referee_decides_judges_and_stores_each_stroke(ko_model, say, tmp_path):
@@ -379,7 +378,7 @@ def test_live_referee_next_call_begun_right_after_the_strike_is_heard_whole(ko_m
     assert s.clicks[0] + 0.1 <= before[0].start
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7 (blocked until recordings from a real table exist): the strike detector takes some of the Korean "
+@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
                    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
                    "covered by the Vosk test doubles")
 def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(ko_model, say, tmp_path, monkeypatch):
@@ -400,7 +399,7 @@ def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(ko_mode
     assert [(d.status, d.heard) for d in live] == [("accepted", "오른쪽 음악"), ("rejected", "왼쪽")]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7 (blocked until recordings from a real table exist): the strike detector takes some of the Korean "
+@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
                    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
                    "covered by the Vosk test doubles")
 def test_live_referee_does_not_hear_its_own_voice(ko_model, say, tmp_path):
@@ -561,7 +560,7 @@ print(json.dumps({"t_play": t_play, "t_done": t_done, "reported": reported, "dec
 """
 
 
-@pytest.mark.xfail(strict=False, reason="issue 7 (blocked until recordings from a real table exist): the strike detector takes some of the Korean "
+@pytest.mark.xfail(strict=False, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
                    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
                    "covered by the Vosk test doubles. Not strict: through the real audio server the "
                    "blocks fall differently from run to run, so now and then no consonant is taken")

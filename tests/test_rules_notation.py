@@ -1,4 +1,4 @@
-"""The short outcome notation (rules/notation.py): text → the outcome JSON of DESIGN.md."""
+"""The short outcome notation (rules/notation.py): text → the outcome JSON (rules/outcome.py)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_P1a_miss_in_short_form_is_a_letter():
 
 
 def test_hits_in_order_design_route_example():
-    # DESIGN.md's route example as outcome events: cue→6, cue→11, 11→3, 3 into the middle.
+    # The call's route example as outcome events: cue→6, cue→11, 11→3, 3 into the middle.
     assert parse_outcome("биток 6, биток 11, 11 3, 3 в середину")["events"] == [
         {"type": "hit", "a": "cue", "b": 6},
         {"type": "hit", "a": "cue", "b": 11},
@@ -91,7 +91,7 @@ def test_P1_fouls_by_letter_or_word(text, letters):
 
 
 def test_P1_derived_letters_mean_their_events():
-    # а/б/в/ж are shown by events and flags, not carried as letters (DESIGN.md outcome).
+    # а/б/в/ж are shown by events and flags, not carried as letters (the outcome's JSON).
     with pytest.raises(NotationError) as e:
         parse_outcome("фол г б")
     assert e.value.column == 7 and "биток в" in e.value.message("ru")
@@ -194,7 +194,7 @@ def test_render_then_parse_round_trips(d):
     assert parse_outcome(render_outcome(d)) == d
 
 
-# -- pockets read as the call language reads them (issue 8) ---------------------------------
+# -- pockets read as the call language reads them ---------------------------------
 
 def _corpus_pockets():
     """The pocket phrases of the call corpus (corpora/calls/pocket_names.jsonl) with what the

@@ -10,6 +10,9 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from hypothesis import settings as h_settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from pyramid_referee.match.store import (SCHEMA_VERSION, StandingRecord, Store, StoreError, StrokeRecord,
                                         default_db_path)
@@ -231,10 +234,6 @@ def test_default_path_env_and_platformdirs(monkeypatch, tmp_path):
 
 
 # ---------------------------------------------------------------- stateful: store + session vs a model
-
-from hypothesis import settings as h_settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 
 class StoreMachine(RuleBasedStateMachine):

@@ -1,4 +1,4 @@
-"""The JSON API of ``serve`` (DESIGN.md, ``serve``), through Starlette's TestClient.
+"""The JSON API of ``serve`` (docs/serve.md), through Starlette's TestClient.
 
 What a pad or another program may do, what it may not (no PIN, a wrong PIN, another site,
 bad input), and that whatever it does lands in the same store as ``play`` writes.

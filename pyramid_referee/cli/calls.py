@@ -70,13 +70,10 @@ def _check_text(text: str) -> None:
 
 
 def _parse(text: str, args):
-    from ..grammar import GrammarError, parse
+    from ..grammar import parse
 
     _check_text(text)
-    try:
-        return parse(text, mode=args.mode, balls_left=args.balls_left, pocket_precision=args.pocket_precision)
-    except GrammarError as exc:
-        raise UserError(str(exc)) from None
+    return parse(text, mode=args.mode, balls_left=args.balls_left, pocket_precision=args.pocket_precision)
 
 
 def _cmd_parse(args) -> int:
@@ -215,15 +212,12 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
 
 
 def _cmd_explain(args) -> int:
-    from ..grammar import GrammarError, explain
+    from ..grammar import explain
 
     lang = get_lang()
     _check_text(args.text)
-    try:
-        result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang,
-                         pocket_precision=args.pocket_precision)
-    except GrammarError as exc:
-        raise UserError(str(exc)) from None
+    result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang,
+                     pocket_precision=args.pocket_precision)
     if args.svg is not None:
         from ..teach.diagram import call_svg, refusal_svg
 

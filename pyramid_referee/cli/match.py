@@ -546,7 +546,7 @@ def cmd_undo_redo(args) -> int:
     return 0
 
 
-_ROUTE_KINDS = {  # terms.md
+_ROUTE_KINDS = {  # the route words as players say them
     "clean": N_("clean"),
     "abricole": N_("abricole"),
     "bank": N_("off the cushion (bank)"),

@@ -203,10 +203,7 @@ def cmd_timeline(args) -> int:
 def _open_model(args):
     from ..referee.listen import open_model
 
-    try:
-        return open_model(args.model, verbose=args.verbose, lang=get_lang())
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    return open_model(args.model, verbose=args.verbose, lang=get_lang())
 
 
 def _missing_note(missing) -> str | None:
@@ -239,19 +236,13 @@ def cmd_transcribe(args) -> int:
     balls = args.balls_left
     from pyramid_referee.voice.audio import read_wav_info  # fail on a bad file before loading the model
 
-    try:
-        read_wav_info(args.file, lang=get_lang())
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    read_wav_info(args.file, lang=get_lang())
     if args.events:
         _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
-    try:
-        result = transcribe(args.file, model, mode=mode(args.mode), balls_left=balls,
-                            pocket_precision=args.pocket_precision,
-                            alternatives=args.alternatives, lang=get_lang())
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    result = transcribe(args.file, model, mode=mode(args.mode), balls_left=balls,
+                        pocket_precision=args.pocket_precision,
+                        alternatives=args.alternatives, lang=get_lang())
     note = _missing_note(result.missing_words)
     if note:
         print(note, file=sys.stderr)
@@ -297,11 +288,8 @@ def cmd_model_path(args) -> int:
     from ..referee.listen import call_words
 
     lang = get_lang()
-    try:
-        loc = vm.find_model(args.model, lang=lang)
-        model = vm.load_model(loc.path, lang=lang)
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    loc = vm.find_model(args.model, lang=lang)       # a VoiceError is the user's: main() says it
+    model = vm.load_model(loc.path, lang=lang)
     words = list(dict.fromkeys(w for w in call_words() if w and w != "[unk]"))
     missing = vm.missing_words(model, words)
     if len(missing) == len(words):
@@ -358,9 +346,9 @@ def cmd_model_download(args) -> int:
         progress.close()
         raise UserError(f"{exc}. " + tr("You can place the model by hand: ")
                         + vm.manual_instructions(get_lang(), dest)) from None
-    except _voice_errors() as exc:
+    except _voice_errors():
         progress.close()
-        raise UserError(str(exc)) from None
+        raise
     progress.close()
     if fetched:
         print(tr("model verified (size, md5) and unpacked into {path}").format(path=path))

@@ -105,7 +105,7 @@ def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
     """Every registered table as the board shows it (see the module's text)."""
     out = []
     for (tid, name, queued, heard, silent_s, match_id, players, settings, to_wins,
-         mstatus, mresult, seq, verdict, state, vlang, changed_seq, changed_status, wins,
+         mstatus, _mresult, seq, verdict, state, vlang, changed_seq, changed_status, wins,
          conflicts) in con.execute(_TABLES_SQL):
         players, settings, verdict, state = _j(players), _j(settings) or {}, _j(verdict), _j(state)
         target = int(settings.get("target", 71))
@@ -212,7 +212,7 @@ def club(con, lang: str = "ru") -> dict:
                                        "penalties": 0, "calls_accepted": 0, "calls_refused": 0})
 
     day = _day_start()
-    for (table, tid, match_id, seq, players, scores, result, ended) in con.execute(_GAME_ENDS_SQL):
+    for (table, _tid, match_id, seq, players, scores, result, ended) in con.execute(_GAME_ENDS_SQL):
         players, scores, result = _j(players) or [], _j(scores) or {}, _j(result) or {}
         for p in players:
             st = player(p)
@@ -224,7 +224,7 @@ def club(con, lang: str = "ru") -> dict:
                                 "scores": scores, "result": result,
                                 "line": _day_game_line(table, players, scores, result, lang)})
     matches_today = []
-    for table, tid, match_id, players, to_wins, result, ended in con.execute(_MATCHES_TODAY_SQL, (day,)):
+    for table, _tid, match_id, players, to_wins, result, ended in con.execute(_MATCHES_TODAY_SQL, (day,)):
         players, result = _j(players) or [], _j(result) or {}
         matches_today.append({"table": table, "match": match_id, "time": _hm(ended), "players": players,
                               "to_wins": to_wins, "result": result,

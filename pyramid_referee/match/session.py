@@ -261,7 +261,7 @@ NO_CALL_WORDS = ("без заказа", "нет заказа", "no call")
 def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:
     """The call as typed → accepted Call, refusal (C4, C9) or none.
 
-    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in DESIGN.md's JSON
+    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in the call's JSON
     form (checked by ``Call.from_json``); anything else goes to the call parser.
     """
     src = (text or "").strip()

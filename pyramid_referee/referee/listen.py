@@ -4,7 +4,7 @@
 live.py) runs it on a microphone and, after each strike, takes the outcome from the scorer and
 judges the stroke.
 
-One stream of blocks feeds both the recognizer and the strike detector (DESIGN.md, "Voice");
+One stream of blocks feeds both the recognizer and the strike detector (docs/dev/voice.md);
 the recognizer's word times and the detector's strike times are both counted in samples from
 the start of the audio, so they share one clock. The event stream (Vosk final results with
 audio-clock times, and ``{"strike": t}``) is exactly what ``pyramid-referee timeline`` reads.

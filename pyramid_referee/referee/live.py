@@ -45,12 +45,8 @@ from ..i18n import UserError, get_lang, tr
 def list_devices(console, lang: str) -> int:
     """``--list-devices``: the input devices, one a line."""
     from pyramid_referee.voice.audio import list_devices as devices_of
-    from pyramid_referee.voice.errors import VoiceError
 
-    try:
-        devices = devices_of(lang=lang)
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
+    devices = devices_of(lang=lang)
     from ..cli.options import print_input_devices
 
     return print_input_devices(devices)  # as ``strikes --list-devices`` lists them
@@ -91,12 +87,7 @@ def club_for(args):
 
 def load_model(args, lang: str):
     """The Vosk model and where it was found (first: no store or microphone is touched without one)."""
-    from pyramid_referee.voice.errors import VoiceError
-
-    try:
-        return listen.open_model(args.model, verbose=args.verbose, lang=lang)
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
+    return listen.open_model(args.model, verbose=args.verbose, lang=lang)
 
 
 def strike_profile(args, console):
@@ -155,25 +146,17 @@ def open_stored(args, stack: ExitStack, lang: str):
 
 def open_recognizer(args, model, session, profile, lang: str) -> listen.LiveReferee:
     """The recognizer and (``--strike audio``) the strike detector, on one clock."""
-    from pyramid_referee.voice.errors import VoiceError
     from pyramid_referee.voice.strike import StrikeDetector
 
-    try:
-        return listen.LiveReferee(model, session,
-                                  detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
-                                  alternatives=args.alternatives, lang=lang)
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
+    return listen.LiveReferee(model, session,
+                              detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
+                              alternatives=args.alternatives, lang=lang)
 
 
 def open_microphone(args, lang: str):
     from pyramid_referee.voice import audio
-    from pyramid_referee.voice.errors import VoiceError
 
-    try:
-        return audio.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
+    return audio.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
 
 
 def create_match(args, stack: ExitStack, new: NewMatch, lang: str):
@@ -253,7 +236,7 @@ class Display:
                 self.speaker.say(text)  # «заказ принят: …»
 
     def unsure_notices(self, det, n_unsure: int, n_strikes: int) -> None:
-        """Say so where the detector is unsure (issue 7): a possible strike it did not count,
+        """Say so where the detector is unsure: a possible strike it did not count,
         or a strike it counted without being sure; the fall-back is --strike key."""
         for t in det.unsure[n_unsure:]:
             self.line("[yellow]" + tr(

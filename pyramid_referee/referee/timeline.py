@@ -44,14 +44,14 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..i18n import N_, json_problem_ru, trl
+from ..i18n import N_, UserError, json_problem_ru, trl
 
 UNK = "[unk]"
 
 
 # --- events -----------------------------------------------------------------------------------
 
-class EventError(ValueError):
+class EventError(UserError, ValueError):
     """A malformed event line; says which line and which field."""
 
     def __init__(self, line: int | None, field: str, problem: str, ru_values: dict | None = None, **values):
@@ -182,7 +182,7 @@ def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
     if "partial" in obj:
         if not isinstance(obj["partial"], str):
             raise EventError(line, "partial", N_("expected a text"))
-        return None  # partial results are never final (DESIGN.md, "Voice")
+        return None  # partial results are never final (docs/dev/voice.md)
     if "text" in obj:
         if obj["text"]:
             raise EventError(line, "result", N_("a result with text needs its words (SetWords(True))"))

@@ -201,7 +201,7 @@ def _call_field(data: dict, default: str | None) -> str | None:
     call = data["call"]
     if call is None or isinstance(call, str):
         return call
-    if isinstance(call, dict):  # DESIGN.md's call JSON, as ``play`` takes it
+    if isinstance(call, dict):  # the call's JSON (``Call.to_json``), as ``play`` takes it
         return _dumps(call)
     raise _bad_json(tr("«call» must be the call's text or null"))
 

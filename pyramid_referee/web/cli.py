@@ -1,4 +1,4 @@
-"""``pyramid-referee serve``: the table's web face (DESIGN.md, ``serve``).
+"""``pyramid-referee serve``: the table's web face (docs/serve.md).
 
 ``serve [--db PATH] [--match ID | --players A B] [--host H] [--port P] [--pin PIN] [--club URL]``: the
 scoreboard at ``/``, the marker's pad at ``/pad``, the JSON API under ``/api``. It binds

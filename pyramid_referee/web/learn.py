@@ -25,14 +25,14 @@ from starlette.routing import Route
 
 from ..teach import diagram
 from ..teach import drill
-from ..i18n import tr
+from ..i18n import UserError, tr
 
 MAX_CALL = 300        # characters of a typed call or answer (a spoken call is far shorter)
 MAX_SEED = 10 ** 9
 MAX_INDEX = 100       # exercises of one seed: generating the N-th makes the N before it
 
 
-class LearnInputError(ValueError):
+class LearnInputError(UserError, ValueError):
     """A query parameter the teaching page's API cannot use (422 with the Russian message)."""
 
 

@@ -84,7 +84,7 @@ def _stroke_json(s: Session, row, lang: str) -> dict:
 
 
 def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
-    """The whole picture a page needs; see DESIGN.md (``serve``) for the contract's keys."""
+    """The whole picture a page needs; its keys are the JSON API's contract."""
     st = s.state.to_json()
     target = s.settings.target
     players = st["players"]
