@@ -40,7 +40,7 @@ class ClubError(UserError):
     """The club server cannot be used as asked (not registered, bad URL)."""
 
 
-class ClubConflict(Exception):
+class ClubConflict(ClubError):
     """The club server refused a batch: it holds that match or stroke of this table otherwise."""
 
     def __init__(self, match: int, seq: int | None) -> None:
