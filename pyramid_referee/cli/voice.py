@@ -186,13 +186,13 @@ def cmd_timeline(args) -> int:
 
     lines = read_text_lines(args.events)
     try:
-        utterances, strikes = tl.read_events(lines)
+        events = tl.read_timeline(lines)
+        # Q13, Q14: outcomes entered with no strike heard, strikes the marker took back
+        decisions = events.decide(mode=mode(args.mode), balls_left=args.balls_left,
+                                  pocket_precision=args.pocket_precision, lang=get_lang())
     except tl.EventError as exc:
         raise UserError(f"{args.events}: {exc.text(get_lang())}") from None
-    decisions = tl.decide(utterances, strikes, mode=mode(args.mode), balls_left=args.balls_left,
-                            pocket_precision=args.pocket_precision,
-                          lang=get_lang())
-    if not strikes and not args.json:
+    if not events.strikes and not events.outcomes and not args.json:
         print(tr("no strikes in the file"), file=sys.stderr)
     _print_decisions(decisions, args.json)
     return 0

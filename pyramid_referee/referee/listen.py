@@ -163,8 +163,16 @@ def grammar_render() -> Callable | None:
 
 
 def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -> str:
-    """One line for a person: what counts for this strike and why."""
-    at = f"{d.strike:.2f}"
+    """One line for a person: what counts for this strike and why; a stroke whose strike was not
+    heard (Q13) or a strike the marker took back (Q14) says so at the end."""
+    line = _describe(d, lang, render)
+    if d.strike is None:  # Q13: «удар не услышан — заказ взят по вводу исхода: заказ принят: …»
+        return f"{d.note}: {line.split(': ', 1)[1]}"
+    return f"{line} — {d.note}" if d.note else line
+
+
+def _describe(d: tl.Decision, lang: str, render: Callable | None) -> str:
+    at = f"{d.strike if d.strike is not None else d.outcome or 0:.2f}"
     if d.status == "accepted":
         said = d.heard
         if render is not None:
