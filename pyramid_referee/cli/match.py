@@ -258,7 +258,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.session import Session
+    from ..match.session import Session, strike_marks
     from .play import render_scoreboard, scoreboard_line
     from ..match.report import outcome_as_typed
 
@@ -289,6 +289,9 @@ def cmd_show(args) -> int:
             call = tr("no call")
         elif rec.call_status == "refused":
             call += tr(" (refused)")
+        marks = strike_marks(rec.strike, lang)  # Q13, Q14: what the voice referee heard of the strike
+        if marks:
+            call += " (" + "; ".join(marks) + ")"
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
         why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
