@@ -14,8 +14,9 @@ import pytest
 
 from pyramid_referee import cli
 from pyramid_referee.match.store import Store
-from test_cli_voice import (FileMic, MarkerAtThePad, _an_endless_microphone_after_a_call, cached_korean_model,  # noqa: F401 (fixtures)
-                            korean_stand_ins, needs_espeak)
+from test_cli_voice import (FileMic, MarkerAtThePad, ScorerAtTheKeyboard,  # noqa: F401 (fixtures)
+                            _an_endless_microphone_after_a_call, cached_korean_model, korean_stand_ins,
+                            needs_espeak)
 from test_listen import ko_model  # noqa: F401 (a fixture)
 from club_helpers import (  # noqa: E402
     register_table as _register,
@@ -47,7 +48,7 @@ def test_listen_with_club_sends_the_strokes_it_judges_to_the_club_server(
     db = tmp_path / "m.db"
     table_id = _register(club_url, db, "Стол 1")
     s, mics = _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch)
-    monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(s.clicks[0] + 0.05, "биток 3, 3 в середину")]))
     rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--mode", "clean", "--club", club_url])
     out = capsys.readouterr().out
     assert rc == 0, out

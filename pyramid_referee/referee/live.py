@@ -312,6 +312,7 @@ class LiveRun:
         self.held: list[str] = []  # lines typed before a strike was decided for them
         self.typed_at: float | None = None  # audio time an outcome was typed with no strike waiting (Q13)
         self.audio_over = False
+        self.input_over = False  # the keyboard thread read the end of input
         self._published = None  # --pad: the heard call last stored as standing (Q13)
 
     # ------------------------------------------------------------------ start
@@ -489,12 +490,15 @@ class LiveRun:
             line = self.held.pop(0)
             self.display.line(prompt + line)
             return line
+        if self.input_over:
+            raise EOFError
         self.console.print(prompt, end="")
         while True:
             kind, x = self.decided.get()
             if kind == "typed":
                 return x
             if kind == "eof":
+                self.input_over = True
                 raise EOFError
             if kind == "end":
                 self.audio_over = True
@@ -505,7 +509,7 @@ class LiveRun:
         """The next strike the audio thread decided (--strike key: after Enter); None when the
         input or the audio ended, or (--pad) the match is over on the pad."""
         while True:
-            if self.audio_over:
+            if self.audio_over or (self.input_over and not self.held):
                 return None
             if self.key:
                 try:
@@ -542,6 +546,7 @@ class LiveRun:
                             self.typed_at = self.referee.time
                 continue
             if kind == "eof":
+                self.input_over = True
                 if not self.held:
                     return None  # the input ended with nothing waiting for a strike
                 continue

@@ -127,9 +127,20 @@
   $("redo").addEventListener("click", async () => { const r = await post("/api/redo", {}); if (r.ok && r.data.seq == null) say(T.nothing_to_redo, true); });
   $("new-game").addEventListener("click", async () => { if (confirm(T.new_game_confirm)) { const r = await post("/api/new", {}); if (r.ok) clearOutcome(); } });
 
-  render();
+  // -- a false strike (Q14): the strike that made the heard call late is taken back -----------
+  function renderTakeBack() {
+    const c = state.standing_call;
+    $("take-back").hidden = !(c && c.can_take_back);
+  }
+  $("take-back").addEventListener("click", async () => {
+    const c = state.standing_call;
+    const r = await post("/api/strike/take-back", c && c.strike != null ? { strike: c.strike } : {});
+    if (r.ok) say(T.taken_back_done, false);
+  });
+
+  render(); renderTakeBack();
   if (state.notices && state.notices.length) say(state.notices.join("; "), true);
   if (!pin) askPin(false);
   const es = new EventSource("/api/events");
-  es.addEventListener("state", (e) => { state = JSON.parse(e.data); render(); });
+  es.addEventListener("state", (e) => { state = JSON.parse(e.data); render(); renderTakeBack(); });
 })();
