@@ -243,7 +243,7 @@ def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_t
         monkeypatch.setattr("builtins.input", lambda prompt="": "!")
         assert live.judge() is TAKEN_BACK
         assert store.strokes(session.id) == [] and not live.awaiting.is_set()
-        assert "taken back by the marker" in out.getvalue()
+        assert "снят маркёром" in out.getvalue()
         until(real)
         live.strike_requests.put(None)  # the real strike
         until(real + 5)
@@ -254,3 +254,98 @@ def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_t
         assert entered.record.call_status == "accepted"
         assert entered.record.strike["taken_back"] == [round(d.strike, 6)]
         assert entered.record.strike["t"] == round(d2.strike, 6) and entered.record.strike["heard"] is True
+
+
+def _pad_run(ko_model, tmp_path, wav):
+    """listen --pad's steps over a match (no threads): the LiveRun, and a feeder of the audio."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from pyramid_referee.referee import listen
+    from pyramid_referee.referee.live import LiveRun, Opened
+    from pyramid_referee.voice.audio import file_frames
+    from test_listen import KO_WORDS, KoGrammar, _session
+
+    store, session = _session(tmp_path)
+    referee = listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse,
+                                 mentions_call=KoGrammar.mentions_call, lang="en")
+    out = io.StringIO()
+    live = LiveRun(Console(file=out, highlight=False), Opened(store, session, referee, None),
+                   SimpleNamespace(strike="key", pad=True, why=False, speak=False), "en")
+    frames = iter(file_frames(wav, 10))
+
+    def until(t):
+        for frame in frames:
+            live.feed(frame, True)
+            live.take_key_strikes()
+            if live.decide_due() or referee.time >= t:
+                return
+
+    return store, live, until, out
+
+
+def _the_pad(store, mid):
+    """The marker's pad in another program: the stroke entered with the standing call, as
+    POST /api/strokes does."""
+    from pyramid_referee.match.session import Session
+
+    pad = Session(store, mid, lang="ru")
+    st = pad.standing()
+    return pad.enter(st.reading.text, "биток 3, 3 в середину", reading=st.reading, strike=st.strike_note())
+
+
+def test_Q13_listen_pad_stores_the_heard_call_with_no_strike_so_the_pad_takes_it(ko_model, say, tmp_path):
+    from test_listen import Scene, silence
+
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(2.0))
+    store, live, until, _ = _pad_run(ko_model, tmp_path, s.write(tmp_path / "q13pad.wav"))
+    with store:
+        until(s.now)
+        live.publish_heard()
+        st = live.session.standing()
+        assert st.source == "listen" and st.strike is None and st.reading.status == "accepted"
+        version = live.session.standing_version()
+        live.publish_heard()
+        assert live.session.standing_version() == version  # the same call is not written again
+        entered = _the_pad(store, live.session.id)
+        assert entered.record.call_status == "accepted" and entered.record.strike["heard"] is False
+        assert live.follow_pad() is False  # the pad's stroke is read; the match goes on
+        assert live.referee.previous == pytest.approx(live.referee.time)  # the next calls start after it
+        live.publish_heard()
+        assert live.session.standing() is None  # that call was the stroke's: nothing new stands
+
+
+def test_Q14_listen_pad_follows_a_strike_taken_back_on_the_pad_and_the_call_counts_for_the_next(
+        ko_model, say, tmp_path):
+    from test_listen import Scene, silence
+
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15))
+    mid = s.now
+    s.add(say("음악")).add(silence(1.5))
+    real = s.now
+    s.add(silence(1.0))
+    store, live, until, out = _pad_run(ko_model, tmp_path, s.write(tmp_path / "q14pad.wav"))
+    with store:
+        until(mid)
+        live.strike_requests.put(None)  # a false strike between the words
+        until(mid + 5)
+        _, d = live.decided.get_nowait()
+        assert d.status == "late"
+        live.hand_to_pad(d)
+        st = live.session.standing()
+        assert st.voided_by_strike
+        from pyramid_referee.match.session import Session
+
+        Session(store, live.session.id, lang="ru").take_back_strike(st)  # the pad's button
+        live.follow_pad()
+        assert live.referee.revocable is None and "снят маркёром" in out.getvalue()
+        until(real)
+        live.strike_requests.put(None)  # the real strike
+        until(real + 5)
+        _, d2 = live.decided.get_nowait()
+        assert (d2.status, d2.heard) == ("accepted", "오른쪽 음악")  # the call counts again
+        live.hand_to_pad(d2)
+        entered = _the_pad(store, live.session.id)
+        assert entered.record.call_status == "accepted"
+        assert entered.record.strike == {"heard": True, "t": round(d2.strike, 6), "taken_back": [round(d.strike, 6)]}
