@@ -68,7 +68,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description=tr(
                            "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
                            "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
-                           "Q8)."))
+                           "Q8).") + " " + tr(
+                           "Also {\"outcome\": SECONDS} (an outcome entered: with no strike heard "
+                           "before it, it takes the standing call, Q13), {\"taken_back\": SECONDS} "
+                           "(the marker took that strike back, Q14) and {\"sound\": SECONDS} (a "
+                           "table sound that was no strike)."))
     p.add_argument("events", metavar=tr("EVENTS.jsonl"),
                    help=tr("event lines ('-' for stdin)"))
     p.add_argument("--json", action="store_true", help=tr("one JSON object a strike"))

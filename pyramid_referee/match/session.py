@@ -260,8 +260,8 @@ class Standing:
     def strike_note(self, outcome: float | None = None) -> dict | None:
         """What the record keeps of the strike when a stroke takes this call (None: typed, no
         voice referee)."""
-        if self.source != "listen":
-            return strike_note(None, taken_back=self.taken_back) if self.taken_back else None
+        if self.source != "listen":  # typed: only the strikes taken back before it are the voice's
+            return {"taken_back": [round(float(t), 6) for t in self.taken_back]} if self.taken_back else None
         return strike_note(self.strike, outcome=outcome, taken_back=self.taken_back)
 
 

@@ -339,11 +339,13 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             if "call" not in data and standing is not None and standing.source == "listen":
                 reading = standing.reading  # as the voice referee decided it at the strike (late, refused …)
                 # Q13: heard with no strike after it: the stroke takes it, «удар не услышан — …»
+                note = standing.strike_note()
             else:
                 text = _call_field(data, standing.reading.text if standing else None)
                 reading = s.read_call(text)
                 _typo(reading)
-            note = standing.strike_note() if standing is not None else None  # Q13, Q14: for the record
+                # the call typed here: only the strikes taken back before it are the voice's (Q14)
+                note = {"taken_back": list(standing.taken_back)} if standing is not None and standing.taken_back else None
             entered = s.enter(reading.text, outcome, reading=reading, strike=note)  # committed here
         except StoreConflict as exc:
             table.reopen()  # another program wrote a stroke: show the record as it is now
