@@ -197,7 +197,7 @@ def test_Q13_listen_an_outcome_typed_with_no_strike_heard_takes_the_call_and_is_
     assert row.record.call_status == "accepted" and row.record.call["ball"] == 3
     assert row.record.strike["heard"] is False
     assert row.record.strike["note"] == "удар не услышан — заказ взят по вводу исхода"
-    assert row.record.strike["outcome"] >= call_end + 0.3  # typed then, on the audio clock
+    assert row.record.strike["outcome"] >= call_end + 0.2  # typed then (0.3 s), on the audio clock
 
 
 def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_the_next(
@@ -349,3 +349,21 @@ def test_Q14_listen_pad_follows_a_strike_taken_back_on_the_pad_and_the_call_coun
         entered = _the_pad(store, live.session.id)
         assert entered.record.call_status == "accepted"
         assert entered.record.strike == {"heard": True, "t": round(d2.strike, 6), "taken_back": [round(d.strike, 6)]}
+
+
+@needs_espeak
+def test_Q13_listen_with_key_strikes_an_outcome_typed_instead_of_enter_takes_the_call(
+        korean_stand_ins, monkeypatch, tmp_path, capsys):
+    """--strike key: the scorer missed the strike's Enter and types the outcome: the stroke takes
+    the standing call, marked, with the time it was typed."""
+    call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(call_end + 0.2, "биток 3, 3 в середину")]))
+    db = tmp_path / "m.db"
+    rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--strike", "key"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "удар не услышан — заказ взят по вводу исхода: заказ принят" in out
+    with Store(db) as store:
+        [row] = store.strokes(store.latest())
+    assert row.record.call_status == "accepted" and row.record.strike["heard"] is False
+    assert call_end + 0.1 <= row.record.strike["outcome"] < call_end + 5  # typed at 0.2 s

@@ -404,11 +404,12 @@ class LiveReferee:
         return [s.time for s in getattr(det, "sounds", ()) or ()
                 if getattr(s, "kind", None) in TABLE_KINDS and s.time > self.previous]
 
-    def unheard(self) -> tl.Decision:
-        """Q13: the decision for a stroke whose outcome is entered now with no strike heard since
-        the last one: the standing call, the last one finished before the last table sound."""
-        return tl.decide_outcome(self.utterances(), self.time, self.previous, sounds=self.table_sounds(),
-                                 **self._kw())
+    def unheard(self, at: float | None = None) -> tl.Decision:
+        """Q13: the decision for a stroke whose outcome is entered at ``at`` (now by default) with
+        no strike heard since the last one: the standing call, the last one finished before the
+        last table sound."""
+        return tl.decide_outcome(self.utterances(), self.time if at is None else min(at, self.time),
+                                 self.previous, sounds=self.table_sounds(), **self._kw())
 
     def stroke_entered_elsewhere(self) -> None:
         """The pad entered the stroke (listen --pad): the strike last decided is the stroke's now."""
@@ -455,16 +456,16 @@ class LiveReferee:
         d, self.decision = self.decision, None
         return d if d is not None and d.strike == strike else tl.Decision(strike, "none")
 
-    def enter(self, outcome_text: str):
+    def enter(self, outcome_text: str, *, at: float | None = None):
         """Judge and store the stroke just decided (StrokeInputError: nothing changed). With no
         strike decided, the strike was not heard: the stroke takes the standing call, marked so
-        (Q13)."""
+        (Q13); ``at``: when that outcome was typed (now by default)."""
         from ..i18n import tr
         from ..match.session import StrokeInputError, strike_note
 
         if not outcome_text.strip():
             raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
-        d = self.decision if self.decision is not None else self.unheard()
+        d = self.decision if self.decision is not None else self.unheard(at)
         reading = reading_of(d, self.lang)
         note = strike_note(d.strike, outcome=None if d.strike is not None else round(d.outcome, 3),
                            taken_back=self.taken_back, lang=self.lang)

@@ -313,6 +313,7 @@ class LiveRun:
         self.typed_at: float | None = None  # audio time an outcome was typed with no strike waiting (Q13)
         self.audio_over = False
         self.input_over = False  # the keyboard thread read the end of input
+        self.unheard_at: float | None = None  # Q13: when the outcome was typed (audio clock)
         self._published = None  # --pad: the heard call last stored as standing (Q13)
 
     # ------------------------------------------------------------------ start
@@ -413,9 +414,9 @@ class LiveRun:
             return False
         if (self.typed_at is not None and (not self.pending or self.pending[0] > self.typed_at)
                 and self.referee.time >= self.typed_at + self.unheard_wait()):
-            self.typed_at = None
+            at, self.typed_at = self.typed_at, None
             self.awaiting.set()
-            self.decided.put(("unheard", None))
+            self.decided.put(("unheard", at))
             return True
         if not self.pending or self.referee.time < self.pending[0] + listen.SETTLE_S:
             return False
@@ -524,6 +525,8 @@ class LiveRun:
                         continue
                     self.held.append(line)
                     self.awaiting.set()
+                    with self.lock:
+                        self.unheard_at = self.referee.time
                     return UNHEARD  # Q13
                 self.strike_requests.put(None)
             if self.pad and not self.key:
@@ -551,10 +554,13 @@ class LiveRun:
                     return None  # the input ended with nothing waiting for a strike
                 continue
             if kind == "unheard":
+                self.unheard_at = d
                 return UNHEARD
             if kind == "end":
                 if self.held:  # the audio ended before a strike was heard for the outcome typed
                     self.audio_over = True
+                    with self.lock:
+                        self.unheard_at, self.typed_at = self.typed_at, None
                     return UNHEARD
                 return None
             if kind == "error":
@@ -614,10 +620,11 @@ class LiveRun:
                 continue
             try:
                 with self.lock:
-                    entered = self.referee.enter(text)
+                    entered = self.referee.enter(text, at=self.unheard_at)
             except StrokeInputError as exc:
                 self.console.print(f"[red]{exc}[/red]")
                 continue
+            self.unheard_at = None
             self.display.line("[bold]" + listen.describe(self.referee.last_decision, self.lang,
                                                          self.display.render) + "[/bold]")
             if self.club is not None:
