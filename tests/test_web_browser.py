@@ -299,4 +299,10 @@ def test_Q14_the_pad_shows_take_back_for_a_strike_that_voided_the_call_and_one_t
     assert "удар снят" in page.locator("#message").inner_text()
     sc = srv.state()["standing_call"]
     assert sc["status"] == "accepted" and sc["taken_back"] == [2.25] and sc["strike"] is None
+    page.click("#route-ok")  # «по заказу»: the stroke takes the call that counts again
+    page.click("#record")
+    page.wait_for_function("document.body.dataset.seq === '1'", timeout=3000)
+    assert page.locator("#strike-note").inner_text() == (
+        "удар 1: удар 2.25 с снят маркёром; удар не услышан — заказ взят по вводу исхода")
+    assert srv.state()["history"][0]["call_status"] == "accepted"
     page.close()

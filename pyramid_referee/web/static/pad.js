@@ -129,8 +129,11 @@
 
   // -- a false strike (Q14): the strike that made the heard call late is taken back -----------
   function renderTakeBack() {
-    const c = state.standing_call;
+    const c = state.standing_call, last = state.last_verdict;
     $("take-back").hidden = !(c && c.can_take_back);
+    // the last stroke's marks (Q13: strike not heard; Q14: a strike taken back), as the record keeps them
+    const marks = last && last.strike_marks && last.strike_marks.length ? last.strike_marks : [];
+    $("strike-note").textContent = marks.length ? fill(T.stroke_marks, { seq: last.seq, marks: marks.join("; ") }) : "";
   }
   $("take-back").addEventListener("click", async () => {
     const c = state.standing_call;
