@@ -118,14 +118,8 @@ class Pipeline:
 
 
 def decide_events(events: Iterable[dict], **kw) -> list[tl.Decision]:
-    utterances, strikes = [], []
-    for e in events:
-        ev = tl.read_event(e)
-        if isinstance(ev, tl.Strike):
-            strikes.append(ev)
-        elif ev is not None:
-            utterances.append(ev)
-    return tl.decide(utterances, strikes, **kw)
+    """The timeline over an event stream (also its outcomes and take-backs, Q13, Q14)."""
+    return tl.timeline_of(events).decide(**kw)
 
 
 def transcribe(path: str | os.PathLike, model, *, words: Iterable[str] | None = None,

@@ -263,6 +263,18 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
     return ev.utterances, ev.strikes
 
 
+def timeline_of(objs: Iterable[Any]) -> Events:
+    """Event objects (already decoded, as the voice pipeline collects them) → every kind of event."""
+    out = Events([], [], [], [], [])
+    where = {Strike: out.strikes, OutcomeEntered: out.outcomes, TakenBack: out.taken_back,
+             TableSound: out.sounds, Utterance: out.utterances}
+    for obj in objs:
+        ev = read_event(obj)
+        if ev is not None:
+            where[type(ev)].append(ev)
+    return out
+
+
 def read_timeline(lines: Iterable[str]) -> Events:
     """JSON lines → every kind of event (blank lines skipped); EventError names the line."""
     out = Events([], [], [], [], [])
