@@ -336,6 +336,8 @@ class LiveRun:
                 name=profile.name, created=profile.created))
         console.print(tr("Say the call. The strike: press Enter; quit: Ctrl-C.") if self.key
                       else tr("Say the call. The strike: the cue's click; quit: Ctrl-C."))
+        if not self.pad:  # Q13
+            console.print(tr("A strike not heard: type the outcome once the balls stop; the standing call counts."))
         for row in session.unshown():  # a kill came between a stroke's commit and its verdict
             console.print("[yellow]" + tr(
                 "stroke {seq} is already stored, but the program stopped and its verdict may not "
