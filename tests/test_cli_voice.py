@@ -424,7 +424,7 @@ def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path
     wav = s.write(tmp_path / "mic.wav")
     mics = []
     monkeypatch.setattr(audio, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
-    monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(s.clicks[0] + 0.05, "биток 3, 3 в середину")]))
     db = tmp_path / "m.db"
     rc = cli.main(["listen", "--lang", "en", "--db", str(db), "--players", "A,B", "--mode", "clean"])
     out = capsys.readouterr().out
@@ -503,6 +503,26 @@ def _an_endless_microphone_after_a_call(tmp_path, monkeypatch):
     monkeypatch.setattr(audio, "MicrophoneSource",
                         lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
     return s.now, mics
+
+
+class ScorerAtTheKeyboard:
+    """The keyboard of ``listen`` from the microphone (a test double): each line typed once the
+    microphone's audio has reached its time (as a scorer types the outcome once the balls have
+    stopped), then the end of input."""
+
+    def __init__(self, mics: list, lines) -> None:
+        self.mics, self.lines = mics, list(lines)  # [(audio time, line), …]
+
+    def readline(self):
+        import time
+
+        if not self.lines:
+            return ""
+        at, line = self.lines.pop(0)
+        deadline = time.monotonic() + 30
+        while not (self.mics and self.mics[0].time >= at) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return line + "\n"
 
 
 class MarkerAtThePad:

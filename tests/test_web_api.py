@@ -427,3 +427,87 @@ def test_the_favicon_is_served_not_a_404(served):
     assert r.text.startswith("<svg")
     for path in ("/", "/pad"):
         assert 'rel="icon" href="/favicon.ico"' in client.get(path).text
+
+
+# --- Q13: a missed strike never costs the call; Q14: the marker takes back a false strike --------
+
+NOT_HEARD = "удар не услышан — заказ взят по вводу исхода"
+
+
+def _heard(db, mid, reading=None, strike=None):
+    """What `listen --pad` writes (another process, the same match): the call heard, and the
+    strike's time when one was heard."""
+    with Store(db, create=False) as store:
+        other = Session(store, mid, lang="ru")
+        other.set_standing(reading or other.read_call(CALL), source="listen", strike=strike)
+
+
+def _late(db, mid, strike):
+    from pyramid_referee.match.session import CallReading
+
+    _heard(db, mid, CallReading(text=CALL, status="refused", refusal={
+        "code": "late", "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
+        "span": [0, len(CALL)], "hint": None}), strike)
+
+
+def _wait_for(client, check):
+    import time
+
+    deadline = time.monotonic() + 2.0  # watch() looks every 0.5 s
+    while not check(st := client.get("/api/state").json()):
+        assert time.monotonic() < deadline, st["standing_call"]
+        time.sleep(0.05)
+    return st
+
+
+def test_Q13_an_outcome_entered_on_the_pad_with_no_strike_heard_takes_the_heard_call_marked(served):
+    client, db, mid = served
+    _heard(db, mid)  # the call heard, no strike heard after it
+    sc = _wait_for(client, lambda st: st["standing_call"] is not None)["standing_call"]
+    assert sc["source"] == "listen" and sc["strike"] is None and sc["strike_heard"] is False
+    assert sc["can_take_back"] is False  # no strike to take back
+    r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert r.json()["fulfilled"] is True  # the player keeps his call
+    [row] = _stored(db, mid)
+    assert row.record.call_status == "accepted" and row.record.strike["heard"] is False
+    assert row.record.strike["note"] == NOT_HEARD
+    st = client.get("/api/state").json()
+    assert st["history"][0]["strike_marks"] == [NOT_HEARD] and st["standing_call"] is None
+
+
+def test_Q14_the_pad_takes_back_the_strike_that_voided_the_call_and_the_call_counts_again(served):
+    client, db, mid = served
+    _late(db, mid, 2.25)
+    sc = _wait_for(client, lambda st: st["standing_call"] is not None)["standing_call"]
+    assert sc["can_take_back"] is True and sc["status"] == "refused" and sc["strike"] == 2.25
+    assert client.post("/api/strike/take-back", json={}).status_code == 401  # the PIN, like every write
+    r = client.post("/api/strike/take-back", json={"strike": 2.25}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert r.json()["taken_back"] == 2.25
+    sc = client.get("/api/state").json()["standing_call"]
+    assert (sc["status"], sc["strike"], sc["can_take_back"], sc["taken_back"]) == ("accepted", None, False, [2.25])
+    r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)
+    assert r.status_code == 200 and r.json()["fulfilled"] is True
+    [row] = _stored(db, mid)
+    assert row.record.strike["taken_back"] == [2.25] and row.record.call_status == "accepted"
+    assert client.get("/api/state").json()["history"][0]["strike_marks"] == ["удар 2.25 с снят маркёром", NOT_HEARD]
+
+
+@pytest.mark.parametrize("setup, body", [
+    ("none", {}), ("typed", {}), ("heard", {}), ("late", {"strike": 9.0}), ("late", {"strike": "2.25"}),
+])
+def test_Q14_a_take_back_with_no_strike_that_voided_the_call_is_422_and_changes_nothing(served, setup, body):
+    client, db, mid = served
+    if setup == "typed":
+        client.post("/api/call", json={"call": CALL}, headers=AUTH)
+    elif setup == "heard":
+        _heard(db, mid, strike=3.0)  # accepted: the strike voided nothing
+    elif setup == "late":
+        _late(db, mid, 2.25)
+    with Store(db, create=False) as store:
+        before = store.standing(mid)
+    r = client.post("/api/strike/take-back", json=body, headers=AUTH)
+    assert r.status_code == 422 and r.json()["error"], r.text
+    with Store(db, create=False) as store:
+        assert store.standing(mid) == before

@@ -544,4 +544,40 @@ def test_a_pad_typing_wrong_pins_is_told_to_wait(browser, servers, tmp_path):
     # the sixth: held back («попробуйте снова через …») or, were the hold over, a longer one begins
     assert "слишком много неверных ПИН-кодов с этого устройства" in error.inner_text()
     assert not page.locator("#main").is_visible()
+
+
+def test_Q14_the_pad_shows_take_back_for_a_strike_that_voided_the_call_and_one_tap_restores_it(
+        browser, servers, tmp_path):
+    """`listen --pad` (here: the test, in another program) heard the call and a strike inside its
+    words: the call is void (C10). The pad shows one button to take the strike back; one tap and
+    the call stands again, accepted, for the stroke (Q14)."""
+    from pyramid_referee.match.session import CallReading, Session
+    from pyramid_referee.match.store import Store
+
+    db = tmp_path / "m.db"
+    srv = servers(db, "--players", "Иван", "Пётр")
+    page = browser.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(srv.pad_url)
+    assert not page.locator("#take-back").is_visible()  # nothing to take back
+    with Store(db, create=False) as store:
+        other = Session(store, srv.state()["match"], lang="ru")
+        other.set_standing(CallReading(text=CALL, status="refused", refusal={
+            "code": "late", "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
+            "span": [0, len(CALL)], "hint": None}), source="listen", strike=2.25)
+    page.wait_for_selector("#take-back", state="visible", timeout=3000)
+    assert page.locator("#take-back").inner_text() == "Снять удар (его не было)"
+    assert "не принят" in page.locator("#call-line").inner_text()
+    page.click("#take-back")
+    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')",
+                           timeout=3000)
+    assert not page.locator("#take-back").is_visible()
+    assert "удар снят" in page.locator("#message").inner_text()
+    sc = srv.state()["standing_call"]
+    assert sc["status"] == "accepted" and sc["taken_back"] == [2.25] and sc["strike"] is None
+    page.click("#route-ok")  # «по заказу»: the stroke takes the call that counts again
+    page.click("#record")
+    page.wait_for_function("document.body.dataset.seq === '1'", timeout=3000)
+    assert page.locator("#strike-note").inner_text() == (
+        "удар 1: удар 2.25 с снят маркёром; удар не услышан — заказ взят по вводу исхода")
+    assert srv.state()["history"][0]["call_status"] == "accepted"
     page.close()

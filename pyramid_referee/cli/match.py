@@ -282,7 +282,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.session import Session
+    from ..match.session import Session, strike_marks
     from .play import render_scoreboard, scoreboard_line
     from ..match.report import outcome_for_people
 
@@ -313,6 +313,9 @@ def cmd_show(args) -> int:
             call = tr("no call")
         elif rec.call_status == "refused":
             call += tr(" (refused)")
+        marks = strike_marks(rec.strike, lang)  # Q13, Q14: what the voice referee heard of the strike
+        if marks:
+            call += " (" + "; ".join(marks) + ")"
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
         why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,

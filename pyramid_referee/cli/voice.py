@@ -68,7 +68,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description=tr(
                            "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
                            "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
-                           "Q8)."))
+                           "Q8).") + " " + tr(
+                           "Also {\"outcome\": SECONDS} (an outcome entered: with no strike heard "
+                           "before it, it takes the standing call, Q13), {\"taken_back\": SECONDS} "
+                           "(the marker took that strike back, Q14) and {\"sound\": SECONDS} (a "
+                           "table sound that was no strike)."))
     p.add_argument("events", metavar=tr("EVENTS.jsonl"),
                    help=tr("event lines ('-' for stdin)"))
     p.add_argument("--json", action="store_true", help=tr("one JSON object a strike"))
@@ -186,13 +190,13 @@ def cmd_timeline(args) -> int:
 
     lines = read_text_lines(args.events)
     try:
-        utterances, strikes = tl.read_events(lines)
+        events = tl.read_timeline(lines)
+        # Q13, Q14: outcomes entered with no strike heard, strikes the marker took back
+        decisions = events.decide(mode=mode(args.mode), balls_left=args.balls_left,
+                                  pocket_precision=args.pocket_precision, lang=get_lang())
     except tl.EventError as exc:
         raise UserError(f"{args.events}: {exc.text(get_lang())}") from None
-    decisions = tl.decide(utterances, strikes, mode=mode(args.mode), balls_left=args.balls_left,
-                            pocket_precision=args.pocket_precision,
-                          lang=get_lang())
-    if not strikes and not args.json:
+    if not events.strikes and not events.outcomes and not args.json:
         print(tr("no strikes in the file"), file=sys.stderr)
     _print_decisions(decisions, args.json)
     return 0

@@ -636,6 +636,7 @@ class WrittenStroke:
     outcome_text: str | None
     outcome: dict
     scores: tuple[int, int]  # after the stroke, in the players' order
+    marks: tuple[str, ...] = ()  # the voice referee's marks of the strike (Q13, Q14): a comment
 
 
 def write_record(match, strokes) -> str:
@@ -643,9 +644,12 @@ def write_record(match, strokes) -> str:
     p0, p1 = match.players
     to_wins = getattr(match, "to_wins", 1)
     title = f"Запись матча {match.id}" if to_wins > 1 else f"Запись партии: матч {match.id}"
+    from .session import strike_marks
+
     return render_record(title, (p0, p1), match.settings, match.start, [
         WrittenStroke(r.record.verdict["striker"], r.record.call_status, r.record.call_text, r.record.call,
-                      r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]))
+                      r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]),
+                      tuple(strike_marks(getattr(r.record, "strike", None), "ru")))
         for r in strokes], to_wins=to_wins)
 
 
@@ -707,5 +711,8 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
                 outcome = render_outcome(w.outcome)
         except NotationError:
             outcome = render_outcome(w.outcome)
-        out.append(f"{w.striker}: {call} | {outcome} | {num(w.scores[0])}:{num(w.scores[1])}")
+        line = f"{w.striker}: {call} | {outcome} | {num(w.scores[0])}:{num(w.scores[1])}"
+        if w.marks:  # a comment: «validate» and «replay» read the line as before
+            line += "  # " + "; ".join(m.replace("#", " ") for m in w.marks)
+        out.append(line)
     return "\n".join(out) + "\n"

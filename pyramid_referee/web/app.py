@@ -375,11 +375,15 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             outcome = _outcome_field(data)
             if "call" not in data and standing is not None and standing.source == "listen":
                 reading = standing.reading  # as the voice referee decided it at the strike (late, refused …)
+                # Q13: heard with no strike after it: the stroke takes it, «удар не услышан — …»
+                note = standing.strike_note()
             else:
                 text = _call_field(data, standing.reading.text if standing else None)
                 reading = s.read_call(text)
                 _typo(reading)
-            entered = s.enter(reading.text, outcome, reading=reading)  # committed here
+                # the call typed here: only the strikes taken back before it are the voice's (Q14)
+                note = {"taken_back": list(standing.taken_back)} if standing is not None and standing.taken_back else None
+            entered = s.enter(reading.text, outcome, reading=reading, strike=note)  # committed here
         except StoreConflict as exc:
             table.reopen()  # another program wrote a stroke: show the record as it is now
             table.changed()
@@ -393,6 +397,32 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         table.changed()  # the pages have it now …
         s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
         return JSONResponse({**entered.record.verdict, "seq": entered.seq})
+
+    async def api_take_back(request: Request) -> Response:
+        """Q14: the marker takes back the strike that made the standing call late (a consonant, a
+        knock on the rail): the strike is void, the call counts again; the record keeps it.
+        Body: ``{}`` or ``{"strike": SECONDS}`` (then it must be that strike)."""
+        if (denied := authorized(request)) is not None:
+            return denied
+        s = table.session
+        try:
+            data = await _body(request)
+            standing = table.standing
+            given = data.get("strike")
+            if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float))):
+                raise _bad_json(tr("«strike» must be the strike's time in seconds"))
+            if standing is not None and given is not None and standing.strike is not None \
+                    and abs(float(given) - standing.strike) > 0.001:
+                raise StrokeInputError(tr("the strike at {t:.2f} s is no longer the one standing").format(t=float(given)))
+            if standing is None:
+                raise StrokeInputError(tr("no strike to take back: the standing call was not made late by a strike"))
+            table.standing_version = s.take_back_strike(standing)
+        except StoreError as exc:
+            return _error(503, str(exc))
+        except UserError as exc:
+            return refused(exc)
+        table.changed()
+        return JSONResponse({"taken_back": standing.strike, "standing_call": call_json(None, lang, table.standing)})
 
     def _change(action: str):
         async def handler(request: Request) -> Response:
@@ -464,6 +494,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         Route("/api/diagram.svg", api_diagram),
         Route("/api/call", api_call, methods=["POST"]),
         Route("/api/strokes", api_strokes, methods=["POST"]),
+        Route("/api/strike/take-back", api_take_back, methods=["POST"]),
         Route("/api/undo", _change("undo"), methods=["POST"]),
         Route("/api/redo", _change("redo"), methods=["POST"]),
         Route("/api/new", api_new, methods=["POST"]),

@@ -98,6 +98,9 @@ def page_texts() -> dict:
         "recorded": tr("recorded: stroke {seq}"),
         "pocket_for": tr("ball {ball}: which pocket?"),
         "ball_word": tr("ball"),
+        "take_back": tr("Take back the strike (it was none)"),  # Q14
+        "taken_back_done": tr("the strike is taken back: the call counts again"),
+        "stroke_marks": tr("stroke {seq}: {marks}"),
         "pockets": pocket_names(),
         "foul_names": {letter: tr(FOUL_WORDS[letter]) for letter in GIVEN_FOULS},
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from ..i18n import tr, trl
-from ..match.session import CallReading, Session, Standing
+from ..match.session import CallReading, Session, Standing, strike_marks
 from ..cli.play import game_line, match_score_line
 from ..rules import clauses, needs
 from ..rules.notation import render_outcome
@@ -42,6 +42,11 @@ def call_json(reading: CallReading | None, lang: str, standing: Standing | None 
         "call": None if reading.call is None else reading.call.to_json(),
         "refusal": reading.refusal,
         "line": reading.describe(lang),
+        # Q13, Q14 (keys added): heard with no strike after it, the outcome takes it; a strike that
+        # made it late may be taken back; the strikes taken back since the last stroke
+        "strike_heard": None if source != "listen" else strike is not None,
+        "can_take_back": bool(standing is not None and standing.voided_by_strike),
+        "taken_back": list(standing.taken_back) if standing is not None else [],
     }
 
 
@@ -80,6 +85,7 @@ def _stroke_json(s: Session, row, lang: str) -> dict:
         "penalty": verdict.get("penalty"),
         "clauses": titled(verdict.get("clauses"), lang, s.settings),
         "result": verdict.get("result"),
+        "strike_marks": strike_marks(rec.strike, lang),  # Q13, Q14: «удар не услышан — …», «… снят маркёром»
     }
 
 

@@ -168,10 +168,24 @@
     if (r.ok) { pin = next.trim(); sessionStorage.setItem("pin", pin); say(T.pin_changed, false); }
   });
 
-  render();
+  // -- a false strike (Q14): the strike that made the heard call late is taken back -----------
+  function renderTakeBack() {
+    const c = state.standing_call, last = state.last_verdict;
+    $("take-back").hidden = !(c && c.can_take_back);
+    // the last stroke's marks (Q13: strike not heard; Q14: a strike taken back), as the record keeps them
+    const marks = last && last.strike_marks && last.strike_marks.length ? last.strike_marks : [];
+    $("strike-note").textContent = marks.length ? fill(T.stroke_marks, { seq: last.seq, marks: marks.join("; ") }) : "";
+  }
+  $("take-back").addEventListener("click", async () => {
+    const c = state.standing_call;
+    const r = await post("/api/strike/take-back", c && c.strike != null ? { strike: c.strike } : {});
+    if (r.ok) say(T.taken_back_done, false);
+  });
+
+  render(); renderTakeBack();
   if (state.notices && state.notices.length) say(state.notices.join("; "), true);
   if (!pin) askPin("");
   else post("/api/pin", {}, true);  // a wrong PIN in the URL is found now, not at the first stroke
   const es = new EventSource("/api/events");
-  es.addEventListener("state", (e) => { state = JSON.parse(e.data); render(); });
+  es.addEventListener("state", (e) => { state = JSON.parse(e.data); render(); renderTakeBack(); });
 })();
