@@ -16,7 +16,11 @@ from pathlib import Path
 
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"  # built by lexicon_build.py
 
-MAX_WORDS = 60  # a longer input is refused at once (too_long)
+# A call longer than any real one is refused before any work (too_long): the longest
+# calls the rules' template gives («тремя шарами …, от шара …, … в правый дальний угол»)
+# are some 15 words and 120 characters.
+MAX_WORDS = 40
+MAX_CHARS = 300
 
 # A word: anything up to a space or punctuation; hyphens stay inside words
 # («контр-ку», «12-й», «такого-то»), a hyphen alone or at a word's edge is a dash.

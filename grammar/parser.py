@@ -21,7 +21,7 @@ from .assembly import obj_pocket_options, resolve
 from .corrections import fold, plan
 from .call import BALLS, Call
 from .errors import GrammarError
-from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, tag_words
+from .lexicon import IGNORED_TAGS, MAX_CHARS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, tag_words
 from .refusal import Refusal
 
 MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
@@ -444,6 +444,10 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
     balls = _check_balls(balls_left)
     precision = _check_precision(pocket_precision)
     settings = {"mode": mode, "balls_left": balls, "pocket_precision": precision}
+    if len(text) > MAX_CHARS and len(text.strip()) > MAX_CHARS:
+        # longer than any real call: refused before any work (C4); spaces around do not count
+        start = len(text) - len(text.lstrip())
+        return Refusal("too_long", (start, len(text.rstrip())), "chars", {"limit": MAX_CHARS})
     try:
         words = tag_words(text)
     except TooLong as exc:

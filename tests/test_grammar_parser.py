@@ -107,7 +107,32 @@ def test_ball_not_on_table():
     assert r.code == "ball_not_on_table" and r.params["ball"] == 6
 
 
-def test_over_60_words_refused_at_once():
+def test_a_call_longer_than_any_real_one_is_refused_with_the_limit_named():  # C4
+    words = parse("ну " * 40 + "тройку чисто в левый угол")
+    assert words.code == "too_long" and words.params["limit"] == 40
+    assert "40 слов" in words.message() and "40 words" in words.message("en")
+    chars = parse("тройку чисто в левый угол, " + "а" * 300)
+    assert chars.code == "too_long" and chars.reason == "chars" and chars.params["limit"] == 300
+    assert "300 знаков" in chars.message() and "300 characters" in chars.message("en")
+    assert chars.span == (0, 327)
+    # the longest real calls are well inside both limits, and spaces around do not count
+    template = "тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в правый дальний угол"
+    assert isinstance(parse(template), Call)
+    assert isinstance(parse("  тройку чисто в левый угол" + " " * 400), Call)
+
+
+def test_a_huge_call_is_refused_before_any_word_is_read(monkeypatch):
+    from pyramid_referee.grammar import parser
+
+    def no_lexing(*args, **kwargs):  # a test double: reading words is the work not to do
+        raise AssertionError("the words of a too-long call were read")
+
+    monkeypatch.setattr(parser, "tag_words", no_lexing)
+    r = parse("тройку " * 25_000)  # 150 KB, the size a marker once stored
+    assert r.code == "too_long" and r.reason == "chars"
+
+
+def test_over_40_words_refused_at_once():
     r = parse("тройку " * 100_000)
     assert r.code == "too_long"
     start = time.perf_counter()
