@@ -82,6 +82,8 @@ def _balls(children):
     return out
 
 
+STAR_RULE = "__start_star_0"  # the name Lark generates for the list in «start: _item*»
+
 _BUILDERS = {
     "called": lambda c: ("called", c[0][1], c[0][2], c[0][3]),
     "obj": lambda c: ("obj", None, c[0][2], c[0][3]),
@@ -103,13 +105,57 @@ _BUILDERS = {
     "ball_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
     "more_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
     "_item": lambda c: c[0],
-    "__start_star_0": _star,
+    STAR_RULE: _star,
     "start": lambda c: c[0] if c else [],
 }
 
 
+# What this module reads of Lark beyond its public API (see grammar/README.md for why the
+# table is driven here rather than through ``Lark.parse_interactive``): the LALR table at
+# ``Lark.parser.parser.parser.parse_table`` with ``states`` (state → terminal name →
+# (action, arg)), ``start_states`` and ``end_states``; an action named "Shift" (arg: the next
+# state) or "Reduce" (arg: a rule with ``origin.name``, ``alias`` and ``expansion``); and the
+# name Lark gives the list rule of ``start: _item*`` (``__start_star_0``). The lark versions
+# this is tested with are pinned in pyproject.toml; ``lark_internals_problem`` names what
+# changed, and tests/test_grammar_lark_internals.py runs it.
+
+
+def lark_internals_problem(lark: Lark) -> str | None:
+    """What of Lark's internals this module relies on is missing from ``lark``; None: all there."""
+    import lark as lark_module
+
+    version = getattr(lark_module, "__version__", "?")
+    try:
+        table = lark.parser.parser.parser.parse_table
+        states, start, end = table.states, table.start_states["start"], table.end_states["start"]
+    except (AttributeError, KeyError, TypeError) as exc:
+        return f"lark {version}: no LALR parse_table with states/start_states/end_states ({exc!r})"
+    if start not in states or end not in states:
+        return f"lark {version}: the start or end state is not in parse_table.states"
+    names = set()
+    for actions in states.values():
+        for _symbol, (action, arg) in actions.items():
+            kind = getattr(action, "name", None)
+            if kind == "Reduce":
+                if not all(hasattr(arg, a) for a in ("origin", "alias", "expansion")):
+                    return f"lark {version}: a Reduce action's rule has no origin/alias/expansion"
+                names.add(str(arg.origin.name))
+            elif kind == "Shift":
+                if not isinstance(arg, int) and arg not in states:
+                    return f"lark {version}: a Shift action does not name a state ({arg!r})"
+            else:
+                return f"lark {version}: an action is neither Shift nor Reduce ({action!r})"
+    if STAR_RULE not in names:
+        return f"lark {version}: the rule for «start: _item*» is no longer named {STAR_RULE!r}: {sorted(names)}"
+    return None
+
+
 def _compile_table():
     """Lark's LALR table in plain dicts: state → terminal → (shift?, next state | rule)."""
+    problem = lark_internals_problem(_lark)
+    if problem:
+        raise RuntimeError(f"grammar/parser.py cannot drive Lark's table: {problem} (the tested lark "
+                           "versions are pinned in pyproject.toml)")
     table = _lark.parser.parser.parser.parse_table
     states = {}
     for state, actions in table.states.items():
