@@ -161,6 +161,29 @@ def load() -> tuple[dict, dict, list[str]]:
 
 
 @lru_cache(maxsize=1)
+def _beyond() -> dict:
+    return json.loads(Path(DATA_FILE).read_text(encoding="utf-8")).get("beyond", {})
+
+
+def number_beyond(words: list, k: int) -> tuple[int, int] | None:
+    """Does unknown word ``k`` say a number no ball has («шестнадцатый», «двадцать первый», «16»)?
+    (the number, the index of its last word) or None."""
+    norm = normalize(words[k].text)
+    m = DIGIT_RE.fullmatch(norm)
+    if m:
+        n = int(m.group(1))
+        return (n, k) if not 1 <= n <= 15 and m.group(2) in DIGIT_SUFFIX else None
+    n = _beyond().get(norm)
+    if n is None:
+        return None
+    if n % 10 == 0 and 20 <= n <= 90 and k + 1 < len(words):  # «двадцать первый»: a ten and a unit
+        units = {v for t, v in words[k + 1].tags if t.startswith(("B_", "NUM_")) and isinstance(v, int)}
+        if len(units) == 1 and 1 <= min(units) <= 9:
+            return (n + min(units), k + 1)
+    return (n, k)
+
+
+@lru_cache(maxsize=1)
 def render_forms() -> dict:
     return json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))["render"]
 

@@ -21,7 +21,8 @@ from .assembly import obj_pocket_options, resolve
 from .corrections import fold, plan
 from .call import BALLS, Call
 from .errors import GrammarError
-from .lexicon import IGNORED_TAGS, MAX_CHARS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, tag_words
+from .lexicon import (IGNORED_TAGS, MAX_CHARS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, number_beyond,
+                      tag_words)
 from .refusal import Refusal
 
 MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
@@ -502,6 +503,13 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
         return Refusal("empty", (0, len(text)), "")
     for w in words:
         if not w.types:
+            beyond = number_beyond(words, w.index)
+            if beyond is not None:  # «шестнадцатый», «двадцать первый», «16»: no ball has it
+                n, last = beyond
+                end = words[last].end
+                return Refusal("unknown_word", (w.start, end), "ball_out_of_range",
+                               {"word": text[w.start:end], "position": w.index + 1, "n": n,
+                                "example": _SaidExample(_without(text, w.start, end), settings)})
             reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
             params = {"word": w.text, "position": w.index + 1}
             if normalize(w.text).startswith("чуж"):

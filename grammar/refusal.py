@@ -52,6 +52,11 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("«{word}» (word {position}): there is no such ball; balls are 1 to 15"),
         N_("name a ball from 1 to 15, e.g. «{example}»"),
     ),
+    # a number no ball has, in digits or words («16», «шестнадцатый», «двадцать первый»)
+    ("unknown_word", "ball_out_of_range"): (
+        N_("«{word}» (word {position}): there is no ball {n}; balls are 1 to 15"),
+        N_("name a ball from 1 to 15, e.g. «{example}»"),
+    ),
     ("unexpected_word", ""): (
         N_("the word «{word}» (word {position}) belongs to nothing here"),
         N_("say, for example: «{example}»"),

@@ -323,3 +323,23 @@ def test_the_template_way_is_not_judged_in_ball_and_pocket():  # C7: the way, pl
 
     assert explain(text, mode="ball_and_pocket").to_json()["way_not_judged"] == [
         "тремя шарами такими-то, от шара такого-то"]
+
+
+# -- a number no ball has: «шара 16 нет», in digits or in words (C2: balls are 1 to 15) ---------
+
+@pytest.mark.parametrize("text, said, n", [
+    ("шестнадцатый чисто в левый угол", "шестнадцатый", 16),
+    ("тройку шестнадцатым шаром в середину", "шестнадцатым", 16),
+    ("от шестнадцатого в угол", "шестнадцатого", 16),
+    ("двадцать первый чисто в левый угол", "двадцать первый", 21),
+    ("нулевой чисто в левый угол", "нулевой", 0),
+    ("16 чисто в левый угол", "16", 16),  # the digits and the words say the same
+    ("шар номер 20 в угол", "20", 20),
+])
+def test_a_number_no_ball_has_is_refused_as_no_such_ball_not_as_an_unknown_word(text, said, n):
+    r = parse(text)
+    assert r.code == "unknown_word" and r.reason == "ball_out_of_range"  # the code digits have had
+    assert r.params["n"] == n and text[r.span[0]:r.span[1]] == said
+    assert f"шара {n} нет" in r.message() and "неизвестное слово" not in r.message()
+    assert f"there is no ball {n}" in r.message("en")
+    assert "от 1 до 15" in r.hint()
