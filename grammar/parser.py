@@ -483,8 +483,67 @@ def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
     return replace(refusal, params=params, mode="ball_and_pocket")
 
 
-def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
-    """``parse_with_corrections`` before a refusal is put in its mode's words."""
+def _typo_suggestion(text: str, word, settings: dict) -> dict | None:
+    """The one word of the language that the unknown ``word`` is a slip of, when the call reads
+    with it: {"suggestion", "example"}; None when no candidate, or more than one, fits.
+
+    A candidate is one edit away (``typos.near_words``) and fits when the call with it is a call,
+    or is refused only for what the call says (no way, no pocket…), not for its words. Of several
+    that fit, the only one that makes a call is taken; otherwise there is no confident guess."""
+    from .typos import near_words
+
+    made: list = []
+    fit: list = []
+    for candidate in near_words(word.text):
+        got = _read(text[:word.start] + candidate + text[word.end:], **settings, suggest=False)
+        if isinstance(got, tuple):
+            made.append((candidate, got[0]))
+        elif got.code not in _NOT_A_FIT:
+            fit.append((candidate, got))
+    picked = made if made else fit
+    if len(picked) > 1 and len({r if made else (r.code, r.reason) for _, r in picked}) == 1:
+        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to what was typed
+        picked = _closest(word.text, picked)
+    if len(picked) != 1:
+        return None
+    candidate, got = picked[0]
+    out = {"suggestion": candidate}
+    if isinstance(got, Call):
+        from .render import render
+
+        try:
+            out["example"] = render(got)
+        except GrammarError:
+            pass
+    elif "example" in got.params:  # the example of what the call still lacks, built on it
+        out["example"] = got.params["example"]
+    return out
+
+
+def _closest(typed: str, candidates: list) -> list:
+    """The candidates that keep the most of the letters typed, in place (a common beginning
+    and end): «четырнадцатй» keeps all of «четырнадцатый», one less of «четырнадцать»."""
+    typed = normalize(typed)
+
+    def kept(word: str) -> int:
+        word = normalize(word)
+        head = next((k for k, (a, b) in enumerate(zip(typed, word)) if a != b), min(len(typed), len(word)))
+        tail = next((k for k, (a, b) in enumerate(zip(reversed(typed), reversed(word))) if a != b),
+                    min(len(typed), len(word)))
+        return min(head + tail, len(typed))
+
+    best = max(kept(c) for c, _ in candidates)
+    return [(c, call) for c, call in candidates if kept(c) == best]
+
+
+# Refusals that say the words still do not make a call: a candidate that leaves one is no fit.
+_NOT_A_FIT = frozenset({"unknown_word", "unexpected_word", "incomplete", "several_calls_unclear", "contradiction",
+                        "ambiguous", "empty", "too_long"})
+
+
+def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: bool = True):
+    """``parse_with_corrections`` before a refusal is put in its mode's words; ``suggest``:
+    look for the word an unknown word is a slip of (not when trying a candidate)."""
     if not isinstance(text, str):
         raise GrammarError(f"parse expects a str, not {type(text).__name__}")
     mode = _check_mode(mode)
@@ -515,6 +574,11 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
             if normalize(w.text).startswith("чуж"):
                 reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
                 params.update(obj_pocket_options(_pocket_words_beside(words, w.index)))
+            if not reason and suggest:
+                fixed = _typo_suggestion(text, w, settings)
+                if fixed is not None:  # «четырнадцатй» → «четырнадцатый?»
+                    reason = "typo"
+                    params.update(fixed)
             params.setdefault("example", _SaidExample(_without(text, w.start, w.end), settings))
             return Refusal("unknown_word", (w.start, w.end), reason, params)
     for w in words:

@@ -48,6 +48,11 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("unknown word «{word}» (word {position})"),
         N_("a call holds only ball numbers, pockets and the way: e.g. «{example}»"),
     ),
+    # one edit from a word that makes the call read: the hint names it
+    ("unknown_word", "typo"): (
+        N_("unknown word «{word}» (word {position})"),
+        N_("«{suggestion}»? e.g. «{example}»"),
+    ),
     ("unknown_word", "no_such_ball"): (
         N_("«{word}» (word {position}): there is no such ball; balls are 1 to 15"),
         N_("name a ball from 1 to 15, e.g. «{example}»"),

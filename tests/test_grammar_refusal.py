@@ -343,3 +343,34 @@ def test_a_number_no_ball_has_is_refused_as_no_such_ball_not_as_an_unknown_word(
     assert f"шара {n} нет" in r.message() and "неизвестное слово" not in r.message()
     assert f"there is no ball {n}" in r.message("en")
     assert "от 1 до 15" in r.hint()
+
+
+# -- a typo gets the word it is a slip of, when the call reads with it (and only then) ---------
+
+@pytest.mark.parametrize("text, typed, meant", [
+    ("четырнадцатй чисто в левый угол", "четырнадцатй", "четырнадцатый"),  # a letter left out
+    ("четырнадцатй", "четырнадцатй", "четырнадцатый"),
+    ("тройку чисто в правй угол", "правй", "правый"),
+    ("тпройку чисто в левый угол", "тпройку", "тройку"),                 # a letter added
+    ("тройку от шестерк в левый угол", "шестерк", "шестёрки"),
+    ("пятерку прмо в середину", "прмо", "прямо"),
+    ("тройку чисто в левый угл", "угл", "угол"),
+])
+def test_a_typo_gets_the_word_it_is_a_slip_of_in_the_hint(text, typed, meant):
+    r = parse(text)
+    assert r.code == "unknown_word" and r.params["word"] == typed  # still refused: never a silent repair
+    assert r.reason == "typo" and r.params["suggestion"] == meant
+    assert r.hint().startswith(f"«{meant}»?") and r.hint("en").startswith(f"«{meant}»?")
+    example = r.hint().split("«")[2].split("»")[0]
+    assert not isinstance(parse(example), Refusal), example  # the example is a call
+
+
+@pytest.mark.parametrize("text", [
+    "тройку чисто в левый угол пожалуйста быстро",  # no word of the language is near «быстро»
+    "трйку чисто ит в левый угол",                  # two slips: no reading to be sure of
+    "тройку чисто в лево угол",                      # «левой» is one edit away, but the call does not read
+])
+def test_no_suggestion_without_a_confident_one(text):
+    r = parse(text)
+    assert r.code == "unknown_word" and r.reason == "" and "suggestion" not in r.params
+    assert "?" not in r.hint()
