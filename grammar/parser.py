@@ -21,6 +21,7 @@ from .assembly import obj_pocket_options, resolve
 from .corrections import fold, plan
 from .call import BALLS, Call
 from .errors import GrammarError
+from .items import BallRef, Item, Tok
 from .lexicon import (IGNORED_TAGS, MAX_CHARS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, number_beyond,
                       tag_words)
 from .refusal import Refusal
@@ -54,10 +55,9 @@ _GRAMMAR_FILE = Path(__file__).with_name("calls.lark")
 _lark = Lark(_GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=_TokenFeed, strict=True)
 
 
-# Phrase builders: children (tokens (type, value, start, end) or built values)
-# → an item (kind, value, start, end) for assembly.
+# Phrase builders: children (Toks, or values built by the rules below) → an Item for assembly.
 def _ball_of(children, types=("B_INS", "B_BARE")):
-    return next(c[1] for c in children if c[0] in types)
+    return next(c.value for c in children if c.type in types)
 
 
 def _star(c):
@@ -75,8 +75,8 @@ def _flat_list(c):
     return c[0] + [c[1]]
 
 
-def _balls(children):
-    """ball_gen and the more_gen list after it → [(ball, start, end), …]."""
+def _balls(children) -> list[BallRef]:
+    """ball_gen and the more_gen list after it → [BallRef, …]."""
     out = [children[0]]
     if len(children) > 1:
         out.extend(children[1])
@@ -85,26 +85,32 @@ def _balls(children):
 
 STAR_RULE = "__start_star_0"  # the name Lark generates for the list in «start: _item*»
 
+# The records are made with tuple.__new__: a NamedTuple's own constructor is a Python call, and
+# a parse makes a few dozen of them (bench/bench_parse.py).
+_new = tuple.__new__
+
 _BUILDERS = {
-    "called": lambda c: ("called", c[0][1], c[0][2], c[0][3]),
-    "obj": lambda c: ("obj", None, c[0][2], c[0][3]),
-    "cue": lambda c: ("cue", None, c[0][2], c[0][3]),
-    "stroke": lambda c: ("stroke", None, c[0][2], c[0][3]),
-    "pocket": lambda c: ("pocket", c[0][1], c[0][2], c[0][3]),
-    "clean": lambda c: ("clean", None, c[0][2], c[-1][3]),
+    "called": lambda c: _new(Item, ("called", c[0].value, c[0].start, c[0].end)),
+    "obj": lambda c: _new(Item, ("obj", None, c[0].start, c[0].end)),
+    "cue": lambda c: _new(Item, ("cue", None, c[0].start, c[0].end)),
+    "stroke": lambda c: _new(Item, ("stroke", None, c[0].start, c[0].end)),
+    "pocket": lambda c: _new(Item, ("pocket", c[0].value, c[0].start, c[0].end)),
+    "clean": lambda c: _new(Item, ("clean", None, c[0].start, c[-1].end)),
     # the first ball's span takes in «от» («от шестёрки»: what a correction shows as said)
-    "kiss": lambda c: [("kiss", b[0], c[0][2] if k == 0 else b[1], b[2]) for k, b in enumerate(_balls(c[1:]))],
-    "one_cushion": lambda c: ("cushion", 1, c[0][2], c[-1][3]),
-    "n_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
-    "elided_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
-    "named_cushions": lambda c: ("shot", c[0][1], c[0][2], c[0][3]),  # assembly: a cushion
-    "contre": lambda c: ("contre", None, c[0][2], c[-1][3]),
-    "abricole": lambda c: ("abricole", None, c[0][2], c[0][3]),
-    "carom": lambda c: [("carom", b[0], b[1], b[2]) for b in _balls(c[2:])],
-    "driver": lambda c: ("driver", _ball_of(c), c[0][2], c[-1][3]),
-    "count": lambda c: ("count", c[0][1] if c[0][0] == "COUNT_INS" else None, c[0][2], c[-1][3]),
-    "ball_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
-    "more_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
+    "kiss": lambda c: [_new(Item, ("kiss", b.ball, c[0].start if k == 0 else b.start, b.end))
+                       for k, b in enumerate(_balls(c[1:]))],
+    "one_cushion": lambda c: _new(Item, ("cushion", 1, c[0].start, c[-1].end)),
+    "n_cushions": lambda c: _new(Item, ("cushion", c[1].value, c[0].start, c[-1].end)),
+    "elided_cushions": lambda c: _new(Item, ("cushion", c[1].value, c[0].start, c[-1].end)),
+    "named_cushions": lambda c: _new(Item, ("shot", c[0].value, c[0].start, c[0].end)),  # assembly: a cushion
+    "contre": lambda c: _new(Item, ("contre", None, c[0].start, c[-1].end)),
+    "abricole": lambda c: _new(Item, ("abricole", None, c[0].start, c[0].end)),
+    "carom": lambda c: [_new(Item, ("carom", b.ball, b.start, b.end)) for b in _balls(c[2:])],
+    "driver": lambda c: _new(Item, ("driver", _ball_of(c), c[0].start, c[-1].end)),
+    "count": lambda c: _new(Item, ("count", c[0].value if c[0].type == "COUNT_INS" else None,
+                                   c[0].start, c[-1].end)),
+    "ball_gen": lambda c: _new(BallRef, (_ball_of(c, ("B_GEN", "B_BARE")), c[0].start, c[-1].end)),
+    "more_gen": lambda c: _new(BallRef, (_ball_of(c, ("B_GEN", "B_BARE")), c[0].start, c[-1].end)),
     "_item": lambda c: c[0],
     STAR_RULE: _star,
     "start": lambda c: c[0] if c else [],
@@ -229,7 +235,7 @@ def _parse_lattice(options: list) -> tuple[list, tuple | None]:
                     s2, v2 = list(ss), list(vs)
                 else:
                     s2, v2 = ss, vs
-                row = _feed(s2, v2, tok, tok[0])
+                row = _feed(s2, v2, tok, tok.type)
                 if row is None:
                     new.append((s2, v2, tok))
                 elif error is None or i > error[0]:
@@ -273,12 +279,12 @@ def _taggings(words) -> list:
                 named = named or not words[j].types.isdisjoint(_POCKET_KINDS)
                 parts.extend(words[j].tags)
                 j += 1
-            options.append((("POCKET", tuple(parts), w.start, words[j - 1].end),))
+            options.append((_new(Tok, ("POCKET", tuple(parts), w.start, words[j - 1].end)),))
             i = j
             continue
         if len(w.tags) == 1 and "SHAROM" not in w.types:
             t, v = w.tags[0]
-            options.append(((t, v, w.start, w.end),))
+            options.append((_new(Tok, (t, v, w.start, w.end)),))
             i += 1
             continue
         opts = []
@@ -286,11 +292,11 @@ def _taggings(words) -> list:
             if t == "SHAROM":
                 # «одиннадцатым шаром» or «шаром одиннадцатым»: by its neighbours
                 if i > 0 and _ball_word(words[i - 1]):
-                    opts.append(("SHAROM_POST", None, w.start, w.end))
+                    opts.append(_new(Tok, ("SHAROM_POST", None, w.start, w.end)))
                 if (i + 1 < n and _ball_word(words[i + 1])) or not opts:
-                    opts.append(("SHAROM_PRE", None, w.start, w.end))
+                    opts.append(_new(Tok, ("SHAROM_PRE", None, w.start, w.end)))
             else:
-                opts.append((t, v, w.start, w.end))
+                opts.append(_new(Tok, (t, v, w.start, w.end)))
         options.append(tuple(opts))
         i += 1
     return options
@@ -317,10 +323,10 @@ _INS = ("шестым", "седьмым", "восьмым", "девятым", "�
 
 def _completions(tok) -> tuple:
     """What may finish the hanging token ``tok``; «тремя» → «тремя шарами» and three balls."""
-    if tok[0] == "COUNT_INS" and isinstance(tok[1], int) and 2 <= tok[1] <= 4:
-        n = tok[1]
+    if tok.type == "COUNT_INS" and isinstance(tok.value, int) and 2 <= tok.value <= 4:
+        n = tok.value
         return tuple("шарами " + ", ".join(_INS[k:k + n - 1]) + " и " + _INS[k + n - 1] for k in (0, 4))
-    return COMPLETIONS.get(tok[0], ())
+    return COMPLETIONS.get(tok.type, ())
 
 
 class _SaidExample:
@@ -361,17 +367,17 @@ def _syntax_refusal(error: tuple, text: str, settings: dict) -> Refusal:
     example finishes (or leaves out) the word it is about and keeps the rest said."""
     index, row, tok, prev = error
     if tok is None:  # the words ended in the middle of a phrase
-        return Refusal("incomplete", (prev[2], prev[3]), "",
-                       {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more"),
-                        "example": _SaidExample(_finished(text, prev[3], _completions(prev)), settings)})
+        return Refusal("incomplete", (prev.start, prev.end), "",
+                       {"word": text[prev.start:prev.end], "expected_key": EXPECTS.get(prev.type, "more"),
+                        "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings)})
     if "CLEAN" in row or prev is None:
         # between phrases: this word starts nothing
-        return Refusal("unexpected_word", (tok[2], tok[3]), "",
-                       {"word": text[tok[2]:tok[3]], "position": _position(text, tok[2]),
-                        "example": _SaidExample(_without(text, tok[2], tok[3]), settings)})
-    return Refusal("incomplete", (prev[2], prev[3]), "",
-                   {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more"),
-                    "example": _SaidExample(_finished(text, prev[3], _completions(prev)), settings)})
+        return Refusal("unexpected_word", (tok.start, tok.end), "",
+                       {"word": text[tok.start:tok.end], "position": _position(text, tok.start),
+                        "example": _SaidExample(_without(text, tok.start, tok.end), settings)})
+    return Refusal("incomplete", (prev.start, prev.end), "",
+                   {"word": text[prev.start:prev.end], "expected_key": EXPECTS.get(prev.type, "more"),
+                    "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings)})
 
 
 def _unfinished_second_call(content, syntax, text: str, settings: dict):
@@ -379,7 +385,7 @@ def _unfinished_second_call(content, syntax, text: str, settings: dict):
     whose call does not finish («тройку чисто в левый угол и пятёрку от»). The latest
     ball word before the error whose words before it make a call; else None."""
     _, _, tok, prev = syntax
-    at = (tok or prev)[2]
+    at = (tok or prev).start
     for w in reversed(content):
         if w.start > at or w.index == 0 or not w.has("B_NOM", "B_BARE", "OBJ"):
             continue
