@@ -262,3 +262,18 @@ def test_a_correction_that_cannot_be_placed_is_refused_with_its_reason(text, rea
 
 def test_a_correction_before_any_call_word_is_no_correction():
     assert parse("нет, тройку чисто в левый угол") == parse("тройку чисто в левый угол")
+
+
+def test_the_phrases_of_a_call_are_named_records():
+    from pyramid_referee.grammar.items import Item, Tok
+    from pyramid_referee.grammar.lexicon import tag_words
+    from pyramid_referee.grammar.parser import _parse_lattice, _taggings
+
+    options = _taggings(tag_words("тройку от шестёрки в левый угол"))
+    assert all(isinstance(t, Tok) for opts in options for t in opts)
+    (reading,), error = _parse_lattice(options)
+    assert all(isinstance(i, Item) for i in reading)
+    assert [(i.kind, i.value, i.start, i.end) for i in reading if i.kind != "pocket"] == [
+        ("called", 3, 0, 6), ("kiss", 6, 7, 18)]
+    pocket = next(i for i in reading if i.kind == "pocket")
+    assert ("SIDE", "left") in pocket.value and (pocket.start, pocket.end) == (19, 31)
