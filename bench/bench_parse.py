@@ -184,6 +184,7 @@ def _interactive_walker():
     from lark import Lark, Token, Transformer
     from lark.exceptions import UnexpectedToken
 
+    from pyramid_referee.grammar import lark_table as T
     from pyramid_referee.grammar import parser as P
 
     def plain(children):  # a token's value is the parser's own token (type, value, start, end)
@@ -210,7 +211,7 @@ def _interactive_walker():
         return out
 
     Items.kiss, Items.carom, Items.start = kiss, carom, start
-    lark = Lark(P._GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=P._TokenFeed, strict=True,
+    lark = Lark(T.GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=T.TokenFeed, strict=True,
                 transformer=Items())
 
     def walk(options):

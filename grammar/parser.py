@@ -11,17 +11,14 @@ that does not make a call does not count against one that does.
 from __future__ import annotations
 
 from itertools import product
-from pathlib import Path
 from typing import Iterable
-
-from lark import Lark
-from lark.lexer import Lexer
 
 from .assembly import obj_pocket_options, resolve
 from .corrections import fold, plan
 from .call import BALLS, Call
 from .errors import GrammarError
 from .items import BallRef, Item, Tok
+from .lark_table import STAR_RULE, compile_table
 from .lexicon import (IGNORED_TAGS, MAX_CHARS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, number_beyond,
                       tag_words)
 from .refusal import Refusal
@@ -36,23 +33,6 @@ EXPECTS = {
     "OT": "ball_or_cushion", "KARAMBOL": "of_ball", "SHAROM_PRE": "ball", "SHARA": "ball",
     "COUNT_INS": "balls", "NUM_GEN": "cushions",
 }
-
-
-class _TokenFeed(Lexer):
-    """The 'lexer' Lark sees when it builds the tables (tokens come pre-tagged)."""
-
-    def __init__(self, lexer_conf):  # noqa: D401 - Lark's interface
-        pass
-
-    def lex(self, data):
-        return iter(data)
-
-
-_GRAMMAR_FILE = Path(__file__).with_name("calls.lark")
-# Lark builds the LALR(1) tables from calls.lark; strict: no shift/reduce
-# conflicts, so the grammar itself never guesses (ambiguity comes only from
-# words with several tags, and is checked by comparing the readings).
-_lark = Lark(_GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=_TokenFeed, strict=True)
 
 
 # Phrase builders: children (Toks, or values built by the rules below) → an Item for assembly.
@@ -82,8 +62,6 @@ def _balls(children) -> list[BallRef]:
         out.extend(children[1])
     return out
 
-
-STAR_RULE = "__start_star_0"  # the name Lark generates for the list in «start: _item*»
 
 # The records are made with tuple.__new__: a NamedTuple's own constructor is a Python call, and
 # a parse makes a few dozen of them (bench/bench_parse.py).
@@ -117,71 +95,7 @@ _BUILDERS = {
 }
 
 
-# What this module reads of Lark beyond its public API (see grammar/README.md for why the
-# table is driven here rather than through ``Lark.parse_interactive``): the LALR table at
-# ``Lark.parser.parser.parser.parse_table`` with ``states`` (state → terminal name →
-# (action, arg)), ``start_states`` and ``end_states``; an action named "Shift" (arg: the next
-# state) or "Reduce" (arg: a rule with ``origin.name``, ``alias`` and ``expansion``); and the
-# name Lark gives the list rule of ``start: _item*`` (``__start_star_0``). The lark versions
-# this is tested with are pinned in pyproject.toml; ``lark_internals_problem`` names what
-# changed, and tests/test_grammar_lark_internals.py runs it.
-
-
-def lark_internals_problem(lark: Lark) -> str | None:
-    """What of Lark's internals this module relies on is missing from ``lark``; None: all there."""
-    import lark as lark_module
-
-    version = getattr(lark_module, "__version__", "?")
-    try:
-        table = lark.parser.parser.parser.parse_table
-        states, start, end = table.states, table.start_states["start"], table.end_states["start"]
-    except (AttributeError, KeyError, TypeError) as exc:
-        return f"lark {version}: no LALR parse_table with states/start_states/end_states ({exc!r})"
-    if start not in states or end not in states:
-        return f"lark {version}: the start or end state is not in parse_table.states"
-    names = set()
-    for actions in states.values():
-        for _symbol, (action, arg) in actions.items():
-            kind = getattr(action, "name", None)
-            if kind == "Reduce":
-                if not all(hasattr(arg, a) for a in ("origin", "alias", "expansion")):
-                    return f"lark {version}: a Reduce action's rule has no origin/alias/expansion"
-                names.add(str(arg.origin.name))
-            elif kind == "Shift":
-                if not isinstance(arg, int) and arg not in states:
-                    return f"lark {version}: a Shift action does not name a state ({arg!r})"
-            else:
-                return f"lark {version}: an action is neither Shift nor Reduce ({action!r})"
-    if STAR_RULE not in names:
-        return f"lark {version}: the rule for «start: _item*» is no longer named {STAR_RULE!r}: {sorted(names)}"
-    return None
-
-
-def _compile_table():
-    """Lark's LALR table in plain dicts: state → terminal → (shift?, next state | rule)."""
-    problem = lark_internals_problem(_lark)
-    if problem:
-        raise RuntimeError(f"grammar/parser.py cannot drive Lark's table: {problem} (the tested lark "
-                           "versions are pinned in pyproject.toml)")
-    table = _lark.parser.parser.parser.parse_table
-    states = {}
-    for state, actions in table.states.items():
-        row = {}
-        for symbol, (action, arg) in actions.items():
-            symbol = str(symbol)
-            if action.name == "Shift":
-                row[symbol] = (True, arg)
-            else:
-                name = str(arg.alias or arg.origin.name)
-                build = _BUILDERS.get(name) or (_flat_list if name.startswith("__") else None)
-                if build is None:
-                    raise RuntimeError(f"calls.lark: no builder for rule {name!r}")
-                row[symbol] = (False, (len(arg.expansion), str(arg.origin.name), build))
-        states[state] = row
-    return states, table.start_states["start"], table.end_states["start"]
-
-
-_STATES, _START, _END = _compile_table()
+_STATES, _START, _END = compile_table(_BUILDERS, _flat_list)
 
 
 _ACCEPT = object()
@@ -489,64 +403,6 @@ def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
     return replace(refusal, params=params, mode="ball_and_pocket")
 
 
-def _typo_suggestion(text: str, word, settings: dict) -> dict | None:
-    """The one word of the language that the unknown ``word`` is a slip of, when the call reads
-    with it: {"suggestion", "example"}; None when no candidate, or more than one, fits.
-
-    A candidate is one edit away (``typos.near_words``) and fits when the call with it is a call,
-    or is refused only for what the call says (no way, no pocket…), not for its words. Of several
-    that fit, the only one that makes a call is taken; otherwise there is no confident guess."""
-    from .typos import near_words
-
-    made: list = []
-    fit: list = []
-    for candidate in near_words(word.text):
-        got = _read(text[:word.start] + candidate + text[word.end:], **settings, suggest=False)
-        if isinstance(got, tuple):
-            made.append((candidate, got[0]))
-        elif got.code not in _NOT_A_FIT:
-            fit.append((candidate, got))
-    picked = made if made else fit
-    if len(picked) > 1 and len({r if made else (r.code, r.reason) for _, r in picked}) == 1:
-        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to what was typed
-        picked = _closest(word.text, picked)
-    if len(picked) != 1:
-        return None
-    candidate, got = picked[0]
-    out = {"suggestion": candidate}
-    if isinstance(got, Call):
-        from .render import render
-
-        try:
-            out["example"] = render(got)
-        except GrammarError:
-            pass
-    elif "example" in got.params:  # the example of what the call still lacks, built on it
-        out["example"] = got.params["example"]
-    return out
-
-
-def _closest(typed: str, candidates: list) -> list:
-    """The candidates that keep the most of the letters typed, in place (a common beginning
-    and end): «четырнадцатй» keeps all of «четырнадцатый», one less of «четырнадцать»."""
-    typed = normalize(typed)
-
-    def kept(word: str) -> int:
-        word = normalize(word)
-        head = next((k for k, (a, b) in enumerate(zip(typed, word)) if a != b), min(len(typed), len(word)))
-        tail = next((k for k, (a, b) in enumerate(zip(reversed(typed), reversed(word))) if a != b),
-                    min(len(typed), len(word)))
-        return min(head + tail, len(typed))
-
-    best = max(kept(c) for c, _ in candidates)
-    return [(c, call) for c, call in candidates if kept(c) == best]
-
-
-# Refusals that say the words still do not make a call: a candidate that leaves one is no fit.
-_NOT_A_FIT = frozenset({"unknown_word", "unexpected_word", "incomplete", "several_calls_unclear", "contradiction",
-                        "ambiguous", "empty", "too_long"})
-
-
 def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: bool = True):
     """``parse_with_corrections`` before a refusal is put in its mode's words; ``suggest``:
     look for the word an unknown word is a slip of (not when trying a candidate)."""
@@ -581,7 +437,9 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
                 reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
                 params.update(obj_pocket_options(_pocket_words_beside(words, w.index)))
             if not reason and suggest:
-                fixed = _typo_suggestion(text, w, settings)
+                from .typos import suggestion
+
+                fixed = suggestion(text, w, lambda t: _read(t, **settings, suggest=False))
                 if fixed is not None:  # «четырнадцатй» → «четырнадцатый?»
                     reason = "typo"
                     params.update(fixed)

@@ -4,13 +4,15 @@
 letter left out, added, changed, or two neighbours swapped). Candidates come from an index of
 every word with one letter deleted (the "symmetric delete" method), so a lookup costs a few
 dict accesses, whatever the size of the vocabulary. Whether a candidate is a confident
-suggestion is the parser's decision (``parser._typo_suggestion``: the call must read with it).
+suggestion is ``suggestion``'s: the call must read with it, and no other candidate may.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from .call import Call
+from .errors import GrammarError
 from .lexicon import normalize, vocabulary
 
 MIN_LENGTH = 3  # shorter words have too many neighbours for a guess to mean anything
@@ -69,3 +71,61 @@ def near_words(word: str) -> list[str]:
         found.update(index.get(key, ()))
     found.discard(norm)
     return sorted(shown[w] for w in found if distance_at_most_one(norm, w))
+
+
+def suggestion(text: str, word, read) -> dict | None:
+    """The one word of the language that the unknown ``word`` (a lexicon ``Word``) is a slip of,
+    when the call reads with it: {"suggestion", "example"}; None when no candidate, or more than
+    one, fits. ``read(text)``: the parser's reading of a text (a (call, corrections) pair or a
+    Refusal), without suggestions of its own.
+
+    A candidate is one edit away (``near_words``) and fits when the call with it is a call,
+    or is refused only for what the call says (no way, no pocket…), not for its words. Of several
+    that fit, the only one that makes a call is taken; otherwise there is no confident guess."""
+    made: list = []
+    fit: list = []
+    for candidate in near_words(word.text):
+        got = read(text[:word.start] + candidate + text[word.end:])
+        if isinstance(got, tuple):
+            made.append((candidate, got[0]))
+        elif got.code not in _NOT_A_FIT:
+            fit.append((candidate, got))
+    picked = made if made else fit
+    if len(picked) > 1 and len({r if made else (r.code, r.reason) for _, r in picked}) == 1:
+        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to what was typed
+        picked = _closest(word.text, picked)
+    if len(picked) != 1:
+        return None
+    candidate, got = picked[0]
+    out = {"suggestion": candidate}
+    if isinstance(got, Call):
+        from .render import render
+
+        try:
+            out["example"] = render(got)
+        except GrammarError:
+            pass
+    elif "example" in got.params:  # the example of what the call still lacks, built on it
+        out["example"] = got.params["example"]
+    return out
+
+
+def _closest(typed: str, candidates: list) -> list:
+    """The candidates that keep the most of the letters typed, in place (a common beginning
+    and end): «четырнадцатй» keeps all of «четырнадцатый», one less of «четырнадцать»."""
+    typed = normalize(typed)
+
+    def kept(word: str) -> int:
+        word = normalize(word)
+        head = next((k for k, (a, b) in enumerate(zip(typed, word)) if a != b), min(len(typed), len(word)))
+        tail = next((k for k, (a, b) in enumerate(zip(reversed(typed), reversed(word))) if a != b),
+                    min(len(typed), len(word)))
+        return min(head + tail, len(typed))
+
+    best = max(kept(c) for c, _ in candidates)
+    return [(c, call) for c, call in candidates if kept(c) == best]
+
+
+# Refusals that say the words still do not make a call: a candidate that leaves one is no fit.
+_NOT_A_FIT = frozenset({"unknown_word", "unexpected_word", "incomplete", "several_calls_unclear", "contradiction",
+                        "ambiguous", "empty", "too_long"})

@@ -186,7 +186,7 @@ def _phrase_rules() -> list[tuple[str, list[list[str]]]]:
     """The phrases a call is made of, in calls.lark's order, each with its word patterns."""
     from lark import Lark
 
-    from pyramid_referee.grammar.parser import _GRAMMAR_FILE
+    from pyramid_referee.grammar.lark_table import GRAMMAR_FILE as _GRAMMAR_FILE
 
     lark = Lark(_GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr")
     items = [r.expansion[0].name for r in lark.rules if r.origin.name == "_item"]
