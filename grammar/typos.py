@@ -17,6 +17,7 @@ from .lexicon import normalize, vocabulary
 
 MIN_LENGTH = 3  # shorter words have too many neighbours for a guess to mean anything
 MAX_LENGTH = 24  # no word of the language is longer; a longer one is no slip
+MAX_CANDIDATES = 5  # more words one edit away than this: no confident guess
 
 
 def _deletes(word: str) -> set[str]:
@@ -82,9 +83,12 @@ def suggestion(text: str, word, read) -> dict | None:
     A candidate is one edit away (``near_words``) and fits when the call with it is a call,
     or is refused only for what the call says (no way, no pocket…), not for its words. Of several
     that fit, the only one that makes a call is taken; otherwise there is no confident guess."""
+    candidates = near_words(word.text)
+    if len(candidates) > MAX_CANDIDATES:
+        return None  # so many words this close: no guess is confident (and each costs a parse)
     made: list = []
     fit: list = []
-    for candidate in near_words(word.text):
+    for candidate in candidates:
         got = read(text[:word.start] + candidate + text[word.end:])
         if isinstance(got, tuple):
             made.append((candidate, got[0]))
