@@ -57,6 +57,7 @@ def normalize(word: str) -> str:
 # («чиcто» with a Latin «c»): lowercase a c e o p x y, capitals A B C E H K M O P T X.
 LOOKALIKES = str.maketrans("aceopxyABCEHKMOPTX", "асеорхуАВСЕНКМОРТХ")
 _LATIN_LOOKALIKE = frozenset("aceopxyABCEHKMOPTX")
+_HAS_LOOKALIKE = re.compile("[aceopxyABCEHKMOPTX]")  # one scan of the text: almost every call has none
 
 
 class Lookalike:
@@ -231,7 +232,7 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
     # a Cyrillic word typed with Latin look-alike letters is read as the Cyrillic word when that
     # is a word of the language (kept in ``Word.lookalikes``, so that explain says so)
     slips: dict[int, Lookalike] = {}
-    for k, norm in enumerate(norms):
+    for k, norm in enumerate(norms) if _HAS_LOOKALIKE.search(text) else ():
         if norm not in entries and norm not in firsts and _mixed_script(raw[k][0]):
             slip = Lookalike(*raw[k])
             fixed = normalize(slip.read_as)
