@@ -264,7 +264,7 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
         if entry is None:
             out.append(Word(w, s, e, _digit_tags(norm), len(out)))
         else:
-            said = (slips[i],) if i in slips else ()
+            said = (slips[i],) if slips and i in slips else ()
             out.append(Word(w, s, e, entry[0], len(out), entry[1], said))
         i += 1
     return out
