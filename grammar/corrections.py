@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .items import Item
 from .lexicon import IGNORED_TAGS, Word, normalize
 from .refusal import Refusal
 
@@ -32,9 +33,9 @@ _BALL_KINDS = ("called", "obj")
 
 def part_of(item: tuple[Any, ...]) -> str:
     """Which part of a call an item says: the ball, the pocket or the way."""
-    if item[0] in _BALL_KINDS:
+    if item.kind in _BALL_KINDS:
         return BALL
-    if item[0] == "pocket":
+    if item.kind == "pocket":
         return POCKET
     return WAY
 
@@ -104,13 +105,13 @@ def plan(words: list[Any]) -> list[Step] | Refusal:
 def _said(items: list[Any], text: str) -> str:
     if not items:
         return ""
-    return text[min(i[2] for i in items):max(i[3] for i in items)]
+    return text[min(i.start for i in items):max(i.end for i in items)]
 
 
-def _merge_pocket(old: list[Any], new: tuple[Any, ...]) -> tuple[Any, ...]:
+def _merge_pocket(old: list[Any], new: Item) -> Item:
     """A pocket correction: with a kind word (угол, середина) it is a new pocket; without
     one it replaces only the words it says (the side, the end) and keeps the others."""
-    parts = new[1]
+    parts = new.value
     if any(p[0] in ("CORNER", "MIDDLE") for p in parts) or not old:
         return new
     said = {p[0] for p in parts if p[0] in ("SIDE", "END")}
@@ -118,9 +119,9 @@ def _merge_pocket(old: list[Any], new: tuple[Any, ...]) -> tuple[Any, ...]:
         return new
     if "SIDE" in said:  # the gender of the side replaced goes with it («в правый» → «в левую»)
         said.add("MASC")
-    kept = [p for item in old for p in item[1] if p[0] not in said and p[0] != "V"]
-    return ("pocket", tuple(p for p in parts if p[0] == "V") + tuple(kept) + tuple(
-        p for p in parts if p[0] != "V"), new[2], new[3])
+    kept = [p for item in old for p in item.value if p[0] not in said and p[0] != "V"]
+    return new._replace(value=tuple(p for p in parts if p[0] == "V") + tuple(kept) + tuple(
+        p for p in parts if p[0] != "V"))
 
 
 def _says_the_same(negated: list[Any], said: list[Any]) -> bool:
@@ -129,12 +130,12 @@ def _says_the_same(negated: list[Any], said: list[Any]) -> bool:
     if not negated or not said:
         return True
     if part_of(negated[0]) == BALL:
-        return {i[1] for i in negated} <= {i[1] for i in said}
+        return {i.value for i in negated} <= {i.value for i in said}
     if part_of(negated[0]) == POCKET:
         # «не в правый» takes back «в правую середину» too: the words, not their gender
-        words = {p for i in said for p in i[1] if p[0] not in ("V", "MASC")}
-        return {p for i in negated for p in i[1] if p[0] not in ("V", "MASC")} <= words
-    return {(i[0], i[1]) for i in negated} <= {(i[0], i[1]) for i in said}
+        words = {p for i in said for p in i.value if p[0] not in ("V", "MASC")}
+        return {p for i in negated for p in i.value if p[0] not in ("V", "MASC")} <= words
+    return {(i.kind, i.value) for i in negated} <= {(i.kind, i.value) for i in said}
 
 
 def correct(items: list[Any], fix: list[Any], text: str, word: str) -> tuple[list[Any], list[Correction]]:
@@ -160,7 +161,7 @@ def correct(items: list[Any], fix: list[Any], text: str, word: str) -> tuple[lis
         done.add(p)
         new = [i for i in fix if part_of(i) == p]
         if p == POCKET:
-            old = [i for i in items if i[0] == "pocket"]
+            old = [i for i in items if i.kind == "pocket"]
             new = [_merge_pocket(old, new[0])] + new[1:]
         out.extend(new)
     out.extend(i for i in fix if part_of(i) not in done)
@@ -220,9 +221,9 @@ def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[
                 if old:
                     new = [i for i in items if part_of(i) == p]
                     corrections.append(Correction(p, _said(old, text), _said(new, text), "не … а"))
-            old_pockets = [i for i in negated or () if i[0] == "pocket"]
+            old_pockets = [i for i in negated or () if i.kind == "pocket"]
             if old_pockets:  # «не в правый угол, а в левый»: word by word, as after «вернее»
-                items = [_merge_pocket(old_pockets, i) if i[0] == "pocket" else i for i in items]
+                items = [_merge_pocket(old_pockets, i) if i.kind == "pocket" else i for i in items]
             replaced = {part_of(i) for i in negated or ()} & {part_of(i) for i in state}
             for p in replaced:
                 old = [i for i in negated or () if part_of(i) == p]
@@ -237,8 +238,8 @@ def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[
                 # before is the one «не» takes back; «а» puts the new one in its place
                 # (the pocket word by word: «в правый угол» → «в левый угол»)
                 if POCKET in replaced:
-                    said = [i for i in state if i[0] == "pocket"]
-                    items = [_merge_pocket(said, i) if i[0] == "pocket" else i for i in items]
+                    said = [i for i in state if i.kind == "pocket"]
+                    items = [_merge_pocket(said, i) if i.kind == "pocket" else i for i in items]
                 state, _ = correct(state, items, text, "не … а")
             else:
                 state = state + list(items)

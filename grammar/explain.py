@@ -75,9 +75,10 @@ class Explanation:
     def to_json(self, lang: str = "ru") -> dict[str, Any]:
         out = {"ok": self.ok, "reading": list(self.lines), "canonical": self.canonical,
                "notes": list(self.notes), "fix": self.fix}
-        # optional, extend-only: what corrections replaced; a way said in ball and pocket (C7)
-        out.update({k: v for k, v in self.extra.items() if k in ("corrections", "way_not_judged")})
-        if isinstance(self.result, Call):  # self.ok
+        # optional, extend-only: what corrections replaced; a way said in ball and pocket (C7);
+        # the words read as Cyrillic though typed with Latin look-alike letters
+        out.update({k: v for k, v in self.extra.items() if k in ("corrections", "way_not_judged", "lookalikes")})
+        if self.ok:
             out["call"] = self.result.to_json()
         else:
             out["error"] = self.result.to_json(lang)
@@ -98,12 +99,17 @@ def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None 
     result, corrections = (got, []) if isinstance(got, Refusal) else got
     lines: list[str] = []
     notes: list[str] = []
-    try:
-        words = tag_words(text)
+    try:  # a call too long to read is not read here either
+        words = [] if isinstance(result, Refusal) and result.code == "too_long" else tag_words(text)
     except TooLong:
         words = []
     ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE", "STROKE"}]
     tech = [w.text for w in words if "TECH" in w.types]
+    slips = [slip for w in words for slip in w.lookalikes]
+    extra: dict[str, Any] = {}
+    if slips:  # never a silent repair: say which letters were read as Russian ones
+        notes.extend(_lookalike_note(slip, lang) for slip in slips)
+        extra["lookalikes"] = [slip.to_json() for slip in slips]
     if isinstance(result, Refusal):
         lines.append(trl(lang, "Refused: {reason}").format(reason=result.message(lang)))
         if result.span[1] > result.span[0]:
@@ -114,7 +120,7 @@ def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None 
             lines.append(trl(lang, "Where: «{where}» (characters {start}–{end})").format(
                 where=where, start=start + 1, end=end))
         return Explanation(text, result, tuple(lines), None, tuple(notes),
-                           trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)))
+                           trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)), extra)
     call = result
     if any(c.word in ("не … а", "а не") for c in corrections):  # «а» is part of the correction there
         ignored = [w for w in ignored if w.lower() != "а"]
@@ -123,7 +129,6 @@ def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None 
     lines.append(trl(lang, "Called: {ball} → {pocket}").format(ball=ball, pocket=_pocket_words(call.pocket, lang)))
     for c in corrections:
         lines.append(_correction_line(c, lang))
-    extra: dict[str, Any] = {}
     if corrections:
         extra["corrections"] = [c.to_json() for c in corrections]
     if call.route is None:
@@ -159,6 +164,16 @@ def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None 
     canonical = render(call)
     return Explanation(text, call, tuple(lines), canonical, tuple(notes),
                        trl(lang, "Say it as: «{canonical}»").format(canonical=canonical), extra)
+
+
+def _lookalike_note(slip, lang: str) -> str:
+    """«Раскладка: в слове «чиcто» латинская «c» прочитана как русская.»"""
+    letters = ", ".join(f"«{c}»" for c in slip.letters)
+    if len(slip.letters) == 1:
+        text = trl(lang, "Keyboard layout: in the word «{word}» the Latin {letters} was read as the Russian letter.")
+    else:
+        text = trl(lang, "Keyboard layout: in the word «{word}» the Latin {letters} were read as the Russian letters.")
+    return text.format(word=slip.typed, letters=letters)
 
 
 _PARTS = {"ball": N_("the ball"), "pocket": N_("the pocket"), "way": N_("the way"), "call": N_("the whole call")}

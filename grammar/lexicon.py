@@ -19,7 +19,11 @@ from .errors import GrammarError
 
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"  # built by lexicon_build.py
 
-MAX_WORDS = 60  # a longer input is refused at once (too_long)
+# A call longer than any real one is refused before any work (too_long): the longest
+# calls the rules' template gives («тремя шарами …, от шара …, … в правый дальний угол»)
+# are some 15 words and 120 characters.
+MAX_WORDS = 40
+MAX_CHARS = 300
 
 # A word: anything up to a space or punctuation; hyphens stay inside words
 # («контр-ку», «12-й», «такого-то»), a hyphen alone or at a word's edge is a dash.
@@ -52,19 +56,61 @@ def normalize(word: str) -> str:
     return word.replace("ё", "е")
 
 
-class Word:
-    """A word of the input: its text, char span, tags ((type, value), …) and tag types."""
+# Latin letters that look like Cyrillic ones, as a keyboard in the wrong layout types them
+# («чиcто» with a Latin «c»): lowercase a c e o p x y, capitals A B C E H K M O P T X.
+LOOKALIKES = str.maketrans("aceopxyABCEHKMOPTX", "асеорхуАВСЕНКМОРТХ")
+_LATIN_LOOKALIKE = frozenset("aceopxyABCEHKMOPTX")
+_HAS_LOOKALIKE = re.compile("[aceopxyABCEHKMOPTX]")  # one scan of the text: almost every call has none
 
-    __slots__ = ("text", "start", "end", "tags", "types", "index")
+
+class Lookalike:
+    """A word read as Cyrillic though it has Latin look-alike letters: what was typed, what
+    it was read as, its span and the Latin letters (in the order typed, each once)."""
+
+    __slots__ = ("typed", "read_as", "start", "end", "letters")
+
+    def __init__(self, typed: str, start: int, end: int):
+        self.typed, self.start, self.end = typed, start, end
+        self.read_as = typed.translate(LOOKALIKES)
+        self.letters = tuple(dict.fromkeys(c for c in typed if c in _LATIN_LOOKALIKE))
+
+    def to_json(self) -> dict:
+        return {"word": self.typed, "read_as": self.read_as, "letters": list(self.letters),
+                "span": [self.start, self.end]}
+
+    def __repr__(self) -> str:
+        return f"Lookalike({self.typed!r} → {self.read_as!r})"
+
+
+def _mixed_script(word: str) -> bool:
+    """Cyrillic letters with Latin look-alikes among them (a pure Latin word is not one)."""
+    has_cyrillic = has_latin = False
+    for c in word:
+        if "а" <= c.lower() <= "я" or c in "ёЁ":
+            has_cyrillic = True
+        elif c in _LATIN_LOOKALIKE:
+            has_latin = True
+        elif c.isalpha():
+            return False  # another Latin (or other) letter: not a layout slip
+    return has_cyrillic and has_latin
+
+
+class Word:
+    """A word of the input: its text, char span, tags ((type, value), …) and tag types;
+    ``lookalikes``: the words in it read as Cyrillic though typed with Latin look-alike
+    letters (empty for almost every word)."""
+
+    __slots__ = ("text", "start", "end", "tags", "types", "index", "lookalikes")
 
     def __init__(self, text: str, start: int, end: int, tags: tuple[Any, ...], index: int,
-                 types: frozenset[Any] | None = None) -> None:
+                 types: frozenset[Any] | None = None, lookalikes: tuple[Any, ...] = ()) -> None:
         self.text = text
         self.start = start
         self.end = end
         self.tags = tags  # ((type, value), ...); empty when the word is unknown
         self.types = _types(tags) if types is None else types
         self.index = index  # 0-based position among the words
+        self.lookalikes = lookalikes
 
     @property
     def known(self) -> bool:
@@ -123,6 +169,29 @@ def load() -> tuple[
 
 
 @lru_cache(maxsize=1)
+def _beyond() -> dict[str, int]:
+    return json.loads(Path(DATA_FILE).read_text(encoding="utf-8")).get("beyond", {})
+
+
+def number_beyond(words: list[Any], k: int) -> tuple[int, int] | None:
+    """Does unknown word ``k`` say a number no ball has («шестнадцатый», «двадцать первый», «16»)?
+    (the number, the index of its last word) or None."""
+    norm = normalize(words[k].text)
+    m = DIGIT_RE.fullmatch(norm)
+    if m:
+        n = int(m.group(1))
+        return (n, k) if not 1 <= n <= 15 and m.group(2) in DIGIT_SUFFIX else None
+    n = _beyond().get(norm)
+    if n is None:
+        return None
+    if n % 10 == 0 and 20 <= n <= 90 and k + 1 < len(words):  # «двадцать первый»: a ten and a unit
+        units = {v for t, v in words[k + 1].tags if t.startswith(("B_", "NUM_")) and isinstance(v, int)}
+        if len(units) == 1 and 1 <= min(units) <= 9:
+            return (n + min(units), k + 1)
+    return (n, k)
+
+
+@lru_cache(maxsize=1)
 def render_forms() -> dict[str, Any]:
     forms: dict[str, Any] = json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))["render"]
     return forms
@@ -170,6 +239,16 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
     entries, (phrases, firsts), _ = load()
     raw = split_words(text, limit)
     norms = [normalize(w) for w, _, _ in raw]
+    # a Cyrillic word typed with Latin look-alike letters is read as the Cyrillic word when that
+    # is a word of the language (kept in ``Word.lookalikes``, so that explain says so)
+    slips: dict[int, Lookalike] = {}
+    for k, norm in enumerate(norms) if _HAS_LOOKALIKE.search(text) else ():
+        if norm not in entries and norm not in firsts and _mixed_script(raw[k][0]):
+            slip = Lookalike(*raw[k])
+            fixed = normalize(slip.read_as)
+            if fixed in entries or fixed in _phrase_words():
+                norms[k] = fixed
+                slips[k] = slip
     out: list[Word] = []
     i = 0
     n = len(raw)
@@ -185,7 +264,9 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
                         break
             if tags:
                 last = i + size - 1
-                out.append(Word(text[raw[i][1]:raw[last][2]], raw[i][1], raw[last][2], tags, len(out)))
+                said = tuple(slips[k] for k in range(i, last + 1) if k in slips) if slips else ()
+                out.append(Word(text[raw[i][1]:raw[last][2]], raw[i][1], raw[last][2], tags, len(out),
+                                lookalikes=said))
                 i += size
                 continue
         w, s, e = raw[i]
@@ -193,9 +274,17 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
         if entry is None:
             out.append(Word(w, s, e, _digit_tags(norm), len(out)))
         else:
-            out.append(Word(w, s, e, entry[0], len(out), entry[1]))
+            said = (slips[i],) if slips and i in slips else ()
+            out.append(Word(w, s, e, entry[0], len(out), entry[1], said))
         i += 1
     return out
+
+
+@lru_cache(maxsize=1)
+def _phrase_words() -> frozenset:
+    """Every word that is part of a phrase («лоб» of «в лоб»)."""
+    _, (phrases, _), _ = load()
+    return frozenset(w for p in phrases for w in p)
 
 
 def vocabulary() -> list[str]:

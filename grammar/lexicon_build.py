@@ -43,7 +43,13 @@ from pathlib import Path
 from typing import Any
 
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"
-VERSION = 1
+VERSION = 2  # 2: the «beyond» numbers (no ball has them)
+
+# Numbers said as words that no ball has: 0 and 16-20, the tens and 100, in every ordinal and
+# cardinal form. They are no call words: a call that names one is refused saying that there
+# is no such ball («шестнадцатый» → «шара 16 нет»), and «двадцать первый» is 21 (the lexer
+# joins a ten and a unit word).
+BEYOND = (0, 16, 17, 18, 19, 20, 30, 40, 50, 60, 70, 80, 90, 100)
 
 # Balls 1-10 have nouns («тройка», «десятка»); 11-15 have none. Ball 1 is said «туз» (the last
 # noun: what render says), «единица» and «единичка» are read too.
@@ -249,8 +255,17 @@ def build() -> dict[str, Any]:
     for form, tags in FIXED.items():
         add(form, *tags)
 
+    beyond: dict[str, int] = {}
+    for n in BEYOND:
+        for purpose in (FormatPurpose.ORDINAL, FormatPurpose.CARDINAL):
+            for form in rbnf.format_number(n, purpose).text_by_ruleset.values():
+                if " " not in form and form not in words:
+                    for variant in _yo_variants(morph, form):
+                        beyond.setdefault(variant, n)
+
     return {
         "version": VERSION,
+        "beyond": dict(sorted(beyond.items())),
         "render": _render_forms(morph, rbnf),
         "words": {w: sorted(t) for w, t in sorted(words.items())},
         "phrases": {p: sorted(t) for p, t in sorted(PHRASES.items())},

@@ -4,7 +4,7 @@ Messages and hints are Russian by default and English with ``lang="en"``.
 Codes: the call's JSON contract set (empty, unknown_word, no_ball, no_pocket,
 pocket_not_definite, no_route, several_calls_unclear, contradiction, ambiguous,
 count_mismatch, ball_not_on_table, incomplete) plus two added here: ``too_long``
-(over 60 words, refused at once) and ``unexpected_word`` (a known word where no
+(over 40 words or 300 characters, refused at once) and ``unexpected_word`` (a known word where no
 phrase of a call can use it).
 """
 
@@ -41,12 +41,26 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("the call is too long (over {limit} words): a referee would not take it (C4)"),
         N_("say it briefly: ball, pocket and way, e.g. «{example}»"),
     ),
+    ("too_long", "chars"): (
+        N_("the call is too long (over {limit} characters): a referee would not take it (C4)"),
+        N_("say it briefly: ball, pocket and way, e.g. «{example}»"),
+    ),
     ("unknown_word", ""): (
         N_("unknown word «{word}» (word {position})"),
         N_("a call holds only ball numbers, pockets and the way: e.g. «{example}»"),
     ),
+    # one edit from a word that makes the call read: the hint names it
+    ("unknown_word", "typo"): (
+        N_("unknown word «{word}» (word {position})"),
+        N_("«{suggestion}»? e.g. «{example}»"),
+    ),
     ("unknown_word", "no_such_ball"): (
         N_("«{word}» (word {position}): there is no such ball; balls are 1 to 15"),
+        N_("name a ball from 1 to 15, e.g. «{example}»"),
+    ),
+    # a number no ball has, in digits or words («16», «шестнадцатый», «двадцать первый»)
+    ("unknown_word", "ball_out_of_range"): (
+        N_("«{word}» (word {position}): there is no ball {n}; balls are 1 to 15"),
         N_("name a ball from 1 to 15, e.g. «{example}»"),
     ),
     ("unexpected_word", ""): (
@@ -206,6 +220,10 @@ MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {B
     ("empty", ""): (None, N_("name the ball and the pocket, e.g. «{example}»")),
     ("too_long", ""): (
         N_("the call is too long (over {limit} words): a referee would not take it (C4, C7)"),
+        N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
+    ),
+    ("too_long", "chars"): (
+        N_("the call is too long (over {limit} characters): a referee would not take it (C4, C7)"),
         N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
     ),
     ("unknown_word", ""): (None, N_("in ball and pocket a call names the ball and the pocket: e.g. «{example}»")),

@@ -334,3 +334,27 @@ def test_svoyu_seredinu_is_refused_as_a_middle_pocket_has_no_end():
     with pytest.raises(NotationError) as err:
         parse_outcome("3 в свою середину")
     assert "у средней лузы нет дальней и ближней" in err.value.message()
+
+
+@pytest.mark.parametrize("text, column, what", [
+    ("по заказу; не по заказу; 16 3", 12, "both 'as called' and 'not as called'"),
+    ("16 в левую лузу", 1, "there is no ball 16"),
+    ("3 3 16", 3, "3 cannot hit itself"),
+    ("3 в левую лузу; б", 5, "names both the corner and the middle pocket"),
+])
+def test_of_several_mistakes_the_first_written_is_the_one_named(text, column, what):
+    # the parse tree becomes records in the order written, and they are checked in that order
+    with pytest.raises(NotationError) as exc:
+        parse_outcome(text)
+    assert exc.value.column == column and what in exc.value.message("en")
+
+
+def test_the_parse_tree_becomes_named_records_in_the_order_written():
+    from pyramid_referee.rules.notation import Flag, Fouls, Motion, _parser, _ToRecords
+
+    items = _ToRecords().transform(_parser().parse("биток 6 борт; 6 в левый угол; фол г; с руки"))
+    assert [type(i) for i in items] == [Motion, Motion, Fouls, Flag]
+    cue, pocketed = items[0], items[1]
+    assert cue.subject.type == "CUE" and [s.kind for s in cue.steps] == ["ball", "cushion"]
+    assert [s.column for s in cue.steps] == [7, 9]
+    assert pocketed.steps[0].kind == "pocket" and [t.type for t in pocketed.steps[0].words] == ["LEFT", "CORNER"]

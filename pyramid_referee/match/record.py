@@ -46,7 +46,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from ..i18n import N_, trl
 from ..rules.messages import num
@@ -155,40 +155,63 @@ def _parser():
                      start=["header", "stroke"], propagate_positions=True)
 
 
+class HeaderLine(NamedTuple):
+    """A parsed header line «Name: value»: the key and the value with their columns (1-based).
+    ``kind`` is "header" (a stroke line parses to a RecordStroke)."""
+
+    kind: str
+    key: str
+    key_col: int
+    value: str
+    value_col: int
+
+
+class _SaidCall(NamedTuple):
+    """The call part of a stroke line: the call as said (None: no call), its column, and
+    whether it was marked «(не принят)»."""
+
+    text: str | None
+    column: int
+    refused_mark: bool
+
+
+class _Score(NamedTuple):
+    """The running score written after a stroke, the players in the order of «Игроки»."""
+
+    first: int
+    second: int
+    column: int
+
+
 @lru_cache(maxsize=1)
 def _transformer():
-    from lark import Transformer
+    """A parsed line → a HeaderLine or a RecordStroke (line set later). Defined here, not at
+    module level, because Lark is imported only when a record is read (see above)."""
+    from lark import Transformer, v_args
 
-    return type("ToData", (_ToData, Transformer), {})()
+    @v_args(inline=True)
+    class ToData(Transformer):
+        def header(self, key, value) -> HeaderLine:
+            return HeaderLine("header", key.strip(), key.column, value.rstrip(), value.column)
 
+        def no_call(self, tok) -> _SaidCall:
+            return _SaidCall(None, tok.column, False)
 
-class _ToData:
-    """A parsed line → plain data: ("header", key, col, value, col) or a RecordStroke (line set later);
-    mixed into Lark's Transformer by ``_transformer``."""
+        def said(self, text, refused=None) -> _SaidCall:
+            return _SaidCall(text.rstrip(), text.column, refused is not None)
 
-    def header(self, items):
-        key, value = items
-        return ("header", key.strip(), key.column, value.rstrip(), value.column)
+        def score(self, a, b) -> _Score:
+            return _Score(_int(a), _int(b), a.column)
 
-    def no_call(self, items):
-        return (None, items[0].column, False)
+        def stroke(self, player, call: _SaidCall, outcome, score: _Score | None = None) -> RecordStroke:
+            return RecordStroke(
+                line=0, player=player.strip(), player_col=player.column, call=call.text, call_col=call.column,
+                refused_mark=call.refused_mark, outcome=outcome.rstrip(), outcome_col=outcome.column,
+                score=None if score is None else (score.first, score.second),
+                score_col=0 if score is None else score.column,
+            )
 
-    def said(self, items):
-        text = items[0]
-        return (text.rstrip(), text.column, len(items) > 1)
-
-    def score(self, items):
-        a, b = items
-        return (_int(a), _int(b), a.column)
-
-    def stroke(self, items):
-        player, call, outcome, *rest = items
-        score = rest[0] if rest else None
-        return RecordStroke(
-            line=0, player=player.strip(), player_col=player.column, call=call[0], call_col=call[1],
-            refused_mark=call[2], outcome=outcome.rstrip(), outcome_col=outcome.column,
-            score=None if score is None else (score[0], score[1]), score_col=0 if score is None else score[2],
-        )
+    return ToData()
 
 
 def _int(tok: str) -> int:
