@@ -78,7 +78,7 @@ class Explanation:
         # optional, extend-only: what corrections replaced; a way said in ball and pocket (C7);
         # the words read as Cyrillic though typed with Latin look-alike letters
         out.update({k: v for k, v in self.extra.items() if k in ("corrections", "way_not_judged", "lookalikes")})
-        if self.ok:
+        if isinstance(self.result, Call):  # self.ok (spelled out so a type checker narrows it)
             out["call"] = self.result.to_json()
         else:
             out["error"] = self.result.to_json(lang)
