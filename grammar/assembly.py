@@ -29,6 +29,7 @@ from .refusal import Refusal
 
 # The phrases of a call are Items (kind, value, start, end: grammar/items.py); a pocket's value
 # is its words' tags, each (tag type, value).
+Reading = Call | Refusal | set[Any]  # a call, why not, or its several readings
 
 
 def _span(*items) -> tuple[int, int]:
