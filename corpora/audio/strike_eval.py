@@ -49,6 +49,247 @@ def cause(t: float, truth: dict) -> str:
     return "other"
 
 
+
+# ----------------------------------------------------------------------------------------------
+# Calls decided right: the metric the referee lives by
+
+WHERE = ("in_call", "call_to_strike", "cascade", "no_call")
+WHERE_TEXT = {"in_call": "inside a call's words", "call_to_strike": "between a call's end and its strike",
+              "cascade": "during a stroke's cascade", "no_call": "with no call standing"}
+WORD_PAD_S = 0.02   # a knock this close to a word's edge is taken as inside it (the onset rule's slack)
+
+
+def where(t: float, truth: dict) -> str:
+    """Where a false strike at ``t`` falls, in the order that matters at the table:
+
+    - ``in_call``: inside a call (from its first word's start to its last word's end, 20 ms of
+      slack): the call would be cut short and lose what follows;
+    - ``call_to_strike``: after a call's last word and before its stroke's strike (or, for a call
+      with no stroke after it, before the next call begins): the call is voided or made late;
+    - ``cascade``: from a strike to the end of its stroke's own sounds;
+    - ``no_call``: anywhere else (talk, racking, chalking, balls still rolling, claps).
+    """
+    calls = truth.get("calls", [])
+    for c in calls:
+        if c["start"] - WORD_PAD_S <= t <= c["end"] + WORD_PAD_S:
+            return "in_call"
+    strokes = {s["call"]: s for s in truth.get("strokes", [])}
+    for i, c in enumerate(calls):
+        st = strokes.get(i)
+        if st is not None:
+            until = st["strike"]
+        else:
+            nxt = [d["start"] for d in calls if d["start"] > c["end"]]
+            until = min(nxt) if nxt else truth.get("duration", float("inf"))
+        if c["end"] < t < until:
+            return "call_to_strike"
+    for st in truth.get("strokes", []):
+        if st["strike"] <= t <= st["cascade_end"]:
+            return "cascade"
+    return "no_call"
+
+
+def nearest_sound(t: float, truth: dict, within: float = 0.05) -> str:
+    """The kind of the placed non-strike sound nearest ``t`` (within 50 ms), else ``speech`` when
+    ``t`` is inside any talk, else ``unplaced`` (noise, reverberation, nothing the session put there)."""
+    best, kind = within, None
+    for e in truth.get("sounds", []):
+        d = abs(e["t"] - t)
+        if d <= best:
+            best, kind = d, e["kind"]
+    if kind:
+        return kind
+    for c in truth.get("calls", []) + truth.get("chatter", []):
+        if c["start"] - WORD_PAD_S <= t <= c["end"] + WORD_PAD_S:
+            return "speech"
+    return "unplaced"
+
+
+def match(reported: list[float], true: list[float], tol: float = TOL_S) -> dict[int, int]:
+    """One-to-one matching of reported strike times to true onsets within ``tol``: closest pairs
+    first. Returns {true index: reported index}."""
+    pairs = sorted((abs(r - t), i, j) for i, t in enumerate(true) for j, r in enumerate(reported)
+                   if abs(r - t) <= tol)
+    used_t, used_r, out = set(), set(), {}
+    for _, i, j in pairs:
+        if i not in used_t and j not in used_r:
+            out[i] = j
+            used_t.add(i)
+            used_r.add(j)
+    return out
+
+
+@dataclass
+class Outcome:
+    """What a detector decided over sessions, judged against their truths (``decide``)."""
+
+    strokes: int = 0
+    decided_right: int = 0
+    found: int = 0
+    candidates: int = 0                       # true strikes the onset stage proposed (within 40 ms)
+    candidates_known: bool = True             # False when the candidate stage was not observed
+    false_where: dict = field(default_factory=lambda: {w: 0 for w in WHERE})
+    false_kind: dict = field(default_factory=dict)   # nearest placed sound -> count
+    stray_calls: int = 0                      # calls with no stroke after them
+    stray_kept: int = 0                       # … that no strike took
+    latency: list = field(default_factory=list)      # s: decision final − true onset, found strikes
+    onset_err: list = field(default_factory=list)
+    audio_s: float = 0.0
+    cpu_s: float = 0.0
+    wrong: list = field(default_factory=list)        # (tag, stroke, why) of strokes not decided right
+
+    @property
+    def n_false(self) -> int:
+        return sum(self.false_where.values())
+
+    def add(self, o: "Outcome") -> "Outcome":
+        for k in ("strokes", "decided_right", "found", "candidates", "stray_calls", "stray_kept"):
+            setattr(self, k, getattr(self, k) + getattr(o, k))
+        self.candidates_known = self.candidates_known and o.candidates_known
+        for k, v in o.false_where.items():
+            self.false_where[k] = self.false_where.get(k, 0) + v
+        for k, v in o.false_kind.items():
+            self.false_kind[k] = self.false_kind.get(k, 0) + v
+        self.latency += o.latency
+        self.onset_err += o.onset_err
+        self.audio_s += o.audio_s
+        self.cpu_s += o.cpu_s
+        self.wrong += o.wrong
+        return self
+
+    def rate(self, k: str) -> float:
+        return getattr(self, k) / self.strokes if self.strokes else float("nan")
+
+    def per100(self, w: str) -> float:
+        return 100.0 * self.false_where.get(w, 0) / self.strokes if self.strokes else float("nan")
+
+
+def decide(reported: list[float], truth: dict, *, candidates: list[float] | None = None,
+           final: dict[float, float] | None = None, tag: str = "", tol: float = TOL_S) -> Outcome:
+    """Judge the strikes a detector let stand (``reported``, seconds) against a session's truth.
+
+    A stroke is **decided right** when a reported strike lies within ``tol`` (40 ms) of its onset
+    and no other reported strike (a false one) falls between the start of its call and that onset.
+    Every reported strike not matched to a true one is false, counted by ``where`` it falls and by
+    the nearest placed sound. A call with no stroke after it is kept when no strike at all falls
+    from its start to the next call's start. ``candidates``: the onset stage's proposals, for its
+    recall; ``final``: reported time -> stream time at which that decision was final (latency)."""
+    strokes = truth.get("strokes", [])
+    true = [s["strike"] for s in strokes]
+    rep = sorted(float(r) for r in reported)
+    m = match(rep, true, tol)
+    matched = set(m.values())
+    false = [r for j, r in enumerate(rep) if j not in matched]
+    o = Outcome(strokes=len(strokes), audio_s=float(truth.get("duration", 0.0)))
+    for f in false:
+        o.false_where[where(f, truth)] += 1
+        k = nearest_sound(f, truth)
+        o.false_kind[k] = o.false_kind.get(k, 0) + 1
+    cand = sorted(candidates) if candidates is not None else None
+    o.candidates_known = cand is not None
+    for i, st in enumerate(strokes):
+        T = st["strike"]
+        ok_found = i in m
+        if cand is not None and any(abs(c - T) <= tol for c in cand):
+            o.candidates += 1
+        early = [f for f in false if st["call_start"] - WORD_PAD_S <= f < T - tol]
+        if ok_found:
+            o.found += 1
+            r = rep[m[i]]
+            o.onset_err.append(r - T)
+            if final is not None and r in final:
+                o.latency.append(final[r] - T)
+        if ok_found and not early:
+            o.decided_right += 1
+        else:
+            why = ("missed" if not ok_found else "") + (
+                (" and " if not ok_found and early else "") +
+                (f"false strike(s) at {[round(f, 3) for f in early]} ({', '.join(where(f, truth) for f in early)})"
+                 if early else ""))
+            o.wrong.append((tag, i, round(T, 3), why))
+    calls = truth.get("calls", [])
+    for c in calls:
+        if c.get("stroke") is None:
+            o.stray_calls += 1
+            nxt = [d["start"] for d in calls if d["start"] > c["end"]]
+            until = min(nxt) if nxt else truth.get("duration", float("inf"))
+            if not any(c["start"] - WORD_PAD_S <= r < until for r in rep):
+                o.stray_kept += 1
+    return o
+
+
+def _provisional(det) -> set[float]:
+    """Strike times the detector may still take back. A detector may say so itself
+    (``provisional``: times, or sounds with ``.time``); the current one keeps them among the
+    sounds waiting for its second look."""
+    prov = getattr(det, "provisional", None)
+    if prov is None:
+        prov = [p[0] if isinstance(p, tuple) else p for p in getattr(det, "_pending", [])]
+    return {round(float(getattr(p, "time", p)), 4) for p in prov}
+
+
+@dataclass
+class Stream:
+    """One causal run of the detector over a session (``stream``)."""
+
+    strikes: list[float]            # strikes standing at the end
+    final: dict[float, float]       # strike -> stream time from which it stood, no longer provisional
+    candidates: list[float] | None  # onsets the candidate stage proposed (None: not observable)
+    cpu_s: float
+    detector: object = None
+
+
+def stream(x: np.ndarray, make_detector, block_ms: float = 10.0) -> Stream:
+    """Feed ``x`` to ``make_detector()`` in ``block_ms`` blocks, as a microphone would.
+
+    After each block the strikes standing (``det.strikes``) are read; a strike's decision is
+    **final** at the end of the block from which it stood without a break to the end of the stream
+    and was no longer provisional (``_provisional``). The candidate stage is observed by wrapping
+    the detector's own onset detector (``det.onsets.feed``), so the candidates are exactly the
+    knocks it judged. CPU counts only the detector's ``feed`` calls."""
+    from pyramid_referee.voice.audio import array_frames
+
+    det = make_detector()
+    cands: list[float] | None = None
+    inner = getattr(det, "onsets", None)
+    if inner is not None and hasattr(inner, "feed"):
+        cands = []
+        orig = inner.feed
+
+        def feed(block, t0=None, _orig=orig):
+            got = _orig(block, t0)
+            cands.extend(float(o.time) for o in got)
+            return got
+        inner.feed = feed
+    since: dict[float, float] = {}
+    cpu = 0.0
+    for fr in array_frames(np.asarray(x, np.float32), block_ms):
+        c0 = time.process_time()
+        det.feed(fr.samples, fr.t0)
+        cpu += time.process_time() - c0
+        standing = {round(float(s.time), 4) for s in det.strikes}
+        prov = _provisional(det)
+        for t in list(since):
+            if t not in standing or t in prov:
+                del since[t]
+        for t in standing - prov:
+            since.setdefault(t, fr.t1)
+    for t in getattr(det, "flush", lambda: [])() or []:
+        pass
+    standing = sorted(round(float(s.time), 4) for s in det.strikes)
+    end = len(x) / 16000
+    final = {t: since.get(t, end) for t in standing}
+    return Stream(standing, final, cands, cpu, det)
+
+
+def judge(x: np.ndarray, truth: dict, make_detector, tag: str = "", block_ms: float = 10.0) -> Outcome:
+    """``stream`` then ``decide``: the outcome of one session."""
+    run_ = stream(x, make_detector, block_ms)
+    o = decide(run_.strikes, truth, candidates=run_.candidates, final=run_.final, tag=tag)
+    o.cpu_s = run_.cpu_s
+    return o
+
+
 @dataclass
 class Score:
     strikes: int = 0
