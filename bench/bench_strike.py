@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of the strike detector by the calls it decides right, leave-one-source-out.
 
-    .venv/bin/python bench/bench_strike.py --quick            # 3 held-out sources, 1 session each (~3 min)
+    .venv/bin/python bench/bench_strike.py --quick            # 3 held-out sources, 1 session each (~1 min CPU)
     .venv/bin/python bench/bench_strike.py                    # every source with a usable strike
     .venv/bin/python bench/bench_strike.py [--sources SRC …] [--sessions N] [--strokes N]
                      [--no-calibration] [--no-refit] [--wrong] [--json OUT] [--live SECONDS]
@@ -126,37 +126,8 @@ def live(seconds: float, block_ms: float) -> None:
 # ----------------------------------------------------------------------------------------------
 # Conditions, folds, the detector of a fold
 
-# Extras every session has (the table's usual life); a condition may raise one of them to 1.
-BASE = dict(rolling_p=0.35, rack_p=0.15, clap_p=0.1, chatter_p=0.3, chalk_p=0.2, spoken_over_p=0.0,
-            call_inside_stroke_p=0.0, stray_call_p=0.0)
-
-# name -> (SNR dB or None, noise, reverb: "no" | "yes" | "half", extras over BASE)
-CONDITIONS = {
-    "clean": (None, "cafe", "no", {}),
-    "20 dB": (20, "cafe", "half", {}),
-    "10 dB": (10, "cafe", "half", {}),
-    "5 dB": (5, "cafe", "half", {}),
-    "reverb": (None, "cafe", "yes", {}),
-    "talk over the stroke": (20, "cafe", "half", {"spoken_over_p": 1.0}),
-    "next call while balls roll": (20, "cafe", "half", {"call_inside_stroke_p": 1.0, "rolling_p": 0.7}),
-    "call with no stroke": (20, "cafe", "half", {"stray_call_p": 1.0}),
-    "strike 1 s after the call": (20, "cafe", "half", {"call_gap": (0.95, 1.05)}),
-}
-QUICK_SOURCES = ("vrcbce", "tailuge", "antigravitypool")
+QUICK_CALIBRATED = ("20 dB", "5 dB")   # the quick run calibrates these only
 PROFILES = ("none", "3 strikes", "5 strikes")
-
-
-def folds(bank, speech) -> list[dict]:
-    """One fold per recording source with a usable strike, each with the recorded-voice and
-    recorded-noise source it also holds out (in turn, so every voice and noise is held out)."""
-    groups = bank.recording_sources()
-    sp = speech.sources("speech") if speech else []
-    nz = speech.sources("noise") if speech else []
-    out = []
-    for i, name in enumerate(bank.strike_sources()):
-        out.append({"name": name, "repos": groups[name], "speech": sp[i % len(sp)] if sp else None,
-                    "noise": nz[i % len(nz)] if nz else None})
-    return out
 
 
 def _cache_dir() -> Path:
@@ -278,6 +249,7 @@ def source_table(by_source: dict, fold_list: list[dict]) -> list[str]:
 
 def main(argv=None) -> int:
     import strike_eval as ev
+    from strike_eval import CONDITIONS, QUICK_SOURCES
     import table_mix as tm
     import make_audio
     from pyramid_referee.voice.strike import StrikeDetector
@@ -286,7 +258,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true",
                     help=f"the tuning loop: held-out sources {', '.join(QUICK_SOURCES)}, 1 session per condition")
     ap.add_argument("--sessions", type=int, default=None, help="sessions per source and condition (default 2; quick 1)")
-    ap.add_argument("--strokes", type=int, default=5, help="strokes per session")
+    ap.add_argument("--strokes", type=int, default=None, help="strokes per session (default 5; quick 4)")
     ap.add_argument("--sources", nargs="*", default=None, help="held-out recording sources (default: every one)")
     ap.add_argument("--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}")
     ap.add_argument("--no-calibration", action="store_true", help="skip the 3- and 5-strike profile columns")
@@ -311,7 +283,7 @@ def main(argv=None) -> int:
     if not make_audio.espeak_available():
         print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
         return 2
-    all_folds = folds(bank, speech)
+    all_folds = ev.folds(bank, speech)
     names = [f["name"] for f in all_folds]
     wanted = args.sources or (list(QUICK_SOURCES) if args.quick else names)
     unknown = sorted(set(wanted) - set(names))
@@ -324,6 +296,7 @@ def main(argv=None) -> int:
         print(f"unknown condition(s) {bad}; conditions: {list(CONDITIONS)}", file=sys.stderr)
         return 2
     sessions = args.sessions or (1 if args.quick else 2)
+    args.strokes = args.strokes or (4 if args.quick else 5)
     profiles = ("none",) if args.no_calibration else PROFILES
     fold_list = [f for f in all_folds if f["name"] in wanted]
     missing = tm.Voices.mixed(speech).missing
@@ -334,39 +307,37 @@ def main(argv=None) -> int:
     by_cond: dict[tuple, ev.Outcome] = {}
     by_source: dict[str, dict] = {}
     refused = {p: 0 for p in profiles}
-    for fi, fold in enumerate(fold_list):
+    for fold in fold_list:
         excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
         kw = fold_detector(frozenset(excluded), refit=not args.no_refit)
         voices = tm.Voices.mixed(speech, None if fold["speech"] is None else {fold["speech"]},
                                  None if fold["noise"] is None else {fold["noise"]})
         per = by_source.setdefault(fold["name"], {})
-        for ci, cname in enumerate(conds):
+        fi = names.index(fold["name"])
+        for cname, k, reverb, x, truth in ev.fold_sessions(bank, speech, fold, fi, conds, sessions,
+                                                           args.strokes, args.seed):
             snr, noise, rv, extra = CONDITIONS[cname]
             if speech is None and noise == "cafe":
                 noise = "babble"
-            gen = dict(BASE)
-            gen.update(extra)
-            for k in range(sessions):
-                reverb = rv == "yes" or (rv == "half" and (k + fi + ci) % 2 == 1)
-                rng = np.random.default_rng([args.seed, fi, ci, k])
-                x, truth = tm.make_session(rng, bank, sources=fold["repos"], n_strokes=args.strokes,
-                                           snr_db=snr, noise=noise, reverb=reverb, voices=voices, **gen)
-                tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
-                for pname in profiles:
-                    prof = None
-                    if pname != "none":
-                        n = int(pname.split()[0])
-                        prof = make_profile(n, np.random.default_rng([args.seed, fi, ci, k, n]), bank, fold,
-                                            (snr, noise, rv, extra), reverb, voices, truth["gain"], kw)
-                        if isinstance(prof, Exception):
-                            refused[pname] += 1
-                            prof = None
-                    o = ev.judge(x, truth, lambda: StrikeDetector(profile=prof, **kw), tag=tag)
-                    for key in ((cname, pname), ("all", pname)):
-                        by_cond.setdefault(key, ev.Outcome()).add(o)
-                    if pname == "none":
-                        per.setdefault(cname, ev.Outcome()).add(o)
-                        per.setdefault("all", ev.Outcome()).add(o)
+            tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
+            for pname in profiles:
+                if pname != "none" and args.quick and cname not in QUICK_CALIBRATED:
+                    continue
+                prof = None
+                if pname != "none":
+                    n = int(pname.split()[0])
+                    rng = np.random.default_rng([args.seed, fi, list(CONDITIONS).index(cname), k, n])
+                    prof = make_profile(n, rng, bank, fold, (snr, noise, rv, extra), reverb, voices,
+                                        truth["gain"], kw)
+                    if isinstance(prof, Exception):
+                        refused[pname] += 1
+                        prof = None
+                o = ev.judge(x, truth, lambda: StrikeDetector(profile=prof, **kw), tag=tag)
+                for key in ((cname, pname), ("all", pname)):
+                    by_cond.setdefault(key, ev.Outcome()).add(o)
+                if pname == "none":
+                    per.setdefault(cname, ev.Outcome()).add(o)
+                    per.setdefault("all", ev.Outcome()).add(o)
         print(f"  held out {fold['name']} (voice {fold['speech']}, noise {fold['noise']}): done "
               f"({time.perf_counter() - t_start:.0f} s)", file=sys.stderr)
 

@@ -1,5 +1,22 @@
 """Scoring the strike detector against a mixed session's truth (used by bench/bench_strike.py and the tests).
 
+    python corpora/audio/strike_eval.py --out DIR [--quick] [--sources SRC …] [--conditions …]
+                                        [--sessions N] [--strokes N] [--cli PROGRAM] [--keep]
+
+**The headline: calls decided right** (``decide``): a stroke is decided right when a reported
+strike lies within 40 ms of its true onset and no false strike falls between the start of its
+call and that onset. False strikes are counted by where they fall (``where``). ``stream`` runs the
+detector causally in 10 ms blocks and observes its candidate stage and when each decision became
+final; ``judge`` scores a session that way (``bench/bench_strike.py`` uses it).
+
+Run as a script, this is **the command-line path, as a held-out checker runs it**: it writes each
+session as a WAV and its truth as JSON into ``DIR``, runs ``pyramid-referee strikes FILE --json``
+on the WAV, and scores from that JSON alone (its ``strikes`` list: a strike listed there counts,
+whatever else the JSON says; strikes the JSON also lists as taken back are counted and reported as
+such). The sessions are those of the benchmark (``CONDITIONS``, ``folds``); the command line uses
+the shipped sound model, which was fitted on every source of the development set, so these
+figures check the path, not generalisation.
+
 A true strike is **found** when a reported strike lies within ``TOL_S`` (40 ms) of its onset; every
 other report is a **false strike**, put down to what made it: the nearest placed sound within
 50 ms (a ball clack, a cushion, a pocket drop, a late sound of rolling balls, a rack, a clap, a
@@ -10,6 +27,7 @@ whose recording came from another source.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -22,6 +40,67 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 TOL_S = 0.040
+
+# ----------------------------------------------------------------------------------------------
+# The benchmark's sessions: conditions and leave-one-source-out folds
+
+# Extras every session has (the table's usual life); a condition may raise one of them to 1.
+BASE = dict(rolling_p=0.35, rack_p=0.15, clap_p=0.1, chatter_p=0.3, chalk_p=0.2, spoken_over_p=0.0,
+            call_inside_stroke_p=0.0, stray_call_p=0.0)
+
+# name -> (SNR dB or None, noise, reverb: "no" | "yes" | "half", extras over BASE)
+CONDITIONS = {
+    "clean": (None, "cafe", "no", {}),
+    "20 dB": (20, "cafe", "half", {}),
+    "10 dB": (10, "cafe", "half", {}),
+    "5 dB": (5, "cafe", "half", {}),
+    "reverb": (None, "cafe", "yes", {}),
+    "talk over the stroke": (20, "cafe", "half", {"spoken_over_p": 1.0}),
+    "next call while balls roll": (20, "cafe", "half", {"call_inside_stroke_p": 1.0, "rolling_p": 0.7}),
+    "call with no stroke": (20, "cafe", "half", {"stray_call_p": 1.0}),
+    "strike 1 s after the call": (20, "cafe", "half", {"call_gap": (0.95, 1.05)}),
+}
+QUICK_SOURCES = ("vrcbce", "antigravitypool", "sinuca")   # three rooms, voices and noises of the folds
+
+
+def folds(bank, speech) -> list[dict]:
+    """One fold per recording source with a usable strike (``Bank.strike_sources``), each with
+    the recorded-voice and recorded-noise source it also holds out, in turn (so every voice and
+    every noise source is held out by some fold)."""
+    groups = bank.recording_sources()
+    sp = speech.sources("speech") if speech else []
+    nz = speech.sources("noise") if speech else []
+    return [{"name": name, "repos": groups[name], "speech": sp[i % len(sp)] if sp else None,
+             "noise": nz[i % len(nz)] if nz else None}
+            for i, name in enumerate(bank.strike_sources())]
+
+
+def fold_sessions(bank, speech, fold: dict, fold_index: int, conditions, sessions: int, strokes: int,
+                  seed: int):
+    """Yield ``(condition, k, reverb, samples, truth)`` for one fold: ``sessions`` sessions of
+    ``strokes`` strokes per condition, built only from the fold's held-out sources; reverberation
+    on every other session where the condition says "half". The same arguments give the same
+    audio (the bench and the command-line path score the same sessions)."""
+    import table_mix as tm
+
+    voices = tm.Voices.mixed(speech, None if fold["speech"] is None else {fold["speech"]},
+                             None if fold["noise"] is None else {fold["noise"]})
+    for ci, cname in enumerate(CONDITIONS):
+        if cname not in conditions:
+            continue
+        snr, noise, rv, extra = CONDITIONS[cname]
+        if speech is None and noise == "cafe":
+            noise = "babble"
+        gen = dict(BASE)
+        gen.update(extra)
+        for k in range(sessions):
+            reverb = rv == "yes" or (rv == "half" and (k + fold_index + ci) % 2 == 1)
+            rng = np.random.default_rng([seed, fold_index, ci, k])
+            x, truth = tm.make_session(rng, bank, sources=fold["repos"], n_strokes=strokes, snr_db=snr,
+                                       noise=noise, reverb=reverb, voices=voices, **gen)
+            truth["condition"] = cname
+            yield cname, k, reverb, x, truth
+
 
 
 @lru_cache(maxsize=64)
@@ -374,3 +453,123 @@ def score(x: np.ndarray, truth: dict, model=None, tag: str = "", **params) -> Sc
     sc.speech_s = sum(c["end"] - c["start"] for c in truth.get("calls", []) + truth.get("chatter", []))
     sc.stroke_sounds = sum(len(truth.get(k, [])) for k in ("stroke_sounds", "late_sounds", "rack", "claps", "other"))
     return sc
+
+
+# ----------------------------------------------------------------------------------------------
+# The command-line path
+
+def strikes_from_json(text: str) -> tuple[list[float], int]:
+    """The strikes of ``strikes FILE --json`` output, exactly its ``strikes`` list; and how many
+    of them the same JSON lists among its ``sounds`` as taken back (``decision`` "retracted": a
+    strike that should not have been listed). Output without a ``strikes`` list is an error."""
+    doc = json.loads(text)
+    if not isinstance(doc, dict) or not isinstance(doc.get("strikes"), list):
+        raise ValueError("the JSON has no 'strikes' list")
+    strikes = [float(t) for t in doc["strikes"]]
+    gone = [float(s["time"]) for s in doc.get("sounds", []) if s.get("decision") == "retracted"]
+    listed = sum(1 for t in strikes if any(abs(t - g) < 0.0015 for g in gone))
+    return strikes, listed
+
+
+def _jsonable(truth: dict) -> dict:
+    return json.loads(json.dumps(truth, default=lambda v: float(v) if np.isscalar(v) else list(v)))
+
+
+def main(argv=None) -> int:
+    import argparse
+    import shutil
+    import subprocess
+
+    import make_audio
+    import table_mix as tm
+
+    ap = argparse.ArgumentParser(description="Score `pyramid-referee strikes FILE --json` on benchmark sessions "
+                                             "(WAV + truth JSON written to --out), as a held-out checker would.")
+    ap.add_argument("--out", required=True, help="folder for the WAVs, truths and the strikes JSON")
+    ap.add_argument("--quick", action="store_true", help=f"held-out sources {', '.join(QUICK_SOURCES)} only")
+    ap.add_argument("--sources", nargs="*", default=None)
+    ap.add_argument("--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}")
+    ap.add_argument("--sessions", type=int, default=1)
+    ap.add_argument("--strokes", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--cli", default=None, help="the program (default: pyramid-referee beside this Python)")
+    ap.add_argument("--wrong", action="store_true", help="list every stroke not decided right")
+    args = ap.parse_args(argv)
+
+    prog = args.cli or str(Path(sys.executable).with_name("pyramid-referee"))
+    if shutil.which(prog) is None:
+        print(f"{prog}: not found (install the project: pip install -e .)", file=sys.stderr)
+        return 2
+    if not make_audio.espeak_available():
+        print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
+        return 2
+    try:
+        bank = tm.load_bank()
+    except (FileNotFoundError, ValueError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    try:
+        speech = tm.load_speech()
+    except FileNotFoundError as e:
+        print(f"{e}: calls by espeak-ng and Festival only", file=sys.stderr)
+        speech = None
+    all_folds = folds(bank, speech)
+    names = [f["name"] for f in all_folds]
+    wanted = args.sources or (list(QUICK_SOURCES) if args.quick else names)
+    conds = args.conditions or list(CONDITIONS)
+    bad = sorted(set(wanted) - set(names)) + sorted(set(conds) - set(CONDITIONS))
+    if bad:
+        print(f"unknown source(s) or condition(s) {bad}; sources: {names}; conditions: {list(CONDITIONS)}",
+              file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    by_cond: dict[str, Outcome] = {}
+    listed_back = 0
+    t0 = time.perf_counter()
+    for fi, fold in enumerate(all_folds):
+        if fold["name"] not in wanted:
+            continue
+        for cname, k, reverb, x, truth in fold_sessions(bank, speech, fold, fi, conds, args.sessions,
+                                                       args.strokes, args.seed):
+            stem = f"{fold['name']}_{cname.replace(' ', '-')}_{k}"
+            wav = out / f"{stem}.wav"
+            tm.write_wav(wav, x)
+            (out / f"{stem}.truth.json").write_text(json.dumps(_jsonable(truth), ensure_ascii=False) + "\n",
+                                                     encoding="utf-8")
+            r = subprocess.run([prog, "strikes", str(wav), "--json", "--explain"], capture_output=True,
+                               text=True, timeout=600)
+            if r.returncode != 0:
+                print(f"{wav.name}: strikes failed ({r.returncode}): {r.stderr.strip()[-300:]}", file=sys.stderr)
+                return 1
+            (out / f"{stem}.strikes.json").write_text(r.stdout, encoding="utf-8")
+            strikes, back = strikes_from_json(r.stdout)
+            listed_back += back
+            o = decide(strikes, truth, tag=stem)
+            for key in (cname, "all"):
+                by_cond.setdefault(key, Outcome()).add(o)
+    total = by_cond.get("all", Outcome())
+    print(f"\n## `strikes FILE --json`, scored from its JSON ({len(wanted)} sources, "
+          f"{total.strokes} strokes, {time.perf_counter() - t0:.0f} s)\n")
+    print("The command line uses the shipped sound model (fitted on every development source): "
+          "this checks the path, not generalisation.\n")
+    print("| condition | strokes | **calls decided right** | strike recall | false /100: in call | "
+          "call→strike | cascade | no call |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in list(CONDITIONS) + ["all"]:
+        o = by_cond.get(name)
+        if o is None:
+            continue
+        right = f"{o.decided_right}/{o.strokes} ({100 * o.decided_right / o.strokes:.0f} %)" if o.strokes else "–"
+        print(f"| {name} | {o.strokes} | **{right}** | {o.rate('found'):.3f} | {o.per100('in_call'):.1f} | "
+              f"{o.per100('call_to_strike'):.1f} | {o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} |")
+    print(f"\nstrikes listed in the JSON that it also lists as taken back: {listed_back}")
+    print(f"files: {out}")
+    if args.wrong:
+        for w in total.wrong:
+            print("  ", w)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -427,13 +427,14 @@ def real_excerpt(rng: np.random.Generator, clip: Clip, length=(1.2, 3.5), edge_s
         a = _u(rng, (0.0, max(dur - want, 0.0)))
         b = min(a + want, dur)
         inner = [[0.0, b - a]]
-    x = np.array(clip.samples[_k(a): _k(b)], dtype=np.float64)
+    ka = _k(a)
+    x = np.array(clip.samples[ka: _k(b)], dtype=np.float64)
     f = min(int(0.015 * RATE), len(x) // 2)
     if f > 0:
         ramp = 0.5 - 0.5 * np.cos(np.pi * np.arange(f) / f)
         x[:f] *= ramp
         x[len(x) - f:] *= ramp[::-1]
-    return x, inner, a
+    return x, inner, ka / RATE
 
 
 def real_noise(rng: np.random.Generator, clips: list[Clip], n: int) -> np.ndarray:
@@ -709,6 +710,9 @@ def _k(t: float) -> int:
     return int(round(t * RATE))
 
 
+_PITCHED: dict[tuple[str, int], tuple] = {}   # (recording, resampling ratio) -> pitch_down's result
+
+
 class _Scene:
     """Placements (stem, start sample, samples) and the truth, rendered once the length is known."""
 
@@ -805,7 +809,11 @@ class _Scene:
         x, on, end = prepared(snd)
         amount = 0.0
         if pitch and self.pitch and self.pitch[1] > 0:
-            x, on, end, amount = pitch_down(x, on, end, _u(r, self.pitch))
+            want = _u(r, self.pitch)
+            key = (snd.name, int(round(200 * (1.0 - want))))   # pitch_down's own resolution (1/200)
+            if key not in _PITCHED:
+                _PITCHED[key] = pitch_down(x, on, end, want)
+            x, on, end, amount = _PITCHED[key]
         g, rel = gain_for(x)
         self.add(stem, g * x, onset_k - on)
         self.used_sources.add(snd.source)

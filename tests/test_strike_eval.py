@@ -1,0 +1,140 @@
+"""The strike benchmark's metric (corpora/audio/strike_eval.py): calls decided right, and where
+each false strike falls, judged on hand-built truths (no audio needed).
+
+The truth below is one session: a call (two words) then its strike and cascade, a call with no
+stroke after it, then a second call and stroke; chatter and a rack with no call standing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+import strike_eval as ev  # corpora/audio/strike_eval.py (path set in conftest.py)
+
+
+def session_truth() -> dict:
+    calls = [
+        {"start": 1.0, "end": 2.0, "words": [[1.0, 1.4], [1.5, 2.0]], "stroke": 0},
+        {"start": 7.0, "end": 8.0, "words": [[7.0, 8.0]], "stroke": None, "kind": "no_stroke"},
+        {"start": 10.0, "end": 11.2, "words": [[10.0, 10.5], [10.7, 11.2]], "stroke": 1},
+    ]
+    strokes = [
+        {"i": 0, "call": 0, "call_start": 1.0, "call_end": 2.0, "words": calls[0]["words"], "strike": 3.0,
+         "cascade_end": 5.0, "sound": "cue_x_1.wav"},
+        {"i": 1, "call": 2, "call_start": 10.0, "call_end": 11.2, "words": calls[2]["words"], "strike": 12.0,
+         "cascade_end": 14.0, "sound": "cue_x_1.wav"},
+    ]
+    sounds = [{"t": 3.4, "kind": "ball", "stroke": 0}, {"t": 4.6, "kind": "pocket", "stroke": 0},
+              {"t": 15.5, "kind": "rack"}, {"t": 12.8, "kind": "ball", "stroke": 1}]
+    chatter = [{"start": 5.5, "end": 6.5, "kind": "chatter"}]
+    return {"calls": calls, "strokes": strokes, "sounds": sounds, "chatter": chatter, "duration": 17.0,
+            "strikes": [3.0, 12.0]}
+
+
+@pytest.mark.parametrize("t,place", [
+    (1.2, "in_call"),           # inside the call's first word
+    (1.45, "in_call"),          # the pause between its two words is still the call
+    (2.01, "in_call"),          # within the 20 ms slack at the last word's end
+    (2.5, "call_to_strike"),    # after the call's end, before its strike
+    (8.5, "call_to_strike"),    # after a call with no stroke, before the next call begins
+    (3.5, "cascade"),           # between the strike and the end of its cascade
+    (4.99, "cascade"),
+    (5.7, "no_call"),           # chatter after the stroke: no call standing
+    (15.5, "no_call"),          # a rack after the last stroke
+    (0.5, "no_call"),           # before any call
+])
+def test_false_strike_is_placed_by_where_it_falls(t, place):
+    assert ev.where(t, session_truth()) == place
+
+
+def test_false_strike_names_the_nearest_placed_sound():
+    tr = session_truth()
+    assert ev.nearest_sound(3.41, tr) == "ball"
+    assert ev.nearest_sound(15.53, tr) == "rack"
+    assert ev.nearest_sound(5.9, tr) == "speech"        # inside the chatter
+    assert ev.nearest_sound(16.5, tr) == "unplaced"     # nothing the session put there
+
+
+def test_a_stroke_is_right_only_with_its_strike_and_nothing_false_since_its_call():
+    tr = session_truth()
+    o = ev.decide([3.01, 12.0], tr)
+    assert (o.strokes, o.found, o.decided_right, o.n_false) == (2, 2, 2, 0)
+    assert o.stray_calls == 1 and o.stray_kept == 1
+
+    # a false strike inside the first call's words: found, but the call is not decided right
+    o = ev.decide([1.2, 3.0, 12.0], tr)
+    assert (o.found, o.decided_right) == (2, 1)
+    assert o.false_where == {"in_call": 1, "call_to_strike": 0, "cascade": 0, "no_call": 0}
+    assert o.wrong[0][1] == 0 and "in_call" in o.wrong[0][3]
+
+    # between the second call's end and its strike: that call is lost
+    o = ev.decide([3.0, 11.6, 12.0], tr)
+    assert o.decided_right == 1 and o.false_where["call_to_strike"] == 1 and o.wrong[0][1] == 1
+
+    # during the first stroke's cascade and with no call standing: both calls still decided right
+    o = ev.decide([3.0, 3.4, 5.8, 12.0, 15.5], tr)
+    assert o.decided_right == 2
+    assert o.false_where == {"in_call": 0, "call_to_strike": 0, "cascade": 1, "no_call": 2}
+    assert o.false_kind == {"ball": 1, "speech": 1, "rack": 1}
+
+
+def test_a_strike_more_than_40_ms_off_is_a_miss_and_a_false_strike():
+    tr = session_truth()
+    o = ev.decide([3.041, 12.039], tr)
+    assert o.found == 1 and o.decided_right == 1
+    assert o.false_where["cascade"] == 1          # 3.041 s: after the strike, in its cascade
+    o = ev.decide([2.959, 12.0], tr)               # 41 ms early: between the call and the strike
+    assert o.found == 1 and o.decided_right == 1 and o.false_where["call_to_strike"] == 1
+    assert "missed" in o.wrong[0][3] and "call_to_strike" in o.wrong[0][3]
+
+
+def test_one_report_finds_one_strike_only():
+    tr = session_truth()
+    tr["strokes"][1]["strike"] = 3.03        # two true strikes 30 ms apart (a hand-built edge case)
+    o = ev.decide([3.015], tr)
+    assert o.found == 1
+
+
+def test_a_call_with_no_stroke_is_kept_only_if_no_strike_takes_it():
+    tr = session_truth()
+    o = ev.decide([3.0, 7.5, 12.0], tr)
+    assert o.stray_calls == 1 and o.stray_kept == 0
+    assert o.false_where["in_call"] == 1
+    o = ev.decide([3.0, 9.0, 12.0], tr)
+    assert o.stray_kept == 0 and o.false_where["call_to_strike"] == 1
+    # the second stroke's own call starts at 10.0: a false strike at 9.0 does not touch it
+    assert o.decided_right == 2
+
+
+def test_candidate_recall_and_latency_come_from_what_was_observed():
+    tr = session_truth()
+    o = ev.decide([3.0, 12.0], tr, candidates=[1.2, 3.02, 11.5], final={3.0: 3.4, 12.0: 13.5})
+    assert o.candidates == 1 and o.candidates_known
+    assert o.latency == [pytest.approx(0.4), pytest.approx(1.5)]
+    o2 = ev.decide([3.0, 12.0], tr)
+    assert not o2.candidates_known
+    total = ev.Outcome().add(o).add(o2)
+    assert total.strokes == 4 and total.decided_right == 4 and not total.candidates_known
+    assert total.per100("in_call") == 0.0
+    assert math.isnan(ev.Outcome().rate("found"))
+
+
+def test_cli_json_is_scored_from_its_strikes_list_only(tmp_path):
+    """The held-out checker's path reads the ``strikes`` list of ``strikes FILE --json``; strikes
+    that the same JSON lists as taken back are reported alongside, never dropped by the scorer."""
+    tr = session_truth()
+    doc = {"strikes": [1.2, 3.0, 12.0],
+           "sounds": [{"time": 1.2, "decision": "strike"}, {"time": 5.0, "decision": "retracted"},
+                      {"time": 3.0, "decision": "strike"}, {"time": 12.0, "decision": "strike"}]}
+    strikes, listed_taken_back = ev.strikes_from_json(json.dumps(doc))
+    assert strikes == [1.2, 3.0, 12.0] and listed_taken_back == 0
+    doc["strikes"].append(5.0)                    # a taken-back strike left in the strikes list
+    strikes, listed_taken_back = ev.strikes_from_json(json.dumps(doc))
+    assert listed_taken_back == 1
+    o = ev.decide(strikes, tr)
+    assert o.false_where["in_call"] == 1 and o.false_where["cascade"] == 1
+    with pytest.raises(ValueError, match="strikes"):
+        ev.strikes_from_json('{"sounds": []}')
