@@ -55,6 +55,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "corpora" / "audio"))
 
+from strike_eval import CONDITIONS, QUICK_SOURCES  # noqa: E402  (corpora/audio: the metric's conditions)
+
 LIVE = """
 import sys, time
 from pyramid_referee.voice.mic import MicrophoneSource
@@ -249,7 +251,6 @@ def source_table(by_source: dict, fold_list: list[dict]) -> list[str]:
 
 def main(argv=None) -> int:
     import strike_eval as ev
-    from strike_eval import CONDITIONS, QUICK_SOURCES
     import table_mix as tm
     import make_audio
     from pyramid_referee.voice.strike import StrikeDetector

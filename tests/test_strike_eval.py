@@ -138,3 +138,30 @@ def test_cli_json_is_scored_from_its_strikes_list_only(tmp_path):
     assert o.false_where["in_call"] == 1 and o.false_where["cascade"] == 1
     with pytest.raises(ValueError, match="strikes"):
         ev.strikes_from_json('{"sounds": []}')
+
+
+def test_bench_tables_are_markdown_with_every_condition_given():
+    """bench/bench_strike.py's tables, from hand-made outcomes: one row per condition measured,
+    the headline as a count and a percentage, the profile columns only for profiles run."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import bench_strike as bs
+
+    tr = session_truth()
+    right = ev.decide([3.0, 12.0], tr, candidates=[3.0, 12.0], final={3.0: 3.2, 12.0: 12.2})
+    wrong = ev.decide([1.2, 3.0], tr, candidates=[3.0], final={3.0: 3.2})
+    by_cond = {("clean", "none"): right, ("5 dB", "none"): wrong, ("5 dB", "3 strikes"): right,
+               ("all", "none"): ev.Outcome().add(right).add(wrong)}
+    rows = bs.cond_table(by_cond)
+    assert rows[0].startswith("| condition |") and set(rows[1]) <= set("|-:")
+    assert [r.split("|")[1].strip() for r in rows[2:]] == ["clean", "5 dB", "all"]
+    assert "**2/2 (100 %)**" in rows[2] and "**0/2 (0 %)**" in rows[3] and "**2/4 (50 %)**" in rows[4]
+    assert all(r.count("|") == rows[0].count("|") for r in rows)
+    cal = bs.calib_table(by_cond)
+    assert "3 strikes profile" in cal[0] and "5 strikes" not in cal[0]
+    assert any(r.startswith("| 5 dB | 0/2 (0 %) | 2/2 (100 %) |") for r in cal)
+    src = bs.source_table({"vrcbce": {"clean": right, "all": right}},
+                          [{"name": "vrcbce", "speech": "tinkoff", "noise": "junehui"}])
+    assert src[2].startswith("| vrcbce (tinkoff, junehui) | 2/2 |") and src[2].endswith("2/2 (100 %) |")

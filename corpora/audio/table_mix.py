@@ -1242,6 +1242,100 @@ def write_wav(path: str | os.PathLike, x: np.ndarray) -> None:
 
 
 # ----------------------------------------------------------------------------------------------
+# Checking the generator against the recordings
+
+def centroid_low1k(x: np.ndarray) -> tuple[float, float]:
+    """Spectral centroid (Hz) and share of energy below 1 kHz over a whole clip, DC and < 20 Hz
+    left out: the measures of the sound folder's SOURCES.md."""
+    spec = np.abs(np.fft.rfft(np.asarray(x, np.float64))) ** 2
+    f = np.fft.rfftfreq(len(x), 1 / RATE)
+    keep = f >= 20
+    spec, f = spec[keep], f[keep]
+    tot = spec.sum() + 1e-30
+    return float((spec * f).sum() / tot), float(spec[f < 1000].sum() / tot)
+
+
+def check(bank: Bank, speech: SpeechBank | None, sessions: int = 6, seed: int = 5) -> list[str]:
+    """What ``--check`` prints (markdown): the recordings' centroids as read here against those the
+    sound folder's README states, the same measures of the sounds as a session places them (ball
+    clacks pitched down, in a room), the levels a session gives (strike re call, café noise re
+    calls, the output in dBFS) against the recorded voices' levels, and the talk spans."""
+    from scipy.signal import fftconvolve
+
+    rows = ["| sounds | n | centroid median (IQR) | < 1 kHz median | README says |", "|---|---:|---:|---:|---|"]
+    readme = {"cue": "1067 Hz (725-1928), 61 %; firm cues 863 Hz (548-1111), 74 %",
+              "ball": "2172 Hz (1804-2361), 9 %", "cushion": "179 Hz (159-372), 100 %",
+              "pocket": "678 Hz (509-940), 85 %"}
+
+    def line(label, vals, note=""):
+        c = np.array([v[0] for v in vals])
+        lo = np.array([v[1] for v in vals])
+        rows.append(f"| {label} | {len(vals)} | {np.median(c):.0f} Hz ({np.percentile(c, 25):.0f}-"
+                    f"{np.percentile(c, 75):.0f}) | {100 * np.median(lo):.0f} % | {note} |")
+
+    for kind in ("cue", "ball", "cushion", "pocket"):
+        line(f"{kind}, every recording", [centroid_low1k(s.samples) for s in bank if s.kind == kind],
+             readme[kind])
+    line("cue, used as strikes", [centroid_low1k(s.samples) for s in bank.of("cue") if s.clear_onset],
+         "(doubtful and unclear-onset cues left out)")
+    rng = np.random.default_rng(seed)
+    pitched, roomed_cue, roomed_ball = [], [], []
+    for s in bank.of("ball"):
+        x, on, end = prepared(s)
+        y, *_ = pitch_down(x, on, end, _u(rng, (0.0, 0.15)))
+        pitched.append(centroid_low1k(y))
+    line("ball, pitched down 0-15 % as placed", pitched, "pyramid balls: lower by up to ~16 %")
+    for s in bank.of("cue"):
+        if s.clear_onset:
+            h, _ = room_ir(rng)
+            roomed_cue.append(centroid_low1k(fftconvolve(prepared(s)[0], h)))
+    for s in bank.of("ball"):
+        h, _ = room_ir(rng)
+        roomed_ball.append(centroid_low1k(fftconvolve(prepared(s)[0], h)))
+    line("cue in a generated room", roomed_cue, "")
+    line("ball in a generated room", roomed_ball, "")
+    # levels in sessions
+    v = Voices.mixed(speech) if speech is not None else ESPEAK_ONLY
+    rel, out_speech, out_strike, snrs, n_words, engines = [], [], [], [], [], {}
+    for i in range(sessions):
+        snr = (20, 10, 5)[i % 3]
+        noise = "cafe" if speech is not None else "babble"
+        x0, t0, st0 = make_session(np.random.default_rng([seed, i]), bank, n_strokes=4, snr_db=None, reverb=False,
+                                   voices=v, with_stems=True)
+        x1, t1 = make_session(np.random.default_rng([seed, i]), bank, n_strokes=4, snr_db=snr, noise=noise,
+                              reverb=False, voices=v)
+        nz = x1 / t1["gain"] - x0 / t0["gain"]
+        snrs.append((snr, 10 * np.log10(active_power(st0["calls"]) / np.mean(nz ** 2))))
+        rel += t0["strike_rel_db"]
+        calls = st0["calls"] * t1["gain"]
+        out_speech.append(10 * np.log10(active_power(calls) + 1e-30))
+        for T in t0["strikes"]:
+            k = int(round(T * RATE))
+            out_strike.append(20 * np.log10(peak_rms(st0["strikes"][k: k + 800] * t1["gain"]) + 1e-30))
+        for c in t0["calls"]:
+            engines[c["engine"]] = engines.get(c["engine"], 0) + 1
+            n_words.append(len(c["words"]))
+    lv = ["", "| level | measured | against |", "|---|---|---|",
+          f"| strike 10 ms RMS peak re its call's | {min(rel):.1f} to {max(rel):.1f} dB (asked -15..0) | "
+          "no table-side recording exists to set it: a range, not a measurement |",
+          f"| calls' active level in the output | {np.median(out_speech):.1f} dBFS median | recorded voices: "
+          f"{_speech_levels(speech)} |",
+          f"| strikes' 10 ms RMS peak in the output | {np.median(out_strike):.1f} dBFS median "
+          f"({min(out_strike):.1f} to {max(out_strike):.1f}) | |",
+          "| noise re the calls' active power, asked → measured | " + ", ".join(
+              f"{a} → {b:.1f}" for a, b in snrs) + " dB | clean twin subtracted |",
+          f"| calls by voice | {engines} | words or talk spans per call: median {np.median(n_words):.0f} | |"]
+    return rows + lv
+
+
+def _speech_levels(speech: SpeechBank | None) -> str:
+    if speech is None:
+        return "(speech folder absent)"
+    levels = [10 * np.log10(active_power(np.asarray(c.samples)) + 1e-30) for c in speech.of("speech")]
+    return f"{np.median(levels):.1f} dBFS median active level ({min(levels):.1f} to {max(levels):.1f})"
+
+
+# ----------------------------------------------------------------------------------------------
 # CLI
 
 def _jsonable(truth: dict) -> dict:
@@ -1250,7 +1344,7 @@ def _jsonable(truth: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True, help="folder for the WAVs and manifest.json")
+    ap.add_argument("--out", help="folder for the WAVs and manifest.json")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=3, help="sessions (each written at every --snr)")
     ap.add_argument("--snr", nargs="+", default=["clean", "20", "10", "5"],
@@ -1261,6 +1355,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--isolated", action="store_true", help="also write every allowed recording alone")
     ap.add_argument("--sounds", help="sound folder (default: $PYRAMID_SOUNDS_DIR or ../shared/sounds)")
     ap.add_argument("--list-sources", action="store_true")
+    ap.add_argument("--check", action="store_true",
+                    help="print the generator's sounds and levels against the recordings (markdown) and stop")
     args = ap.parse_args(argv)
     if make_audio.shutil.which("espeak-ng") is None:
         print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
@@ -1274,10 +1370,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.list_sources:
         print(" ".join(bank.sources()))
         return 0
+    if args.check:
+        try:
+            sp = load_speech()
+        except FileNotFoundError:
+            sp = None
+        print("\n".join(check(bank, sp)))
+        return 0
     if not [s for s in bank.of("cue", allowed) if s.clear_onset]:
         print(f"no usable cue recording among {sorted(allowed or [])}: a session needs strikes "
               f"(sources with one: {sorted({s.source for s in bank.of('cue') if s.clear_onset})})", file=sys.stderr)
         return 2
+    if not args.out:
+        ap.error("--out is needed (or --check, --list-sources)")
     snrs = [None if s.lower() in ("clean", "none") else float(s) for s in args.snr]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
