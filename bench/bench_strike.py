@@ -357,8 +357,10 @@ def main(argv=None) -> int:
     print("- false strikes per 100 strokes: " + "; ".join(f"{ev.WHERE_TEXT[w]} {total.per100(w):.1f}"
                                                          for w in ev.WHERE))
     print(f"- false strikes by the nearest placed sound: {dict(sorted(total.false_kind.items())) or '-'}")
+    lat1 = np.array(total.first_latency) * 1000
     print(f"- decision latency (final decision − true onset, 10 ms blocks): p50 {pct(lat, 50):.0f} ms, "
-          f"p95 {pct(lat, 95):.0f} ms, max {lat.max() if len(lat) else float('nan'):.0f} ms; "
+          f"p95 {pct(lat, 95):.0f} ms, max {lat.max() if len(lat) else float('nan'):.0f} ms "
+          f"(first report, maybe provisional: p50 {pct(lat1, 50):.0f} ms, p95 {pct(lat1, 95):.0f} ms); "
           f"onset error median {pct(err, 50):+.1f} ms, max |err| {np.abs(err).max() if len(err) else float('nan'):.1f} ms")
     print(f"- CPU, detector alone: {100 * total.cpu_s / total.audio_s if total.audio_s else float('nan'):.2f} % of one core")
     if any(refused.values()):

@@ -111,9 +111,11 @@ def test_a_call_with_no_stroke_is_kept_only_if_no_strike_takes_it():
 
 def test_candidate_recall_and_latency_come_from_what_was_observed():
     tr = session_truth()
-    o = ev.decide([3.0, 12.0], tr, candidates=[1.2, 3.02, 11.5], final={3.0: 3.4, 12.0: 13.5})
+    o = ev.decide([3.0, 12.0], tr, candidates=[1.2, 3.02, 11.5], final={3.0: 3.4, 12.0: 13.5},
+                  first={3.0: 3.03, 12.0: 12.03})
     assert o.candidates == 1 and o.candidates_known
     assert o.latency == [pytest.approx(0.4), pytest.approx(1.5)]
+    assert o.first_latency == [pytest.approx(0.03), pytest.approx(0.03)]
     o2 = ev.decide([3.0, 12.0], tr)
     assert not o2.candidates_known
     total = ev.Outcome().add(o).add(o2)
@@ -165,3 +167,51 @@ def test_bench_tables_are_markdown_with_every_condition_given():
     src = bs.source_table({"vrcbce": {"clean": right, "all": right}},
                           [{"name": "vrcbce", "speech": "tinkoff", "noise": "junehui"}])
     assert src[2].startswith("| vrcbce (tinkoff, junehui) | 2/2 |") and src[2].endswith("2/2 (100 %) |")
+
+
+class ScriptedDetector:
+    """Test double of the strike detector: on a script of stream times it proposes candidates,
+    reports strikes provisionally, confirms or takes them back, as the real one may."""
+
+    class _Onsets:
+        def __init__(self, owner):
+            self.owner = owner
+
+        def feed(self, block, t0=None):
+            return [type("O", (), {"time": t})() for t in self.owner.script.get(("cand", round(t0 * 100)), [])]
+
+    class _S:
+        def __init__(self, t):
+            self.time = t
+
+    def __init__(self, script):
+        self.script = script
+        self.onsets = self._Onsets(self)
+        self.strikes, self.provisional = [], []
+
+    def feed(self, block, t0):
+        self.onsets.feed(block, t0)
+        key = round(t0 * 100)
+        for t in self.script.get(("report", key), []):
+            self.strikes.append(self._S(t))
+            self.provisional.append(t)
+        for t in self.script.get(("confirm", key), []):
+            self.provisional.remove(t)
+        for t in self.script.get(("retract", key), []):
+            self.provisional.remove(t)
+            self.strikes = [s for s in self.strikes if s.time != t]
+        return []
+
+
+def test_stream_reads_candidates_and_when_each_decision_became_final():
+    import numpy as np
+
+    script = {("cand", 100): [1.0, 1.004], ("report", 102): [1.0], ("confirm", 120): [1.0],
+              ("cand", 300): [3.0], ("report", 302): [3.0], ("retract", 317): [3.0],
+              ("report", 500): [4.98], ("confirm", 640): [4.98]}
+    run = ev.stream(np.zeros(16000 * 7, np.float32), lambda: ScriptedDetector(script), block_ms=10)
+    assert run.candidates == [1.0, 1.004, 3.0]
+    assert run.strikes == [1.0, 4.98]                       # the one taken back does not stand
+    assert run.first[1.0] == pytest.approx(1.03) and run.final[1.0] == pytest.approx(1.21)
+    assert run.final[4.98] == pytest.approx(6.41)           # provisional for 1.4 s
+    assert run.cpu_s >= 0

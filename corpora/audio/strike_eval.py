@@ -212,6 +212,7 @@ class Outcome:
     stray_calls: int = 0                      # calls with no stroke after them
     stray_kept: int = 0                       # … that no strike took
     latency: list = field(default_factory=list)      # s: decision final − true onset, found strikes
+    first_latency: list = field(default_factory=list)  # s: first reported (maybe provisional) − onset
     onset_err: list = field(default_factory=list)
     audio_s: float = 0.0
     cpu_s: float = 0.0
@@ -230,6 +231,7 @@ class Outcome:
         for k, v in o.false_kind.items():
             self.false_kind[k] = self.false_kind.get(k, 0) + v
         self.latency += o.latency
+        self.first_latency += o.first_latency
         self.onset_err += o.onset_err
         self.audio_s += o.audio_s
         self.cpu_s += o.cpu_s
@@ -244,7 +246,8 @@ class Outcome:
 
 
 def decide(reported: list[float], truth: dict, *, candidates: list[float] | None = None,
-           final: dict[float, float] | None = None, tag: str = "", tol: float = TOL_S) -> Outcome:
+           final: dict[float, float] | None = None, first: dict[float, float] | None = None,
+           tag: str = "", tol: float = TOL_S) -> Outcome:
     """Judge the strikes a detector let stand (``reported``, seconds) against a session's truth.
 
     A stroke is **decided right** when a reported strike lies within ``tol`` (40 ms) of its onset
@@ -252,7 +255,8 @@ def decide(reported: list[float], truth: dict, *, candidates: list[float] | None
     Every reported strike not matched to a true one is false, counted by ``where`` it falls and by
     the nearest placed sound. A call with no stroke after it is kept when no strike at all falls
     from its start to the next call's start. ``candidates``: the onset stage's proposals, for its
-    recall; ``final``: reported time -> stream time at which that decision was final (latency)."""
+    recall; ``final``: reported time -> stream time at which that decision was final (latency);
+    ``first``: reported time -> stream time at which it was first reported (maybe provisional)."""
     strokes = truth.get("strokes", [])
     true = [s["strike"] for s in strokes]
     rep = sorted(float(r) for r in reported)
@@ -278,6 +282,8 @@ def decide(reported: list[float], truth: dict, *, candidates: list[float] | None
             o.onset_err.append(r - T)
             if final is not None and r in final:
                 o.latency.append(final[r] - T)
+            if first is not None and r in first:
+                o.first_latency.append(first[r] - T)
         if ok_found and not early:
             o.decided_right += 1
         else:
@@ -313,6 +319,7 @@ class Stream:
 
     strikes: list[float]            # strikes standing at the end
     final: dict[float, float]       # strike -> stream time from which it stood, no longer provisional
+    first: dict[float, float]       # strike -> stream time at which it was first among the strikes
     candidates: list[float] | None  # onsets the candidate stage proposed (None: not observable)
     cpu_s: float
     detector: object = None
@@ -341,30 +348,33 @@ def stream(x: np.ndarray, make_detector, block_ms: float = 10.0) -> Stream:
             return got
         inner.feed = feed
     since: dict[float, float] = {}
+    first: dict[float, float] = {}
     cpu = 0.0
     for fr in array_frames(np.asarray(x, np.float32), block_ms):
         c0 = time.process_time()
         det.feed(fr.samples, fr.t0)
         cpu += time.process_time() - c0
         standing = {round(float(s.time), 4) for s in det.strikes}
+        for t in standing:
+            first.setdefault(t, fr.t1)
         prov = _provisional(det)
         for t in list(since):
             if t not in standing or t in prov:
                 del since[t]
         for t in standing - prov:
             since.setdefault(t, fr.t1)
-    for t in getattr(det, "flush", lambda: [])() or []:
-        pass
+    if hasattr(det, "flush"):
+        det.flush()
     standing = sorted(round(float(s.time), 4) for s in det.strikes)
     end = len(x) / 16000
     final = {t: since.get(t, end) for t in standing}
-    return Stream(standing, final, cands, cpu, det)
+    return Stream(standing, final, {t: first.get(t, end) for t in standing}, cands, cpu, det)
 
 
 def judge(x: np.ndarray, truth: dict, make_detector, tag: str = "", block_ms: float = 10.0) -> Outcome:
     """``stream`` then ``decide``: the outcome of one session."""
     run_ = stream(x, make_detector, block_ms)
-    o = decide(run_.strikes, truth, candidates=run_.candidates, final=run_.final, tag=tag)
+    o = decide(run_.strikes, truth, candidates=run_.candidates, final=run_.final, first=run_.first, tag=tag)
     o.cpu_s = run_.cpu_s
     return o
 
