@@ -216,17 +216,26 @@ def cond_table(by_cond: dict, profile: str = "none") -> list[str]:
 
 
 def calib_table(by_cond: dict) -> list[str]:
+    """Calls decided right with no profile and with each profile run; the last row sums only the
+    conditions every column has (the quick run calibrates a few)."""
+    import strike_eval as ev
+
     have = [p for p in PROFILES if any(k[1] == p for k in by_cond)]
     rows = ["| condition | " + " | ".join(f"decided right, {'no profile' if p == 'none' else p + ' profile'}"
                                           for p in have) + " |",
             "|---|" + "---:|" * len(have)]
-    for name in list(CONDITIONS) + ["all"]:
+    both = [c for c in CONDITIONS if all((c, p) in by_cond for p in have)]
+    for name in both:
+        rows.append(f"| {name} | " + " | ".join(frac(by_cond[(name, p)].decided_right, by_cond[(name, p)].strokes)
+                                                for p in have) + " |")
+    if len(both) > 1:
         cells = []
         for p in have:
-            o = by_cond.get((name, p))
-            cells.append(frac(o.decided_right, o.strokes) if o else "–")
-        if any(c != "–" for c in cells):
-            rows.append(f"| {name} | " + " | ".join(cells) + " |")
+            tot = ev.Outcome()
+            for c in both:
+                tot.add(by_cond[(c, p)])
+            cells.append(frac(tot.decided_right, tot.strokes))
+        rows.append(f"| all of these | " + " | ".join(cells) + " |")
     return rows
 
 
