@@ -500,12 +500,14 @@ def main(argv=None) -> int:
     ap.add_argument("--sources", nargs="*", default=None)
     ap.add_argument("--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}")
     ap.add_argument("--sessions", type=int, default=1)
-    ap.add_argument("--strokes", type=int, default=5)
+    ap.add_argument("--strokes", type=int, default=None,
+                    help="strokes per session (default 5; --quick 4: the bench's quick sessions, sample for sample)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--cli", default=None, help="the program (default: pyramid-referee beside this Python)")
     ap.add_argument("--wrong", action="store_true", help="list every stroke not decided right")
     args = ap.parse_args(argv)
 
+    args.strokes = args.strokes or (4 if args.quick else 5)
     prog = args.cli or str(Path(sys.executable).with_name("pyramid-referee"))
     if shutil.which(prog) is None:
         print(f"{prog}: not found (install the project: pip install -e .)", file=sys.stderr)
