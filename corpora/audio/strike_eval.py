@@ -501,7 +501,7 @@ def main(argv=None) -> int:
     ap.add_argument("--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}")
     ap.add_argument("--sessions", type=int, default=1)
     ap.add_argument("--strokes", type=int, default=None,
-                    help="strokes per session (default 5; --quick 4: the bench's quick sessions, sample for sample)")
+                    help="strokes per session (default 5; --quick 4: the bench's quick sessions, written as 16-bit WAV)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--cli", default=None, help="the program (default: pyramid-referee beside this Python)")
     ap.add_argument("--wrong", action="store_true", help="list every stroke not decided right")
