@@ -1,29 +1,50 @@
 #!/usr/bin/env python3
-"""Benchmark of the strike detector on recorded billiards sounds, leave-one-source-out.
+"""Benchmark of the strike detector by the calls it decides right, leave-one-source-out.
 
-    .venv/bin/python bench/bench_strike.py [--sessions 3] [--sources SRC …] [--live SECONDS] [--verbose]
+    .venv/bin/python bench/bench_strike.py --quick            # 3 held-out sources, 1 session each (~1 min CPU)
+    .venv/bin/python bench/bench_strike.py                    # every source with a usable strike
+    .venv/bin/python bench/bench_strike.py [--sources SRC …] [--sessions N] [--strokes N]
+                     [--no-calibration] [--no-refit] [--wrong] [--json OUT] [--live SECONDS]
 
-Audio is mixed by ``corpora/audio/table_mix.py`` from the recordings in ``../shared/sounds`` (read
-in place; ``$PYRAMID_SOUNDS_DIR`` elsewhere): Russian calls (espeak-ng, several voices), real cue
-strikes, their own collisions, cushions and pocket drops, balls still rolling, racks, claps,
-chatter and speech over the strike, club-room reverberation, pink / babble / mains-hum noise.
+**The headline: calls decided right.** A stroke is decided right when a strike is found within
+40 ms of its true onset and no false strike falls between the start of its call and the strike
+(``corpora/audio/strike_eval.py``: ``decide``). Also printed: the recall of the candidate stage
+(the onset detector alone: was each true strike proposed within 40 ms), false strikes per 100
+strokes by where they fall (inside a call's words; between a call's end and its strike; during
+the stroke's cascade; with no call standing), whether a call with no stroke after it was left
+standing, the decision latency (the stream time at which the strike's decision was final, minus
+its true onset, fed in 10 ms blocks) and the detector's CPU share of one core.
 
-**Leave-one-source-out**: for each source repository that has a cue recording, the sound model is
-refitted on the feature rows of every *other* source (``corpora/audio/fit_sound_model.py``), and the
-sessions are built only from that source's recordings. Every figure is therefore on recordings
-the model never saw. Conditions: clean (with the room), 20, 10 and 5 dB SNR (noise and room
-alternate); the user-report pattern (a strike every 4.8 s, the next call inside the previous
-stroke, the strike 1 s after it); and each recording alone, padded with a second of near-silence
-(context-free: what the sound alone makes the detector say).
+**The audio** (``corpora/audio/table_mix.py``): calls spoken by espeak-ng, Festival's Russian voice
+and recorded Russian voices (``../shared/speech``: not pyramid calls, Russian speech standing in
+for them), the strike a real cue recording (``../shared/sounds``) followed by its own cascade (ball
+clacks, cushions, pocket drops 0.1–2 s later), chatter, racking, chalking, balls still rolling,
+recorded café and babble noise at 20, 10 and 5 dB under the calls, room reverberation on every
+other session. Conditions (``CONDITIONS``): clean, 20/10/5 dB, reverb, talk over the stroke, the
+next call while the balls still roll, a call with no stroke after it, the strike 1 s after the
+call's last word.
 
-Prints recall, precision, false strikes per hour of speech and per 1,000 stroke sounds (by what
-made them), onset error, report latency p50/p95/max (stream time at the report − true onset,
-10 ms blocks) and the detector's CPU share — per condition and per held-out source.
+**Leave-one-source-out, by recording source.** One fold per recording source with a usable cue
+recording (repositories that ship the same clip are one source: ``table_mix.SAME_RECORDING``); each
+fold also holds out one recorded-voice source and one recorded-noise source (in turn). The fold's
+sessions are built only from what it holds out, and the sound model is refitted without those
+sources (``fold_detector``: ``corpora/audio/fit_sound_model.py`` leaves out every feature row whose
+source is held out). espeak-ng and Festival are synthetic and cannot be held out.
+
+**Calibration, three ways.** Each condition is also run with a table profile made by the
+project's calibration (``voice/calibrate.py``) from 3 and from 5 strikes (and 4 ball clacks) of
+the held-out source, heard in the same room and noise.
+
+The tables are printed as markdown, ready for the project's docs.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -33,6 +54,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "corpora" / "audio"))
+
+from strike_eval import CONDITIONS, QUICK_SOURCES  # noqa: E402  (corpora/audio: the metric's conditions)
 
 LIVE = """
 import sys, time
@@ -63,7 +86,6 @@ def live(seconds: float, block_ms: float) -> None:
     Uses the default input device; where there is none, starts a private PulseAudio daemon with a
     null sink (as tests/test_voice_mic.py does) and records its monitor.
     """
-    import os
     import shutil
     import subprocess
     import tempfile
@@ -103,113 +125,279 @@ def live(seconds: float, block_ms: float) -> None:
             shutil.rmtree(run, ignore_errors=True)
 
 
-CONDITIONS = (("clean", None, "pink", True), ("20 dB", 20, "pink", False), ("20 dB", 20, "babble", True),
-              ("10 dB", 10, "hum", True), ("10 dB", 10, "mix", False), ("5 dB", 5, "babble", False),
-              ("5 dB", 5, "pink", True))
+# ----------------------------------------------------------------------------------------------
+# Conditions, folds, the detector of a fold
 
+QUICK_CALIBRATED = ("20 dB", "5 dB")   # the quick run calibrates these only
+PROFILES = ("none", "3 strikes", "5 strikes")
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pyramid-referee-bench"
+
+
+def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
+    """Keyword arguments for ``StrikeDetector`` in a fold: the sound models fitted without any
+    feature row from the ``excluded`` sources (sound repositories, voice and noise sources).
+    Fits are cached on disk, keyed by the feature table, the fitting script, the model code and
+    the exclusion. ``refit=False``: the shipped models (fitted on every source: not held out)."""
+    if not refit:
+        return {}
+    import fit_sound_model
+
+    h = hashlib.sha256()
+    for p in (fit_sound_model.FEATURES_CSV, Path(fit_sound_model.__file__), ROOT / "voice" / "sound_class.py",
+              ROOT / "voice" / "onsets.py"):
+        if Path(p).exists():
+            h.update(Path(p).read_bytes())
+    h.update(repr(sorted(excluded)).encode())
+    path = _cache_dir() / f"fold-{h.hexdigest()[:24]}.pickle"
+    if path.exists():
+        try:
+            first, second = pickle.loads(path.read_bytes())
+            return {"model": first, "long_model": second}
+        except Exception:
+            pass
+    first, second = fit_sound_model.fit(frozenset(excluded))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps((first, second)))
+    except OSError:
+        pass
+    return {"model": first, "long_model": second}
+
+
+def make_profile(n: int, rng, bank, fold: dict, cond: tuple, reverb: bool, voices, gain: float, kw: dict):
+    """A table profile from ``n`` strikes and 4 ball clacks of the fold's source in the condition's
+    room and noise (``voice/calibrate.py`` as it is), or None when calibration refuses."""
+    import table_mix as tm
+    from pyramid_referee.voice.calibrate import calibrate
+
+    snr, noise, _, _ = cond
+    strikes, clacks = tm.calibration_audio(rng, bank, fold["repos"], n, snr_db=snr, noise=noise,
+                                           reverb=reverb, voices=voices, gain=gain)
+    try:
+        prof, _, _ = calibrate(strikes.astype(np.float32), None if clacks is None else clacks.astype(np.float32),
+                               strikes_asked=n, model=kw.get("model"))
+        return prof
+    except Exception as e:   # calibration may refuse (too few strikes heard): counted as no profile
+        return e
+
+
+# ----------------------------------------------------------------------------------------------
+# Tables
 
 def pct(a, q):
     return float(np.percentile(a, q)) if len(a) else float("nan")
 
 
-def cue_sources(bank) -> list[str]:
-    return sorted({s.source for s in bank.of("cue") if s.clear_onset})
+def frac(a: int, b: int) -> str:
+    return f"{a}/{b} ({100 * a / b:.0f} %)" if b else "–"
 
+
+def cond_table(by_cond: dict, profile: str = "none") -> list[str]:
+    rows = ["| condition | strokes | **calls decided right** | strike recall | candidate recall | "
+            "false /100 strokes: in call | call→strike | cascade | no call | call w/o stroke kept | "
+            "latency p50 / p95 (ms) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name in list(CONDITIONS) + ["all"]:
+        o = by_cond.get((name, profile))
+        if o is None:
+            continue
+        lat = np.array(o.latency) * 1000
+        cand = f"{o.rate('candidates'):.3f}" if o.candidates_known else "–"
+        rows.append(f"| {name} | {o.strokes} | **{frac(o.decided_right, o.strokes)}** | {o.rate('found'):.3f} | "
+                    f"{cand} | {o.per100('in_call'):.1f} | {o.per100('call_to_strike'):.1f} | "
+                    f"{o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} | "
+                    f"{frac(o.stray_kept, o.stray_calls) if o.stray_calls else '–'} | "
+                    f"{pct(lat, 50):.0f} / {pct(lat, 95):.0f} |")
+    return rows
+
+
+def calib_table(by_cond: dict) -> list[str]:
+    """Calls decided right with no profile and with each profile run; the last row sums only the
+    conditions every column has (the quick run calibrates a few)."""
+    import strike_eval as ev
+
+    have = [p for p in PROFILES if any(k[1] == p for k in by_cond)]
+    rows = ["| condition | " + " | ".join(f"decided right, {'no profile' if p == 'none' else p + ' profile'}"
+                                          for p in have) + " |",
+            "|---|" + "---:|" * len(have)]
+    both = [c for c in CONDITIONS if all((c, p) in by_cond for p in have)]
+    for name in both:
+        rows.append(f"| {name} | " + " | ".join(frac(by_cond[(name, p)].decided_right, by_cond[(name, p)].strokes)
+                                                for p in have) + " |")
+    if len(both) > 1:
+        cells = []
+        for p in have:
+            tot = ev.Outcome()
+            for c in both:
+                tot.add(by_cond[(c, p)])
+            cells.append(frac(tot.decided_right, tot.strokes))
+        rows.append(f"| all of these | " + " | ".join(cells) + " |")
+    return rows
+
+
+def source_table(by_source: dict, fold_list: list[dict]) -> list[str]:
+    short = {"clean": "clean", "20 dB": "20 dB", "10 dB": "10 dB", "5 dB": "5 dB", "reverb": "reverb",
+             "talk over the stroke": "talk over", "next call while balls roll": "call while rolling",
+             "call with no stroke": "call w/o stroke", "strike 1 s after the call": "1 s after"}
+    rows = ["| held-out source (voice, noise) | " + " | ".join(short.values()) + " | all |",
+            "|---|" + "---:|" * (len(short) + 1)]
+    for f in fold_list:
+        per = by_source.get(f["name"])
+        if not per:
+            continue
+        cells = [f"{per[c].decided_right}/{per[c].strokes}" if c in per else "–" for c in short]
+        tot = per.get("all")
+        cells.append(frac(tot.decided_right, tot.strokes) if tot else "–")
+        rows.append(f"| {f['name']} ({f['speech']}, {f['noise']}) | " + " | ".join(cells) + " |")
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------
 
 def main(argv=None) -> int:
     import strike_eval as ev
     import table_mix as tm
+    import make_audio
+    from pyramid_referee.voice.strike import StrikeDetector
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sessions", type=int, default=2, help="sessions per source and condition (5 strokes each)")
-    ap.add_argument("--sources", nargs="*", default=None, help="held-out sources (default: every one with a cue)")
+    ap.add_argument("--quick", action="store_true",
+                    help=f"the tuning loop: held-out sources {', '.join(QUICK_SOURCES)}, 1 session per condition")
+    ap.add_argument("--sessions", type=int, default=None, help="sessions per source and condition (default 2; quick 1)")
+    ap.add_argument("--strokes", type=int, default=None, help="strokes per session (default 5; quick 4)")
+    ap.add_argument("--sources", nargs="*", default=None, help="held-out recording sources (default: every one)")
+    ap.add_argument("--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}")
+    ap.add_argument("--no-calibration", action="store_true", help="skip the 3- and 5-strike profile columns")
+    ap.add_argument("--no-refit", action="store_true", help="use the shipped model (NOT held out: it saw every source)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--wrong", action="store_true", help="list every stroke not decided right")
+    ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
     ap.add_argument("--live", type=float, default=0.0, metavar="SECONDS",
                     help="also measure the live microphone path's CPU for this long (0: skip)")
-    ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
 
-    bank = tm.load_bank()
-    sources = args.sources or cue_sources(bank)
-    t_start = time.perf_counter()
-    by_cond: dict[str, ev.Score] = {}
-    by_source: dict[str, dict[str, ev.Score]] = {}
-    isolated: dict[str, list] = {}
-    rng = np.random.default_rng(args.seed)
-    for src in bank.sources():
-        model = ev.model_without(src)
-        for s in bank:
-            if s.source != src or s.kind == "break":
-                continue
-            x, _ = tm.isolated(bank, s, rng=rng)
-            det, reports, _ = ev.run(x, model)
-            isolated.setdefault(s.kind + (" (doubtful)" if s.doubtful or not s.clear_onset else ""), []).append(
-                (s.name, len(reports)))
-    for src in sources:
-        model = ev.model_without(src)
-        per = by_source.setdefault(src, {})
-        for name, snr, noise, reverb in CONDITIONS:
-            for k in range(args.sessions):
-                x, truth = tm.make_session(rng, bank, sources={src}, n_strokes=5, snr_db=snr, noise=noise,
-                                           reverb=reverb, **tm.REALISTIC)
-                sc = ev.score(x, truth, model, tag=f"{src}/{name}/{noise}/{k}")
-                by_cond.setdefault(name, ev.Score()).add(sc)
-                per.setdefault(name, ev.Score()).add(sc)
-                if args.verbose and (sc.missed or sc.false):
-                    print(f"  {src} {name} {noise} #{k}: missed {sc.missed} false {sc.false}")
-        for name, snr in (("pattern 4.8 s", None), ("pattern 4.8 s", 20), ("pattern 4.8 s", 10)):
-            x, truth = tm.fixed_pattern(rng, bank, sources={src}, snr_db=snr)
-            sc = ev.score(x, truth, model, tag=f"{src}/pattern/{snr}")
-            by_cond.setdefault(name, ev.Score()).add(sc)
-            per.setdefault(name, ev.Score()).add(sc)
-            if args.verbose and (sc.missed or sc.false):
-                print(f"  {src} pattern {snr}: missed {sc.missed} false {sc.false}")
-        print(f"  held out {src}: done ({time.perf_counter() - t_start:.0f} s)", file=sys.stderr)
+    try:
+        bank = tm.load_bank()
+    except FileNotFoundError as e:
+        print(e, file=sys.stderr)
+        return 2
+    try:
+        speech = tm.load_speech()
+    except FileNotFoundError as e:
+        print(f"{e}: calls by espeak-ng and Festival only, pink noise for café", file=sys.stderr)
+        speech = None
+    if not make_audio.espeak_available():
+        print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
+        return 2
+    all_folds = ev.folds(bank, speech)
+    names = [f["name"] for f in all_folds]
+    wanted = args.sources or (list(QUICK_SOURCES) if args.quick else names)
+    unknown = sorted(set(wanted) - set(names))
+    if unknown:
+        print(f"unknown held-out source(s) {unknown}; sources with a usable strike: {names}", file=sys.stderr)
+        return 2
+    conds = args.conditions or list(CONDITIONS)
+    bad = sorted(set(conds) - set(CONDITIONS))
+    if bad:
+        print(f"unknown condition(s) {bad}; conditions: {list(CONDITIONS)}", file=sys.stderr)
+        return 2
+    sessions = args.sessions or (1 if args.quick else 2)
+    args.strokes = args.strokes or (4 if args.quick else 5)
+    profiles = ("none",) if args.no_calibration else PROFILES
+    fold_list = [f for f in all_folds if f["name"] in wanted]
+    missing = tm.Voices.mixed(speech).missing
+    if missing:
+        print(f"note: not available here, left out of the voices: {missing}", file=sys.stderr)
 
-    total = ev.Score()
-    for sc in by_cond.values():
-        total.add(sc)
-    print(f"\n== strike detector, leave-one-source-out: {len(sources)} held-out sources, "
-          f"{total.audio_s / 60:.0f} min of audio, {total.strikes} strikes ==")
-    print(f"CPU, detector alone (onsets + voicing + model + strokes): {100 * total.cpu_s / total.audio_s:.2f} % of one core")
+    t_start = time.perf_counter()
+    by_cond: dict[tuple, ev.Outcome] = {}
+    by_source: dict[str, dict] = {}
+    refused = {p: 0 for p in profiles}
+    for fold in fold_list:
+        excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
+        kw = fold_detector(frozenset(excluded), refit=not args.no_refit)
+        voices = tm.Voices.mixed(speech, None if fold["speech"] is None else {fold["speech"]},
+                                 None if fold["noise"] is None else {fold["noise"]})
+        per = by_source.setdefault(fold["name"], {})
+        fi = names.index(fold["name"])
+        for cname, k, reverb, x, truth in ev.fold_sessions(bank, speech, fold, fi, conds, sessions,
+                                                           args.strokes, args.seed):
+            snr, noise, rv, extra = CONDITIONS[cname]
+            if speech is None and noise == "cafe":
+                noise = "babble"
+            tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
+            for pname in profiles:
+                if pname != "none" and args.quick and cname not in QUICK_CALIBRATED:
+                    continue
+                prof = None
+                if pname != "none":
+                    n = int(pname.split()[0])
+                    rng = np.random.default_rng([args.seed, fi, list(CONDITIONS).index(cname), k, n])
+                    prof = make_profile(n, rng, bank, fold, (snr, noise, rv, extra), reverb, voices,
+                                        truth["gain"], kw)
+                    if isinstance(prof, Exception):
+                        refused[pname] += 1
+                        prof = None
+                o = ev.judge(x, truth, lambda: StrikeDetector(profile=prof, **kw), tag=tag)
+                for key in ((cname, pname), ("all", pname)):
+                    by_cond.setdefault(key, ev.Outcome()).add(o)
+                if pname == "none":
+                    per.setdefault(cname, ev.Outcome()).add(o)
+                    per.setdefault("all", ev.Outcome()).add(o)
+        print(f"  held out {fold['name']} (voice {fold['speech']}, noise {fold['noise']}): done "
+              f"({time.perf_counter() - t_start:.0f} s)", file=sys.stderr)
+
+    total = by_cond.get(("all", "none"), ev.Outcome())
+    elapsed = time.perf_counter() - t_start
     lat = np.array(total.latency) * 1000
     err = np.array(total.onset_err) * 1000
-    print(f"report latency (ms, stream time at report − true onset, 10 ms blocks): p50 {pct(lat, 50):.1f}  "
-          f"p95 {pct(lat, 95):.1f}  max {lat.max() if len(lat) else float('nan'):.1f}")
-    print(f"onset error (ms, reported − true): median {pct(err, 50):+.1f}  p5 {pct(err, 5):+.1f}  "
-          f"p95 {pct(err, 95):+.1f}  max |err| {np.abs(err).max() if len(err) else float('nan'):.1f}")
-    print(f"\n{'condition':<15}{'strikes':>8}{'found':>7}{'recall':>8}{'precision':>10}{'false':>7}"
-          f"{'/h speech':>10}{'/1000 snd':>10}{'unsure':>8}  false strikes from")
-    for name in ("clean", "20 dB", "10 dB", "5 dB", "pattern 4.8 s"):
-        sc = by_cond.get(name)
-        if sc is None:
-            continue
-        speech = sc.false.get("speech", 0)
-        table = sc.n_false - speech
-        print(f"{name:<15}{sc.strikes:>8}{sc.found:>7}{sc.recall:>8.3f}{sc.precision:>10.3f}{sc.n_false:>7}"
-              f"{speech / (sc.speech_s / 3600) if sc.speech_s else 0:>10.1f}"
-              f"{1000 * table / sc.stroke_sounds if sc.stroke_sounds else 0:>10.1f}{sc.unsure_strikes:>8}  "
-              f"{dict(sorted(sc.false.items())) or '-'}")
-    print("\nper held-out source (recall, false strikes) at clean / 20 / 10 / 5 dB / pattern:")
-    for src, per in by_source.items():
-        cells = []
-        for name in ("clean", "20 dB", "10 dB", "5 dB", "pattern 4.8 s"):
-            sc = per.get(name)
-            cells.append(f"{sc.found}/{sc.strikes} f{sc.n_false}" if sc else "-")
-        print(f"  {src:<18}" + "  ".join(f"{c:>11}" for c in cells))
-    print("\neach recording alone (padded with a second of near-silence; the model without its source):")
-    for kind in sorted(isolated):
-        got = isolated[kind]
-        n = sum(1 for _, k in got if k)
-        print(f"  {kind:<20} {n:>2} of {len(got):>2} read as a strike"
-              + (f": {[nm for nm, k in got if k]}" if n and kind != "cue" else "")
-              + (f"; missed: {[nm for nm, k in got if not k]}" if kind == "cue" and n < len(got) else ""))
-    missed = total.missed
-    if missed:
-        print(f"\nmissed strikes ({len(missed)}):")
-        for m in missed[:40]:
-            print("  ", m)
-    print(f"\n({time.perf_counter() - t_start:.0f} s)")
+    mode = "quick" if args.quick else "full"
+    print(f"\n## Strike detector: calls decided right ({mode} run, leave-one-source-out)\n")
+    print(f"{len(fold_list)} held-out recording sources, {sessions} session(s) of {args.strokes} strokes per "
+          f"source and condition, {total.audio_s / 60:.1f} min of audio, {total.strokes} strokes; "
+          f"{'the shipped model (NOT held out)' if args.no_refit else 'the sound model refitted without each fold'}.\n")
+    print(f"- **Calls decided right: {frac(total.decided_right, total.strokes)}** (no profile, all conditions)")
+    print(f"- strike recall {total.rate('found'):.3f}; candidate stage recall "
+          + (f"{total.rate('candidates'):.3f}" if total.candidates_known else "not observable"))
+    print("- false strikes per 100 strokes: " + "; ".join(f"{ev.WHERE_TEXT[w]} {total.per100(w):.1f}"
+                                                         for w in ev.WHERE))
+    print(f"- false strikes by the nearest placed sound: {dict(sorted(total.false_kind.items())) or '-'}")
+    lat1 = np.array(total.first_latency) * 1000
+    print(f"- decision latency (final decision − true onset, 10 ms blocks): p50 {pct(lat, 50):.0f} ms, "
+          f"p95 {pct(lat, 95):.0f} ms, max {lat.max() if len(lat) else float('nan'):.0f} ms "
+          f"(first report, maybe provisional: p50 {pct(lat1, 50):.0f} ms, p95 {pct(lat1, 95):.0f} ms); "
+          f"onset error median {pct(err, 50):+.1f} ms, max |err| {np.abs(err).max() if len(err) else float('nan'):.1f} ms")
+    print(f"- CPU, detector alone: {100 * total.cpu_s / total.audio_s if total.audio_s else float('nan'):.2f} % of one core")
+    if any(refused.values()):
+        print(f"- calibration refused (run without a profile): {refused}")
+    print("\n### By condition (no profile)\n")
+    print("\n".join(cond_table(by_cond)))
+    if len(profiles) > 1:
+        print("\n### With a table profile (calibration from the held-out source)\n")
+        print("\n".join(calib_table(by_cond)))
+    print("\n### By held-out source (calls decided right, no profile)\n")
+    print("\n".join(source_table(by_source, fold_list)))
+    print(f"\n({elapsed:.0f} s)")
+    if args.wrong:
+        print("\nstrokes not decided right (no profile):")
+        for key, o in sorted(by_cond.items()):
+            if key[1] == "none" and key[0] != "all":
+                for w in o.wrong:
+                    print("  ", w)
+    if args.json:
+        out = {"mode": mode, "seconds": round(elapsed, 1), "folds": [{**f, "repos": sorted(f["repos"])} for f in fold_list],
+               "results": {f"{c} | {p}": {"strokes": o.strokes, "decided_right": o.decided_right, "found": o.found,
+                                           "candidates": o.candidates if o.candidates_known else None,
+                                           "false_where": o.false_where, "false_kind": o.false_kind,
+                                           "stray_calls": o.stray_calls, "stray_kept": o.stray_kept,
+                                           "latency_p50": pct(o.latency, 50), "latency_p95": pct(o.latency, 95),
+                                           "cpu": o.cpu_s / o.audio_s if o.audio_s else None}
+                           for (c, p), o in by_cond.items()}}
+        Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.live > 0:
         print()
         live(args.live, 10.0)

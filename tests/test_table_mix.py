@@ -39,15 +39,16 @@ def energy(x, a, b):
 # The bank
 
 def test_bank_matches_sources_md(bank):
-    assert len(bank) == 85
-    assert Counter(s.kind for s in bank) == {"cue": 19, "ball": 30, "cushion": 13, "pocket": 19,
+    assert len(bank) == 96
+    assert Counter(s.kind for s in bank) == {"cue": 27, "ball": 30, "cushion": 14, "pocket": 21,
                                              "break": 2, "rack": 1, "other": 1}
-    assert len(bank.sources()) == 23
-    assert len({s.source for s in bank if s.kind == "cue"}) == 16
+    assert len(bank.sources()) == 27
+    assert len({s.source for s in bank if s.kind == "cue"}) == 18
     assert bank.get("cue_vrcbce_1.wav").source == "vrcbce"
     assert bank.get("ball_8ballypool_2.wav").source == "8ballypool"
-    assert {s.name for s in bank if s.doubtful} == {"cue_jasonzhoupool_1.wav", "cue_rakibul8ball_2.wav"}
-    assert len(bank.of("cue")) == 17 and len(bank.of("cue", include_doubtful=True)) == 19
+    # the eight bright cue clicks the folder's README flags are not strikes
+    assert {s.name for s in bank if s.doubtful} == set(tm.DOUBTFUL) and len(tm.DOUBTFUL) == 8
+    assert len(bank.of("cue")) == 19 and len(bank.of("cue", include_doubtful=True)) == 27
     assert [s.name for s in bank.of("ball", sources={"vrcbce"})] == [f"ball_vrcbce_{i}.wav" for i in range(1, 6)]
     for s in bank:
         assert s.samples.dtype == np.float64 and s.samples.ndim == 1
@@ -55,6 +56,21 @@ def test_bank_matches_sources_md(bank):
         assert not s.samples.flags.writeable
     with pytest.raises(ValueError):
         bank.of("cue", sources={"no_such_repo"})
+
+
+def test_repositories_sharing_a_recording_are_one_source(bank):
+    """SOURCES.md: the 'poolballhit' clip is kept as both ball_speedy8ball_1 and
+    ball_unitypoolgame_1: leave-one-source-out must hold the two repositories out together."""
+    groups = bank.recording_sources()
+    assert groups["speedy8ball+unitypoolgame"] == {"speedy8ball", "unitypoolgame"}
+    assert "speedy8ball" not in groups and "unitypoolgame" not in groups
+    assert sorted(r for g in groups.values() for r in g) == bank.sources()     # every repository once
+    folds = bank.strike_sources()
+    assert "speedy8ball+unitypoolgame" in folds and "vrcbce" in folds
+    assert "jasonzhoupool" not in folds      # its only cue is doubtful
+    assert "crazy8ball" not in folds         # its only cue has no clear onset
+    for name in folds:
+        assert [s for s in bank.of("cue", groups[name]) if s.clear_onset]
 
 
 def test_recordings_are_not_in_the_repository(bank):
@@ -314,3 +330,163 @@ def test_cli_writes_wavs_and_manifest(bank, espeak, tmp_path):
     # a held-out source without a cue recording: a clear refusal, no files
     assert tm.main(["--out", str(tmp_path / "none"), "--holdout", "poolgametemplate"]) == 2
     assert not (tmp_path / "none").exists()
+
+
+# ----------------------------------------------------------------------------------------------
+# Real voices, Festival, café noise; the per-stroke truth
+
+@pytest.fixture(scope="module")
+def speech():
+    d = tm.find_speech_dir()
+    if d is None:
+        where = os.environ.get("PYRAMID_SPEECH_DIR") or ROOT.parent / "shared" / "speech"
+        pytest.skip(f"recorded speech folder not found (no WAV in {where}): set PYRAMID_SPEECH_DIR")
+    return tm.load_speech(d)
+
+
+def test_speech_folder_sources(speech):
+    assert len(speech.sources("speech")) == 11 and "tinkoff" in speech.sources("speech")
+    assert speech.sources("noise") == ["junehui", "kunaljathal", "noisereduce", "piezobuds"]
+    assert all(c.spans for c in speech.of("speech"))
+    with pytest.raises(ValueError, match="unknown"):
+        speech.of("speech", {"nobody"})
+
+
+def test_recorded_voice_excerpt_starts_and_ends_at_pauses(speech):
+    rng = np.random.default_rng(0)
+    for clip in speech.of("speech")[::5]:
+        x, words, at = tm.real_excerpt(rng, clip)
+        assert words and 0.0 <= words[0][0] and words[-1][1] <= len(x) / R + 1e-9
+        assert len(x) / R <= 3.5 + 1.0 + 0.1
+        # the words are where the voice is: louder inside the spans than at the cut edges
+        inside = np.concatenate([x[int(a * R): int(b * R)] for a, b in words])
+        edge = np.concatenate([x[: int(words[0][0] * R)], x[int(words[-1][1] * R):]])
+        if len(edge) > 160:
+            assert np.sqrt(np.mean(inside ** 2)) > 2 * np.sqrt(np.mean(edge ** 2)), clip.name
+        k = int(round(at * R))
+        assert np.allclose(x[400: 800], clip.samples[k + 400: k + 800])      # a cut of the recording itself
+
+
+def festival_or_skip():
+    import make_audio
+
+    if not make_audio.festival_available():
+        pytest.skip("festival with the Russian voice is not installed (apt-get install festival festvox-ru)")
+
+
+def test_festival_words_are_where_its_speech_is():
+    festival_or_skip()
+    import make_audio
+
+    x, words = make_audio.speak_festival("Пятнадцатый в правый угол")
+    assert len(words) == 4 and words[0][0] == 0.0
+    assert all(a < b for a, b in words) and all(b1 <= a2 + 1e-9 for (_, b1), (a2, _) in zip(words, words[1:]))
+    assert abs(words[-1][1] - len(x) / R) < 0.02
+    y, w2 = make_audio.speak_festival("Пятнадцатый в правый угол", 1.1)
+    assert abs(len(y) / len(x) - 1.1) < 0.01 and abs(w2[-1][1] / words[-1][1] - 1.1) < 0.01
+
+
+@pytest.fixture(scope="module")
+def mixed(bank, speech, espeak):
+    """A session with every kind of voice, recorded café noise at 10 dB, and every extra."""
+    v = tm.Voices.mixed(speech, {"tinkoff"}, {"junehui"})
+    return tm.make_session(np.random.default_rng(21), bank, sources=bank.recording_sources()["vrcbce"],
+                           n_strokes=5, snr_db=10, noise="cafe", reverb=False, voices=v, stray_call_p=1.0,
+                           with_stems=True, **tm.REALISTIC)
+
+
+def test_session_truth_is_where_the_audio_is(mixed, bank):
+    """Per stroke, the truth's call words, strike onset and cascade end are found in the stems."""
+    x, truth, stems = mixed
+    assert len(truth["strokes"]) == 5
+    engines = {c["engine"] for c in truth["calls"]}
+    assert "espeak" in engines and engines <= {"espeak", "festival", "real"}
+    for st in truth["strokes"]:
+        c = truth["calls"][st["call"]]
+        assert c["stroke"] == st["i"] and st["call_start"] == c["start"] and st["call_end"] == c["end"]
+        assert c["start"] == st["words"][0][0] and c["end"] == st["words"][-1][1]
+        assert c["end"] < st["strike"] < st["cascade_end"]
+        # the call's sound is inside its words: nothing of it before the first or after the last
+        a, b = int(c["placed"][0] * R), int(c["placed"][1] * R)
+        calls = stems["calls"]
+        words_e = sum(energy(calls, int(w0 * R), int(w1 * R)) for w0, w1 in st["words"])
+        assert words_e > 0.97 * energy(calls, a, b)
+        # the strike: its onset on the truth sample
+        k = int(round(st["strike"] * R))
+        assert energy(stems["strikes"], k, k + 80) > 100 * energy(stems["strikes"], k - 80, k)
+        # the cascade: every one of the stroke's own sounds starts after the strike and is over
+        # (30 dB down) by the cascade's end
+        own = [e for e in truth["sounds"] if e.get("stroke") == st["i"] and not e["kind"].startswith("late_")]
+        assert own and all(st["strike"] + 0.1 - 1 / R <= e["t"] < st["cascade_end"] for e in own)
+        e_end = int(st["cascade_end"] * R)
+        table = stems["table"]
+        peak = tm.peak_rms(table[k: e_end])
+        nxt = [s2["strike"] for s2 in truth["strokes"] if s2["strike"] > st["strike"]]
+        late = [e["t"] for e in truth["sounds"] if e["t"] >= st["cascade_end"]]
+        quiet_to = int(min(nxt + late + [st["cascade_end"] + 0.2]) * R)
+        if quiet_to - e_end >= 160:
+            assert tm.peak_rms(table[e_end: quiet_to]) < peak * 10 ** (-25 / 20)
+
+
+def test_every_placed_sound_has_its_kind(mixed):
+    _, truth, _ = mixed
+    kinds = Counter(e["kind"] for e in truth["sounds"])
+    n_placed = sum(len(truth[k]) for k in ("stroke_sounds", "late_sounds", "rack", "claps", "other"))
+    assert sum(kinds.values()) == n_placed
+    assert set(kinds) <= {"ball", "cushion", "pocket", "late_ball", "late_cushion", "late_pocket", "rack",
+                          "rack_ball", "clap", "chalk"}
+    assert kinds["ball"] >= 5
+
+
+def test_a_call_with_no_stroke_then_the_call_that_plays(mixed):
+    _, truth, _ = mixed
+    stray = [c for c in truth["calls"] if c["stroke"] is None]
+    assert len(stray) == 5                                  # stray_call_p = 1: one before each stroke
+    for c in stray:
+        later = [d for d in truth["calls"] if d["start"] > c["end"]]
+        assert later and later[0]["stroke"] is not None and 1.5 - 1 / R <= later[0]["start"] - c["end"]
+        assert not any(c["start"] <= st["strike"] <= later[0]["start"] for st in truth["strokes"])
+
+
+def test_recorded_voices_and_noise_come_from_the_held_out_sources(mixed):
+    _, truth, _ = mixed
+    real = [c for c in truth["calls"] + truth["chatter"] if c["engine"] == "real"]
+    assert real and all(c["clip"].startswith("speech_tinkoff_") for c in real)
+    assert all(c["text"] is None for c in real)            # not a pyramid call: no text claimed
+    assert truth["speech_sources"] == ["tinkoff"] and truth["noise_sources"] == ["junehui"]
+
+
+def test_cafe_noise_at_its_snr(bank, speech, espeak):
+    v = tm.Voices.mixed(speech, {"qzonic"}, {"piezobuds"})
+    x0, t0, stems = tm.make_session(np.random.default_rng(8), bank, n_strokes=2, snr_db=None, reverb=False,
+                                    voices=v, with_stems=True)
+    x1, t1 = tm.make_session(np.random.default_rng(8), bank, n_strokes=2, snr_db=5, noise="cafe", reverb=False,
+                             voices=v)
+    nz = x1 / t1["gain"] - x0 / t0["gain"]
+    measured = 10 * np.log10(tm.active_power(stems["calls"]) / np.mean(nz ** 2))
+    assert abs(measured - 5) < 0.5, measured
+    with pytest.raises(ValueError, match="recorded noise"):
+        tm.make_session(np.random.default_rng(8), bank, n_strokes=1, snr_db=5, noise="cafe")
+
+
+def test_strike_one_second_after_the_last_word(bank, speech, espeak):
+    v = tm.Voices.mixed(speech, {"goryunova"}, {"kunaljathal"})
+    _, truth = tm.make_session(np.random.default_rng(5), bank, n_strokes=4, reverb=False, voices=v,
+                               call_gap=(0.95, 1.05))
+    for st in truth["strokes"]:
+        assert 0.95 - 1 / R <= st["strike"] - st["call_end"] <= 1.05 + 2 / R
+
+
+def test_calibration_audio_holds_the_asked_strikes(bank, speech):
+    v = tm.Voices.mixed(speech, None, {"noisereduce"})
+    strikes, clacks = tm.calibration_audio(np.random.default_rng(1), bank, {"vrcbce"}, 5, snr_db=10,
+                                           noise="cafe", reverb=True, voices=v, gain=0.5)
+    assert clacks is not None and len(strikes) > 5 * 2.5 * R
+    from pyramid_referee.voice.onsets import OnsetDetector
+    from pyramid_referee.voice.audio import array_frames
+
+    det = OnsetDetector()
+    loud = [o for fr in array_frames(strikes.astype(np.float32), 10) for o in det.feed(fr.samples, fr.t0)]
+    assert len(loud) >= 5
+    _, none = tm.calibration_audio(np.random.default_rng(1), bank, {"poolminigame"}, 3)
+    assert none is not None or not bank.of("ball", {"poolminigame"})

@@ -55,8 +55,15 @@ from make_audio import CALLS, VOICES, active_power, babble, colored_noise, speak
 
 RATE = make_audio.RATE  # 16 kHz
 KINDS = ("cue", "ball", "cushion", "pocket", "break", "rack", "other")
-# SOURCES.md flags these two cue recordings as sounding like bright ball clicks.
-DOUBTFUL = frozenset({"cue_jasonzhoupool_1.wav", "cue_rakibul8ball_2.wav"})
+# The sound folder's README and SOURCES.md flag these cue recordings as bright clicks, more like
+# ball-ball contacts (the dash-machine ones rest only on Freesound titles): not used as strikes.
+DOUBTFUL = frozenset({"cue_jasonzhoupool_1.wav", "cue_rakibul8ball_2.wav", "cue_billiardevolved_1.wav",
+                      "cue_dashmachine_1.wav", "cue_dashmachine_2.wav", "cue_dashmachine_5.wav",
+                      "cue_dashmachine_6.wav", "cue_dashmachine_7.wav"})
+# Repositories that ship the same recording (SOURCES.md: the 'poolballhit' clip is kept as both
+# ball_speedy8ball_1 and ball_unitypoolgame_1). A clip reused by two games is one recording
+# source: leave-one-source-out holds such repositories out together.
+SAME_RECORDING = (frozenset({"speedy8ball", "unitypoolgame"}),)
 MIN_STRIKE_GAP = 2.5  # s between two strikes (nobody plays faster; the detector may rely on it)
 PEAK_OUT = 0.7        # output peak after scaling
 
@@ -229,6 +236,22 @@ class Bank:
     def sources(self) -> list[str]:
         return sorted({s.source for s in self.sounds})
 
+    def recording_sources(self) -> dict[str, frozenset[str]]:
+        """Recording sources: repositories that share a recording (``SAME_RECORDING``) are one,
+        named by their names joined with ``+``. Returns name -> the repositories in it."""
+        groups = {src: {src} for src in self.sources()}
+        for same in SAME_RECORDING:
+            here = sorted(same & set(groups))
+            for other in here[1:]:
+                groups[here[0]] |= groups.pop(other)
+        return {"+".join(sorted(g)): frozenset(g) for g in groups.values()}
+
+    def strike_sources(self) -> list[str]:
+        """The recording sources with at least one usable strike (a cue recording with a clear
+        onset that neither SOURCES.md nor the README doubts): the folds of leave-one-source-out."""
+        return sorted(name for name, reps in self.recording_sources().items()
+                      if any(s.clear_onset for s in self.of("cue", reps)))
+
     def get(self, name: str) -> Sound:
         for s in self.sounds:
             if s.name == name:
@@ -294,6 +317,190 @@ def load_bank(sounds_dir: str | os.PathLike | None = None) -> Bank:
     bank = Bank(tuple(sounds), d)
     _bank_cache[key] = bank
     return bank
+
+
+# ----------------------------------------------------------------------------------------------
+# Real speech and room noise (the shared speech folder: README.md and SOURCES.md there)
+
+@dataclass(frozen=True)
+class Clip:
+    """One recorded speech or noise file: ``name``, ``kind`` (speech | noise), ``source`` (the
+    short repository name: ``speech_tinkoff_01.wav`` -> ``tinkoff``), ``samples`` (float64, 16 kHz,
+    read-only), ``spans`` (for speech: ``[start, end]`` s of each stretch of talk, see
+    ``speech_spans_of``)."""
+
+    name: str
+    kind: str
+    source: str
+    samples: np.ndarray = field(repr=False, compare=False)
+    spans: tuple = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class SpeechBank:
+    clips: tuple[Clip, ...]
+    directory: Path | None = None
+
+    def sources(self, kind: str = "speech") -> list[str]:
+        return sorted({c.source for c in self.clips if c.kind == kind})
+
+    def of(self, kind: str, sources: Iterable[str] | str | None = None) -> list[Clip]:
+        allowed = None if sources is None else (frozenset([sources]) if isinstance(sources, str)
+                                                else frozenset(sources))
+        if allowed is not None:
+            unknown = sorted(allowed - set(self.sources(kind)))
+            if unknown:
+                raise ValueError(f"unknown {kind} source(s) {unknown}; known: {self.sources(kind)}")
+        return [c for c in self.clips if c.kind == kind and (allowed is None or c.source in allowed)]
+
+
+def find_speech_dir() -> Path | None:
+    """``$PYRAMID_SPEECH_DIR`` if set, else ``<repo root>/../shared/speech``; None if it holds no WAV."""
+    env = os.environ.get("PYRAMID_SPEECH_DIR")
+    d = Path(env) if env else REPO_ROOT.parent / "shared" / "speech"
+    return d if d.is_dir() and any(d.glob("*.wav")) else None
+
+
+def speech_spans_of(x: np.ndarray) -> list[list[float]]:
+    """The stretches of talk in a recorded clip: 10 ms RMS within 25 dB of the clip's speech level
+    (the 90th percentile of its 10 ms RMS, as the speech folder's README cuts its clips), pauses
+    under 60 ms bridged. A recorded room's floor is often only 20-40 dB under the voice, so the
+    loudest-frame reference ``speech_spans`` uses for synthetic speech would find no pauses."""
+    w = RATE // 100
+    n = len(x) // w
+    r = np.sqrt(np.mean(np.asarray(x[: n * w]).reshape(n, w) ** 2, axis=1)) if n else np.zeros(1)
+    level = 20 * np.log10(np.percentile(r, 90) + 1e-12)
+    return make_audio.speech_spans(x, below_db=25.0, ref_db=level)
+
+
+_speech_cache: dict[str, SpeechBank] = {}
+
+
+def load_speech(speech_dir: str | os.PathLike | None = None) -> SpeechBank:
+    """Every ``speech_<source>_<n>.wav`` and ``noise_<source>_<n>.wav`` of the folder (16 kHz mono
+    int16), read in place."""
+    from scipy.io import wavfile
+
+    d = Path(speech_dir) if speech_dir is not None else find_speech_dir()
+    if d is None or not d.is_dir():
+        where = speech_dir or os.environ.get("PYRAMID_SPEECH_DIR") or REPO_ROOT.parent / "shared" / "speech"
+        raise FileNotFoundError(f"speech folder not found ({where}); set PYRAMID_SPEECH_DIR")
+    key = str(d.resolve())
+    if key in _speech_cache:
+        return _speech_cache[key]
+    clips = []
+    for p in sorted(d.glob("*.wav")):
+        parts = p.stem.split("_")
+        if parts[0] not in ("speech", "noise") or len(parts) < 3:
+            continue
+        rate, data = wavfile.read(p)
+        if rate != RATE or data.ndim != 1 or data.dtype != np.int16:
+            raise ValueError(f"{p.name}: expected 16 kHz mono int16, got {rate} Hz {data.dtype} {data.shape}")
+        x = data.astype(np.float64) / 32768.0
+        x.flags.writeable = False
+        spans = tuple(tuple(sp) for sp in speech_spans_of(x)) if parts[0] == "speech" else ()
+        clips.append(Clip(p.name, parts[0], "_".join(parts[1:-1]), x, spans))
+    bank = SpeechBank(tuple(clips), d)
+    _speech_cache[key] = bank
+    return bank
+
+
+def real_excerpt(rng: np.random.Generator, clip: Clip, length=(1.2, 3.5), edge_s: float = 0.03
+                 ) -> tuple[np.ndarray, list[list[float]], float]:
+    """A stretch of a recorded voice about ``length`` s long that begins and ends at a pause: a run
+    of consecutive talk spans starting at a random one, ``edge_s`` kept around it, faded in and out
+    over 15 ms (the clip's room floor stops with it). Returns the samples, the spans in them and
+    the start (s) in the clip. A clip with no usable pause gives a plain random cut."""
+    spans = [list(sp) for sp in clip.spans]
+    want = _u(rng, length)
+    dur = len(clip.samples) / RATE
+    if spans:
+        i = int(rng.integers(len(spans)))
+        j = i
+        while j + 1 < len(spans) and spans[j][1] - spans[i][0] < want:
+            j += 1
+        a, b = max(spans[i][0] - edge_s, 0.0), min(spans[j][1] + edge_s, dur)
+        if b - a > length[1] + 1.0:          # one long stretch with no pause: cut inside it
+            b = a + length[1]
+        inner = [[max(x0, a) - a, min(x1, b) - a] for x0, x1 in spans[i: j + 1] if min(x1, b) > max(x0, a)]
+    else:
+        a = _u(rng, (0.0, max(dur - want, 0.0)))
+        b = min(a + want, dur)
+        inner = [[0.0, b - a]]
+    ka = _k(a)
+    x = np.array(clip.samples[ka: _k(b)], dtype=np.float64)
+    f = min(int(0.015 * RATE), len(x) // 2)
+    if f > 0:
+        ramp = 0.5 - 0.5 * np.cos(np.pi * np.arange(f) / f)
+        x[:f] *= ramp
+        x[len(x) - f:] *= ramp[::-1]
+    return x, inner, ka / RATE
+
+
+def real_noise(rng: np.random.Generator, clips: list[Clip], n: int) -> np.ndarray:
+    """``n`` samples of recorded room noise, unit power: the clips (each normalised to unit power)
+    joined one after another from random start points with 50 ms cross-fades."""
+    if not clips:
+        raise ValueError("no recorded noise clip to use")
+    out = np.zeros(n)
+    pos, fade = 0, int(0.05 * RATE)
+    while pos < n:
+        c = clips[int(rng.integers(len(clips)))]
+        x = np.asarray(c.samples, np.float64)
+        x = x[int(rng.integers(0, max(len(x) // 2, 1))):]
+        x = x / (np.sqrt(np.mean(x ** 2)) + 1e-12)
+        m = min(len(x), n - pos)
+        seg = x[:m].copy()
+        if pos > 0 and m > fade:
+            seg[:fade] *= np.linspace(0.0, 1.0, fade)
+            out[pos: pos + fade] *= np.linspace(1.0, 0.0, fade)
+        out[pos: pos + m] += seg
+        pos += max(m - fade, 1) if pos + m < n else m
+    return out / (np.sqrt(np.mean(out ** 2)) + 1e-12)
+
+
+@dataclass(frozen=True)
+class Voices:
+    """Who speaks in a session, and what room noise is there.
+
+    ``engines`` weights the three kinds of voice for calls (``espeak``, ``festival``, ``real``) and
+    ``talk_engines`` for other talk (chatter, talk over the stroke). A recorded voice (``real``,
+    from ``speech`` limited to ``speech_sources``) is not a pyramid call: it is Russian speech of
+    the same length, with real plosives, breath and rooms, standing in for one. ``noise_sources``
+    limits the recorded noise (``noise="cafe"``). Engines that are not available (no Festival, no
+    speech folder) are dropped, and ``missing`` says which were."""
+
+    engines: tuple = (("espeak", 1.0),)
+    talk_engines: tuple = (("espeak", 1.0),)
+    speech: SpeechBank | None = None
+    speech_sources: frozenset | None = None
+    noise_sources: frozenset | None = None
+
+    @classmethod
+    def mixed(cls, speech: SpeechBank | None = None, speech_sources=None, noise_sources=None) -> "Voices":
+        """Calls 40 % espeak-ng, 40 % Festival, 20 % recorded voices; other talk a half recorded."""
+        return cls((("espeak", 0.4), ("festival", 0.4), ("real", 0.2)),
+                   (("espeak", 0.25), ("festival", 0.25), ("real", 0.5)), speech,
+                   None if speech_sources is None else frozenset(speech_sources),
+                   None if noise_sources is None else frozenset(noise_sources))
+
+    def available(self, which: tuple) -> list[tuple[str, float]]:
+        ok = []
+        for name, w in which:
+            if name == "festival" and not make_audio.festival_available():
+                continue
+            if name == "real" and (self.speech is None or not self.speech.of("speech", self.speech_sources)):
+                continue
+            ok.append((name, w))
+        return ok or [("espeak", 1.0)]
+
+    @property
+    def missing(self) -> list[str]:
+        have = {n for n, _ in self.available(self.engines + self.talk_engines)}
+        return sorted({n for n, _ in self.engines + self.talk_engines} - have)
+
+
+ESPEAK_ONLY = Voices()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -503,13 +710,19 @@ def _k(t: float) -> int:
     return int(round(t * RATE))
 
 
+_PITCHED: dict[tuple[str, int], tuple] = {}   # (recording, resampling ratio) -> pitch_down's result
+
+
 class _Scene:
     """Placements (stem, start sample, samples) and the truth, rendered once the length is known."""
 
     STEMS = ("calls", "speech", "strikes", "table", "claps")
 
-    def __init__(self, rng, bank: Bank, allowed, *, include_doubtful=False, pitch=(0.0, 0.15)):
+    def __init__(self, rng, bank: Bank, allowed, *, include_doubtful=False, pitch=(0.0, 0.15),
+                 voices: "Voices" = None):
         self.rng = rng
+        self.voices = voices or ESPEAK_ONLY
+        self.used_speech: set[str] = set()
         self.pitch = pitch
         self.items: list[tuple[str, int, np.ndarray]] = []
         self.used_sources: set[str] = set()
@@ -521,7 +734,7 @@ class _Scene:
                              "a session needs strikes")
         self.truth = {"strikes": [], "strike_sounds": [], "strike_rel_db": [], "stroke_sounds": [],
                       "late_sounds": [], "rack": [], "claps": [], "other": [], "calls": [], "chatter": [],
-                      "spoken_over": []}
+                      "spoken_over": [], "strokes": []}
 
     def add(self, stem: str, x: np.ndarray, start: int) -> None:
         if start < 0:
@@ -541,16 +754,50 @@ class _Scene:
         return stems
 
     # -- speech
-    def utterance(self, texts: list[str], speed=(130, 200), pitch=(25, 75)) -> tuple[np.ndarray, dict]:
+    def utterance(self, texts: list[str], speed=(130, 200), pitch=(25, 75), talk: bool = False
+                  ) -> tuple[np.ndarray, dict]:
+        """An utterance of one of ``texts`` by a voice drawn from the session's ``Voices`` (calls:
+        ``engines``; other talk, ``talk=True``: ``talk_engines``). ``info["words"]`` holds the
+        ``[start, end]`` (s, in the samples) of each word (Festival) or stretch of talk (espeak-ng,
+        a recorded voice: ``make_audio.speech_spans``)."""
         r = self.rng
+        engines = self.voices.available(self.voices.talk_engines if talk else self.voices.engines)
+        engine = engines[0][0]
+        if len(engines) > 1:   # (espeak-only sessions draw exactly as before Voices existed)
+            w = np.array([e[1] for e in engines], float)
+            engine = engines[int(np.searchsorted(np.cumsum(w / w.sum()), r.uniform(), side="right").clip(0, len(engines) - 1))][0]
+        if engine == "real":
+            pool = self.voices.speech.of("speech", self.voices.speech_sources)
+            clip = pool[int(r.integers(len(pool)))]
+            x, words, at = real_excerpt(r, clip, (1.0, 4.0) if talk else (1.2, 3.5))
+            self.used_speech.add(clip.source)
+            return x / (np.abs(x).max() + 1e-12), {
+                "engine": "real", "text": None, "clip": clip.name, "clip_start": round(at, 4),
+                "speech_source": clip.source, "words": words}
         text = texts[int(r.integers(len(texts)))]
+        if engine == "festival":
+            stretch = round(_u(r, (0.9, 1.15)), 3)
+            x, words = make_audio.speak_festival(text, stretch)
+            return x, {"engine": "festival", "text": text, "voice": make_audio.FESTIVAL_VOICE,
+                       "stretch": stretch, "words": words}
         voice = VOICES[int(r.integers(len(VOICES)))]
         sp, pi = int(r.integers(speed[0], speed[1] + 1)), int(r.integers(pitch[0], pitch[1] + 1))
-        return speak(text, voice, sp, pi), {"text": text, "voice": voice, "speed": sp, "pitch": pi}
+        x = speak(text, voice, sp, pi)
+        words = make_audio.speech_spans(x) or [[0.0, len(x) / RATE]]
+        words[0][0], words[-1][1] = 0.0, len(x) / RATE   # the samples are trimmed to the sound
+        return x, {"text": text, "voice": voice, "speed": sp, "pitch": pi, "engine": "espeak",
+                   "words": words}
 
     def say(self, stem: str, x: np.ndarray, info: dict, start: int, gain: float = 1.0) -> dict:
+        """Place an utterance at sample ``start``. Its truth: ``start``/``end`` are its first word's
+        start and its last word's end (s, session clock), ``words`` every word's span there, and
+        ``placed`` the span of the samples placed (a recorded voice keeps 30 ms of room either side)."""
         self.add(stem, gain * x, start)
-        return {"start": start / RATE, "end": (start + len(x)) / RATE, **info}
+        t0 = start / RATE
+        words = [[round(t0 + a, 5), round(t0 + b, 5)] for a, b in info.get("words") or [[0.0, len(x) / RATE]]]
+        rest = {k: v for k, v in info.items() if k != "words"}
+        return {**rest, "start": words[0][0], "end": words[-1][1], "words": words,
+                "placed": [t0, (start + len(x)) / RATE]}
 
     # -- recordings
     def recording(self, kind: str, onset_k: int, gain_for, stem: str = "table", pitch: bool = False
@@ -562,7 +809,11 @@ class _Scene:
         x, on, end = prepared(snd)
         amount = 0.0
         if pitch and self.pitch and self.pitch[1] > 0:
-            x, on, end, amount = pitch_down(x, on, end, _u(r, self.pitch))
+            want = _u(r, self.pitch)
+            key = (snd.name, int(round(200 * (1.0 - want))))   # pitch_down's own resolution (1/200)
+            if key not in _PITCHED:
+                _PITCHED[key] = pitch_down(x, on, end, want)
+            x, on, end, amount = _PITCHED[key]
         g, rel = gain_for(x)
         self.add(stem, g * x, onset_k - on)
         self.used_sources.add(snd.source)
@@ -678,6 +929,11 @@ def _finish(scene: _Scene, n: int, rng_noise, rng_room, snr_db, noise, reverb, w
     if snr_db is None:
         # not digital silence: a pink floor ~70 dB below the speech's sample peak
         nz = pink(rng_noise, n) * (np.abs(calls).max() or 1.0) * 10 ** (-70 / 20)
+    elif noise == "cafe":
+        v = scene.voices
+        if v.speech is None:
+            raise ValueError("noise 'cafe' needs the recorded noise: Voices(speech=load_speech())")
+        nz = real_noise(rng_noise, v.speech.of("noise", v.noise_sources), n) * np.sqrt(ref / 10 ** (snr_db / 10))
     else:
         nz = make_noise(rng_noise, noise, n) * np.sqrt(ref / 10 ** (snr_db / 10))
     mix = wet + nz
@@ -686,6 +942,10 @@ def _finish(scene: _Scene, n: int, rng_noise, rng_room, snr_db, noise, reverb, w
     for k in ("stroke_sounds", "late_sounds", "rack", "claps", "other", "chatter"):
         truth[k].sort(key=lambda e: e.get("t", e.get("start")))
     truth.update(extra_truth)
+    truth["sounds"] = _sounds_list(truth)
+    truth["speech_sources"] = sorted(scene.used_speech)
+    if noise == "cafe" and snr_db is not None:
+        truth["noise_sources"] = sorted({c.source for c in scene.voices.speech.of("noise", scene.voices.noise_sources)})
     truth.update({"snr_db": snr_db, "noise": noise if snr_db is not None else "none", "reverb": bool(reverb),
                   "room": room, "sources": sorted(scene.used_sources), "duration": n / RATE, "rate": RATE,
                   "gain": float(gain), "speech_active_power": float(ref)})
@@ -709,7 +969,8 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
                  strike_rel_db=(-15.0, 0.0), call_gap=(0.3, 1.5), call_right_after: bool = False,
                  call_inside_stroke_p: float = 0.0, rolling_p: float = 0.0, rack_p: float = 0.0,
                  clap_p: float = 0.0, chatter_p: float = 0.0, spoken_over_p: float = 0.0, chalk_p: float = 0.0,
-                 pitch_down_range=(0.0, 0.15), include_doubtful: bool = False, with_stems: bool = False):
+                 stray_call_p: float = 0.0, pitch_down_range=(0.0, 0.15), include_doubtful: bool = False,
+                 voices: Voices | None = None, with_stems: bool = False):
     """A table session of ``n_strokes`` strokes. Returns ``(samples, truth)`` (float64, peak 0.7),
     or ``(samples, truth, stems)`` with ``with_stems=True``.
 
@@ -734,7 +995,19 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
     - ``spoken_over_p``: another person talking through the strike (an utterance that covers the
       strike time, -6..0 dB re the call);
     - ``chalk_p``: chalking the cue (``other_*`` recording, -20..-6 dB re the speech peak) before
-      the call.
+      the call;
+    - ``stray_call_p``: a call with no stroke after it: a call, 1.5-3 s of nothing on the table,
+      then the player calls again (another call) and plays (the truth's call has ``stroke: None``).
+
+    ``voices`` (``Voices``) says who speaks: espeak-ng only by default; ``Voices.mixed`` adds
+    Festival and recorded voices, and recorded room noise (``noise="cafe"``).
+
+    The truth's ``strokes`` holds, per stroke: ``call`` (its index in ``calls``), ``call_start`` and
+    ``call_end`` (its first word's start and last word's end), ``words``, ``strike`` (the onset),
+    ``cascade_end`` (where the last of the stroke's own sounds has died away, 30 dB down) and
+    ``sound`` (the cue recording). ``sounds`` lists every placed sound that is not a strike, each
+    with its ``t`` (onset) and ``kind``: ball, cushion, pocket (a stroke's cascade: ``stroke`` set),
+    late_ball / late_cushion / late_pocket (balls still rolling), rack, rack_ball, clap, chalk.
 
     ``sources`` restricts every recording (strikes, stroke sounds, rack, chalk) to those sources
     (leave-one-source-out evaluation); a kind with no recording there is simply not used.
@@ -746,7 +1019,7 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
     """
     allowed = bank.check_sources(sources)
     r, r_noise, r_room = _subrngs(rng)
-    sc = _Scene(r, bank, allowed, include_doubtful=include_doubtful, pitch=pitch_down_range)
+    sc = _Scene(r, bank, allowed, include_doubtful=include_doubtful, pitch=pitch_down_range, voices=voices)
     tr = sc.truth
     cursor = _k(_u(r, (0.5, 1.5)))
     prev_T = None
@@ -765,21 +1038,30 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
                     tr["other"].append(e)
                     cursor = end + _k(_u(r, (0.2, 0.8)))
                 if r.uniform() < chatter_p:
-                    x, cinfo = sc.utterance(CHATTER)
+                    x, cinfo = sc.utterance(CHATTER, talk=True)
                     g = 10 ** (_u(r, (-6, 0)) / 20) * speech_ref / peak_rms(x)
                     tr["chatter"].append({**sc.say("speech", x, cinfo, cursor, g), "kind": "chatter"})
                     cursor += len(x) + _k(_u(r, (0.4, 1.2)))
+        if stray_call_p and r.uniform() < stray_call_p:
+            x, sinfo = sc.utterance(ALL_CALLS)
+            c = sc.say("calls", x, sinfo, cursor, 10 ** (_u(r, (-4, 0)) / 20) * speech_ref / (peak_rms(x) + 1e-12))
+            c.update(stroke=None, kind="no_stroke")
+            tr["calls"].append(c)
+            cursor += len(x) + _k(_u(r, (1.5, 3.0)))
         c = sc.say("calls", x_call, info, cursor, call_gain)
         c["stroke"] = i
         tr["calls"].append(c)
-        call_end = cursor + len(x_call)
+        call_end = _k(c["end"])
         T = call_end + _k(_u(r, call_gap))
         if prev_T is not None:
             T = max(T, prev_T + _k(MIN_STRIKE_GAP))
         peak, end = sc.strike(i, T, speech_ref, strike_rel_db)
         end = max(end, sc.stroke_sounds(i, T, peak))
+        tr["strokes"].append({"i": i, "call": len(tr["calls"]) - 1, "call_start": c["start"],
+                              "call_end": c["end"], "words": c["words"], "strike": T / RATE,
+                              "cascade_end": end / RATE, "sound": tr["strike_sounds"][-1]})
         if r.uniform() < spoken_over_p:
-            x, oinfo = sc.utterance(CHATTER + ALL_CALLS)
+            x, oinfo = sc.utterance(CHATTER + ALL_CALLS, talk=True)
             start = max(T - int(_u(r, (0.15, 0.85)) * len(x)), 0)
             g = 10 ** (_u(r, (-6, 0)) / 20) * speech_ref / peak_rms(x)
             tr["chatter"].append({**sc.say("speech", x, oinfo, start, g), "kind": "over_strike", "strike": i})
@@ -821,10 +1103,26 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
     return _finish(sc, n, r_noise, r_room, snr_db, noise, reverb, with_stems, extra)
 
 
+def _sounds_list(truth: dict) -> list[dict]:
+    """Every placed sound that is not a strike, as ``{"t", "kind", ...}`` (see ``make_session``)."""
+    out = []
+    for e in truth.get("stroke_sounds", []):
+        out.append({"t": e["t"], "kind": e["kind"], "stroke": e.get("stroke"), "name": e.get("name")})
+    for e in truth.get("late_sounds", []):
+        out.append({"t": e["t"], "kind": "late_" + e["kind"], "stroke": e.get("stroke"), "name": e.get("name")})
+    for e in truth.get("rack", []):
+        out.append({"t": e["t"], "kind": "rack" if e["kind"] == "rack" else "rack_ball", "name": e.get("name")})
+    for e in truth.get("claps", []):
+        out.append({"t": e["t"], "kind": "clap"})
+    for e in truth.get("other", []):
+        out.append({"t": e["t"], "kind": "chalk", "name": e.get("name")})
+    return sorted(out, key=lambda e: e["t"])
+
+
 def fixed_pattern(rng: np.random.Generator, bank: Bank, sources: Iterable[str] | str | None = None,
                   period: float = 4.8, n: int = 10, *, snr_db: float | None = None, noise: str = "pink",
                   reverb: bool = False, strike_rel_db=(-15.0, 0.0), include_doubtful: bool = False,
-                  with_stems: bool = False):
+                  voices: Voices | None = None, with_stems: bool = False):
     """The regression pattern from a user report: a strike every ``period`` s (4.8), the next call
     starting within the 3 s after the previous strike (while that stroke's collisions and drop
     may still sound) and the strike about 1 s (0.8-1.2 s) after the call's last word. Short calls
@@ -834,7 +1132,7 @@ def fixed_pattern(rng: np.random.Generator, bank: Bank, sources: Iterable[str] |
         raise ValueError(f"period {period} s is shorter than {MIN_STRIKE_GAP} s between strikes")
     allowed = bank.check_sources(sources)
     r, r_noise, r_room = _subrngs(rng)
-    sc = _Scene(r, bank, allowed, include_doubtful=include_doubtful)
+    sc = _Scene(r, bank, allowed, include_doubtful=include_doubtful, voices=voices)
     tr = sc.truth
     prev_T = None
     T0 = None
@@ -864,13 +1162,64 @@ def fixed_pattern(rng: np.random.Generator, bank: Bank, sources: Iterable[str] |
         c = sc.say("calls", x, info, start)
         c["stroke"] = i
         tr["calls"].append(c)
-        peak, _ = sc.strike(i, T, speech_ref, strike_rel_db)
-        sc.stroke_sounds(i, T, peak)
+        peak, end = sc.strike(i, T, speech_ref, strike_rel_db)
+        end = max(end, sc.stroke_sounds(i, T, peak))
+        tr["strokes"].append({"i": i, "call": len(tr["calls"]) - 1, "call_start": c["start"],
+                              "call_end": c["end"], "words": c["words"], "strike": T / RATE,
+                              "cascade_end": end / RATE, "sound": tr["strike_sounds"][-1]})
         prev_T = T
     total = sc.end + _k(_u(r, (1.0, 2.0)))
     extra = {"allowed_sources": sorted(allowed) if allowed is not None else None, "kind": "pattern",
              "pattern": {"period": period, "n": n}}
     return _finish(sc, total, r_noise, r_room, snr_db, noise, reverb, with_stems, extra)
+
+
+def calibration_audio(rng: np.random.Generator, bank: Bank, sources, n: int, *, snr_db: float | None = None,
+                      noise: str = "pink", reverb: bool = False, voices: Voices | None = None,
+                      gain: float = 1.0, gap=(2.5, 3.5), clacks: int = 4):
+    """What ``strikes calibrate`` would hear at this table: ``n`` strikes (cue recordings of
+    ``sources``, one at a time, 2.5-3.5 s apart, nothing else on the table) and, separately,
+    ``clacks`` ball clacks 1.2-1.8 s apart (None when the sources have no ball recording), in the
+    same room (``reverb``) and noise as a session. Levels are those of ``make_session`` before its
+    output scaling: a strike -15..0 dB re the 10 ms RMS peak of an espeak-ng call at peak 1, the
+    noise ``snr_db`` under that call's active power; then both are multiplied by ``gain`` (pass the
+    session's ``truth["gain"]``: the same microphone gain). Returns ``(strikes, clacks)``."""
+    from scipy.signal import fftconvolve
+
+    allowed = bank.check_sources(sources)
+    r, r_noise, r_room = _subrngs(rng)
+    cues = [s for s in bank.of("cue", allowed) if s.clear_onset]
+    if not cues:
+        raise ValueError(f"no usable cue recording among {sorted(allowed or [])}")
+    call = speak(CALLS[1])
+    ref_peak, ref_pow = peak_rms(call), active_power(call)
+    h = room_ir(r_room)[0] if reverb else None
+    v = voices or ESPEAK_ONLY
+
+    def part(kinds: list[Sound], count: int, spacing) -> np.ndarray:
+        items, t = [], _k(_u(r, (0.8, 1.2)))
+        for _ in range(count):
+            snd = kinds[int(r.integers(len(kinds)))]
+            x, on, end = prepared(snd)
+            g = 10 ** (_u(r, (-15, 0)) / 20) * ref_peak / (peak_rms(x) + 1e-12)
+            items.append((t - on, g * x))
+            t += _k(_u(r, spacing))
+        total = max(s + len(x) for s, x in items) + _k(1.0)
+        y = np.zeros(total)
+        for s, x in items:
+            y[max(s, 0): s + len(x)] += x[max(-s, 0):]
+        if h is not None:
+            y = fftconvolve(y, h)[:total]
+        if snr_db is None:
+            nz = pink(r_noise, total) * 10 ** (-70 / 20)
+        elif noise == "cafe" and v.speech is not None:
+            nz = real_noise(r_noise, v.speech.of("noise", v.noise_sources), total) * np.sqrt(ref_pow / 10 ** (snr_db / 10))
+        else:
+            nz = make_noise(r_noise, "babble" if noise == "cafe" else noise, total) * np.sqrt(ref_pow / 10 ** (snr_db / 10))
+        return (y + nz) * gain
+
+    balls = bank.of("ball", allowed)
+    return part(cues, n, gap), (part(balls, clacks, (1.2, 1.8)) if balls else None)
 
 
 def isolated(bank: Bank, sound: Sound | str, pad_s: float = 1.0, floor_db: float = -70.0,
@@ -893,6 +1242,100 @@ def write_wav(path: str | os.PathLike, x: np.ndarray) -> None:
 
 
 # ----------------------------------------------------------------------------------------------
+# Checking the generator against the recordings
+
+def centroid_low1k(x: np.ndarray) -> tuple[float, float]:
+    """Spectral centroid (Hz) and share of energy below 1 kHz over a whole clip, DC and < 20 Hz
+    left out: the measures of the sound folder's SOURCES.md."""
+    spec = np.abs(np.fft.rfft(np.asarray(x, np.float64))) ** 2
+    f = np.fft.rfftfreq(len(x), 1 / RATE)
+    keep = f >= 20
+    spec, f = spec[keep], f[keep]
+    tot = spec.sum() + 1e-30
+    return float((spec * f).sum() / tot), float(spec[f < 1000].sum() / tot)
+
+
+def check(bank: Bank, speech: SpeechBank | None, sessions: int = 6, seed: int = 5) -> list[str]:
+    """What ``--check`` prints (markdown): the recordings' centroids as read here against those the
+    sound folder's README states, the same measures of the sounds as a session places them (ball
+    clacks pitched down, in a room), the levels a session gives (strike re call, café noise re
+    calls, the output in dBFS) against the recorded voices' levels, and the talk spans."""
+    from scipy.signal import fftconvolve
+
+    rows = ["| sounds | n | centroid median (IQR) | < 1 kHz median | README says |", "|---|---:|---:|---:|---|"]
+    readme = {"cue": "1067 Hz (725-1928), 61 %; firm cues 863 Hz (548-1111), 74 %",
+              "ball": "2172 Hz (1804-2361), 9 %", "cushion": "179 Hz (159-372), 100 %",
+              "pocket": "678 Hz (509-940), 85 %"}
+
+    def line(label, vals, note=""):
+        c = np.array([v[0] for v in vals])
+        lo = np.array([v[1] for v in vals])
+        rows.append(f"| {label} | {len(vals)} | {np.median(c):.0f} Hz ({np.percentile(c, 25):.0f}-"
+                    f"{np.percentile(c, 75):.0f}) | {100 * np.median(lo):.0f} % | {note} |")
+
+    for kind in ("cue", "ball", "cushion", "pocket"):
+        line(f"{kind}, every recording", [centroid_low1k(s.samples) for s in bank if s.kind == kind],
+             readme[kind])
+    line("cue, used as strikes", [centroid_low1k(s.samples) for s in bank.of("cue") if s.clear_onset],
+         "(doubtful and unclear-onset cues left out)")
+    rng = np.random.default_rng(seed)
+    pitched, roomed_cue, roomed_ball = [], [], []
+    for s in bank.of("ball"):
+        x, on, end = prepared(s)
+        y, *_ = pitch_down(x, on, end, _u(rng, (0.0, 0.15)))
+        pitched.append(centroid_low1k(y))
+    line("ball, pitched down 0-15 % as placed", pitched, "pyramid balls: lower by up to ~16 %")
+    for s in bank.of("cue"):
+        if s.clear_onset:
+            h, _ = room_ir(rng)
+            roomed_cue.append(centroid_low1k(fftconvolve(prepared(s)[0], h)))
+    for s in bank.of("ball"):
+        h, _ = room_ir(rng)
+        roomed_ball.append(centroid_low1k(fftconvolve(prepared(s)[0], h)))
+    line("cue in a generated room", roomed_cue, "")
+    line("ball in a generated room", roomed_ball, "")
+    # levels in sessions
+    v = Voices.mixed(speech) if speech is not None else ESPEAK_ONLY
+    rel, out_speech, out_strike, snrs, n_words, engines = [], [], [], [], [], {}
+    for i in range(sessions):
+        snr = (20, 10, 5)[i % 3]
+        noise = "cafe" if speech is not None else "babble"
+        x0, t0, st0 = make_session(np.random.default_rng([seed, i]), bank, n_strokes=4, snr_db=None, reverb=False,
+                                   voices=v, with_stems=True)
+        x1, t1 = make_session(np.random.default_rng([seed, i]), bank, n_strokes=4, snr_db=snr, noise=noise,
+                              reverb=False, voices=v)
+        nz = x1 / t1["gain"] - x0 / t0["gain"]
+        snrs.append((snr, 10 * np.log10(active_power(st0["calls"]) / np.mean(nz ** 2))))
+        rel += t0["strike_rel_db"]
+        calls = st0["calls"] * t1["gain"]
+        out_speech.append(10 * np.log10(active_power(calls) + 1e-30))
+        for T in t0["strikes"]:
+            k = int(round(T * RATE))
+            out_strike.append(20 * np.log10(peak_rms(st0["strikes"][k: k + 800] * t1["gain"]) + 1e-30))
+        for c in t0["calls"]:
+            engines[c["engine"]] = engines.get(c["engine"], 0) + 1
+            n_words.append(len(c["words"]))
+    lv = ["", "| level | measured | against |", "|---|---|---|",
+          f"| strike 10 ms RMS peak re its call's | {min(rel):.1f} to {max(rel):.1f} dB (asked -15..0) | "
+          "no table-side recording exists to set it: a range, not a measurement |",
+          f"| calls' active level in the output | {np.median(out_speech):.1f} dBFS median | recorded voices: "
+          f"{_speech_levels(speech)} |",
+          f"| strikes' 10 ms RMS peak in the output | {np.median(out_strike):.1f} dBFS median "
+          f"({min(out_strike):.1f} to {max(out_strike):.1f}) | |",
+          "| noise re the calls' active power, asked → measured | " + ", ".join(
+              f"{a} → {b:.1f}" for a, b in snrs) + " dB | clean twin subtracted |",
+          f"| calls by voice | {engines} | words or talk spans per call: median {np.median(n_words):.0f} | |"]
+    return rows + lv
+
+
+def _speech_levels(speech: SpeechBank | None) -> str:
+    if speech is None:
+        return "(speech folder absent)"
+    levels = [10 * np.log10(active_power(np.asarray(c.samples)) + 1e-30) for c in speech.of("speech")]
+    return f"{np.median(levels):.1f} dBFS median active level ({min(levels):.1f} to {max(levels):.1f})"
+
+
+# ----------------------------------------------------------------------------------------------
 # CLI
 
 def _jsonable(truth: dict) -> dict:
@@ -901,7 +1344,7 @@ def _jsonable(truth: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True, help="folder for the WAVs and manifest.json")
+    ap.add_argument("--out", help="folder for the WAVs and manifest.json")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=3, help="sessions (each written at every --snr)")
     ap.add_argument("--snr", nargs="+", default=["clean", "20", "10", "5"],
@@ -912,6 +1355,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--isolated", action="store_true", help="also write every allowed recording alone")
     ap.add_argument("--sounds", help="sound folder (default: $PYRAMID_SOUNDS_DIR or ../shared/sounds)")
     ap.add_argument("--list-sources", action="store_true")
+    ap.add_argument("--check", action="store_true",
+                    help="print the generator's sounds and levels against the recordings (markdown) and stop")
     args = ap.parse_args(argv)
     if make_audio.shutil.which("espeak-ng") is None:
         print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
@@ -925,10 +1370,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.list_sources:
         print(" ".join(bank.sources()))
         return 0
+    if args.check:
+        try:
+            sp = load_speech()
+        except FileNotFoundError:
+            sp = None
+        print("\n".join(check(bank, sp)))
+        return 0
     if not [s for s in bank.of("cue", allowed) if s.clear_onset]:
         print(f"no usable cue recording among {sorted(allowed or [])}: a session needs strikes "
               f"(sources with one: {sorted({s.source for s in bank.of('cue') if s.clear_onset})})", file=sys.stderr)
         return 2
+    if not args.out:
+        ap.error("--out is needed (or --check, --list-sources)")
     snrs = [None if s.lower() in ("clean", "none") else float(s) for s in args.snr]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
