@@ -165,3 +165,33 @@ def test_truncated_wav_is_told_in_russian_by_default(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err == (f"pyramid-referee: ошибка: {cut}: WAV-файл обрезан или повреждён: "
                    f"он обрывается внутри заголовка (в файле всего 30 байт)")
+
+
+def test_plot_legend_never_covers_the_last_seconds_and_a_cushion_is_not_the_strikes_red():
+    pytest.importorskip("matplotlib")
+    from types import SimpleNamespace
+
+    import numpy as np
+    from matplotlib.colors import to_rgb
+
+    from pyramid_referee.referee.strike_report import COLORS, STRIKE_COLOR, figure
+
+    rate, dur = 16000, 6.0
+    x = np.zeros(int(rate * dur))
+    x[-800:] = 0.5  # something loud in the last 50 ms, where the legend used to sit
+    kinds = ["tip", "ball", "cushion", "pocket", "speech", "clap"]
+    sounds = [SimpleNamespace(time=5.9, decision="strike", kind="tip", sure=True)] + [
+        SimpleNamespace(time=1 + 0.5 * i, decision="not-tip", kind=k, sure=True) for i, k in enumerate(kinds)]
+    fig = figure(x, rate, sounds)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    a1 = fig.axes[0]
+    legend = a1.get_legend().get_window_extent(renderer)
+    for ax in fig.axes:
+        data = ax.get_window_extent(renderer)
+        assert legend.x0 >= data.x1 or legend.y1 <= data.y0 or legend.y0 >= data.y1  # outside every plot
+    colours = {"strike": STRIKE_COLOR, **COLORS}
+    for a, ca in colours.items():
+        for b, cb in colours.items():
+            if a < b:  # every kind has a colour of its own, far apart (RGB distance), not «nearly the same red»
+                assert np.linalg.norm(np.subtract(to_rgb(ca), to_rgb(cb))) > 0.3, (a, b)

@@ -13,8 +13,11 @@ KIND = {
     "speech": N_("speech"),
     "other": N_("other knock"),
 }
-COLORS = {"tip": "#d62728", "ball": "#1f77b4", "cushion": "#8c564b", "pocket": "#9467bd",
-          "clap": "#ff7f0e", "speech": "#2ca02c", "other": "#7f7f7f"}
+# A strike is the only red line; every kind of sound has a hue of its own (the Okabe-Ito palette,
+# told apart by colour-blind readers too): a cushion in brown beside a red tip read as one colour.
+STRIKE_COLOR = "#d62728"
+COLORS = {"tip": "#cc79a7", "ball": "#0072b2", "cushion": "#e69f00", "pocket": "#009e73",
+          "clap": "#000000", "speech": "#56b4e9", "other": "#7f7f7f"}
 
 
 def kind_name(kind: str) -> str:
@@ -91,6 +94,18 @@ def explain_lines(sounds) -> list[str]:
 
 def plot(samples, rate: int, sounds, path: str, title: str = "") -> None:
     """Waveform and spectrogram, with every sound marked (strikes in red), written as PNG."""
+    fig = figure(samples, rate, sounds, title)  # says so when matplotlib (an optional extra) is missing
+    import matplotlib.pyplot as plt
+    try:
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+    except OSError as exc:
+        raise UserError(tr("cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)) from None
+    finally:
+        plt.close(fig)
+
+
+def figure(samples, rate: int, sounds, title: str = ""):
+    """The picture ``plot`` writes, as a matplotlib figure (the legend beside the axes)."""
     try:
         import matplotlib
     except ImportError:
@@ -106,7 +121,8 @@ def plot(samples, rate: int, sounds, path: str, title: str = "") -> None:
                                  gridspec_kw={"height_ratios": [1, 1.4]})
     a1.plot(t, x, lw=0.4, color="#333333")
     a1.set_ylabel(tr("amplitude"))
-    a1.set_title(title)
+    if title:
+        fig.suptitle(title)
     a2.specgram(x + 1e-9, NFFT=512, Fs=rate, noverlap=384, cmap="magma", scale="dB")
     a2.set_ylabel(tr("frequency, Hz"))
     a2.set_xlabel(tr("time, s"))
@@ -114,22 +130,19 @@ def plot(samples, rate: int, sounds, path: str, title: str = "") -> None:
     seen = set()
     for s in sounds:
         strike = s.decision == "strike"
-        c = COLORS["tip"] if strike else COLORS.get(s.kind, "#7f7f7f")
+        c = STRIKE_COLOR if strike else COLORS.get(s.kind, COLORS["other"])
         label = (tr("strike") if strike else kind_name(s.kind))
         for ax in (a1, a2):
             ax.axvline(s.time, color=c, lw=1.6 if strike else 0.8, ls="-" if strike else "--",
                        label=label if (ax is a1 and label not in seen) else None)
         seen.add(label)
         if strike:
-            a1.text(s.time, a1.get_ylim()[1] * 0.9, " " + tr("strike") + ("" if s.sure else "?"),
-                    color=c, fontsize=9, va="top")
-    if seen:
-        a1.legend(loc="upper right", fontsize=8, ncol=min(4, len(seen)))
+            near_end = s.time > 0.9 * dur  # the label goes left of a line at the right edge
+            word = tr("strike") + ("" if s.sure else "?")
+            a1.text(s.time, a1.get_ylim()[1] * 0.9, (word + " ") if near_end else (" " + word),
+                    color=c, fontsize=9, va="top", ha="right" if near_end else "left")
     a1.set_xlim(0, dur)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise UserError(tr("cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)) from None
-    finally:
-        plt.close(fig)
+    if seen:  # beside the plot, never over the last seconds of the data
+        a1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0)
+    return fig
