@@ -16,9 +16,10 @@ import json
 import sys
 
 from .options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
-from .rules import add_why_option, why_lines
+from .rules import add_why_option
 from .club import add_club_option
 from ..i18n import N_, UserError, get_lang, json_reason, tr
+from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -278,7 +279,6 @@ def cmd_list(args) -> int:
 
 def cmd_show(args) -> int:
     from ..match.session import Session
-    from .play import render_scoreboard, scoreboard_line
     from ..match.report import outcome_for_people
 
     lang = get_lang()
@@ -347,8 +347,6 @@ def _shown_call(text: str) -> str:
 
 def series_lines(s, lang: str) -> list[str]:
     """The match's games (партии), one a line, then the match score."""
-    from .play import game_line, match_score_line
-
     return [game_line(g, lang) for g in s.match.games()] + [match_score_line(s, lang)]
 
 
@@ -440,7 +438,6 @@ def cmd_import(args) -> int:
     wrong), then its strokes entered in order as ``play`` enters them, each one committed."""
     from .calls import record_problem_lines
     from .options import read_text_lines
-    from .play import scoreboard_line
     from ..match.record import check_record, is_record
     from ..match.session import Session
 
@@ -483,8 +480,6 @@ def cmd_import(args) -> int:
     print(tr("match {id} imported from {name}: strokes: {n}").format(id=s.id, name=name, n=s.seq))
     print(scoreboard_line(s.state.to_json(), lang))
     if s.to_wins > 1:  # a match of several партии: the games won too
-        from .play import match_score_line
-
         print(match_score_line(s, lang))
     if s.match.decided:
         print(tr("the match is over; see it: pyramid-referee match show {id}{db}").format(id=s.id, db=db))
@@ -516,7 +511,6 @@ def cmd_delete(args) -> int:
 
 def cmd_undo_redo(args) -> int:
     from ..match.session import Session
-    from .play import scoreboard_line
     from ..match.store import StoreError
 
     with _store(args) as store:

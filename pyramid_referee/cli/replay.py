@@ -7,10 +7,11 @@ import json
 import sys
 
 from .options import read_text_lines
-from .rules import add_why_option, why_lines
+from .rules import add_why_option
 from ..i18n import UserError, get_lang, tr, trl
 from ..rules.messages import num
 from ..match.record import RECORD_HELP, is_record
+from ..match.text import why_lines
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

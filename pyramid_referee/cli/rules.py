@@ -75,19 +75,6 @@ def clause_lead(code: str) -> str | None:
               "gains them (P2); a ball that fell with it is put back (P5).").format(penalty=DEFAULT_PENALTY)
 
 
-def why_lines(codes, lang: str, full: bool, settings=None) -> list[str]:
-    """What a verdict's clause codes mean: their titles on one line, or (``--why``) each in full;
-    as played under the match's ``settings`` (a short game's E1 names its own target)."""
-    from ..rules.clauses import DEFAULT_PENALTY, DEFAULT_TARGET, cited, explained
-
-    target = getattr(settings, "target", DEFAULT_TARGET)
-    penalty = getattr(settings, "penalty", DEFAULT_PENALTY)
-    if full:
-        return explained(codes, lang, target, penalty)
-    titles = cited(codes, lang, target, penalty)
-    return [tr("Clauses: {titles}.").format(titles=titles)] if titles else []
-
-
 def add_why_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--why", action="store_true",
                    help=tr("under each verdict, the full text of the clauses it cites"))

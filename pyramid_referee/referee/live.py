@@ -319,7 +319,7 @@ class LiveRun:
             session.mark_shown(row.seq)
 
     def scoreboard(self) -> None:
-        from ..cli.play import render_scoreboard
+        from ..match.text import render_scoreboard
 
         self.console.print(render_scoreboard(self.session.state.to_json(), self.session.id, self.lang))
 
@@ -474,7 +474,7 @@ class LiveRun:
         console, session, lang = self.console, self.session, self.lang
         console.print(f"#{entered.seq} " + entered.verdict.message(lang))
         if self.why:  # each cited clause in full
-            from ..cli.rules import why_lines
+            from ..match.text import why_lines
 
             for line in why_lines(entered.verdict.clauses, lang, full=True, settings=session.settings):
                 console.print("   " + line, markup=False)
@@ -483,7 +483,7 @@ class LiveRun:
         self.scoreboard()
         over = False
         if session.state.result is not None:
-            from ..cli.play import game_end_text
+            from ..match.text import game_end_text
 
             over = session.match.decided
             if over:
