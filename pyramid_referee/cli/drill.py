@@ -15,6 +15,7 @@ import sys
 
 from .options import MODES, POCKET_PRECISIONS, has_undecodable
 from ..i18n import UserError, get_lang, os_reason, tr
+from ..teach.drill import drill_svg
 
 HINT_WORDS = {"?", "подсказка", "hint"}
 ANSWER_WORDS = {"ответ", "answer"}
@@ -119,18 +120,6 @@ def _cmd_drill(args) -> int:
 
 def _picture_line(pictures: dict, ex) -> str:
     return "\n" + tr("Picture: {path}").format(path=pictures[ex.index]) if ex.index in pictures else ""
-
-
-def drill_svg(ex, lang: str) -> str:
-    """The exercise's shot drawn on the table, captioned with the task, not with the answer."""
-    from ..teach.diagram import call_svg
-
-    if ex.kind == "fix":
-        caption = tr("Exercise {n}: this call is refused: «{broken}». Say a correct one.").format(
-            n=ex.index, broken=ex.broken)
-    else:
-        caption = tr("Exercise {n}: call this shot.").format(n=ex.index)
-    return call_svg(ex.shot, lang=lang, caption=caption, on_table=ex.balls_left)  # every ball the text names
 
 
 def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:

@@ -25,6 +25,7 @@ from starlette.routing import Route
 
 from ..teach import diagram
 from ..teach import drill
+from ..teach.drill import drill_svg
 from ..i18n import tr
 
 MAX_CALL = 300        # characters of a typed call or answer (a spoken call is far shorter)
@@ -104,8 +105,6 @@ def _json(data: dict, status: int = 200) -> JSONResponse:
 
 def learn_routes(render_page, lang: str) -> list[Route]:
     """The page and its API. ``render_page(template, **context)`` → the page's HTMLResponse."""
-    from ..cli.drill import drill_svg
-
     texts = learn_texts()
     texts_json = json.dumps(texts, ensure_ascii=False)
 
