@@ -25,7 +25,7 @@ import secrets
 import socket
 import sys
 
-from ..cli.options import add_players_option, add_to_wins_option, match_id, players_from
+from .options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
 
 PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
@@ -150,7 +150,7 @@ def _serve_board(args, url: str) -> int:
     import psycopg
 
     from ..club.sync import ClubError, connect
-    from .club import check_schema, create_board_app
+    from ..web.club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
         raise UserError(tr(
@@ -184,7 +184,7 @@ def cmd_serve(args) -> int:
     try:
         import uvicorn  # noqa: F401
 
-        from .app import create_app
+        from ..web.app import create_app
     except ImportError as exc:
         raise UserError(tr("the web face needs a package that is not installed: {name}").format(
             name=exc.name)) from None
