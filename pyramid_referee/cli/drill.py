@@ -15,6 +15,7 @@ import sys
 
 from .options import MODES, POCKET_PRECISIONS, has_undecodable
 from ..i18n import UserError, get_lang, os_reason, tr
+from ..rules.settings import mode_setting
 from ..teach.drill import drill_svg
 
 HINT_WORDS = {"?", "подсказка", "hint"}
@@ -74,7 +75,7 @@ def _cmd_drill(args) -> int:
     if args.show is not None:
         _check_count(args.show, "--show")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    exercises = drill.generate(seed, args.level, args.show or args.count, args.mode.replace("-", "_"),
+    exercises = drill.generate(seed, args.level, args.show or args.count, mode_setting(args.mode),
                                args.pocket_precision)
     pictures = write_drill_svgs(exercises, args.svg, lang) if args.svg is not None else {}
     if args.show is not None:

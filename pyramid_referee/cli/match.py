@@ -19,6 +19,7 @@ from .options import add_players_option, add_to_wins_option, has_undecodable, ma
 from .rules import add_why_option
 from .club import add_club_option
 from ..i18n import N_, UserError, get_lang, json_reason, tr
+from ..rules.settings import mode_setting
 from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
 
 
@@ -151,7 +152,7 @@ def _new_settings(args) -> dict:
     if not isinstance(settings, dict):
         raise UserError(tr("--settings: expected a JSON object"))
     if args.mode:
-        settings = {**settings, "mode": args.mode.replace("-", "_")}
+        settings = {**settings, "mode": mode_setting(args.mode)}
     return settings
 
 

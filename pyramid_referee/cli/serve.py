@@ -27,6 +27,7 @@ import sys
 
 from .options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
+from ..rules.settings import mode_setting
 
 PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
 
@@ -75,7 +76,7 @@ def _open_match(args) -> int:
 
     players = players_from(args.players)
     if players is not None:
-        settings = {"mode": args.mode.replace("-", "_")} if args.mode else {}
+        settings = {"mode": mode_setting(args.mode)} if args.mode else {}
         Session.check_new(players, settings, None, lang=get_lang(), to_wins=args.to_wins)
         with Store(args.db, create=True) as store:
             return Session.create(store, players, settings, None, lang=get_lang(), to_wins=args.to_wins).id

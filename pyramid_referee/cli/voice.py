@@ -16,9 +16,10 @@ import json
 import sys
 
 from .club import add_club_option
-from .options import add_call_options, mode, read_text_lines
+from .options import add_call_options, read_text_lines
 from .rules import add_why_option
 from ..i18n import UserError, get_lang, os_reason, tr
+from ..rules.settings import mode_setting
 
 
 def _positive_int(value: str) -> int:
@@ -189,7 +190,7 @@ def cmd_timeline(args) -> int:
         utterances, strikes = tl.read_events(lines)
     except tl.EventError as exc:
         raise UserError(f"{args.events}: {exc.text(get_lang())}") from None
-    decisions = tl.decide(utterances, strikes, mode=mode(args.mode), balls_left=args.balls_left,
+    decisions = tl.decide(utterances, strikes, mode=mode_setting(args.mode), balls_left=args.balls_left,
                             pocket_precision=args.pocket_precision,
                           lang=get_lang())
     if not strikes and not args.json:
@@ -247,7 +248,7 @@ def cmd_transcribe(args) -> int:
         _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
     try:
-        result = transcribe(args.file, model, mode=mode(args.mode), balls_left=balls,
+        result = transcribe(args.file, model, mode=mode_setting(args.mode), balls_left=balls,
                             pocket_precision=args.pocket_precision,
                             alternatives=args.alternatives, lang=get_lang())
     except _voice_errors() as exc:

@@ -30,6 +30,7 @@ from ..grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
 from ..grammar.lexicon import render_forms
 from ..grammar.render import decompose, phrase_blocks
 from ..i18n import N_, tr, trl, trn
+from ..rules.settings import mode_setting
 from .diagram import call_svg
 
 LEVELS = (1, 2, 3)
@@ -285,7 +286,7 @@ def generate(seed: int, level: int = 1, count: int = 10, mode: str = "clean",
     """``count`` exercises of ``level``; the same seed gives the same list."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
-    mode = mode.replace("-", "_")
+    mode = mode_setting(mode)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if pocket_precision not in PRECISIONS:
