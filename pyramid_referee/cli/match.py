@@ -19,6 +19,7 @@ from .options import add_players_option, add_to_wins_option, has_undecodable, ma
 from .rules import add_why_option
 from .club import add_club_option
 from ..i18n import N_, UserError, get_lang, json_reason, tr
+from ..match.session import NewMatch, Session
 from ..rules.settings import mode_setting
 from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
 
@@ -156,21 +157,12 @@ def _new_settings(args) -> dict:
     return settings
 
 
-def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
+def _new_match_args(args) -> NewMatch:
     """A new match's players, settings and start, checked before any database is opened."""
-    from ..match.session import Session
-
     players = players_from(args.players) or [tr("Player 1"), tr("Player 2")]
-    settings, start = _new_settings(args), _load_json_arg(args.start, "start")
-    Session.check_new(players, settings, start, lang=get_lang(), to_wins=args.to_wins)
-    return players, settings, start, args.to_wins
-
-
-def _create(store, new):
-    from ..match.session import Session
-
-    players, settings, start, wins = new
-    return Session.create(store, players, settings, start, lang=get_lang(), to_wins=wins)
+    new = NewMatch(players, _new_settings(args), _load_json_arg(args.start, "start"), args.to_wins)
+    new.check(get_lang())
+    return new
 
 
 def _interactive() -> bool:
@@ -211,8 +203,8 @@ def cmd_new(args) -> int:
     if not args.players:
         _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
-    with _store(args, create=True) as store:
-        s = _create(store, new)
+    s = Session.open_or_create(args.db, new=new, lang=get_lang())
+    with s.store as store:
         if args.json:
             _emit({"match": s.id, "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
                    "series": s.series_json()})
@@ -279,7 +271,6 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.session import Session
     from ..match.report import outcome_for_people
 
     lang = get_lang()
@@ -352,26 +343,22 @@ def series_lines(s, lang: str) -> list[str]:
 
 
 def cmd_resume(args) -> int:
-    from ..match.session import Session
-
-    with _store(args) as store:
-        s = Session.open(store, args.id, lang=get_lang())
+    s = Session.open_or_create(args.db, args.id, lang=get_lang())
+    with s.store:
         return _run_play(s, args, resumed=True, club=_club(args))
 
 
 def cmd_play(args) -> int:
-    from ..match.session import Session
-
     if args.match is not None:
-        with _store(args) as store:
-            s = Session(store, args.match, lang=get_lang())
+        s = Session.open_or_create(args.db, args.match, lang=get_lang())
+        with s.store:
             return _run_play(s, args, resumed=True, club=_club(args))
     if not args.players:
         _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
     club = _club(args)  # an unregistered table is refused before its match is created
-    with _store(args, create=True) as store:
-        s = _create(store, new)
+    s = Session.open_or_create(args.db, new=new, lang=get_lang())
+    with s.store:
         return _run_play(s, args, resumed=False, club=club)
 
 
@@ -440,7 +427,6 @@ def cmd_import(args) -> int:
     from .calls import record_problem_lines
     from .options import read_text_lines
     from ..match.record import check_record, is_record
-    from ..match.session import Session
 
     lang = get_lang()
     name = "<stdin>" if args.file == "-" else args.file
@@ -511,7 +497,6 @@ def cmd_delete(args) -> int:
 
 
 def cmd_undo_redo(args) -> int:
-    from ..match.session import Session
     from ..match.store import StoreError
 
     with _store(args) as store:

@@ -179,7 +179,7 @@ class Play:
     # ------------------------------------------------------------------ start
     def start(self) -> None:
         s = self.s
-        unshown = s.unshown() if not s.mismatches else []
+        unshown = s.resume_notices()
         if self.json:
             self.emit({"type": "start", "match": s.id, "resumed": self.resumed, "seq": s.seq,
                        "undone": len(s.store.strokes(s.id, statuses=("undone",))),

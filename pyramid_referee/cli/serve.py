@@ -27,6 +27,7 @@ import sys
 
 from .options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
+from ..match.session import NewMatch, Session
 from ..rules.settings import mode_setting
 
 PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
@@ -71,17 +72,13 @@ def _port(value: str) -> int:
 
 def _open_match(args) -> int:
     """The match to serve, checked (and, with --players, created) before the server starts."""
-    from ..match.session import Session
-    from ..match.store import Store
-
     players = players_from(args.players)
+    new = None
     if players is not None:
         settings = {"mode": mode_setting(args.mode)} if args.mode else {}
-        Session.check_new(players, settings, None, lang=get_lang(), to_wins=args.to_wins)
-        with Store(args.db, create=True) as store:
-            return Session.create(store, players, settings, None, lang=get_lang(), to_wins=args.to_wins).id
-    with Store(args.db, create=False) as store:
-        s = Session.open(store, args.match, lang=get_lang())
+        new = NewMatch(players, settings, None, args.to_wins)
+    s = Session.open_or_create(args.db, args.match, new, lang=get_lang())
+    with s.store:
         if s.mismatches:
             raise UserError(s.mismatches[0].describe(get_lang()))
         return s.id

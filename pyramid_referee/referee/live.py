@@ -311,7 +311,7 @@ class LiveRun:
                 name=profile.name, created=profile.created))
         console.print(tr("Say the call. The strike: press Enter; quit: Ctrl-C.") if self.key
                       else tr("Say the call. The strike: the cue's click; quit: Ctrl-C."))
-        for row in session.unshown():  # a kill came between a stroke's commit and its verdict
+        for row in session.resume_notices():  # a kill came between a stroke's commit and its verdict
             console.print("[yellow]" + tr(
                 "stroke {seq} is already stored, but the program stopped and its verdict may not "
                 "have been shown — do not enter it again: #{seq} {v}").format(
