@@ -85,11 +85,7 @@ def load_profile(spec: str | None):
     from ..voice import profile as prof
 
     try:
-        if spec is None:
-            return prof.load_default()
-        if spec.lower() in ("none", "нет"):
-            return None
-        return prof.load(spec, lang=get_lang())
+        return prof.load_spec(spec, lang=get_lang())
     except prof.ProfileError as exc:
         raise UserError(str(exc)) from None
 

@@ -16,9 +16,10 @@ import json
 import sys
 
 from .club import add_club_option
-from .options import add_call_options, read_text_lines
+from .options import add_call_options, players_from, print_input_devices, read_text_lines
 from .rules import add_why_option
 from ..i18n import UserError, get_lang, os_reason, tr
+from ..referee.options import ListenOptions
 from ..rules.settings import mode_setting
 
 
@@ -282,10 +283,37 @@ def cmd_transcribe(args) -> int:
 
 # --- listen -----------------------------------------------------------------------------------
 
+def list_devices(lang: str) -> int:
+    """``--list-devices``: the input devices, one a line."""
+    # deferred: the audio stack (numpy, PortAudio) is loaded only when a device is looked for
+    from pyramid_referee.voice.audio import list_devices as devices_of
+    from pyramid_referee.voice.errors import VoiceError
+
+    try:
+        devices = devices_of(lang=lang)
+    except VoiceError as exc:
+        raise UserError(str(exc)) from None
+    return print_input_devices(devices)  # as ``strikes --list-devices`` lists them
+
+
+def listen_options(args) -> ListenOptions:
+    """What ``listen`` is asked, as plain values: the new match's names checked (only when no
+    stored match is named), the mode as the setting spells it."""
+    players = None if args.match is not None or not args.players else players_from(args.players)
+    return ListenOptions(
+        db=args.db, match=args.match, players=players, mode=mode_setting(args.mode) if args.mode else None,
+        to_wins=args.to_wins, club=args.club, model=args.model, verbose=args.verbose,
+        alternatives=args.alternatives, strike=args.strike, device=args.device, block_ms=args.block_ms,
+        speak=args.speak, pad=args.pad, why=args.why, profile=args.profile, calibrate=args.calibrate)
+
+
 def cmd_listen(args) -> int:
+    # deferred: the live referee (the recognizer, the audio stack) is loaded only for listen
     from ..referee.live import run_live
 
-    return run_live(args)
+    if args.list_devices:
+        return list_devices(get_lang())
+    return run_live(listen_options(args))
 
 
 # --- model ------------------------------------------------------------------------------------
