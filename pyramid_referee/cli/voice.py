@@ -286,7 +286,7 @@ def cmd_transcribe(args) -> int:
 def list_devices(lang: str) -> int:
     """``--list-devices``: the input devices, one a line."""
     # deferred: the audio stack (numpy, PortAudio) is loaded only when a device is looked for
-    from pyramid_referee.voice.audio import list_devices as devices_of
+    from pyramid_referee.voice.mic import list_devices as devices_of
     from pyramid_referee.voice.errors import VoiceError
 
     try:

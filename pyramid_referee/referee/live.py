@@ -133,11 +133,11 @@ def open_recognizer(args, model, session, profile, lang: str) -> listen.LiveRefe
 
 
 def open_microphone(args, lang: str):
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import mic
     from pyramid_referee.voice.errors import VoiceError
 
     try:
-        return audio.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
+        return mic.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
     except VoiceError as exc:
         raise UserError(str(exc)) from None
 
