@@ -12,11 +12,12 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 
 from .options import MODES, POCKET_PRECISIONS, has_undecodable
 from ..i18n import UserError, get_lang, os_reason, tr
 from ..rules.settings import mode_setting
-from ..teach.drill import drill_svg
+from .calls import write_svg
 
 HINT_WORDS = {"?", "подсказка", "hint"}
 ANSWER_WORDS = {"ответ", "answer"}
@@ -68,7 +69,7 @@ def _emit(obj: dict) -> None:
 
 
 def _cmd_drill(args) -> int:
-    from ..teach import drill
+    from ..teach import drill  # deferred: the drill generator is loaded only when a drill runs
 
     lang = get_lang()
     _check_count(args.count, "--count")
@@ -126,9 +127,7 @@ def _picture_line(pictures: dict, ex) -> str:
 def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:
     """Each exercise's picture as FOLDER/exercise-NN.svg (the folder made if missing):
     {exercise index: path}. A folder that cannot be made or written is one clear line."""
-    from pathlib import Path
-
-    from .calls import write_svg
+    from ..teach.drill import drill_svg  # deferred: the drawing is loaded only for --svg
 
     out = Path(folder)
     try:
@@ -160,7 +159,7 @@ def _read(interactive: bool) -> str | None:
 
 def _ask(ex, lang: str, interactive: bool, as_json: bool):
     """Read answers to one exercise until one is graded: a Grade, "revealed", "quit" or None (no more input)."""
-    from ..teach import drill
+    from ..teach import drill  # deferred, as in _cmd_drill
 
     while True:
         line = _read(interactive)

@@ -14,14 +14,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import datetime
 
-from .options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
-from .rules import add_why_option
+from .calls import record_problem_lines
 from .club import add_club_option
-from ..i18n import N_, UserError, get_lang, json_reason, tr
-from ..match.session import NewMatch, Session
-from ..rules.settings import mode_setting
+from .options import (add_players_option, add_to_wins_option, has_undecodable, match_id, players_from,
+                      read_text_lines)
+from .rules import add_why_option
+from ..i18n import N_, UserError, get_lang, json_reason, tr, trn
+from ..match.bounds import MAX_CALL_CHARS
+from ..match.record import check_record, is_record
 from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
+from ..rules.settings import mode_setting
+from ..rules.verdict import FOUL_WORDS
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -114,13 +119,13 @@ def _id_help() -> str:
 
 def _store(args, *, create: bool = False):
     """The match database; only a command that starts a match creates it (``create``)."""
-    from ..match.store import Store
+    from ..match.store import Store  # deferred: the store (sqlite3) loads only to open one
 
     return Store(args.db, create=create)
 
 
 def _db_option(store) -> str:
-    from ..match.store import db_option
+    from ..match.store import db_option  # deferred: the store (sqlite3) loads only to open one
 
     return db_option(store.path)
 
@@ -159,6 +164,8 @@ def _new_settings(args) -> dict:
 
 def _new_match_args(args) -> NewMatch:
     """A new match's players, settings and start, checked before any database is opened."""
+    from ..match.session import NewMatch  # deferred (heavy): only to open a match
+
     players = players_from(args.players) or [tr("Player 1"), tr("Player 2")]
     new = NewMatch(players, _new_settings(args), _load_json_arg(args.start, "start"), args.to_wins)
     new.check(get_lang())
@@ -173,15 +180,15 @@ def _club(args):
     """``--club`` / $PYRAMID_REFEREE_CLUB: the table's sync, not started yet (None without a club).
     Made before any match is opened or created, so a table not registered on that server is
     refused (ClubError) with nothing changed."""
-    from ..club.process import ClubSyncProcess
-    from ..club.sync import from_args
+    from ..club.process import ClubSyncProcess  # deferred: the club's code loads only with --club
+    from ..club.sync import from_args  # deferred: the club's code loads only with --club
 
     url = from_args(args)
     return None if url is None else ClubSyncProcess(args.db, url)
 
 
 def _run_play(session, args, resumed: bool, club=None) -> int:
-    from .play import Play, stdin_reader
+    from .play import Play, stdin_reader  # deferred: the scorer loads only to play
 
     interactive = _interactive() and not args.json
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
@@ -200,6 +207,8 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
 # ---------------------------------------------------------------------- commands
 
 def cmd_new(args) -> int:
+    from ..match.session import Session  # deferred (heavy): only to open a match
+
     if not args.players:
         _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
@@ -220,8 +229,6 @@ def cmd_new(args) -> int:
 
 def _local_time(stamp: str) -> str:
     """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time to the minute, for people."""
-    from datetime import datetime
-
     try:
         return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
     except (ValueError, AttributeError):
@@ -229,7 +236,7 @@ def _local_time(stamp: str) -> str:
 
 
 def cmd_list(args) -> int:
-    from ..match.store import StoreMissing
+    from ..match.store import StoreMissing  # deferred: the store (sqlite3) loads only to open one
 
     try:
         with _store(args) as store:
@@ -246,8 +253,8 @@ def cmd_list(args) -> int:
     if not rows:
         print(tr("no matches"))
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # deferred: rich loads only where it draws
+    from rich.table import Table  # deferred: rich loads only where it draws
 
     t = Table(show_header=True, header_style="bold")
     for col in (tr("No."), tr("players"), tr("played to"), tr("strokes"), tr("result"), tr("updated")):
@@ -271,7 +278,8 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.report import outcome_for_people
+    from ..match.session import Session  # deferred (heavy): only to open a match
+    from ..match.report import outcome_for_people  # deferred: the reports load only when asked for
 
     lang = get_lang()
     with _store(args) as store:
@@ -284,8 +292,8 @@ def cmd_show(args) -> int:
                "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches],
                "series": s.series_json()})
         return 1 if s.mismatches else 0
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # deferred: rich loads only where it draws
+    from rich.table import Table  # deferred: rich loads only where it draws
 
     tty = sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
@@ -327,12 +335,8 @@ def cmd_show(args) -> int:
 def _shown_call(text: str) -> str:
     """A stored call as ``match show`` prints it: a text longer than any call (stored before such
     input was refused) only begins, with its length said, so that it cannot flood the screen."""
-    from ..match.bounds import MAX_CALL_CHARS
-
     if len(text) <= MAX_CALL_CHARS:
         return text
-    from ..i18n import trn
-
     return text[:60].rstrip() + "… " + trn("({n} character, not shown whole)", "({n} characters, not shown whole)",
                                           len(text)).format(n=len(text))
 
@@ -343,12 +347,16 @@ def series_lines(s, lang: str) -> list[str]:
 
 
 def cmd_resume(args) -> int:
+    from ..match.session import Session  # deferred (heavy): only to open a match
+
     s = Session.open_or_create(args.db, args.id, lang=get_lang())
     with s.store:
         return _run_play(s, args, resumed=True, club=_club(args))
 
 
 def cmd_play(args) -> int:
+    from ..match.session import Session  # deferred (heavy): only to open a match
+
     if args.match is not None:
         s = Session.open_or_create(args.db, args.match, lang=get_lang())
         with s.store:
@@ -365,7 +373,7 @@ def cmd_play(args) -> int:
 def _refuse_unnamed_match_beside_an_open_one(args) -> None:
     """``play`` with no players while a match is unfinished: the marker most likely meant to go
     on with it; a new match of «Игрок 1 — Игрок 2» beside it would be a stray one."""
-    from ..match.store import StoreError
+    from ..match.store import StoreError  # deferred: the store (sqlite3) loads only to open one
 
     try:
         with _store(args) as store:
@@ -424,9 +432,7 @@ def confirm(prompt: str, read=None) -> bool:
 def cmd_import(args) -> int:
     """A written record into the store: checked whole first (nothing is stored when anything is
     wrong), then its strokes entered in order as ``play`` enters them, each one committed."""
-    from .calls import record_problem_lines
-    from .options import read_text_lines
-    from ..match.record import check_record, is_record
+    from ..match.session import Session  # deferred (heavy): only to open a match
 
     lang = get_lang()
     name = "<stdin>" if args.file == "-" else args.file
@@ -497,7 +503,8 @@ def cmd_delete(args) -> int:
 
 
 def cmd_undo_redo(args) -> int:
-    from ..match.store import StoreError
+    from ..match.session import Session  # deferred (heavy): only to open a match
+    from ..match.store import StoreError  # deferred: the store (sqlite3) loads only to open one
 
     with _store(args) as store:
         mid = args.id
@@ -539,8 +546,7 @@ def _route_kind(kind: str) -> str:
 
 
 def cmd_stats(args) -> int:
-    from ..match.report import stats
-    from ..rules.verdict import FOUL_WORDS
+    from ..match.report import stats  # deferred: the reports load only when asked for
 
     with _store(args) as store:
         m = store.get_match(args.id)
@@ -548,8 +554,8 @@ def cmd_stats(args) -> int:
     if args.json:
         _emit(data)
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # deferred: rich loads only where it draws
+    from rich.table import Table  # deferred: rich loads only where it draws
 
     con = Console(highlight=False)
     for p in data["players"]:

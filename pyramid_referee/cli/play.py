@@ -49,7 +49,7 @@ from ..i18n import N_, UserError, tr, trl
 from ..match.session import CallReading, Entered, Session, StrokeInputError
 from ..match.text import game_end_text, match_score_line, render_scoreboard, scoreboard_line, why_lines
 from ..rules.notation import NotationError, parse_outcome_located
-from ..match.store import StoreError
+from ..match.store import StoreError, db_option
 
 COMMANDS = {
     "undo": "undo", "отмена": "undo", "отменить": "undo", "отмени": "undo",
@@ -128,7 +128,7 @@ class Play:
     @property
     def console(self):
         if self._console is None:
-            from rich.console import Console
+            from rich.console import Console  # deferred: rich loads only where it draws
 
             self._console = Console(file=self.out, highlight=False, soft_wrap=True,
                                     force_terminal=None if self.interactive else False)
@@ -215,8 +215,6 @@ class Play:
     @property
     def db(self) -> str:
         """`` --db PATH`` for the hints, when the store is not the one found without it."""
-        from ..match.store import db_option
-
         return db_option(self.s.store.path)
 
     def prompt(self) -> str:

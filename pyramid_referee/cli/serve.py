@@ -27,7 +27,6 @@ import sys
 
 from .options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
-from ..match.session import NewMatch, Session
 from ..rules.settings import mode_setting
 
 PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
@@ -72,6 +71,8 @@ def _port(value: str) -> int:
 
 def _open_match(args) -> int:
     """The match to serve, checked (and, with --players, created) before the server starts."""
+    from ..match.session import NewMatch, Session  # deferred (heavy): only to open a match
+
     players = players_from(args.players)
     new = None
     if players is not None:
@@ -111,8 +112,8 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _is_registered(db, url: str) -> bool:
     """Is this computer's store registered as a table on that club server?"""
-    from ..club.sync import load_link
-    from ..match.store import Store, StoreError
+    from ..club.sync import load_link  # deferred: the club's code loads only with --club
+    from ..match.store import Store, StoreError  # deferred: the store (sqlite3) loads only to open one
 
     try:
         with Store(db, create=False) as store:
@@ -130,7 +131,7 @@ def _base_url(args, sock) -> str:
 
 
 def _run(app, sock, on_exit) -> None:
-    import uvicorn
+    import uvicorn  # deferred: the web server loads only for serve
 
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
                             lifespan="on")
@@ -145,9 +146,10 @@ def _run(app, sock, on_exit) -> None:
 
 def _serve_board(args, url: str) -> int:
     """The club board alone: this computer is no registered table of that server."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-    from ..club.sync import ClubError, connect
+    from ..club.sync import ClubError, connect  # deferred: the club's code loads only with --club
+    # deferred: the web face (Starlette) loads only for serve
     from ..web.club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
@@ -174,7 +176,7 @@ def _serve_board(args, url: str) -> int:
 def cmd_serve(args) -> int:
     if args.pin is not None and not PIN_RE.match(args.pin):
         raise UserError(tr("--pin: 4 to 64 letters, digits, '-' or '_'"))
-    from ..club.sync import from_args, server_id
+    from ..club.sync import from_args, server_id  # deferred: the club's code loads only with --club
 
     url = from_args(args)
     if url is not None:
@@ -182,7 +184,7 @@ def cmd_serve(args) -> int:
     try:
         import uvicorn  # noqa: F401
 
-        from ..web.app import create_app
+        from ..web.app import create_app  # deferred: the web face (Starlette) loads only for serve
     except ImportError as exc:
         raise UserError(tr("the web face needs a package that is not installed: {name}").format(
             name=exc.name)) from None
@@ -202,7 +204,7 @@ def cmd_serve(args) -> int:
     if url is not None:
         print(tr("club board: {url}").format(url=base + "/club"))  # read-only: no PIN
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        import segno
+        import segno  # deferred: segno loads only for the QR code
 
         print(tr("the pad's QR code (scan it with the tablet):"))
         segno.make(pad_url, error="m").terminal(out=sys.stdout, compact=True)

@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from .club import add_club_option
-from .options import add_call_options, players_from, print_input_devices, read_text_lines
+from .options import (add_call_options, add_players_option, add_to_wins_option, match_id, players_from,
+                      print_input_devices, read_text_lines)
 from .rules import add_why_option
-from ..i18n import UserError, get_lang, os_reason, tr
+from ..i18n import UserError, argparse_in_language, get_lang, os_reason, tr
+from ..referee import listen, timeline as tl
+from ..referee.listen import DEFAULT_BLOCK_MS
 from ..referee.options import ListenOptions
 from ..rules.settings import mode_setting
 
@@ -44,8 +49,6 @@ def _positive_float(value: str) -> float:
 
 
 def _print_help(p: argparse.ArgumentParser) -> int:
-    from ..i18n import argparse_in_language
-
     with argparse_in_language():
         p.print_help(sys.stderr)
     return 2
@@ -107,8 +110,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "the marker taps the outcome on the pad (serve): each strike's call is stored as "
                        "the standing call instead of asking for the outcome here"))
     p.add_argument("--db", default=None, metavar=tr("PATH"), help=tr("match store (SQLite) file"))
-    from .options import add_players_option, add_to_wins_option, match_id
-
     p.add_argument("--match", type=match_id, default=None, metavar=tr("ID"),
                    help=tr("continue this match (default: the latest open one)"))
     add_players_option(p)
@@ -127,8 +128,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "saved"))
     # The strike is reported ≈18 ms (the detector's look-ahead: the sound's first 16 ms) + up to
     # one block after it; the bar is 30 ms, so the default is the pipeline's 10 ms block.
-    from ..referee.listen import DEFAULT_BLOCK_MS
-
     p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar=tr("MS"),
                    help=tr(
                        "audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is "
@@ -164,7 +163,7 @@ def _add_model_dir(p):
 
 
 def _voice_errors():
-    from pyramid_referee.voice.errors import VoiceError
+    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy) loads only to hear
 
     return VoiceError
 
@@ -173,19 +172,15 @@ def _voice_errors():
 
 
 def _print_decisions(decisions, as_json: bool) -> None:
-    from ..referee.listen import describe, grammar_render
-
-    render = grammar_render()
+    render = listen.grammar_render()
     for d in decisions:
         if as_json:
             print(json.dumps(d.to_json(), ensure_ascii=False))
         else:
-            print(describe(d, get_lang(), render))
+            print(listen.describe(d, get_lang(), render))
 
 
 def cmd_timeline(args) -> int:
-    from ..referee import timeline as tl
-
     lines = read_text_lines(args.events)
     try:
         utterances, strikes = tl.read_events(lines)
@@ -203,10 +198,8 @@ def cmd_timeline(args) -> int:
 # --- transcribe -------------------------------------------------------------------------------
 
 def _open_model(args):
-    from ..referee.listen import open_model
-
     try:
-        return open_model(args.model, verbose=args.verbose, lang=get_lang())
+        return listen.open_model(args.model, verbose=args.verbose, lang=get_lang())
     except _voice_errors() as exc:
         raise UserError(str(exc)) from None
 
@@ -222,8 +215,6 @@ def _missing_note(missing) -> str | None:
 
 def _check_writable(path: str, option: str) -> None:
     """A file the command will write: refuse a folder or a missing folder up front."""
-    import os
-
     if os.path.isdir(path):
         raise UserError(tr("{option} {path}: is a directory, not a file").format(option=option, path=path))
     parent = os.path.dirname(os.path.abspath(path))
@@ -236,8 +227,6 @@ def _check_writable(path: str, option: str) -> None:
 
 
 def cmd_transcribe(args) -> int:
-    from ..referee.listen import transcribe
-
     balls = args.balls_left
     from pyramid_referee.voice.audio import read_wav_info  # fail on a bad file before loading the model
 
@@ -249,7 +238,7 @@ def cmd_transcribe(args) -> int:
         _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
     try:
-        result = transcribe(args.file, model, mode=mode_setting(args.mode), balls_left=balls,
+        result = listen.transcribe(args.file, model, mode=mode_setting(args.mode), balls_left=balls,
                             pocket_precision=args.pocket_precision,
                             alternatives=args.alternatives, lang=get_lang())
     except _voice_errors() as exc:
@@ -287,7 +276,7 @@ def list_devices(lang: str) -> int:
     """``--list-devices``: the input devices, one a line."""
     # deferred: the audio stack (numpy, PortAudio) is loaded only when a device is looked for
     from pyramid_referee.voice.mic import list_devices as devices_of
-    from pyramid_referee.voice.errors import VoiceError
+    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy) loads only to hear
 
     try:
         devices = devices_of(lang=lang)
@@ -322,8 +311,7 @@ def cmd_model_path(args) -> int:
     """Where the model is, and whether it knows the call words (as ``listen`` checks them: a model
     that knows none of them, a Korean one say, is the wrong model and is refused; one that lacks
     some is named with the words it lacks)."""
-    from pyramid_referee.voice import model as vm
-    from ..referee.listen import call_words
+    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy) loads only to hear
 
     lang = get_lang()
     try:
@@ -331,7 +319,7 @@ def cmd_model_path(args) -> int:
         model = vm.load_model(loc.path, lang=lang)
     except _voice_errors() as exc:
         raise UserError(str(exc)) from None
-    words = list(dict.fromkeys(w for w in call_words() if w and w != "[unk]"))
+    words = list(dict.fromkeys(w for w in listen.call_words() if w and w != "[unk]"))
     missing = vm.missing_words(model, words)
     if len(missing) == len(words):
         raise UserError(f"{loc.path}: " + tr(
@@ -356,7 +344,8 @@ class _Progress:
 
     def __call__(self, done: int, total: int | None) -> None:
         if self.bar is None:
-            from rich.console import Console
+            from rich.console import Console  # deferred: rich loads only where it draws
+            # deferred: rich loads only where it draws
             from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
                                        TransferSpeedColumn)
 
@@ -373,9 +362,7 @@ class _Progress:
 
 
 def cmd_model_download(args) -> int:
-    from pathlib import Path
-
-    from pyramid_referee.voice import model as vm
+    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy) loads only to hear
 
     dest = Path(args.dest).expanduser() if args.dest else vm.user_cache_dir()
     url = args.url or vm.MODEL_URL
