@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ..i18n import N_, UserError, tr
 
 KIND = {
@@ -76,8 +78,6 @@ def why(s) -> str:
 
 def explain_lines(sounds) -> list[str]:
     """A line per sound: time, decision, what it sounds like, why; and its spectral shape."""
-    import math
-
     out = []
     for s in sounds:
         shape = ""
@@ -92,12 +92,12 @@ def explain_lines(sounds) -> list[str]:
 def plot(samples, rate: int, sounds, path: str, title: str = "") -> None:
     """Waveform and spectrogram, with every sound marked (strikes in red), written as PNG."""
     try:
-        import matplotlib
+        import matplotlib  # deferred: matplotlib loads only for --plot
     except ImportError:
         raise UserError(tr("--plot needs matplotlib: pip install 'pyramid-referee[plot]'")) from None
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    import matplotlib.pyplot as plt  # deferred: matplotlib loads only for --plot
+    import numpy as np  # deferred: numpy loads only with the audio
 
     x = np.asarray(samples, float)
     t = np.arange(len(x)) / rate
