@@ -4,6 +4,7 @@ Namespace; the profile it names is read by the voice package (``profile.load_spe
 from __future__ import annotations
 
 import dataclasses
+import io
 
 import pytest
 
@@ -24,7 +25,12 @@ def test_listen_options_are_plain_frozen_values_with_the_mode_as_the_setting_spe
     assert opts.mode == "ball_and_pocket" and opts.to_wins == 3  # C1
     with pytest.raises(dataclasses.FrozenInstanceError):  # nothing below the command line sets it
         opts.count = 9
-    assert (opts.count, opts.collisions, opts.name, opts.from_files) == (5, 3, None, None)  # --calibrate
+
+    from pyramid_referee.referee.calibrate import CalibrateOptions
+
+    calibration = CalibrateOptions(device=opts.device, block_ms=opts.block_ms)  # listen --calibrate's
+    assert (calibration.count, calibration.collisions, calibration.name, calibration.from_files,
+            calibration.seconds) == (5, 3, None, None, None)
 
 
 def test_every_listen_option_reaches_the_live_run():
@@ -48,3 +54,30 @@ def test_the_profile_a_command_names_is_the_default_none_or_a_name(tmp_path, mon
     assert prof.load_spec("none") is None and prof.load_spec("НЕТ") is None
     with pytest.raises(prof.ProfileError, match="strikes calibrate"):
         prof.load_spec("table3")
+
+
+def test_listen_calibrate_asks_five_strikes_and_three_collisions_on_its_own_microphone(monkeypatch):
+    # Test double: the calibration itself (it would record from the microphone); it hears all it
+    # was asked, so nothing is refused, and the profile is saved through a double too.
+    from rich.console import Console
+
+    from pyramid_referee.referee import calibrate, live
+
+    asked = []
+
+    class HeardAll:
+        strikes_found = strikes_asked = 5
+
+    monkeypatch.setattr(calibrate, "calibrate_profile", lambda opts: asked.append(opts) or (HeardAll(), None, None))
+    monkeypatch.setattr(calibrate, "report", lambda profile: [])
+    monkeypatch.setattr(prof, "save", lambda profile: "saved.json")
+    opts = listen_options(parsed("--calibrate", "--device", "3", "--block-ms", "20"))
+    assert isinstance(live.strike_profile(opts, Console(file=io.StringIO())), HeardAll)
+    (got,) = asked
+    assert isinstance(got, calibrate.CalibrateOptions) and (got.device, got.block_ms) == ("3", 20.0)
+    assert (got.count, got.collisions, got.name, got.from_files, got.seconds) == (5, 3, None, None, None)
+
+
+def test_strikes_calibrate_passes_its_options_as_plain_values(capsys):
+    assert cli.main(["strikes", "calibrate", "--count", "0"]) == 2  # checked below the command line
+    assert "--count" in capsys.readouterr().err

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,6 +22,21 @@ from ..voice import profile as prof
 from ..voice.calibrate import calibrate, is_voice
 from ..voice.onsets import OnsetDetector
 from ..voice.sound_class import load_model
+
+
+@dataclass(frozen=True)
+class CalibrateOptions:
+    """What a calibration is asked, as plain values (``strikes calibrate`` builds them from its
+    options; ``listen --calibrate`` takes the defaults with its own microphone)."""
+
+    count: int = 5  # strikes to hear
+    collisions: int = 3  # ball collisions to hear (0: none)
+    name: str | None = None  # the profile's name (None: the default profile)
+    from_files: list[str] | None = None  # recordings instead of the microphone: strikes, collisions
+    seconds: float | None = None  # the most each part listens (None: 60 s)
+    device: str | None = None
+    block_ms: float = 10.0
+    json: bool = False  # the result as one JSON line
 
 
 def _read(path: str):
@@ -76,7 +92,7 @@ class _LiveCounter:
         return self.n
 
 
-def calibrate_profile(args):
+def calibrate_profile(args: CalibrateOptions):
     """Hear, fit and report; return the profile (saved) or raise UserError (nothing saved)."""
     if args.count < 1 or args.count > 50:
         raise UserError(tr("--count: a number of strikes from 1 to 50"))
@@ -129,7 +145,7 @@ def report(profile) -> list[str]:
     return lines
 
 
-def run_calibrate(args) -> int:
+def run_calibrate(args: CalibrateOptions) -> int:
     profile, st, co = calibrate_profile(args)
     ok = profile.strikes_found == profile.strikes_asked
     if args.json:

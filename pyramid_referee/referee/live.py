@@ -84,9 +84,9 @@ def strike_profile(args, console):
             return prof.load_spec(getattr(args, "profile", None), lang=get_lang())
         except prof.ProfileError as exc:
             raise UserError(str(exc)) from None
-    from .calibrate import calibrate_profile, report
+    from .calibrate import CalibrateOptions, calibrate_profile, report
 
-    profile, _, _ = calibrate_profile(args)  # --calibrate's counts are the options' (ListenOptions)
+    profile, _, _ = calibrate_profile(CalibrateOptions(device=args.device, block_ms=args.block_ms))
     for line in report(profile):
         console.print(line)
     if profile.strikes_found != profile.strikes_asked:

@@ -30,10 +30,4 @@ class ListenOptions:
     pad: bool = False
     why: bool = False
     profile: str | None = None  # the table profile's name or file; "none": no profile
-    calibrate: bool = False
-    # --calibrate at the table: 5 strikes and 3 collisions heard live, saved as the default profile
-    count: int = 5
-    collisions: int = 3
-    name: str | None = None
-    from_files: tuple[str, ...] | None = None
-    seconds: float | None = None
+    calibrate: bool = False  # at the table first (referee.calibrate.CalibrateOptions' defaults)
