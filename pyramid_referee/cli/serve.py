@@ -181,7 +181,7 @@ def cmd_serve(args) -> int:
     url = from_args(args)
     if url is not None:
         server_id(url)  # an address that is not understood: one line, exit 2
-    try:
+    try:  # deferred, and checked here: a missing web package is one clear line, not a traceback
         import uvicorn  # noqa: F401
 
         from ..web.app import create_app  # deferred: the web face (Starlette) loads only for serve

@@ -228,7 +228,8 @@ def _check_writable(path: str, option: str) -> None:
 
 def cmd_transcribe(args) -> int:
     balls = args.balls_left
-    from pyramid_referee.voice.audio import read_wav_info  # fail on a bad file before loading the model
+    # deferred: the audio stack (numpy) loads only to hear; a bad file fails before the model loads
+    from pyramid_referee.voice.audio import read_wav_info
 
     try:
         read_wav_info(args.file, lang=get_lang())

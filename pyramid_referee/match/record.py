@@ -51,7 +51,7 @@ from typing import Any, Iterable
 from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .bounds import MAX_RECORD_LINE_CHARS, call_too_long
-from ..grammar import Call, render
+from ..grammar import Call, parse as parse_call, render
 from ..i18n import N_, UserError, tr, trl
 from ..rules import GameState, Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.match import MAX_TO_WINS
@@ -467,7 +467,7 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
         problems.sort(key=lambda p: (p.line, p.col))
         return checked
     if parse is None:
-        from ..grammar import parse
+        parse = parse_call
     settings = Settings.from_json(rec.settings)
     match = Match(settings, list(rec.players), rec.start, rec.to_wins)
     script_strokes = []

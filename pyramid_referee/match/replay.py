@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable
 from ..grammar.call import Call, CallFormatError
 from ..i18n import json_problem_ru
 from ..grammar import parse
+from ..grammar.refusal import CLAUSES
 from ..rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
 from .bounds import call_too_long
 
@@ -206,10 +207,6 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
 
 
 def _refusal_clause(code: Any) -> str | None:
-    try:
-        from ..grammar.refusal import CLAUSES
-    except ImportError:  # an older grammar without the table
-        return None
     return CLAUSES.get(code)
 
 

@@ -36,7 +36,7 @@ from typing import Any
 from .record import write_record
 from .session import Session
 from .store import MatchRow, Store, StoreError, StrokeRow
-from ..grammar import parse
+from ..grammar import Call, parse, render
 from ..i18n import get_lang, tr
 from ..rules.notation import NotationError, parse_outcome, render_outcome
 from ..rules.verdict import FOUL_WORDS
@@ -214,8 +214,6 @@ def _call_for_people(rec, no_call: str) -> str:
     text = rec.call_text or ""
     if (not text or text.lstrip().startswith("{")) and rec.call is not None:
         try:
-            from ..grammar import Call, render
-
             return render(Call.from_json(rec.call))
         except Exception:  # the words are a courtesy; the stored JSON stays what it is
             return text
