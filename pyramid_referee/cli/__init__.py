@@ -35,7 +35,8 @@ from . import strikes as cli_strikes
 from . import voice as cli_voice
 from ..i18n import UserError, argparse_in_language, set_lang, tr
 
-AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_club, cli_serve)
+AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_club,
+         cli_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -119,13 +119,13 @@ def _id_help() -> str:
 
 def _store(args, *, create: bool = False):
     """The match database; only a command that starts a match creates it (``create``)."""
-    from ..match.store import Store  # deferred: the store (sqlite3) loads only to open one
+    from ..match.store import Store  # deferred: the store (sqlite3)
 
     return Store(args.db, create=create)
 
 
 def _db_option(store) -> str:
-    from ..match.store import db_option  # deferred: the store (sqlite3) loads only to open one
+    from ..match.store import db_option  # deferred: the store (sqlite3)
 
     return db_option(store.path)
 
@@ -180,8 +180,8 @@ def _club(args):
     """``--club`` / $PYRAMID_REFEREE_CLUB: the table's sync, not started yet (None without a club).
     Made before any match is opened or created, so a table not registered on that server is
     refused (ClubError) with nothing changed."""
-    from ..club.process import ClubSyncProcess  # deferred: the club's code loads only with --club
-    from ..club.sync import from_args  # deferred: the club's code loads only with --club
+    from ..club.process import ClubSyncProcess  # deferred: the club sync, only with --club
+    from ..club.sync import from_args  # deferred: the club sync, only with --club
 
     url = from_args(args)
     return None if url is None else ClubSyncProcess(args.db, url)
@@ -236,7 +236,7 @@ def _local_time(stamp: str) -> str:
 
 
 def cmd_list(args) -> int:
-    from ..match.store import StoreMissing  # deferred: the store (sqlite3) loads only to open one
+    from ..match.store import StoreMissing  # deferred: the store (sqlite3)
 
     try:
         with _store(args) as store:
@@ -253,8 +253,8 @@ def cmd_list(args) -> int:
     if not rows:
         print(tr("no matches"))
         return 0
-    from rich.console import Console  # deferred: rich loads only where it draws
-    from rich.table import Table  # deferred: rich loads only where it draws
+    from rich.console import Console  # deferred: rich, only where it draws
+    from rich.table import Table  # deferred: rich, only where it draws
 
     t = Table(show_header=True, header_style="bold")
     for col in (tr("No."), tr("players"), tr("played to"), tr("strokes"), tr("result"), tr("updated")):
@@ -279,7 +279,7 @@ def cmd_list(args) -> int:
 
 def cmd_show(args) -> int:
     from ..match.session import Session  # deferred (heavy): only to open a match
-    from ..match.report import outcome_for_people  # deferred: the reports load only when asked for
+    from ..match.report import outcome_for_people  # deferred: the reports
 
     lang = get_lang()
     with _store(args) as store:
@@ -292,8 +292,8 @@ def cmd_show(args) -> int:
                "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches],
                "series": s.series_json()})
         return 1 if s.mismatches else 0
-    from rich.console import Console  # deferred: rich loads only where it draws
-    from rich.table import Table  # deferred: rich loads only where it draws
+    from rich.console import Console  # deferred: rich, only where it draws
+    from rich.table import Table  # deferred: rich, only where it draws
 
     tty = sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
@@ -373,7 +373,7 @@ def cmd_play(args) -> int:
 def _refuse_unnamed_match_beside_an_open_one(args) -> None:
     """``play`` with no players while a match is unfinished: the marker most likely meant to go
     on with it; a new match of «Игрок 1 — Игрок 2» beside it would be a stray one."""
-    from ..match.store import StoreError  # deferred: the store (sqlite3) loads only to open one
+    from ..match.store import StoreError  # deferred: the store (sqlite3)
 
     try:
         with _store(args) as store:
@@ -504,7 +504,7 @@ def cmd_delete(args) -> int:
 
 def cmd_undo_redo(args) -> int:
     from ..match.session import Session  # deferred (heavy): only to open a match
-    from ..match.store import StoreError  # deferred: the store (sqlite3) loads only to open one
+    from ..match.store import StoreError  # deferred: the store (sqlite3)
 
     with _store(args) as store:
         mid = args.id
@@ -546,7 +546,7 @@ def _route_kind(kind: str) -> str:
 
 
 def cmd_stats(args) -> int:
-    from ..match.report import stats  # deferred: the reports load only when asked for
+    from ..match.report import stats  # deferred: the reports
 
     with _store(args) as store:
         m = store.get_match(args.id)
@@ -554,8 +554,8 @@ def cmd_stats(args) -> int:
     if args.json:
         _emit(data)
         return 0
-    from rich.console import Console  # deferred: rich loads only where it draws
-    from rich.table import Table  # deferred: rich loads only where it draws
+    from rich.console import Console  # deferred: rich, only where it draws
+    from rich.table import Table  # deferred: rich, only where it draws
 
     con = Console(highlight=False)
     for p in data["players"]:

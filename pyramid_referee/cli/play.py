@@ -47,7 +47,8 @@ from typing import IO, Callable
 
 from ..i18n import N_, UserError, tr, trl
 from ..match.session import CallReading, Entered, Session, StrokeInputError
-from ..match.text import game_end_text, match_score_line, render_scoreboard, scoreboard_line, why_lines
+from ..match.text import (game_end_text, match_score_line, render_scoreboard, scoreboard_line,
+                          why_lines)
 from ..rules.notation import NotationError, parse_outcome_located
 from ..match.store import StoreError, db_option
 
@@ -128,7 +129,7 @@ class Play:
     @property
     def console(self):
         if self._console is None:
-            from rich.console import Console  # deferred: rich loads only where it draws
+            from rich.console import Console  # deferred: rich, only where it draws
 
             self._console = Console(file=self.out, highlight=False, soft_wrap=True,
                                     force_terminal=None if self.interactive else False)

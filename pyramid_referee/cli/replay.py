@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from ..match.replay import ReplayError, replay_lines  # deferred: the replay engine loads only for replay
+    from ..match.replay import ReplayError, replay_lines  # deferred: the replay engine
 
     lang = get_lang()
     lines = read_text_lines(args.script)

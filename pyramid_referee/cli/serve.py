@@ -112,8 +112,8 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _is_registered(db, url: str) -> bool:
     """Is this computer's store registered as a table on that club server?"""
-    from ..club.sync import load_link  # deferred: the club's code loads only with --club
-    from ..match.store import Store, StoreError  # deferred: the store (sqlite3) loads only to open one
+    from ..club.sync import load_link  # deferred: the club sync, only with --club
+    from ..match.store import Store, StoreError  # deferred: the store (sqlite3)
 
     try:
         with Store(db, create=False) as store:
@@ -148,8 +148,8 @@ def _serve_board(args, url: str) -> int:
     """The club board alone: this computer is no registered table of that server."""
     import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-    from ..club.sync import ClubError, connect  # deferred: the club's code loads only with --club
-    # deferred: the web face (Starlette) loads only for serve
+    from ..club.sync import ClubError, connect  # deferred: the club sync, only with --club
+    # deferred: the web face (Starlette)
     from ..web.club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
@@ -176,7 +176,7 @@ def _serve_board(args, url: str) -> int:
 def cmd_serve(args) -> int:
     if args.pin is not None and not PIN_RE.match(args.pin):
         raise UserError(tr("--pin: 4 to 64 letters, digits, '-' or '_'"))
-    from ..club.sync import from_args, server_id  # deferred: the club's code loads only with --club
+    from ..club.sync import from_args, server_id  # deferred: the club sync, only with --club
 
     url = from_args(args)
     if url is not None:
@@ -184,7 +184,7 @@ def cmd_serve(args) -> int:
     try:  # deferred, and checked here: a missing web package is one clear line, not a traceback
         import uvicorn  # noqa: F401
 
-        from ..web.app import create_app  # deferred: the web face (Starlette) loads only for serve
+        from ..web.app import create_app  # deferred: the web face (Starlette)
     except ImportError as exc:
         raise UserError(tr("the web face needs a package that is not installed: {name}").format(
             name=exc.name)) from None

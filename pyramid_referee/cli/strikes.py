@@ -100,8 +100,9 @@ def run(args) -> int:
             from ..referee.calibrate import CalibrateOptions, run_calibrate
 
             return run_calibrate(CalibrateOptions(
-                count=args.count, collisions=args.collisions, name=args.name, from_files=args.from_files,
-                seconds=args.seconds, device=args.device, block_ms=args.block_ms, json=args.json))
+                count=args.count, collisions=args.collisions, name=args.name,
+                from_files=args.from_files, seconds=args.seconds, device=args.device,
+                block_ms=args.block_ms, json=args.json))
         if args.from_files:
             raise UserError(tr("--from is for «strikes calibrate» only"))
         if args.list_devices:

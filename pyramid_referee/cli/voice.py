@@ -163,7 +163,7 @@ def _add_model_dir(p):
 
 
 def _voice_errors():
-    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy) loads only to hear
+    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy)
 
     return VoiceError
 
@@ -277,7 +277,7 @@ def list_devices(lang: str) -> int:
     """``--list-devices``: the input devices, one a line."""
     # deferred: the audio stack (numpy, PortAudio) is loaded only when a device is looked for
     from pyramid_referee.voice.mic import list_devices as devices_of
-    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy) loads only to hear
+    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy)
 
     try:
         devices = devices_of(lang=lang)
@@ -291,10 +291,11 @@ def listen_options(args) -> ListenOptions:
     stored match is named), the mode as the setting spells it."""
     players = None if args.match is not None or not args.players else players_from(args.players)
     return ListenOptions(
-        db=args.db, match=args.match, players=players, mode=mode_setting(args.mode) if args.mode else None,
-        to_wins=args.to_wins, club=args.club, model=args.model, verbose=args.verbose,
-        alternatives=args.alternatives, strike=args.strike, device=args.device, block_ms=args.block_ms,
-        speak=args.speak, pad=args.pad, why=args.why, profile=args.profile, calibrate=args.calibrate)
+        db=args.db, match=args.match, players=players,
+        mode=mode_setting(args.mode) if args.mode else None, to_wins=args.to_wins, club=args.club,
+        model=args.model, verbose=args.verbose, alternatives=args.alternatives, strike=args.strike,
+        device=args.device, block_ms=args.block_ms, speak=args.speak, pad=args.pad, why=args.why,
+        profile=args.profile, calibrate=args.calibrate)
 
 
 def cmd_listen(args) -> int:
@@ -312,7 +313,7 @@ def cmd_model_path(args) -> int:
     """Where the model is, and whether it knows the call words (as ``listen`` checks them: a model
     that knows none of them, a Korean one say, is the wrong model and is refused; one that lacks
     some is named with the words it lacks)."""
-    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy) loads only to hear
+    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy)
 
     lang = get_lang()
     try:
@@ -345,8 +346,8 @@ class _Progress:
 
     def __call__(self, done: int, total: int | None) -> None:
         if self.bar is None:
-            from rich.console import Console  # deferred: rich loads only where it draws
-            # deferred: rich loads only where it draws
+            from rich.console import Console  # deferred: rich, only where it draws
+            # deferred: rich, only where it draws
             from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
                                        TransferSpeedColumn)
 
@@ -363,7 +364,7 @@ class _Progress:
 
 
 def cmd_model_download(args) -> int:
-    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy) loads only to hear
+    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy)
 
     dest = Path(args.dest).expanduser() if args.dest else vm.user_cache_dir()
     url = args.url or vm.MODEL_URL

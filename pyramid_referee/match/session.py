@@ -367,8 +367,8 @@ class Session:
         return cls(store, match_id, lang=lang)
 
     @classmethod
-    def open_or_create(cls, db: str | Path | None, match_id: int | None = None, new: NewMatch | None = None,
-                       *, lang: str = "ru") -> "Session":
+    def open_or_create(cls, db: str | Path | None, match_id: int | None = None,
+                       new: NewMatch | None = None, *, lang: str = "ru") -> "Session":
         """The one way every front end opens its match: ``new`` created (checked first, and only
         then is the database created if there was none), else the stored ``match_id``, else the
         latest unfinished one. The session owns its store: the caller closes ``session.store``."""
@@ -377,7 +377,8 @@ class Session:
         store = Store(db, create=new is not None)
         try:
             if new is not None:
-                return cls.create(store, new.players, new.settings, new.start, lang=lang, to_wins=new.to_wins)
+                return cls.create(store, new.players, new.settings, new.start, lang=lang,
+                                  to_wins=new.to_wins)
             return cls.open(store, match_id, lang=lang)
         except BaseException:
             store.close()

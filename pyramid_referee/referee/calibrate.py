@@ -45,7 +45,7 @@ def _read(path: str):
 
 def _record(args, what: str, count: int, counter) -> "object":
     """Record from the microphone until ``counter(samples)`` reaches ``count`` or time is up."""
-    from ..voice.mic import MicrophoneSource  # deferred: the audio stack (numpy) loads only to hear
+    from ..voice.mic import MicrophoneSource  # deferred: the audio stack (numpy)
 
     seconds = args.seconds or 60.0
     blocks = []

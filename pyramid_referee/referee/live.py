@@ -2,7 +2,8 @@
 
 ``run_live`` puts the steps together; each is short and named for what it does:
 
-- before anything is opened: a new match's players (``new_match_request``), the club server (``club_for``: an unregistered table is refused here),
+- before anything is opened: a new match's players (``new_match_request``), the club server
+  (``club_for``: an unregistered table is refused here),
   the model (``load_model``), the table's strike profile (``strike_profile``);
 - opening (``open_live``): a stored match, the recognizer and the strike detector, the
   microphone, and only then a new match;
