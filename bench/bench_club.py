@@ -1,4 +1,4 @@
-"""Benchmark a table's stroke latency with and without ``--club`` (issue 10's second bar).
+"""Benchmark a table's stroke latency with and without ``--club`` (bar: no worse).
 
     .venv/bin/python bench/bench_club.py [--strokes 300] [--paced 40] [--pace 0.5] [--club URL]
 

@@ -1,4 +1,4 @@
-"""Load run of the club server (issue 10's first bar): many tables striking, the server killed once.
+"""Load run of the club server (bar: nothing lost or doubled): many tables striking, the server killed once.
 
     .venv/bin/python bench/bench_club_load.py [--tables 100] [--interval 0.5] [--duration 120]
         [--outage 5] [--procs 4] [--observer board | poll | module:Class] [--server-dir /dev/shm]
@@ -338,8 +338,7 @@ def _q(xs: list[float], p: int) -> float:
 def _dist(xs: list[float], unit: float = 1.0, fmt: str = "{:.3f}") -> str:
     if not xs:
         return "none"
-    return "p50 {}  p95 {}  max {}  ({} strokes)".format(
-        fmt.format(statistics.median(xs) * unit), fmt.format(_q(xs, 95) * unit), fmt.format(max(xs) * unit), len(xs))
+    return f"p50 {fmt.format(statistics.median(xs) * unit)}  p95 {fmt.format(_q(xs, 95) * unit)}  max {fmt.format(max(xs) * unit)}  ({len(xs)} strokes)"
 
 
 def _io_stalled_s() -> float | None:

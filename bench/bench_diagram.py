@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_diagram.py
 
 - every annotated call of corpora/calls/*.jsonl drawn with its own settings (a refused one
-  draws its reason): none may raise (issue 9's bar: the diagram of every corpus call renders);
+  draws its reason): none may raise (the bar: the diagram of every corpus call renders);
 - time: p50 / p99 of call_svg over those texts (parse included) and over parsed Calls;
 - size: the median and the largest SVG in bytes (a page loads one per standing call).
 """

@@ -11,6 +11,10 @@
   file (interpreter start-up included).
 - fuzz: random word salads from the vocabulary and random Unicode, under both
   pocket_precision settings; the slowest input met.
+- lattice walk (``--lattice``): the step the parser spends its time in, every tagging of
+  the words parsed at once, done two ways over the same inputs: the parser's own walk over
+  Lark's LALR table (grammar/parser.py) and Lark's public ``parse_interactive()``, forking a
+  reading with ``copy()`` where a word has several tags; both must give the same readings.
 """
 
 from __future__ import annotations
@@ -173,16 +177,141 @@ def _time_once(text: str, precision: str) -> float:
     return time.perf_counter() - s
 
 
+def _interactive_walker():
+    """The lattice walk written with Lark's public API: ``parse_interactive()``, ``feed_token``,
+    ``copy()`` to fork a reading, ``feed_eof``; the phrase items built by a Transformer given to
+    Lark (its list rules are inlined by Lark itself, so no generated rule name is used)."""
+    from lark import Lark, Token, Transformer
+    from lark.exceptions import UnexpectedToken
+
+    from pyramid_referee.grammar import lark_table as T
+    from pyramid_referee.grammar import parser as P
+
+    def plain(children):  # a token's value is the parser's own token (type, value, start, end)
+        return [c.value if isinstance(c, Token) else c for c in children]
+
+    class Items(Transformer):
+        """Each named rule of calls.lark → the item the parser's own builders make."""
+
+    for name, build in P._BUILDERS.items():
+        if not name.startswith("_") and name not in ("start", "kiss", "carom"):
+            setattr(Items, name, lambda self, c, build=build: build(plain(c)))
+
+    def kiss(self, c):
+        c = plain(c)
+        return [("kiss", b[0], c[0][2] if k == 0 else b[1], b[2]) for k, b in enumerate(c[1:])]
+
+    def carom(self, c):
+        return [("carom", b[0], b[1], b[2]) for b in plain(c)[2:]]
+
+    def start(self, c):
+        out = []
+        for item in c:
+            out.extend(item if isinstance(item, list) else [item])
+        return out
+
+    Items.kiss, Items.carom, Items.start = kiss, carom, start
+    lark = Lark(T.GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=T.TokenFeed, strict=True,
+                transformer=Items())
+
+    def walk(options):
+        configs = [lark.parse_interactive([])]
+        for opts in options:
+            new = []
+            for ip in configs:
+                for k, tok in enumerate(opts):
+                    fork = ip.copy() if k < len(opts) - 1 else ip
+                    try:
+                        # the whole token as the value: a deep-copied Token keeps its value but
+                        # loses end_pos (lark 1.2-1.3), and copy() deep-copies the value stack
+                        fork.feed_token(Token(tok[0], tok))
+                    except UnexpectedToken:
+                        continue
+                    new.append(fork)
+            if not new:
+                return []
+            configs = new
+        readings = []
+        for ip in configs:
+            try:
+                readings.append(ip.feed_eof())
+            except UnexpectedToken:
+                pass
+        return readings
+
+    return walk
+
+
+def lattice(items) -> None:
+    """The parser's own table walk against Lark's parse_interactive() + copy(), same inputs."""
+    from pyramid_referee.grammar.corrections import plan
+    from pyramid_referee.grammar.lexicon import IGNORED_TAGS, tag_words
+    from pyramid_referee.grammar.parser import _parse_lattice, _taggings
+
+    lattices = []
+    for text, *_ in items:
+        try:
+            words = tag_words(text)
+        except Exception:  # too long: the parser refuses it before this step
+            continue
+        if not words or any(not w.types for w in words):
+            continue
+        steps = plan([w for w in words])
+        if not isinstance(steps, list):
+            continue
+        for step in steps:
+            content = [w for w in step.content if not w.types <= IGNORED_TAGS]
+            if content:
+                lattices.append(_taggings(content))
+    forks = sum(len(o) > 1 for opts in lattices for o in opts)
+
+    def table_walk(options):
+        try:
+            return _parse_lattice(options)[0]
+        except OverflowError:
+            return None
+
+    walk = _interactive_walker()
+
+    def public_walk(options):
+        got = walk(options)
+        return None if len(got) > 32 else got
+
+    # copy() must deep-copy the value stack (Lark's inlined list rules extend a child's list in
+    # place, so shallow forks corrupt each other: copy(deepcopy_values=False) is no option)
+    walkers = (("table walk (grammar/parser.py)", table_walk), ("Lark parse_interactive() + copy()", public_walk))
+    same = sum(table_walk(o) == public_walk(o) for o in lattices)
+    timings = {}
+    for name, fn in walkers:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for o in lattices:
+                fn(o)
+            best = min(best, time.perf_counter() - t0)
+        timings[name] = best
+    print(f"lattice walk: {len(lattices)} taggings ({forks} words with several tags); the same readings "
+          f"from both for {same}; best of 3:")
+    base = timings["table walk (grammar/parser.py)"]
+    for name, t in timings.items():
+        print(f"  {name:36s} {t:.3f} s = {len(lattices) / t:,.0f} walks/s ({t / base:.1f}x)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--fuzz", type=int, default=20000)
     ap.add_argument("--lines", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lattice", action="store_true",
+                    help="only compare the lattice walk: the parser's table walk and Lark's parse_interactive()")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     items = inputs(args.calls, rng)
     rng.shuffle(items)
+    if args.lattice:
+        lattice(items)
+        return
     in_process(items)
     whole_process(items, args.lines)
     fuzz(args.fuzz, rng)

@@ -190,7 +190,7 @@ def main(argv=None) -> int:
               f"{speech / (sc.speech_s / 3600) if sc.speech_s else 0:>10.1f}"
               f"{1000 * table / sc.stroke_sounds if sc.stroke_sounds else 0:>10.1f}{sc.unsure_strikes:>8}  "
               f"{dict(sorted(sc.false.items())) or '-'}")
-    print(f"\nper held-out source (recall, false strikes) at clean / 20 / 10 / 5 dB / pattern:")
+    print("\nper held-out source (recall, false strikes) at clean / 20 / 10 / 5 dB / pattern:")
     for src, per in by_source.items():
         cells = []
         for name in ("clean", "20 dB", "10 dB", "5 dB", "pattern 4.8 s"):

@@ -8,14 +8,16 @@
 - ``render(call)`` → the canonical Russian call (parses back to the same call)
 - ``vocabulary()`` → every word form the language knows (Vosk's runtime grammar)
 - ``mentions_call(text)`` → does the text hold a ball, pocket or route word?
-- ``explain(text, ...)`` → the reading in plain words, the canonical phrasing, the fix
+- ``explain(text, ...)`` → the reading in plain words, the canonical phrasing, the fix (and
+  the letters of a word read as Cyrillic though typed in the Latin layout)
+- ``MAX_WORDS``, ``MAX_CHARS``: a longer call is refused at once (``too_long``)
 - ``GrammarError``: misuse of the API (a bad mode, bad ``balls_left``)
 """
 
 from .call import Call, CallFormatError, Pocket
 from .errors import GrammarError
 from .explain import Explanation, explain
-from .lexicon import MAX_WORDS, is_call_word, tag_words
+from .lexicon import MAX_CHARS, MAX_WORDS, is_call_word, tag_words
 from .lexicon import vocabulary as _vocabulary
 from .parser import MODES, parse, parse_with_corrections
 from .refusal import CODES, Refusal
@@ -37,6 +39,6 @@ def mentions_call(text: str) -> bool:
 
 
 __all__ = [
-    "CODES", "Call", "CallFormatError", "Explanation", "GrammarError", "MAX_WORDS", "MODES",
+    "CODES", "Call", "CallFormatError", "Explanation", "GrammarError", "MAX_CHARS", "MAX_WORDS", "MODES",
     "Pocket", "Refusal", "explain", "mentions_call", "parse", "parse_with_corrections", "render", "vocabulary",
 ]

@@ -4,7 +4,7 @@ The grammar reads phrases in any order; here they are put together:
 
 - one called ball (C2; may be left out when one ball is left, C5), one pocket
   (Q2: a corner needs its side), and in clean designation a way (C2);
-- the route, in the order the balls move (DESIGN.md "The call"):
+- the route, in the order the balls move (as ``Call.route`` keeps it):
   абриколь ``["cue","cushion"]`` first; then each «карамболем от X»
   ``["cue", X]``; then the driving balls in spoken order
   ``cue→X1→…→Xn→B`` («шестёркой», «одиннадцатым шаром», «тремя шарами …»);
@@ -20,17 +20,22 @@ The grammar reads phrases in any order; here they are put together:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket, pocket_from_words
+from .items import Item
 from .refusal import Refusal
 
-# An item: (kind, value, start, end); kinds from the grammar's phrases.
+# The phrases of a call are Items (kind, value, start, end: grammar/items.py); a pocket's value
+# is its words' tags, each (tag type, value).
 
 
 def _span(*items) -> tuple[int, int]:
-    return (min(i[2] for i in items), max(i[3] for i in items))
+    return (min(i.start for i in items), max(i.end for i in items))
 
 
-def _adjacent(items: list, a, b) -> bool:
+def _adjacent(items: list[Any], a: Item, b: Item) -> bool:
     """Do items a and b stand next to each other (nothing said between them)?"""
     for k in range(len(items) - 1):
         if items[k] is a:
@@ -38,7 +43,7 @@ def _adjacent(items: list, a, b) -> bool:
     return False
 
 
-def _pocket_options(pockets) -> dict:
+def _pocket_options(pockets: Iterable[Pocket]) -> dict[str, Any]:
     """The pockets a hint offers, quoted (the refusal joins them in the user's language)."""
     from .render import render_pocket
 
@@ -48,7 +53,7 @@ def _pocket_options(pockets) -> dict:
 _POCKET_WORD_KINDS = {"CORNER": "corner", "MIDDLE": "middle"}
 
 
-def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
+def _decode_pocket(item: Item, text: str, precision: str = "side_for_corners") -> Pocket | Refusal:
     """A pocket run's words → Pocket, or a Refusal (Q2).
 
     Any word order, with or without a noun (угол, луза, середина…); an end word
@@ -59,12 +64,12 @@ def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
     be said or follow from an end word: «в лузу», «в левую лузу» are refused (a
     Pocket has no unknown kind). A refusal's hint offers only pockets that keep
     every word said: it never asks for what was said."""
-    parts = item[1]
-    word = text[item[2]:item[3]]
+    parts = item.value
+    word = text[item.start:item.end]
     kinds = {_POCKET_WORD_KINDS[p[0]] for p in parts if p[0] in _POCKET_WORD_KINDS}
     sides = {p[1] for p in parts if p[0] == "SIDE"}
     ends = {p[1] for p in parts if p[0] == "END"}
-    span = (item[2], item[3])
+    span = (item.start, item.end)
     # «в правый»: a masculine side word with no pocket noun is the corner (only «угол» agrees)
     masculine = any(p[0] == "MASC" for p in parts) and not any(p[0] == "LUZA" for p in parts)
     got = pocket_from_words(kinds, sides, ends, masculine)
@@ -86,29 +91,30 @@ def _decode_pocket(item, text: str, precision: str = "side_for_corners"):
         side = next(iter(sides))
         return Refusal("pocket_not_definite", span, "side_only",
                        {"word": word, **_pocket_options([Pocket("corner", side), Pocket("middle", side)])})
+    assert isinstance(got, Pocket)  # every other word of pocket_from_words is answered above
     if got.kind == "corner" and got.side is None and precision != "any":
         options = [Pocket("corner", s, got.end) for s in ("left", "right")]
         return Refusal("pocket_not_definite", span, "", {"word": word, **_pocket_options(options)})  # Q2
     return got
 
 
-def _obj_among_pocket_words(items: list, another_ball: bool):
+def _obj_among_pocket_words(items: list[Any], another_ball: bool) -> tuple[Item, list[Item]] | None:
     """(the «чужой» item, the pocket items beside it) when «чужой» / «прицельный» stands
     among the pocket's words: right after a lone «в», between two pocket phrases, or
     beside a pocket while another ball is the called one. Else None. Said beside the
     pocket as the only ball, it is the called ball (C5: «чужой в правый угол»)."""
     for k, item in enumerate(items):
-        if item[0] != "obj":
+        if item.kind != "obj":
             continue
-        before = items[k - 1] if k > 0 and items[k - 1][0] == "pocket" else None
-        after = items[k + 1] if k + 1 < len(items) and items[k + 1][0] == "pocket" else None
-        lone_v = before is not None and all(part[0] == "V" for part in before[1])
+        before = items[k - 1] if k > 0 and items[k - 1].kind == "pocket" else None
+        after = items[k + 1] if k + 1 < len(items) and items[k + 1].kind == "pocket" else None
+        lone_v = before is not None and all(part[0] == "V" for part in before.value)
         if (before and after) or lone_v or (another_ball and (before or after)):
             return item, [p for p in (before, after) if p is not None]
     return None
 
 
-def obj_pocket_options(parts) -> dict:
+def obj_pocket_options(parts: Iterable[tuple[Any, ...]]) -> dict[str, Any]:
     """The pockets a «чужой» refusal offers, from the other pocket words said (their
     tags): each side said (or both), far and near (only a corner has an end), so the
     hint keeps every word said and never asks for one."""
@@ -123,7 +129,8 @@ class _Example:
 
     __slots__ = ("ball", "pocket", "n", "bank", "plain")
 
-    def __init__(self, ball, pocket, n=0, bank=False, plain=False):
+    def __init__(self, ball: object, pocket: object, n: int = 0, bank: bool = False,
+                 plain: bool = False) -> None:
         self.ball, self.pocket, self.n, self.bank = ball, pocket, n, bank
         self.plain = plain  # ball and pocket (C7): the call without a way
 
@@ -137,7 +144,7 @@ class _Example:
         return example_for(self.ball, self.pocket, self.bank)
 
 
-def render_pocket_of(pocket) -> str:
+def render_pocket_of(pocket: Pocket) -> str:
     from .render import render_pocket
 
     return render_pocket(pocket)
@@ -149,7 +156,7 @@ class _SaidCall:
 
     __slots__ = ("call",)
 
-    def __init__(self, call):
+    def __init__(self, call: object) -> None:
         self.call = call
 
     def __str__(self) -> str:
@@ -167,12 +174,12 @@ class _SaidCall:
             return example_for(call.ball, call.pocket)
 
 
-def _example(ball, pocket) -> _Example:
+def _example(ball: object, pocket: object) -> _Example:
     return _Example(ball, pocket)
 
 
-def assemble(items: list, text: str, mode: str, balls_left,
-             precision: str = "side_for_corners") -> Call | Refusal | set:
+def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] | None,
+             precision: str = "side_for_corners") -> Call | Refusal | set[Any]:
     """One call from its phrases, the first reason it cannot be accepted, or a set
     of calls when the order of its steps can be read more than one way.
 
@@ -181,53 +188,53 @@ def assemble(items: list, text: str, mode: str, balls_left,
     # contact said right after it is the cue ball's («битком от борта»: абриколь?
     # «битком от шестёрки»: a carom?), never silently the called ball's (C9). So
     # with «удар»: «удар от борта» is the cue ball off the cushion in some
-    # glossaries (terms.md NB).
-    cues = [i for i in items if i[0] == "cue"]
+    # glossaries.
+    cues = [i for i in items if i.kind == "cue"]
     said = items
-    if cues or any(i[0] == "stroke" for i in items):
+    if cues or any(i.kind == "stroke" for i in items):
         if mode == "clean":
             contacts = _OWN + ("shot",)
             for k, item in enumerate(items):
-                if item[0] not in ("cue", "stroke"):
+                if item.kind not in ("cue", "stroke"):
                     continue
                 nxt = items[k + 1] if k + 1 < len(items) else None
                 j = k - 1  # the run of contacts right before it, and what stands before that
-                while j >= 0 and items[j][0] in contacts:
+                while j >= 0 and items[j].kind in contacts:
                     j -= 1
-                if nxt is not None and nxt[0] in contacts:
+                if nxt is not None and nxt.kind in contacts:
                     other = nxt  # «битком от борта»
-                elif j < k - 1 and not (j >= 0 and items[j][0] in ("called", "obj")):
+                elif j < k - 1 and not (j >= 0 and items[j].kind in ("called", "obj")):
                     other = items[j + 1]  # «от борта битком тройку»
                 else:
                     continue
                 return Refusal("ambiguous", _span(item, other), "whose_contact",
-                               {"word": text[other[2]:other[3]], "contact": text[item[2]:item[3]],
+                               {"word": text[other.start:other.end], "contact": text[item.start:item.end],
                                 "example": _Example(None, None, bank=True)})
         said = items
-        items = [i for i in items if i[0] not in ("cue", "stroke")]
+        items = [i for i in items if i.kind not in ("cue", "stroke")]
         if not items:
             return Refusal("no_ball", _span(*said), "", {})
     for k in range(1, len(items)):
         # «тройку от борта слева в угол»: the left cushion, or the left corner? (C9; in
         # ball and pocket too: the way is not judged, but the pocket is)
         item, prev = items[k], items[k - 1]
-        if (item[0] == "pocket" and prev[0] in ("cushion", "shot")
-                and text[item[2]:item[3]].lower().startswith(("слева", "справа"))):
-            side = text[item[2]:item[3]].split()[0]
-            parts = list(item[1])
+        if (item.kind == "pocket" and prev.kind in ("cushion", "shot")
+                and text[item.start:item.end].lower().startswith(("слева", "справа"))):
+            side = text[item.start:item.end].split()[0]
+            parts = list(item.value)
             parts.remove(next(p for p in parts if p[0] == "SIDE"))  # the pocket without «слева»
-            pocket = _decode_pocket(("pocket", tuple(parts)) + item[2:], text, "any")
+            pocket = _decode_pocket(item._replace(value=tuple(parts)), text, "any")
             said = "left" if side.lower() == "слева" else "right"
             if not isinstance(pocket, Pocket):  # it names no pocket alone: «слева» is its side
                 pocket = Pocket("corner", said)
             elif pocket.side is None:  # «слева в середину»: the side said, with the pocket
                 pocket = Pocket(pocket.kind, said, pocket.end)
-            return Refusal("ambiguous", (prev[2], item[3]), "side_or_cushion",
-                           {"word": side, "contact": text[prev[2]:prev[3]], "example": render_pocket_of(pocket)})
+            return Refusal("ambiguous", (prev.start, item.end), "side_or_cushion",
+                           {"word": side, "contact": text[prev.start:prev.end], "example": render_pocket_of(pocket)})
     if mode == "ball_and_pocket":
         # C7: the way is not part of the call. Its words were read (explain shows them
         # as not judged), but nothing in them, clear or not, can refuse the call.
-        items = [i for i in items if i[0] in ("called", "obj", "pocket")]
+        items = [i for i in items if i.kind in ("called", "obj", "pocket")]
         if not items:
             return Refusal("no_ball", _span(*said), "", {})
     original = items
@@ -235,39 +242,40 @@ def assemble(items: list, text: str, mode: str, balls_left,
     if isinstance(items, Refusal):
         if mode == "clean":
             return items
-        items = [("cushion",) + i[1:] if i[0] == "shot" else i for i in original]  # C7: not binding
-    called = [i for i in items if i[0] in ("called", "obj")]
-    pockets = [i for i in items if i[0] == "pocket"]
+        items = [i._replace(kind="cushion") if i.kind == "shot" else i for i in original]  # C7: not binding
+    called = [i for i in items if i.kind in ("called", "obj")]
+    pockets = [i for i in items if i.kind == "pocket"]
     misplaced = _obj_among_pocket_words(items, len(called) > 1)
     if misplaced is not None:
         # «в чужой угол», «в правый чужой угол», «тройку в правый угол чужой»: «чужой» is
         # the object ball (C5) everywhere, never a pocket's end; one refusal in every order
         obj, around = misplaced
         return Refusal("incomplete", _span(obj, *around), "obj_as_pocket",
-                       {"word": text[obj[2]:obj[3]], **obj_pocket_options([part for p in around for part in p[1]])})
+                       {"word": text[obj.start:obj.end], **obj_pocket_options([part for p in around for part in p.value])})
     for p in pockets:  # a lone «в»: the pocket was never said
-        if all(part[0] == "V" for part in p[1]):
-            return Refusal("incomplete", (p[2], p[3]), "v_without_pocket", {"word": text[p[2]:p[3]]})
+        if all(part[0] == "V" for part in p.value):
+            return Refusal("incomplete", (p.start, p.end), "v_without_pocket", {"word": text[p.start:p.end]})
     whole = _span(*items)
     # The same ball or pocket said twice in a row («тройку, тройку чисто…») is one;
     # any other second ball or pocket in one call is a contradiction (C9).
     other = None
     for prev, cur in zip(called, called[1:]):
-        if (cur[0], cur[1]) != (prev[0], prev[1]) or not _adjacent(items, prev, cur):
+        if (cur.kind, cur.value) != (prev.kind, prev.value) or not _adjacent(items, prev, cur):
             other = cur
             break
     if other is not None:
         a = called[0]
         return Refusal("contradiction", _span(a, other), "two_balls",
-                       {"first": text[a[2]:a[3]], "second": text[other[2]:other[3]],
-                        "example": _example(a[1], None)})
+                       {"first": text[a.start:a.end], "second": text[other.start:other.end],
+                        "example": _example(a.value, None)})
     ball_item = called[0] if called else None
-    ball = ball_item[1] if ball_item else None
+    ball = ball_item.value if ball_item else None
     pocket = None
     if len(pockets) > 1 and all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:])):
         # «в угол, в правый дальний»: the pocket said again, more exactly: one pocket
         # when the words agree (else two pockets, below)
-        joined = ("pocket", tuple(part for p in pockets for part in p[1]), pockets[0][2], pockets[-1][3])
+        words = tuple(part for p in pockets for part in p.value)
+        joined = Item("pocket", words, pockets[0].start, pockets[-1].end)
         if isinstance(_decode_pocket(joined, text, precision), Pocket):
             first, rest = pockets[0], pockets[1:]
             items = [joined if i is first else i for i in items if not any(i is r for r in rest)]
@@ -283,73 +291,73 @@ def assemble(items: list, text: str, mode: str, balls_left,
             return pocket
     if ball is None:
         if cues and ball_item is None:  # «биток чисто в угол»: the cue ball is never called
-            return Refusal("no_ball", _span(*cues, *items), "cue", {"word": text[cues[0][2]:cues[0][3]],
+            return Refusal("no_ball", _span(*cues, *items), "cue", {"word": text[cues[0].start:cues[0].end],
                                                      "example": _example(None, pocket)})
         # C5: with one object ball left its number need not be named.
         if not (balls_left is not None and len(balls_left) == 1):
             if ball_item is not None:  # «чужой» without one ball left
                 return Refusal("no_ball", whole, "obj",
-                               {"word": text[ball_item[2]:ball_item[3]], "example": _example(None, pocket)})
+                               {"word": text[ball_item.start:ball_item.end], "example": _example(None, pocket)})
             return Refusal("no_ball", whole, "", {"example": _example(None, pocket)})
     if pocket is None:
         return Refusal("no_pocket", whole, "", {"example": _example(ball, None)})
 
-    named = [i for i in items if i[0] in ("called", "kiss", "carom", "driver") and i[1] is not None]
+    named = [i for i in items if i.kind in ("called", "kiss", "carom", "driver") and i.value is not None]
     if balls_left is not None:
         for i in named:
-            if i[1] not in balls_left:
-                return Refusal("ball_not_on_table", (i[2], i[3]), "",
-                               {"ball": i[1], "on_table": ", ".join(map(str, sorted(balls_left))) or "—"})
+            if i.value not in balls_left:
+                return Refusal("ball_not_on_table", (i.start, i.end), "",
+                               {"ball": i.value, "on_table": ", ".join(map(str, sorted(balls_left))) or "—"})
 
     # Counted groups («тремя шарами пятым, девятым и вторым»): the driving balls
     # right after the count, or, if none follow, right before it (C2).
     for k, item in enumerate(items):
-        if item[0] != "count":
+        if item.kind != "count":
             continue
         after = []
         for j in range(k + 1, len(items)):
-            if items[j][0] != "driver":
+            if items[j].kind != "driver":
                 break
             after.append(items[j])
         group = after
         if not group:
             for j in range(k - 1, -1, -1):
-                if items[j][0] != "driver":
+                if items[j].kind != "driver":
                     break
                 group.append(items[j])
-        word = text[item[2]:item[3]]
+        word = text[item.start:item.end]
         if not group:
-            return Refusal("incomplete", (item[2], item[3]), "count_without_balls",
-                           {"word": word, "example": _example_combo(ball, pocket, item[1] or 2)})
-        if item[1] is not None and item[1] != len(group):
+            return Refusal("incomplete", (item.start, item.end), "count_without_balls",
+                           {"word": word, "example": _example_combo(ball, pocket, item.value or 2)})
+        if item.value is not None and item.value != len(group):
             return Refusal("count_mismatch", _span(item, *group), "",
-                           {"word": word, "count": item[1], "named": len(group),
+                           {"word": word, "count": item.value, "named": len(group),
                             "example": _example_combo(ball, pocket, len(group))})
 
-    abricole = any(i[0] == "abricole" for i in items)
-    caroms = [i for i in items if i[0] == "carom"]
-    drivers = [i for i in items if i[0] == "driver"]
-    own = [i for i in items if i[0] in ("kiss", "cushion", "contre")]
-    clean = [i for i in items if i[0] == "clean"]
+    abricole = any(i.kind == "abricole" for i in items)
+    caroms = [i for i in items if i.kind == "carom"]
+    drivers = [i for i in items if i.kind == "driver"]
+    own = [i for i in items if i.kind in ("kiss", "cushion", "contre")]
+    clean = [i for i in items if i.kind == "clean"]
 
     # A ball cannot play itself, and no ball is named twice in the way (C9). An
     # unnamed ball (C5) is the one left on the table: «от седьмого» with only the
     # seven left has it go off itself.
     itself = ball if ball is not None else next(iter(balls_left)) if balls_left else None
-    for i in caroms + drivers + [i for i in own if i[0] == "kiss"]:
-        if itself is not None and i[1] == itself:
+    for i in caroms + drivers + [i for i in own if i.kind == "kiss"]:
+        if itself is not None and i.value == itself:
             return Refusal("contradiction", _span(i, ball_item or i), "self",
                            {"ball": itself, "example": _example(itself, pocket)})
-    for group in (caroms, drivers, [i for i in own if i[0] == "kiss"]):
+    for group in (caroms, drivers, [i for i in own if i.kind == "kiss"]):
         seen = set()
         for i in group:
-            if i[1] in seen:
-                return Refusal("contradiction", (i[2], i[3]), "repeated",
-                               {"ball": i[1], "example": _example(ball, pocket)})
-            seen.add(i[1])
+            if i.value in seen:
+                return Refusal("contradiction", (i.start, i.end), "repeated",
+                               {"ball": i.value, "example": _example(ball, pocket)})
+            seen.add(i.value)
     if clean and own:
         return Refusal("contradiction", _span(clean[0], own[0]), "clean_and_contact",
-                       {"word": text[clean[0][2]:clean[0][3]], "contact": text[own[0][2]:own[0][3]],
+                       {"word": text[clean[0].start:clean[0].end], "contact": text[own[0].start:own[0].end],
                         "example": _example(ball, pocket)})
 
     named_way = abricole or caroms or drivers or own or clean
@@ -365,7 +373,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
     if unclear is not None:
         contact, neighbour = unclear
         return Refusal("ambiguous", _span(neighbour, contact), "whose_contact",
-                       {"word": text[contact[2]:contact[3]], "contact": text[neighbour[2]:neighbour[3]],
+                       {"word": text[contact.start:contact.end], "contact": text[neighbour.start:neighbour.end],
                         "example": _Example(ball, pocket, bank=True)})
 
     # Each kind of step (caroms, driving balls, the called ball's own contacts) is
@@ -390,7 +398,7 @@ def assemble(items: list, text: str, mode: str, balls_left,
 
 
 # Whose contact is it (C9)? A postposed «от борта» belongs to the ball word right
-# before it (terms.md NB: «X от борта» is X off the cushion). Said right after a
+# before it (in players' usage «X от борта» is X off the cushion). Said right after a
 # driving ball («шестёркой от борта»), a carom («карамболем от шестёрки от борта»)
 # or «абриколем» (or, with no ball word before it, right before «абриколем»), it
 # may be that ball's or the cue ball's contact rather than the called ball's: a route the reader cannot tell, so it is refused, never given to
@@ -400,31 +408,31 @@ def assemble(items: list, text: str, mode: str, balls_left,
 _OWN = ("kiss", "cushion", "contre")
 
 
-def _named_shots(items: list, text: str):
+def _named_shots(items: list[Any], text: str) -> list[Any] | Refusal:
     """«дуплетом», «триплетом», «круазе», «труабаном» name the shot by its cushions.
     Said right beside «от борта» / «от двух бортов» with the same count («дуплетом от
     борта») both name the same cushions: one. With another cushion phrase elsewhere,
     or a different count («от двух бортов дуплетом»), it is unclear whether they are
     the same cushions or more (C9): refused, never added up silently. Returns the
     items with the shot as a cushion, or the Refusal."""
-    shots = [i for i in items if i[0] == "shot"]
+    shots = [i for i in items if i.kind == "shot"]
     if not shots:
         return items
-    cushions = [i for i in items if i[0] == "cushion"]
+    cushions = [i for i in items if i.kind == "cushion"]
     if not cushions and len(shots) == 1:
-        return [("cushion",) + i[1:] if i[0] == "shot" else i for i in items]
+        return [i._replace(kind="cushion") if i.kind == "shot" else i for i in items]
     if len(shots) == 1 and len(cushions) == 1:
         s, c = shots[0], cushions[0]
         k, j = items.index(s), items.index(c)
-        if abs(k - j) == 1 and s[1] == c[1]:
-            merged = ("cushion", c[1], min(s[2], c[2]), max(s[3], c[3]))
+        if abs(k - j) == 1 and s.value == c.value:
+            merged = Item("cushion", c.value, min(s.start, c.start), max(s.end, c.end))
             return [merged if i is c else i for i in items if i is not s]
     a, b = shots[0], (cushions or shots[1:])[0]
     return Refusal("ambiguous", _span(a, b), "cushions_twice",
-                   {"word": text[a[2]:a[3]], "contact": text[b[2]:b[3]]})
+                   {"word": text[a.start:a.end], "contact": text[b.start:b.end]})
 
 
-def _cushion_said_twice(items: list, text: str):
+def _cushion_said_twice(items: list[Any], text: str) -> Refusal | None:
     """«от борта от борта», «от борта тройку от борта»: the same cushion said again,
     or a second one? With nothing but the called ball or the pocket between them
     («от борта в середину от борта») it is unclear (C9); «от двух бортов» says two.
@@ -432,67 +440,67 @@ def _cushion_said_twice(items: list, text: str):
     борта») are two steps."""
     prev = None
     for item in items:
-        if item[0] == "cushion":
+        if item.kind == "cushion":
             if prev is not None:
                 return Refusal("ambiguous", _span(prev, item), "cushions_twice",
-                               {"word": text[prev[2]:prev[3]], "contact": text[item[2]:item[3]]})
+                               {"word": text[prev.start:prev.end], "contact": text[item.start:item.end]})
             prev = item
-        elif item[0] not in ("called", "obj", "pocket", "clean"):
+        elif item.kind not in ("called", "obj", "pocket", "clean"):
             prev = None
     return None
 
 
-def _unclear_owner(items: list):
+def _unclear_owner(items: list[Any]) -> tuple[Item, Item] | None:
     """(contact, the phrase it may belong to) for the first run of the called ball's
     own contacts said next to another ball's phrase, else None. A run («от борта от
     контр-ку») belongs to a neighbour as a whole."""
     k = 0
     n = len(items)
     while k < n:
-        if items[k][0] not in _OWN:
+        if items[k].kind not in _OWN:
             k += 1
             continue
         end = k
-        while end < n and items[end][0] in _OWN:
+        while end < n and items[end].kind in _OWN:
             end += 1
         run = items[k:end]
         before = items[k - 1] if k > 0 else None
         after = items[end] if end < n else None
-        banks = [i for i in run if i[0] != "kiss"]  # a cushion or a rebound
-        if before is not None and before[0] in ("carom", "abricole"):
+        banks = [i for i in run if i.kind != "kiss"]  # a cushion or a rebound
+        if before is not None and before.kind in ("carom", "abricole"):
             # «карамболем от шестёрки от семёрки»: the carom goes on? «абриколем от
             # шестёрки»: the cue ball off the cushion onto the six?
             return run[0], before
-        if before is not None and before[0] in ("driver", "count") and banks:
+        if before is not None and before.kind in ("driver", "count") and banks:
             return banks[0], before  # «шестёркой от борта»: the six off the cushion?
         # Said before another ball's phrase, with the called ball not right before
         # it, a contact may belong to what follows («от борта шестёркой тройку»: the
         # six off the cushion?), as «от борта тройку» is the three's. A kiss before
         # the driving balls stays the called ball's (the rules' template, C2).
-        if after is not None and not (before is not None and before[0] in ("called", "obj")):
-            if after[0] == "carom" or (banks and after[0] in ("driver", "count", "abricole")):
+        if after is not None and not (before is not None and before.kind in ("called", "obj")):
+            if after.kind == "carom" or (banks and after.kind in ("driver", "count", "abricole")):
                 return (banks or run)[0], after
         k = end
     return None
 
 
-def _stretches(items: list, kinds: set, keep: str | None) -> list[list]:
+def _stretches(items: list[Any], kinds: set[Any], keep: str | None) -> list[list[Any]]:
     """The items of these kinds, in stretches not broken by other words."""
-    out: list[list] = []
+    out: list[list[Any]] = []
     prev = -2
     for k, item in enumerate(items):
-        if item[0] in kinds:
+        if item.kind in kinds:
             if k == prev + 1:
                 out[-1].append(item)
             else:
                 out.append([item])
             prev = k
     if keep is not None:
-        out = [[i for i in stretch if i[0] == keep] for stretch in out]
+        out = [[i for i in stretch if i.kind == keep] for stretch in out]
     return [stretch for stretch in out if stretch]
 
 
-def _orders(stretches: list[list]) -> list[list]:
+def _orders(stretches: list[list[Any]]) -> list[list[Any]]:
     """Every order of the stretches (each kept as said), flattened."""
     if len(stretches) <= 1:
         return [stretches[0] if stretches else []]
@@ -501,45 +509,46 @@ def _orders(stretches: list[list]) -> list[list]:
     return [[i for stretch in perm for i in stretch] for perm in permutations(stretches)]
 
 
-def _route(ball, abricole: bool, caroms: list, drivers: list, own: list) -> tuple:
-    route = []
+def _route(ball: int | None, abricole: bool, caroms: list[Any], drivers: list[Any], own: list[Any]) -> tuple[Any, ...]:
+    route: list[tuple[Any, Any]] = []
     if abricole:
         route.append((CUE, CUSHION))
     for i in caroms:
-        route.append((CUE, i[1]))
-    prev = CUE
+        route.append((CUE, i.value))
+    prev: Any = CUE
     for i in drivers:
-        route.append((prev, i[1]))
-        prev = i[1]
+        route.append((prev, i.value))
+        prev = i.value
     route.append((prev, ball))
     for i in own:
-        if i[0] == "kiss":
-            route.append((ball, i[1]))
-        elif i[0] == "cushion":
-            route.extend([(ball, CUSHION)] * i[1])
+        if i.kind == "kiss":
+            route.append((ball, i.value))
+        elif i.kind == "cushion":
+            route.extend([(ball, CUSHION)] * i.value)
         else:
             route.append((ball, CONTRE_COUP))
     route.append((ball, POCKET))
     return tuple(route)
 
 
-def _example_combo(ball, pocket, n: int) -> _Example:
+def _example_combo(ball: object, pocket: object, n: int) -> _Example:
     return _Example(ball, pocket, n)
 
 
-def _obj_inside_pocket(items: list) -> bool:
+def _obj_inside_pocket(items: list[Any]) -> bool:
     """«чужой» between two pocket runs, the second with no «в» of its own: one pocket said
     around it («в правый чужой угол»), not a pocket and then a new call."""
     for k in range(1, len(items) - 1):
         before, item, after = items[k - 1], items[k], items[k + 1]
-        if item[0] == "obj" and before[0] == "pocket" and after[0] == "pocket" \
-                and not any(p[0] == "V" for p in after[1]):
+        if item.kind == "obj" and before.kind == "pocket" and after.kind == "pocket" \
+                and not any(p[0] == "V" for p in after.value):
             return True
     return False
 
 
-def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = None,
-            precision: str = "side_for_corners") -> Call | Refusal | set:
+def resolve(items: list[Any], text: str, mode: str, balls_left: frozenset[int] | None,
+            memo: dict[tuple[Any, ...], Reading] | None = None,
+            precision: str = "side_for_corners") -> Call | Refusal | set[Any]:
     """The call that counts (C9: the last of several), a Refusal, or a set of
     different calls when the words split into calls in more than one way.
 
@@ -548,7 +557,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     the readings of the same words."""
     memo = {} if memo is None else memo
 
-    def assembled(part: list):
+    def assembled(part: list[Any]) -> Reading:
         key = tuple(part)
         got = memo.get(key)
         if got is None:
@@ -556,7 +565,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
         return got
 
     first = assembled(items)
-    n_starts = sum(1 for i in items if i[0] in ("called", "obj", "pocket"))
+    n_starts = sum(1 for i in items if i.kind in ("called", "obj", "pocket"))
     if n_starts < 3:  # one call at most: nothing to split
         return first
     if isinstance(first, Refusal) and first.reason == "obj_as_pocket" and _obj_inside_pocket(items):
@@ -571,15 +580,15 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     balls_before = [0] * (n + 1)
     pockets_before = [0] * (n + 1)
     for k, i in enumerate(items):
-        balls_before[k + 1] = balls_before[k] + (i[0] in ("called", "obj"))
-        pockets_before[k + 1] = pockets_before[k] + (i[0] == "pocket")
+        balls_before[k + 1] = balls_before[k] + (i.kind in ("called", "obj"))
+        pockets_before[k + 1] = pockets_before[k] + (i.kind == "pocket")
 
     def could_be_call(j: int, k: int) -> bool:
         return balls_before[k] - balls_before[j] <= 2 and 1 <= pockets_before[k] - pockets_before[j] <= 2
 
-    cache: dict = {}
+    cache: dict[tuple[int, int], bool] = {}
 
-    def call_at(j: int, k: int):
+    def call_at(j: int, k: int) -> bool:
         if (j, k) not in cache:
             cache[(j, k)] = could_be_call(j, k) and isinstance(assembled(items[j:k]), (Call, set))
         return cache[(j, k)]
@@ -595,7 +604,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     for j in range(1, n):
         if not segmentable[j]:
             continue
-        if not any(i[0] in ("called", "obj") for i in items[j:]):
+        if not any(i.kind in ("called", "obj") for i in items[j:]):
             continue  # no new ball after the call: more of the same call (e.g. a second pocket)
         last = assembled(items[j:])
         if isinstance(last, Call):
@@ -622,7 +631,7 @@ def resolve(items: list, text: str, mode: str, balls_left, memo: dict | None = N
     return first
 
 
-def several_calls_unclear(span, text: str, said) -> Refusal:
+def several_calls_unclear(span: tuple[int, int], text: str, said: object) -> Refusal:
     """Q8: a whole call (``said``, a Call or a set of its readings), then another
     started and not finished (``span``). The hint repeats the whole call said."""
     return Refusal("several_calls_unclear", span, "", {"word": text[span[0]:span[1]],

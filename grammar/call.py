@@ -1,4 +1,4 @@
-"""The Call AST: the structured form of a pyramid call (DESIGN.md, "The call").
+"""The Call AST: the structured form of a pyramid call (``Call``, ``Pocket``, its route).
 
 Plain frozen dataclasses with a JSON form that is a stable contract:
 
@@ -13,7 +13,10 @@ This module imports nothing from the rest of the project: ``rules`` imports it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from collections.abc import Iterable
+from typing import Any
+
+from .errors import GrammarError
 
 BALLS = range(1, 16)
 POCKET_KINDS = ("corner", "middle")
@@ -25,12 +28,12 @@ CUSHION = "cushion"
 POCKET = "pocket"
 CONTRE_COUP = "contre_coup"
 
-Actor = Union[str, int]  # "cue" or a ball number
-Target = Union[str, int]  # a ball number, "cushion", "pocket" or "contre_coup"
-Contact = tuple  # (Actor, Target)
+Actor = str | int  # "cue" or a ball number
+Target = str | int  # a ball number, "cushion", "pocket" or "contre_coup"
+Contact = tuple[Any, ...]  # (Actor, Target)
 
 
-class CallFormatError(ValueError):
+class CallFormatError(GrammarError):
     """A JSON call that does not fit the contract; the message names the field."""
 
 
@@ -54,7 +57,7 @@ class Pocket:
         if self.kind == "middle" and self.end is not None:
             raise CallFormatError("pocket.end: a middle pocket has no near/far end")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "side": self.side, "end": self.end}
 
     @classmethod
@@ -123,7 +126,7 @@ class Call:
         """A clean designation names the way (C2); ball and pocket does not (C7)."""
         return self.route is not None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "ball": self.ball,
             "pocket": self.pocket.to_json(),
@@ -151,7 +154,9 @@ class Call:
         return cls(data["ball"], Pocket.from_json(data["pocket"]), route)
 
 
-def pocket_from_words(kinds, sides, ends, masculine: bool = False):
+def pocket_from_words(
+    kinds: Iterable[str], sides: Iterable[str], ends: Iterable[str], masculine: bool = False
+) -> Pocket | str:
     """What the pocket words said name (Q2), for the call language and the outcome
     notation alike: ``kinds`` ⊆ {"corner", "middle"} (an end word, «луза» or no
     noun add nothing here), ``sides`` ⊆ SIDES, ``ends`` ⊆ ENDS, as sets of what was said.

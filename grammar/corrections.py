@@ -21,19 +21,21 @@ list of items that ``assembly`` checks as usual.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .lexicon import IGNORED_TAGS, normalize
+from .items import Item
+from .lexicon import IGNORED_TAGS, Word, normalize
 from .refusal import Refusal
 
 BALL, POCKET, WAY = "ball", "pocket", "way"
 _BALL_KINDS = ("called", "obj")
 
 
-def part_of(item) -> str:
+def part_of(item: tuple[Any, ...]) -> str:
     """Which part of a call an item says: the ball, the pocket or the way."""
-    if item[0] in _BALL_KINDS:
+    if item.kind in _BALL_KINDS:
         return BALL
-    if item[0] == "pocket":
+    if item.kind == "pocket":
         return POCKET
     return WAY
 
@@ -47,7 +49,7 @@ class Correction:
     now: str
     word: str  # the correcting word: «вернее», «не … а»
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"part": self.part, "was": self.was, "now": self.now, "word": self.word}
 
 
@@ -57,18 +59,18 @@ class Step:
 
     op: str  # "base" | "corr" | "reset" | "not" (the negated words) | "but" (after «а»)
     # | "and_not" (after «а не»)
-    words: tuple
-    marker: object  # the marker Word (None for the base stretch)
+    words: tuple[Any, ...]
+    marker: Word | None  # the marker Word (None for the base stretch)
 
     @property
-    def content(self) -> list:
+    def content(self) -> list[Any]:
         return [w for w in self.words if not w.types <= IGNORED_TAGS]
 
 
-def plan(words: list) -> list[Step] | Refusal:
+def plan(words: list[Any]) -> list[Step] | Refusal:
     """The words split at correction markers, or a Refusal when a «не» has no «а»."""
     steps: list[Step] = []
-    cur: list = []
+    cur: list[Any] = []
     op, marker = "base", None
     i, n = 0, len(words)
     while i < n:
@@ -100,16 +102,16 @@ def plan(words: list) -> list[Step] | Refusal:
     return steps
 
 
-def _said(items: list, text: str) -> str:
+def _said(items: list[Any], text: str) -> str:
     if not items:
         return ""
-    return text[min(i[2] for i in items):max(i[3] for i in items)]
+    return text[min(i.start for i in items):max(i.end for i in items)]
 
 
-def _merge_pocket(old: list, new: tuple):
+def _merge_pocket(old: list[Any], new: Item) -> Item:
     """A pocket correction: with a kind word (угол, середина) it is a new pocket; without
     one it replaces only the words it says (the side, the end) and keeps the others."""
-    parts = new[1]
+    parts = new.value
     if any(p[0] in ("CORNER", "MIDDLE") for p in parts) or not old:
         return new
     said = {p[0] for p in parts if p[0] in ("SIDE", "END")}
@@ -117,31 +119,31 @@ def _merge_pocket(old: list, new: tuple):
         return new
     if "SIDE" in said:  # the gender of the side replaced goes with it («в правый» → «в левую»)
         said.add("MASC")
-    kept = [p for item in old for p in item[1] if p[0] not in said and p[0] != "V"]
-    return ("pocket", tuple(p for p in parts if p[0] == "V") + tuple(kept) + tuple(
-        p for p in parts if p[0] != "V"), new[2], new[3])
+    kept = [p for item in old for p in item.value if p[0] not in said and p[0] != "V"]
+    return new._replace(value=tuple(p for p in parts if p[0] == "V") + tuple(kept) + tuple(
+        p for p in parts if p[0] != "V"))
 
 
-def _says_the_same(negated: list, said: list) -> bool:
+def _says_the_same(negated: list[Any], said: list[Any]) -> bool:
     """Does «не X» take back what was said: the same ball, or pocket words all among the
     pocket said («не в правый» of «в правый угол»)? A way is compared by its kinds of step."""
     if not negated or not said:
         return True
     if part_of(negated[0]) == BALL:
-        return {i[1] for i in negated} <= {i[1] for i in said}
+        return {i.value for i in negated} <= {i.value for i in said}
     if part_of(negated[0]) == POCKET:
         # «не в правый» takes back «в правую середину» too: the words, not their gender
-        words = {p for i in said for p in i[1] if p[0] not in ("V", "MASC")}
-        return {p for i in negated for p in i[1] if p[0] not in ("V", "MASC")} <= words
-    return {(i[0], i[1]) for i in negated} <= {(i[0], i[1]) for i in said}
+        words = {p for i in said for p in i.value if p[0] not in ("V", "MASC")}
+        return {p for i in negated for p in i.value if p[0] not in ("V", "MASC")} <= words
+    return {(i.kind, i.value) for i in negated} <= {(i.kind, i.value) for i in said}
 
 
-def correct(items: list, fix: list, text: str, word: str) -> tuple[list, list[Correction]]:
+def correct(items: list[Any], fix: list[Any], text: str, word: str) -> tuple[list[Any], list[Correction]]:
     """``items`` with each part that ``fix`` says replaced by it (in the place the old
     part was said); parts ``fix`` does not say are kept."""
     parts = {part_of(i) for i in fix}
-    out: list = []
-    done: set = set()
+    out: list[Any] = []
+    done: set[Any] = set()
     corrections: list[Correction] = []
     for p in (BALL, POCKET, WAY):
         if p in parts:
@@ -159,20 +161,20 @@ def correct(items: list, fix: list, text: str, word: str) -> tuple[list, list[Co
         done.add(p)
         new = [i for i in fix if part_of(i) == p]
         if p == POCKET:
-            old = [i for i in items if i[0] == "pocket"]
+            old = [i for i in items if i.kind == "pocket"]
             new = [_merge_pocket(old, new[0])] + new[1:]
         out.extend(new)
     out.extend(i for i in fix if part_of(i) not in done)
     return out, corrections
 
 
-def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list[Correction]] | Refusal:
+def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[Any], list[Correction]] | Refusal:
     """One reading of each stretch (``readings[k]`` the items of ``steps[k]``) → the
     items of the corrected call and what was corrected, or why a correction cannot
     be placed."""
-    state: list = []
+    state: list[Any] = []
     corrections: list[Correction] = []
-    negated: list | None = None
+    negated: list[Any] | None = None
     for step, items in zip(steps, readings):
         word = step.marker.text if step.marker is not None else ""
         if step.op == "base":
@@ -190,6 +192,7 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
         elif step.op == "not":
             negated = list(items)
         elif step.op == "and_not":
+            assert step.marker is not None  # every stretch after the base has its marker
             if not items:  # «тройку чисто в левый угол, а не»: the call stops short
                 return Refusal("incomplete", (step.marker.start, step.marker.end), "",
                                {"word": step.marker.text, "expected_key": "more"})
@@ -202,27 +205,28 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
             if not lead:  # «тройку, а не в угол»: not what was said before «а»
                 return Refusal("incomplete", (step.marker.start, step.marker.end), "correction_unplaced",
                                {"word": _said(items[:1], text)})
-            if lead:
+            if part is not None:  # (lead is not empty, so part is what it says)
                 now = [i for i in state if part_of(i) == part]
                 corrections.append(Correction(part, _said(lead, text), _said(now, text), "а не"))
             state = state + list(items[len(lead):])
         else:  # "but": what follows «а» replaces what followed «не»
+            assert step.marker is not None
             missing = {part_of(i) for i in negated or ()} - {part_of(i) for i in items}
             if missing:
                 marker = step.marker
                 return Refusal("incomplete", (marker.start, marker.end), "correction_unplaced",
-                               {"word": _said(negated, text)})
+                               {"word": _said(negated or [], text)})
             for p in (BALL, POCKET, WAY):
                 old = [i for i in negated or () if part_of(i) == p]
                 if old:
                     new = [i for i in items if part_of(i) == p]
                     corrections.append(Correction(p, _said(old, text), _said(new, text), "не … а"))
-            old_pockets = [i for i in negated or () if i[0] == "pocket"]
+            old_pockets = [i for i in negated or () if i.kind == "pocket"]
             if old_pockets:  # «не в правый угол, а в левый»: word by word, as after «вернее»
-                items = [_merge_pocket(old_pockets, i) if i[0] == "pocket" else i for i in items]
+                items = [_merge_pocket(old_pockets, i) if i.kind == "pocket" else i for i in items]
             replaced = {part_of(i) for i in negated or ()} & {part_of(i) for i in state}
             for p in replaced:
-                old = [i for i in negated if part_of(i) == p]
+                old = [i for i in negated or () if part_of(i) == p]
                 said = [i for i in state if part_of(i) == p]
                 if not _says_the_same(old, said):
                     # «тройку чисто в правый угол, нет, не в левый, а …»: «не» takes back
@@ -234,8 +238,8 @@ def fold(steps: list[Step], readings: list[list], text: str) -> tuple[list, list
                 # before is the one «не» takes back; «а» puts the new one in its place
                 # (the pocket word by word: «в правый угол» → «в левый угол»)
                 if POCKET in replaced:
-                    said = [i for i in state if i[0] == "pocket"]
-                    items = [_merge_pocket(said, i) if i[0] == "pocket" else i for i in items]
+                    said = [i for i in state if i.kind == "pocket"]
+                    items = [_merge_pocket(said, i) if i.kind == "pocket" else i for i in items]
                 state, _ = correct(state, items, text, "не … а")
             else:
                 state = state + list(items)

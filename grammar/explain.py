@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call
+from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket
+from .corrections import Correction
 from .errors import GrammarError
-from .lexicon import TooLong, tag_words
+from .lexicon import TooLong, Word, tag_words
 from .messages import N_, trl
 from .parser import WAY_ONLY_TAGS, parse_with_corrections
 from .refusal import Refusal
@@ -29,16 +32,16 @@ _POCKETS = {
 }
 
 
-def _pocket_words(p, lang: str) -> str:
+def _pocket_words(p: Pocket, lang: str) -> str:
     return trl(lang, _POCKETS[(p.kind, p.side, p.end if p.kind == "corner" else None)])
 
 
-def _actor(x, lang: str) -> str:
+def _actor(x: str | int | None, lang: str) -> str:
     if x == CUE:
         return trl(lang, "the cue ball")
     if x is None:
         return trl(lang, "the last ball")
-    return _ball(x, lang)
+    return _ball(int(x), lang)
 
 
 def _ball(n: int, lang: str) -> str:
@@ -49,7 +52,7 @@ def _ball(n: int, lang: str) -> str:
 _TARGETS = {CUSHION: N_("the cushion"), POCKET: N_("the pocket"), CONTRE_COUP: N_("contre-coup («от контр-ку»)")}
 
 
-def _target(x, lang: str) -> str:
+def _target(x: str | int | None, lang: str) -> str:
     return trl(lang, _TARGETS[x]) if x in _TARGETS else _actor(x, lang)
 
 
@@ -63,18 +66,19 @@ class Explanation:
     canonical: str | None = None
     notes: tuple[str, ...] = ()
     fix: str | None = None
-    extra: dict = field(default_factory=dict, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def ok(self) -> bool:
         return isinstance(self.result, Call)
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         out = {"ok": self.ok, "reading": list(self.lines), "canonical": self.canonical,
                "notes": list(self.notes), "fix": self.fix}
-        # optional, extend-only: what corrections replaced; a way said in ball and pocket (C7)
-        out.update({k: v for k, v in self.extra.items() if k in ("corrections", "way_not_judged")})
-        if self.ok:
+        # optional, extend-only: what corrections replaced; a way said in ball and pocket (C7);
+        # the words read as Cyrillic though typed with Latin look-alike letters
+        out.update({k: v for k, v in self.extra.items() if k in ("corrections", "way_not_judged", "lookalikes")})
+        if isinstance(self.result, Call):  # self.ok (spelled out so a type checker narrows it)
             out["call"] = self.result.to_json()
         else:
             out["error"] = self.result.to_json(lang)
@@ -84,7 +88,7 @@ class Explanation:
         return "\n".join([*self.lines, *self.notes] + ([self.fix] if self.fix else []))
 
 
-def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru",
+def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None, lang: str = "ru",
             pocket_precision: str = "side_for_corners") -> Explanation:
     """Explain how ``text`` reads as a call (or why it is refused) and how to say it.
 
@@ -95,12 +99,17 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
     result, corrections = (got, []) if isinstance(got, Refusal) else got
     lines: list[str] = []
     notes: list[str] = []
-    try:
-        words = tag_words(text)
+    try:  # a call too long to read is not read here either
+        words = [] if isinstance(result, Refusal) and result.code == "too_long" else tag_words(text)
     except TooLong:
         words = []
     ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE", "STROKE"}]
     tech = [w.text for w in words if "TECH" in w.types]
+    slips = [slip for w in words for slip in w.lookalikes]
+    extra: dict[str, Any] = {}
+    if slips:  # never a silent repair: say which letters were read as Russian ones
+        notes.extend(_lookalike_note(slip, lang) for slip in slips)
+        extra["lookalikes"] = [slip.to_json() for slip in slips]
     if isinstance(result, Refusal):
         lines.append(trl(lang, "Refused: {reason}").format(reason=result.message(lang)))
         if result.span[1] > result.span[0]:
@@ -111,7 +120,7 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
             lines.append(trl(lang, "Where: «{where}» (characters {start}–{end})").format(
                 where=where, start=start + 1, end=end))
         return Explanation(text, result, tuple(lines), None, tuple(notes),
-                           trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)))
+                           trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)), extra)
     call = result
     if any(c.word in ("не … а", "а не") for c in corrections):  # «а» is part of the correction there
         ignored = [w for w in ignored if w.lower() != "а"]
@@ -120,7 +129,6 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
     lines.append(trl(lang, "Called: {ball} → {pocket}").format(ball=ball, pocket=_pocket_words(call.pocket, lang)))
     for c in corrections:
         lines.append(_correction_line(c, lang))
-    extra: dict = {}
     if corrections:
         extra["corrections"] = [c.to_json() for c in corrections]
     if call.route is None:
@@ -158,16 +166,26 @@ def explain(text: str, *, mode: str = "clean", balls_left=None, lang: str = "ru"
                        trl(lang, "Say it as: «{canonical}»").format(canonical=canonical), extra)
 
 
+def _lookalike_note(slip, lang: str) -> str:
+    """«Раскладка: в слове «чиcто» латинская «c» прочитана как русская.»"""
+    letters = ", ".join(f"«{c}»" for c in slip.letters)
+    if len(slip.letters) == 1:
+        text = trl(lang, "Keyboard layout: in the word «{word}» the Latin {letters} was read as the Russian letter.")
+    else:
+        text = trl(lang, "Keyboard layout: in the word «{word}» the Latin {letters} were read as the Russian letters.")
+    return text.format(word=slip.typed, letters=letters)
+
+
 _PARTS = {"ball": N_("the ball"), "pocket": N_("the pocket"), "way": N_("the way"), "call": N_("the whole call")}
 
 
-def _correction_line(c, lang: str) -> str:
+def _correction_line(c: Correction, lang: str) -> str:
     """«Исправлено («вернее»): луза «в правый угол» → «в левый»»."""
     return trl(lang, "Corrected («{word}»): {part} «{was}» → «{now}».").format(
         word=c.word, part=trl(lang, _PARTS[c.part]), was=c.was, now=c.now)
 
 
-def _way_words(text: str, words) -> list[str]:
+def _way_words(text: str, words: Iterable[Word]) -> list[str]:
     """The stretches of words that say the way (for ball and pocket, C7: shown, not judged)."""
     out: list[str] = []
     start = end = None

@@ -13,10 +13,17 @@ import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+from .errors import GrammarError
 
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"  # built by lexicon_build.py
 
-MAX_WORDS = 60  # a longer input is refused at once (too_long)
+# A call longer than any real one is refused before any work (too_long): the longest
+# calls the rules' template gives («тремя шарами …, от шара …, … в правый дальний угол»)
+# are some 15 words and 120 characters.
+MAX_WORDS = 40
+MAX_CHARS = 300
 
 # A word: anything up to a space or punctuation; hyphens stay inside words
 # («контр-ку», «12-й», «такого-то»), a hyphen alone or at a word's edge is a dash.
@@ -49,18 +56,61 @@ def normalize(word: str) -> str:
     return word.replace("ё", "е")
 
 
+# Latin letters that look like Cyrillic ones, as a keyboard in the wrong layout types them
+# («чиcто» with a Latin «c»): lowercase a c e o p x y, capitals A B C E H K M O P T X.
+LOOKALIKES = str.maketrans("aceopxyABCEHKMOPTX", "асеорхуАВСЕНКМОРТХ")
+_LATIN_LOOKALIKE = frozenset("aceopxyABCEHKMOPTX")
+_HAS_LOOKALIKE = re.compile("[aceopxyABCEHKMOPTX]")  # one scan of the text: almost every call has none
+
+
+class Lookalike:
+    """A word read as Cyrillic though it has Latin look-alike letters: what was typed, what
+    it was read as, its span and the Latin letters (in the order typed, each once)."""
+
+    __slots__ = ("typed", "read_as", "start", "end", "letters")
+
+    def __init__(self, typed: str, start: int, end: int):
+        self.typed, self.start, self.end = typed, start, end
+        self.read_as = typed.translate(LOOKALIKES)
+        self.letters = tuple(dict.fromkeys(c for c in typed if c in _LATIN_LOOKALIKE))
+
+    def to_json(self) -> dict:
+        return {"word": self.typed, "read_as": self.read_as, "letters": list(self.letters),
+                "span": [self.start, self.end]}
+
+    def __repr__(self) -> str:
+        return f"Lookalike({self.typed!r} → {self.read_as!r})"
+
+
+def _mixed_script(word: str) -> bool:
+    """Cyrillic letters with Latin look-alikes among them (a pure Latin word is not one)."""
+    has_cyrillic = has_latin = False
+    for c in word:
+        if "а" <= c.lower() <= "я" or c in "ёЁ":
+            has_cyrillic = True
+        elif c in _LATIN_LOOKALIKE:
+            has_latin = True
+        elif c.isalpha():
+            return False  # another Latin (or other) letter: not a layout slip
+    return has_cyrillic and has_latin
+
+
 class Word:
-    """A word of the input: its text, char span, tags ((type, value), …) and tag types."""
+    """A word of the input: its text, char span, tags ((type, value), …) and tag types;
+    ``lookalikes``: the words in it read as Cyrillic though typed with Latin look-alike
+    letters (empty for almost every word)."""
 
-    __slots__ = ("text", "start", "end", "tags", "types", "index")
+    __slots__ = ("text", "start", "end", "tags", "types", "index", "lookalikes")
 
-    def __init__(self, text: str, start: int, end: int, tags: tuple, index: int, types=None):
+    def __init__(self, text: str, start: int, end: int, tags: tuple[Any, ...], index: int,
+                 types: frozenset[Any] | None = None, lookalikes: tuple[Any, ...] = ()) -> None:
         self.text = text
         self.start = start
         self.end = end
         self.tags = tags  # ((type, value), ...); empty when the word is unknown
         self.types = _types(tags) if types is None else types
         self.index = index  # 0-based position among the words
+        self.lookalikes = lookalikes
 
     @property
     def known(self) -> bool:
@@ -73,17 +123,17 @@ class Word:
         return f"Word({self.text!r}, {self.start}, {self.end}, {self.tags!r})"
 
 
-_TYPES_CACHE: dict = {}
+_TYPES_CACHE: dict[tuple[Any, ...], frozenset[Any]] = {}
 
 
-def _types(tags: tuple) -> frozenset:
+def _types(tags: tuple[Any, ...]) -> frozenset[Any]:
     got = _TYPES_CACHE.get(tags)
     if got is None:
         got = _TYPES_CACHE[tags] = frozenset(t for t, _ in tags)
     return got
 
 
-def _parse_tag(tag: str) -> tuple:
+def _parse_tag(tag: str) -> tuple[Any, ...]:
     kind, _, value = tag.partition(":")
     if not value:
         return (kind, None)
@@ -91,35 +141,63 @@ def _parse_tag(tag: str) -> tuple:
 
 
 @lru_cache(maxsize=1)
-def load() -> tuple[dict, dict, list[str]]:
+def load() -> tuple[
+    dict[str, tuple[tuple[Any, ...], frozenset[Any]]],
+    tuple[dict[tuple[Any, ...], tuple[Any, ...]], dict[str, tuple[Any, ...]]],
+    list[str],
+]:
     """(word → tags, ((w1, w2, …) → tags, first word → phrase lengths), every form
     as stored) from the shipped file."""
     data = json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))
-    words: dict[str, tuple] = {}
-    forms = []
+    words: dict[str, tuple[Any, ...]] = {}
+    forms: list[str] = []
     for form, tags in data["words"].items():
         forms.append(form)
         key = normalize(form)
         merged = set(words.get(key, ())) | {_parse_tag(t) for t in tags}
         words[key] = tuple(sorted(merged, key=str))
-    phrases: dict[tuple, tuple] = {}
+    phrases: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for phrase, tags in data["phrases"].items():
         forms.extend(phrase.split())
         phrases[tuple(normalize(phrase).split())] = tuple(_parse_tag(t) for t in tags)
     # entry: (tags, tag types); each phrase's first word → the phrase lengths, longest first
     entries = {w: (tags, _types(tags)) for w, tags in words.items()}
-    firsts: dict[str, tuple] = {}
+    firsts: dict[str, tuple[Any, ...]] = {}
     for p in phrases:
         firsts[p[0]] = tuple(sorted(set(firsts.get(p[0], ())) | {len(p)}, reverse=True))
     return entries, (phrases, firsts), forms
 
 
 @lru_cache(maxsize=1)
-def render_forms() -> dict:
-    return json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))["render"]
+def _beyond() -> dict[str, int]:
+    return json.loads(Path(DATA_FILE).read_text(encoding="utf-8")).get("beyond", {})
 
 
-def _digit_tags(norm: str) -> tuple:
+def number_beyond(words: list[Any], k: int) -> tuple[int, int] | None:
+    """Does unknown word ``k`` say a number no ball has («шестнадцатый», «двадцать первый», «16»)?
+    (the number, the index of its last word) or None."""
+    norm = normalize(words[k].text)
+    m = DIGIT_RE.fullmatch(norm)
+    if m:
+        n = int(m.group(1))
+        return (n, k) if not 1 <= n <= 15 and m.group(2) in DIGIT_SUFFIX else None
+    n = _beyond().get(norm)
+    if n is None:
+        return None
+    if n % 10 == 0 and 20 <= n <= 90 and k + 1 < len(words):  # «двадцать первый»: a ten and a unit
+        units = {v for t, v in words[k + 1].tags if t.startswith(("B_", "NUM_")) and isinstance(v, int)}
+        if len(units) == 1 and 1 <= min(units) <= 9:
+            return (n + min(units), k + 1)
+    return (n, k)
+
+
+@lru_cache(maxsize=1)
+def render_forms() -> dict[str, Any]:
+    forms: dict[str, Any] = json.loads(Path(DATA_FILE).read_text(encoding="utf-8"))["render"]
+    return forms
+
+
+def _digit_tags(norm: str) -> tuple[Any, ...]:
     m = DIGIT_RE.fullmatch(norm)
     if not m:
         return ()
@@ -135,14 +213,16 @@ def _digit_tags(norm: str) -> tuple:
     return tuple((t, n) for t in types if t != "NUM_ELL" or n <= 3)
 
 
-class TooLong(Exception):
-    def __init__(self, span):
+class TooLong(GrammarError):
+    """More words than a call may have (``span``: from the first word to the end)."""
+
+    def __init__(self, span: tuple[int, int]) -> None:
         self.span = span
 
 
 def split_words(text: str, limit: int | None = MAX_WORDS) -> list[tuple[str, int, int]]:
     """The words of ``text`` with their char spans; raises TooLong past ``limit`` words."""
-    out = []
+    out: list[tuple[str, int, int]] = []
     append = out.append
     for m in WORD_RE.finditer(text):
         if len(out) == limit:
@@ -159,6 +239,16 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
     entries, (phrases, firsts), _ = load()
     raw = split_words(text, limit)
     norms = [normalize(w) for w, _, _ in raw]
+    # a Cyrillic word typed with Latin look-alike letters is read as the Cyrillic word when that
+    # is a word of the language (kept in ``Word.lookalikes``, so that explain says so)
+    slips: dict[int, Lookalike] = {}
+    for k, norm in enumerate(norms) if _HAS_LOOKALIKE.search(text) else ():
+        if norm not in entries and norm not in firsts and _mixed_script(raw[k][0]):
+            slip = Lookalike(*raw[k])
+            fixed = normalize(slip.read_as)
+            if fixed in entries or fixed in _phrase_words():
+                norms[k] = fixed
+                slips[k] = slip
     out: list[Word] = []
     i = 0
     n = len(raw)
@@ -174,7 +264,9 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
                         break
             if tags:
                 last = i + size - 1
-                out.append(Word(text[raw[i][1]:raw[last][2]], raw[i][1], raw[last][2], tags, len(out)))
+                said = tuple(slips[k] for k in range(i, last + 1) if k in slips) if slips else ()
+                out.append(Word(text[raw[i][1]:raw[last][2]], raw[i][1], raw[last][2], tags, len(out),
+                                lookalikes=said))
                 i += size
                 continue
         w, s, e = raw[i]
@@ -182,9 +274,17 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
         if entry is None:
             out.append(Word(w, s, e, _digit_tags(norm), len(out)))
         else:
-            out.append(Word(w, s, e, entry[0], len(out), entry[1]))
+            said = (slips[i],) if slips and i in slips else ()
+            out.append(Word(w, s, e, entry[0], len(out), entry[1], said))
         i += 1
     return out
+
+
+@lru_cache(maxsize=1)
+def _phrase_words() -> frozenset:
+    """Every word that is part of a phrase («лоб» of «в лоб»)."""
+    _, (phrases, _), _ = load()
+    return frozenset(w for p in phrases for w in p)
 
 
 def vocabulary() -> list[str]:

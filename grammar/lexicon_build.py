@@ -4,7 +4,7 @@ Every word form the call language knows, with its tags, generated with
 pymorphy3 (noun and adjective paradigms) and unicode-rbnf (ordinal and cardinal
 numbers in every case) -- not typed in by hand. Jargon words that the
 dictionaries do not know (абриколем, контр-ку, круазе...) are listed with the
-forms players use (terms.md).
+forms players use (the call words: docs/calls.md).
 
 Run ``python -m pyramid_referee.grammar.lexicon_build`` to rewrite the shipped
 file; ``tests/test_grammar_lexicon.py`` checks that the shipped file equals a
@@ -40,11 +40,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 DATA_FILE = Path(__file__).with_name("data") / "lexicon.json"
-VERSION = 1
+VERSION = 2  # 2: the «beyond» numbers (no ball has them)
 
-# Balls 1-10 have nouns (terms.md); 11-15 have none. Ball 1 is said «туз» (the last
+# Numbers said as words that no ball has: 0 and 16-20, the tens and 100, in every ordinal and
+# cardinal form. They are no call words: a call that names one is refused saying that there
+# is no such ball («шестнадцатый» → «шара 16 нет»), and «двадцать первый» is 21 (the lexer
+# joins a ten and a unit word).
+BEYOND = (0, 16, 17, 18, 19, 20, 30, 40, 50, 60, 70, 80, 90, 100)
+
+# Balls 1-10 have nouns («тройка», «десятка»); 11-15 have none. Ball 1 is said «туз» (the last
 # noun: what render says), «единица» and «единичка» are read too.
 BALL_NOUNS = {
     1: ("единица", "единичка", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
@@ -62,7 +69,7 @@ POCKET_LEXEMES = {
     "луза": "LUZA",
 }
 
-# Jargon and function words, as players say them (terms.md). Words a
+# Jargon and function words, as players say them. Words a
 # dictionary inflects are expanded with pymorphy3 below where marked.
 FIXED = {
     "в": ["V"], "во": ["V"],
@@ -81,7 +88,7 @@ FIXED = {
     "шара": ["SHARA"], "шаром": ["SHAROM"], "шарами": ["SHARAMI"],
     # an object ball without a number (C5)
     "чужой": ["OBJ"], "чужого": ["OBJ"], "прицельный": ["OBJ"], "прицельного": ["OBJ"],
-    # stroke technique: accepted and ignored, not binding (terms.md)
+    # stroke technique: accepted and ignored, not binding
     "резка": ["TECH"], "резку": ["TECH"], "резкой": ["TECH"], "режу": ["TECH"],
     "клапштос": ["TECH"], "клапштосом": ["TECH"], "накат": ["TECH"], "накатом": ["TECH"],
     "оттяжка": ["TECH"], "оттяжку": ["TECH"], "оттяжкой": ["TECH"], "винт": ["TECH"],
@@ -98,14 +105,14 @@ FIXED = {
     # «не тройку, а пятёрку»: the part after «не» is replaced by the same part after «а»
     "не": ["NOT"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
     "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"],
-    # the cue ball (terms.md): not the called ball, and «битком от борта» is its cushion
+    # the cue ball: not the called ball, and «битком от борта» is its cushion
     "биток": ["CUE"], "битком": ["CUE"], "своим": ["CUE"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
     "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
     "№": ["FILLER"],
     # «в дальний угол слева»: the side said as an adverb, before or after the pocket noun
     "слева": ["SIDE:left"], "справа": ["SIDE:right"],
     # the stroke: says nothing, but «удар от борта» is the cue ball off the cushion in
-    # some glossaries (terms.md NB), so a contact right after it is unclear
+    # some players' glossaries, so a contact right after it is unclear
     "удар": ["STROKE"], "ударом": ["STROKE"],
 }
 
@@ -123,13 +130,13 @@ PHRASES = {
     "в резку": ["TECH"], "с винтом": ["TECH"], "с боковиком": ["TECH"],
     "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
     "к себе": ["END:near"],
-    # the near / far end in the words terms.md lists (from the striker's view)
+    # the near / far end in the words players use (from the striker's view)
     "со стороны игрока": ["END:near"],
     "на противоположной стороне": ["END:far"],
     "под номером": ["FILLER"],
     "то есть": ["CORR"],
-    "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball (terms.md)
-    # «свой угол»: the corner on the striker's side (terms.md); «свой» alone is the cue ball
+    "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball
+    # «свой угол»: the corner on the striker's side; «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],
     # «свой левый (угол)», «свою правую (лузу)»: the near end and a side (an end says corner)
     "свой левый": ["END:near", "SIDE:left"], "свой правый": ["END:near", "SIDE:right"],
@@ -144,7 +151,7 @@ PHRASES = {
 PLACEHOLDER_LEMMA = "такой"
 
 
-def _yo_variants(morph, form: str) -> set[str]:
+def _yo_variants(morph: Any, form: str) -> set[str]:
     """The ё-spellings pymorphy3 knows for an е-spelled form (rbnf writes е)."""
     out = {form}
     for p in morph.parse(form):
@@ -156,7 +163,7 @@ def _yo_variants(morph, form: str) -> set[str]:
     return out
 
 
-def _names_a_pocket(tag) -> bool:
+def _names_a_pocket(tag: Any) -> bool:
     """Only the forms a pocket takes in a call: «в левый угол», «левую середину»,
     «угловая луза» (nominative or accusative, masculine inanimate or feminine). Other
     cases belong to other nouns: «от борта левого в угол» is the left cushion, not
@@ -167,7 +174,7 @@ def _names_a_pocket(tag) -> bool:
     return "anim" not in tag
 
 
-def _noun_forms(morph, word: str, gender: str) -> dict[str, set[str]]:
+def _noun_forms(morph: Any, word: str, gender: str) -> dict[str, set[str]]:
     """Singular nominative/accusative, genitive and instrumental forms of a noun."""
     parse = next(
         p for p in morph.parse(word)
@@ -187,7 +194,7 @@ def _noun_forms(morph, word: str, gender: str) -> dict[str, set[str]]:
     return roles
 
 
-def build() -> dict:
+def build() -> dict[str, Any]:
     import pymorphy3
     from unicode_rbnf import FormatPurpose, RbnfEngine
 
@@ -248,26 +255,35 @@ def build() -> dict:
     for form, tags in FIXED.items():
         add(form, *tags)
 
+    beyond: dict[str, int] = {}
+    for n in BEYOND:
+        for purpose in (FormatPurpose.ORDINAL, FormatPurpose.CARDINAL):
+            for form in rbnf.format_number(n, purpose).text_by_ruleset.values():
+                if " " not in form and form not in words:
+                    for variant in _yo_variants(morph, form):
+                        beyond.setdefault(variant, n)
+
     return {
         "version": VERSION,
+        "beyond": dict(sorted(beyond.items())),
         "render": _render_forms(morph, rbnf),
         "words": {w: sorted(t) for w, t in sorted(words.items())},
         "phrases": {p: sorted(t) for p, t in sorted(PHRASES.items())},
     }
 
 
-def _inflect(morph, word: str, pos: str, *grammemes: str) -> str:
+def _inflect(morph: Any, word: str, pos: str, *grammemes: str) -> str:
     parse = next(p for p in morph.parse(word) if p.tag.POS == pos and p.normal_form == word)
-    return parse.inflect(set(grammemes)).word
+    return str(parse.inflect(set(grammemes)).word)
 
 
-def _with_yo(morph, form: str) -> str:
+def _with_yo(morph: Any, form: str) -> str:
     """The ё-spelling of a form, where the dictionary has one («трех» → «трёх»)."""
     variants = sorted(v for v in _yo_variants(morph, form) if "ё" in v)
     return variants[0] if variants else form
 
 
-def _render_forms(morph, rbnf) -> dict:
+def _render_forms(morph: Any, rbnf: Any) -> dict[str, Any]:
     """The forms ``render`` uses, inflected here so that rendering needs no dictionary."""
     from unicode_rbnf import FormatPurpose
 
@@ -314,7 +330,7 @@ def _render_forms(morph, rbnf) -> dict:
     }
 
 
-def dumps(lexicon: dict) -> str:
+def dumps(lexicon: dict[str, Any]) -> str:
     return json.dumps(lexicon, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
 
 

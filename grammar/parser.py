@@ -11,21 +11,20 @@ that does not make a call does not count against one that does.
 from __future__ import annotations
 
 from itertools import product
-from pathlib import Path
 from typing import Iterable
-
-from lark import Lark
-from lark.lexer import Lexer
 
 from .assembly import obj_pocket_options, resolve
 from .corrections import fold, plan
 from .call import BALLS, Call
 from .errors import GrammarError
-from .lexicon import IGNORED_TAGS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, tag_words
+from .items import BallRef, Item, Tok
+from .lark_table import STAR_RULE, compile_table
+from .lexicon import (IGNORED_TAGS, MAX_CHARS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, number_beyond,
+                      tag_words)
 from .refusal import Refusal
 
 MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
-# The match setting pocket_precision (Q2, DESIGN.md): a corner needs its side, or not.
+# The match setting pocket_precision (Q2): a corner needs its side, or not.
 POCKET_PRECISIONS = ("side_for_corners", "any")
 MAX_READINGS = 32  # more readings alive than this: refused as too convoluted (C4)
 
@@ -36,27 +35,9 @@ EXPECTS = {
 }
 
 
-class _TokenFeed(Lexer):
-    """The 'lexer' Lark sees when it builds the tables (tokens come pre-tagged)."""
-
-    def __init__(self, lexer_conf):  # noqa: D401 - Lark's interface
-        pass
-
-    def lex(self, data):
-        return iter(data)
-
-
-_GRAMMAR_FILE = Path(__file__).with_name("calls.lark")
-# Lark builds the LALR(1) tables from calls.lark; strict: no shift/reduce
-# conflicts, so the grammar itself never guesses (ambiguity comes only from
-# words with several tags, and is checked by comparing the readings).
-_lark = Lark(_GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=_TokenFeed, strict=True)
-
-
-# Phrase builders: children (tokens (type, value, start, end) or built values)
-# → an item (kind, value, start, end) for assembly.
+# Phrase builders: children (Toks, or values built by the rules below) → an Item for assembly.
 def _ball_of(children, types=("B_INS", "B_BARE")):
-    return next(c[1] for c in children if c[0] in types)
+    return next(c.value for c in children if c.type in types)
 
 
 def _star(c):
@@ -74,61 +55,47 @@ def _flat_list(c):
     return c[0] + [c[1]]
 
 
-def _balls(children):
-    """ball_gen and the more_gen list after it → [(ball, start, end), …]."""
+def _balls(children) -> list[BallRef]:
+    """ball_gen and the more_gen list after it → [BallRef, …]."""
     out = [children[0]]
     if len(children) > 1:
         out.extend(children[1])
     return out
 
 
+# The records are made with tuple.__new__: a NamedTuple's own constructor is a Python call, and
+# a parse makes a few dozen of them (bench/bench_parse.py).
+_new = tuple.__new__
+
 _BUILDERS = {
-    "called": lambda c: ("called", c[0][1], c[0][2], c[0][3]),
-    "obj": lambda c: ("obj", None, c[0][2], c[0][3]),
-    "cue": lambda c: ("cue", None, c[0][2], c[0][3]),
-    "stroke": lambda c: ("stroke", None, c[0][2], c[0][3]),
-    "pocket": lambda c: ("pocket", c[0][1], c[0][2], c[0][3]),
-    "clean": lambda c: ("clean", None, c[0][2], c[-1][3]),
+    "called": lambda c: _new(Item, ("called", c[0].value, c[0].start, c[0].end)),
+    "obj": lambda c: _new(Item, ("obj", None, c[0].start, c[0].end)),
+    "cue": lambda c: _new(Item, ("cue", None, c[0].start, c[0].end)),
+    "stroke": lambda c: _new(Item, ("stroke", None, c[0].start, c[0].end)),
+    "pocket": lambda c: _new(Item, ("pocket", c[0].value, c[0].start, c[0].end)),
+    "clean": lambda c: _new(Item, ("clean", None, c[0].start, c[-1].end)),
     # the first ball's span takes in «от» («от шестёрки»: what a correction shows as said)
-    "kiss": lambda c: [("kiss", b[0], c[0][2] if k == 0 else b[1], b[2]) for k, b in enumerate(_balls(c[1:]))],
-    "one_cushion": lambda c: ("cushion", 1, c[0][2], c[-1][3]),
-    "n_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
-    "elided_cushions": lambda c: ("cushion", c[1][1], c[0][2], c[-1][3]),
-    "named_cushions": lambda c: ("shot", c[0][1], c[0][2], c[0][3]),  # assembly: a cushion
-    "contre": lambda c: ("contre", None, c[0][2], c[-1][3]),
-    "abricole": lambda c: ("abricole", None, c[0][2], c[0][3]),
-    "carom": lambda c: [("carom", b[0], b[1], b[2]) for b in _balls(c[2:])],
-    "driver": lambda c: ("driver", _ball_of(c), c[0][2], c[-1][3]),
-    "count": lambda c: ("count", c[0][1] if c[0][0] == "COUNT_INS" else None, c[0][2], c[-1][3]),
-    "ball_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
-    "more_gen": lambda c: (_ball_of(c, ("B_GEN", "B_BARE")), c[0][2], c[-1][3]),
+    "kiss": lambda c: [_new(Item, ("kiss", b.ball, c[0].start if k == 0 else b.start, b.end))
+                       for k, b in enumerate(_balls(c[1:]))],
+    "one_cushion": lambda c: _new(Item, ("cushion", 1, c[0].start, c[-1].end)),
+    "n_cushions": lambda c: _new(Item, ("cushion", c[1].value, c[0].start, c[-1].end)),
+    "elided_cushions": lambda c: _new(Item, ("cushion", c[1].value, c[0].start, c[-1].end)),
+    "named_cushions": lambda c: _new(Item, ("shot", c[0].value, c[0].start, c[0].end)),  # assembly: a cushion
+    "contre": lambda c: _new(Item, ("contre", None, c[0].start, c[-1].end)),
+    "abricole": lambda c: _new(Item, ("abricole", None, c[0].start, c[0].end)),
+    "carom": lambda c: [_new(Item, ("carom", b.ball, b.start, b.end)) for b in _balls(c[2:])],
+    "driver": lambda c: _new(Item, ("driver", _ball_of(c), c[0].start, c[-1].end)),
+    "count": lambda c: _new(Item, ("count", c[0].value if c[0].type == "COUNT_INS" else None,
+                                   c[0].start, c[-1].end)),
+    "ball_gen": lambda c: _new(BallRef, (_ball_of(c, ("B_GEN", "B_BARE")), c[0].start, c[-1].end)),
+    "more_gen": lambda c: _new(BallRef, (_ball_of(c, ("B_GEN", "B_BARE")), c[0].start, c[-1].end)),
     "_item": lambda c: c[0],
-    "__start_star_0": _star,
+    STAR_RULE: _star,
     "start": lambda c: c[0] if c else [],
 }
 
 
-def _compile_table():
-    """Lark's LALR table in plain dicts: state → terminal → (shift?, next state | rule)."""
-    table = _lark.parser.parser.parser.parse_table
-    states = {}
-    for state, actions in table.states.items():
-        row = {}
-        for symbol, (action, arg) in actions.items():
-            symbol = str(symbol)
-            if action.name == "Shift":
-                row[symbol] = (True, arg)
-            else:
-                name = str(arg.alias or arg.origin.name)
-                build = _BUILDERS.get(name) or (_flat_list if name.startswith("__") else None)
-                if build is None:
-                    raise RuntimeError(f"calls.lark: no builder for rule {name!r}")
-                row[symbol] = (False, (len(arg.expansion), str(arg.origin.name), build))
-        states[state] = row
-    return states, table.start_states["start"], table.end_states["start"]
-
-
-_STATES, _START, _END = _compile_table()
+_STATES, _START, _END = compile_table(_BUILDERS, _flat_list)
 
 
 _ACCEPT = object()
@@ -182,7 +149,7 @@ def _parse_lattice(options: list) -> tuple[list, tuple | None]:
                     s2, v2 = list(ss), list(vs)
                 else:
                     s2, v2 = ss, vs
-                row = _feed(s2, v2, tok, tok[0])
+                row = _feed(s2, v2, tok, tok.type)
                 if row is None:
                     new.append((s2, v2, tok))
                 elif error is None or i > error[0]:
@@ -226,12 +193,12 @@ def _taggings(words) -> list:
                 named = named or not words[j].types.isdisjoint(_POCKET_KINDS)
                 parts.extend(words[j].tags)
                 j += 1
-            options.append((("POCKET", tuple(parts), w.start, words[j - 1].end),))
+            options.append((_new(Tok, ("POCKET", tuple(parts), w.start, words[j - 1].end)),))
             i = j
             continue
         if len(w.tags) == 1 and "SHAROM" not in w.types:
             t, v = w.tags[0]
-            options.append(((t, v, w.start, w.end),))
+            options.append((_new(Tok, (t, v, w.start, w.end)),))
             i += 1
             continue
         opts = []
@@ -239,11 +206,11 @@ def _taggings(words) -> list:
             if t == "SHAROM":
                 # «одиннадцатым шаром» or «шаром одиннадцатым»: by its neighbours
                 if i > 0 and _ball_word(words[i - 1]):
-                    opts.append(("SHAROM_POST", None, w.start, w.end))
+                    opts.append(_new(Tok, ("SHAROM_POST", None, w.start, w.end)))
                 if (i + 1 < n and _ball_word(words[i + 1])) or not opts:
-                    opts.append(("SHAROM_PRE", None, w.start, w.end))
+                    opts.append(_new(Tok, ("SHAROM_PRE", None, w.start, w.end)))
             else:
-                opts.append((t, v, w.start, w.end))
+                opts.append(_new(Tok, (t, v, w.start, w.end)))
         options.append(tuple(opts))
         i += 1
     return options
@@ -270,10 +237,10 @@ _INS = ("шестым", "седьмым", "восьмым", "девятым", "�
 
 def _completions(tok) -> tuple:
     """What may finish the hanging token ``tok``; «тремя» → «тремя шарами» and three balls."""
-    if tok[0] == "COUNT_INS" and isinstance(tok[1], int) and 2 <= tok[1] <= 4:
-        n = tok[1]
+    if tok.type == "COUNT_INS" and isinstance(tok.value, int) and 2 <= tok.value <= 4:
+        n = tok.value
         return tuple("шарами " + ", ".join(_INS[k:k + n - 1]) + " и " + _INS[k + n - 1] for k in (0, 4))
-    return COMPLETIONS.get(tok[0], ())
+    return COMPLETIONS.get(tok.type, ())
 
 
 class _SaidExample:
@@ -314,17 +281,17 @@ def _syntax_refusal(error: tuple, text: str, settings: dict) -> Refusal:
     example finishes (or leaves out) the word it is about and keeps the rest said."""
     index, row, tok, prev = error
     if tok is None:  # the words ended in the middle of a phrase
-        return Refusal("incomplete", (prev[2], prev[3]), "",
-                       {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more"),
-                        "example": _SaidExample(_finished(text, prev[3], _completions(prev)), settings)})
+        return Refusal("incomplete", (prev.start, prev.end), "",
+                       {"word": text[prev.start:prev.end], "expected_key": EXPECTS.get(prev.type, "more"),
+                        "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings)})
     if "CLEAN" in row or prev is None:
         # between phrases: this word starts nothing
-        return Refusal("unexpected_word", (tok[2], tok[3]), "",
-                       {"word": text[tok[2]:tok[3]], "position": _position(text, tok[2]),
-                        "example": _SaidExample(_without(text, tok[2], tok[3]), settings)})
-    return Refusal("incomplete", (prev[2], prev[3]), "",
-                   {"word": text[prev[2]:prev[3]], "expected_key": EXPECTS.get(prev[0], "more"),
-                    "example": _SaidExample(_finished(text, prev[3], _completions(prev)), settings)})
+        return Refusal("unexpected_word", (tok.start, tok.end), "",
+                       {"word": text[tok.start:tok.end], "position": _position(text, tok.start),
+                        "example": _SaidExample(_without(text, tok.start, tok.end), settings)})
+    return Refusal("incomplete", (prev.start, prev.end), "",
+                   {"word": text[prev.start:prev.end], "expected_key": EXPECTS.get(prev.type, "more"),
+                    "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings)})
 
 
 def _unfinished_second_call(content, syntax, text: str, settings: dict):
@@ -332,7 +299,7 @@ def _unfinished_second_call(content, syntax, text: str, settings: dict):
     whose call does not finish («тройку чисто в левый угол и пятёрку от»). The latest
     ball word before the error whose words before it make a call; else None."""
     _, _, tok, prev = syntax
-    at = (tok or prev)[2]
+    at = (tok or prev).start
     for w in reversed(content):
         if w.start > at or w.index == 0 or not w.has("B_NOM", "B_BARE", "OBJ"):
             continue
@@ -436,14 +403,19 @@ def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
     return replace(refusal, params=params, mode="ball_and_pocket")
 
 
-def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
-    """``parse_with_corrections`` before a refusal is put in its mode's words."""
+def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: bool = True):
+    """``parse_with_corrections`` before a refusal is put in its mode's words; ``suggest``:
+    look for the word an unknown word is a slip of (not when trying a candidate)."""
     if not isinstance(text, str):
         raise GrammarError(f"parse expects a str, not {type(text).__name__}")
     mode = _check_mode(mode)
     balls = _check_balls(balls_left)
     precision = _check_precision(pocket_precision)
     settings = {"mode": mode, "balls_left": balls, "pocket_precision": precision}
+    if len(text) > MAX_CHARS and len(text.strip()) > MAX_CHARS:
+        # longer than any real call: refused before any work (C4); spaces around do not count
+        start = len(text) - len(text.lstrip())
+        return Refusal("too_long", (start, len(text.rstrip())), "chars", {"limit": MAX_CHARS})
     try:
         words = tag_words(text)
     except TooLong as exc:
@@ -452,11 +424,25 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str):
         return Refusal("empty", (0, len(text)), "")
     for w in words:
         if not w.types:
+            beyond = number_beyond(words, w.index)
+            if beyond is not None:  # «шестнадцатый», «двадцать первый», «16»: no ball has it
+                n, last = beyond
+                end = words[last].end
+                return Refusal("unknown_word", (w.start, end), "ball_out_of_range",
+                               {"word": text[w.start:end], "position": w.index + 1, "n": n,
+                                "example": _SaidExample(_without(text, w.start, end), settings)})
             reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
             params = {"word": w.text, "position": w.index + 1}
             if normalize(w.text).startswith("чуж"):
                 reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
                 params.update(obj_pocket_options(_pocket_words_beside(words, w.index)))
+            if not reason and suggest:
+                from .typos import suggestion
+
+                fixed = suggestion(text, w, lambda t: _read(t, **settings, suggest=False))
+                if fixed is not None:  # «четырнадцатй» → «четырнадцатый?»
+                    reason = "typo"
+                    params.update(fixed)
             params.setdefault("example", _SaidExample(_without(text, w.start, w.end), settings))
             return Refusal("unknown_word", (w.start, w.end), reason, params)
     for w in words:

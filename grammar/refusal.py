@@ -1,16 +1,17 @@
-"""A refused call: the code (DESIGN.md), where (char span), and the reason a referee gives.
+"""A refused call: the code (docs/refusals.md), where (char span), and the reason a referee gives.
 
 Messages and hints are Russian by default and English with ``lang="en"``.
-Codes: the DESIGN.md set (empty, unknown_word, no_ball, no_pocket,
+Codes: the call's JSON contract set (empty, unknown_word, no_ball, no_pocket,
 pocket_not_definite, no_route, several_calls_unclear, contradiction, ambiguous,
 count_mismatch, ball_not_on_table, incomplete) plus two added here: ``too_long``
-(over 60 words, refused at once) and ``unexpected_word`` (a known word where no
+(over 40 words or 300 characters, refused at once) and ``unexpected_word`` (a known word where no
 phrase of a call can use it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from .messages import N_, trl
@@ -21,7 +22,7 @@ CODES = (
     "ball_not_on_table", "incomplete", "too_long", "unexpected_word",
 )
 
-# The clause each refusal rests on (RULES.md).
+# The clause each refusal rests on (docs/rules.md).
 CLAUSES = {
     "empty": "C9", "unknown_word": "C4", "no_ball": "C2", "no_pocket": "C2",
     "pocket_not_definite": "Q2", "no_route": "C2", "several_calls_unclear": "Q8",
@@ -40,12 +41,26 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("the call is too long (over {limit} words): a referee would not take it (C4)"),
         N_("say it briefly: ball, pocket and way, e.g. «{example}»"),
     ),
+    ("too_long", "chars"): (
+        N_("the call is too long (over {limit} characters): a referee would not take it (C4)"),
+        N_("say it briefly: ball, pocket and way, e.g. «{example}»"),
+    ),
     ("unknown_word", ""): (
         N_("unknown word «{word}» (word {position})"),
         N_("a call holds only ball numbers, pockets and the way: e.g. «{example}»"),
     ),
+    # one edit from a word that makes the call read: the hint names it
+    ("unknown_word", "typo"): (
+        N_("unknown word «{word}» (word {position})"),
+        N_("«{suggestion}»? e.g. «{example}»"),
+    ),
     ("unknown_word", "no_such_ball"): (
         N_("«{word}» (word {position}): there is no such ball; balls are 1 to 15"),
+        N_("name a ball from 1 to 15, e.g. «{example}»"),
+    ),
+    # a number no ball has, in digits or words («16», «шестнадцатый», «двадцать первый»)
+    ("unknown_word", "ball_out_of_range"): (
+        N_("«{word}» (word {position}): there is no ball {n}; balls are 1 to 15"),
         N_("name a ball from 1 to 15, e.g. «{example}»"),
     ),
     ("unexpected_word", ""): (
@@ -207,6 +222,10 @@ MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {B
         N_("the call is too long (over {limit} words): a referee would not take it (C4, C7)"),
         N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
     ),
+    ("too_long", "chars"): (
+        N_("the call is too long (over {limit} characters): a referee would not take it (C4, C7)"),
+        N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
+    ),
     ("unknown_word", ""): (None, N_("in ball and pocket a call names the ball and the pocket: e.g. «{example}»")),
     ("incomplete", "not_without_but"): (None, N_("say, e.g. «не тройку, а пятёрку в левый угол»")),
     ("incomplete", "correction_unplaced"): (
@@ -232,9 +251,10 @@ EXPECTED = {
 }
 
 
-def _or(items, lang: str, sep: str | None) -> str:
+def _or(items: Iterable[str], lang: str, sep: str | None) -> str:
     """«a», «b» or «c» (``sep`` ", ") or «a» or «b» or «c» (``sep`` None), in ``lang``."""
     items = list(items)
+    out: str
     if sep is not None and len(items) > 2:
         items = [sep.join(items[:-1]), items[-1]]
     out = items[0]
@@ -298,7 +318,7 @@ class Refusal:
     def hint(self, lang: str = "ru") -> str:
         return self._fill(trl(lang, self._texts()[1]), lang)
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         return {
             "code": self.code,
             "message": self.message(lang),

@@ -8,13 +8,16 @@ lexicon was built and are read from ``data/lexicon.json``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket
 from .errors import GrammarError
 from .lexicon import render_forms
 
 
 def _ball(n: int, case: str) -> str:
-    return render_forms()["ball"][str(n)][case]
+    form: str = render_forms()["ball"][str(n)][case]
+    return form
 
 
 def render_pocket(pocket: Pocket) -> str:
@@ -36,12 +39,14 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " и " + items[-1]
 
 
-def decompose(call: Call) -> dict:
+def decompose(call: Call) -> dict[str, Any]:
     """The route as the call language says it: abricole, caroms, drivers, own contacts.
 
     Raises GrammarError when the route has a shape no call can say.
     """
     b = call.ball
+    if call.route is None:
+        raise TypeError("a ball-and-pocket call has no route")
     route = list(call.route)
     bad = GrammarError(f"the route {[list(c) for c in route]} cannot be said in the call language")
     if not route or route[-1] != (b, POCKET):
@@ -59,7 +64,7 @@ def decompose(call: Call) -> dict:
     if i >= len(route) or route[i][0] != CUE:
         raise bad
     drivers = []
-    prev = CUE
+    prev: str | int = CUE
     while True:
         if i >= len(route) or route[i][0] != prev:
             raise bad
@@ -160,21 +165,21 @@ def phrase_blocks(call: Call) -> list[str]:
 DEFAULT_POCKET = Pocket("corner", "left", None)
 
 
-def example_for(ball, pocket, bank: bool = False) -> str:
+def example_for(ball: object, pocket: object, bank: bool = False) -> str:
     """A clean straight call with this ball and pocket (off one cushion if ``bank``), for hints."""
     b = ball if isinstance(ball, int) else 3
     p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET
     return render(Call(b, p, ((CUE, b),) + (((b, CUSHION),) if bank else ()) + ((b, POCKET),)))
 
 
-def example_plain(ball, pocket) -> str:
+def example_plain(ball: object, pocket: object) -> str:
     """A ball-and-pocket call (C7: no way) with this ball and pocket, for hints."""
     b = ball if isinstance(ball, int) else 3
     p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET
     return render(Call(b, p, None))
 
 
-def example_combo(ball, pocket, n: int) -> str:
+def example_combo(ball: object, pocket: object, n: int) -> str:
     """A combination of ``n`` driving balls, for hints about counts."""
     b = ball if isinstance(ball, int) else 12
     p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET

@@ -1,4 +1,4 @@
-"""The rules engine: game state, outcome of a stroke, judging, scoring (RULES.md).
+"""The rules engine: game state, outcome of a stroke, judging, scoring (docs/rules.md).
 
 Pure functions decide (``judge``, ``apply``, ``is_fulfilled``, ``fouls_of`` …);
 ``Match`` keeps a history of immutable states for undo/redo.

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .messages import N_, trl
 
@@ -38,7 +40,7 @@ class Clause:
     def text(self, lang: str = "ru") -> str:
         return self.text_en if lang == "en" else self.text_ru
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         return {"code": self.code, "section": SECTIONS[self.section][1 if lang == "en" else 0],
                 "title": self.title(lang), "text": self.text(lang), "settles": list(self.settles)}
 
@@ -441,7 +443,7 @@ def lookup(codes: list[str] | tuple[str, ...]) -> tuple[list[Clause], list[str]]
     return found, unknown
 
 
-def unknown_message(codes, lang: str = "ru") -> str:
+def unknown_message(codes: str | Iterable[str], lang: str = "ru") -> str:
     """Why codes that name nothing are refused, with what exists."""
     codes = [codes] if isinstance(codes, str) else list(codes)
     named = ", ".join(f"«{c}»" for c in codes)
@@ -494,16 +496,16 @@ def as_played(code: str, target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PE
     texts = [c.title_ru, c.text_ru, c.title_en, c.text_en]
     for old, new in _played_words(target, penalty)[code]:
         texts = [x.replace(old, new) for x in texts]
-    return Clause(c.code, *texts, settles=c.settles)
+    return Clause(c.code, texts[0], texts[1], texts[2], texts[3], settles=c.settles)
 
 
-def cited(codes, lang: str = "ru", target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PENALTY) -> str:
+def cited(codes: Iterable[str], lang: str = "ru", target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PENALTY) -> str:
     """The clauses a verdict cites, each with its title: «C2 — чистое назначение…; Q3 — кто бьёт следующим»
     (as played: ``target`` and ``penalty`` are the match's settings)."""
     return "; ".join(f"{c} — {as_played(c, target, penalty).title(lang)}" for c in codes if c in BY_CODE)
 
 
-def explained(codes, lang: str = "ru", target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PENALTY) -> list[str]:
+def explained(codes: Sequence[str], lang: str = "ru", target: int = DEFAULT_TARGET, penalty: int = DEFAULT_PENALTY) -> list[str]:
     """Each cited clause in full, a line each: «C2. Чистое назначение: …. При чистом назначении …»
     (as played: ``target`` and ``penalty`` are the match's settings)."""
     out = []

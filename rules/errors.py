@@ -8,6 +8,7 @@ Russian (``text(lang)``); ``str()`` is the English form.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .messages import N_, trl
 
@@ -51,7 +52,7 @@ def field_ru(field: str) -> str:
 
 def quote_tokens(text: str) -> str:
     """Quote the JSON words of a Russian message as input («true», «pocket»), never clause codes."""
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         tok = m.group(0)
         if tok.startswith("«") or re.fullmatch(r"[CPQE]\d+[а-я]?", tok):
             return tok
@@ -72,7 +73,7 @@ class RulesInputError(RulesError, ValueError):
     (``events[2].ball``, ``settings.target``, ``start.on_table[3]``).
     """
 
-    def __init__(self, field: str, message: str, ru: str | None = None, /, **params) -> None:
+    def __init__(self, field: str, message: str, ru: str | None = None, /, **params: Any) -> None:
         """``message`` is English, a template filled with ``params``; its Russian text is the
         catalog's (``messages.trl``) unless ``ru`` gives one."""
         self.field = field

@@ -3,7 +3,7 @@
 ``judge`` decides; ``apply`` moves the state on. Neither mutates anything, so
 undo is one step back in a list of states. Every decision cites its clause.
 
-Decisions where RULES.md leaves room (documented here, cited in the verdict):
+Decisions where the rules (docs/rules.md) leave room (documented here, cited in the verdict):
 
 * Fulfilled (C2, C7, Q2, Q10): the called ball falls into a pocket the call
   fits (``Pocket.fits``: fields the call leaves open match anything; a field the
@@ -40,12 +40,14 @@ Decisions where RULES.md leaves room (documented here, cited in the verdict):
 from __future__ import annotations
 
 from functools import lru_cache
+from collections.abc import Iterable
+from typing import Any
 
 from pyramid_referee.grammar.call import CONTRE_COUP, CUE, CUSHION as C_CUSHION, POCKET as C_POCKET, Call
 
 from .errors import RulesInputError
 from .messages import N_
-from .outcome import HIT, OFF_TABLE, POCKET, Outcome
+from .outcome import HIT, OFF_TABLE, POCKET, Ball, Event, Outcome
 from .settings import Settings
 from .state import LAST_BALL, NORMAL, GameState, Result
 from .verdict import Penalty, Verdict
@@ -63,21 +65,21 @@ class _Scan:
     __slots__ = ("fell", "flew", "cue_hit", "cue_in", "cue_off")
 
     def __init__(self) -> None:
-        self.fell: list = []  # (ball, pocket, event index), object balls only
-        self.flew: list = []  # object balls off the table
+        self.fell: list[Any] = []  # (ball, pocket, event index), object balls only
+        self.flew: list[Any] = []  # object balls off the table
         self.cue_hit = False
         self.cue_in = False
         self.cue_off = False
 
 
-def _gone(field: str, ball) -> RulesInputError:
+def _gone(field: str, ball: Ball | None) -> RulesInputError:
     """A ball that already fell or flew off in this stroke is in an event again; the cue ball by its name."""
     if ball == CUE:
         return RulesInputError(field, N_("the cue ball already left the table"))
     return RulesInputError(field, N_("{ball} already left the table"), ball=ball)
 
 
-def _not_on_table(field: str, ball) -> RulesInputError:
+def _not_on_table(field: str, ball: Ball | None) -> RulesInputError:
     return RulesInputError(field, N_("ball {ball} is not on the table"), ball=ball)
 
 
@@ -91,8 +93,8 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
     """
     table = state.on_table
     sc = _Scan()
-    gone: set = set()
-    moving = {CUE}
+    gone: set[Any] = set()
+    moving: set[Ball | None] = {CUE}
     # г (a ball touched by hand or cue), д (another ball struck), и (balls still moving from the
     # previous stroke) set balls moving without a hit: no motion check then.
     check_motion = not ("г" in outcome.fouls or "д" in outcome.fouls or "и" in outcome.fouls)
@@ -167,7 +169,10 @@ def called_ball(state: GameState, call: Call) -> int:
     return call.ball
 
 
-def _contact_key(actor, target, ball):
+ContactKey = tuple[str, Any]  # ("h", the two balls) | ("c" or "p", the ball)
+
+
+def _contact_key(actor: Ball | None, target: Ball | None, ball: int) -> ContactKey:
     if actor is None:
         actor = ball
     if target is None:
@@ -184,12 +189,14 @@ def _contact_key(actor, target, ball):
     return ("h", frozenset((actor, target)))
 
 
-def _involves(key, ball) -> bool:
+def _involves(key: ContactKey, ball: int) -> bool:
     return ball in key[1] if key[0] == "h" else key[1] == ball
 
 
 @lru_cache(maxsize=4096)
-def _route_plan(route, ball):
+def _route_plan(
+    route: tuple[tuple[Any, Any], ...], ball: int
+) -> tuple[tuple[ContactKey, ...], tuple[ContactKey, ...], bool, bool]:
     """What a declared route asks for, computed once per (route, ball)."""
     rk = tuple(_contact_key(a, t, ball) for a, t in route)
     own = tuple(k for k in rk if _involves(k, ball))
@@ -201,7 +208,7 @@ def _route_plan(route, ball):
     return rk, own, check_c3, solo
 
 
-def route_followed(route, ball: int, events) -> str | None:
+def route_followed(route: Any, ball: int, events: Iterable[Event]) -> str | None:
     """Q10 (and C3): None when the declared route happened, else why not.
 
     ``"route"``: a declared contact is missing or out of order, or the called ball
@@ -231,7 +238,9 @@ def route_followed(route, ball: int, events) -> str | None:
     return None
 
 
-def _check_call(state: GameState, call: Call, outcome: Outcome, settings: Settings, sc: _Scan):
+def _check_call(
+    state: GameState, call: Call, outcome: Outcome, settings: Settings, sc: _Scan
+) -> tuple[int, bool, str | None, list[str]]:
     """(called ball, fulfilled, miss reason, clauses)."""
     clauses = []
     clean = settings.mode == "clean"
@@ -284,7 +293,7 @@ def _check_call(state: GameState, call: Call, outcome: Outcome, settings: Settin
                 if why == "route_c3":
                     clauses.append("C3")
                 return ball, False, why, clauses
-            if any(isinstance(x, int) and x != ball for c in call.route for x in c):
+            if any(isinstance(x, int) and x != ball for c in call.route or () for x in c):
                 clauses.append("C3")  # a combination: any number of balls
     return ball, True, None, clauses
 
@@ -294,7 +303,7 @@ def is_fulfilled(state: GameState, call: Call, outcome: Outcome, settings: Setti
     return _check_call(state, call, outcome, settings, scan(state, outcome))[1]
 
 
-def _dedup(items) -> tuple:
+def _dedup(items: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(dict.fromkeys(items))
 
 
@@ -328,7 +337,7 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
     if state.phase == LAST_BALL:
         return _judge_last_ball(state, outcome, settings, call_status, sc, fouls, fell_balls)
 
-    clauses: list = []
+    clauses: list[Any] = []
     called, fulfilled, miss = None, False, None
     if call_status == "accepted":
         if call is None:
@@ -343,7 +352,7 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
     scores = state.scores
     deltas = [0, 0]
     ball_points = bonus = 0
-    counted: tuple = ()
+    counted: tuple[Any, ...] = ()
     penalty = None
     restore = False
     quiet = False
@@ -418,7 +427,10 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
     ))
 
 
-def _end(state, settings, scores, quiet, table_left, penalised, last_scored, clauses):
+def _end(
+    state: GameState, settings: Settings, scores: tuple[int, int], quiet: list[int], table_left: int,
+    penalised: bool, last_scored: int | None, clauses: list[str],
+) -> tuple[Result | None, int | None]:
     """E1, E2, Q5, E4: the result after a stroke, or a last-ball replay."""
     target = settings.target
     p = state.players
@@ -449,13 +461,16 @@ def _end(state, settings, scores, quiet, table_left, penalised, last_scored, cla
     return Result(draw=draw, clause=why), None
 
 
-def _judge_last_ball(state, outcome, settings, call_status, sc, fouls, fell_balls) -> Verdict:
+def _judge_last_ball(
+    state: GameState, outcome: Outcome, settings: Settings, call_status: str, sc: _Scan,
+    fouls: tuple[str, ...], fell_balls: tuple[int, ...],
+) -> Verdict:
     """E4/E5: one ball on the third point, strokes without a call."""
     s, o = state.to_play, 1 - state.to_play
     clauses = ["E4"]
     result = None
-    counted: tuple = ()
-    respotted: tuple = ()
+    counted: tuple[Any, ...] = ()
+    respotted: tuple[Any, ...] = ()
     penalty = None
     if fouls:
         fids = tuple(_FOUL_IDS[f] for f in fouls)

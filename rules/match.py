@@ -31,7 +31,7 @@ class StrokeRecord:
     outcome: Outcome
     verdict: Verdict
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         return {
             "call": None if self.call is None else self.call.to_json(),
             "call_status": self.call_status,
@@ -53,9 +53,9 @@ class Game:
     last: int
     breaker: str
     result: Any  # Result | None
-    scores: dict
+    scores: dict[str, Any]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "first": self.first, "last": self.last, "breaker": self.breaker,
                 "result": None if self.result is None else self.result.to_json(), "scores": self.scores}
 
@@ -68,7 +68,7 @@ class Match:
     a stroke after an undo drops the redo branch.
     """
 
-    def __init__(self, settings: Settings | dict | None = None, players: Any = ("A", "B"), start: Any = None,
+    def __init__(self, settings: Settings | dict[str, Any] | None = None, players: Any = ("A", "B"), start: Any = None,
                  to_wins: int = 1) -> None:
         if not isinstance(settings, Settings):
             settings = Settings.from_json(settings)
@@ -133,7 +133,7 @@ class Match:
         nb = ended.next_break
         return GameState(players=ended.players, to_play=nb, next_break=1 - nb)
 
-    def series_json(self) -> dict:
+    def series_json(self) -> dict[str, Any]:
         """The match score: games won, games played, the target, decided or not."""
         return {"to_wins": self.to_wins, "wins": self.wins(), "games": [g.to_json() for g in self.games()],
                 "decided": self.decided}
@@ -154,7 +154,7 @@ class Match:
     def can_redo(self) -> bool:
         return self._pos < len(self._records)
 
-    def stroke(self, call: Call | dict | None, outcome: Outcome | dict, *, call_status: str = "accepted") -> Verdict:
+    def stroke(self, call: Call | dict[str, Any] | None, outcome: Outcome | dict[str, Any], *, call_status: str = "accepted") -> Verdict:
         if call_status not in CALL_STATUSES:
             raise RulesInputError("call_status", f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}",
                                   f"{call_status!r} — допустимо: {', '.join(CALL_STATUSES)}")
@@ -201,5 +201,5 @@ class Match:
         return self.state
 
 
-def _scores(st: GameState) -> dict:
+def _scores(st: GameState) -> dict[str, Any]:
     return {st.players[0]: st.scores[0], st.players[1]: st.scores[1]}

@@ -1,6 +1,6 @@
 """The short outcome notation: what happened on a stroke, typed by a scorer.
 
-``parse_outcome(text)`` turns the notation into the outcome JSON dict of DESIGN.md
+``parse_outcome(text)`` turns the notation into the outcome JSON dict of ``rules/outcome.py``
 (``Outcome.from_json`` then checks it against the rules); ``render_outcome(dict)``
 writes a dict back in the notation (``parse_outcome(render_outcome(d)) == d``).
 The grammar is ``notation.lark`` (Lark, LALR). Case does not matter, «ё» reads as «е».
@@ -67,12 +67,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import (Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
+                  v_args)
 
 from pyramid_referee.grammar.call import pocket_from_words
 
+from .errors import RulesError
 from .messages import N_, trl
 from .outcome import MAX_EVENTS
 
@@ -133,7 +135,7 @@ _EXPECTED = {
 _FOUL_WORD_TERMINALS = ("OTHERS_BALL", "CUE_EDGE", "WRONG_SIDE", "MOVING")
 
 
-class NotationError(ValueError):
+class NotationError(RulesError, ValueError):
     """A notation that does not parse: where (1-based column) and what was expected."""
 
     def __init__(self, column: int, what: str, expected: tuple[tuple[str, str], ...] = (), /,
@@ -183,6 +185,77 @@ def _err(col: int, what: str, **params) -> NotationError:
     return NotationError(col, what, **params)
 
 
+# ---------------------------------------------------------------------------- the parse tree → records
+
+class Step(NamedTuple):
+    """What a ball met after its subject, as written: ``kind`` "ball" (a hit: ``token`` NUMBER
+    or CUE), "cushion", "pocket" (``words``: the pocket's word tokens) or "off_table"."""
+
+    kind: str
+    token: Token | None
+    words: tuple
+    column: int
+
+
+class Motion(NamedTuple):
+    """A ball's story: the subject (a NUMBER or CUE token) and its steps in order."""
+
+    subject: Token
+    steps: tuple
+
+
+class Fouls(NamedTuple):
+    """A foul item: «фол г д», «касание»: the tokens as written (FOUL_WORD, LETTER, foul words)."""
+
+    tokens: tuple
+
+
+class Flag(NamedTuple):
+    """A flag item: «промах», «с руки», «по заказу», …: its token."""
+
+    token: Token
+
+
+class _ToRecords(Transformer):
+    """The notation's parse tree → its items as records, in the order written. Nothing is
+    checked here: ``_build`` reads the items in order, so that the first mistake written is the
+    one named."""
+
+    @v_args(inline=True)
+    def subject(self, tok: Token) -> Token:
+        return tok
+
+    @v_args(meta=True)
+    def cushion(self, meta, _children) -> Step:
+        return Step("cushion", None, (), meta.column)
+
+    def pocket_name(self, toks: list) -> tuple:
+        return tuple(toks)
+
+    @v_args(meta=True)
+    def pocketed(self, meta, children: list) -> Step:
+        return Step("pocket", None, children[0], meta.column)
+
+    def motion(self, children: list) -> Motion:
+        subject, *rest = children
+        steps = tuple(c if isinstance(c, Step) else
+                      Step("off_table" if c.type == "OFF_TABLE" else "ball", c, (), c.column) for c in rest)
+        return Motion(subject, steps)
+
+    def foul(self, toks: list) -> Fouls:
+        return Fouls(tuple(toks))
+
+    @v_args(inline=True)
+    def flag(self, tok: Token) -> Flag:
+        return Flag(tok)
+
+    def items(self, children: list) -> list:
+        return children
+
+    def nothing(self, _children) -> list:
+        return []
+
+
 def _ball(tok: Token) -> int:
     digits = "".join(ch for ch in str(tok) if ch.isdigit())
     n = int(digits)
@@ -191,19 +264,16 @@ def _ball(tok: Token) -> int:
     return n
 
 
-def _actor(tree: Tree) -> Any:
-    (tok,) = tree.children
+def _actor(tok: Token) -> Any:
     return "cue" if tok.type == "CUE" else _ball(tok)
 
 
 _MASCULINE_ENDINGS = ("ый", "ом", "ого")  # «левый», «в левом», «из левого»: agree with «угол» only
 
 
-def _pocket(pocketed: Tree) -> dict | None:
+def _pocket(toks: tuple) -> dict | None:
     """The pocket words → the pocket JSON, read as the call language reads them
     (``pocket_from_words``): any order, the noun optional, an end word says corner."""
-    (tree,) = pocketed.children
-    toks = list(tree.children)
     if all(t.type == "POCKET_ANY" for t in toks):
         return None  # «в лузе»: which pocket is not said (the engine asks if it matters)
     kinds: set = set()
@@ -244,13 +314,13 @@ def _pocket(pocketed: Tree) -> dict | None:
     return got.to_json()
 
 
-def _motion(tree: Tree, events: list, columns: list) -> None:
-    subject, *rest = tree.children
-    actor = _actor(subject)
-    col = subject.meta.column
-    for node in rest:
-        n = len(events)
-        if isinstance(node, Token) and node.type in ("NUMBER", "CUE"):
+def _motion(motion: Motion, events: list, columns: list) -> None:
+    """A ball's story → its events, each at the column of what came right before it."""
+    actor = _actor(motion.subject)
+    col = motion.subject.column
+    for step in motion.steps:
+        if step.kind == "ball":
+            node = step.token
             target = _ball(node) if node.type == "NUMBER" else "cue"
             if target == actor:
                 if target == "cue":
@@ -258,20 +328,18 @@ def _motion(tree: Tree, events: list, columns: list) -> None:
                 raise _err(node.column, N_("{ball} cannot hit itself"), ball=target)
             events.append({"type": "hit", "a": actor, "b": target})
             actor = target
-        elif isinstance(node, Token) and node.type == "OFF_TABLE":
+        elif step.kind == "off_table":
             events.append({"type": "off_table", "ball": actor})
-        elif node.data == "cushion":
+        elif step.kind == "cushion":
             events.append({"type": "cushion", "ball": actor})
-        elif node.data == "pocketed":
-            events.append({"type": "pocket", "ball": actor, "pocket": _pocket(node)})
-        else:  # pragma: no cover - the grammar has no other node here
-            raise AssertionError(node)
-        columns.extend([col] * (len(events) - n))
-        col = node.column if isinstance(node, Token) else node.meta.column
+        else:  # "pocket"
+            events.append({"type": "pocket", "ball": actor, "pocket": _pocket(step.words)})
+        columns.append(col)
+        col = step.column
 
 
 def parse_outcome(text: str) -> dict:
-    """The short notation → the outcome JSON dict of DESIGN.md. Raises NotationError."""
+    """The short notation → the outcome JSON dict of ``rules/outcome.py``. Raises NotationError."""
     return parse_outcome_located(text)[0]
 
 
@@ -299,7 +367,7 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
                 far=far, near=near,
             ) from None
         _raise_parse_error(exc, text)
-    return _build(tree, text)
+    return _build(_ToRecords().transform(tree))
 
 
 _CHUZHOI = re.compile(r"чуж\w*")
@@ -363,21 +431,19 @@ def _raise_parse_error(exc: UnexpectedInput, text: str) -> None:
         raise NotationError(getattr(exc, "column", 1) or 1, N_("not parsed")) from None
 
 
-def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
-    """The parse tree → the outcome dict and each event's column."""
+def _build(items: list) -> tuple[dict, list[int]]:
+    """The items as written (records) → the outcome dict and each event's column."""
     out = {k: (list(v) if isinstance(v, list) else v) for k, v in EMPTY_OUTCOME.items()}
     columns: list[int] = []
-    if tree.data == "nothing":
-        return out, columns
     events: list = out["events"]
     fouls: set[str] = set()
     miss_col = None
     route_ok = None
-    for item in tree.children:
-        if item.data == "motion":
+    for item in items:
+        if isinstance(item, Motion):
             _motion(item, events, columns)
-        elif item.data == "foul":
-            for tok in item.children:
+        elif isinstance(item, Fouls):
+            for tok in item.tokens:
                 if tok.type == "FOUL_WORD":
                     continue
                 if tok.type == "LETTER":
@@ -395,8 +461,8 @@ def _build(tree: Tree, text: str) -> tuple[dict, list[int]]:
                         fouls.add(letter)
                 else:
                     fouls.add(_WORD_FOULS[tok.type])
-        else:  # flag
-            (tok,) = item.children
+        else:  # a Flag
+            tok = item.token
             t = tok.type
             if t == "MISS":
                 miss_col = miss_col or tok.column

@@ -1,4 +1,4 @@
-"""The outcome of a stroke (DESIGN.md, "The outcome of a stroke").
+"""The outcome of a stroke (its JSON form, the events in order).
 
 Two forms:
 
@@ -26,14 +26,14 @@ citing E6, and the engine offers no other way to take a ball off.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from pyramid_referee.grammar.call import CUE, CallFormatError, Pocket
 
 from .errors import RulesInputError
 from .messages import N_, trl
 
-Ball = Union[str, int]  # "cue" or 1..15
+Ball = str | int  # "cue" or 1..15
 
 HIT, CUSHION, POCKET, OFF_TABLE = "hit", "cushion", "pocket", "off_table"
 EVENT_TYPES = (HIT, CUSHION, POCKET, OFF_TABLE)
@@ -79,12 +79,12 @@ class Event:
     other: Ball | None = None
     pocket: Pocket | None = None
     # What the route check compares (Q10), computed once: ("h", {a, b}), ("c", ball), ("p", ball), ("o", ball).
-    key: tuple = field(default=(), init=False, repr=False, compare=False)
+    key: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._check()
         if self.type == HIT:
-            key = ("h", frozenset((self.ball, self.other)))
+            key: tuple[str, Any] = ("h", frozenset((self.ball, self.other)))
         else:
             key = (_KEY_TAG[self.type], self.ball)
         object.__setattr__(self, "key", key)
@@ -117,7 +117,7 @@ class Event:
     def involves(self, ball: Ball) -> bool:
         return self.ball == ball or self.other == ball
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         if self.type == HIT:
             return {"type": HIT, "a": self.ball, "b": self.other}
         if self.type == POCKET:
@@ -186,7 +186,7 @@ class Outcome:
     """
 
     events: tuple[Event, ...] = ()
-    fouls: frozenset = frozenset()
+    fouls: frozenset[Any] = frozenset()
     from_hand: bool | None = None
     first_hit_in_house: bool = False  # P1 ж (only when playing from hand)
     positions_unchanged: bool = False  # E2 forced draw
@@ -225,8 +225,8 @@ class Outcome:
     def is_short(self) -> bool:
         return self.route_ok is not None
 
-    def to_json(self) -> dict:
-        data: dict = {
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "events": [e.to_json() for e in self.events],
             "fouls": sorted(self.fouls, key=FOUL_ORDER.index),
             "from_hand": self.from_hand,

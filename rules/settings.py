@@ -1,6 +1,6 @@
-"""Match settings: every policy of RULES.md is a setting with its default.
+"""Match settings: every policy of docs/rules.md is a setting with its default.
 
-JSON keys (DESIGN.md): ``mode`` clean|ball_and_pocket (C1, Q9), ``negative_scores``
+JSON keys: ``mode`` clean|ball_and_pocket (C1, Q9), ``negative_scores``
 (Q1), ``ball_values`` classic|face (Q4), ``target`` (E1), ``penalty`` (P2),
 ``pocket_precision`` side_for_corners|any (Q2), and ``result_required`` (E4: the
 competition needs a result, so a draw is replayed in the last ball).
@@ -66,7 +66,7 @@ class Settings:
         return sum(self.value(b) for b in range(1, 16)) + self.bonus
 
     # -- JSON -------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
@@ -86,7 +86,7 @@ class Settings:
         return cls(**data)
 
 
-def _check_choice(name: str, value: Any, choices: tuple) -> None:
+def _check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
     if value not in choices:
         raise RulesInputError(
             f"settings.{name}",

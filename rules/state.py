@@ -33,7 +33,7 @@ class Result:
     draw: str | None = None  # "normal" | "forced"
     clause: str = "E1"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner} if self.winner is not None else {"draw": self.draw}
 
 
@@ -42,7 +42,7 @@ class GameState(NamedTuple):
 
     players: tuple[str, str]
     scores: tuple[int, int] = (0, 0)
-    on_table: frozenset = ALL_BALLS
+    on_table: frozenset[int] = ALL_BALLS
     to_play: int = 0  # index of the player who strikes next
     from_hand: bool = True  # the break is played from the house
     from_balls: tuple[int, int] = (0, 0)
@@ -93,7 +93,7 @@ class GameState(NamedTuple):
         except ValueError:
             raise RulesInputError("player", N_("{value!r} is not a player"), value=player) from None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         p = self.players
         return {
             "players": list(p),

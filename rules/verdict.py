@@ -5,7 +5,7 @@ with the clause ids that decided it and one sentence a referee could read out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .messages import N_, trl
 from .state import LAST_BALL, Result
@@ -47,7 +47,7 @@ class Penalty:
     points: int  # the penalty (P2); the offender paid ``paid`` of it (Q1)
     paid: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "clauses": list(self.clauses), "points": self.points, "paid": self.paid}
 
 
@@ -83,18 +83,18 @@ class Verdict(NamedTuple):
         return self.players[self.striker_idx]
 
     @property
-    def points(self) -> dict:
+    def points(self) -> dict[str, Any]:
         return {self.players[0]: self.deltas[0], self.players[1]: self.deltas[1]}
 
     @property
-    def next(self) -> dict:
+    def next(self) -> dict[str, Any]:
         return {"player": self.players[self.next_idx], "from_hand": self.next_from_hand}
 
     @property
     def game_over(self) -> bool:
         return self.result is not None
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         return {
             "striker": self.striker,
             "phase": self.phase,
@@ -117,7 +117,7 @@ class Verdict(NamedTuple):
 
     # -- the referee's sentence ---------------------------------------------
     def message(self, lang: str = "ru") -> str:
-        def t(message: str, **params) -> str:
+        def t(message: str, **params: Any) -> str:
             return trl(lang, message).format(**params) if params else trl(lang, message)
 
         parts: list[str] = []
@@ -139,7 +139,7 @@ class Verdict(NamedTuple):
                 parts.append(t(N_("call fulfilled")))
             else:
                 words = MISS_WORDS_ACE if self.called_ball == 1 else MISS_WORDS   # ball 1: «туз»
-                parts.append(t(words.get(self.miss or "not_pocketed"), b=self.called_ball))
+                parts.append(t(words[self.miss or "not_pocketed"], b=self.called_ball))
         elif self.call_status == "refused":
             parts.append(t(N_("the call was refused, no ball counts")) if fell else t(N_("the call was refused")))
         else:

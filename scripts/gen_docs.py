@@ -193,7 +193,7 @@ def _phrase_rules() -> list[tuple[str, list[list[str]]]]:
     """The phrases a call is made of, in calls.lark's order, each with its word patterns."""
     from lark import Lark
 
-    from pyramid_referee.grammar.parser import _GRAMMAR_FILE
+    from pyramid_referee.grammar.lark_table import GRAMMAR_FILE as _GRAMMAR_FILE
 
     lark = Lark(_GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr")
     items = [r.expansion[0].name for r in lark.rules if r.origin.name == "_item"]
@@ -307,7 +307,7 @@ REFUSALS_RU = {
     "count_mismatch": "сказано «тремя шарами», а названо другое число шаров.",
     "ball_not_on_table": "заказан шар, которого уже нет на столе.",
     "incomplete": "заказ оборван: после последнего слова чего-то не хватает (например, лузы после «в»).",
-    "too_long": "заказ длиннее 60 слов: судья такой не примет.",
+    "too_long": "заказ длиннее {words} слов или {chars} знаков: судья такой не примет.",
 }
 # Refusals that come from the shell, not from the call language.
 OTHER_REFUSALS_RU = {
@@ -317,6 +317,7 @@ OTHER_REFUSALS_RU = {
 
 
 def refusals_md() -> str:
+    from pyramid_referee.grammar.lexicon import MAX_CHARS, MAX_WORDS
     from pyramid_referee.grammar.refusal import BALL_AND_POCKET, CLAUSES, CODES, MODE_CLAUSES
     from pyramid_referee.rules.clauses import title
 
@@ -335,7 +336,8 @@ def refusals_md() -> str:
         own = MODE_CLAUSES[BALL_AND_POCKET].get(code)
         if own:  # ball and pocket: the call is the ball and the pocket (C7), not clean designation
             cited += f"; в игре «шар и луза» — [{own}](rules.md#{own}) — {title(own)}"
-        out.append(f"| `{code}` | {REFUSALS_RU[code][0].upper()}{REFUSALS_RU[code][1:]} | {cited} |")
+        what = REFUSALS_RU[code].format(words=MAX_WORDS, chars=MAX_CHARS)
+        out.append(f"| `{code}` | {what[0].upper()}{what[1:]} | {cited} |")
     out += ["", "Кроме того:", "", "| код | что не так |", "|---|---|"]
     for code, text in OTHER_REFUSALS_RU.items():
         out.append(f"| `{code}` | {text[0].upper()}{text[1:]} |")

@@ -13,4 +13,6 @@ echo "installing pyramid-referee into .venv (pip log: $log) …" >&2
 if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e '.[test]'; } >"$log" 2>&1; then
   cat "$log" >&2; echo "install failed (log: $log)" >&2; exit 1
 fi
-exec .venv/bin/python -m pytest "$@"
+# -n auto: one worker a core (pytest-xdist); loadgroup keeps the tests of an xdist_group on one
+# worker, so what they share (the refitted sound models) is made once
+exec .venv/bin/python -m pytest -n auto --dist loadgroup "$@"

@@ -17,8 +17,8 @@ def register_table(url: str, db, name: str) -> int:
     with psycopg.connect(url, autocommit=True) as con:
         schema.migrate(con)
         table_id, key = schema.register(con, name)
-    with Store(db) as store:
-        save_link(store, url, table_id, name, key)
+        with Store(db) as store:  # named by what the server is, as club register names it
+            save_link(store, url, table_id, name, key, con)
     return table_id
 
 

@@ -29,6 +29,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpora" / "audio"))
 
+# Under pytest-xdist each worker has a core to itself: scikit-learn's OpenMP threads (the sound
+# model's refits) two a worker on two cores spin against each other and make a fit several
+# times slower (measured: 172 s against 27 s), so a worker runs one. Set before any import of it.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 
 @pytest.fixture(scope="session")
 def bank():

@@ -1,5 +1,6 @@
 """A throw-away PostgreSQL cluster for the club tests: its own data directory, a Unix socket
-in that directory (no TCP), trust authentication for local connections, stopped at the end.
+in that directory, TCP on the loopback only (a free port: one server reached as «localhost» and as
+«127.0.0.1»), trust authentication for local connections, stopped at the end.
 
 PostgreSQL refuses to run as root: as root the server runs as the ``postgres`` OS user
 (Debian's package creates it), or ``nobody`` where there is none, through ``runuser``; the
@@ -17,6 +18,14 @@ import subprocess
 import tempfile
 import uuid
 from pathlib import Path
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def find_bin(name: str) -> str | None:
@@ -47,8 +56,10 @@ class Cluster:
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)
         self._run([self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                    "--no-sync"])
+        self.port = _free_port()
         with open(self.data / "postgresql.conf", "a") as f:
-            f.write(f"listen_addresses = ''\nunix_socket_directories = '{self.dir}'\nfsync = off\n")
+            f.write(f"listen_addresses = '127.0.0.1'\nport = {self.port}\nunix_socket_directories = '{self.dir}'\n"
+                    "fsync = off\n")
 
     def _run(self, cmd: list[str]) -> None:
         if self.user is not None:
@@ -62,7 +73,12 @@ class Cluster:
         self._run([self.pg_ctl, "-D", str(self.data), "-m", mode, "-w", "stop"])
 
     def url(self, dbname: str = "postgres") -> str:
-        return f"postgresql:///{dbname}?host={self.dir}&user=postgres"
+        return f"postgresql:///{dbname}?host={self.dir}&port={self.port}&user=postgres"
+
+    def tcp_url(self, url: str, host: str = "127.0.0.1") -> str:
+        """The database of ``url`` (on this cluster) by TCP, the host spelled ``host``."""
+        dbname = url.split("///", 1)[1].split("?", 1)[0]
+        return f"postgresql://postgres@{host}:{self.port}/{dbname}"
 
     def new_database(self) -> str:
         """A fresh, empty database: its URL."""

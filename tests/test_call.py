@@ -1,4 +1,4 @@
-"""The Call AST and its JSON contract (DESIGN.md, "The call")."""
+"""The Call AST and its JSON contract (``grammar/call.py``)."""
 
 import pytest
 

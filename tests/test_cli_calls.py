@@ -1,4 +1,4 @@
-"""The calls subcommands: parse, validate, explain (DESIGN.md "Command line")."""
+"""The calls subcommands: parse, validate, explain."""
 
 import json
 import subprocess
@@ -238,3 +238,27 @@ def test_validate_of_a_record_of_a_match_of_several_games_says_the_games_won(tmp
                  "Пётр: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 0:5\n", encoding="utf-8")
     assert main(["validate", str(f)]) == 0
     assert capsys.readouterr().out.rstrip().endswith("; партии Иван 1 : 1 Пётр (матч до 2 побед)")
+
+
+def test_explain_says_which_latin_letters_were_read_as_russian(capsys):
+    status, out, _ = run(capsys, "explain", "тройку чиcто в левый угол")  # a Latin «c»
+    assert status == 0 and "в слове «чиcто» латинская «c» прочитана как русская" in out
+    status, out, _ = run(capsys, "explain", "тройку чиcто в левый угол", "--json")
+    data = json.loads(out)
+    assert data["ok"] is True and data["canonical"] == "тройку чисто в левый угол"
+    assert data["lookalikes"] == [{"word": "чиcто", "read_as": "чисто", "letters": ["c"], "span": [7, 12]}]
+
+
+def test_a_typo_and_a_ball_no_table_has_are_refused_with_what_to_say(capsys):
+    status, out, _ = run(capsys, "parse", "четырнадцатй чисто в левый угол", "--json")
+    error = json.loads(out)["error"]
+    assert status == 1 and error["code"] == "unknown_word" and error["hint"].startswith("«четырнадцатый»?")
+    status, out, _ = run(capsys, "parse", "шестнадцатый чисто в левый угол", "--json")
+    error = json.loads(out)["error"]
+    assert status == 1 and "шара 16 нет" in error["message"]
+
+
+def test_a_call_over_300_characters_is_refused_naming_the_limit(capsys):
+    status, out, _ = run(capsys, "parse", "тройку чисто в левый угол " + "ну " * 100, "--json")
+    error = json.loads(out)["error"]
+    assert status == 1 and error["code"] == "too_long" and "300" in error["message"]

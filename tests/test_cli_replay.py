@@ -1,4 +1,4 @@
-"""`pyramid-referee replay MATCH.jsonl [--json] [--lang]` (DESIGN.md's stable contract)."""
+"""`pyramid-referee replay MATCH.jsonl [--json] [--lang]` (a stable contract)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ line on stderr and exit 2, never a traceback (checked in a subprocess where it m
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import http.server
 import json
 import os
@@ -216,7 +216,7 @@ def test_model_download_refuses_a_wrong_checksum_and_accepts_an_existing_model(i
     served.mkdir()
     with zipfile.ZipFile(served / "m.zip", "w") as zf:
         zf.writestr(f"{vm.MODEL_NAME}/am/final.mdl", b"x")
-    handler = lambda *a, **kw: http.server.SimpleHTTPRequestHandler(*a, directory=str(served), **kw)  # noqa: E731
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
@@ -411,8 +411,6 @@ def korean_stand_ins(monkeypatch, cached_korean_model):
 
 @needs_espeak
 def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path, capsys):
-    import io
-
     from pyramid_referee.voice import mic
     from test_listen import Scene, _trimmed, silence
 
@@ -422,7 +420,7 @@ def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path
     wav = s.write(tmp_path / "mic.wav")
     mics = []
     monkeypatch.setattr(mic, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
-    monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(s.clicks[0] + 0.05, "биток 3, 3 в середину")]))
     db = tmp_path / "m.db"
     rc = cli.main(["listen", "--lang", "en", "--db", str(db), "--players", "A,B", "--mode", "clean"])
     out = capsys.readouterr().out
@@ -501,6 +499,26 @@ def _an_endless_microphone_after_a_call(tmp_path, monkeypatch):
     monkeypatch.setattr(mic, "MicrophoneSource",
                         lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
     return s.now, mics
+
+
+class ScorerAtTheKeyboard:
+    """The keyboard of ``listen`` from the microphone (a test double): each line typed once the
+    microphone's audio has reached its time (as a scorer types the outcome once the balls have
+    stopped), then the end of input."""
+
+    def __init__(self, mics: list, lines) -> None:
+        self.mics, self.lines = mics, list(lines)  # [(audio time, line), …]
+
+    def readline(self):
+        import time
+
+        if not self.lines:
+            return ""
+        at, line = self.lines.pop(0)
+        deadline = time.monotonic() + 30
+        while not (self.mics and self.mics[0].time >= at) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return line + "\n"
 
 
 class MarkerAtThePad:

@@ -324,3 +324,58 @@ def test_a_finished_partia_is_read_on_the_board_to_its_winner_on_a_tv_and_a_tabl
     m = page.evaluate(LAYOUT_JS)  # and the rest of the board still fits
     assert m["scrollW"] <= m["w"] and m["scrollH"] <= m["h"] and not m["outside"], m
     page.close()
+
+
+STALE_JS = """() => {
+  const cut = (e) => e.scrollWidth > e.clientWidth + 1;
+  const cards = [...document.querySelectorAll('.table-card')];
+  const line = document.getElementById('server-line'), r = line.getBoundingClientRect();
+  const cutDown = (e) => e.scrollHeight > e.clientHeight + 1 || cut(e);
+  return {cards: cards.map(c => ({name: c.querySelector('.table-name').textContent,
+                                  nameCut: cut(c.querySelector('.table-name')),
+                                  playersCut: [...c.querySelectorAll('.pname')].filter(cutDown).map(e => e.textContent),
+                                  stale: c.classList.contains('stale'), sync: c.querySelector('.sync').textContent,
+                                  syncCut: cut(c.querySelector('.sync')),
+                                  filter: getComputedStyle(c).filter, opacity: parseFloat(getComputedStyle(c).opacity)})),
+          line: line.textContent, lineCut: cut(line) || r.right > innerWidth + 1 || r.bottom > innerHeight + 1,
+          lineSize: parseFloat(getComputedStyle(line).fontSize)};
+}"""
+
+
+def test_during_an_outage_every_card_says_data_as_of_and_is_greyed_and_nothing_is_cut_with_three_tables(
+        club, browser, pg_cluster):
+    three = club["tmp"] / "three.sqlite"
+    _register(club["url"], three, "Стол у окна")
+    with Store(three) as store:
+        Session.create(store, ["Вероника Александровна", "Ольга"]).enter(CALL, "биток 3; 3 в правый дальний угол")
+    assert ClubSync(three, club["url"]).drain()
+    board = _manager(club)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(board.base + "/")
+    page.wait_for_function("document.querySelectorAll('.table-card').length === 3")
+    _wait_text(page, "Стол у окна", ".pscore", "3")
+    page.screenshot(path=str(club["tmp"] / "club3-online-1920x1080.png"))
+    m = page.evaluate(STALE_JS)
+    assert not any(c["nameCut"] or c["syncCut"] or c["stale"] or c["playersCut"] for c in m["cards"]), m
+    pg_cluster.stop("immediate")
+    try:
+        page.wait_for_function("document.querySelectorAll('.table-card.stale').length === 3", timeout=20_000)
+        state = json.loads(urllib.request.urlopen(board.base + "/api/club/state", timeout=10).read())
+        page.screenshot(path=str(club["tmp"] / "club3-outage-1920x1080.png"))
+        m = page.evaluate(STALE_JS)
+    finally:
+        pg_cluster.start()
+    assert state["server"]["online"] is False and state["server"]["as_of"]
+    at = state["server"]["as_of"]
+    assert [t["sync"]["line"] for t in state["tables"]] == [f"данные на {at}"] * 3
+    assert [t["scores"] for t in state["tables"]] and all(t["sync"]["stale"] for t in state["tables"])
+    assert [c["sync"] for c in m["cards"]] == [f"данные на {at}"] * 3, m
+    assert all(c["filter"] == "grayscale(1)" and c["opacity"] < 0.7 for c in m["cards"]), m  # greyed out
+    assert sorted(c["name"] for c in m["cards"]) == ["Стол 1", "Стол 2", "Стол у окна"]
+    assert not any(c["nameCut"] or c["syncCut"] or c["playersCut"] for c in m["cards"]), m  # «Стол у окна», not «Сто…»
+    assert m["line"].startswith("нет связи с сервером клуба") and not m["lineCut"], m  # the whole outage line
+    assert m["lineSize"] >= 20, m
+    layout = page.evaluate(LAYOUT_JS)
+    assert layout["scrollW"] <= layout["w"] and layout["scrollH"] <= layout["h"] and not layout["outside"], layout
+    page.wait_for_function("document.querySelectorAll('.table-card.stale').length === 0", timeout=30_000)  # back
+    page.close()

@@ -14,7 +14,8 @@ psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
 
 from cli_run import run  # noqa: E402
 from pyramid_referee.club import schema  # noqa: E402
-from pyramid_referee.club.sync import ClubSync, load_link, pending, save_link, server_id  # noqa: E402
+from pyramid_referee.club.sync import (  # noqa: E402
+    ClubError, ClubSync, find_link, load_link, pending, save_link, server_id)
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
 from club_helpers import (  # noqa: E402
@@ -32,9 +33,9 @@ def test_the_club_schema_is_built_from_empty_and_a_second_migration_changes_noth
         assert schema.version(con) == 0
         assert schema.migrate(con) == 0
         assert schema.version(con) == schema.SCHEMA_VERSION
-        assert schema.migrate(con) == schema.SCHEMA_VERSION == 3  # already there: nothing applied
+        assert schema.migrate(con) == schema.SCHEMA_VERSION == 4  # already there: nothing applied
         names = {r[0] for r in con.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
-        assert {"club_schema", "club_tables", "club_matches", "club_strokes"} <= names
+        assert {"club_schema", "club_tables", "club_matches", "club_strokes", "club_conflicts"} <= names
 
 
 def test_register_prints_the_key_once_keeps_it_beside_the_store_and_refuses_a_second_table_of_that_name(
@@ -161,16 +162,19 @@ def test_a_key_for_table_a_cannot_write_table_b_and_the_tables_role_cannot_touch
     db_a, db_b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
     _register(club_url, db_a, "Стол A")
     table_b = _register(club_url, db_b, "Стол B")
-    with Store(db_a) as store:
+    with Store(db_a) as store, psycopg.connect(club_url, autocommit=True) as con:
         _, _, key_a = load_link(store, club_url)
         Session.create(store, ["Аня", "Боря"]).enter("-", "биток 3")
-        save_link(store, club_url, table_b, "Стол B", key_a)  # table A poses as table B with its own key
-    sync = ClubSync(db_a, club_url)
+        save_link(store, club_url, table_b, "Стол B", key_a, con)  # table A poses as table B with its own key
+    with pytest.raises(ClubError) as exc:  # a store whose table number and key disagree: refused at start
+        ClubSync(db_a, club_url)
+    assert "номер стола 2" in str(exc.value) and "не подходят друг к другу" in str(exc.value)
+    sync = ClubSync(db_a, club_url, check=False)  # and were it not: the server refuses its strokes
     assert not sync.drain()
     assert sync.status().online is False and "key" in sync.status().error
     assert _server(club_url, table_b) == []
     with Store(db_a, create=False) as store:
-        assert pending(store.con, server_id(club_url)) == 1  # refused, so still queued: nothing marked sent
+        assert pending(store.con, sync.server) == 1  # refused, so still queued: nothing marked sent
     with psycopg.connect(club_url, autocommit=True) as con:
         con.execute("CREATE ROLE table_login LOGIN IN ROLE pyramid_table")
     login = club_url.replace("user=postgres", "user=table_login")
@@ -215,18 +219,82 @@ def test_a_link_saved_under_the_older_name_of_the_server_is_taken_over_with_what
 
     parts = psycopg.conninfo.conninfo_to_dict(club_url)
     older = " ".join(f"{k}={parts[k]}" for k in sorted(parts))  # how an earlier version named it: login included
-    new = server_id(club_url)
     with Store(db) as store, store._tx():
+        new = find_link(store, club_url).server
         store.con.execute("UPDATE club_link SET server = ? WHERE server = ?", (older, new))
         store.con.execute("UPDATE club_sent SET server = ? WHERE server = ?", (older, new))
-    with Store(db) as store:
-        assert load_link(store, club_url)[0] == table_id  # found under its older name, and renamed
+        store.con.execute("DROP TABLE club_alias")  # an earlier version kept no addresses
+    with Store(db) as store, psycopg.connect(club_url, autocommit=True) as con:
+        assert load_link(store, club_url, con)[0] == table_id  # found under its older name, and renamed
         assert pending(store.con, new) == 0  # what was sent stays sent: nothing goes twice
         assert [r[0] for r in store.con.execute("SELECT server FROM club_link")] == [new]
         s = Session.open(store, s.id)
         s.enter("-", "биток 5")
     assert ClubSync(db, club_url).drain()
     assert sorted(_server(club_url, table_id)) == sorted(_local(db))
+
+
+def test_one_club_server_however_its_address_is_written_localhost_127_0_0_1_or_its_socket(
+        pg_cluster, club_url, db, capsys, monkeypatch):
+    by_ip, by_name = pg_cluster.tcp_url(club_url, "127.0.0.1"), pg_cluster.tcp_url(club_url, "localhost")
+    rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", by_ip, "--name", "Стол 1", "--db", db)
+    assert rc == 0, err
+    rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", by_name,
+                       stdin="- | биток 3\n- | биток 5\n")
+    assert rc == 0 and "не зарегистрирован" not in err, err
+    with Store(db, create=False) as store:
+        (server,) = [r[0] for r in store.con.execute("SELECT server FROM club_link")]
+        table_id = load_link(store, by_name)[0]
+    assert server.startswith("pg:") and server.endswith("/" + club_url.split("///")[1].split("?")[0])
+    assert _wait(lambda: sorted(_server(club_url, table_id)) == sorted(_local(db))) and len(_local(db)) == 2
+    for other in (by_name, club_url):  # another spelling is not a second registration of this table
+        rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", other, "--name", "Стол 2", "--db", db)
+        assert rc == 2 and "уже зарегистрирован" in err and "Стол 1" in err
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 1"]
+
+
+def test_a_link_an_older_version_saved_under_one_spelling_is_taken_over_at_another_with_its_sent_marks(
+        pg_cluster, club_url, db):
+    by_ip, by_name = pg_cluster.tcp_url(club_url, "127.0.0.1"), pg_cluster.tcp_url(club_url, "localhost")
+    table_id = _register(by_ip, db, "Стол 1")
+    with Store(db) as store:
+        s = Session.create(store, ["Аня", "Боря"])
+        for n in range(3):
+            _strike(s, n)
+    assert ClubSync(db, by_ip).drain()
+    with Store(db) as store, store._tx():  # as an earlier version kept it: under the address it was given
+        ident = find_link(store, by_ip).server
+        store.con.execute("UPDATE club_link SET server = ? WHERE server = ?", (server_id(by_ip), ident))
+        store.con.execute("UPDATE club_sent SET server = ? WHERE server = ?", (server_id(by_ip), ident))
+        store.con.execute("DROP TABLE club_alias")
+    sync = ClubSync(db, by_name)  # the same server written otherwise: its key is valid there, so it is this link
+    with Store(db, create=False) as store:
+        assert pending(store.con, sync.server) == 0 and sync.server == ident  # what was sent stays sent
+    with Store(db) as store:
+        _strike(Session.open(store, s.id), 3)
+    assert sync.drain()
+    sync.close()
+    server = _server(club_url, table_id)
+    assert len(server) == len(set(server)) == 4 and set(server) == _local(db)
+
+
+def test_a_table_that_reached_the_server_by_an_address_starts_by_it_while_the_server_is_away(pg_cluster, club_url,
+                                                                                           db):
+    by_name = pg_cluster.tcp_url(club_url, "localhost")
+    _register(club_url, db, "Стол 1")
+    ClubSync(db, by_name).close()  # it reached the server once as «localhost»
+    pg_cluster.stop("immediate")
+    try:
+        offline = ClubSync(db, by_name)  # the server away: the address it was reached by names the link
+        assert offline.name == "Стол 1"
+        with pytest.raises(ClubError) as exc:  # an address never used: the table cannot tell which server it is
+            ClubSync(db, pg_cluster.tcp_url(club_url, "127.0.0.1"))
+        text = str(exc.value)
+        assert "не узнать, какой это сервер (сервер не отвечает" in text, text
+        assert "известные адреса: " in text and f"localhost:{pg_cluster.port}/" in text, text  # reached by it
+    finally:
+        pg_cluster.start()
 
 
 def test_play_with_club_refuses_a_table_that_is_not_registered(club_url, db, capsys, monkeypatch):
@@ -544,3 +612,104 @@ def test_a_table_removed_on_the_server_says_so_and_registered_again_sends_all_it
     again.close()
     server = _server(club_url, new)
     assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
+
+
+def test_table_numbers_stay_1_2_3_after_refused_registrations(club_url, tmp_path, capsys, monkeypatch):
+    def register(name: str, db: str) -> int:
+        rc, out, err = run(capsys, monkeypatch, "club", "register", "--club", club_url, "--name", name,
+                           "--db", str(tmp_path / db))
+        return rc
+
+    assert register("Стол 1", "a.sqlite") == 0
+    for n in range(5):  # the same name again and again: refused, and no number used up
+        assert register("Стол 1", f"x{n}.sqlite") == 2
+    assert register("Стол 2", "b.sqlite") == 0
+    assert register("Стол 2", "y.sqlite") == 2
+    assert register("Стол 3", "c.sqlite") == 0
+    with psycopg.connect(club_url, autocommit=True) as con:
+        assert con.execute("SELECT id, name FROM club_tables ORDER BY id").fetchall() == [
+            (1, "Стол 1"), (2, "Стол 2"), (3, "Стол 3")]
+
+
+def test_play_leaving_with_strokes_unsent_says_how_many_and_that_the_next_run_or_club_sync_sends_them(
+        pg_cluster, club_url, db, capsys, monkeypatch):
+    table_id = _register(club_url, db, "Стол 1")
+    pg_cluster.stop("immediate")  # the club server is down for the whole партия
+    try:
+        lines = "".join(f"- | биток {b}\n" for b in (3, 5, 7, 9)) + "undo\n"
+        rc, out, err = run(capsys, monkeypatch, "play", "--players", "Аня", "Боря", "--db", db, "--club", club_url,
+                           stdin=lines)
+        assert rc == 0, err
+        # an undo is not a «удар»: it is counted apart
+        assert ("клуб: 4 удара и 1 изменение (отмена или возврат удара) не отправлены на сервер клуба; они сохранены"
+                " в базе этого стола и уйдут при следующем запуске с «--club» или командой "
+                "«pyramid-referee club sync»") in err
+    finally:
+        pg_cluster.start()
+    rc, out, err = run(capsys, monkeypatch, "club", "sync", "--club", club_url, "--db", db, "--once")
+    assert rc == 0 and out.strip() == "клуб: на связи" and "не отправлен" not in err, err
+    assert sorted(_server(club_url, table_id)) == sorted(_local(db))
+
+
+def test_the_leaving_line_agrees_with_one_stroke_and_with_many(club_url, db):
+    from pyramid_referee.club.sync import leaving_text
+
+    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, gone, table_id, name, key)  # an address where no server answers
+        s = Session.create(store, ["Аня", "Боря"])
+        _strike(s, 1)
+        assert leaving_text(db, gone).startswith("клуб: 1 удар не отправлен на сервер клуба; он сохранён")
+        for n in range(2, 6):
+            _strike(s, n)
+        assert leaving_text(db, gone).startswith("клуб: 5 ударов не отправлены на сервер клуба; они сохранены")
+        s.undo()
+        s.undo()
+        assert leaving_text(db, gone).startswith("клуб: 5 ударов и 2 изменения (отмены или возвраты ударов) не "
+                                                 "отправлены")
+    assert ClubSync(db, club_url).drain()
+    assert leaving_text(db, club_url) is None  # all sent: nothing to say
+
+
+@pytest.mark.parametrize("command", [("club", "status"), ("club", "sync", "--once"), ("play", "--players", "Аня", "Боря"),
+                                     ("serve", "--port", "0")])
+def test_an_address_not_understood_is_one_russian_line_with_the_right_form_and_no_libpq_text(
+        command, db, capsys, monkeypatch):
+    store = () if command == ("club", "status") else ("--db", db)  # club status reads no store
+    rc, out, err = run(capsys, monkeypatch, *command, "--club", "stol1:secret@localhost:5432/club", *store,
+                       stdin="- | биток 3\n")
+    assert rc == 2, err
+    line = err.strip()
+    assert "\n" not in line and "Traceback" not in err, err  # one line: no stray line break from libpq
+    assert "«postgresql://ЛОГИН@СЕРВЕР:ПОРТ/БАЗА»" in line and "например «postgresql://stol1@192.0.2.10/pyramid»" in line
+    assert "missing" not in line and "connection info" not in line and "secret" not in line, line
+    assert not Path(db).exists()  # refused before anything was written
+
+
+def test_a_server_that_does_not_answer_is_said_in_russian_with_what_exactly_failed(pg_cluster, club_url, tmp_path):
+    from pyramid_referee.club.sync import ClubError, connect
+
+    import socket
+
+    with socket.socket() as sock:  # a port no one listens on
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    with pytest.raises(ClubError) as exc:
+        connect(f"postgresql://stol1@127.0.0.1:{closed}/pyramid")
+    text = str(exc.value)
+    assert text == ("нет связи с сервером клуба: сервер не отвечает: проверьте сервер и порт в адресе, что "
+                    "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту нет сервера "
+                    "баз данных)"), text
+    with pytest.raises(ClubError) as exc:
+        connect(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres")
+    assert "(на этом компьютере нет сервера с таким сокетом)" in str(exc.value)
+    assert "No such file" not in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_refused_privilege_is_named_in_russian_not_in_postgresqls_english(club_url, db, capsys, monkeypatch):
+    _register(club_url, db, "Стол 1")
+    rc, out, err = run(capsys, monkeypatch, "club", "status", "--club", _login(club_url, "pyramid_table"))
+    assert rc == 2 and "сервер баз данных не даёт этой учётной записи прав на «club_" in err, err
+    assert "permission denied" not in err

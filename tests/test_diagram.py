@@ -1,4 +1,4 @@
-"""Pictures of calls (issue 9, item 4): the SVG of a call's route on the pyramid table.
+"""Pictures of calls: the SVG of a call's route on the pyramid table.
 
 What a learner or a spectator relies on: one arrow for every contact of the declared route, in
 its order; the called pocket ringed and named as the call names it; every ball of the route drawn

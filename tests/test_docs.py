@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-READABLE = sorted(DOCS.glob("*.md")) + [ROOT / "README.md", ROOT / "corpora" / "matches" / "README.md"]
+READABLE = (sorted(DOCS.glob("*.md")) + sorted((DOCS / "dev").glob("*.md"))
+            + [ROOT / "README.md", ROOT / "corpora" / "matches" / "README.md"])
 
 
 def _gen_docs():
@@ -166,3 +167,20 @@ def test_the_match_import_shown_in_the_record_guide_is_what_match_import_says(tm
                           cwd=tmp_path, env=env, capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
+
+
+def test_the_readme_is_a_page_a_user_reads_in_two_minutes():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    for page in ("architecture.md", "clauses.md", "voice.md", "benchmarks.md"):
+        assert f"](docs/dev/{page})" in text, page
+
+
+def test_the_developers_clause_table_has_a_row_for_every_clause():
+    from pyramid_referee.rules.clauses import TABLE
+
+    text = (DOCS / "dev" / "clauses.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| (\w+) \|", text, re.M))
+    # P1а…P1и are the letters of P1: they share its row
+    missing = [c.code for c in TABLE if c.code not in rows and not c.code.startswith("P1")]
+    assert not missing, missing

@@ -1,4 +1,4 @@
-"""Assembly: route order (DESIGN.md "The call"), checks of the bag of phrases, several calls (C9, Q8)."""
+"""Assembly: route order (``Call.route``), checks of the bag of phrases, several calls (C9, Q8)."""
 
 from pyramid_referee.grammar import parse
 

@@ -134,3 +134,46 @@ def test_ne_x_of_what_was_not_said_is_refused():  # C9: refuse rather than guess
                  "тройку чисто в правый угол, нет, не пятёрку, а семёрку"):
         e = explain(text)
         assert e.result.code == "incomplete" and e.result.reason == "not_what_was_said", text
+
+
+# -- layout slips: Latin look-alike letters in a Cyrillic word ---------------------------------
+
+def test_a_word_typed_with_a_latin_lookalike_is_read_as_the_russian_word_and_explain_says_so():
+    from pyramid_referee.grammar import parse
+
+    typed = "тройку чиcто в левый угол"  # the «c» of «чиcто» is Latin
+    assert "c" in typed and parse(typed) == parse("тройку чисто в левый угол")
+    e = explain(typed)
+    assert e.ok and e.canonical == "тройку чисто в левый угол"
+    assert "Раскладка: в слове «чиcто» латинская «c» прочитана как русская." in e.notes
+    assert any("the Latin «c» was read as the Russian letter" in n for n in explain(typed, lang="en").notes)
+    data = e.to_json()
+    assert data["lookalikes"] == [{"word": "чиcто", "read_as": "чисто", "letters": ["c"], "span": [7, 12]}]
+    # extend-only: every key a plain call has is still there, with the same meaning
+    plain = explain("тройку чисто в левый угол").to_json()
+    assert "lookalikes" not in plain and set(plain) <= set(data) and data["call"] == plain["call"]
+
+
+def test_latin_capitals_and_several_letters_are_named_each():
+    e = explain("Tpoйку чисто в правый угoл")
+    assert e.ok and e.result.ball == 3
+    assert "Раскладка: в слове «Tpoйку» латинские «T», «p», «o» прочитаны как русские." in e.notes
+    assert [s["read_as"] for s in e.to_json()["lookalikes"]] == ["Тройку", "угол"]
+
+
+def test_a_lookalike_in_a_refused_call_is_still_reported():
+    e = explain("тройку чиcто в левую лузу")
+    assert not e.ok and e.result.code == "pocket_not_definite"
+    assert e.to_json()["lookalikes"][0]["read_as"] == "чисто"
+
+
+@pytest.mark.parametrize("typed, word", [
+    ("тройку cop чисто в левый угол", "cop"),       # a pure Latin word is never read as Russian
+    ("тройку ceo чисто в левый угол", "ceo"),
+    ("тройку чиcтоo в левый угол", "чиcтоo"),       # read as Russian it is still no word
+    ("тройку чиsто в левый угол", "чиsто"),         # «s» looks like no Russian letter
+])
+def test_a_word_that_is_no_word_with_its_lookalikes_read_stays_unknown(typed, word):
+    e = explain(typed)
+    assert e.result.code == "unknown_word" and e.result.params["word"] == word
+    assert "lookalikes" not in e.to_json()

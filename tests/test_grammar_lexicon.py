@@ -53,7 +53,7 @@ def test_phrases_are_one_word():
     ("со стороны игрока", ("END", "near")), ("на противоположной стороне", ("END", "far")),
     ("к себе", ("END", "near")), ("свой угол", ("END", "near")),
 ])
-def test_near_and_far_phrases_of_terms_md(phrase, tag):  # Q2
+def test_near_and_far_phrases_players_use(phrase, tag):  # Q2
     words = tag_words(f"в левый угол {phrase.upper()}")
     assert [w.text for w in words] == ["в", "левый", "угол", phrase.upper()]
     assert tag in words[-1].tags
@@ -125,3 +125,19 @@ def test_decomposed_yo_and_short_i_read_like_composed():
     assert parse(text) == parse("шестеркой тройку чисто в левый угол")
     bad = parse(unicodedata.normalize("NFD", "тройку чисто в левый угол абвгдё"))
     assert bad.code == "unknown_word" and bad.span[1] == len(unicodedata.normalize("NFD", "тройку чисто в левый угол абвгдё"))
+
+
+def test_near_words_are_one_edit_away_and_words_of_the_language():
+    from pyramid_referee.grammar.typos import distance_at_most_one, near_words
+
+    assert distance_at_most_one("чсито", "чисто")  # two neighbours swapped
+    assert distance_at_most_one("чисо", "чисто") and distance_at_most_one("чистоо", "чисто")
+    assert distance_at_most_one("чиста", "чисто")
+    assert not distance_at_most_one("чстио", "чисто") and not distance_at_most_one("чи", "чисто")
+    assert "четырнадцатый" in near_words("четырнадцатй")
+    vocab = set(vocabulary())
+    for typed in ("четырнадцатй", "шестерк", "угл", "правй"):
+        got = near_words(typed)
+        assert got and all(w in vocab and distance_at_most_one(typed, w.replace("ё", "е")) for w in got)
+    assert "чисто" not in near_words("чисто")  # a word is no slip of itself
+    assert near_words("ab") == [] and near_words("я" * 200) == []

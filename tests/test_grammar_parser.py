@@ -107,7 +107,32 @@ def test_ball_not_on_table():
     assert r.code == "ball_not_on_table" and r.params["ball"] == 6
 
 
-def test_over_60_words_refused_at_once():
+def test_a_call_longer_than_any_real_one_is_refused_with_the_limit_named():  # C4
+    words = parse("ну " * 40 + "тройку чисто в левый угол")
+    assert words.code == "too_long" and words.params["limit"] == 40
+    assert "40 слов" in words.message() and "40 words" in words.message("en")
+    chars = parse("тройку чисто в левый угол, " + "а" * 300)
+    assert chars.code == "too_long" and chars.reason == "chars" and chars.params["limit"] == 300
+    assert "300 знаков" in chars.message() and "300 characters" in chars.message("en")
+    assert chars.span == (0, 327)
+    # the longest real calls are well inside both limits, and spaces around do not count
+    template = "тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в правый дальний угол"
+    assert isinstance(parse(template), Call)
+    assert isinstance(parse("  тройку чисто в левый угол" + " " * 400), Call)
+
+
+def test_a_huge_call_is_refused_before_any_word_is_read(monkeypatch):
+    from pyramid_referee.grammar import parser
+
+    def no_lexing(*args, **kwargs):  # a test double: reading words is the work not to do
+        raise AssertionError("the words of a too-long call were read")
+
+    monkeypatch.setattr(parser, "tag_words", no_lexing)
+    r = parse("тройку " * 25_000)  # 150 KB, the size a marker once stored
+    assert r.code == "too_long" and r.reason == "chars"
+
+
+def test_over_40_words_refused_at_once():
     r = parse("тройку " * 100_000)
     assert r.code == "too_long"
     start = time.perf_counter()
@@ -194,7 +219,7 @@ def test_c9_short_cardinal_is_ball_or_cushions():
     assert parse("тройку от двойки в середину").route == (("cue", 3), (3, 2), (3, "pocket"))
 
 
-# -- corrections (C9, issue 8): a correction replaces the part it says and keeps the rest -----
+# -- corrections (C9): a correction replaces the part it says and keeps the rest -----
 
 @pytest.mark.parametrize("text, ball, pocket, route", [
     ("не тройку, а пятёрку чисто в правый угол", 5, Pocket("corner", "right"), (("cue", 5), (5, "pocket"))),
@@ -237,3 +262,18 @@ def test_a_correction_that_cannot_be_placed_is_refused_with_its_reason(text, rea
 
 def test_a_correction_before_any_call_word_is_no_correction():
     assert parse("нет, тройку чисто в левый угол") == parse("тройку чисто в левый угол")
+
+
+def test_the_phrases_of_a_call_are_named_records():
+    from pyramid_referee.grammar.items import Item, Tok
+    from pyramid_referee.grammar.lexicon import tag_words
+    from pyramid_referee.grammar.parser import _parse_lattice, _taggings
+
+    options = _taggings(tag_words("тройку от шестёрки в левый угол"))
+    assert all(isinstance(t, Tok) for opts in options for t in opts)
+    (reading,), error = _parse_lattice(options)
+    assert all(isinstance(i, Item) for i in reading)
+    assert [(i.kind, i.value, i.start, i.end) for i in reading if i.kind != "pocket"] == [
+        ("called", 3, 0, 6), ("kiss", 6, 7, 18)]
+    pocket = next(i for i in reading if i.kind == "pocket")
+    assert ("SIDE", "left") in pocket.value and (pocket.start, pocket.end) == (19, 31)

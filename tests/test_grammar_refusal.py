@@ -59,8 +59,8 @@ def test_refusals_are_values():
 
 
 def test_quoted_words_are_cut_and_escaped():
-    r = parse("я" * 10_000)
-    assert r.code == "unknown_word" and r.span == (0, 10_000)
+    r = parse("я" * 290)  # the longest word a call of at most 300 characters holds
+    assert r.code == "unknown_word" and r.span == (0, 290)
     assert len(r.message()) < 200
     assert "\\u0000" in parse("тройку \x00 чисто").message()
 
@@ -177,7 +177,7 @@ def test_a_side_word_after_the_pocket_noun_names_the_side(text, kind, side):  # 
         assert (call.pocket.kind, call.pocket.side, call.pocket.end) == (kind, side, None)
 
 
-def test_an_end_word_says_corner():  # Q2, terms.md
+def test_an_end_word_says_corner():  # Q2
     for text in ("в правый дальний", "в левую дальнюю лузу", "в ближнюю левую", "в левый к себе",
                  "в свой левый"):
         call = parse(f"тройку чисто {text}")
@@ -192,7 +192,7 @@ def test_chuzhoi_is_the_object_ball_never_a_pocket():  # C5
     assert parse("чужой чисто в левый угол", balls_left=[3]).ball is None  # C5 as before
 
 
-# «чужой» is the object ball (C5, terms.md) in every word order: said among the pocket's
+# «чужой» is the object ball (C5) in every word order: said among the pocket's
 # words it is refused with one reason, and the hint keeps the other pocket words said.
 @pytest.mark.parametrize("text", [
     "тройку чисто в чужой угол", "тройку чисто в правый чужой угол", "тройку чисто в чужой правый угол",
@@ -323,3 +323,54 @@ def test_the_template_way_is_not_judged_in_ball_and_pocket():  # C7: the way, pl
 
     assert explain(text, mode="ball_and_pocket").to_json()["way_not_judged"] == [
         "тремя шарами такими-то, от шара такого-то"]
+
+
+# -- a number no ball has: «шара 16 нет», in digits or in words (C2: balls are 1 to 15) ---------
+
+@pytest.mark.parametrize("text, said, n", [
+    ("шестнадцатый чисто в левый угол", "шестнадцатый", 16),
+    ("тройку шестнадцатым шаром в середину", "шестнадцатым", 16),
+    ("от шестнадцатого в угол", "шестнадцатого", 16),
+    ("двадцать первый чисто в левый угол", "двадцать первый", 21),
+    ("нулевой чисто в левый угол", "нулевой", 0),
+    ("16 чисто в левый угол", "16", 16),  # the digits and the words say the same
+    ("шар номер 20 в угол", "20", 20),
+])
+def test_a_number_no_ball_has_is_refused_as_no_such_ball_not_as_an_unknown_word(text, said, n):
+    r = parse(text)
+    assert r.code == "unknown_word" and r.reason == "ball_out_of_range"  # the code digits have had
+    assert r.params["n"] == n and text[r.span[0]:r.span[1]] == said
+    assert f"шара {n} нет" in r.message() and "неизвестное слово" not in r.message()
+    assert f"there is no ball {n}" in r.message("en")
+    assert "от 1 до 15" in r.hint()
+
+
+# -- a typo gets the word it is a slip of, when the call reads with it (and only then) ---------
+
+@pytest.mark.parametrize("text, typed, meant", [
+    ("четырнадцатй чисто в левый угол", "четырнадцатй", "четырнадцатый"),  # a letter left out
+    ("четырнадцатй", "четырнадцатй", "четырнадцатый"),
+    ("тройку чисто в правй угол", "правй", "правый"),
+    ("тпройку чисто в левый угол", "тпройку", "тройку"),                 # a letter added
+    ("тройку от шестерк в левый угол", "шестерк", "шестёрки"),
+    ("пятерку прмо в середину", "прмо", "прямо"),
+    ("тройку чисто в левый угл", "угл", "угол"),
+])
+def test_a_typo_gets_the_word_it_is_a_slip_of_in_the_hint(text, typed, meant):
+    r = parse(text)
+    assert r.code == "unknown_word" and r.params["word"] == typed  # still refused: never a silent repair
+    assert r.reason == "typo" and r.params["suggestion"] == meant
+    assert r.hint().startswith(f"«{meant}»?") and r.hint("en").startswith(f"«{meant}»?")
+    example = r.hint().split("«")[2].split("»")[0]
+    assert not isinstance(parse(example), Refusal), example  # the example is a call
+
+
+@pytest.mark.parametrize("text", [
+    "тройку чисто в левый угол пожалуйста быстро",  # no word of the language is near «быстро»
+    "трйку чисто ит в левый угол",                  # two slips: no reading to be sure of
+    "тройку чисто в лево угол",                      # «левой» is one edit away, but the call does not read
+])
+def test_no_suggestion_without_a_confident_one(text):
+    r = parse(text)
+    assert r.code == "unknown_word" and r.reason == "" and "suggestion" not in r.params
+    assert "?" not in r.hint()

@@ -17,7 +17,7 @@ POCKETS = st.one_of(
 @st.composite
 def calls(draw):
     """(call, mode, balls_left, pocket_precision) in the shape the call language can
-    say (DESIGN.md); a corner without a side comes with pocket_precision "any" (Q2),
+    say; a corner without a side comes with pocket_precision "any" (Q2),
     any other pocket with either setting."""
     pocket = draw(POCKETS)
     if pocket.kind == "corner" and pocket.side is None:

@@ -14,9 +14,10 @@ import pytest
 
 from pyramid_referee import cli
 from pyramid_referee.match.store import Store
-from test_cli_voice import (FileMic, MarkerAtThePad, _an_endless_microphone_after_a_call, cached_korean_model,  # noqa: F401 (fixtures)
-                            korean_stand_ins, needs_espeak)
-from test_listen import ko_model  # noqa: F401 (a fixture)
+from test_cli_voice import (FileMic, MarkerAtThePad, ScorerAtTheKeyboard,  # noqa: F401 (fixtures)
+                            _an_endless_microphone_after_a_call, cached_korean_model, korean_stand_ins,
+                            needs_espeak)
+from test_listen import ko_model, say  # noqa: F401 (fixtures)
 from club_helpers import (  # noqa: E402
     register_table as _register,
     local_strokes as _local,
@@ -47,7 +48,7 @@ def test_listen_with_club_sends_the_strokes_it_judges_to_the_club_server(
     db = tmp_path / "m.db"
     table_id = _register(club_url, db, "Стол 1")
     s, mics = _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch)
-    monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(s.clicks[0] + 0.05, "биток 3, 3 в середину")]))
     rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--mode", "clean", "--club", club_url])
     out = capsys.readouterr().out
     assert rc == 0, out
@@ -175,3 +176,194 @@ def test_a_strike_is_decided_settle_after_it_and_the_next_waits_until_the_stroke
         assert live.report(entered) is False and "клуб: на связи, в очереди 1 удар" in out.getvalue()
         assert block()  # now the waiting strike is decided
         assert live.decided.get_nowait()[1].strike > d.strike
+
+
+# --- Q13: a missed strike never costs the call; Q14: a false strike taken back ----------------------
+
+@needs_espeak
+def test_Q13_listen_an_outcome_typed_with_no_strike_heard_takes_the_call_and_is_marked(
+        korean_stand_ins, monkeypatch, tmp_path, capsys):
+    """From the microphone: the call, then no strike heard; the scorer types the outcome. Once the
+    detector had the time to decide a strike before it, the stroke takes the standing call."""
+    call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(call_end + 0.3, "биток 3, 3 в середину")]))
+    db = tmp_path / "m.db"
+    rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--mode", "clean"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "удар не услышан — заказ взят по вводу исхода: заказ принят" in out and "#1 " in out
+    with Store(db) as store:
+        [row] = store.strokes(store.latest())
+    assert row.record.call_status == "accepted" and row.record.call["ball"] == 3
+    assert row.record.strike["heard"] is False
+    assert row.record.strike["note"] == "удар не услышан — заказ взят по вводу исхода"
+    assert row.record.strike["outcome"] >= call_end + 0.2  # typed then (0.3 s), on the audio clock
+
+
+def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_the_next(
+        ko_model, say, tmp_path, monkeypatch):
+    """Enter (the strike, --strike key) between the call's words voids it (C10); «!» for the
+    outcome takes the strike back: nothing is stored, the call stands again, the next strike
+    takes it and the record keeps the strike taken back."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from pyramid_referee.referee import listen
+    from pyramid_referee.referee.live import TAKEN_BACK, LiveRun, Opened
+    from pyramid_referee.voice.audio import file_frames
+    from test_listen import KO_WORDS, KoGrammar, Scene, _session, silence
+
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15))
+    mid = s.now
+    s.add(say("음악")).add(silence(1.5))
+    real = s.now
+    s.add(silence(1.0))
+    frames = iter(file_frames(s.write(tmp_path / "q14.wav"), 10))
+    store, session = _session(tmp_path)
+    with store:
+        referee = listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse,
+                                     mentions_call=KoGrammar.mentions_call, lang="en")
+        out = io.StringIO()
+        live = LiveRun(Console(file=out, highlight=False), Opened(store, session, referee, None),
+                       SimpleNamespace(strike="key", pad=False, why=False, speak=False), "en")
+
+        def until(t):  # the audio thread's work, block by block, up to the audio time t
+            for frame in frames:
+                live.feed(frame, True)
+                live.take_key_strikes()
+                if live.decide_due() or referee.time >= t:
+                    return
+
+        until(mid)
+        live.strike_requests.put(None)  # Enter, between the words
+        until(mid + 5)
+        kind, d = live.decided.get_nowait()
+        assert d.status == "late" and d.strike == pytest.approx(mid, abs=0.021)  # the block after
+        monkeypatch.setattr("builtins.input", lambda prompt="": "!")
+        assert live.judge() is TAKEN_BACK
+        assert store.strokes(session.id) == [] and not live.awaiting.is_set()
+        assert "снят маркёром" in out.getvalue()
+        until(real)
+        live.strike_requests.put(None)  # the real strike
+        until(real + 5)
+        kind, d2 = live.decided.get_nowait()
+        assert (d2.status, d2.heard) == ("accepted", "오른쪽 음악")  # the call counts again
+        monkeypatch.setattr("builtins.input", lambda prompt="": "биток 3, 3 в середину")
+        entered = live.judge()
+        assert entered.record.call_status == "accepted"
+        assert entered.record.strike["taken_back"] == [round(d.strike, 6)]
+        assert entered.record.strike["t"] == round(d2.strike, 6) and entered.record.strike["heard"] is True
+
+
+def _pad_run(ko_model, tmp_path, wav):
+    """listen --pad's steps over a match (no threads): the LiveRun, and a feeder of the audio."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from pyramid_referee.referee import listen
+    from pyramid_referee.referee.live import LiveRun, Opened
+    from pyramid_referee.voice.audio import file_frames
+    from test_listen import KO_WORDS, KoGrammar, _session
+
+    store, session = _session(tmp_path)
+    referee = listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse,
+                                 mentions_call=KoGrammar.mentions_call, lang="en")
+    out = io.StringIO()
+    live = LiveRun(Console(file=out, highlight=False), Opened(store, session, referee, None),
+                   SimpleNamespace(strike="key", pad=True, why=False, speak=False), "en")
+    frames = iter(file_frames(wav, 10))
+
+    def until(t):
+        for frame in frames:
+            live.feed(frame, True)
+            live.take_key_strikes()
+            if live.decide_due() or referee.time >= t:
+                return
+
+    return store, live, until, out
+
+
+def _the_pad(store, mid):
+    """The marker's pad in another program: the stroke entered with the standing call, as
+    POST /api/strokes does."""
+    from pyramid_referee.match.session import Session
+
+    pad = Session(store, mid, lang="ru")
+    st = pad.standing()
+    return pad.enter(st.reading.text, "биток 3, 3 в середину", reading=st.reading, strike=st.strike_note())
+
+
+def test_Q13_listen_pad_stores_the_heard_call_with_no_strike_so_the_pad_takes_it(ko_model, say, tmp_path):
+    from test_listen import Scene, silence
+
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(2.0))
+    store, live, until, _ = _pad_run(ko_model, tmp_path, s.write(tmp_path / "q13pad.wav"))
+    with store:
+        until(s.now)
+        live.publish_heard()
+        st = live.session.standing()
+        assert st.source == "listen" and st.strike is None and st.reading.status == "accepted"
+        version = live.session.standing_version()
+        live.publish_heard()
+        assert live.session.standing_version() == version  # the same call is not written again
+        entered = _the_pad(store, live.session.id)
+        assert entered.record.call_status == "accepted" and entered.record.strike["heard"] is False
+        assert live.follow_pad() is False  # the pad's stroke is read; the match goes on
+        assert live.referee.previous == pytest.approx(live.referee.time)  # the next calls start after it
+        live.publish_heard()
+        assert live.session.standing() is None  # that call was the stroke's: nothing new stands
+
+
+def test_Q14_listen_pad_follows_a_strike_taken_back_on_the_pad_and_the_call_counts_for_the_next(
+        ko_model, say, tmp_path):
+    from test_listen import Scene, silence
+
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15))
+    mid = s.now
+    s.add(say("음악")).add(silence(1.5))
+    real = s.now
+    s.add(silence(1.0))
+    store, live, until, out = _pad_run(ko_model, tmp_path, s.write(tmp_path / "q14pad.wav"))
+    with store:
+        until(mid)
+        live.strike_requests.put(None)  # a false strike between the words
+        until(mid + 5)
+        _, d = live.decided.get_nowait()
+        assert d.status == "late"
+        live.hand_to_pad(d)
+        st = live.session.standing()
+        assert st.voided_by_strike
+        from pyramid_referee.match.session import Session
+
+        Session(store, live.session.id, lang="ru").take_back_strike(st)  # the pad's button
+        live.follow_pad()
+        assert live.referee.revocable is None and "снят маркёром" in out.getvalue()
+        until(real)
+        live.strike_requests.put(None)  # the real strike
+        until(real + 5)
+        _, d2 = live.decided.get_nowait()
+        assert (d2.status, d2.heard) == ("accepted", "오른쪽 음악")  # the call counts again
+        live.hand_to_pad(d2)
+        entered = _the_pad(store, live.session.id)
+        assert entered.record.call_status == "accepted"
+        assert entered.record.strike == {"heard": True, "t": round(d2.strike, 6), "taken_back": [round(d.strike, 6)]}
+
+
+@needs_espeak
+def test_Q13_listen_with_key_strikes_an_outcome_typed_instead_of_enter_takes_the_call(
+        korean_stand_ins, monkeypatch, tmp_path, capsys):
+    """--strike key: the scorer missed the strike's Enter and types the outcome: the stroke takes
+    the standing call, marked, with the time it was typed."""
+    call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(call_end + 0.2, "биток 3, 3 в середину")]))
+    db = tmp_path / "m.db"
+    rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--strike", "key"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "удар не услышан — заказ взят по вводу исхода: заказ принят" in out
+    with Store(db) as store:
+        [row] = store.strokes(store.latest())
+    assert row.record.call_status == "accepted" and row.record.strike["heard"] is False
+    assert call_end + 0.1 <= row.record.strike["outcome"] < call_end + 5  # typed at 0.2 s

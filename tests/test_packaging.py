@@ -1,4 +1,4 @@
-"""DESIGN.md: grammar/, voice/, rules/ are importable as subpackages of pyramid_referee."""
+"""grammar/, voice/, rules/ are importable as subpackages of pyramid_referee."""
 
 import importlib
 import subprocess

@@ -354,7 +354,7 @@ def test_a_damaged_record_is_a_clear_error(store):
         Session(store, s.id)
 
 
-# -- a mistake changes nothing (issue 8, item 5) ---------------------------------------------------
+# -- a mistake changes nothing ---------------------------------------------------
 
 def run_interactive(store, lines, answers, *, match_id=None):
     """play as on a terminal, the marker's one-key answers given in order."""

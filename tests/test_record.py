@@ -283,3 +283,16 @@ def test_after_an_outcome_that_cannot_be_the_later_calls_are_still_read():
     checked = check_record(lines)
     kinds = [(p.line, p.kind) for p in checked.problems]
     assert (2, "outcome") in kinds and (3, "call") in kinds, kinds
+
+
+def test_a_line_parses_to_a_named_record():
+    from pyramid_referee.match.record import HeaderLine, RecordStroke, parse_line
+
+    header = parse_line("Игроки: Иван, Пётр")
+    assert isinstance(header, HeaderLine)
+    assert (header.key, header.key_col, header.value, header.value_col) == ("Игроки", 1, "Иван, Пётр", 9)
+    stroke = parse_line("Иван: тройку в угол (не принят) | биток 6 | 3 : -5")
+    assert isinstance(stroke, RecordStroke)
+    assert (stroke.player, stroke.call, stroke.call_col, stroke.refused_mark) == ("Иван", "тройку в угол", 7, True)
+    assert (stroke.outcome, stroke.score) == ("биток 6", (3, -5))
+    assert parse_line("Пётр: без заказа | биток 9").call is None and parse_line("# a comment") is None

@@ -1,5 +1,5 @@
 """Hypothesis over random legal games: invariants the rules keep whatever happens, and
-every stroke checked against a small independent model of RULES.md.
+every stroke checked against a small independent model of the rules (docs/rules.md).
 
 Bookkeeping invariants:
 
@@ -10,7 +10,7 @@ Bookkeeping invariants:
 - undo then redo gives the same state; a stroke after an undo drops the redo branch;
   replaying the history gives the same state.
 
-The model (``Model`` below) is written from RULES.md, not from the engine: it keeps
+The model (``Model`` below) is written from the rules text (docs/rules.md), not from the engine: it keeps
 its own scores, table, turn, cue ball in hand, quiet-penalty counters and phase, and
 after every stroke the engine's state must equal it. It covers the fouls а б в ж and
 the given ones (P1), one penalty of ``settings.penalty`` (P2, P4) under the Q1 floor or
@@ -75,7 +75,7 @@ def straight_route(b):
 
 
 def route_held(route, ball, events) -> bool:
-    """Q10 as RULES.md words it, for the routes the generator makes: every declared
+    """Q10 as the rules word it, for the routes the generator makes: every declared
     contact in order; the called ball's own contacts exactly the declared ones; C2/C3:
     with no other ball declared, the cue ball's first contact is the called ball."""
     def key(e):
@@ -102,7 +102,7 @@ def route_held(route, ball, events) -> bool:
 
 
 class Model:
-    """RULES.md's bookkeeping, independent of the engine (see the module docstring)."""
+    """The rules' bookkeeping, independent of the engine (see the module docstring)."""
 
     def __init__(self, settings: Settings, start) -> None:
         self.s = settings
@@ -335,7 +335,7 @@ def test_random_games_keep_the_invariants(settings, data):
         v = m.stroke(call, outcome, call_status=status)
         after = m.state
         want = model.stroke(call, outcome, status)
-        # the stroke as the model reads RULES.md
+        # the stroke as the model reads the rules
         assert set(v.fouls) == want["fouls"]
         assert sorted(v.counted) == sorted(want["counted"])
         assert engine_view(m) == model.snapshot(), (before, call, outcome, status)

@@ -1,4 +1,4 @@
-"""Judging a stroke, clause by clause (RULES.md). Each test is named after the
+"""Judging a stroke, clause by clause (docs/rules.md). Each test is named after the
 clause or policy it shows; the outcomes are synthetic (hand-written events)."""
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ def start(a, b, table, to_play="A", **kw):
     return {"scores": {"A": a, "B": b}, "on_table": table, "to_play": to_play, **kw}
 
 
-def off_table_worth(table, settings=Settings()):
+def off_table_worth(table, settings=None):
+    settings = settings or Settings()
     return sum(settings.value(x) for x in range(1, 16) if x not in table)
 
 
@@ -209,7 +210,7 @@ def _quiet_penalty(**kw):
 
 def test_E2_forced_draw_three_quiet_penalty_strokes_each():
     m = Match(Settings(), ["A", "B"], start(50, 55, [1, 2, 3, 4, 5]))
-    for i in range(5):
+    for _ in range(5):
         v = m.stroke(None, _quiet_penalty(), call_status="none")
         assert v.result is None and v.quiet
     v = m.stroke(None, _quiet_penalty(), call_status="none")
@@ -219,7 +220,7 @@ def test_E2_forced_draw_three_quiet_penalty_strokes_each():
 
 def test_E2_forced_draw_needs_strokes_in_a_row():
     m = Match(Settings(), ["A", "B"], start(50, 55, [1, 2, 3, 4, 5]))
-    for i in range(4):
+    for _ in range(4):
         m.stroke(None, _quiet_penalty(), call_status="none")
     m.stroke(None, out(hit("cue", 3)), call_status="none")  # A: a plain stroke breaks the row
     m.stroke(None, _quiet_penalty(), call_status="none")  # B's third
@@ -230,7 +231,7 @@ def test_E2_forced_draw_needs_strokes_in_a_row():
 
 def test_E2_without_warning_penalties_do_not_count_to_a_forced_draw():
     m = Match(Settings(), ["A", "B"], start(50, 55, [1, 2, 3, 4, 5]))
-    for i in range(6):
+    for _ in range(6):
         m.stroke(None, out(fouls=["г"], positions_unchanged=True), call_status="none")
     assert m.state.result is None and m.state.quiet_penalties == (0, 0)
 
@@ -569,7 +570,7 @@ def test_P1i_balls_still_moving_may_fall_without_a_hit():
     assert e.value.field == "events[1].ball"
 
 
-# --- reviewer's probes (issue 3 review) --------------------------------------------------------
+# --- a reviewer's probes --------------------------------------------------------
 
 def test_C2_Q10_undeclared_carom_fails_a_call_where_no_other_ball_takes_part():
     # C2: the way is named exactly («чисто», «карамболем от шестёрки» …): a straight call is not

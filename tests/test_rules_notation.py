@@ -1,4 +1,4 @@
-"""The short outcome notation (rules/notation.py): text → the outcome JSON of DESIGN.md."""
+"""The short outcome notation (rules/notation.py): text → the outcome JSON (rules/outcome.py)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_P1a_miss_in_short_form_is_a_letter():
 
 
 def test_hits_in_order_design_route_example():
-    # DESIGN.md's route example as outcome events: cue→6, cue→11, 11→3, 3 into the middle.
+    # The call's route example as outcome events: cue→6, cue→11, 11→3, 3 into the middle.
     assert parse_outcome("биток 6, биток 11, 11 3, 3 в середину")["events"] == [
         {"type": "hit", "a": "cue", "b": 6},
         {"type": "hit", "a": "cue", "b": 11},
@@ -91,7 +91,7 @@ def test_P1_fouls_by_letter_or_word(text, letters):
 
 
 def test_P1_derived_letters_mean_their_events():
-    # а/б/в/ж are shown by events and flags, not carried as letters (DESIGN.md outcome).
+    # а/б/в/ж are shown by events and flags, not carried as letters (the outcome's JSON).
     with pytest.raises(NotationError) as e:
         parse_outcome("фол г б")
     assert e.value.column == 7 and "биток в" in e.value.message("ru")
@@ -194,7 +194,7 @@ def test_render_then_parse_round_trips(d):
     assert parse_outcome(render_outcome(d)) == d
 
 
-# -- pockets read as the call language reads them (issue 8) ---------------------------------
+# -- pockets read as the call language reads them ---------------------------------
 
 def _corpus_pockets():
     """The pocket phrases of the call corpus (corpora/calls/pocket_names.jsonl) with what the
@@ -334,3 +334,27 @@ def test_svoyu_seredinu_is_refused_as_a_middle_pocket_has_no_end():
     with pytest.raises(NotationError) as err:
         parse_outcome("3 в свою середину")
     assert "у средней лузы нет дальней и ближней" in err.value.message()
+
+
+@pytest.mark.parametrize("text, column, what", [
+    ("по заказу; не по заказу; 16 3", 12, "both 'as called' and 'not as called'"),
+    ("16 в левую лузу", 1, "there is no ball 16"),
+    ("3 3 16", 3, "3 cannot hit itself"),
+    ("3 в левую лузу; б", 5, "names both the corner and the middle pocket"),
+])
+def test_of_several_mistakes_the_first_written_is_the_one_named(text, column, what):
+    # the parse tree becomes records in the order written, and they are checked in that order
+    with pytest.raises(NotationError) as exc:
+        parse_outcome(text)
+    assert exc.value.column == column and what in exc.value.message("en")
+
+
+def test_the_parse_tree_becomes_named_records_in_the_order_written():
+    from pyramid_referee.rules.notation import Flag, Fouls, Motion, _parser, _ToRecords
+
+    items = _ToRecords().transform(_parser().parse("биток 6 борт; 6 в левый угол; фол г; с руки"))
+    assert [type(i) for i in items] == [Motion, Motion, Fouls, Flag]
+    cue, pocketed = items[0], items[1]
+    assert cue.subject.type == "CUE" and [s.kind for s in cue.steps] == ["ball", "cushion"]
+    assert [s.column for s in cue.steps] == [7, 9]
+    assert pocketed.steps[0].kind == "pocket" and [t.type for t in pocketed.steps[0].words] == ["LEFT", "CORNER"]

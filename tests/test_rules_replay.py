@@ -104,7 +104,7 @@ def test_blank_lines_are_skipped_and_line_numbers_kept():
 
 def _row(call_text, events, header=None):
     lines = ([header] if header else []) + [
-        '{"call": %s, "outcome": {"events": %s}}' % (json.dumps(call_text, ensure_ascii=False), json.dumps(events))]
+        '{"call": ' + json.dumps(call_text, ensure_ascii=False) + ', "outcome": {"events": ' + json.dumps(events) + "}}"]
     return replay_lines(lines).rows[0]
 
 
@@ -133,8 +133,8 @@ def test_Q9_default_clean_mode_refuses_a_call_without_its_way():
 def test_Q2_pocket_precision_setting_reaches_the_call_parser():
     # Q2 is a match setting: with "any", «в угол» without a side is a definite call.
     call = '"тройку чисто в угол"'
-    stroke = '{"call": %s, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, ' \
-             '{"type": "pocket", "ball": 3, "pocket": {"kind": "corner", "side": "left", "end": "far"}}]}}' % call
+    stroke = ('{"call": ' + call + ', "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, '
+              '{"type": "pocket", "ball": 3, "pocket": {"kind": "corner", "side": "left", "end": "far"}}]}}')
     strict = run(read_script([stroke]))
     assert strict.rows[0].call_status == "refused"
     loose = run(read_script(['{"settings": {"pocket_precision": "any"}}', stroke]))

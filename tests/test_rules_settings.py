@@ -1,4 +1,4 @@
-"""Match settings: RULES.md defaults, JSON keys, errors naming the setting."""
+"""Match settings: the rules' defaults (docs/rules.md), JSON keys, errors naming the setting."""
 
 from __future__ import annotations
 

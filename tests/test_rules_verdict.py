@@ -75,7 +75,7 @@ def test_E4_replay_start_message_does_not_say_again():
     assert "бьёт B с руки" in v.message("ru")
 
 
-# -- wording a Russian marker reads out (issue 8, item 3) ------------------------------------
+# -- wording a Russian marker reads out ------------------------------------
 
 CUE_IN_CORNER = {"type": "pocket", "ball": "cue", "pocket": {"kind": "corner", "side": "left", "end": "far"}}
 LATIN = __import__("re").compile(r"[A-Za-z]")

@@ -10,6 +10,9 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from hypothesis import settings as h_settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from pyramid_referee.match.store import (SCHEMA_VERSION, StandingRecord, Store, StoreError, StrokeRecord,
                                         default_db_path)
@@ -231,10 +234,6 @@ def test_default_path_env_and_platformdirs(monkeypatch, tmp_path):
 
 
 # ---------------------------------------------------------------- stateful: store + session vs a model
-
-from hypothesis import settings as h_settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 
 class StoreMachine(RuleBasedStateMachine):
@@ -517,7 +516,7 @@ def _v3_database(path):
 def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_club_link_and_position(db):
     _v3_database(db)
     with Store(db) as s:
-        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [r.seq for r in s.strokes(1)] == [1]
         assert s.con.execute("SELECT count(*) FROM club_link").fetchone()[0] == 0  # registered nowhere yet
         s.con.execute("INSERT INTO club_link VALUES ('host=club', 3, 'Стол 3', 'k')")
@@ -526,3 +525,37 @@ def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_c
     with Store(db) as s:
         assert s.con.execute("SELECT table_id, name FROM club_link").fetchall() == [(3, "Стол 3")]
         assert s.con.execute("SELECT match_id, action_id FROM club_sent").fetchall() == [(1, 2)]
+
+
+def _v4_database(path):
+    """A version 4 database (before the voice referee's note of the strike): v3 migrated by hand."""
+    from pyramid_referee.match.store import _MIGRATIONS
+
+    _v3_database(path)
+    con = sqlite3.connect(path)
+    con.executescript(_MIGRATIONS[3])
+    con.execute("INSERT INTO standing(match_id, present, text, status, source, strike, time, version)"
+                " VALUES (1, 1, 'тройку', 'refused', 'listen', 4.5, '2026-01-01T00:00:02.000Z', 3)")
+    con.execute("PRAGMA user_version=4")
+    con.commit()
+    con.close()
+
+
+def test_Q13_Q14_a_version_4_database_is_migrated_and_keeps_the_strike_notes_from_then_on(db):
+    _v4_database(db)
+    with Store(db) as s:
+        assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        [old] = s.strokes(1)
+        assert old.record.strike is None and old.to_json()["strike"] is None  # no voice referee then
+        version, standing = s.standing(1)
+        assert version == 3 and standing.strike == 4.5 and standing.taken_back == ()
+        s.take_back_strike(1, 4.5, StandingRecord("тройку", "refused", source="listen"))
+        assert s.standing(1)[1].taken_back == (4.5,)
+        note = {"heard": False, "outcome": None, "note": "удар не услышан — заказ взят по вводу исхода",
+                "taken_back": [4.5]}
+        assert s.add_stroke(1, rec(2, strike=note)) == 2
+        assert s.standing(1)[1] is None
+    with Store(db) as s:
+        assert s.strokes(1)[1].record.strike == note and s.strokes(1)[1].to_json()["strike"] == note
+        s.set_standing(1, StandingRecord("x", "none", source="listen", strike=9.0))
+        assert s.standing(1)[1].taken_back == ()  # the stroke took them with the call

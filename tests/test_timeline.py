@@ -390,3 +390,130 @@ def test_recorded_vosk_lines(name, want):
     assert [(d.status, d.heard) for d in ds] == want
     assert all(all(w.end < d.strike for w in u.top.words) for d in ds if d.status == "accepted"
                for u in utts if u.top.text == d.heard)
+
+
+# --- Q13: a missed strike never costs the call; Q14: the marker takes back a false strike ------
+
+def decide_all(g, utterances, strikes, **kw):
+    return tl.decide(utterances, strikes, parse=g.parse, mentions_call=g.mentions_call, **kw)
+
+
+def test_Q13_an_outcome_with_no_strike_heard_takes_the_standing_call(g):
+    [d] = decide_all(g, [utt(words(CALL, 0.5))], [], outcomes=[6.0])
+    assert (d.strike, d.outcome, d.status, d.heard, d.call["ball"]) == (None, 6.0, "accepted", CALL, 3)
+    assert not d.strike_heard and "Q13" in d.clauses
+    assert d.note == "удар не услышан — заказ взят по вводу исхода"
+    j = d.to_json()
+    assert j["strike"] is None and j["strike_heard"] is False and j["outcome"] == 6.0
+    assert j["note"] == d.note and j["status"] == "accepted"
+
+
+def test_Q13_a_refused_standing_call_is_taken_refused(g):
+    [d] = decide_all(g, [utt(words("двойку", 0.5))], [], outcomes=[4.0], lang="en")
+    assert (d.status, d.heard, d.strike) == ("rejected", "двойку", None)
+    assert d.note == "strike not heard — call taken when the outcome was entered"
+
+
+def test_Q13_a_call_begun_after_the_last_table_sound_is_not_taken(g):
+    """The balls moved (table sounds at 3.0 and 3.6), then the next player began his call: it is
+    the next stroke's. The call finished before the last table sound stands; the new one goes
+    to the next strike."""
+    first, nxt = utt(words(CALL, 0.5)), utt(words("двойку прямо в середину", 4.5))
+    q13, second = decide_all(g, [first, nxt], [9.0], outcomes=[7.0], sounds=[3.0, 3.6])
+    assert (q13.strike, q13.status, q13.call["ball"]) == (None, "accepted", 3)
+    assert (second.strike, second.status, second.call["ball"]) == (9.0, "accepted", 2)
+
+
+def test_Q13_a_call_still_spoken_at_the_last_table_sound_is_not_taken(g):
+    """Not finished at the last table sound: not the standing call; the one before it stands."""
+    earlier, spoken = utt(words("двойку прямо в середину", 0.0)), utt(words(CALL, 3.0))
+    [d] = decide_all(g, [earlier, spoken], [], outcomes=[8.0], sounds=[2.0, 3.5])
+    assert (d.status, d.call["ball"]) == ("accepted", 2)
+
+
+def test_Q13_without_table_sounds_the_outcome_itself_is_the_cut(g):
+    [d] = decide_all(g, [utt(words(CALL, 0.5)), utt(words("двойку прямо", 6.8))], [], outcomes=[7.0])
+    assert (d.status, d.call["ball"]) == ("accepted", 3)  # «двойку прямо…» still going on at 7.0
+
+
+def test_Q13_an_outcome_after_a_heard_strike_is_that_strikes_and_adds_nothing(g):
+    ds = decide_all(g, [utt(words(CALL, 0.5))], [3.0], outcomes=[6.0])
+    assert [(d.strike, d.status) for d in ds] == [(3.0, "accepted")]
+    assert ds[0].to_json() == decide(g, [utt(words(CALL, 0.5))], [3.0])[0].to_json()  # as without outcomes
+
+
+def test_Q13_strokes_alternate_heard_and_not_heard_each_with_its_own_call(g):
+    us = [utt(words(CALL, 0.5)), utt(words("двойку прямо в середину", 8.0)), utt(words("пятёрку в середину", 15.0))]
+    ds = decide_all(g, us, [3.0, 17.0], outcomes=[6.0, 12.0, 20.0])
+    assert [(d.strike, d.outcome, d.status, d.call["ball"]) for d in ds] == [
+        (3.0, None, "accepted", 3), (None, 12.0, "accepted", 2), (17.0, None, "accepted", 5)]
+
+
+def test_Q14_a_taken_back_strike_is_void_and_the_call_it_made_late_counts_again(g):
+    u = utt(words(CALL, 1.0))  # a false strike at 1.5, inside the call's words
+    before = decide_all(g, [u], [1.5, 9.0])
+    assert [d.status for d in before] == ["late", "rejected"]  # the player lost his call
+    false, real = decide_all(g, [u], [1.5, 9.0], taken_back=[1.5])
+    assert (false.strike, false.status, false.taken_back) == (1.5, "late", True)
+    assert false.note == "снят маркёром" and "Q14" in false.clauses
+    assert false.to_json()["taken_back"] is True and false.to_json()["note"] == "снят маркёром"
+    assert (real.strike, real.status, real.heard, real.call["ball"]) == (9.0, "accepted", CALL, 3)
+    assert "taken_back" not in real.to_json()
+
+
+def test_Q14_then_Q13_the_voided_call_counts_when_the_outcome_is_entered(g):
+    """The false strike taken back, the real one not heard: the outcome takes the call."""
+    false, q13 = decide_all(g, [utt(words(CALL, 1.0))], [1.5], taken_back=[1.5], outcomes=[7.0])
+    assert false.taken_back and (q13.strike, q13.status, q13.call["ball"]) == (None, "accepted", 3)
+
+
+def test_Q14_a_take_back_that_names_no_strike_is_refused(g):
+    with pytest.raises(tl.EventError, match="no strike at 2.0 s to take back"):
+        decide_all(g, [], [1.5], taken_back=[2.0], lang="en")
+
+
+def test_Q13_Q14_the_new_events_are_read_from_lines(g):
+    lines = [json.dumps({"result": [{"word": w.word, "start": w.start, "end": w.end} for w in words(CALL, 1.0)]},
+                        ensure_ascii=False),
+             '{"strike": 1.5}', '{"taken_back": 1.5}', '{"sound": 3.0}', '{"outcome": 7.0}']
+    ev = tl.read_timeline(lines)
+    assert ([s.time for s in ev.strikes], [o.time for o in ev.outcomes], [t.time for t in ev.taken_back],
+            [s.time for s in ev.sounds]) == ([1.5], [7.0], [1.5], [3.0])
+    assert tl.read_events(lines)[1] == ev.strikes  # the old reader still gives utterances and strikes
+    false, q13 = ev.decide(parse=g.parse, mentions_call=g.mentions_call)
+    assert false.taken_back and q13.status == "accepted" and q13.outcome == 7.0
+    with pytest.raises(tl.EventError) as bad:
+        tl.read_timeline(['{"outcome": -1}'])
+    assert bad.value.line == 1 and bad.value.field == "outcome"
+
+
+def test_Q13_Q14_describe_says_the_mark():
+    from pyramid_referee.referee import listen
+
+    q13 = tl.Decision(None, "accepted", None, CALL, None, ("C9", "Q13"), outcome=7.0,
+                      note="удар не услышан — заказ взят по вводу исхода")
+    assert listen.describe(q13, "ru") == f"удар не услышан — заказ взят по вводу исхода: заказ принят: {CALL}"
+    void = tl.Decision(1.5, "late", None, CALL, "заказ недействителен", ("C10", "Q14"), taken_back=True,
+                       note="снят маркёром")
+    assert listen.describe(void, "ru").startswith("удар 1.50 с: заказ недействителен")
+    assert listen.describe(void, "ru").endswith(" — снят маркёром")
+
+
+def test_Q13_Q14_timeline_command_reads_outcomes_and_take_backs(tmp_path, capsys, monkeypatch):
+    from pyramid_referee import cli
+
+    g = FakeGrammar()
+    monkeypatch.setattr(tl, "_grammar", lambda: (g.parse, g.mentions_call))
+    ev = tmp_path / "events.jsonl"
+    ev.write_text("\n".join([
+        json.dumps({"result": [{"word": w.word, "start": w.start, "end": w.end} for w in words(CALL, 1.0)]},
+                   ensure_ascii=False),
+        '{"strike": 1.5}', '{"taken_back": 1.5}', '{"sound": 3.0}', '{"outcome": 7.0}']), encoding="utf-8")
+    assert cli.main(["timeline", str(ev), "--json"]) == 0
+    false, q13 = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert false["strike"] == 1.5 and false["taken_back"] is True and false["note"] == "снят маркёром"
+    assert q13["strike"] is None and q13["strike_heard"] is False and q13["status"] == "accepted"
+    assert q13["outcome"] == 7.0 and q13["note"] == "удар не услышан — заказ взят по вводу исхода"
+    ev.write_text('{"strike": 1.5}\n{"taken_back": 2.5}\n', encoding="utf-8")
+    assert cli.main(["timeline", str(ev)]) == 2
+    assert "строка 2" in capsys.readouterr().err

@@ -275,7 +275,7 @@ def test_absolute_paths_and_links_are_refused(tmp_path, entries, links):
 
 
 def test_an_archive_without_a_model_is_refused(tmp_path, server):
-    archive = make_zip(server.folder / "notmodel.zip", {"readme.txt": b"hello"})
+    make_zip(server.folder / "notmodel.zip", {"readme.txt": b"hello"})
     with pytest.raises(ModelError, match="holds no whole Vosk model"):
         vm.download_model(tmp_path / "c", url=server.url("notmodel.zip"), size=None, md5=None, lang="en")
     assert not (tmp_path / "c" / vm.MODEL_NAME).exists()

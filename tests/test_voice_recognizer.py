@@ -10,7 +10,6 @@ runs only where a Russian model is present.
 from __future__ import annotations
 
 import functools
-import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -155,7 +154,7 @@ def test_restricted_recognizer_hears_only_grammar_words(ko_model, tmp_path):
     assert "서울" not in [w["word"] for r in run(rec2, audio)[0] for w in r["result"]]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7 (blocked until recordings from a real table exist): the strike detector takes some of the Korean "
+@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
                    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
                    "covered by the Vosk test doubles")
 @needs_ko

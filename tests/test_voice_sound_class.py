@@ -72,7 +72,7 @@ def test_the_table_is_labelled_by_source_recording(table):
 def test_labelling_onsets_from_the_truth():
     """An onset within 20 ms of a placed sound is that sound; a later knock of it (within 250 ms)
     is left out; one inside a call is speech; one elsewhere in a quiet room is left out."""
-    class O:
+    class Onset:
         def __init__(self, t):
             self.time = t
 
@@ -81,7 +81,7 @@ def test_labelling_onsets_from_the_truth():
              "late_sounds": [], "rack": [{"t": 9.0, "kind": "ball", "name": "ball_8ballypool_1.wav"}],
              "other": [], "claps": [{"t": 6.0}], "calls": [{"start": 0.5, "end": 1.6}], "chatter": [],
              "noise": "pink"}
-    rows = fit_sound_model.label([O(2.01), O(2.1), O(2.49), O(6.0), O(1.0), O(4.0), O(9.01)], truth)
+    rows = fit_sound_model.label([Onset(2.01), Onset(2.1), Onset(2.49), Onset(6.0), Onset(1.0), Onset(4.0), Onset(9.01)], truth)
     got = [(lab, src, round(o.time, 2)) for lab, src, o in rows]
     assert got == [("tip", "vrcbce", 2.01), ("ball", "vrcbce", 2.49), ("clap", "synthetic", 6.0),
                    ("speech", "espeak", 1.0), ("ball", "8ballypool", 9.01)]

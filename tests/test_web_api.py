@@ -1,4 +1,4 @@
-"""The JSON API of ``serve`` (DESIGN.md, ``serve``), through Starlette's TestClient.
+"""The JSON API of ``serve`` (docs/serve.md), through Starlette's TestClient.
 
 What a pad or another program may do, what it may not (no PIN, a wrong PIN, another site,
 bad input), and that whatever it does lands in the same store as ``play`` writes.
@@ -366,3 +366,148 @@ def test_a_call_heard_by_another_program_reaches_the_board_within_a_second(serve
         time.sleep(0.05)
     assert sc["status"] == "accepted" and sc["source"] == "listen" and sc["strike"] == 4.25
     assert sc["heard_line"] == "услышан голосовым судьёй, удар на 4.25 с"
+
+
+# -- an empty pad is no outcome -------------------------------------------------------------------
+
+PLAY_EMPTY = "исход не указан (пустой исход — «ничего» или «-»)"  # play's refusal of an empty outcome
+
+
+@pytest.mark.parametrize("outcome", [
+    {}, {"events": [], "fouls": []}, {"events": [], "fouls": [], "from_hand": None, "warned": False},
+    {"events": [], "route_ok": None}, "", "   ",
+])
+def test_an_empty_outcome_is_refused_as_play_refuses_it_and_nothing_is_recorded(served, outcome):
+    client, db, mid = served
+    client.post("/api/call", json={"call": CALL}, headers=AUTH)
+    before = client.get("/api/state").json()
+    r = client.post("/api/strokes", json={"outcome": outcome}, headers=AUTH)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == PLAY_EMPTY
+    out = subprocess.run([sys.executable, "-m", "pyramid_referee", "play", "--db", str(db.parent / "p.db"),
+                          "--players", "Иван", "Пётр"], input=f"{CALL} | \n", capture_output=True, text=True)
+    assert PLAY_EMPTY in out.stdout + out.stderr  # the same words as play's
+    after = client.get("/api/state").json()
+    assert _stored(db, mid) == [] and after == before  # the standing call is kept, nothing moved
+
+
+def test_a_default_never_becomes_a_stroke_but_an_explicit_miss_or_nothing_does(served):
+    client, db, mid = served
+    r = client.post("/api/strokes", json={"call": None, "outcome": {"events": [], "fouls": []}}, headers=AUTH)
+    assert r.status_code == 422 and _stored(db, mid) == []
+    r = client.post("/api/strokes", json={"call": None, "outcome": {"events": [], "fouls": [], "route_ok": False}},
+                    headers=AUTH)  # «мимо», tapped: said by the marker
+    assert r.status_code == 200, r.text
+    r = client.post("/api/strokes", json={"call": None, "outcome": "ничего"}, headers=AUTH)  # as in play
+    assert r.status_code == 200, r.text
+    assert [row.seq for row in _stored(db, mid)] == [1, 2]
+
+
+def test_docs_serve_md_names_the_pads_buttons_as_the_pad_does(served):
+    from html import unescape
+    from pathlib import Path
+
+    client, _, _ = served
+    html = client.get("/pad").text
+    buttons = {unescape(b).strip() for b in re.findall(r"<button[^>]*>([^<]+)</button>", html)}
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## ПИН-код"):doc.index("### Голосовой судья")]
+    named = set(re.findall(r"«([А-ЯЁ][^»]*)»", section))  # a capitalised «…» there is a button's name
+    assert {"Записать удар", "Новый матч", "Сменить ПИН-код", "Очистить"} <= named
+    assert named <= buttons, named - buttons
+    for word in ("по заказу", "мимо", "за борт"):  # and the ones written small
+        assert f"«{word}»" in section and word in buttons, word
+    assert "Новая партия" not in doc
+
+
+def test_the_favicon_is_served_not_a_404(served):
+    client, _, _ = served
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg")
+    for path in ("/", "/pad"):
+        assert 'rel="icon" href="/favicon.ico"' in client.get(path).text
+
+
+# --- Q13: a missed strike never costs the call; Q14: the marker takes back a false strike --------
+
+NOT_HEARD = "удар не услышан — заказ взят по вводу исхода"
+
+
+def _heard(db, mid, reading=None, strike=None):
+    """What `listen --pad` writes (another process, the same match): the call heard, and the
+    strike's time when one was heard."""
+    with Store(db, create=False) as store:
+        other = Session(store, mid, lang="ru")
+        other.set_standing(reading or other.read_call(CALL), source="listen", strike=strike)
+
+
+def _late(db, mid, strike):
+    from pyramid_referee.match.session import CallReading
+
+    _heard(db, mid, CallReading(text=CALL, status="refused", refusal={
+        "code": "late", "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
+        "span": [0, len(CALL)], "hint": None}), strike)
+
+
+def _wait_for(client, check):
+    import time
+
+    deadline = time.monotonic() + 2.0  # watch() looks every 0.5 s
+    while not check(st := client.get("/api/state").json()):
+        assert time.monotonic() < deadline, st["standing_call"]
+        time.sleep(0.05)
+    return st
+
+
+def test_Q13_an_outcome_entered_on_the_pad_with_no_strike_heard_takes_the_heard_call_marked(served):
+    client, db, mid = served
+    _heard(db, mid)  # the call heard, no strike heard after it
+    sc = _wait_for(client, lambda st: st["standing_call"] is not None)["standing_call"]
+    assert sc["source"] == "listen" and sc["strike"] is None and sc["strike_heard"] is False
+    assert sc["can_take_back"] is False  # no strike to take back
+    r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert r.json()["fulfilled"] is True  # the player keeps his call
+    [row] = _stored(db, mid)
+    assert row.record.call_status == "accepted" and row.record.strike["heard"] is False
+    assert row.record.strike["note"] == NOT_HEARD
+    st = client.get("/api/state").json()
+    assert st["history"][0]["strike_marks"] == [NOT_HEARD] and st["standing_call"] is None
+
+
+def test_Q14_the_pad_takes_back_the_strike_that_voided_the_call_and_the_call_counts_again(served):
+    client, db, mid = served
+    _late(db, mid, 2.25)
+    sc = _wait_for(client, lambda st: st["standing_call"] is not None)["standing_call"]
+    assert sc["can_take_back"] is True and sc["status"] == "refused" and sc["strike"] == 2.25
+    assert client.post("/api/strike/take-back", json={}).status_code == 401  # the PIN, like every write
+    r = client.post("/api/strike/take-back", json={"strike": 2.25}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert r.json()["taken_back"] == 2.25
+    sc = client.get("/api/state").json()["standing_call"]
+    assert (sc["status"], sc["strike"], sc["can_take_back"], sc["taken_back"]) == ("accepted", None, False, [2.25])
+    r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)
+    assert r.status_code == 200 and r.json()["fulfilled"] is True
+    [row] = _stored(db, mid)
+    assert row.record.strike["taken_back"] == [2.25] and row.record.call_status == "accepted"
+    assert client.get("/api/state").json()["history"][0]["strike_marks"] == ["удар 2.25 с снят маркёром", NOT_HEARD]
+
+
+@pytest.mark.parametrize("setup, body", [
+    ("none", {}), ("typed", {}), ("heard", {}), ("late", {"strike": 9.0}), ("late", {"strike": "2.25"}),
+])
+def test_Q14_a_take_back_with_no_strike_that_voided_the_call_is_422_and_changes_nothing(served, setup, body):
+    client, db, mid = served
+    if setup == "typed":
+        client.post("/api/call", json={"call": CALL}, headers=AUTH)
+    elif setup == "heard":
+        _heard(db, mid, strike=3.0)  # accepted: the strike voided nothing
+    elif setup == "late":
+        _late(db, mid, 2.25)
+    with Store(db, create=False) as store:
+        before = store.standing(mid)
+    r = client.post("/api/strike/take-back", json=body, headers=AUTH)
+    assert r.status_code == 422 and r.json()["error"], r.text
+    with Store(db, create=False) as store:
+        assert store.standing(mid) == before

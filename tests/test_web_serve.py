@@ -102,3 +102,38 @@ def test_ctrl_c_stops_the_server_at_once_with_scoreboards_open(tmp_path):
         for s in streams:
             s.close()
         srv.stop()
+
+
+def test_300_guessed_pins_on_a_real_server_are_held_back_and_the_log_says_someone_is_guessing(tmp_path):
+    import urllib.error
+
+    srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр")
+    import time
+
+    statuses, waits = [], set()
+    t0 = time.monotonic()
+    try:
+        for n in range(300):  # what took 0.49 s on the loopback with no limit
+            req = urllib.request.Request(srv.base + "/api/pin", data=b"{}", method="POST",
+                                         headers={"Authorization": f"Bearer {n:06d}"})
+            try:
+                urllib.request.urlopen(req, timeout=10)
+                statuses.append(204)
+            except urllib.error.HTTPError as exc:
+                statuses.append(exc.code)
+                if exc.code == 429:
+                    waits.add(exc.headers["Retry-After"])
+        elapsed = time.monotonic() - t0
+        state = srv.state()
+    finally:
+        log = srv.stop()
+    looked_at = statuses.count(401)
+    # five free, then one more for each hold (1 s, 2 s, 4 s …) that ran out while the guesser hammered
+    holds, extra = 1.0, 0
+    while holds <= elapsed + 1:
+        extra, holds = extra + 1, holds + 2 ** (extra + 1)
+    assert 5 <= looked_at <= 5 + extra, (statuses, elapsed)
+    assert statuses.count(429) == 300 - looked_at and 204 not in statuses
+    assert waits and all(w.isdigit() and int(w) >= 1 for w in waits)
+    assert "кто-то с адреса 127.0.0.1 подбирает ПИН-код: 5 неверных ПИН-кодов" in log
+    assert state["pin_alert"]["clients"] == ["127.0.0.1"]

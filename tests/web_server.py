@@ -54,7 +54,8 @@ class Server:
         self.proc.kill()
         self.proc.wait(10)
 
-    def stop(self) -> None:
+    def stop(self) -> str:
+        """Stop the server; what it wrote to its log (standard error)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -62,5 +63,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        if not self.proc.stderr.closed:
+            self.log = self.proc.stderr.read()
         for f in (self.proc.stdout, self.proc.stderr):
             f.close()
+        return getattr(self, "log", "")

@@ -1,6 +1,6 @@
 """The Vosk model files: where the model is, whether it is whole, loading it, fetching it.
 
-Lookup order (the first that is given or exists wins; DESIGN.md, "Voice"):
+Lookup order (the first that is given or exists wins; docs/dev/voice.md):
 
 1. ``--model DIR`` (``explicit``), 2. ``PYRAMID_VOSK_MODEL``, 3. ``VOSK_MODEL_PATH``
 (Vosk's own variable: a folder of models, or a model folder itself), 4. Vosk's own cache
@@ -35,7 +35,7 @@ from .errors import ModelError
 
 MODEL_NAME = "vosk-model-small-ru-0.22"
 MODEL_URL = f"https://alphacephei.com/vosk/models/{MODEL_NAME}.zip"
-MODEL_SIZE = 46_236_750  # bytes, from Vosk's model list (DESIGN.md)
+MODEL_SIZE = 46_236_750  # bytes, from Vosk's model list
 MODEL_MD5 = "d1759dc83eb8fd87850129afbd9f4b7b"
 ENV_VAR = "PYRAMID_VOSK_MODEL"
 VOSK_ENV_VAR = "VOSK_MODEL_PATH"

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import VoiceError
+
 ENV_DIR = "PYRAMID_REFEREE_PROFILES"
 DEFAULT_NAME = "default"
 MAX_BIAS = 4.0
@@ -90,7 +92,7 @@ def save(profile: TableProfile, path: Path | None = None) -> Path:
     return path
 
 
-class ProfileError(ValueError):
+class ProfileError(VoiceError, ValueError):
     """A profile that cannot be read (missing, not JSON, not a profile)."""
 
 

@@ -1,6 +1,6 @@
 """Streaming recognition with Vosk, restricted to the call language.
 
-What Vosk 0.3.45 does, and what this module does about it (DESIGN.md, "Voice"):
+What Vosk 0.3.45 does, and what this module does about it (docs/dev/voice.md):
 
 - The runtime grammar is a JSON list of phrases. Vosk's JSON reader does not decode
   ``\\uXXXX`` escapes, so the list is written with ``ensure_ascii=False``: with Python's

@@ -108,7 +108,7 @@ class Sound:
                 "low1k": round(self.feature("low1k"), 3) if self.features else None}
 
 
-Candidate = Sound  # the name of issue 4's diagnostics record
+Candidate = Sound  # the diagnostics record's earlier name
 
 
 def class_proba(model: SoundModel, features, tip_bias: float = 0.0) -> np.ndarray:

@@ -1,8 +1,9 @@
 """Hand-annotated calls, in a compact notation; ``python corpora/calls/annotations.py``
 writes them out as the JSONL files beside it (the corpus the tests run).
 
-Every expectation here was reasoned out by hand from DESIGN.md "The call" and
-RULES.md, not copied from the parser. Notation of a line: TEXT | EXPECT [| OPTIONS]
+Every expectation here was reasoned out by hand from the call's JSON contract
+(grammar/call.py) and the rules (docs/rules.md), not copied from the parser.
+Notation of a line: TEXT | EXPECT [| OPTIONS]
 
 - EXPECT a call: ``BALL POCKET ROUTE`` — BALL a number or ``_`` (unnamed, C5);
   POCKET ``CL``/``CR`` (+ ``N``/``F`` near/far) or ``M``/``ML``/``MR``; a corner
@@ -288,7 +289,7 @@ POCKETS = """
 тройку чисто в правый угол на противоположной стороне к себе | !contradiction
 тройку чисто в правый угол со стороны | !unknown_word
 тройку чисто в левый угол на стороне | !unknown_word
-# «в свой левый угол»: the near left corner (terms.md «свой угол» = near), as players say it
+# «в свой левый угол»: the near left corner («свой угол» = near), as players say it
 тройку чисто в свой левый угол | 3 CLN c>3 3>p
 в свой правый угол тройку от борта | 3 CRN c>3 3>b 3>p
 тройку чисто в свой дальний угол | !unknown_word
@@ -325,7 +326,7 @@ ORDER = """
 тройку в левый угол чисто | 3 CL c>3 3>p
 от борта в середину тройку | 3 M c>3 3>b 3>p
 в середину от двух бортов тройку | 3 M c>3 3>b 3>b 3>p
-# «шестёркой от борта»: «X от борта» is X off the cushion (terms.md NB), so the six
+# «шестёркой от борта»: «X от борта» is X off the cushion (players' usage), so the six
 # may bank into the seven; or the seven goes off the cushion. Unclear (C9).
 в правый угол шестёркой от борта семёрку | !ambiguous
 семёрку от борта в правый угол шестёркой | 7 CR c>6 6>7 7>b 7>p
@@ -380,7 +381,7 @@ VOCAB = """
 чужого чисто в правый угол | _ CR c>_ _>p | left=7
 """
 
-# «туз» is ball 1 in every role (terms.md): the called ball (nominative, and the
+# «туз» is ball 1 in every role: the called ball (nominative, and the
 # animate accusative «туза» as in cards), the driver «тузом», «от туза».
 TUZ = """
 туз от борта в правый угол | 1 CR c>1 1>b 1>p
@@ -465,9 +466,9 @@ REFUSALS = """
 """
 
 LONG = [
-    " ".join(["ну"] * 61) + " | !too_long",
+    " ".join(["ну"] * 41) + " | !too_long",
     " ".join(["тройку чисто в левый угол"] * 13) + " | !too_long",
-    " ".join(["ну"] * 55) + " тройку чисто в левый угол | 3 CL c>3 3>p",
+    " ".join(["ну"] * 35) + " тройку чисто в левый угол | 3 CL c>3 3>p",  # 40 words: the limit
 ]
 
 LAST_BALL = """
@@ -493,7 +494,7 @@ LAST_BALL = """
 чужой от семёрки в правый угол | !contradiction | left=7
 """
 
-# pocket_precision "any" (Q2, DESIGN.md match settings): a corner call may leave
+# pocket_precision "any" (Q2, a match setting): a corner call may leave
 # out its side (side null); the kind (corner or middle) is still required, and
 # near/far still contradict a middle pocket. The same texts without ``any`` are
 # in POCKETS above (refused as pocket_not_definite under the default).
@@ -625,7 +626,7 @@ def expand(line: str) -> dict:
 
 
 # Whose cushion or kiss (C9): a postposed «от борта» / «от X» belongs to the ball word
-# right before it (terms.md NB: «X от борта» is X off the cushion). Right after a
+# right before it (in players' usage «X от борта» is X off the cushion). Right after a
 # driving ball, a carom or «абриколем» it may be that ball's (or the cue ball's)
 # contact, not the called ball's: the reader cannot tell, so it is refused. So is
 # a cushion said right before a driving ball, a carom or «абриколем» («от борта
@@ -663,7 +664,7 @@ ATTACH = """
 """
 
 
-# The cue ball named (terms.md: биток, свой): never the called ball, so with one
+# The cue ball named (биток, свой): never the called ball, so with one
 # ball left «биток чисто в угол» names no object ball (C5 lets the number go, not the
 # ball); a contact said right after it is the cue ball's (абриколь, a carom), so it
 # is refused, never given to the called ball (C9). Elsewhere it says nothing.
@@ -680,7 +681,7 @@ CUE_BALL = """
 битком шестёркой тройку в середину | 3 M c>6 6>3 3>p
 чужой чисто в левый угол битком | _ CL c>_ _>p | left=7
 битком от борта тройку в левый угол | 3 CL - | bp
-# «удар от борта»: in some glossaries the cue ball off the cushion first (terms.md NB)
+# «удар от борта»: in some glossaries the cue ball off the cushion first
 удар от борта тройку в левый угол | !ambiguous
 тройку ударом от борта в середину | !ambiguous
 тройку от борта ударом в середину | 3 M c>3 3>b 3>p
@@ -712,10 +713,10 @@ SHOTS = """
 
 
 
-# Pockets as players name them (issue 8), generated over the whole space: every
+# Pockets as players name them, generated over the whole space: every
 # word order of the side, the end and the noun (or none), in the forms that agree,
 # with the ball and the way before or after. The expectation follows from the
-# words alone (RULES.md Q2, terms.md): an end word says corner; a side with no
+# words alone (Q2): an end word says corner; a side with no
 # kind («в левую лузу», «в левую») is the corner or the middle pocket: refused;
 # a middle pocket has no end; a corner needs its side.
 _SIDES = {"L": ("левый", "левую"), "R": ("правый", "правую")}
@@ -833,7 +834,7 @@ MARKER = """
 """
 
 
-# Corrections (C9, issue 8): a correction of the ball, the pocket or the way alone
+# Corrections (C9): a correction of the ball, the pocket or the way alone
 # replaces that part and keeps the rest; «отмена» takes the whole call back; «не X,
 # а Y» replaces X by Y, and with no «а» (or no Y of X's kind) it is refused.
 _BASE = ("тройку", "чисто", "в правый угол")  # ball 3, straight, right corner

@@ -12,9 +12,14 @@
 - ``serve``: serve (the scoreboard, the marker's pad and the JSON API in a browser; the pages: web/)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
-from ``UserError`` (or the subpackages' own error bases, listed in
-``USER_ERRORS``) and are printed as one clear line with exit status 2, never as
-a traceback.
+from one of the roots in ``USER_ERRORS`` and are caught in one place, ``main()``:
+printed as one clear line with exit status 2, never as a traceback. Each package has
+one root: ``UserError`` for the shell (the store, the club, a match script, an events
+file, the teaching page), ``GrammarError`` for the call language (a bad mode or
+``balls_left``), ``VoiceError`` for the voice (the model, the microphone, an audio
+file, a table profile). The rules engine's ``RulesError`` is not among them: input the
+engine refuses is told where it was typed (``match.session``), so one reaching
+``main()`` is a fault, shown as such.
 """
 
 from __future__ import annotations
@@ -33,7 +38,11 @@ from . import rules as cli_rules
 from . import serve as cli_serve
 from . import strikes as cli_strikes
 from . import voice as cli_voice
+from ..grammar.errors import GrammarError
 from ..i18n import UserError, argparse_in_language, set_lang, tr
+from ..voice.errors import VoiceError
+
+USER_ERRORS: tuple[type[Exception], ...] = (UserError, GrammarError, VoiceError)
 
 AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_club,
          cli_serve)
@@ -90,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except UserError as exc:
+    except USER_ERRORS as exc:
         print("pyramid-referee: " + tr("error") + f": {exc}", file=sys.stderr)
         return 2
 

@@ -11,7 +11,7 @@ from .options import add_call_options, has_undecodable, read_text_lines
 from ..i18n import UserError, get_lang, os_reason, tr
 from ..rules.messages import num
 from ..match.record import RECORD_HELP, check_record, is_record
-from ..grammar import Call, GrammarError, explain, parse, render
+from ..grammar import Call, explain, parse, render
 
 
 
@@ -69,10 +69,7 @@ def _check_text(text: str) -> None:
 
 def _parse(text: str, args):
     _check_text(text)
-    try:
-        return parse(text, mode=args.mode, balls_left=args.balls_left, pocket_precision=args.pocket_precision)
-    except GrammarError as exc:
-        raise UserError(str(exc)) from None
+    return parse(text, mode=args.mode, balls_left=args.balls_left, pocket_precision=args.pocket_precision)
 
 
 def _cmd_parse(args) -> int:
@@ -206,11 +203,8 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
 def _cmd_explain(args) -> int:
     lang = get_lang()
     _check_text(args.text)
-    try:
-        result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang,
-                         pocket_precision=args.pocket_precision)
-    except GrammarError as exc:
-        raise UserError(str(exc)) from None
+    result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang,
+                     pocket_precision=args.pocket_precision)
     if args.svg is not None:
         # deferred: teaching loads only for drills and pictures
         from ..teach.diagram import call_svg, refusal_svg

@@ -38,6 +38,22 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     y.add_argument("--once", action="store_true",
                    help=tr("send what is waiting and exit (exit status 1 when the server could not take it)"))
     y.set_defaults(handler=cmd_sync)
+    v = csub.add_parser("resolve", parents=[common],
+                        help=tr("resolve a conflict with the club server (another store with this table's key "
+                                "wrote there first): take the server's version, or register this store as a new "
+                                "table"))
+    add_club_option(v)
+    v.add_argument("--db", metavar=tr("PATH"), default=None,
+                   help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
+    how = v.add_mutually_exclusive_group(required=True)
+    how.add_argument("--keep-server", action="store_true",
+                     help=tr("this store takes the server's version of every match in conflict (this store's "
+                             "version stays on the server)"))
+    how.add_argument("--new-table", action="store_true",
+                     help=tr("register this store as a new table (needs the club's own login, as club register) "
+                             "and send all of it there"))
+    v.add_argument("--name", metavar=tr("NAME"), default=None, help=tr("with --new-table: the new table's name"))
+    v.set_defaults(handler=cmd_resolve)
     s = csub.add_parser("status", parents=[common], help=tr("every table: its last stroke and the lag"))
     add_club_option(s, tr("the club server to read every table from, with the club board's login "
                           "(postgresql://…; default: $PYRAMID_REFEREE_CLUB)"))
@@ -46,11 +62,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _url(args) -> str:
-    from ..club.sync import ClubError, from_args
+    from ..club.sync import ClubError, from_args, server_id
 
     url = from_args(args)
     if url is None:
         raise ClubError(tr("no club server given: --club postgresql://… or $PYRAMID_REFEREE_CLUB"))
+    server_id(url)  # an address not understood: one line naming the right form
     return url
 
 
@@ -77,47 +94,108 @@ def cmd_register(args) -> int:
 
 
 def _register_into(args, url: str, name: str, path) -> int:
-    import psycopg
-
-    from ..club import schema
-    from ..club.sync import ClubError, connect, load_link, save_link
+    from ..club.sync import connect, save_link
     from ..match.store import Store
 
     with Store(path) as store:  # opened first: a table whose store cannot keep the key is not registered
-        known = load_link(store, url)
         with connect(url) as con:
-            try:
-                schema.migrate(con)
-                if known is not None and schema.knows(con, known[0], known[2]):
-                    # a second name would orphan the first and leave its sent strokes behind
-                    raise ClubError(tr(
-                        "this table is already registered on that club server as {name} (number {id}); a table "
-                        "is registered once and keeps its name").format(name=known[1], id=known[0]))
-                table_id, key = schema.register(con, name)
-            except psycopg.errors.InsufficientPrivilege as exc:
-                raise ClubError(tr(
-                    "this login may not register tables on the club server ({why}); register with the login "
-                    "that owns the club's database and may create roles (CREATEROLE), see docs/club.md").format(
-                    why=str(exc).strip().splitlines()[0])) from None
-        save_link(store, url, table_id, name, key)
+            table_id, key = _register_on(con, store, url, name)
+            save_link(store, url, table_id, name, key, con)
     print(tr("table {name} registered on the club server as number {id}").format(name=name, id=table_id))
     print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
+    return 0
+
+
+def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tuple[int, str]:
+    """Migrate the schema and register ``name``: (number, key). ``again``: the store may already be
+    registered there (``resolve --new-table``), else that is refused."""
+    import psycopg
+
+    from ..club import schema
+    from ..club.sync import ClubError, denied, load_link
+
+    try:
+        schema.migrate(con)
+        known = load_link(store, url, con)
+        if not again and known is not None and schema.knows(con, known[0], known[2]):
+            # a second name would orphan the first and leave its sent strokes behind
+            raise ClubError(tr(
+                "this table is already registered on that club server as {name} (number {id}); a table "
+                "is registered once and keeps its name").format(name=known[1], id=known[0]))
+        return schema.register(con, name)
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise ClubError(tr(
+            "this login may not register tables on the club server ({why}); register with the login "
+            "that owns the club's database and may create roles (CREATEROLE), see docs/club.md").format(
+            why=denied(exc))) from None
+
+
+def cmd_resolve(args) -> int:
+    """One command ends a conflict: the store takes the server's version, or becomes a new table."""
+    import psycopg
+
+    from ..club import schema
+    from ..club.sync import ClubError, connect, find_link, save_link, take_server_version
+    from ..match.store import Store
+
+    url = _url(args)
+    name = " ".join((args.name or "").split())
+    if args.new_table and not name:
+        raise ClubError(tr("--new-table needs the new table's name: --name \"Стол 4\""))
+    with Store(args.db, create=False) as store, connect(url) as con:
+        link = find_link(store, url, con)
+        if link is None:
+            raise ClubError(tr(
+                "this table is not registered on the club server; register it once: pyramid-referee "
+                "club register --club URL --name NAME").format())
+        if args.new_table:
+            try:  # the old number's open conflicts are settled: this store is not that table any more
+                con.execute("SELECT club_resolve_conflicts(%s, %s, NULL, 'new_table')", (link.table_id, link.key))
+            except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedFunction):
+                pass  # a key that is not the table's (a mixed store) has no conflicts to settle
+            table_id, key = _register_on(con, store, url, name, again=True)
+            save_link(store, url, table_id, name, key, con)  # a new registration: every match is sent again
+            print(tr("this store is now table {name} on the club server, number {id}; all its matches are sent "
+                     "there by the next run with --club or pyramid-referee club sync").format(name=name, id=table_id))
+            print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
+            return 0
+        try:
+            open_ = schema.conflicts(con, link.table_id, link.key)
+        except psycopg.errors.InsufficientPrivilege:
+            raise ClubError(tr(
+                "the club server does not accept this store's key for table {id}: take nothing from it; register "
+                "this store as a table of its own: pyramid-referee club resolve --new-table --name NAME").format(
+                id=link.table_id)) from None
+        matches = sorted({c["match"] for c in open_})
+        if not matches:
+            print(tr("no conflict with the club server: nothing to resolve"))
+            return 0
+        for m in matches:
+            n = take_server_version(store, link, con, m)
+            print(tr("match {match}: this store now holds the club server's version ({n} strokes in play); "
+                     "its own version stays on the server").format(match=m, n=n))
     return 0
 
 
 def cmd_sync(args) -> int:
     import time
 
-    from ..club.sync import ClubSync
+    from ..club.sync import ClubSync, leaving_text
     from ..match.store import Store
 
+    url = _url(args)  # the address first: one not understood is said before the store is looked for
     with Store(args.db, create=False) as store:
         path = store.path
-    sync = ClubSync(path, _url(args))
+    sync = ClubSync(path, url)
     if args.once:
         ok = sync.drain()
         sync.close()
-        print(sync.status().text() + ("" if ok else f" ({sync.status().error})"))
+        st = sync.status()
+        plain_outage = not (ok or st.conflict is not None or st.refused)  # the others' lines say it all
+        print(st.text() + (f" ({st.error})" if plain_outage and st.error else ""))
+        leaving = None if ok else leaving_text(path, sync.url)
+        if leaving:
+            print(leaving, file=sys.stderr)
         return 0 if ok else 1
     sync.start()
     last = None
@@ -132,13 +210,16 @@ def cmd_sync(args) -> int:
         sync.stop()  # one last drain: what it left behind is the last line the user reads
         if sync.status().text() != last:
             print(sync.status().text(), flush=True)
+        leaving = leaving_text(path, sync.url)
+        if leaving:
+            print(leaving, file=sys.stderr, flush=True)
 
 
 def cmd_status(args) -> int:
     import psycopg
 
     from ..club import schema
-    from ..club.sync import ClubError, connect
+    from ..club.sync import ClubError, connect, denied
     from ..web.club import check_schema
 
     with connect(_url(args)) as con:
@@ -148,7 +229,7 @@ def cmd_status(args) -> int:
         except psycopg.errors.InsufficientPrivilege as exc:
             raise ClubError(tr(
                 "this login may not read the club's tables ({why}); club status needs the login of the club "
-                "board (role pyramid_board) or the club's own").format(why=str(exc).strip().splitlines()[0])) from None
+                "board (role pyramid_board) or the club's own").format(why=denied(exc))) from None
     if args.json:
         print(json.dumps({"tables": tables}, ensure_ascii=False))
         return 0
@@ -163,6 +244,13 @@ def cmd_status(args) -> int:
             print(tr("{id}. {name}: match {match}, stroke {seq} at {time}, lag {lag} s").format(
                 id=t["id"], name=t["name"], match=last["match"], seq=last["seq"], time=_local_time(last["time"]),
                 lag=_lag(t["lag_s"])), file=sys.stdout)
+        for c in t.get("conflicts", []):
+            what = (tr("stroke {seq} of match {match}").format(seq=c["seq"], match=c["match"]) if c["seq"] is not None
+                    else tr("match {match}").format(match=c["match"]))
+            print("   " + tr("conflict: {what} came from another store with this table's key, other than the "
+                             "server's (both kept, since {time}); on that table: pyramid-referee club resolve "
+                             "--keep-server or --new-table --name NAME").format(
+                what=what, time=_local_time(c["received"])))
     return 0
 
 

@@ -202,6 +202,11 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
         return play.run(stdin_reader(interactive))
     finally:
         play.club.stop()
+        from ..club.sync import leaving_text
+
+        leaving = leaving_text(club.db_path, club.url)  # strokes the server has not stored: say what sends them
+        if leaving:
+            print(leaving, file=sys.stderr)
 
 
 # ---------------------------------------------------------------------- commands
@@ -278,7 +283,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.session import Session  # deferred (heavy): only to open a match
+    from ..match.session import Session, strike_marks  # deferred (heavy): only to open a match
     from ..match.report import outcome_for_people  # deferred: the reports
 
     lang = get_lang()
@@ -308,6 +313,9 @@ def cmd_show(args) -> int:
             call = tr("no call")
         elif rec.call_status == "refused":
             call += tr(" (refused)")
+        marks = strike_marks(rec.strike, lang)  # Q13, Q14: what the voice referee heard of the strike
+        if marks:
+            call += " (" + "; ".join(marks) + ")"
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
         message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
         why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
@@ -528,7 +536,7 @@ def cmd_undo_redo(args) -> int:
     return 0
 
 
-_ROUTE_KINDS = {  # terms.md
+_ROUTE_KINDS = {  # the route words as players say them
     "clean": N_("clean"),
     "abricole": N_("abricole"),
     "bank": N_("off the cushion (bank)"),

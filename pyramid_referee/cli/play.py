@@ -11,7 +11,7 @@ Input, one line at a time (the same on a terminal and from a pipe):
   terminal the prompt says which is expected); a line the outcome notation cannot
   read but that is an accepted call replaces the pending call (C9: the last call
   counts). An empty call, ``-`` or «без заказа» is no call.
-- A call may also be DESIGN.md's call JSON (``{"ball": 3, …}``), an outcome the
+- A call may also be the call's JSON (``{"ball": 3, …}``), an outcome the
   outcome JSON; otherwise the outcome is the short notation (``help`` shows it).
 - Commands: ``undo`` / ``отмена``, ``redo`` / ``повтор``, ``score`` / ``счёт``,
   ``help`` / ``помощь``, ``quit`` / ``выход`` (Ctrl-D and Ctrl-C leave too).

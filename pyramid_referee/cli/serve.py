@@ -1,4 +1,4 @@
-"""``pyramid-referee serve``: the table's web face (DESIGN.md, ``serve``).
+"""``pyramid-referee serve``: the table's web face (docs/serve.md).
 
 ``serve [--db PATH] [--match ID | --players A B] [--host H] [--port P] [--pin PIN] [--club URL]``: the
 scoreboard at ``/``, the marker's pad at ``/pad``, the JSON API under ``/api``. It binds
@@ -20,7 +20,6 @@ background (its status on the scoreboard) and the club board is at ``/club``; wh
 from __future__ import annotations
 
 import argparse
-import re
 import secrets
 import socket
 import sys
@@ -28,8 +27,7 @@ import sys
 from .options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
 from ..rules.settings import mode_setting
-
-PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
+from ..web.pin import PIN_RE
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -112,12 +110,17 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _is_registered(db, url: str) -> bool:
     """Is this computer's store registered as a table on that club server?"""
-    from ..club.sync import load_link  # deferred: the club sync, only with --club
+    from ..club.sync import _try_connect, load_link  # deferred: the club sync, only with --club
     from ..match.store import Store, StoreError  # deferred: the store (sqlite3)
 
     try:
         with Store(db, create=False) as store:
-            return load_link(store, url) is not None
+            con = _try_connect(url)  # the server says what it is: an address spelt otherwise is the same server
+            try:
+                return load_link(store, url, con) is not None
+            finally:
+                if con is not None:
+                    con.close()
     except StoreError:
         return False  # no store here: a manager's computer
 
@@ -148,7 +151,7 @@ def _serve_board(args, url: str) -> int:
     """The club board alone: this computer is no registered table of that server."""
     import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-    from ..club.sync import ClubError, connect  # deferred: the club sync, only with --club
+    from ..club.sync import ClubError, connect, denied  # deferred: the club sync, only with --club
     # deferred: the web face (Starlette)
     from ..web.club import check_schema, create_board_app
 
@@ -161,7 +164,7 @@ def _serve_board(args, url: str) -> int:
             check_schema(con)
     except psycopg.Error as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
         raise ClubError(tr("the club server does not let this login read the board ({why})").format(
-            why=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)) from None
+            why=denied(exc))) from None
     app = create_board_app(url, lang=get_lang())
     sock = _bind(args.host, args.port)
     base = _base_url(args, sock)

@@ -84,38 +84,30 @@ def load_profile(spec: str | None):
     """The profile named on the command line, or the saved default, or None (``none``)."""
     from ..voice import profile as prof
 
-    try:
-        return prof.load_spec(spec, lang=get_lang())
-    except prof.ProfileError as exc:
-        raise UserError(str(exc)) from None
+    return prof.load_spec(spec, lang=get_lang())
 
 
 def run(args) -> int:
-    from ..voice.errors import VoiceError
-
     if args.block_ms <= 0 or args.block_ms > 1000:
         raise UserError(tr("--block-ms: a number in (0, 1000] is needed"))
-    try:
-        if args.file == "calibrate":
-            from ..referee.calibrate import CalibrateOptions, run_calibrate
+    if args.file == "calibrate":
+        from ..referee.calibrate import CalibrateOptions, run_calibrate
 
-            return run_calibrate(CalibrateOptions(
-                count=args.count, collisions=args.collisions, name=args.name,
-                from_files=args.from_files, seconds=args.seconds, device=args.device,
-                block_ms=args.block_ms, json=args.json))
-        if args.from_files:
-            raise UserError(tr("--from is for «strikes calibrate» only"))
-        if args.list_devices:
-            return _list_devices(args)
-        if args.mic:
-            if args.file:
-                raise UserError(tr("give either a file or --mic"))
-            return _live(args)
-        if not args.file:
-            raise UserError(tr("a WAV file is needed (or --mic, --list-devices, calibrate)"))
-        return _file(args)
-    except VoiceError as exc:
-        raise UserError(str(exc)) from exc
+        return run_calibrate(CalibrateOptions(
+            count=args.count, collisions=args.collisions, name=args.name,
+            from_files=args.from_files, seconds=args.seconds, device=args.device,
+            block_ms=args.block_ms, json=args.json))
+    if args.from_files:
+        raise UserError(tr("--from is for «strikes calibrate» only"))
+    if args.list_devices:
+        return _list_devices(args)
+    if args.mic:
+        if args.file:
+            raise UserError(tr("give either a file or --mic"))
+        return _live(args)
+    if not args.file:
+        raise UserError(tr("a WAV file is needed (or --mic, --list-devices, calibrate)"))
+    return _file(args)
 
 
 def make_detector(args):

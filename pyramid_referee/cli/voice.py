@@ -73,7 +73,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description=tr(
                            "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
                            "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
-                           "Q8)."))
+                           "Q8).") + " " + tr(
+                           "Also {\"outcome\": SECONDS} (an outcome entered: with no strike heard "
+                           "before it, it takes the standing call, Q13), {\"taken_back\": SECONDS} "
+                           "(the marker took that strike back, Q14) and {\"sound\": SECONDS} (a "
+                           "table sound that was no strike)."))
     p.add_argument("events", metavar=tr("EVENTS.jsonl"),
                    help=tr("event lines ('-' for stdin)"))
     p.add_argument("--json", action="store_true", help=tr("one JSON object a strike"))
@@ -183,13 +187,13 @@ def _print_decisions(decisions, as_json: bool) -> None:
 def cmd_timeline(args) -> int:
     lines = read_text_lines(args.events)
     try:
-        utterances, strikes = tl.read_events(lines)
+        events = tl.read_timeline(lines)
+        # Q13, Q14: outcomes entered with no strike heard, strikes the marker took back
+        decisions = events.decide(mode=mode_setting(args.mode), balls_left=args.balls_left,
+                                  pocket_precision=args.pocket_precision, lang=get_lang())
     except tl.EventError as exc:
         raise UserError(f"{args.events}: {exc.text(get_lang())}") from None
-    decisions = tl.decide(utterances, strikes, mode=mode_setting(args.mode), balls_left=args.balls_left,
-                            pocket_precision=args.pocket_precision,
-                          lang=get_lang())
-    if not strikes and not args.json:
+    if not events.strikes and not events.outcomes and not args.json:
         print(tr("no strikes in the file"), file=sys.stderr)
     _print_decisions(decisions, args.json)
     return 0
@@ -198,10 +202,7 @@ def cmd_timeline(args) -> int:
 # --- transcribe -------------------------------------------------------------------------------
 
 def _open_model(args):
-    try:
-        return listen.open_model(args.model, verbose=args.verbose, lang=get_lang())
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    return listen.open_model(args.model, verbose=args.verbose, lang=get_lang())
 
 
 def _missing_note(missing) -> str | None:
@@ -231,19 +232,13 @@ def cmd_transcribe(args) -> int:
     # deferred: the audio stack (numpy) loads only to hear; a bad file fails before the model loads
     from pyramid_referee.voice.audio import read_wav_info
 
-    try:
-        read_wav_info(args.file, lang=get_lang())
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    read_wav_info(args.file, lang=get_lang())
     if args.events:
         _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
-    try:
-        result = listen.transcribe(args.file, model, mode=mode_setting(args.mode), balls_left=balls,
-                            pocket_precision=args.pocket_precision,
-                            alternatives=args.alternatives, lang=get_lang())
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    result = listen.transcribe(args.file, model, mode=mode_setting(args.mode), balls_left=balls,
+                               pocket_precision=args.pocket_precision,
+                               alternatives=args.alternatives, lang=get_lang())
     note = _missing_note(result.missing_words)
     if note:
         print(note, file=sys.stderr)
@@ -277,13 +272,8 @@ def list_devices(lang: str) -> int:
     """``--list-devices``: the input devices, one a line."""
     # deferred: the audio stack (numpy, PortAudio) is loaded only when a device is looked for
     from pyramid_referee.voice.mic import list_devices as devices_of
-    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy)
 
-    try:
-        devices = devices_of(lang=lang)
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
-    return print_input_devices(devices)  # as ``strikes --list-devices`` lists them
+    return print_input_devices(devices_of(lang=lang))  # as ``strikes --list-devices`` lists them
 
 
 def listen_options(args) -> ListenOptions:
@@ -316,11 +306,8 @@ def cmd_model_path(args) -> int:
     from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy)
 
     lang = get_lang()
-    try:
-        loc = vm.find_model(args.model, lang=lang)
-        model = vm.load_model(loc.path, lang=lang)
-    except _voice_errors() as exc:
-        raise UserError(str(exc)) from None
+    loc = vm.find_model(args.model, lang=lang)       # a VoiceError is the user's: main() says it
+    model = vm.load_model(loc.path, lang=lang)
     words = list(dict.fromkeys(w for w in listen.call_words() if w and w != "[unk]"))
     missing = vm.missing_words(model, words)
     if len(missing) == len(words):
@@ -376,9 +363,9 @@ def cmd_model_download(args) -> int:
         progress.close()
         raise UserError(f"{exc}. " + tr("You can place the model by hand: ")
                         + vm.manual_instructions(get_lang(), dest)) from None
-    except _voice_errors() as exc:
+    except _voice_errors():
         progress.close()
-        raise UserError(str(exc)) from None
+        raise
     progress.close()
     if fetched:
         print(tr("model verified (size, md5) and unpacked into {path}").format(path=path))

@@ -8,7 +8,8 @@ change and the day and the statistics less often.
   the scores and what each still needs (P3, from the state after the last *active* stroke:
   undone and discarded strokes do not count), games won in a longer match, the last verdict
   as the referee's sentence (``Verdict.message``, the table's own wording), and whether the
-  table is in sync: на связи / в очереди N / нет связи с ЧЧ:ММ;
+  table is in sync: на связи / в очереди N / нет связи с ЧЧ:ММ, or in conflict (another store with
+  its key sent other strokes, refused and kept aside: the card shows the server's version);
 - the day's finished партии and matches;
 - the players' statistics across the club: партии played and won, points per партия,
   penalties, calls accepted and refused.
@@ -34,7 +35,8 @@ SELECT t.id, t.name, t.queued, greatest(t.seen, m.received) AS heard,
        (SELECT jsonb_object_agg(w.winner, w.n) FROM (
             SELECT e.verdict->'result'->>'winner' AS winner, count(*) AS n FROM club_strokes e
             WHERE e.table_id = t.id AND e.match_id = m.match_id AND e.status = 'active'
-              AND e.verdict->'result' <> 'null'::jsonb GROUP BY 1) w WHERE w.winner IS NOT NULL)
+              AND e.verdict->'result' <> 'null'::jsonb GROUP BY 1) w WHERE w.winner IS NOT NULL),
+       (SELECT count(*) FROM club_conflicts k WHERE k.table_id = t.id AND k.resolved IS NULL AND k.kind <> 'later')
 FROM club_tables t
 LEFT JOIN LATERAL (SELECT * FROM club_matches x WHERE x.table_id = t.id
                    ORDER BY x.received DESC, x.match_id DESC LIMIT 1) m ON true
@@ -103,7 +105,8 @@ def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
     """Every registered table as the board shows it (see the module's text)."""
     out = []
     for (tid, name, queued, heard, silent_s, match_id, players, settings, to_wins,
-         mstatus, mresult, seq, verdict, state, vlang, changed_seq, changed_status, wins) in con.execute(_TABLES_SQL):
+         mstatus, _mresult, seq, verdict, state, vlang, changed_seq, changed_status, wins,
+         conflicts) in con.execute(_TABLES_SQL):
         players, settings, verdict, state = _j(players), _j(settings) or {}, _j(verdict), _j(state)
         target = int(settings.get("target", 71))
         entry: dict[str, Any] = {"id": tid, "name": name, "match": match_id, "players": players or [],
@@ -125,6 +128,9 @@ def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
         if changed_status == "undone" and changed_seq is not None and changed_seq > (seq or 0):
             entry["undone_line"] = trl(lang, "stroke {seq} undone").format(seq=changed_seq)
         entry["sync"] = sync_json(heard, silent_s, queued, None if heard is None else _hm(heard), stale_s, lang)
+        if conflicts:  # another store with this table's key sent other strokes: what is shown is the server's
+            entry["sync"] = {**entry["sync"], "online": False, "conflict": int(conflicts),
+                             "line": trl(lang, "conflict: another store with this table's key")}
         out.append(entry)
     return out
 
@@ -206,7 +212,7 @@ def club(con, lang: str = "ru") -> dict:
                                        "penalties": 0, "calls_accepted": 0, "calls_refused": 0})
 
     day = _day_start()
-    for (table, tid, match_id, seq, players, scores, result, ended) in con.execute(_GAME_ENDS_SQL):
+    for (table, _tid, match_id, seq, players, scores, result, ended) in con.execute(_GAME_ENDS_SQL):
         players, scores, result = _j(players) or [], _j(scores) or {}, _j(result) or {}
         for p in players:
             st = player(p)
@@ -218,7 +224,7 @@ def club(con, lang: str = "ru") -> dict:
                                 "scores": scores, "result": result,
                                 "line": _day_game_line(table, players, scores, result, lang)})
     matches_today = []
-    for table, tid, match_id, players, to_wins, result, ended in con.execute(_MATCHES_TODAY_SQL, (day,)):
+    for table, _tid, match_id, players, to_wins, result, ended in con.execute(_MATCHES_TODAY_SQL, (day,)):
         players, result = _j(players) or [], _j(result) or {}
         matches_today.append({"table": table, "match": match_id, "time": _hm(ended), "players": players,
                               "to_wins": to_wins, "result": result,

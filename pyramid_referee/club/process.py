@@ -25,9 +25,9 @@ import signal
 
 from .sync import ClubSync, SyncStatus
 
-_UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY = -1, 0, 1, 2, 3  # refused: for the login, for the key
-# the shared array: the last drain's status, the table's notifications, the doorbell
-_S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED = range(5)
+_UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY, _CONFLICT = -1, 0, 1, 2, 3, 4  # refused: for the login, for the key
+# the shared array: the last drain's status, the table's notifications, the doorbell, a conflict's match and seq
+_S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED, _S_CMATCH, _S_CSEQ = range(7)
 START_TIMEOUT_S = 30.0
 
 
@@ -37,17 +37,20 @@ class _ChildSync(ClubSync):
     def __init__(self, db_path, url: str, retry_s: float, shared) -> None:
         self._shared = shared
         self._seen = 0  # the table's notifications as the current drain began
-        super().__init__(db_path, url, retry_s=retry_s)
+        super().__init__(db_path, url, retry_s=retry_s, check=False)  # the table checked it before spawning
 
     def _drain_began(self) -> None:
         with self._shared.get_lock():
             self._seen = self._shared[_S_SENT]
 
     def _status_changed(self, st: SyncStatus) -> None:
-        online = _UNKNOWN if st.online is None else (
+        online = _CONFLICT if st.conflict is not None else _UNKNOWN if st.online is None else (
             _ONLINE if st.online else _NO_KEY if st.unknown_key else _REFUSED if st.refused else _OFFLINE)
         with self._shared.get_lock():
             self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN] = online, st.queued, self._seen
+            if st.conflict is not None:
+                match, seq = st.conflict
+                self._shared[_S_CMATCH], self._shared[_S_CSEQ] = match, -1 if seq is None else seq
 
 
 def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
@@ -95,7 +98,7 @@ class ClubSyncProcess:
         self.table_id, self.name = probe.table_id, probe.name
         ctx = multiprocessing.get_context("spawn")
         self._ctx = ctx
-        self._shared = ctx.Array("q", [_UNKNOWN, probe.status().queued, 0, 0, 0])
+        self._shared = ctx.Array("q", [_UNKNOWN, probe.status().queued, 0, 0, 0, 0, 0])
         self._doorbell = None
         self._proc = None
 
@@ -126,8 +129,10 @@ class ClubSyncProcess:
         with self._shared.get_lock():
             online, queued, seen, sent = (self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN],
                                           self._shared[_S_SENT])
-        return SyncStatus(None if online == _UNKNOWN else online == _ONLINE, queued + sent - seen,
-                          refused=online in (_REFUSED, _NO_KEY), unknown_key=online == _NO_KEY)
+            cmatch, cseq = self._shared[_S_CMATCH], self._shared[_S_CSEQ]
+        conflict = None if online != _CONFLICT else (cmatch, None if cseq < 0 else cseq)
+        return SyncStatus(None if online == _UNKNOWN else online in (_ONLINE, _CONFLICT), queued + sent - seen,
+                          refused=online in (_REFUSED, _NO_KEY), unknown_key=online == _NO_KEY, conflict=conflict)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Close the pipe: the child drains one last time (within ``timeout``) and exits."""

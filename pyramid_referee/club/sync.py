@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..i18n import UserError, get_lang, tr, trl, trn
 from ..match.store import Store, StoreMissing
+from .schema import CONFLICT_STATE
 
 ENV_CLUB = "PYRAMID_REFEREE_CLUB"
 CONNECT_TIMEOUT_S = 3
@@ -39,6 +40,14 @@ class ClubError(UserError):
     """The club server cannot be used as asked (not registered, bad URL)."""
 
 
+class ClubConflict(ClubError):
+    """The club server refused a batch: it holds that match or stroke of this table otherwise."""
+
+    def __init__(self, match: int, seq: int | None) -> None:
+        super().__init__(f"conflict: match {match}, stroke {seq}")
+        self.match, self.seq = match, seq
+
+
 def server_id(url: str) -> str:
     """How the store names a club server: its host, port and database, not who logs in. The
     table is registered with the club's own login and then runs with a login that holds only
@@ -48,9 +57,27 @@ def server_id(url: str) -> str:
 
     try:
         parts = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError as exc:
-        raise ClubError(tr("the club server's address is not understood ({exc})").format(exc=exc)) from None
+    except psycopg.ProgrammingError:  # libpq's own words («missing "=" after …», a line break) help no one here
+        raise ClubError(tr(
+            "the club server's address {url} is not understood; it reads "
+            "postgresql://LOGIN@HOST:PORT/DATABASE, e.g. postgresql://stol1@192.0.2.10/pyramid").format(
+            url=_without_password(url))) from None
     return _identity(parts)
+
+
+def _without_password(url: str) -> str:
+    """An address as it may be shown: a password in it is replaced by ***."""
+    text = " ".join(str(url).split())
+    scheme, sep, rest = text.rpartition("://") if "://" in text else ("", "", text)
+    where = rest.split("/", 1)[0].split("?", 1)[0]
+    if "@" in where:
+        user = where.rsplit("@", 1)[0]
+        if ":" in user:
+            rest = rest.replace(user + "@", user.split(":", 1)[0] + ":***@", 1)
+    text = scheme + sep + rest
+    import re
+
+    return re.sub(r"(password=)[^&\s]*", r"\1***", text)  # a key=value address or a query may carry it too
 
 
 def _identity(parts: dict) -> str:
@@ -108,10 +135,58 @@ def unknown_key(exc: BaseException) -> bool:
     return refused(exc) and "the key is not the key of table" in str(exc)
 
 
+def _detail(exc: BaseException, lang: str | None = None) -> str | None:
+    """What libpq said of a connection that failed, in the user's words (None: nothing known to add).
+    libpq's own text is English, may hold a line break, and would sit inside a Russian line."""
+    low = str(exc).lower()
+    lang = lang or get_lang()
+    if "connection refused" in low:
+        return trl(lang, "the computer answered, but no PostgreSQL listens on that port")
+    if "timeout expired" in low or "timed out" in low:
+        return trl(lang, "no answer within {s} s").format(s=CONNECT_TIMEOUT_S)
+    if "could not translate host name" in low or "name or service not known" in low:
+        return trl(lang, "no computer has that name")
+    if "no route to host" in low or "network is unreachable" in low:
+        return trl(lang, "that address cannot be reached from this computer's network")
+    if "no such file or directory" in low and "socket" in low:
+        return trl(lang, "no server on this computer at that socket")
+    if "missing \"=\"" in low or "invalid uri" in low or "invalid connection option" in low:
+        return trl(lang, "e.g. postgresql://stol1@192.0.2.10/pyramid")
+    return None
+
+
+def denied(exc: BaseException) -> str:
+    """A refused privilege in the user's words, naming what was refused (PostgreSQL says it in English:
+    «permission denied for table club_schema»); another error: its first line."""
+    import re
+
+    m = re.search(r"permission denied for (?:\w+ )?\"?([\w.]+)\"?", str(exc))
+    if m:
+        return tr("PostgreSQL refuses this login the right to {name}").format(name=m.group(1))
+    return _first_line(exc)
+
+
 def explain(exc: BaseException) -> str:
-    """``reason`` and, in brackets, the server's own words (for whoever sets the server up)."""
+    """``reason`` and, in brackets, what exactly failed, in the user's words; the server's own words
+    only where no reason is known (they are then all there is), and only their first line."""
     why = reason(exc)
-    return _first_line(exc) if why is None else f"{why} ({_first_line(exc)})"
+    if why is None:
+        return _first_line(exc)
+    detail = _detail(exc)
+    return why if detail is None else f"{why} ({detail})"
+
+
+def _try_connect(url: str, failed: list | None = None):
+    """A connection to the club server, or None when it does not answer (or refuses this login);
+    the failure is appended to ``failed`` when given."""
+    import psycopg
+
+    try:
+        return psycopg.connect(url, **_LINK)
+    except psycopg.Error as exc:
+        if failed is not None:
+            failed.append(exc)
+        return None
 
 
 def connect(url: str):
@@ -123,43 +198,267 @@ def connect(url: str):
         raise ClubError(tr("cannot reach the club server: {why}").format(why=explain(exc))) from None
 
 
-def save_link(store: Store, url: str, table_id: int, name: str, key: str) -> None:
-    """Keep this table's id and key on that server. A new id (the table registered afresh after it
-    was removed on the server) sends every match again: the server's rows of the old id are not its."""
-    sid = server_id(url)
+# ---------------------------------------------------------------------- which server this is
+# A store names a club server by what it is: ``pg:<system_identifier>/<database>`` (PostgreSQL's
+# ``pg_control_system()``, executable by any login by default, with ``current_database()``), so
+# «localhost» and «127.0.0.1», a login and another login, name one server. A table must also start
+# while the server is away, so each address it has reached the server by is remembered
+# (``club_alias``: address → server). Links saved by earlier versions under an address are taken
+# over, with their sent marks, the first time the server answers at that address, or at another
+# address when the link's key is valid there (a key is 24 random bytes: valid means this server).
+_ALIAS_SQL = "CREATE TABLE IF NOT EXISTS club_alias (address TEXT PRIMARY KEY, server TEXT NOT NULL)"
+IDENTITY_PREFIX = "pg:"
+
+
+@dataclass
+class Link:
+    server: str  # the store's name of the server (its identity, or an address for an older link)
+    table_id: int
+    name: str
+    key: str
+
+
+def identity(con) -> str | None:
+    """What the club server is: its cluster's system identifier and the database; None where this
+    login may not ask (an installation that revoked ``pg_control_system`` from PUBLIC)."""
+    import psycopg
+
+    try:
+        sysid, db = con.execute("SELECT system_identifier::text, current_database() FROM pg_control_system()"
+                                ).fetchone()
+    except psycopg.errors.InsufficientPrivilege:
+        return None
+    return f"{IDENTITY_PREFIX}{sysid}/{db}"
+
+
+def _has_alias_table(con: sqlite3.Connection) -> bool:
+    return con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'club_alias'").fetchone() \
+        is not None
+
+
+def _aliased(store: Store, address: str) -> str | None:
+    if not _has_alias_table(store.con):
+        return None
+    r = store.con.execute("SELECT server FROM club_alias WHERE address = ?", (address,)).fetchone()
+    return None if r is None else r[0]
+
+
+def _set_alias(store: Store, address: str, server: str) -> None:
+    if address == server:
+        return
     with store._tx():
-        old = store.con.execute("SELECT table_id FROM club_link WHERE server = ?", (sid,)).fetchone()
-        if old is not None and int(old[0]) != table_id:
-            store.con.execute("DELETE FROM club_sent WHERE server = ?", (sid,))
+        store.con.execute(_ALIAS_SQL)
+        store.con.execute("INSERT INTO club_alias(address, server) VALUES (?, ?) ON CONFLICT(address)"
+                          " DO UPDATE SET server = excluded.server", (address, server))
+
+
+def known_addresses(store: Store) -> list[str]:
+    """The addresses this store has reached a club server by, as СЕРВЕР:ПОРТ/БАЗА (for a message)."""
+    out = [r[0] for r in store.con.execute("SELECT server FROM club_link") if not r[0].startswith(IDENTITY_PREFIX)]
+    if _has_alias_table(store.con):
+        out += [r[0] for r in store.con.execute("SELECT address FROM club_alias ORDER BY address")]
+
+    def shown(address: str) -> str:
+        parts = dict(kv.split("=", 1) for kv in address.split(" ") if "=" in kv)
+        host = parts.get("host") or parts.get("hostaddr") or "localhost"
+        return f"{host}:{parts.get('port', '5432')}/{parts.get('dbname', '')}"
+
+    return sorted({shown(a) for a in out})
+
+
+def _link(store: Store, server: str) -> Link | None:
+    r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?", (server,)).fetchone()
+    return None if r is None else Link(server, int(r[0]), r[1], r[2])
+
+
+def _rename_server(store: Store, old: str, new: str) -> None:
+    """A link and its sent marks move from the name ``old`` to ``new``: nothing is sent twice."""
+    with store._tx():
+        store.con.execute("DELETE FROM club_link WHERE server = ?", (new,))
+        store.con.execute("UPDATE club_link SET server = ? WHERE server = ?", (new, old))
+        store.con.execute("INSERT INTO club_sent(server, match_id, action_id) SELECT ?, match_id, action_id"
+                          " FROM club_sent WHERE server = ? ON CONFLICT(server, match_id) DO UPDATE SET"
+                          " action_id = max(action_id, excluded.action_id)", (new, old))
+        store.con.execute("DELETE FROM club_sent WHERE server = ?", (old,))
+        if _has_alias_table(store.con):
+            store.con.execute("UPDATE club_alias SET server = ? WHERE server = ?", (new, old))
+
+
+def link_check(con, table_id: int, key: str) -> str | None:
+    """The server's word on a link: 'ok', 'removed' (no such table there), 'mismatch' (the table is
+    there and the key is not its); None where it cannot say (an older schema, a login without
+    the tables' role)."""
+    import psycopg
+
+    try:
+        return con.execute("SELECT club_link_check(%s, %s)", (table_id, key)).fetchone()[0]
+    except (psycopg.errors.UndefinedFunction, psycopg.errors.InsufficientPrivilege):
+        pass
+    try:  # a server older than schema v4: its key check is in reading the table's strokes back
+        con.execute("SELECT 1 FROM club_table_strokes(%s, %s) LIMIT 1", (table_id, key)).fetchall()
+        return "ok"
+    except psycopg.errors.InsufficientPrivilege as exc:
+        return "mismatch" if "the key is not the key of table" in str(exc) else None
+    except psycopg.errors.UndefinedFunction:
+        return None
+
+
+def find_link(store: Store, url: str, con=None) -> Link | None:
+    """This table's link to the club server at ``url``. With a connection (``con``) the server is
+    asked what it is; without one, the addresses it was reached by before decide."""
+    address = server_id(url)
+    server = _aliased(store, address)
+    found = None if server is None else _link(store, server)
+    legacy = _link(store, address)
+    if legacy is None and _adopt_older_name(store, address):
+        legacy = _link(store, address)
+    if con is None:
+        return found or legacy
+    ident = identity(con)
+    if ident is None:  # cannot ask: the address names the server, as before
+        return found or legacy
+    if found is not None and found.server == ident:
+        return found
+    mine = _link(store, ident)
+    if mine is None and legacy is not None:  # saved under this address: this server's, under its older name
+        _rename_server(store, address, ident)
+        mine = _link(store, ident)
+    if mine is None:  # saved under another spelling of the address: this server's if its key is valid here
+        for (old,) in store.con.execute("SELECT server FROM club_link").fetchall():
+            if old.startswith(IDENTITY_PREFIX):
+                continue
+            cand = _link(store, old)
+            if link_check(con, cand.table_id, cand.key) == "ok":
+                _rename_server(store, old, ident)
+                mine = _link(store, ident)
+                break
+    if mine is not None:
+        _set_alias(store, address, ident)
+    return mine
+
+
+def save_link(store: Store, url: str, table_id: int, name: str, key: str, con=None) -> None:
+    """Keep this table's id and key on that server (named by what it is when ``con`` can ask). A
+    new registration (another id or key: the table registered afresh after it was removed there, or
+    a copy registered as a table of its own) sends every match again: the server's rows of the old
+    registration are not this one's."""
+    address = server_id(url)
+    ident = identity(con) if con is not None else None
+    server = ident or address
+    with store._tx():
+        old = store.con.execute("SELECT table_id, key FROM club_link WHERE server = ?", (server,)).fetchone()
+        if old is not None and (int(old[0]), old[1]) != (table_id, key):
+            store.con.execute("DELETE FROM club_sent WHERE server = ?", (server,))
         store.con.execute("INSERT INTO club_link(server, table_id, name, key) VALUES (?,?,?,?)"
                           " ON CONFLICT(server) DO UPDATE SET table_id = excluded.table_id,"
-                          " name = excluded.name, key = excluded.key", (sid, table_id, name, key))
+                          " name = excluded.name, key = excluded.key", (server, table_id, name, key))
+        if ident is not None and address != ident:  # an older link under this address is this one now
+            store.con.execute("DELETE FROM club_link WHERE server = ?", (address,))
+            store.con.execute("DELETE FROM club_sent WHERE server = ?", (address,))
+    _set_alias(store, address, server)
 
 
-def load_link(store: Store, url: str) -> tuple[int, str, str] | None:
+def load_link(store: Store, url: str, con=None) -> tuple[int, str, str] | None:
     """(table id, name, key) of this table on that server, or None."""
-    sid = server_id(url)
-    r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?", (sid,)).fetchone()
-    if r is None and _adopt_older_name(store, sid):
-        r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?", (sid,)).fetchone()
-    return None if r is None else (int(r[0]), r[1], r[2])
+    link = find_link(store, url, con)
+    return None if link is None else (link.table_id, link.name, link.key)
 
 
 def _adopt_older_name(store: Store, sid: str) -> bool:
     """A link saved under the older name of a server (the whole URL but its password, login
     included) is renamed to ``sid`` with its sent marks, so nothing is sent twice; True if one was."""
     for (old,) in store.con.execute("SELECT server FROM club_link").fetchall():
+        if old.startswith(IDENTITY_PREFIX):
+            continue
         parts = dict(kv.split("=", 1) for kv in old.split(" ") if "=" in kv)
         if old == sid or _identity(parts) != sid:
             continue
-        with store._tx():
-            store.con.execute("UPDATE club_link SET server = ? WHERE server = ?", (sid, old))
-            store.con.execute("INSERT INTO club_sent(server, match_id, action_id) SELECT ?, match_id, action_id"
-                              " FROM club_sent WHERE server = ? ON CONFLICT(server, match_id) DO UPDATE SET"
-                              " action_id = max(action_id, excluded.action_id)", (sid, old))
-            store.con.execute("DELETE FROM club_sent WHERE server = ?", (old,))
+        _rename_server(store, old, sid)
         return True
     return False
+
+
+def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
+    """Resolve a conflict by the server's version: match ``match_id`` of this store becomes what the
+    club server holds (its strokes under their stable ids), in one SQLite transaction, and the
+    server's conflicts of that match are marked resolved. The store's own version of it stays on the
+    server (``club_conflicts``). Refused (ClubError, nothing changed) where a stroke id the server
+    holds is used here by another match: then the store is registered as a new table instead.
+    The number of strokes the match now has."""
+    import json
+
+    rows = con.execute("SELECT * FROM club_table_match(%s, %s, %s)", (link.table_id, link.key, match_id)).fetchall()
+
+    def text(v):
+        return None if v is None else json.dumps(v, ensure_ascii=False)
+
+    strokes = [r for r in rows if r[0] is not None]
+    with store._tx():
+        if rows:
+            ids = [r[0] for r in strokes]
+            marks = ",".join("?" * len(ids))
+            clash = store.con.execute(f"SELECT id, match_id FROM strokes WHERE match_id != ? AND id IN ({marks})",
+                                      (match_id, *ids)).fetchone() if ids else None
+            if clash is not None:
+                raise ClubError(tr(
+                    "the server's version of match {match} cannot be taken: its stroke id {id} is used here by "
+                    "match {other}; register this store as a table of its own instead: pyramid-referee club "
+                    "resolve --new-table --name NAME").format(match=match_id, id=clash[0], other=clash[1]))
+            m = rows[0]
+            if store.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+                raise ClubError(tr("match {match} is not in this store").format(match=match_id))
+            store.con.execute("DELETE FROM strokes WHERE match_id = ?", (match_id,))
+            store.con.execute("UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = ?,"
+                              " created = ?, updated = ? WHERE id = ?",
+                              (text(m[13]), text(m[14]), m[15], m[16], text(m[17]), m[18], m[19], match_id))
+            for r in strokes:
+                store.con.execute(
+                    "INSERT INTO strokes(id, match_id, seq, status, call_text, call, refusal, call_status,"
+                    " outcome_text, outcome, verdict, state, lang, time, shown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
+                    (r[0], match_id, r[1], r[2], r[3], text(r[4]), text(r[5]), r[6], r[7], text(r[8]), text(r[9]),
+                     text(r[10]), r[11], r[12]))
+        # what the store holds of this match is the server's: nothing of it waits to be sent
+        store.con.execute(
+            "INSERT INTO club_sent(server, match_id, action_id) SELECT ?, ?, coalesce(max(id), 0) FROM actions"
+            " WHERE match_id = ? ON CONFLICT(server, match_id) DO UPDATE SET action_id = excluded.action_id",
+            (link.server, match_id, match_id))
+    con.execute("SELECT club_resolve_conflicts(%s, %s, %s, 'server')", (link.table_id, link.key, match_id))
+    return len([r for r in strokes if r[2] == "active"])
+
+
+def unsent(con: sqlite3.Connection, server: str) -> tuple[int, int]:
+    """(strokes, undos and redos) not yet stored on the server: what a table leaves behind."""
+    rows = dict(con.execute(
+        "SELECT a.action = 'stroke', count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ?"
+        " AND s.match_id = a.match_id WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ('stroke', 'undo', 'redo')"
+        " GROUP BY 1", (server,)).fetchall())
+    return int(rows.get(1, 0)), int(rows.get(0, 0))
+
+
+def leaving_text(db_path, url: str) -> str | None:
+    """What a table says as it stops with strokes the club server has not stored (None: nothing
+    waits): how many strokes (an undo is not a stroke: it is counted apart) and what sends them."""
+    try:
+        with Store(db_path, create=False) as store:
+            link = find_link(store, url)
+            if link is None:
+                return None
+            strokes, changes = unsent(store.con, link.server)
+    except (StoreMissing, UserError):
+        return None
+    if not strokes and not changes:
+        return None
+    parts = []
+    if strokes:
+        parts.append(trn("{n} stroke", "{n} strokes", strokes).format(n=strokes))
+    if changes:
+        parts.append(trn("{n} change (undo or redo)", "{n} changes (undos or redos)", changes).format(n=changes))
+    what = tr("{first} and {second}").format(first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
+    agree = 2 if len(parts) == 2 else strokes or changes  # «1 удар и 1 изменение» are «не отправлены»
+    return trn("club: {what} not sent to the club server; it is kept in this table's store and the next "
+               "run with --club or pyramid-referee club sync sends it",
+               "club: {what} not sent to the club server; they are kept in this table's store and the next "
+               "run with --club or pyramid-referee club sync sends them", agree).format(what=what)
 
 
 def pending(con: sqlite3.Connection, server: str) -> int:
@@ -177,8 +476,17 @@ class SyncStatus:
     error: str | None = None
     refused: bool = False  # the server answered but will not take this table's strokes (login, role, key)
     unknown_key: bool = False  # refused for the key: the table was removed or registered again on the server
+    conflict: tuple | None = None  # (match, seq or None): the server holds that stroke (match) otherwise
 
     def text(self) -> str:
+        if self.conflict is not None:  # not an outage: another store with this table's key wrote there first
+            match, seq = self.conflict
+            where = (tr("stroke {seq} of match {match}").format(seq=seq, match=match) if seq is not None
+                     else tr("match {match}").format(match=match))
+            return tr("club: conflict with the club server: {what} is held there with other content (another "
+                      "store with this table's key?); nothing was overwritten and sending has stopped; resolve it "
+                      "with pyramid-referee club resolve --keep-server (take the server's version) or --new-table "
+                      "--name NAME (register this store as a table of its own)").format(what=where)
         if self.unknown_key:  # not an outage either: the server no longer knows this table
             return trn("club: the server does not know this table's key (was it removed there?): register it "
                        "again, {n} stroke in the queue",
@@ -206,23 +514,47 @@ class SyncStatus:
 class ClubSync:
     """Replicates one table's store to one club server, in a background thread."""
 
-    def __init__(self, db_path, url: str, *, retry_s: float = 1.0) -> None:
+    def __init__(self, db_path, url: str, *, retry_s: float = 1.0, check: bool = True) -> None:
+        """``check``: ask the server now (one connection, ``CONNECT_TIMEOUT_S`` at most) what it is and
+        whether this store's table number and key agree there; a store whose number and key disagree
+        is refused here, before any stroke. The server away, the addresses it was reached by decide."""
         self.db_path = db_path
         self.url = url
-        self.server = server_id(url)
         self.retry_s = retry_s
+        server_id(url)  # an address not understood: said first, in one line, before any store is looked at
+        failed: list = []
+        con = _try_connect(url, failed) if check else None
         try:
-            with Store(db_path, create=False) as store:
-                self.db_path = store.path  # None: the default store, resolved once here
-                link = load_link(store, url)
-                queued = pending(store.con, self.server)
-        except StoreMissing:  # no match database yet: no key either (it is kept there)
-            link = None
-        if link is None:
-            raise ClubError(tr(
-                "this table is not registered on the club server; register it once: pyramid-referee "
-                "club register --club URL --name NAME").format())
-        self.table_id, self.name, self._key = link
+            try:
+                with Store(db_path, create=False) as store:
+                    self.db_path = store.path  # None: the default store, resolved once here
+                    link = find_link(store, url, con)
+                    if link is None and con is None and store.con.execute(
+                            "SELECT 1 FROM club_link").fetchone() is not None:
+                        raise ClubError(tr(
+                            "the club server at {url} cannot be asked which server it is ({why}), and this table "
+                            "has not reached it by this address before ({known}): start with the address it was "
+                            "registered with, or when the server is back").format(
+                            url=_without_password(url), why=explain(failed[0]) if failed else "—",
+                            known=", ".join(known_addresses(store)) or "—"))
+                    queued = pending(store.con, link.server) if link is not None else 0
+            except StoreMissing:  # no match database yet: no key either (it is kept there)
+                link = None
+            if link is None:
+                raise ClubError(tr(
+                    "this table is not registered on the club server; register it once: pyramid-referee "
+                    "club register --club URL --name NAME").format())
+            if con is not None and link_check(con, link.table_id, link.key) == "mismatch":
+                raise ClubError(tr(
+                    "this store's table number {id} ({name}) and its key do not agree on the club server: the key "
+                    "is not that table's (a store copied from another table, or a link edited by hand); nothing "
+                    "is sent from it. Register this store as a table of its own: pyramid-referee club resolve "
+                    "--new-table --name NAME").format(id=link.table_id, name=link.name))
+        finally:
+            if con is not None:
+                con.close()
+        self.server = link.server
+        self.table_id, self.name, self._key = link.table_id, link.name, link.key
         self._status = SyncStatus(None, queued)
         self._since = 0  # notifications since the last drain began
         self._wake = threading.Event()
@@ -261,7 +593,7 @@ class ClubSync:
     def status(self) -> SyncStatus:
         """As of the last drain, plus what was committed since (counted here, no query)."""
         st = self._status
-        return SyncStatus(st.online, st.queued + self._since, st.error, st.refused, st.unknown_key)
+        return SyncStatus(st.online, st.queued + self._since, st.error, st.refused, st.unknown_key, st.conflict)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the worker, after one last drain attempt within ``timeout``."""
@@ -336,6 +668,11 @@ class ClubSync:
                 self._pg.execute("SELECT 1")
             self._report_seen()
             return True
+        except ClubConflict as exc:  # the server answered and refused: not an outage, and retrying will not mend it
+            self._recount()
+            queued = pending(self._store.con, self.server)
+            self._set_status(SyncStatus(True, queued, str(exc), conflict=(exc.match, exc.seq)))
+            return False
         except (psycopg.Error, OSError, UserError) as exc:
             if self._pg is not None:
                 try:
@@ -394,8 +731,43 @@ class ClubSync:
         return match_id, upto, m, strokes
 
     def _send(self, match_id: int, upto: int, m, strokes) -> None:
+        import psycopg
+
         if m is None:  # the match was deleted on the table: nothing to send, move on
             return
+        try:
+            self._put(match_id, upto, m, strokes)
+        except psycopg.Error as exc:
+            if getattr(exc, "sqlstate", None) != CONFLICT_STATE:
+                raise
+            raise self._conflict(match_id, m, strokes) from None
+
+    def _conflict(self, match_id: int, m, strokes) -> "ClubConflict":
+        """The server refused the batch (schema v4): it holds one of its rows with other content. Each
+        row is offered to ``club_put_conflict``, which keeps the ones it holds otherwise beside its own."""
+        import json
+
+        t, k = self.table_id, self._key
+        cols = ("local_id", "seq", "status", "call_text", "call", "refusal", "call_status", "outcome_text", "outcome",
+                "verdict", "state", "lang", "time")
+        first = None
+        if self._pg.execute("SELECT club_put_conflict(%s, %s, %s, 'match', %s::jsonb)", (t, k, match_id, json.dumps({
+                "players": json.loads(m[1]), "settings": json.loads(m[2]), "to_wins": m[3], "status": m[4],
+                "result": None if m[5] is None else json.loads(m[5]), "created": m[6], "updated": m[7]},
+                ensure_ascii=False))).fetchone()[0]:
+            first = (match_id, None)
+        for s in strokes:
+            row = dict(zip(cols, s))
+            for c in ("call", "refusal", "outcome", "verdict", "state"):
+                row[c] = None if row[c] is None else json.loads(row[c])
+            if self._pg.execute("SELECT club_put_conflict(%s, %s, %s, 'stroke', %s::jsonb)",
+                                (t, k, match_id, json.dumps(row, ensure_ascii=False))).fetchone()[0] and (
+                    first is None or first[1] is None):
+                first = (match_id, row["seq"])
+        match, seq = first or (match_id, None)
+        return ClubConflict(match, seq)
+
+    def _put(self, match_id: int, upto: int, m, strokes) -> None:
         t, k = self.table_id, self._key
         with self._pg.transaction():
             self._pg.execute(

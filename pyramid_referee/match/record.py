@@ -46,11 +46,12 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
-from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 
 from .bounds import MAX_RECORD_LINE_CHARS, call_too_long
+from .marks import strike_marks
 from ..grammar import Call, parse as parse_call, render
 from ..i18n import N_, UserError, tr, trl
 from ..rules import GameState, Match, Outcome, RulesError, RulesInputError, Settings
@@ -159,37 +160,61 @@ def _parser():
                      start=["header", "stroke"], propagate_positions=True)
 
 
+class HeaderLine(NamedTuple):
+    """A parsed header line «Name: value»: the key and the value with their columns (1-based).
+    ``kind`` is "header" (a stroke line parses to a RecordStroke)."""
+
+    kind: str
+    key: str
+    key_col: int
+    value: str
+    value_col: int
+
+
+class _SaidCall(NamedTuple):
+    """The call part of a stroke line: the call as said (None: no call), its column, and
+    whether it was marked «(не принят)»."""
+
+    text: str | None
+    column: int
+    refused_mark: bool
+
+
+class _Score(NamedTuple):
+    """The running score written after a stroke, the players in the order of «Игроки»."""
+
+    first: int
+    second: int
+    column: int
+
+
 @lru_cache(maxsize=1)
 def _transformer():
-    return type("ToData", (_ToData, Transformer), {})()
+    return _ToData()
 
 
-class _ToData:
-    """A parsed line → plain data: ("header", key, col, value, col) or a RecordStroke (line set later);
-    mixed into Lark's Transformer by ``_transformer``."""
+@v_args(inline=True)
+class _ToData(Transformer):
+    """A parsed line → a HeaderLine or a RecordStroke (line set later)."""
 
-    def header(self, items):
-        key, value = items
-        return ("header", key.strip(), key.column, value.rstrip(), value.column)
+    def header(self, key, value) -> HeaderLine:
+        return HeaderLine("header", key.strip(), key.column, value.rstrip(), value.column)
 
-    def no_call(self, items):
-        return (None, items[0].column, False)
+    def no_call(self, tok) -> _SaidCall:
+        return _SaidCall(None, tok.column, False)
 
-    def said(self, items):
-        text = items[0]
-        return (text.rstrip(), text.column, len(items) > 1)
+    def said(self, text, refused=None) -> _SaidCall:
+        return _SaidCall(text.rstrip(), text.column, refused is not None)
 
-    def score(self, items):
-        a, b = items
-        return (_int(a), _int(b), a.column)
+    def score(self, a, b) -> _Score:
+        return _Score(_int(a), _int(b), a.column)
 
-    def stroke(self, items):
-        player, call, outcome, *rest = items
-        score = rest[0] if rest else None
+    def stroke(self, player, call: _SaidCall, outcome, score: _Score | None = None) -> RecordStroke:
         return RecordStroke(
-            line=0, player=player.strip(), player_col=player.column, call=call[0], call_col=call[1],
-            refused_mark=call[2], outcome=outcome.rstrip(), outcome_col=outcome.column,
-            score=None if score is None else (score[0], score[1]), score_col=0 if score is None else score[2],
+            line=0, player=player.strip(), player_col=player.column, call=call.text, call_col=call.column,
+            refused_mark=call.refused_mark, outcome=outcome.rstrip(), outcome_col=outcome.column,
+            score=None if score is None else (score.first, score.second),
+            score_col=0 if score is None else score.column,
         )
 
 
@@ -626,6 +651,7 @@ class WrittenStroke:
     outcome_text: str | None
     outcome: dict
     scores: tuple[int, int]  # after the stroke, in the players' order
+    marks: tuple[str, ...] = ()  # the voice referee's marks of the strike (Q13, Q14): a comment
 
 
 def write_record(match, strokes) -> str:
@@ -635,7 +661,8 @@ def write_record(match, strokes) -> str:
     title = f"Запись матча {match.id}" if to_wins > 1 else f"Запись партии: матч {match.id}"
     return render_record(title, (p0, p1), match.settings, match.start, [
         WrittenStroke(r.record.verdict["striker"], r.record.call_status, r.record.call_text, r.record.call,
-                      r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]))
+                      r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]),
+                      tuple(strike_marks(getattr(r.record, "strike", None), "ru")))
         for r in strokes], to_wins=to_wins)
 
 
@@ -695,5 +722,8 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
                 outcome = render_outcome(w.outcome)
         except NotationError:
             outcome = render_outcome(w.outcome)
-        out.append(f"{w.striker}: {call} | {outcome} | {num(w.scores[0])}:{num(w.scores[1])}")
+        line = f"{w.striker}: {call} | {outcome} | {num(w.scores[0])}:{num(w.scores[1])}"
+        if w.marks:  # a comment: «validate» and «replay» read the line as before
+            line += "  # " + "; ".join(m.replace("#", " ") for m in w.marks)
+        out.append(line)
     return "\n".join(out) + "\n"

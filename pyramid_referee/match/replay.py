@@ -1,4 +1,4 @@
-"""Replaying a match script through the rules engine (DESIGN.md, "replay").
+"""Replaying a match script through the rules engine (``pyramid-referee replay``).
 
 A script is JSON lines: an optional header
 ``{"settings": {…}, "players": ["A", "B"], "start": {…}, "to_wins": N}`` (every key optional;
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..grammar.call import Call, CallFormatError
-from ..i18n import json_problem_ru
+from ..i18n import UserError, json_problem_ru
 from ..grammar import parse
 from ..grammar.refusal import CLAUSES
 from ..rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
@@ -35,7 +35,7 @@ STROKE_KEYS = ("call", "outcome", "comment")
 DEFAULT_PLAYERS = ("A", "B")
 
 
-class ReplayError(RulesInputError):
+class ReplayError(RulesInputError, UserError):
     """A bad line of a match script: ``line`` (1-based) and the field."""
 
     def __init__(self, line: int, field: str, message: str, ru: str | None = None) -> None:
@@ -103,7 +103,7 @@ class ReplayResult:
 
 
 def final_json(state: GameState) -> dict:
-    """The last line of a replay (DESIGN.md)."""
+    """The last line of a replay."""
     p = state.players
     return {
         "final": True,

@@ -8,7 +8,7 @@ Statistics, per player, over the active strokes (the current line of play):
 - ``strokes``: strokes played; ``calls``: accepted calls made and ``fulfilled``;
   ``refused``: calls the referee refused (C4, C9); ``no_call``: strokes without one.
 - ``by_route``: calls made / fulfilled by route kind, derived from the call's
-  route (DESIGN.md): ``ball_and_pocket`` (no way named, C7); ``clean`` (чисто:
+  route: ``ball_and_pocket`` (no way named, C7); ``clean`` (чисто:
   cue ball → the ball → the pocket, nothing else); and the features a route
   may have — ``abricole`` (the cue ball off a cushion before its first ball),
   ``bank`` (the called ball off a cushion: дуплет / от борта), ``kiss`` (the
@@ -147,7 +147,7 @@ def export_json(store: Store, match_id: int) -> dict:
 
 
 def export_script(store: Store, match_id: int) -> str:
-    """The match as a match script for ``pyramid-referee replay`` (DESIGN.md): a
+    """The match as a match script for ``pyramid-referee replay``: a
     header line, then one ``{"call", "outcome"}`` a stroke of the current line of
     play. A call is written in the players' own words, its text as said (the replay
     reads it again, in the same position, as long as the call language has not

@@ -28,6 +28,7 @@ from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
+from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401 - strike_marks: the shell imports it from here
 from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow, db_option
 
 
@@ -253,6 +254,40 @@ class Standing:
     strike: float | None  # the strike's time on the audio clock, when heard
     version: int  # raised on every change of the match's standing call
     time: str = ""
+    taken_back: tuple[float, ...] = ()  # strikes the marker took back since the last stroke (Q14)
+
+    @property
+    def heard_unstruck(self) -> bool:
+        """A call the voice referee heard with no strike heard after it (yet): the outcome
+        entered now takes it, marked so (Q13)."""
+        return self.source == "listen" and self.strike is None
+
+    @property
+    def voided_by_strike(self) -> bool:
+        """A call the voice referee heard and a strike made late (C10, Q7): the marker may take
+        that strike back (Q14)."""
+        return (self.source == "listen" and self.strike is not None and self.reading.status == "refused"
+                and (self.reading.refusal or {}).get("code") == "late")
+
+    def strike_note(self, outcome: float | None = None) -> dict | None:
+        """What the record keeps of the strike when a stroke takes this call (None: typed, no
+        voice referee)."""
+        if self.source != "listen":  # typed: only the strikes taken back before it are the voice's
+            return {"taken_back": [round(float(t), 6) for t in self.taken_back]} if self.taken_back else None
+        return strike_note(self.strike, outcome=outcome, taken_back=self.taken_back)
+
+
+def strike_note(strike: float | None, *, outcome: float | None = None, taken_back=(), lang: str = "ru") -> dict:
+    """The record's note of a stroke's strike (the store's ``strikes.strike``): heard at
+    ``strike``; or, None, not heard — the standing call was taken when the outcome was entered
+    (Q13); with the strikes the marker took back before it (Q14)."""
+    if strike is not None:
+        out: dict = {"heard": True, "t": round(float(strike), 6)}
+    else:
+        out = {"heard": False, "outcome": outcome, "note": trl(lang, NOT_HEARD_NOTE)}
+    if taken_back:
+        out["taken_back"] = [round(float(t), 6) for t in taken_back]
+    return out
 
 
 #: What a marker types for a stroke without a call, besides «-»: the words the game record uses.
@@ -262,7 +297,7 @@ NO_CALL_WORDS = ("без заказа", "нет заказа", "no call")
 def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:
     """The call as typed → accepted Call, refusal (C4, C9) or none.
 
-    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in DESIGN.md's JSON
+    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in the call's JSON
     form (checked by ``Call.from_json``); anything else goes to the call parser.
     """
     src = (text or "").strip()
@@ -470,8 +505,10 @@ class Session:
     def read_call(self, text: str | None) -> CallReading:
         return read_call(text, settings=self.settings, on_table=self.match.upcoming.on_table, lang=self.lang)
 
-    def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None) -> Entered:
-        """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError."""
+    def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None,
+              strike: dict | None = None) -> Entered:
+        """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError.
+        ``strike``: what the voice referee heard of the strike (``strike_note``; Q13, Q14)."""
         reading = reading or self.read_call(call_text)
         outcome, verdict = self._judge_typed(reading, outcome_text)
         state = self.match.state
@@ -479,6 +516,7 @@ class Session:
             call_text=reading.text, call=None if reading.call is None else reading.call.to_json(),
             refusal=reading.refusal, call_status=reading.status, outcome_text=outcome_text.strip(),
             outcome=outcome.to_json(), verdict=verdict.to_json(self.lang), state=state.to_json(), lang=self.lang,
+            strike=strike,
         )
         try:
             seq = self.store.add_stroke(self.id, rec, result=self.result_json(), expect_seq=self.seq + 1)
@@ -538,7 +576,20 @@ class Session:
                 path=self.store.path, match_id=self.id, exc=exc)) from None
         reading = CallReading(text=rec.text, call=call, refusal=rec.refusal, status=rec.status,
                               canonical=rec.canonical)
-        return Standing(reading, rec.source, rec.strike, version, rec.time)
+        return Standing(reading, rec.source, rec.strike, version, rec.time, tuple(rec.taken_back))
+
+    def take_back_strike(self, standing: Standing) -> int:
+        """Q14: the marker takes back the strike that made the standing call late. The strike is
+        void: the call it voided stands again, read from the words heard (C9), with no strike
+        after it (the next strike, or the outcome entered, takes it); the record of the next
+        stroke keeps the strike, «снят маркёром». StrokeInputError when no strike voided it."""
+        if not standing.voided_by_strike:
+            raise StrokeInputError(tr("no strike to take back: the standing call was not made late by a strike"))
+        reading = self.read_call(standing.reading.text)
+        rec = StandingRecord(text=reading.text, status=reading.status,
+                             call=None if reading.call is None else reading.call.to_json(),
+                             refusal=reading.refusal, canonical=reading.canonical, source="listen", strike=None)
+        return self.store.take_back_strike(self.id, standing.strike, rec)
 
     def standing_version(self) -> int:
         return self.store.standing(self.id)[0]

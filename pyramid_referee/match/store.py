@@ -41,6 +41,13 @@ Schema (``PRAGMA user_version`` = ``SCHEMA_VERSION``):
   time on the audio clock (when heard), and ``version``, raised on every change so
   another program (``serve``'s watch) notices it. ``add_stroke`` clears it in the
   stroke's own transaction: ``listen --pad`` and the pad drive one session.
+- ``strokes.strike`` and ``standing.taken_back`` (v5): what the voice referee heard of the
+  stroke's strike (JSON, NULL when no voice referee took part): ``{"heard": true, "t": SECONDS}``
+  or, when the outcome was entered with no strike heard and the standing call was taken,
+  ``{"heard": false, "outcome": SECONDS|null, "note": «удар не услышан — заказ взят по вводу
+  исхода»}``; with ``"taken_back": [SECONDS, …]``, the strikes the marker took back before it
+  (each one void, «снят маркёром»). ``standing.taken_back`` holds those until a stroke takes
+  the standing call (``take_back_strike`` adds one; ``add_stroke`` clears them).
 - ``club_link`` (v4): the club servers this table is registered on (``server``: the
   URL without its password; the server's table id, its name and the table's key).
 - ``club_sent`` (v4): per server and match, the id of the last ``actions`` row the
@@ -77,7 +84,7 @@ from typing import Any, Iterator
 
 from ..i18n import N_, UserError, tr
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APP_NAME = "pyramid-referee"
 ENV_DB = "PYRAMID_REFEREE_DB"
 BUSY_TIMEOUT_S = 2.0
@@ -109,7 +116,8 @@ CREATE TABLE strokes (
     lang         TEXT NOT NULL,
     time         TEXT NOT NULL,
     status       TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')),
-    shown        INTEGER NOT NULL DEFAULT 1
+    shown        INTEGER NOT NULL DEFAULT 1,
+    strike       TEXT
 );
 CREATE UNIQUE INDEX strokes_live ON strokes(match_id, seq) WHERE status != 'discarded';
 CREATE INDEX strokes_position ON strokes(match_id, status, seq);
@@ -132,7 +140,8 @@ CREATE TABLE standing (
     source    TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),
     strike    REAL,
     time      TEXT NOT NULL,
-    version   INTEGER NOT NULL DEFAULT 0
+    version   INTEGER NOT NULL DEFAULT 0,
+    taken_back TEXT
 );
 CREATE TABLE club_link (
     server   TEXT PRIMARY KEY,
@@ -162,6 +171,8 @@ _MIGRATIONS: dict[int, str] = {
        " name TEXT NOT NULL, key TEXT NOT NULL);"
        "CREATE TABLE club_sent (server TEXT NOT NULL, match_id INTEGER NOT NULL,"
        " action_id INTEGER NOT NULL, PRIMARY KEY (server, match_id))",
+    4: "ALTER TABLE strokes ADD COLUMN strike TEXT;"  # strokes before v5: no voice referee's note
+       "ALTER TABLE standing ADD COLUMN taken_back TEXT",  # no strike was ever taken back
 }
 
 
@@ -264,6 +275,7 @@ class StrokeRecord:
     verdict: dict
     state: dict
     lang: str = "ru"
+    strike: dict | None = None  # the voice referee's note of the strike (v5; see the module's text)
 
 
 @dataclass(frozen=True)
@@ -278,6 +290,7 @@ class StandingRecord:
     source: str = "pad"  # pad (typed) | listen (heard)
     strike: float | None = None  # the strike's time on the audio clock, when heard
     time: str = ""  # when it was written
+    taken_back: tuple[float, ...] = ()  # strikes the marker took back since the last stroke (Q14)
 
 
 @dataclass(frozen=True)
@@ -295,7 +308,7 @@ class StrokeRow:
             "seq": self.seq, "time": self.time, "status": self.status,
             "call_text": r.call_text, "call": r.call, "refusal": r.refusal, "call_status": r.call_status,
             "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state,
-            "lang": r.lang,
+            "lang": r.lang, "strike": r.strike,
         }
 
 
@@ -533,12 +546,12 @@ class Store:
 
     # ------------------------------------------------------------------ strokes
     _STROKE_COLS = ("id, match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
-                    " verdict, state, lang, time, status")
+                    " verdict, state, lang, time, status, strike")
 
     def _stroke_row(self, r) -> StrokeRow:
         try:
             rec = StrokeRecord(r[3], _load(r[4]), _load(r[5]), r[6], r[7], _load(r[8]), _load(r[9]), _load(r[10]),
-                               r[11])
+                               r[11], _load(r[14]))
         except ValueError as exc:
             raise self._bad_record(r[1], r[2], exc) from None
         return StrokeRow(r[0], r[1], r[2], rec, r[12], r[13])
@@ -632,46 +645,68 @@ class Store:
                 raise _conflict(match_id, self.path)
             con.execute(
                 "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
-                " verdict, state, lang, time, status, shown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active', 0)",
+                " verdict, state, lang, time, status, shown, strike)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active', 0, ?)",
                 (match_id, seq, rec.call_text, _dump(rec.call), _dump(rec.refusal), rec.call_status,
-                 rec.outcome_text, _dump(rec.outcome), _dump(rec.verdict), _dump(rec.state), rec.lang, now))
+                 rec.outcome_text, _dump(rec.outcome), _dump(rec.verdict), _dump(rec.state), rec.lang, now,
+                 _dump(rec.strike)))
             con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'stroke', ?, ?)",
                         (match_id, seq, now))
             con.execute("UPDATE standing SET present = 0, version = version + 1, time = ?"
                         " WHERE match_id = ? AND present = 1", (now, match_id))  # the stroke took the call
+            con.execute("UPDATE standing SET taken_back = NULL WHERE match_id = ?", (match_id,))  # … and them
             self._set_result(match_id, result)
         return int(seq)
 
     # ------------------------------------------------------------------ the standing call
     def set_standing(self, match_id: int, rec: StandingRecord | None) -> int:
         """Write (or, with None, withdraw) the match's standing call; returns its new version."""
+        self._check_standing(rec)
+        with self._tx():
+            return self._write_standing(match_id, rec, _now())
+
+    @staticmethod
+    def _check_standing(rec: StandingRecord | None) -> None:
         if rec is not None and rec.status not in ("accepted", "refused", "none"):
             raise ValueError(f"status: {rec.status!r}")
         if rec is not None and rec.source not in ("pad", "listen"):
             raise ValueError(f"source: {rec.source!r}")
+
+    def _write_standing(self, match_id: int, rec: StandingRecord | None, now: str) -> int:
+        con = self.con
+        if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+            raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
+        con.execute("INSERT OR IGNORE INTO standing(match_id, time) VALUES (?, ?)", (match_id, now))
+        if rec is None:
+            con.execute("UPDATE standing SET present = 0, version = version + 1, time = ? WHERE match_id = ?",
+                        (now, match_id))
+        else:
+            con.execute(
+                "UPDATE standing SET present = 1, text = ?, status = ?, call = ?, refusal = ?, canonical = ?,"
+                " source = ?, strike = ?, time = ?, version = version + 1 WHERE match_id = ?",
+                (rec.text, rec.status, _dump(rec.call), _dump(rec.refusal), rec.canonical, rec.source,
+                 None if rec.strike is None else float(rec.strike), now, match_id))
+        return int(con.execute("SELECT version FROM standing WHERE match_id = ?", (match_id,)).fetchone()[0])
+
+    def take_back_strike(self, match_id: int, strike: float, rec: StandingRecord | None) -> int:
+        """Q14: the marker took back the strike at ``strike``: it joins the standing call's
+        ``taken_back`` (kept until a stroke takes the call) and ``rec`` becomes the standing call
+        (the call it had made late, counting again); one transaction. Its new version."""
+        self._check_standing(rec)
         now = _now()
         with self._tx():
-            con = self.con
-            if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
-            con.execute("INSERT OR IGNORE INTO standing(match_id, time) VALUES (?, ?)", (match_id, now))
-            if rec is None:
-                con.execute("UPDATE standing SET present = 0, version = version + 1, time = ? WHERE match_id = ?",
-                            (now, match_id))
-            else:
-                con.execute(
-                    "UPDATE standing SET present = 1, text = ?, status = ?, call = ?, refusal = ?, canonical = ?,"
-                    " source = ?, strike = ?, time = ?, version = version + 1 WHERE match_id = ?",
-                    (rec.text, rec.status, _dump(rec.call), _dump(rec.refusal), rec.canonical, rec.source,
-                     None if rec.strike is None else float(rec.strike), now, match_id))
-            return int(con.execute("SELECT version FROM standing WHERE match_id = ?", (match_id,)).fetchone()[0])
+            version = self._write_standing(match_id, rec, now)
+            r = self.con.execute("SELECT taken_back FROM standing WHERE match_id = ?", (match_id,)).fetchone()
+            gone = list(_load(r[0]) or []) + [float(strike)]
+            self.con.execute("UPDATE standing SET taken_back = ? WHERE match_id = ?", (_dump(gone), match_id))
+        return version
 
     def standing(self, match_id: int) -> tuple[int, StandingRecord | None]:
         """(version, the standing call or None). The version changes with every write."""
         try:
             r = self.con.execute(
-                "SELECT version, present, text, status, call, refusal, canonical, source, strike, time"
-                " FROM standing WHERE match_id = ?", (match_id,)).fetchone()
+                "SELECT version, present, text, status, call, refusal, canonical, source, strike, time,"
+                " taken_back FROM standing WHERE match_id = ?", (match_id,)).fetchone()
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         if r is None:
@@ -679,7 +714,8 @@ class Store:
         if not r[1]:
             return int(r[0]), None
         try:
-            rec = StandingRecord(r[2], r[3], _load(r[4]), _load(r[5]), r[6], r[7], r[8], r[9])
+            rec = StandingRecord(r[2], r[3], _load(r[4]), _load(r[5]), r[6], r[7], r[8], r[9],
+                                 tuple(_load(r[10]) or ()))
         except ValueError as exc:
             raise StoreError(tr(
                 "{path}: match {match_id}: the standing call is damaged ({exc})").format(

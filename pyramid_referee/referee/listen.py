@@ -4,7 +4,7 @@
 live.py) runs it on a microphone and, after each strike, takes the outcome from the scorer and
 judges the stroke.
 
-One stream of blocks feeds both the recognizer and the strike detector (DESIGN.md, "Voice");
+One stream of blocks feeds both the recognizer and the strike detector (docs/dev/voice.md);
 the recognizer's word times and the detector's strike times are both counted in samples from
 the start of the audio, so they share one clock. The event stream (Vosk final results with
 audio-clock times, and ``{"strike": t}``) is exactly what ``pyramid-referee timeline`` reads.
@@ -118,14 +118,8 @@ class Pipeline:
 
 
 def decide_events(events: Iterable[dict], **kw) -> list[tl.Decision]:
-    utterances, strikes = [], []
-    for e in events:
-        ev = tl.read_event(e)
-        if isinstance(ev, tl.Strike):
-            strikes.append(ev)
-        elif ev is not None:
-            utterances.append(ev)
-    return tl.decide(utterances, strikes, **kw)
+    """The timeline over an event stream (also its outcomes and take-backs, Q13, Q14)."""
+    return tl.timeline_of(events).decide(**kw)
 
 
 def transcribe(path: str | os.PathLike, model, *, words: Iterable[str] | None = None,
@@ -163,8 +157,16 @@ def grammar_render() -> Callable | None:
 
 
 def describe(d: tl.Decision, lang: str = "ru", render: Callable | None = None) -> str:
-    """One line for a person: what counts for this strike and why."""
-    at = f"{d.strike:.2f}"
+    """One line for a person: what counts for this strike and why; a stroke whose strike was not
+    heard (Q13) or a strike the marker took back (Q14) says so at the end."""
+    line = _describe(d, lang, render)
+    if d.strike is None:  # Q13: «удар не услышан — заказ взят по вводу исхода: заказ принят: …»
+        return f"{d.note}: {line.split(': ', 1)[1]}"
+    return f"{line} — {d.note}" if d.note else line
+
+
+def _describe(d: tl.Decision, lang: str, render: Callable | None) -> str:
+    at = f"{d.strike if d.strike is not None else d.outcome or 0:.2f}"
     if d.status == "accepted":
         said = d.heard
         if render is not None:
@@ -194,6 +196,11 @@ ECHO_TAIL_S = 0.5  # after espeak-ng ends, its sound is still in the output and 
 REHEAR_S = 10.0  # audio kept to hear again from the strike on, after the decision (see decide)
 REHEAR_CONTEXT_S = 1.0  # heard again from this long before the strike: the decoder's adaptation
                         # settles on it rather than on the click (its words before t count no more)
+STRIKE_DECIDED_S = 1.5  # the longest the strike detector may take to decide a strike after its
+                        # onset: an outcome typed with no strike decided waits this (and SETTLE_S)
+                        # before it is taken as a stroke whose strike was not heard (Q13)
+TABLE_KINDS = ("tip", "ball", "cushion", "pocket")  # the detector's sounds that are the table's
+TAKE_BACK_KEYS = ("!", "снять", "take back")  # typed for the outcome: the strike was none (Q14)
 
 
 class Speaker:
@@ -282,6 +289,11 @@ def reading_of(d: tl.Decision, lang: str = "ru"):
     return CallReading(text=None, status="none")
 
 
+def is_take_back(text: str) -> bool:
+    """Is what the scorer typed the take-back key (Q14), not an outcome?"""
+    return " ".join(text.lower().split()) in TAKE_BACK_KEYS
+
+
 def _has_words_from(event: dict, t: float) -> bool:
     """Is ``event`` an utterance with words from ``t`` on (what can still count after a strike)?"""
     u = tl.read_event(event)
@@ -308,8 +320,11 @@ class LiveReferee:
                                      alternatives=alternatives, lang=lang)
         self.pipeline = Pipeline(self.recognizer, detector, on_partial=self._on_partial)
         self.partial = ""
-        self.previous = float("-inf")  # the last strike decided
+        self.previous = float("-inf")  # the last strike decided (or, Q13, the last stroke's cut)
         self.decision: tl.Decision | None = None
+        self.taken_back: list[float] = []  # strikes the marker took back since the last stroke (Q14)
+        self._before: tuple | None = None  # (strike, previous, events) before the last decide: a take-back
+        self.last_decision: tl.Decision | None = None
         self._grammar = {"parse": parse, "mentions_call": mentions_call}
         from collections import deque
 
@@ -357,6 +372,7 @@ class LiveReferee:
         """
         self.pipeline.flush_recognizer()
         d = tl.decide_strike(self.utterances(), t, self.previous, **self._kw())
+        self._before = (t, self.previous, list(self.pipeline.events))
         self.previous = t
         self.decision = d
         since = [b for b in self._recent if b[0] + len(b[1]) / self.recognizer.rate > t - REHEAR_CONTEXT_S]
@@ -375,16 +391,83 @@ class LiveReferee:
         self.pipeline.events = [e for e in self.pipeline.events if _has_words_from(e, t)]
         return d
 
-    def enter(self, outcome_text: str):
-        """Judge and store the stroke just decided (StrokeInputError: nothing changed)."""
+    def table_sounds(self) -> list[float]:
+        """The table sounds (tip, balls, cushions, pockets) the detector heard since the last
+        stroke: where the stroke's calls end when its strike was not heard (Q13)."""
+        det = self.pipeline.detector
+        return [s.time for s in getattr(det, "sounds", ()) or ()
+                if getattr(s, "kind", None) in TABLE_KINDS and s.time > self.previous]
+
+    def unheard(self, at: float | None = None) -> tl.Decision:
+        """Q13: the decision for a stroke whose outcome is entered at ``at`` (now by default) with
+        no strike heard since the last one: the standing call, the last one finished before the
+        last table sound."""
+        return tl.decide_outcome(self.utterances(), self.time if at is None else min(at, self.time),
+                                 self.previous, sounds=self.table_sounds(), **self._kw())
+
+    def stroke_entered_elsewhere(self) -> None:
+        """The pad entered the stroke (listen --pad): the strike last decided is the stroke's now."""
+        self._before = None
+        self.decision = None
+        self.taken_back = []
+
+    @property
+    def revocable(self) -> float | None:
+        """The strike last decided, while it can still be taken back (Q14): until a stroke is entered."""
+        return None if self._before is None else self._before[0]
+
+    def take_back(self, t: float | None = None) -> tl.Decision:
+        """Q14: the marker takes back the strike last decided (``t``: that strike's time, checked):
+        it was no strike. The words and the window are as they were before it was decided, so the
+        call it made late counts again for the next strike; the next stroke's record keeps it.
+        StrokeInputError when there is none to take back."""
         from ..i18n import tr
         from ..match.session import StrokeInputError
 
-        if self.decision is None:
-            raise StrokeInputError(tr("there was no strike yet"))
+        if self._before is None or (t is not None and abs(self._before[0] - t) > tl.SAME_STRIKE_S):
+            raise StrokeInputError(tr("there is no strike to take back"))
+        strike, self.previous, before = self._before
+        heard = [(e, u) for e in before if isinstance(u := tl.read_event(e), tl.Utterance)]
+        # The call it made late was cut where the strike was decided; it is heard again whole,
+        # from its start (with REHEAR_CONTEXT_S before it), as a file read straight through would.
+        start = min((u.start for _, u in heard if u.end >= strike), default=strike)
+        since = [b for b in self._recent if b[0] + len(b[1]) / self.recognizer.rate > start - REHEAR_CONTEXT_S]
+        if since and since[0][0] <= start:
+            import numpy as np
+
+            self.recognizer.restart(since[0][0])
+            fresh = []
+            for _, samples, on in since:
+                fresh += self.recognizer.accept(samples if on else np.zeros(len(samples), np.float32))
+            self.pipeline.events = [e for e, u in heard if u.end < start] + [e for e in fresh if _has_words_from(e, start)]
+        else:  # the audio is no longer kept: what was heard before it, and what is new since
+            until = max((u.end for _, u in heard), default=strike)
+            later = [e for e in self.pipeline.events
+                     if isinstance(u := tl.read_event(e), tl.Utterance) and u.start > until]
+            self.pipeline.events = [e for e, _ in heard] + later
+        self._before = None
+        self.taken_back.append(strike)
+        d, self.decision = self.decision, None
+        return d if d is not None and d.strike == strike else tl.Decision(strike, "none")
+
+    def enter(self, outcome_text: str, *, at: float | None = None):
+        """Judge and store the stroke just decided (StrokeInputError: nothing changed). With no
+        strike decided, the strike was not heard: the stroke takes the standing call, marked so
+        (Q13); ``at``: when that outcome was typed (now by default)."""
+        from ..i18n import tr
+        from ..match.session import StrokeInputError, strike_note
+
         if not outcome_text.strip():
             raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
-        reading = reading_of(self.decision, self.lang)
-        entered = self.session.enter(reading.text, outcome_text, reading=reading)
+        d = self.decision if self.decision is not None else self.unheard(at)
+        reading = reading_of(d, self.lang)
+        note = strike_note(d.strike, outcome=None if d.strike is not None else round(d.outcome, 3),
+                           taken_back=self.taken_back, lang=self.lang)
+        entered = self.session.enter(reading.text, outcome_text, reading=reading, strike=note)
+        if d.strike is None:  # the next stroke's calls begin after the last table sound (Q13)
+            self.previous = tl.outcome_cut(d.outcome, self.previous, self.table_sounds())
         self.decision = None
+        self.taken_back = []
+        self._before = None  # that strike is the stroke's now
+        self.last_decision = d  # what the stroke was entered with (shown by listen)
         return entered

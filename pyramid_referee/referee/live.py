@@ -18,10 +18,19 @@ and handed to the main thread, which asks the scorer for the outcome, judges and
 stroke (committed before the verdict is shown), and shows the verdict and the scoreboard.
 While the outcome is awaited, a new strike waits its turn (it is decided afterwards).
 
+A missed strike never costs the call (Q13): an outcome typed with no strike heard (``--strike
+key``: typed instead of the strike's Enter; from the microphone: typed while no strike waits,
+taken once the detector had the time to decide a strike before it) takes the standing call,
+marked «удар не услышан — заказ взят по вводу исхода». A false strike can be taken back (Q14):
+«!» typed for the outcome makes it void, and the call it made late counts again.
+
 ``--pad``: the outcome is not asked here. Each strike's decided call (heard, with the strike's
 time; «без заказа» when none counts) is stored as the match's standing call, and the marker
 taps the outcome on ``serve``'s pad, which enters the stroke with that call; the strokes
-entered there are followed (read again) so the next calls are read against the balls left.
+entered there are followed (read again) so the next calls are read against the balls left. A
+call heard with no strike after it is stored as standing too, with no strike time, so that an
+outcome tapped when the strike was not heard takes it (Q13); a strike the marker takes back on
+the pad is taken back here too (Q14).
 
 ``--club``: the table's background sync (club.sync.ClubSync) is told after each commit and
 sends the strokes (also those the pad commits: the sync reads the store's action log, whoever
@@ -30,6 +39,7 @@ wrote it); its status follows each verdict; it is stopped with one last drain at
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 from contextlib import ExitStack
@@ -65,12 +75,7 @@ def club_for(args):
 
 def load_model(args, lang: str):
     """The Vosk model and where it was found (first: no store or microphone is touched without one)."""
-    from pyramid_referee.voice.errors import VoiceError
-
-    try:
-        return listen.open_model(args.model, verbose=args.verbose, lang=lang)
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
+    return listen.open_model(args.model, verbose=args.verbose, lang=lang)
 
 
 def strike_profile(args, console):
@@ -122,25 +127,17 @@ def open_stored(args, stack: ExitStack, lang: str):
 
 def open_recognizer(args, model, session, profile, lang: str) -> listen.LiveReferee:
     """The recognizer and (``--strike audio``) the strike detector, on one clock."""
-    from pyramid_referee.voice.errors import VoiceError
     from pyramid_referee.voice.strike import StrikeDetector
 
-    try:
-        return listen.LiveReferee(model, session,
-                                  detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
-                                  alternatives=args.alternatives, lang=lang)
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
+    return listen.LiveReferee(model, session,
+                              detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
+                              alternatives=args.alternatives, lang=lang)
 
 
 def open_microphone(args, lang: str):
-    from pyramid_referee.voice import mic
-    from pyramid_referee.voice.errors import VoiceError
+    from pyramid_referee.voice import mic  # deferred: the audio stack (numpy, PortAudio)
 
-    try:
-        return mic.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
-    except VoiceError as exc:
-        raise UserError(str(exc)) from None
+    return mic.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
 
 
 def create_match(args, stack: ExitStack, new: NewMatch, lang: str):
@@ -217,7 +214,7 @@ class Display:
                 self.speaker.say(text)  # «заказ принят: …»
 
     def unsure_notices(self, det, n_unsure: int, n_strikes: int) -> None:
-        """Say so where the detector is unsure (issue 7): a possible strike it did not count,
+        """Say so where the detector is unsure: a possible strike it did not count,
         or a strike it counted without being sure; the fall-back is --strike key."""
         for t in det.unsure[n_unsure:]:
             self.line("[yellow]" + tr(
@@ -232,6 +229,10 @@ class Display:
 
 
 # --- the run ----------------------------------------------------------------------------------
+
+UNHEARD = object()  # next_strike: an outcome was typed and no strike was heard for it (Q13)
+TAKEN_BACK = object()  # judge: the marker took the strike back instead of entering its outcome (Q14)
+
 
 class LiveRun:
     """One run of ``listen`` over an opened match, microphone and referee (see the module's text)."""
@@ -254,6 +255,13 @@ class LiveRun:
         self.awaiting = threading.Event()  # a strike is decided, its stroke not yet entered
         self.pending: list[float] = []  # strikes heard, not yet decided (audio thread)
         self._seen = None  # (events, partial) last shown (audio thread)
+        self.keyboard: threading.Thread | None = None  # from the microphone: lines typed, read apart
+        self.held: list[str] = []  # lines typed before a strike was decided for them
+        self.typed_at: float | None = None  # audio time an outcome was typed with no strike waiting (Q13)
+        self.audio_over = False
+        self.input_over = False  # the keyboard thread read the end of input
+        self.unheard_at: float | None = None  # Q13: when the outcome was typed (audio clock)
+        self._published = None  # --pad: the heard call last stored as standing (Q13)
 
     # ------------------------------------------------------------------ start
     def greet(self, location, profile) -> None:
@@ -275,6 +283,8 @@ class LiveRun:
                 name=profile.name, created=profile.created))
         console.print(tr("Say the call. The strike: press Enter; quit: Ctrl-C.") if self.key
                       else tr("Say the call. The strike: the cue's click; quit: Ctrl-C."))
+        if not self.pad:  # Q13
+            console.print(tr("A strike not heard: type the outcome once the balls stop; the standing call counts."))
         for row in session.resume_notices():  # a kill came between a stroke's commit and its verdict
             console.print("[yellow]" + tr(
                 "stroke {seq} is already stored, but the program stopped and its verdict may not "
@@ -341,10 +351,23 @@ class LiveRun:
             self.strike_requests.get_nowait()
             self.pending.append(self.referee.time)
 
+    def unheard_wait(self) -> float:
+        """How long after an outcome is typed a strike before it may still be decided."""
+        return listen.SETTLE_S + (listen.STRIKE_DECIDED_S if self.referee.pipeline.detector is not None else 0.0)
+
     def decide_due(self) -> bool:
         """Decide the first waiting strike once ``SETTLE_S`` of audio followed it (and the stroke
-        before it is entered); True if one was."""
-        if not self.pending or self.awaiting.is_set() or self.referee.time < self.pending[0] + listen.SETTLE_S:
+        before it is entered); True if one was. An outcome typed with no strike before it is
+        handed on as not heard (Q13) once a strike before it would have been decided."""
+        if self.awaiting.is_set():
+            return False
+        if (self.typed_at is not None and (not self.pending or self.pending[0] > self.typed_at)
+                and self.referee.time >= self.typed_at + self.unheard_wait()):
+            at, self.typed_at = self.typed_at, None
+            self.awaiting.set()
+            self.decided.put(("unheard", at))
+            return True
+        if not self.pending or self.referee.time < self.pending[0] + listen.SETTLE_S:
             return False
         t = self.pending.pop(0)
         self.awaiting.set()
@@ -368,33 +391,92 @@ class LiveRun:
         if self.club is not None:
             self.club.start()  # local first: the worker never blocks a stroke
         thread.start()
+        if not self.key and not self.pad:  # the strike is the microphone's: the keyboard is read apart
+            self.keyboard = threading.Thread(target=self.keyboard_loop, name="keyboard", daemon=True)
+            self.keyboard.start()
         try:
             while True:
                 d = self.next_strike()
                 if d is None:
                     return 0
+                if d is UNHEARD:  # Q13
+                    entered = self.judge_unheard()
+                    if entered is None or self.report(entered):
+                        return 0
+                    continue
                 self.display.line("[bold]" + listen.describe(d, self.lang, self.display.render) + "[/bold]")
                 if self.pad:
                     if self.hand_to_pad(d):
                         return 0
                     continue
+                if d.status == "late":  # Q14: the strike may have been none
+                    self.display.line("[yellow]" + tr(
+                        "if that was no strike (a consonant, a knock on the rail), type «!» for the "
+                        "outcome: the strike is taken back and the call counts again") + "[/yellow]")
                 entered = self.judge()
+                if entered is TAKEN_BACK:
+                    continue
                 if entered is None or self.report(entered):
                     return 0
         finally:
             self.finish(thread)
 
+    def keyboard_loop(self) -> None:
+        """From the microphone: every line typed goes to the main thread as it is typed."""
+        while not self.stop.is_set():
+            try:
+                line = input()
+            except (EOFError, OSError, ValueError):
+                self.decided.put(("eof", None))
+                return
+            self.decided.put(("typed", line))
+
+    def read_line(self, prompt: str) -> str:
+        """A line from the scorer (EOFError at the end of input): ``input`` with ``--strike key``;
+        from the microphone, what the keyboard thread read (a line typed earlier first)."""
+        if self.keyboard is None:
+            return input(prompt)
+        if self.held:
+            line = self.held.pop(0)
+            self.display.line(prompt + line)
+            return line
+        if self.input_over:
+            raise EOFError
+        self.console.print(prompt, end="")
+        while True:
+            kind, x = self.decided.get()
+            if kind == "typed":
+                return x
+            if kind == "eof":
+                self.input_over = True
+                raise EOFError
+            if kind == "end":
+                self.audio_over = True
+            elif kind == "error":
+                raise UserError(x)
+
     def next_strike(self) -> tl.Decision | None:
         """The next strike the audio thread decided (--strike key: after Enter); None when the
         input or the audio ended, or (--pad) the match is over on the pad."""
         while True:
+            if self.audio_over or (self.input_over and not self.held):
+                return None
             if self.key:
                 try:
-                    input()
+                    line = input()
                 except EOFError:
                     return None
                 if self.pad and self.follow_pad():
                     return None
+                if line.strip() and not self.pad:  # an outcome typed instead of the strike's Enter
+                    if listen.is_take_back(line):
+                        self.display.line(tr("there is no strike to take back"))
+                        continue
+                    self.held.append(line)
+                    self.awaiting.set()
+                    with self.lock:
+                        self.unheard_at = self.referee.time
+                    return UNHEARD  # Q13
                 self.strike_requests.put(None)
             if self.pad and not self.key:
                 try:
@@ -402,10 +484,33 @@ class LiveRun:
                 except queue.Empty:
                     if self.follow_pad():
                         return None
+                    self.publish_heard()
                     continue
             else:
                 kind, d = self.decided.get()
+            if kind == "typed":  # from the microphone: typed with no strike decided yet
+                if listen.is_take_back(d):
+                    self.display.line(tr("there is no strike to take back"))
+                elif d.strip():
+                    with self.lock:  # a strike before it is still decided first (Q13 waits for it)
+                        self.held.append(d)
+                        if self.typed_at is None:
+                            self.typed_at = self.referee.time
+                continue
+            if kind == "eof":
+                self.input_over = True
+                if not self.held:
+                    return None  # the input ended with nothing waiting for a strike
+                continue
+            if kind == "unheard":
+                self.unheard_at = d
+                return UNHEARD
             if kind == "end":
+                if self.held:  # the audio ended before a strike was heard for the outcome typed
+                    self.audio_over = True
+                    with self.lock:
+                        self.unheard_at, self.typed_at = self.typed_at, None
+                    return UNHEARD
                 return None
             if kind == "error":
                 raise UserError(d)
@@ -418,9 +523,12 @@ class LiveRun:
 
         while True:
             try:
-                text = input(tr("outcome (short notation): "))
+                text = self.read_line(tr("outcome (short notation): "))
             except EOFError:
                 return None
+            if listen.is_take_back(text):
+                self.take_back()
+                return TAKEN_BACK
             try:
                 with self.lock:
                     entered = self.referee.enter(text)
@@ -429,6 +537,49 @@ class LiveRun:
                 continue
             if self.club is not None:
                 self.club.notify()  # committed: sent in the background
+            self.awaiting.clear()
+            return entered
+
+    def take_back(self) -> None:
+        """Q14: the strike awaiting its outcome was none; the call it made late counts again."""
+        with self.lock:
+            d = self.referee.take_back()
+            self.display.forget_standing()
+            self._seen = None
+        self.awaiting.clear()
+        self.display.line("[yellow]" + tr(
+            "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
+            "for the next strike").format(t=d.strike) + "[/yellow]")
+
+    def judge_unheard(self):
+        """Q13: the outcome typed with no strike heard: the stroke takes the standing call, marked
+        so (Entered; None at the end of input)."""
+        from ..match.session import StrokeInputError
+
+        while True:
+            if self.held:
+                text = self.held.pop(0)
+            else:
+                try:
+                    text = self.read_line(tr("outcome (short notation): "))
+                except EOFError:
+                    return None
+            if listen.is_take_back(text):
+                self.display.line(tr("there is no strike to take back"))
+                continue
+            try:
+                with self.lock:
+                    entered = self.referee.enter(text, at=self.unheard_at)
+            except StrokeInputError as exc:
+                self.console.print(f"[red]{exc}[/red]")
+                continue
+            self.unheard_at = None
+            self.display.line("[bold]" + listen.describe(self.referee.last_decision, self.lang,
+                                                         self.display.render) + "[/bold]")
+            if self.club is not None:
+                self.club.notify()
+            with self.lock:
+                self.display.forget_standing()
             self.awaiting.clear()
             return entered
 
@@ -481,11 +632,19 @@ class LiveRun:
         against the balls left). True once the match is over."""
         from ..match.session import Session
 
+        self.follow_take_back()
         if not self.session.outdated():
             return False
         with self.lock:
             self.session = Session(self.store, self.session.id, lang=self.lang)
             self.referee.session = self.session
+            last = self.store.strokes(self.session.id)[-1:]
+            note = last[0].record.strike if last else None
+            if note and note.get("heard") is False:  # Q13: the pad took the heard call, no strike heard
+                self.referee.previous = tl.outcome_cut(self.referee.time, self.referee.previous,
+                                                       self.referee.table_sounds())
+            self.referee.stroke_entered_elsewhere()
+            self._published = None
         if self.club is not None:
             self.club.notify()  # the pad committed: send it now (the worker also looks every second)
         session = self.session
@@ -498,6 +657,42 @@ class LiveRun:
             self.console.print(tr("match {id} is over").format(id=session.id))
             return True
         return False
+
+    def follow_take_back(self) -> None:
+        """--pad: the marker took back on the pad the strike this referee decided last (Q14):
+        taken back here too, so the call it made late counts for the next strike."""
+        t = self.referee.revocable
+        if t is None:
+            return
+        standing = self.session.standing()
+        if standing is None or not any(abs(t - x) <= tl.SAME_STRIKE_S for x in standing.taken_back):
+            return
+        with self.lock:
+            self.referee.take_back(t)
+            self.referee.taken_back = []  # the store keeps them for the pad's stroke
+            self.display.forget_standing()
+        self.display.line("[yellow]" + tr(
+            "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
+            "for the next strike").format(t=t) + "[/yellow]")
+
+    def publish_heard(self) -> None:
+        """--pad: the call heard with no strike after it is the match's standing call (with no
+        strike time), so an outcome tapped on the pad with no strike heard takes it (Q13). A
+        strike's call waiting for its outcome, or a call the marker typed, is not replaced."""
+        with self.lock:
+            if self.pending or self.awaiting.is_set():
+                return
+            d = self.referee.unheard()
+        if d.status == "none":
+            return
+        key = (d.status, d.heard, json.dumps(d.call, sort_keys=True))
+        if key == self._published:
+            return
+        standing = self.session.standing()
+        if standing is not None and not standing.heard_unstruck:
+            return
+        self.session.set_standing(listen.reading_of(d, self.lang), source="listen", strike=None)
+        self._published = key
 
     def finish(self, thread: threading.Thread) -> None:
         """Stop the audio thread, the microphone and the voice; --club: one last drain, and the
@@ -512,6 +707,11 @@ class LiveRun:
         if self.club is not None:
             self.club.stop()
             self.club_line()
+            from ..club.sync import leaving_text
+
+            leaving = leaving_text(self.club.db_path, self.club.url)  # what the next run or club sync sends
+            if leaving:
+                self.console.print(f"[yellow]{leaving}[/yellow]")
 
 
 def run_live(args: ListenOptions) -> int:

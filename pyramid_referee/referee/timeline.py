@@ -9,7 +9,11 @@ Input events (one JSON object each, as ``pyramid-referee timeline EVENTS.jsonl``
   alternatives ``{"alternatives": [{"confidence", "result": […], "text"}…]}`` (best first);
 - ``{"strike": SECONDS}``;
 - ``{"partial": …}`` (a partial result: shown live, never a call; ignored here) and results with
-  no words (silence) are skipped.
+  no words (silence) are skipped;
+- ``{"outcome": SECONDS}``: the stroke's outcome was entered then (on the marker's pad or at the
+  keyboard); ``{"taken_back": SECONDS}``: the marker took back the strike at that time (it was
+  no strike: a consonant, a knock on the rail); ``{"sound": SECONDS}``: a table sound that was
+  no strike (a clack, a cushion, a drop: the balls moving).
 
 The rules, for each strike ``s`` with the previous strike ``p`` (``-inf`` for the first):
 
@@ -35,6 +39,16 @@ The rules, for each strike ``s`` with the previous strike ``p`` (``-inf`` for th
   ``ambiguous``. Hypotheses that do not parse, or are chatter, do not overrule the top one.
 - ``[unk]`` (a sound the model could not match) at the edges of a segment is dropped; inside a
   segment it stays and the parser refuses it as an unknown word (refuse rather than guess).
+- A missed strike never costs the player the call (Q13): an outcome entered with no strike
+  heard since the last stroke takes the standing call, the last call finished (accepted or
+  refused) before the last table sound heard since then (before the outcome itself when none
+  was heard); a call begun after the last table sound, or still being spoken then, is not taken
+  (it is the next stroke's). Its decision has ``"strike": null``, ``"outcome"`` (when it was
+  entered), ``"strike_heard": false`` and the note «удар не услышан — заказ взят по вводу
+  исхода»; the next stroke's window starts at that cut.
+- A strike the marker took back is void (Q14): it keeps its decision in the output, marked
+  ``"taken_back": true`` with the note «снят маркёром», but it ends no window: the call it made
+  late counts again for the next strike.
 """
 
 from __future__ import annotations
@@ -44,14 +58,15 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..i18n import N_, json_problem_ru, trl
+from ..i18n import N_, UserError, json_problem_ru, trl
+from ..match.marks import NOT_HEARD_NOTE, TAKEN_BACK_NOTE
 
 UNK = "[unk]"
 
 
 # --- events -----------------------------------------------------------------------------------
 
-class EventError(ValueError):
+class EventError(UserError, ValueError):
     """A malformed event line; says which line and which field."""
 
     def __init__(self, line: int | None, field: str, problem: str, ru_values: dict | None = None, **values):
@@ -120,6 +135,33 @@ class Strike:
     line: int | None = None
 
 
+@dataclass(frozen=True)
+class OutcomeEntered:
+    """The stroke's outcome was entered at ``time`` (Q13: with no strike heard, it takes the call)."""
+
+    time: float
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """The marker took back the strike at ``time`` (Q14: it was no strike)."""
+
+    time: float
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class TableSound:
+    """A table sound heard at ``time`` that was no strike (the balls moving)."""
+
+    time: float
+    line: int | None = None
+
+
+#: How close a take-back's time must be to the strike it names (the times are written rounded).
+SAME_STRIKE_S = 0.001
+
 def _number(obj: dict, key: str, line: int | None, field: str) -> float:
     if key not in obj:
         raise EventError(line, field, N_("missing"))
@@ -154,15 +196,20 @@ def _words(items: Any, line: int | None, field: str) -> tuple[Word, ...]:
     return tuple(out)
 
 
-def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
-    """One event object → an Utterance, a Strike, or None (partial or empty result)."""
+_MOMENTS = (("strike", Strike), ("outcome", OutcomeEntered), ("taken_back", TakenBack), ("sound", TableSound))
+
+
+def read_event(obj: Any, line: int | None = None):
+    """One event object → an Utterance, a Strike, an OutcomeEntered, a TakenBack, a TableSound,
+    or None (partial or empty result)."""
     if not isinstance(obj, dict):
         raise EventError(line, "event", N_("expected a JSON object"))
-    if "strike" in obj:
-        t = _number(obj, "strike", line, "strike")
-        if t < 0:
-            raise EventError(line, "strike", N_("a time cannot be negative ({t})"), t=t)
-        return Strike(t, line)
+    for key, kind in _MOMENTS:
+        if key in obj:
+            t = _number(obj, key, line, key)
+            if t < 0:
+                raise EventError(line, key, N_("a time cannot be negative ({t})"), t=t)
+            return kind(t, line)
     if "alternatives" in obj:
         alts = obj["alternatives"]
         if not isinstance(alts, list) or not alts:
@@ -182,18 +229,53 @@ def read_event(obj: Any, line: int | None = None) -> Utterance | Strike | None:
     if "partial" in obj:
         if not isinstance(obj["partial"], str):
             raise EventError(line, "partial", N_("expected a text"))
-        return None  # partial results are never final (DESIGN.md, "Voice")
+        return None  # partial results are never final (docs/dev/voice.md)
     if "text" in obj:
         if obj["text"]:
             raise EventError(line, "result", N_("a result with text needs its words (SetWords(True))"))
         return None
     raise EventError(line, "event", N_("expected a Vosk result (result/alternatives/partial/text) "
-                                    "or {{\"strike\": SECONDS}}"))
+                                    "or {{\"strike\": SECONDS}}"))  # (also outcome, taken_back, sound)
+
+
+@dataclass
+class Events:
+    """Everything an event stream holds, by kind."""
+
+    utterances: list[Utterance]
+    strikes: list[Strike]
+    outcomes: list[OutcomeEntered]
+    taken_back: list[TakenBack]
+    sounds: list[TableSound]
+
+    def decide(self, **kw) -> list["Decision"]:
+        return decide(self.utterances, self.strikes, outcomes=self.outcomes, taken_back=self.taken_back,
+                      sounds=self.sounds, **kw)
 
 
 def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
     """JSON lines → utterances and strikes (blank lines skipped); EventError names the line."""
-    utterances, strikes = [], []
+    ev = read_timeline(lines)
+    return ev.utterances, ev.strikes
+
+
+def timeline_of(objs: Iterable[Any]) -> Events:
+    """Event objects (already decoded, as the voice pipeline collects them) → every kind of event."""
+    out = Events([], [], [], [], [])
+    where = {Strike: out.strikes, OutcomeEntered: out.outcomes, TakenBack: out.taken_back,
+             TableSound: out.sounds, Utterance: out.utterances}
+    for obj in objs:
+        ev = read_event(obj)
+        if ev is not None:
+            where[type(ev)].append(ev)
+    return out
+
+
+def read_timeline(lines: Iterable[str]) -> Events:
+    """JSON lines → every kind of event (blank lines skipped); EventError names the line."""
+    out = Events([], [], [], [], [])
+    where = {Strike: out.strikes, OutcomeEntered: out.outcomes, TakenBack: out.taken_back,
+             TableSound: out.sounds, Utterance: out.utterances}
     for n, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
@@ -203,11 +285,9 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
             raise EventError(n, "json", N_("not JSON ({reason} at column {column})"),
                              {"reason": json_problem_ru(exc.msg)}, reason=exc.msg, column=exc.colno) from None
         ev = read_event(obj, n)
-        if isinstance(ev, Strike):
-            strikes.append(ev)
-        elif ev is not None:
-            utterances.append(ev)
-    return utterances, strikes
+        if ev is not None:
+            where[type(ev)].append(ev)
+    return out
 
 
 # --- decisions --------------------------------------------------------------------------------
@@ -216,16 +296,30 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
 class Decision:
     """What counts for one strike."""
 
-    strike: float
+    strike: float | None  # None: no strike was heard for this stroke (Q13)
     status: str  # "accepted" | "rejected" | "none" | "late"
     call: dict | None = None  # the Call's JSON form when accepted
     heard: str | None = None  # the words that decided (or the chatter heard, for "none")
     reason: dict | str | None = None  # a refusal's JSON (rejected) or a plain text (late, none)
     clauses: tuple[str, ...] = ()
+    outcome: float | None = None  # Q13: when the outcome was entered (the strike not heard)
+    taken_back: bool = False  # Q14: the marker took this strike back (it counts for nothing)
+    note: str | None = None  # the mark for the screen and the record (Q13, Q14), in the user's language
+
+    @property
+    def strike_heard(self) -> bool:
+        return self.strike is not None
 
     def to_json(self) -> dict:
-        return {"strike": self.strike, "status": self.status, "call": self.call, "heard": self.heard,
-                "reason": self.reason, "clauses": list(self.clauses)}
+        out = {"strike": self.strike, "status": self.status, "call": self.call, "heard": self.heard,
+               "reason": self.reason, "clauses": list(self.clauses)}
+        if self.strike is None:  # Q13 (new keys only: a stream without outcomes reads as before)
+            out.update(strike_heard=False, outcome=self.outcome)
+        if self.taken_back:  # Q14
+            out["taken_back"] = True
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 def _grammar():
@@ -335,14 +429,71 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
     return Decision(s, "accepted", _to_json(top), heard, None, ("C9", "C10"))
 
 
-def decide(utterances: Iterable[Utterance], strikes: Iterable[Strike | float], **kw) -> list[Decision]:
-    """One decision per strike, in time order (events may come in any order)."""
-    utterances = list(utterances)
-    times = sorted(s.time if isinstance(s, Strike) else float(s) for s in strikes)
-    out, previous = [], -math.inf
-    for t in times:
-        out.append(decide_strike(utterances, t, previous, **kw))
-        previous = t
+def _time(x) -> float:
+    return float(x) if isinstance(x, (int, float)) else x.time
+
+
+def outcome_cut(at: float, previous: float = -math.inf, sounds: Iterable = ()) -> float:
+    """Q13: where the stroke's calls end when no strike was heard: the last table sound heard
+    after ``previous`` and before the outcome was entered at ``at``; ``at`` when none was."""
+    heard = [_time(x) for x in sounds if previous < _time(x) < at]
+    return max(heard) if heard else at
+
+
+def decide_outcome(utterances: Iterable[Utterance], at: float, previous: float = -math.inf, *,
+                   sounds: Iterable = (), lang: str = "ru", **kw) -> Decision:
+    """Q13: the outcome was entered at ``at`` and no strike was heard since ``previous``: the
+    standing call counts, the last one finished (accepted or refused) before the cut
+    (``outcome_cut``). An utterance still going on at the cut is not taken (it was begun after
+    the balls moved, or was not finished): the call finished before it stands."""
+    cut = outcome_cut(at, previous, sounds)
+    mentions_call = kw.get("mentions_call") or _grammar()[1]
+    finished = []
+    for u in utterances:
+        going_on = [w for w in u.top.words if w.start >= previous and w.end >= cut]
+        if going_on and mentions_call(_text(w for w in going_on if w.word != UNK)):
+            continue  # a call begun after the cut, or not finished at it: not this stroke's
+        finished.append(u)  # (filler going on at the cut is ignored, Q8)
+    d = decide_strike(finished, cut, previous, lang=lang, **kw)
+    return Decision(None, d.status, d.call, d.heard, d.reason, d.clauses + ("Q13",), outcome=at,
+                    note=trl(lang, NOT_HEARD_NOTE))
+
+
+def decide(utterances: Iterable[Utterance], strikes: Iterable[Strike | float], *,
+           outcomes: Iterable[OutcomeEntered | float] = (), taken_back: Iterable[TakenBack | float] = (),
+           sounds: Iterable[TableSound | float] = (), **kw) -> list[Decision]:
+    """One decision per strike, in time order (events may come in any order); with outcomes,
+    also one for each outcome entered with no strike heard since the last stroke (Q13). A strike
+    the marker took back keeps its decision, marked so, and ends no window (Q14).
+
+    EventError: a take-back that names no strike."""
+    utterances, sounds = list(utterances), sorted(_time(x) for x in sounds)
+    strikes = sorted(((_time(s), getattr(s, "line", None)) for s in strikes), key=lambda x: x[0])
+    void = []
+    for tb in taken_back:
+        t, line = _time(tb), getattr(tb, "line", None)
+        hit = [s for s, _ in strikes if abs(s - t) <= SAME_STRIKE_S]
+        if not hit:
+            raise EventError(line, "taken_back", N_("no strike at {t} s to take back"), t=t)
+        void.append(hit[0])
+    moments = sorted([(t, 0, "strike") for t, _ in strikes] + [(_time(o), 1, "outcome") for o in outcomes])
+    lang = kw.get("lang", "ru")
+    out, previous, struck = [], -math.inf, False
+    for t, _, kind in moments:
+        if kind == "strike":
+            d = decide_strike(utterances, t, previous, **kw)
+            if t in void:  # Q14: no strike; the window goes on to the next one
+                out.append(Decision(d.strike, d.status, d.call, d.heard, d.reason, d.clauses + ("Q14",),
+                                    taken_back=True, note=trl(lang, TAKEN_BACK_NOTE)))
+                continue
+            out.append(d)
+            previous, struck = t, True
+        elif struck:  # the outcome of the strike before it
+            struck = False
+        else:  # Q13: no strike heard for this stroke
+            rest = {k: v for k, v in kw.items() if k != "lang"}
+            out.append(decide_outcome(utterances, t, previous, sounds=sounds, lang=lang, **rest))
+            previous = outcome_cut(t, previous, sounds)
     return out
 
 

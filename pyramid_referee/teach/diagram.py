@@ -43,10 +43,12 @@ from ..grammar import Call, GrammarError, Pocket, Refusal, explain, parse, rende
 from ..grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
 from ..grammar.messages import N_, trl
 from ..grammar.render import decompose
+from ..i18n import UserError
 
 
-class DiagramError(ValueError):
-    """A diagram asked for with something that is not a call (a programming error, not user input)."""
+class DiagramError(UserError, ValueError):
+    """A diagram asked for with something that is not a call (misuse of this API, not a refused
+    call: a refused call is drawn with its reason)."""
 
 
 # -- geometry (SVG user units) ------------------------------------------------------------------
@@ -101,7 +103,7 @@ def _layout(call: Call, target: tuple[float, float]) -> list[_Point]:
     """
     route = list(call.route)
     kinds = []
-    for actor, tgt in route[:-1]:
+    for _actor, tgt in route[:-1]:
         if tgt == CUSHION:
             kinds.append(("cushion", None))
         elif tgt == CONTRE_COUP:

@@ -10,6 +10,9 @@ Safety (the pad changes the score):
 - every ``POST`` needs ``Authorization: Bearer PIN`` (401 without it or with a wrong one);
   the PIN travels in a header, never in a cookie, so another site cannot make a browser send
   it; a ``POST`` whose ``Origin`` is not this server is refused (403) as well;
+- the PIN cannot be guessed: after a few wrong PINs a client is held back (429 with
+  ``Retry-After``, a delay doubling up to a minute), the log and the pads say someone is
+  guessing, and the marker changes the PIN from the pad (``POST /api/pin/change``, ``pin.py``);
 - a request's body is JSON of a known shape, at most ``MAX_BODY`` bytes; bad input gets 422
   with the same Russian message as the command line, and nothing is recorded;
 - no path and no SQL comes from a request: the match is the one the server was started on.
@@ -20,10 +23,11 @@ The teaching page ``/learn`` and its API (``learn.py``) only read: no PIN, no st
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
+import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -37,21 +41,26 @@ from ..match.session import CallReading, Session, Standing, StrokeInputError
 from ..match.store import Store, StoreConflict, StoreError
 from .club import board_routes
 from .learn import learn_routes
+from .pin import PinGuard
 from .sse import end_all, publish, state_stream
 from .texts import POCKETS, page_texts
 from .view import call_json, state_json
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 64 * 1024
+FAVICON = (HERE / "static" / "favicon.svg").read_bytes()
 
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-def _error(status: int, message: str, **extra) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status,
-                        headers={"WWW-Authenticate": "Bearer"} if status == 401 else None)
+def _error(status: int, message: str, *, retry_after: int = 0, **extra) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
+    if retry_after:
+        headers["Retry-After"] = str(retry_after)
+        extra["retry_after"] = retry_after
+    return JSONResponse({"error": message, **extra}, status_code=status, headers=headers or None)
 
 
 class Table:
@@ -69,6 +78,7 @@ class Table:
         self._payload: str | None = None
         self.club = None  # serve --club: the background sync (club.sync.ClubSync); its line is on the scoreboard
         self.club_line = ""
+        self.guard = None  # the PIN and its guard (pin.PinGuard): someone guessing is said on the pad
 
     # -- life ------------------------------------------------------------------------------
     def open(self) -> None:
@@ -139,7 +149,8 @@ class Table:
 
     # -- state and its listeners -------------------------------------------------------------
     def state(self) -> dict:
-        out = {**state_json(self.session, self.standing, self.lang), "notices": self.notices}
+        out = {**state_json(self.session, self.standing, self.lang), "notices": self.notices,
+               "pin_alert": None if self.guard is None else self.guard.alert()}
         if self.club is not None:
             st = self.club.status()
             self.club_line = st.text()
@@ -190,25 +201,37 @@ def _call_field(data: dict, default: str | None) -> str | None:
     call = data["call"]
     if call is None or isinstance(call, str):
         return call
-    if isinstance(call, dict):  # DESIGN.md's call JSON, as ``play`` takes it
+    if isinstance(call, dict):  # the call's JSON (``Call.to_json``), as ``play`` takes it
         return _dumps(call)
     raise _bad_json(tr("«call» must be the call's text or null"))
+
+
+def says_nothing(outcome: dict) -> bool:
+    """An outcome object that gives nothing: no event, no foul, no «по заказу»/«мимо» (``route_ok``),
+    no mark — what a pad sends when nothing was entered. It is never made a stroke (a default is no
+    outcome): the marker says «мимо», «по заказу» or what fell, or gives the notation «ничего»."""
+    return outcome.get("route_ok") is None and not any(v for k, v in outcome.items() if k != "route_ok")
 
 
 def _outcome_field(data: dict) -> str:
     if "outcome" not in data:
         raise _bad_json(tr("the stroke has no «outcome»"))
     outcome = data["outcome"]
+    if (isinstance(outcome, dict) and says_nothing(outcome)) or (isinstance(outcome, str) and not outcome.strip()):
+        raise _bad_json(tr("no outcome given (an empty one is 'ничего' or '-')"))  # as ``play`` refuses it
     if isinstance(outcome, dict):
         return _dumps(outcome)
-    if isinstance(outcome, str) and outcome.strip():  # the short notation, as typed in ``play``
+    if isinstance(outcome, str):  # the short notation, as typed in ``play``
         return outcome
     raise _bad_json(tr("«outcome» must be the outcome's JSON object or its notation"))
 
 
 def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "ru",
-               host_names: tuple[str, ...] = (), club_url: str | None = None) -> Starlette:
-    """The app for one stored match. ``pin``: the secret the pad's requests must carry.
+               host_names: tuple[str, ...] = (), club_url: str | None = None,
+               clock: Callable[[], float] | None = None, log: Callable[[str], None] | None = None) -> Starlette:
+    """The app for one stored match. ``pin``: the secret the pad's requests must carry (guarded
+    against guessing: ``pin.PinGuard``; ``clock`` for its delays, ``log`` for the operator's lines,
+    standard error by default).
     ``club_url``: this table is registered on that club server: its store replicates there in the
     background (``ClubSync``, as ``play --club``) and the club board is at ``/club``."""
     from contextlib import asynccontextmanager
@@ -217,11 +240,14 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
 
     set_lang(lang)
     table = Table(db, match_id, lang)
+    guard = PinGuard(pin, clock=clock or time.monotonic, log=log or _to_stderr)
+    table.guard = guard
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
     texts = page_texts()
     texts_json = _dumps(texts)
     pockets_json = _dumps(dict(POCKETS))
     has_diagram = True  # the scoreboard shows the standing call's route picture (diagram.py)
+    asset_version = _asset_version()  # in the scripts' URLs: a new program is never run with an old script
     feed = None
     if club_url is not None:
         from ..club.sync import ClubSync
@@ -260,7 +286,15 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         scheme, _, given = auth.partition(" ")
         if scheme.lower() != "bearer" or not given:
             return _error(401, tr("the PIN is needed (Authorization: Bearer PIN)"))
-        if not hmac.compare_digest(given.strip().encode(), pin.encode()):
+        verdict = guard.check(_client(request), given.strip())
+        if verdict.kind == "held":  # not even looked at: a guess is never checked early
+            return _error(429, tr("too many wrong PINs from this device: try again in {s} s").format(
+                s=verdict.retry_after), retry_after=verdict.retry_after)
+        if verdict.kind == "wrong":
+            if verdict.retry_after:  # a hold began: the pads say that someone is guessing
+                table.changed()
+                return _error(401, tr("wrong PIN; too many wrong PINs from this device: the next try in {s} s").format(
+                    s=verdict.retry_after), retry_after=verdict.retry_after)
             return _error(401, tr("wrong PIN"))
         return None
 
@@ -271,7 +305,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     def page(name: str, **extra) -> HTMLResponse:
         html = env.get_template(name).render(t=texts, texts_json=texts_json, state_json=table.payload(),
                                              pockets_json=pockets_json, lang=lang, has_diagram=has_diagram,
-                                             has_club=feed is not None, **extra)
+                                             has_club=feed is not None, asset_version=asset_version, **extra)
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
                                            "Referrer-Policy": "no-referrer"})
 
@@ -280,6 +314,9 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
 
     async def pad(request: Request) -> Response:
         return page("pad.html")
+
+    async def favicon(request: Request) -> Response:
+        return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     def club_page(board_json: str) -> HTMLResponse:
         from .texts import board_texts
@@ -338,11 +375,15 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             outcome = _outcome_field(data)
             if "call" not in data and standing is not None and standing.source == "listen":
                 reading = standing.reading  # as the voice referee decided it at the strike (late, refused …)
+                # Q13: heard with no strike after it: the stroke takes it, «удар не услышан — …»
+                note = standing.strike_note()
             else:
                 text = _call_field(data, standing.reading.text if standing else None)
                 reading = s.read_call(text)
                 _typo(reading)
-            entered = s.enter(reading.text, outcome, reading=reading)  # committed here
+                # the call typed here: only the strikes taken back before it are the voice's (Q14)
+                note = {"taken_back": list(standing.taken_back)} if standing is not None and standing.taken_back else None
+            entered = s.enter(reading.text, outcome, reading=reading, strike=note)  # committed here
         except StoreConflict as exc:
             table.reopen()  # another program wrote a stroke: show the record as it is now
             table.changed()
@@ -356,6 +397,32 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         table.changed()  # the pages have it now …
         s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
         return JSONResponse({**entered.record.verdict, "seq": entered.seq})
+
+    async def api_take_back(request: Request) -> Response:
+        """Q14: the marker takes back the strike that made the standing call late (a consonant, a
+        knock on the rail): the strike is void, the call counts again; the record keeps it.
+        Body: ``{}`` or ``{"strike": SECONDS}`` (then it must be that strike)."""
+        if (denied := authorized(request)) is not None:
+            return denied
+        s = table.session
+        try:
+            data = await _body(request)
+            standing = table.standing
+            given = data.get("strike")
+            if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float))):
+                raise _bad_json(tr("«strike» must be the strike's time in seconds"))
+            if standing is not None and given is not None and standing.strike is not None \
+                    and abs(float(given) - standing.strike) > 0.001:
+                raise StrokeInputError(tr("the strike at {t:.2f} s is no longer the one standing").format(t=float(given)))
+            if standing is None:
+                raise StrokeInputError(tr("no strike to take back: the standing call was not made late by a strike"))
+            table.standing_version = s.take_back_strike(standing)
+        except StoreError as exc:
+            return _error(503, str(exc))
+        except UserError as exc:
+            return refused(exc)
+        table.changed()
+        return JSONResponse({"taken_back": standing.strike, "standing_call": call_json(None, lang, table.standing)})
 
     def _change(action: str):
         async def handler(request: Request) -> Response:
@@ -383,8 +450,27 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         denied = authorized(request)
         return denied if denied is not None else Response(status_code=204)
 
+    async def api_pin_change(request: Request) -> Response:
+        """A new PIN, from the marker who gives the current one: ``{"pin": "NEW"}``. The server goes
+        on; every pad with the old PIN asks for the new one."""
+        if (denied := authorized(request)) is not None:
+            return denied
+        try:
+            data = await _body(request)
+        except UserError as exc:
+            return refused(exc)
+        new = data.get("pin")
+        if not isinstance(new, str):
+            return _error(422, tr("give the new PIN: {\"pin\": \"…\"}"))
+        try:
+            guard.change(new.strip(), _client(request))
+        except ValueError as exc:
+            return _error(422, str(exc))
+        table.changed()  # the pads' alert is answered
+        return Response(status_code=204)
+
     async def api_new(request: Request) -> Response:
-        """A new match with the same players, settings and length (the pad's «новая партия»)."""
+        """A new match with the same players, settings and length (the pad's «Новый матч»)."""
         if (denied := authorized(request)) is not None:
             return denied
         s = table.session
@@ -402,15 +488,18 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     routes = [
         Route("/", scoreboard),
         Route("/pad", pad),
+        Route("/favicon.ico", favicon),  # asked for by every browser: the table's icon, not a 404
         Route("/api/state", api_state),
         Route("/api/events", api_events),
         Route("/api/diagram.svg", api_diagram),
         Route("/api/call", api_call, methods=["POST"]),
         Route("/api/strokes", api_strokes, methods=["POST"]),
+        Route("/api/strike/take-back", api_take_back, methods=["POST"]),
         Route("/api/undo", _change("undo"), methods=["POST"]),
         Route("/api/redo", _change("redo"), methods=["POST"]),
         Route("/api/new", api_new, methods=["POST"]),
         Route("/api/pin", api_pin, methods=["POST"]),
+        Route("/api/pin/change", api_pin_change, methods=["POST"]),
         *learn_routes(page, lang),  # /learn and its read-only API: no PIN, no store
         *([] if feed is None else board_routes(feed, club_page, at_root=False)),  # /club: read-only, no PIN
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
@@ -419,6 +508,24 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     app.state.table = table
     app.state.feed = feed
     return app
+
+
+def _asset_version() -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted((HERE / "static").iterdir()):
+        h.update(f.name.encode() + f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def _client(request: Request) -> str:
+    """Who is asking, for the PIN's guard: the peer's address (never a header the client writes)."""
+    return request.client.host if request.client is not None else "?"
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _typo(reading: CallReading) -> None:

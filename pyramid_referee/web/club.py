@@ -10,6 +10,9 @@ burst, re-reads the tables (and the day and the players' statistics at most ever
 re-reads every ``TICK_S``, so a table that went silent is shown as not connected. When the
 club server goes away (a restart, the Wi-Fi), the feed says so, reconnects every ``retry_s``,
 listens again and then re-reads the whole board, so nothing that happened meanwhile is missed.
+Meanwhile every table is shown as it was last read and says so: its ``sync`` is ``stale`` with
+the line «данные на ЧЧ:ММ» (the time of that read), and the page greys its card out: an old
+score must not look like a live one.
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ class BoardFeed:
         self.reads = 0  # board reads so far (each after a notification, a tick or a reconnect)
         self._tables: list = []
         self._club: dict = {"day": {"games": [], "matches": []}, "players": []}
-        self._server = {"online": None, "line": trl(lang, "connecting to the club server…")}
+        self._server = {"online": None, "line": trl(lang, "connecting to the club server…"), "as_of": None}
+        self._read_at: str | None = None  # ЧЧ:ММ of the last read that reached the server
         self._payload = self._encode()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -108,7 +112,8 @@ class BoardFeed:
             try:
                 self._listen()
             except (psycopg.Error, OSError, UserError) as exc:
-                self._server = {"online": False, "line": self._offline_line(exc)}
+                self._server = {"online": False, "line": self._offline_line(exc), "as_of": self._read_at}
+                self._tables = [self._stale(t) for t in self._tables]
                 if not self._stop.is_set():
                     self._send()
             finally:
@@ -119,6 +124,11 @@ class BoardFeed:
                     except Exception:  # noqa: BLE001
                         pass
             self._stop.wait(self.retry_s)
+
+    def _stale(self, table: dict) -> dict:
+        """A table as last read, while the server cannot be asked: greyed out with the time of that read."""
+        line = trl(self.lang, "data as of {time}").format(time=self._read_at or "—")
+        return {**table, "sync": {**table["sync"], "online": False, "stale": True, "line": line}}
 
     def _offline_line(self, exc: BaseException) -> str:
         """The board's top line while the club server is away: what happened and that it reconnects
@@ -140,7 +150,7 @@ class BoardFeed:
         check_schema(con)
         con.execute(f"LISTEN {schema.NOTIFY_CHANNEL}")  # first: a change made while the board is read is heard
         self._read(club=True)
-        self._server = {"online": True, "line": trl(self.lang, "club server: connected")}
+        self._server = {"online": True, "line": trl(self.lang, "club server: connected"), "as_of": None}
         self._send()
         club_at, club_dirty = time.monotonic(), False
         while not self._stop.is_set():
@@ -162,7 +172,10 @@ class BoardFeed:
             self._send()
 
     def _read(self, *, club: bool) -> None:
+        from datetime import datetime
+
         self._tables = board.tables(self._con, self.lang, stale_s=self.stale_s)
+        self._read_at = datetime.now().astimezone().strftime("%H:%M")
         if club:
             self._club = board.club(self._con, self.lang)
         self.reads += 1

@@ -26,7 +26,7 @@ from starlette.routing import Route
 from ..teach import diagram
 from ..teach import drill
 from ..teach.drill import drill_svg
-from ..i18n import tr
+from ..i18n import UserError, tr
 from ..rules.settings import mode_setting
 
 MAX_CALL = 300        # characters of a typed call or answer (a spoken call is far shorter)
@@ -34,7 +34,7 @@ MAX_SEED = 10 ** 9
 MAX_INDEX = 100       # exercises of one seed: generating the N-th makes the N before it
 
 
-class LearnInputError(ValueError):
+class LearnInputError(UserError, ValueError):
     """A query parameter the teaching page's API cannot use (422 with the Russian message)."""
 
 

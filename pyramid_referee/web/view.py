@@ -10,8 +10,8 @@ pages; a stroke takes it. Everything is read from the committed record.
 from __future__ import annotations
 
 
-from ..i18n import tr
-from ..match.session import CallReading, Session, Standing
+from ..i18n import tr, trl
+from ..match.session import CallReading, Session, Standing, strike_marks
 from ..match.text import game_line, match_score_line
 from ..rules import clauses, needs
 from ..rules.notation import render_outcome
@@ -42,6 +42,11 @@ def call_json(reading: CallReading | None, lang: str, standing: Standing | None 
         "call": None if reading.call is None else reading.call.to_json(),
         "refusal": reading.refusal,
         "line": reading.describe(lang),
+        # Q13, Q14 (keys added): heard with no strike after it, the outcome takes it; a strike that
+        # made it late may be taken back; the strikes taken back since the last stroke
+        "strike_heard": None if source != "listen" else strike is not None,
+        "can_take_back": bool(standing is not None and standing.voided_by_strike),
+        "taken_back": list(standing.taken_back) if standing is not None else [],
     }
 
 
@@ -75,15 +80,17 @@ def _stroke_json(s: Session, row, lang: str) -> dict:
         "refusal": (rec.refusal or {}).get("message") if rec.refusal else None,
         "outcome": outcome,
         "message": verdict.get("message", ""),
+        "summary": wall_summary(verdict.get("message", ""), verdict.get("clauses") or (), s.players, lang),
         "points": verdict.get("points", {}),
         "penalty": verdict.get("penalty"),
         "clauses": titled(verdict.get("clauses"), lang, s.settings),
         "result": verdict.get("result"),
+        "strike_marks": strike_marks(rec.strike, lang),  # Q13, Q14: «удар не услышан — …», «… снят маркёром»
     }
 
 
 def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
-    """The whole picture a page needs; see DESIGN.md (``serve``) for the contract's keys."""
+    """The whole picture a page needs; its keys are the JSON API's contract."""
     st = s.state.to_json()
     target = s.settings.target
     players = st["players"]
@@ -118,8 +125,9 @@ def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
         "result": s.result_json(),
         "game_result": st["result"],
         "history": history,
-        "games": [{"number": g.number, "line": game_line(g, lang), "scores": g.scores,
-                   "result": None if g.result is None else g.result.to_json()} for g in games],
+        "games": [{"number": g.number, "line": game_line(g, lang), "board_line": board_game_line(g, players),
+                   "started": g.first <= g.last,
+                   "scores": g.scores, "result": None if g.result is None else g.result.to_json()} for g in games],
         "to_wins": s.to_wins,
         "wins": wins,
         "match_line": match_score_line(s, lang) if (s.to_wins > 1 or len(games) > 1 or s.match.decided) else "",
@@ -131,6 +139,37 @@ def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
         "next_game_note": (tr("game over; {player} breaks the next one from the house").format(
             player=upcoming["to_play"]) if st["result"] is not None and not s.match.decided else ""),
     }
+
+
+# The verdict's last part when the game goes on: who strikes next (the engine's own words).
+_TO_PLAY = ("{player} to play again from hand", "{player} to play again", "{player} to play from hand",
+            "{player} to play")
+
+
+def wall_summary(message: str, codes, players, lang: str) -> str:
+    """A stroke's verdict as a line of the wall's history: the engine's sentence without the clause
+    codes at its end (the chips under the verdict name them) and without who strikes next (the next
+    line of the history says it). Anything not in that shape is left whole."""
+    text = message.strip()
+    tail = f" ({', '.join(codes)})."
+    if codes and text.endswith(tail):
+        text = text[:-len(tail)]
+    parts = text.split("; ")
+    nexts = {trl(lang, m).format(player=p).lower() for m in _TO_PLAY for p in players}
+    if len(parts) > 1 and parts[-1].lower() in nexts:
+        parts.pop()
+    return "; ".join(parts)
+
+
+def board_game_line(g, players) -> str:
+    """One game of the match as the wall shows it: «партия 1: 73 : 48, победитель — Иван»."""
+    score = " : ".join(str(g.scores.get(p, 0)) for p in players)
+    if g.result is None:
+        return tr("game {number}: {score}, in play").format(number=g.number, score=score)
+    if g.result.winner is not None:
+        return tr("game {number}: {score}, {player} won").format(number=g.number, score=score,
+                                                                 player=g.result.winner)
+    return tr("game {number}: {score}, a draw").format(number=g.number, score=score)
 
 
 def _game_over_line(st: dict) -> str:

@@ -11,7 +11,8 @@
     c.dataset.table = t.id;
     const head = el("div", null, "card-head");
     head.appendChild(el("span", t.name, "table-name"));
-    const sync = el("span", t.sync.line, "sync " + (t.sync.online ? (t.sync.queued ? "queued" : "online") : "offline"));
+    if (t.sync.stale) c.classList.add("stale");  // the board cannot reach the club server: an old score, greyed
+    const sync = el("span", t.sync.line, "sync " + (t.sync.stale ? "stale" : t.sync.online ? (t.sync.queued ? "queued" : "online") : "offline"));
     head.appendChild(sync);
     c.appendChild(head);
     if (!t.players.length) { c.appendChild(el("div", T.no_match, "no-match")); return c; }
@@ -48,6 +49,11 @@
     if (!b.tables.length && b.server.online) tables.appendChild(el("div", T.no_tables, "no-tables"));
     b.tables.forEach((t) => tables.appendChild(card(t)));
     document.body.classList.toggle("many", b.tables.length > 4);  // the tables get more of the screen
+    // a word longer than its box (a long surname) is set smaller, down to 60 %, rather than cut
+    document.querySelectorAll(".pname").forEach((e) => {
+      const over = e.scrollWidth / e.clientWidth;
+      if (over > 1) e.style.fontSize = (parseFloat(getComputedStyle(e).fontSize) / Math.min(over * 1.02, 1 / 0.6)) + "px";
+    });
     list("games", b.day.games);
     list("matches", b.day.matches);
     const body = $("stats").querySelector("tbody"); body.replaceChildren();
@@ -64,8 +70,20 @@
     document.body.dataset.version = b.version;
   }
 
+  // The page lost this board's own server: every card is what was last received, and says when.
+  const hm = (d) => String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
+  let receivedAt = new Date();
+  function lost() {
+    $("offline").hidden = false;
+    document.querySelectorAll(".table-card").forEach((c) => {
+      c.classList.add("stale");
+      const s = c.querySelector(".sync");
+      if (s && !s.classList.contains("stale")) { s.className = "sync stale"; s.textContent = fill(T.data_as_of, { time: hm(receivedAt) }); }
+    });
+  }
+
   render(JSON.parse(document.getElementById("initial").textContent));
   const es = new EventSource("/api/club/events");
-  es.addEventListener("state", (e) => { $("offline").hidden = true; render(JSON.parse(e.data)); });
-  es.onerror = () => { $("offline").hidden = false; };
+  es.addEventListener("state", (e) => { $("offline").hidden = true; receivedAt = new Date(); render(JSON.parse(e.data)); });
+  es.onerror = lost;
 })();

@@ -14,9 +14,10 @@
   const m = /(?:^|[#&])pin=([^&]+)/.exec(location.hash);
   if (m) { pin = decodeURIComponent(m[1]); sessionStorage.setItem("pin", pin); history.replaceState(null, "", location.pathname); }
   else pin = sessionStorage.getItem("pin");
-  function askPin(wrong) {
+  // Asking hides the pad and keeps it as it was: the typed call and the outcome are there after the PIN.
+  function askPin(why) {
     $("main").hidden = true; $("pin-form").hidden = false;
-    $("pin-error").textContent = wrong ? T.pin_wrong : ""; $("pin-input").focus();
+    $("pin-error").textContent = why || ""; $("pin-input").focus();
   }
   $("pin-form").addEventListener("submit", async (e) => {
     e.preventDefault(); pin = $("pin-input").value.trim();
@@ -28,12 +29,16 @@
     let r;
     try {
       r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "Authorization": "Bearer " + (pin || "") }, body: JSON.stringify(body) });
-    } catch (err) { say(T.offline, true); return { ok: false }; }
+    } catch (err) { say(T.offline, true); return { ok: false, data: {} }; }
     let data = {};
     try { data = await r.json(); } catch (err) { /* an empty answer */ }
-    if (r.status === 401) { sessionStorage.removeItem("pin"); askPin(!!pin); return { ok: false, data }; }
+    if (r.status === 401) { sessionStorage.removeItem("pin"); askPin(pin ? data.error || T.pin_wrong : ""); return { ok: false, data, status: 401 }; }
+    if (r.status === 429) {  // this device gave too many wrong PINs: held back for a while
+      if (!$("pin-form").hidden) $("pin-error").textContent = data.error; else say(data.error, true);
+      return { ok: false, data, status: 429 };
+    }
     if (!r.ok && !quiet) say(data.error || String(r.status), true);
-    return { ok: r.ok, data };
+    return { ok: r.ok, data, status: r.status };
   }
   function say(text, bad) { const e = $("message"); e.textContent = text; e.className = "line " + (bad ? "error" : "ok"); }
 
@@ -42,9 +47,15 @@
     const s = state, p = s.players;
     $("score").textContent = p[0] + " " + String(s.scores[p[0]]).replace("-", "\u2212") + " : " + String(s.scores[p[1]]).replace("-", "\u2212") + " " + p[1] + " \u00b7 " +
       T.to_play + ": " + s.to_play + (s.from_hand ? " (" + T.from_hand + ")" : "");
-    const c = s.standing_call;
-    $("call-line").textContent = c ? c.line + (c.heard_line ? " (" + c.heard_line + ")" : "") : "";
-    $("call-line").className = "line " + (c ? (c.status === "accepted" ? "ok" : c.status === "refused" ? "bad" : "") : "");
+    const c = s.standing_call, typed = $("call-input").value.trim();
+    if (callError) { $("call-line").textContent = callError; $("call-line").className = "line bad"; }
+    else if (c && typed && typed !== c.text) { $("call-line").textContent = ""; $("call-line").className = "line"; }  // a new call is typed: the old line is stale
+    else {
+      $("call-line").textContent = c ? c.line + (c.heard_line ? " (" + c.heard_line + ")" : "") : "";
+      $("call-line").className = "line " + (c ? (c.status === "accepted" ? "ok" : c.status === "refused" ? "bad" : "") : "");
+    }
+    const alert = s.pin_alert;  // someone gave wrong PINs until held back
+    $("pin-alert").hidden = !alert; $("pin-alert").textContent = alert ? alert.line : "";
     const balls = $("balls"); balls.replaceChildren();
     ["cue"].concat(s.on_table).forEach((b) => {
       const btn = document.createElement("button");
@@ -92,13 +103,29 @@
   $("clear").addEventListener("click", () => { clearOutcome(); say("", false); });
 
   // -- the call ------------------------------------------------------------------------------
+  // Its refusal is said beside the field, and cleared once a new call is typed; what is typed
+  // outlives a reload of the page (asked for the PIN again, say) until the stroke takes it.
+  let callError = "";
+  const draft = sessionStorage.getItem("call-draft");
+  if (draft && !$("call-input").value) $("call-input").value = draft;
+  $("call-input").addEventListener("input", () => {
+    sessionStorage.setItem("call-draft", $("call-input").value);
+    callError = "";
+    if ($("message").className.includes("error")) say("", false);
+    render();
+  });
+  function callTaken(r) {
+    callError = r.ok || r.status === 401 || r.status === 429 ? "" : (r.data.error || "");
+    if (r.ok) say("", false);
+    render();
+  }
   $("take-call").addEventListener("click", async () => {
     const text = $("call-input").value.trim();
-    const r = await post("/api/call", { call: text || null });
-    if (r.ok) say("", false);
+    callTaken(await post("/api/call", { call: text || null }, true));
   });
   $("no-call").addEventListener("click", async () => {
-    $("call-input").value = ""; const r = await post("/api/call", { call: null }); if (r.ok) say("", false);
+    $("call-input").value = ""; sessionStorage.removeItem("call-draft");
+    callTaken(await post("/api/call", { call: null }, true));
   });
 
   // -- the stroke ----------------------------------------------------------------------------
@@ -110,26 +137,55 @@
       const ball = c.call.ball != null ? c.call.ball : (state.on_table.length === 1 ? state.on_table[0] : null);
       if (ball != null) evs.push({ type: "pocket", ball, pocket: c.call.pocket });
     }
-    const out = { events: evs, fouls: Array.from(fouls), route_ok: route === true };
+    const out = { events: evs, fouls: Array.from(fouls) };
+    if (route !== null || evs.length || fouls.size) out.route_ok = route === true;  // the short form; never by default alone
     flags.forEach((f) => { out[f] = true; });
     return out;
   }
+  // A stroke is recorded only from an explicit choice: «по заказу», «мимо», what fell or a foul.
+  // An empty pad is no outcome (as `play` refuses an empty line): a default never becomes a stroke.
+  const nothingEntered = () => route === null && !events.length && !fouls.size;
   $("record").addEventListener("click", async () => {
     const c = state.standing_call, typed = $("call-input").value.trim();
     const accepted = (c && c.status === "accepted") || (typed && !c);
     if (accepted && route === null) { say(T.choose_route, true); return; }
+    if (nothingEntered()) { say(fill(T.no_outcome, { ok: T.as_called, miss: T.not_as_called }), true); return; }
     const body = { outcome: outcome() };
     if (typed) body.call = typed;
     const r = await post("/api/strokes", body);
-    if (r.ok) { $("call-input").value = ""; clearOutcome(); say(fill(T.recorded, { seq: r.data.seq }) + " \u2014 " + r.data.message, false); }
+    if (r.ok) { $("call-input").value = ""; sessionStorage.removeItem("call-draft"); clearOutcome(); say(fill(T.recorded, { seq: r.data.seq }) + " \u2014 " + r.data.message, false); }
   });
   $("undo").addEventListener("click", async () => { const r = await post("/api/undo", {}); if (r.ok && r.data.seq == null) say(T.nothing_to_undo, true); });
   $("redo").addEventListener("click", async () => { const r = await post("/api/redo", {}); if (r.ok && r.data.seq == null) say(T.nothing_to_redo, true); });
   $("new-game").addEventListener("click", async () => { if (confirm(T.new_game_confirm)) { const r = await post("/api/new", {}); if (r.ok) clearOutcome(); } });
 
-  render();
+  // -- a new PIN, from the marker who knows the current one (someone was guessing it, say) ----------
+  $("change-pin").addEventListener("click", async () => {
+    const next = prompt(T.pin_new_ask);
+    if (next === null) return;
+    if (!/^[0-9A-Za-z_-]{4,64}$/.test(next.trim())) { say(T.pin_form, true); return; }
+    const r = await post("/api/pin/change", { pin: next.trim() });
+    if (r.ok) { pin = next.trim(); sessionStorage.setItem("pin", pin); say(T.pin_changed, false); }
+  });
+
+  // -- a false strike (Q14): the strike that made the heard call late is taken back -----------
+  function renderTakeBack() {
+    const c = state.standing_call, last = state.last_verdict;
+    $("take-back").hidden = !(c && c.can_take_back);
+    // the last stroke's marks (Q13: strike not heard; Q14: a strike taken back), as the record keeps them
+    const marks = last && last.strike_marks && last.strike_marks.length ? last.strike_marks : [];
+    $("strike-note").textContent = marks.length ? fill(T.stroke_marks, { seq: last.seq, marks: marks.join("; ") }) : "";
+  }
+  $("take-back").addEventListener("click", async () => {
+    const c = state.standing_call;
+    const r = await post("/api/strike/take-back", c && c.strike != null ? { strike: c.strike } : {});
+    if (r.ok) say(T.taken_back_done, false);
+  });
+
+  render(); renderTakeBack();
   if (state.notices && state.notices.length) say(state.notices.join("; "), true);
-  if (!pin) askPin(false);
+  if (!pin) askPin("");
+  else post("/api/pin", {}, true);  // a wrong PIN in the URL is found now, not at the first stroke
   const es = new EventSource("/api/events");
-  es.addEventListener("state", (e) => { state = JSON.parse(e.data); render(); });
+  es.addEventListener("state", (e) => { state = JSON.parse(e.data); render(); renderTakeBack(); });
 })();
