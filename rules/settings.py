@@ -18,6 +18,14 @@ MODES = ("clean", "ball_and_pocket")  # C1
 BALL_VALUES = ("classic", "face")  # Q4
 POCKET_PRECISIONS = ("side_for_corners", "any")  # Q2
 
+
+
+def mode_setting(spelling: str) -> str:
+    """The call mode as people type it (``ball-and-pocket``: on the command line, in a URL) →
+    the setting's ``ball_and_pocket`` (C1); anything else is left to the settings' own check."""
+    return spelling.replace("-", "_")
+
+
 LAST_BALL_BONUS = 10  # Q4: the player who pockets the last ball gets 10 more (classic)
 
 

@@ -329,9 +329,8 @@ def test_listen_default_block_keeps_the_strike_report_under_30_ms():
 
 def test_listen_list_devices_with_none_says_so(monkeypatch, capsys):
     # Test double: PortAudio reporting no input device, as on a machine without a microphone.
-    from pyramid_referee.voice import audio, mic
+    from pyramid_referee.voice import mic
 
-    monkeypatch.setattr(audio, "list_devices", lambda lang="ru": [])
     monkeypatch.setattr(mic, "list_devices", lambda lang="ru": [])
     assert cli.main(["listen", "--list-devices"]) == 0
     listen = capsys.readouterr()
@@ -342,12 +341,11 @@ def test_listen_list_devices_with_none_says_so(monkeypatch, capsys):
 
 def test_listen_and_strikes_list_the_devices_alike_in_readable_lines(monkeypatch, capsys):
     # Test double: PortAudio reporting two input devices.
-    from pyramid_referee.voice import audio, mic
+    from pyramid_referee.voice import mic
     from pyramid_referee.voice.mic import DeviceInfo
 
     two = [DeviceInfo(0, "HDA Intel PCH: ALC256 Analog", "ALSA", 2, 44100.0, True),
            DeviceInfo(5, "USB PnP Sound Device", "ALSA", 1, 48000.0, False)]
-    monkeypatch.setattr(audio, "list_devices", lambda lang="ru": two)
     monkeypatch.setattr(mic, "list_devices", lambda lang="ru": two)
     assert cli.main(["listen", "--list-devices"]) == 0
     listen = capsys.readouterr().out
@@ -361,7 +359,7 @@ def test_listen_and_strikes_list_the_devices_alike_in_readable_lines(monkeypatch
 # --- listen, run whole with stand-ins for the microphone and the model's language --------------
 
 class FileMic:
-    """Test double for voice.audio.MicrophoneSource: the blocks of a WAV file as fast as they are
+    """Test double for voice.mic.MicrophoneSource: the blocks of a WAV file as fast as they are
     read, then (``endless``) quiet blocks until closed, as a microphone goes on delivering."""
 
     def __init__(self, path, block_ms, endless=False):
@@ -413,9 +411,7 @@ def korean_stand_ins(monkeypatch, cached_korean_model):
 
 @needs_espeak
 def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path, capsys):
-    import io
-
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import mic
     from test_listen import Scene, _trimmed, silence
 
     say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
@@ -423,7 +419,7 @@ def test_listen_runs_a_stroke_end_to_end(korean_stand_ins, monkeypatch, tmp_path
     s.click().add(silence(1.5))
     wav = s.write(tmp_path / "mic.wav")
     mics = []
-    monkeypatch.setattr(audio, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
+    monkeypatch.setattr(mic, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
     monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(s.clicks[0] + 0.05, "биток 3, 3 в середину")]))
     db = tmp_path / "m.db"
     rc = cli.main(["listen", "--lang", "en", "--db", str(db), "--players", "A,B", "--mode", "clean"])
@@ -445,7 +441,7 @@ def test_listen_pad_stores_the_heard_call_as_standing_and_the_pad_enters_the_str
     the match's standing call in the store, and the outcome tapped on serve's pad takes it."""
     import io
 
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import mic
     from test_listen import Scene, _trimmed, silence
 
     say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
@@ -453,7 +449,7 @@ def test_listen_pad_stores_the_heard_call_as_standing_and_the_pad_enters_the_str
     s.click().add(silence(1.5))
     wav = s.write(tmp_path / "mic.wav")
     mics = []
-    monkeypatch.setattr(audio, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
+    monkeypatch.setattr(mic, "MicrophoneSource", lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
     monkeypatch.setattr("sys.stdin", io.StringIO("биток 3, 3 в середину\n"))  # would be the outcome without --pad
     db = tmp_path / "m.db"
     rc = cli.main(["listen", "--pad", "--db", str(db), "--players", "A,B", "--mode", "clean"])
@@ -493,14 +489,14 @@ def test_listen_pad_stores_the_heard_call_as_standing_and_the_pad_enters_the_str
 
 def _an_endless_microphone_after_a_call(tmp_path, monkeypatch):
     """The microphone stand-in: a Korean call, then silence for ever; (the call's end, the mics opened)."""
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import mic
     from test_listen import Scene, _trimmed, silence
 
     say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
     wav = s.write(tmp_path / "mic.wav")
     mics = []
-    monkeypatch.setattr(audio, "MicrophoneSource",
+    monkeypatch.setattr(mic, "MicrophoneSource",
                         lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1])
     return s.now, mics
 

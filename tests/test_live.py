@@ -27,7 +27,7 @@ from club_helpers import (  # noqa: E402
 
 def _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch):
     """The microphone stand-in: a Korean call, the click of a strike, quiet; (the scene, the mics opened)."""
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import mic
     from test_listen import Scene, _trimmed, silence
 
     say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
@@ -35,7 +35,7 @@ def _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch):
     s.click().add(silence(1.5))
     wav = s.write(tmp_path / "mic.wav")
     mics = []
-    monkeypatch.setattr(audio, "MicrophoneSource",
+    monkeypatch.setattr(mic, "MicrophoneSource",
                         lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
     return s, mics
 
@@ -62,10 +62,10 @@ def test_listen_with_club_sends_the_strokes_it_judges_to_the_club_server(
 
 def test_listen_with_club_refuses_an_unregistered_table_before_the_microphone_and_creates_nothing(
         korean_stand_ins, club_url, pg_cluster, monkeypatch, tmp_path, capsys):
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import mic
 
     mics = []
-    monkeypatch.setattr(audio, "MicrophoneSource", lambda *a, **kw: mics.append(a) or pytest.fail("mic opened"))
+    monkeypatch.setattr(mic, "MicrophoneSource", lambda *a, **kw: mics.append(a) or pytest.fail("mic opened"))
     fresh = tmp_path / "none.db"  # no store yet, so no key: not registered anywhere
     rc = cli.main(["listen", "--db", str(fresh), "--players", "A,B", "--club", club_url])
     err = capsys.readouterr().err

@@ -545,7 +545,7 @@ def test_undo_of_a_new_games_first_stroke_returns_to_the_ended_game(store):
 
 
 def test_the_scoreboard_never_shows_minus_zero():
-    from pyramid_referee.cli.play import _penalties
+    from pyramid_referee.match.text import _penalties
 
     assert [_penalties(0, 0), _penalties(5, 0), _penalties(0, 10), _penalties(5, 10)] == ["—", "+5", "−10", "+5 −10"]
 

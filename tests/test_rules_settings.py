@@ -40,3 +40,11 @@ def test_bad_settings_name_the_field(data, field):
 def test_settings_are_frozen():
     with pytest.raises(AttributeError):
         Settings().target = 50  # type: ignore[misc]
+
+
+def test_the_mode_as_people_type_it_is_the_settings_mode():
+    from pyramid_referee.rules.settings import MODES, mode_setting
+
+    assert mode_setting("ball-and-pocket") == "ball_and_pocket" and mode_setting("clean") == "clean"
+    assert {mode_setting(m) for m in ("clean", "ball-and-pocket", "ball_and_pocket")} == set(MODES)  # C1
+    assert mode_setting("loose") == "loose"  # not guessed: the settings refuse it themselves

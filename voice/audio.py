@@ -265,7 +265,3 @@ def write_wav(path: str | os.PathLike, samples: np.ndarray, rate: int = RATE) ->
     x = np.clip(np.asarray(samples, dtype=np.float64), -1.0, 1.0)
     wavfile.write(os.fspath(path), int(rate), (x * 32767.0).round().astype(np.int16))
 
-
-# The microphone lives in mic.py (sounddevice is imported only when it is used); re-exported here
-# so that everything audio comes from one module.
-from .mic import DeviceInfo, MicrophoneSource, StreamResampler, list_devices  # noqa: E402,F401

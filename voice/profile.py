@@ -115,6 +115,16 @@ def load_default() -> TableProfile | None:
     return load(DEFAULT_NAME) if path.exists() else None
 
 
+def load_spec(spec: str | None, *, lang: str = "ru") -> TableProfile | None:
+    """The profile a command names (``--profile``): None is the saved default (or none if none
+    was saved), ``none``/``нет`` no profile, anything else a name or a file (:func:`load`)."""
+    if spec is None:
+        return load_default()
+    if spec.lower() in ("none", "нет"):
+        return None
+    return load(spec, lang=lang)
+
+
 # ----------------------------------------------------------------------------------------------
 # Fitting
 

@@ -9,7 +9,7 @@
 - ``voice``: timeline, listen, transcribe, model (the voice referee)
 - ``rules``: rules (the text of the clauses verdicts cite)
 - ``club``: club register, club status (the club server, PostgreSQL)
-- ``..web.cli``: serve (the scoreboard, the marker's pad and the JSON API in a browser)
+- ``serve``: serve (the scoreboard, the marker's pad and the JSON API in a browser; the pages: web/)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
 from one of the roots in ``USER_ERRORS`` and are caught in one place, ``main()``:
@@ -35,16 +35,17 @@ from . import export as cli_export
 from . import match as cli_match
 from . import replay as cli_replay
 from . import rules as cli_rules
+from . import serve as cli_serve
 from . import strikes as cli_strikes
 from . import voice as cli_voice
 from ..grammar.errors import GrammarError
 from ..i18n import UserError, argparse_in_language, set_lang, tr
 from ..voice.errors import VoiceError
-from ..web import cli as cli_web
 
 USER_ERRORS: tuple[type[Exception], ...] = (UserError, GrammarError, VoiceError)
 
-AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_club, cli_web)
+AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_club,
+         cli_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,19 +1,17 @@
-"""Subcommands of the calls area (see cli.py): parse, validate, explain.
-
-The grammar is imported inside the handlers so that other subcommands do not
-pay for loading it.
-"""
+"""Subcommands of the calls area (see cli.py): parse, validate, explain."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from .options import add_call_options, has_undecodable, read_text_lines
 from ..i18n import UserError, get_lang, os_reason, tr
 from ..rules.messages import num
-from ..match.record import RECORD_HELP
+from ..match.record import RECORD_HELP, check_record, is_record
+from ..grammar import Call, explain, parse, render
 
 
 
@@ -70,15 +68,11 @@ def _check_text(text: str) -> None:
 
 
 def _parse(text: str, args):
-    from ..grammar import parse
-
     _check_text(text)
     return parse(text, mode=args.mode, balls_left=args.balls_left, pocket_precision=args.pocket_precision)
 
 
 def _cmd_parse(args) -> int:
-    from ..grammar import Call, render
-
     lang = get_lang()
     result = _parse(args.text, args)
     if isinstance(result, Call):
@@ -99,9 +93,6 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_validate(args) -> int:
-    from ..grammar import Call, render
-    from ..match.record import is_record
-
     lang = get_lang()
     lines = read_text_lines(args.file)
     name = "<stdin>" if args.file == "-" else args.file
@@ -176,8 +167,6 @@ def record_problem_lines(name: str, lines: list[str], problems, lang: str, as_js
 
 def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> int:
     """A game record checked like a compiler: every problem with its line, column and hint."""
-    from ..match.record import check_record
-
     checked = check_record(lines)
     out = record_problem_lines(name, lines, checked.problems, lang, as_json)
     strokes = len(checked.record.strokes)
@@ -212,13 +201,12 @@ def _validate_record(name: str, lines: list[str], as_json: bool, lang: str) -> i
 
 
 def _cmd_explain(args) -> int:
-    from ..grammar import explain
-
     lang = get_lang()
     _check_text(args.text)
     result = explain(args.text, mode=args.mode, balls_left=args.balls_left, lang=lang,
                      pocket_precision=args.pocket_precision)
     if args.svg is not None:
+        # deferred: teaching loads only for drills and pictures
         from ..teach.diagram import call_svg, refusal_svg
 
         check_svg_path(args.svg, "--svg")
@@ -239,8 +227,6 @@ def _cmd_explain(args) -> int:
 
 def check_svg_path(path: str, option: str) -> None:
     """A picture is written only to a file named *.svg (never over a file of another kind)."""
-    from pathlib import Path
-
     if Path(path).suffix.lower() != ".svg":
         raise UserError(tr("{option} {path}: the picture is an SVG file: give a name ending in «.svg»").format(
             option=option, path=path))
@@ -248,8 +234,6 @@ def check_svg_path(path: str, option: str) -> None:
 
 def write_svg(path, text: str, option: str) -> None:
     """Write an SVG picture; a path that cannot be written is one clear line."""
-    from pathlib import Path
-
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:

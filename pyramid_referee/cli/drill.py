@@ -12,9 +12,12 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 
 from .options import MODES, POCKET_PRECISIONS, has_undecodable
 from ..i18n import UserError, get_lang, os_reason, tr
+from ..rules.settings import mode_setting
+from .calls import write_svg
 
 HINT_WORDS = {"?", "подсказка", "hint"}
 ANSWER_WORDS = {"ответ", "answer"}
@@ -66,14 +69,14 @@ def _emit(obj: dict) -> None:
 
 
 def _cmd_drill(args) -> int:
-    from ..teach import drill
+    from ..teach import drill  # deferred: the drill generator is loaded only when a drill runs
 
     lang = get_lang()
     _check_count(args.count, "--count")
     if args.show is not None:
         _check_count(args.show, "--show")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    exercises = drill.generate(seed, args.level, args.show or args.count, args.mode.replace("-", "_"),
+    exercises = drill.generate(seed, args.level, args.show or args.count, mode_setting(args.mode),
                                args.pocket_precision)
     pictures = write_drill_svgs(exercises, args.svg, lang) if args.svg is not None else {}
     if args.show is not None:
@@ -121,24 +124,10 @@ def _picture_line(pictures: dict, ex) -> str:
     return "\n" + tr("Picture: {path}").format(path=pictures[ex.index]) if ex.index in pictures else ""
 
 
-def drill_svg(ex, lang: str) -> str:
-    """The exercise's shot drawn on the table, captioned with the task, not with the answer."""
-    from ..teach.diagram import call_svg
-
-    if ex.kind == "fix":
-        caption = tr("Exercise {n}: this call is refused: «{broken}». Say a correct one.").format(
-            n=ex.index, broken=ex.broken)
-    else:
-        caption = tr("Exercise {n}: call this shot.").format(n=ex.index)
-    return call_svg(ex.shot, lang=lang, caption=caption, on_table=ex.balls_left)  # every ball the text names
-
-
 def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:
     """Each exercise's picture as FOLDER/exercise-NN.svg (the folder made if missing):
     {exercise index: path}. A folder that cannot be made or written is one clear line."""
-    from pathlib import Path
-
-    from .calls import write_svg
+    from ..teach.drill import drill_svg  # deferred: the drawing is loaded only for --svg
 
     out = Path(folder)
     try:
@@ -170,7 +159,7 @@ def _read(interactive: bool) -> str | None:
 
 def _ask(ex, lang: str, interactive: bool, as_json: bool):
     """Read answers to one exercise until one is graded: a Grade, "revealed", "quit" or None (no more input)."""
-    from ..teach import drill
+    from ..teach import drill  # deferred, as in _cmd_drill
 
     while True:
         line = _read(interactive)

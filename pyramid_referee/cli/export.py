@@ -87,8 +87,9 @@ def output_format(output: str | None, asked: str | None) -> str:
 
 
 def cmd_export(args) -> int:
+    # deferred: the reports
     from ..match.report import export_csv, export_json, export_record, export_script
-    from ..match.store import Store
+    from ..match.store import Store  # deferred: the store (sqlite3)
 
     fmt = output_format(args.output, args.format)  # refused before the database is opened
     with Store(args.db, create=False) as store:   # exporting reads: it never makes a database

@@ -14,11 +14,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import datetime
 
-from .options import add_players_option, add_to_wins_option, has_undecodable, match_id, players_from
-from .rules import add_why_option, why_lines
+from .calls import record_problem_lines
 from .club import add_club_option
-from ..i18n import N_, UserError, get_lang, json_reason, tr
+from .options import (add_players_option, add_to_wins_option, has_undecodable, match_id, players_from,
+                      read_text_lines)
+from .rules import add_why_option
+from ..i18n import N_, UserError, get_lang, json_reason, tr, trn
+from ..match.bounds import MAX_CALL_CHARS
+from ..match.record import check_record, is_record
+from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
+from ..rules.settings import mode_setting
+from ..rules.verdict import FOUL_WORDS
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -111,13 +119,13 @@ def _id_help() -> str:
 
 def _store(args, *, create: bool = False):
     """The match database; only a command that starts a match creates it (``create``)."""
-    from ..match.store import Store
+    from ..match.store import Store  # deferred: the store (sqlite3)
 
     return Store(args.db, create=create)
 
 
 def _db_option(store) -> str:
-    from ..match.store import db_option
+    from ..match.store import db_option  # deferred: the store (sqlite3)
 
     return db_option(store.path)
 
@@ -150,25 +158,18 @@ def _new_settings(args) -> dict:
     if not isinstance(settings, dict):
         raise UserError(tr("--settings: expected a JSON object"))
     if args.mode:
-        settings = {**settings, "mode": args.mode.replace("-", "_")}
+        settings = {**settings, "mode": mode_setting(args.mode)}
     return settings
 
 
-def _new_match_args(args) -> tuple[list[str], dict, dict | None]:
+def _new_match_args(args) -> NewMatch:
     """A new match's players, settings and start, checked before any database is opened."""
-    from ..match.session import Session
+    from ..match.session import NewMatch  # deferred (heavy): only to open a match
 
     players = players_from(args.players) or [tr("Player 1"), tr("Player 2")]
-    settings, start = _new_settings(args), _load_json_arg(args.start, "start")
-    Session.check_new(players, settings, start, lang=get_lang(), to_wins=args.to_wins)
-    return players, settings, start, args.to_wins
-
-
-def _create(store, new):
-    from ..match.session import Session
-
-    players, settings, start, wins = new
-    return Session.create(store, players, settings, start, lang=get_lang(), to_wins=wins)
+    new = NewMatch(players, _new_settings(args), _load_json_arg(args.start, "start"), args.to_wins)
+    new.check(get_lang())
+    return new
 
 
 def _interactive() -> bool:
@@ -179,15 +180,15 @@ def _club(args):
     """``--club`` / $PYRAMID_REFEREE_CLUB: the table's sync, not started yet (None without a club).
     Made before any match is opened or created, so a table not registered on that server is
     refused (ClubError) with nothing changed."""
-    from ..club.process import ClubSyncProcess
-    from ..club.sync import from_args
+    from ..club.process import ClubSyncProcess  # deferred: the club sync, only with --club
+    from ..club.sync import from_args  # deferred: the club sync, only with --club
 
     url = from_args(args)
     return None if url is None else ClubSyncProcess(args.db, url)
 
 
 def _run_play(session, args, resumed: bool, club=None) -> int:
-    from .play import Play, stdin_reader
+    from .play import Play, stdin_reader  # deferred: the scorer loads only to play
 
     interactive = _interactive() and not args.json
     play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
@@ -211,11 +212,13 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
 # ---------------------------------------------------------------------- commands
 
 def cmd_new(args) -> int:
+    from ..match.session import Session  # deferred (heavy): only to open a match
+
     if not args.players:
         _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
-    with _store(args, create=True) as store:
-        s = _create(store, new)
+    s = Session.open_or_create(args.db, new=new, lang=get_lang())
+    with s.store as store:
         if args.json:
             _emit({"match": s.id, "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
                    "series": s.series_json()})
@@ -231,8 +234,6 @@ def cmd_new(args) -> int:
 
 def _local_time(stamp: str) -> str:
     """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time to the minute, for people."""
-    from datetime import datetime
-
     try:
         return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
     except (ValueError, AttributeError):
@@ -240,7 +241,7 @@ def _local_time(stamp: str) -> str:
 
 
 def cmd_list(args) -> int:
-    from ..match.store import StoreMissing
+    from ..match.store import StoreMissing  # deferred: the store (sqlite3)
 
     try:
         with _store(args) as store:
@@ -257,8 +258,8 @@ def cmd_list(args) -> int:
     if not rows:
         print(tr("no matches"))
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # deferred: rich, only where it draws
+    from rich.table import Table  # deferred: rich, only where it draws
 
     t = Table(show_header=True, header_style="bold")
     for col in (tr("No."), tr("players"), tr("played to"), tr("strokes"), tr("result"), tr("updated")):
@@ -282,9 +283,8 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.session import Session, strike_marks
-    from .play import render_scoreboard, scoreboard_line
-    from ..match.report import outcome_for_people
+    from ..match.session import Session, strike_marks  # deferred (heavy): only to open a match
+    from ..match.report import outcome_for_people  # deferred: the reports
 
     lang = get_lang()
     with _store(args) as store:
@@ -297,8 +297,8 @@ def cmd_show(args) -> int:
                "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches],
                "series": s.series_json()})
         return 1 if s.mismatches else 0
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # deferred: rich, only where it draws
+    from rich.table import Table  # deferred: rich, only where it draws
 
     tty = sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
@@ -343,51 +343,45 @@ def cmd_show(args) -> int:
 def _shown_call(text: str) -> str:
     """A stored call as ``match show`` prints it: a text longer than any call (stored before such
     input was refused) only begins, with its length said, so that it cannot flood the screen."""
-    from ..match.bounds import MAX_CALL_CHARS
-
     if len(text) <= MAX_CALL_CHARS:
         return text
-    from ..i18n import trn
-
     return text[:60].rstrip() + "… " + trn("({n} character, not shown whole)", "({n} characters, not shown whole)",
                                           len(text)).format(n=len(text))
 
 
 def series_lines(s, lang: str) -> list[str]:
     """The match's games (партии), one a line, then the match score."""
-    from .play import game_line, match_score_line
-
     return [game_line(g, lang) for g in s.match.games()] + [match_score_line(s, lang)]
 
 
 def cmd_resume(args) -> int:
-    from ..match.session import Session
+    from ..match.session import Session  # deferred (heavy): only to open a match
 
-    with _store(args) as store:
-        s = Session.open(store, args.id, lang=get_lang())
+    s = Session.open_or_create(args.db, args.id, lang=get_lang())
+    with s.store:
         return _run_play(s, args, resumed=True, club=_club(args))
 
 
 def cmd_play(args) -> int:
-    from ..match.session import Session
+    from ..match.session import Session  # deferred (heavy): only to open a match
 
     if args.match is not None:
-        with _store(args) as store:
-            s = Session(store, args.match, lang=get_lang())
+        s = Session.open_or_create(args.db, args.match, lang=get_lang())
+        with s.store:
             return _run_play(s, args, resumed=True, club=_club(args))
     if not args.players:
         _refuse_unnamed_match_beside_an_open_one(args)
     new = _new_match_args(args)
     club = _club(args)  # an unregistered table is refused before its match is created
-    with _store(args, create=True) as store:
-        s = _create(store, new)
+    s = Session.open_or_create(args.db, new=new, lang=get_lang())
+    with s.store:
         return _run_play(s, args, resumed=False, club=club)
 
 
 def _refuse_unnamed_match_beside_an_open_one(args) -> None:
     """``play`` with no players while a match is unfinished: the marker most likely meant to go
     on with it; a new match of «Игрок 1 — Игрок 2» beside it would be a stray one."""
-    from ..match.store import StoreError
+    from ..match.store import StoreError  # deferred: the store (sqlite3)
 
     try:
         with _store(args) as store:
@@ -446,11 +440,7 @@ def confirm(prompt: str, read=None) -> bool:
 def cmd_import(args) -> int:
     """A written record into the store: checked whole first (nothing is stored when anything is
     wrong), then its strokes entered in order as ``play`` enters them, each one committed."""
-    from .calls import record_problem_lines
-    from .options import read_text_lines
-    from .play import scoreboard_line
-    from ..match.record import check_record, is_record
-    from ..match.session import Session
+    from ..match.session import Session  # deferred (heavy): only to open a match
 
     lang = get_lang()
     name = "<stdin>" if args.file == "-" else args.file
@@ -491,8 +481,6 @@ def cmd_import(args) -> int:
     print(tr("match {id} imported from {name}: strokes: {n}").format(id=s.id, name=name, n=s.seq))
     print(scoreboard_line(s.state.to_json(), lang))
     if s.to_wins > 1:  # a match of several партии: the games won too
-        from .play import match_score_line
-
         print(match_score_line(s, lang))
     if s.match.decided:
         print(tr("the match is over; see it: pyramid-referee match show {id}{db}").format(id=s.id, db=db))
@@ -523,9 +511,8 @@ def cmd_delete(args) -> int:
 
 
 def cmd_undo_redo(args) -> int:
-    from ..match.session import Session
-    from .play import scoreboard_line
-    from ..match.store import StoreError
+    from ..match.session import Session  # deferred (heavy): only to open a match
+    from ..match.store import StoreError  # deferred: the store (sqlite3)
 
     with _store(args) as store:
         mid = args.id
@@ -567,8 +554,7 @@ def _route_kind(kind: str) -> str:
 
 
 def cmd_stats(args) -> int:
-    from ..match.report import stats
-    from ..rules.verdict import FOUL_WORDS
+    from ..match.report import stats  # deferred: the reports
 
     with _store(args) as store:
         m = store.get_match(args.id)
@@ -576,8 +562,8 @@ def cmd_stats(args) -> int:
     if args.json:
         _emit(data)
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # deferred: rich, only where it draws
+    from rich.table import Table  # deferred: rich, only where it draws
 
     con = Console(highlight=False)
     for p in data["players"]:

@@ -39,11 +39,6 @@ def balls_left(value: str) -> list[int]:
     return balls
 
 
-def mode(value: str) -> str:
-    """The CLI spelling ``ball-and-pocket`` → the setting's ``ball_and_pocket``."""
-    return value.replace("-", "_")
-
-
 def add_call_options(p: argparse.ArgumentParser) -> None:
     """--mode, --balls-left, --pocket-precision: how the call is read (C1, C5, Q2, Q9)."""
     p.add_argument("--mode", choices=MODES, default="clean",

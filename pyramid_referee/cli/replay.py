@@ -7,10 +7,11 @@ import json
 import sys
 
 from .options import read_text_lines
-from .rules import add_why_option, why_lines
+from .rules import add_why_option
 from ..i18n import UserError, get_lang, tr, trl
 from ..rules.messages import num
-from ..match.record import RECORD_HELP, is_record
+from ..match.record import RECORD_HELP, check_record, is_record
+from ..match.text import why_lines
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from ..match.replay import ReplayError, replay_lines
+    from ..match.replay import ReplayError, replay_lines  # deferred: the replay engine
 
     lang = get_lang()
     lines = read_text_lines(args.script)
@@ -67,8 +68,6 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _replay_record(path: str, lines: list[str], lang: str):
     """A written game record judged stroke by stroke; its first problem stops it, named like validate names it."""
-    from ..match.record import check_record
-
     checked = check_record(lines)
     if checked.problems:
         p = checked.problems[0]
@@ -87,6 +86,7 @@ def _replay_record(path: str, lines: list[str], lang: str):
 def report(result, lang: str = "ru", why: bool = False) -> list[str]:
     """A readable report: one paragraph a stroke (who, the call, the outcome, the verdict and what
     its clause codes mean: their titles, or with ``why`` their full text), then the result."""
+    # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import render_outcome
 
     lines = []

@@ -11,6 +11,7 @@ import json
 import sys
 
 from ..i18n import UserError, get_lang, tr
+from ..rules.clauses import DEFAULT_PENALTY, SECTIONS, lookup, unknown_message
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -31,8 +32,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from ..rules.clauses import SECTIONS, lookup, unknown_message
-
     lang = get_lang()
     codes = [c for arg in args.codes for c in arg.split(",") if c.strip()]
     found, unknown = lookup(codes)
@@ -67,25 +66,10 @@ def _rules(args: argparse.Namespace) -> int:
 def clause_lead(code: str) -> str | None:
     """The lead a lettered case of P1 (P1а–P1и) stands under: it is a penalty stroke, and what the
     penalty is; None for any other clause."""
-    from ..rules.clauses import DEFAULT_PENALTY
-
     if not (code.startswith("P1") and len(code) == 3):
         return None
     return tr("A case of a penalty stroke (P1): the offender loses {penalty} points and the partner "
               "gains them (P2); a ball that fell with it is put back (P5).").format(penalty=DEFAULT_PENALTY)
-
-
-def why_lines(codes, lang: str, full: bool, settings=None) -> list[str]:
-    """What a verdict's clause codes mean: their titles on one line, or (``--why``) each in full;
-    as played under the match's ``settings`` (a short game's E1 names its own target)."""
-    from ..rules.clauses import DEFAULT_PENALTY, DEFAULT_TARGET, cited, explained
-
-    target = getattr(settings, "target", DEFAULT_TARGET)
-    penalty = getattr(settings, "penalty", DEFAULT_PENALTY)
-    if full:
-        return explained(codes, lang, target, penalty)
-    titles = cited(codes, lang, target, penalty)
-    return [tr("Clauses: {titles}.").format(titles=titles)] if titles else []
 
 
 def add_why_option(p: argparse.ArgumentParser) -> None:

@@ -84,20 +84,19 @@ def load_profile(spec: str | None):
     """The profile named on the command line, or the saved default, or None (``none``)."""
     from ..voice import profile as prof
 
-    if spec is None:
-        return prof.load_default()
-    if spec.lower() in ("none", "нет"):
-        return None
-    return prof.load(spec, lang=get_lang())
+    return prof.load_spec(spec, lang=get_lang())
 
 
 def run(args) -> int:
     if args.block_ms <= 0 or args.block_ms > 1000:
         raise UserError(tr("--block-ms: a number in (0, 1000] is needed"))
     if args.file == "calibrate":
-        from ..referee.calibrate import run_calibrate
+        from ..referee.calibrate import CalibrateOptions, run_calibrate
 
-        return run_calibrate(args)
+        return run_calibrate(CalibrateOptions(
+            count=args.count, collisions=args.collisions, name=args.name,
+            from_files=args.from_files, seconds=args.seconds, device=args.device,
+            block_ms=args.block_ms, json=args.json))
     if args.from_files:
         raise UserError(tr("--from is for «strikes calibrate» only"))
     if args.list_devices:

@@ -13,12 +13,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from .club import add_club_option
-from .options import add_call_options, mode, read_text_lines
+from .options import (add_call_options, add_players_option, add_to_wins_option, match_id, players_from,
+                      print_input_devices, read_text_lines)
 from .rules import add_why_option
-from ..i18n import UserError, get_lang, os_reason, tr
+from ..i18n import UserError, argparse_in_language, get_lang, os_reason, tr
+from ..referee import listen, timeline as tl
+from ..referee.listen import DEFAULT_BLOCK_MS
+from ..referee.options import ListenOptions
+from ..rules.settings import mode_setting
 
 
 def _positive_int(value: str) -> int:
@@ -42,8 +49,6 @@ def _positive_float(value: str) -> float:
 
 
 def _print_help(p: argparse.ArgumentParser) -> int:
-    from ..i18n import argparse_in_language
-
     with argparse_in_language():
         p.print_help(sys.stderr)
     return 2
@@ -109,8 +114,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "the marker taps the outcome on the pad (serve): each strike's call is stored as "
                        "the standing call instead of asking for the outcome here"))
     p.add_argument("--db", default=None, metavar=tr("PATH"), help=tr("match store (SQLite) file"))
-    from .options import add_players_option, add_to_wins_option, match_id
-
     p.add_argument("--match", type=match_id, default=None, metavar=tr("ID"),
                    help=tr("continue this match (default: the latest open one)"))
     add_players_option(p)
@@ -129,8 +132,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        "saved"))
     # The strike is reported ≈18 ms (the detector's look-ahead: the sound's first 16 ms) + up to
     # one block after it; the bar is 30 ms, so the default is the pipeline's 10 ms block.
-    from ..referee.listen import DEFAULT_BLOCK_MS
-
     p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar=tr("MS"),
                    help=tr(
                        "audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is "
@@ -166,7 +167,7 @@ def _add_model_dir(p):
 
 
 def _voice_errors():
-    from pyramid_referee.voice.errors import VoiceError
+    from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy)
 
     return VoiceError
 
@@ -175,24 +176,20 @@ def _voice_errors():
 
 
 def _print_decisions(decisions, as_json: bool) -> None:
-    from ..referee.listen import describe, grammar_render
-
-    render = grammar_render()
+    render = listen.grammar_render()
     for d in decisions:
         if as_json:
             print(json.dumps(d.to_json(), ensure_ascii=False))
         else:
-            print(describe(d, get_lang(), render))
+            print(listen.describe(d, get_lang(), render))
 
 
 def cmd_timeline(args) -> int:
-    from ..referee import timeline as tl
-
     lines = read_text_lines(args.events)
     try:
         events = tl.read_timeline(lines)
         # Q13, Q14: outcomes entered with no strike heard, strikes the marker took back
-        decisions = events.decide(mode=mode(args.mode), balls_left=args.balls_left,
+        decisions = events.decide(mode=mode_setting(args.mode), balls_left=args.balls_left,
                                   pocket_precision=args.pocket_precision, lang=get_lang())
     except tl.EventError as exc:
         raise UserError(f"{args.events}: {exc.text(get_lang())}") from None
@@ -205,9 +202,7 @@ def cmd_timeline(args) -> int:
 # --- transcribe -------------------------------------------------------------------------------
 
 def _open_model(args):
-    from ..referee.listen import open_model
-
-    return open_model(args.model, verbose=args.verbose, lang=get_lang())
+    return listen.open_model(args.model, verbose=args.verbose, lang=get_lang())
 
 
 def _missing_note(missing) -> str | None:
@@ -221,8 +216,6 @@ def _missing_note(missing) -> str | None:
 
 def _check_writable(path: str, option: str) -> None:
     """A file the command will write: refuse a folder or a missing folder up front."""
-    import os
-
     if os.path.isdir(path):
         raise UserError(tr("{option} {path}: is a directory, not a file").format(option=option, path=path))
     parent = os.path.dirname(os.path.abspath(path))
@@ -235,18 +228,17 @@ def _check_writable(path: str, option: str) -> None:
 
 
 def cmd_transcribe(args) -> int:
-    from ..referee.listen import transcribe
-
     balls = args.balls_left
-    from pyramid_referee.voice.audio import read_wav_info  # fail on a bad file before loading the model
+    # deferred: the audio stack (numpy) loads only to hear; a bad file fails before the model loads
+    from pyramid_referee.voice.audio import read_wav_info
 
     read_wav_info(args.file, lang=get_lang())
     if args.events:
         _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
-    result = transcribe(args.file, model, mode=mode(args.mode), balls_left=balls,
-                        pocket_precision=args.pocket_precision,
-                        alternatives=args.alternatives, lang=get_lang())
+    result = listen.transcribe(args.file, model, mode=mode_setting(args.mode), balls_left=balls,
+                               pocket_precision=args.pocket_precision,
+                               alternatives=args.alternatives, lang=get_lang())
     note = _missing_note(result.missing_words)
     if note:
         print(note, file=sys.stderr)
@@ -276,10 +268,33 @@ def cmd_transcribe(args) -> int:
 
 # --- listen -----------------------------------------------------------------------------------
 
+def list_devices(lang: str) -> int:
+    """``--list-devices``: the input devices, one a line."""
+    # deferred: the audio stack (numpy, PortAudio) is loaded only when a device is looked for
+    from pyramid_referee.voice.mic import list_devices as devices_of
+
+    return print_input_devices(devices_of(lang=lang))  # as ``strikes --list-devices`` lists them
+
+
+def listen_options(args) -> ListenOptions:
+    """What ``listen`` is asked, as plain values: the new match's names checked (only when no
+    stored match is named), the mode as the setting spells it."""
+    players = None if args.match is not None or not args.players else players_from(args.players)
+    return ListenOptions(
+        db=args.db, match=args.match, players=players,
+        mode=mode_setting(args.mode) if args.mode else None, to_wins=args.to_wins, club=args.club,
+        model=args.model, verbose=args.verbose, alternatives=args.alternatives, strike=args.strike,
+        device=args.device, block_ms=args.block_ms, speak=args.speak, pad=args.pad, why=args.why,
+        profile=args.profile, calibrate=args.calibrate)
+
+
 def cmd_listen(args) -> int:
+    # deferred: the live referee (the recognizer, the audio stack) is loaded only for listen
     from ..referee.live import run_live
 
-    return run_live(args)
+    if args.list_devices:
+        return list_devices(get_lang())
+    return run_live(listen_options(args))
 
 
 # --- model ------------------------------------------------------------------------------------
@@ -288,13 +303,12 @@ def cmd_model_path(args) -> int:
     """Where the model is, and whether it knows the call words (as ``listen`` checks them: a model
     that knows none of them, a Korean one say, is the wrong model and is refused; one that lacks
     some is named with the words it lacks)."""
-    from pyramid_referee.voice import model as vm
-    from ..referee.listen import call_words
+    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy)
 
     lang = get_lang()
     loc = vm.find_model(args.model, lang=lang)       # a VoiceError is the user's: main() says it
     model = vm.load_model(loc.path, lang=lang)
-    words = list(dict.fromkeys(w for w in call_words() if w and w != "[unk]"))
+    words = list(dict.fromkeys(w for w in listen.call_words() if w and w != "[unk]"))
     missing = vm.missing_words(model, words)
     if len(missing) == len(words):
         raise UserError(f"{loc.path}: " + tr(
@@ -319,7 +333,8 @@ class _Progress:
 
     def __call__(self, done: int, total: int | None) -> None:
         if self.bar is None:
-            from rich.console import Console
+            from rich.console import Console  # deferred: rich, only where it draws
+            # deferred: rich, only where it draws
             from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
                                        TransferSpeedColumn)
 
@@ -336,9 +351,7 @@ class _Progress:
 
 
 def cmd_model_download(args) -> int:
-    from pathlib import Path
-
-    from pyramid_referee.voice import model as vm
+    from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy)
 
     dest = Path(args.dest).expanduser() if args.dest else vm.user_cache_dir()
     url = args.url or vm.MODEL_URL

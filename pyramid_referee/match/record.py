@@ -48,7 +48,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
-from ..i18n import N_, trl
+from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
+
+from .bounds import MAX_RECORD_LINE_CHARS, call_too_long
+from .marks import strike_marks
+from ..grammar import Call, parse as parse_call, render
+from ..i18n import N_, UserError, tr, trl
+from ..rules import GameState, Match, Outcome, RulesError, RulesInputError, Settings
+from ..rules.match import MAX_TO_WINS
 from ..rules.messages import num
 
 # Lark and the rules engine are imported where they are used: the command line imports this
@@ -149,8 +156,6 @@ class Record:
 
 @lru_cache(maxsize=1)
 def _parser():
-    from lark import Lark
-
     return Lark.open(str(Path(__file__).with_name("record.lark")), parser="lalr", lexer="contextual",
                      start=["header", "stroke"], propagate_positions=True)
 
@@ -185,33 +190,32 @@ class _Score(NamedTuple):
 
 @lru_cache(maxsize=1)
 def _transformer():
-    """A parsed line → a HeaderLine or a RecordStroke (line set later). Defined here, not at
-    module level, because Lark is imported only when a record is read (see above)."""
-    from lark import Transformer, v_args
+    return _ToData()
 
-    @v_args(inline=True)
-    class ToData(Transformer):
-        def header(self, key, value) -> HeaderLine:
-            return HeaderLine("header", key.strip(), key.column, value.rstrip(), value.column)
 
-        def no_call(self, tok) -> _SaidCall:
-            return _SaidCall(None, tok.column, False)
+@v_args(inline=True)
+class _ToData(Transformer):
+    """A parsed line → a HeaderLine or a RecordStroke (line set later)."""
 
-        def said(self, text, refused=None) -> _SaidCall:
-            return _SaidCall(text.rstrip(), text.column, refused is not None)
+    def header(self, key, value) -> HeaderLine:
+        return HeaderLine("header", key.strip(), key.column, value.rstrip(), value.column)
 
-        def score(self, a, b) -> _Score:
-            return _Score(_int(a), _int(b), a.column)
+    def no_call(self, tok) -> _SaidCall:
+        return _SaidCall(None, tok.column, False)
 
-        def stroke(self, player, call: _SaidCall, outcome, score: _Score | None = None) -> RecordStroke:
-            return RecordStroke(
-                line=0, player=player.strip(), player_col=player.column, call=call.text, call_col=call.column,
-                refused_mark=call.refused_mark, outcome=outcome.rstrip(), outcome_col=outcome.column,
-                score=None if score is None else (score.first, score.second),
-                score_col=0 if score is None else score.column,
-            )
+    def said(self, text, refused=None) -> _SaidCall:
+        return _SaidCall(text.rstrip(), text.column, refused is not None)
 
-    return ToData()
+    def score(self, a, b) -> _Score:
+        return _Score(_int(a), _int(b), a.column)
+
+    def stroke(self, player, call: _SaidCall, outcome, score: _Score | None = None) -> RecordStroke:
+        return RecordStroke(
+            line=0, player=player.strip(), player_col=player.column, call=call.text, call_col=call.column,
+            refused_mark=call.refused_mark, outcome=outcome.rstrip(), outcome_col=outcome.column,
+            score=None if score is None else (score.first, score.second),
+            score_col=0 if score is None else score.column,
+        )
 
 
 def _int(tok: str) -> int:
@@ -233,8 +237,6 @@ def _expected(names):
 
 
 def _syntax_problem(no: int, text: str, exc, is_stroke: bool) -> Problem:
-    from lark import UnexpectedEOF, UnexpectedToken
-
     shape = N_("'player: call | outcome | score'") if is_stroke else N_("'Name: value'")
     values = {"shape": lambda lang: trl(lang, shape)}
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
@@ -338,8 +340,6 @@ def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col:
         else:
             rec.settings[name] = _YES[v]
     elif name == "to_wins":
-        from ..rules.match import MAX_TO_WINS
-
         if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
             return bad(N_("'{value}': a whole number from 1 to {high} is needed"), value=value, high=MAX_TO_WINS)
         rec.to_wins = int(v)
@@ -378,8 +378,6 @@ def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None
         problems.append(Problem(first_line, 1, "header", N_("the players are not given"),
                                 N_("start with 'Игроки: Иван, Пётр' (the one who breaks first)")))
         return
-    from ..rules import GameState, RulesInputError, Settings
-
     try:
         settings = Settings.from_json(rec.settings)
     except RulesInputError as exc:  # pragma: no cover - the header words are checked above
@@ -405,13 +403,9 @@ def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None
 
 def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
     """The record's plain data and its problems of form (syntax, header)."""
-    from lark import UnexpectedInput
-
     rec = Record()
     problems: list[Problem] = []
     first_line = None
-    from .bounds import MAX_RECORD_LINE_CHARS
-
     for no, text in enumerate(lines, 1):
         if len(text.rstrip("\r\n")) > MAX_RECORD_LINE_CHARS:  # not parsed: no real line comes near it
             problems.append(Problem(no, MAX_RECORD_LINE_CHARS + 1, "syntax",
@@ -485,8 +479,9 @@ def _outcome_col(s: RecordStroke, exc, columns: list[int]) -> int:
 def check_record(lines: Iterable[str], parse=None) -> Checked:
     """Read a record and judge every stroke; nothing stops at the first problem but
     an outcome that cannot happen (after it the position is unknown)."""
+    # deferred: the replay engine loads only to replay a record
     from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
-    from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
+    # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import NotationError, parse_outcome_located
 
     lines = list(lines)
@@ -497,7 +492,7 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
         problems.sort(key=lambda p: (p.line, p.col))
         return checked
     if parse is None:
-        from ..grammar import parse
+        parse = parse_call
     settings = Settings.from_json(rec.settings)
     match = Match(settings, list(rec.players), rec.start, rec.to_wins)
     script_strokes = []
@@ -578,8 +573,6 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
 
 def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
     """A call longer than any call (match/bounds.py) is a problem of its own, never parsed."""
-    from .bounds import call_too_long
-
     why = call_too_long(s.call)
     if why is None:
         return False
@@ -596,8 +589,6 @@ def _notation_problem(s: RecordStroke, exc) -> Problem:
 
 def _rules_text(exc):
     """A rules engine error's message, as a function of the language."""
-    from ..rules import RulesInputError
-
     if isinstance(exc, RulesInputError):
         return lambda lang: exc.message if lang == "en" else exc.ru
     return lambda lang: str(exc)
@@ -607,6 +598,7 @@ def _check_notation(strokes: list[RecordStroke], problems: list[Problem], *, par
     """The strokes that could not be judged still get their outcome's form checked, and (given the
     parser) their calls read as words: what balls are on the table is unknown there, so only what
     the words alone can tell (an unknown word, no pocket, …) is named, like a compiler goes on."""
+    # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import NotationError, parse_outcome
 
     for s in strokes:
@@ -667,8 +659,6 @@ def write_record(match, strokes) -> str:
     p0, p1 = match.players
     to_wins = getattr(match, "to_wins", 1)
     title = f"Запись матча {match.id}" if to_wins > 1 else f"Запись партии: матч {match.id}"
-    from .session import strike_marks
-
     return render_record(title, (p0, p1), match.settings, match.start, [
         WrittenStroke(r.record.verdict["striker"], r.record.call_status, r.record.call_text, r.record.call,
                       r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]),
@@ -679,9 +669,7 @@ def write_record(match, strokes) -> str:
 def render_record(title: str | None, players, settings: dict | None, start: dict | None,
                   strokes: Iterable[WrittenStroke], to_wins: int = 1) -> str:
     """A game record's text: the header (the settings that differ from the defaults), one line a stroke."""
-    from ..grammar import Call, render
-    from ..i18n import UserError, tr
-    from ..rules import Settings
+    # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import NotationError, parse_outcome, render_outcome
 
     p0, p1 = players

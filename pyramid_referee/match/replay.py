@@ -25,7 +25,10 @@ from typing import Any, Callable, Iterable
 
 from ..grammar.call import Call, CallFormatError
 from ..i18n import UserError, json_problem_ru
+from ..grammar import parse
+from ..grammar.refusal import CLAUSES
 from ..rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
+from .bounds import call_too_long
 
 HEADER_KEYS = ("settings", "players", "start", "to_wins")
 STROKE_KEYS = ("call", "outcome", "comment")
@@ -179,8 +182,6 @@ def read_script(lines: Iterable[str]) -> Script:
 
 
 def _grammar_parse() -> Callable:
-    from ..grammar import parse  # the call parser (engineer A)
-
     return parse
 
 
@@ -190,8 +191,6 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
         return None, None, "none", None
     if isinstance(raw, dict):
         return None, Call.from_json(raw), "accepted", None
-    from .bounds import call_too_long
-
     if isinstance(raw, str) and call_too_long(raw) is not None:  # never parsed: no call is that long
         raise RulesInputError("call", call_too_long(raw, "en"), call_too_long(raw, "ru"))
     parse = parse or _grammar_parse()
@@ -208,10 +207,6 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
 
 
 def _refusal_clause(code: Any) -> str | None:
-    try:
-        from ..grammar.refusal import CLAUSES
-    except ImportError:  # an older grammar without the table
-        return None
     return CLAUSES.get(code)
 
 

@@ -30,9 +30,16 @@ import csv
 import io
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from .store import MatchRow, Store, StrokeRow
+from .record import write_record
+from .session import Session
+from .store import MatchRow, Store, StoreError, StrokeRow
+from ..grammar import Call, parse, render
+from ..i18n import get_lang, tr
+from ..rules.notation import NotationError, parse_outcome, render_outcome
+from ..rules.verdict import FOUL_WORDS
 
 ROUTE_KINDS = ("ball_and_pocket", "clean", "abricole", "bank", "kiss", "combination", "carom", "contre_coup")
 
@@ -167,8 +174,6 @@ def export_script(store: Store, match_id: int) -> str:
 
 def export_record(store: Store, match_id: int) -> str:
     """The match as a written game record (record.py): ``validate`` checks it, ``replay`` judges it."""
-    from .record import write_record
-
     return write_record(store.get_match(match_id), store.strokes(match_id))
 
 
@@ -176,8 +181,6 @@ def outcome_as_typed(text: str | None, outcome: dict) -> str:
     """The outcome in the marker's own words («промах», «касание») when the notation reads them as
     the stored outcome; else the outcome written out in the notation (JSON typed, or a notation
     that reads differently now)."""
-    from ..rules.notation import NotationError, render_outcome, parse_outcome
-
     typed = " ".join((text or "").split())
     if typed and not typed.startswith("{"):
         try:
@@ -193,8 +196,6 @@ def outcome_for_people(text: str | None, outcome: dict, call_status: str) -> str
     short form's mark «по заказу» / «не по заказу» (what the pad writes) is left out where it says
     nothing: after no call or a refused one, and «не по заказу» beside a miss or with nothing fallen.
     Nothing left is «ничего не упало» — never «ничего», which in the notation is a miss."""
-    from ..i18n import tr
-
     shown = outcome_as_typed(text, outcome)
     if "route_ok" not in outcome:
         return shown
@@ -213,8 +214,6 @@ def _call_for_people(rec, no_call: str) -> str:
     text = rec.call_text or ""
     if (not text or text.lstrip().startswith("{")) and rec.call is not None:
         try:
-            from ..grammar import Call, render
-
             return render(Call.from_json(rec.call))
         except Exception:  # the words are a courtesy; the stored JSON stays what it is
             return text
@@ -223,9 +222,6 @@ def _call_for_people(rec, no_call: str) -> str:
 
 def foul_names(letters) -> str:
     """P1's letters by their names, each with its clause: «касание шара (P1г), чужой шар (P1д)»."""
-    from ..i18n import tr
-    from ..rules.verdict import FOUL_WORDS
-
     names = [(tr(FOUL_WORDS[x]), x) if x in FOUL_WORDS else (x, "") for x in letters]
     return ", ".join(f"{name} (P1{x})" if x else name for name, x in names)
 
@@ -247,8 +243,6 @@ def csv_number(x: Any) -> str:
 
 def _csv_time(stamp: str) -> str:
     """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time a spreadsheet reads as a date."""
-    from datetime import datetime
-
     try:
         return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M:%S")
     except (ValueError, AttributeError):
@@ -294,8 +288,6 @@ def export_csv(store: Store, match_id: int) -> str:
     Columns are only ever added at the end (other tools read them by position). The last one
     is the game (партия) the stroke belongs to; after a game's last stroke «next to play» is who
     breaks the next game (E4), or empty when the match is over."""
-    from ..i18n import get_lang, tr
-
     m = store.get_match(match_id)
     p0, p1 = m.players
     verdicts, refusals = _replayed(store, match_id, get_lang())
@@ -345,10 +337,6 @@ def _replayed(store: Store, match_id: int, lang: str) -> tuple[dict, dict]:
     """(seq → the verdict replayed by the rules engine, seq → why a refused call was refused), to be
     said in the reader's language (the stored sentences are in the language they were shown in);
     empty where the replay cannot be made."""
-    from ..grammar import parse
-    from .session import Session
-    from .store import StoreError
-
     try:
         session = Session(store, match_id)
     except (StoreError, ValueError):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..i18n import UserError, get_lang, json_problem, tr, trl
@@ -27,6 +28,7 @@ from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
+from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401 - strike_marks: the shell imports it from here
 from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow, db_option
 
 
@@ -282,25 +284,9 @@ def strike_note(strike: float | None, *, outcome: float | None = None, taken_bac
     if strike is not None:
         out: dict = {"heard": True, "t": round(float(strike), 6)}
     else:
-        from ..referee.timeline import NOT_HEARD_NOTE
-
         out = {"heard": False, "outcome": outcome, "note": trl(lang, NOT_HEARD_NOTE)}
     if taken_back:
         out["taken_back"] = [round(float(t), 6) for t in taken_back]
-    return out
-
-
-def strike_marks(note: dict | None, lang: str = "ru") -> list[str]:
-    """The record's marks of a stroke's strike, for a person: «удар не услышан — заказ взят по
-    вводу исхода» (Q13), «удар 1.50 с снят маркёром» for each strike taken back (Q14)."""
-    if not note:
-        return []
-    from ..referee.timeline import NOT_HEARD_NOTE, TAKEN_BACK_NOTE
-
-    out = [trl(lang, "strike {t} s {note}").format(t=f"{t:.2f}", note=trl(lang, TAKEN_BACK_NOTE))
-           for t in note.get("taken_back") or ()]
-    if note.get("heard") is False:
-        out.append(trl(lang, NOT_HEARD_NOTE))
     return out
 
 
@@ -351,6 +337,21 @@ def _render(call: Any) -> str | None:
         return None
 
 
+@dataclass(frozen=True)
+class NewMatch:
+    """A new match asked for: its two players, its settings (JSON), the game picked up from a
+    score sheet (or None) and the games it is played to."""
+
+    players: list[str]
+    settings: dict
+    start: dict | None = None
+    to_wins: int = 1
+
+    def check(self, lang: str = "ru") -> None:
+        """Its players, settings, start and length checked, no store touched (a ``UserError``)."""
+        Session.check_new(self.players, self.settings, self.start, lang=lang, to_wins=self.to_wins)
+
+
 class Session:
     """One match: the store's record and the engine's ``Match``, in step."""
 
@@ -399,6 +400,24 @@ class Session:
                 raise StoreError(tr("there is no unfinished match (start one: pyramid-referee match new{db} "
                                    "--players A B)").format(db=db_option(store.path)))
         return cls(store, match_id, lang=lang)
+
+    @classmethod
+    def open_or_create(cls, db: str | Path | None, match_id: int | None = None,
+                       new: NewMatch | None = None, *, lang: str = "ru") -> "Session":
+        """The one way every front end opens its match: ``new`` created (checked first, and only
+        then is the database created if there was none), else the stored ``match_id``, else the
+        latest unfinished one. The session owns its store: the caller closes ``session.store``."""
+        if new is not None:
+            new.check(lang)  # a bad option creates nothing, not even the database
+        store = Store(db, create=new is not None)
+        try:
+            if new is not None:
+                return cls.create(store, new.players, new.settings, new.start, lang=lang,
+                                  to_wins=new.to_wins)
+            return cls.open(store, match_id, lang=lang)
+        except BaseException:
+            store.close()
+            raise
 
     def _restore(self) -> None:
         """Replay the stored active strokes; record where the replay disagrees.
@@ -589,6 +608,13 @@ class Session:
     def unshown(self) -> list[StrokeRow]:
         """Strokes stored but never shown (a kill came between the commit and the screen)."""
         return self.store.unshown(self.id)
+
+    def resume_notices(self) -> list[StrokeRow]:
+        """What a front end names on resuming: the strokes stored but never shown, each to be
+        told as in the record (not to be entered again) and then marked shown (``mark_shown``), so
+        a kill before that names it again. None while the record disagrees with its replay: such
+        a match is not resumed."""
+        return [] if self.mismatches else self.unshown()
 
     def _check_open(self) -> None:
         if self.mismatches:

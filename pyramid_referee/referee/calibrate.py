@@ -10,22 +10,42 @@ is reported and nothing is written.
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import dataclass
+
+import numpy as np
 
 from ..i18n import UserError, get_lang, tr
+from ..voice.audio import read_wav
+from ..voice import profile as prof
+from ..voice.calibrate import calibrate, is_voice
+from ..voice.onsets import OnsetDetector
+from ..voice.sound_class import load_model
+
+
+@dataclass(frozen=True)
+class CalibrateOptions:
+    """What a calibration is asked, as plain values (``strikes calibrate`` builds them from its
+    options; ``listen --calibrate`` takes the defaults with its own microphone)."""
+
+    count: int = 5  # strikes to hear
+    collisions: int = 3  # ball collisions to hear (0: none)
+    name: str | None = None  # the profile's name (None: the default profile)
+    from_files: list[str] | None = None  # recordings instead of the microphone: strikes, collisions
+    seconds: float | None = None  # the most each part listens (None: 60 s)
+    device: str | None = None
+    block_ms: float = 10.0
+    json: bool = False  # the result as one JSON line
 
 
 def _read(path: str):
-    from ..voice.audio import read_wav
-
     return read_wav(path, lang=get_lang())
 
 
 def _record(args, what: str, count: int, counter) -> "object":
     """Record from the microphone until ``counter(samples)`` reaches ``count`` or time is up."""
-    import numpy as np
-
-    from ..voice.mic import MicrophoneSource
+    from ..voice.mic import MicrophoneSource  # deferred: the audio stack (numpy)
 
     seconds = args.seconds or 60.0
     blocks = []
@@ -56,9 +76,6 @@ class _LiveCounter:
     every non-speech sound (collisions)."""
 
     def __init__(self, strikes: bool) -> None:
-        from ..voice.onsets import OnsetDetector
-        from ..voice.sound_class import load_model
-
         self.det = OnsetDetector()
         self.model = load_model()
         self.strikes = strikes
@@ -66,8 +83,6 @@ class _LiveCounter:
         self.last = -1e9
 
     def __call__(self, frame) -> int:
-        from ..voice.calibrate import is_voice
-
         for o in self.det.feed(frame.samples, frame.t0):
             if is_voice(self.model.proba(o.features), self.model):
                 continue
@@ -77,11 +92,8 @@ class _LiveCounter:
         return self.n
 
 
-def calibrate_profile(args):
+def calibrate_profile(args: CalibrateOptions):
     """Hear, fit and report; return the profile (saved) or raise UserError (nothing saved)."""
-    from ..voice import profile as prof
-    from ..voice.calibrate import calibrate
-
     if args.count < 1 or args.count > 50:
         raise UserError(tr("--count: a number of strikes from 1 to 50"))
     if args.collisions < 0 or args.collisions > 50:
@@ -133,11 +145,7 @@ def report(profile) -> list[str]:
     return lines
 
 
-def run_calibrate(args) -> int:
-    import json
-
-    from ..voice import profile as prof
-
+def run_calibrate(args: CalibrateOptions) -> int:
     profile, st, co = calibrate_profile(args)
     ok = profile.strikes_found == profile.strikes_asked
     if args.json:

@@ -2,8 +2,8 @@
 
 ``run_live`` puts the steps together; each is short and named for what it does:
 
-- before anything is opened: the devices (``--list-devices``), a new match's players
-  (``new_match_request``), the club server (``club_for``: an unregistered table is refused here),
+- before anything is opened: a new match's players (``new_match_request``), the club server
+  (``club_for``: an unregistered table is refused here),
   the model (``load_model``), the table's strike profile (``strike_profile``);
 - opening (``open_live``): a stored match, the recognizer and the strike detector, the
   microphone, and only then a new match;
@@ -47,42 +47,20 @@ from dataclasses import dataclass
 
 from . import listen
 from . import timeline as tl
+from .options import ListenOptions
 from ..i18n import UserError, get_lang, tr
+from ..match.session import NewMatch, Session
 
 
 # --- before anything is opened ----------------------------------------------------------------
 
-def list_devices(console, lang: str) -> int:
-    """``--list-devices``: the input devices, one a line."""
-    from pyramid_referee.voice.audio import list_devices as devices_of
-
-    devices = devices_of(lang=lang)
-    from ..cli.options import print_input_devices
-
-    return print_input_devices(devices)  # as ``strikes --list-devices`` lists them
-
-
-@dataclass(frozen=True)
-class NewMatch:
-    """A new match asked for with ``--players`` (checked; created only once the microphone runs)."""
-
-    players: list[str]
-    settings: dict
-    to_wins: int
-
-
 def new_match_request(args, lang: str) -> NewMatch | None:
     """The new match ``--players`` asks for, checked before the model loads; None: a stored match."""
-    from ..cli.options import players_from
-    from ..match.session import Session
-
     if args.match is not None or not args.players:
         return None
-    names = players_from(args.players)
-    settings = {} if not getattr(args, "mode", None) else {"mode": args.mode.replace("-", "_")}
-    to_wins = getattr(args, "to_wins", 1)
-    Session.check_new(names, settings, lang=lang, to_wins=to_wins)
-    return NewMatch(names, settings, to_wins)
+    new = NewMatch(list(args.players), {"mode": args.mode} if args.mode else {}, None, args.to_wins)
+    new.check(lang)
+    return new
 
 
 def club_for(args):
@@ -103,21 +81,18 @@ def load_model(args, lang: str):
 def strike_profile(args, console):
     """The table profile the strike detector uses (``--calibrate``: made here first; a failed
     calibration creates nothing); None with ``--strike key``."""
-    from ..cli.strikes import load_profile
+    from pyramid_referee.voice import profile as prof
 
     if args.strike != "audio":
         return None
     if not getattr(args, "calibrate", False):
-        return load_profile(getattr(args, "profile", None))
-    from pyramid_referee.voice import profile as prof
+        try:
+            return prof.load_spec(getattr(args, "profile", None), lang=get_lang())
+        except prof.ProfileError as exc:
+            raise UserError(str(exc)) from None
+    from .calibrate import CalibrateOptions, calibrate_profile, report
 
-    from .calibrate import calibrate_profile, report
-
-    for name, value in (("count", 5), ("collisions", 3), ("name", None), ("from_files", None),
-                        ("seconds", None)):
-        if not hasattr(args, name):
-            setattr(args, name, value)
-    profile, _, _ = calibrate_profile(args)
+    profile, _, _ = calibrate_profile(CalibrateOptions(device=args.device, block_ms=args.block_ms))
     for line in report(profile):
         console.print(line)
     if profile.strikes_found != profile.strikes_asked:
@@ -143,12 +118,8 @@ class Opened:
 
 def open_stored(args, stack: ExitStack, lang: str):
     """(store, session) of the match to go on with: ``--match`` or the latest open one."""
-    from ..match.session import Session
-    from ..match.store import Store
-
-    store = stack.enter_context(Store(args.db, create=False))
-    session = (Session(store, args.match, lang=lang) if args.match is not None
-               else Session.open(store, None, lang=lang))
+    session = Session.open_or_create(args.db, args.match, lang=lang)
+    store = stack.enter_context(session.store)
     if session.mismatches:
         raise UserError("; ".join(m.describe(lang) for m in session.mismatches))
     return store, session
@@ -164,18 +135,15 @@ def open_recognizer(args, model, session, profile, lang: str) -> listen.LiveRefe
 
 
 def open_microphone(args, lang: str):
-    from pyramid_referee.voice import audio
+    from pyramid_referee.voice import mic  # deferred: the audio stack (numpy, PortAudio)
 
-    return audio.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
+    return mic.MicrophoneSource(args.device, args.block_ms, lang=lang).start()
 
 
 def create_match(args, stack: ExitStack, new: NewMatch, lang: str):
     """(store, session) of the new match (the database too, if there was none)."""
-    from ..match.session import Session
-    from ..match.store import Store
-
-    store = stack.enter_context(Store(args.db, create=True))
-    return store, Session.create(store, new.players, new.settings, lang=lang, to_wins=new.to_wins)
+    session = Session.open_or_create(args.db, new=new, lang=lang)
+    return stack.enter_context(session.store), session
 
 
 def open_live(args, stack: ExitStack, model, new: NewMatch | None, profile, lang: str) -> Opened:
@@ -317,7 +285,7 @@ class LiveRun:
                       else tr("Say the call. The strike: the cue's click; quit: Ctrl-C."))
         if not self.pad:  # Q13
             console.print(tr("A strike not heard: type the outcome once the balls stop; the standing call counts."))
-        for row in session.unshown():  # a kill came between a stroke's commit and its verdict
+        for row in session.resume_notices():  # a kill came between a stroke's commit and its verdict
             console.print("[yellow]" + tr(
                 "stroke {seq} is already stored, but the program stopped and its verdict may not "
                 "have been shown — do not enter it again: #{seq} {v}").format(
@@ -325,7 +293,7 @@ class LiveRun:
             session.mark_shown(row.seq)
 
     def scoreboard(self) -> None:
-        from ..cli.play import render_scoreboard
+        from ..match.text import render_scoreboard
 
         self.console.print(render_scoreboard(self.session.state.to_json(), self.session.id, self.lang))
 
@@ -621,7 +589,7 @@ class LiveRun:
         console, session, lang = self.console, self.session, self.lang
         console.print(f"#{entered.seq} " + entered.verdict.message(lang))
         if self.why:  # each cited clause in full
-            from ..cli.rules import why_lines
+            from ..match.text import why_lines
 
             for line in why_lines(entered.verdict.clauses, lang, full=True, settings=session.settings):
                 console.print("   " + line, markup=False)
@@ -630,7 +598,7 @@ class LiveRun:
         self.scoreboard()
         over = False
         if session.state.result is not None:
-            from ..cli.play import game_end_text
+            from ..match.text import game_end_text
 
             over = session.match.decided
             if over:
@@ -746,14 +714,13 @@ class LiveRun:
                 self.console.print(f"[yellow]{leaving}[/yellow]")
 
 
-def run_live(args) -> int:
-    """``pyramid-referee listen``: see the module's text."""
+def run_live(args: ListenOptions) -> int:
+    """``pyramid-referee listen``: see the module's text (``--list-devices`` is the command
+    line's: cli/voice.py)."""
     from rich.console import Console
 
     lang = get_lang()
     console = Console(highlight=False)
-    if getattr(args, "list_devices", False):
-        return list_devices(console, lang)
     new = new_match_request(args, lang)  # a bad option is told before the model loads
     club = club_for(args)  # an unregistered table too: before the model, the microphone, a match
     model, location = load_model(args, lang)

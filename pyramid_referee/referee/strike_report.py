@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ..i18n import N_, UserError, tr
 
 KIND = {
@@ -79,8 +81,6 @@ def why(s) -> str:
 
 def explain_lines(sounds) -> list[str]:
     """A line per sound: time, decision, what it sounds like, why; and its spectral shape."""
-    import math
-
     out = []
     for s in sounds:
         shape = ""
@@ -107,12 +107,12 @@ def plot(samples, rate: int, sounds, path: str, title: str = "") -> None:
 def figure(samples, rate: int, sounds, title: str = ""):
     """The picture ``plot`` writes, as a matplotlib figure (the legend beside the axes)."""
     try:
-        import matplotlib
+        import matplotlib  # deferred: matplotlib loads only for --plot
     except ImportError:
         raise UserError(tr("--plot needs matplotlib: pip install 'pyramid-referee[plot]'")) from None
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    import matplotlib.pyplot as plt  # deferred: matplotlib loads only for --plot
+    import numpy as np  # deferred: numpy loads only with the audio
 
     x = np.asarray(samples, float)
     t = np.arange(len(x)) / rate

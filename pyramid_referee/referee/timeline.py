@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..i18n import N_, UserError, json_problem_ru, trl
+from ..match.marks import NOT_HEARD_NOTE, TAKEN_BACK_NOTE
 
 UNK = "[unk]"
 
@@ -160,11 +161,6 @@ class TableSound:
 
 #: How close a take-back's time must be to the strike it names (the times are written rounded).
 SAME_STRIKE_S = 0.001
-
-#: The marks a decision carries, in the user's language (trl at the point of use).
-NOT_HEARD_NOTE = N_("strike not heard — call taken when the outcome was entered")
-TAKEN_BACK_NOTE = N_("taken back by the marker")
-
 
 def _number(obj: dict, key: str, line: int | None, field: str) -> float:
     if key not in obj:

@@ -29,7 +29,9 @@ from ..grammar import Call, Pocket, Refusal, parse, render
 from ..grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
 from ..grammar.lexicon import render_forms
 from ..grammar.render import decompose, phrase_blocks
-from ..i18n import N_, trl, trn
+from ..i18n import N_, tr, trl, trn
+from ..rules.settings import mode_setting
+from .diagram import call_svg
 
 LEVELS = (1, 2, 3)
 MODES = ("clean", "ball_and_pocket")
@@ -284,7 +286,7 @@ def generate(seed: int, level: int = 1, count: int = 10, mode: str = "clean",
     """``count`` exercises of ``level``; the same seed gives the same list."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
-    mode = mode.replace("-", "_")
+    mode = mode_setting(mode)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if pocket_precision not in PRECISIONS:
@@ -500,3 +502,13 @@ def summary_text(summary: dict, lang: str = "ru") -> str:
         lines.append(trl(lang, "Mistakes:"))
         lines += [f"- {k}: {v}" for k, v in summary["mistakes"].items()]
     return "\n".join(lines)
+
+
+def drill_svg(ex, lang: str) -> str:
+    """The exercise's shot drawn on the table, captioned with the task, not with the answer."""
+    if ex.kind == "fix":
+        caption = tr("Exercise {n}: this call is refused: «{broken}». Say a correct one.").format(
+            n=ex.index, broken=ex.broken)
+    else:
+        caption = tr("Exercise {n}: call this shot.").format(n=ex.index)
+    return call_svg(ex.shot, lang=lang, caption=caption, on_table=ex.balls_left)  # every ball the text names

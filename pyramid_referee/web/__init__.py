@@ -5,7 +5,8 @@
 - ``app``: the Starlette application (pages, API, server-sent events, the PIN check).
 - ``club``: the club board (``serve --club``): ``/club``, ``/api/club/state``, ``/api/club/events``,
   fed by one ``LISTEN club_board`` connection (``BoardFeed``).
-- ``cli``: the ``serve`` subcommand (uvicorn, the printed URL, the QR code).
+The ``serve`` subcommand (uvicorn, the printed URL, the QR code) is the command line's:
+``cli/serve.py``.
 
 Starlette, uvicorn and Jinja2 are imported only when ``serve`` runs, so the other commands
 start as fast as before.

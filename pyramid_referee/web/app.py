@@ -84,7 +84,7 @@ class Table:
     def open(self) -> None:
         self.store = Store(self.db, create=False)
         self.session = Session(self.store, self.match_id, lang=self.lang)
-        for row in self.session.unshown():  # stored before a kill, never shown: say so, the board shows it now
+        for row in self.session.resume_notices():  # stored before a kill, never shown: say so, the board shows it now
             self.notices.append(tr(
                 "stroke {seq} was stored before the stop but never shown; it is in the record: do not enter "
                 "it again").format(seq=row.seq))

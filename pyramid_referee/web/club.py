@@ -21,11 +21,21 @@ import asyncio
 import json
 import threading
 import time
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
 from ..club import board, schema
-from ..i18n import UserError, tr, trl
-from .sse import end_all, publish
+from ..club.sync import _LINK, reason
+from ..i18n import UserError, set_lang, tr, trl
+from .sse import end_all, publish, state_stream
+from .texts import board_texts
 
 DEBOUNCE_S = 0.05
 CLUB_EVERY_S = 2.0
@@ -96,7 +106,7 @@ class BoardFeed:
                 pass
 
     def _run(self) -> None:
-        import psycopg
+        import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
         while not self._stop.is_set():
             try:
@@ -123,9 +133,8 @@ class BoardFeed:
     def _offline_line(self, exc: BaseException) -> str:
         """The board's top line while the club server is away: what happened and that it reconnects
         first (the line is cut on a narrow screen), then what to check, without the server's English."""
-        import psycopg
+        import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-        from ..club.sync import reason
 
         if isinstance(exc, psycopg.errors.InsufficientPrivilege):  # there, but this login may not read it
             return trl(self.lang, "this login may not read the club board: it needs the role pyramid_board")
@@ -134,9 +143,8 @@ class BoardFeed:
         return line if why is None else f"{line} {why}"
 
     def _listen(self) -> None:
-        import psycopg
+        import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-        from ..club.sync import _LINK
 
         con = self._con = psycopg.connect(self.url, **_LINK)
         check_schema(con)
@@ -176,7 +184,7 @@ class BoardFeed:
 def check_schema(con) -> None:
     """The board needs schema v3: an older server is brought up to it where the login may do so
     (the server's owner), else one clear line says what to do."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
     have = schema.version(con)
     if have >= schema.SCHEMA_VERSION:
@@ -193,12 +201,6 @@ def check_schema(con) -> None:
 def board_routes(feed: BoardFeed, page, *, at_root: bool) -> list:
     """``/club`` (and ``/`` when the board is all this server shows), the JSON and the events.
     ``page(board_json)``: the board's HTML page with that first state in it."""
-    from starlette.requests import Request
-    from starlette.responses import Response
-    from starlette.routing import Route
-
-    from .sse import state_stream
-
     async def club_page(request: Request) -> Response:
         return page(feed.payload())
 
@@ -216,17 +218,9 @@ def board_routes(feed: BoardFeed, page, *, at_root: bool) -> list:
 
 def create_board_app(url: str, *, lang: str = "ru", stale_s: float = board.STALE_S):
     """The board alone (a manager's computer: no table of its own): ``/`` and ``/club``."""
-    from contextlib import asynccontextmanager
-    from pathlib import Path
-
+    # deferred: Jinja2 loads only to render the board page (club status imports this module too)
     from jinja2 import Environment, FileSystemLoader, select_autoescape
-    from starlette.applications import Starlette
-    from starlette.responses import HTMLResponse
-    from starlette.routing import Mount
-    from starlette.staticfiles import StaticFiles
 
-    from ..i18n import set_lang
-    from .texts import board_texts
 
     set_lang(lang)
     here = Path(__file__).resolve().parent

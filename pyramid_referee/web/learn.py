@@ -25,7 +25,9 @@ from starlette.routing import Route
 
 from ..teach import diagram
 from ..teach import drill
+from ..teach.drill import drill_svg
 from ..i18n import UserError, tr
+from ..rules.settings import mode_setting
 
 MAX_CALL = 300        # characters of a typed call or answer (a spoken call is far shorter)
 MAX_SEED = 10 ** 9
@@ -92,7 +94,7 @@ def _exercise(request: Request) -> drill.Exercise:
     seed = _int(request, "seed", 0, MAX_SEED)
     level = _int(request, "level", 1, 3, 1)
     n = _int(request, "n", 1, MAX_INDEX, 1)
-    mode = request.query_params.get("mode", "clean").replace("-", "_")
+    mode = mode_setting(request.query_params.get("mode", "clean"))
     if mode not in drill.MODES:
         raise LearnInputError(tr("mode must be «clean» or «ball_and_pocket»"))
     return drill.generate(seed, level, n, mode)[-1]
@@ -104,8 +106,6 @@ def _json(data: dict, status: int = 200) -> JSONResponse:
 
 def learn_routes(render_page, lang: str) -> list[Route]:
     """The page and its API. ``render_page(template, **context)`` → the page's HTMLResponse."""
-    from ..cli.drill import drill_svg
-
     texts = learn_texts()
     texts_json = json.dumps(texts, ensure_ascii=False)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..i18n import tr, trl
 from ..match.session import CallReading, Session, Standing, strike_marks
-from ..cli.play import game_line, match_score_line
+from ..match.text import game_line, match_score_line
 from ..rules import clauses, needs
 from ..rules.notation import render_outcome
 

@@ -24,10 +24,10 @@ import secrets
 import socket
 import sys
 
-from ..cli.options import add_players_option, add_to_wins_option, match_id, players_from
+from .options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
-
-from .pin import PIN_RE
+from ..rules.settings import mode_setting
+from ..web.pin import PIN_RE
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -69,17 +69,15 @@ def _port(value: str) -> int:
 
 def _open_match(args) -> int:
     """The match to serve, checked (and, with --players, created) before the server starts."""
-    from ..match.session import Session
-    from ..match.store import Store
+    from ..match.session import NewMatch, Session  # deferred (heavy): only to open a match
 
     players = players_from(args.players)
+    new = None
     if players is not None:
-        settings = {"mode": args.mode.replace("-", "_")} if args.mode else {}
-        Session.check_new(players, settings, None, lang=get_lang(), to_wins=args.to_wins)
-        with Store(args.db, create=True) as store:
-            return Session.create(store, players, settings, None, lang=get_lang(), to_wins=args.to_wins).id
-    with Store(args.db, create=False) as store:
-        s = Session.open(store, args.match, lang=get_lang())
+        settings = {"mode": mode_setting(args.mode)} if args.mode else {}
+        new = NewMatch(players, settings, None, args.to_wins)
+    s = Session.open_or_create(args.db, args.match, new, lang=get_lang())
+    with s.store:
         if s.mismatches:
             raise UserError(s.mismatches[0].describe(get_lang()))
         return s.id
@@ -112,8 +110,8 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _is_registered(db, url: str) -> bool:
     """Is this computer's store registered as a table on that club server?"""
-    from ..club.sync import _try_connect, load_link
-    from ..match.store import Store, StoreError
+    from ..club.sync import _try_connect, load_link  # deferred: the club sync, only with --club
+    from ..match.store import Store, StoreError  # deferred: the store (sqlite3)
 
     try:
         with Store(db, create=False) as store:
@@ -136,7 +134,7 @@ def _base_url(args, sock) -> str:
 
 
 def _run(app, sock, on_exit) -> None:
-    import uvicorn
+    import uvicorn  # deferred: the web server loads only for serve
 
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
                             lifespan="on")
@@ -151,10 +149,11 @@ def _run(app, sock, on_exit) -> None:
 
 def _serve_board(args, url: str) -> int:
     """The club board alone: this computer is no registered table of that server."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-    from ..club.sync import ClubError, connect, denied
-    from .club import check_schema, create_board_app
+    from ..club.sync import ClubError, connect, denied  # deferred: the club sync, only with --club
+    # deferred: the web face (Starlette)
+    from ..web.club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
         raise UserError(tr(
@@ -180,15 +179,15 @@ def _serve_board(args, url: str) -> int:
 def cmd_serve(args) -> int:
     if args.pin is not None and not PIN_RE.match(args.pin):
         raise UserError(tr("--pin: 4 to 64 letters, digits, '-' or '_'"))
-    from ..club.sync import from_args, server_id
+    from ..club.sync import from_args, server_id  # deferred: the club sync, only with --club
 
     url = from_args(args)
     if url is not None:
         server_id(url)  # an address that is not understood: one line, exit 2
-    try:
+    try:  # deferred, and checked here: a missing web package is one clear line, not a traceback
         import uvicorn  # noqa: F401
 
-        from .app import create_app
+        from ..web.app import create_app  # deferred: the web face (Starlette)
     except ImportError as exc:
         raise UserError(tr("the web face needs a package that is not installed: {name}").format(
             name=exc.name)) from None
@@ -208,7 +207,7 @@ def cmd_serve(args) -> int:
     if url is not None:
         print(tr("club board: {url}").format(url=base + "/club"))  # read-only: no PIN
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        import segno
+        import segno  # deferred: segno loads only for the QR code
 
         print(tr("the pad's QR code (scan it with the tablet):"))
         segno.make(pad_url, error="m").terminal(out=sys.stdout, compact=True)
