@@ -248,11 +248,11 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     table = Table(db, match_id, lang)
     guard = PinGuard(pin, clock=clock or time.monotonic, log=log or _to_stderr)
     table.guard = guard
-    from .listen_ws import Listening, listen_route
+    from .listen_ws import Listening, listen_route, listen_texts
 
     table.listening = listening or Listening(model_dir=model_dir, profile=profile, lang=lang)
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
-    texts = page_texts()
+    texts = {**page_texts(), **listen_texts()}
     texts_json = _dumps(texts)
     pockets_json = _dumps(dict(POCKETS))
     has_diagram = True  # the scoreboard shows the standing call's route picture (diagram.py)

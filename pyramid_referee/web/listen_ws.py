@@ -61,6 +61,22 @@ NORMAL = 1000
 BUSY = 4409  # application code: another tablet listens at this table
 
 
+def listen_texts() -> dict:
+    """The words of the pad's «Слушать» switch and its state line (listen.js)."""
+    return {
+        "listen_switch": tr("Listen"),
+        "listen_starting": tr("turning the microphone on…"),
+        "listen_on": tr("listening"),
+        "listen_no_mic": tr("no microphone: permission refused or no device"),
+        "listen_lost": tr("connection to the server lost — reconnecting"),
+        "listen_https_only": tr("the microphone is available only over https: start «serve --https» and open {url}"),
+        "listen_take_over": tr("Another tablet is listening at this table. Listen with this one instead?"),
+        "listen_strike_maybe": tr("strike? at {t} s"),
+        "listen_strike": tr("strike at {t} s"),
+        "listen_strike_gone": tr("no strike at {t} s after all (a word)"),
+    }
+
+
 def _iso_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -319,9 +335,20 @@ class Listening:
             self.problem = tr("speech model not found: {why}; strikes are heard, calls are not").format(why=exc)
 
     def open_stream(self) -> TableStream:
+        """The table's stream (made once). A model that cannot hear the call language (it knows
+        none of its words: another language's) is said as the problem, and the stream hears
+        strikes only."""
+        from pyramid_referee.voice.errors import VoiceError
+
         if self.stream is None:
-            self.stream = TableStream(self.model, self.profile, lang=self.lang,
-                                      detector_factory=self._detector_factory)
+            try:
+                self.stream = TableStream(self.model, self.profile, lang=self.lang,
+                                          detector_factory=self._detector_factory)
+            except VoiceError as exc:
+                self.model = None
+                self.problem = tr("speech model not found: {why}; strikes are heard, calls are not").format(why=exc)
+                self.stream = TableStream(None, self.profile, lang=self.lang,
+                                          detector_factory=self._detector_factory)
         return self.stream
 
     def close(self) -> None:
