@@ -332,3 +332,84 @@ def test_no_audio_is_ever_stored(table):
     with Store(tmp_path / "m.db", create=False) as store:
         assert store.strokes(app.state.table.match_id) == []
     assert client.get("/api/state").json()["standing_call"] is None
+
+
+class RecordedRecognizer:
+    """Test double for the Vosk recognizer (Russian models are not on this machine): it gives back
+    recorded final results, each once the audio fed has passed its end, on the stream's clock."""
+
+    results: list[dict] = []
+
+    def __init__(self, model, words, *, rate=16000, alternatives=3, offset=0.0, lang="ru"):
+        self.rate, self.missing, self.offset, self._samples = rate, (), float(offset), 0
+        self._given: set[int] = set()
+
+    @property
+    def time(self):
+        return self.offset + self._samples / self.rate
+
+    def restart(self, offset):
+        self.offset, self._samples, self._given = float(offset), 0, set()
+
+    def _due(self, until):
+        out = []
+        for i, r in enumerate(self.results):
+            words = r["result"]
+            if i not in self._given and words[0]["start"] >= self.offset and words[-1]["end"] <= until:
+                self._given.add(i)
+                out.append(r)
+        return out
+
+    def accept(self, block):
+        self._samples += len(block)
+        return self._due(self.time - 0.3)  # Vosk ends an utterance after a pause
+
+    def partial(self):
+        return ""
+
+    def flush(self):
+        return self._due(self.time)
+
+
+def _said(text: str, start: float, step: float = 0.25) -> dict:
+    words = [{"word": w, "start": round(start + i * step, 3), "end": round(start + (i + 1) * step - 0.02, 3),
+              "conf": 1.0} for i, w in enumerate(text.split())]
+    return {"result": words, "text": text}
+
+
+def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_listen_pad_stores_it(tmp_path, monkeypatch):
+    """With a speech model, the strike on the tablet's stream is decided as ``listen`` decides it
+    (``LiveReferee``, the timeline, C10: the call is said before the strike) and its call becomes the
+    match's standing call, heard by the voice referee; the marker's outcome alone then enters it."""
+    import pyramid_referee.voice.recognizer as recognizer_module
+
+    audio, onset = _strike_audio()
+    monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
+    monkeypatch.setattr(RecordedRecognizer, "results", [_said("тройку чисто в правый дальний угол", 0.05, 0.2)])
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            assert ws.receive_json()["model"] is True
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            got, _ = _closed(ws)
+        words = [m for m in got if m["type"] == "words" and m["final"]]
+        assert [w["word"] for m in words for w in m["words"]][:2] == ["тройку", "чисто"]
+        call = client.get("/api/state").json()["standing_call"]
+        assert call["source"] == "listen" and call["status"] == "accepted", (call["refusal"], call["line"])
+        assert abs(call["strike"] - onset) <= 0.02, (call, onset)
+        r = client.post("/api/strokes", headers={"Authorization": f"Bearer {PIN}"},
+                        json={"outcome": {"events": [{"type": "pocket", "ball": 3, "pocket":
+                                                      {"kind": "corner", "side": "right", "end": "far"}}],
+                                          "route_ok": True}})
+        assert r.status_code == 200, r.text
+    with Store(db, create=False) as store:
+        (row,) = store.strokes(mid)
+    assert row.record.call is not None  # the heard call was judged with the stroke
