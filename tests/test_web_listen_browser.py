@@ -179,3 +179,39 @@ def test_a_tablet_that_refuses_the_microphone_says_no_microphone(tmp_path):
             browser.close()
     finally:
         srv.stop()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing_confirmed_is_lost(tmp_path, table_wav):
+    """``serve`` killed (SIGKILL) while the pad listens: the pad says the link is lost and that it
+    reconnects; ``serve`` started again on the same port and store, the pad listens again by itself,
+    and the stroke committed before the kill is still in the record."""
+    port = str(_free_port())
+    db = tmp_path / "m.db"
+    srv = Server(db, "--players", "Иван", "Пётр", "--port", port, "--model", str(tmp_path / "no-model"))
+    try:
+        srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}})
+        with sync_api.sync_playwright() as p:
+            browser = _chromium(p, table_wav)
+            page = browser.new_page()
+            page.goto(srv.pad_url.replace(f":{_port(srv)}/", f":{port}/"))
+            page.locator("#listen-switch").click()
+            page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
+            srv.kill9()
+            page.wait_for_function("document.body.dataset.listen === 'lost'", timeout=15000)
+            assert page.locator("#listen-line").inner_text() == "связь с сервером потеряна — переподключаюсь"
+            srv = Server(db, "--port", port, "--model", str(tmp_path / "no-model"))
+            page.wait_for_function("window.pyramidListen.ready === 1 && document.body.dataset.listen !== 'lost'",
+                                   timeout=20000)
+            state = srv.state()
+            assert state["listening"]["on"] is True and state["seq"] == 1, state
+            browser.close()
+    finally:
+        srv.stop()
