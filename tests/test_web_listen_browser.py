@@ -124,6 +124,10 @@ def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those
                 pass  # said below, with what the page did receive
             log = page.evaluate("window.pyramidListen")
             sent = np.array(page.evaluate("window.__sent.flat()"), np.int16)
+            board = browser.new_page()  # the scoreboard shows that the table listens, and the strike
+            board.goto(f"https://table.local:{_port(srv)}/")
+            board.wait_for_function("document.body.dataset.listening === 'on'", timeout=10000)
+            assert board.locator("#listening").inner_text().startswith("слушает планшет маркёра")
             page.locator("#listen-switch").click()
             browser.close()
     finally:

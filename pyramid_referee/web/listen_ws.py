@@ -74,6 +74,8 @@ def listen_texts() -> dict:
         "listen_strike_maybe": tr("strike? at {t} s"),
         "listen_strike": tr("strike at {t} s"),
         "listen_strike_gone": tr("no strike at {t} s after all (a word)"),
+        "listen_board_on": tr("the marker's tablet is listening"),
+        "listen_board_no_model": tr("strikes only: no speech model"),
     }
 
 
