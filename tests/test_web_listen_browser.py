@@ -104,6 +104,12 @@ def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those
     srv, spki = _https_server(tmp_path)
     try:
         assert srv.base.startswith("https://")
+        import hashlib
+        import ssl
+
+        served = ssl.PEM_cert_to_DER_cert(ssl.get_server_certificate(("127.0.0.1", _port(srv))))
+        printed = next(line.rsplit(" ", 1)[1] for line in srv.lines if "SHA-256" in line)
+        assert printed.replace(":", "").lower() == hashlib.sha256(served).hexdigest()  # the fingerprint is the served one
         pad = f"https://table.local:{_port(srv)}/pad#pin={srv.pin}"
         with sync_api.sync_playwright() as p:
             browser = _chromium(p, table_wav, spki)
