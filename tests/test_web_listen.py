@@ -441,3 +441,63 @@ def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_stri
     assert ready["model"] is False and problem.startswith("модель речи не подходит") and "ни одного" in problem, problem
     strikes = [m["t"] for m in got if m["type"] == "strike" and not m["provisional"] and not m["taken_back"]]
     assert len(strikes) == 1 and abs(strikes[0] - onset) <= 0.02, (strikes, onset)
+
+
+def _strikes_audio(n: int, apart: float = 2.5) -> np.ndarray:
+    import table_mix
+
+    try:
+        x, _ = table_mix.strike_sample()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    parts = [_noise(1.0, seed=20)]
+    for i in range(n):
+        parts += [x[:16000], _noise(apart - 1.0, seed=21 + i)]
+    return np.concatenate(parts)
+
+
+def _calibrate_over_socket(client, clock, audio, count: int) -> dict:
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        ws.send_text(json.dumps({"type": "calibrate", "count": count}))
+        for frame in _frames(audio):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"calibrate_end"}')
+        ws.send_text('{"type":"stop"}')
+        got, _ = _closed(ws)
+    (asked,) = [m for m in got if m["type"] == "calibrating"]
+    assert asked["message"].startswith(f"Калибровка: сделайте {count} ударов"), asked
+    (result,) = [m for m in got if m["type"] == "calibrated"]
+    return result
+
+
+def test_calibration_from_the_pad_fits_and_saves_the_tables_profile_when_every_strike_is_heard(table, monkeypatch):
+    client, app, clock, tmp_path = table
+    monkeypatch.setenv("PYRAMID_REFEREE_PROFILES", str(tmp_path / "profiles"))
+    result = _calibrate_over_socket(client, clock, _strikes_audio(5), 5)
+    assert result["ok"] and result["found"] == 5 == result["asked"], result
+    assert (tmp_path / "profiles").is_dir() and list((tmp_path / "profiles").glob("*.json"))
+    assert app.state.table.listening.stream.profile is not None  # the stream hears with it now
+    assert not list(tmp_path.rglob("*.wav"))  # the calibration's audio is not stored
+
+
+def test_a_calibration_that_hears_fewer_strikes_than_asked_saves_nothing(table, monkeypatch):
+    client, app, clock, tmp_path = table
+    monkeypatch.setenv("PYRAMID_REFEREE_PROFILES", str(tmp_path / "profiles"))
+    result = _calibrate_over_socket(client, clock, _strikes_audio(3), 5)
+    assert not result["ok"] and result["found"] == 3 and "не сохранён" in result["message"], result
+    assert not (tmp_path / "profiles").exists() or not list((tmp_path / "profiles").glob("*.json"))
+
+
+@pytest.mark.parametrize("bad", ['{"type":"calibrate","count":500}', '{"type":"calibrate","count":"5"}',
+                                 '{"type":"stop","x":1}'])
+def test_a_control_message_out_of_shape_closes_the_socket(table, bad):
+    client, _, _, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        ws.send_text(bad)
+        got, close = _closed(ws)
+    assert got[-1]["type"] == "error" and close.code == listen_ws.UNSUPPORTED

@@ -225,3 +225,31 @@ def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing
             browser.close()
     finally:
         srv.stop()
+
+
+def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_nothing(tmp_path, table_wav):
+    """«Калибровка» asks for 5 strikes; the recording plays 3, so «Готово» gives the failure and no
+    profile is saved."""
+    profiles = tmp_path / "profiles"
+    srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр", "--model", str(tmp_path / "no-model"),
+                 env={"PYRAMID_REFEREE_PROFILES": str(profiles)})
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = _chromium(p, table_wav)
+            page = browser.new_page()
+            page.goto(srv.pad_url)
+            page.locator("#listen-switch").click()
+            page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
+            page.locator("#listen-calibrate").click()
+            page.wait_for_function("document.getElementById('listen-heard').textContent.startsWith('Калибровка: сделайте 5 ударов')",
+                                   timeout=10000)
+            page.wait_for_function("(window.pyramidListen.sent || 0) >= 50 * 15", timeout=40000)
+            page.locator("#listen-calibrate").click()
+            page.wait_for_function("window.pyramidListen.calibrated", timeout=30000)
+            result = page.evaluate("window.pyramidListen.calibrated")
+            browser.close()
+    finally:
+        srv.stop()
+    assert result["ok"] is False and result["asked"] == 5 and 1 <= result["found"] <= 3, result
+    assert result["message"].startswith("калибровка не удалась")
+    assert not profiles.exists() or not list(profiles.glob("*.json"))

@@ -52,6 +52,8 @@ HELLO_TIMEOUT_S = 10.0
 IDLE_S = 5.0  # no frame this long: the tablet is gone (its Wi-Fi dropped); the table is freed
 GAP_GUARD_S = 0.2  # after a gap, strikes this close to its end are not reported
 CONFIRM_S = 0.2  # the detector's second look comes 150 ms after an onset (+ a VAD frame)
+CALIBRATION_MAX_S = 120.0  # audio kept in memory for a calibration from the pad, at most
+CALIBRATION_COUNTS = range(3, 21)
 
 # WebSocket close codes (RFC 6455)
 POLICY = 1008
@@ -74,6 +76,8 @@ def listen_texts() -> dict:
         "listen_strike_maybe": tr("strike? at {t} s"),
         "listen_strike": tr("strike at {t} s"),
         "listen_strike_gone": tr("no strike at {t} s after all (a word)"),
+        "listen_calibrate": tr("Calibration"),
+        "listen_calibrate_done": tr("Done: fit the profile"),
         "listen_board_on": tr("the marker's tablet is listening"),
         "listen_board_no_model": tr("strikes only: no speech model"),
     }
@@ -212,6 +216,7 @@ class TableStream:
         self._gap_out = []
         t0 = self.time
         self.fed_s += len(samples) / RATE
+        self._keep_for_calibration(samples)
         det = self.detector
         retracted_before = len(det.retracted)
         if self.referee is not None:
@@ -279,6 +284,45 @@ class TableStream:
             self._held = [e for e in self._held if id(e) in alive]
             self._known = alive & self._known
         return out
+
+    # -- calibration from the pad ---------------------------------------------------------------
+    def calibrate_start(self, count: int) -> None:
+        """Keep the audio from now (in memory only) for a calibration of ``count`` strikes."""
+        self.calibration = {"count": count, "parts": [], "seconds": 0.0}
+
+    def calibrate_end(self) -> dict:
+        """Fit the table's profile from the audio kept since ``calibrate_start`` (then dropped),
+        as ``strikes calibrate`` does; saved and used at once only when every strike asked for
+        was heard (a failed calibration changes nothing)."""
+        cal, self.calibration = getattr(self, "calibration", None), None
+        if cal is None:
+            return {"type": "calibrated", "ok": False, "found": 0, "asked": 0,
+                    "message": tr("no calibration was started")}
+        from pyramid_referee.voice import profile as prof
+        from pyramid_referee.voice.calibrate import calibrate
+
+        audio = np.concatenate(cal["parts"]) if cal["parts"] else np.zeros(0, np.float32)
+        profile, _, _ = calibrate(audio, None, strikes_asked=cal["count"])
+        del audio, cal  # the audio is never stored
+        ok = profile.strikes_found == profile.strikes_asked
+        out = {"type": "calibrated", "ok": ok, "found": profile.strikes_found, "asked": profile.strikes_asked}
+        if not ok:
+            out["message"] = tr("calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
+                                "profile saved").format(strikes_found=profile.strikes_found,
+                                                        strikes_asked=profile.strikes_asked)
+            return out
+        path = prof.save(profile)
+        self.profile = profile
+        previous = self.referee.previous if self.referee is not None else float("-inf")
+        self._new_pipeline(self.time, previous)  # the detector hears with the new profile from now
+        out["message"] = tr("profile saved: {profile}").format(profile=path)
+        return out
+
+    def _keep_for_calibration(self, samples: np.ndarray) -> None:
+        cal = getattr(self, "calibration", None)
+        if cal is not None and cal["seconds"] < CALIBRATION_MAX_S:
+            cal["parts"].append(np.array(samples, np.float32))
+            cal["seconds"] += len(samples) / RATE
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -484,10 +528,21 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
                     return
                 raw = msg.get("bytes")
                 if raw is None:
-                    text = msg.get("text") or ""
-                    if text.strip() in ('{"type":"stop"}', '{"type": "stop"}'):
+                    control = _control(msg.get("text") or "")
+                    if control == ("stop", None):
                         await ws.close(NORMAL, "stop")
                         return
+                    if control is not None and control[0] == "calibrate":
+                        await loop.run_in_executor(stream.executor, stream.calibrate_start, control[1])
+                        await ws.send_text(_dumps({"type": "calibrating", "count": control[1], "message": tr(
+                            "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
+                            "(the table quiet).").format(count=control[1])}))
+                        continue
+                    if control == ("calibrate_end", None):
+                        result = await loop.run_in_executor(stream.executor, stream.calibrate_end)
+                        listening.profile = stream.profile
+                        await ws.send_text(_dumps(result))
+                        continue
                     await refuse(ws, tr("after the first message only binary audio frames are taken"), UNSUPPORTED)
                     return
                 n = len(raw)
@@ -526,6 +581,27 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
                 table.changed()
 
     return endpoint
+
+
+def _control(text: str):
+    """A control message after the first: ``("stop", None)``, ``("calibrate", COUNT)``,
+    ``("calibrate_end", None)``; None for anything else (garbage: the socket is closed)."""
+    if len(text) > 200:
+        return None
+    try:
+        m = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(m, dict):
+        return None
+    kind = m.get("type")
+    if kind in ("stop", "calibrate_end") and set(m) == {"type"}:
+        return kind, None
+    if kind == "calibrate" and set(m) <= {"type", "count"}:
+        count = m.get("count", 5)
+        if isinstance(count, int) and not isinstance(count, bool) and count in CALIBRATION_COUNTS:
+            return kind, count
+    return None
 
 
 def _view(table) -> MatchView:

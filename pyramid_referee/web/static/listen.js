@@ -10,6 +10,8 @@
   const $ = (id) => document.getElementById(id);
   const fill = (s, map) => s.replace(/\{(\w+)\}/g, (m, k) => (k in map ? map[k] : m));
   const box = $("listen"), sw = $("listen-switch"), line = $("listen-line"), heard = $("listen-heard");
+  const cal = $("listen-calibrate");
+  let calibrating = false;
   if (!box) return;
   const log = { strikes: [], words: [], errors: [], ready: 0 };  // what the server said (shown, and read by tests)
   window.pyramidListen = log;
@@ -72,10 +74,16 @@
       if (m.type === "ready") {
         log.ready = 1; retry = 0;
         if (m.problem) status("nomodel", T.listen_on + " \u2014 " + m.problem); else status("on", T.listen_on);
+        cal.hidden = false; calibrating = false; cal.textContent = T.listen_calibrate;
       } else if (m.type === "strike") {
         log.strikes.push(m);
         if (!m.taken_back) heard.textContent = fill(m.provisional ? T.listen_strike_maybe : T.listen_strike, { t: m.t.toFixed(2) });
         else heard.textContent = fill(T.listen_strike_gone, { t: m.t.toFixed(2) });
+      } else if (m.type === "calibrating") {
+        calibrating = true; cal.textContent = T.listen_calibrate_done; heard.textContent = m.message;
+      } else if (m.type === "calibrated") {
+        calibrating = false; cal.textContent = T.listen_calibrate; heard.textContent = m.message;
+        log.calibrated = m;
       } else if (m.type === "words") {
         log.words.push(m);
         heard.textContent = m.words.map((w) => w.word).join(" ");
@@ -93,7 +101,7 @@
       }
     };
     ws.onclose = () => {
-      ws = null;
+      ws = null; cal.hidden = true; calibrating = false;
       if (!want || fatal) return;
       status("lost", T.listen_lost);
       retry = Math.min(retry + 1, 5);
@@ -115,5 +123,11 @@
   }
 
   sw.addEventListener("click", () => { if (want) turnOff(); else turnOn(); });
+  // «Калибровка: сделайте 5 ударов»: the server keeps the audio in memory until «Готово», fits the
+  // table's profile and saves it only if every strike asked for was heard.
+  cal.addEventListener("click", () => {
+    if (!ws || ws.readyState !== 1) return;
+    ws.send(JSON.stringify(calibrating ? { type: "calibrate_end" } : { type: "calibrate", count: 5 }));
+  });
   status("off", "");
 })();
