@@ -19,6 +19,11 @@ clock jumps by the time the stream was away, the gap is recorded (``gaps``), the
 the strike detector start afresh after it, and no strike is reported within ``GAP_GUARD_S`` of
 its end (a fresh detector's first samples are no knock). So no strike is guessed in a gap.
 
+Control messages after the first: ``{"type": "stop"}``; ``{"type": "calibrate", "count": N}``
+and ``{"type": "calibrate_end"}`` (the pad's «Калибровка»): the audio between them is kept in
+memory only, fitted as ``strikes calibrate`` fits it, and the profile saved and used only when
+every strike asked for was heard (``{"type": "calibrated", …}`` says how it went).
+
 Nobody can abuse the socket: the PIN (the same guard as every write), the table's own Origin,
 only 16 kHz s16le, frames of bounded size, a client sending faster than real time beyond
 ``BURST_S`` is closed, one tablet a table (a second is refused unless it asks to take over:
@@ -354,7 +359,6 @@ class Listening:
         self._load_model = load_model
         self._detector_factory = detector_factory
         self.last_frame_wall: float | None = None
-        self.source: str | None = None
 
     def to_json(self) -> dict:
         on = self.owner is not None
