@@ -53,6 +53,19 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("the club server (postgresql://…; default: $PYRAMID_REFEREE_CLUB): a table registered "
                            "there replicates to it and shows the club board at /club; on a computer that is no "
                            "registered table, the club board alone is served"))
+    p.add_argument("--https", action="store_true",
+                   help=tr("serve over HTTPS with a certificate made for this computer (kept in the user data "
+                           "folder; its fingerprint is printed): a tablet's browser gives its microphone to the "
+                           "pad only over HTTPS"))
+    p.add_argument("--cert-name", metavar=tr("NAME"), action="append", default=[],
+                   help=tr("--https: one more name or address the certificate covers (besides this computer's "
+                           "names and addresses); may be repeated"))
+    p.add_argument("--model", metavar=tr("DIR"), default=None,
+                   help=tr("the Vosk model for the tablet's ears (default: $PYRAMID_VOSK_MODEL or the ones "
+                           "«model download» fetched); without one, strikes are heard and calls are not"))
+    p.add_argument("--profile", metavar=tr("NAME"), default=None,
+                   help=tr("the table's strike profile for the tablet's ears (default: the saved default; "
+                           "«none»: none)"))
     p.set_defaults(handler=cmd_serve)
 
 
@@ -130,14 +143,16 @@ def _base_url(args, sock) -> str:
     shown = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
     if ":" in shown:
         shown = f"[{shown}]"
-    return f"http://{shown}:{port}"
+    scheme = "https" if getattr(args, "https", False) else "http"
+    return f"{scheme}://{shown}:{port}"
 
 
-def _run(app, sock, on_exit) -> None:
+def _run(app, sock, on_exit, cert=None) -> None:
     import uvicorn  # deferred: the web server loads only for serve
 
+    tls = {} if cert is None else {"ssl_certfile": str(cert.cert_path), "ssl_keyfile": str(cert.key_path)}
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
-                            lifespan="on")
+                            lifespan="on", ws_max_size=64 * 1024, **tls)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
@@ -194,8 +209,21 @@ def cmd_serve(args) -> int:
     if url is not None and not _is_registered(args.db, url):
         return _serve_board(args, url)
     pin = args.pin or f"{secrets.randbelow(10 ** 6):06d}"
+    cert = None
+    if args.https:
+        try:
+            import cryptography  # noqa: F401
+
+            from .tls import ensure_certificate
+        except ImportError as exc:
+            raise UserError(tr("the web face needs a package that is not installed: {name}").format(
+                name=exc.name)) from None
+        cert = ensure_certificate(tuple(args.cert_name))
+    from ..cli.strikes import load_profile
+
+    profile = load_profile(args.profile)
     mid = _open_match(args)
-    app = create_app(args.db, mid, pin=pin, lang=get_lang(), club_url=url)
+    app = create_app(args.db, mid, pin=pin, lang=get_lang(), club_url=url, model_dir=args.model, profile=profile)
     sock = _bind(args.host, args.port)
     base = _base_url(args, sock)
     pad_url = f"{base}/pad#pin={pin}"
@@ -204,6 +232,13 @@ def cmd_serve(args) -> int:
     print(tr("marker's pad: {url}").format(url=pad_url))
     print(tr("PIN: {pin}").format(pin=pin))
     print(tr("teaching page: {url}").format(url=base + "/learn"))  # read-only: no PIN
+    if cert is not None:
+        print((tr("a new certificate for this computer: {path}") if cert.made else
+               tr("this computer's certificate: {path}")).format(path=cert.cert_path))
+        print(tr("its fingerprint (SHA-256; compare it on the tablet when it asks to accept the certificate): "
+                 "{fp}").format(fp=cert.fingerprint))
+        print(tr("names it covers: {names}").format(names=", ".join(cert.names)))
+        print(tr("its key's SPKI hash (sha256/base64): {spki}").format(spki=cert.spki_sha256))
     if url is not None:
         print(tr("club board: {url}").format(url=base + "/club"))  # read-only: no PIN
     if args.host not in ("127.0.0.1", "localhost", "::1"):
@@ -219,5 +254,5 @@ def cmd_serve(args) -> int:
         if feed is not None and feed.loop is not None:
             feed.loop.call_soon_threadsafe(feed.end_streams)
 
-    _run(app, sock, on_exit)
+    _run(app, sock, on_exit, cert)
     return 0

