@@ -26,7 +26,8 @@ CLAUSE = re.compile(r"\b[CPQE]\d+[а-я]?\b")
 OPTION = re.compile(r"(?<![\w-])--?[a-z][\w-]*")
 QUOTED = re.compile(r"«[^«»]*»|\"[^\"\n]*\"|'[^'\n]*'|`[^`]*`|\{[^{}]*\}|%\([a-z_]+\)[rsd]|%[rsd]")
 ALLOWED = {"Vosk", "WAV", "CSV", "JSON", "PIN", "SVG", "PNG", "UTF", "Enter", "Esc", "Excel", "PulseAudio",
-           "ALSA", "Debian", "Ubuntu"}
+           "ALSA", "Debian", "Ubuntu",
+           "https", "HTTPS"}  # the page the tablet opens: browsers give the microphone only there
 KEYS = re.compile(r"\bCtrl-[A-Z]\b")
 EXTENSION = re.compile(r"\.(svg|jsonl|json|wav|png|csv|record|txt)\b")   # a file's type, as typed
 LATIN = re.compile(r"[A-Za-z][A-Za-z_0-9]*(?:[.\[][A-Za-z_0-9\]]+)*")

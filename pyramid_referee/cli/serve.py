@@ -214,7 +214,7 @@ def cmd_serve(args) -> int:
         try:
             import cryptography  # noqa: F401
 
-            from .tls import ensure_certificate
+            from ..web.tls import ensure_certificate
         except ImportError as exc:
             raise UserError(tr("the web face needs a package that is not installed: {name}").format(
                 name=exc.name)) from None
