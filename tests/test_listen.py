@@ -310,9 +310,6 @@ def _play(referee, path, outcomes, key_strikes=()):
     return decisions, entered, shown
 
 
-@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
-                   "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-                   "covered by the Vosk test doubles")
 def test_live_referee_decides_judges_and_stores_each_stroke(ko_model, say, tmp_path):
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
     s.click().add(silence(4.0)).add(say("왼쪽")).add(silence(0.6)).click().add(silence(1.0))
@@ -378,9 +375,6 @@ def test_live_referee_next_call_begun_right_after_the_strike_is_heard_whole(ko_m
     assert s.clicks[0] + 0.1 <= before[0].start
 
 
-@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
-                   "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-                   "covered by the Vosk test doubles")
 def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(ko_model, say, tmp_path, monkeypatch):
     """When the strike is decided after the kept audio (REHEAR_S) no longer reaches back to it
     (run_live waits for the scorer's outcome before deciding a next strike), nothing is heard
@@ -399,9 +393,6 @@ def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(ko_mode
     assert [(d.status, d.heard) for d in live] == [("accepted", "오른쪽 음악"), ("rejected", "왼쪽")]
 
 
-@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
-                   "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-                   "covered by the Vosk test doubles")
 def test_live_referee_does_not_hear_its_own_voice(ko_model, say, tmp_path):
     """With --speak the referee reads the accepted call aloud; the microphone hears that too.
     A player who strikes while it is still being read would have the echo of the call words going

@@ -80,7 +80,18 @@ def test_a_calibration_that_heard_too_few_strikes_saves_nothing(recordings, prof
     assert main(["strikes", "calibrate", "--from", str(s), "--count", "6", "--lang", "en"]) == 1
     captured = capsys.readouterr()
     assert "found 5 strikes of 6" in captured.out
-    assert "no profile saved" in captured.err
+    assert "no profile saved: heard 5 strikes of 6 (at 1.0, 3.5, 6.0, 8.5, 11.0 s); 1 is missing" in captured.err
+    assert not profiles.exists() or not any(profiles.iterdir())
+
+
+def test_too_few_strikes_are_told_in_russian_with_the_right_plural_and_which_were_heard(recordings, profiles, capsys):
+    """Never «услышано 3 ударов, а просили 5»: the count agrees with its noun, the strikes heard
+    are named by their times, and what is missing is said."""
+    s, c, _ = recordings
+    assert main(["strikes", "calibrate", "--from", str(s), "--count", "7"]) == 1
+    err = capsys.readouterr().err
+    assert "услышано 5 ударов из 7 (в 1,0, 3,5, 6,0, 8,5, 11,0 с); не хватает 2" in err
+    assert "профиль не сохранён" in err and "ударов, а просили" not in err
     assert not profiles.exists() or not any(profiles.iterdir())
 
 

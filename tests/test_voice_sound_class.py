@@ -17,10 +17,14 @@ def table():
 
 
 def test_the_shipped_models_are_what_the_fitting_script_makes(table):
-    """voice/data/*.npz equal a fresh fit on the committed feature table (deterministic)."""
+    """voice/data/*.npz equal a fresh fit on the committed feature tables (deterministic): the two
+    sound models and the strike decision model."""
     pytest.importorskip("sklearn")
     first, second = fit_sound_model.fit()
-    for shipped, fresh in ((load_model(), first), (load_long_model(), second)):
+    from pyramid_referee.voice.sound_class import load_seq_model
+
+    assert second.companion is not None        # the strike decision, fitted with them
+    for shipped, fresh in ((load_model(), first), (load_long_model(), second), (load_seq_model(), second.companion)):
         assert shipped.features == fresh.features and shipped.classes == fresh.classes
         for name in SoundModel.ARRAYS:
             assert np.array_equal(getattr(shipped, name), getattr(fresh, name)), name

@@ -54,9 +54,14 @@ def _envelope(samples: np.ndarray, t: float, ms: int = 120) -> np.ndarray:
 
 def _first_after_quiet(sounds: list[Sound], model, gap_s: float) -> tuple[list[Sound], list[Sound]]:
     """The first sound after ``gap_s`` of quiet, each time (clear speech left out), and the rest."""
+    from .sequence import SALIENT_DB, SALIENT_FLUX_DB
+
     taken, others, last = [], [], -np.inf
     for s in sounds:
-        if is_voice(s.proba, model):
+        # a ripple of the room's noise (the onset detector proposes those too, so that no strike
+        # is missed) neither breaks the quiet nor is a strike
+        faint = s.feature("level_db") < SALIENT_DB or s.feature("flux_db") < SALIENT_FLUX_DB
+        if faint or is_voice(s.proba, model):
             others.append(s)
             continue
         (taken if s.time - last >= gap_s else others).append(s)

@@ -94,14 +94,16 @@ def long_features(x: np.ndarray, s0: int, voiced_after: float, rate: int = RATE)
 class OnsetParams:
     """Settings of the onset detector (see the module text)."""
 
-    min_flux_db: float = 6.0        # mean rise of the two bands that rise most, at an onset
+    min_flux_db: float = 3.0        # mean rise of the two bands that rise most, at an onset (low: a
+                                    # strike never proposed is never found; the decision sorts them)
     rise_from_ms: int = 4           # a band's rise is measured against the windows 4–20 ms before
     rise_to_ms: int = 20
     peak_ms: int = 4                # an onset is the highest F within ±peak_ms
-    min_prominence_db: float = 10.0 # the sound's loudest ms in its first 4 ms, above the background
+    min_prominence_db: float = 4.0  # the sound's loudest ms in its first 4 ms, above the background
     bg_window_s: float = 1.0        # background: a low percentile of the last second (broadband)
     bg_percentile: float = 20.0
-    floor_db: float = -80.0         # nothing quieter than this (dBFS, 1 ms broadband) is a sound
+    floor_db: float = -74.0         # nothing quieter than this (dBFS, 1 ms broadband) is a sound (above
+                                    # the dither floor: the low rise thresholds would hear its ripples)
     min_gap_ms: int = 12            # two onsets closer than this are one sound
     pre_ms: int = 40                # the spectrum before the onset: 40 ms …
     pre_gap_ms: int = 8             # … ending 8 ms before it
@@ -115,6 +117,7 @@ class Onset:
     time: float
     sample: int
     features: tuple[float, ...]
+    bg_db: float = -140.0     # the broadband background (dB) at the onset: its loudest ms is bg_db + level_db
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
@@ -238,6 +241,8 @@ class VoiceActivity:
         self.min_db = min_db
         self.min_corr = min_corr
         self.voiced: list[float] = []
+        self.voiced_db: list[float] = []      # the level (dB) of each voiced frame
+        self.keep_all = False                 # keep every voiced frame (fitting: a whole session)
 
     def feed(self, x: np.ndarray, t0_of_first: float) -> None:
         if self._t_buf is None:
@@ -259,8 +264,19 @@ class VoiceActivity:
             return
         if periodicity(fr, self.rate, 80.0, 400.0) >= self.min_corr:
             self.voiced.append(t)
-            if len(self.voiced) > 4000:      # keep the last 20 s or so
-                del self.voiced[:-2000]
+            self.voiced_db.append(lev)
+            if len(self.voiced) > 4000 and not self.keep_all:      # keep the last 20 s or so
+                del self.voiced[:-2000], self.voiced_db[:-2000]
+
+    def voice_level_db(self, before: float) -> float | None:
+        """This room's voices: the median level (dB, band 70 Hz–1 kHz) of the last 300 voiced
+        frames before ``before``, or None before 20 were heard."""
+        from bisect import bisect_left
+
+        i = bisect_left(self.voiced, before)
+        if i < 20:
+            return None
+        return float(np.median(self.voiced_db[max(0, i - 300): i]))
 
     def voiced_between(self, a: float, b: float) -> float:
         """Seconds of voiced frames starting in [a, b)."""
@@ -493,7 +509,7 @@ class OnsetDetector:
             voiced = self.vad.voiced_between(t_on - 0.33, t_on - 0.03) / 0.30
             feats = sound_features(x, s_local, E, self._w0, k, bg, float(F[i]), p, self.rate) + (voiced,)
             self._last_onset = k
-            out.append(Onset(self._offset + s0 / self.rate, s0, feats))
+            out.append(Onset(self._offset + s0 / self.rate, s0, feats, bg))
         self._next = hi + 1
         return out
 
@@ -530,7 +546,8 @@ class OnsetDetector:
         if cut > 4096:
             self._E_t.drop(cut)
             self._w0 += cut
-        raw_keep = (self._next - p.pre_ms - p.pre_gap_ms - 30 - int(LONG_S * 1000)) * self._H
+        # (a second more than the second look needs: a long block may come before it is taken)
+        raw_keep = (self._next - p.pre_ms - p.pre_gap_ms - 1030 - int(LONG_S * 1000)) * self._H
         cut = raw_keep - self._raw0
         if cut > 16384:
             self._raw_t.drop(cut)

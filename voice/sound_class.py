@@ -31,6 +31,7 @@ CLASSES = ("tip", "ball", "cushion", "pocket", "clap", "speech", "other")
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "sound_model.npz"
 LONG_MODEL_PATH = Path(__file__).resolve().parent / "data" / "sound_model_long.npz"
+SEQ_MODEL_PATH = Path(__file__).resolve().parent / "data" / "strike_model.npz"
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class SoundModel:
     value: np.ndarray         # (trees, nodes) a leaf's value
     depth: int
     meta: dict
+    companion: "SoundModel | None" = None   # the decision model fitted with this one (see fit_sound_model)
 
     ARRAYS = ("baseline", "tree_class", "feature", "threshold", "left", "right", "leaf", "value")
 
@@ -68,7 +70,9 @@ class SoundModel:
             info = json.loads(str(z["info"]))
             arrays = {k: z[k] for k in cls.ARRAYS}
         feats = tuple(info["features"])
-        if feats not in (FEATURES, LONG_FEATURES):
+        from .sequence import SEQ_FEATURES
+
+        if feats not in (FEATURES, LONG_FEATURES, SEQ_FEATURES):
             raise ValueError(f"the sound model was fitted on other features: {feats}")
         return cls(tuple(info["classes"]), feats, depth=int(info["depth"]), meta=info["meta"], **arrays)
 
@@ -104,6 +108,11 @@ def _load(path: str) -> SoundModel:
 def load_model(path: str | Path | None = None) -> SoundModel:
     """The shipped first-look model (or the one at ``path``)."""
     return _load(str(path or MODEL_PATH))
+
+
+def load_seq_model(path: str | Path | None = None) -> SoundModel:
+    """The shipped strike decision model (classes ``other``, ``strike``; :data:`.sequence.SEQ_FEATURES`)."""
+    return _load(str(path or SEQ_MODEL_PATH))
 
 
 def load_long_model(path: str | Path | None = None) -> SoundModel:

@@ -1,44 +1,35 @@
-"""The strike detector: the cue tip on the cue ball, read from the table's sounds as strokes.
+"""The strike detector: the cue tip on the cue ball, decided from the stroke that follows it.
 
-Four steps, all causal, fed block by block on the stream's clock:
+Three steps, all causal, fed block by block on the stream's clock:
 
-1. **Every impulsive sound** (:mod:`.onsets`): a broadband onset detector (no band thrown away)
-   finds each knock and measures its shape over the 16 ms after it.
-2. **What it sounds like** (:mod:`.sound_class`): a small model fitted to recorded billiards
-   sounds gives the probability that it is the cue tip (a dull thock, mostly below 1 kHz, ringing
-   tens of ms), a ball-ball clack (sharp and bright), a cushion, a pocket drop, a clap or speech.
-3. **What the table says** (this module). The table is still before a stroke (P1 и), and the call
-   comes first; so the **strike is the first knock on a quiet table after the call**: the first
-   impulsive sound that is not speech or a clap (``voice_p``). With no call before it, or while
-   somebody talks, a knock must also sound like a tip (``tip_k_alone``): a rack being set or a
-   ball put on its spot come without a call. Sound alone cannot tell a tip from a pocket drop
-   (both dull), but on a quiet table there is nothing to drop. Every table sound after the strike
-   (collisions, cushions, pocket drops) is the stroke's own, until the table is quiet again:
-   ``quiet_s`` without a table sound, or **a new call** (``min_call_s`` of voiced speech after the
-   stroke's last table sound: players call when the balls have stopped). So a strike soon after
-   the next call is never lost, however soon after the previous stroke it comes.
-4. **A second look, 150 ms later.** The first look sees only 16 ms of a sound, so the strike can
-   be reported within 30 ms. 150 ms after the onset a second model hears more: whether the sound
-   died away like a knock or went on like a syllable's vowel (a knock is ``min_decay_db`` under its
-   peak 60–150 ms on), whether a voice began. A strike it does not confirm is taken back (``retracted``: the first consonant of a word); a tip-like knock
-   on a quiet table the first look passed over, and the second calls a strike, is reported then
-   (``late``). Listeners act on a strike later than that (``listen`` decides the call 0.4 s after
-   it), so nothing acts on a strike that is taken back.
+1. **Candidates** (:mod:`.onsets`): a broadband onset detector tuned for near-total recall (a
+   strike never proposed is never found) proposes every impulsive sound, a few to ten a second in
+   talk, and measures its shape over the 16 ms and the 150 ms after it.
+2. **At once, a provisional «удар?»** (``events``): a candidate on a table that is not in a stroke
+   and that the first-look sound model (:mod:`.sound_class`) does not hear as speech or a clap.
+   Screens may show it; nothing counts it.
+3. **The decision, ``decide_after_s`` (1.2 s) after the onset** (:mod:`.sequence`): the strike is
+   the first table sound after stillness, and it is confirmed by what follows it, the stroke's own
+   cascade (the cue ball on the object ball, cushions, a pocket drop, 0.05–2 s later), where a
+   consonant is followed by a vowel and more words. A small model (gradient-boosted trees fitted by
+   ``corpora/audio/fit_sound_model.py`` on whole mixed sessions with real and synthetic voices,
+   room noise, reverberation and phone-microphone EQ) reads the candidate's shape, what came before
+   it, what followed it, and its level and brightness against this session's voices and knocks,
+   and gives the probability that it is a strike. A strike decided is never taken back; a
+   provisional one that is not confirmed is taken back (``retracted``, «снят»). Every sound in the
+   ``min_gap_s`` after a strike is the stroke's own.
 
-Speech is found by its voicing (:class:`.onsets.VoiceActivity`): 30 ms frames of the band 70 Hz–
-1 kHz, a periodicity at a pitch period of 2.5–12.5 ms and a level above the background.
+The reported time is always the onset; the decision comes ``decide_after_s`` + one block after it
+(``flush`` decides what is left at the end of a stream with the audio there is). Because the file
+and the microphone feed the same detector block by block, ``strikes FILE``, ``strikes --mic``,
+``transcribe`` and ``listen`` decide the same strikes for the same audio.
 
 Each decision keeps its reason (``sounds``: time, class, probabilities, decision, why) for
-``strikes --explain``. A strike that is not clearly a tip (``sure_tip_k``, ``sure_voice_p``) is
-counted but marked unsure, and a sound on a quiet table that was not taken but might be a tip
-(``unsure_tip_k``) is listed as a possible strike (``unsure``): ``listen`` says so on screen, and
-``--strike key`` stays the fall-back.
+``strikes --explain``. A strike below ``sure_p`` is counted but marked unsure; a sound not taken
+above ``unsure_p`` is listed as a possible strike (``unsure``).
 
-Latency: an onset is decided 18 ms (``post_ms`` + 2) after it; with 10 ms blocks the report comes
-19–29 ms after the onset (a late strike: about 180 ms). The reported time is the onset.
-
-A table profile (:mod:`.profile`, made by ``strikes calibrate``) may shift the tip's logit and the
-level floor for one table, microphone and room; the defaults are meant to work without one.
+A table profile (:mod:`.profile`, made by ``strikes calibrate``) may shift the strike's log-odds
+and the level floor for one table, microphone and room; the defaults are meant to work without one.
 """
 
 from __future__ import annotations
@@ -50,7 +41,8 @@ import numpy as np
 
 from .audio import RATE, Frame, array_frames, resample
 from .onsets import FEATURES, LONG_FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
-from .sound_class import CLASSES, SoundModel, load_long_model, load_model
+from .sequence import SEQ_FEATURES, Heard, context_features
+from .sound_class import CLASSES, SEQ_MODEL_PATH, SoundModel, load_long_model, load_model, load_seq_model
 
 
 @dataclass(frozen=True)
@@ -74,7 +66,13 @@ class StrikeParams:
     min_stroke_s: float = 0.3     # a call ends a stroke only this long after its strike
     max_stroke_s: float = 15.0    # a stroke never lasts longer (steady knocking is not one stroke)
     min_level_db: float = -75.0   # a strike's loudest ms (dBFS) is at least this
-    tip_bias: float = 0.0         # added to the tip's logit (a table profile's adjustment)
+    tip_bias: float = 0.0         # added to the tip's logit and to the strike's (a table profile's)
+    decide_after_s: float = 1.2   # a knock is decided this long after its onset (what follows it)
+    strike_p: float = 0.7         # a knock is a strike from this probability (the decision model's):
+                                  # high, since a false strike inside a call voids it
+    sure_p: float = 0.85          # … and a sure one from this
+    unsure_p: float = 0.4         # a knock not taken from this probability is shown as a possible strike
+    min_gap_s: float = 0.3        # every sound this soon after a strike is the stroke's own
     onset: OnsetParams = field(default_factory=OnsetParams)
 
 
@@ -95,7 +93,8 @@ class Sound:
                                  # "+call" when a call was said before it, "+talk" while talk went on
     since_strike: float | None = None   # for a stroke's own sound: seconds after its strike
     tip_k: float = 0.0           # the tip's probability among the knocks (speech and claps left out)
-    late: bool = False           # a strike the second look found (reported ~180 ms after its onset)
+    late: bool = False           # (kept for old readers: every strike is now decided after its onset)
+    p_strike: float = 0.0        # the decision model's probability that it is a strike
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
@@ -103,7 +102,7 @@ class Sound:
     def to_json(self) -> dict:
         return {"time": round(self.time, 4), "kind": self.kind, "p_tip": round(self.p_tip, 3),
                 "tip_among_knocks": round(self.tip_k, 3), "decision": self.decision, "sure": self.sure,
-                "late": self.late, "reason": self.reason,
+                "p_strike": round(self.p_strike, 3), "reason": self.reason,
                 "centroid_hz": round(float(np.exp(self.feature("log_centroid")))) if self.features else None,
                 "low1k": round(self.feature("low1k"), 3) if self.features else None}
 
@@ -158,20 +157,41 @@ def on_quiet_table(look: Look, p: StrikeParams, after_call: bool = True,
     return "strike", sure
 
 
+@dataclass(frozen=True)
+class StrikeEvent:
+    """What a front end shows of a strike: at once a provisional «удар?» at the onset
+    (``provisional``), later the decision: confirmed (``provisional`` False) or taken back
+    (``taken_back``). ``t`` is always the onset; ``at`` the stream time of the decision."""
+
+    t: float
+    provisional: bool
+    taken_back: bool
+    at: float
+
+    def to_json(self) -> dict:
+        return {"t": round(self.t, 4), "provisional": self.provisional, "taken_back": self.taken_back,
+                "at": round(self.at, 4)}
+
+
 class StrikeDetector:
-    """Causal strike detector fed block by block on the shared clock.
+    """Causal strike detector fed block by block on the shared clock, deciding each knock
+    ``decide_after_s`` (1.2 s) after its onset from what came before and after it.
 
     ``feed(block, t0)`` takes float samples at ``rate`` and the time (s) of the block's first
-    sample, and returns the strike times (s) decided with this block. ``sounds`` keeps the last
-    ``max_sounds`` impulsive sounds with the decision on each; ``unsure`` the possible strikes
-    (times) not counted; ``strikes`` every strike standing, as its :class:`Sound`; ``retracted``
-    the times of strikes reported and then taken back by the second look.
-    Blocks may have any length; the result does not depend on how the stream is cut.
+    sample, and returns the strike times (s, the onsets) **decided** with this block; nothing it
+    returns is ever taken back. ``flush()`` decides what is left at the end of the stream with the
+    audio there is. ``events`` (and ``on_event``, called with each) is what a screen shows: a
+    provisional strike at the onset, then its confirmation or its taking back. ``sounds`` keeps the
+    last ``max_sounds`` impulsive sounds with the decision and its reason (a provisional strike
+    taken back is ``retracted`` there, and its time in ``retracted``); ``strikes`` every strike, as
+    its :class:`Sound`; ``unsure`` the times of sounds not counted that were close to a strike.
+    The file and the microphone paths are the same: blocks of any length give the same decisions.
     """
 
     def __init__(self, rate: int = RATE, params: StrikeParams | None = None, *,
-                 model: SoundModel | None = None, long_model: SoundModel | None = None, profile=None,
-                 **overrides) -> None:
+                 model: SoundModel | None = None, long_model: SoundModel | None = None,
+                 seq_model: SoundModel | None = None, profile=None, collect: bool = False,
+                 strike_clock=None, on_event=None, **overrides) -> None:
         p = params or StrikeParams()
         if profile is not None:
             p = profile.apply(p)
@@ -185,28 +205,46 @@ class StrikeDetector:
         self.rate = int(rate)
         self.model = model or load_model()
         self.long_model = long_model or load_long_model()
+        # the decision model: the one fitted together with ``long_model`` (a leave-one-source-out
+        # refit carries its own), else the shipped one
+        self.seq_model = seq_model or getattr(self.long_model, "companion", None)
+        if self.seq_model is None and not (collect and not SEQ_MODEL_PATH.exists()):
+            self.seq_model = load_seq_model()   # (collecting features to fit the first one: none yet)
         self.onsets = OnsetDetector(self.rate, p.onset)
         self.vad: VoiceActivity = self.onsets.vad
         self._n = 0
         self._offset = 0.0
-        self._in_stroke = False
-        self._stroke_start = -np.inf
-        self._last_table = -np.inf       # the last table sound of the stroke (or of moving balls)
         self.sounds: list[Sound] = []
         self.strikes: list[Sound] = []
         self.unsure: list[float] = []
         self.retracted: list[float] = []
-        self._pending: list[tuple[Sound, tuple | None, Onset]] = []   # waiting for the second look
+        self.events: list[StrikeEvent] = []
+        self.on_event = on_event
         self.max_sounds = 2000
+        self.collect = collect              # keep every candidate's features (for fitting)
+        self.collected: list[tuple[float, tuple[float, ...]]] = []
+        self._strike_clock = strike_clock   # t -> the last strike before t (fitting: the truth's)
+        self._heard: list[Heard] = []
+        self._times: list[float] = []
+        self._pending: list[list] = []      # [onset, heard, first-look proba, long features | None, provisional]
+        self._last_strike = -np.inf
+        self.long_of: dict[float, tuple[float, ...]] = {}   # collect: each candidate's long features
+        if collect:
+            self.vad.keep_all = True
 
     @property
     def look_ahead_s(self) -> float:
         """Audio needed after a sound's onset before it is decided."""
-        return self.onsets.look_ahead_s
+        return self.params.decide_after_s + 0.04
 
     @property
     def time(self) -> float:
         return self._offset + self._n / self.rate
+
+    @property
+    def provisional(self) -> list[float]:
+        """The onsets shown as «удар?» and not decided yet."""
+        return [round(item[0].time, 4) for item in self._pending if item[4]]
 
     def feed(self, block: np.ndarray, t0: float | None = None) -> list[float]:
         """Feed one block (float samples); return the strike times decided now."""
@@ -216,138 +254,115 @@ class StrikeDetector:
         if len(x) == 0:
             return []
         self._n += len(x)
-        out = []
         for o in self.onsets.feed(x, None if t0 is None else float(t0)):
-            s = self._judge(o)
-            if len(self.sounds) >= self.max_sounds:
-                del self.sounds[: self.max_sounds // 2]
-            self.sounds.append(s)
-            if s.decision == "strike":
-                self.strikes.append(s)
-                out.append(round(s.time, 4))
-            elif s.decision == "unsure":
-                self.unsure.append(s.time)
-        for s in self._second_look():
-            out.append(round(s.time, 4))
-        return out
+            self._hear(o)
+        return self._decide_due(self.time)
 
     def flush(self) -> list[float]:
-        """End of stream. A sound is decided only with its 16 ms of real audio after it, so nothing
-        is left to decide (padding with silence would make a sound cut off look like a knock)."""
-        return []
+        """End of stream: decide every sound still waiting with the audio there is."""
+        return self._decide_due(np.inf, end=self.time)
 
     # ------------------------------------------------------------------------------------------
-    def _judge(self, o: Onset) -> Sound:
+    def _event(self, t: float, provisional: bool, taken_back: bool) -> None:
+        ev = StrikeEvent(round(t, 4), provisional, taken_back, round(self.time, 4))
+        self.events.append(ev)
+        if self.on_event is not None:
+            self.on_event(ev)
+
+    def _hear(self, o: Onset) -> None:
         p = self.params
+        t = o.time
+        peak_db = o.bg_db + o.feature("level_db")
+        h = Heard(t, o.features, peak_db)
+        self._heard.append(h)
+        self._times.append(t)
+        if len(self._heard) > 600 and not self.collect:
+            del self._heard[:300], self._times[:300]
         pr = class_proba(self.model, o.features, p.tip_bias)
         look = Look.of(pr, self.model.classes)
-        kind, p_tip, t = look.kind, look.p_tip, o.time
+        provisional = (t - self._last_strike >= p.min_gap_s and look.p_voice < p.voice_p
+                       and peak_db >= p.min_level_db)
+        if provisional:
+            self._event(t, True, False)
+        self._pending.append([o, h, pr, None, provisional])
 
-        def sound(decision: str, reason: str, sure: bool = True, after: str = "",
-                  since: float | None = None) -> Sound:
-            return Sound(t, kind, p_tip, tuple(float(v) for v in pr), decision, reason, sure, o.features,
-                         after, since, look.tip_k)
+    def _since_strike(self, t: float) -> float:
+        if self._strike_clock is not None:
+            return float(self._strike_clock(t))
+        return t - self._last_strike
 
-        if self._in_stroke:
-            quiet = t - self._last_table >= p.quiet_s
-            called = (t - self._stroke_start >= p.min_stroke_s
-                      and self.vad.voiced_since(self._last_table) >= p.min_call_s)
-            too_long = t - self._stroke_start >= p.max_stroke_s
-            if quiet or called or too_long:
-                self._in_stroke = False
-                after = "quiet" if quiet else "call" if called else "long"
-            else:
-                if look.p_voice < p.voice_p:
-                    self._last_table = t
-                return sound("in-stroke", f"the stroke's own sound ({kind}), "
-                             f"{t - self._stroke_start:.2f} s after the strike",
-                             since=t - self._stroke_start)
-        else:
-            after = "quiet"
-        why = {"quiet": "the table was quiet", "call": "a call was said after the stroke's last sound",
-               "long": "the stroke went on too long"}[after]
-        called = self._after_call(t)
-        talking = self.vad.voiced_between(t - p.talk_gap_s, t) > 0
-        tags = after + ("+call" if called else "") + ("+talk" if talking else "")
-        decision, sure = on_quiet_table(look, p, called, talking)
-        # not taken, yet not far from a tip: shown as a possible strike (listen says so)
-        maybe = look.tip_k >= p.unsure_tip_k and look.p_voice < p.unsure_voice_p
-        if decision == "not-tip":
-            s = sound("unsure" if maybe else "not-tip", f"sounds like {kind} (p={look.p_voice:.2f}), "
-                      f"no ball moved", after=tags)
-            self._pending.append((s, None, o))
-            return s
-        if decision == "moving":
-            self._in_stroke = True
-            self._stroke_start = t
-            self._last_table = t
-            return sound("unsure" if maybe else "moving",
-                         f"a knock with no call before it that does not sound like a tip "
-                         f"(tip {look.tip_k:.2f} among knocks): balls moved without a strike", after=tags)
-        peak_db = self.onsets.background_db() + o.feature("level_db")
-        if peak_db < p.min_level_db:
-            return sound("quiet-floor", f"a knock after {why}, but too faint ({peak_db:.0f} dBFS)", after=tags)
-        snapshot = (self._in_stroke, self._stroke_start, self._last_table)
-        self._in_stroke = True
-        self._stroke_start = t
-        self._last_table = t
-        s = sound("strike", f"the first knock after {why}{' and a call' if called else ''} "
-                  f"(tip {look.tip_k:.2f} among knocks, speech/clap {look.p_voice:.2f})", sure, tags)
-        self._pending.append((s, snapshot, o))
-        return s
-
-    def _after_call(self, t: float) -> bool:
-        """Was a call said since the table's last sound (and within ``call_window_s``)?"""
+    def _decide_due(self, now: float, end: float | None = None) -> list[float]:
         p = self.params
-        since = max(self._last_table, t - p.call_window_s)
-        return self.vad.voiced_between(since, t - p.talk_gap_s) >= p.min_call_s
-
-    def _second_look(self) -> list[Sound]:
-        """The second look, ``LONG_S`` (150 ms) after an onset, with the long model (which also
-        hears whether the sound died away like a knock or went on like a syllable, and whether a
-        voice began). A strike it does not confirm is taken back (``retracted``); a tip-like knock
-        on a quiet table that the first look passed over and the second calls a strike is reported
-        then, late (``late``), if nothing moved since. Returns the late strikes."""
-        p = self.params
-        late, keep = [], []
-        for s, snapshot, o in self._pending:
-            lf = self.onsets.long_features(o)
+        out = []
+        keep = []
+        for item in self._pending:
+            o, h, pr, lf, provisional = item
             if lf is None:
-                keep.append((s, snapshot, o))
+                lf = item[3] = self.onsets.long_features(o)
+            if lf is None and end is None:
+                keep.append(item)
                 continue
-            look = Look.of(class_proba(self.long_model, lf, p.tip_bias), self.long_model.classes)
-            decision, sure = on_quiet_table(look, p, "+call" in s.after, "+talk" in s.after)
-            went_on = lf[LONG_FEATURES.index("sustain_150")] > -p.min_decay_db
-            if went_on and "+talk" not in s.after:
-                decision = "not-tip"    # 60–150 ms on it is as loud as it began: no knock does that
-            i = next((i for i, x in enumerate(self.sounds) if x is s), None)
-            if s.decision == "strike":
-                if decision == "strike":
-                    r = replace(s, sure=s.sure and sure, tip_k=min(s.tip_k, look.tip_k))
-                    self.strikes = [r if x is s else x for x in self.strikes]
-                else:
-                    self.retracted.append(round(s.time, 4))
-                    self.strikes = [x for x in self.strikes if x is not s]
-                    r = replace(s, decision="retracted", kind=look.kind,
-                                reason=f"the second look (150 ms) hears {look.kind}, not a knock on the table")
-                    if snapshot is not None and self._stroke_start == s.time:   # as if never begun
-                        self._in_stroke, self._stroke_start, self._last_table = snapshot
-            elif (decision == "strike" and self._stroke_start < s.time       # nothing moved since
-                  and look.tip_k >= p.tip_k_alone):                         # and it sounds like a tip
-                r = replace(s, decision="strike", late=True, sure=False, kind=look.kind, tip_k=look.tip_k,
-                            reason="passed over at first; the second look (150 ms) hears the first knock on "
-                                   "a quiet table")
-                self._in_stroke = True
-                self._stroke_start = s.time
-                self._last_table = max(self._last_table, s.time)
-                self.strikes.append(r)
-                late.append(r)
-            else:
+            if end is None and now < o.time + p.decide_after_s + 0.035:
+                keep.append(item)
                 continue
-            if i is not None:
-                self.sounds[i] = r
+            if lf is None:      # the stream ended within 150 ms of the sound
+                lf = o.features + (0.0, 0.0, 0.0, 0.0)
+            s = self._decide(o, h, pr, lf, provisional, end)
+            if s is not None:
+                out.append(round(s.time, 4))
         self._pending = keep
-        return late
+        return out
+
+    def _decide(self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None) -> Sound | None:
+        p = self.params
+        t = o.time
+        feats = context_features(h, lf, self._heard, self._times, self.vad, self._since_strike(t),
+                                 p.decide_after_s, end)
+        if self.collect:
+            self.collected.append((t, feats))
+            self.long_of[t] = tuple(lf)
+        look = Look.of(pr, self.model.classes)
+        if self.seq_model is not None:
+            lgs = self.seq_model.logits(feats)
+            lg = float(lgs[-1] - lgs[0]) + p.tip_bias
+        else:
+            lg = -np.inf
+        p_strike = float(1.0 / (1.0 + np.exp(-lg)))
+
+        def sound(decision: str, reason: str, sure: bool = True) -> Sound:
+            return Sound(t, look.kind, look.p_tip, tuple(float(v) for v in pr), decision, reason, sure,
+                         o.features, "", t - self._last_strike if np.isfinite(self._last_strike) else None,
+                         look.tip_k, False, p_strike)
+
+        n_after = int(feats[SEQ_FEATURES.index("n_after_knock")])
+        v_after = feats[SEQ_FEATURES.index("voiced_after_03")]
+        if t - self._last_strike < p.min_gap_s:
+            s = sound("in-stroke", f"the stroke's own sound, {t - self._last_strike:.2f} s after the strike")
+        elif h.peak_db < p.min_level_db:
+            s = sound("quiet-floor", f"a knock too faint ({h.peak_db:.0f} dBFS)")
+        elif p_strike >= p.strike_p:
+            s = sound("strike", f"a knock on a still table, confirmed by what followed "
+                      f"({n_after} table sound(s) after it, voiced {v_after:.0%} of the 0.3 s after; "
+                      f"p={p_strike:.2f})", p_strike >= p.sure_p)
+        else:
+            why = ("a word went on after it" if v_after >= 0.3 else
+                   "no stroke followed it" if n_after == 0 else "it is not the first sound on a still table")
+            s = sound("retracted" if provisional else ("unsure" if p_strike >= p.unsure_p else "not-strike"),
+                      f"{why} (p={p_strike:.2f})")
+        if len(self.sounds) >= self.max_sounds:
+            del self.sounds[: self.max_sounds // 2]
+        self.sounds.append(s)
+        if s.decision == "strike":
+            self._last_strike = t
+            self.strikes.append(s)
+            self._event(t, False, False)
+            return s
+        if provisional:
+            self.retracted.append(round(t, 4))
+            self._event(t, False, True)
+        if s.decision == "unsure" or (s.decision == "retracted" and p_strike >= p.unsure_p):
+            self.unsure.append(t)
+        return None
 
 
 def detect_strikes(samples: np.ndarray, rate: int = RATE, *, block_ms: float = 10.0,
@@ -385,5 +400,5 @@ def run_detector(frames: Iterable[Frame], detector: StrikeDetector | None = None
         yield t, end
 
 
-__all__ = ["StrikeParams", "Sound", "Candidate", "StrikeDetector", "VoiceActivity", "Look", "class_proba",
+__all__ = ["StrikeParams", "Sound", "StrikeEvent", "Candidate", "StrikeDetector", "VoiceActivity", "Look", "class_proba",
            "on_quiet_table", "detect_strikes", "run_detector", "CLASSES"]

@@ -129,7 +129,7 @@ def make_features(sessions: int, seed: int, out: Path = FEATURES_CSV) -> int:
         w = csv.writer(fh)
         w.writerow(["label", "source", "session", *LONG_FEATURES])
         for k in range(sessions):
-            snr, noise, reverb = conds[k % len(conds)]
+            snr, noise, reverb = cond or conds[k % len(conds)]
             x, truth = table_mix.make_session(
                 rng, bank, n_strokes=5, snr_db=snr, noise=noise, reverb=reverb,
                 rolling_p=0.3, rack_p=0.3, clap_p=0.3, chatter_p=0.4, spoken_over_p=0.2,
@@ -250,7 +250,331 @@ def fit(holdout: set[str] | frozenset = frozenset(), path: Path = FEATURES_CSV):
                 "model": "HistGradientBoostingClassifier(max_depth=4, max_iter=150, learning_rate=0.1, "
                          "class_weight='balanced', random_state=0)", "rounds": int(clf.n_iter_)}
         models.append(export(clf, cols, meta))
+    if SEQUENCES_CSV.exists():
+        # the decision model rides on the second look's (so a caller that passes the pair of a
+        # leave-one-source-out refit gets the decision model fitted without that source too)
+        from dataclasses import replace
+
+        models[1] = replace(models[1], companion=fit_sequence(holdout))
     return tuple(models)
+
+
+# ----------------------------------------------------------------------------------------------
+# The strike decision: every candidate knock in whole sessions, with what came before and after
+
+SEQUENCES_CSV = HERE / "sequences.csv.gz"
+SPEECH_DIR_ENV = "PYRAMID_SPEECH_DIR"
+
+
+def find_speech_dir() -> Path | None:
+    """``$PYRAMID_SPEECH_DIR``, else ``<repo root>/../shared/speech`` (real Russian voices and
+    room noise, read in place); None where absent."""
+    import os
+
+    env = os.environ.get(SPEECH_DIR_ENV)
+    d = Path(env) if env else ROOT.parent / "shared" / "speech"
+    return d if d.is_dir() and any(d.glob("speech_*.wav")) else None
+
+
+def load_speech(d: Path | None = None) -> dict[str, dict[str, list[np.ndarray]]]:
+    """{"speech"|"noise": {source: [samples, …]}} from the speech folder (16 kHz mono int16)."""
+    from scipy.io import wavfile
+
+    d = d or find_speech_dir()
+    out: dict[str, dict[str, list[np.ndarray]]] = {"speech": {}, "noise": {}}
+    if d is None:
+        return out
+    for f in sorted(d.glob("*.wav")):
+        kind, src = f.stem.split("_")[:2]
+        if kind not in out:
+            continue
+        rate, data = wavfile.read(f)
+        if rate != 16000 or data.ndim != 1:
+            continue
+        out[kind].setdefault(src, []).append(data.astype(np.float64) / 32768.0)
+    return out
+
+
+def _phone(x: np.ndarray, rng) -> np.ndarray:
+    """A phone microphone: band 250–3800 Hz (random edges) and its automatic gain (a soft
+    compressor with a 50 ms attack / 0.5 s release)."""
+    from scipy.signal import butter, sosfilt
+
+    lo, hi = rng.uniform(150, 400), rng.uniform(3000, 5000)
+    y = sosfilt(butter(2, (lo, hi), btype="bandpass", fs=16000, output="sos"), x)
+    env = np.sqrt(np.convolve(y ** 2, np.ones(800) / 800, mode="same")) + 1e-6
+    target = np.sqrt(np.mean(y ** 2)) * rng.uniform(1.5, 3.0)
+    g = np.minimum(target / env, 4.0)
+    from scipy.ndimage import uniform_filter1d
+
+    g = uniform_filter1d(g, 8000)
+    return y * g
+
+
+def augmented_session(rng, bank, speech, k: int, sources: set[str], speech_source: str | None = None,
+                      cond=None):
+    """One training session: ``table_mix.make_session`` over ``sources`` (its espeak-ng calls and
+    the table's recordings), then with real voices over it (``speech``: calls said just before a
+    strike, talk anywhere, talk over a strike), real room noise, a phone microphone's EQ and
+    gain, and a random level. Returns (samples, truth, tags)."""
+    import table_mix
+
+    conds = [(None, "pink", False), (20, "pink", True), (20, "babble", False), (10, "hum", True),
+             (10, "mix", False), (5, "babble", True), (5, "pink", False), (None, "pink", True),
+             (15, "mix", True), (0, "babble", False)]
+    snr, noise, reverb = cond or conds[k % len(conds)]
+    x, truth = table_mix.make_session(
+        rng, bank, sources=sources, n_strokes=int(rng.integers(4, 8)), snr_db=snr, noise=noise, reverb=reverb,
+        call_gap=(0.2, 1.5), rolling_p=0.35, rack_p=0.2, clap_p=0.2, chatter_p=0.35, spoken_over_p=0.25,
+        chalk_p=0.2, call_inside_stroke_p=0.2)
+    tags = {"snr": snr, "noise": noise, "reverb": reverb, "speech": "espeak", "room_noise": "", "phone": False}
+    ref = np.sqrt(truth["speech_active_power"]) * truth["gain"]
+    n = len(x)
+    if speech["speech"] and rng.uniform() < 0.75:
+        src = speech_source or sorted(speech["speech"])[int(rng.integers(len(speech["speech"])))]
+        clips = speech["speech"][src]
+        tags["speech"] = src
+        spots = []
+        for T in truth["strikes"]:
+            u = rng.uniform()
+            if u < 0.45:
+                spots.append(("call", T - rng.uniform(0.2, 1.5)))      # a real voice's call, then the strike
+            elif u < 0.6:
+                spots.append(("over", T + rng.uniform(-1.0, 0.3)))     # talk over the strike
+        for _ in range(int(rng.integers(1, 4))):
+            spots.append(("talk", rng.uniform(0, n / 16000)))
+        extra = np.zeros(n)
+        for what, at in spots:
+            c = clips[int(rng.integers(len(clips)))]
+            L = int(rng.uniform(1.0, 4.0) * 16000)
+            a = int(rng.integers(0, max(1, len(c) - L)))
+            seg = c[a: a + L]
+            if len(seg) < 1600:
+                continue
+            seg = seg * np.hanning(len(seg)) ** 0.05
+            g = ref / (np.sqrt(np.mean(seg ** 2)) + 1e-9) * 10 ** (rng.uniform(-6, 4) / 20)
+            s0 = int(at * 16000) - (len(seg) if what == "call" else 0)
+            if s0 < 0:
+                seg, s0 = seg[-s0:], 0
+            m = min(len(seg), n - s0)
+            if m > 0:
+                extra[s0: s0 + m] += g * seg[:m]
+                truth.setdefault("chatter", []).append({"start": s0 / 16000, "end": (s0 + m) / 16000,
+                                                        "kind": "real_" + what})
+        x = x + extra
+    if speech["noise"] and snr is not None and rng.uniform() < 0.5:
+        src = sorted(speech["noise"])[int(rng.integers(len(speech["noise"])))]
+        clips = speech["noise"][src]
+        nz = np.concatenate([clips[int(rng.integers(len(clips)))] for _ in range(int(n / 16000 / 3) + 3)])
+        a = int(rng.integers(0, max(1, len(nz) - n)))
+        nz = nz[a: a + n]
+        nz = nz / (np.sqrt(np.mean(nz ** 2)) + 1e-9) * ref * 10 ** (-snr / 20)
+        x = x + nz
+        tags["room_noise"] = src
+    if rng.uniform() < 0.25:
+        x = _phone(x, rng)
+        tags["phone"] = True
+    x = x / (np.abs(x).max() + 1e-9) * 10 ** (rng.uniform(-30, -1) / 20)
+    return x, truth, tags
+
+
+def label_candidates(collected, truth) -> list[tuple[float, int]]:
+    """(time, 1 strike | 0 not) for every candidate that can be labelled: the candidate nearest a
+    true strike (within 25 ms) is the strike; the other sounds of the 0.3 s after a strike are its
+    own ring and left out (the detector takes nothing that soon after a strike)."""
+    strikes = np.array(truth["strikes"])
+    times = np.array([t for t, _ in collected])
+    pos = set()
+    for T in strikes:
+        if len(times):
+            j = int(np.argmin(np.abs(times - T)))
+            if abs(times[j] - T) <= 0.025:
+                pos.add(j)
+    out = []
+    for j, t in enumerate(times):
+        if j in pos:
+            out.append((j, 1))
+        elif np.any((t > strikes - 0.04) & (t < strikes + 0.3)):
+            continue
+        else:
+            out.append((j, 0))
+    return out
+
+
+def strike_clock(truth):
+    strikes = sorted(truth["strikes"])
+
+    def clock(t: float) -> float:
+        before = [T for T in strikes if T < t - 0.05]
+        return t - before[-1] if before else np.inf
+    return clock
+
+
+def make_sequences(sessions: int, seed: int, out: Path = SEQUENCES_CSV, first: int = 0,
+                   trace: Path | None = None) -> int:
+    """Sessions ``first`` … ``sessions - 1`` (the same for a seed) into the decision's table
+    (``first`` > 0: appended to it)."""
+    import table_mix
+
+    from pyramid_referee.voice.audio import array_frames
+    from pyramid_referee.voice.sequence import SEQ_FEATURES
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    bank = table_mix.load_bank()
+    speech = load_speech()
+    cue = sorted({s.source for s in bank.of("cue") if s.clear_onset})
+    every = bank.sources()
+    rng = np.random.default_rng(seed)
+    n = 0
+    if first == 0:
+        with gzip.open(out, "wt", encoding="utf-8", newline="") as fh:
+            csv.writer(fh).writerow(["label", "sources", "speech", "session", "time", *SEQ_FEATURES])
+    for k in range(sessions):
+        srcs = {cue[int(rng.integers(len(cue)))]}
+        while len(srcs) < int(rng.integers(2, 5)):
+            srcs.add(every[int(rng.integers(len(every)))])
+        x, truth, tags = augmented_session(rng, bank, speech, k, srcs)
+        if k < first:
+            continue            # (the random draws of the sessions already in the table)
+        det = StrikeDetector(collect=True, strike_clock=strike_clock(truth))
+        # (long blocks: the decisions do not depend on the block length, and it is 10 times faster)
+        for fr in array_frames(x.astype(np.float32), 250):
+            det.feed(fr.samples, fr.t0)
+        det.flush()
+        # every source a session used (table recordings, a recorded voice, a recorded room
+        # noise): a leave-one-source-out fit leaves the whole session out
+        used = "+".join(sorted(set(truth["sources"]) | srcs | {tags["speech"], tags["room_noise"]} - {"", "espeak"}))
+        if trace is not None:       # what the features are computed from, to recompute them
+            import pickle
+
+            trace.mkdir(parents=True, exist_ok=True)
+            (trace / f"{seed}_{k}.pickle").write_bytes(pickle.dumps({
+                "heard": [(h.time, h.features, h.peak_db) for h in det._heard], "long": det.long_of,
+                "voiced": list(det.vad.voiced), "voiced_db": list(det.vad.voiced_db),
+                "strikes": list(truth["strikes"]), "end": len(x) / 16000, "used": used,
+                "speech": tags["speech"], "tags": tags, "session": k}))
+        # one gzip member a session: the table can be read while it grows
+        with gzip.open(out, "at", encoding="utf-8", newline="") as fh:
+            w = csv.writer(fh)
+            for j, lab in label_candidates(det.collected, truth):
+                t, f = det.collected[j]
+                w.writerow([lab, used, tags["speech"], k, f"{t:.4f}", *(f"{v:.4g}" for v in f)])
+                n += 1
+        print(f"\rsessions {k + 1}/{sessions}, rows {n}", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    return n
+
+
+def read_sequences(path: Path = SEQUENCES_CSV):
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        r = csv.reader(fh)
+        head = next(r)
+        rows = list(r)
+    y = np.array([int(row[0]) for row in rows])
+    sources = [set(row[1].split("+")) for row in rows]
+    speech = np.array([row[2] for row in rows])
+    X = np.array([[float(v) for v in row[5:]] for row in rows])
+    return head[5:], y, sources, speech, X
+
+
+def export_binary(clf, names, meta: dict):
+    """A fitted binary HistGradientBoostingClassifier as a :class:`SoundModel` with the classes
+    ``other`` and ``strike`` (the strike's logit minus the other's is the log-odds)."""
+    from pyramid_referee.voice.sound_class import SoundModel
+
+    trees = [t.nodes for it in clf._predictors for t in it]
+    n = max(len(nodes) for nodes in trees)
+    T = len(trees)
+    feat = np.zeros((T, n), np.int16)
+    thr = np.zeros((T, n), np.float64)
+    left = np.zeros((T, n), np.int16)
+    right = np.zeros((T, n), np.int16)
+    leaf = np.ones((T, n), bool)
+    val = np.zeros((T, n), np.float64)
+    for i, nodes in enumerate(trees):
+        m = len(nodes)
+        feat[i, :m] = nodes["feature_idx"]
+        thr[i, :m] = nodes["num_threshold"]
+        left[i, :m] = nodes["left"]
+        right[i, :m] = nodes["right"]
+        leaf[i, :m] = nodes["is_leaf"].astype(bool)
+        val[i, :m] = nodes["value"]
+    base = np.array([0.0, float(np.ravel(clf._baseline_prediction)[0])])
+    depth = int(max(nodes["depth"].max() for nodes in trees)) + 1
+    return SoundModel(("other", "strike"), tuple(names), base, np.ones(T, np.int16), feat, thr, left, right,
+                      leaf, val, depth, meta)
+
+
+def silent_room(X: np.ndarray, rng) -> np.ndarray:
+    """Every row again as if nobody had spoken before it (a strike with no call before it: practice,
+    calibration, a player who does not call): the voicing before the sound is none, and the
+    room's voices unknown. The sessions always have calls before their strikes; without this the
+    model would learn that a strike needs one."""
+    from pyramid_referee.voice.sequence import NONE, SEQ_FEATURES
+
+    Z = X.copy()
+    for name in ("voiced_before", "voiced_before_05", "voiced_before_3", "voiced_since_knock", "pitch_pre"):
+        Z[:, SEQ_FEATURES.index(name)] = 0.0
+    Z[:, SEQ_FEATURES.index("level_rel_voice")] = NONE
+    return Z
+
+
+SEQ_FIT = dict(max_depth=5, max_iter=250, learning_rate=0.08, l2_regularization=1.0, min_samples_leaf=30)
+
+
+def fit_sequence(holdout: set[str] | frozenset = frozenset(), path: Path = SEQUENCES_CSV):
+    """The strike decision model fitted on every session that used no held-out source (a table
+    source, or a real speech source)."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from pyramid_referee.voice.sequence import SEQ_FEATURES
+
+    names, y, sources, speech, X = read_sequences(path)
+    assert tuple(names) == SEQ_FEATURES, "sequences.csv.gz is out of date: run `sequences` again"
+    keep = np.array([not (s & set(holdout)) and sp not in holdout for s, sp in zip(sources, speech)])
+    X, y = X[keep], y[keep]
+    X, y = np.vstack([X, silent_room(X, np.random.default_rng(SEED))]), np.concatenate([y, y])
+    w = np.where(y == 1, 0.5 * len(y) / max(1, y.sum()), 1.0)
+    clf = HistGradientBoostingClassifier(random_state=0, **SEQ_FIT)
+    clf.fit(X, y, sample_weight=w)
+    meta = {"fitted_by": "corpora/audio/fit_sound_model.py fit", "rows": int(len(y)), "strikes": int(y.sum()),
+            "held_out": sorted(holdout), "model": f"HistGradientBoostingClassifier({SEQ_FIT})",
+            "rounds": int(clf.n_iter_)}
+    return export_binary(clf, SEQ_FEATURES, meta)
+
+
+def recompute(traces: Path, out: Path = SEQUENCES_CSV) -> int:
+    """The decision's table from kept session traces (``sequences --trace``), with the features
+    of ``voice/sequence.py`` as it is now: exactly what the detector computes, without the audio."""
+    import pickle
+    from bisect import bisect_left
+
+    from pyramid_referee.voice.onsets import VoiceActivity
+    from pyramid_referee.voice.sequence import SEQ_FEATURES, HORIZON_S, Heard, context_features
+
+    n = 0
+    with gzip.open(out, "wt", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["label", "sources", "speech", "session", "time", *SEQ_FEATURES])
+        for f in sorted(traces.glob("*.pickle")):
+            d = pickle.loads(f.read_bytes())
+            vad = VoiceActivity()
+            vad.voiced, vad.voiced_db = d["voiced"], d["voiced_db"]
+            heard = [Heard(t, feats, pk) for t, feats, pk in d["heard"]]
+            times = [h.time for h in heard]
+            clock = strike_clock({"strikes": d["strikes"]})
+            collected = []
+            for h in heard:
+                lf = d["long"].get(h.time)
+                if lf is None:
+                    continue
+                end = d["end"] if h.time + HORIZON_S + 0.035 > d["end"] else None
+                collected.append((h.time, context_features(h, lf, heard, times, vad, clock(h.time), HORIZON_S, end)))
+            for j, lab in label_candidates(collected, {"strikes": d["strikes"]}):
+                t, feats = collected[j]
+                w.writerow([lab, d["used"], d["speech"], f.stem, f"{t:.4f}", *(f"{v:.4g}" for v in feats)])
+                n += 1
+    return n
 
 
 def main(argv=None) -> int:
@@ -261,6 +585,16 @@ def main(argv=None) -> int:
     f.add_argument("--seed", type=int, default=SEED)
     sp = sub.add_parser("speech", help="append speech rows from other languages' words (after `features`)")
     sp.add_argument("--seed", type=int, default=SEED)
+    q = sub.add_parser("sequences", help="build the strike decision's table from whole augmented sessions")
+    q.add_argument("--sessions", type=int, default=400)
+    q.add_argument("--seed", type=int, default=SEED)
+    q.add_argument("--first", type=int, default=0, help="append, from this session on")
+    q.add_argument("--out", type=Path, default=SEQUENCES_CSV)
+    q.add_argument("--trace", type=Path, default=None,
+                   help="also keep each session's sounds and voicing here (see `recompute`)")
+    rc = sub.add_parser("recompute", help="the decision's table again from kept traces (new features)")
+    rc.add_argument("traces", type=Path)
+    rc.add_argument("--out", type=Path, default=SEQUENCES_CSV)
     g = sub.add_parser("fit", help="fit the model (all sources, or without --holdout ones)")
     g.add_argument("--holdout", nargs="*", default=[])
     g.add_argument("--out", type=Path, default=ROOT / "voice/data", help="folder for sound_model*.npz")
@@ -269,6 +603,13 @@ def main(argv=None) -> int:
         n = make_features(args.sessions, args.seed)
         print(f"{n} rows → {FEATURES_CSV}")
         return 0
+    if args.cmd == "sequences":
+        n = make_sequences(args.sessions, args.seed, args.out, first=args.first, trace=args.trace)
+        print(f"{n} rows → {SEQUENCES_CSV}")
+        return 0
+    if args.cmd == "recompute":
+        print(f"{recompute(args.traces, args.out)} rows → {args.out}")
+        return 0
     if args.cmd == "speech":
         print(f"{add_other_speech(args.seed)} speech rows added → {FEATURES_CSV}")
         return 0
@@ -276,6 +617,8 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     first.save(args.out / "sound_model.npz")
     second.save(args.out / "sound_model_long.npz")
+    if second.companion is not None:
+        second.companion.save(args.out / "strike_model.npz")
     print(f"models → {args.out}/sound_model.npz, sound_model_long.npz: {first.meta['rows']}")
     return 0
 

@@ -56,8 +56,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help=tr("block length, ms (default 10)"))
     p.add_argument("--stroke-window", type=float, default=None, metavar=tr("S"),
                    help=tr(
-                       "the table counts as quiet S seconds after the last ball sound (default "
-                       "3); a new call ends the stroke sooner"))
+                       "every sound in the S seconds after a strike is that stroke's own "
+                       "(default 0.3; after that what follows each sound decides)"))
     cal = p.add_argument_group(tr("calibration (strikes calibrate)"))
     cal.add_argument("--from", dest="from_files", nargs="+", metavar=tr("WAV"), default=None,
                      help=tr(
@@ -77,7 +77,7 @@ def detector_params(stroke_window: float | None) -> dict:
         return {}
     if stroke_window < 0:
         raise UserError(tr("--stroke-window: a non-negative number of seconds is needed"))
-    return {"quiet_s": stroke_window}
+    return {"min_gap_s": stroke_window}
 
 
 def load_profile(spec: str | None):
@@ -131,6 +131,7 @@ def _file(args) -> int:
         out = {"strikes": strikes}
         if args.explain:
             out["sounds"] = [s.to_json() for s in det.sounds]
+            out["events"] = [e.to_json() for e in det.events]
         print(json.dumps(out, ensure_ascii=False))
         return 0
     seconds = len(samples) / 16000
@@ -173,9 +174,31 @@ def _list_devices(args) -> int:
 
 
 def _live(args) -> int:
+    """The microphone through the same detector, with the same look-ahead, as a file: each strike
+    is first shown as «удар?» at its onset, then confirmed or taken back; only confirmed strikes
+    are printed as strikes (and in JSON). The end (--seconds or Ctrl-C) decides what is left."""
     from ..voice.mic import MicrophoneSource
 
+    def shown(ev) -> None:
+        if args.json:
+            return
+        if ev.provisional:
+            print(tr("strike? {t:.3f} s").format(t=ev.t), flush=True)
+        elif ev.taken_back:
+            print(tr("taken back: {t:.3f} s (not a strike)").format(t=ev.t), flush=True)
+
     det = make_detector(args)
+    det.on_event = shown
+
+    def report(times) -> None:
+        for t in times:
+            s = next(x for x in reversed(det.strikes) if round(x.time, 4) == t)
+            if args.json:
+                print(json.dumps({"strike": round(t, 3), "sure": s.sure}), flush=True)
+            else:
+                mark = "" if s.sure else tr(" (unsure)")
+                print(tr("strike: {t:.3f} s{mark}").format(t=t, mark=mark), flush=True)
+
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
         if not args.json:
             print(tr(
@@ -184,13 +207,7 @@ def _live(args) -> int:
         try:
             for frame in mic:
                 n_unsure = len(det.unsure)
-                for t in det.feed(frame.samples, frame.t0):
-                    s = det.strikes[-1]
-                    if args.json:
-                        print(json.dumps({"strike": round(t, 3), "sure": s.sure}), flush=True)
-                    else:
-                        mark = "" if s.sure else tr(" (unsure)")
-                        print(tr("strike: {t:.3f} s{mark}").format(t=t, mark=mark), flush=True)
+                report(det.feed(frame.samples, frame.t0))
                 if not args.json:
                     for t in det.unsure[n_unsure:]:
                         print(tr("possible strike: {t:.3f} s (unsure)").format(t=t),
@@ -199,6 +216,7 @@ def _live(args) -> int:
                     break
         except KeyboardInterrupt:
             pass
+        report(det.flush())
         problem = mic.problems()
     if problem:
         print(f"pyramid-referee: {problem}", file=sys.stderr)

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..i18n import UserError, get_lang, tr
+from ..i18n import UserError, get_lang, tr, trn
 from ..voice.audio import read_wav
 from ..voice import profile as prof
 from ..voice.calibrate import calibrate, is_voice
 from ..voice.onsets import OnsetDetector
+from ..voice.sequence import SALIENT_DB, SALIENT_FLUX_DB
 from ..voice.sound_class import load_model
 
 
@@ -84,6 +85,8 @@ class _LiveCounter:
 
     def __call__(self, frame) -> int:
         for o in self.det.feed(frame.samples, frame.t0):
+            if o.feature("level_db") < SALIENT_DB or o.feature("flux_db") < SALIENT_FLUX_DB:
+                continue            # a ripple of the room's noise, not a sound
             if is_voice(self.model.proba(o.features), self.model):
                 continue
             if o.time - self.last >= (1.0 if self.strikes else 0.5):
@@ -114,7 +117,33 @@ def calibrate_profile(args: CalibrateOptions):
                 args, tr("Now {count} ball collisions: roll a ball by hand into another.").format(
                     count=args.collisions), args.collisions, _LiveCounter(False))
     profile, st, co = calibrate(strikes_audio, coll_audio, strikes_asked=args.count, name=name)
+    if not args.from_files:
+        # fewer heard than asked: say which were heard and ask for the missing ones again, twice at most
+        import numpy as np
+
+        for _ in range(2):
+            missing = args.count - profile.strikes_found
+            if missing <= 0:
+                break
+            print(missing_message(st, args.count), file=sys.stderr)
+            more = _record(args, trn("Once more: {n} strike, one at a time.",
+                                     "Once more: {n} strikes, one at a time, 2–3 s apart.", missing).format(n=missing),
+                           missing, _LiveCounter(True))
+            strikes_audio = np.concatenate([strikes_audio, np.zeros(16000, np.float32), more])
+            profile, st, co = calibrate(strikes_audio, coll_audio, strikes_asked=args.count, name=name)
     return profile, st, co
+
+
+def missing_message(st, asked: int) -> str:
+    """Which strikes were heard (their times) and how many are missing, in the user's language."""
+    found = len(st.sounds)
+    at = ", ".join(f"{s.time:.1f}".replace(".", ",") if get_lang() != "en" else f"{s.time:.1f}" for s in st.sounds)
+    heard = trn("heard {n} strike of {asked}", "heard {n} strikes of {asked}", found).format(n=found, asked=asked)
+    if at:
+        heard += tr(" (at {times} s)").format(times=at)
+    if found > asked:
+        return heard + "; " + tr("more than asked: were other sounds on the table?")
+    return heard + "; " + trn("{n} is missing", "{n} are missing", asked - found).format(n=asked - found)
 
 
 def report(profile) -> list[str]:
@@ -155,9 +184,8 @@ def run_calibrate(args: CalibrateOptions) -> int:
             print(line)
     if not ok:
         msg = tr(
-            "no profile saved: {strikes_found} strikes heard, {strikes_asked} asked. Calibrate "
-            "again: one strike at a time, 2–3 s of quiet between them.").format(
-            strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked)
+            "no profile saved: {heard}. Calibrate again: one strike at a time, 2–3 s of quiet "
+            "between them (from a file: record it again so).").format(heard=missing_message(st, profile.strikes_asked))
         if args.json:
             print(json.dumps(out, ensure_ascii=False))
         print(msg, file=sys.stderr)

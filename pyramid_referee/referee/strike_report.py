@@ -33,6 +33,7 @@ def decision_name(s) -> str:
         "in-stroke": tr("the stroke's sound"),
         "moving": tr("balls moving"),
         "not-tip": tr("not a strike"),
+        "not-strike": tr("not a strike"),
         "unsure": tr("possible strike?"),
         "quiet-floor": tr("too faint"),
         "retracted": tr("taken back: a word"),
@@ -43,6 +44,8 @@ def why(s) -> str:
     """Why the detector decided so, in the user's language."""
     p = f"{s.tip_k:.2f}"
     voice = s.proba[5] + s.proba[4] if len(s.proba) >= 6 else 0.0
+    if s.decision in ("strike", "not-strike", "retracted", "unsure"):
+        return _why_sequence(s)
     if s.decision == "strike":
         after = {"quiet": tr("the table was quiet"),
                  "call": tr("a new call was said after the last stroke"),
@@ -77,6 +80,18 @@ def why(s) -> str:
     return tr(
         "sounds like {kind} ({voice:.2f}), no ball moved").format(
         kind=kind_name(s.kind), voice=voice)
+
+
+def _why_sequence(s) -> str:
+    """Why a sound decided from what followed it is (not) a strike."""
+    p = f"{s.p_strike:.2f}"
+    if s.decision == "strike":
+        return tr("the first knock on a still table, and the stroke followed it (p={p})").format(p=p)
+    if s.decision == "unsure":
+        return tr("may be a strike (p={p}); not counted").format(p=p)
+    if s.decision == "retracted":
+        return tr("shown as «strike?», taken back: what followed was not a stroke (p={p})").format(p=p)
+    return tr("what followed was not a stroke (p={p})").format(p=p)
 
 
 def explain_lines(sounds) -> list[str]:
