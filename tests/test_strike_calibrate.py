@@ -136,3 +136,21 @@ def test_calibration_through_the_microphone(pulse, recordings, tmp_path):
     assert "услышано: 5 из 5" in err and "Калибровка: сделайте 5 ударов" in err
     assert "найдено 5 ударов из 5" in out
     assert (tmp_path / "live" / "default.json").exists()
+
+
+def test_calibration_report_counts_in_russian_plurals_and_never_says_minus_zero_db():
+    from types import SimpleNamespace
+
+    from pyramid_referee.i18n import set_lang
+    from pyramid_referee.referee.calibrate import report
+
+    p = SimpleNamespace(strikes_found=3, strikes_asked=5, strikes_sure_before=1, collisions_heard=0,
+                        collisions_as_strikes=0, separable=True, strike_level_db=-0.3,
+                        background_db=-41.6, strike_decay_ms=40.0, direct_to_late_db=-0.4,
+                        tip_bias=0.0, min_level_db=-0.2)
+    set_lang("ru")
+    lines = report(p)
+    assert lines[0].startswith("найдено 3 удара из 5")  # not «3 ударов»
+    assert "−0" not in lines[-1] and "-0 " not in lines[-1] and "уровень ударов 0 дБ" in lines[-1]
+    p.strikes_found = 1
+    assert report(p)[0].startswith("найден 1 удар из 5")

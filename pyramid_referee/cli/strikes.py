@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from ..i18n import UserError, get_lang, tr
+from ..i18n import UserError, get_lang, tr, trn
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -141,19 +141,20 @@ def _file(args) -> int:
             "{file}: no strikes found ({seconds:.1f} s of audio)").format(
             file=args.file, seconds=seconds))
     else:
-        print(tr(
-            "{file}: {strikes} strike(s) ({seconds:.1f} s of audio)").format(
-            file=args.file, strikes=len(strikes), seconds=seconds))
+        print(trn("{file}: {n} strike ({seconds:.1f} s of audio)",
+                  "{file}: {n} strikes ({seconds:.1f} s of audio)", len(strikes)).format(
+            file=args.file, n=len(strikes), seconds=seconds))
         for i, s in enumerate(det.strikes, 1):
             mark = "" if s.sure else tr("  (unsure)")
             print(tr(
                 "  strike {i}: {time:.3f} s{mark}").format(
                 i=i, time=round(s.time, 3), mark=mark))
     if det.unsure or unsure:
+        unsure_strikes = trn("{n} strike", "{n} strikes", len(unsure)).format(n=len(unsure))
+        sounds = trn("{n} tip-like sound", "{n} tip-like sounds", len(det.unsure)).format(n=len(det.unsure))
         print(tr(
-            "  unsure: {unsure} strike(s) and {unsure2} tip-like sound(s) (--explain shows them; "
-            "calibration or listen's --strike key help at the table)").format(
-            unsure=len(unsure), unsure2=len(det.unsure)))
+            "  unsure: {strikes} and {sounds} (--explain shows them; calibration or listen's "
+            "--strike key help at the table)").format(strikes=unsure_strikes, sounds=sounds))
     if args.explain:
         from ..referee.strike_report import explain_lines
 

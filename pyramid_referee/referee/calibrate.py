@@ -146,13 +146,18 @@ def missing_message(st, asked: int) -> str:
     return heard + "; " + trn("{n} is missing", "{n} are missing", asked - found).format(n=asked - found)
 
 
+def _db(value: float) -> float:
+    """A level as shown in whole decibels: never «−0 дБ» (a level of −0.3 dB rounds to 0)."""
+    return round(value) + 0.0
+
+
 def report(profile) -> list[str]:
     p = profile
-    lines = [tr(
-        "found {strikes_found} strikes of {strikes_asked}; sure without calibration: "
-        "{strikes_sure_before} of {strikes_found}").format(
-        strikes_found=p.strikes_found, strikes_asked=p.strikes_asked,
-        strikes_sure_before=p.strikes_sure_before)]
+    lines = [trn(
+        "found {n} strike of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
+        "found {n} strikes of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
+        p.strikes_found).format(n=p.strikes_found, strikes_asked=p.strikes_asked,
+                                strikes_sure_before=p.strikes_sure_before)]
     if p.collisions_heard:
         lines.append(tr(
             "collisions heard: {collisions_heard}, taken for a strike with the profile: "
@@ -168,9 +173,9 @@ def report(profile) -> list[str]:
         "strike level {strike_level_db:.0f} dB, noise {background_db:.0f} dB, strike ring "
         "{strike_decay_ms:.0f} ms, direct to late sound {direct_to_late_db:.0f} dB; threshold "
         "shift {tip_bias:+.2f}, quietest strike {min_level_db:.0f} dB").format(
-        strike_level_db=p.strike_level_db, background_db=p.background_db,
-        strike_decay_ms=p.strike_decay_ms, direct_to_late_db=p.direct_to_late_db,
-        tip_bias=p.tip_bias, min_level_db=p.min_level_db))
+        strike_level_db=_db(p.strike_level_db), background_db=_db(p.background_db),
+        strike_decay_ms=p.strike_decay_ms, direct_to_late_db=_db(p.direct_to_late_db),
+        tip_bias=p.tip_bias, min_level_db=_db(p.min_level_db)))
     return lines
 
 
