@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "corpora" / "audio"))
 
-from strike_eval import CONDITIONS, QUICK_SOURCES  # noqa: E402  (corpora/audio: the metric's conditions)
+from strike_eval import CONDITIONS, QUICK_SOURCES, load_inputs  # noqa: E402  (corpora/audio: the metric's conditions)
 
 LIVE = """
 import sys, time
@@ -261,7 +261,6 @@ def source_table(by_source: dict, fold_list: list[dict]) -> list[str]:
 def main(argv=None) -> int:
     import strike_eval as ev
     import table_mix as tm
-    import make_audio
     from pyramid_referee.voice.strike import StrikeDetector
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -280,19 +279,10 @@ def main(argv=None) -> int:
                     help="also measure the live microphone path's CPU for this long (0: skip)")
     args = ap.parse_args(argv)
 
-    try:
-        bank = tm.load_bank()
-    except FileNotFoundError as e:
-        print(e, file=sys.stderr)
+    inputs = load_inputs()
+    if inputs is None:
         return 2
-    try:
-        speech = tm.load_speech()
-    except FileNotFoundError as e:
-        print(f"{e}: calls by espeak-ng and Festival only, pink noise for café", file=sys.stderr)
-        speech = None
-    if not make_audio.espeak_available():
-        print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
-        return 2
+    bank, speech = inputs
     all_folds = ev.folds(bank, speech)
     names = [f["name"] for f in all_folds]
     wanted = args.sources or (list(QUICK_SOURCES) if args.quick else names)

@@ -63,6 +63,28 @@ CONDITIONS = {
 QUICK_SOURCES = ("vrcbce", "antigravitypool", "sinuca")   # three rooms, voices and noises of the folds
 
 
+def load_inputs():
+    """(the recorded table sounds, the recorded voices or None) the sessions are mixed from, or
+    None after saying on stderr what is missing (the bench and this script both start here)."""
+    import make_audio  # the mixers: loaded where sessions are made, not by the metric's importers
+    import table_mix as tm
+
+    if not make_audio.espeak_available():
+        print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
+        return None
+    try:
+        bank = tm.load_bank()
+    except (FileNotFoundError, ValueError) as e:
+        print(e, file=sys.stderr)
+        return None
+    try:
+        speech = tm.load_speech()
+    except FileNotFoundError as e:
+        print(f"{e}: calls by espeak-ng and Festival only, pink noise for café", file=sys.stderr)
+        speech = None
+    return bank, speech
+
+
 def folds(bank, speech) -> list[dict]:
     """One fold per recording source with a usable strike (``Bank.strike_sources``), each with
     the recorded-voice and recorded-noise source it also holds out, in turn (so every voice and
@@ -490,7 +512,6 @@ def main(argv=None) -> int:
     import shutil
     import subprocess
 
-    import make_audio
     import table_mix as tm
 
     ap = argparse.ArgumentParser(description="Score `pyramid-referee strikes FILE --json` on benchmark sessions "
@@ -512,19 +533,10 @@ def main(argv=None) -> int:
     if shutil.which(prog) is None:
         print(f"{prog}: not found (install the project: pip install -e .)", file=sys.stderr)
         return 2
-    if not make_audio.espeak_available():
-        print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
+    inputs = load_inputs()
+    if inputs is None:
         return 2
-    try:
-        bank = tm.load_bank()
-    except (FileNotFoundError, ValueError) as e:
-        print(e, file=sys.stderr)
-        return 2
-    try:
-        speech = tm.load_speech()
-    except FileNotFoundError as e:
-        print(f"{e}: calls by espeak-ng and Festival only", file=sys.stderr)
-        speech = None
+    bank, speech = inputs
     all_folds = folds(bank, speech)
     names = [f["name"] for f in all_folds]
     wanted = args.sources or (list(QUICK_SOURCES) if args.quick else names)
