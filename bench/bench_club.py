@@ -123,9 +123,11 @@ def _q(t: list[float], p: int) -> float:
 
 
 def _fmt(name: str, t: list[float], c: list[float]) -> str:
-    return (f"{name:<34} p50 {statistics.median(t) * 1e3:6.2f}  p95 {_q(t, 95):6.2f}  p99 {_q(t, 99):6.2f}"
-            f"  max {max(t) * 1e3:6.2f} ms   commit p50 {statistics.median(c) * 1e3:5.2f}  p95 {_q(c, 95):5.2f}"
-            f"  p99 {_q(c, 99):5.2f} ms")
+    return (
+        f"{name:<34} p50 {statistics.median(t) * 1e3:6.2f}  p95 {_q(t, 95):6.2f}  p99 {_q(t, 99):6.2f}"
+        f"  max {max(t) * 1e3:6.2f} ms   commit p50 {statistics.median(c) * 1e3:5.2f}  p95 {_q(c, 95):5.2f}"
+        f"  p99 {_q(c, 99):5.2f} ms"
+    )
 
 
 def _registered(url: str, db: str, name: str) -> None:
@@ -141,15 +143,24 @@ def _registered(url: str, db: str, name: str) -> None:
 def _started(kind: str, db: str, url: str):
     if kind == "none":
         return None
-    sync = {"process": ClubSyncProcess, "stand-in": NoNetworkSync}.get(kind, ClubSync)(db, url, retry_s=0.5).start()
+    sync = {"process": ClubSyncProcess, "stand-in": NoNetworkSync}.get(kind, ClubSync)(
+        db, url, retry_s=0.5
+    ).start()
     end = time.monotonic() + 30
-    while sync.status().online is None and time.monotonic() < end:  # the child is up and has drained once
+    while (
+        sync.status().online is None and time.monotonic() < end
+    ):  # the child is up and has drained once
         time.sleep(0.02)
     return sync
 
 
-RUNS = (("none", "none"), ("thread", "thread"), ("thread, no network (stand-in)", "stand-in"),
-        ("thread, switch 0.5 ms", "switch"), ("process", "process"))
+RUNS = (
+    ("none", "none"),
+    ("thread", "thread"),
+    ("thread, no network (stand-in)", "stand-in"),
+    ("thread, switch 0.5 ms", "switch"),
+    ("process", "process"),
+)
 RUNS_PACED = (("none", "none"), ("thread", "thread"), ("process", "process"))
 
 
@@ -159,10 +170,15 @@ def main() -> int:
     ap.add_argument("--paced", type=int, default=40, help="paced strokes per run (0: skip)")
     ap.add_argument("--pace", type=float, default=0.5, help="seconds between paced strokes")
     ap.add_argument("--rounds", type=int, default=5, help="rounds the runs take in turn")
-    ap.add_argument("--club", default=None, help="an existing club database (default: a throw-away cluster)")
-    ap.add_argument("--server-dir", default=None,
-                    help="where the throw-away cluster lives (e.g. /dev/shm: not on the tables' disk, as a real "
-                         "club server is not)")
+    ap.add_argument(
+        "--club", default=None, help="an existing club database (default: a throw-away cluster)"
+    )
+    ap.add_argument(
+        "--server-dir",
+        default=None,
+        help="where the throw-away cluster lives (e.g. /dev/shm: not on the tables' disk, as a real "
+        "club server is not)",
+    )
     args = ap.parse_args()
     cluster = None
     if args.club is None:
@@ -180,14 +196,20 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-club-"))
     k = 0
     try:
-        for title, n, pace in (("back-to-back", args.strokes, 0.0), (f"paced every {args.pace} s", args.paced,
-                                                                    args.pace)):
+        for title, n, pace in (
+            ("back-to-back", args.strokes, 0.0),
+            (f"paced every {args.pace} s", args.paced, args.pace),
+        ):
             if not n:
                 continue
             runs = RUNS_PACED if pace else RUNS
-            print(f"-- {title}, {n} strokes per run, in {args.rounds} rounds taking the runs in turn")
+            print(
+                f"-- {title}, {n} strokes per run, in {args.rounds} rounds taking the runs in turn"
+            )
             pooled = {name: ([], []) for name, _ in runs}
-            for _ in range(args.rounds):  # in turn: a change in the machine's load falls on every run alike
+            for _ in range(
+                args.rounds
+            ):  # in turn: a change in the machine's load falls on every run alike
                 for name, kind in runs:
                     k += 1
                     db = str(tmp / f"{k}.sqlite")

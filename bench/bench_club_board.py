@@ -80,7 +80,9 @@ def main() -> int:
                 db = str(tmp / f"t{i}.sqlite")
                 with Store(db) as store:
                     save_link(store, url, table_id, name, key)
-                    s = Session.create(store, [f"Игрок {2 * i}", f"Игрок {2 * i + 1}"], {"target": 10_000})
+                    s = Session.create(
+                        store, [f"Игрок {2 * i}", f"Игрок {2 * i + 1}"], {"target": 10_000}
+                    )
                     for n in range(args.strokes):
                         s.enter("-", f"биток {1 + n % 15}")
                 ClubSync(db, url).drain()
@@ -98,7 +100,9 @@ def main() -> int:
 
         server = Server(tmp / "manager.sqlite", "--club", url)
         events: queue.Queue = queue.Queue()
-        threading.Thread(target=_events, args=(server.base + "/api/club/events", events), daemon=True).start()
+        threading.Thread(
+            target=_events, args=(server.base + "/api/club/events", events), daemon=True
+        ).start()
         events.get(timeout=30)  # the board as it is
         lat = []
         for k in range(args.samples):

@@ -150,7 +150,9 @@ class PollingObserverStandIn(Observer):
                     con = psycopg.connect(self.url, autocommit=True, connect_timeout=2)
                 rows = con.execute(
                     "SELECT table_id, match_id, seq, extract(epoch FROM received) FROM club_strokes"
-                    " WHERE received > to_timestamp(%s)", (since - self.OVERLAP_S,)).fetchall()
+                    " WHERE received > to_timestamp(%s)",
+                    (since - self.OVERLAP_S,),
+                ).fetchall()
             except psycopg.Error:  # the server is away: try again next period
                 if con is not None:
                     con.close()
@@ -192,7 +194,11 @@ class BoardObserver(Observer):
         from psycopg import sql
 
         with psycopg.connect(self.url, autocommit=True) as con:
-            con.execute(sql.SQL("CREATE ROLE {} LOGIN IN ROLE pyramid_board").format(sql.Identifier(self.LOGIN)))
+            con.execute(
+                sql.SQL("CREATE ROLE {} LOGIN IN ROLE pyramid_board").format(
+                    sql.Identifier(self.LOGIN)
+                )
+            )
         base, _, query = self.url.partition("?")
         params = [p for p in query.split("&") if p and not p.startswith("user=")]
         return f"{base}?{'&'.join(params + ['user=' + self.LOGIN])}"
@@ -202,10 +208,17 @@ class BoardObserver(Observer):
         from web_server import Server
 
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-club-board-")
-        self._server = Server(Path(self._tmp.name) / "manager.sqlite", "--club", self._board_url(), "--lang", "ru")
+        self._server = Server(
+            Path(self._tmp.name) / "manager.sqlite", "--club", self._board_url(), "--lang", "ru"
+        )
         if not any("табло" in line for line in self._server.lines):
-            raise RuntimeError("serve did not show the board alone: " + "\n".join(self._server.lines))
-        for f in (self._server.proc.stdout, self._server.proc.stderr):  # keep the pipes from filling
+            raise RuntimeError(
+                "serve did not show the board alone: " + "\n".join(self._server.lines)
+            )
+        for f in (
+            self._server.proc.stdout,
+            self._server.proc.stderr,
+        ):  # keep the pipes from filling
             threading.Thread(target=lambda f=f: [None for _ in f], daemon=True).start()
         self._client = httpx.Client(timeout=httpx.Timeout(5.0, read=60.0))
         super().start()
@@ -258,9 +271,11 @@ class BoardObserver(Observer):
             self._stop.wait(0.2)
 
     def describe(self) -> str:
-        return (f"{self.events} state events over {self.streams} stream(s), {self.offline_events} of them saying"
-                " the club server is away"
-                + (f"; stream errors: {'; '.join(self.errors[:3])}" if self.errors else ""))
+        return (
+            f"{self.events} state events over {self.streams} stream(s), {self.offline_events} of them saying"
+            " the club server is away"
+            + (f"; stream errors: {'; '.join(self.errors[:3])}" if self.errors else "")
+        )
 
 
 def _observer(spec: str, url: str) -> Observer:
@@ -273,8 +288,17 @@ def _observer(spec: str, url: str) -> Observer:
 
 
 # ---------------------------------------------------------------------------- the tables
-def _tables(dbs: list[str], url: str, start: float, duration: float, interval: float, stagger: list[float],
-            out: str, shared, first: int) -> None:
+def _tables(
+    dbs: list[str],
+    url: str,
+    start: float,
+    duration: float,
+    interval: float,
+    stagger: list[float],
+    out: str,
+    shared,
+    first: int,
+) -> None:
     """One process: strike for its tables until start + duration, each with its own sync."""
     sessions, syncs = [], []
     for db in dbs:
@@ -287,7 +311,9 @@ def _tables(dbs: list[str], url: str, start: float, duration: float, interval: f
         while not done.wait(0.05):
             for i, sync in enumerate(syncs):
                 st = sync.status()
-                shared[2 * (first + i)] = _UNKNOWN if st.online is None else (_ONLINE if st.online else _OFFLINE)
+                shared[2 * (first + i)] = (
+                    _UNKNOWN if st.online is None else (_ONLINE if st.online else _OFFLINE)
+                )
                 shared[2 * (first + i) + 1] = st.queued
 
     publisher = threading.Thread(target=publish, daemon=True)
@@ -324,8 +350,15 @@ def _tables(dbs: list[str], url: str, start: float, duration: float, interval: f
         s.store.close()
     ru = resource.getrusage(resource.RUSAGE_SELF)
     with open(out, "w") as f:
-        json.dump({"strokes": strokes, "late": late, "cpu_s": ru.ru_utime + ru.ru_stime, "maxrss_kb": ru.ru_maxrss},
-                  f)
+        json.dump(
+            {
+                "strokes": strokes,
+                "late": late,
+                "cpu_s": ru.ru_utime + ru.ru_stime,
+                "maxrss_kb": ru.ru_maxrss,
+            },
+            f,
+        )
 
 
 # ---------------------------------------------------------------------------- figures
@@ -360,14 +393,23 @@ def _cpu_busy() -> tuple[float, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--interval", type=float, default=0.5, help="seconds between a table's strokes")
+    ap.add_argument(
+        "--interval", type=float, default=0.5, help="seconds between a table's strokes"
+    )
     ap.add_argument("--duration", type=float, default=120.0, help="seconds the tables strike")
-    ap.add_argument("--outage", type=float, default=5.0, help="seconds the server stays away, from half time")
+    ap.add_argument(
+        "--outage", type=float, default=5.0, help="seconds the server stays away, from half time"
+    )
     ap.add_argument("--procs", type=int, default=4, help="processes the tables are spread over")
-    ap.add_argument("--observer", default="board",
-                    help="board (a real serve --club, its /api/club/events), poll (a stand-in: a 10 Hz poll of "
-                         "club_strokes) or module:Class")
-    ap.add_argument("--server-dir", default=None, help="where the throw-away cluster lives (default: $TMPDIR)")
+    ap.add_argument(
+        "--observer",
+        default="board",
+        help="board (a real serve --club, its /api/club/events), poll (a stand-in: a 10 Hz poll of "
+        "club_strokes) or module:Class",
+    )
+    ap.add_argument(
+        "--server-dir", default=None, help="where the throw-away cluster lives (default: $TMPDIR)"
+    )
     args = ap.parse_args()
 
     import multiprocessing
@@ -402,7 +444,9 @@ def main() -> int:
         observer.start()
         shared = ctx.Array("q", [_UNKNOWN, 0] * args.tables, lock=False)
         stagger = [args.interval * i / args.tables for i in range(args.tables)]
-        start = time.time() + 3.0 + 0.05 * args.tables  # the processes open their stores and connect first
+        start = (
+            time.time() + 3.0 + 0.05 * args.tables
+        )  # the processes open their stores and connect first
         procs, outs = [], []
         per = -(-args.tables // args.procs)
         for p in range(args.procs):
@@ -410,8 +454,22 @@ def main() -> int:
             if lo >= hi:
                 break
             outs.append(str(tmp / f"proc{p}.json"))
-            procs.append(ctx.Process(target=_tables, args=(dbs[lo:hi], url, start, args.duration, args.interval,
-                                                           stagger[lo:hi], outs[-1], shared, lo)))
+            procs.append(
+                ctx.Process(
+                    target=_tables,
+                    args=(
+                        dbs[lo:hi],
+                        url,
+                        start,
+                        args.duration,
+                        args.interval,
+                        stagger[lo:hi],
+                        outs[-1],
+                        shared,
+                        lo,
+                    ),
+                )
+            )
             procs[-1].start()
         busy0, total0 = _cpu_busy()
         io0 = _io_stalled_s()
@@ -443,8 +501,10 @@ def main() -> int:
         # lost / doubled, and each store intact
         lost = doubled = extra = bad_stores = miscount = 0
         with psycopg.connect(url, autocommit=True) as con:
-            server_rows = con.execute("SELECT table_id, match_id, local_id, seq, status,"
-                                      " extract(epoch FROM received) FROM club_strokes").fetchall()
+            server_rows = con.execute(
+                "SELECT table_id, match_id, local_id, seq, status,"
+                " extract(epoch FROM received) FROM club_strokes"
+            ).fetchall()
         by_table: dict[int, list] = {}
         received: dict[tuple, float] = {}
         for tid, mid, lid, seq, status, rec in server_rows:
@@ -492,34 +552,65 @@ def main() -> int:
         late = [x for r in results for x in r["late"]]
         ncpu = os.cpu_count() or 1
         wall = args.duration
-        print(f"tables {args.tables} in {len(procs)} processes, a stroke every {args.interval} s each for "
-              f"{args.duration:.0f} s; server killed (immediate) at +{t_kill - start:.1f} s for {args.outage:.1f} s")
+        print(
+            f"tables {args.tables} in {len(procs)} processes, a stroke every {args.interval} s each for "
+            f"{args.duration:.0f} s; server killed (immediate) at +{t_kill - start:.1f} s for {args.outage:.1f} s"
+        )
         print(f"strokes per table: min {min(made)}  max {max(made)};  in all {sum(made)}")
-        print(f"on the server: lost {lost}, doubled {doubled}, not made locally {extra}  (bar: 0 / 0)")
-        print(f"local stores: {args.tables - bad_stores}/{args.tables} pass integrity_check; "
-              f"strokes in store != strikes made: {miscount}")
-        print(f"replication lag while up (received - local commit): {_dist(up_lag, 1e3, '{:.0f} ms')}")
+        print(
+            f"on the server: lost {lost}, doubled {doubled}, not made locally {extra}  (bar: 0 / 0)"
+        )
+        print(
+            f"local stores: {args.tables - bad_stores}/{args.tables} pass integrity_check; "
+            f"strokes in store != strikes made: {miscount}"
+        )
+        print(
+            f"replication lag while up (received - local commit): {_dist(up_lag, 1e3, '{:.0f} ms')}"
+        )
         print(f"strokes made from 1 s before the kill until the catch-up: {outage_strokes}")
-        print("catch-up after the restart: server has every earlier stroke at "
-              + ("never" if catch_up is None else f"+{catch_up:.2f} s") + " (bar: 10 s); every table's status "
-              + (f"said connected, 0 queued by +{max(caught.values()):.2f} s" if len(caught) == args.tables
-                 else f"not caught up for {args.tables - len(caught)} tables after 60 s"))
-        print(f"board update ({type(observer).__name__}) while up: {_dist(board, 1e3, '{:.0f} ms')};"
-              f" never seen: {unseen}  (bar: p95 <= 1000 ms)")
-        print(f"  of which after the server received the stroke (the board's own part): "
-              f"{_dist(board_after, 1e3, '{:.0f} ms')}")
+        print(
+            "catch-up after the restart: server has every earlier stroke at "
+            + ("never" if catch_up is None else f"+{catch_up:.2f} s")
+            + " (bar: 10 s); every table's status "
+            + (
+                f"said connected, 0 queued by +{max(caught.values()):.2f} s"
+                if len(caught) == args.tables
+                else f"not caught up for {args.tables - len(caught)} tables after 60 s"
+            )
+        )
+        print(
+            f"board update ({type(observer).__name__}) while up: {_dist(board, 1e3, '{:.0f} ms')};"
+            f" never seen: {unseen}  (bar: p95 <= 1000 ms)"
+        )
+        print(
+            f"  of which after the server received the stroke (the board's own part): "
+            f"{_dist(board_after, 1e3, '{:.0f} ms')}"
+        )
         if hasattr(observer, "describe"):
             print(f"observer: {observer.describe()}")
-        print(f"stroke (parse, judge, commit) under load: {_dist(took, 1e3, '{:.2f} ms')};"
-              f" strike late vs schedule p95 {_q(late, 95) * 1e3:.1f} ms")
+        print(
+            f"stroke (parse, judge, commit) under load: {_dist(took, 1e3, '{:.2f} ms')};"
+            f" strike late vs schedule p95 {_q(late, 95) * 1e3:.1f} ms"
+        )
         cpu = sum(r["cpu_s"] for r in results)
-        print(f"tables' processes: CPU {cpu:.1f} s ({100 * cpu / wall:.0f}% of one core), peak RSS "
-              f"{max(r['maxrss_kb'] for r in results) / 1024:.0f} MB per process, "
-              f"{sum(r['maxrss_kb'] for r in results) / 1024:.0f} MB in all; machine CPU busy "
-              f"{100 * (busy1 - busy0) / max(1.0, total1 - total0):.0f}% of {ncpu} cores"
-              + ("" if io0 is None or io1 is None else f"; some task waited for I/O {io1 - io0:.1f} s of the run"))
-        ok = (lost == doubled == extra == bad_stores == miscount == unseen == 0 and catch_up is not None
-              and catch_up <= 10 and bool(board) and _q(board, 95) <= 1.0)
+        print(
+            f"tables' processes: CPU {cpu:.1f} s ({100 * cpu / wall:.0f}% of one core), peak RSS "
+            f"{max(r['maxrss_kb'] for r in results) / 1024:.0f} MB per process, "
+            f"{sum(r['maxrss_kb'] for r in results) / 1024:.0f} MB in all; machine CPU busy "
+            f"{100 * (busy1 - busy0) / max(1.0, total1 - total0):.0f}% of {ncpu} cores"
+            + (
+                ""
+                if io0 is None or io1 is None
+                else f"; some task waited for I/O {io1 - io0:.1f} s of the run"
+            )
+        )
+        ok = (
+            lost == doubled == extra == bad_stores == miscount == unseen == 0
+            and catch_up is not None
+            and catch_up <= 10
+            and bool(board)
+            and _q(board, 95) <= 1.0
+        )
         return 0 if ok else 1
     finally:
         if observer is not None:

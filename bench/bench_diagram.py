@@ -15,19 +15,25 @@ import statistics
 import time
 from pathlib import Path
 
-from pyramid_referee.teach.diagram import call_svg
 from pyramid_referee.grammar import Call, parse
+from pyramid_referee.teach.diagram import call_svg
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "calls"
 
 
 def main() -> None:
-    records = [json.loads(line) for path in sorted(CORPUS.glob("*.jsonl"))
-               for line in path.read_text(encoding="utf-8").splitlines()]
+    records = [
+        json.loads(line)
+        for path in sorted(CORPUS.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
     times, sizes, calls, refused = [], [], [], 0
     for r in records:
-        kwargs = {"mode": r.get("mode", "clean"), "balls_left": r.get("balls_left"),
-                  "pocket_precision": r.get("pocket_precision", "side_for_corners")}
+        kwargs = {
+            "mode": r.get("mode", "clean"),
+            "balls_left": r.get("balls_left"),
+            "pocket_precision": r.get("pocket_precision", "side_for_corners"),
+        }
         t = time.perf_counter()
         svg = call_svg(r["text"], **kwargs)
         times.append(time.perf_counter() - t)
@@ -45,10 +51,14 @@ def main() -> None:
     def q(xs, p):
         return sorted(xs)[min(len(xs) - 1, int(p * len(xs)))] * 1000
 
-    print(f"corpus: {len(records)} texts drawn, {len(records) - refused} calls, {refused} refusals, 0 errors")
-    print(f"call_svg(text): p50 {q(times, .5):.2f} ms, p99 {q(times, .99):.2f} ms")
-    print(f"call_svg(Call): p50 {q(call_times, .5):.2f} ms, p99 {q(call_times, .99):.2f} ms")
-    print(f"size: median {statistics.median(sizes) / 1024:.1f} KB, largest {max(sizes) / 1024:.1f} KB")
+    print(
+        f"corpus: {len(records)} texts drawn, {len(records) - refused} calls, {refused} refusals, 0 errors"
+    )
+    print(f"call_svg(text): p50 {q(times, 0.5):.2f} ms, p99 {q(times, 0.99):.2f} ms")
+    print(f"call_svg(Call): p50 {q(call_times, 0.5):.2f} ms, p99 {q(call_times, 0.99):.2f} ms")
+    print(
+        f"size: median {statistics.median(sizes) / 1024:.1f} KB, largest {max(sizes) / 1024:.1f} KB"
+    )
 
 
 if __name__ == "__main__":

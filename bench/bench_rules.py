@@ -29,13 +29,37 @@ def pool(settings: Settings):
         straight = Call(b, MID, (("cue", b), (b, "pocket")) if clean else None)
         combo = Call(b, MID, (("cue", o), (o, b), (b, "pocket")) if clean else None)
         cases += [
-            (straight, Outcome((Event("hit", "cue", b), Event("pocket", b, pocket=ML))), "accepted"),
+            (
+                straight,
+                Outcome((Event("hit", "cue", b), Event("pocket", b, pocket=ML))),
+                "accepted",
+            ),
             (straight, Outcome((Event("hit", "cue", b), Event("cushion", b))), "accepted"),
-            (combo, Outcome((Event("cushion", "cue"), Event("hit", "cue", o), Event("hit", o, b),
-                             Event("pocket", b, pocket=ML), Event("hit", "cue", 16 - b if 16 - b != b else 1),
-                             )), "accepted"),
-            (straight, Outcome((Event("hit", "cue", b), Event("pocket", b, pocket=ML), Event("pocket", "cue", pocket=RN)),
-                               frozenset({"г"})), "accepted"),
+            (
+                combo,
+                Outcome(
+                    (
+                        Event("cushion", "cue"),
+                        Event("hit", "cue", o),
+                        Event("hit", o, b),
+                        Event("pocket", b, pocket=ML),
+                        Event("hit", "cue", 16 - b if 16 - b != b else 1),
+                    )
+                ),
+                "accepted",
+            ),
+            (
+                straight,
+                Outcome(
+                    (
+                        Event("hit", "cue", b),
+                        Event("pocket", b, pocket=ML),
+                        Event("pocket", "cue", pocket=RN),
+                    ),
+                    frozenset({"г"}),
+                ),
+                "accepted",
+            ),
             (None, Outcome((Event("cushion", "cue"),)), "none"),
         ]
     return st, cases
@@ -76,10 +100,18 @@ def main() -> None:
 
         judge_only(2000)  # warm-up
         n = 200_000
-        best = {name: max(rate(fn, n) for _ in range(3))
-                for name, fn in (("judge", judge_only), ("judge+apply", judge_apply), ("Match.stroke", match_strokes))}
+        best = {
+            name: max(rate(fn, n) for _ in range(3))
+            for name, fn in (
+                ("judge", judge_only),
+                ("judge+apply", judge_apply),
+                ("Match.stroke", match_strokes),
+            )
+        }
         for name, r in best.items():
-            print(f"{settings.mode:16s} {name:13s} {r:>10,.0f} strokes/s  (best of 3 x {n:,}; bar 50,000/s)")
+            print(
+                f"{settings.mode:16s} {name:13s} {r:>10,.0f} strokes/s  (best of 3 x {n:,}; bar 50,000/s)"
+            )
 
 
 if __name__ == "__main__":

@@ -45,11 +45,17 @@ class Stream:
     """One open scoreboard: reads the event stream, stamps each state's arrival."""
 
     def __init__(self) -> None:
-        self.arrivals: list[tuple[float, int]] = []  # (time, seq), the first one being the initial state
+        self.arrivals: list[
+            tuple[float, int]
+        ] = []  # (time, seq), the first one being the initial state
 
-    async def run(self, host: str, port: int, ready: asyncio.Event, n_ready: list, total: int) -> None:
+    async def run(
+        self, host: str, port: int, ready: asyncio.Event, n_ready: list, total: int
+    ) -> None:
         reader, writer = await asyncio.open_connection(host, port)
-        writer.write(f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        writer.write(
+            f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
         await writer.drain()
         while (await reader.readline()) not in (b"\r\n", b""):
             pass  # the response head
@@ -86,7 +92,9 @@ def sse_latency(srv: Server, clients: int, strokes: int) -> dict:
                 sent.append((time.perf_counter(), kind))
                 srv.post(path, body)
                 deadline = time.monotonic() + 5
-                while any(len(s.arrivals) < n + 2 for s in streams) and time.monotonic() < deadline:
+                while (
+                    any(len(s.arrivals) < n + 2 for s in streams) and time.monotonic() < deadline
+                ):
                     time.sleep(0.0005)
         for t in tasks:
             loop.call_soon_threadsafe(t.cancel)
@@ -178,24 +186,34 @@ def main() -> int:
             r = sse_latency(srv, args.clients, args.strokes)
             for kind in ("stroke", "undo"):
                 xs = r[kind]
-                print(f"{kind} → update at {args.clients} open scoreboards ({len(xs)} deliveries): "
-                      f"p50 {pct(xs, 50):.1f} ms, p95 {pct(xs, 95):.1f} ms, max {max(xs):.1f} ms")
+                print(
+                    f"{kind} → update at {args.clients} open scoreboards ({len(xs)} deliveries): "
+                    f"p50 {pct(xs, 50):.1f} ms, p95 {pct(xs, 95):.1f} ms, max {max(xs):.1f} ms"
+                )
             print(f"deliveries missing: {r['missing']}")
             sizes = page_weight(srv)
-            print(f"scoreboard page weight: {sum(sizes.values())} bytes "
-                  + "(" + ", ".join(f"{k} {v}" for k, v in sizes.items()) + ")")
+            print(
+                f"scoreboard page weight: {sum(sizes.values())} bytes "
+                + "("
+                + ", ".join(f"{k} {v}" for k, v in sizes.items())
+                + ")"
+            )
             if not args.no_browser and Path(CHROMIUM).exists():
                 xs = browser_latency(srv, min(args.strokes, 20))
-                print(f"stroke → score drawn in a Chromium scoreboard page: p50 {pct(xs, 50):.1f} ms, "
-                      f"p95 {pct(xs, 95):.1f} ms, max {max(xs):.1f} ms")
+                print(
+                    f"stroke → score drawn in a Chromium scoreboard page: p50 {pct(xs, 50):.1f} ms, "
+                    f"p95 {pct(xs, 95):.1f} ms, max {max(xs):.1f} ms"
+                )
         finally:
             srv.stop()
         if not args.no_browser and Path(CHROMIUM).exists():
             runs = [first_paint(db) for _ in range(3)]
             total = [t for t, _ in runs]
-            print(f"first paint at 768x1024 from a cold serve start: median {statistics.median(total):.0f} ms, "
-                  f"max {max(total):.0f} ms (of which navigation → paint: "
-                  f"{statistics.median(f for _, f in runs):.0f} ms)")
+            print(
+                f"first paint at 768x1024 from a cold serve start: median {statistics.median(total):.0f} ms, "
+                f"max {max(total):.0f} ms (of which navigation → paint: "
+                f"{statistics.median(f for _, f in runs):.0f} ms)"
+            )
     return 0
 
 

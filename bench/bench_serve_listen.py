@@ -67,7 +67,7 @@ def decided_at(audio: np.ndarray) -> dict[float, int]:
     det = StrikeDetector()
     out = {}
     for k in range(len(audio) // FRAME):
-        for t in det.feed(audio[k * FRAME:(k + 1) * FRAME], k * FRAME / 16000):
+        for t in det.feed(audio[k * FRAME : (k + 1) * FRAME], k * FRAME / 16000):
             out.setdefault(t, k)
     return {t: k for t, k in out.items() if t not in set(det.retracted)}
 
@@ -94,11 +94,13 @@ def sse_strikes(base: str, arrivals: dict, stop: threading.Event) -> None:
                     arrivals.setdefault(ev["t"], time.perf_counter())
 
 
-async def stream(base: str, pin: str, audio: np.ndarray, sent: list, ws_arrivals: dict, closed: list) -> None:
+async def stream(
+    base: str, pin: str, audio: np.ndarray, sent: list, ws_arrivals: dict, closed: list
+) -> None:
     import websockets
 
     url = base.replace("http://", "ws://") + "/api/listen"
-    async with websockets.connect(url, origin=base, max_size=2 ** 20) as ws:
+    async with websockets.connect(url, origin=base, max_size=2**20) as ws:
         await ws.send(json.dumps({"pin": pin, "rate": 16000, "format": "s16le"}))
         assert json.loads(await ws.recv())["type"] == "ready"
 
@@ -121,7 +123,7 @@ async def stream(base: str, pin: str, audio: np.ndarray, sent: list, ws_arrivals
             due = t0 + k * FRAME / 16000
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
             sent.append(time.perf_counter())
-            await ws.send(pcm[k * FRAME:(k + 1) * FRAME].tobytes())
+            await ws.send(pcm[k * FRAME : (k + 1) * FRAME].tobytes())
         await asyncio.sleep(0.5)
         await ws.send('{"type":"stop"}')
         await asyncio.wait_for(task, 5)
@@ -131,7 +133,10 @@ def run(tables: int, seconds: float) -> dict:
     audio = table_audio(seconds)
     want = decided_at(audio)
     tmp = Path(tempfile.mkdtemp(prefix="bench-listen-"))
-    servers = [Server(tmp / f"t{i}.db", "--players", "А", "Б", "--model", str(tmp / "no-model")) for i in range(tables)]
+    servers = [
+        Server(tmp / f"t{i}.db", "--players", "А", "Б", "--model", str(tmp / "no-model"))
+        for i in range(tables)
+    ]
     try:
         stops, threads, sse, wsa, sent, closed = [], [], [], [], [], []
         for s in servers:
@@ -145,8 +150,12 @@ def run(tables: int, seconds: float) -> dict:
         w0 = time.perf_counter()
 
         async def all_tables():
-            await asyncio.gather(*(stream(s.base, s.pin, audio, sent[i], wsa[i], closed[i])
-                                   for i, s in enumerate(servers)))
+            await asyncio.gather(
+                *(
+                    stream(s.base, s.pin, audio, sent[i], wsa[i], closed[i])
+                    for i, s in enumerate(servers)
+                )
+            )
 
         asyncio.run(all_tables())
         wall = time.perf_counter() - w0
@@ -166,9 +175,16 @@ def run(tables: int, seconds: float) -> dict:
                 continue
             lat_sse.append((got[0] - sent[i][k]) * 1000)
             lat_ws.append((gw[0] - sent[i][k]) * 1000)
-    return {"tables": tables, "strikes": len(want) * tables, "missing": missing,
-            "closed": sum(len(c) for c in closed), "sse_ms": lat_sse, "ws_ms": lat_ws,
-            "cpu_share": [c / wall for c in cpu], "wall": wall}
+    return {
+        "tables": tables,
+        "strikes": len(want) * tables,
+        "missing": missing,
+        "closed": sum(len(c) for c in closed),
+        "sse_ms": lat_sse,
+        "ws_ms": lat_ws,
+        "cpu_share": [c / wall for c in cpu],
+        "wall": wall,
+    }
 
 
 def main() -> int:
@@ -178,16 +194,26 @@ def main() -> int:
     a = ap.parse_args()
     for n in a.tables:
         r = run(n, a.seconds)
-        print(f"{n} table(s) listening, {a.seconds:.0f} s of 20 ms frames at real time each "
-              f"(strike detector; no speech model):")
-        for name, xs in (("frame → scoreboard event (/api/events)", r["sse_ms"]),
-                         ("frame → socket strike message", r["ws_ms"])):
-            print(f"  {name}, beyond the detector's decision: p50 {pct(xs, 50):.1f} ms, "
-                  f"p95 {pct(xs, 95):.1f} ms, max {max(xs) if xs else float('nan'):.1f} ms "
-                  f"({len(xs)} strikes; bar p95 ≤ 100 ms)")
-        print(f"  serve CPU per listening table: {statistics.mean(r['cpu_share']) * 100:.1f} % of one core "
-              f"(max {max(r['cpu_share']) * 100:.1f} %)")
-        print(f"  strikes missed: {r['missing']} of {r['strikes']}; sockets closed by the server: {r['closed']}")
+        print(
+            f"{n} table(s) listening, {a.seconds:.0f} s of 20 ms frames at real time each "
+            f"(strike detector; no speech model):"
+        )
+        for name, xs in (
+            ("frame → scoreboard event (/api/events)", r["sse_ms"]),
+            ("frame → socket strike message", r["ws_ms"]),
+        ):
+            print(
+                f"  {name}, beyond the detector's decision: p50 {pct(xs, 50):.1f} ms, "
+                f"p95 {pct(xs, 95):.1f} ms, max {max(xs) if xs else float('nan'):.1f} ms "
+                f"({len(xs)} strikes; bar p95 ≤ 100 ms)"
+            )
+        print(
+            f"  serve CPU per listening table: {statistics.mean(r['cpu_share']) * 100:.1f} % of one core "
+            f"(max {max(r['cpu_share']) * 100:.1f} %)"
+        )
+        print(
+            f"  strikes missed: {r['missing']} of {r['strikes']}; sockets closed by the server: {r['closed']}"
+        )
     return 0
 
 

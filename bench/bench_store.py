@@ -29,8 +29,8 @@ import tracemalloc
 from pathlib import Path
 
 from pyramid_referee.match.session import Session, outcome_from_text
-from pyramid_referee.rules import judge
 from pyramid_referee.match.store import Store
+from pyramid_referee.rules import judge
 
 
 def stroke_lines(session: Session, rnd: random.Random):
@@ -49,7 +49,12 @@ def stroke_lines(session: Session, rnd: random.Random):
             call, outcome = "-", f"биток {b}"
         reading = session.read_call(call)
         _, oc, _ = outcome_from_text(outcome)
-        if judge(session.state, reading.call, oc, session.settings, call_status=reading.status).result is not None:
+        if (
+            judge(
+                session.state, reading.call, oc, session.settings, call_status=reading.status
+            ).result
+            is not None
+        ):
             call, outcome = "-", f"биток {b}"
         yield call, outcome
 
@@ -58,7 +63,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--strokes", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--sample", type=int, default=300, help="strokes timed with fsync (default 300)")
+    ap.add_argument(
+        "--sample", type=int, default=300, help="strokes timed with fsync (default 300)"
+    )
     ap.add_argument("--db", help="keep the database here (default: a temporary directory)")
     args = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
@@ -93,17 +100,26 @@ def main() -> int:
             store.add_stroke(m2, rec)
         raw_s = time.perf_counter() - t0
 
-    print(f"strokes entered, real path (call parsed, outcome notation parsed, judged, committed with "
-          f"synchronous=FULL): {sample / full_s:,.0f} strokes/s ({1000 * full_s / sample:.2f} ms each, {sample} strokes)")
+    print(
+        f"strokes entered, real path (call parsed, outcome notation parsed, judged, committed with "
+        f"synchronous=FULL): {sample / full_s:,.0f} strokes/s ({1000 * full_s / sample:.2f} ms each, {sample} strokes)"
+    )
     if args.strokes > sample:
         n = args.strokes - sample
-        print(f"the same without fsync (synchronous=OFF, building the rest): {n / off_s:,.0f} strokes/s "
-              f"({1000 * off_s / n:.2f} ms each)")
-    print(f"raw store commits (Store.add_stroke alone, synchronous=FULL): {len(records) / raw_s:,.0f} strokes/s "
-          f"({1000 * raw_s / len(records):.2f} ms each)")
+        print(
+            f"the same without fsync (synchronous=OFF, building the rest): {n / off_s:,.0f} strokes/s "
+            f"({1000 * off_s / n:.2f} ms each)"
+        )
+    print(
+        f"raw store commits (Store.add_stroke alone, synchronous=FULL): {len(records) / raw_s:,.0f} strokes/s "
+        f"({1000 * raw_s / len(records):.2f} ms each)"
+    )
     wal = Path(str(db) + "-wal")
-    print(f"database: {db.stat().st_size / 1e6:.1f} MB" + (f" + WAL {wal.stat().st_size / 1e6:.1f} MB" if wal.exists() else "")
-          + f" for {args.strokes + len(records)} strokes")
+    print(
+        f"database: {db.stat().st_size / 1e6:.1f} MB"
+        + (f" + WAL {wal.stat().st_size / 1e6:.1f} MB" if wal.exists() else "")
+        + f" for {args.strokes + len(records)} strokes"
+    )
 
     times, cpus = [], []
     for _ in range(args.runs):
@@ -114,11 +130,15 @@ def main() -> int:
         cpus.append(time.process_time() - c0)
         assert r.mismatches == [], r.mismatches[:3]
         assert r.seq == args.strokes and r.state.to_json() == shown_state
-    print(f"restore {args.strokes} strokes (open, read, replay through Match, compare every verdict and the "
-          f"final state): wall median {statistics.median(times):.3f} s, max {max(times):.3f} s; CPU median "
-          f"{statistics.median(cpus):.3f} s; {args.runs} runs (bar: < 1 s) -> "
-          f"{'under the bar' if statistics.median(times) < 1.0 else 'OVER THE BAR (see the load average)'}")
-    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(
+        f"restore {args.strokes} strokes (open, read, replay through Match, compare every verdict and the "
+        f"final state): wall median {statistics.median(times):.3f} s, max {max(times):.3f} s; CPU median "
+        f"{statistics.median(cpus):.3f} s; {args.runs} runs (bar: < 1 s) -> "
+        f"{'under the bar' if statistics.median(times) < 1.0 else 'OVER THE BAR (see the load average)'}"
+    )
+    print(
+        f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+    )
 
     tracemalloc.start()
     with Store(db) as store:
@@ -126,7 +146,9 @@ def main() -> int:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak Python memory during a restore (tracemalloc): {peak / 1e6:.1f} MB; process max RSS: {rss:.0f} MB")
+    print(
+        f"peak Python memory during a restore (tracemalloc): {peak / 1e6:.1f} MB; process max RSS: {rss:.0f} MB"
+    )
     tmp.cleanup()
     return 0
 

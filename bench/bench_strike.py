@@ -105,17 +105,36 @@ def live(seconds: float, block_ms: float) -> None:
         os.chmod(run, 0o700)
         env.update(XDG_RUNTIME_DIR=run, HOME=run)
         daemon = subprocess.Popen(
-            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-             "-L", "module-native-protocol-unix", "-L", "module-null-sink sink_name=bench rate=16000 channels=1"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "pulseaudio",
+                "-n",
+                "--daemonize=no",
+                "--exit-idle-time=-1",
+                "--use-pid-file=no",
+                "-L",
+                "module-native-protocol-unix",
+                "-L",
+                "module-null-sink sink_name=bench rate=16000 channels=1",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(50):
             if subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0:
                 break
             time.sleep(0.2)
-        subprocess.run(["pactl", "set-default-source", "bench.monitor"], env=env, capture_output=True)
+        subprocess.run(
+            ["pactl", "set-default-source", "bench.monitor"], env=env, capture_output=True
+        )
     try:
-        proc = subprocess.run([sys.executable, "-c", LIVE, str(seconds), str(block_ms)], env=env,
-                              capture_output=True, text=True, timeout=seconds * 3 + 60)
+        proc = subprocess.run(
+            [sys.executable, "-c", LIVE, str(seconds), str(block_ms)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=seconds * 3 + 60,
+        )
         print(proc.stdout.strip() or f"live: failed: {proc.stderr.strip()[-300:]}")
     finally:
         if daemon is not None:
@@ -128,7 +147,7 @@ def live(seconds: float, block_ms: float) -> None:
 # ----------------------------------------------------------------------------------------------
 # Conditions, folds, the detector of a fold
 
-QUICK_CALIBRATED = ("20 dB", "5 dB")   # the quick run calibrates these only
+QUICK_CALIBRATED = ("20 dB", "5 dB")  # the quick run calibrates these only
 PROFILES = ("none", "3 strikes", "5 strikes")
 
 
@@ -147,8 +166,12 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
     import fit_sound_model
 
     h = hashlib.sha256()
-    for p in (fit_sound_model.FEATURES_CSV, Path(fit_sound_model.__file__), ROOT / "voice" / "sound_class.py",
-              ROOT / "voice" / "onsets.py"):
+    for p in (
+        fit_sound_model.FEATURES_CSV,
+        Path(fit_sound_model.__file__),
+        ROOT / "voice" / "sound_class.py",
+        ROOT / "voice" / "onsets.py",
+    ):
         if Path(p).exists():
             h.update(Path(p).read_bytes())
     h.update(repr(sorted(excluded)).encode())
@@ -168,25 +191,42 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
     return {"model": first, "long_model": second}
 
 
-def make_profile(n: int, rng, bank, fold: dict, cond: tuple, reverb: bool, voices, gain: float, kw: dict):
+def make_profile(
+    n: int, rng, bank, fold: dict, cond: tuple, reverb: bool, voices, gain: float, kw: dict
+):
     """A table profile from ``n`` strikes and 4 ball clacks of the fold's source in the condition's
     room and noise (``voice/calibrate.py`` as it is), or None when calibration refuses."""
     import table_mix as tm
+
     from pyramid_referee.voice.calibrate import calibrate
 
     snr, noise, _, _ = cond
-    strikes, clacks = tm.calibration_audio(rng, bank, fold["repos"], n, snr_db=snr, noise=noise,
-                                           reverb=reverb, voices=voices, gain=gain)
+    strikes, clacks = tm.calibration_audio(
+        rng,
+        bank,
+        fold["repos"],
+        n,
+        snr_db=snr,
+        noise=noise,
+        reverb=reverb,
+        voices=voices,
+        gain=gain,
+    )
     try:
-        prof, _, _ = calibrate(strikes.astype(np.float32), None if clacks is None else clacks.astype(np.float32),
-                               strikes_asked=n, model=kw.get("model"))
+        prof, _, _ = calibrate(
+            strikes.astype(np.float32),
+            None if clacks is None else clacks.astype(np.float32),
+            strikes_asked=n,
+            model=kw.get("model"),
+        )
         return prof
-    except Exception as e:   # calibration may refuse (too few strikes heard): counted as no profile
+    except Exception as e:  # calibration may refuse (too few strikes heard): counted as no profile
         return e
 
 
 # ----------------------------------------------------------------------------------------------
 # Tables
+
 
 def pct(a, q):
     return float(np.percentile(a, q)) if len(a) else float("nan")
@@ -197,21 +237,25 @@ def frac(a: int, b: int) -> str:
 
 
 def cond_table(by_cond: dict, profile: str = "none") -> list[str]:
-    rows = ["| condition | strokes | **calls decided right** | strike recall | candidate recall | "
-            "false /100 strokes: in call | call→strike | cascade | no call | call w/o stroke kept | "
-            "latency p50 / p95 (ms) |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| condition | strokes | **calls decided right** | strike recall | candidate recall | "
+        "false /100 strokes: in call | call→strike | cascade | no call | call w/o stroke kept | "
+        "latency p50 / p95 (ms) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for name in list(CONDITIONS) + ["all"]:
         o = by_cond.get((name, profile))
         if o is None:
             continue
         lat = np.array(o.latency) * 1000
         cand = f"{o.rate('candidates'):.3f}" if o.candidates_known else "–"
-        rows.append(f"| {name} | {o.strokes} | **{frac(o.decided_right, o.strokes)}** | {o.rate('found'):.3f} | "
-                    f"{cand} | {o.per100('in_call'):.1f} | {o.per100('call_to_strike'):.1f} | "
-                    f"{o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} | "
-                    f"{frac(o.stray_kept, o.stray_calls) if o.stray_calls else '–'} | "
-                    f"{pct(lat, 50):.0f} / {pct(lat, 95):.0f} |")
+        rows.append(
+            f"| {name} | {o.strokes} | **{frac(o.decided_right, o.strokes)}** | {o.rate('found'):.3f} | "
+            f"{cand} | {o.per100('in_call'):.1f} | {o.per100('call_to_strike'):.1f} | "
+            f"{o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} | "
+            f"{frac(o.stray_kept, o.stray_calls) if o.stray_calls else '–'} | "
+            f"{pct(lat, 50):.0f} / {pct(lat, 95):.0f} |"
+        )
     return rows
 
 
@@ -221,13 +265,23 @@ def calib_table(by_cond: dict) -> list[str]:
     import strike_eval as ev
 
     have = [p for p in PROFILES if any(k[1] == p for k in by_cond)]
-    rows = ["| condition | " + " | ".join(f"decided right, {'no profile' if p == 'none' else p + ' profile'}"
-                                          for p in have) + " |",
-            "|---|" + "---:|" * len(have)]
+    rows = [
+        "| condition | "
+        + " | ".join(
+            f"decided right, {'no profile' if p == 'none' else p + ' profile'}" for p in have
+        )
+        + " |",
+        "|---|" + "---:|" * len(have),
+    ]
     both = [c for c in CONDITIONS if all((c, p) in by_cond for p in have)]
     for name in both:
-        rows.append(f"| {name} | " + " | ".join(frac(by_cond[(name, p)].decided_right, by_cond[(name, p)].strokes)
-                                                for p in have) + " |")
+        rows.append(
+            f"| {name} | "
+            + " | ".join(
+                frac(by_cond[(name, p)].decided_right, by_cond[(name, p)].strokes) for p in have
+            )
+            + " |"
+        )
     if len(both) > 1:
         cells = []
         for p in have:
@@ -235,16 +289,26 @@ def calib_table(by_cond: dict) -> list[str]:
             for c in both:
                 tot.add(by_cond[(c, p)])
             cells.append(frac(tot.decided_right, tot.strokes))
-        rows.append(f"| all of these | " + " | ".join(cells) + " |")
+        rows.append("| all of these | " + " | ".join(cells) + " |")
     return rows
 
 
 def source_table(by_source: dict, fold_list: list[dict]) -> list[str]:
-    short = {"clean": "clean", "20 dB": "20 dB", "10 dB": "10 dB", "5 dB": "5 dB", "reverb": "reverb",
-             "talk over the stroke": "talk over", "next call while balls roll": "call while rolling",
-             "call with no stroke": "call w/o stroke", "strike 1 s after the call": "1 s after"}
-    rows = ["| held-out source (voice, noise) | " + " | ".join(short.values()) + " | all |",
-            "|---|" + "---:|" * (len(short) + 1)]
+    short = {
+        "clean": "clean",
+        "20 dB": "20 dB",
+        "10 dB": "10 dB",
+        "5 dB": "5 dB",
+        "reverb": "reverb",
+        "talk over the stroke": "talk over",
+        "next call while balls roll": "call while rolling",
+        "call with no stroke": "call w/o stroke",
+        "strike 1 s after the call": "1 s after",
+    }
+    rows = [
+        "| held-out source (voice, noise) | " + " | ".join(short.values()) + " | all |",
+        "|---|" + "---:|" * (len(short) + 1),
+    ]
     for f in fold_list:
         per = by_source.get(f["name"])
         if not per:
@@ -258,25 +322,55 @@ def source_table(by_source: dict, fold_list: list[dict]) -> list[str]:
 
 # ----------------------------------------------------------------------------------------------
 
+
 def main(argv=None) -> int:
     import strike_eval as ev
     import table_mix as tm
+
     from pyramid_referee.voice.strike import StrikeDetector
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true",
-                    help=f"the tuning loop: held-out sources {', '.join(QUICK_SOURCES)}, 1 session per condition")
-    ap.add_argument("--sessions", type=int, default=None, help="sessions per source and condition (default 2; quick 1)")
-    ap.add_argument("--strokes", type=int, default=None, help="strokes per session (default 5; quick 4)")
-    ap.add_argument("--sources", nargs="*", default=None, help="held-out recording sources (default: every one)")
-    ap.add_argument("--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}")
-    ap.add_argument("--no-calibration", action="store_true", help="skip the 3- and 5-strike profile columns")
-    ap.add_argument("--no-refit", action="store_true", help="use the shipped model (NOT held out: it saw every source)")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"the tuning loop: held-out sources {', '.join(QUICK_SOURCES)}, 1 session per condition",
+    )
+    ap.add_argument(
+        "--sessions",
+        type=int,
+        default=None,
+        help="sessions per source and condition (default 2; quick 1)",
+    )
+    ap.add_argument(
+        "--strokes", type=int, default=None, help="strokes per session (default 5; quick 4)"
+    )
+    ap.add_argument(
+        "--sources",
+        nargs="*",
+        default=None,
+        help="held-out recording sources (default: every one)",
+    )
+    ap.add_argument(
+        "--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}"
+    )
+    ap.add_argument(
+        "--no-calibration", action="store_true", help="skip the 3- and 5-strike profile columns"
+    )
+    ap.add_argument(
+        "--no-refit",
+        action="store_true",
+        help="use the shipped model (NOT held out: it saw every source)",
+    )
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--wrong", action="store_true", help="list every stroke not decided right")
     ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
-    ap.add_argument("--live", type=float, default=0.0, metavar="SECONDS",
-                    help="also measure the live microphone path's CPU for this long (0: skip)")
+    ap.add_argument(
+        "--live",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="also measure the live microphone path's CPU for this long (0: skip)",
+    )
     args = ap.parse_args(argv)
 
     inputs = load_inputs()
@@ -288,7 +382,10 @@ def main(argv=None) -> int:
     wanted = args.sources or (list(QUICK_SOURCES) if args.quick else names)
     unknown = sorted(set(wanted) - set(names))
     if unknown:
-        print(f"unknown held-out source(s) {unknown}; sources with a usable strike: {names}", file=sys.stderr)
+        print(
+            f"unknown held-out source(s) {unknown}; sources with a usable strike: {names}",
+            file=sys.stderr,
+        )
         return 2
     conds = args.conditions or list(CONDITIONS)
     bad = sorted(set(conds) - set(CONDITIONS))
@@ -310,12 +407,16 @@ def main(argv=None) -> int:
     for fold in fold_list:
         excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
         kw = fold_detector(frozenset(excluded), refit=not args.no_refit)
-        voices = tm.Voices.mixed(speech, None if fold["speech"] is None else {fold["speech"]},
-                                 None if fold["noise"] is None else {fold["noise"]})
+        voices = tm.Voices.mixed(
+            speech,
+            None if fold["speech"] is None else {fold["speech"]},
+            None if fold["noise"] is None else {fold["noise"]},
+        )
         per = by_source.setdefault(fold["name"], {})
         fi = names.index(fold["name"])
-        for cname, k, reverb, x, truth in ev.fold_sessions(bank, speech, fold, fi, conds, sessions,
-                                                           args.strokes, args.seed):
+        for cname, k, reverb, x, truth in ev.fold_sessions(
+            bank, speech, fold, fi, conds, sessions, args.strokes, args.seed
+        ):
             snr, noise, rv, extra = CONDITIONS[cname]
             if speech is None and noise == "cafe":
                 noise = "babble"
@@ -326,20 +427,36 @@ def main(argv=None) -> int:
                 prof = None
                 if pname != "none":
                     n = int(pname.split()[0])
-                    rng = np.random.default_rng([args.seed, fi, list(CONDITIONS).index(cname), k, n])
-                    prof = make_profile(n, rng, bank, fold, (snr, noise, rv, extra), reverb, voices,
-                                        truth["gain"], kw)
+                    rng = np.random.default_rng(
+                        [args.seed, fi, list(CONDITIONS).index(cname), k, n]
+                    )
+                    prof = make_profile(
+                        n,
+                        rng,
+                        bank,
+                        fold,
+                        (snr, noise, rv, extra),
+                        reverb,
+                        voices,
+                        truth["gain"],
+                        kw,
+                    )
                     if isinstance(prof, Exception):
                         refused[pname] += 1
                         prof = None
-                o = ev.judge(x, truth, lambda: StrikeDetector(profile=prof, **kw), tag=tag)
+                o = ev.judge(
+                    x, truth, lambda prof=prof, kw=kw: StrikeDetector(profile=prof, **kw), tag=tag
+                )
                 for key in ((cname, pname), ("all", pname)):
                     by_cond.setdefault(key, ev.Outcome()).add(o)
                 if pname == "none":
                     per.setdefault(cname, ev.Outcome()).add(o)
                     per.setdefault("all", ev.Outcome()).add(o)
-        print(f"  held out {fold['name']} (voice {fold['speech']}, noise {fold['noise']}): done "
-              f"({time.perf_counter() - t_start:.0f} s)", file=sys.stderr)
+        print(
+            f"  held out {fold['name']} (voice {fold['speech']}, noise {fold['noise']}): done "
+            f"({time.perf_counter() - t_start:.0f} s)",
+            file=sys.stderr,
+        )
 
     total = by_cond.get(("all", "none"), ev.Outcome())
     elapsed = time.perf_counter() - t_start
@@ -347,21 +464,35 @@ def main(argv=None) -> int:
     err = np.array(total.onset_err) * 1000
     mode = "quick" if args.quick else "full"
     print(f"\n## Strike detector: calls decided right ({mode} run, leave-one-source-out)\n")
-    print(f"{len(fold_list)} held-out recording sources, {sessions} session(s) of {args.strokes} strokes per "
-          f"source and condition, {total.audio_s / 60:.1f} min of audio, {total.strokes} strokes; "
-          f"{'the shipped model (NOT held out)' if args.no_refit else 'the sound model refitted without each fold'}.\n")
-    print(f"- **Calls decided right: {frac(total.decided_right, total.strokes)}** (no profile, all conditions)")
-    print(f"- strike recall {total.rate('found'):.3f}; candidate stage recall "
-          + (f"{total.rate('candidates'):.3f}" if total.candidates_known else "not observable"))
-    print("- false strikes per 100 strokes: " + "; ".join(f"{ev.WHERE_TEXT[w]} {total.per100(w):.1f}"
-                                                         for w in ev.WHERE))
-    print(f"- false strikes by the nearest placed sound: {dict(sorted(total.false_kind.items())) or '-'}")
+    print(
+        f"{len(fold_list)} held-out recording sources, {sessions} session(s) of {args.strokes} strokes per "
+        f"source and condition, {total.audio_s / 60:.1f} min of audio, {total.strokes} strokes; "
+        f"{'the shipped model (NOT held out)' if args.no_refit else 'the sound model refitted without each fold'}.\n"
+    )
+    print(
+        f"- **Calls decided right: {frac(total.decided_right, total.strokes)}** (no profile, all conditions)"
+    )
+    print(
+        f"- strike recall {total.rate('found'):.3f}; candidate stage recall "
+        + (f"{total.rate('candidates'):.3f}" if total.candidates_known else "not observable")
+    )
+    print(
+        "- false strikes per 100 strokes: "
+        + "; ".join(f"{ev.WHERE_TEXT[w]} {total.per100(w):.1f}" for w in ev.WHERE)
+    )
+    print(
+        f"- false strikes by the nearest placed sound: {dict(sorted(total.false_kind.items())) or '-'}"
+    )
     lat1 = np.array(total.first_latency) * 1000
-    print(f"- decision latency (final decision − true onset, 10 ms blocks): p50 {pct(lat, 50):.0f} ms, "
-          f"p95 {pct(lat, 95):.0f} ms, max {lat.max() if len(lat) else float('nan'):.0f} ms "
-          f"(first report, maybe provisional: p50 {pct(lat1, 50):.0f} ms, p95 {pct(lat1, 95):.0f} ms); "
-          f"onset error median {pct(err, 50):+.1f} ms, max |err| {np.abs(err).max() if len(err) else float('nan'):.1f} ms")
-    print(f"- CPU, detector alone: {100 * total.cpu_s / total.audio_s if total.audio_s else float('nan'):.2f} % of one core")
+    print(
+        f"- decision latency (final decision − true onset, 10 ms blocks): p50 {pct(lat, 50):.0f} ms, "
+        f"p95 {pct(lat, 95):.0f} ms, max {lat.max() if len(lat) else float('nan'):.0f} ms "
+        f"(first report, maybe provisional: p50 {pct(lat1, 50):.0f} ms, p95 {pct(lat1, 95):.0f} ms); "
+        f"onset error median {pct(err, 50):+.1f} ms, max |err| {np.abs(err).max() if len(err) else float('nan'):.1f} ms"
+    )
+    print(
+        f"- CPU, detector alone: {100 * total.cpu_s / total.audio_s if total.audio_s else float('nan'):.2f} % of one core"
+    )
     if any(refused.values()):
         print(f"- calibration refused (run without a profile): {refused}")
     print("\n### By condition (no profile)\n")
@@ -379,15 +510,30 @@ def main(argv=None) -> int:
                 for w in o.wrong:
                     print("  ", w)
     if args.json:
-        out = {"mode": mode, "seconds": round(elapsed, 1), "folds": [{**f, "repos": sorted(f["repos"])} for f in fold_list],
-               "results": {f"{c} | {p}": {"strokes": o.strokes, "decided_right": o.decided_right, "found": o.found,
-                                           "candidates": o.candidates if o.candidates_known else None,
-                                           "false_where": o.false_where, "false_kind": o.false_kind,
-                                           "stray_calls": o.stray_calls, "stray_kept": o.stray_kept,
-                                           "latency_p50": pct(o.latency, 50), "latency_p95": pct(o.latency, 95),
-                                           "cpu": o.cpu_s / o.audio_s if o.audio_s else None}
-                           for (c, p), o in by_cond.items()}}
-        Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        out = {
+            "mode": mode,
+            "seconds": round(elapsed, 1),
+            "folds": [{**f, "repos": sorted(f["repos"])} for f in fold_list],
+            "results": {
+                f"{c} | {p}": {
+                    "strokes": o.strokes,
+                    "decided_right": o.decided_right,
+                    "found": o.found,
+                    "candidates": o.candidates if o.candidates_known else None,
+                    "false_where": o.false_where,
+                    "false_kind": o.false_kind,
+                    "stray_calls": o.stray_calls,
+                    "stray_kept": o.stray_kept,
+                    "latency_p50": pct(o.latency, 50),
+                    "latency_p95": pct(o.latency, 95),
+                    "cpu": o.cpu_s / o.audio_s if o.audio_s else None,
+                }
+                for (c, p), o in by_cond.items()
+            },
+        }
+        Path(args.json).write_text(
+            json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     if args.live > 0:
         print()
         live(args.live, 10.0)

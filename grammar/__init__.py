@@ -17,8 +17,7 @@
 from .call import Call, CallFormatError, Pocket
 from .errors import GrammarError
 from .explain import Explanation, explain
-from .lexicon import MAX_CHARS, MAX_WORDS, is_call_word, tag_words
-from .lexicon import vocabulary as _vocabulary
+from .lexicon import MAX_CHARS, MAX_WORDS, is_call_word, tag_words, vocabulary as _vocabulary
 from .parser import MODES, parse, parse_with_corrections
 from .refusal import CODES, Refusal
 from .render import render
@@ -39,6 +38,20 @@ def mentions_call(text: str) -> bool:
 
 
 __all__ = [
-    "CODES", "Call", "CallFormatError", "Explanation", "GrammarError", "MAX_CHARS", "MAX_WORDS", "MODES",
-    "Pocket", "Refusal", "explain", "mentions_call", "parse", "parse_with_corrections", "render", "vocabulary",
+    "CODES",
+    "Call",
+    "CallFormatError",
+    "Explanation",
+    "GrammarError",
+    "MAX_CHARS",
+    "MAX_WORDS",
+    "MODES",
+    "Pocket",
+    "Refusal",
+    "explain",
+    "mentions_call",
+    "parse",
+    "parse_with_corrections",
+    "render",
+    "vocabulary",
 ]

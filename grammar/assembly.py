@@ -66,7 +66,7 @@ def _decode_pocket(item: Item, text: str, precision: str = "side_for_corners") -
     Pocket has no unknown kind). A refusal's hint offers only pockets that keep
     every word said: it never asks for what was said."""
     parts = item.value
-    word = text[item.start:item.end]
+    word = text[item.start : item.end]
     kinds = {_POCKET_WORD_KINDS[p[0]] for p in parts if p[0] in _POCKET_WORD_KINDS}
     sides = {p[1] for p in parts if p[0] == "SIDE"}
     ends = {p[1] for p in parts if p[0] == "END"}
@@ -79,27 +79,41 @@ def _decode_pocket(item: Item, text: str, precision: str = "side_for_corners") -
     if got == "middle_end":  # offer the middle pocket and the corner, each keeping the side said
         sides_said = sorted(sides) or ["left", "right"]
         end = next(iter(ends))
-        options = [Pocket("middle", s) for s in sides_said] + [Pocket("corner", s, end) for s in sides_said]
-        return Refusal("contradiction", span, "middle_end", {"word": word, **_pocket_options(options)})
+        options = [Pocket("middle", s) for s in sides_said] + [
+            Pocket("corner", s, end) for s in sides_said
+        ]
+        return Refusal(
+            "contradiction", span, "middle_end", {"word": word, **_pocket_options(options)}
+        )
     if got == "nothing":
         if all(p[0] == "V" for p in parts):
             return Refusal("incomplete", span, "v_without_pocket", {"word": word})
         options = [Pocket("corner", "left"), Pocket("corner", "right"), Pocket("middle")]
         if precision == "any":
             options = [Pocket("corner"), Pocket("middle")]
-        return Refusal("pocket_not_definite", span, "no_kind", {"word": word, **_pocket_options(options)})
+        return Refusal(
+            "pocket_not_definite", span, "no_kind", {"word": word, **_pocket_options(options)}
+        )
     if got == "side_only":  # «в левую лузу»: the left corner or the left middle pocket?
         side = next(iter(sides))
-        return Refusal("pocket_not_definite", span, "side_only",
-                       {"word": word, **_pocket_options([Pocket("corner", side), Pocket("middle", side)])})
+        return Refusal(
+            "pocket_not_definite",
+            span,
+            "side_only",
+            {"word": word, **_pocket_options([Pocket("corner", side), Pocket("middle", side)])},
+        )
     assert isinstance(got, Pocket)  # every other word of pocket_from_words is answered above
     if got.kind == "corner" and got.side is None and precision != "any":
         options = [Pocket("corner", s, got.end) for s in ("left", "right")]
-        return Refusal("pocket_not_definite", span, "", {"word": word, **_pocket_options(options)})  # Q2
+        return Refusal(
+            "pocket_not_definite", span, "", {"word": word, **_pocket_options(options)}
+        )  # Q2
     return got
 
 
-def _obj_among_pocket_words(items: list[Any], another_ball: bool) -> tuple[Item, list[Item]] | None:
+def _obj_among_pocket_words(
+    items: list[Any], another_ball: bool
+) -> tuple[Item, list[Item]] | None:
     """(the «чужой» item, the pocket items beside it) when «чужой» / «прицельный» stands
     among the pocket's words: right after a lone «в», between two pocket phrases, or
     beside a pocket while another ball is the called one. Else None. Said beside the
@@ -130,8 +144,9 @@ class _Example:
 
     __slots__ = ("ball", "pocket", "n", "bank", "plain")
 
-    def __init__(self, ball: object, pocket: object, n: int = 0, bank: bool = False,
-                 plain: bool = False) -> None:
+    def __init__(
+        self, ball: object, pocket: object, n: int = 0, bank: bool = False, plain: bool = False
+    ) -> None:
         self.ball, self.pocket, self.n, self.bank = ball, pocket, n, bank
         self.plain = plain  # ball and pocket (C7): the call without a way
 
@@ -179,8 +194,13 @@ def _example(ball: object, pocket: object) -> _Example:
     return _Example(ball, pocket)
 
 
-def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] | None,
-             precision: str = "side_for_corners") -> Call | Refusal | set[Any]:
+def assemble(
+    items: list[Any],
+    text: str,
+    mode: str,
+    balls_left: frozenset[int] | None,
+    precision: str = "side_for_corners",
+) -> Call | Refusal | set[Any]:
     """One call from its phrases, the first reason it cannot be accepted, or a set
     of calls when the order of its steps can be read more than one way.
 
@@ -208,9 +228,16 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
                     other = items[j + 1]  # «от борта битком тройку»
                 else:
                     continue
-                return Refusal("ambiguous", _span(item, other), "whose_contact",
-                               {"word": text[other.start:other.end], "contact": text[item.start:item.end],
-                                "example": _Example(None, None, bank=True)})
+                return Refusal(
+                    "ambiguous",
+                    _span(item, other),
+                    "whose_contact",
+                    {
+                        "word": text[other.start : other.end],
+                        "contact": text[item.start : item.end],
+                        "example": _Example(None, None, bank=True),
+                    },
+                )
         said = items
         items = [i for i in items if i.kind not in ("cue", "stroke")]
         if not items:
@@ -219,9 +246,12 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
         # «тройку от борта слева в угол»: the left cushion, or the left corner? (C9; in
         # ball and pocket too: the way is not judged, but the pocket is)
         item, prev = items[k], items[k - 1]
-        if (item.kind == "pocket" and prev.kind in ("cushion", "shot")
-                and text[item.start:item.end].lower().startswith(("слева", "справа"))):
-            side = text[item.start:item.end].split()[0]
+        if (
+            item.kind == "pocket"
+            and prev.kind in ("cushion", "shot")
+            and text[item.start : item.end].lower().startswith(("слева", "справа"))
+        ):
+            side = text[item.start : item.end].split()[0]
             parts = list(item.value)
             parts.remove(next(p for p in parts if p[0] == "SIDE"))  # the pocket without «слева»
             pocket = _decode_pocket(item._replace(value=tuple(parts)), text, "any")
@@ -230,8 +260,16 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
                 pocket = Pocket("corner", said)
             elif pocket.side is None:  # «слева в середину»: the side said, with the pocket
                 pocket = Pocket(pocket.kind, said, pocket.end)
-            return Refusal("ambiguous", (prev.start, item.end), "side_or_cushion",
-                           {"word": side, "contact": text[prev.start:prev.end], "example": render_pocket_of(pocket)})
+            return Refusal(
+                "ambiguous",
+                (prev.start, item.end),
+                "side_or_cushion",
+                {
+                    "word": side,
+                    "contact": text[prev.start : prev.end],
+                    "example": render_pocket_of(pocket),
+                },
+            )
     if mode == "ball_and_pocket":
         # C7: the way is not part of the call. Its words were read (explain shows them
         # as not judged), but nothing in them, clear or not, can refuse the call.
@@ -243,7 +281,9 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
     if isinstance(items, Refusal):
         if mode == "clean":
             return items
-        items = [i._replace(kind="cushion") if i.kind == "shot" else i for i in original]  # C7: not binding
+        items = [
+            i._replace(kind="cushion") if i.kind == "shot" else i for i in original
+        ]  # C7: not binding
     called = [i for i in items if i.kind in ("called", "obj")]
     pockets = [i for i in items if i.kind == "pocket"]
     misplaced = _obj_among_pocket_words(items, len(called) > 1)
@@ -251,11 +291,20 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
         # «в чужой угол», «в правый чужой угол», «тройку в правый угол чужой»: «чужой» is
         # the object ball (C5) everywhere, never a pocket's end; one refusal in every order
         obj, around = misplaced
-        return Refusal("incomplete", _span(obj, *around), "obj_as_pocket",
-                       {"word": text[obj.start:obj.end], **obj_pocket_options([part for p in around for part in p.value])})
+        return Refusal(
+            "incomplete",
+            _span(obj, *around),
+            "obj_as_pocket",
+            {
+                "word": text[obj.start : obj.end],
+                **obj_pocket_options([part for p in around for part in p.value]),
+            },
+        )
     for p in pockets:  # a lone «в»: the pocket was never said
         if all(part[0] == "V" for part in p.value):
-            return Refusal("incomplete", (p.start, p.end), "v_without_pocket", {"word": text[p.start:p.end]})
+            return Refusal(
+                "incomplete", (p.start, p.end), "v_without_pocket", {"word": text[p.start : p.end]}
+            )
     whole = _span(*items)
     # The same ball or pocket said twice in a row («тройку, тройку чисто…») is one;
     # any other second ball or pocket in one call is a contradiction (C9).
@@ -266,9 +315,16 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
             break
     if other is not None:
         a = called[0]
-        return Refusal("contradiction", _span(a, other), "two_balls",
-                       {"first": text[a.start:a.end], "second": text[other.start:other.end],
-                        "example": _example(a.value, None)})
+        return Refusal(
+            "contradiction",
+            _span(a, other),
+            "two_balls",
+            {
+                "first": text[a.start : a.end],
+                "second": text[other.start : other.end],
+                "example": _example(a.value, None),
+            },
+        )
     ball_item = called[0] if called else None
     ball = ball_item.value if ball_item else None
     pocket = None
@@ -283,32 +339,56 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
             pockets = [joined]
     if pockets:
         decoded = [_decode_pocket(p, text, precision) for p in pockets]
-        if len(pockets) > 1 and (any(isinstance(d, Refusal) for d in decoded) or len(set(decoded)) > 1
-                                 or not all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:]))):
-            return Refusal("contradiction", _span(pockets[0], pockets[1]), "two_pockets",
-                           {"example": _example(ball, None)})
+        if len(pockets) > 1 and (
+            any(isinstance(d, Refusal) for d in decoded)
+            or len(set(decoded)) > 1
+            or not all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:]))
+        ):
+            return Refusal(
+                "contradiction",
+                _span(pockets[0], pockets[1]),
+                "two_pockets",
+                {"example": _example(ball, None)},
+            )
         pocket = decoded[0]
         if isinstance(pocket, Refusal):
             return pocket
     if ball is None:
         if cues and ball_item is None:  # «биток чисто в угол»: the cue ball is never called
-            return Refusal("no_ball", _span(*cues, *items), "cue", {"word": text[cues[0].start:cues[0].end],
-                                                     "example": _example(None, pocket)})
+            return Refusal(
+                "no_ball",
+                _span(*cues, *items),
+                "cue",
+                {"word": text[cues[0].start : cues[0].end], "example": _example(None, pocket)},
+            )
         # C5: with one object ball left its number need not be named.
         if not (balls_left is not None and len(balls_left) == 1):
             if ball_item is not None:  # «чужой» without one ball left
-                return Refusal("no_ball", whole, "obj",
-                               {"word": text[ball_item.start:ball_item.end], "example": _example(None, pocket)})
+                return Refusal(
+                    "no_ball",
+                    whole,
+                    "obj",
+                    {
+                        "word": text[ball_item.start : ball_item.end],
+                        "example": _example(None, pocket),
+                    },
+                )
             return Refusal("no_ball", whole, "", {"example": _example(None, pocket)})
     if pocket is None:
         return Refusal("no_pocket", whole, "", {"example": _example(ball, None)})
 
-    named = [i for i in items if i.kind in ("called", "kiss", "carom", "driver") and i.value is not None]
+    named = [
+        i for i in items if i.kind in ("called", "kiss", "carom", "driver") and i.value is not None
+    ]
     if balls_left is not None:
         for i in named:
             if i.value not in balls_left:
-                return Refusal("ball_not_on_table", (i.start, i.end), "",
-                               {"ball": i.value, "on_table": ", ".join(map(str, sorted(balls_left))) or "—"})
+                return Refusal(
+                    "ball_not_on_table",
+                    (i.start, i.end),
+                    "",
+                    {"ball": i.value, "on_table": ", ".join(map(str, sorted(balls_left))) or "—"},
+                )
 
     # Counted groups («тремя шарами пятым, девятым и вторым»): the driving balls
     # right after the count, or, if none follow, right before it (C2).
@@ -326,14 +406,26 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
                 if items[j].kind != "driver":
                     break
                 group.append(items[j])
-        word = text[item.start:item.end]
+        word = text[item.start : item.end]
         if not group:
-            return Refusal("incomplete", (item.start, item.end), "count_without_balls",
-                           {"word": word, "example": _example_combo(ball, pocket, item.value or 2)})
+            return Refusal(
+                "incomplete",
+                (item.start, item.end),
+                "count_without_balls",
+                {"word": word, "example": _example_combo(ball, pocket, item.value or 2)},
+            )
         if item.value is not None and item.value != len(group):
-            return Refusal("count_mismatch", _span(item, *group), "",
-                           {"word": word, "count": item.value, "named": len(group),
-                            "example": _example_combo(ball, pocket, len(group))})
+            return Refusal(
+                "count_mismatch",
+                _span(item, *group),
+                "",
+                {
+                    "word": word,
+                    "count": item.value,
+                    "named": len(group),
+                    "example": _example_combo(ball, pocket, len(group)),
+                },
+            )
 
     abricole = any(i.kind == "abricole" for i in items)
     caroms = [i for i in items if i.kind == "carom"]
@@ -347,19 +439,34 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
     itself = ball if ball is not None else next(iter(balls_left)) if balls_left else None
     for i in caroms + drivers + [i for i in own if i.kind == "kiss"]:
         if itself is not None and i.value == itself:
-            return Refusal("contradiction", _span(i, ball_item or i), "self",
-                           {"ball": itself, "example": _example(itself, pocket)})
+            return Refusal(
+                "contradiction",
+                _span(i, ball_item or i),
+                "self",
+                {"ball": itself, "example": _example(itself, pocket)},
+            )
     for group in (caroms, drivers, [i for i in own if i.kind == "kiss"]):
         seen = set()
         for i in group:
             if i.value in seen:
-                return Refusal("contradiction", (i.start, i.end), "repeated",
-                               {"ball": i.value, "example": _example(ball, pocket)})
+                return Refusal(
+                    "contradiction",
+                    (i.start, i.end),
+                    "repeated",
+                    {"ball": i.value, "example": _example(ball, pocket)},
+                )
             seen.add(i.value)
     if clean and own:
-        return Refusal("contradiction", _span(clean[0], own[0]), "clean_and_contact",
-                       {"word": text[clean[0].start:clean[0].end], "contact": text[own[0].start:own[0].end],
-                        "example": _example(ball, pocket)})
+        return Refusal(
+            "contradiction",
+            _span(clean[0], own[0]),
+            "clean_and_contact",
+            {
+                "word": text[clean[0].start : clean[0].end],
+                "contact": text[own[0].start : own[0].end],
+                "example": _example(ball, pocket),
+            },
+        )
 
     named_way = abricole or caroms or drivers or own or clean
     if not named_way:
@@ -373,17 +480,27 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
         return unclear
     if unclear is not None:
         contact, neighbour = unclear
-        return Refusal("ambiguous", _span(neighbour, contact), "whose_contact",
-                       {"word": text[contact.start:contact.end], "contact": text[neighbour.start:neighbour.end],
-                        "example": _Example(ball, pocket, bank=True)})
+        return Refusal(
+            "ambiguous",
+            _span(neighbour, contact),
+            "whose_contact",
+            {
+                "word": text[contact.start : contact.end],
+                "contact": text[neighbour.start : neighbour.end],
+                "example": _Example(ball, pocket, bank=True),
+            },
+        )
 
     # Each kind of step (caroms, driving balls, the called ball's own contacts) is
     # said as one stretch, in the order it happens. Split into stretches with other
     # words between them, its order is not clear: every order of the stretches is a
     # reading, and different routes make the call ambiguous (C9).
     orders = []
-    for kinds, keep in (({"carom"}, "carom"), ({"driver", "count"}, "driver"),
-                        ({"kiss", "cushion", "contre"}, None)):
+    for kinds, keep in (
+        ({"carom"}, "carom"),
+        ({"driver", "count"}, "driver"),
+        ({"kiss", "cushion", "contre"}, None),
+    ):
         stretches = _stretches(items, kinds, keep)
         if len(stretches) > 3:
             return Refusal("ambiguous", whole, "too_many", {"example": _example(ball, pocket)})
@@ -392,7 +509,9 @@ def assemble(items: list[Any], text: str, mode: str, balls_left: frozenset[int] 
     for carom_order in orders[0]:
         for driver_order in orders[1]:
             for own_order in orders[2]:
-                call = Call(ball, pocket, _route(ball, abricole, carom_order, driver_order, own_order))
+                call = Call(
+                    ball, pocket, _route(ball, abricole, carom_order, driver_order, own_order)
+                )
                 if call not in calls:
                     calls.append(call)
     return calls[0] if len(calls) == 1 else set(calls)
@@ -429,8 +548,12 @@ def _named_shots(items: list[Any], text: str) -> list[Any] | Refusal:
             merged = Item("cushion", c.value, min(s.start, c.start), max(s.end, c.end))
             return [merged if i is c else i for i in items if i is not s]
     a, b = shots[0], (cushions or shots[1:])[0]
-    return Refusal("ambiguous", _span(a, b), "cushions_twice",
-                   {"word": text[a.start:a.end], "contact": text[b.start:b.end]})
+    return Refusal(
+        "ambiguous",
+        _span(a, b),
+        "cushions_twice",
+        {"word": text[a.start : a.end], "contact": text[b.start : b.end]},
+    )
 
 
 def _cushion_said_twice(items: list[Any], text: str) -> Refusal | None:
@@ -443,8 +566,12 @@ def _cushion_said_twice(items: list[Any], text: str) -> Refusal | None:
     for item in items:
         if item.kind == "cushion":
             if prev is not None:
-                return Refusal("ambiguous", _span(prev, item), "cushions_twice",
-                               {"word": text[prev.start:prev.end], "contact": text[item.start:item.end]})
+                return Refusal(
+                    "ambiguous",
+                    _span(prev, item),
+                    "cushions_twice",
+                    {"word": text[prev.start : prev.end], "contact": text[item.start : item.end]},
+                )
             prev = item
         elif item.kind not in ("called", "obj", "pocket", "clean"):
             prev = None
@@ -510,7 +637,9 @@ def _orders(stretches: list[list[Any]]) -> list[list[Any]]:
     return [[i for stretch in perm for i in stretch] for perm in permutations(stretches)]
 
 
-def _route(ball: int | None, abricole: bool, caroms: list[Any], drivers: list[Any], own: list[Any]) -> tuple[Any, ...]:
+def _route(
+    ball: int | None, abricole: bool, caroms: list[Any], drivers: list[Any], own: list[Any]
+) -> tuple[Any, ...]:
     route: list[tuple[Any, Any]] = []
     if abricole:
         route.append((CUE, CUSHION))
@@ -541,15 +670,24 @@ def _obj_inside_pocket(items: list[Any]) -> bool:
     around it («в правый чужой угол»), not a pocket and then a new call."""
     for k in range(1, len(items) - 1):
         before, item, after = items[k - 1], items[k], items[k + 1]
-        if item.kind == "obj" and before.kind == "pocket" and after.kind == "pocket" \
-                and not any(p[0] == "V" for p in after.value):
+        if (
+            item.kind == "obj"
+            and before.kind == "pocket"
+            and after.kind == "pocket"
+            and not any(p[0] == "V" for p in after.value)
+        ):
             return True
     return False
 
 
-def resolve(items: list[Any], text: str, mode: str, balls_left: frozenset[int] | None,
-            memo: dict[tuple[Any, ...], Reading] | None = None,
-            precision: str = "side_for_corners") -> Call | Refusal | set[Any]:
+def resolve(
+    items: list[Any],
+    text: str,
+    mode: str,
+    balls_left: frozenset[int] | None,
+    memo: dict[tuple[Any, ...], Reading] | None = None,
+    precision: str = "side_for_corners",
+) -> Call | Refusal | set[Any]:
     """The call that counts (C9: the last of several), a Refusal, or a set of
     different calls when the words split into calls in more than one way.
 
@@ -569,7 +707,11 @@ def resolve(items: list[Any], text: str, mode: str, balls_left: frozenset[int] |
     n_starts = sum(1 for i in items if i.kind in ("called", "obj", "pocket"))
     if n_starts < 3:  # one call at most: nothing to split
         return first
-    if isinstance(first, Refusal) and first.reason == "obj_as_pocket" and _obj_inside_pocket(items):
+    if (
+        isinstance(first, Refusal)
+        and first.reason == "obj_as_pocket"
+        and _obj_inside_pocket(items)
+    ):
         # «тройку чисто в правый чужой угол»: «в правый» is a whole pocket alone, but the
         # pocket goes on after «чужой» (no «в»): one pocket with «чужой» in it, no second call
         return first
@@ -585,7 +727,10 @@ def resolve(items: list[Any], text: str, mode: str, balls_left: frozenset[int] |
         pockets_before[k + 1] = pockets_before[k] + (i.kind == "pocket")
 
     def could_be_call(j: int, k: int) -> bool:
-        return balls_before[k] - balls_before[j] <= 2 and 1 <= pockets_before[k] - pockets_before[j] <= 2
+        return (
+            balls_before[k] - balls_before[j] <= 2
+            and 1 <= pockets_before[k] - pockets_before[j] <= 2
+        )
 
     cache: dict[tuple[int, int], bool] = {}
 
@@ -628,12 +773,18 @@ def resolve(items: list[Any], text: str, mode: str, balls_left: frozenset[int] |
         tail = items[trailing:]
         span = _span(*tail)
         # the calls before it: the last of them counts (C9) and is the one to say again
-        return several_calls_unclear(span, text, resolve(items[:trailing], text, mode, balls_left, memo, precision))
+        return several_calls_unclear(
+            span, text, resolve(items[:trailing], text, mode, balls_left, memo, precision)
+        )
     return first
 
 
 def several_calls_unclear(span: tuple[int, int], text: str, said: object) -> Refusal:
     """Q8: a whole call (``said``, a Call or a set of its readings), then another
     started and not finished (``span``). The hint repeats the whole call said."""
-    return Refusal("several_calls_unclear", span, "", {"word": text[span[0]:span[1]],
-                                                       "example": _SaidCall(said)})
+    return Refusal(
+        "several_calls_unclear",
+        span,
+        "",
+        {"word": text[span[0] : span[1]], "example": _SaidCall(said)},
+    )

@@ -12,8 +12,8 @@ This module imports nothing from the rest of the project: ``rules`` imports it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import GrammarError
@@ -61,7 +61,7 @@ class Pocket:
         return {"kind": self.kind, "side": self.side, "end": self.end}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Pocket":
+    def from_json(cls, data: Any) -> Pocket:
         if not isinstance(data, dict):
             raise CallFormatError("pocket: expected an object")
         unknown = set(data) - {"kind", "side", "end"}
@@ -71,7 +71,7 @@ class Pocket:
             raise CallFormatError("pocket.kind: missing")
         return cls(data["kind"], data.get("side"), data.get("end"))
 
-    def fits(self, actual: "Pocket") -> bool:
+    def fits(self, actual: Pocket) -> bool:
         """Does a pocket the ball actually fell into satisfy this called pocket?
 
         Fields left open in the call (None) match anything.
@@ -109,7 +109,11 @@ class Call:
                 unnamed = self.ball is None
                 if not (actor == CUE or _is_ball(actor) or (unnamed and actor is None)):
                     raise CallFormatError(f"route[{i}][0]: {actor!r} is not 'cue' or a ball")
-                if not (_is_ball(target) or target in (CUSHION, POCKET, CONTRE_COUP) or (unnamed and target is None)):
+                if not (
+                    _is_ball(target)
+                    or target in (CUSHION, POCKET, CONTRE_COUP)
+                    or (unnamed and target is None)
+                ):
                     raise CallFormatError(
                         f"route[{i}][1]: {target!r} is not a ball, 'cushion', 'pocket' or 'contre_coup'"
                     )
@@ -119,7 +123,9 @@ class Call:
             if last_target != POCKET:
                 raise CallFormatError("route: the last contact must be [ball, 'pocket']")
             if last_actor != self.ball:
-                raise CallFormatError("route: the last contact must put the called ball into the pocket")
+                raise CallFormatError(
+                    "route: the last contact must put the called ball into the pocket"
+                )
 
     @property
     def is_clean(self) -> bool:
@@ -134,7 +140,7 @@ class Call:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "Call":
+    def from_json(cls, data: Any) -> Call:
         if not isinstance(data, dict):
             raise CallFormatError("call: expected an object")
         unknown = set(data) - {"ball", "pocket", "route"}

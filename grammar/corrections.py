@@ -87,12 +87,18 @@ def plan(words: list[Any]) -> list[Step] | Refusal:
         elif "NOT" in w.types:
             steps.append(Step(op, tuple(cur), marker))
             j = i + 1
-            while j < n and normalize(words[j].text) != "а" and not words[j].types & {"CORR", "NOT"}:
+            while (
+                j < n and normalize(words[j].text) != "а" and not words[j].types & {"CORR", "NOT"}
+            ):
                 j += 1
             if j >= n or normalize(words[j].text) != "а":
-                return Refusal("incomplete", (w.start, words[min(j, n) - 1].end), "not_without_but",
-                               {"word": w.text})
-            steps.append(Step("not", tuple(words[i + 1:j]), w))
+                return Refusal(
+                    "incomplete",
+                    (w.start, words[min(j, n) - 1].end),
+                    "not_without_but",
+                    {"word": w.text},
+                )
+            steps.append(Step("not", tuple(words[i + 1 : j]), w))
             op, cur, marker = "but", [], words[j]
             i = j
         else:
@@ -105,7 +111,7 @@ def plan(words: list[Any]) -> list[Step] | Refusal:
 def _said(items: list[Any], text: str) -> str:
     if not items:
         return ""
-    return text[min(i.start for i in items):max(i.end for i in items)]
+    return text[min(i.start for i in items) : max(i.end for i in items)]
 
 
 def _merge_pocket(old: list[Any], new: Item) -> Item:
@@ -120,8 +126,11 @@ def _merge_pocket(old: list[Any], new: Item) -> Item:
     if "SIDE" in said:  # the gender of the side replaced goes with it («в правый» → «в левую»)
         said.add("MASC")
     kept = [p for item in old for p in item.value if p[0] not in said and p[0] != "V"]
-    return new._replace(value=tuple(p for p in parts if p[0] == "V") + tuple(kept) + tuple(
-        p for p in parts if p[0] != "V"))
+    return new._replace(
+        value=tuple(p for p in parts if p[0] == "V")
+        + tuple(kept)
+        + tuple(p for p in parts if p[0] != "V")
+    )
 
 
 def _says_the_same(negated: list[Any], said: list[Any]) -> bool:
@@ -138,7 +147,9 @@ def _says_the_same(negated: list[Any], said: list[Any]) -> bool:
     return {(i.kind, i.value) for i in negated} <= {(i.kind, i.value) for i in said}
 
 
-def correct(items: list[Any], fix: list[Any], text: str, word: str) -> tuple[list[Any], list[Correction]]:
+def correct(
+    items: list[Any], fix: list[Any], text: str, word: str
+) -> tuple[list[Any], list[Correction]]:
     """``items`` with each part that ``fix`` says replaced by it (in the place the old
     part was said); parts ``fix`` does not say are kept."""
     parts = {part_of(i) for i in fix}
@@ -168,7 +179,9 @@ def correct(items: list[Any], fix: list[Any], text: str, word: str) -> tuple[lis
     return out, corrections
 
 
-def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[Any], list[Correction]] | Refusal:
+def fold(
+    steps: list[Step], readings: list[list[Any]], text: str
+) -> tuple[list[Any], list[Correction]] | Refusal:
     """One reading of each stretch (``readings[k]`` the items of ``steps[k]``) → the
     items of the corrected call and what was corrected, or why a correction cannot
     be placed."""
@@ -181,7 +194,9 @@ def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[
             state = list(items)
         elif step.op == "reset":
             if state and items:
-                corrections.append(Correction("call", _said(state, text), _said(items, text), word))
+                corrections.append(
+                    Correction("call", _said(state, text), _said(items, text), word)
+                )
             state = list(items)
         elif step.op == "corr":
             if state:
@@ -194,8 +209,12 @@ def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[
         elif step.op == "and_not":
             assert step.marker is not None  # every stretch after the base has its marker
             if not items:  # «тройку чисто в левый угол, а не»: the call stops short
-                return Refusal("incomplete", (step.marker.start, step.marker.end), "",
-                               {"word": step.marker.text, "expected_key": "more"})
+                return Refusal(
+                    "incomplete",
+                    (step.marker.start, step.marker.end),
+                    "",
+                    {"word": step.marker.text, "expected_key": "more"},
+                )
             part = part_of(state[-1]) if state else None
             lead = []
             for item in items:
@@ -203,19 +222,27 @@ def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[
                     break
                 lead.append(item)
             if not lead:  # «тройку, а не в угол»: not what was said before «а»
-                return Refusal("incomplete", (step.marker.start, step.marker.end), "correction_unplaced",
-                               {"word": _said(items[:1], text)})
+                return Refusal(
+                    "incomplete",
+                    (step.marker.start, step.marker.end),
+                    "correction_unplaced",
+                    {"word": _said(items[:1], text)},
+                )
             if part is not None:  # (lead is not empty, so part is what it says)
                 now = [i for i in state if part_of(i) == part]
                 corrections.append(Correction(part, _said(lead, text), _said(now, text), "а не"))
-            state = state + list(items[len(lead):])
+            state = state + list(items[len(lead) :])
         else:  # "but": what follows «а» replaces what followed «не»
             assert step.marker is not None
             missing = {part_of(i) for i in negated or ()} - {part_of(i) for i in items}
             if missing:
                 marker = step.marker
-                return Refusal("incomplete", (marker.start, marker.end), "correction_unplaced",
-                               {"word": _said(negated or [], text)})
+                return Refusal(
+                    "incomplete",
+                    (marker.start, marker.end),
+                    "correction_unplaced",
+                    {"word": _said(negated or [], text)},
+                )
             for p in (BALL, POCKET, WAY):
                 old = [i for i in negated or () if part_of(i) == p]
                 if old:
@@ -231,8 +258,12 @@ def fold(steps: list[Step], readings: list[list[Any]], text: str) -> tuple[list[
                 if not _says_the_same(old, said):
                     # «тройку чисто в правый угол, нет, не в левый, а …»: «не» takes back
                     # what was not said: which part is corrected is unclear (C9)
-                    return Refusal("incomplete", (step.marker.start, step.marker.end), "not_what_was_said",
-                                   {"word": _said(old, text), "said": _said(said, text)})
+                    return Refusal(
+                        "incomplete",
+                        (step.marker.start, step.marker.end),
+                        "not_what_was_said",
+                        {"word": _said(old, text), "said": _said(said, text)},
+                    )
             if replaced:
                 # «тройку чисто в правый угол, нет, не в правый, а в левый»: the part said
                 # before is the one «не» takes back; «а» puts the new one in its place

@@ -49,7 +49,11 @@ def _ball(n: int, lang: str) -> str:
     return trl(lang, "ball 1") if n == 1 else trl(lang, "ball {n}").format(n=n)
 
 
-_TARGETS = {CUSHION: N_("the cushion"), POCKET: N_("the pocket"), CONTRE_COUP: N_("contre-coup («от контр-ку»)")}
+_TARGETS = {
+    CUSHION: N_("the cushion"),
+    POCKET: N_("the pocket"),
+    CONTRE_COUP: N_("contre-coup («от контр-ку»)"),
+}
 
 
 def _target(x: str | int | None, lang: str) -> str:
@@ -73,11 +77,22 @@ class Explanation:
         return isinstance(self.result, Call)
 
     def to_json(self, lang: str = "ru") -> dict[str, Any]:
-        out = {"ok": self.ok, "reading": list(self.lines), "canonical": self.canonical,
-               "notes": list(self.notes), "fix": self.fix}
+        out = {
+            "ok": self.ok,
+            "reading": list(self.lines),
+            "canonical": self.canonical,
+            "notes": list(self.notes),
+            "fix": self.fix,
+        }
         # optional, extend-only: what corrections replaced; a way said in ball and pocket (C7);
         # the words read as Cyrillic though typed with Latin look-alike letters
-        out.update({k: v for k, v in self.extra.items() if k in ("corrections", "way_not_judged", "lookalikes")})
+        out.update(
+            {
+                k: v
+                for k, v in self.extra.items()
+                if k in ("corrections", "way_not_judged", "lookalikes")
+            }
+        )
         if isinstance(self.result, Call):  # self.ok (spelled out so a type checker narrows it)
             out["call"] = self.result.to_json()
         else:
@@ -88,19 +103,29 @@ class Explanation:
         return "\n".join([*self.lines, *self.notes] + ([self.fix] if self.fix else []))
 
 
-def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None, lang: str = "ru",
-            pocket_precision: str = "side_for_corners") -> Explanation:
+def explain(
+    text: str,
+    *,
+    mode: str = "clean",
+    balls_left: Iterable[int] | None = None,
+    lang: str = "ru",
+    pocket_precision: str = "side_for_corners",
+) -> Explanation:
     """Explain how ``text`` reads as a call (or why it is refused) and how to say it.
 
     ``mode``, ``balls_left`` and ``pocket_precision`` as for ``parse``."""
     if lang not in ("ru", "en"):
         raise GrammarError(f"lang must be 'ru' or 'en', not {lang!r}")
-    got = parse_with_corrections(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+    got = parse_with_corrections(
+        text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision
+    )
     result, corrections = (got, []) if isinstance(got, Refusal) else got
     lines: list[str] = []
     notes: list[str] = []
     try:  # a call too long to read is not read here either
-        words = [] if isinstance(result, Refusal) and result.code == "too_long" else tag_words(text)
+        words = (
+            [] if isinstance(result, Refusal) and result.code == "too_long" else tag_words(text)
+        )
     except TooLong:
         words = []
     ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE", "STROKE"}]
@@ -114,19 +139,40 @@ def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None 
         lines.append(trl(lang, "Refused: {reason}").format(reason=result.message(lang)))
         if result.span[1] > result.span[0]:
             start, end = result.span
-            where = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text[start:end][:80])
+            where = "".join(
+                c if c.isprintable() else f"\\u{ord(c):04x}" for c in text[start:end][:80]
+            )
             if end - start > 80:
                 where += "…"
-            lines.append(trl(lang, "Where: «{where}» (characters {start}–{end})").format(
-                where=where, start=start + 1, end=end))
-        return Explanation(text, result, tuple(lines), None, tuple(notes),
-                           trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)), extra)
+            lines.append(
+                trl(lang, "Where: «{where}» (characters {start}–{end})").format(
+                    where=where, start=start + 1, end=end
+                )
+            )
+        return Explanation(
+            text,
+            result,
+            tuple(lines),
+            None,
+            tuple(notes),
+            trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)),
+            extra,
+        )
     call = result
-    if any(c.word in ("не … а", "а не") for c in corrections):  # «а» is part of the correction there
+    if any(
+        c.word in ("не … а", "а не") for c in corrections
+    ):  # «а» is part of the correction there
         ignored = [w for w in ignored if w.lower() != "а"]
-    ball = trl(lang, "the last ball on the table (C5)") if call.ball is None \
+    ball = (
+        trl(lang, "the last ball on the table (C5)")
+        if call.ball is None
         else _ball(call.ball, lang)
-    lines.append(trl(lang, "Called: {ball} → {pocket}").format(ball=ball, pocket=_pocket_words(call.pocket, lang)))
+    )
+    lines.append(
+        trl(lang, "Called: {ball} → {pocket}").format(
+            ball=ball, pocket=_pocket_words(call.pocket, lang)
+        )
+    )
     for c in corrections:
         lines.append(_correction_line(c, lang))
     if corrections:
@@ -136,7 +182,11 @@ def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None 
         if way:  # C7: read and shown, but not judged
             extra["way_not_judged"] = way
             quoted = ", ".join(f"«{w}»" for w in way)
-            lines.append(trl(lang, "Way said: {quoted}: not judged in ball and pocket (C7).").format(quoted=quoted))
+            lines.append(
+                trl(lang, "Way said: {quoted}: not judged in ball and pocket (C7).").format(
+                    quoted=quoted
+                )
+            )
         else:
             lines.append(trl(lang, "No way is needed in ball and pocket (C7)."))
     else:
@@ -154,35 +204,64 @@ def explain(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None 
             steps.append(f"{step} ({labels[j]})" if j in labels else step)
         lines.append(trl(lang, "Way: {steps}").format(steps="; ".join(steps)))
         if any(t == CONTRE_COUP for _, t in call.route):
-            notes.append(trl(lang, "«от контр-ку» is kept as said: no stored source defines it for pyramid."))
+            notes.append(
+                trl(
+                    lang, "«от контр-ку» is kept as said: no stored source defines it for pyramid."
+                )
+            )
     if tech:
-        notes.append(trl(lang, "Stroke technique, not binding: {words}").format(
-            words=", ".join(f"«{t}»" for t in tech)))
+        notes.append(
+            trl(lang, "Stroke technique, not binding: {words}").format(
+                words=", ".join(f"«{t}»" for t in tech)
+            )
+        )
     if ignored and not tech:
-        notes.append(trl(lang, "Words not needed, they may be left out: {words}").format(
-            words=", ".join(f"«{t}»" for t in ignored)))
+        notes.append(
+            trl(lang, "Words not needed, they may be left out: {words}").format(
+                words=", ".join(f"«{t}»" for t in ignored)
+            )
+        )
     canonical = render(call)
-    return Explanation(text, call, tuple(lines), canonical, tuple(notes),
-                       trl(lang, "Say it as: «{canonical}»").format(canonical=canonical), extra)
+    return Explanation(
+        text,
+        call,
+        tuple(lines),
+        canonical,
+        tuple(notes),
+        trl(lang, "Say it as: «{canonical}»").format(canonical=canonical),
+        extra,
+    )
 
 
 def _lookalike_note(slip, lang: str) -> str:
     """«Раскладка: в слове «чиcто» латинская «c» прочитана как русская.»"""
     letters = ", ".join(f"«{c}»" for c in slip.letters)
     if len(slip.letters) == 1:
-        text = trl(lang, "Keyboard layout: in the word «{word}» the Latin {letters} was read as the Russian letter.")
+        text = trl(
+            lang,
+            "Keyboard layout: in the word «{word}» the Latin {letters} was read as the Russian letter.",
+        )
     else:
-        text = trl(lang, "Keyboard layout: in the word «{word}» the Latin {letters} were read as the Russian letters.")
+        text = trl(
+            lang,
+            "Keyboard layout: in the word «{word}» the Latin {letters} were read as the Russian letters.",
+        )
     return text.format(word=slip.typed, letters=letters)
 
 
-_PARTS = {"ball": N_("the ball"), "pocket": N_("the pocket"), "way": N_("the way"), "call": N_("the whole call")}
+_PARTS = {
+    "ball": N_("the ball"),
+    "pocket": N_("the pocket"),
+    "way": N_("the way"),
+    "call": N_("the whole call"),
+}
 
 
 def _correction_line(c: Correction, lang: str) -> str:
     """«Исправлено («вернее»): луза «в правый угол» → «в левый»»."""
     return trl(lang, "Corrected («{word}»): {part} «{was}» → «{now}».").format(
-        word=c.word, part=trl(lang, _PARTS[c.part]), was=c.was, now=c.now)
+        word=c.word, part=trl(lang, _PARTS[c.part]), was=c.was, now=c.now
+    )
 
 
 def _way_words(text: str, words: Iterable[Word]) -> list[str]:
@@ -190,12 +269,20 @@ def _way_words(text: str, words: Iterable[Word]) -> list[str]:
     out: list[str] = []
     start = end = None
     for w in words:
-        way = bool(w.types) and (w.types & (WAY_ONLY_TAGS | {"PLACEHOLDER"}) - {"CUE", "STROKE"} or (
-            start is not None and w.types & {"B_BARE", "B_GEN", "NUM_GEN"} and not w.types & {"B_NOM"}))
+        way = bool(w.types) and (
+            w.types & (WAY_ONLY_TAGS | {"PLACEHOLDER"}) - {"CUE", "STROKE"}
+            or (
+                start is not None
+                and w.types & {"B_BARE", "B_GEN", "NUM_GEN"}
+                and not w.types & {"B_NOM"}
+            )
+        )
         if way:
             start = w.start if start is None else start
             end = w.end
-        elif start is not None and not (w.types and w.types <= {"FILLER"} and w.text.lower() == "и"):
+        elif start is not None and not (
+            w.types and w.types <= {"FILLER"} and w.text.lower() == "и"
+        ):
             out.append(text[start:end])
             start = None
     if start is not None:

@@ -77,8 +77,10 @@ def compile_table(builders: dict, list_builder) -> tuple[dict, int, int]:
     function building its value; ``list_builder`` for the list rules Lark generates («x*»)."""
     problem = lark_internals_problem(LARK)
     if problem:
-        raise RuntimeError(f"grammar/parser.py cannot drive Lark's table: {problem} (the tested lark "
-                           "versions are pinned in pyproject.toml)")
+        raise RuntimeError(
+            f"grammar/parser.py cannot drive Lark's table: {problem} (the tested lark "
+            "versions are pinned in pyproject.toml)"
+        )
     table = LARK.parser.parser.parser.parse_table
     states = {}
     for state, actions in table.states.items():

@@ -33,11 +33,22 @@ DIGIT_RE = re.compile(r"№?(\d{1,3})(?:-?([а-я]{1,3}))?")
 # Case endings after digits and the role they give (as on the ordinal words).
 DIGIT_SUFFIX = {
     None: ("B_BARE", "NUM_GEN"),  # «12»; «от 2 бортов» (a count, only before «бортов»)
-    "й": ("B_NOM",), "ый": ("B_NOM",), "ой": ("B_NOM",), "ий": ("B_NOM",),
-    "го": ("B_GEN", "B_NOM"), "ого": ("B_GEN", "B_NOM"), "его": ("B_GEN", "B_NOM"),
-    "м": ("B_INS",), "ым": ("B_INS",), "им": ("B_INS",),
-    "мя": ("COUNT_INS",), "ю": ("COUNT_INS",), "ью": ("COUNT_INS",),
-    "х": ("B_GEN", "NUM_GEN", "NUM_ELL"), "ех": ("B_GEN", "NUM_GEN", "NUM_ELL"), "ти": ("B_GEN", "NUM_GEN"),
+    "й": ("B_NOM",),
+    "ый": ("B_NOM",),
+    "ой": ("B_NOM",),
+    "ий": ("B_NOM",),
+    "го": ("B_GEN", "B_NOM"),
+    "ого": ("B_GEN", "B_NOM"),
+    "его": ("B_GEN", "B_NOM"),
+    "м": ("B_INS",),
+    "ым": ("B_INS",),
+    "им": ("B_INS",),
+    "мя": ("COUNT_INS",),
+    "ю": ("COUNT_INS",),
+    "ью": ("COUNT_INS",),
+    "х": ("B_GEN", "NUM_GEN", "NUM_ELL"),
+    "ех": ("B_GEN", "NUM_GEN", "NUM_ELL"),
+    "ти": ("B_GEN", "NUM_GEN"),
     "и": ("B_GEN", "NUM_GEN"),
 }
 
@@ -45,7 +56,10 @@ POCKET_TAGS = frozenset({"V", "CORNER", "MIDDLE", "LUZA", "SIDE", "END", "MASC"}
 IGNORED_TAGS = frozenset({"FILLER", "TECH", "CORR", "NOT"})
 
 
-_COMBINING = ("\u0306", "\u0308")  # breve (й = и + ◌̆), diaeresis (ё = е + ◌̈) in decomposed (NFD) text
+_COMBINING = (
+    "\u0306",
+    "\u0308",
+)  # breve (й = и + ◌̆), diaeresis (ё = е + ◌̈) in decomposed (NFD) text
 
 
 def normalize(word: str) -> str:
@@ -60,7 +74,9 @@ def normalize(word: str) -> str:
 # («чиcто» with a Latin «c»): lowercase a c e o p x y, capitals A B C E H K M O P T X.
 LOOKALIKES = str.maketrans("aceopxyABCEHKMOPTX", "асеорхуАВСЕНКМОРТХ")
 _LATIN_LOOKALIKE = frozenset("aceopxyABCEHKMOPTX")
-_HAS_LOOKALIKE = re.compile("[aceopxyABCEHKMOPTX]")  # one scan of the text: almost every call has none
+_HAS_LOOKALIKE = re.compile(
+    "[aceopxyABCEHKMOPTX]"
+)  # one scan of the text: almost every call has none
 
 
 class Lookalike:
@@ -75,8 +91,12 @@ class Lookalike:
         self.letters = tuple(dict.fromkeys(c for c in typed if c in _LATIN_LOOKALIKE))
 
     def to_json(self) -> dict:
-        return {"word": self.typed, "read_as": self.read_as, "letters": list(self.letters),
-                "span": [self.start, self.end]}
+        return {
+            "word": self.typed,
+            "read_as": self.read_as,
+            "letters": list(self.letters),
+            "span": [self.start, self.end],
+        }
 
     def __repr__(self) -> str:
         return f"Lookalike({self.typed!r} → {self.read_as!r})"
@@ -102,8 +122,16 @@ class Word:
 
     __slots__ = ("text", "start", "end", "tags", "types", "index", "lookalikes")
 
-    def __init__(self, text: str, start: int, end: int, tags: tuple[Any, ...], index: int,
-                 types: frozenset[Any] | None = None, lookalikes: tuple[Any, ...] = ()) -> None:
+    def __init__(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        tags: tuple[Any, ...],
+        index: int,
+        types: frozenset[Any] | None = None,
+        lookalikes: tuple[Any, ...] = (),
+    ) -> None:
         self.text = text
         self.start = start
         self.end = end
@@ -185,7 +213,9 @@ def number_beyond(words: list[Any], k: int) -> tuple[int, int] | None:
     if n is None:
         return None
     if n % 10 == 0 and 20 <= n <= 90 and k + 1 < len(words):  # «двадцать первый»: a ten and a unit
-        units = {v for t, v in words[k + 1].tags if t.startswith(("B_", "NUM_")) and isinstance(v, int)}
+        units = {
+            v for t, v in words[k + 1].tags if t.startswith(("B_", "NUM_")) and isinstance(v, int)
+        }
         if len(units) == 1 and 1 <= min(units) <= 9:
             return (n + min(units), k + 1)
     return (n, k)
@@ -259,14 +289,22 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
             tags = None
             for size in lengths:  # the longest phrase first («со стороны игрока»)
                 if i + size <= n:
-                    tags = phrases.get(tuple(norms[i:i + size]))
+                    tags = phrases.get(tuple(norms[i : i + size]))
                     if tags:
                         break
             if tags:
                 last = i + size - 1
                 said = tuple(slips[k] for k in range(i, last + 1) if k in slips) if slips else ()
-                out.append(Word(text[raw[i][1]:raw[last][2]], raw[i][1], raw[last][2], tags, len(out),
-                                lookalikes=said))
+                out.append(
+                    Word(
+                        text[raw[i][1] : raw[last][2]],
+                        raw[i][1],
+                        raw[last][2],
+                        tags,
+                        len(out),
+                        lookalikes=said,
+                    )
+                )
                 i += size
                 continue
         w, s, e = raw[i]

@@ -54,66 +54,141 @@ BEYOND = (0, 16, 17, 18, 19, 20, 30, 40, 50, 60, 70, 80, 90, 100)
 # Balls 1-10 have nouns («тройка», «десятка»); 11-15 have none. Ball 1 is said «туз» (the last
 # noun: what render says), «единица» and «единичка» are read too.
 BALL_NOUNS = {
-    1: ("единица", "единичка", "туз"), 2: ("двойка",), 3: ("тройка",), 4: ("четвёрка",),
-    5: ("пятёрка",), 6: ("шестёрка",), 7: ("семёрка",), 8: ("восьмёрка",),
-    9: ("девятка",), 10: ("десятка",),
+    1: ("единица", "единичка", "туз"),
+    2: ("двойка",),
+    3: ("тройка",),
+    4: ("четвёрка",),
+    5: ("пятёрка",),
+    6: ("шестёрка",),
+    7: ("семёрка",),
+    8: ("восьмёрка",),
+    9: ("девятка",),
+    10: ("десятка",),
 }
 
 # Adjective and noun lexemes for pockets (all singular forms of each).
 POCKET_LEXEMES = {
-    "левый": "SIDE:left", "правый": "SIDE:right",
-    "дальний": "END:far", "ближний": "END:near",
-    "угловой": "CORNER", "угол": "CORNER",
-    "средний": "MIDDLE", "центральный": "MIDDLE", "середина": "MIDDLE", "центр": "MIDDLE",
-    "серединка": "MIDDLE", "уголок": "CORNER",  # «в серединку», «в левый уголок»
+    "левый": "SIDE:left",
+    "правый": "SIDE:right",
+    "дальний": "END:far",
+    "ближний": "END:near",
+    "угловой": "CORNER",
+    "угол": "CORNER",
+    "средний": "MIDDLE",
+    "центральный": "MIDDLE",
+    "середина": "MIDDLE",
+    "центр": "MIDDLE",
+    "серединка": "MIDDLE",
+    "уголок": "CORNER",  # «в серединку», «в левый уголок»
     "луза": "LUZA",
 }
 
 # Jargon and function words, as players say them. Words a
 # dictionary inflects are expanded with pymorphy3 below where marked.
 FIXED = {
-    "в": ["V"], "во": ["V"],
+    "в": ["V"],
+    "во": ["V"],
     "от": ["OT"],
-    "чисто": ["CLEAN"], "прямо": ["CLEAN"], "прямой": ["CLEAN"], "напрямую": ["CLEAN"],
-    "прямым": ["CLEAN"], "чистым": ["CLEAN"],  # «чистым ударом»
-    "борта": ["BORTA"], "бортов": ["BORTOV"], "борт": ["BORTA"],
-    "дуплет": ["CUSHIONS:1"], "дуплетом": ["CUSHIONS:1"],
-    "триплет": ["CUSHIONS:2"], "триплетом": ["CUSHIONS:2"],
-    "труабан": ["CUSHIONS:3"], "труабаном": ["CUSHIONS:3"],
+    "чисто": ["CLEAN"],
+    "прямо": ["CLEAN"],
+    "прямой": ["CLEAN"],
+    "напрямую": ["CLEAN"],
+    "прямым": ["CLEAN"],
+    "чистым": ["CLEAN"],  # «чистым ударом»
+    "борта": ["BORTA"],
+    "бортов": ["BORTOV"],
+    "борт": ["BORTA"],
+    "дуплет": ["CUSHIONS:1"],
+    "дуплетом": ["CUSHIONS:1"],
+    "триплет": ["CUSHIONS:2"],
+    "триплетом": ["CUSHIONS:2"],
+    "труабан": ["CUSHIONS:3"],
+    "труабаном": ["CUSHIONS:3"],
     "круазе": ["CUSHIONS:1"],
-    "абриколь": ["ABRIK"], "абриколем": ["ABRIK"], "абрикольно": ["ABRIK"],
+    "абриколь": ["ABRIK"],
+    "абриколем": ["ABRIK"],
+    "абрикольно": ["ABRIK"],
     "абриколью": ["ABRIK"],
-    "карамболь": ["KARAMBOL"], "карамболем": ["KARAMBOL"], "карамбольно": ["KARAMBOL"],
-    "контр-ку": ["KONTRKU"], "контрку": ["KONTRKU"],
-    "шара": ["SHARA"], "шаром": ["SHAROM"], "шарами": ["SHARAMI"],
+    "карамболь": ["KARAMBOL"],
+    "карамболем": ["KARAMBOL"],
+    "карамбольно": ["KARAMBOL"],
+    "контр-ку": ["KONTRKU"],
+    "контрку": ["KONTRKU"],
+    "шара": ["SHARA"],
+    "шаром": ["SHAROM"],
+    "шарами": ["SHARAMI"],
     # an object ball without a number (C5)
-    "чужой": ["OBJ"], "чужого": ["OBJ"], "прицельный": ["OBJ"], "прицельного": ["OBJ"],
+    "чужой": ["OBJ"],
+    "чужого": ["OBJ"],
+    "прицельный": ["OBJ"],
+    "прицельного": ["OBJ"],
     # stroke technique: accepted and ignored, not binding
-    "резка": ["TECH"], "резку": ["TECH"], "резкой": ["TECH"], "режу": ["TECH"],
-    "клапштос": ["TECH"], "клапштосом": ["TECH"], "накат": ["TECH"], "накатом": ["TECH"],
-    "оттяжка": ["TECH"], "оттяжку": ["TECH"], "оттяжкой": ["TECH"], "винт": ["TECH"],
-    "винтом": ["TECH"], "боковик": ["TECH"], "боковиком": ["TECH"],
+    "резка": ["TECH"],
+    "резку": ["TECH"],
+    "резкой": ["TECH"],
+    "режу": ["TECH"],
+    "клапштос": ["TECH"],
+    "клапштосом": ["TECH"],
+    "накат": ["TECH"],
+    "накатом": ["TECH"],
+    "оттяжка": ["TECH"],
+    "оттяжку": ["TECH"],
+    "оттяжкой": ["TECH"],
+    "винт": ["TECH"],
+    "винтом": ["TECH"],
+    "боковик": ["TECH"],
+    "боковиком": ["TECH"],
     # fillers: ignored
-    "ну": ["FILLER"], "так": ["FILLER"], "давай": ["FILLER"], "давайте": ["FILLER"],
-    "заказываю": ["FILLER"], "заказ": ["FILLER"], "кладу": ["FILLER"], "играю": ["FILLER"],
-    "играем": ["FILLER"], "шар": ["FILLER"], "шары": ["FILLER"], "номер": ["FILLER"],
-    "и": ["FILLER"], "а": ["FILLER"], "вот": ["FILLER"], "это": ["FILLER"],
+    "ну": ["FILLER"],
+    "так": ["FILLER"],
+    "давай": ["FILLER"],
+    "давайте": ["FILLER"],
+    "заказываю": ["FILLER"],
+    "заказ": ["FILLER"],
+    "кладу": ["FILLER"],
+    "играю": ["FILLER"],
+    "играем": ["FILLER"],
+    "шар": ["FILLER"],
+    "шары": ["FILLER"],
+    "номер": ["FILLER"],
+    "и": ["FILLER"],
+    "а": ["FILLER"],
+    "вот": ["FILLER"],
+    "это": ["FILLER"],
     "значит": ["FILLER"],
     # corrections (C9): what follows replaces the same part of the call said before it
-    "нет": ["CORR"], "вернее": ["CORR"], "точнее": ["CORR"], "лучше": ["CORR"], "ой": ["CORR"],
+    "нет": ["CORR"],
+    "вернее": ["CORR"],
+    "точнее": ["CORR"],
+    "лучше": ["CORR"],
+    "ой": ["CORR"],
     "отмена": ["CORR:reset"],  # takes the whole call back: what follows is a new call
     # «не тройку, а пятёрку»: the part after «не» is replaced by the same part after «а»
-    "не": ["NOT"], "пожалуйста": ["FILLER"], "теперь": ["FILLER"], "сейчас": ["FILLER"],
-    "я": ["FILLER"], "бью": ["FILLER"], "положу": ["FILLER"],
+    "не": ["NOT"],
+    "пожалуйста": ["FILLER"],
+    "теперь": ["FILLER"],
+    "сейчас": ["FILLER"],
+    "я": ["FILLER"],
+    "бью": ["FILLER"],
+    "положу": ["FILLER"],
     # the cue ball: not the called ball, and «битком от борта» is its cushion
-    "биток": ["CUE"], "битком": ["CUE"], "своим": ["CUE"], "хорошо": ["FILLER"], "ладно": ["FILLER"],
-    "внимание": ["FILLER"], "буду": ["FILLER"], "играть": ["FILLER"], "класть": ["FILLER"],
+    "биток": ["CUE"],
+    "битком": ["CUE"],
+    "своим": ["CUE"],
+    "хорошо": ["FILLER"],
+    "ладно": ["FILLER"],
+    "внимание": ["FILLER"],
+    "буду": ["FILLER"],
+    "играть": ["FILLER"],
+    "класть": ["FILLER"],
     "№": ["FILLER"],
     # «в дальний угол слева»: the side said as an adverb, before or after the pocket noun
-    "слева": ["SIDE:left"], "справа": ["SIDE:right"],
+    "слева": ["SIDE:left"],
+    "справа": ["SIDE:right"],
     # the stroke: says nothing, but «удар от борта» is the cue ball off the cushion in
     # some players' glossaries, so a contact right after it is unclear
-    "удар": ["STROKE"], "ударом": ["STROKE"],
+    "удар": ["STROKE"],
+    "ударом": ["STROKE"],
 }
 
 # Several words read as one (spaces between them; the lexer matches the
@@ -123,28 +198,39 @@ FIXED = {
 PHRASES = {
     "в лоб": ["CLEAN"],
     # «через борт»: the called ball banks, as «от борта» (a named shot, like «дуплетом»)
-    "через борт": ["CUSHIONS:1"], "через два борта": ["CUSHIONS:2"], "через три борта": ["CUSHIONS:3"],
+    "через борт": ["CUSHIONS:1"],
+    "через два борта": ["CUSHIONS:2"],
+    "через три борта": ["CUSHIONS:3"],
     "контр ку": ["KONTRKU"],
-    "оборотный дуплет": ["CUSHIONS:1"], "оборотным дуплетом": ["CUSHIONS:1"],
-    "оборотний дуплет": ["CUSHIONS:1"], "оборотним дуплетом": ["CUSHIONS:1"],
-    "в резку": ["TECH"], "с винтом": ["TECH"], "с боковиком": ["TECH"],
-    "с накатом": ["TECH"], "с оттяжкой": ["TECH"],
+    "оборотный дуплет": ["CUSHIONS:1"],
+    "оборотным дуплетом": ["CUSHIONS:1"],
+    "оборотний дуплет": ["CUSHIONS:1"],
+    "оборотним дуплетом": ["CUSHIONS:1"],
+    "в резку": ["TECH"],
+    "с винтом": ["TECH"],
+    "с боковиком": ["TECH"],
+    "с накатом": ["TECH"],
+    "с оттяжкой": ["TECH"],
     "к себе": ["END:near"],
     # the near / far end in the words players use (from the striker's view)
     "со стороны игрока": ["END:near"],
     "на противоположной стороне": ["END:far"],
     "под номером": ["FILLER"],
     "то есть": ["CORR"],
-    "своим шаром": ["CUE"], "свой шар": ["CUE"],  # the cue ball
+    "своим шаром": ["CUE"],
+    "свой шар": ["CUE"],  # the cue ball
     # «свой угол»: the corner on the striker's side; «свой» alone is the cue ball
     "свой угол": ["CORNER", "END:near"],
     # «свой левый (угол)», «свою правую (лузу)»: the near end and a side (an end says corner)
-    "свой левый": ["END:near", "SIDE:left"], "свой правый": ["END:near", "SIDE:right"],
-    "свою левую": ["END:near", "SIDE:left"], "свою правую": ["END:near", "SIDE:right"],
+    "свой левый": ["END:near", "SIDE:left"],
+    "свой правый": ["END:near", "SIDE:right"],
+    "свою левую": ["END:near", "SIDE:left"],
+    "свою правую": ["END:near", "SIDE:right"],
     "свою лузу": ["END:near", "LUZA"],
     # «в свою середину»: «свою» is the near end (as «свой угол»), and a middle pocket has
     # none: read as said, so the call is refused saying so, never as an unknown word
-    "свою середину": ["END:near", "MIDDLE"], "свою серединку": ["END:near", "MIDDLE"],
+    "свою середину": ["END:near", "MIDDLE"],
+    "свою серединку": ["END:near", "MIDDLE"],
 }
 
 # Placeholders from the rules' template call («шарами такими-то, от шара такого-то»).
@@ -155,7 +241,10 @@ def _yo_variants(morph: Any, form: str) -> set[str]:
     """The ё-spellings pymorphy3 knows for an е-spelled form (rbnf writes е)."""
     out = {form}
     for p in morph.parse(form):
-        if p.tag.POS not in ("NOUN", "ADJF", "NUMR") or {"Name", "Surn", "Patr", "Geox"} & p.tag.grammemes:
+        if (
+            p.tag.POS not in ("NOUN", "ADJF", "NUMR")
+            or {"Name", "Surn", "Patr", "Geox"} & p.tag.grammemes
+        ):
             continue
         for f in p.lexeme:
             if f.word.replace("ё", "е") == form.replace("ё", "е"):
@@ -177,7 +266,8 @@ def _names_a_pocket(tag: Any) -> bool:
 def _noun_forms(morph: Any, word: str, gender: str) -> dict[str, set[str]]:
     """Singular nominative/accusative, genitive and instrumental forms of a noun."""
     parse = next(
-        p for p in morph.parse(word)
+        p
+        for p in morph.parse(word)
         if p.tag.POS == "NOUN" and "inan" in p.tag and gender in p.tag and p.normal_form == word
     )
     roles: dict[str, set[str]] = {"nom": set(), "gen": set(), "ins": set()}
@@ -216,7 +306,9 @@ def build() -> dict[str, Any]:
         add(cardinal["spellout-numbering"], f"B_BARE:{n}")
         for gen in ("spellout-cardinal-masculine-genitive", "spellout-cardinal-feminine-genitive"):
             add(cardinal[gen], f"B_GEN:{n}", f"NUM_GEN:{n}")
-            if n <= 3:  # «от двух» may be «от двух бортов» said short (one to three cushions: труабан)
+            if (
+                n <= 3
+            ):  # «от двух» may be «от двух бортов» said short (one to three cushions: труабан)
                 add(cardinal[gen], f"NUM_ELL:{n}")
         if n >= 2:  # «одним шаром» is not a count of balls
             add(cardinal["spellout-cardinal-masculine-ablative"], f"COUNT_INS:{n}")
@@ -240,8 +332,12 @@ def build() -> dict[str, Any]:
             if parse.normal_form != lemma or parse.tag.POS not in ("ADJF", "NOUN"):
                 continue
             for f in parse.lexeme:
-                if "sing" in f.tag and "Supr" not in f.tag and f.tag.POS in ("ADJF", "NOUN") \
-                        and _names_a_pocket(f.tag):
+                if (
+                    "sing" in f.tag
+                    and "Supr" not in f.tag
+                    and f.tag.POS in ("ADJF", "NOUN")
+                    and _names_a_pocket(f.tag)
+                ):
                     add(f.word, tag)
                     if tag.startswith("SIDE:") and f.tag.gender == "masc":
                         # «в правый»: середина and луза are feminine, so only «угол» agrees
@@ -306,11 +402,15 @@ def _render_forms(morph: Any, rbnf: Any) -> dict[str, Any]:
                 "ins": f"{o['spellout-ordinal-masculine-ablative']} {shar['ablt']}",
                 "ins_short": o["spellout-ordinal-masculine-ablative"],
             }
-    cardinals = {n: rbnf.format_number(n, FormatPurpose.CARDINAL).text_by_ruleset for n in range(1, 16)}
+    cardinals = {
+        n: rbnf.format_number(n, FormatPurpose.CARDINAL).text_by_ruleset for n in range(1, 16)
+    }
     nouns = {"corner": ("угол", "masc"), "middle": ("середина", "femn")}
     pockets = {}
     for kind, (noun, gender) in nouns.items():
-        agree = ("sing", gender, "accs") + (("inan",) if gender == "masc" else ())  # «в левый угол»
+        agree = ("sing", gender, "accs") + (
+            ("inan",) if gender == "masc" else ()
+        )  # «в левый угол»
         pockets[kind] = {
             "noun": _inflect(morph, noun, "NOUN", "sing", "accs"),
             "left": _inflect(morph, "левый", "ADJF", *agree),
@@ -320,9 +420,15 @@ def _render_forms(morph: Any, rbnf: Any) -> dict[str, Any]:
         }
     return {
         "ball": {str(n): f for n, f in balls.items()},
-        "count_ins": {str(n): c["spellout-cardinal-masculine-ablative"] for n, c in cardinals.items() if n >= 2},
-        "num_gen": {str(n): _with_yo(morph, c["spellout-cardinal-masculine-genitive"])
-                    for n, c in cardinals.items()},
+        "count_ins": {
+            str(n): c["spellout-cardinal-masculine-ablative"]
+            for n, c in cardinals.items()
+            if n >= 2
+        },
+        "num_gen": {
+            str(n): _with_yo(morph, c["spellout-cardinal-masculine-genitive"])
+            for n, c in cardinals.items()
+        },
         "pocket": pockets,
         "balls_ins_plural": _inflect(morph, "шар", "NOUN", "plur", "ablt"),
         "cushion_gen": _inflect(morph, "борт", "NOUN", "sing", "gent"),

@@ -5,7 +5,7 @@ catalog (``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``, compiled 
 from __future__ import annotations
 
 import gettext
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 
 
@@ -14,7 +14,7 @@ def N_(message: str) -> str:
     return message
 
 
-@lru_cache(maxsize=None)
+@cache
 def _translations(lang: str) -> gettext.NullTranslations:
     locale = files("pyramid_referee") / "locale"
     return gettext.translation("pyramid_referee", localedir=str(locale), languages=[lang])

@@ -10,28 +10,44 @@ that does not make a call does not count against one that does.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import product
-from typing import Iterable
 
 from .assembly import obj_pocket_options, resolve
-from .corrections import fold, plan
 from .call import BALLS, Call
+from .corrections import fold, plan
 from .errors import GrammarError
 from .items import BallRef, Item, Tok
 from .lark_table import STAR_RULE, compile_table
-from .lexicon import (IGNORED_TAGS, MAX_CHARS, MAX_WORDS, POCKET_TAGS, TooLong, normalize, number_beyond,
-                      tag_words)
+from .lexicon import (
+    IGNORED_TAGS,
+    MAX_CHARS,
+    MAX_WORDS,
+    POCKET_TAGS,
+    TooLong,
+    normalize,
+    number_beyond,
+    tag_words,
+)
 from .refusal import Refusal
 
-MODES = {"clean": "clean", "ball_and_pocket": "ball_and_pocket", "ball-and-pocket": "ball_and_pocket"}
+MODES = {
+    "clean": "clean",
+    "ball_and_pocket": "ball_and_pocket",
+    "ball-and-pocket": "ball_and_pocket",
+}
 # The match setting pocket_precision (Q2): a corner needs its side, or not.
 POCKET_PRECISIONS = ("side_for_corners", "any")
 MAX_READINGS = 32  # more readings alive than this: refused as too convoluted (C4)
 
 # What a hanging word still needs, for «incomplete» messages.
 EXPECTS = {
-    "OT": "ball_or_cushion", "KARAMBOL": "of_ball", "SHAROM_PRE": "ball", "SHARA": "ball",
-    "COUNT_INS": "balls", "NUM_GEN": "cushions",
+    "OT": "ball_or_cushion",
+    "KARAMBOL": "of_ball",
+    "SHAROM_PRE": "ball",
+    "SHARA": "ball",
+    "COUNT_INS": "balls",
+    "NUM_GEN": "cushions",
 }
 
 
@@ -75,18 +91,23 @@ _BUILDERS = {
     "pocket": lambda c: _new(Item, ("pocket", c[0].value, c[0].start, c[0].end)),
     "clean": lambda c: _new(Item, ("clean", None, c[0].start, c[-1].end)),
     # the first ball's span takes in «от» («от шестёрки»: what a correction shows as said)
-    "kiss": lambda c: [_new(Item, ("kiss", b.ball, c[0].start if k == 0 else b.start, b.end))
-                       for k, b in enumerate(_balls(c[1:]))],
+    "kiss": lambda c: [
+        _new(Item, ("kiss", b.ball, c[0].start if k == 0 else b.start, b.end))
+        for k, b in enumerate(_balls(c[1:]))
+    ],
     "one_cushion": lambda c: _new(Item, ("cushion", 1, c[0].start, c[-1].end)),
     "n_cushions": lambda c: _new(Item, ("cushion", c[1].value, c[0].start, c[-1].end)),
     "elided_cushions": lambda c: _new(Item, ("cushion", c[1].value, c[0].start, c[-1].end)),
-    "named_cushions": lambda c: _new(Item, ("shot", c[0].value, c[0].start, c[0].end)),  # assembly: a cushion
+    "named_cushions": lambda c: _new(
+        Item, ("shot", c[0].value, c[0].start, c[0].end)
+    ),  # assembly: a cushion
     "contre": lambda c: _new(Item, ("contre", None, c[0].start, c[-1].end)),
     "abricole": lambda c: _new(Item, ("abricole", None, c[0].start, c[0].end)),
     "carom": lambda c: [_new(Item, ("carom", b.ball, b.start, b.end)) for b in _balls(c[2:])],
     "driver": lambda c: _new(Item, ("driver", _ball_of(c), c[0].start, c[-1].end)),
-    "count": lambda c: _new(Item, ("count", c[0].value if c[0].type == "COUNT_INS" else None,
-                                   c[0].start, c[-1].end)),
+    "count": lambda c: _new(
+        Item, ("count", c[0].value if c[0].type == "COUNT_INS" else None, c[0].start, c[-1].end)
+    ),
     "ball_gen": lambda c: _new(BallRef, (_ball_of(c, ("B_GEN", "B_BARE")), c[0].start, c[-1].end)),
     "more_gen": lambda c: _new(BallRef, (_ball_of(c, ("B_GEN", "B_BARE")), c[0].start, c[-1].end)),
     "_item": lambda c: c[0],
@@ -217,9 +238,28 @@ def _taggings(words) -> list:
 
 
 # Tags of words that can only say the way (never the called ball or the pocket).
-WAY_ONLY_TAGS = frozenset({"OT", "CLEAN", "BORTA", "BORTOV", "NUM_GEN", "NUM_ELL", "CUSHIONS", "KONTRKU",
-                           "ABRIK", "KARAMBOL", "SHARA", "SHAROM", "COUNT_INS", "SHARAMI", "B_GEN",
-                           "B_INS", "CUE", "STROKE"})
+WAY_ONLY_TAGS = frozenset(
+    {
+        "OT",
+        "CLEAN",
+        "BORTA",
+        "BORTOV",
+        "NUM_GEN",
+        "NUM_ELL",
+        "CUSHIONS",
+        "KONTRKU",
+        "ABRIK",
+        "KARAMBOL",
+        "SHARA",
+        "SHAROM",
+        "COUNT_INS",
+        "SHARAMI",
+        "B_GEN",
+        "B_INS",
+        "CUE",
+        "STROKE",
+    }
+)
 
 
 def _way_only(w) -> bool:
@@ -229,17 +269,31 @@ def _way_only(w) -> bool:
 # Words that finish a hanging word, tried in turn for a hint's example («тройку от в
 # середину» → «тройку от борта в середину»): the example keeps everything said.
 COMPLETIONS = {
-    "OT": ("борта", "шестёрки", "семёрки"), "KARAMBOL": ("от шестёрки", "от семёрки"),
-    "SHAROM_PRE": ("шестым", "седьмым"), "SHARA": ("шестого", "седьмого"), "NUM_GEN": ("бортов",),
+    "OT": ("борта", "шестёрки", "семёрки"),
+    "KARAMBOL": ("от шестёрки", "от семёрки"),
+    "SHAROM_PRE": ("шестым", "седьмым"),
+    "SHARA": ("шестого", "седьмого"),
+    "NUM_GEN": ("бортов",),
 }
-_INS = ("шестым", "седьмым", "восьмым", "девятым", "десятым", "одиннадцатым", "тринадцатым", "четырнадцатым")
+_INS = (
+    "шестым",
+    "седьмым",
+    "восьмым",
+    "девятым",
+    "десятым",
+    "одиннадцатым",
+    "тринадцатым",
+    "четырнадцатым",
+)
 
 
 def _completions(tok) -> tuple:
     """What may finish the hanging token ``tok``; «тремя» → «тремя шарами» and three balls."""
     if tok.type == "COUNT_INS" and isinstance(tok.value, int) and 2 <= tok.value <= 4:
         n = tok.value
-        return tuple("шарами " + ", ".join(_INS[k:k + n - 1]) + " и " + _INS[k + n - 1] for k in (0, 4))
+        return tuple(
+            "шарами " + ", ".join(_INS[k : k + n - 1]) + " и " + _INS[k + n - 1] for k in (0, 4)
+        )
     return COMPLETIONS.get(tok.type, ())
 
 
@@ -281,17 +335,38 @@ def _syntax_refusal(error: tuple, text: str, settings: dict) -> Refusal:
     example finishes (or leaves out) the word it is about and keeps the rest said."""
     index, row, tok, prev = error
     if tok is None:  # the words ended in the middle of a phrase
-        return Refusal("incomplete", (prev.start, prev.end), "",
-                       {"word": text[prev.start:prev.end], "expected_key": EXPECTS.get(prev.type, "more"),
-                        "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings)})
+        return Refusal(
+            "incomplete",
+            (prev.start, prev.end),
+            "",
+            {
+                "word": text[prev.start : prev.end],
+                "expected_key": EXPECTS.get(prev.type, "more"),
+                "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings),
+            },
+        )
     if "CLEAN" in row or prev is None:
         # between phrases: this word starts nothing
-        return Refusal("unexpected_word", (tok.start, tok.end), "",
-                       {"word": text[tok.start:tok.end], "position": _position(text, tok.start),
-                        "example": _SaidExample(_without(text, tok.start, tok.end), settings)})
-    return Refusal("incomplete", (prev.start, prev.end), "",
-                   {"word": text[prev.start:prev.end], "expected_key": EXPECTS.get(prev.type, "more"),
-                    "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings)})
+        return Refusal(
+            "unexpected_word",
+            (tok.start, tok.end),
+            "",
+            {
+                "word": text[tok.start : tok.end],
+                "position": _position(text, tok.start),
+                "example": _SaidExample(_without(text, tok.start, tok.end), settings),
+            },
+        )
+    return Refusal(
+        "incomplete",
+        (prev.start, prev.end),
+        "",
+        {
+            "word": text[prev.start : prev.end],
+            "expected_key": EXPECTS.get(prev.type, "more"),
+            "example": _SaidExample(_finished(text, prev.end, _completions(prev)), settings),
+        },
+    )
 
 
 def _unfinished_second_call(content, syntax, text: str, settings: dict):
@@ -303,7 +378,7 @@ def _unfinished_second_call(content, syntax, text: str, settings: dict):
     for w in reversed(content):
         if w.start > at or w.index == 0 or not w.has("B_NOM", "B_BARE", "OBJ"):
             continue
-        before = parse(text[:w.start], **settings)
+        before = parse(text[: w.start], **settings)
         if isinstance(before, Call):
             from .assembly import several_calls_unclear
 
@@ -335,13 +410,17 @@ def _position(text: str, start: int) -> int:
 
 def _check_mode(mode) -> str:
     if mode not in MODES:
-        raise GrammarError(f"mode must be 'clean' or 'ball_and_pocket' ('ball-and-pocket'), not {mode!r}")
+        raise GrammarError(
+            f"mode must be 'clean' or 'ball_and_pocket' ('ball-and-pocket'), not {mode!r}"
+        )
     return MODES[mode]
 
 
 def _check_precision(precision) -> str:
     if precision not in POCKET_PRECISIONS:
-        raise GrammarError(f"pocket_precision must be 'side_for_corners' or 'any', not {precision!r}")
+        raise GrammarError(
+            f"pocket_precision must be 'side_for_corners' or 'any', not {precision!r}"
+        )
     return precision
 
 
@@ -353,24 +432,38 @@ def _check_balls(balls_left) -> frozenset | None:
     try:
         balls = list(balls_left)
     except TypeError:
-        raise GrammarError(f"balls_left must be an iterable of ball numbers, not {balls_left!r}") from None
+        raise GrammarError(
+            f"balls_left must be an iterable of ball numbers, not {balls_left!r}"
+        ) from None
     for b in balls:
         if isinstance(b, bool) or not isinstance(b, int) or b not in BALLS:
             raise GrammarError(f"balls_left: {b!r} is not a ball number 1-15")
     return frozenset(balls)
 
 
-def parse(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None,
-          pocket_precision: str = "side_for_corners") -> Call | Refusal:
+def parse(
+    text: str,
+    *,
+    mode: str = "clean",
+    balls_left: Iterable[int] | None = None,
+    pocket_precision: str = "side_for_corners",
+) -> Call | Refusal:
     """Read a call: a Call, or a Refusal with its reason. Never raises on a str.
 
     As ``parse_with_corrections``, without the list of corrections."""
-    got = parse_with_corrections(text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+    got = parse_with_corrections(
+        text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision
+    )
     return got if isinstance(got, Refusal) else got[0]
 
 
-def parse_with_corrections(text: str, *, mode: str = "clean", balls_left: Iterable[int] | None = None,
-                           pocket_precision: str = "side_for_corners"):
+def parse_with_corrections(
+    text: str,
+    *,
+    mode: str = "clean",
+    balls_left: Iterable[int] | None = None,
+    pocket_precision: str = "side_for_corners",
+):
     """``(call, corrections)`` (a ``corrections.Correction`` for each part a
     correction replaced, in the order said) or a Refusal.
 
@@ -428,9 +521,17 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
             if beyond is not None:  # «шестнадцатый», «двадцать первый», «16»: no ball has it
                 n, last = beyond
                 end = words[last].end
-                return Refusal("unknown_word", (w.start, end), "ball_out_of_range",
-                               {"word": text[w.start:end], "position": w.index + 1, "n": n,
-                                "example": _SaidExample(_without(text, w.start, end), settings)})
+                return Refusal(
+                    "unknown_word",
+                    (w.start, end),
+                    "ball_out_of_range",
+                    {
+                        "word": text[w.start : end],
+                        "position": w.index + 1,
+                        "n": n,
+                        "example": _SaidExample(_without(text, w.start, end), settings),
+                    },
+                )
             reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
             params = {"word": w.text, "position": w.index + 1}
             if normalize(w.text).startswith("чуж"):
@@ -447,8 +548,12 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
             return Refusal("unknown_word", (w.start, w.end), reason, params)
     for w in words:
         if "PLACEHOLDER" in w.types and mode == "clean":
-            return Refusal("incomplete", (w.start, w.end), "placeholder",
-                           {"word": w.text, "example": _template_example()})
+            return Refusal(
+                "incomplete",
+                (w.start, w.end),
+                "placeholder",
+                {"word": w.text, "example": _template_example()},
+            )
     if mode == "ball_and_pocket":
         # C7: the rules' template way («тремя шарами такими-то, от шара такого-то») is not
         # judged; a placeholder said for the ball leaves the ball unnamed (no_ball, C7)
@@ -482,8 +587,9 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
                 if kept:
                     got, _ = _parse_lattice(_taggings(kept))
             if not got:
-                return _unfinished_second_call(step.content, syntax, text, settings) or _syntax_refusal(
-                    syntax, text, settings)
+                return _unfinished_second_call(
+                    step.content, syntax, text, settings
+                ) or _syntax_refusal(syntax, text, settings)
             stretch_readings.append(got)
         readings = []
         for combo in product(*stretch_readings):
@@ -537,10 +643,16 @@ def _ambiguous(calls: list[Call], span) -> Refusal:
             readings.append(f"«{render(c)}»")
         except GrammarError:
             readings.append(str(c.to_json()))
-    return Refusal("ambiguous", span, "", {
-        "readings": readings,
-        "example": readings[0].strip("«»"), "calls": calls,
-    })
+    return Refusal(
+        "ambiguous",
+        span,
+        "",
+        {
+            "readings": readings,
+            "example": readings[0].strip("«»"),
+            "calls": calls,
+        },
+    )
 
 
 def _template_example() -> str:

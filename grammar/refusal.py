@@ -10,24 +10,45 @@ phrase of a call can use it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .messages import N_, trl
 
 CODES = (
-    "empty", "unknown_word", "no_ball", "no_pocket", "pocket_not_definite", "no_route",
-    "several_calls_unclear", "contradiction", "ambiguous", "count_mismatch",
-    "ball_not_on_table", "incomplete", "too_long", "unexpected_word",
+    "empty",
+    "unknown_word",
+    "no_ball",
+    "no_pocket",
+    "pocket_not_definite",
+    "no_route",
+    "several_calls_unclear",
+    "contradiction",
+    "ambiguous",
+    "count_mismatch",
+    "ball_not_on_table",
+    "incomplete",
+    "too_long",
+    "unexpected_word",
 )
 
 # The clause each refusal rests on (docs/rules.md).
 CLAUSES = {
-    "empty": "C9", "unknown_word": "C4", "no_ball": "C2", "no_pocket": "C2",
-    "pocket_not_definite": "Q2", "no_route": "C2", "several_calls_unclear": "Q8",
-    "contradiction": "C9", "ambiguous": "C9", "count_mismatch": "C2",
-    "ball_not_on_table": "C2", "incomplete": "C9", "too_long": "C4", "unexpected_word": "C4",
+    "empty": "C9",
+    "unknown_word": "C4",
+    "no_ball": "C2",
+    "no_pocket": "C2",
+    "pocket_not_definite": "Q2",
+    "no_route": "C2",
+    "several_calls_unclear": "Q8",
+    "contradiction": "C9",
+    "ambiguous": "C9",
+    "count_mismatch": "C2",
+    "ball_not_on_table": "C2",
+    "incomplete": "C9",
+    "too_long": "C4",
+    "unexpected_word": "C4",
 }
 
 # (code, reason) → (message, hint), in English; their Russian text is in the message catalog
@@ -88,18 +109,24 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("say, e.g. «не тройку, а пятёрку чисто в левый угол»"),
     ),
     ("incomplete", "correction_unplaced"): (
-        N_("the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "
-           "ball, the pocket or the way (C9)"),
-        N_("say, e.g. «не тройку, а пятёрку чисто в левый угол» or «пятёрку, а не тройку, чисто в левый"
-           " угол»"),
+        N_(
+            "the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "
+            "ball, the pocket or the way (C9)"
+        ),
+        N_(
+            "say, e.g. «не тройку, а пятёрку чисто в левый угол» or «пятёрку, а не тройку, чисто в левый"
+            " угол»"
+        ),
     ),
     ("incomplete", "not_what_was_said"): (
         N_("«не {word}» takes back what was not said: the call said «{said}» (C9)"),
         N_("correct what was said: «нет, не {said}, а …»"),
     ),
     ("unknown_word", "obj_form"): (
-        N_("«{word}» (word {position}): «чужой» in a call means an object ball; it does not name a "
-           "pocket"),
+        N_(
+            "«{word}» (word {position}): «чужой» in a call means an object ball; it does not name a "
+            "pocket"
+        ),
         N_("the far pocket is «дальний», your own «ближний»: say {options}"),
     ),
     ("incomplete", "v_without_pocket"): (
@@ -123,8 +150,10 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("add the pocket, e.g. «{example}»"),
     ),
     ("pocket_not_definite", ""): (
-        N_("the pocket is not definite: «{word}»: it is not said whether the corner is the left or the "
-           "right one (Q2)"),
+        N_(
+            "the pocket is not definite: «{word}»: it is not said whether the corner is the left or the "
+            "right one (Q2)"
+        ),
         N_("say {options}"),
     ),
     # a side and no kind: the corner and the middle pocket on that side both fit
@@ -139,8 +168,10 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ),
     # «чужой» is an object ball (C5), never a pocket's end
     ("incomplete", "obj_as_pocket"): (
-        N_("«{word}» is said among the pocket's words, but in a call it means an object ball (C5), not a "
-           "pocket"),
+        N_(
+            "«{word}» is said among the pocket's words, but in a call it means an object ball (C5), not a "
+            "pocket"
+        ),
         N_("the far pocket is «дальний», your own «ближний»: say {options}"),
     ),
     ("no_route", ""): (
@@ -184,13 +215,17 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
         N_("say it so that it has one reading, e.g. «{example}»"),
     ),
     ("ambiguous", "whose_contact"): (
-        N_("it is unclear whose contact «{word}» is: said right next to «{contact}», it may be that "
-           "ball's (or the cue ball's) way, not the called ball's (C9)"),
+        N_(
+            "it is unclear whose contact «{word}» is: said right next to «{contact}», it may be that "
+            "ball's (or the cue ball's) way, not the called ball's (C9)"
+        ),
         N_("say the contact right after the called ball, e.g. «{example}»"),
     ),
     ("ambiguous", "cushions_twice"): (
         N_("«{word}» and «{contact}»: the same cushions or more of them? (C9)"),
-        N_("name the cushions once: «тройку от борта в середину», «тройку от двух бортов в середину»"),
+        N_(
+            "name the cushions once: «тройку от борта в середину», «тройку от двух бортов в середину»"
+        ),
     ),
     ("ambiguous", "side_or_cushion"): (
         N_("«{word}» right after «{contact}»: is it that cushion's side or the pocket's? (C9)"),
@@ -216,29 +251,53 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
 BALL_AND_POCKET = "ball_and_pocket"
 MODE_CLAUSES = {BALL_AND_POCKET: {"no_ball": "C7", "no_pocket": "C7", "ball_not_on_table": "C7"}}
 # (code, reason) → (message, hint) in that mode; None keeps the text of TEXTS.
-MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {BALL_AND_POCKET: {
-    ("empty", ""): (None, N_("name the ball and the pocket, e.g. «{example}»")),
-    ("too_long", ""): (
-        N_("the call is too long (over {limit} words): a referee would not take it (C4, C7)"),
-        N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
-    ),
-    ("too_long", "chars"): (
-        N_("the call is too long (over {limit} characters): a referee would not take it (C4, C7)"),
-        N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
-    ),
-    ("unknown_word", ""): (None, N_("in ball and pocket a call names the ball and the pocket: e.g. «{example}»")),
-    ("incomplete", "not_without_but"): (None, N_("say, e.g. «не тройку, а пятёрку в левый угол»")),
-    ("incomplete", "correction_unplaced"): (
-        N_("the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "
-           "ball or the pocket (C9)"),
-        N_("say, e.g. «не тройку, а пятёрку в левый угол» or «пятёрку, а не тройку, в левый угол»"),
-    ),
-    ("no_ball", ""): (N_("no ball is named: in ball and pocket the ball and the pocket are named (C7)"), None),
-    ("no_ball", "cue"): (
-        N_("«{word}» is the cue ball, which is never called: no object ball is named (C7, C5)"), None),
-    ("no_pocket", ""): (N_("no pocket is named: in ball and pocket the ball and the pocket are named (C7)"), None),
-    ("ball_not_on_table", ""): (N_("ball {ball} is not on the table (C7)"), None),
-}}
+MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {
+    BALL_AND_POCKET: {
+        ("empty", ""): (None, N_("name the ball and the pocket, e.g. «{example}»")),
+        ("too_long", ""): (
+            N_("the call is too long (over {limit} words): a referee would not take it (C4, C7)"),
+            N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
+        ),
+        ("too_long", "chars"): (
+            N_(
+                "the call is too long (over {limit} characters): a referee would not take it (C4, C7)"
+            ),
+            N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
+        ),
+        ("unknown_word", ""): (
+            None,
+            N_("in ball and pocket a call names the ball and the pocket: e.g. «{example}»"),
+        ),
+        ("incomplete", "not_without_but"): (
+            None,
+            N_("say, e.g. «не тройку, а пятёрку в левый угол»"),
+        ),
+        ("incomplete", "correction_unplaced"): (
+            N_(
+                "the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "
+                "ball or the pocket (C9)"
+            ),
+            N_(
+                "say, e.g. «не тройку, а пятёрку в левый угол» or «пятёрку, а не тройку, в левый угол»"
+            ),
+        ),
+        ("no_ball", ""): (
+            N_("no ball is named: in ball and pocket the ball and the pocket are named (C7)"),
+            None,
+        ),
+        ("no_ball", "cue"): (
+            N_(
+                "«{word}» is the cue ball, which is never called: no object ball is named (C7, C5)"
+            ),
+            None,
+        ),
+        ("no_pocket", ""): (
+            N_("no pocket is named: in ball and pocket the ball and the pocket are named (C7)"),
+            None,
+        ),
+        ("ball_not_on_table", ""): (N_("ball {ball} is not on the table (C7)"), None),
+    }
+}
 DEFAULT_EXAMPLES = {BALL_AND_POCKET: "тройку в левый угол"}
 
 EXPECTED = {
@@ -303,8 +362,14 @@ class Refusal:
                 # control and other unprintable characters are shown escaped
                 params[key] = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in value)
         params.setdefault("example", DEFAULT_EXAMPLES.get(self.mode, "тройку чисто в левый угол"))
-        params.setdefault("expected", trl(lang, EXPECTED.get(params.get("expected_key", "more"), EXPECTED["more"])))
-        for key in ("readings", "options"):  # the readings or pockets offered, joined in the user's language
+        params.setdefault(
+            "expected",
+            trl(lang, EXPECTED.get(params.get("expected_key", "more"), EXPECTED["more"])),
+        )
+        for key in (
+            "readings",
+            "options",
+        ):  # the readings or pockets offered, joined in the user's language
             if isinstance(params.get(key), (list, tuple)):
                 params[key] = _or(params[key], lang, ", " if key == "options" else None)
         try:

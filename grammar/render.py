@@ -58,7 +58,12 @@ def decompose(call: Call) -> dict[str, Any]:
         abricole = True
         i += 1
     caroms = []
-    while i + 1 < len(route) and route[i][0] == CUE and route[i + 1][0] == CUE and isinstance(route[i][1], int):
+    while (
+        i + 1 < len(route)
+        and route[i][0] == CUE
+        and route[i + 1][0] == CUE
+        and isinstance(route[i][1], int)
+    ):
         caroms.append(route[i][1])
         i += 1
     if i >= len(route) or route[i][0] != CUE:
@@ -118,8 +123,10 @@ def phrase_blocks(call: Call) -> list[str]:
         blocks.append(_ball(drivers[0], "ins"))
     elif drivers:
         forms = render_forms()
-        blocks.append(f"{forms['count_ins'][str(len(drivers))]} {forms['balls_ins_plural']} "
-                      + _join([_ball(x, "ins_short") for x in drivers]))
+        blocks.append(
+            f"{forms['count_ins'][str(len(drivers))]} {forms['balls_ins_plural']} "
+            + _join([_ball(x, "ins_short") for x in drivers])
+        )
     own = parts["own"]
     words: list[str] = []
     k = 0
@@ -133,7 +140,9 @@ def phrase_blocks(call: Call) -> list[str]:
                 words.append("от борта")
             else:
                 forms = render_forms()
-                words.append(f"от {forms['num_gen'][str(run)] if run <= 15 else run} {forms['cushions_gen']}")
+                words.append(
+                    f"от {forms['num_gen'][str(run)] if run <= 15 else run} {forms['cushions_gen']}"
+                )
             k += run
             continue
         if target == CONTRE_COUP:
@@ -168,21 +177,33 @@ DEFAULT_POCKET = Pocket("corner", "left", None)
 def example_for(ball: object, pocket: object, bank: bool = False) -> str:
     """A clean straight call with this ball and pocket (off one cushion if ``bank``), for hints."""
     b = ball if isinstance(ball, int) else 3
-    p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET
+    p = (
+        pocket
+        if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side)
+        else DEFAULT_POCKET
+    )
     return render(Call(b, p, ((CUE, b),) + (((b, CUSHION),) if bank else ()) + ((b, POCKET),)))
 
 
 def example_plain(ball: object, pocket: object) -> str:
     """A ball-and-pocket call (C7: no way) with this ball and pocket, for hints."""
     b = ball if isinstance(ball, int) else 3
-    p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET
+    p = (
+        pocket
+        if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side)
+        else DEFAULT_POCKET
+    )
     return render(Call(b, p, None))
 
 
 def example_combo(ball: object, pocket: object, n: int) -> str:
     """A combination of ``n`` driving balls, for hints about counts."""
     b = ball if isinstance(ball, int) else 12
-    p = pocket if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side) else DEFAULT_POCKET
+    p = (
+        pocket
+        if isinstance(pocket, Pocket) and (pocket.kind == "middle" or pocket.side)
+        else DEFAULT_POCKET
+    )
     n = max(1, min(int(n), 14))
     drivers = [x for x in (5, 9, 2, 7, 4, 6, 8, 10, 11, 13, 14, 15, 1, 3, 12) if x != b][:n]
     route = [(CUE, drivers[0])] + list(zip(drivers, drivers[1:])) + [(drivers[-1], b), (b, POCKET)]

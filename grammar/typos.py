@@ -21,7 +21,7 @@ MAX_CANDIDATES = 5  # more words one edit away than this: no confident guess
 
 
 def _deletes(word: str) -> set[str]:
-    return {word[:k] + word[k + 1:] for k in range(len(word))}
+    return {word[:k] + word[k + 1 :] for k in range(len(word))}
 
 
 @lru_cache(maxsize=1)
@@ -53,12 +53,12 @@ def distance_at_most_one(a: str, b: str) -> bool:
     while i < min(la, lb) and a[i] == b[i]:
         i += 1
     if la == lb:
-        if a[i + 1:] == b[i + 1:]:
+        if a[i + 1 :] == b[i + 1 :]:
             return True  # one letter changed
-        return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:]
+        return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
     if la > lb:
-        return a[i + 1:] == b[i:]
-    return a[i:] == b[i + 1:]
+        return a[i + 1 :] == b[i:]
+    return a[i:] == b[i + 1 :]
 
 
 def near_words(word: str) -> list[str]:
@@ -89,7 +89,7 @@ def suggestion(text: str, word, read) -> dict | None:
     made: list = []
     fit: list = []
     for candidate in candidates:
-        got = read(text[:word.start] + candidate + text[word.end:])
+        got = read(text[: word.start] + candidate + text[word.end :])
         if isinstance(got, tuple):
             made.append((candidate, got[0]))
         elif got.code not in _NOT_A_FIT:
@@ -121,9 +121,13 @@ def _closest(typed: str, candidates: list) -> list:
 
     def kept(word: str) -> int:
         word = normalize(word)
-        head = next((k for k, (a, b) in enumerate(zip(typed, word)) if a != b), min(len(typed), len(word)))
-        tail = next((k for k, (a, b) in enumerate(zip(reversed(typed), reversed(word))) if a != b),
-                    min(len(typed), len(word)))
+        head = next(
+            (k for k, (a, b) in enumerate(zip(typed, word)) if a != b), min(len(typed), len(word))
+        )
+        tail = next(
+            (k for k, (a, b) in enumerate(zip(reversed(typed), reversed(word))) if a != b),
+            min(len(typed), len(word)),
+        )
         return min(head + tail, len(typed))
 
     best = max(kept(c) for c, _ in candidates)
@@ -131,5 +135,15 @@ def _closest(typed: str, candidates: list) -> list:
 
 
 # Refusals that say the words still do not make a call: a candidate that leaves one is no fit.
-_NOT_A_FIT = frozenset({"unknown_word", "unexpected_word", "incomplete", "several_calls_unclear", "contradiction",
-                        "ambiguous", "empty", "too_long"})
+_NOT_A_FIT = frozenset(
+    {
+        "unknown_word",
+        "unexpected_word",
+        "incomplete",
+        "several_calls_unclear",
+        "contradiction",
+        "ambiguous",
+        "empty",
+        "too_long",
+    }
+)

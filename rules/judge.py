@@ -39,11 +39,17 @@ Decisions where the rules (docs/rules.md) leave room (documented here, cited in 
 
 from __future__ import annotations
 
-from functools import lru_cache
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
-from pyramid_referee.grammar.call import CONTRE_COUP, CUE, CUSHION as C_CUSHION, POCKET as C_POCKET, Call
+from pyramid_referee.grammar.call import (
+    CONTRE_COUP,
+    CUE,
+    CUSHION as C_CUSHION,
+    POCKET as C_POCKET,
+    Call,
+)
 
 from .errors import RulesInputError
 from .messages import N_
@@ -53,7 +59,9 @@ from .state import LAST_BALL, NORMAL, GameState, Result
 from .verdict import Penalty, Verdict
 
 CALL_STATUSES = ("accepted", "refused", "none")
-_new = tuple.__new__  # builds the named-tuple records positionally: the hot path (bench/bench_rules.py)
+_new = (
+    tuple.__new__
+)  # builds the named-tuple records positionally: the hot path (bench/bench_rules.py)
 QUIET_LIMIT = 3  # E2: three penalty strokes in a row each
 _FOUL_IDS = {f: "P1" + f for f in "абвгдежзи"}
 _FOUL_ORDER = "абвгдежзи"
@@ -108,7 +116,9 @@ def scan(state: GameState, outcome: Outcome) -> _Scan:
                 if x in gone:
                     raise _gone(f"events[{i}].{name}", x)
             if check_motion and b not in moving and o not in moving:
-                raise RulesInputError(f"events[{i}]", N_("neither {b} nor {o} was moving"), b=b, o=o)
+                raise RulesInputError(
+                    f"events[{i}]", N_("neither {b} nor {o} was moving"), b=b, o=o
+                )
             moving.add(b)
             moving.add(o)
             if b == CUE or o == CUE:
@@ -245,7 +255,9 @@ def _check_call(
     clauses = []
     clean = settings.mode == "clean"
     if clean and call.route is None:
-        raise RulesInputError("call.route", N_("a clean designation names the way (C2); this call has none"))
+        raise RulesInputError(
+            "call.route", N_("a clean designation names the way (C2); this call has none")
+        )
     pk = call.pocket
     if settings.pocket_precision == "side_for_corners" and pk.kind == "corner" and pk.side is None:
         raise RulesInputError("call.pocket.side", N_("a corner call names its side (Q2)"))
@@ -307,8 +319,14 @@ def _dedup(items: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Settings, *,
-          call_status: str = "accepted") -> Verdict:
+def judge(
+    state: GameState,
+    call: Call | None,
+    outcome: Outcome,
+    settings: Settings,
+    *,
+    call_status: str = "accepted",
+) -> Verdict:
     """Decide everything the rules decide about one stroke. Pure; raises
     ``RulesInputError`` (naming the field) for input that does not fit the state."""
     if state.result is not None:
@@ -321,12 +339,18 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
             choices=", ".join(CALL_STATUSES),
         )
     if outcome.from_hand is not None and outcome.from_hand != state.from_hand:
-        raise RulesInputError("from_hand", N_("the state says the cue ball is in hand") if state.from_hand
-                              else N_("the state says the cue ball is on the table"))
+        raise RulesInputError(
+            "from_hand",
+            N_("the state says the cue ball is in hand")
+            if state.from_hand
+            else N_("the state says the cue ball is on the table"),
+        )
     if outcome.first_hit_in_house and not state.from_hand:
         raise RulesInputError("first_hit_in_house", N_("only when playing from hand (P1ж)"))
     if "з" in outcome.fouls and not state.from_hand:
-        raise RulesInputError("fouls", N_("з (not from the house) applies only when playing from hand (P1з)"))
+        raise RulesInputError(
+            "fouls", N_("з (not from the house) applies only when playing from hand (P1з)")
+        )
     sc = scan(state, outcome)
     if outcome.first_hit_in_house and not outcome.is_short and not sc.cue_hit:
         raise RulesInputError("first_hit_in_house", N_("true, but the cue ball hit no ball (P1ж)"))
@@ -416,20 +440,48 @@ def judge(state: GameState, call: Call | None, outcome: Outcome, settings: Setti
     quiet_new[s] = quiet_new[s] + 1 if quiet else 0
     table_left = len(state.on_table) - len(counted)
     last_scored = counted[-1] if counted else state.last_scored
-    result, replay_ball = _end(state, settings, new_scores, quiet_new, table_left, bool(fouls), last_scored, clauses)
+    result, replay_ball = _end(
+        state, settings, new_scores, quiet_new, table_left, bool(fouls), last_scored, clauses
+    )
     # Positional, in Verdict's field order.
-    return _new(Verdict, (
-        state.players, state.strokes, NORMAL, s, call_status, called, fulfilled, miss, (deltas[0], deltas[1]),
-        ball_points, bonus, counted, respotted, fouls, penalty, restore,
-        state.next_break if replay_ball is not None else nxt,
-        True if replay_ball is not None else (sc.cue_in or sc.cue_off),
-        quiet, result, replay_ball, _dedup(clauses),
-    ))
+    return _new(
+        Verdict,
+        (
+            state.players,
+            state.strokes,
+            NORMAL,
+            s,
+            call_status,
+            called,
+            fulfilled,
+            miss,
+            (deltas[0], deltas[1]),
+            ball_points,
+            bonus,
+            counted,
+            respotted,
+            fouls,
+            penalty,
+            restore,
+            state.next_break if replay_ball is not None else nxt,
+            True if replay_ball is not None else (sc.cue_in or sc.cue_off),
+            quiet,
+            result,
+            replay_ball,
+            _dedup(clauses),
+        ),
+    )
 
 
 def _end(
-    state: GameState, settings: Settings, scores: tuple[int, int], quiet: list[int], table_left: int,
-    penalised: bool, last_scored: int | None, clauses: list[str],
+    state: GameState,
+    settings: Settings,
+    scores: tuple[int, int],
+    quiet: list[int],
+    table_left: int,
+    penalised: bool,
+    last_scored: int | None,
+    clauses: list[str],
 ) -> tuple[Result | None, int | None]:
     """E1, E2, Q5, E4: the result after a stroke, or a last-ball replay."""
     target = settings.target
@@ -462,8 +514,13 @@ def _end(
 
 
 def _judge_last_ball(
-    state: GameState, outcome: Outcome, settings: Settings, call_status: str, sc: _Scan,
-    fouls: tuple[str, ...], fell_balls: tuple[int, ...],
+    state: GameState,
+    outcome: Outcome,
+    settings: Settings,
+    call_status: str,
+    sc: _Scan,
+    fouls: tuple[str, ...],
+    fell_balls: tuple[int, ...],
 ) -> Verdict:
     """E4/E5: one ball on the third point, strokes without a call."""
     s, o = state.to_play, 1 - state.to_play
@@ -488,10 +545,27 @@ def _judge_last_ball(
     if respotted:
         clauses.append("Q6")
     return Verdict(
-        players=state.players, stroke=state.strokes, phase=LAST_BALL, striker_idx=s, call_status=call_status,
-        called_ball=None, fulfilled=False, miss=None, deltas=(0, 0), ball_points=0, bonus=0, counted=counted,
-        respotted=respotted, fouls=fouls, penalty=penalty, restore_positions=False, next_idx=o,
-        next_from_hand=sc.cue_in or sc.cue_off, quiet=False, result=result, replay_ball=None,
+        players=state.players,
+        stroke=state.strokes,
+        phase=LAST_BALL,
+        striker_idx=s,
+        call_status=call_status,
+        called_ball=None,
+        fulfilled=False,
+        miss=None,
+        deltas=(0, 0),
+        ball_points=0,
+        bonus=0,
+        counted=counted,
+        respotted=respotted,
+        fouls=fouls,
+        penalty=penalty,
+        restore_positions=False,
+        next_idx=o,
+        next_from_hand=sc.cue_in or sc.cue_off,
+        quiet=False,
+        result=result,
+        replay_ball=None,
         clauses=_dedup(clauses),
     )
 
@@ -519,20 +593,43 @@ def apply(state: GameState, verdict: Verdict) -> GameState:
     quiet[s] = quiet[s] + 1 if verdict.quiet else 0
     on_table = state.on_table.difference(verdict.counted) if verdict.counted else state.on_table
     phase = state.phase
-    last_scored = verdict.counted[-1] if verdict.counted and verdict.phase == NORMAL else state.last_scored
+    last_scored = (
+        verdict.counted[-1] if verdict.counted and verdict.phase == NORMAL else state.last_scored
+    )
     if verdict.replay_ball is not None:  # E4
         on_table = frozenset((verdict.replay_ball,))
         phase = LAST_BALL
         quiet = [0, 0]
     # Positional, in GameState's field order.
-    return _new(GameState, (
-        state.players, scores, on_table, verdict.next_idx, verdict.next_from_hand, from_balls, received, paid,
-        (quiet[0], quiet[1]), verdict.result, phase, state.next_break, last_scored, state.strokes + 1,
-    ))
+    return _new(
+        GameState,
+        (
+            state.players,
+            scores,
+            on_table,
+            verdict.next_idx,
+            verdict.next_from_hand,
+            from_balls,
+            received,
+            paid,
+            (quiet[0], quiet[1]),
+            verdict.result,
+            phase,
+            state.next_break,
+            last_scored,
+            state.strokes + 1,
+        ),
+    )
 
 
-def step(state: GameState, call: Call | None, outcome: Outcome, settings: Settings, *,
-         call_status: str = "accepted") -> tuple[Verdict, GameState]:
+def step(
+    state: GameState,
+    call: Call | None,
+    outcome: Outcome,
+    settings: Settings,
+    *,
+    call_status: str = "accepted",
+) -> tuple[Verdict, GameState]:
     """``judge`` then ``apply``."""
     v = judge(state, call, outcome, settings, call_status=call_status)
     return v, apply(state, v)

@@ -17,7 +17,7 @@ from typing import Any
 from pyramid_referee.grammar.call import Call, CallFormatError
 
 from .errors import RulesInputError
-from .judge import CALL_STATUSES, judge, apply
+from .judge import CALL_STATUSES, apply, judge
 from .outcome import Outcome
 from .settings import Settings
 from .state import GameState
@@ -56,8 +56,14 @@ class Game:
     scores: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, "first": self.first, "last": self.last, "breaker": self.breaker,
-                "result": None if self.result is None else self.result.to_json(), "scores": self.scores}
+        return {
+            "number": self.number,
+            "first": self.first,
+            "last": self.last,
+            "breaker": self.breaker,
+            "result": None if self.result is None else self.result.to_json(),
+            "scores": self.scores,
+        }
 
 
 class Match:
@@ -68,13 +74,25 @@ class Match:
     a stroke after an undo drops the redo branch.
     """
 
-    def __init__(self, settings: Settings | dict[str, Any] | None = None, players: Any = ("A", "B"), start: Any = None,
-                 to_wins: int = 1) -> None:
+    def __init__(
+        self,
+        settings: Settings | dict[str, Any] | None = None,
+        players: Any = ("A", "B"),
+        start: Any = None,
+        to_wins: int = 1,
+    ) -> None:
         if not isinstance(settings, Settings):
             settings = Settings.from_json(settings)
-        if not isinstance(to_wins, int) or isinstance(to_wins, bool) or not 1 <= to_wins <= MAX_TO_WINS:
-            raise RulesInputError("to_wins", f"{to_wins!r} is not a whole number from 1 to {MAX_TO_WINS}",
-                                  f"{to_wins!r} — нужно целое число от 1 до {MAX_TO_WINS}")
+        if (
+            not isinstance(to_wins, int)
+            or isinstance(to_wins, bool)
+            or not 1 <= to_wins <= MAX_TO_WINS
+        ):
+            raise RulesInputError(
+                "to_wins",
+                f"{to_wins!r} is not a whole number from 1 to {MAX_TO_WINS}",
+                f"{to_wins!r} — нужно целое число от 1 до {MAX_TO_WINS}",
+            )
         self.settings = settings
         self.to_wins = to_wins
         self._states: list[GameState] = [GameState.initial(settings, players, start)]
@@ -86,7 +104,7 @@ class Match:
         """Games won by each player so far (a state with a result ends one game)."""
         players = self._states[0].players
         won = {p: 0 for p in players}
-        for st in self._states[1: self._pos + 1]:
+        for st in self._states[1 : self._pos + 1]:
             if st.result is not None and st.result.winner is not None:
                 won[st.result.winner] += 1
         return won
@@ -115,7 +133,7 @@ class Match:
         out: list[Game] = []
         first = 1
         breaker = self._states[0].players[self._states[0].to_play]
-        for i, st in enumerate(self._states[1: self._pos + 1], start=1):
+        for i, st in enumerate(self._states[1 : self._pos + 1], start=1):
             if st.result is not None:
                 out.append(Game(len(out) + 1, first, i, breaker, st.result, _scores(st)))
                 first = i + 1
@@ -135,8 +153,12 @@ class Match:
 
     def series_json(self) -> dict[str, Any]:
         """The match score: games won, games played, the target, decided or not."""
-        return {"to_wins": self.to_wins, "wins": self.wins(), "games": [g.to_json() for g in self.games()],
-                "decided": self.decided}
+        return {
+            "to_wins": self.to_wins,
+            "wins": self.wins(),
+            "games": [g.to_json() for g in self.games()],
+            "decided": self.decided,
+        }
 
     @property
     def state(self) -> GameState:
@@ -154,28 +176,44 @@ class Match:
     def can_redo(self) -> bool:
         return self._pos < len(self._records)
 
-    def stroke(self, call: Call | dict[str, Any] | None, outcome: Outcome | dict[str, Any], *, call_status: str = "accepted") -> Verdict:
+    def stroke(
+        self,
+        call: Call | dict[str, Any] | None,
+        outcome: Outcome | dict[str, Any],
+        *,
+        call_status: str = "accepted",
+    ) -> Verdict:
         if call_status not in CALL_STATUSES:
-            raise RulesInputError("call_status", f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}",
-                                  f"{call_status!r} — допустимо: {', '.join(CALL_STATUSES)}")
+            raise RulesInputError(
+                "call_status",
+                f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}",
+                f"{call_status!r} — допустимо: {', '.join(CALL_STATUSES)}",
+            )
         if isinstance(call, dict):
             try:
                 call = Call.from_json(call)
             except CallFormatError as exc:
                 f, _, what = str(exc).partition(": ")
-                raise RulesInputError(f"call.{f}" if not f.startswith("call") else f, what,
-                                      f"заказ записан неверно ({what})") from None
+                raise RulesInputError(
+                    f"call.{f}" if not f.startswith("call") else f,
+                    what,
+                    f"заказ записан неверно ({what})",
+                ) from None
         elif call is not None and not isinstance(call, Call):
-            raise RulesInputError("call", "expected a Call, its JSON object or None", "ожидался заказ или None")
+            raise RulesInputError(
+                "call", "expected a Call, its JSON object or None", "ожидался заказ или None"
+            )
         if isinstance(outcome, dict):
             outcome = Outcome.from_json(outcome)
         elif not isinstance(outcome, Outcome):
             raise RulesInputError("outcome", "expected an outcome", "ожидался исход удара")
-        state = self.upcoming  # after a game's end, the next game of the match opens with this stroke
+        state = (
+            self.upcoming
+        )  # after a game's end, the next game of the match opens with this stroke
         verdict = judge(state, call, outcome, self.settings, call_status=call_status)
         new = apply(state, verdict)
-        del self._states[self._pos + 1:]
-        del self._records[self._pos:]
+        del self._states[self._pos + 1 :]
+        del self._records[self._pos :]
         self._states.append(new)
         self._records.append(StrokeRecord(call, call_status, outcome, verdict))
         self._pos += 1

@@ -69,8 +69,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from lark import (Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
-                  v_args)
+from lark import (
+    Lark,
+    Token,
+    Transformer,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    v_args,
+)
 
 from pyramid_referee.grammar.call import pocket_from_words
 
@@ -81,7 +89,14 @@ from .outcome import MAX_EVENTS
 #: The longest outcome text taken: a stroke of MAX_EVENTS items, each a few words, fits in it.
 MAX_OUTCOME_CHARS = 1000
 
-__all__ = ["NotationError", "parse_outcome", "parse_outcome_located", "render_outcome", "FOUL_LETTERS", "EMPTY_OUTCOME"]
+__all__ = [
+    "NotationError",
+    "parse_outcome",
+    "parse_outcome_located",
+    "render_outcome",
+    "FOUL_LETTERS",
+    "EMPTY_OUTCOME",
+]
 
 #: P1 letters the referee sees and the events cannot show.
 FOUL_LETTERS = ("г", "д", "е", "з", "и")
@@ -98,8 +113,12 @@ _FLAGS = ("from_hand", "first_hit_in_house", "positions_unchanged", "warned")
 
 #: The outcome of «ничего»: nothing fell, nothing was seen.
 EMPTY_OUTCOME: dict = {
-    "events": [], "fouls": [], "from_hand": None, "first_hit_in_house": False,
-    "positions_unchanged": False, "warned": False,
+    "events": [],
+    "fouls": [],
+    "from_hand": None,
+    "first_hit_in_house": False,
+    "positions_unchanged": False,
+    "warned": False,
 }
 
 # What each terminal is, for «expected: …» in error messages (English; Russian in the catalog).
@@ -138,8 +157,9 @@ _FOUL_WORD_TERMINALS = ("OTHERS_BALL", "CUE_EDGE", "WRONG_SIDE", "MOVING")
 class NotationError(RulesError, ValueError):
     """A notation that does not parse: where (1-based column) and what was expected."""
 
-    def __init__(self, column: int, what: str, expected: tuple[tuple[str, str], ...] = (), /,
-                 **params) -> None:
+    def __init__(
+        self, column: int, what: str, expected: tuple[tuple[str, str], ...] = (), /, **params
+    ) -> None:
         """``what``: an English template filled with ``params`` (its Russian text is the
         catalog's); ``expected``: (Russian, English) names of what could stand there."""
         self.column = column
@@ -154,25 +174,29 @@ class NotationError(RulesError, ValueError):
         if self.expected:
             names = ", ".join(e[1] if en else e[0] for e in self.expected)
             return trl(lang, "column {column}: {what}; expected: {names}").format(
-                column=self.column, what=what, names=names)
+                column=self.column, what=what, names=names
+            )
         return trl(lang, "column {column}: {what}").format(column=self.column, what=what)
 
     def to_json(self, lang: str = "ru") -> dict:
         return {"column": self.column, "message": self.message(lang)}
 
 
-
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     return Lark.open(
-        str(Path(__file__).with_name("notation.lark")), parser="lalr", lexer="contextual",
+        str(Path(__file__).with_name("notation.lark")),
+        parser="lalr",
+        lexer="contextual",
         propagate_positions=True,
     )
 
 
 def _expected(names) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
-    for name in sorted(set(names), key=lambda n: list(_EXPECTED).index(n) if n in _EXPECTED else 99):
+    for name in sorted(
+        set(names), key=lambda n: list(_EXPECTED).index(n) if n in _EXPECTED else 99
+    ):
         if name in _FOUL_WORD_TERMINALS:
             name = "TOUCH"
         desc = (trl("ru", _EXPECTED[name]), _EXPECTED[name]) if name in _EXPECTED else None
@@ -186,6 +210,7 @@ def _err(col: int, what: str, **params) -> NotationError:
 
 
 # ---------------------------------------------------------------------------- the parse tree → records
+
 
 class Step(NamedTuple):
     """What a ball met after its subject, as written: ``kind`` "ball" (a hit: ``token`` NUMBER
@@ -238,8 +263,12 @@ class _ToRecords(Transformer):
 
     def motion(self, children: list) -> Motion:
         subject, *rest = children
-        steps = tuple(c if isinstance(c, Step) else
-                      Step("off_table" if c.type == "OFF_TABLE" else "ball", c, (), c.column) for c in rest)
+        steps = tuple(
+            c
+            if isinstance(c, Step)
+            else Step("off_table" if c.type == "OFF_TABLE" else "ball", c, (), c.column)
+            for c in rest
+        )
         return Motion(subject, steps)
 
     def foul(self, toks: list) -> Fouls:
@@ -300,17 +329,28 @@ def _pocket(toks: tuple) -> dict | None:
     # «3 в правый», «3 в левом»: a masculine side word with no noun is the corner (of угол,
     # середина and луза only «угол» agrees with it), as in the call language
     masculine = not any(t.type == "POCKET_ANY" for t in toks) and any(
-        t.type in ("LEFT", "RIGHT") and t.value.endswith(_MASCULINE_ENDINGS) for t in toks)
+        t.type in ("LEFT", "RIGHT") and t.value.endswith(_MASCULINE_ENDINGS) for t in toks
+    )
     got = pocket_from_words(kinds, sides, ends, masculine)
     if got == "middle_end":
         raise _err(toks[0].column, N_("a middle pocket has no far or near end"))
     if got == "side_only":
         side = next(iter(sides))
         if side == "left":
-            raise _err(toks[0].column, N_("that names both the corner and the middle pocket: "
-                                            "write 'в левый угол' or 'в левую середину'"))
-        raise _err(toks[0].column, N_("that names both the corner and the middle pocket: "
-                                        "write 'в правый угол' or 'в правую середину'"))
+            raise _err(
+                toks[0].column,
+                N_(
+                    "that names both the corner and the middle pocket: "
+                    "write 'в левый угол' or 'в левую середину'"
+                ),
+            )
+        raise _err(
+            toks[0].column,
+            N_(
+                "that names both the corner and the middle pocket: "
+                "write 'в правый угол' or 'в правую середину'"
+            ),
+        )
     return got.to_json()
 
 
@@ -351,9 +391,15 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
     norm = text.lower().replace("ё", "е")  # same length: columns stay right
     if not norm.strip():
         raise _err(1, N_("no outcome given (write 'ничего' or '-' for an empty one)"))
-    if len(text.strip()) > MAX_OUTCOME_CHARS:  # before the parser: it need not read a runaway paste
-        raise _err(MAX_OUTCOME_CHARS + 1, N_("the outcome is {n} characters long, longer than any stroke's: at most {limit}"),
-                   n=len(text.strip()), limit=MAX_OUTCOME_CHARS)
+    if (
+        len(text.strip()) > MAX_OUTCOME_CHARS
+    ):  # before the parser: it need not read a runaway paste
+        raise _err(
+            MAX_OUTCOME_CHARS + 1,
+            N_("the outcome is {n} characters long, longer than any stroke's: at most {limit}"),
+            n=len(text.strip()),
+            limit=MAX_OUTCOME_CHARS,
+        )
     try:
         tree = _parser().parse(norm)
     except UnexpectedInput as exc:
@@ -363,16 +409,22 @@ def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
             # ball that is not the player's own, never a pocket (as in the call language)
             far, near = _chuzhoi_options(norm, pos)
             raise NotationError(
-                exc.column, N_("'чужой' is a ball, not a pocket: the far pocket is {far}, the near one {near}"),
-                far=far, near=near,
+                exc.column,
+                N_(
+                    "'чужой' is a ball, not a pocket: the far pocket is {far}, the near one {near}"
+                ),
+                far=far,
+                near=near,
             ) from None
         _raise_parse_error(exc, text)
     return _build(_ToRecords().transform(tree))
 
 
 _CHUZHOI = re.compile(r"чуж\w*")
-_POCKET_WORD = re.compile(r"(в|во|лев\w*|прав\w*|слева|справа|дальн\w*|ближн\w*|угл\w*|угол|уголок|луз\w*"
-                          r"|середин\w*|средн\w*|центр\w*|свой|свою|себе)")
+_POCKET_WORD = re.compile(
+    r"(в|во|лев\w*|прав\w*|слева|справа|дальн\w*|ближн\w*|угл\w*|угол|уголок|луз\w*"
+    r"|середин\w*|средн\w*|центр\w*|свой|свою|себе)"
+)
 
 
 def _chuzhoi_among_pocket_words(norm: str, pos: int) -> bool:
@@ -382,10 +434,12 @@ def _chuzhoi_among_pocket_words(norm: str, pos: int) -> bool:
     if not m:
         return False
     before = re.split(r"[;,]", norm[:pos])[-1].split()
-    after = re.split(r"[;,]", norm[m.end():])[0].split()
+    after = re.split(r"[;,]", norm[m.end() :])[0].split()
     if after[:1] == ["шар"]:
         return False
-    return bool(before and _POCKET_WORD.fullmatch(before[-1])) or bool(after and _POCKET_WORD.fullmatch(after[0]))
+    return bool(before and _POCKET_WORD.fullmatch(before[-1])) or bool(
+        after and _POCKET_WORD.fullmatch(after[0])
+    )
 
 
 def _chuzhoi_options(norm: str, pos: int) -> tuple[str, str]:
@@ -396,14 +450,18 @@ def _chuzhoi_options(norm: str, pos: int) -> tuple[str, str]:
     out = []
     for end in ("дальний", "ближний"):
         try:
-            events = parse_outcome(norm[:pos] + end + norm[m.end():])["events"]
+            events = parse_outcome(norm[:pos] + end + norm[m.end() :])["events"]
             pockets = [e["pocket"] for e in events if e["type"] == "pocket" and e["pocket"]]
             pocket = pockets[0] if pockets and pockets[0]["side"] else None
         except NotationError:
             pocket = None
         if pocket is None:
-            sides = [_render_pocket({"kind": "corner", "side": s, "end": "far" if end == "дальний" else "near"})
-                     for s in ("left", "right")]
+            sides = [
+                _render_pocket(
+                    {"kind": "corner", "side": s, "end": "far" if end == "дальний" else "near"}
+                )
+                for s in ("left", "right")
+            ]
             out.append(" / ".join(f"«{x}»" for x in sides))
         else:
             out.append(f"«{_render_pocket(pocket)}»")
@@ -415,18 +473,29 @@ def _raise_parse_error(exc: UnexpectedInput, text: str) -> None:
     try:
         raise exc
     except UnexpectedCharacters as exc:
-        rest = text[exc.pos_in_stream:]
+        rest = text[exc.pos_in_stream :]
         word = rest.split()[0] if rest.split() else rest[0]
-        raise NotationError(exc.column, N_("not understood: '{word}'"), _expected(exc.allowed or ()), word=word) from None
+        raise NotationError(
+            exc.column, N_("not understood: '{word}'"), _expected(exc.allowed or ()), word=word
+        ) from None
     except UnexpectedEOF as exc:
-        raise NotationError(len(text) + 1, N_("the outcome stops short"), _expected(exc.expected)) from None
+        raise NotationError(
+            len(text) + 1, N_("the outcome stops short"), _expected(exc.expected)
+        ) from None
     except UnexpectedToken as exc:
         if exc.token.type == "$END":
-            raise NotationError(len(text.rstrip()) + 1, N_("the outcome stops short"),
-                                _expected(exc.accepts or exc.expected)) from None
-        word = text[exc.token.start_pos:exc.token.end_pos]
-        raise NotationError(exc.column, N_("'{word}' does not fit here"), _expected(exc.accepts or exc.expected),
-                            word=word) from None
+            raise NotationError(
+                len(text.rstrip()) + 1,
+                N_("the outcome stops short"),
+                _expected(exc.accepts or exc.expected),
+            ) from None
+        word = text[exc.token.start_pos : exc.token.end_pos]
+        raise NotationError(
+            exc.column,
+            N_("'{word}' does not fit here"),
+            _expected(exc.accepts or exc.expected),
+            word=word,
+        ) from None
     except UnexpectedInput as exc:  # pragma: no cover - the three above cover LALR
         raise NotationError(getattr(exc, "column", 1) or 1, N_("not parsed")) from None
 
@@ -451,7 +520,9 @@ def _build(items: list) -> tuple[dict, list[int]]:
                     if letter == "а":
                         miss_col = miss_col or tok.column
                     elif letter == "б":  # P1 б is derived from the cue ball's pocket event
-                        raise _err(tok.column, N_("'б' is an event: write 'биток в …' and the pocket"))
+                        raise _err(
+                            tok.column, N_("'б' is an event: write 'биток в …' and the pocket")
+                        )
                     elif letter == "в":
                         events.append({"type": "off_table", "ball": "cue"})
                         columns.append(tok.column)
@@ -480,8 +551,12 @@ def _build(items: list) -> tuple[dict, list[int]]:
             elif t == "UNCHANGED":
                 out["positions_unchanged"] = True
     if len(events) > MAX_EVENTS:
-        raise _err(columns[MAX_EVENTS], N_("{n} events, more than one stroke can have: at most {limit}"),
-                   n=len(events), limit=MAX_EVENTS)
+        raise _err(
+            columns[MAX_EVENTS],
+            N_("{n} events, more than one stroke can have: at most {limit}"),
+            n=len(events),
+            limit=MAX_EVENTS,
+        )
     if miss_col is not None:
         if any(e["type"] == "hit" and "cue" in (e["a"], e["b"]) for e in events):
             raise _err(miss_col, N_("'промах' (miss), yet the cue ball hits a ball"))
@@ -497,7 +572,13 @@ def _build(items: list) -> tuple[dict, list[int]]:
 
 _SIDE_RU = {"left": ("левый", "левую"), "right": ("правый", "правую")}
 _END_RU = {"far": "дальний", "near": "ближний"}
-_LETTER_WORD = {"г": "касание", "д": "чужой шар", "е": "турник", "з": "не из дома", "и": "не остановились"}
+_LETTER_WORD = {
+    "г": "касание",
+    "д": "чужой шар",
+    "е": "турник",
+    "з": "не из дома",
+    "и": "не остановились",
+}
 
 
 def _render_actor(a: Any) -> str:

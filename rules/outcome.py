@@ -62,7 +62,9 @@ def _ball_err(field: str, x: Any) -> RulesInputError:
 
 # What a pocket's JSON fields may hold, for the Russian message (the English one is the call's own).
 _POCKET_FIELD = {
-    "kind": N_("the pocket is wrong: «corner» (a corner pocket) or «middle» (a middle pocket) is needed"),
+    "kind": N_(
+        "the pocket is wrong: «corner» (a corner pocket) or «middle» (a middle pocket) is needed"
+    ),
     "side": N_("the pocket's side is wrong: «left», «right» or «null» is needed"),
     "end": N_("the pocket's end is wrong: «near», «far» or «null» is needed"),
     "pocket": N_("the pocket is wrong: an object with the fields «kind», «side», «end» is needed"),
@@ -121,19 +123,25 @@ class Event:
         if self.type == HIT:
             return {"type": HIT, "a": self.ball, "b": self.other}
         if self.type == POCKET:
-            return {"type": POCKET, "ball": self.ball, "pocket": None if self.pocket is None else self.pocket.to_json()}
+            return {
+                "type": POCKET,
+                "ball": self.ball,
+                "pocket": None if self.pocket is None else self.pocket.to_json(),
+            }
         return {"type": self.type, "ball": self.ball}
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "event") -> "Event":
+    def from_json(cls, data: Any, where: str = "event") -> Event:
         if not isinstance(data, dict):
             raise RulesInputError(where, N_("expected an object"))
         kind = data.get("type")
         if kind == REMOVED:
             raise RulesInputError(
                 f"{where}.type",
-                N_("taking a ball off the table is not allowed (E6); a ball leaves the table only "
-                   "by falling into a pocket or flying off"),
+                N_(
+                    "taking a ball off the table is not allowed (E6); a ball leaves the table only "
+                    "by falling into a pocket or flying off"
+                ),
             )
         if kind not in EVENT_TYPES:
             raise RulesInputError(
@@ -142,10 +150,18 @@ class Event:
                 value=kind,
                 choices=", ".join(EVENT_TYPES),
             )
-        allowed = {"type", "a", "b"} if kind == HIT else {"type", "ball", "pocket"} if kind == POCKET else {"type", "ball"}
+        allowed = (
+            {"type", "a", "b"}
+            if kind == HIT
+            else {"type", "ball", "pocket"}
+            if kind == POCKET
+            else {"type", "ball"}
+        )
         for key in data:
             if key not in allowed:
-                raise RulesInputError(f"{where}.{key}", N_("not a field of a {kind} event"), kind=kind)
+                raise RulesInputError(
+                    f"{where}.{key}", N_("not a field of a {kind} event"), kind=kind
+                )
         for key in sorted(allowed - {"type"}):
             if key not in data:
                 raise RulesInputError(f"{where}.{key}", N_("missing"))
@@ -206,20 +222,26 @@ class Outcome:
                     N_("{letter!r} is derived from the events (P1); do not list it"),
                     letter=letter,
                 )
-            raise RulesInputError("fouls", N_("{letter!r} is not a P1 letter (г д е з и)"), letter=letter)
+            raise RulesInputError(
+                "fouls", N_("{letter!r} is not a P1 letter (г д е з и)"), letter=letter
+            )
         for i, ev in enumerate(self.events):
             if not isinstance(ev, Event):
                 raise RulesInputError(f"events[{i}]", N_("expected an Event"))
             if short and ev.type not in (POCKET, OFF_TABLE):
                 raise RulesInputError(
                     f"events[{i}].type",
-                    N_("with «по заказу» / «не по заказу» (route_ok) give only the balls that fell or "
-                       "left the table (pocket, off_table events), no contacts (hit, cushion)"),
+                    N_(
+                        "with «по заказу» / «не по заказу» (route_ok) give only the balls that fell or "
+                        "left the table (pocket, off_table events), no contacts (hit, cushion)"
+                    ),
                 )
         if self.positions_unchanged:
             for i, ev in enumerate(self.events):
                 if ev.type != CUSHION:  # a hit moves an object ball; a fall moves a ball
-                    raise RulesInputError("positions_unchanged", N_("true, but event {n} moved a ball"), n=i + 1)
+                    raise RulesInputError(
+                        "positions_unchanged", N_("true, but event {n} moved a ball"), n=i + 1
+                    )
 
     @property
     def is_short(self) -> bool:
@@ -239,20 +261,26 @@ class Outcome:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> "Outcome":
+    def from_json(cls, data: Any) -> Outcome:
         """Parse and validate an outcome; errors name the field (``events[2].ball``)."""
         if not isinstance(data, dict):
             raise RulesInputError("outcome", N_("expected an object"))
         known = {"events", "fouls", "from_hand", "route_ok", *_FLAGS}
         for key in data:
             if key not in known:
-                raise RulesInputError(key, N_("unknown field; known: {known}"), known=", ".join(sorted(known)))
+                raise RulesInputError(
+                    key, N_("unknown field; known: {known}"), known=", ".join(sorted(known))
+                )
         events_raw = data.get("events", [])
         if not isinstance(events_raw, list):
             raise RulesInputError("events", N_("expected a list"))
         if len(events_raw) > MAX_EVENTS:
-            raise RulesInputError("events", N_("{n} events, more than one stroke can have: at most {limit}"),
-                                  n=len(events_raw), limit=MAX_EVENTS)
+            raise RulesInputError(
+                "events",
+                N_("{n} events, more than one stroke can have: at most {limit}"),
+                n=len(events_raw),
+                limit=MAX_EVENTS,
+            )
         events = tuple(Event.from_json(e, f"events[{i}]") for i, e in enumerate(events_raw))
         fouls_raw = data.get("fouls", [])
         if not isinstance(fouls_raw, list):
@@ -268,7 +296,9 @@ class Outcome:
             flags[key] = v
         from_hand = data.get("from_hand")
         if from_hand is not None and not isinstance(from_hand, bool):
-            raise RulesInputError("from_hand", N_("{value!r} is not true/false/null"), value=from_hand)
+            raise RulesInputError(
+                "from_hand", N_("{value!r} is not true/false/null"), value=from_hand
+            )
         route_ok = data.get("route_ok")
         if route_ok is not None and not isinstance(route_ok, bool):
             raise RulesInputError("route_ok", N_("{value!r} is not true/false"), value=route_ok)

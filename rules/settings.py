@@ -19,7 +19,6 @@ BALL_VALUES = ("classic", "face")  # Q4
 POCKET_PRECISIONS = ("side_for_corners", "any")  # Q2
 
 
-
 def mode_setting(spelling: str) -> str:
     """The call mode as people type it (``ball-and-pocket``: on the command line, in a URL) →
     the setting's ``ball_and_pocket`` (C1); anything else is left to the settings' own check."""
@@ -70,7 +69,7 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: Any) -> "Settings":
+    def from_json(cls, data: Any) -> Settings:
         if data is None:
             return cls()
         if not isinstance(data, dict):

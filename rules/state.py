@@ -48,7 +48,10 @@ class GameState(NamedTuple):
     from_balls: tuple[int, int] = (0, 0)
     received: tuple[int, int] = (0, 0)  # P3
     paid: tuple[int, int] = (0, 0)  # P2, Q1
-    quiet_penalties: tuple[int, int] = (0, 0)  # E2: penalty strokes in a row after a warning, positions unchanged
+    quiet_penalties: tuple[int, int] = (
+        0,
+        0,
+    )  # E2: penalty strokes in a row after a warning, positions unchanged
     result: Result | None = None
     phase: str = NORMAL  # E4/E5
     next_break: int = 1  # E4: who starts the next game (the player who did not break this one)
@@ -57,7 +60,7 @@ class GameState(NamedTuple):
 
     # -- construction -----------------------------------------------------
     @classmethod
-    def initial(cls, settings: Settings, players: Any, start: Any = None) -> "GameState":
+    def initial(cls, settings: Settings, players: Any, start: Any = None) -> GameState:
         """A new game, or one picked up from a score sheet (``start``).
 
         ``start``: ``{"scores": {A: n, B: m}, "on_table": [...], "to_play": A}``
@@ -91,7 +94,9 @@ class GameState(NamedTuple):
         try:
             return self.players.index(player)
         except ValueError:
-            raise RulesInputError("player", N_("{value!r} is not a player"), value=player) from None
+            raise RulesInputError(
+                "player", N_("{value!r} is not a player"), value=player
+            ) from None
 
     def to_json(self) -> dict[str, Any]:
         p = self.players
@@ -112,7 +117,7 @@ class GameState(NamedTuple):
             "strokes": self.strokes,
         }
 
-    def with_(self, **changes: Any) -> "GameState":
+    def with_(self, **changes: Any) -> GameState:
         return self._replace(**changes)
 
 
@@ -155,7 +160,9 @@ def _from_start(settings: Settings, names: tuple[str, str], start: Any) -> GameS
         if not isinstance(v, int) or isinstance(v, bool):
             raise RulesInputError(f"start.scores.{n}", N_("{v!r} is not a whole number"), v=v)
         if v < 0 and not settings.negative_scores:
-            raise RulesInputError(f"start.scores.{n}", N_("below zero, but negative_scores is off (Q1)"))
+            raise RulesInputError(
+                f"start.scores.{n}", N_("below zero, but negative_scores is off (Q1)")
+            )
         if v >= settings.target:
             raise RulesInputError(
                 f"start.scores.{n}",
@@ -199,7 +206,9 @@ def _from_start(settings: Settings, names: tuple[str, str], start: Any) -> GameS
         raise RulesInputError("start.to_play", N_("{value!r} is not a player"), value=to_play)
     from_hand = start.get("from_hand", False)
     if not isinstance(from_hand, bool):
-        raise RulesInputError("start.from_hand", N_("{value!r} is not true/false"), value=from_hand)
+        raise RulesInputError(
+            "start.from_hand", N_("{value!r} is not true/false"), value=from_hand
+        )
     ti = names.index(to_play)
     nb = start.get("next_break", names[1 - ti])
     if nb not in names:

@@ -48,7 +48,12 @@ class Penalty:
     paid: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "clauses": list(self.clauses), "points": self.points, "paid": self.paid}
+        return {
+            "player": self.player,
+            "clauses": list(self.clauses),
+            "points": self.points,
+            "paid": self.paid,
+        }
 
 
 class Verdict(NamedTuple):
@@ -126,46 +131,101 @@ class Verdict(NamedTuple):
         if self.phase == LAST_BALL:
             parts.append(t(N_("last-ball replay, a stroke without a call")))
             if self.penalty is None:
-                parts.append(t(N_("{player} pocketed the ball"), player=s) if self.counted
-                             else t(N_("the ball did not fall")))
+                parts.append(
+                    t(N_("{player} pocketed the ball"), player=s)
+                    if self.counted
+                    else t(N_("the ball did not fall"))
+                )
         elif self.call_status == "accepted":
             if self.fulfilled and self.penalty is not None:
                 # P5: the call was made, but a penalty stroke scores nothing; say so in one breath
                 if len(self.respotted) > 1:
-                    parts.append(t(N_("call fulfilled, but it is a penalty stroke, so no ball counts")))
+                    parts.append(
+                        t(N_("call fulfilled, but it is a penalty stroke, so no ball counts"))
+                    )
                 else:
-                    parts.append(t(N_("call fulfilled, but it is a penalty stroke, so the ball does not count")))
+                    parts.append(
+                        t(
+                            N_(
+                                "call fulfilled, but it is a penalty stroke, so the ball does not count"
+                            )
+                        )
+                    )
             elif self.fulfilled:
                 parts.append(t(N_("call fulfilled")))
             else:
-                words = MISS_WORDS_ACE if self.called_ball == 1 else MISS_WORDS   # ball 1: «туз»
+                words = MISS_WORDS_ACE if self.called_ball == 1 else MISS_WORDS  # ball 1: «туз»
                 parts.append(t(words[self.miss or "not_pocketed"], b=self.called_ball))
         elif self.call_status == "refused":
-            parts.append(t(N_("the call was refused, no ball counts")) if fell else t(N_("the call was refused")))
+            parts.append(
+                t(N_("the call was refused, no ball counts"))
+                if fell
+                else t(N_("the call was refused"))
+            )
         else:
-            parts.append(t(N_("a stroke without a call, no ball counts")) if fell else t(N_("a stroke without a call")))
+            parts.append(
+                t(N_("a stroke without a call, no ball counts"))
+                if fell
+                else t(N_("a stroke without a call"))
+            )
         if self.penalty is not None:
             pen = self.penalty
             off = pen.player
             partner = p[1] if off == p[0] else p[0]
             reasons = ", ".join(t(FOUL_WORDS[f]) for f in self.fouls)
             if self.phase == LAST_BALL:
-                parts.append(t(N_("a penalty ({reasons}) in the replay: {offender} loses"), reasons=reasons, offender=off))
-            elif pen.points == 0:  # a match played with the penalty set to 0: the foul is named, no points move
-                parts.append(t(N_("a foul ({reasons}): the penalty is set to 0, no points change hands"),
-                               reasons=reasons))
+                parts.append(
+                    t(
+                        N_("a penalty ({reasons}) in the replay: {offender} loses"),
+                        reasons=reasons,
+                        offender=off,
+                    )
+                )
+            elif (
+                pen.points == 0
+            ):  # a match played with the penalty set to 0: the foul is named, no points move
+                parts.append(
+                    t(
+                        N_("a foul ({reasons}): the penalty is set to 0, no points change hands"),
+                        reasons=reasons,
+                    )
+                )
             elif pen.paid:
-                parts.append(t(N_("penalty ({reasons}): {offender} −{paid}, {partner} +{points}"), reasons=reasons,
-                               offender=off, paid=pen.paid, partner=partner, points=pen.points))
+                parts.append(
+                    t(
+                        N_("penalty ({reasons}): {offender} −{paid}, {partner} +{points}"),
+                        reasons=reasons,
+                        offender=off,
+                        paid=pen.paid,
+                        partner=partner,
+                        points=pen.points,
+                    )
+                )
             else:  # Q1 floor: nothing to take from the offender, the partner still gets the penalty
-                parts.append(t(N_("penalty ({reasons}): {partner} +{points}, and {offender} stays at zero: "
-                               "no score goes below it"), reasons=reasons, partner=partner, points=pen.points,
-                               offender=off))
+                parts.append(
+                    t(
+                        N_(
+                            "penalty ({reasons}): {partner} +{points}, and {offender} stays at zero: "
+                            "no score goes below it"
+                        ),
+                        reasons=reasons,
+                        partner=partner,
+                        points=pen.points,
+                        offender=off,
+                    )
+                )
         if self.ball_points:
             balls = _balls(self.counted, lang)
             if self.bonus:
-                parts.append(t(N_("{player} +{points} ({balls}, with the {bonus} last-ball bonus)"), player=s,
-                               points=self.ball_points, balls=balls, bonus=self.bonus))
+                parts.append(
+                    t(
+                        N_("{player} +{points} ({balls}, with the {bonus} last-ball bonus)"),
+                        player=s,
+                        points=self.ball_points,
+                        balls=balls,
+                        bonus=self.bonus,
+                    )
+                )
             else:
                 parts.append(f"{s} +{self.ball_points} ({balls})")
         if self.respotted:
@@ -186,16 +246,30 @@ class Verdict(NamedTuple):
                 parts.append(t(N_("game over, a draw")))
         else:
             if self.replay_ball is not None:
-                parts.append(t(N_("a draw and a result is needed: last-ball replay, ball {ball} on the third point"),
-                               ball=self.replay_ball))
+                parts.append(
+                    t(
+                        N_(
+                            "a draw and a result is needed: last-ball replay, ball {ball} on the third point"
+                        ),
+                        ball=self.replay_ball,
+                    )
+                )
             nxt = p[self.next_idx]
-            again = self.next_idx == self.striker_idx and self.replay_ball is None  # E4: a replay starts afresh
+            again = (
+                self.next_idx == self.striker_idx and self.replay_ball is None
+            )  # E4: a replay starts afresh
             if again:
-                parts.append(t(N_("{player} to play again from hand"), player=nxt) if self.next_from_hand
-                             else t(N_("{player} to play again"), player=nxt))
+                parts.append(
+                    t(N_("{player} to play again from hand"), player=nxt)
+                    if self.next_from_hand
+                    else t(N_("{player} to play again"), player=nxt)
+                )
             else:
-                parts.append(t(N_("{player} to play from hand"), player=nxt) if self.next_from_hand
-                             else t(N_("{player} to play"), player=nxt))
+                parts.append(
+                    t(N_("{player} to play from hand"), player=nxt)
+                    if self.next_from_hand
+                    else t(N_("{player} to play"), player=nxt)
+                )
         text = "; ".join(parts)
         return text[0].upper() + text[1:] + f" ({', '.join(self.clauses)})."
 
@@ -204,7 +278,9 @@ def _balls(balls: tuple[int, ...], lang: str) -> str:
     """«шар 3», «шары 3 и 5»; ball 1 is «туз» in Russian, as players call it («туз и шар 5»)."""
     if 1 in balls and len(balls) > 1:
         rest = tuple(b for b in balls if b != 1)
-        return trl(lang, "{ace} and {rest}").format(ace=trl(lang, "ball 1"), rest=_balls(rest, lang))
+        return trl(lang, "{ace} and {rest}").format(
+            ace=trl(lang, "ball 1"), rest=_balls(rest, lang)
+        )
     nums = [str(b) for b in balls]
     if len(nums) == 1:
         return trl(lang, "ball 1") if nums[0] == "1" else trl(lang, "ball {n}").format(n=nums[0])

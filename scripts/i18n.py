@@ -31,8 +31,12 @@ def extract():
     found: dict = {}
     for folder in SOURCES:
         for filename, lineno, message, _comments, _context in extract_from_dir(
-                str(ROOT / folder), method_map=[("**.py", "python")], keywords=KEYWORDS,
-                comment_tags=(), strip_comment_tags=True):
+            str(ROOT / folder),
+            method_map=[("**.py", "python")],
+            keywords=KEYWORDS,
+            comment_tags=(),
+            strip_comment_tags=True,
+        ):
             if not message or (isinstance(message, tuple) and not all(message)):
                 continue
             found.setdefault(message, []).append((f"{folder}/{filename}", lineno))
@@ -47,16 +51,26 @@ def read_po():
 
 
 def new_catalog():
-    from babel.messages.catalog import Catalog
-
     from datetime import datetime, timezone
 
-    fixed = datetime(2026, 1, 1, tzinfo=timezone.utc)   # no date churn in the file on each update
-    return Catalog(locale="ru", domain="pyramid_referee", project="pyramid-referee", version="1",
-                   header_comment="# The Russian texts of pyramid-referee's messages (msgid: the English text in the code).\n"
-                                  "# Edit the msgstr lines; then run: python scripts/i18n.py compile",
-                   msgid_bugs_address="", copyright_holder="", last_translator="pyramid-referee",
-                   language_team="pyramid-referee", creation_date=fixed, revision_date=fixed, fuzzy=False)
+    from babel.messages.catalog import Catalog
+
+    fixed = datetime(2026, 1, 1, tzinfo=timezone.utc)  # no date churn in the file on each update
+    return Catalog(
+        locale="ru",
+        domain="pyramid_referee",
+        project="pyramid-referee",
+        version="1",
+        header_comment="# The Russian texts of pyramid-referee's messages (msgid: the English text in the code).\n"
+        "# Edit the msgstr lines; then run: python scripts/i18n.py compile",
+        msgid_bugs_address="",
+        copyright_holder="",
+        last_translator="pyramid-referee",
+        language_team="pyramid-referee",
+        creation_date=fixed,
+        revision_date=fixed,
+        fuzzy=False,
+    )
 
 
 def update(translations: dict | None = None) -> tuple[int, int]:
@@ -104,10 +118,15 @@ def hidden_in_fstrings() -> list[str]:
             for node in ast.walk(tree):
                 if isinstance(node, ast.JoinedStr):
                     for call in ast.walk(node):
-                        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
-                                and call.func.id in KEYWORDS):
-                            out.append(f"{path.relative_to(ROOT)}:{node.lineno}: a message inside an f-string: "
-                                       f"{ast.unparse(call)}")
+                        if (
+                            isinstance(call, ast.Call)
+                            and isinstance(call.func, ast.Name)
+                            and call.func.id in KEYWORDS
+                        ):
+                            out.append(
+                                f"{path.relative_to(ROOT)}:{node.lineno}: a message inside an f-string: "
+                                f"{ast.unparse(call)}"
+                            )
     return out
 
 
@@ -119,16 +138,27 @@ def doubled_braces() -> list[str]:
     for folder in SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
-            formatted = {id(node.value) for node in ast.walk(tree)
-                         if isinstance(node, ast.Attribute) and node.attr == "format"}
+            formatted = {
+                id(node.value)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Attribute) and node.attr == "format"
+            }
             for node in ast.walk(tree):
                 # N_ marks a message formatted later, where it is looked up: only immediate lookups here
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "trl")
-                        and node.args and isinstance(node.args[-1], ast.Constant)
-                        and isinstance(node.args[-1].value, str) and id(node) not in formatted
-                        and "{{" in node.args[-1].value):
-                    out.append(f"{path.relative_to(ROOT)}:{node.lineno}: doubled braces in a message that is "
-                               f"not formatted: {node.args[-1].value[:60]!r}")
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("tr", "trl")
+                    and node.args
+                    and isinstance(node.args[-1], ast.Constant)
+                    and isinstance(node.args[-1].value, str)
+                    and id(node) not in formatted
+                    and "{{" in node.args[-1].value
+                ):
+                    out.append(
+                        f"{path.relative_to(ROOT)}:{node.lineno}: doubled braces in a message that is "
+                        f"not formatted: {node.args[-1].value[:60]!r}"
+                    )
     return out
 
 
@@ -140,8 +170,12 @@ def foreign_placeholders(cat) -> list[str]:
 
     def names(text: str) -> set[str]:
         try:
-            return {n.split(".")[0].split("[")[0].split("!")[0] for _, n, _, _ in Formatter().parse(text) if n}
-        except ValueError:   # not a str.format template (argparse's %-messages)
+            return {
+                n.split(".")[0].split("[")[0].split("!")[0]
+                for _, n, _, _ in Formatter().parse(text)
+                if n
+            }
+        except ValueError:  # not a str.format template (argparse's %-messages)
             return set()
 
     out = []
@@ -167,7 +201,9 @@ def problems() -> list[str]:
     for msg in cat:
         if not msg.id:
             continue
-        if (msg.id[0] if isinstance(msg.id, tuple) else msg.id) not in in_code:  # a plural's id is a pair
+        if (
+            msg.id[0] if isinstance(msg.id, tuple) else msg.id
+        ) not in in_code:  # a plural's id is a pair
             out.append(f"in the catalog, not in the code: {msg.id!r}")
         elif not msg.string or (isinstance(msg.string, tuple) and not all(msg.string)):
             out.append(f"no Russian text: {msg.id!r}")
@@ -179,7 +215,9 @@ def problems() -> list[str]:
         out.append(f"in the code, not in the catalog: {key!r} ({code.get(key, [('?', 0)])[0]})")
     out += hidden_in_fstrings() + doubled_braces()
     if not MO.exists() or MO.read_bytes() != compiled():
-        out.append(f"{MO.relative_to(ROOT)} is not the compiled {PO.name}: run scripts/i18n.py compile")
+        out.append(
+            f"{MO.relative_to(ROOT)} is not the compiled {PO.name}: run scripts/i18n.py compile"
+        )
     return out
 
 

@@ -31,8 +31,12 @@ def local_strokes(db) -> set[tuple]:
 def server_strokes(url: str, table_id: int) -> list[tuple]:
     """Every stroke the server holds for that table, sorted (a list: a doubled stroke would show)."""
     with psycopg.connect(url, autocommit=True) as con:
-        return sorted(con.execute("SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
-                                  (table_id,)).fetchall())
+        return sorted(
+            con.execute(
+                "SELECT match_id, local_id, seq, status FROM club_strokes WHERE table_id = %s",
+                (table_id,),
+            ).fetchall()
+        )
 
 
 def strike(session, n: int) -> None:

@@ -42,8 +42,13 @@ def bank():
 
     d = table_mix.find_sounds_dir()
     if d is None:
-        where = os.environ.get("PYRAMID_SOUNDS_DIR") or Path(__file__).resolve().parents[2] / "shared" / "sounds"
-        pytest.skip(f"billiards sound folder not found (no WAV in {where}): set PYRAMID_SOUNDS_DIR")
+        where = (
+            os.environ.get("PYRAMID_SOUNDS_DIR")
+            or Path(__file__).resolve().parents[2] / "shared" / "sounds"
+        )
+        pytest.skip(
+            f"billiards sound folder not found (no WAV in {where}): set PYRAMID_SOUNDS_DIR"
+        )
     return table_mix.load_bank(d)
 
 
@@ -59,7 +64,9 @@ def real_strike(bank):
 
 
 def _pactl_ok(env) -> bool:
-    return subprocess.run(["pactl", "info"], env=env, capture_output=True, timeout=5).returncode == 0
+    return (
+        subprocess.run(["pactl", "info"], env=env, capture_output=True, timeout=5).returncode == 0
+    )
 
 
 @pytest.fixture(scope="session")
@@ -73,11 +80,23 @@ def pulse(tmp_path_factory):
     env.update(XDG_RUNTIME_DIR=str(run), HOME=str(run))
     log = run / "pulseaudio.log"
     proc = subprocess.Popen(
-        ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-         "--system=false", "-L", "module-native-protocol-unix",
-         "-L", "module-null-sink sink_name=referee_test rate=16000 channels=1",
-         f"--log-target=file:{log}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            "pulseaudio",
+            "-n",
+            "--daemonize=no",
+            "--exit-idle-time=-1",
+            "--use-pid-file=no",
+            "--system=false",
+            "-L",
+            "module-native-protocol-unix",
+            "-L",
+            "module-null-sink sink_name=referee_test rate=16000 channels=1",
+            f"--log-target=file:{log}",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and proc.poll() is None and not _pactl_ok(env):
         time.sleep(0.2)
@@ -126,7 +145,9 @@ def browser():
     """Debian's headless Chromium driven by Playwright (never a downloaded browser), one a module."""
     import shutil
 
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright for Python is not installed"
+    )
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
@@ -141,7 +162,9 @@ def pg_cluster():
     from pg_cluster import Cluster, find_bin
 
     if find_bin("initdb") is None or find_bin("pg_ctl") is None:
-        pytest.skip("PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)")
+        pytest.skip(
+            "PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)"
+        )
     cluster = Cluster()
     cluster.start()
     yield cluster

@@ -54,20 +54,37 @@ class Cluster:
                 break
             pw = pwd.getpwnam(self.user)
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)
-        self._run([self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                   "--no-sync"])
+        self._run(
+            [
+                self.initdb,
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ]
+        )
         self.port = _free_port()
         with open(self.data / "postgresql.conf", "a") as f:
-            f.write(f"listen_addresses = '127.0.0.1'\nport = {self.port}\nunix_socket_directories = '{self.dir}'\n"
-                    "fsync = off\n")
+            f.write(
+                f"listen_addresses = '127.0.0.1'\nport = {self.port}\nunix_socket_directories = '{self.dir}'\n"
+                "fsync = off\n"
+            )
 
     def _run(self, cmd: list[str]) -> None:
         if self.user is not None:
             cmd = ["runuser", "-u", self.user, "--"] + cmd
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+        subprocess.run(
+            cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120
+        )
 
     def start(self) -> None:
-        self._run([self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "start"])
+        self._run(
+            [self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "start"]
+        )
 
     def stop(self, mode: str = "fast") -> None:
         self._run([self.pg_ctl, "-D", str(self.data), "-m", mode, "-w", "stop"])

@@ -15,7 +15,7 @@ and no module imports itself in a circle (importing ``a.b.c`` also runs ``a/b/__
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,19 +23,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PKG = "pyramid_referee"
 # The core lives at the top level and is mapped into the package (pyproject.toml's package-dir).
-SOURCE_DIRS = {PKG: ROOT / PKG, f"{PKG}.grammar": ROOT / "grammar", f"{PKG}.rules": ROOT / "rules",
-               f"{PKG}.voice": ROOT / "voice"}
+SOURCE_DIRS = {
+    PKG: ROOT / PKG,
+    f"{PKG}.grammar": ROOT / "grammar",
+    f"{PKG}.rules": ROOT / "rules",
+    f"{PKG}.voice": ROOT / "voice",
+}
 CORE = ("grammar", "rules", "voice")
 SHELL = ("cli", "web", "referee", "club", "match", "teach")
 #: What each room of the shell must never import (cli/ may import every room).
 FORBIDDEN = {
-    "web": ("cli",), "referee": ("cli",), "club": ("cli",),
-    "match": ("web", "referee", "club", "cli"), "teach": ("web", "referee", "club", "cli"),
+    "web": ("cli",),
+    "referee": ("cli",),
+    "club": ("cli",),
+    "match": ("web", "referee", "club", "cli"),
+    "teach": ("web", "referee", "club", "cli"),
     **{core: SHELL for core in CORE},
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def package_modules() -> dict[str, Path]:
     """Every module of the package by its dotted name (a package by its ``__init__.py``)."""
     found: dict[str, Path] = {}
@@ -106,7 +113,9 @@ def test_rules_imports_only_the_call_ast(path):
     for name in imported_modules(path, f"{PKG}.rules"):
         assert not name.startswith(f"{PKG}.voice"), f"{path.name} imports {name}"
         if name.startswith(f"{PKG}.grammar"):
-            assert name.startswith(f"{PKG}.grammar.call"), f"{path.name} imports {name}, not the Call AST"
+            assert name.startswith(f"{PKG}.grammar.call"), (
+                f"{path.name} imports {name}, not the Call AST"
+            )
 
 
 @pytest.mark.parametrize("path", sources("voice"), ids=lambda p: p.name)
@@ -117,19 +126,26 @@ def test_voice_never_imports_rules(path):
 
 # -- the shell: imports only downward ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", sorted(n for n in package_modules() if room(n) in FORBIDDEN))
 def test_a_room_imports_only_downward(name):
     """Only cli/ imports every room; web/, referee/ and club/ never cli/; match/ and teach/ none of
     those; the core none of the shell."""
     mine = room(name)
-    wrong = sorted(m for m in module_imports(name, package_modules()[name])
-                   if room(m) in FORBIDDEN[mine] and room(m) != mine)
+    wrong = sorted(
+        m
+        for m in module_imports(name, package_modules()[name])
+        if room(m) in FORBIDDEN[mine] and room(m) != mine
+    )
     assert not wrong, f"{name} ({mine}/) imports {', '.join(wrong)}: an import upward"
 
 
 def test_only_the_command_line_and_the_entry_point_import_the_command_line():
-    importers = sorted(n for n, p in package_modules().items() if room(n) != "cli"
-                       and any(room(m) == "cli" for m in module_imports(n, p)))
+    importers = sorted(
+        n
+        for n, p in package_modules().items()
+        if room(n) != "cli" and any(room(m) == "cli" for m in module_imports(n, p))
+    )
     assert importers == [f"{PKG}.__main__"]
 
 
@@ -151,8 +167,11 @@ def import_graph() -> dict[str, set[str]]:
         edges: set[str] = set()
         for m in module_imports(name, path):
             parts = m.split(".")
-            edges.update(p for p in (".".join(parts[:i]) for i in range(2, len(parts) + 1))
-                         if p in modules and p != name and not name.startswith(p + "."))
+            edges.update(
+                p
+                for p in (".".join(parts[:i]) for i in range(2, len(parts) + 1))
+                if p in modules and p != name and not name.startswith(p + ".")
+            )
         graph[name] = edges
     return graph
 

@@ -20,7 +20,9 @@ def test_json_round_trip():
 
 
 def test_ball_and_pocket_call_has_no_route():  # C7
-    call = Call.from_json({"ball": 12, "pocket": {"kind": "corner", "side": "left", "end": None}, "route": None})
+    call = Call.from_json(
+        {"ball": 12, "pocket": {"kind": "corner", "side": "left", "end": None}, "route": None}
+    )
     assert not call.is_clean
 
 
@@ -55,18 +57,21 @@ def test_pocket_fits():
     assert not called.fits(Pocket("middle", "left", None))
 
 
-@pytest.mark.parametrize("kinds, sides, ends, expected", [
-    ({"corner"}, {"left"}, set(), Pocket("corner", "left")),
-    (set(), {"right"}, {"far"}, Pocket("corner", "right", "far")),  # an end word says corner
-    (set(), set(), {"near"}, Pocket("corner", None, "near")),
-    ({"middle"}, {"left"}, set(), Pocket("middle", "left")),
-    ({"middle"}, set(), {"far"}, "middle_end"),
-    (set(), {"left"}, set(), "side_only"),  # the left corner or the left middle pocket?
-    (set(), set(), set(), "nothing"),
-    ({"corner", "middle"}, set(), set(), "two_kinds"),
-    ({"corner"}, {"left", "right"}, set(), "two_sides"),
-    ({"corner"}, {"left"}, {"near", "far"}, "two_ends"),
-])
+@pytest.mark.parametrize(
+    "kinds, sides, ends, expected",
+    [
+        ({"corner"}, {"left"}, set(), Pocket("corner", "left")),
+        (set(), {"right"}, {"far"}, Pocket("corner", "right", "far")),  # an end word says corner
+        (set(), set(), {"near"}, Pocket("corner", None, "near")),
+        ({"middle"}, {"left"}, set(), Pocket("middle", "left")),
+        ({"middle"}, set(), {"far"}, "middle_end"),
+        (set(), {"left"}, set(), "side_only"),  # the left corner or the left middle pocket?
+        (set(), set(), set(), "nothing"),
+        ({"corner", "middle"}, set(), set(), "two_kinds"),
+        ({"corner"}, {"left", "right"}, set(), "two_sides"),
+        ({"corner"}, {"left"}, {"near", "far"}, "two_ends"),
+    ],
+)
 def test_pocket_words_name_one_pocket_the_same_way_everywhere(kinds, sides, ends, expected):
     from pyramid_referee.grammar.call import pocket_from_words
 

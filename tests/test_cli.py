@@ -17,11 +17,30 @@ CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 # Every command whose help this shell writes, ``strikes`` (cli_strikes.py) included.
 COMMANDS = [
-    ("parse",), ("validate",), ("explain",), ("replay",),
-    ("match",), ("match", "new"), ("match", "list"), ("match", "show"), ("match", "resume"), ("match", "import"),
-    ("match", "delete"), ("club", "register"), ("club", "status"),
-    ("undo",), ("redo",), ("export",), ("stats",), ("play",),
-    ("timeline",), ("transcribe",), ("listen",), ("model",), ("model", "path"), ("model", "download"),
+    ("parse",),
+    ("validate",),
+    ("explain",),
+    ("replay",),
+    ("match",),
+    ("match", "new"),
+    ("match", "list"),
+    ("match", "show"),
+    ("match", "resume"),
+    ("match", "import"),
+    ("match", "delete"),
+    ("club", "register"),
+    ("club", "status"),
+    ("undo",),
+    ("redo",),
+    ("export",),
+    ("stats",),
+    ("play",),
+    ("timeline",),
+    ("transcribe",),
+    ("listen",),
+    ("model",),
+    ("model", "path"),
+    ("model", "download"),
     ("strikes",),
 ]
 
@@ -43,8 +62,11 @@ def help_texts(path: tuple[str, ...], lang: str) -> list[str]:
         texts = [a.help for a in sub._choices_actions if a.dest == name]
         parser = sub.choices[name]
     texts.append(parser.description or "")
-    texts += [a.help for a in parser._actions
-              if a.help and a.help is not argparse.SUPPRESS and not isinstance(a, argparse._HelpAction)]
+    texts += [
+        a.help
+        for a in parser._actions
+        if a.help and a.help is not argparse.SUPPRESS and not isinstance(a, argparse._HelpAction)
+    ]
     return [t for t in texts if t]
 
 
@@ -122,13 +144,17 @@ def _help(capsys, *argv) -> str:
     return " ".join(capsys.readouterr().out.split())
 
 
-def test_the_club_commands_help_says_what_each_does_with_the_server_and_names_its_metavars_in_russian(capsys):
+def test_the_club_commands_help_says_what_each_does_with_the_server_and_names_its_metavars_in_russian(
+    capsys,
+):
     register = _help(capsys, "club", "register")
     assert "--club URL сервер клуба, на котором зарегистрировать этот стол" in register
     assert "--name ИМЯ" in register and "NAME" not in register
     status = _help(capsys, "club", "status")
     assert "--club URL сервер клуба, с которого читать все столы" in status
-    assert "передавать записи этого стола" not in register + status  # that is what play --club does
+    assert (
+        "передавать записи этого стола" not in register + status
+    )  # that is what play --club does
     assert "передавать записи этого стола" in _help(capsys, "play")
     english = _help(capsys, "--lang", "en", "club", "register")
     assert "--name NAME" in english and "the club server to register this table on" in english

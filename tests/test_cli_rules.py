@@ -12,13 +12,19 @@ from pyramid_referee.rules.clauses import TABLE
 def test_one_clause_is_printed_with_its_title_and_text(capsys):
     assert main(["rules", "C2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("C2. Чистое назначение: шар, луза и способ.\n   При чистом назначении игрок называет")
+    assert out.startswith(
+        "C2. Чистое назначение: шар, луза и способ.\n   При чистом назначении игрок называет"
+    )
     assert "Q10" not in out.split("\n")[0]
 
 
 def test_several_clauses_in_the_order_asked_and_codes_in_any_case(capsys):
     assert main(["rules", "q10", "p1б", "С5"]) == 0  # «С» in Cyrillic too
-    heads = [line.split(".")[0] for line in capsys.readouterr().out.splitlines() if line and not line.startswith(" ")]
+    heads = [
+        line.split(".")[0]
+        for line in capsys.readouterr().out.splitlines()
+        if line and not line.startswith(" ")
+    ]
     assert heads == ["Q10", "P1б", "C5"]
 
 
@@ -32,7 +38,12 @@ def test_all_clauses_under_their_section_headings(capsys):
     out = capsys.readouterr().out
     for c in TABLE:
         assert f"\n{c.code}. " in "\n" + out, c.code
-    assert out.index("УСЛОВИЯ ИГРЫ") < out.index("КОНЕЦ ИГРЫ") < out.index("ШТРАФНЫЕ УДАРЫ") < out.index("РЕШЕНИЯ")
+    assert (
+        out.index("УСЛОВИЯ ИГРЫ")
+        < out.index("КОНЕЦ ИГРЫ")
+        < out.index("ШТРАФНЫЕ УДАРЫ")
+        < out.index("РЕШЕНИЯ")
+    )
 
 
 def test_an_unknown_code_is_refused_with_what_exists(capsys):
@@ -46,20 +57,30 @@ def test_an_unknown_code_is_refused_with_what_exists(capsys):
 def test_an_unknown_code_in_json_names_the_code_and_the_refusal(capsys):
     assert main(["rules", "Z1", "--json"]) == 2
     got = json.loads(capsys.readouterr().out)
-    assert got["ok"] is False and got["error"]["code"] == "unknown_clause" and got["error"]["unknown"] == ["Z1"]
+    assert (
+        got["ok"] is False
+        and got["error"]["code"] == "unknown_clause"
+        and got["error"]["unknown"] == ["Z1"]
+    )
 
 
 def test_json_gives_one_line_a_clause(capsys):
     assert main(["rules", "C5", "Q2", "--json"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [r["code"] for r in rows] == ["C5", "Q2"]
-    assert rows[0]["title"] == "последний шар можно не называть" and rows[1]["settles"] == ["C2", "C9"]
+    assert rows[0]["title"] == "последний шар можно не называть" and rows[1]["settles"] == [
+        "C2",
+        "C9",
+    ]
     assert rows[0]["section"] == "Условия игры (заказ)"
 
 
 def test_english_with_lang_en(capsys):
     assert main(["--lang", "en", "rules", "E1"]) == 0
-    assert capsys.readouterr().out == "E1. The first to 71 wins.\n   The first player to reach 71 points wins, and the game is over.\n"
+    assert (
+        capsys.readouterr().out
+        == "E1. The first to 71 wins.\n   The first player to reach 71 points wins, and the game is over.\n"
+    )
     assert main(["rules", "C99", "--lang", "en"]) == 2
     assert "there is no clause «C99»" in capsys.readouterr().err
 
@@ -117,7 +138,9 @@ def test_every_code_the_engine_or_the_shell_can_cite_is_printed_by_rules(capsys)
     for folder in ("rules", "grammar", "pyramid_referee"):
         for path in (root / folder).glob("*.py"):
             if path.name != "clauses.py":
-                codes |= set(re.findall(r'"((?:C|E|P|Q)\d+[а-и]?)"', path.read_text(encoding="utf-8")))
+                codes |= set(
+                    re.findall(r'"((?:C|E|P|Q)\d+[а-и]?)"', path.read_text(encoding="utf-8"))
+                )
     assert len(codes) > 20
     assert main(["rules", *sorted(codes)]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
@@ -134,18 +157,41 @@ def test_a_short_game_shows_its_own_target_under_the_verdict(capsys, monkeypatch
     import sys
 
     db = str(tmp_path / "m.db")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("туза чисто в правый угол | биток 1; 1 в правый дальний угол\n"))
-    assert main(["play", "--players", "Иван", "Пётр", "--db", db, "--settings", '{"target": 11}', "--why"]) == 0
+    monkeypatch.setattr(
+        sys, "stdin", io.StringIO("туза чисто в правый угол | биток 1; 1 в правый дальний угол\n")
+    )
+    assert (
+        main(
+            [
+                "play",
+                "--players",
+                "Иван",
+                "Пётр",
+                "--db",
+                db,
+                "--settings",
+                '{"target": 11}',
+                "--why",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
-    assert "   E1. Победа — 11 очков. Кто первым наберёт 11 очков, тот выиграл" in out and "наберёт 71" not in out
+    assert (
+        "   E1. Победа — 11 очков. Кто первым наберёт 11 очков, тот выиграл" in out
+        and "наберёт 71" not in out
+    )
     assert main(["match", "show", "1", "--db", db, "--why"]) == 0
     assert "E1. Победа — 11 очков." in capsys.readouterr().out
 
 
 def test_replay_of_a_short_game_record_names_its_target_in_the_clause_titles(capsys, tmp_path):
     record = tmp_path / "short.record"
-    record.write_text("Игроки: Иван, Пётр\nДо: 11\n"
-                      "Иван: туза чисто в правый угол | биток 1; 1 в правый дальний угол | 11:0\n", encoding="utf-8")
+    record.write_text(
+        "Игроки: Иван, Пётр\nДо: 11\n"
+        "Иван: туза чисто в правый угол | биток 1; 1 в правый дальний угол | 11:0\n",
+        encoding="utf-8",
+    )
     assert main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     assert "E1 — победа — 11 очков" in out and "71" not in out

@@ -17,7 +17,6 @@ from pyramid_referee.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
-
 TRUTH = [1.25, 5.5]
 
 
@@ -29,11 +28,15 @@ def table_wav(tmp_path_factory, bank):
 
     rng = np.random.default_rng(11)
     x = table_mix.pink(rng, int(7 * 16000)) * 0.002
-    for name, at, peak in (("cue_vrcbce_1.wav", TRUTH[0], 0.5), ("ball_vrcbce_3.wav", TRUTH[0] + 0.4, 0.5),
-                           ("cushion_poolbattle_1.wav", TRUTH[0] + 0.9, 0.3), ("cue_vrcbce_1.wav", TRUTH[1], 0.5)):
+    for name, at, peak in (
+        ("cue_vrcbce_1.wav", TRUTH[0], 0.5),
+        ("ball_vrcbce_3.wav", TRUTH[0] + 0.4, 0.5),
+        ("cushion_poolbattle_1.wav", TRUTH[0] + 0.9, 0.3),
+        ("cue_vrcbce_1.wav", TRUTH[1], 0.5),
+    ):
         snd, onset = table_mix.strike_sample(name, bank=bank, peak=peak)
         k = int(round((at - onset) * 16000))
-        x[k: k + len(snd)] += snd[: len(x) - k]
+        x[k : k + len(snd)] += snd[: len(x) - k]
     from pyramid_referee.voice.audio import resample
 
     y = resample(x, 16000, 44100)
@@ -47,7 +50,7 @@ def test_json_output(table_wav, capsys):
     out = json.loads(capsys.readouterr().out)
     assert list(out) == ["strikes"]
     assert out["strikes"] == pytest.approx(TRUTH, abs=0.003)
-    assert all(round(t, 3) == t for t in out["strikes"])          # rounded to ms
+    assert all(round(t, 3) == t for t in out["strikes"])  # rounded to ms
 
 
 def test_text_output_russian_and_english(table_wav, capsys):
@@ -68,19 +71,24 @@ def test_stroke_window_option(table_wav, capsys):
 
 def test_no_strikes(tmp_path, capsys):
     p = tmp_path / "quiet.wav"
-    wavfile.write(p, 16000, (np.random.default_rng(0).standard_normal(16000) * 300).astype(np.int16))
+    wavfile.write(
+        p, 16000, (np.random.default_rng(0).standard_normal(16000) * 300).astype(np.int16)
+    )
     assert main(["strikes", str(p), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"strikes": []}
     assert main(["strikes", str(p), "--lang", "en"]) == 0
     assert "no strikes found" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("content, expect", [
-    (None, "no such file"),
-    (b"", "empty"),
-    (b"RIFF\x10\x00\x00\x00WAVEfmt \x10\x00\x00", "truncated or damaged"),
-    (b"just some text, not a wav file at all", "not a WAV file"),
-])
+@pytest.mark.parametrize(
+    "content, expect",
+    [
+        (None, "no such file"),
+        (b"", "empty"),
+        (b"RIFF\x10\x00\x00\x00WAVEfmt \x10\x00\x00", "truncated or damaged"),
+        (b"just some text, not a wav file at all", "not a WAV file"),
+    ],
+)
 def test_bad_file_is_one_clear_line_exit_2(tmp_path, capsys, content, expect):
     p = tmp_path / "bad.wav"
     if content is not None:
@@ -120,11 +128,20 @@ def test_console_script_on_a_mixed_session(tmp_path, bank):
     exe = shutil.which("pyramid-referee", path=str(Path(sys.executable).parent))
     if shutil.which("espeak-ng") is None or exe is None:
         pytest.skip("needs espeak-ng (test audio) and the installed pyramid-referee script")
-    x, truth = table_mix.make_session(np.random.default_rng(4), bank, sources={"vrcbce"}, n_strokes=3,
-                                      snr_db=20, noise="pink", reverb=False)
+    x, truth = table_mix.make_session(
+        np.random.default_rng(4),
+        bank,
+        sources={"vrcbce"},
+        n_strokes=3,
+        snr_db=20,
+        noise="pink",
+        reverb=False,
+    )
     wav = tmp_path / "session.wav"
     table_mix.write_wav(wav, x)
-    proc = subprocess.run([exe, "strikes", str(wav), "--json"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [exe, "strikes", str(wav), "--json"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["strikes"] == pytest.approx(truth["strikes"], abs=0.040)
 
@@ -133,7 +150,7 @@ def test_explain_names_every_sound_and_why(table_wav, capsys):
     assert main(["strikes", str(table_wav), "--explain"]) == 0
     out = capsys.readouterr().out
     assert "Услышано стуков:" in out and "УДАР" in out and "первый стук на тихом столе" in out
-    assert "за ним не было удара по шарам" in out       # what is not a strike, and why
+    assert "за ним не было удара по шарам" in out  # what is not a strike, and why
     assert main(["strikes", str(table_wav), "--explain", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["strikes"] == pytest.approx(TRUTH, abs=0.003)
@@ -144,7 +161,9 @@ def test_explain_names_every_sound_and_why(table_wav, capsys):
     assert all(s["decision"] != "strike" for s in data["sounds"] if 1.3 < s["time"] < 5.4)
     # what a screen showed: «удар?» at each onset, then confirmed
     for t in data["strikes"]:
-        mine = [(e["provisional"], e["taken_back"]) for e in data["events"] if abs(e["t"] - t) < 0.002]
+        mine = [
+            (e["provisional"], e["taken_back"]) for e in data["events"] if abs(e["t"] - t) < 0.002
+        ]
         assert mine == [(True, False), (False, False)]
     for s in data["sounds"]:
         assert set(s) >= {"time", "kind", "p_tip", "decision", "reason", "centroid_hz", "low1k"}
@@ -168,8 +187,10 @@ def test_truncated_wav_is_told_in_russian_by_default(tmp_path, capsys):
     cut.write_bytes(good.read_bytes()[:30])
     assert main(["strikes", str(cut)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == (f"pyramid-referee: ошибка: {cut}: WAV-файл обрезан или повреждён: "
-                   f"он обрывается внутри заголовка (в файле всего 30 байт)")
+    assert err == (
+        f"pyramid-referee: ошибка: {cut}: WAV-файл обрезан или повреждён: "
+        f"он обрывается внутри заголовка (в файле всего 30 байт)"
+    )
 
 
 def test_plot_legend_never_covers_the_last_seconds_and_a_cushion_is_not_the_strikes_red():
@@ -186,7 +207,9 @@ def test_plot_legend_never_covers_the_last_seconds_and_a_cushion_is_not_the_stri
     x[-800:] = 0.5  # something loud in the last 50 ms, where the legend used to sit
     kinds = ["tip", "ball", "cushion", "pocket", "speech", "clap"]
     sounds = [SimpleNamespace(time=5.9, decision="strike", kind="tip", sure=True)] + [
-        SimpleNamespace(time=1 + 0.5 * i, decision="not-tip", kind=k, sure=True) for i, k in enumerate(kinds)]
+        SimpleNamespace(time=1 + 0.5 * i, decision="not-tip", kind=k, sure=True)
+        for i, k in enumerate(kinds)
+    ]
     fig = figure(x, rate, sounds)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
@@ -194,9 +217,13 @@ def test_plot_legend_never_covers_the_last_seconds_and_a_cushion_is_not_the_stri
     legend = a1.get_legend().get_window_extent(renderer)
     for ax in fig.axes:
         data = ax.get_window_extent(renderer)
-        assert legend.x0 >= data.x1 or legend.y1 <= data.y0 or legend.y0 >= data.y1  # outside every plot
+        assert (
+            legend.x0 >= data.x1 or legend.y1 <= data.y0 or legend.y0 >= data.y1
+        )  # outside every plot
     colours = {"strike": STRIKE_COLOR, **COLORS}
     for a, ca in colours.items():
         for b, cb in colours.items():
-            if a < b:  # every kind has a colour of its own, far apart (RGB distance), not «nearly the same red»
+            if (
+                a < b
+            ):  # every kind has a colour of its own, far apart (RGB distance), not «nearly the same red»
                 assert np.linalg.norm(np.subtract(to_rgb(ca), to_rgb(cb))) > 0.3, (a, b)

@@ -10,11 +10,12 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
 
+from club_helpers import register_table as _register, wait_for as _wait  # noqa: E402
+
 from pyramid_referee.club import board, schema, sync as sync_module  # noqa: E402
 from pyramid_referee.club.sync import ClubSync  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
-from club_helpers import register_table as _register, wait_for as _wait  # noqa: E402
 
 CALL3 = "тройку чисто в правый дальний угол"
 POCKET3 = "биток 3; 3 в правый дальний угол"
@@ -51,13 +52,20 @@ def two_tables(club_url, tmp_path):
     return a, b, ids
 
 
-def test_two_replicated_tables_show_their_players_scores_needs_and_last_verdict_in_russian(club_url, two_tables):
+def test_two_replicated_tables_show_their_players_scores_needs_and_last_verdict_in_russian(
+    club_url, two_tables
+):
     snap = _snapshot(club_url)
     one, two = _table(snap, "Стол 1"), _table(snap, "Стол 2")
     assert one["players"] == ["Аня", "Боря"] and one["scores"] == {"Аня": -5, "Боря": 8}
-    assert one["needs"] == {"Аня": 25, "Боря": 12} and one["to_play"] == "Боря"  # E1: target − score (P3 in it)
+    assert (
+        one["needs"] == {"Аня": 25, "Боря": 12} and one["to_play"] == "Боря"
+    )  # E1: target − score (P3 in it)
     assert one["last_verdict"]["line"].startswith("#2 Боря: Заказ выполнен; Боря +3 (шар 3)")
-    assert two["scores"] == {"Вера": 3, "Глеб": 0} and two["result_line"] == "партия окончена: победитель — Вера, 3 : 0"
+    assert (
+        two["scores"] == {"Вера": 3, "Глеб": 0}
+        and two["result_line"] == "партия окончена: победитель — Вера, 3 : 0"
+    )
     assert two["wins"] == {"Вера": 1, "Глеб": 0} and two["finished"]
     assert one["sync"]["online"] and one["sync"]["line"] == "на связи"
 
@@ -66,7 +74,9 @@ def test_an_undone_stroke_no_longer_counts_and_the_board_says_it_was_undone(club
     a, _, _ = two_tables
     one = _table(_snapshot(club_url), "Стол 1")
     assert one["seq"] == 2 and one["undone_line"] == "удар 3 отменён"
-    with Store(a) as store:  # a new line of play: the undone stroke 3 is discarded, the new 3 counts
+    with Store(
+        a
+    ) as store:  # a new line of play: the undone stroke 3 is discarded, the new 3 counts
         Session.open(store).enter(None, "биток 7")
     assert ClubSync(a, club_url).drain()
     snap = _snapshot(club_url)
@@ -74,17 +84,38 @@ def test_an_undone_stroke_no_longer_counts_and_the_board_says_it_was_undone(club
     assert one["seq"] == 3 and one["undone_line"] == "" and one["scores"] == {"Аня": -5, "Боря": 8}
     (borya,) = [p for p in snap["players"] if p["name"] == "Боря"]
     assert borya["calls_accepted"] == 1  # the discarded call (ball 5) is not counted
-    with psycopg.connect(club_url, autocommit=True) as con:  # it is on the server, though, as on the table
-        assert con.execute("SELECT count(*) FROM club_strokes WHERE status = 'discarded'").fetchone()[0] == 1
+    with psycopg.connect(
+        club_url, autocommit=True
+    ) as con:  # it is on the server, though, as on the table
+        assert (
+            con.execute("SELECT count(*) FROM club_strokes WHERE status = 'discarded'").fetchone()[
+                0
+            ]
+            == 1
+        )
 
 
-def test_the_day_lists_finished_partii_and_matches_and_players_have_club_statistics(club_url, two_tables):
+def test_the_day_lists_finished_partii_and_matches_and_players_have_club_statistics(
+    club_url, two_tables
+):
     snap = _snapshot(club_url)
-    assert [g["line"] for g in snap["day"]["games"]] == ["Стол 2: Вера 3 : 0 Глеб, победитель — Вера"]
-    assert [m["line"] for m in snap["day"]["matches"]] == ["Стол 2: Вера — Глеб, матч: победитель — Вера"]
+    assert [g["line"] for g in snap["day"]["games"]] == [
+        "Стол 2: Вера 3 : 0 Глеб, победитель — Вера"
+    ]
+    assert [m["line"] for m in snap["day"]["matches"]] == [
+        "Стол 2: Вера — Глеб, матч: победитель — Вера"
+    ]
     stats = {p["name"]: p for p in snap["players"]}
-    assert stats["Вера"] == {"name": "Вера", "games": 1, "won": 1, "points": 3, "points_per_game": 3.0,
-                             "penalties": 0, "calls_accepted": 1, "calls_refused": 0}
+    assert stats["Вера"] == {
+        "name": "Вера",
+        "games": 1,
+        "won": 1,
+        "points": 3,
+        "points_per_game": 3.0,
+        "penalties": 0,
+        "calls_accepted": 1,
+        "calls_refused": 0,
+    }
     assert (stats["Глеб"]["games"], stats["Глеб"]["won"]) == (1, 0)
     assert stats["Аня"]["penalties"] == 1 and stats["Аня"]["games"] == 0  # her партия is not over
     assert snap["players"][0]["name"] == "Вера"  # ranked by партии won
@@ -94,22 +125,30 @@ def test_a_refused_call_is_counted_as_refused_for_its_striker(club_url, tmp_path
     db = str(tmp_path / "c.sqlite")
     _register(club_url, db, "Стол 3")
     with Store(db) as store:
-        Session.create(store, ["Дина", "Ефим"]).enter("тройку", "биток 3")  # no pocket: refused (no_pocket)
+        Session.create(store, ["Дина", "Ефим"]).enter(
+            "тройку", "биток 3"
+        )  # no pocket: refused (no_pocket)
     assert ClubSync(db, club_url).drain()
     stats = {p["name"]: p for p in _snapshot(club_url)["players"]}
     assert (stats["Дина"]["calls_accepted"], stats["Дина"]["calls_refused"]) == (0, 1)
 
 
-def test_the_board_speaks_english_with_lang_en_even_for_a_table_that_played_in_russian(club_url, two_tables):
+def test_the_board_speaks_english_with_lang_en_even_for_a_table_that_played_in_russian(
+    club_url, two_tables
+):
     snap = _snapshot(club_url, "en")
     one, two = _table(snap, "Стол 1"), _table(snap, "Стол 2")
-    assert one["last_verdict"]["line"].startswith("#2 Боря: Call fulfilled; Боря +3 (ball 3)")  # judged again
+    assert one["last_verdict"]["line"].startswith(
+        "#2 Боря: Call fulfilled; Боря +3 (ball 3)"
+    )  # judged again
     assert one["undone_line"] == "stroke 3 undone" and one["sync"]["line"] == "connected"
     assert two["result_line"] == "game over: Вера won, 3 : 0"
     assert snap["day"]["games"][0]["line"] == "Стол 2: Вера 3 : 0 Глеб, Вера won"
 
 
-def test_a_table_that_goes_silent_is_shown_not_connected_since_it_was_last_heard(club_url, tmp_path):
+def test_a_table_that_goes_silent_is_shown_not_connected_since_it_was_last_heard(
+    club_url, tmp_path
+):
     db, never = str(tmp_path / "a.sqlite"), str(tmp_path / "n.sqlite")
     _register(club_url, db, "Стол 1")
     _register(club_url, never, "Стол 9")
@@ -123,10 +162,12 @@ def test_a_table_that_goes_silent_is_shown_not_connected_since_it_was_last_heard
     time.sleep(1.5)
     t = _table(_snapshot(club_url, stale_s=1.0), "Стол 1")
     assert not t["sync"]["online"] and t["sync"]["line"].startswith("нет связи с ")
-    assert t["sync"]["line"][len("нет связи с "):].replace(":", "").isdigit()  # ЧЧ:ММ of today
+    assert t["sync"]["line"][len("нет связи с ") :].replace(":", "").isdigit()  # ЧЧ:ММ of today
     assert t["scores"] == {"Аня": 3, "Боря": 0}  # what it sent is still shown
     n = _table(_snapshot(club_url), "Стол 9")
-    assert not n["sync"]["online"] and n["sync"]["line"] == "нет связи: стол ещё не выходил на связь"
+    assert (
+        not n["sync"]["online"] and n["sync"]["line"] == "нет связи: стол ещё не выходил на связь"
+    )
     assert n["players"] == [] and n["last_verdict"] is None
 
 
@@ -137,10 +178,18 @@ def test_a_table_that_reports_a_queue_is_shown_connected_with_it(club_url, db):
     with psycopg.connect(club_url, autocommit=True) as con:
         con.execute("SELECT club_table_seen(%s, %s, 3)", (table_id, key))
     t = _table(_snapshot(club_url), "Стол 1")
-    assert t["sync"]["online"] and t["sync"]["queued"] == 3 and t["sync"]["line"] == "на связи, в очереди 3 удара"
-    with psycopg.connect(club_url, autocommit=True) as con, pytest.raises(psycopg.errors.InsufficientPrivilege):
-        con.execute("SELECT club_table_seen(%s, %s, 0)", (table_id, key + "x"))  # another key is refused
-
+    assert (
+        t["sync"]["online"]
+        and t["sync"]["queued"] == 3
+        and t["sync"]["line"] == "на связи, в очереди 3 удара"
+    )
+    with (
+        psycopg.connect(club_url, autocommit=True) as con,
+        pytest.raises(psycopg.errors.InsufficientPrivilege),
+    ):
+        con.execute(
+            "SELECT club_table_seen(%s, %s, 0)", (table_id, key + "x")
+        )  # another key is refused
 
 
 def _notifies(con, timeout: float = 0.5) -> list[str]:
@@ -161,12 +210,16 @@ def test_a_batch_of_strokes_notifies_the_board_once_with_the_tables_id(club_url,
     assert heard == [str(table_id), str(table_id)]
 
 
-def test_the_table_reports_in_on_a_new_connection_and_then_only_every_ten_seconds(club_url, db, monkeypatch):
+def test_the_table_reports_in_on_a_new_connection_and_then_only_every_ten_seconds(
+    club_url, db, monkeypatch
+):
     table_id = _register(club_url, db, "Стол 1")
 
     def seen():
         with psycopg.connect(club_url, autocommit=True) as con:
-            return con.execute("SELECT seen FROM club_tables WHERE id = %s", (table_id,)).fetchone()[0]
+            return con.execute(
+                "SELECT seen FROM club_tables WHERE id = %s", (table_id,)
+            ).fetchone()[0]
 
     sync = ClubSync(db, club_url)
     try:
@@ -193,19 +246,23 @@ def test_the_board_role_reads_the_board_and_cannot_write_anything(club_url, two_
         snap = board.snapshot(con, "ru")  # everything the board shows, read with that login
         assert {t["name"] for t in snap["tables"]} == {"Стол 1", "Стол 2"} and snap["players"]
         con.execute(f"LISTEN {schema.NOTIFY_CHANNEL}")
-        for sql in ("INSERT INTO club_tables(name, key_hash) VALUES ('Стол X', 'x')",
-                    "UPDATE club_strokes SET status = 'undone'",
-                    "DELETE FROM club_matches",
-                    "UPDATE club_tables SET seen = now()",
-                    "SELECT key_hash FROM club_tables",  # not even the key hashes
-                    f"SELECT club_table_seen({id1}, 'guess', 0)",
-                    f"SELECT club_put_match({id1}, 'guess', 9, '[]', '{{}}', 1, 'open', NULL, 'x', 'x', 1)"):
+        for sql in (
+            "INSERT INTO club_tables(name, key_hash) VALUES ('Стол X', 'x')",
+            "UPDATE club_strokes SET status = 'undone'",
+            "DELETE FROM club_matches",
+            "UPDATE club_tables SET seen = now()",
+            "SELECT key_hash FROM club_tables",  # not even the key hashes
+            f"SELECT club_table_seen({id1}, 'guess', 0)",
+            f"SELECT club_put_match({id1}, 'guess', 9, '[]', '{{}}', 1, 'open', NULL, 'x', 'x', 1)",
+        ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 con.execute(sql)
     assert len(_snapshot(club_url)["tables"]) == 2
 
 
-def test_times_on_the_board_are_the_clubs_local_time_whatever_zone_the_server_keeps(club_url, db, monkeypatch):
+def test_times_on_the_board_are_the_clubs_local_time_whatever_zone_the_server_keeps(
+    club_url, db, monkeypatch
+):
     from datetime import datetime, timedelta, timezone
 
     _register(club_url, db, "Стол 1")
@@ -214,11 +271,16 @@ def test_times_on_the_board_are_the_clubs_local_time_whatever_zone_the_server_ke
     try:
         with psycopg.connect(club_url, autocommit=True) as con:
             con.execute("SET TIME ZONE 'Pacific/Kiritimati'")  # the server's sessions: UTC+14
-            heard = con.execute("UPDATE club_tables SET seen = now() - interval '5 minutes' RETURNING seen").fetchone()[0]
+            heard = con.execute(
+                "UPDATE club_tables SET seen = now() - interval '5 minutes' RETURNING seen"
+            ).fetchone()[0]
             line = board.tables(con, "ru")[0]["sync"]["line"]
         local = heard.astimezone(timezone(timedelta(hours=5)))
-        expected = local.strftime("%H:%M") if local.date() == datetime.now().astimezone().date() \
+        expected = (
+            local.strftime("%H:%M")
+            if local.date() == datetime.now().astimezone().date()
             else local.strftime("%d.%m.%Y %H:%M")
+        )
         assert line == f"нет связи с {expected}"
     finally:
         monkeypatch.undo()
@@ -237,19 +299,28 @@ def _offline_line(feed) -> str:
         feed.stop()
 
 
-def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_when_the_server_is_away(tmp_path):
+def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_when_the_server_is_away(
+    tmp_path,
+):
     from pyramid_referee.web.club import BoardFeed
 
-    line = _offline_line(BoardFeed(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres", "ru", retry_s=0.1))
+    line = _offline_line(
+        BoardFeed(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres", "ru", retry_s=0.1)
+    )
     # the essential part first: a narrow screen cuts the line's end
     assert line.startswith("нет связи с сервером клуба; переподключаемся… сервер не отвечает")
     assert "connection" not in line
 
 
-def test_a_tables_login_on_the_board_is_told_it_needs_the_boards_role_not_that_the_server_is_away(club_url, db):
+def test_a_tables_login_on_the_board_is_told_it_needs_the_boards_role_not_that_the_server_is_away(
+    club_url, db
+):
     from club_helpers import login
+
     from pyramid_referee.web.club import BoardFeed
 
     _register(club_url, db, "Стол 1")
-    line = _offline_line(BoardFeed(login(club_url, "pyramid_table"), "ru", retry_s=0.1))  # a table's serve: /club
+    line = _offline_line(
+        BoardFeed(login(club_url, "pyramid_table"), "ru", retry_s=0.1)
+    )  # a table's serve: /club
     assert line == "этому логину нельзя читать табло клуба: нужна роль «pyramid_board»"

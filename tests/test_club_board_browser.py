@@ -21,23 +21,29 @@ import pytest
 psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
 
 from cli_run import run  # noqa: E402
+from club_helpers import register_table as _register  # noqa: E402
+from web_server import Server  # noqa: E402
+
 from pyramid_referee.club import schema  # noqa: E402
 from pyramid_referee.club.sync import ClubSync  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
-from web_server import Server  # noqa: E402
-from club_helpers import register_table as _register  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+    pytest.skip(
+        "no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
 pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
 
 pytestmark = pytest.mark.slow
 
 FAR_RIGHT = {"kind": "corner", "side": "right", "end": "far"}
 CALL = "тройку чисто в правый дальний угол"
-POCKET3 = {"call": CALL, "outcome": {"events": [{"type": "pocket", "ball": 3, "pocket": FAR_RIGHT}], "route_ok": True}}
+POCKET3 = {
+    "call": CALL,
+    "outcome": {"events": [{"type": "pocket", "ball": 3, "pocket": FAR_RIGHT}], "route_ok": True},
+}
 
 
 @pytest.fixture
@@ -77,7 +83,9 @@ def _wait_text(page, name: str, selector: str, text: str, timeout: float = 20_00
         """([name, sel, text]) => [...document.querySelectorAll('.table-card')]
              .some(c => c.querySelector('.table-name').textContent === name &&
                         (c.querySelector(sel) || {}).textContent?.includes(text))""",
-        arg=[name, selector, text], timeout=timeout)
+        arg=[name, selector, text],
+        timeout=timeout,
+    )
 
 
 def test_a_table_served_with_club_replicates_and_says_so_on_its_scoreboard(club, browser):
@@ -88,7 +96,9 @@ def test_a_table_served_with_club_replicates_and_says_so_on_its_scoreboard(club,
     while time.monotonic() < end and table.state().get("club", {}).get("line") != "клуб: на связи":
         time.sleep(0.1)
     assert table.state()["club"]["line"] == "клуб: на связи"
-    with urllib.request.urlopen(table.base + "/club", timeout=10) as r:  # the board beside the table's pages
+    with urllib.request.urlopen(
+        table.base + "/club", timeout=10
+    ) as r:  # the board beside the table's pages
         assert "Табло клуба" in r.read().decode()
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(table.base + "/")
@@ -97,14 +107,23 @@ def test_a_table_served_with_club_replicates_and_says_so_on_its_scoreboard(club,
     page.close()
     with psycopg.connect(club["url"], autocommit=True) as con:
         end = time.monotonic() + 20
-        while time.monotonic() < end and not con.execute("SELECT count(*) FROM club_strokes s JOIN club_tables t"
-                                                         " ON t.id = s.table_id WHERE t.name = 'Стол 1'").fetchone()[0]:
+        while (
+            time.monotonic() < end
+            and not con.execute(
+                "SELECT count(*) FROM club_strokes s JOIN club_tables t"
+                " ON t.id = s.table_id WHERE t.name = 'Стол 1'"
+            ).fetchone()[0]
+        ):
             time.sleep(0.1)
-        assert con.execute("SELECT seq, status FROM club_strokes s JOIN club_tables t ON t.id = s.table_id"
-                           " WHERE t.name = 'Стол 1'").fetchall() == [(1, "active")]
+        assert con.execute(
+            "SELECT seq, status FROM club_strokes s JOIN club_tables t ON t.id = s.table_id"
+            " WHERE t.name = 'Стол 1'"
+        ).fetchall() == [(1, "active")]
 
 
-def test_the_managers_board_shows_both_tables_and_follows_strokes_and_undo_without_a_reload(club, browser):
+def test_the_managers_board_shows_both_tables_and_follows_strokes_and_undo_without_a_reload(
+    club, browser
+):
     board = _manager(club)
     assert any("только табло клуба" in line for line in board.lines)
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
@@ -114,14 +133,20 @@ def test_the_managers_board_shows_both_tables_and_follows_strokes_and_undo_witho
     assert "Заказ выполнен" in _card(page, "Стол 2").locator(".verdict-line").inner_text()
     page.evaluate("window.notReloaded = true")
     club["table"].post("/api/strokes", POCKET3)  # a stroke on Стол 1's pad
-    _wait_text(page, "Стол 1", ".verdict-line", "#1 Константин Константинопольский: Заказ выполнен")
+    _wait_text(
+        page, "Стол 1", ".verdict-line", "#1 Константин Константинопольский: Заказ выполнен"
+    )
     assert _card(page, "Стол 1").locator(".pscore").all_inner_texts() == ["3", "0"]
     club["table"].post("/api/undo", {})
     _wait_text(page, "Стол 1", ".undone-line", "удар 1 отменён")
     assert _card(page, "Стол 1").locator(".pscore").all_inner_texts() == ["0", "0"]
-    assert page.evaluate("window.notReloaded") is True  # the same page, updated by the server's events
+    assert (
+        page.evaluate("window.notReloaded") is True
+    )  # the same page, updated by the server's events
     state = json.loads(urllib.request.urlopen(board.base + "/api/club/state", timeout=10).read())
-    assert [t["name"] for t in state["tables"]] == ["Стол 1", "Стол 2"] and state["server"]["online"]
+    assert [t["name"] for t in state["tables"]] == ["Стол 1", "Стол 2"] and state["server"][
+        "online"
+    ]
     page.close()
 
 
@@ -132,14 +157,18 @@ def test_the_board_keeps_updating_after_the_postgresql_server_restarts(club, bro
     _wait_text(page, "Стол 2", ".pscore", "3")
     pg_cluster.stop("immediate")
     try:
-        page.wait_for_function("document.getElementById('server-line').textContent.includes('нет связи')",
-                               timeout=20_000)
+        page.wait_for_function(
+            "document.getElementById('server-line').textContent.includes('нет связи')",
+            timeout=20_000,
+        )
         club["table"].post("/api/strokes", POCKET3)  # the table plays on: local first
     finally:
         pg_cluster.start()
     # the table's sync sends it once the server is back; the board has listened again and shows it
     _wait_text(page, "Стол 1", ".verdict-line", "#1 ", timeout=30_000)
-    page.wait_for_function("document.getElementById('server-line').textContent.includes('на связи')")
+    page.wait_for_function(
+        "document.getElementById('server-line').textContent.includes('на связи')"
+    )
     with Store(club["two"]) as store:  # and a later change is heard too
         Session.open(store).enter(None, "биток 5")
     assert ClubSync(club["two"], club["url"]).drain()
@@ -152,10 +181,16 @@ def test_a_table_gone_silent_shows_as_not_connected(club, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(board.base + "/")
     _wait_text(page, "Стол 2", ".sync", "на связи")
-    with psycopg.connect(club["url"], autocommit=True) as con:  # Стол 2 last heard of 10 minutes ago
-        con.execute("UPDATE club_matches SET received = now() - interval '10 minutes'"
-                    " WHERE table_id = (SELECT id FROM club_tables WHERE name = 'Стол 2')")
-        con.execute("UPDATE club_tables SET seen = now() - interval '10 minutes' WHERE name = 'Стол 2'")
+    with psycopg.connect(
+        club["url"], autocommit=True
+    ) as con:  # Стол 2 last heard of 10 minutes ago
+        con.execute(
+            "UPDATE club_matches SET received = now() - interval '10 minutes'"
+            " WHERE table_id = (SELECT id FROM club_tables WHERE name = 'Стол 2')"
+        )
+        con.execute(
+            "UPDATE club_tables SET seen = now() - interval '10 minutes' WHERE name = 'Стол 2'"
+        )
     _wait_text(page, "Стол 2", ".sync", "нет связи с ")
     assert "offline" in _card(page, "Стол 2").locator(".sync").get_attribute("class")
     page.close()
@@ -188,18 +223,27 @@ LAYOUT_JS = """() => {
 def test_the_board_fits_a_tv_and_a_tablet_with_nothing_overflowing(club, browser, width, height):
     board = _manager(club)
     club["table"].post("/api/strokes", POCKET3)
-    club["table"].post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["г"], "route_ok": False}})
+    club["table"].post(
+        "/api/strokes",
+        {"call": None, "outcome": {"events": [], "fouls": ["г"], "route_ok": False}},
+    )
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(board.base + "/")
     _wait_text(page, "Стол 1", ".verdict-line", "#2 ")
-    page.wait_for_function("[...document.querySelectorAll('#stats td')].some(e => e.textContent === 'Пётр')")
-    page.wait_for_function("window.clubState.players.some(p => p.penalties === 1)")  # the statistics follow within 2 s
+    page.wait_for_function(
+        "[...document.querySelectorAll('#stats td')].some(e => e.textContent === 'Пётр')"
+    )
+    page.wait_for_function(
+        "window.clubState.players.some(p => p.penalties === 1)"
+    )  # the statistics follow within 2 s
     shot = club["tmp"] / f"club-{width}x{height}.png"
     page.screenshot(path=str(shot))
     m = page.evaluate(LAYOUT_JS)
     assert m["scrollW"] <= m["w"] and m["scrollH"] <= m["h"], m
     assert not m["clipped"] and not m["spill"] and not m["outside"], m
-    assert m["score"] >= (90 if width > 1000 else 48) and m["score"] > m["name"] > m["verdict"] >= 15, m
+    assert (
+        m["score"] >= (90 if width > 1000 else 48) and m["score"] > m["name"] > m["verdict"] >= 15
+    ), m
     assert shot.stat().st_size > 10_000
     page.close()
 
@@ -222,43 +266,74 @@ def test_the_board_is_read_only_and_needs_no_pin(club):
         with urllib.request.urlopen(board.base + path, timeout=10) as r:
             assert r.status == 200
     for path in ("/api/club/state", "/club", "/api/strokes", "/api/undo"):
-        req = urllib.request.Request(board.base + path, data=b"{}", method="POST",
-                                     headers={"Authorization": "Bearer 2468"})
+        req = urllib.request.Request(
+            board.base + path, data=b"{}", method="POST", headers={"Authorization": "Bearer 2468"}
+        )
         with pytest.raises(urllib.error.HTTPError) as exc:
             urllib.request.urlopen(req, timeout=10)
         assert exc.value.code in (404, 405)
 
 
-def test_serve_club_with_players_on_an_unregistered_store_is_refused_and_starts_nothing(club_url, db, capsys,
-                                                                                         monkeypatch):
-    rc, out, err = run(capsys, monkeypatch, "serve", "--club", club_url, "--players", "Аня", "Боря", "--db", db,
-                       "--port", "0")
+def test_serve_club_with_players_on_an_unregistered_store_is_refused_and_starts_nothing(
+    club_url, db, capsys, monkeypatch
+):
+    rc, out, err = run(
+        capsys,
+        monkeypatch,
+        "serve",
+        "--club",
+        club_url,
+        "--players",
+        "Аня",
+        "Боря",
+        "--db",
+        db,
+        "--port",
+        "0",
+    )
     assert rc == 2 and "club register" in err and not Path(db).exists()
 
 
-def test_serve_club_alone_says_when_the_club_server_cannot_be_reached(db, capsys, monkeypatch, tmp_path):
+def test_serve_club_alone_says_when_the_club_server_cannot_be_reached(
+    db, capsys, monkeypatch, tmp_path
+):
     gone = f"postgresql:///x?host={tmp_path}/nowhere&user=postgres"
     rc, out, err = run(capsys, monkeypatch, "serve", "--club", gone, "--db", db, "--port", "0")
     assert rc == 2 and "нет связи с сервером клуба" in err
 
 
-def test_serve_club_alone_with_a_login_that_may_not_read_the_club_says_so(club_url, db, capsys, monkeypatch):
+def test_serve_club_alone_with_a_login_that_may_not_read_the_club_says_so(
+    club_url, db, capsys, monkeypatch
+):
     with psycopg.connect(club_url, autocommit=True) as con:
         schema.migrate(con)
         con.execute("CREATE ROLE stranger LOGIN")  # not in pyramid_board
-    rc, out, err = run(capsys, monkeypatch, "serve", "--club", club_url.replace("user=postgres", "user=stranger"),
-                       "--db", db, "--port", "0")
+    rc, out, err = run(
+        capsys,
+        monkeypatch,
+        "serve",
+        "--club",
+        club_url.replace("user=postgres", "user=stranger"),
+        "--db",
+        db,
+        "--port",
+        "0",
+    )
     assert rc == 2 and "не даёт этой учётной записи читать табло" in err
 
 
-def test_a_table_served_with_club_starts_and_plays_while_the_club_server_is_down(club_url, tmp_path, pg_cluster):
+def test_a_table_served_with_club_starts_and_plays_while_the_club_server_is_down(
+    club_url, tmp_path, pg_cluster
+):
     db = tmp_path / "t.sqlite"
     _register(club_url, db, "Стол 1")
     pg_cluster.stop("immediate")
     table = None
     try:
         table = Server(db, "--club", club_url, "--players", "Аня", "Боря")
-        verdict = table.post("/api/strokes", POCKET3)  # local first: judged and stored with no club server
+        verdict = table.post(
+            "/api/strokes", POCKET3
+        )  # local first: judged and stored with no club server
         assert verdict["seq"] == 1
         end = time.monotonic() + 20
         while time.monotonic() < end and table.state()["club"]["online"] is not False:
@@ -274,19 +349,27 @@ def test_a_table_served_with_club_starts_and_plays_while_the_club_server_is_down
             time.sleep(0.1)
         assert table.state()["club"]["line"] == "клуб: на связи"
         with psycopg.connect(club_url, autocommit=True) as con:
-            assert con.execute("SELECT seq, status FROM club_strokes").fetchall() == [(1, "active")]
+            assert con.execute("SELECT seq, status FROM club_strokes").fetchall() == [
+                (1, "active")
+            ]
     finally:
         if table is not None:
             table.stop()
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
-def test_eight_tables_share_a_tv_and_a_tablet_with_nothing_overflowing(club, browser, width, height):
+def test_eight_tables_share_a_tv_and_a_tablet_with_nothing_overflowing(
+    club, browser, width, height
+):
     for i in range(3, 9):  # six more tables, one of them a match to two wins, each with a stroke
         db = club["tmp"] / f"t{i}.sqlite"
         _register(club["url"], db, f"Стол {i}")
         with Store(db) as store:
-            s = Session.create(store, [f"Игрок {i}А с длинной фамилией", f"Игрок {i}Б"], to_wins=2 if i == 5 else 1)
+            s = Session.create(
+                store,
+                [f"Игрок {i}А с длинной фамилией", f"Игрок {i}Б"],
+                to_wins=2 if i == 5 else 1,
+            )
             s.enter(CALL, "биток 3; 3 в правый дальний угол")
         assert ClubSync(db, club["url"]).drain()
     board = _manager(club)
@@ -298,7 +381,9 @@ def test_eight_tables_share_a_tv_and_a_tablet_with_nothing_overflowing(club, bro
     m = page.evaluate(LAYOUT_JS)
     assert m["scrollW"] <= m["w"] and m["scrollH"] <= m["h"], m
     assert not m["clipped"] and not m["spill"] and not m["outside"], m
-    assert m["score"] >= (60 if width > 1000 else 36) and m["score"] > m["name"], m  # a tablet is read at arm's length
+    assert m["score"] >= (60 if width > 1000 else 36) and m["score"] > m["name"], (
+        m
+    )  # a tablet is read at arm's length
     page.close()
 
 
@@ -308,16 +393,22 @@ DAY_JS = """() => [...document.querySelectorAll('.day li:not(.none)')].map(e => 
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
-def test_a_finished_partia_is_read_on_the_board_to_its_winner_on_a_tv_and_a_tablet(club, browser, width, height):
+def test_a_finished_partia_is_read_on_the_board_to_its_winner_on_a_tv_and_a_tablet(
+    club, browser, width, height
+):
     three = club["tmp"] / "three.sqlite"
     _register(club["url"], three, "Стол 3")
     with Store(three) as store:  # a game to 3: one call finishes it
-        Session.create(store, ["Вероника", "Ольга"], {"target": 3}).enter(CALL, "биток 3; 3 в правый дальний угол")
+        Session.create(store, ["Вероника", "Ольга"], {"target": 3}).enter(
+            CALL, "биток 3; 3 в правый дальний угол"
+        )
     assert ClubSync(three, club["url"]).drain()
     board = _manager(club)
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(board.base + "/")
-    page.wait_for_function("[...document.querySelectorAll('.day li')].some(e => e.textContent.includes('Стол 3'))")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.day li')].some(e => e.textContent.includes('Стол 3'))"
+    )
     lines = [d for d in page.evaluate(DAY_JS) if "Стол 3" in d["text"]]
     assert lines and all(d["text"].endswith("победитель — Вероника") for d in lines), lines
     assert not any(d["cut"] or d["spill"] for d in lines), lines
@@ -343,11 +434,14 @@ STALE_JS = """() => {
 
 
 def test_during_an_outage_every_card_says_data_as_of_and_is_greyed_and_nothing_is_cut_with_three_tables(
-        club, browser, pg_cluster):
+    club, browser, pg_cluster
+):
     three = club["tmp"] / "three.sqlite"
     _register(club["url"], three, "Стол у окна")
     with Store(three) as store:
-        Session.create(store, ["Вероника Александровна", "Ольга"]).enter(CALL, "биток 3; 3 в правый дальний угол")
+        Session.create(store, ["Вероника Александровна", "Ольга"]).enter(
+            CALL, "биток 3; 3 в правый дальний угол"
+        )
     assert ClubSync(three, club["url"]).drain()
     board = _manager(club)
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
@@ -356,11 +450,17 @@ def test_during_an_outage_every_card_says_data_as_of_and_is_greyed_and_nothing_i
     _wait_text(page, "Стол у окна", ".pscore", "3")
     page.screenshot(path=str(club["tmp"] / "club3-online-1920x1080.png"))
     m = page.evaluate(STALE_JS)
-    assert not any(c["nameCut"] or c["syncCut"] or c["stale"] or c["playersCut"] for c in m["cards"]), m
+    assert not any(
+        c["nameCut"] or c["syncCut"] or c["stale"] or c["playersCut"] for c in m["cards"]
+    ), m
     pg_cluster.stop("immediate")
     try:
-        page.wait_for_function("document.querySelectorAll('.table-card.stale').length === 3", timeout=20_000)
-        state = json.loads(urllib.request.urlopen(board.base + "/api/club/state", timeout=10).read())
+        page.wait_for_function(
+            "document.querySelectorAll('.table-card.stale').length === 3", timeout=20_000
+        )
+        state = json.loads(
+            urllib.request.urlopen(board.base + "/api/club/state", timeout=10).read()
+        )
         page.screenshot(path=str(club["tmp"] / "club3-outage-1920x1080.png"))
         m = page.evaluate(STALE_JS)
     finally:
@@ -368,14 +468,28 @@ def test_during_an_outage_every_card_says_data_as_of_and_is_greyed_and_nothing_i
     assert state["server"]["online"] is False and state["server"]["as_of"]
     at = state["server"]["as_of"]
     assert [t["sync"]["line"] for t in state["tables"]] == [f"данные на {at}"] * 3
-    assert [t["scores"] for t in state["tables"]] and all(t["sync"]["stale"] for t in state["tables"])
+    assert [t["scores"] for t in state["tables"]] and all(
+        t["sync"]["stale"] for t in state["tables"]
+    )
     assert [c["sync"] for c in m["cards"]] == [f"данные на {at}"] * 3, m
-    assert all(c["filter"] == "grayscale(1)" and c["opacity"] < 0.7 for c in m["cards"]), m  # greyed out
+    assert all(c["filter"] == "grayscale(1)" and c["opacity"] < 0.7 for c in m["cards"]), (
+        m
+    )  # greyed out
     assert sorted(c["name"] for c in m["cards"]) == ["Стол 1", "Стол 2", "Стол у окна"]
-    assert not any(c["nameCut"] or c["syncCut"] or c["playersCut"] for c in m["cards"]), m  # «Стол у окна», not «Сто…»
-    assert m["line"].startswith("нет связи с сервером клуба") and not m["lineCut"], m  # the whole outage line
+    assert not any(c["nameCut"] or c["syncCut"] or c["playersCut"] for c in m["cards"]), (
+        m
+    )  # «Стол у окна», not «Сто…»
+    assert m["line"].startswith("нет связи с сервером клуба") and not m["lineCut"], (
+        m
+    )  # the whole outage line
     assert m["lineSize"] >= 20, m
     layout = page.evaluate(LAYOUT_JS)
-    assert layout["scrollW"] <= layout["w"] and layout["scrollH"] <= layout["h"] and not layout["outside"], layout
-    page.wait_for_function("document.querySelectorAll('.table-card.stale').length === 0", timeout=30_000)  # back
+    assert (
+        layout["scrollW"] <= layout["w"]
+        and layout["scrollH"] <= layout["h"]
+        and not layout["outside"]
+    ), layout
+    page.wait_for_function(
+        "document.querySelectorAll('.table-card.stale').length === 0", timeout=30_000
+    )  # back
     page.close()

@@ -46,12 +46,16 @@ class Club:
         self.ran: list[str] = []
 
     def url(self, login: str, dbname: str) -> str:
-        return (f"postgresql:///{self.names.get(dbname, dbname)}?host={self.cluster.dir}&port={self.cluster.port}"
-                f"&user={self.names.get(login, login)}")
+        return (
+            f"postgresql:///{self.names.get(dbname, dbname)}?host={self.cluster.dir}&port={self.cluster.port}"
+            f"&user={self.names.get(login, login)}"
+        )
 
     def sql(self, text: str) -> None:
         """The page's SQL, its names made this club's, run as the cluster's administrator."""
-        text = re.sub(r"\b(" + "|".join(self.names) + r")\b", lambda m: self.names[m.group(1)], text)
+        text = re.sub(
+            r"\b(" + "|".join(self.names) + r")\b", lambda m: self.names[m.group(1)], text
+        )
         with psycopg.connect(self.cluster.url(), autocommit=True) as con:
             for statement in (s.strip() for s in text.split(";\n")):
                 if statement:
@@ -72,14 +76,18 @@ class Club:
             out = self._until_stopped(args, env, words)
         else:
             out = self._to_the_end(args, env, words)
-        if shown is not None:  # what the page says it prints: each line, numbers and addresses aside
+        if (
+            shown is not None
+        ):  # what the page says it prints: each line, numbers and addresses aside
             norm = lambda text: re.sub(r"\d+", "0", text)  # noqa: E731
             for expected in shown.strip().splitlines():
                 assert any(norm(got) == norm(expected) for got in out), (expected, out)
 
     def _to_the_end(self, args, env, words) -> list[str]:
         stdin = PLAYED if words[0] == "play" else ""
-        p = subprocess.run(args, cwd=ROOT, env=env, input=stdin, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(
+            args, cwd=ROOT, env=env, input=stdin, capture_output=True, text=True, timeout=120
+        )
         if words[0] == "listen":
             # the club part of listen: it gets past the club (registered, the table's login) to the voice
             # model or the microphone, which this machine may not have; a club refusal would come first
@@ -94,14 +102,24 @@ class Club:
         if words[:2] == ["club", "status"]:
             assert p.stdout.startswith("1. Стол 1: матч "), p.stdout
         if words[:2] == ["club", "resolve"]:
-            assert ("конфликтов с сервером клуба нет" in p.stdout) if "--keep-server" in args else (
-                "эта база теперь стол Стол 4 на сервере клуба, номер 2" in p.stdout), p.stdout
+            assert (
+                ("конфликтов с сервером клуба нет" in p.stdout)
+                if "--keep-server" in args
+                else ("эта база теперь стол Стол 4 на сервере клуба, номер 2" in p.stdout)
+            ), p.stdout
         return p.stdout.splitlines()
 
     def _until_stopped(self, args, env, words) -> list[str]:
         """serve and club sync run until Ctrl-C: run until they say they are up, look, then interrupt."""
-        p = subprocess.Popen(args, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        p = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         lines: list[str] = []
         ready = "«Ctrl-C» останавливает сервер" if words[0] == "serve" else "клуб: на связи"
         try:
@@ -113,8 +131,14 @@ class Club:
                 lines.append(line.rstrip("\n"))
                 if line.strip() == ready:
                     break
-            assert lines and lines[-1] == ready, (args, lines, p.stderr.read() if p.poll() is not None else "")
-            if words[0] == "serve":  # the club board it printed answers, and shows the club's table
+            assert lines and lines[-1] == ready, (
+                args,
+                lines,
+                p.stderr.read() if p.poll() is not None else "",
+            )
+            if (
+                words[0] == "serve"
+            ):  # the club board it printed answers, and shows the club's table
                 board = next(x.split(": ", 1)[1] for x in lines if x.startswith("табло клуба: "))
                 port = board.rsplit(":", 1)[1].split("/")[0]
                 path = "/api/club/state"
@@ -157,19 +181,35 @@ def run_page(club: Club, path: Path, *, only_club: bool = False) -> None:
                 club.command(line, shown if len(lines) == 1 else None)
 
 
-def test_every_command_in_the_club_guide_runs_as_written_against_a_real_postgresql(pg_cluster, tmp_path):
+def test_every_command_in_the_club_guide_runs_as_written_against_a_real_postgresql(
+    pg_cluster, tmp_path
+):
     club = Club(pg_cluster, tmp_path)
     run_page(club, DOCS / "club.md")
     # the whole page ran: registering, the table's board, the manager's board, play, listen, the sync,
     # the status and both ways out of a conflict
-    assert club.ran == ["club register", "serve", "serve", "play", "listen", "club sync", "club sync",
-                        "club status", "club resolve", "club resolve"], club.ran
+    assert club.ran == [
+        "club register",
+        "serve",
+        "serve",
+        "play",
+        "listen",
+        "club sync",
+        "club sync",
+        "club status",
+        "club resolve",
+        "club resolve",
+    ], club.ran
 
 
-def test_the_club_lines_of_the_play_guide_run_as_written_against_a_real_postgresql(pg_cluster, tmp_path):
+def test_the_club_lines_of_the_play_guide_run_as_written_against_a_real_postgresql(
+    pg_cluster, tmp_path
+):
     club = Club(pg_cluster, tmp_path)
     setup = [b for b in blocks(DOCS / "club.md")]
-    club.sql(setup[0][1])  # the club's server, its first table and the logins, as docs/club.md sets them up
+    club.sql(
+        setup[0][1]
+    )  # the club's server, its first table and the logins, as docs/club.md sets them up
     club.command(setup[1][1].strip(), None)
     club.sql(setup[2][1])
     run_page(club, DOCS / "play.md", only_club=True)
@@ -177,12 +217,17 @@ def test_the_club_lines_of_the_play_guide_run_as_written_against_a_real_postgres
 
 
 def test_the_guides_name_no_login_that_cannot_log_in_and_play_under_the_tables_own():
-    club_md, play_md = (DOCS / "club.md").read_text(encoding="utf-8"), (DOCS / "play.md").read_text(encoding="utf-8")
+    club_md, play_md = (
+        (DOCS / "club.md").read_text(encoding="utf-8"),
+        (DOCS / "play.md").read_text(encoding="utf-8"),
+    )
     for text in (club_md, play_md):
         assert "pyramid_table@" not in text and "pyramid_board@" not in text  # NOLOGIN roles
         assert "192.168.1.10/club" not in text
-    for lang, text in blocks(DOCS / "club.md") + blocks(DOCS / "play.md"):
+    for _lang, text in blocks(DOCS / "club.md") + blocks(DOCS / "play.md"):
         for line in text.splitlines():
             words = shlex.split(line) if line.startswith(PROGRAM) else []
             if words[1:2] in (["serve"], ["play"], ["listen"]) or words[1:3] == ["club", "sync"]:
-                assert "postgresql://club@" not in line, line  # the owner's login registers, it does not play
+                assert "postgresql://club@" not in line, (
+                    line
+                )  # the owner's login registers, it does not play

@@ -4,23 +4,23 @@ child's drains through an outage, and the child never outlives its table."""
 
 from __future__ import annotations
 
-
 import pytest
 
 psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
+
+from club_helpers import (  # noqa: E402
+    local_strokes as _local,
+    login as _login,
+    register_table as _register,
+    server_strokes as _server,
+    strike as _strike,
+    wait_for as _wait,
+)
 
 from pyramid_referee.club.process import ClubSyncProcess  # noqa: E402
 from pyramid_referee.club.sync import ClubError  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
-from club_helpers import (  # noqa: E402
-    register_table as _register,
-    login as _login,
-    local_strokes as _local,
-    server_strokes as _server,
-    strike as _strike,
-    wait_for as _wait,
-)
 
 
 def test_an_unregistered_table_is_refused_at_once_in_the_tables_own_process(club_url, db):
@@ -30,7 +30,9 @@ def test_an_unregistered_table_is_refused_at_once_in_the_tables_own_process(club
         ClubSyncProcess(db, club_url)
 
 
-def test_the_status_counts_a_stroke_as_it_is_notified_and_the_child_empties_the_queue(club_url, db):
+def test_the_status_counts_a_stroke_as_it_is_notified_and_the_child_empties_the_queue(
+    club_url, db
+):
     table_id = _register(club_url, db, "Стол 1")
     sync = ClubSyncProcess(db, club_url, retry_s=0.2)
     assert sync.status().online is None  # not started: nothing tried yet
@@ -51,7 +53,9 @@ def test_the_status_counts_a_stroke_as_it_is_notified_and_the_child_empties_the_
     assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
 
 
-def test_an_outage_shows_on_the_table_with_the_queue_and_the_child_resumes_after_it(club_url, db, pg_cluster):
+def test_an_outage_shows_on_the_table_with_the_queue_and_the_child_resumes_after_it(
+    club_url, db, pg_cluster
+):
     table_id = _register(club_url, db, "Стол 1")
     with Store(db) as store:
         s = Session.create(store, ["Аня", "Боря"])
@@ -105,9 +109,27 @@ def test_a_table_killed_with_sigkill_takes_its_sync_child_with_it_after_a_last_d
     if not os.path.exists("/proc/self/task"):
         pytest.skip("needs Linux /proc to find the child")
     table_id = _register(club_url, db, "Стол 1")
-    p = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "play", "--players", "Аня", "Боря", "--db", db,
-                          "--json", "--club", club_url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, bufsize=1)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pyramid_referee",
+            "play",
+            "--players",
+            "Аня",
+            "Боря",
+            "--db",
+            db,
+            "--json",
+            "--club",
+            club_url,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     try:
         for n in range(5):
             p.stdin.write(f"- | биток {1 + n % 15}\n")
@@ -126,7 +148,9 @@ def test_a_table_killed_with_sigkill_takes_its_sync_child_with_it_after_a_last_d
                 f.close()
             except BrokenPipeError:
                 pass
-    assert _wait(lambda: not any(_alive(k) for k in kids))  # the pipe closed: the child drained and left
+    assert _wait(
+        lambda: not any(_alive(k) for k in kids)
+    )  # the pipe closed: the child drained and left
     server = _server(club_url, table_id)  # its last drain sent the rest: nobody else drained
     assert len(server) == len(set(server)) == 5 and set(server) == _local(db)
 
@@ -144,23 +168,44 @@ def test_a_refused_login_reaches_the_tables_status_from_the_child(club_url, db):
         sync.stop()
 
 
-def test_ctrl_c_at_the_terminal_saves_the_match_and_sends_its_strokes_without_a_traceback(club_url, db):
+def test_ctrl_c_at_the_terminal_saves_the_match_and_sends_its_strokes_without_a_traceback(
+    club_url, db
+):
     import os
     import signal
     import subprocess
     import sys
 
     table_id = _register(club_url, db, "Стол 1")
-    p = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "play", "--players", "Аня", "Боря", "--db", db,
-                          "--club", club_url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pyramid_referee",
+            "play",
+            "--players",
+            "Аня",
+            "Боря",
+            "--db",
+            db,
+            "--club",
+            club_url,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         for n in range(3):
             p.stdin.write(f"- | биток {1 + n % 15}\n")
         p.stdin.flush()
         assert _wait(lambda: len(_local(db)) == 3)
         assert _wait(lambda: len(_children(p.pid)) > 0)
-        os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the table and its sync child both get it
+        os.killpg(
+            p.pid, signal.SIGINT
+        )  # what Ctrl-C does: the table and its sync child both get it
         out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
@@ -170,4 +215,3 @@ def test_ctrl_c_at_the_terminal_saves_the_match_and_sends_its_strokes_without_a_
     assert p.returncode == 130  # interrupted, as the shell expects of Ctrl-C
     server = _server(club_url, table_id)
     assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
-

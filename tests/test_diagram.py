@@ -17,10 +17,19 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_referee.teach import drill
 from pyramid_referee.cli import main
-from pyramid_referee.teach.diagram import OX, OY, DiagramError, L, W, call_svg, learn_fragment, refusal_svg
 from pyramid_referee.grammar import Call, Pocket, parse
+from pyramid_referee.teach import drill
+from pyramid_referee.teach.diagram import (
+    OX,
+    OY,
+    DiagramError,
+    L,
+    W,
+    call_svg,
+    learn_fragment,
+    refusal_svg,
+)
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "calls"
@@ -45,7 +54,10 @@ def svg_tree(svg: str) -> ET.Element:
 
 
 def contacts(root) -> list[tuple[str, str]]:
-    return [(p.get("data-actor"), p.get("data-target")) for p in root.iterfind(".//s:path[@class='contact']", NS)]
+    return [
+        (p.get("data-actor"), p.get("data-target"))
+        for p in root.iterfind(".//s:path[@class='contact']", NS)
+    ]
 
 
 def classes(root, name: str) -> list[ET.Element]:
@@ -57,7 +69,9 @@ def texts(root) -> list[str]:
 
 
 def as_route_strings(call: Call) -> list[tuple[str, str]]:
-    return [("ball" if a is None else str(a), "ball" if t is None else str(t)) for a, t in call.route]
+    return [
+        ("ball" if a is None else str(a), "ball" if t is None else str(t)) for a, t in call.route
+    ]
 
 
 @pytest.mark.parametrize("kind", ROUTE_KINDS)
@@ -86,7 +100,11 @@ def test_every_route_element_draws_one_arrow_per_contact_in_order(kind):
 def test_each_kind_of_route_looks_different():
     def signature(text):
         root = svg_tree(call_svg(text))
-        return (tuple(contacts(root)), len(classes(root, "cushion")), len(classes(root, "contre_coup")))
+        return (
+            tuple(contacts(root)),
+            len(classes(root, "cushion")),
+            len(classes(root, "contre_coup")),
+        )
 
     shapes = {kind: signature(text) for kind, text in ROUTE_KINDS.items()}
     assert len(set(shapes.values())) == len(shapes)
@@ -95,15 +113,18 @@ def test_each_kind_of_route_looks_different():
     assert [a for a, _ in shapes["carom"][0]][:2] == ["cue", "cue"]
 
 
-@pytest.mark.parametrize("text, pockets, target", [
-    ("тройку чисто в правый дальний угол", {"corner-right-far"}, "corner-right-far"),
-    ("тройку чисто в левый ближний угол", {"corner-left-near"}, "corner-left-near"),
-    ("тройку чисто к себе в правый угол", {"corner-right-near"}, "corner-right-near"),
-    ("тройку чисто в правую середину", {"middle-right"}, "middle-right"),
-    # a call that leaves a part open fits several pockets: all ringed, the ball goes into one
-    ("тройку чисто в левый угол", {"corner-left-far", "corner-left-near"}, "corner-left-far"),
-    ("тройку чисто в середину", {"middle-left", "middle-right"}, "middle-left"),
-])
+@pytest.mark.parametrize(
+    "text, pockets, target",
+    [
+        ("тройку чисто в правый дальний угол", {"corner-right-far"}, "corner-right-far"),
+        ("тройку чисто в левый ближний угол", {"corner-left-near"}, "corner-left-near"),
+        ("тройку чисто к себе в правый угол", {"corner-right-near"}, "corner-right-near"),
+        ("тройку чисто в правую середину", {"middle-right"}, "middle-right"),
+        # a call that leaves a part open fits several pockets: all ringed, the ball goes into one
+        ("тройку чисто в левый угол", {"corner-left-far", "corner-left-near"}, "corner-left-far"),
+        ("тройку чисто в середину", {"middle-left", "middle-right"}, "middle-left"),
+    ],
+)
 def test_the_called_pocket_is_ringed_where_the_call_names_it(text, pockets, target):
     root = svg_tree(call_svg(text))
     marked = {g.get("data-pocket") for g in classes(root, "called") if "pocket" in g.get("class")}
@@ -126,14 +147,18 @@ def test_pockets_sit_where_the_striker_sees_them():
     # the table is 2:1
     cloth = classes(root, "cloth")[0]
     assert float(cloth.get("height")) == 2 * float(cloth.get("width"))
-    names = dict(zip([g.get("data-pocket") for g in classes(root, "pocket")], classes(root, "pocket-name")))
+    names = dict(
+        zip([g.get("data-pocket") for g in classes(root, "pocket")], classes(root, "pocket-name"))
+    )
     assert "".join(names["corner-right-far"].itertext()) == "правый дальний угол"
     assert "сторона игрока: ближний борт" in " ".join(texts(root))
 
 
 def _segments(svg: str):
     out = []
-    for d in re.findall(r'class="contact"[^>]* d="M ([-\d.]+) ([-\d.]+) L ([-\d.]+) ([-\d.]+)"', svg):
+    for d in re.findall(
+        r'class="contact"[^>]* d="M ([-\d.]+) ([-\d.]+) L ([-\d.]+) ([-\d.]+)"', svg
+    ):
         out.append(tuple(map(float, d)))
     return out
 
@@ -144,7 +169,9 @@ def _cross(s, t) -> bool:
         return (v > 1e-9) - (v < -1e-9)
 
     a, b, c, d = s[:2], s[2:], t[:2], t[2:]
-    return (orient(*a, *b, *c) * orient(*a, *b, *d) < 0) and (orient(*c, *d, *a) * orient(*c, *d, *b) < 0)
+    return (orient(*a, *b, *c) * orient(*a, *b, *d) < 0) and (
+        orient(*c, *d, *a) * orient(*c, *d, *b) < 0
+    )
 
 
 def _drill_shots():
@@ -173,7 +200,11 @@ def test_no_cushion_contact_is_drawn_at_a_middle_pocket():
         root = svg_tree(call_svg(shot))
         for g in classes(root, "mark"):
             el = g.find("s:line", NS)
-            y = float(el.get("y1")) + 16 if el is not None else float(g.find("s:circle", NS).get("cy"))
+            y = (
+                float(el.get("y1")) + 16
+                if el is not None
+                else float(g.find("s:circle", NS).get("cy"))
+            )
             assert abs(y - (OY + L / 2)) > 60
 
 
@@ -213,7 +244,12 @@ def test_the_last_ball_unnamed_is_numbered_from_the_balls_left():  # C5
     root = svg_tree(call_svg("абриколем чужой от борта в левую середину", balls_left=[9]))
     called = [g for g in classes(root, "ball") if "called" in g.get("class")]
     assert [g.get("data-ball") for g in called] == ["9"] and "".join(called[0].itertext()) == "9"
-    assert contacts(root) == [("cue", "cushion"), ("cue", "ball"), ("ball", "cushion"), ("ball", "pocket")]
+    assert contacts(root) == [
+        ("cue", "cushion"),
+        ("cue", "ball"),
+        ("ball", "cushion"),
+        ("ball", "pocket"),
+    ]
 
 
 def test_a_drill_caption_replaces_the_call():
@@ -242,8 +278,12 @@ def test_every_corpus_call_renders():
     for path in sorted(CORPUS.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
-            svg = call_svg(r["text"], mode=r.get("mode", "clean"), balls_left=r.get("balls_left"),
-                           pocket_precision=r.get("pocket_precision", "side_for_corners"))
+            svg = call_svg(
+                r["text"],
+                mode=r.get("mode", "clean"),
+                balls_left=r.get("balls_left"),
+                pocket_precision=r.get("pocket_precision", "side_for_corners"),
+            )
             root = svg_tree(svg)
             assert root.get("data-ok") == ("true" if "call" in r else "false"), r
             if "call" in r and r["call"]["route"] is not None:
@@ -282,18 +322,27 @@ def test_explain_svg_writes_the_picture(tmp_path, capsys):
     status = main(["explain", "тройку от борта в левый дальний угол", "--svg", str(out)])
     text = capsys.readouterr().out
     assert status == 0 and f"Рисунок: {out}" in text
-    assert contacts(svg_tree(out.read_text(encoding="utf-8"))) == [("cue", "3"), ("3", "cushion"), ("3", "pocket")]
+    assert contacts(svg_tree(out.read_text(encoding="utf-8"))) == [
+        ("cue", "3"),
+        ("3", "cushion"),
+        ("3", "pocket"),
+    ]
     status = main(["explain", "тройку в угол", "--svg", str(out), "--json"])
     data = json.loads(capsys.readouterr().out)
     assert status == 1 and data["svg"] == str(out) and data["ok"] is False
     assert svg_tree(out.read_text(encoding="utf-8")).get("data-ok") == "false"
 
 
-@pytest.mark.parametrize("name, message", [
-    ("picture.png", "рисунок — это файл SVG: дайте имя, оканчивающееся на «.svg»"),
-    ("missing/picture.svg", "не удаётся записать (нет такого файла или каталога)"),
-])
-def test_explain_svg_to_a_bad_path_is_one_russian_line_and_writes_nothing(tmp_path, capsys, name, message):
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("picture.png", "рисунок — это файл SVG: дайте имя, оканчивающееся на «.svg»"),
+        ("missing/picture.svg", "не удаётся записать (нет такого файла или каталога)"),
+    ],
+)
+def test_explain_svg_to_a_bad_path_is_one_russian_line_and_writes_nothing(
+    tmp_path, capsys, name, message
+):
     status = main(["explain", "тройку чисто в середину", "--svg", str(tmp_path / name)])
     err = capsys.readouterr().err
     assert status == 2 and message in err and "Traceback" not in err
@@ -302,10 +351,15 @@ def test_explain_svg_to_a_bad_path_is_one_russian_line_and_writes_nothing(tmp_pa
 
 def test_drill_svg_draws_each_exercise_without_giving_the_answer(tmp_path, capsys):
     folder = tmp_path / "рисунки"
-    status = main(["drill", "--show", "3", "--seed", "5", "--level", "3", "--svg", str(folder), "--json"])
+    status = main(
+        ["drill", "--show", "3", "--seed", "5", "--level", "3", "--svg", str(folder), "--json"]
+    )
     items = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert status == 0 and sorted(p.name for p in folder.iterdir()) == [
-        "exercise-01.svg", "exercise-02.svg", "exercise-03.svg"]
+        "exercise-01.svg",
+        "exercise-02.svg",
+        "exercise-03.svg",
+    ]
     for item in items:
         svg = Path(item["svg"]).read_text(encoding="utf-8")
         root = svg_tree(svg)
@@ -324,33 +378,50 @@ def test_drill_svg_into_a_file_is_refused_in_russian(tmp_path, capsys):
 
 # -- what a person sees: rendered by a real browser ------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+)
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
+)
 @pytest.mark.parametrize("kind", ["carom", "two_cushions"])
 def test_chromium_renders_the_picture_as_a_green_table_with_a_red_route(tmp_path, kind):
     image = pytest.importorskip("matplotlib.image")
     svg = tmp_path / f"{kind}.svg"
     svg.write_text(call_svg(ROUTE_KINDS[kind]), encoding="utf-8")
     png = tmp_path / f"{kind}.png"
-    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    f"--screenshot={png}", "--window-size=692,1400", svg.as_uri()],
-                   capture_output=True, timeout=120, check=False)
+    subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            f"--screenshot={png}",
+            "--window-size=692,1400",
+            svg.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert png.exists(), "chromium wrote no screenshot"
     pixels = image.imread(str(png))[..., :3]
     r, g, b = pixels[..., 0], pixels[..., 1], pixels[..., 2]
-    cloth = ((abs(r - 0x1d / 255) < 0.05) & (abs(g - 0x6b / 255) < 0.05) & (abs(b - 0x3a / 255) < 0.05)).mean()
+    cloth = (
+        (abs(r - 0x1D / 255) < 0.05) & (abs(g - 0x6B / 255) < 0.05) & (abs(b - 0x3A / 255) < 0.05)
+    ).mean()
     red = ((r > 0.85) & (g < 0.4) & (b < 0.35)).mean()
-    assert cloth > 0.25   # the cloth fills a good part of the picture
-    assert red > 0.001    # the called ball's arrow and the pocket's ring are drawn
+    assert cloth > 0.25  # the cloth fills a good part of the picture
+    assert red > 0.001  # the called ball's arrow and the pocket's ring are drawn
 
 
 # -- every call the language can say (the strategy test_grammar_render.py checks render with) --
 
 from hypothesis import given, settings  # noqa: E402
-
 from test_grammar_render import calls  # noqa: E402
 
 
@@ -374,8 +445,14 @@ def test_every_sayable_call_draws_its_route_without_crossings(case):
         assert sorted(drawn) == sorted(set(names))
         assert len(classes(root, "ball-again")) == len(names) - len(set(names))
     fits = {g.get("data-pocket") for g in classes(root, "called") if "pocket" in g.get("class")}
-    every = {"corner-left-far", "corner-right-far", "middle-left", "middle-right", "corner-left-near",
-             "corner-right-near"}
+    every = {
+        "corner-left-far",
+        "corner-right-far",
+        "middle-left",
+        "middle-right",
+        "corner-left-near",
+        "corner-right-near",
+    }
     assert fits == {f for f in every if call.pocket.fits(Pocket(*(f.split("-") + [None])[:3]))}
 
 
@@ -388,7 +465,7 @@ def test_a_ball_the_route_meets_twice_is_drawn_again_dashed():
 
 def test_the_crossing_check_itself_finds_crossings():
     assert _cross((0, 0, 10, 10), (0, 10, 10, 0))
-    assert not _cross((0, 0, 10, 10), (10, 10, 20, 0))   # joined at an end: the route's own turn
+    assert not _cross((0, 0, 10, 10), (10, 10, 20, 0))  # joined at an end: the route's own turn
     assert not _cross((0, 0, 10, 0), (0, 5, 10, 5))
 
 
@@ -408,7 +485,11 @@ def test_a_drill_picture_draws_every_ball_the_text_says_is_on_the_table(tmp_path
     assert status == 0 and len(items) == 12
     for item in items:
         root = svg_tree(Path(item["svg"]).read_text(encoding="utf-8"))
-        drawn = {g.get("data-ball") for g in root.iter() if (g.get("class") or "").split()[:1] in (["ball"], ["ball-again"])}
+        drawn = {
+            g.get("data-ball")
+            for g in root.iter()
+            if (g.get("class") or "").split()[:1] in (["ball"], ["ball-again"])
+        }
         assert {str(b) for b in item["exercise"]["balls_left"]} <= drawn, item["exercise"]
 
 

@@ -11,8 +11,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-READABLE = (sorted(DOCS.glob("*.md")) + sorted((DOCS / "dev").glob("*.md"))
-            + [ROOT / "README.md", ROOT / "corpora" / "matches" / "README.md"])
+READABLE = (
+    sorted(DOCS.glob("*.md"))
+    + sorted((DOCS / "dev").glob("*.md"))
+    + [ROOT / "README.md", ROOT / "corpora" / "matches" / "README.md"]
+)
 
 
 def _gen_docs():
@@ -26,12 +29,23 @@ def _gen_docs():
 def test_generated_docs_equal_a_fresh_generation(name):
     fresh = _gen_docs().GENERATED[name]()
     committed = (DOCS / name).read_text(encoding="utf-8")
-    assert committed == fresh, f"docs/{name} is out of date: run .venv/bin/python scripts/gen_docs.py"
+    assert committed == fresh, (
+        f"docs/{name} is out of date: run .venv/bin/python scripts/gen_docs.py"
+    )
 
 
 def test_the_guide_has_every_part_a_player_and_a_marker_need():
-    for name in ("README.md", "setup.md", "play.md", "calls.md", "notation.md", "refusals.md", "rules.md",
-                 "record.md", "serve.md"):
+    for name in (
+        "README.md",
+        "setup.md",
+        "play.md",
+        "calls.md",
+        "notation.md",
+        "refusals.md",
+        "rules.md",
+        "record.md",
+        "serve.md",
+    ):
         assert (DOCS / name).is_file(), name
 
 
@@ -54,7 +68,9 @@ def test_anchors_the_docs_link_to_exist(path):
     text = path.read_text(encoding="utf-8")
     for file_part, anchor in re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", text):
         target = (path.parent / file_part) if file_part else path
-        assert f'<a id="{anchor}"></a>' in target.read_text(encoding="utf-8"), f"{path.name}: #{anchor}"
+        assert f'<a id="{anchor}"></a>' in target.read_text(encoding="utf-8"), (
+            f"{path.name}: #{anchor}"
+        )
 
 
 def test_every_outcome_example_in_the_notation_guide_is_read_and_possible():
@@ -89,8 +105,14 @@ def _validate(tmp_path, name: str, text: str):
     import sys
 
     (tmp_path / name).write_text(text, encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "pyramid_referee", "validate", name], cwd=tmp_path,
-                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pyramid_referee", "validate", name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
 
 
 def test_every_record_in_the_record_guide_is_clean_for_validate(tmp_path):
@@ -163,8 +185,15 @@ def test_the_match_import_shown_in_the_record_guide_is_what_match_import_says(tm
     (tmp_path / "стол2.партия").write_text(record, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYRAMID_REFEREE_DB"}
     env.update(XDG_DATA_HOME=str(tmp_path / "data"), HOME=str(tmp_path))
-    done = subprocess.run([sys.executable, "-m", "pyramid_referee", "match", "import", "стол2.партия"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, encoding="utf-8", timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "pyramid_referee", "match", "import", "стол2.партия"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
 

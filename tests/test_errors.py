@@ -33,7 +33,11 @@ def _modules():
 def _public_errors():
     for module in _modules():
         for name, cls in inspect.getmembers(module, inspect.isclass):
-            if cls.__module__ == module.__name__ and issubclass(cls, Exception) and not name.startswith("_"):
+            if (
+                cls.__module__ == module.__name__
+                and issubclass(cls, Exception)
+                and not name.startswith("_")
+            ):
                 yield module.__name__, cls
 
 
@@ -46,18 +50,36 @@ def test_every_public_error_class_derives_from_its_packages_root():
     found = list(_public_errors())
     names = {cls.__name__ for _, cls in found}
     # the ones that were bare ValueErrors or outside their root before, among all the others
-    assert {"CallFormatError", "NotationError", "ProfileError", "EventError", "DiagramError",
-            "LearnInputError", "ReplayError", "StoreError", "ModelError"} <= names
-    wrong = [f"{m}.{cls.__name__} is not a {_root_of(m).__name__}" for m, cls in found
-             if not issubclass(cls, _root_of(m))]
+    assert {
+        "CallFormatError",
+        "NotationError",
+        "ProfileError",
+        "EventError",
+        "DiagramError",
+        "LearnInputError",
+        "ReplayError",
+        "StoreError",
+        "ModelError",
+    } <= names
+    wrong = [
+        f"{m}.{cls.__name__} is not a {_root_of(m).__name__}"
+        for m, cls in found
+        if not issubclass(cls, _root_of(m))
+    ]
     assert not wrong, wrong
 
 
-@pytest.mark.parametrize("cls", [
-    "pyramid_referee.grammar.call.CallFormatError", "pyramid_referee.rules.notation.NotationError",
-    "pyramid_referee.voice.profile.ProfileError", "pyramid_referee.referee.timeline.EventError",
-    "pyramid_referee.teach.diagram.DiagramError", "pyramid_referee.web.learn.LearnInputError",
-])
+@pytest.mark.parametrize(
+    "cls",
+    [
+        "pyramid_referee.grammar.call.CallFormatError",
+        "pyramid_referee.rules.notation.NotationError",
+        "pyramid_referee.voice.profile.ProfileError",
+        "pyramid_referee.referee.timeline.EventError",
+        "pyramid_referee.teach.diagram.DiagramError",
+        "pyramid_referee.web.learn.LearnInputError",
+    ],
+)
 def test_the_errors_that_were_value_errors_still_are(cls):
     # callers catch ValueError around them: the new root is added, not put in its place
     module, name = cls.rsplit(".", 1)
@@ -69,9 +91,18 @@ def test_the_users_errors_are_the_roots_but_the_engines():
     assert not issubclass(RulesError, cli.USER_ERRORS)  # an engine error reaching main is a fault
 
 
-@pytest.mark.parametrize("error", [UserError("нет такого файла"), GrammarError("нет такого режима"),
-                                   VoiceError("микрофон не отвечает")], ids=lambda e: type(e).__name__)
-def test_main_tells_a_users_error_of_every_root_in_one_line_with_status_2(monkeypatch, capsys, error):
+@pytest.mark.parametrize(
+    "error",
+    [
+        UserError("нет такого файла"),
+        GrammarError("нет такого режима"),
+        VoiceError("микрофон не отвечает"),
+    ],
+    ids=lambda e: type(e).__name__,
+)
+def test_main_tells_a_users_error_of_every_root_in_one_line_with_status_2(
+    monkeypatch, capsys, error
+):
     def handler(args):  # a test double of the rules subcommand: it fails as a user's error would
         raise error
 

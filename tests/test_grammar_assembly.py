@@ -9,16 +9,36 @@ def route(text, **kw):
 
 def test_abricole_comes_first_then_caroms_then_drivers():  # C3
     assert route("шестёркой тройку абриколем карамболем от семёрки в левый угол") == [
-        ["cue", "cushion"], ["cue", 7], ["cue", 6], [6, 3], [3, "pocket"]]
+        ["cue", "cushion"],
+        ["cue", 7],
+        ["cue", 6],
+        [6, 3],
+        [3, "pocket"],
+    ]
 
 
 def test_own_contacts_in_spoken_order():
-    assert route("тройку от борта от шестёрки в середину") == [["cue", 3], [3, "cushion"], [3, 6], [3, "pocket"]]
-    assert route("тройку от шестёрки от борта в середину") == [["cue", 3], [3, 6], [3, "cushion"], [3, "pocket"]]
+    assert route("тройку от борта от шестёрки в середину") == [
+        ["cue", 3],
+        [3, "cushion"],
+        [3, 6],
+        [3, "pocket"],
+    ]
+    assert route("тройку от шестёрки от борта в середину") == [
+        ["cue", 3],
+        [3, 6],
+        [3, "cushion"],
+        [3, "pocket"],
+    ]
 
 
 def test_drivers_chain_in_spoken_order():
-    assert route("семёркой и шестёркой тройку в левый угол") == [["cue", 7], [7, 6], [6, 3], [3, "pocket"]]
+    assert route("семёркой и шестёркой тройку в левый угол") == [
+        ["cue", 7],
+        [7, 6],
+        [6, 3],
+        [3, "pocket"],
+    ]
 
 
 def test_c9_steps_split_by_other_words_have_no_clear_order():
@@ -29,7 +49,12 @@ def test_c9_steps_split_by_other_words_have_no_clear_order():
     r = parse("от борта тройку от борта в середину")
     assert r.code == "ambiguous" and r.reason == "cushions_twice"
     assert route("тройку от борта от шестёрки от борта в середину") == [
-        ["cue", 3], [3, "cushion"], [3, 6], [3, "cushion"], [3, "pocket"]]
+        ["cue", 3],
+        [3, "cushion"],
+        [3, 6],
+        [3, "cushion"],
+        [3, "pocket"],
+    ]
 
 
 def test_count_covers_the_balls_after_it_or_before_it():  # C2
@@ -50,7 +75,12 @@ def test_a_ball_cannot_drive_itself():  # C9
 
 
 def test_c9_several_calls_each_whole():
-    assert parse("тройку чисто в левый угол пятёрку чисто в середину семёрку от борта в правый угол").ball == 7
+    assert (
+        parse(
+            "тройку чисто в левый угол пятёрку чисто в середину семёрку от борта в правый угол"
+        ).ball
+        == 7
+    )
     # an earlier part that is not a whole call does not make a call of its own
     assert parse("тройку в угол пятёрку чисто в середину").code == "contradiction"
 

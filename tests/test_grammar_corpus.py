@@ -32,11 +32,20 @@ def test_corpus_is_large_and_covers_every_code():
 def test_corpus_has_both_pocket_precisions():  # Q2
     """Corner calls without a side, accepted under "any" and refused under the default."""
     any_calls = [p.values[0] for p in RECORDS if p.values[0].get("pocket_precision") == "any"]
-    sideless = [r for r in any_calls if "call" in r and r["call"]["pocket"]["kind"] == "corner"
-                and r["call"]["pocket"]["side"] is None]
+    sideless = [
+        r
+        for r in any_calls
+        if "call" in r
+        and r["call"]["pocket"]["kind"] == "corner"
+        and r["call"]["pocket"]["side"] is None
+    ]
     assert len(sideless) >= 10
-    default_texts = {p.values[0]["text"] for p in RECORDS if "pocket_precision" not in p.values[0]
-                     and p.values[0].get("refusal") == "pocket_not_definite"}
+    default_texts = {
+        p.values[0]["text"]
+        for p in RECORDS
+        if "pocket_precision" not in p.values[0]
+        and p.values[0].get("refusal") == "pocket_not_definite"
+    }
     assert len({r["text"] for r in sideless} & default_texts) >= 5
 
 
@@ -48,8 +57,12 @@ def test_corpus_has_the_seed_model_calls():  # C2
 
 @pytest.mark.parametrize("record", RECORDS)
 def test_annotated_call(record):
-    result = parse(record["text"], mode=record.get("mode", "clean"), balls_left=record.get("balls_left"),
-                   pocket_precision=record.get("pocket_precision", "side_for_corners"))
+    result = parse(
+        record["text"],
+        mode=record.get("mode", "clean"),
+        balls_left=record.get("balls_left"),
+        pocket_precision=record.get("pocket_precision", "side_for_corners"),
+    )
     if "call" in record:
         assert isinstance(result, Call), f"refused: {result.code}: {result.message()}"
         assert result.to_json() == record["call"]
@@ -69,9 +82,29 @@ def test_corpus_uses_every_route_technique_and_filler_word():
     data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
     texts = " ".join(p.values[0]["text"].lower() for p in RECORDS)
     seen = set(re.findall(r"[\w№-]+", texts))
-    kinds = {"CLEAN", "ABRIK", "KARAMBOL", "KONTRKU", "CUSHIONS", "TECH", "OBJ", "BORTA", "BORTOV",
-             "SHARA", "SHAROM", "SHARAMI", "OT", "FILLER", "CUE", "STROKE"}
-    missing = [w for w, tags in data["words"].items() if {t.split(":")[0] for t in tags} & kinds and w not in seen]
+    kinds = {
+        "CLEAN",
+        "ABRIK",
+        "KARAMBOL",
+        "KONTRKU",
+        "CUSHIONS",
+        "TECH",
+        "OBJ",
+        "BORTA",
+        "BORTOV",
+        "SHARA",
+        "SHAROM",
+        "SHARAMI",
+        "OT",
+        "FILLER",
+        "CUE",
+        "STROKE",
+    }
+    missing = [
+        w
+        for w, tags in data["words"].items()
+        if {t.split(":")[0] for t in tags} & kinds and w not in seen
+    ]
     missing += [p for p in data["phrases"] if p not in texts]
     assert not missing
 
@@ -85,12 +118,19 @@ def test_pocket_names_cover_every_word_order():
     assert len(texts) >= 400
     pockets = [t for t in texts if "левую дальнюю угловую лузу" in t or "правый дальний угол" in t]
     assert pockets
-    for words in (["левую", "дальнюю", "угловую лузу"], ["правый", "ближний", "угол"], ["левую", "дальнюю"],
-                  ["правую", "среднюю лузу"], ["левый", "центр"]):
+    for words in (
+        ["левую", "дальнюю", "угловую лузу"],
+        ["правый", "ближний", "угол"],
+        ["левую", "дальнюю"],
+        ["правую", "среднюю лузу"],
+        ["левый", "центр"],
+    ):
         for order in permutations(words):
             phrase = "в " + " ".join(order)
-            assert any(t.endswith(phrase) or t.startswith(phrase + " ") or f"{phrase} " in t
-                       for t in texts), phrase
+            assert any(
+                t.endswith(phrase) or t.startswith(phrase + " ") or f"{phrase} " in t
+                for t in texts
+            ), phrase
 
 
 def test_corrections_cover_the_ball_the_pocket_and_the_way():

@@ -30,8 +30,12 @@ def test_the_lark_internals_the_call_parser_drives_are_still_there():
 
 
 def test_the_installed_lark_is_inside_the_pinned_range():
-    pin = re.search(r'"lark>=([\d.]+),<([\d.]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pin, "pyproject.toml: lark must be pinned as \"lark>=A,<B\" (grammar/parser.py uses its internals)"
+    pin = re.search(
+        r'"lark>=([\d.]+),<([\d.]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    )
+    assert pin, (
+        'pyproject.toml: lark must be pinned as "lark>=A,<B" (grammar/parser.py uses its internals)'
+    )
     low, high = _version(pin.group(1)), _version(pin.group(2))
     assert low <= _version(lark.__version__) < high, (
         f"lark {lark.__version__} is outside the tested range {pin.group(0)}: run "

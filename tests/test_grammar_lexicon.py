@@ -10,27 +10,58 @@ def _tags(word):
     return set(tag_words(word)[0].tags)
 
 
-@pytest.mark.parametrize("word, tag", [
-    ("шестёрку", ("B_NOM", 6)), ("шестерку", ("B_NOM", 6)), ("шестёрки", ("B_GEN", 6)),
-    ("шестеркой", ("B_INS", 6)), ("туз", ("B_NOM", 1)), ("тузом", ("B_INS", 1)),
-    ("туза", ("B_NOM", 1)), ("туза", ("B_GEN", 1)), ("ТУЗА", ("B_NOM", 1)),
-    ("ближнюю", ("END", "near")), ("ближний", ("END", "near")), ("ближняя", ("END", "near")),
-    ("дальнюю", ("END", "far")), ("дальний", ("END", "far")), ("дальняя", ("END", "far")),
-    ("двенадцатый", ("B_NOM", 12)), ("двенадцатого", ("B_GEN", 12)), ("двенадцатого", ("B_NOM", 12)),
-    ("одиннадцатым", ("B_INS", 11)), ("двенадцать", ("B_BARE", 12)), ("пятнадцати", ("B_GEN", 15)),
-    ("тремя", ("COUNT_INS", 3)), ("трёх", ("NUM_GEN", 3)), ("трех", ("NUM_GEN", 3)),
-    ("12", ("B_BARE", 12)), ("12-й", ("B_NOM", 12)), ("12й", ("B_NOM", 12)), ("№12", ("B_BARE", 12)),
-    ("12-го", ("B_GEN", 12)), ("11-м", ("B_INS", 11)), ("3-мя", ("COUNT_INS", 3)),
-    ("левую", ("SIDE", "left")), ("дальний", ("END", "far")), ("середину", ("MIDDLE", None)),
-    ("угловую", ("CORNER", None)), ("контр-ку", ("KONTRKU", None)), ("абрикольно", ("ABRIK", None)),
-    ("ЧИСТО", ("CLEAN", None)), ("такого-то", ("PLACEHOLDER", None)),
-])
+@pytest.mark.parametrize(
+    "word, tag",
+    [
+        ("шестёрку", ("B_NOM", 6)),
+        ("шестерку", ("B_NOM", 6)),
+        ("шестёрки", ("B_GEN", 6)),
+        ("шестеркой", ("B_INS", 6)),
+        ("туз", ("B_NOM", 1)),
+        ("тузом", ("B_INS", 1)),
+        ("туза", ("B_NOM", 1)),
+        ("туза", ("B_GEN", 1)),
+        ("ТУЗА", ("B_NOM", 1)),
+        ("ближнюю", ("END", "near")),
+        ("ближний", ("END", "near")),
+        ("ближняя", ("END", "near")),
+        ("дальнюю", ("END", "far")),
+        ("дальний", ("END", "far")),
+        ("дальняя", ("END", "far")),
+        ("двенадцатый", ("B_NOM", 12)),
+        ("двенадцатого", ("B_GEN", 12)),
+        ("двенадцатого", ("B_NOM", 12)),
+        ("одиннадцатым", ("B_INS", 11)),
+        ("двенадцать", ("B_BARE", 12)),
+        ("пятнадцати", ("B_GEN", 15)),
+        ("тремя", ("COUNT_INS", 3)),
+        ("трёх", ("NUM_GEN", 3)),
+        ("трех", ("NUM_GEN", 3)),
+        ("12", ("B_BARE", 12)),
+        ("12-й", ("B_NOM", 12)),
+        ("12й", ("B_NOM", 12)),
+        ("№12", ("B_BARE", 12)),
+        ("12-го", ("B_GEN", 12)),
+        ("11-м", ("B_INS", 11)),
+        ("3-мя", ("COUNT_INS", 3)),
+        ("левую", ("SIDE", "left")),
+        ("дальний", ("END", "far")),
+        ("середину", ("MIDDLE", None)),
+        ("угловую", ("CORNER", None)),
+        ("контр-ку", ("KONTRKU", None)),
+        ("абрикольно", ("ABRIK", None)),
+        ("ЧИСТО", ("CLEAN", None)),
+        ("такого-то", ("PLACEHOLDER", None)),
+    ],
+)
 def test_word_forms(word, tag):
     assert tag in _tags(word)
 
 
-@pytest.mark.parametrize("word", ["левого", "дальнего", "ближней", "левом", "углу", "правым", "середине",
-                                  "лузы", "дальнее"])
+@pytest.mark.parametrize(
+    "word",
+    ["левого", "дальнего", "ближней", "левом", "углу", "правым", "середине", "лузы", "дальнее"],
+)
 def test_pocket_words_only_in_a_pockets_forms(word):  # Q2
     """«от борта левого в угол»: «левого» agrees with «борта», not with a pocket, so it
     is no pocket word (else it joins «в угол» and makes a left corner nobody called)."""
@@ -49,10 +80,15 @@ def test_phrases_are_one_word():
     assert words[1].tags == (("CLEAN", None),)
 
 
-@pytest.mark.parametrize("phrase, tag", [
-    ("со стороны игрока", ("END", "near")), ("на противоположной стороне", ("END", "far")),
-    ("к себе", ("END", "near")), ("свой угол", ("END", "near")),
-])
+@pytest.mark.parametrize(
+    "phrase, tag",
+    [
+        ("со стороны игрока", ("END", "near")),
+        ("на противоположной стороне", ("END", "far")),
+        ("к себе", ("END", "near")),
+        ("свой угол", ("END", "near")),
+    ],
+)
 def test_near_and_far_phrases_players_use(phrase, tag):  # Q2
     words = tag_words(f"в левый угол {phrase.upper()}")
     assert [w.text for w in words] == ["в", "левый", "угол", phrase.upper()]
@@ -78,7 +114,7 @@ def test_three_word_phrases_said_in_part_are_not_call_words():
 def test_spans_point_into_the_text():
     text = "  «Тройку», — чисто в 12-й!"
     for w in tag_words(text):
-        assert text[w.start:w.end] == w.text
+        assert text[w.start : w.end] == w.text
     assert [w.text for w in tag_words(text)] == ["Тройку", "чисто", "в", "12-й"]
 
 
@@ -92,9 +128,27 @@ def test_vocabulary_for_vosk():
     vocab = vocabulary()
     assert vocab == sorted(set(vocab))
     assert all(w == w.lower() and " " not in w for w in vocab)
-    for w in ("шестёрку", "шестерку", "четвёртым", "четвертым", "трёх", "трех", "двенадцатого",
-              "карамболем", "абриколем", "середину", "угол", "контр-ку", "лоб",
-              "со", "стороны", "игрока", "на", "противоположной", "стороне"):
+    for w in (
+        "шестёрку",
+        "шестерку",
+        "четвёртым",
+        "четвертым",
+        "трёх",
+        "трех",
+        "двенадцатого",
+        "карамболем",
+        "абриколем",
+        "середину",
+        "угол",
+        "контр-ку",
+        "лоб",
+        "со",
+        "стороны",
+        "игрока",
+        "на",
+        "противоположной",
+        "стороне",
+    ):
         assert w in vocab, w
     assert not any(ch.isdigit() for w in vocab for ch in w)
 
@@ -124,7 +178,9 @@ def test_decomposed_yo_and_short_i_read_like_composed():
     assert len(text) > len("шестёркой тройку чисто в левый угол")
     assert parse(text) == parse("шестеркой тройку чисто в левый угол")
     bad = parse(unicodedata.normalize("NFD", "тройку чисто в левый угол абвгдё"))
-    assert bad.code == "unknown_word" and bad.span[1] == len(unicodedata.normalize("NFD", "тройку чисто в левый угол абвгдё"))
+    assert bad.code == "unknown_word" and bad.span[1] == len(
+        unicodedata.normalize("NFD", "тройку чисто в левый угол абвгдё")
+    )
 
 
 def test_near_words_are_one_edit_away_and_words_of_the_language():
@@ -138,6 +194,8 @@ def test_near_words_are_one_edit_away_and_words_of_the_language():
     vocab = set(vocabulary())
     for typed in ("четырнадцатй", "шестерк", "угл", "правй"):
         got = near_words(typed)
-        assert got and all(w in vocab and distance_at_most_one(typed, w.replace("ё", "е")) for w in got)
+        assert got and all(
+            w in vocab and distance_at_most_one(typed, w.replace("ё", "е")) for w in got
+        )
     assert "чисто" not in near_words("чисто")  # a word is no slip of itself
     assert near_words("ab") == [] and near_words("я" * 200) == []

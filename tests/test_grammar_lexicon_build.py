@@ -31,7 +31,12 @@ def test_pocket_words_carry_only_pocket_tags():
 
 def test_render_forms_are_inflected():
     forms = build()["render"]
-    assert forms["ball"]["6"] == {"acc": "шестёрку", "gen": "шестёрки", "ins": "шестёркой", "ins_short": "шестёркой"}
+    assert forms["ball"]["6"] == {
+        "acc": "шестёрку",
+        "gen": "шестёрки",
+        "ins": "шестёркой",
+        "ins_short": "шестёркой",
+    }
     assert forms["ball"]["12"]["gen"] == "двенадцатого шара"
     assert forms["pocket"]["middle"]["left"] == "левую"
     assert forms["num_gen"]["3"] == "трёх"

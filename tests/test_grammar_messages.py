@@ -36,8 +36,10 @@ def test_every_refusal_and_explain_message_has_a_russian_text_with_the_same_fiel
 
 
 def test_english_is_the_message_as_written():
-    assert trl("en", "the call was taken back with «{word}» and no new one was said (C9)") == \
-        "the call was taken back with «{word}» and no new one was said (C9)"
+    assert (
+        trl("en", "the call was taken back with «{word}» and no new one was said (C9)")
+        == "the call was taken back with «{word}» and no new one was said (C9)"
+    )
 
 
 def test_a_message_marked_for_a_table_is_left_as_written_until_shown():
@@ -48,7 +50,16 @@ def test_a_message_marked_for_a_table_is_left_as_written_until_shown():
 def test_every_message_written_in_grammar_has_a_russian_text_with_the_same_fields():
     babel = pytest.importorskip("babel.messages.extract")
     root = Path(__file__).resolve().parents[1] / "grammar"
-    said = {m for _, _, m, _, _ in babel.extract_from_dir(
-        str(root), method_map=[("**.py", "python")], keywords={"trl": (2,), "N_": None}, comment_tags=())}
-    untranslated = sorted(m for m in said if trl("ru", m) == m or _fields(trl("ru", m)) != _fields(m))
+    said = {
+        m
+        for _, _, m, _, _ in babel.extract_from_dir(
+            str(root),
+            method_map=[("**.py", "python")],
+            keywords={"trl": (2,), "N_": None},
+            comment_tags=(),
+        )
+    }
+    untranslated = sorted(
+        m for m in said if trl("ru", m) == m or _fields(trl("ru", m)) != _fields(m)
+    )
     assert len(said) > 50 and not untranslated

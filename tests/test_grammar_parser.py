@@ -3,8 +3,7 @@
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pyramid_referee.grammar import Call, GrammarError, Pocket, Refusal, parse, vocabulary
 
@@ -14,7 +13,8 @@ SEED_CARAMBOLE = "Карамболем от шестерки одиннадца�
 def test_c2_seed_carambole_call():
     call = parse(SEED_CARAMBOLE)
     assert call.to_json() == {
-        "ball": 3, "pocket": {"kind": "middle", "side": None, "end": None},
+        "ball": 3,
+        "pocket": {"kind": "middle", "side": None, "end": None},
         "route": [["cue", 6], ["cue", 11], [11, 3], [3, "pocket"]],
     }
 
@@ -28,7 +28,9 @@ def test_c2_seed_template_is_refused_with_a_reason():
 
 
 def test_c3_concrete_template_any_number_of_balls():
-    call = parse("Тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в левый угол")
+    call = parse(
+        "Тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в левый угол"
+    )
     assert call.route == (("cue", 5), (5, 9), (9, 2), (2, 12), (12, 7), (12, "pocket"))
 
 
@@ -67,10 +69,17 @@ def test_q2_corner_needs_a_side():
 
 def test_q2_pocket_precision_any_accepts_a_corner_without_side():
     assert parse("тройку чисто в угол", pocket_precision="any").pocket == Pocket("corner")
-    assert parse("тройку чисто в свой угол", pocket_precision="any").pocket == Pocket("corner", None, "near")
-    assert parse("тройку чисто в левый угол", pocket_precision="any").pocket == Pocket("corner", "left")
+    assert parse("тройку чисто в свой угол", pocket_precision="any").pocket == Pocket(
+        "corner", None, "near"
+    )
+    assert parse("тройку чисто в левый угол", pocket_precision="any").pocket == Pocket(
+        "corner", "left"
+    )
     # the default is the strict setting
-    assert parse("тройку чисто в угол", pocket_precision="side_for_corners").code == "pocket_not_definite"
+    assert (
+        parse("тройку чисто в угол", pocket_precision="side_for_corners").code
+        == "pocket_not_definite"
+    )
 
 
 def test_q2_pocket_precision_any_still_needs_the_kind():
@@ -171,8 +180,11 @@ VOCAB = vocabulary() + ["12", "7-м", "№3", "3-мя", ",", "12-го"]
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(VOCAB), max_size=70), st.sampled_from(["clean", "ball_and_pocket"]),
-       st.one_of(st.none(), st.sets(st.integers(1, 15), min_size=1)))
+@given(
+    st.lists(st.sampled_from(VOCAB), max_size=70),
+    st.sampled_from(["clean", "ball_and_pocket"]),
+    st.one_of(st.none(), st.sets(st.integers(1, 15), min_size=1)),
+)
 def test_word_salad_gives_a_call_or_a_refusal(words, mode, balls):
     text = " ".join(words)
     result = parse(text, mode=mode, balls_left=balls)
@@ -209,7 +221,11 @@ def test_c9_a_reading_refused_as_ambiguous_stands_against_another_readings_call(
     assert isinstance(r, Refusal) and r.code == "ambiguous"
     # with no second reading the same words make a call
     assert parse("12-м шаром семёрку от борта в середину").route == (
-        ("cue", 12), (12, 7), (7, "cushion"), (7, "pocket"))
+        ("cue", 12),
+        (12, 7),
+        (7, "cushion"),
+        (7, "pocket"),
+    )
 
 
 def test_c9_short_cardinal_is_ball_or_cushions():
@@ -221,39 +237,80 @@ def test_c9_short_cardinal_is_ball_or_cushions():
 
 # -- corrections (C9): a correction replaces the part it says and keeps the rest -----
 
-@pytest.mark.parametrize("text, ball, pocket, route", [
-    ("не тройку, а пятёрку чисто в правый угол", 5, Pocket("corner", "right"), (("cue", 5), (5, "pocket"))),
-    ("тройку чисто в правый угол, вернее в левый", 3, Pocket("corner", "left"), (("cue", 3), (3, "pocket"))),
-    ("тройку чисто в правый угол, нет, от борта", 3, Pocket("corner", "right"),
-     (("cue", 3), (3, "cushion"), (3, "pocket"))),
-    ("тройку чисто в правый дальний угол, то есть в левый", 3, Pocket("corner", "left", "far"),
-     (("cue", 3), (3, "pocket"))),
-    ("тройку чисто в правый угол, точнее в середину", 3, Pocket("middle"), (("cue", 3), (3, "pocket"))),
-    ("тройку от борта в правый угол, ой, пятёрку", 5, Pocket("corner", "right"),
-     (("cue", 5), (5, "cushion"), (5, "pocket"))),
-    ("тройку не от борта, а чисто в левый угол", 3, Pocket("corner", "left"), (("cue", 3), (3, "pocket"))),
-])
+
+@pytest.mark.parametrize(
+    "text, ball, pocket, route",
+    [
+        (
+            "не тройку, а пятёрку чисто в правый угол",
+            5,
+            Pocket("corner", "right"),
+            (("cue", 5), (5, "pocket")),
+        ),
+        (
+            "тройку чисто в правый угол, вернее в левый",
+            3,
+            Pocket("corner", "left"),
+            (("cue", 3), (3, "pocket")),
+        ),
+        (
+            "тройку чисто в правый угол, нет, от борта",
+            3,
+            Pocket("corner", "right"),
+            (("cue", 3), (3, "cushion"), (3, "pocket")),
+        ),
+        (
+            "тройку чисто в правый дальний угол, то есть в левый",
+            3,
+            Pocket("corner", "left", "far"),
+            (("cue", 3), (3, "pocket")),
+        ),
+        (
+            "тройку чисто в правый угол, точнее в середину",
+            3,
+            Pocket("middle"),
+            (("cue", 3), (3, "pocket")),
+        ),
+        (
+            "тройку от борта в правый угол, ой, пятёрку",
+            5,
+            Pocket("corner", "right"),
+            (("cue", 5), (5, "cushion"), (5, "pocket")),
+        ),
+        (
+            "тройку не от борта, а чисто в левый угол",
+            3,
+            Pocket("corner", "left"),
+            (("cue", 3), (3, "pocket")),
+        ),
+    ],
+)
 def test_a_correction_replaces_only_the_part_it_says(text, ball, pocket, route):
     assert parse(text) == Call(ball, pocket, route)
 
 
 def test_a_nie_says_what_the_part_before_it_is_not():
     assert parse("пятёрку, а не тройку, чисто в левый угол") == Call(
-        5, Pocket("corner", "left"), (("cue", 5), (5, "pocket")))
+        5, Pocket("corner", "left"), (("cue", 5), (5, "pocket"))
+    )
     assert parse("тройку, а не в правый угол, чисто в левый угол").reason == "correction_unplaced"
 
 
 def test_otmena_takes_the_whole_call_back():
     assert parse("тройку чисто в левый угол, отмена, пятёрку от борта в середину") == Call(
-        5, Pocket("middle"), (("cue", 5), (5, "cushion"), (5, "pocket")))
+        5, Pocket("middle"), (("cue", 5), (5, "cushion"), (5, "pocket"))
+    )
     assert parse("тройку чисто в левый угол, отмена, в середину").code == "no_ball"
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("не тройку чисто в левый угол", "not_without_but"),  # «не» with no «а»
-    ("не тройку, а в левый угол чисто", "correction_unplaced"),  # no ball after «а»
-    ("тройку чисто в левый угол, вернее", "retracted"),  # nothing after the correction
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("не тройку чисто в левый угол", "not_without_but"),  # «не» with no «а»
+        ("не тройку, а в левый угол чисто", "correction_unplaced"),  # no ball after «а»
+        ("тройку чисто в левый угол, вернее", "retracted"),  # nothing after the correction
+    ],
+)
 def test_a_correction_that_cannot_be_placed_is_refused_with_its_reason(text, reason):
     r = parse(text)
     assert r.code == "incomplete" and r.reason == reason
@@ -274,6 +331,8 @@ def test_the_phrases_of_a_call_are_named_records():
     (reading,), error = _parse_lattice(options)
     assert all(isinstance(i, Item) for i in reading)
     assert [(i.kind, i.value, i.start, i.end) for i in reading if i.kind != "pocket"] == [
-        ("called", 3, 0, 6), ("kiss", 6, 7, 18)]
+        ("called", 3, 0, 6),
+        ("kiss", 6, 7, 18),
+    ]
     pocket = next(i for i in reading if i.kind == "pocket")
     assert ("SIDE", "left") in pocket.value and (pocket.start, pocket.end) == (19, 31)

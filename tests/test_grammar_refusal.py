@@ -8,34 +8,57 @@ from pyramid_referee.grammar import Call, Refusal, parse
 from pyramid_referee.grammar.refusal import CLAUSES, CODES, TEXTS
 
 EXAMPLES = {
-    "empty": "ну давай", "too_long": "ну " * 61, "unknown_word": "привет",
-    "no_ball": "чисто в левый угол", "no_pocket": "тройку чисто",
-    "pocket_not_definite": "тройку чисто в угол", "no_route": "тройку в левый угол",
-    "several_calls_unclear": "тройку чисто в левый угол пятёрку", "contradiction": "тройкой тройку в середину",
+    "empty": "ну давай",
+    "too_long": "ну " * 61,
+    "unknown_word": "привет",
+    "no_ball": "чисто в левый угол",
+    "no_pocket": "тройку чисто",
+    "pocket_not_definite": "тройку чисто в угол",
+    "no_route": "тройку в левый угол",
+    "several_calls_unclear": "тройку чисто в левый угол пятёрку",
+    "contradiction": "тройкой тройку в середину",
     "ambiguous": "6 шаром 11 чисто в левый угол",
     "count_mismatch": "двумя шарами пятым девятым вторым тройку в угол левый",
-    "ball_not_on_table": "тройку чисто в левый угол", "incomplete": "тройку в середину от",
+    "ball_not_on_table": "тройку чисто в левый угол",
+    "incomplete": "тройку в середину от",
     "unexpected_word": "тройку бортов в середину",
 }
 
 
 def test_codes_keep_the_design_set():
-    design = {"empty", "unknown_word", "no_ball", "no_pocket", "pocket_not_definite", "no_route",
-              "several_calls_unclear", "contradiction", "ambiguous", "count_mismatch",
-              "ball_not_on_table", "incomplete"}
+    design = {
+        "empty",
+        "unknown_word",
+        "no_ball",
+        "no_pocket",
+        "pocket_not_definite",
+        "no_route",
+        "several_calls_unclear",
+        "contradiction",
+        "ambiguous",
+        "count_mismatch",
+        "ball_not_on_table",
+        "incomplete",
+    }
     assert design <= set(CODES)
     assert set(CLAUSES) == set(CODES)
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_every_code_has_texts_in_both_languages(code, ):
+def test_every_code_has_texts_in_both_languages(
+    code,
+):
     r = parse(EXAMPLES[code], balls_left=[1, 2] if code == "ball_not_on_table" else None)
     assert r.code == code
     ru, en = r.message(), r.message("en")
     assert ru != en and "{" not in ru + en + r.hint() + r.hint("en")
     assert any("а" <= ch <= "я" for ch in ru.lower())
     j = r.to_json("en")
-    assert set(j) == {"code", "message", "span", "hint"} and j["message"] == en and j["span"] == list(r.span)
+    assert (
+        set(j) == {"code", "message", "span", "hint"}
+        and j["message"] == en
+        and j["span"] == list(r.span)
+    )
 
 
 def test_every_text_template_is_for_a_known_code():
@@ -67,6 +90,7 @@ def test_quoted_words_are_cut_and_escaped():
 
 # -- pocket refusals: the hint offers pockets, never asks for what was said (Q2) -------------
 
+
 def _said(word: str) -> dict:
     """What the pocket words of a refusal said: kind, side, end (None when not said)."""
     from pyramid_referee.grammar.lexicon import tag_words
@@ -88,8 +112,11 @@ def _said(word: str) -> dict:
 def _pocket_texts():
     from itertools import permutations
 
-    words = [["левую", "правый", None], ["дальний", "ближнюю", "к себе", None],
-             ["угол", "лузу", "угловую", "середину", "среднюю", "центр", None]]
+    words = [
+        ["левую", "правый", None],
+        ["дальний", "ближнюю", "к себе", None],
+        ["угол", "лузу", "угловую", "середину", "среднюю", "центр", None],
+    ]
     out = set()
     for side in words[0]:
         for end in words[1]:
@@ -129,19 +156,32 @@ def test_a_middle_pocket_with_an_end_offers_pockets_that_keep_the_side_said():  
 
 
 def test_a_side_without_a_kind_is_refused_naming_both_pockets():  # Q2
-    for text, side in (("в левую лузу", "левый"), ("в правую", "правый"), ("в левую", "левый"),
-                       ("в левый лузу", "левый"), ("справа", "правый")):
+    for text, side in (
+        ("в левую лузу", "левый"),
+        ("в правую", "правый"),
+        ("в левую", "левый"),
+        ("в левый лузу", "левый"),
+        ("справа", "правый"),
+    ):
         r = parse(f"тройку чисто {text}")
         assert r.code == "pocket_not_definite" and r.reason == "side_only"
         assert f"«в {side} угол»" in r.hint() and "середину»" in r.hint()
         assert "и угол, и середину" in r.message() and "corner and the middle" in r.message("en")
 
 
-@pytest.mark.parametrize("text, side", [
-    ("тройку чисто в правый", "right"), ("тройку чисто в левый", "left"), ("в правый тройку чисто", "right"),
-    ("тройку от борта в левый", "left"), ("шестёркой тройку в правый", "right"),
-])
-def test_a_masculine_side_word_alone_is_the_corner(text, side):  # Q2: only «угол» agrees with «правый»
+@pytest.mark.parametrize(
+    "text, side",
+    [
+        ("тройку чисто в правый", "right"),
+        ("тройку чисто в левый", "left"),
+        ("в правый тройку чисто", "right"),
+        ("тройку от борта в левый", "left"),
+        ("шестёркой тройку в правый", "right"),
+    ],
+)
+def test_a_masculine_side_word_alone_is_the_corner(
+    text, side
+):  # Q2: only «угол» agrees with «правый»
     call = parse(text)
     assert isinstance(call, Call), text
     assert (call.pocket.kind, call.pocket.side, call.pocket.end) == ("corner", side, None)
@@ -151,7 +191,10 @@ def test_a_masculine_side_word_alone_is_the_corner(text, side):  # Q2: only «у
 
 def test_a_masculine_side_word_keeps_the_noun_said():  # Q2: the noun, when said, names the pocket
     assert parse("тройку чисто в правый центр").pocket.kind == "middle"
-    assert parse("тройку чисто в левый дальний").pocket == parse("тройку чисто в левый дальний угол").pocket
+    assert (
+        parse("тройку чисто в левый дальний").pocket
+        == parse("тройку чисто в левый дальний угол").pocket
+    )
     assert parse("тройку чисто в средний").pocket.kind == "middle"
     assert parse("тройку чисто в среднюю").pocket.kind == "middle"
 
@@ -159,17 +202,28 @@ def test_a_masculine_side_word_keeps_the_noun_said():  # Q2: the noun, when said
 def test_a_correction_of_a_masculine_side_takes_its_gender_with_it():  # C9
     r = parse("тройку чисто в правый, нет, в левую")
     assert (r.code, r.reason) == ("pocket_not_definite", "side_only")
-    assert parse("тройку чисто в правую середину, нет, в левый").pocket == parse(
-        "тройку чисто в левую середину").pocket
-    assert parse("тройку чисто в правую середину, нет, не в правый, а в левый").pocket.kind == "middle"
+    assert (
+        parse("тройку чисто в правую середину, нет, в левый").pocket
+        == parse("тройку чисто в левую середину").pocket
+    )
+    assert (
+        parse("тройку чисто в правую середину, нет, не в правый, а в левый").pocket.kind
+        == "middle"
+    )
 
 
-@pytest.mark.parametrize("text, kind, side", [
-    ("тройку чисто в середину справа", "middle", "right"), ("тройку чисто в середину слева", "middle", "left"),
-    ("тройку чисто в угол справа", "corner", "right"), ("тройку чисто в угол слева", "corner", "left"),
-    ("в середину справа тройку от борта", "middle", "right"), ("шестёркой тройку в угол справа", "corner", "right"),
-    ("тройку в середину справа от шестёрки", "middle", "right"),
-])
+@pytest.mark.parametrize(
+    "text, kind, side",
+    [
+        ("тройку чисто в середину справа", "middle", "right"),
+        ("тройку чисто в середину слева", "middle", "left"),
+        ("тройку чисто в угол справа", "corner", "right"),
+        ("тройку чисто в угол слева", "corner", "left"),
+        ("в середину справа тройку от борта", "middle", "right"),
+        ("шестёркой тройку в угол справа", "corner", "right"),
+        ("тройку в середину справа от шестёрки", "middle", "right"),
+    ],
+)
 def test_a_side_word_after_the_pocket_noun_names_the_side(text, kind, side):  # Q2
     for mode in ("clean", "ball_and_pocket"):
         call = parse(text, mode=mode)
@@ -178,8 +232,13 @@ def test_a_side_word_after_the_pocket_noun_names_the_side(text, kind, side):  # 
 
 
 def test_an_end_word_says_corner():  # Q2
-    for text in ("в правый дальний", "в левую дальнюю лузу", "в ближнюю левую", "в левый к себе",
-                 "в свой левый"):
+    for text in (
+        "в правый дальний",
+        "в левую дальнюю лузу",
+        "в ближнюю левую",
+        "в левый к себе",
+        "в свой левый",
+    ):
         call = parse(f"тройку чисто {text}")
         assert isinstance(call, Call) and call.pocket.kind == "corner", text
 
@@ -194,10 +253,16 @@ def test_chuzhoi_is_the_object_ball_never_a_pocket():  # C5
 
 # «чужой» is the object ball (C5) in every word order: said among the pocket's
 # words it is refused with one reason, and the hint keeps the other pocket words said.
-@pytest.mark.parametrize("text", [
-    "тройку чисто в чужой угол", "тройку чисто в правый чужой угол", "тройку чисто в чужой правый угол",
-    "тройку чисто чужой в правый угол", "в правый чужой угол тройку от борта",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "тройку чисто в чужой угол",
+        "тройку чисто в правый чужой угол",
+        "тройку чисто в чужой правый угол",
+        "тройку чисто чужой в правый угол",
+        "в правый чужой угол тройку от борта",
+    ],
+)
 def test_chuzhoi_among_pocket_words_is_one_refusal_in_every_order(text):  # C5
     r = parse(text)
     assert (r.code, r.reason) == ("incomplete", "obj_as_pocket"), text
@@ -209,7 +274,10 @@ def test_chuzhoi_among_pocket_words_is_one_refusal_in_every_order(text):  # C5
 
 def test_chuzhaya_luza_hint_keeps_the_side_said():  # C5
     r = parse("тройку чисто в правую чужую лузу")
-    assert r.reason == "obj_form" and "«в правый дальний угол» или «в правый ближний угол»" in r.hint()
+    assert (
+        r.reason == "obj_form"
+        and "«в правый дальний угол» или «в правый ближний угол»" in r.hint()
+    )
 
 
 def test_chuzhoi_beside_the_pocket_as_the_only_ball_is_still_the_called_ball():  # C5
@@ -217,11 +285,16 @@ def test_chuzhoi_beside_the_pocket_as_the_only_ball_is_still_the_called_ball(): 
     assert isinstance(call, Call) and call.ball is None and call.pocket.side == "right"
 
 
-@pytest.mark.parametrize("text,side,end", [
-    ("тройку чисто в дальний угол слева", "left", "far"), ("тройку чисто слева в дальний угол", "left", "far"),
-    ("тройку чисто в угол справа", "right", None), ("тройку чисто в середину слева", "left", None),
-    ("справа в ближний угол тройку чисто", "right", "near"),
-])
+@pytest.mark.parametrize(
+    "text,side,end",
+    [
+        ("тройку чисто в дальний угол слева", "left", "far"),
+        ("тройку чисто слева в дальний угол", "left", "far"),
+        ("тройку чисто в угол справа", "right", None),
+        ("тройку чисто в середину слева", "left", None),
+        ("справа в ближний угол тройку чисто", "right", "near"),
+    ],
+)
 def test_sleva_and_sprava_are_side_words_in_any_order(text, side, end):  # Q2
     call = parse(text)
     assert isinstance(call, Call) and (call.pocket.side, call.pocket.end) == (side, end), text
@@ -244,39 +317,57 @@ def test_svoyu_seredinu_is_refused_because_a_middle_pocket_has_no_near_end():  #
     assert "«в левую середину»" in r.hint() and "«в левый ближний угол»" in r.hint()
 
 
-@pytest.mark.parametrize("text,example", [
-    ("тройку чисто в правый угол пятёрку", "«тройку чисто в правый угол»"),
-    ("тройку от в середину", "«тройку от борта в середину»"),
-    ("шестёрку от в правый угол", "«шестёрку от борта в правый угол»"),
-    ("тройку чисто в правый угол бла", "«тройку чисто в правый угол»"),
-    ("тройку чисто в правый угол борта", "«тройку чисто в правый угол»"),
-    ("тройку двумя в середину", "«двумя шарами шестёркой и семёркой тройку чисто в середину»"),
-])
+@pytest.mark.parametrize(
+    "text,example",
+    [
+        ("тройку чисто в правый угол пятёрку", "«тройку чисто в правый угол»"),
+        ("тройку от в середину", "«тройку от борта в середину»"),
+        ("шестёрку от в правый угол", "«шестёрку от борта в правый угол»"),
+        ("тройку чисто в правый угол бла", "«тройку чисто в правый угол»"),
+        ("тройку чисто в правый угол борта", "«тройку чисто в правый угол»"),
+        ("тройку двумя в середину", "«двумя шарами шестёркой и семёркой тройку чисто в середину»"),
+    ],
+)
 def test_hint_example_builds_on_what_was_said(text, example):
     hint = parse(text).hint()
     assert example in hint, hint
 
 
 def test_unfinished_second_call_is_q8_however_it_stops():  # Q8
-    for text in ("тройку чисто в левый угол и пятёрку от", "тройку чисто в левый угол, пятёрку карамболем",
-                 "тройку чисто в правый угол пятёрку"):
+    for text in (
+        "тройку чисто в левый угол и пятёрку от",
+        "тройку чисто в левый угол, пятёрку карамболем",
+        "тройку чисто в правый угол пятёрку",
+    ):
         r = parse(text)
         assert r.code == "several_calls_unclear", text
         assert "«тройку чисто в" in r.hint()
     r = parse("тройку чисто в правый угол, пятёрку от борта в середину, семёрку")
-    assert r.message().endswith("«семёрку» (Q8, C9)") and "«пятёрку от борта в середину»" in r.hint()
+    assert (
+        r.message().endswith("«семёрку» (Q8, C9)") and "«пятёрку от борта в середину»" in r.hint()
+    )
 
 
 # -- ball and pocket (C7): refusals cite C7 where clean designation cites C2, and no hint asks
 # for a way («тройку чисто …», «от борта», «как он упадёт»)
 
 BALL_AND_POCKET_REFUSALS = [
-    ("тройку чisто", None), ("тройку чисто", "no_pocket"), ("тройку", "no_pocket"), ("в левый угол", "no_ball"),
-    ("биток в левый угол", "no_ball"), ("", "empty"), ("ну", "empty"), ("тройку абырвалг в угол", "unknown_word"),
-    ("двадцатый в левый угол", "unknown_word"), ("тройку пятёрку в левый угол", "contradiction"),
-    ("тройку в левый угол в середину", "contradiction"), ("тройку в левый угол, нет", "incomplete"),
-    ("не тройку в левый угол", "incomplete"), ("не тройку, а от борта в левый угол", "incomplete"),
-    ("шар такой-то в левый угол", "no_ball"), ("тройка " * 61, "too_long"),
+    ("тройку чisто", None),
+    ("тройку чисто", "no_pocket"),
+    ("тройку", "no_pocket"),
+    ("в левый угол", "no_ball"),
+    ("биток в левый угол", "no_ball"),
+    ("", "empty"),
+    ("ну", "empty"),
+    ("тройку абырвалг в угол", "unknown_word"),
+    ("двадцатый в левый угол", "unknown_word"),
+    ("тройку пятёрку в левый угол", "contradiction"),
+    ("тройку в левый угол в середину", "contradiction"),
+    ("тройку в левый угол, нет", "incomplete"),
+    ("не тройку в левый угол", "incomplete"),
+    ("не тройку, а от борта в левый угол", "incomplete"),
+    ("шар такой-то в левый угол", "no_ball"),
+    ("тройка " * 61, "too_long"),
     ("тройку в левый угол пятёрку", "several_calls_unclear"),
 ]
 
@@ -288,12 +379,20 @@ def test_ball_and_pocket_refusals_never_ask_for_a_way(text, code):  # C7
     for lang in ("ru", "en"):
         said = r.message(lang) + " " + r.hint(lang)
         assert "C2" not in said, (text, lang, said)
-    assert "чисто" not in r.hint() and "от борта" not in r.hint() and "упадёт" not in r.hint(), r.hint()
+    assert "чисто" not in r.hint() and "от борта" not in r.hint() and "упадёт" not in r.hint(), (
+        r.hint()
+    )
     assert "way" not in r.hint("en") and "C2" not in r.clause
 
 
-@pytest.mark.parametrize("text, code", [("тройку чисто", "no_pocket"), ("в левый угол", "no_ball"),
-                                        ("биток в левый угол", "no_ball")])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("тройку чисто", "no_pocket"),
+        ("в левый угол", "no_ball"),
+        ("биток в левый угол", "no_ball"),
+    ],
+)
 def test_ball_and_pocket_cites_c7_where_clean_cites_c2(text, code):
     bp, clean = parse(text, mode="ball_and_pocket"), parse(text)
     assert bp.code == clean.code == code
@@ -303,9 +402,14 @@ def test_ball_and_pocket_cites_c7_where_clean_cites_c2(text, code):
 
 
 def test_ball_and_pocket_hint_keeps_the_ball_said_without_a_way():  # C7
-    assert parse("тройку чисто", mode="ball_and_pocket").hint() == "добавьте лузу, например: «тройку в левый угол»"
+    assert (
+        parse("тройку чисто", mode="ball_and_pocket").hint()
+        == "добавьте лузу, например: «тройку в левый угол»"
+    )
     assert "«пятёрку в левый угол»" in parse("пятёрку от борта", mode="ball_and_pocket").hint()
-    assert "«тройку чисто в левый угол»" in parse("тройку").hint()  # clean designation: the way is asked
+    assert (
+        "«тройку чисто в левый угол»" in parse("тройку").hint()
+    )  # clean designation: the way is asked
 
 
 def test_a_ball_not_on_the_table_in_ball_and_pocket_cites_c7():
@@ -322,24 +426,29 @@ def test_the_template_way_is_not_judged_in_ball_and_pocket():  # C7: the way, pl
     from pyramid_referee.grammar import explain
 
     assert explain(text, mode="ball_and_pocket").to_json()["way_not_judged"] == [
-        "тремя шарами такими-то, от шара такого-то"]
+        "тремя шарами такими-то, от шара такого-то"
+    ]
 
 
 # -- a number no ball has: «шара 16 нет», in digits or in words (C2: balls are 1 to 15) ---------
 
-@pytest.mark.parametrize("text, said, n", [
-    ("шестнадцатый чисто в левый угол", "шестнадцатый", 16),
-    ("тройку шестнадцатым шаром в середину", "шестнадцатым", 16),
-    ("от шестнадцатого в угол", "шестнадцатого", 16),
-    ("двадцать первый чисто в левый угол", "двадцать первый", 21),
-    ("нулевой чисто в левый угол", "нулевой", 0),
-    ("16 чисто в левый угол", "16", 16),  # the digits and the words say the same
-    ("шар номер 20 в угол", "20", 20),
-])
+
+@pytest.mark.parametrize(
+    "text, said, n",
+    [
+        ("шестнадцатый чисто в левый угол", "шестнадцатый", 16),
+        ("тройку шестнадцатым шаром в середину", "шестнадцатым", 16),
+        ("от шестнадцатого в угол", "шестнадцатого", 16),
+        ("двадцать первый чисто в левый угол", "двадцать первый", 21),
+        ("нулевой чисто в левый угол", "нулевой", 0),
+        ("16 чисто в левый угол", "16", 16),  # the digits and the words say the same
+        ("шар номер 20 в угол", "20", 20),
+    ],
+)
 def test_a_number_no_ball_has_is_refused_as_no_such_ball_not_as_an_unknown_word(text, said, n):
     r = parse(text)
     assert r.code == "unknown_word" and r.reason == "ball_out_of_range"  # the code digits have had
-    assert r.params["n"] == n and text[r.span[0]:r.span[1]] == said
+    assert r.params["n"] == n and text[r.span[0] : r.span[1]] == said
     assert f"шара {n} нет" in r.message() and "неизвестное слово" not in r.message()
     assert f"there is no ball {n}" in r.message("en")
     assert "от 1 до 15" in r.hint()
@@ -347,29 +456,38 @@ def test_a_number_no_ball_has_is_refused_as_no_such_ball_not_as_an_unknown_word(
 
 # -- a typo gets the word it is a slip of, when the call reads with it (and only then) ---------
 
-@pytest.mark.parametrize("text, typed, meant", [
-    ("четырнадцатй чисто в левый угол", "четырнадцатй", "четырнадцатый"),  # a letter left out
-    ("четырнадцатй", "четырнадцатй", "четырнадцатый"),
-    ("тройку чисто в правй угол", "правй", "правый"),
-    ("тпройку чисто в левый угол", "тпройку", "тройку"),                 # a letter added
-    ("тройку от шестерк в левый угол", "шестерк", "шестёрки"),
-    ("пятерку прмо в середину", "прмо", "прямо"),
-    ("тройку чисто в левый угл", "угл", "угол"),
-])
+
+@pytest.mark.parametrize(
+    "text, typed, meant",
+    [
+        ("четырнадцатй чисто в левый угол", "четырнадцатй", "четырнадцатый"),  # a letter left out
+        ("четырнадцатй", "четырнадцатй", "четырнадцатый"),
+        ("тройку чисто в правй угол", "правй", "правый"),
+        ("тпройку чисто в левый угол", "тпройку", "тройку"),  # a letter added
+        ("тройку от шестерк в левый угол", "шестерк", "шестёрки"),
+        ("пятерку прмо в середину", "прмо", "прямо"),
+        ("тройку чисто в левый угл", "угл", "угол"),
+    ],
+)
 def test_a_typo_gets_the_word_it_is_a_slip_of_in_the_hint(text, typed, meant):
     r = parse(text)
-    assert r.code == "unknown_word" and r.params["word"] == typed  # still refused: never a silent repair
+    assert (
+        r.code == "unknown_word" and r.params["word"] == typed
+    )  # still refused: never a silent repair
     assert r.reason == "typo" and r.params["suggestion"] == meant
     assert r.hint().startswith(f"«{meant}»?") and r.hint("en").startswith(f"«{meant}»?")
     example = r.hint().split("«")[2].split("»")[0]
     assert not isinstance(parse(example), Refusal), example  # the example is a call
 
 
-@pytest.mark.parametrize("text", [
-    "тройку чисто в левый угол пожалуйста быстро",  # no word of the language is near «быстро»
-    "трйку чисто ит в левый угол",                  # two slips: no reading to be sure of
-    "тройку чисто в лево угол",                      # «левой» is one edit away, but the call does not read
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "тройку чисто в левый угол пожалуйста быстро",  # no word of the language is near «быстро»
+        "трйку чисто ит в левый угол",  # two slips: no reading to be sure of
+        "тройку чисто в лево угол",  # «левой» is one edit away, but the call does not read
+    ],
+)
 def test_no_suggestion_without_a_confident_one(text):
     r = parse(text)
     assert r.code == "unknown_word" and r.reason == "" and "suggestion" not in r.params

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -25,11 +24,27 @@ from pyramid_referee import i18n  # noqa: E402
 CLAUSE = re.compile(r"\b[CPQE]\d+[а-я]?\b")
 OPTION = re.compile(r"(?<![\w-])--?[a-z][\w-]*")
 QUOTED = re.compile(r"«[^«»]*»|\"[^\"\n]*\"|'[^'\n]*'|`[^`]*`|\{[^{}]*\}|%\([a-z_]+\)[rsd]|%[rsd]")
-ALLOWED = {"Vosk", "WAV", "CSV", "JSON", "PIN", "SVG", "PNG", "UTF", "Enter", "Esc", "Excel", "PulseAudio",
-           "ALSA", "Debian", "Ubuntu",
-           "https", "HTTPS"}  # the page the tablet opens: browsers give the microphone only there
+ALLOWED = {
+    "Vosk",
+    "WAV",
+    "CSV",
+    "JSON",
+    "PIN",
+    "SVG",
+    "PNG",
+    "UTF",
+    "Enter",
+    "Esc",
+    "Excel",
+    "PulseAudio",
+    "ALSA",
+    "Debian",
+    "Ubuntu",
+    "https",
+    "HTTPS",
+}  # the page the tablet opens: browsers give the microphone only there
 KEYS = re.compile(r"\bCtrl-[A-Z]\b")
-EXTENSION = re.compile(r"\.(svg|jsonl|json|wav|png|csv|record|txt)\b")   # a file's type, as typed
+EXTENSION = re.compile(r"\.(svg|jsonl|json|wav|png|csv|record|txt)\b")  # a file's type, as typed
 LATIN = re.compile(r"[A-Za-z][A-Za-z_0-9]*(?:[.\[][A-Za-z_0-9\]]+)*")
 PROGRAM = "pyramid-referee"
 
@@ -39,9 +54,14 @@ def latin_words(text: str, inputs: tuple[str, ...] = ()) -> list[str]:
     for s in sorted(inputs, key=len, reverse=True):
         if s:
             text = text.replace(s, " ")
-    text = "\n".join(line for line in text.replace(PROGRAM, " ").splitlines()
-                      if not line.startswith(("использование:", " " * 20)))   # argparse's usage: syntax
-    text = OPTION.sub(" ", CLAUSE.sub(" ", KEYS.sub(" ", EXTENSION.sub(" ", QUOTED.sub(" ", text)))))
+    text = "\n".join(
+        line
+        for line in text.replace(PROGRAM, " ").splitlines()
+        if not line.startswith(("использование:", " " * 20))
+    )  # argparse's usage: syntax
+    text = OPTION.sub(
+        " ", CLAUSE.sub(" ", KEYS.sub(" ", EXTENSION.sub(" ", QUOTED.sub(" ", text))))
+    )
     return [w for w in LATIN.findall(text) if w not in ALLOWED]
 
 
@@ -82,13 +102,23 @@ def test_the_checker_itself_finds_latin_words():
 def _run(args, tmp_path, env_extra=None, stdin=""):
     import os
 
-    env = dict(os.environ, PYRAMID_REFEREE_PROFILES=str(tmp_path / "profiles"),
-               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"),
-               PYRAMID_VOSK_MODEL=str(tmp_path / "no-model"))
+    env = dict(
+        os.environ,
+        PYRAMID_REFEREE_PROFILES=str(tmp_path / "profiles"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        PYRAMID_VOSK_MODEL=str(tmp_path / "no-model"),
+    )
     env.update(env_extra or {})
-    r = subprocess.run([sys.executable, "-m", "pyramid_referee", "--lang", "ru", *args],
-                       input=stdin, capture_output=True, text=True, timeout=120, env=env,
-                       cwd=tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "pyramid_referee", "--lang", "ru", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
     return r.returncode, r.stdout + r.stderr
 
 
@@ -104,10 +134,15 @@ def _error_paths(tmp: Path):
     with sqlite3.connect(other_db) as c:
         c.execute("create table t (x)")
     bad_json = tmp / "bad.jsonl"
-    bad_json.write_text('{"call": "тройку чисто в правый угол", "outcome": {"events": [{"type": "boom"}]}}\n'
-                        '{"call": ', encoding="utf-8")
+    bad_json.write_text(
+        '{"call": "тройку чисто в правый угол", "outcome": {"events": [{"type": "boom"}]}}\n'
+        '{"call": ',
+        encoding="utf-8",
+    )
     calls = tmp / "calls.txt"
-    calls.write_text("тройку чисто в правый угол\nшестёрку в\nпятёрку абракадабра в угол\n", encoding="utf-8")
+    calls.write_text(
+        "тройку чисто в правый угол\nшестёрку в\nпятёрку абракадабра в угол\n", encoding="utf-8"
+    )
     missing = str(tmp / "missing.file")
     db = str(tmp / "matches.db")
     return [
@@ -130,15 +165,22 @@ def _error_paths(tmp: Path):
         ("match list: not a database", ["match", "list", "--db", str(text)], ""),
         ("match list: another database", ["match", "list", "--db", str(other_db)], ""),
         ("match show: no such match", ["match", "show", "99", "--db", db], ""),
-        ("play: bad outcome", ["play", "--db", db, "--players", "Иван", "Пётр"],
-         "тройку чисто в правый угол\nабракадабра\n"),
+        (
+            "play: bad outcome",
+            ["play", "--db", db, "--players", "Иван", "Пётр"],
+            "тройку чисто в правый угол\nабракадабра\n",
+        ),
         ("play: one player", ["play", "--db", db, "--players", "Иван"], ""),
         ("drill: bad count", ["drill", "--count", "-3"], ""),
         ("unknown command", ["судья"], ""),
         ("rules: no such clause", ["rules", "C99"], ""),
         ("export: unknown extension", ["export", "1", "--db", db, "-o", str(tmp / "out.xyz")], ""),
         ("match delete: no database", ["match", "delete", "1", "--db", db, "--yes"], ""),
-        ("listen: no model", ["listen", "--file", str(notwav), "--db", db, "--players", "Иван", "Пётр"], ""),
+        (
+            "listen: no model",
+            ["listen", "--file", str(notwav), "--db", db, "--players", "Иван", "Пётр"],
+            "",
+        ),
     ]
 
 
@@ -147,8 +189,12 @@ def test_no_error_path_speaks_latin_in_russian(tmp_path, part):
     bad = []
     for name, argv, stdin in _error_paths(tmp_path)[part::3]:
         code, out = _run(argv, tmp_path, stdin=stdin)
-        words = latin_words(out, inputs=tuple(argv) + tuple(stdin.splitlines())
-                            + (str(tmp_path / "no-model"), str(tmp_path)))
+        words = latin_words(
+            out,
+            inputs=tuple(argv)
+            + tuple(stdin.splitlines())
+            + (str(tmp_path / "no-model"), str(tmp_path)),
+        )
         if words:
             bad.append(f"{name}: {words}\n{out}")
     assert not bad, "\n\n".join(bad)
@@ -161,7 +207,8 @@ def test_a_russian_text_naming_a_value_its_english_message_lacks_is_found():
     cat.add("line {line}: {what}", "строка {line}: {what2}")
     cat.add("score {p0}", "счёт {p0}")
     assert catalog_tool.foreign_placeholders(cat) == [
-        "the Russian text names ['what2'], which 'line {line}: {what}' has not"]
+        "the Russian text names ['what2'], which 'line {line}: {what}' has not"
+    ]
 
 
 def test_russian_messages_quote_the_typed_value_in_guillemets_not_python_quotes():
@@ -169,8 +216,14 @@ def test_russian_messages_quote_the_typed_value_in_guillemets_not_python_quotes(
     from pyramid_referee.i18n import catalog
 
     ru = catalog("ru")
-    for msgid in ("a match number is a whole number from 1 (see match list), not {value!r}",
-                  "expected a whole number from 1 to {MAX_TO_WINS}, got {value!r}",
-                  "expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}"):
+    for msgid in (
+        "a match number is a whole number from 1 (see match list), not {value!r}",
+        "expected a whole number from 1 to {MAX_TO_WINS}, got {value!r}",
+        "expected ball numbers separated by commas, e.g. 1,5,12; got {value!r}",
+    ):
         text = ru.gettext(msgid)
-        assert text != msgid and "!r}" not in text and text.format(value="x", MAX_TO_WINS=99).endswith("«x»")
+        assert (
+            text != msgid
+            and "!r}" not in text
+            and text.format(value="x", MAX_TO_WINS=99).endswith("«x»")
+        )

@@ -53,8 +53,12 @@ def test_the_limits_are_above_any_real_call_and_outcome():
     assert len(parse_outcome(", ".join(["биток 3"] * MAX_EVENTS))["events"]) == MAX_EVENTS
 
 
-@pytest.mark.parametrize("call, limit", [(LONG_CALL, "300"), ("а " * 45, "40"), ("я" * 150_000, "300")])
-def test_play_refuses_a_call_longer_than_any_call_naming_the_limit_and_stores_nothing(store, call, limit):
+@pytest.mark.parametrize(
+    "call, limit", [(LONG_CALL, "300"), ("а " * 45, "40"), ("я" * 150_000, "300")]
+)
+def test_play_refuses_a_call_longer_than_any_call_naming_the_limit_and_stores_nothing(
+    store, call, limit
+):
     s, rc, msgs = run_play(store, [f"{call} | {GOOD_OUTCOME}", f"заказ: {call}", call])
     errors = [m for m in msgs if m["type"] == "error"]
     assert len(errors) == 3 and all(f"не больше {limit}" in e["message"] for e in errors)
@@ -64,7 +68,9 @@ def test_play_refuses_a_call_longer_than_any_call_naming_the_limit_and_stores_no
 
 
 def test_play_refuses_an_outcome_with_more_parts_than_a_stroke_can_have(store):
-    s, rc, msgs = run_play(store, [f"{GOOD_CALL} | {MANY_EVENTS}", f"{GOOD_CALL} | " + "биток 3, " * 200])
+    s, rc, msgs = run_play(
+        store, [f"{GOOD_CALL} | {MANY_EVENTS}", f"{GOOD_CALL} | " + "биток 3, " * 200]
+    )
     errors = [m for m in msgs if m["type"] == "error"]
     assert f"не больше {MAX_EVENTS}" in errors[0]["message"]
     assert f"не больше {MAX_OUTCOME_CHARS}" in errors[1]["message"]
@@ -104,21 +110,33 @@ def test_the_json_api_refuses_an_over_long_call_and_outcome_and_stores_nothing(t
         mid = Session.create(st, ["Иван", "Пётр"], lang="ru").id
     auth = {"Authorization": "Bearer 4321"}
     with TestClient(create_app(db, mid, pin="4321")) as client:
-        r1 = client.post("/api/strokes", json={"call": LONG_CALL, "outcome": GOOD_OUTCOME}, headers=auth)
-        r2 = client.post("/api/strokes", json={"call": GOOD_CALL, "outcome": MANY_EVENTS}, headers=auth)
+        r1 = client.post(
+            "/api/strokes", json={"call": LONG_CALL, "outcome": GOOD_OUTCOME}, headers=auth
+        )
+        r2 = client.post(
+            "/api/strokes", json={"call": GOOD_CALL, "outcome": MANY_EVENTS}, headers=auth
+        )
         events = [{"type": "hit", "a": "cue", "b": 3}] * (MAX_EVENTS + 1)
-        r3 = client.post("/api/strokes", json={"call": GOOD_CALL, "outcome": {"events": events}}, headers=auth)
+        r3 = client.post(
+            "/api/strokes", json={"call": GOOD_CALL, "outcome": {"events": events}}, headers=auth
+        )
         r4 = client.post("/api/call", json={"call": LONG_CALL}, headers=auth)
     assert [r.status_code for r in (r1, r2, r3, r4)] == [422] * 4
-    assert "не больше 300" in r1.text and f"не больше {MAX_EVENTS}" in r2.text and str(MAX_EVENTS) in r3.text
+    assert (
+        "не больше 300" in r1.text
+        and f"не больше {MAX_EVENTS}" in r2.text
+        and str(MAX_EVENTS) in r3.text
+    )
     with Store(db, create=False) as st:
         assert st.strokes(mid) == []
 
 
 def test_a_record_names_an_over_long_line_and_an_over_long_call():
-    lines = ["Игроки: Аня, Боря",
-             f"Аня: {LONG_CALL}| {GOOD_OUTCOME}",
-             "Боря: - | " + "биток 9, " * (MAX_RECORD_LINE_CHARS // 8)]
+    lines = [
+        "Игроки: Аня, Боря",
+        f"Аня: {LONG_CALL}| {GOOD_OUTCOME}",
+        "Боря: - | " + "биток 9, " * (MAX_RECORD_LINE_CHARS // 8),
+    ]
     checked = check_record(lines)
     by_line = {p.line: p.message("ru") for p in checked.problems}
     assert "не больше 300" in by_line[2]
@@ -128,9 +146,13 @@ def test_a_record_names_an_over_long_line_and_an_over_long_call():
 def test_a_match_script_for_replay_refuses_an_over_long_call_naming_its_line():
     from pyramid_referee.match.replay import ReplayError, replay_lines
 
-    lines = ['{"players": ["Аня", "Боря"]}',
-             json.dumps({"call": LONG_CALL, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}},
-                        ensure_ascii=False)]
+    lines = [
+        '{"players": ["Аня", "Боря"]}',
+        json.dumps(
+            {"call": LONG_CALL, "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}},
+            ensure_ascii=False,
+        ),
+    ]
     with pytest.raises(ReplayError) as exc:
         replay_lines(lines)
     assert exc.value.line == 2 and "не больше 300" in exc.value.text("ru")

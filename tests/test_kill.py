@@ -107,11 +107,16 @@ def generate(seed: int = SEED, n_strokes: int = N_STROKES) -> Model:
 def store_lines(db, match_id) -> tuple[tuple[str, ...], tuple[str, ...]]:
     con = sqlite3.connect(db)
     try:
+
         def rows(status):
             return tuple(
-                f"{c if c is not None else '-'} | {o}" for c, o in con.execute(
+                f"{c if c is not None else '-'} | {o}"
+                for c, o in con.execute(
                     "SELECT call_text, outcome_text FROM strokes WHERE match_id = ? AND status = ? ORDER BY seq",
-                    (match_id, status)))
+                    (match_id, status),
+                )
+            )
+
         return rows("active"), rows("undone")
     finally:
         con.close()
@@ -121,8 +126,15 @@ class Proc:
     """play in a subprocess; answers are read by a thread so a silent play fails the test, never hangs it."""
 
     def __init__(self, args, env):
-        self.p = subprocess.Popen(CMD + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
+        self.p = subprocess.Popen(
+            CMD + args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=env,
+        )
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -210,12 +222,16 @@ def test_sigkill_at_random_points_loses_nothing_shown(tmp_path):
                 k += 1
                 restarts_in_flight += 1
             else:
-                assert now == acked, f"after kill {kills} at command {k}: the store holds neither before nor after"
+                assert now == acked, (
+                    f"after kill {kills} at command {k}: the store holds neither before nor after"
+                )
             proc = Proc(["match", "resume", str(match_id), "--db", str(db), "--json"], env)
             st = proc.read()
             assert st["type"] == "start" and st["resumed"] and st["mismatches"] == []
             assert st["seq"] == len(model.after[k][0]) and st["undone"] == len(model.after[k][1])
-            if landed_unprinted is not None:  # resume names it, so the marker does not enter it twice
+            if (
+                landed_unprinted is not None
+            ):  # resume names it, so the marker does not enter it twice
                 assert landed_unprinted in [u["seq"] for u in st["unshown"]]
                 unshown_named += 1
             continue
@@ -235,17 +251,22 @@ def test_sigkill_at_random_points_loses_nothing_shown(tmp_path):
     assert proc.p.wait(timeout=30) == 0
     proc.p.stderr.close()
     assert kills == N_KILLS
-    print(f"kills: {kills}, in-flight commands that landed: {restarts_in_flight}, named on resume: {unshown_named}")
+    print(
+        f"kills: {kills}, in-flight commands that landed: {restarts_in_flight}, named on resume: {unshown_named}"
+    )
 
     active, undone = store_lines(db, match_id)
     assert (active, undone) == model.after[n]  # nothing lost, nothing twice, the right position
     assert sum(1 for c in model.commands if c not in ("undo", "redo")) == N_STROKES
 
     con = sqlite3.connect(db)
-    rows = con.execute("SELECT seq, verdict, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
-                       (match_id,)).fetchall()
-    n_stroke_actions = con.execute("SELECT count(*) FROM actions WHERE match_id = ? AND action = 'stroke'",
-                                   (match_id,)).fetchone()[0]
+    rows = con.execute(
+        "SELECT seq, verdict, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
+        (match_id,),
+    ).fetchall()
+    n_stroke_actions = con.execute(
+        "SELECT count(*) FROM actions WHERE match_id = ? AND action = 'stroke'", (match_id,)
+    ).fetchone()[0]
     con.close()
     assert [r[0] for r in rows] == list(range(1, len(active) + 1))  # seq 1..n, no gap, none twice
     executed_strokes = sum(1 for c in model.commands if c not in ("undo", "redo"))

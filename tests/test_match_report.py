@@ -9,10 +9,17 @@ import json
 
 import pytest
 
-from pyramid_referee.i18n import set_lang
-from pyramid_referee.match.report import CSV_BOM, csv_number, export_csv, export_json, export_record, export_script
-from pyramid_referee.match.session import Session
 from pyramid_referee.cli.play import Play
+from pyramid_referee.i18n import set_lang
+from pyramid_referee.match.report import (
+    CSV_BOM,
+    csv_number,
+    export_csv,
+    export_json,
+    export_record,
+    export_script,
+)
+from pyramid_referee.match.session import Session
 from pyramid_referee.match.store import Store
 
 
@@ -25,8 +32,15 @@ def store(tmp_path):
 def play(store, lines, players=("Аня", "Боря"), settings=None, to_wins=1):
     s = Session.create(store, list(players), settings, lang="ru", to_wins=to_wins)
     it = iter(lines)
-    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
-         resumed=False).run(lambda prompt: next(it, None))
+    Play(
+        s,
+        out=io.StringIO(),
+        err=io.StringIO(),
+        json_mode=True,
+        interactive=False,
+        lang="ru",
+        resumed=False,
+    ).run(lambda prompt: next(it, None))
     return s
 
 
@@ -43,7 +57,7 @@ GAME = [
 
 def _csv_rows(text):
     assert text.startswith(CSV_BOM)
-    return list(csv.reader(io.StringIO(text[len(CSV_BOM):]), delimiter=";"))
+    return list(csv.reader(io.StringIO(text[len(CSV_BOM) :]), delimiter=";"))
 
 
 def test_export_json_keeps_the_undone_strokes_apart(store):
@@ -65,10 +79,16 @@ def test_csv_opens_in_russian_excel_as_is(store):
     assert "счёт Боря" in head and "вердикт" in head
     assert len(rows) == 6 and all(len(r) == len(head) for r in rows)
     row = dict(zip(head, rows[4]))
-    assert row["штраф платит"] == "Боря" and row["фолы"] == "касание шара (P1г)" and row["счёт Боря"] == "-5"
+    assert (
+        row["штраф платит"] == "Боря"
+        and row["фолы"] == "касание шара (P1г)"
+        and row["счёт Боря"] == "-5"
+    )
     assert row["заказ принят"] == "без заказа" and row["исход"] == "биток 9; фол г"
     refused = dict(zip(head, rows[5]))
-    assert refused["заказ принят"] == "нет" and "луза названа неточно" in refused["почему не принят"]
+    assert (
+        refused["заказ принят"] == "нет" and "луза названа неточно" in refused["почему не принят"]
+    )
     assert dict(zip(head, rows[1]))["заказ выполнен"] == "да"
     assert "\r\n" in text  # Excel's own line ends
 
@@ -99,10 +119,29 @@ def test_csv_names_the_game_of_every_stroke_in_a_match_of_several(store):
 def test_csv_keeps_the_columns_other_tools_read_in_their_order(store):
     s = play(store, GAME[:1])
     head = _csv_rows(export_csv(store, s.id))[0]
-    assert head[:-1] == ["матч", "удар", "время", "бьёт", "заказ", "заказ принят", "почему не принят", "исход",
-                         "заказ выполнен", "очки Аня", "очки Боря", "штраф платит", "фолы", "засчитаны шары",
-                         "выставлены шары", "счёт Аня", "счёт Боря", "бьёт следующим", "итог", "пункты правил",
-                         "вердикт"]
+    assert head[:-1] == [
+        "матч",
+        "удар",
+        "время",
+        "бьёт",
+        "заказ",
+        "заказ принят",
+        "почему не принят",
+        "исход",
+        "заказ выполнен",
+        "очки Аня",
+        "очки Боря",
+        "штраф платит",
+        "фолы",
+        "засчитаны шары",
+        "выставлены шары",
+        "счёт Аня",
+        "счёт Боря",
+        "бьёт следующим",
+        "итог",
+        "пункты правил",
+        "вердикт",
+    ]
 
 
 def test_csv_next_player_after_a_game_is_the_next_games_breaker_and_empty_at_the_match_end(store):
@@ -110,13 +149,20 @@ def test_csv_next_player_after_a_game_is_the_next_games_breaker_and_empty_at_the
     head, *rows = _csv_rows(export_csv(store, s.id))
     nxt = [dict(zip(head, r))["бьёт следующим"] for r in rows]
     assert [dict(zip(head, r))["бьёт"] for r in rows] == ["Аня", "Боря", "Аня"]
-    assert nxt == ["Боря", "Аня", ""]  # Боря breaks game 2 (E4); after the match's last stroke nobody
+    assert nxt == [
+        "Боря",
+        "Аня",
+        "",
+    ]  # Боря breaks game 2 (E4); after the match's last stroke nobody
 
 
 def test_csv_next_player_is_empty_when_a_one_game_match_ends(store):
     s = play(store, [ACE], settings={"target": 11})
     head, row = _csv_rows(export_csv(store, s.id))
-    assert dict(zip(head, row))["итог"] == "победитель — Аня" and dict(zip(head, row))["бьёт следующим"] == ""
+    assert (
+        dict(zip(head, row))["итог"] == "победитель — Аня"
+        and dict(zip(head, row))["бьёт следующим"] == ""
+    )
     assert row[-1] == "1"
 
 
@@ -131,8 +177,13 @@ def test_exported_script_replays_to_the_stored_state_in_the_players_own_words(st
     s = play(store, GAME + ["- | биток 8", "undo"])
     text = export_script(store, s.id)
     calls = [json.loads(x)["call"] for x in text.splitlines()[1:]]
-    assert calls == ["тройку чисто в правый угол", "пятёрку чисто в левую середину", "семерку чисто в правый угол",
-                     None, "тройку в угол"]  # as said, not canonical («пятёрку», not «пятый»)
+    assert calls == [
+        "тройку чисто в правый угол",
+        "пятёрку чисто в левую середину",
+        "семерку чисто в правый угол",
+        None,
+        "тройку в угол",
+    ]  # as said, not canonical («пятёрку», not «пятый»)
     result = replay_lines(text.splitlines())
     rows = store.strokes(s.id)
     assert [r.verdict.to_json("ru") for r in result.rows] == [r.record.verdict for r in rows]
@@ -156,11 +207,22 @@ def test_exported_record_checks_clean_and_replays_to_the_stored_score(store):
 def test_exported_record_keeps_a_start_from_a_score_sheet(store):
     from pyramid_referee.match.record import check_record
 
-    start = {"scores": {"Аня": 20, "Боря": 7}, "on_table": [2, 4, 6, 7, 9, 10, 11, 12, 13, 14, 15], "to_play": "Боря"}
+    start = {
+        "scores": {"Аня": 20, "Боря": 7},
+        "on_table": [2, 4, 6, 7, 9, 10, 11, 12, 13, 14, 15],
+        "to_play": "Боря",
+    }
     s = Session.create(store, ["Аня", "Боря"], None, start, lang="ru")
     it = iter(["шестерку чисто в левую середину | биток 6; 6 в левую середину"])
-    Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=True, interactive=False, lang="ru",
-         resumed=False).run(lambda prompt: next(it, None))
+    Play(
+        s,
+        out=io.StringIO(),
+        err=io.StringIO(),
+        json_mode=True,
+        interactive=False,
+        lang="ru",
+        resumed=False,
+    ).run(lambda prompt: next(it, None))
     text = export_record(store, s.id)
     assert "Счёт: Аня 20, Боря 7" in text and "Бьёт: Боря" in text
     checked = check_record(text.splitlines())
@@ -177,13 +239,17 @@ def test_a_name_a_record_cannot_hold_is_refused_not_written_wrong(store):
 
 def _two_games_to_two_wins(store):
     """A match to 2 won games of 5 points: Аня wins game 1, Боря (who breaks it, E4) game 2."""
-    return play(store, ["пятёрку чисто в правый угол | биток 5, 5 в правый дальний угол"] * 2,
-                settings={"target": 5}, to_wins=2)
+    return play(
+        store,
+        ["пятёрку чисто в правый угол | биток 5, 5 в правый дальний угол"] * 2,
+        settings={"target": 5},
+        to_wins=2,
+    )
 
 
 def test_a_match_of_several_games_exported_as_a_script_replays_to_the_same_match_score(store):
-    from pyramid_referee.match.report import export_script
     from pyramid_referee.match.replay import replay_lines
+    from pyramid_referee.match.report import export_script
 
     s = _two_games_to_two_wins(store)
     script = export_script(store, s.id)
@@ -195,8 +261,8 @@ def test_a_match_of_several_games_exported_as_a_script_replays_to_the_same_match
 
 
 def test_a_match_of_several_games_exported_as_a_record_checks_clean_and_replays_the_same(store):
-    from pyramid_referee.match.report import export_record
     from pyramid_referee.match.record import check_record
+    from pyramid_referee.match.report import export_record
 
     s = _two_games_to_two_wins(store)
     text = export_record(store, s.id)
@@ -217,7 +283,7 @@ def test_csv_in_english_says_the_verdicts_in_english_too(store):
         set_lang("ru")
     verdicts = [dict(zip(rows[0], r))["verdict"] for r in rows[1:]]
     assert verdicts[0].startswith("Call fulfilled") and not any("Заказ" in v for v in verdicts)
-    refused = dict(zip(rows[0], rows[5]))["why refused"]   # «тройку в угол»: which corner
+    refused = dict(zip(rows[0], rows[5]))["why refused"]  # «тройку в угол»: which corner
     assert refused.startswith("the pocket is not definite"), refused
 
 
@@ -235,7 +301,9 @@ def test_csv_outcome_is_the_markers_words_when_they_read_as_stored(store):
 
 # -- exports people read -------------------------------------------------------------------------
 
-PAD_NOTHING = json.dumps({"events": [], "fouls": [], "route_ok": False})  # «Записать удар» after «мимо»
+PAD_NOTHING = json.dumps(
+    {"events": [], "fouls": [], "route_ok": False}
+)  # «Записать удар» after «мимо»
 PAD_MISS = json.dumps({"events": [], "fouls": ["а"], "route_ok": False})
 
 
@@ -257,7 +325,13 @@ def test_csv_writes_the_pads_strokes_as_people_read_them(store):
     s.enter(None, PAD_NOTHING)
     s.enter(None, PAD_MISS)
     reading = s.read_call("тройку чисто в правый угол")
-    s.enter(reading.text, json.dumps({"events": [], "fouls": [], "route_ok": False}), reading=reading)
+    s.enter(
+        reading.text, json.dumps({"events": [], "fouls": [], "route_ok": False}), reading=reading
+    )
     head, *rows = _csv_rows(export_csv(store, s.id))
-    assert [dict(zip(head, r))["исход"] for r in rows] == ["ничего не упало", "промах", "ничего не упало"]
+    assert [dict(zip(head, r))["исход"] for r in rows] == [
+        "ничего не упало",
+        "промах",
+        "ничего не упало",
+    ]
     assert all("по заказу" not in ";".join(r) for r in rows[:2])

@@ -13,18 +13,30 @@ import sqlite3
 
 import pytest
 
+from pyramid_referee.cli.play import Play, help_text
 from pyramid_referee.i18n import set_lang
 from pyramid_referee.match.report import route_kinds, stats
 from pyramid_referee.match.session import Session
-from pyramid_referee.cli.play import Play, help_text
 from pyramid_referee.match.store import Store, StoreError
 
 
 def run_play(store, lines, *, match_id=None, players=("Аня", "Боря"), settings=None, lang="ru"):
     set_lang(lang)  # the shell's language, as --lang sets it
-    s = Session(store, match_id, lang=lang) if match_id else Session.create(store, list(players), settings, lang=lang)
+    s = (
+        Session(store, match_id, lang=lang)
+        if match_id
+        else Session.create(store, list(players), settings, lang=lang)
+    )
     out, err = io.StringIO(), io.StringIO()
-    play = Play(s, out=out, err=err, json_mode=True, interactive=False, lang=lang, resumed=match_id is not None)
+    play = Play(
+        s,
+        out=out,
+        err=err,
+        json_mode=True,
+        interactive=False,
+        lang=lang,
+        resumed=match_id is not None,
+    )
     it = iter(lines)
     rc = play.run(lambda prompt: next(it, None))
     set_lang("ru")
@@ -58,8 +70,11 @@ def test_strokes_are_judged_stored_and_shown(store):
     assert strokes[-1]["verdict"]["penalty"]["player"] == "Боря"
     rows = store.strokes(s.id)
     assert [r.record.verdict for r in rows] == [m["verdict"] for m in strokes]
-    assert rows[0].record.call == {"ball": 3, "pocket": {"kind": "corner", "side": "right", "end": None},
-                                   "route": [["cue", 3], [3, "pocket"]]}
+    assert rows[0].record.call == {
+        "ball": 3,
+        "pocket": {"kind": "corner", "side": "right", "end": None},
+        "route": [["cue", 3], [3, "pocket"]],
+    }
     assert rows[3].record.call_status == "none" and rows[3].record.outcome["fouls"] == ["г"]
 
 
@@ -73,13 +88,17 @@ def test_replaying_the_store_gives_the_state_that_was_shown(store):
 
 
 def test_malformed_outcome_changes_nothing_and_names_line_and_column(store):
-    s, rc, msgs = run_play(store, GAME[:1] + [
-        "- | биток 6; 6 в дальнюю середину",  # notation: a middle pocket has no far end
-        "- | биток 3",  # engine: ball 3 is no longer on the table
-        "- | {\"events\": 1}",  # outcome JSON: field named
-        "- |",  # no outcome
-        "- | биток 6",  # fine
-    ])
+    s, rc, msgs = run_play(
+        store,
+        GAME[:1]
+        + [
+            "- | биток 6; 6 в дальнюю середину",  # notation: a middle pocket has no far end
+            "- | биток 3",  # engine: ball 3 is no longer on the table
+            '- | {"events": 1}',  # outcome JSON: field named
+            "- |",  # no outcome
+            "- | биток 6",  # fine
+        ],
+    )
     assert rc == 1  # from a pipe: some line was rejected
     errors = [m for m in msgs if m["type"] == "error"]
     assert [e["line"] for e in errors] == [2, 3, 4, 5]
@@ -91,11 +110,14 @@ def test_malformed_outcome_changes_nothing_and_names_line_and_column(store):
 
 
 def test_two_line_entry_last_call_counts_C9(store):
-    s, _, msgs = run_play(store, [
-        "заказ: пятерку в угол",  # refused: the corner's side is not said (Q2)
-        "заказ: тройку чисто в правый угол",  # the last call before the stroke counts (C9)
-        "исход: биток 3, 3 в правый ближний угол",
-    ])
+    s, _, msgs = run_play(
+        store,
+        [
+            "заказ: пятерку в угол",  # refused: the corner's side is not said (Q2)
+            "заказ: тройку чисто в правый угол",  # the last call before the stroke counts (C9)
+            "исход: биток 3, 3 в правый ближний угол",
+        ],
+    )
     calls = [m for m in msgs if m["type"] == "call"]
     assert [c["call_status"] for c in calls] == ["refused", "accepted"]
     assert calls[0]["refusal"]["code"] == "pocket_not_definite"
@@ -104,7 +126,9 @@ def test_two_line_entry_last_call_counts_C9(store):
 
 
 def test_a_call_said_again_where_the_outcome_is_expected_replaces_the_first_C9(store):
-    s, rc, msgs = run_play(store, ["заказ: пятого в середину", "пятерку чисто в середину", "биток 5, 5 в середину"])
+    s, rc, msgs = run_play(
+        store, ["заказ: пятого в середину", "пятерку чисто в середину", "биток 5, 5 в середину"]
+    )
     assert rc == 0 and [m["type"] for m in msgs] == ["start", "call", "call", "stroke", "end"]
     assert msgs[1]["call_status"] == "refused" and msgs[2]["call_status"] == "accepted"
     assert msgs[3]["call_status"] == "accepted" and msgs[3]["verdict"]["fulfilled"] is True
@@ -118,7 +142,9 @@ def test_an_outcome_the_rules_refuse_is_not_taken_for_a_call(store):
 
 
 def test_prefixes_allowed_on_one_line(store):
-    s, _, msgs = run_play(store, ["заказ: тройку чисто в правый угол | исход: биток 3, 3 в правый дальний угол"])
+    s, _, msgs = run_play(
+        store, ["заказ: тройку чисто в правый угол | исход: биток 3, 3 в правый дальний угол"]
+    )
     (stroke,) = [m for m in msgs if m["type"] == "stroke"]
     assert stroke["call_status"] == "accepted" and stroke["verdict"]["fulfilled"] is True
 
@@ -150,7 +176,9 @@ def test_undo_redo_persist_across_reopen(store):
 
 
 def test_undo_withdraws_a_pending_call_first(store):
-    s, _, msgs = run_play(store, GAME[:1] + ["заказ: пятерку чисто в левую середину", "undo", "- | биток 5"])
+    s, _, msgs = run_play(
+        store, GAME[:1] + ["заказ: пятерку чисто в левую середину", "undo", "- | биток 5"]
+    )
     assert [m for m in msgs if m["type"] == "undo"][0]["call"] is True
     assert [r.record.call_status for r in store.strokes(s.id)] == ["accepted", "none"]
 
@@ -158,7 +186,9 @@ def test_undo_withdraws_a_pending_call_first(store):
 def test_a_tampered_record_is_reported_not_fixed(store):
     s, _, _ = run_play(store, GAME)
     con = sqlite3.connect(store.path)
-    forged = json.dumps({**store.strokes(s.id)[1].record.verdict, "points": {"Аня": 50, "Боря": 0}})
+    forged = json.dumps(
+        {**store.strokes(s.id)[1].record.verdict, "points": {"Аня": 50, "Боря": 0}}
+    )
     con.execute("UPDATE strokes SET verdict = ? WHERE match_id = ? AND seq = 2", (forged, s.id))
     con.commit()
     con.close()
@@ -174,8 +204,14 @@ def test_game_over_is_recorded_and_further_strokes_refused(store):
     # Picked up from a score sheet: 60:41 with 14 and 15 on the table (balls off: 101, Q4).
     start = {"scores": {"Аня": 60, "Боря": 41}, "on_table": [14, 15], "to_play": "Аня"}
     s = Session.create(store, ["Аня", "Боря"], {}, start)
-    _, _, msgs = run_play(store, ["14 чисто в правый угол | биток 14, 14 в правый дальний угол",
-                                  "15 чисто в правый угол | биток 15"], match_id=s.id)
+    _, _, msgs = run_play(
+        store,
+        [
+            "14 чисто в правый угол | биток 14, 14 в правый дальний угол",
+            "15 чисто в правый угол | биток 15",
+        ],
+        match_id=s.id,
+    )
     kinds = [m["type"] for m in msgs]
     assert kinds == ["start", "stroke", "error", "end"]
     assert msgs[1]["state"]["result"] == {"winner": "Аня"}  # E1: 74 >= 71
@@ -186,11 +222,15 @@ def test_game_over_is_recorded_and_further_strokes_refused(store):
 
 
 def test_stats_on_a_known_match(store):
-    s, _, _ = run_play(store, GAME + [
-        "- | биток 9",  # Аня, no call
-        # Боря: ball 3 is already off the table, so the call is refused (ball_not_on_table)
-        "карамболем от шестерки одиннадцатым шаром тройку прямо в середину | биток 6",
-    ])
+    s, _, _ = run_play(
+        store,
+        GAME
+        + [
+            "- | биток 9",  # Аня, no call
+            # Боря: ball 3 is already off the table, so the call is refused (ball_not_on_table)
+            "карамболем от шестерки одиннадцатым шаром тройку прямо в середину | биток 6",
+        ],
+    )
     m = store.get_match(s.id)
     data = stats(m, store.strokes(s.id))["stats"]
     a, b = data["Аня"], data["Боря"]
@@ -205,16 +245,33 @@ def test_route_kinds():
     assert route_kinds(None) == ()
     assert route_kinds({"ball": 3, "pocket": {}, "route": None}) == ("ball_and_pocket",)
     assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "pocket"]]}) == ("clean",)
-    assert route_kinds({"ball": 3, "route": [["cue", 6], ["cue", 11], [11, 3], [3, "pocket"]]}) == ("combination", "carom")
-    assert route_kinds({"ball": 3, "route": [["cue", "cushion"], ["cue", 3], [3, "pocket"]]}) == ("abricole",)
-    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "cushion"], [3, "pocket"]]}) == ("bank",)
+    assert route_kinds(
+        {"ball": 3, "route": [["cue", 6], ["cue", 11], [11, 3], [3, "pocket"]]}
+    ) == ("combination", "carom")
+    assert route_kinds({"ball": 3, "route": [["cue", "cushion"], ["cue", 3], [3, "pocket"]]}) == (
+        "abricole",
+    )
+    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "cushion"], [3, "pocket"]]}) == (
+        "bank",
+    )
     assert route_kinds({"ball": 3, "route": [["cue", 3], [3, 8], [3, "pocket"]]}) == ("kiss",)
-    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "contre_coup"], [3, "pocket"]]}) == ("contre_coup",)
+    assert route_kinds({"ball": 3, "route": [["cue", 3], [3, "contre_coup"], [3, "pocket"]]}) == (
+        "contre_coup",
+    )
 
 
 def test_help_documents_the_notation():
     text = help_text("ru")
-    for word in ("биток", "промах", "по заказу", "с руки", "в доме", "касание", "undo", "предупреждение"):
+    for word in (
+        "биток",
+        "промах",
+        "по заказу",
+        "с руки",
+        "в доме",
+        "касание",
+        "undo",
+        "предупреждение",
+    ):
         assert word in text
     assert "Items are separated" in help_text("en")
     assert "ЗАКАЗ | ИСХОД" in text
@@ -246,24 +303,31 @@ def test_ctrl_c_at_the_prompt_keeps_the_strokes_and_says_how_to_resume(store):
     assert "Traceback" not in out
     last = out.rstrip().splitlines()
     assert last[-2] == "заказ без исхода не записан"
-    assert last[-1] == (f"матч {s.id} сохранён (ударов: 1); продолжить: «pyramid-referee match resume {s.id} "
-                        f"--db {store.path}»")
+    assert last[-1] == (
+        f"матч {s.id} сохранён (ударов: 1); продолжить: «pyramid-referee match resume {s.id} "
+        f"--db {store.path}»"
+    )
     assert len(store.strokes(s.id)) == 1  # the stroke typed before Ctrl-C is kept
 
 
 def test_ctrl_d_leaves_with_the_resume_hint(store):
     s, rc, out = _interactive(store, lambda prompt: None, lang="en")
     assert rc == 0
-    assert out.rstrip().splitlines()[-1] == (f"match {s.id} saved (0 strokes); "
-                                             f"to go on: pyramid-referee match resume {s.id} --db {store.path}")
+    assert out.rstrip().splitlines()[-1] == (
+        f"match {s.id} saved (0 strokes); "
+        f"to go on: pyramid-referee match resume {s.id} --db {store.path}"
+    )
 
 
 def test_a_line_that_is_not_utf8_is_rejected_and_stores_nothing(store):
     # From a pipe Python hands undecodable bytes over as lone surrogates; SQLite cannot store them.
     s, rc, msgs = run_play(store, ["тройку\udcff | ничего", GAME[0]])
     assert rc == 1
-    assert msgs[1] == {"type": "error", "line": 1, "message": "строка 1: строка не в UTF-8: проверьте кодировку "
-                                                              "терминала или файла"}
+    assert msgs[1] == {
+        "type": "error",
+        "line": 1,
+        "message": "строка 1: строка не в UTF-8: проверьте кодировку терминала или файла",
+    }
     assert [m["seq"] for m in msgs if m["type"] == "stroke"] == [1]
     assert len(store.strokes(s.id)) == 1
 
@@ -271,7 +335,9 @@ def test_a_line_that_is_not_utf8_is_rejected_and_stores_nothing(store):
 def test_english_messages(store):
     s, _, msgs = run_play(store, ["- | биток 6; 6 в дальнюю середину"], lang="en")
     (err,) = [m for m in msgs if m["type"] == "error"]
-    assert err["message"].startswith("line 1: outcome: column") and "middle pocket" in err["message"]
+    assert (
+        err["message"].startswith("line 1: outcome: column") and "middle pocket" in err["message"]
+    )
 
 
 def run_play_text(store, lines, *, lang="ru"):
@@ -302,13 +368,18 @@ def test_refused_outcome_points_into_the_markers_text_not_the_engine_fields(stor
 
 def test_refused_outcome_points_into_the_markers_text_in_english(store):
     _, _, err = run_play_text(store, [FELL_TWICE], lang="en")
-    assert err.splitlines()[0] == "line 1: outcome, column 24, «3 в левую дальнюю лузу»: 3 already left the table"
+    assert (
+        err.splitlines()[0]
+        == "line 1: outcome, column 24, «3 в левую дальнюю лузу»: 3 already left the table"
+    )
     assert err.splitlines()[2] == " " * 27 + "^"
 
 
 def test_refused_pocket_of_the_called_ball_quotes_the_pocket_words(store):
     # the call names the far corner; the outcome does not say which end: the item is quoted
-    _, _, err = run_play_text(store, ["тройку чисто в правый дальний угол | биток 3, 3 в правый угол"])
+    _, _, err = run_play_text(
+        store, ["тройку чисто в правый дальний угол | биток 3, 3 в правый угол"]
+    )
     first, text, caret = err.splitlines()
     assert first.startswith("строка 1: исход, столбец 10, «3 в правый угол»: ")
     assert "конец лузы" not in first and "событие" not in first
@@ -339,7 +410,10 @@ def test_two_processes_on_one_match_conflict_not_corrupt(store, tmp_path):
         s.enter("-", "биток 6")
     with pytest.raises(StoreConflict):
         s.undo()
-    assert [r.record.outcome_text for r in store.strokes(s.id)] == ["биток 3, 3 в правый дальний угол", "биток 5"]
+    assert [r.record.outcome_text for r in store.strokes(s.id)] == [
+        "биток 3, 3 в правый дальний угол",
+        "биток 5",
+    ]
     assert s.state.to_json() == store.strokes(s.id)[0].record.state  # memory taken back too
     assert Session(store, s.id).mismatches == []
 
@@ -356,10 +430,15 @@ def test_a_damaged_record_is_a_clear_error(store):
 
 # -- a mistake changes nothing ---------------------------------------------------
 
+
 def run_interactive(store, lines, answers, *, match_id=None):
     """play as on a terminal, the marker's one-key answers given in order."""
     set_lang("ru")
-    s = Session(store, match_id, lang="ru") if match_id else Session.create(store, ["Аня", "Боря"], lang="ru")
+    s = (
+        Session(store, match_id, lang="ru")
+        if match_id
+        else Session.create(store, ["Аня", "Боря"], lang="ru")
+    )
     out, err = io.StringIO(), io.StringIO()
     asked: list[str] = []
     keys = iter(answers)
@@ -369,19 +448,27 @@ def run_interactive(store, lines, answers, *, match_id=None):
         return next(keys)
 
     play = Play(s, out=out, err=err, json_mode=False, interactive=True, lang="ru", confirm=confirm)
-    play._console = __import__("rich.console", fromlist=["Console"]).Console(file=out, force_terminal=False,
-                                                                             highlight=False, width=200)
+    play._console = __import__("rich.console", fromlist=["Console"]).Console(
+        file=out, force_terminal=False, highlight=False, width=200
+    )
     it = iter(lines)
     play.run(lambda prompt: next(it, None))
     return s, out.getvalue(), err.getvalue(), asked
 
 
 def test_a_typed_call_with_an_unknown_word_records_nothing_and_asks_again(store):
-    s, rc, msgs = run_play(store, ["тройку чисто в правый угал | биток 3, 3 в правый дальний угол",
-                                   "заказ: тройку чисто в правый угал",
-                                   "тройку чисто в правый угол | биток 3, 3 в правый дальний угол"])
+    s, rc, msgs = run_play(
+        store,
+        [
+            "тройку чисто в правый угал | биток 3, 3 в правый дальний угол",
+            "заказ: тройку чисто в правый угал",
+            "тройку чисто в правый угол | биток 3, 3 в правый дальний угол",
+        ],
+    )
     errors = [m for m in msgs if m["type"] == "error"]
-    assert len(errors) == 2 and all("опечатку" in e["message"] and "угал" in e["message"] for e in errors)
+    assert len(errors) == 2 and all(
+        "опечатку" in e["message"] and "угал" in e["message"] for e in errors
+    )
     assert not [m for m in msgs if m["type"] == "call"]  # the typo was never taken as the call
     assert [r.record.call_text for r in store.strokes(s.id)] == ["тройку чисто в правый угол"]
     assert rc == 1  # from a pipe a rejected line still says so in the exit status
@@ -420,9 +507,25 @@ def play_on_a_pty(tmp_path, typed: str, *extra: str) -> tuple[str, list]:
     termios.tcsetattr(slave, termios.TCSANOW, attrs)
     env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "200"}
     env.pop("PYRAMID_REFEREE_DB", None)
-    proc = subprocess.Popen([sys.executable, "-m", "pyramid_referee", "play", "--db", str(db),
-                             "--players", "Аня", "Боря", *extra],
-                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pyramid_referee",
+            "play",
+            "--db",
+            str(db),
+            "--players",
+            "Аня",
+            "Боря",
+            *extra,
+        ],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
     os.close(slave)
     os.write(master, typed.encode())
     out = b""
@@ -443,24 +546,34 @@ def play_on_a_pty(tmp_path, typed: str, *extra: str) -> tuple[str, list]:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode()), rows
 
 
-REFUSED_LINE = "пятерку чисто в угол | биток 5\n"  # refused for what the player said (Q2): the question comes
+REFUSED_LINE = (
+    "пятерку чисто в угол | биток 5\n"  # refused for what the player said (Q2): the question comes
+)
 QUESTION = "Записать удар с непринятым заказом? [д/н] "
 
 
 def test_the_answer_is_a_whole_line_and_a_stroke_typed_ahead_is_not_taken_for_yes(tmp_path):
     # the marker types the next stroke while the question waits: «девятку…» begins with «д», and was «yes»
-    out, rows = play_on_a_pty(tmp_path, REFUSED_LINE + "девятку чисто в правый угол | биток 9\nд\n\x04")
+    out, rows = play_on_a_pty(
+        tmp_path, REFUSED_LINE + "девятку чисто в правый угол | биток 9\nд\n\x04"
+    )
     assert out.count(QUESTION) == 2  # the typed-ahead line is no answer: asked again
     assert "«девятку чисто в правый угол | биток 9» — не ответ и не записано" in out
-    assert [r.record.call_status for r in rows] == ["refused"]  # only the «д» answered; nothing else entered
+    assert [r.record.call_status for r in rows] == [
+        "refused"
+    ]  # only the «д» answered; nothing else entered
     assert "заказ (Боря)> заказ (Боря)>" not in out
 
 
-def test_a_fast_no_leaves_nothing_over_to_answer_later_questions_and_the_prompt_comes_once(tmp_path):
+def test_a_fast_no_leaves_nothing_over_to_answer_later_questions_and_the_prompt_comes_once(
+    tmp_path,
+):
     out, rows = play_on_a_pty(tmp_path, REFUSED_LINE + "н\n" + REFUSED_LINE + "нет\n\x04")
     assert out.count(QUESTION) == 2 and out.count("удар не записан") == 2
     assert rows == []
-    assert out.count("заказ (Аня)> ") == 3  # at the start and after each «no»: never twice for one line
+    assert (
+        out.count("заказ (Аня)> ") == 3
+    )  # at the start and after each «no»: never twice for one line
     assert "заказ (Аня)> заказ (Аня)>" not in out
 
 
@@ -489,7 +602,9 @@ def test_a_stroke_shown_is_marked_so_a_resume_names_none(store):
 
 def test_resume_names_a_stroke_stored_but_never_shown(store):
     s = Session.create(store, ["Аня", "Боря"], lang="ru")
-    e = s.enter("тройку чисто в правый угол", "биток 3, 3 в правый дальний угол")  # a kill before the screen
+    e = s.enter(
+        "тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"
+    )  # a kill before the screen
     _, _, msgs = run_play(store, [], match_id=s.id)
     (named,) = msgs[0]["unshown"]
     assert named["seq"] == e.seq == 1 and named["call_text"] == "тройку чисто в правый угол"
@@ -515,9 +630,18 @@ def test_a_match_to_two_wins_goes_on_to_a_new_game_with_the_other_player_breakin
     _, rc, msgs = run_play(store, [FIVE, "- | биток 4", FIVE], match_id=s.id)
     strokes = [m for m in msgs if m["type"] == "stroke"]
     assert [m["game"] for m in strokes] == [1, 2, 2]
-    assert [m["verdict"]["striker"] for m in strokes] == ["Аня", "Боря", "Аня"]  # game 2 broken by Боря (E4)
-    assert strokes[0]["series"]["wins"] == {"Аня": 1, "Боря": 0} and not strokes[0]["series"]["decided"]
-    assert strokes[2]["series"]["wins"] == {"Аня": 2, "Боря": 0} and strokes[2]["series"]["decided"]
+    assert [m["verdict"]["striker"] for m in strokes] == [
+        "Аня",
+        "Боря",
+        "Аня",
+    ]  # game 2 broken by Боря (E4)
+    assert (
+        strokes[0]["series"]["wins"] == {"Аня": 1, "Боря": 0}
+        and not strokes[0]["series"]["decided"]
+    )
+    assert (
+        strokes[2]["series"]["wins"] == {"Аня": 2, "Боря": 0} and strokes[2]["series"]["decided"]
+    )
     m = store.get_match(s.id)
     assert m.status == "finished" and m.result == {"winner": "Аня", "wins": {"Аня": 2, "Боря": 0}}
 
@@ -527,14 +651,23 @@ def test_a_match_in_progress_between_games_is_open_and_resumes_with_the_next_bre
     run_play(store, [FIVE], match_id=s.id)
     assert store.get_match(s.id).status == "open"
     again = Session(store, s.id, lang="ru")
-    assert again.mismatches == [] and again.upcoming.striker == "Боря" and 5 in again.upcoming.on_table
-    assert again.read_call("пятерку чисто в правый угол").status == "accepted"  # the new rack has the 5 again
+    assert (
+        again.mismatches == []
+        and again.upcoming.striker == "Боря"
+        and 5 in again.upcoming.on_table
+    )
+    assert (
+        again.read_call("пятерку чисто в правый угол").status == "accepted"
+    )  # the new rack has the 5 again
 
 
 def test_the_screen_says_which_game_ended_and_who_breaks_the_next(store):
     s = Session.create(store, ["Аня", "Боря"], {"target": 5}, lang="ru", to_wins=2)
     _, out, _, _ = run_interactive(store, [FIVE], [], match_id=s.id)
-    assert "партия 1 окончена; матч до 2 побед: партии Аня 1 : 0 Боря; партию 2 разбивает Боря с руки" in out
+    assert (
+        "партия 1 окончена; матч до 2 побед: партии Аня 1 : 0 Боря; партию 2 разбивает Боря с руки"
+        in out
+    )
 
 
 def test_undo_of_a_new_games_first_stroke_returns_to_the_ended_game(store):
@@ -547,7 +680,12 @@ def test_undo_of_a_new_games_first_stroke_returns_to_the_ended_game(store):
 def test_the_scoreboard_never_shows_minus_zero():
     from pyramid_referee.match.text import _penalties
 
-    assert [_penalties(0, 0), _penalties(5, 0), _penalties(0, 10), _penalties(5, 10)] == ["—", "+5", "−10", "+5 −10"]
+    assert [_penalties(0, 0), _penalties(5, 0), _penalties(0, 10), _penalties(5, 10)] == [
+        "—",
+        "+5",
+        "−10",
+        "+5 −10",
+    ]
 
 
 def test_the_score_command_gives_the_match_score_in_games(store):
@@ -581,10 +719,14 @@ def test_russian_help_names_the_russian_commands_first():
 
 def test_the_prompt_says_the_match_is_over_instead_of_asking_for_a_call(store):
     s = Session.create(store, ["Аня", "Боря"], {"target": 11}, lang="ru")
-    play = Play(s, out=io.StringIO(), err=io.StringIO(), json_mode=False, interactive=True, lang="ru")
+    play = Play(
+        s, out=io.StringIO(), err=io.StringIO(), json_mode=False, interactive=True, lang="ru"
+    )
     assert play.prompt() == "заказ (Аня)> "
     play.feed("туза чисто в правый угол | биток 1, 1 в правый дальний угол")
-    assert play.prompt().startswith("матч окончен («отмена» — отменить последний удар, «выход» — выйти)")
+    assert play.prompt().startswith(
+        "матч окончен («отмена» — отменить последний удар, «выход» — выйти)"
+    )
     play.feed("отмена")
     assert play.prompt() == "заказ (Аня)> "
 
@@ -594,14 +736,18 @@ def test_a_stroke_stored_with_older_wording_reopens_and_play_goes_on(store):
     # same, so a match stored before it is no «record that disagrees» and stays open
     s, _, _ = run_play(store, GAME)
     con = sqlite3.connect(store.path)
-    reworded = json.dumps({**store.strokes(s.id)[1].record.verdict, "message": "Заказ выполнен (older words)."})
+    reworded = json.dumps(
+        {**store.strokes(s.id)[1].record.verdict, "message": "Заказ выполнен (older words)."}
+    )
     con.execute("UPDATE strokes SET verdict = ? WHERE match_id = ? AND seq = 2", (reworded, s.id))
     con.commit()
     con.close()
     assert Session(store, s.id).mismatches == []
     _, rc, msgs = run_play(store, ["- | биток 6"], match_id=s.id)
     assert rc == 0 and [m["seq"] for m in msgs if m["type"] == "stroke"] == [5]
-    assert store.strokes(s.id)[1].record.verdict["message"] == "Заказ выполнен (older words)."  # as shown
+    assert (
+        store.strokes(s.id)[1].record.verdict["message"] == "Заказ выполнен (older words)."
+    )  # as shown
 
 
 def test_undo_and_redo_back_to_a_games_end_say_who_breaks_the_next_game(store):
@@ -609,10 +755,20 @@ def test_undo_and_redo_back_to_a_games_end_say_who_breaks_the_next_game(store):
     s = Session.create(store, ["Аня", "Боря"], {"target": 11}, lang="ru", to_wins=2)
     out = io.StringIO()
     play = Play(s, out=out, err=io.StringIO(), json_mode=False, interactive=False, lang="ru")
-    lines = iter(["туза чисто в правый угол | биток 1, 1 в правый дальний угол", "отмена", "повтор", "счёт",
-                  "- | биток 5", "отмена"])
+    lines = iter(
+        [
+            "туза чисто в правый угол | биток 1, 1 в правый дальний угол",
+            "отмена",
+            "повтор",
+            "счёт",
+            "- | биток 5",
+            "отмена",
+        ]
+    )
     play.run(lambda prompt: next(lines, None))
-    told = [ln for ln in out.getvalue().splitlines() if ln.endswith("партию 2 разбивает Боря с руки")]
+    told = [
+        ln for ln in out.getvalue().splitlines() if ln.endswith("партию 2 разбивает Боря с руки")
+    ]
     # after the game-ending stroke, after its redo, on «счёт» there, and after undoing game 2's break
     assert len(told) == 4
 
@@ -626,11 +782,14 @@ def test_the_words_bez_zakaza_are_a_stroke_without_a_call_not_a_typo(store, said
     assert row.record.call_status == "none" and row.record.verdict["call_status"] == "none"
 
 
-@pytest.mark.parametrize("outcome", [
-    "биток 3; 3 в правый угол; по заказу",    # contacts in the short form
-    "биток 3, 3 в середину, 3 в левую дальнюю лузу",   # a ball that fell twice
-    "биток 3; 3 в лузу",                     # the called ball's pocket unsaid
-])
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        "биток 3; 3 в правый угол; по заказу",  # contacts in the short form
+        "биток 3, 3 в середину, 3 в левую дальнюю лузу",  # a ball that fell twice
+        "биток 3; 3 в лузу",  # the called ball's pocket unsaid
+    ],
+)
 def test_a_refused_typed_outcome_speaks_the_notation_not_the_json(store, outcome):
     _, _, err = run_play_text(store, [f"тройку чисто в правый угол | {outcome}"])
     first = err.splitlines()[0]
@@ -640,13 +799,23 @@ def test_a_refused_typed_outcome_speaks_the_notation_not_the_json(store, outcome
 
 
 def test_a_refused_mark_points_at_the_words_typed_not_the_json_field(store):
-    _, _, err = run_play_text(store, ["- | биток 3", "- | биток 3; с руки", "- | в доме; биток 3",
-                                      "- | биток 3; предупреждение; позиция не изменилась"])
+    _, _, err = run_play_text(
+        store,
+        [
+            "- | биток 3",
+            "- | биток 3; с руки",
+            "- | в доме; биток 3",
+            "- | биток 3; предупреждение; позиция не изменилась",
+        ],
+    )
     lines = err.splitlines()
     assert lines[0] == "строка 2: исход, столбец 10, «с руки»: по ходу партии биток на столе"
     assert lines[2] == "    " + " " * 9 + "^"
     assert lines[3] == "строка 3: исход, столбец 1, «в доме»: по ходу партии биток на столе"
-    assert lines[6] == "строка 4: исход, столбец 26, «позиция не изменилась»: но «биток 3» сдвинул шар"
+    assert (
+        lines[6]
+        == "строка 4: исход, столбец 26, «позиция не изменилась»: но «биток 3» сдвинул шар"
+    )
     assert "поле" not in err and "from_hand" not in err and "true" not in err
 
 
@@ -662,7 +831,9 @@ def _play_at_a_terminal(session, club) -> tuple:
     return play, out
 
 
-def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_a_server_that_is_there(club_url, db):
+def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_a_server_that_is_there(
+    club_url, db
+):
     pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
     from club_helpers import register_table, wait_for
 
@@ -685,13 +856,15 @@ def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_
     assert club_lines == ["клуб: на связи"] * 5, out.getvalue()
 
 
-
 # -- the outcome is checked before any question; an outcome without «|» is not a call --------------
+
 
 def test_the_outcome_is_checked_before_the_marker_is_asked_anything(store):
     # 3 is pocketed first; then a refused call with an outcome naming 3 again: the ball is gone, so
     # that is said at once, and the question about the refused call is never asked (nothing stored)
-    s, out, err, asked = run_interactive(store, [GAME[0], "пятерку чисто в угол | биток 3"], [True])
+    s, out, err, asked = run_interactive(
+        store, [GAME[0], "пятерку чисто в угол | биток 3"], [True]
+    )
     assert asked == []
     assert "3" in err and "нет на столе" in err
     assert len(store.strokes(s.id)) == 1
@@ -702,17 +875,23 @@ def test_a_refused_call_with_a_good_outcome_is_still_asked_about(store):
     assert len(asked) == 1 and len(store.strokes(s.id)) == 1
 
 
-@pytest.mark.parametrize("line", ["биток 3, 3 в правый дальний угол", "биток 9", "ничего", "промах"])
+@pytest.mark.parametrize(
+    "line", ["биток 3, 3 в правый дальний угол", "биток 9", "ничего", "промах"]
+)
 def test_an_outcome_typed_without_the_bar_is_named_so_and_not_taken_for_a_call(store, line):
     s, rc, msgs = run_play(store, [line, "биток 7"])
     errors = [m for m in msgs if m["type"] == "error"]
     assert "похоже на исход удара — забыли «|»?" in errors[0]["message"]
     assert not [m for m in msgs if m["type"] == "call" and m["call_text"] == line]
-    assert store.strokes(s.id) == [] and rc == 1  # «биток 7» after it is not taken as that call's outcome
+    assert (
+        store.strokes(s.id) == [] and rc == 1
+    )  # «биток 7» after it is not taken as that call's outcome
 
 
 def test_a_call_on_its_own_line_is_still_a_call(store):
-    s, rc, msgs = run_play(store, ["тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"])
+    s, rc, msgs = run_play(
+        store, ["тройку чисто в правый угол", "биток 3, 3 в правый дальний угол"]
+    )
     assert [m for m in msgs if m["type"] == "error"] == []
     assert [r.record.call_status for r in store.strokes(s.id)] == ["accepted"]
 
@@ -724,4 +903,6 @@ def test_checking_a_stroke_before_the_question_changes_nothing(store):
     before = (s.seq, s.state.to_json(), len(s.match.history))
     s.check(s.read_call("пятерку чисто в угол"), "биток 5")
     assert (s.seq, s.state.to_json(), len(s.match.history)) == before
-    assert s.redo() == 1 and len(store.strokes(s.id)) == 1  # the undone stroke is still there to put back
+    assert (
+        s.redo() == 1 and len(store.strokes(s.id)) == 1
+    )  # the undone stroke is still there to put back

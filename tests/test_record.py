@@ -8,8 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_referee.match.record import (Record, RecordStroke, WrittenStroke, check_record, is_record, read_record,
-                                    render_record)
+from pyramid_referee.match.record import (
+    Record,
+    RecordStroke,
+    WrittenStroke,
+    check_record,
+    is_record,
+    read_record,
+    render_record,
+)
 from pyramid_referee.match.replay import replay_lines
 from pyramid_referee.rules import Match
 
@@ -39,11 +46,25 @@ def only(problems, kind):
 def test_a_record_reads_to_plain_data_comments_and_blank_lines_skipped():
     rec, problems = read_record(lines(GOOD))
     assert problems == []
-    assert isinstance(rec, Record) and rec.players == ("Иван", "Пётр") and rec.settings == {"mode": "clean"}
+    assert (
+        isinstance(rec, Record)
+        and rec.players == ("Иван", "Пётр")
+        and rec.settings == {"mode": "clean"}
+    )
     assert rec.start is None and [s.line for s in rec.strokes] == [5, 6, 7, 8, 9]
     first, _, _, nocall, refused = rec.strokes
-    assert first == RecordStroke(5, "Иван", 1, "тройку чисто в правый угол", 7, False,
-                                 "биток 3, 3 в правый дальний угол", 36, (3, 0), 71)
+    assert first == RecordStroke(
+        5,
+        "Иван",
+        1,
+        "тройку чисто в правый угол",
+        7,
+        False,
+        "биток 3, 3 в правый дальний угол",
+        36,
+        (3, 0),
+        71,
+    )
     assert nocall.call is None and nocall.score == (13, -5)
     assert refused.call == "тройку в угол" and refused.refused_mark and refused.score is None
 
@@ -51,7 +72,13 @@ def test_a_record_reads_to_plain_data_comments_and_blank_lines_skipped():
 def test_a_clean_record_is_judged_stroke_by_stroke():
     checked = check_record(lines(GOOD))
     assert checked.problems == [] and checked.judged_to is None
-    assert [r.call_status for r in checked.result.rows] == ["accepted", "accepted", "accepted", "none", "refused"]
+    assert [r.call_status for r in checked.result.rows] == [
+        "accepted",
+        "accepted",
+        "accepted",
+        "none",
+        "refused",
+    ]
     assert checked.result.state.scores == (13, -5) and checked.result.state.striker == "Пётр"
 
 
@@ -59,12 +86,21 @@ def test_a_refused_call_not_marked_is_named_at_its_words_with_how_to_say_it():
     checked = check_record(lines(GOOD.replace("тройку в угол (не принят)", "тройку в угол")))
     p = only(checked.problems, "call")
     assert (p.line, p.col, p.code) == (9, 14, "pocket_not_definite")  # at «в угол»
-    assert p.message() == "заказ не принят: луза названа неточно: «в угол»: не сказано, левый угол или правый (Q2)"
+    assert (
+        p.message()
+        == "заказ не принят: луза названа неточно: «в угол»: не сказано, левый угол или правый (Q2)"
+    )
     assert "«в левый угол»" in p.hint() and "отметьте «(не принят)»" in p.hint()
 
 
 def test_a_call_marked_refused_that_the_referee_accepts_is_named():
-    checked = check_record(lines(GOOD.replace("семерку чисто в правый угол |", "семерку чисто в правый угол (не принят) |")))
+    checked = check_record(
+        lines(
+            GOOD.replace(
+                "семерку чисто в правый угол |", "семерку чисто в правый угол (не принят) |"
+            )
+        )
+    )
     p = only(checked.problems, "call")
     assert (p.line, p.col) == (7, 7) and "отмечен «(не принят)»" in p.message()
 
@@ -89,11 +125,16 @@ def test_the_wrong_player_to_move_is_named_with_why():
 def test_a_name_that_is_not_a_player_is_named():
     checked = check_record(lines(GOOD.replace("Пётр: без заказа", "Петя: без заказа")))
     p = only(checked.problems, "player")
-    assert p.message() == "«Петя» не играет в этой партии" and "играют Иван и Пётр; сейчас бьёт Пётр" in p.hint()
+    assert (
+        p.message() == "«Петя» не играет в этой партии"
+        and "играют Иван и Пётр; сейчас бьёт Пётр" in p.hint()
+    )
 
 
 def test_an_outcome_that_cannot_happen_is_pointed_at_and_stops_the_judging():
-    text = GOOD.replace("биток 7 | 8:0", "биток 7; 7 в левый угол; 7 борт | 8:0").replace("биток 6", "биток 16")
+    text = GOOD.replace("биток 7 | 8:0", "биток 7; 7 в левый угол; 7 борт | 8:0").replace(
+        "биток 6", "биток 16"
+    )
     checked = check_record(lines(text))
     impossible = [p for p in checked.problems if p.line == 7]
     assert len(impossible) == 1 and impossible[0].kind == "outcome"
@@ -107,20 +148,25 @@ def test_an_outcome_that_cannot_happen_is_pointed_at_and_stops_the_judging():
 
 
 def test_a_stroke_after_the_end_of_the_game_is_named():
-    text = ("Игроки: Иван, Пётр\nДо: 3\n"
-            "Иван: тройку чисто в правый угол | биток 3, 3 в правый дальний угол | 3:0\n"
-            "Пётр: без заказа | биток 5\n")
+    text = (
+        "Игроки: Иван, Пётр\nДо: 3\n"
+        "Иван: тройку чисто в правый угол | биток 3, 3 в правый дальний угол | 3:0\n"
+        "Пётр: без заказа | биток 5\n"
+    )
     checked = check_record(lines(text))
     p = only(checked.problems, "over")
     assert p.line == 4 and p.message() == "партия уже окончена: удар лишний"
 
 
-@pytest.mark.parametrize("line, col, words", [
-    ("Пётр тройку | биток 3", 13, "здесь не к месту «|»; ожидалось: «:»"),
-    ("Пётр: тройку чисто (в угол) | биток 3", 20, "здесь не к месту «(в»"),
-    ("Пётр: без заказа |", 19, "строка оборвана: не хватает: исход"),
-    ("Пётр: без заказа | биток 3 | 3:", 32, "строка оборвана"),
-])
+@pytest.mark.parametrize(
+    "line, col, words",
+    [
+        ("Пётр тройку | биток 3", 13, "здесь не к месту «|»; ожидалось: «:»"),
+        ("Пётр: тройку чисто (в угол) | биток 3", 20, "здесь не к месту «(в»"),
+        ("Пётр: без заказа |", 19, "строка оборвана: не хватает: исход"),
+        ("Пётр: без заказа | биток 3 | 3:", 32, "строка оборвана"),
+    ],
+)
 def test_a_line_of_the_wrong_form_is_named_by_line_and_column(line, col, words):
     checked = check_record(["Игроки: Иван, Пётр", line])
     p = only(checked.problems, "syntax")
@@ -147,7 +193,8 @@ def test_the_readme_example_record_checks_clean():
 
 
 def test_header_words_become_settings_and_a_start_position():
-    rec, problems = read_record(lines("""\
+    rec, problems = read_record(
+        lines("""\
 Игроки: Иван, Пётр
 Режим: шар и луза
 Партия до: 41
@@ -160,26 +207,52 @@ def test_header_words_become_settings_and_a_start_position():
 На столе: 2 4 5 6 7 8 9 10 11 12 13 14 15
 Бьёт: Пётр
 С руки: да
-"""))
+""")
+    )
     assert problems == []
-    assert rec.settings == {"mode": "ball_and_pocket", "target": 41, "penalty": 3, "negative_scores": False,
-                            "ball_values": "face", "pocket_precision": "any", "result_required": True}
-    assert rec.start == {"scores": {"Иван": 20, "Пётр": 0}, "on_table": [2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-                         "to_play": "Пётр", "from_hand": True}
+    assert rec.settings == {
+        "mode": "ball_and_pocket",
+        "target": 41,
+        "penalty": 3,
+        "negative_scores": False,
+        "ball_values": "face",
+        "pocket_precision": "any",
+        "result_required": True,
+    }
+    assert rec.start == {
+        "scores": {"Иван": 20, "Пётр": 0},
+        "on_table": [2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+        "to_play": "Пётр",
+        "from_hand": True,
+    }
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("Иван: - | биток 3", 1, "не указаны игроки"),
-    ("# только комментарий\n\n", 1, "запись пуста: нет ни заголовка, ни ударов"),
-    ("Игроки: Иван\nИван: - | биток 3", 1, "нужны два имени через запятую"),
-    ("Игроки: Иван, Пётр\nЦвет: синий", 2, "неизвестный заголовок «Цвет»"),
-    ("Игроки: Иван, Пётр\nРежим: быстрый", 2, "«быстрый» — не подходит"),
-    ("Игроки: Иван, Пётр\nДо: ноль", 2, "«ноль» — нужно целое число не меньше 1"),
-    ("Игроки: Иван, Пётр\nИван: - | биток 3\nШтраф: 3", 3, "заголовок «Штраф» после первого удара"),
-    ("Игроки: Иван, Пётр\nСчёт: Иван 3, Пётр 0\nИван: - | биток 4", 2, "начало с протокола задано не полностью"),
-    ("Игроки: Иван, Пётр\nСчёт: Иван 5, Пётр 0\nНа столе: 1 2 4 5 6 7 8 9 10 11 12 13 14 15\nБьёт: Пётр", 2,
-     "начало с протокола: очков в сумме 5, а шары, которых уже нет на столе, дают 3"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("Иван: - | биток 3", 1, "не указаны игроки"),
+        ("# только комментарий\n\n", 1, "запись пуста: нет ни заголовка, ни ударов"),
+        ("Игроки: Иван\nИван: - | биток 3", 1, "нужны два имени через запятую"),
+        ("Игроки: Иван, Пётр\nЦвет: синий", 2, "неизвестный заголовок «Цвет»"),
+        ("Игроки: Иван, Пётр\nРежим: быстрый", 2, "«быстрый» — не подходит"),
+        ("Игроки: Иван, Пётр\nДо: ноль", 2, "«ноль» — нужно целое число не меньше 1"),
+        (
+            "Игроки: Иван, Пётр\nИван: - | биток 3\nШтраф: 3",
+            3,
+            "заголовок «Штраф» после первого удара",
+        ),
+        (
+            "Игроки: Иван, Пётр\nСчёт: Иван 3, Пётр 0\nИван: - | биток 4",
+            2,
+            "начало с протокола задано не полностью",
+        ),
+        (
+            "Игроки: Иван, Пётр\nСчёт: Иван 5, Пётр 0\nНа столе: 1 2 4 5 6 7 8 9 10 11 12 13 14 15\nБьёт: Пётр",
+            2,
+            "начало с протокола: очков в сумме 5, а шары, которых уже нет на столе, дают 3",
+        ),
+    ],
+)
 def test_a_bad_header_is_named_by_its_line(text, line, words):
     checked = check_record(lines(text))
     assert checked.result is None  # no stroke is judged against a header that does not hold
@@ -202,15 +275,25 @@ def _unquoted(text: str) -> str:
 
 
 def test_russian_problems_carry_no_latin_words_outside_quotes():
-    text = "\n".join([
-        "Игроки: Иван, Пётр", "Цвет: синий",
-        "Иван: тройку в угол | биток 3, 3 в правый дальний угол | 9:0",
-        "Пётр: - | биток 4", "Петя: - | биток 4", "Иван: тройку чисто (в угол) | биток 3",
-        "Иван: - | биток 7; 7 в правый угол; 7 борт",
-    ])
-    for p in check_record(lines(text)).problems + check_record(lines(text)[:1] + lines(text)[2:]).problems:
+    text = "\n".join(
+        [
+            "Игроки: Иван, Пётр",
+            "Цвет: синий",
+            "Иван: тройку в угол | биток 3, 3 в правый дальний угол | 9:0",
+            "Пётр: - | биток 4",
+            "Петя: - | биток 4",
+            "Иван: тройку чисто (в угол) | биток 3",
+            "Иван: - | биток 7; 7 в правый угол; 7 борт",
+        ]
+    )
+    for p in (
+        check_record(lines(text)).problems
+        + check_record(lines(text)[:1] + lines(text)[2:]).problems
+    ):
         for part in (p.message("ru"), p.hint("ru")):
-            words = [w for w in _LATIN.findall(_unquoted(part)) if not re.fullmatch(r"[CEPQ]\d*", w)]
+            words = [
+                w for w in _LATIN.findall(_unquoted(part)) if not re.fullmatch(r"[CEPQ]\d*", w)
+            ]
             assert words == [], part
 
 
@@ -227,10 +310,20 @@ def test_every_corpus_match_written_as_a_record_checks_clean_and_ends_the_same(p
     written = []
     for row in result.rows:
         match.stroke(row.call, row.outcome, call_status=row.call_status)
-        written.append(WrittenStroke(row.verdict.striker, row.call_status, row.call_text,
-                                     None if row.call is None else row.call.to_json(), None, row.outcome.to_json(),
-                                     tuple(match.state.scores)))
-    text = render_record(path.stem, script.players, script.settings.to_json(), script.start, written)
+        written.append(
+            WrittenStroke(
+                row.verdict.striker,
+                row.call_status,
+                row.call_text,
+                None if row.call is None else row.call.to_json(),
+                None,
+                row.outcome.to_json(),
+                tuple(match.state.scores),
+            )
+        )
+    text = render_record(
+        path.stem, script.players, script.settings.to_json(), script.start, written
+    )
     checked = check_record(text.splitlines())
     assert checked.problems == [], (text, checked.problems)
     assert [r.verdict for r in checked.result.rows] == [r.verdict for r in result.rows]
@@ -241,8 +334,13 @@ def test_the_help_example_strokes_check_clean():
     from pyramid_referee.i18n import catalog
     from pyramid_referee.match.record import RECORD_HELP
 
-    for text in (catalog("ru").gettext(RECORD_HELP), RECORD_HELP.replace("«", "").replace("»", "")):
-        example = ["Игроки: Иван, Пётр"] + [x.strip() for x in text.splitlines() if x.startswith("  ") and "|" in x]
+    for text in (
+        catalog("ru").gettext(RECORD_HELP),
+        RECORD_HELP.replace("«", "").replace("»", ""),
+    ):
+        example = ["Игроки: Иван, Пётр"] + [
+            x.strip() for x in text.splitlines() if x.startswith("  ") and "|" in x
+        ]
         checked = check_record(example)
         assert checked.problems == [] and len(checked.result.rows) == 3
 
@@ -277,9 +375,11 @@ def test_a_bad_match_length_is_named_with_its_range():
 
 def test_after_an_outcome_that_cannot_be_the_later_calls_are_still_read():
     # line 3: ball 7 fell twice, so the game cannot be judged on; line 4's unknown word is still named
-    lines = ["Игроки: Иван, Пётр",
-             "Иван: семёрку чисто в правый угол | биток 7; 7 в правый дальний угол; 7 в левую середину",
-             "Пётр: тройку чисто в правый угл | биток 3"]
+    lines = [
+        "Игроки: Иван, Пётр",
+        "Иван: семёрку чисто в правый угол | биток 7; 7 в правый дальний угол; 7 в левую середину",
+        "Пётр: тройку чисто в правый угл | биток 3",
+    ]
     checked = check_record(lines)
     kinds = [(p.line, p.kind) for p in checked.problems]
     assert (2, "outcome") in kinds and (3, "call") in kinds, kinds
@@ -290,9 +390,21 @@ def test_a_line_parses_to_a_named_record():
 
     header = parse_line("Игроки: Иван, Пётр")
     assert isinstance(header, HeaderLine)
-    assert (header.key, header.key_col, header.value, header.value_col) == ("Игроки", 1, "Иван, Пётр", 9)
+    assert (header.key, header.key_col, header.value, header.value_col) == (
+        "Игроки",
+        1,
+        "Иван, Пётр",
+        9,
+    )
     stroke = parse_line("Иван: тройку в угол (не принят) | биток 6 | 3 : -5")
     assert isinstance(stroke, RecordStroke)
-    assert (stroke.player, stroke.call, stroke.call_col, stroke.refused_mark) == ("Иван", "тройку в угол", 7, True)
+    assert (stroke.player, stroke.call, stroke.call_col, stroke.refused_mark) == (
+        "Иван",
+        "тройку в угол",
+        7,
+        True,
+    )
     assert (stroke.outcome, stroke.score) == ("биток 6", (3, -5))
-    assert parse_line("Пётр: без заказа | биток 9").call is None and parse_line("# a comment") is None
+    assert (
+        parse_line("Пётр: без заказа | биток 9").call is None and parse_line("# a comment") is None
+    )

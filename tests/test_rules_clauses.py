@@ -26,8 +26,14 @@ def _codes_cited_in(*folders: str) -> set[str]:
 
 
 def test_every_clause_and_policy_of_the_rules_has_a_text():
-    expected = ([f"C{i}" for i in range(1, 12)] + [f"E{i}" for i in range(1, 7)] + ["P1"]
-                + [f"P1{x}" for x in "абвгдежзи"] + [f"P{i}" for i in range(2, 9)] + [f"Q{i}" for i in range(1, 13)])
+    expected = (
+        [f"C{i}" for i in range(1, 12)]
+        + [f"E{i}" for i in range(1, 7)]
+        + ["P1"]
+        + [f"P1{x}" for x in "абвгдежзи"]
+        + [f"P{i}" for i in range(2, 9)]
+        + [f"Q{i}" for i in range(1, 13)]
+    )
     assert [c.code for c in TABLE] == expected  # in the order of the rules
     for c in TABLE:
         assert c.title_ru and c.title_en and len(c.text_ru) > 20 and len(c.text_en) > 20, c.code
@@ -66,8 +72,21 @@ def test_every_policy_says_what_it_settles_or_that_the_rules_are_silent():
             assert c.text_ru.startswith("Вопрос:"), c.code
 
 
-@pytest.mark.parametrize("typed, code", [("C2", "C2"), ("c2", "C2"), ("С2", "C2"), ("q10", "Q10"), ("P1б", "P1б"),
-                                         ("p1Б", "P1б"), ("P1b", "P1б"), ("p1zh", "P1ж"), ("Е4", "E4"), ("Р5", "P5")])
+@pytest.mark.parametrize(
+    "typed, code",
+    [
+        ("C2", "C2"),
+        ("c2", "C2"),
+        ("С2", "C2"),
+        ("q10", "Q10"),
+        ("P1б", "P1б"),
+        ("p1Б", "P1б"),
+        ("P1b", "P1б"),
+        ("p1zh", "P1ж"),
+        ("Е4", "E4"),
+        ("Р5", "P5"),
+    ],
+)
 def test_codes_are_read_as_people_type_them(typed, code):
     assert normalize(typed) == code
 
@@ -84,7 +103,10 @@ def test_lookup_gives_all_when_nothing_is_asked_and_reports_unknown_codes():
 
 
 def test_the_unknown_code_message_lists_what_exists():
-    assert clauses.unknown_message("C99") == "нет такого пункта «C99»; есть C1–C11, E1–E6, P1–P8 (P1а–P1и), Q1–Q12"
+    assert (
+        clauses.unknown_message("C99")
+        == "нет такого пункта «C99»; есть C1–C11, E1–E6, P1–P8 (P1а–P1и), Q1–Q12"
+    )
     assert "there is no clause «C99»" in clauses.unknown_message("C99", "en")
 
 
@@ -93,7 +115,9 @@ def test_explained_gives_each_clause_in_full_and_p1_only_by_its_case():
     assert lines[0].startswith("C10. Заказ — до удара. Заказ произносят до удара.")
     assert lines[1] == "P1. Штрафной удар."
     assert lines[2] == "P1б. Биток в лузе. Свой шар, биток, упал в лузу."
-    assert explained(("P1",))[0].startswith("P1. Штрафной удар. Штраф назначается, если: а) промах")
+    assert explained(("P1",))[0].startswith(
+        "P1. Штрафной удар. Штраф назначается, если: а) промах"
+    )
 
 
 def test_the_old_title_table_still_maps_every_code():
@@ -123,7 +147,18 @@ def test_the_rule_book_text_is_what_a_71_point_game_shows():
     assert explained(["E1"], "ru", 71, 5) == explained(["E1"], "ru")
 
 
-@pytest.mark.parametrize("n, word", [(1, "1 очко"), (2, "2 очка"), (5, "5 очков"), (11, "11 очков"),
-                                     (21, "21 очко"), (22, "22 очка"), (71, "71 очко"), (112, "112 очков")])
+@pytest.mark.parametrize(
+    "n, word",
+    [
+        (1, "1 очко"),
+        (2, "2 очка"),
+        (5, "5 очков"),
+        (11, "11 очков"),
+        (21, "21 очко"),
+        (22, "22 очка"),
+        (71, "71 очко"),
+        (112, "112 очков"),
+    ],
+)
 def test_points_agree_with_their_number_in_russian(n, word):
     assert clauses._ochki(n) == word

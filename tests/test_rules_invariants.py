@@ -35,10 +35,15 @@ from pyramid_referee.rules import LAST_BALL, NORMAL, Match, Outcome, Settings
 from pyramid_referee.rules.outcome import Event
 
 POCKETS = [Pocket("middle", "left"), Pocket("middle", "right")] + [
-    Pocket("corner", s, e) for s in ("left", "right") for e in ("near", "far")]
+    Pocket("corner", s, e) for s in ("left", "right") for e in ("near", "far")
+]
 # What a call may name (Q2): a middle alone, or a corner with its side (and maybe its end).
-CALL_POCKETS = [Pocket("middle"), Pocket("middle", "left"), Pocket("corner", "left"),
-                Pocket("corner", "right", "near")]
+CALL_POCKETS = [
+    Pocket("middle"),
+    Pocket("middle", "left"),
+    Pocket("corner", "left"),
+    Pocket("corner", "right", "near"),
+]
 
 SETTINGS = st.builds(
     Settings,
@@ -59,16 +64,24 @@ def draw_start(data, settings):
     if kind == 2:
         b = data.draw(st.integers(1, 15))
         worth = sum(settings.value(x) for x in range(1, 16) if x != b)
-        return {"scores": {"A": worth - (settings.target - 1), "B": settings.target - 1}, "on_table": [b],
-                "to_play": "A"}
+        return {
+            "scores": {"A": worth - (settings.target - 1), "B": settings.target - 1},
+            "on_table": [b],
+            "to_play": "A",
+        }
     table = sorted(data.draw(st.sets(st.integers(1, 15), min_size=1, max_size=4)))
     worth = sum(settings.value(b) for b in range(1, 16) if b not in table)
     top = settings.target - 1
     a = data.draw(st.integers(max(worth - top, 0), min(top, worth)))
-    return {"scores": {"A": a, "B": worth - a}, "on_table": table, "to_play": data.draw(st.sampled_from("AB"))}
+    return {
+        "scores": {"A": a, "B": worth - a},
+        "on_table": table,
+        "to_play": data.draw(st.sampled_from("AB")),
+    }
 
 
 # --- the model -----------------------------------------------------------------------------
+
 
 def straight_route(b):
     return (("cue", b), (b, "pocket"))
@@ -78,13 +91,18 @@ def route_held(route, ball, events) -> bool:
     """Q10 as the rules word it, for the routes the generator makes: every declared
     contact in order; the called ball's own contacts exactly the declared ones; C2/C3:
     with no other ball declared, the cue ball's first contact is the called ball."""
+
     def key(e):
         if e.type == "hit":
             return ("h", frozenset((e.ball, e.other)))
         return (e.type, e.ball)
 
-    declared = [("h", frozenset((ball if a is None else a, ball if t is None else t))) if t != "pocket"
-                else ("pocket", ball) for a, t in route]
+    declared = [
+        ("h", frozenset((ball if a is None else a, ball if t is None else t)))
+        if t != "pocket"
+        else ("pocket", ball)
+        for a, t in route
+    ]
     keys = [key(e) for e in events]
     it = iter(keys)
     if not all(any(k == d for k in it) for d in declared):
@@ -107,7 +125,13 @@ class Model:
     def __init__(self, settings: Settings, start) -> None:
         self.s = settings
         if start is None:
-            self.scores, self.table, self.to_play, self.hand, self.next_break = [0, 0], set(range(1, 16)), 0, True, 1
+            self.scores, self.table, self.to_play, self.hand, self.next_break = (
+                [0, 0],
+                set(range(1, 16)),
+                0,
+                True,
+                1,
+            )
         else:
             self.scores = [start["scores"]["A"], start["scores"]["B"]]
             self.table = set(start["on_table"])
@@ -117,11 +141,28 @@ class Model:
         self.phase, self.result, self.last_scored = NORMAL, None, None
 
     def snapshot(self):
-        return (tuple(self.scores), frozenset(self.table), self.to_play, self.hand, tuple(self.quiet),
-                self.phase, self.result, self.last_scored)
+        return (
+            tuple(self.scores),
+            frozenset(self.table),
+            self.to_play,
+            self.hand,
+            tuple(self.quiet),
+            self.phase,
+            self.result,
+            self.last_scored,
+        )
 
     def restore(self, snap):
-        scores, table, self.to_play, self.hand, quiet, self.phase, self.result, self.last_scored = snap
+        (
+            scores,
+            table,
+            self.to_play,
+            self.hand,
+            quiet,
+            self.phase,
+            self.result,
+            self.last_scored,
+        ) = snap
         self.scores, self.table, self.quiet = list(scores), set(table), list(quiet)
 
     def stroke(self, call, outcome: Outcome, status: str) -> dict:
@@ -130,7 +171,11 @@ class Model:
         fell = [e.ball for e in ev if e.type == "pocket" and e.ball != "cue"]
         cue_gone = any(e.ball == "cue" for e in ev if e.type in ("pocket", "off_table"))
         fouls = set(outcome.fouls)
-        if not outcome.is_short and "д" not in fouls and not any(e.type == "hit" and e.involves("cue") for e in ev):
+        if (
+            not outcome.is_short
+            and "д" not in fouls
+            and not any(e.type == "hit" and e.involves("cue") for e in ev)
+        ):
             fouls.add("а")  # P1а (not when another ball was played instead, P1д)
         if any(e.type == "pocket" and e.ball == "cue" for e in ev):
             fouls.add("б")  # P1б
@@ -156,7 +201,9 @@ class Model:
                 if S.mode == "ball_and_pocket":
                     fulfilled = True  # C7
                 else:
-                    fulfilled = outcome.route_ok if outcome.is_short else route_held(call.route, b, ev)  # Q10
+                    fulfilled = (
+                        outcome.route_ok if outcome.is_short else route_held(call.route, b, ev)
+                    )  # Q10
         quiet = False
         if fouls:  # P2, P4, P5, Q1
             paid = S.penalty if S.negative_scores else min(S.penalty, max(self.scores[s], 0))
@@ -204,12 +251,27 @@ class Model:
 def engine_view(m: Match):
     stt = m.state
     r = stt.result
-    result = None if r is None else ("draw",) if r.winner is None else ("win", stt.players.index(r.winner))
-    return (stt.scores, stt.on_table, stt.to_play, stt.from_hand, stt.quiet_penalties, stt.phase, result,
-            stt.last_scored)
+    result = (
+        None
+        if r is None
+        else ("draw",)
+        if r.winner is None
+        else ("win", stt.players.index(r.winner))
+    )
+    return (
+        stt.scores,
+        stt.on_table,
+        stt.to_play,
+        stt.from_hand,
+        stt.quiet_penalties,
+        stt.phase,
+        result,
+        stt.last_scored,
+    )
 
 
 # --- the strokes --------------------------------------------------------------------------------
+
 
 def draw_potted(data, state, settings):
     """A call pocketed into its pocket: straight, C5 (unnamed last ball) or a combination
@@ -222,20 +284,32 @@ def draw_potted(data, state, settings):
     if others and data.draw(st.booleans()):  # «шестёркой тройку»: cue → x → ball
         x = data.draw(st.sampled_from(others))
         route = (("cue", x), (x, ball), (ball, "pocket"))
-        events = (Event("hit", "cue", x), Event("hit", x, ball), Event("pocket", ball, pocket=pocket))
+        events = (
+            Event("hit", "cue", x),
+            Event("hit", x, ball),
+            Event("pocket", ball, pocket=pocket),
+        )
     else:
         route = straight_route(ball)
         events = (Event("hit", "cue", ball), Event("pocket", ball, pocket=pocket))
     rest = [b for b in others if not any(e.involves(b) for e in events)]
-    if rest and data.draw(st.integers(0, 2)) == 0:  # an undeclared carom first (C2): fails a straight call
+    if (
+        rest and data.draw(st.integers(0, 2)) == 0
+    ):  # an undeclared carom first (C2): fails a straight call
         events = (Event("hit", "cue", data.draw(st.sampled_from(rest))),) + events
     rest = [b for b in others if not any(e.involves(b) for e in events)]
     if rest and data.draw(st.integers(0, 2)) == 0:  # another ball falls too (C6 / C8)
         y = data.draw(st.sampled_from(rest))
-        events += (Event("hit", "cue", y), Event("pocket", y, pocket=data.draw(st.sampled_from(POCKETS))))
+        events += (
+            Event("hit", "cue", y),
+            Event("pocket", y, pocket=data.draw(st.sampled_from(POCKETS))),
+        )
     named = ball
     if len(table) == 1 and data.draw(st.booleans()):  # C5
-        named, route = None, tuple((None if a == ball else a, None if t == ball else t) for a, t in route)
+        named, route = (
+            None,
+            tuple((None if a == ball else a, None if t == ball else t) for a, t in route),
+        )
     call = Call(named, called, route if settings.mode == "clean" else None)
     return call, Outcome(events)
 
@@ -298,26 +372,44 @@ def draw_stroke(data, state, settings, stall=False):
             else:
                 events.append(Event("cushion", b))
     letters = "гдези" if state.from_hand else "гдеи"  # з: only from hand (P1з)
-    fouls = data.draw(st.sets(st.sampled_from(letters), max_size=2)) if data.draw(st.integers(0, 3)) == 0 else set()
+    fouls = (
+        data.draw(st.sets(st.sampled_from(letters), max_size=2))
+        if data.draw(st.integers(0, 3)) == 0
+        else set()
+    )
     unchanged = all(e.type == "cushion" for e in events) and data.draw(st.booleans())
     outcome = Outcome(
-        tuple(events), frozenset(fouls), None,
-        first_hit_in_house=(state.from_hand and (short or any(e.type == "hit" and e.involves("cue") for e in events))
-                            and data.draw(st.integers(0, 5)) == 0),
-        positions_unchanged=unchanged, warned=data.draw(st.booleans()),
+        tuple(events),
+        frozenset(fouls),
+        None,
+        first_hit_in_house=(
+            state.from_hand
+            and (short or any(e.type == "hit" and e.involves("cue") for e in events))
+            and data.draw(st.integers(0, 5)) == 0
+        ),
+        positions_unchanged=unchanged,
+        warned=data.draw(st.booleans()),
         route_ok=data.draw(st.booleans()) if short else None,
     )
     status = data.draw(st.sampled_from(["accepted", "accepted", "accepted", "none", "refused"]))
     call = None
     if status == "accepted" and state.phase == NORMAL:
         fell = [e.ball for e in events if e.type == "pocket" and e.ball != "cue"]
-        ball = data.draw(st.sampled_from(fell)) if fell and data.draw(st.booleans()) else data.draw(st.sampled_from(table))
+        ball = (
+            data.draw(st.sampled_from(fell))
+            if fell and data.draw(st.booleans())
+            else data.draw(st.sampled_from(table))
+        )
         pocket = data.draw(st.sampled_from(CALL_POCKETS))
         call = Call(ball, pocket, straight_route(ball) if settings.mode == "clean" else None)
     return call, outcome, status
 
 
-@hsettings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@hsettings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(settings=SETTINGS, data=st.data())
 def test_random_games_keep_the_invariants(settings, data):
     start = draw_start(data, settings)
@@ -343,7 +435,10 @@ def test_random_games_keep_the_invariants(settings, data):
         if v.penalty is not None:
             assert v.penalty.points == settings.penalty and v.counted == ()  # P5
             if before.phase == NORMAL:
-                assert v.deltas[v.striker_idx] == -v.penalty.paid and v.deltas[1 - v.striker_idx] == settings.penalty
+                assert (
+                    v.deltas[v.striker_idx] == -v.penalty.paid
+                    and v.deltas[1 - v.striker_idx] == settings.penalty
+                )
         assert min(v.deltas) <= 0
         # the state's books balance
         for p in (0, 1):
@@ -358,12 +453,16 @@ def test_random_games_keep_the_invariants(settings, data):
             assert not pocketed & set(v.counted)  # a ball is pocketed for points once
             pocketed |= set(v.counted)
             assert not pocketed & after.on_table and pocketed | after.on_table == set(range(1, 16))
-            worth = sum(settings.value(b) for b in pocketed) + (settings.bonus if not after.on_table else 0)
+            worth = sum(settings.value(b) for b in pocketed) + (
+                settings.bonus if not after.on_table else 0
+            )
             assert sum(after.from_balls) == worth  # points come only from balls and the Q4 bonus
             if settings.negative_scores:
                 assert sum(after.scores) == worth  # penalties move points, never create them (P2)
             else:
-                assert sum(after.scores) >= worth  # the Q1 floor may leave a partner's +5 unmatched
+                assert (
+                    sum(after.scores) >= worth
+                )  # the Q1 floor may leave a partner's +5 unmatched
             assert not set(v.respotted) - after.on_table
         # undo then redo gives the same state
         assert m.undo() == before and m.redo() == after
@@ -378,9 +477,13 @@ def test_random_games_keep_the_invariants(settings, data):
             if m.state.phase == NORMAL:
                 pocketed = set(range(1, 16)) - m.state.on_table
     r = m.state.result
-    event(f"phase {m.state.phase}, result {'none' if r is None else r.to_json()}"
-          + (f" {r.clause}" if r is not None else ""))
-    event(f"fulfilled strokes: {'some' if any(x.verdict.fulfilled for x in m.history) else 'none'}")
+    event(
+        f"phase {m.state.phase}, result {'none' if r is None else r.to_json()}"
+        + (f" {r.clause}" if r is not None else "")
+    )
+    event(
+        f"fulfilled strokes: {'some' if any(x.verdict.fulfilled for x in m.history) else 'none'}"
+    )
     event(f"penalties: {'some' if any(x.verdict.penalty for x in m.history) else 'none'}")
     # replaying the history gives the same state
     again = Match(settings, ["A", "B"], start)

@@ -7,7 +7,16 @@ import pytest
 
 from pyramid_referee.grammar.call import Call, Pocket
 from pyramid_referee.rules import (
-    GameState, Match, Outcome, RulesInputError, Settings, apply, fouls_of, is_fulfilled, judge, needs,
+    GameState,
+    Match,
+    Outcome,
+    RulesInputError,
+    Settings,
+    apply,
+    fouls_of,
+    is_fulfilled,
+    judge,
+    needs,
     route_followed,
 )
 
@@ -67,6 +76,7 @@ T = [10, 11, 12, 13, 14, 15]  # worth 75 on the table, 55 off it
 
 # --- C: calls ---------------------------------------------------------------
 
+
 def test_C1_two_modes_judge_the_same_stroke_differently():
     call = Call(3, MID, (("cue", 6), (6, 3), (3, "pocket")))  # «шестёркой тройку в середину»
     stroke = out(hit("cue", 3), pock(3))  # but it went straight
@@ -103,8 +113,12 @@ def test_C2_seed_carambole_call():
 
 def test_C3_combination_with_any_number_of_balls():
     # «Тремя шарами 4, 5, 6 … 12-й шар в левый угол»
-    call = Call(12, Pocket("corner", "left"), (("cue", 4), (4, 5), (5, 6), (6, 12), (12, "pocket")))
-    v = Match().stroke(call, out(hit("cue", 4), hit(4, 5), hit(5, 6), hit(6, 12), pock(12, CORNER_LF)))
+    call = Call(
+        12, Pocket("corner", "left"), (("cue", 4), (4, 5), (5, 6), (6, 12), (12, "pocket"))
+    )
+    v = Match().stroke(
+        call, out(hit("cue", 4), hit(4, 5), hit(5, 6), hit(6, 12), pock(12, CORNER_LF))
+    )
     assert v.fulfilled and v.points["A"] == 12 and "C3" in v.clauses
 
 
@@ -160,8 +174,20 @@ def test_C7_ball_and_pocket_needs_no_way():
 
 def test_C8_ball_and_pocket_other_balls_count_whenever_they_fell():
     m = Match(BP)
-    v = m.stroke(bp(3), out(hit("cue", 3), hit(3, 5), pock(5, CORNER_LF), pock(3), hit("cue", 9), pock(9, CORNER_RN)))
-    assert v.fulfilled and set(v.counted) == {3, 5, 9} and v.points["A"] == 17 and "C8" in v.clauses
+    v = m.stroke(
+        bp(3),
+        out(
+            hit("cue", 3),
+            hit(3, 5),
+            pock(5, CORNER_LF),
+            pock(3),
+            hit("cue", 9),
+            pock(9, CORNER_RN),
+        ),
+    )
+    assert (
+        v.fulfilled and set(v.counted) == {3, 5, 9} and v.points["A"] == 17 and "C8" in v.clauses
+    )
     assert not {3, 5, 9} & m.state.on_table
 
 
@@ -188,6 +214,7 @@ def test_C11_Q9_default_mode_is_clean_designation():
 
 
 # --- E: end of the game -------------------------------------------------------
+
 
 def test_E1_first_to_reach_71_wins_and_the_game_is_over():
     m = Match(Settings(), ["A", "B"], start(65, off_table_worth([6, 9, 15]) - 65, [6, 9, 15]))
@@ -238,10 +265,13 @@ def test_E2_without_warning_penalties_do_not_count_to_a_forced_draw():
 
 def test_E3_result_kinds_win_normal_draw_forced_draw():
     from pyramid_referee.rules import Result
+
     assert Result(winner="A").to_json() == {"winner": "A"}
     assert Result(draw="normal").to_json() == {"draw": "normal"}
     assert Result(draw="forced").to_json() == {"draw": "forced"}
-    v = Match(Settings(), ["A", "B"], start(65, off_table_worth([6, 9]) - 65, [6, 9])).stroke(straight(6), straight_in(6))
+    v = Match(Settings(), ["A", "B"], start(65, off_table_worth([6, 9]) - 65, [6, 9])).stroke(
+        straight(6), straight_in(6)
+    )
     assert "E3" in v.clauses
 
 
@@ -253,7 +283,12 @@ def test_E4_draw_replayed_in_the_last_ball_when_a_result_is_required():
     v = m.stroke(straight(2), straight_in(2))
     assert v.result is None and v.replay_ball == 2 and "E4" in v.clauses
     st = m.state
-    assert st.phase == "last_ball" and st.on_table == frozenset({2}) and st.striker == "B" and st.from_hand
+    assert (
+        st.phase == "last_ball"
+        and st.on_table == frozenset({2})
+        and st.striker == "B"
+        and st.from_hand
+    )
     v = m.stroke(None, out(hit("cue", 2)), call_status="none")  # B misses the pocket
     assert v.result is None and m.state.striker == "A" and not m.state.from_hand
     v = m.stroke(None, straight_in(2), call_status="none")  # A pockets it, no call needed
@@ -282,6 +317,7 @@ def test_E6_taking_a_ball_off_the_table_is_refused():
 
 
 # --- P: penalties ----------------------------------------------------------------
+
 
 def test_P1a_miss_derived_from_no_cue_hit():
     v = Match().stroke(None, out(cush("cue")), call_status="none")
@@ -366,13 +402,17 @@ def test_P3_partner_reaching_the_target_by_a_penalty_wins():
 
 def test_P4_several_violations_one_penalty():
     m = Match()
-    v = m.stroke(None, out(cush("cue"), pock("cue", CORNER_RN), fouls=["г", "е"]), call_status="none")
+    v = m.stroke(
+        None, out(cush("cue"), pock("cue", CORNER_RN), fouls=["г", "е"]), call_status="none"
+    )
     assert v.fouls == ("а", "б", "г", "е") and v.points == {"A": -5, "B": 5} and "P4" in v.clauses
 
 
 def test_P5_pocketed_balls_respotted_on_a_penalty_stroke():
     m = Match(BP)
-    v = m.stroke(bp(3), out(hit("cue", 3), hit(3, 5), pock(3), pock(5, CORNER_LF), pock("cue", CORNER_RN)))
+    v = m.stroke(
+        bp(3), out(hit("cue", 3), hit(3, 5), pock(3), pock(5, CORNER_LF), pock("cue", CORNER_RN))
+    )
     assert v.fulfilled and v.counted == () and v.respotted == (3, 5) and "P5" in v.clauses
     assert {3, 5} <= m.state.on_table and m.state.striker == "B" and m.state.from_hand
 
@@ -398,6 +438,7 @@ def test_P8_touch_after_remark_restore_flag():
 
 # --- Q: policies --------------------------------------------------------------------
 
+
 def test_Q1_negative_scores_by_default():
     m = Match()
     m.stroke(None, out(cush("cue")), call_status="none")
@@ -415,7 +456,9 @@ def test_Q2_corner_call_needs_its_side():
     with pytest.raises(RulesInputError) as e:
         Match().stroke(straight(3, Pocket("corner")), straight_in(3, CORNER_LF))
     assert e.value.field == "call.pocket.side" and "Q2" in str(e.value)
-    v = Match(Settings(pocket_precision="any")).stroke(straight(3, Pocket("corner")), straight_in(3, CORNER_LF))
+    v = Match(Settings(pocket_precision="any")).stroke(
+        straight(3, Pocket("corner")), straight_in(3, CORNER_LF)
+    )
     assert v.fulfilled
 
 
@@ -423,14 +466,19 @@ def test_Q2_middle_alone_fits_either_middle_and_sides_must_match():
     assert Match().stroke(straight(3), straight_in(3, MID_R)).fulfilled
     v = Match().stroke(straight(3, Pocket("corner", "left")), straight_in(3, CORNER_RN))
     assert not v.fulfilled and v.miss == "wrong_pocket"
-    assert Match().stroke(straight(3, Pocket("corner", "left")), straight_in(3, CORNER_LF)).fulfilled
+    assert (
+        Match().stroke(straight(3, Pocket("corner", "left")), straight_in(3, CORNER_LF)).fulfilled
+    )
     v = Match().stroke(straight(3, Pocket("corner", "left", "near")), straight_in(3, CORNER_LF))
     assert not v.fulfilled
 
 
 def test_Q2_outcome_must_say_what_the_call_named():
     with pytest.raises(RulesInputError) as e:
-        Match().stroke(straight(3, Pocket("middle", "left")), straight_in(3, {"kind": "middle", "side": None, "end": None}))
+        Match().stroke(
+            straight(3, Pocket("middle", "left")),
+            straight_in(3, {"kind": "middle", "side": None, "end": None}),
+        )
     assert e.value.field == "events[1].pocket.side"
 
 
@@ -448,7 +496,9 @@ def test_Q4_classic_values_tuz_11_and_last_ball_bonus_total_140():
     s = Settings()
     assert s.value(1) == 11 and s.value(15) == 15 and s.total == 140
     m = Match(BP)
-    events = [hit("cue", 1)] + [hit(b, b + 1) for b in range(1, 15)] + [pock(b) for b in range(1, 16)]
+    events = (
+        [hit("cue", 1)] + [hit(b, b + 1) for b in range(1, 15)] + [pock(b) for b in range(1, 16)]
+    )
     v = m.stroke(bp(1), out(*events))
     assert v.points["A"] == 140 and v.bonus == 10 and v.result.winner == "A"
 
@@ -479,7 +529,9 @@ def test_Q6_respotted_ball_goes_back_on_the_table():
     m = Match()
     v = m.stroke(straight(3), out(hit("cue", 3), pock(3), hit("cue", 8), off(8)))
     assert v.fulfilled and v.respotted == (8,) and 8 in m.state.on_table and "Q6" in v.clauses
-    assert v.penalty is None  # an object ball off the table is not a penalty (P1 lists only the cue ball)
+    assert (
+        v.penalty is None
+    )  # an object ball off the table is not a penalty (P1 lists only the cue ball)
 
 
 def test_Q7_a_call_after_the_strike_counts_as_none():
@@ -492,13 +544,17 @@ def test_Q7_a_call_after_the_strike_counts_as_none():
 def test_Q10_every_declared_contact_in_order():
     call = Call(3, MID, (("cue", 6), (6, 3), (3, "pocket")))
     assert Match().stroke(call, out(hit("cue", 6), hit(6, 3), pock(3))).fulfilled
-    assert not Match().stroke(call, out(hit("cue", 3), pock(3))).fulfilled  # the combination did not happen
+    assert (
+        not Match().stroke(call, out(hit("cue", 3), pock(3))).fulfilled
+    )  # the combination did not happen
 
 
 def test_Q10_called_ball_touches_nothing_undeclared():
     v = Match().stroke(straight(3), out(hit("cue", 3), hit(3, 9), pock(3)))
     assert not v.fulfilled and v.miss == "route" and "Q10" in v.clauses
-    v = Match().stroke(straight(3), out(hit("cue", 3), cush(3), pock(3)))  # a bank, called straight
+    v = Match().stroke(
+        straight(3), out(hit("cue", 3), cush(3), pock(3))
+    )  # a bank, called straight
     assert not v.fulfilled
     bank = Call(3, MID, (("cue", 3), (3, "cushion"), (3, "pocket")))  # «тройку от борта»
     assert Match().stroke(bank, out(hit("cue", 3), cush(3), pock(3))).fulfilled
@@ -520,6 +576,7 @@ def test_Q10_contre_coup_needs_route_ok():
 
 # --- the pure functions themselves ---------------------------------------------------
 
+
 def test_judge_is_pure_and_apply_moves_on():
     st = GameState.initial(Settings(), ["A", "B"])
     o = straight_in(3)
@@ -536,14 +593,18 @@ def test_predicates():
     st = GameState.initial(Settings(), ["A", "B"])
     assert is_fulfilled(st, straight(3), straight_in(3), Settings())
     assert fouls_of(st, out(cush("cue"), off("cue"))) == ("а", "в")
-    assert route_followed((("cue", 3), (3, "pocket")), 3, out(hit("cue", 3), pock(3)).events) is None
+    assert (
+        route_followed((("cue", 3), (3, "pocket")), 3, out(hit("cue", 3), pock(3)).events) is None
+    )
 
 
 def test_events_must_fit_the_table():
     m = Match(Settings(), ["A", "B"], start(25, 30, T))
-    for events, field in (([hit("cue", 5)], "events[0].b"),
-                          ([hit("cue", 13), pock(13), hit(13, 14)], "events[2].a"),
-                          ([hit("cue", 13), pock(14)], "events[1].ball")):
+    for events, field in (
+        ([hit("cue", 5)], "events[0].b"),
+        ([hit("cue", 13), pock(13), hit(13, 14)], "events[2].a"),
+        ([hit("cue", 13), pock(14)], "events[1].ball"),
+    ):
         with pytest.raises(RulesInputError) as e:
             m.stroke(None, out(*events), call_status="none")
         assert e.value.field == field
@@ -563,7 +624,9 @@ def test_P1zh_first_hit_in_house_needs_a_cue_ball_hit():
 
 
 def test_P1i_balls_still_moving_may_fall_without_a_hit():
-    v = Match().stroke(None, out(hit("cue", 3), pock(9, CORNER_LF), fouls=["и"]), call_status="none")
+    v = Match().stroke(
+        None, out(hit("cue", 3), pock(9, CORNER_LF), fouls=["и"]), call_status="none"
+    )
     assert v.fouls == ("и",) and v.respotted == (9,)
     with pytest.raises(RulesInputError) as e:  # without и, nothing set 9 moving
         Match().stroke(None, out(hit("cue", 3), pock(9, CORNER_LF)), call_status="none")
@@ -571,6 +634,7 @@ def test_P1i_balls_still_moving_may_fall_without_a_hit():
 
 
 # --- a reviewer's probes --------------------------------------------------------
+
 
 def test_C2_Q10_undeclared_carom_fails_a_call_where_no_other_ball_takes_part():
     # C2: the way is named exactly («чисто», «карамболем от шестёрки» …): a straight call is not
@@ -580,7 +644,11 @@ def test_C2_Q10_undeclared_carom_fails_a_call_where_no_other_ball_takes_part():
     bank = Call(3, MID, (("cue", 3), (3, "cushion"), (3, "pocket")))  # «тройку от борта»
     assert not Match().stroke(bank, out(hit("cue", 9), hit("cue", 3), cush(3), pock(3))).fulfilled
     abricol = Call(3, MID, (("cue", "cushion"), ("cue", 3), (3, "pocket")))  # «абриколем тройку»
-    assert not Match().stroke(abricol, out(cush("cue"), hit("cue", 5), hit("cue", 3), pock(3))).fulfilled
+    assert (
+        not Match()
+        .stroke(abricol, out(cush("cue"), hit("cue", 5), hit("cue", 3), pock(3)))
+        .fulfilled
+    )
     # declared, the carom is the way (the seed's «карамболем от шестёрки»)
     carom = Call(3, MID, (("cue", 5), ("cue", 3), (3, "pocket")))
     assert Match().stroke(carom, out(hit("cue", 5), hit("cue", 3), pock(3))).fulfilled
@@ -592,10 +660,12 @@ def test_Q4_P5_C10_no_last_ball_bonus_unless_the_last_ball_counts():
     # The last ball falling on a penalty stroke (P5), on an unfulfilled call or with no call (C10)
     # is re-spotted: nobody gets the Q4 bonus, and the game goes on.
     sheet = start(65, off_table_worth([2]) - 65, [2])
-    for call, stroke, status in ((straight(2), out(hit("cue", 2), pock(2), pock("cue", CORNER_RN)), "accepted"),
-                                 (straight(2, Pocket("corner", "left")), straight_in(2, MID_L), "accepted"),
-                                 (None, straight_in(2), "none"),
-                                 (None, straight_in(2), "refused")):
+    for call, stroke, status in (
+        (straight(2), out(hit("cue", 2), pock(2), pock("cue", CORNER_RN)), "accepted"),
+        (straight(2, Pocket("corner", "left")), straight_in(2, MID_L), "accepted"),
+        (None, straight_in(2), "none"),
+        (None, straight_in(2), "refused"),
+    ):
         m = Match(Settings(), ["A", "B"], sheet)
         v = m.stroke(call, stroke, call_status=status)
         assert v.bonus == 0 and v.counted == () and v.respotted == (2,) and v.result is None
@@ -606,7 +676,10 @@ def test_Q4_P5_C10_no_last_ball_bonus_unless_the_last_ball_counts():
 def test_C8_Q4_last_balls_falling_together_all_count_with_the_bonus():
     # C8: every ball that fell counts, before or after the called one; the last one brings the bonus.
     m = Match(BP, ["A", "B"], start(60, off_table_worth([2, 3, 9], BP) - 60, [2, 3, 9]))
-    v = m.stroke(bp(9), out(hit("cue", 2), hit(2, 3), pock(3, CORNER_LF), hit(2, 9), pock(9), pock(2, CORNER_RN)))
+    v = m.stroke(
+        bp(9),
+        out(hit("cue", 2), hit(2, 3), pock(3, CORNER_LF), hit(2, 9), pock(9), pock(2, CORNER_RN)),
+    )
     assert set(v.counted) == {2, 3, 9} and v.bonus == 10 and v.points["A"] == 2 + 3 + 9 + 10
     assert not m.state.on_table and v.result.winner == "A" and m.state.scores[0] == 60 + 24
 
@@ -622,9 +695,18 @@ def test_E2_Q1_under_the_floor_70_each_is_a_draw_with_balls_still_on_the_table()
 
 def test_P3_Q1_floor_partner_still_gets_the_penalty_and_needs_fewer():
     floor = Settings(negative_scores=False)
-    m = Match(floor, ["A", "B"], start(3, off_table_worth([1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) - 3,
-                                       [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]))
-    v = m.stroke(None, out(cush("cue")), call_status="none")  # A has 3: pays 3, B still gets 5 (P2, P3)
+    m = Match(
+        floor,
+        ["A", "B"],
+        start(
+            3,
+            off_table_worth([1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) - 3,
+            [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+        ),
+    )
+    v = m.stroke(
+        None, out(cush("cue")), call_status="none"
+    )  # A has 3: pays 3, B still gets 5 (P2, P3)
     assert v.penalty.paid == 3 and v.points == {"A": -3, "B": 5} and m.state.scores == (0, 5)
     assert needs(m.state, "B", floor) == 66 and needs(m.state, "A", floor) == 71
     v = m.stroke(None, out(cush("cue")), call_status="none")  # B misses: pays 5
@@ -642,13 +724,17 @@ def test_P1z_not_from_the_house_only_from_hand():
 def test_Q3_from_hand_only_after_the_cue_ball_fell_or_flew():
     m = Match()  # the break: from hand
     assert m.state.from_hand
-    m.stroke(straight(3), out(hit("cue", 3), first_hit_in_house=True))  # ж: the cue ball stays on the table
+    m.stroke(
+        straight(3), out(hit("cue", 3), first_hit_in_house=True)
+    )  # ж: the cue ball stays on the table
     assert m.state.striker == "B" and not m.state.from_hand
     m.stroke(straight(4), out(hit("cue", 4), fouls=["г"]))  # a penalty: the cue ball where it lies
     assert m.state.striker == "A" and not m.state.from_hand
     m.stroke(straight(5), out(hit("cue", 5), off("cue")))  # P1в
     assert m.state.striker == "B" and m.state.from_hand
-    m.stroke(straight(5), out(hit("cue", 5), pock(5)))  # fulfilled from hand: again, the cue ball on the table
+    m.stroke(
+        straight(5), out(hit("cue", 5), pock(5))
+    )  # fulfilled from hand: again, the cue ball on the table
     assert m.state.striker == "B" and not m.state.from_hand
 
 
@@ -657,10 +743,18 @@ def test_events_that_cannot_happen_name_the_field_and_change_nothing():
     m.stroke(straight(3), straight_in(3))
     before, hist = m.state, list(m.history)
     for events, fouls, field in (
-        ([hit("cue", 5), pock(5), pock(5, CORNER_LF)], [], "events[2].ball"),  # a ball falling twice
+        (
+            [hit("cue", 5), pock(5), pock(5, CORNER_LF)],
+            [],
+            "events[2].ball",
+        ),  # a ball falling twice
         ([hit("cue", 5), off(5), pock(5)], [], "events[2].ball"),  # falls after it flew off
         ([hit(5, 6), hit("cue", 5)], [], "events[0]"),  # two object balls before any cue-ball hit
-        ([hit("cue", 5), pock("cue", CORNER_RN), hit("cue", 6)], [], "events[2].a"),  # the cue ball after it fell
+        (
+            [hit("cue", 5), pock("cue", CORNER_RN), hit("cue", 6)],
+            [],
+            "events[2].a",
+        ),  # the cue ball after it fell
         ([hit("cue", 5), off("cue"), cush("cue")], [], "events[2].ball"),  # … after it flew off
         ([hit("cue", 3)], [], "events[0].b"),  # 3 was pocketed for points: not on the table
         ([pock(6)], ["е"], "events[0].ball"),  # е does not set a ball moving
@@ -677,7 +771,9 @@ def test_P1d_playing_another_ball_is_not_also_a_miss():
     v = Match().stroke(None, out(hit(7, 3), pock(3), fouls=["д"]), call_status="none")
     assert v.fouls == ("д",) and v.penalty.clauses == ("P1д",) and "P4" not in v.clauses
     assert "промах" not in v.message("ru") and v.points == {"A": -5, "B": 5}
-    v = Match().stroke(None, out(cush("cue"), fouls=["г"]), call_status="none")  # г does not excuse a miss
+    v = Match().stroke(
+        None, out(cush("cue"), fouls=["г"]), call_status="none"
+    )  # г does not excuse a miss
     assert v.fouls == ("а", "г")
 
 
@@ -685,7 +781,10 @@ def test_the_cue_ball_in_an_event_after_it_left_the_table_is_named_the_cue_ball(
     m = Match(Settings(), ["A", "B"])
     with pytest.raises(RulesInputError) as e:
         m.stroke(None, out(off("cue"), hit("cue", 3)))
-    assert e.value.field == "events[1].a" and e.value.text("en") == "events[1].a: the cue ball already left the table"
+    assert (
+        e.value.field == "events[1].a"
+        and e.value.text("en") == "events[1].a: the cue ball already left the table"
+    )
     assert e.value.what("ru") == "битка уже нет на столе"
     with pytest.raises(RulesInputError) as e:
         m.stroke(None, out(hit("cue", 3), pock(3), pock(3, MID_R)))

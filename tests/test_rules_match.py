@@ -15,8 +15,16 @@ def straight(b):
 
 
 def potted(b):
-    return {"events": [{"type": "hit", "a": "cue", "b": b},
-                       {"type": "pocket", "ball": b, "pocket": {"kind": "middle", "side": "left", "end": None}}]}
+    return {
+        "events": [
+            {"type": "hit", "a": "cue", "b": b},
+            {
+                "type": "pocket",
+                "ball": b,
+                "pocket": {"kind": "middle", "side": "left", "end": None},
+            },
+        ]
+    }
 
 
 def test_stroke_undo_redo():
@@ -48,10 +56,12 @@ def test_bad_input_raises_and_changes_nothing():
     m = Match()
     m.stroke(straight(3), potted(3))
     before, hist = m.state, list(m.history)
-    for call, outcome, field in ((straight(3), potted(5), "call.ball"),  # 3 is no longer on the table
-                                 (straight(5), {"events": [{"type": "hit", "a": "cue", "b": 99}]}, "events[0].b"),
-                                 ({"ball": 5}, potted(5), "call.pocket"),
-                                 ("пятёрку", potted(5), "call")):
+    for call, outcome, field in (
+        (straight(3), potted(5), "call.ball"),  # 3 is no longer on the table
+        (straight(5), {"events": [{"type": "hit", "a": "cue", "b": 99}]}, "events[0].b"),
+        ({"ball": 5}, potted(5), "call.pocket"),
+        ("пятёрку", potted(5), "call"),
+    ):
         with pytest.raises(RulesInputError) as e:
             m.stroke(call, outcome)
         assert e.value.field == field
@@ -61,7 +71,11 @@ def test_bad_input_raises_and_changes_nothing():
 
 
 def test_game_over_further_strokes_raise():
-    m = Match(Settings(), ["A", "B"], {"scores": {"A": 65, "B": 130 - 65 - 6 - 9}, "on_table": [6, 9], "to_play": "A"})
+    m = Match(
+        Settings(),
+        ["A", "B"],
+        {"scores": {"A": 65, "B": 130 - 65 - 6 - 9}, "on_table": [6, 9], "to_play": "A"},
+    )
     m.stroke(straight(6), potted(6))
     assert m.state.is_over
     with pytest.raises(RulesInputError) as e:
@@ -75,14 +89,21 @@ def test_settings_as_json_and_records_to_json():
     m = Match({"mode": "ball_and_pocket"}, ["A", "B"])
     m.stroke({"ball": 3, "pocket": {"kind": "middle"}, "route": None}, potted(3))
     rec = m.history[0].to_json()
-    assert rec["call"]["ball"] == 3 and rec["call_status"] == "accepted" and rec["verdict"]["fulfilled"]
+    assert (
+        rec["call"]["ball"] == 3
+        and rec["call_status"] == "accepted"
+        and rec["verdict"]["fulfilled"]
+    )
     with pytest.raises(RulesInputError):
         Match({"mode": "x"})
 
 
 def test_call_and_call_status_errors_in_russian_too():
     m = Match()
-    for call, status, field in (({"ball": 5}, "accepted", "call.pocket"), (None, "maybe", "call_status")):
+    for call, status, field in (
+        ({"ball": 5}, "accepted", "call.pocket"),
+        (None, "maybe", "call_status"),
+    ):
         with pytest.raises(RulesInputError) as e:
             m.stroke(call, {"events": [{"type": "hit", "a": "cue", "b": 5}]}, call_status=status)
         assert e.value.field == field
@@ -91,6 +112,7 @@ def test_call_and_call_status_errors_in_russian_too():
 
 
 # -- a match is a series of games (партии) --------------------------------------------------------
+
 
 def short_game_settings():
     return Settings(target=5)  # one pot of the 5 ends a game
@@ -102,7 +124,9 @@ def test_a_match_to_two_wins_plays_games_with_the_break_alternating_E4():
     m.stroke(straight(5), potted(5))  # A wins game 1
     assert m.game_over and not m.decided and m.wins() == {"A": 1, "B": 0}
     assert m.state.scores == (5, 0)  # the state after the last stroke is the ended game
-    m.stroke(straight(5), potted(5))  # game 2: B breaks (E4: the other starts the next game) and wins it
+    m.stroke(
+        straight(5), potted(5)
+    )  # game 2: B breaks (E4: the other starts the next game) and wins it
     assert m.history[-1].verdict.striker == "B"
     assert m.wins() == {"A": 1, "B": 1} and not m.decided
     m.stroke(straight(5), potted(5))  # game 3: A breaks again
@@ -112,13 +136,18 @@ def test_a_match_to_two_wins_plays_games_with_the_break_alternating_E4():
         m.stroke(straight(3), potted(3))
     games = m.games()
     assert [(g.number, g.first, g.last, g.breaker, g.result.winner) for g in games] == [
-        (1, 1, 1, "A", "A"), (2, 2, 2, "B", "B"), (3, 3, 3, "A", "A")]
+        (1, 1, 1, "A", "A"),
+        (2, 2, 2, "B", "B"),
+        (3, 3, 3, "A", "A"),
+    ]
 
 
 def test_a_new_game_starts_from_a_full_rack_and_from_the_house():
     m = Match(short_game_settings(), ["A", "B"], to_wins=2)
     m.stroke(straight(5), potted(5))
-    m.stroke(straight(3), potted(3))  # game 2's first stroke: B pots 3 (3 points, the game goes on)
+    m.stroke(
+        straight(3), potted(3)
+    )  # game 2's first stroke: B pots 3 (3 points, the game goes on)
     st = m.state
     assert st.scores == (0, 3) and 5 in st.on_table and 3 not in st.on_table
     assert [g.number for g in m.games()] == [1, 2] and m.games()[1].result is None

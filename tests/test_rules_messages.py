@@ -31,7 +31,9 @@ def test_an_input_error_with_its_own_russian_text_keeps_it():
 
 
 def test_a_repr_field_is_filled_the_same_in_both_languages():
-    e = RulesInputError("settings.target", N_("{value!r} is not a whole number >= {low}"), value="x", low=1)
+    e = RulesInputError(
+        "settings.target", N_("{value!r} is not a whole number >= {low}"), value="x", low=1
+    )
     assert e.message == "'x' is not a whole number >= 1"
     assert e.ru == "'x' — нужно целое число ≥ 1"
 
@@ -46,7 +48,9 @@ def test_every_rules_message_has_a_russian_text_naming_the_same_fields():
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
     import i18n
 
-    found = [m for m, places in i18n.extract().items() if any(f.startswith("rules/") for f, _ in places)]
+    found = [
+        m for m, places in i18n.extract().items() if any(f.startswith("rules/") for f, _ in places)
+    ]
     assert len(found) > 100
     missing = [m for m in found if trl("ru", m) == m]
     wrong = {m: trl("ru", m) for m in found if _names(trl("ru", m)) != _names(m)}

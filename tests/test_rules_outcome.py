@@ -7,11 +7,17 @@ import pytest
 from pyramid_referee.rules import Event, Outcome, RulesInputError
 
 FULL = {
-    "events": [{"type": "hit", "a": "cue", "b": 6}, {"type": "cushion", "ball": 3},
-               {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left", "end": None}},
-               {"type": "off_table", "ball": "cue"}],
-    "fouls": ["г"], "from_hand": False, "first_hit_in_house": False,
-    "positions_unchanged": False, "warned": False,
+    "events": [
+        {"type": "hit", "a": "cue", "b": 6},
+        {"type": "cushion", "ball": 3},
+        {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left", "end": None}},
+        {"type": "off_table", "ball": "cue"},
+    ],
+    "fouls": ["г"],
+    "from_hand": False,
+    "first_hit_in_house": False,
+    "positions_unchanged": False,
+    "warned": False,
 }
 
 
@@ -22,33 +28,50 @@ def test_design_example_round_trips():
 
 
 def test_short_form_with_route_ok():
-    o = Outcome.from_json({"events": [{"type": "pocket", "ball": 3, "pocket": {"kind": "middle"}}],
-                           "route_ok": True, "fouls": ["а"]})
+    o = Outcome.from_json(
+        {
+            "events": [{"type": "pocket", "ball": 3, "pocket": {"kind": "middle"}}],
+            "route_ok": True,
+            "fouls": ["а"],
+        }
+    )
     assert o.is_short and o.route_ok and o.fouls == frozenset({"а"})
     assert Outcome.from_json(o.to_json()) == o
 
 
-@pytest.mark.parametrize("data, field", [
-    ({"events": [{"type": "hit", "a": "cue", "b": 16}]}, "events[0].b"),
-    ({"events": [{"type": "hit", "a": "cue"}]}, "events[0].b"),
-    ({"events": [{"type": "hit", "a": 3, "b": 3}]}, "events[0].b"),
-    ({"events": [{"type": "hit", "a": "cue", "b": 6}, {"type": "bounce", "ball": 3}]}, "events[1].type"),
-    ({"events": [{"type": "pocket", "ball": 3}]}, "events[0].pocket"),
-    ({"events": [{"type": "pocket", "ball": 3, "pocket": {"kind": "top"}}]}, "events[0].pocket.kind"),
-    ({"events": [{"type": "cushion", "ball": True}]}, "events[0].ball"),
-    ({"events": [{"type": "cushion", "ball": 3, "b": 4}]}, "events[0].b"),
-    ({"events": "hit"}, "events"),
-    ({"fouls": ["x"]}, "fouls[0]"),
-    ({"fouls": ["а"]}, "fouls[0]"),  # derived in the full form (P1)
-    ({"fouls": ["б"], "route_ok": True}, "fouls[0]"),
-    ({"warned": "yes"}, "warned"),
-    ({"from_hand": 1}, "from_hand"),
-    ({"route_ok": "ok"}, "route_ok"),
-    ({"colour": "red"}, "colour"),
-    ({"route_ok": True, "events": [{"type": "hit", "a": "cue", "b": 3}]}, "events[0].type"),
-    ({"positions_unchanged": True, "events": [{"type": "hit", "a": "cue", "b": 3}]}, "positions_unchanged"),
-    ({"events": [{"type": "removed", "ball": 3}]}, "events[0].type"),  # E6
-])
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"events": [{"type": "hit", "a": "cue", "b": 16}]}, "events[0].b"),
+        ({"events": [{"type": "hit", "a": "cue"}]}, "events[0].b"),
+        ({"events": [{"type": "hit", "a": 3, "b": 3}]}, "events[0].b"),
+        (
+            {"events": [{"type": "hit", "a": "cue", "b": 6}, {"type": "bounce", "ball": 3}]},
+            "events[1].type",
+        ),
+        ({"events": [{"type": "pocket", "ball": 3}]}, "events[0].pocket"),
+        (
+            {"events": [{"type": "pocket", "ball": 3, "pocket": {"kind": "top"}}]},
+            "events[0].pocket.kind",
+        ),
+        ({"events": [{"type": "cushion", "ball": True}]}, "events[0].ball"),
+        ({"events": [{"type": "cushion", "ball": 3, "b": 4}]}, "events[0].b"),
+        ({"events": "hit"}, "events"),
+        ({"fouls": ["x"]}, "fouls[0]"),
+        ({"fouls": ["а"]}, "fouls[0]"),  # derived in the full form (P1)
+        ({"fouls": ["б"], "route_ok": True}, "fouls[0]"),
+        ({"warned": "yes"}, "warned"),
+        ({"from_hand": 1}, "from_hand"),
+        ({"route_ok": "ok"}, "route_ok"),
+        ({"colour": "red"}, "colour"),
+        ({"route_ok": True, "events": [{"type": "hit", "a": "cue", "b": 3}]}, "events[0].type"),
+        (
+            {"positions_unchanged": True, "events": [{"type": "hit", "a": "cue", "b": 3}]},
+            "positions_unchanged",
+        ),
+        ({"events": [{"type": "removed", "ball": 3}]}, "events[0].type"),  # E6
+    ],
+)
 def test_errors_name_the_field(data, field):
     with pytest.raises(RulesInputError) as e:
         Outcome.from_json(data)
@@ -85,7 +108,9 @@ def test_pocket_and_event_type_errors_in_russian_too():
     # User-facing text is Russian by default: the pocket's own (English) check is wrapped.
     with pytest.raises(RulesInputError) as e:
         Outcome.from_json({"events": [{"type": "pocket", "ball": 3, "pocket": {"kind": "side"}}]})
-    assert e.value.field == "events[0].pocket.kind" and e.value.text("ru").startswith("событие 1, вид лузы: луза указана неверно: нужно «corner»")
+    assert e.value.field == "events[0].pocket.kind" and e.value.text("ru").startswith(
+        "событие 1, вид лузы: луза указана неверно: нужно «corner»"
+    )
     with pytest.raises(RulesInputError) as e:
         Event("bounce", 3)
     assert "допустимо" in e.value.text("ru")

@@ -17,13 +17,47 @@ BAD = sorted((CORPUS / "bad").glob("*.jsonl"))
 
 
 def expect_of(path: Path) -> dict:
-    return json.loads(path.with_name(path.name[: -len(".jsonl")] + ".expect.json").read_text(encoding="utf-8"))
+    return json.loads(
+        path.with_name(path.name[: -len(".jsonl")] + ".expect.json").read_text(encoding="utf-8")
+    )
 
 
 def test_corpus_covers_every_clause_and_policy_id():
     ids = " ".join(p.stem for p in SCRIPTS)
-    for clause in ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "E1", "E2", "E3", "E4", "E5",
-                   "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q9", "Q10"]:
+    for clause in [
+        "C1",
+        "C2",
+        "C3",
+        "C4",
+        "C5",
+        "C6",
+        "C7",
+        "C8",
+        "C9",
+        "C10",
+        "E1",
+        "E2",
+        "E3",
+        "E4",
+        "E5",
+        "P1",
+        "P2",
+        "P3",
+        "P4",
+        "P5",
+        "P6",
+        "P7",
+        "P8",
+        "Q1",
+        "Q2",
+        "Q3",
+        "Q4",
+        "Q5",
+        "Q6",
+        "Q7",
+        "Q9",
+        "Q10",
+    ]:
         assert f"{clause}_" in ids, clause
     assert any("E6" in p.stem for p in BAD)
 
@@ -47,15 +81,19 @@ def test_bad_script_names_line_and_field(path):
 
 
 def test_refused_call_keeps_the_refusal_and_its_clause():
-    lines = ['{"call": "тройку чисто в середину двенадцатый", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}}']
+    lines = [
+        '{"call": "тройку чисто в середину двенадцатый", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}}'
+    ]
     row = replay_lines(lines).rows[0]
     assert row.call_status == "refused" and row.refusal["code"] == "several_calls_unclear"
     assert row.refusal["clause"] == "Q8" and row.to_json()["call_text"].startswith("тройку")
 
 
 def test_a_refusal_in_ball_and_pocket_keeps_the_clause_of_that_mode():  # C7, not C2
-    lines = ['{"settings": {"mode": "ball_and_pocket"}, "players": ["A", "B"]}',
-             '{"call": "тройку чисто", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}}']
+    lines = [
+        '{"settings": {"mode": "ball_and_pocket"}, "players": ["A", "B"]}',
+        '{"call": "тройку чисто", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}}',
+    ]
     row = replay_lines(lines).rows[0]
     assert row.refusal["code"] == "no_pocket" and row.refusal["clause"] == "C7"
     assert "«тройку в левый угол»" in row.refusal["hint"]
@@ -79,15 +117,25 @@ def test_call_as_json_object_and_a_parse_double():
     def fake_parse(text, *, mode, balls_left, pocket_precision):
         seen.append((text, mode, tuple(balls_left), pocket_precision))
         from pyramid_referee.grammar.call import Call, Pocket
+
         return Call(4, Pocket("middle"), None)
 
-    lines = ['{"settings": {"mode": "ball_and_pocket"}}',
-             '{"call": {"ball": 3, "pocket": {"kind": "middle"}, "route": null}, "outcome": {"events": '
-             '[{"type": "hit", "a": "cue", "b": 3}, {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left"}}]}}',
-             '{"call": "что угодно", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 4}]}}']
+    lines = [
+        '{"settings": {"mode": "ball_and_pocket"}}',
+        '{"call": {"ball": 3, "pocket": {"kind": "middle"}, "route": null}, "outcome": {"events": '
+        '[{"type": "hit", "a": "cue", "b": 3}, {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left"}}]}}',
+        '{"call": "что угодно", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 4}]}}',
+    ]
     res = run(read_script(lines), fake_parse)
     assert res.rows[0].verdict.fulfilled and res.rows[1].call.ball == 4
-    assert seen == [("что угодно", "ball_and_pocket", tuple(b for b in range(1, 16) if b != 3), "side_for_corners")]
+    assert seen == [
+        (
+            "что угодно",
+            "ball_and_pocket",
+            tuple(b for b in range(1, 16) if b != 3),
+            "side_for_corners",
+        )
+    ]
 
 
 def test_header_only_on_the_first_line():
@@ -104,17 +152,27 @@ def test_blank_lines_are_skipped_and_line_numbers_kept():
 
 def _row(call_text, events, header=None):
     lines = ([header] if header else []) + [
-        '{"call": ' + json.dumps(call_text, ensure_ascii=False) + ', "outcome": {"events": ' + json.dumps(events) + "}}"]
+        '{"call": '
+        + json.dumps(call_text, ensure_ascii=False)
+        + ', "outcome": {"events": '
+        + json.dumps(events)
+        + "}}"
+    ]
     return replay_lines(lines).rows[0]
 
 
-HIT3_POT3 = [{"type": "hit", "a": "cue", "b": 3}, {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left"}}]
+HIT3_POT3 = [
+    {"type": "hit", "a": "cue", "b": 3},
+    {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left"}},
+]
 
 
 def test_C9_the_last_of_several_calls_counts():
     row = _row("тройку чисто в середину, нет, пятёрку чисто в правый угол", HIT3_POT3)
     assert row.call_status == "accepted" and row.call.ball == 5
-    assert not row.verdict.fulfilled and row.verdict.respotted == (3,)  # 3 was not the call that counted
+    assert not row.verdict.fulfilled and row.verdict.respotted == (
+        3,
+    )  # 3 was not the call that counted
 
 
 def test_Q8_unfinished_second_call_is_refused_and_counts_nothing():
@@ -133,8 +191,10 @@ def test_Q9_default_clean_mode_refuses_a_call_without_its_way():
 def test_Q2_pocket_precision_setting_reaches_the_call_parser():
     # Q2 is a match setting: with "any", «в угол» without a side is a definite call.
     call = '"тройку чисто в угол"'
-    stroke = ('{"call": ' + call + ', "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, '
-              '{"type": "pocket", "ball": 3, "pocket": {"kind": "corner", "side": "left", "end": "far"}}]}}')
+    stroke = (
+        '{"call": ' + call + ', "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, '
+        '{"type": "pocket", "ball": 3, "pocket": {"kind": "corner", "side": "left", "end": "far"}}]}}'
+    )
     strict = run(read_script([stroke]))
     assert strict.rows[0].call_status == "refused"
     loose = run(read_script(['{"settings": {"pocket_precision": "any"}}', stroke]))
@@ -143,10 +203,19 @@ def test_Q2_pocket_precision_setting_reaches_the_call_parser():
 
 # -- a script of a match of several games (партии): the header's "to_wins" ---------------------------
 
-FIVE = {"call": "пятерку чисто в правый угол",
-        "outcome": {"events": [{"type": "hit", "a": "cue", "b": 5},
-                               {"type": "pocket", "ball": 5,
-                                "pocket": {"kind": "corner", "side": "right", "end": "far"}}]}}
+FIVE = {
+    "call": "пятерку чисто в правый угол",
+    "outcome": {
+        "events": [
+            {"type": "hit", "a": "cue", "b": 5},
+            {
+                "type": "pocket",
+                "ball": 5,
+                "pocket": {"kind": "corner", "side": "right", "end": "far"},
+            },
+        ]
+    },
+}
 
 
 def _script(header, n):

@@ -9,8 +9,15 @@ from pyramid_referee.rules import RulesInputError, Settings
 
 def test_defaults_follow_rules_md():
     s = Settings()
-    assert s.to_json() == {"mode": "clean", "negative_scores": True, "ball_values": "classic", "target": 71,
-                           "penalty": 5, "pocket_precision": "side_for_corners", "result_required": False}
+    assert s.to_json() == {
+        "mode": "clean",
+        "negative_scores": True,
+        "ball_values": "classic",
+        "target": 71,
+        "penalty": 5,
+        "pocket_precision": "side_for_corners",
+        "result_required": False,
+    }
 
 
 def test_round_trip_and_partial_json():
@@ -20,17 +27,20 @@ def test_round_trip_and_partial_json():
     assert Settings.from_json(None) == Settings()
 
 
-@pytest.mark.parametrize("data, field", [
-    ({"mode": "chaos"}, "settings.mode"),
-    ({"negative_scores": "no"}, "settings.negative_scores"),
-    ({"ball_values": "gold"}, "settings.ball_values"),
-    ({"target": 0}, "settings.target"),
-    ({"target": True}, "settings.target"),
-    ({"penalty": -1}, "settings.penalty"),
-    ({"pocket_precision": "exact"}, "settings.pocket_precision"),
-    ({"result_required": 1}, "settings.result_required"),
-    ({"colour": "green"}, "settings.colour"),
-])
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"mode": "chaos"}, "settings.mode"),
+        ({"negative_scores": "no"}, "settings.negative_scores"),
+        ({"ball_values": "gold"}, "settings.ball_values"),
+        ({"target": 0}, "settings.target"),
+        ({"target": True}, "settings.target"),
+        ({"penalty": -1}, "settings.penalty"),
+        ({"pocket_precision": "exact"}, "settings.pocket_precision"),
+        ({"result_required": 1}, "settings.result_required"),
+        ({"colour": "green"}, "settings.colour"),
+    ],
+)
 def test_bad_settings_name_the_field(data, field):
     with pytest.raises(RulesInputError) as e:
         Settings.from_json(data)
@@ -45,6 +55,10 @@ def test_settings_are_frozen():
 def test_the_mode_as_people_type_it_is_the_settings_mode():
     from pyramid_referee.rules.settings import MODES, mode_setting
 
-    assert mode_setting("ball-and-pocket") == "ball_and_pocket" and mode_setting("clean") == "clean"
-    assert {mode_setting(m) for m in ("clean", "ball-and-pocket", "ball_and_pocket")} == set(MODES)  # C1
+    assert (
+        mode_setting("ball-and-pocket") == "ball_and_pocket" and mode_setting("clean") == "clean"
+    )
+    assert {mode_setting(m) for m in ("clean", "ball-and-pocket", "ball_and_pocket")} == set(
+        MODES
+    )  # C1
     assert mode_setting("loose") == "loose"  # not guessed: the settings refuse it themselves

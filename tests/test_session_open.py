@@ -17,11 +17,13 @@ STROKE = ("тройку чисто в правый угол", "биток 3, 3 �
 
 def test_a_new_match_is_created_with_its_database_and_the_session_owns_the_store(tmp_path):
     db = tmp_path / "m.sqlite"
-    s = Session.open_or_create(db, new=NewMatch(["Аня", "Боря"], {"mode": "ball_and_pocket"}, None, 3))
+    s = Session.open_or_create(
+        db, new=NewMatch(["Аня", "Боря"], {"mode": "ball_and_pocket"}, None, 3)
+    )
     with s.store:
         assert db.exists() and s.players == ["Аня", "Боря"] and s.to_wins == 3
         assert s.settings.mode == "ball_and_pocket" and s.seq == 0
-    with pytest.raises(Exception):  # closed with the session's store
+    with pytest.raises(sqlite3.ProgrammingError):  # closed with the session's store
         s.store.con.execute("SELECT 1")
 
 
@@ -71,7 +73,9 @@ def test_a_record_that_disagrees_with_its_replay_names_no_stroke_to_resume(tmp_p
     s = Session.open_or_create(db, new=NewMatch(["Аня", "Боря"], {}))
     with s.store:
         s.enter(*STROKE)
-        forged = json.dumps({**s.store.strokes(s.id)[0].record.verdict, "points": {"Аня": 50, "Боря": 0}})
+        forged = json.dumps(
+            {**s.store.strokes(s.id)[0].record.verdict, "points": {"Аня": 50, "Боря": 0}}
+        )
     con = sqlite3.connect(db)
     con.execute("UPDATE strokes SET verdict = ? WHERE match_id = ? AND seq = 1", (forged, s.id))
     con.commit()

@@ -10,18 +10,30 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from hypothesis import settings as h_settings
-from hypothesis import strategies as st
+from hypothesis import settings as h_settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from pyramid_referee.match.store import (SCHEMA_VERSION, StandingRecord, Store, StoreError, StrokeRecord,
-                                        default_db_path)
+from pyramid_referee.match.store import (
+    SCHEMA_VERSION,
+    StandingRecord,
+    Store,
+    StoreError,
+    StrokeRecord,
+    default_db_path,
+)
 
 
 def rec(n: int, **kw) -> StrokeRecord:
     base = dict(
-        call_text=f"call {n}", call=None, refusal=None, call_status="none", outcome_text="ничего",
-        outcome={"events": [], "n": n}, verdict={"fulfilled": False, "n": n}, state={"strokes": n}, lang="ru",
+        call_text=f"call {n}",
+        call=None,
+        refusal=None,
+        call_status="none",
+        outcome_text="ничего",
+        outcome={"events": [], "n": n},
+        verdict={"fulfilled": False, "n": n},
+        state={"strokes": n},
+        lang="ru",
     )
     base.update(kw)
     return StrokeRecord(**base)
@@ -55,7 +67,13 @@ def test_round_trip_across_reopen(db):
             assert s.add_stroke(mid, rec(n, call={"ball": n})) == n
     with Store(db) as s:
         m = s.get_match(mid)
-        assert (m.players, m.settings, m.status, m.strokes, m.undone) == (["Аня", "Борис"], {"mode": "clean"}, "open", 3, 0)
+        assert (m.players, m.settings, m.status, m.strokes, m.undone) == (
+            ["Аня", "Борис"],
+            {"mode": "clean"},
+            "open",
+            3,
+            0,
+        )
         assert m.start == {"scores": {"Аня": 0, "Борис": 0}}
         rows = s.strokes(mid)
         assert [r.seq for r in rows] == [1, 2, 3]
@@ -84,7 +102,17 @@ def test_undo_redo_survive_reopen_and_new_stroke_discards_redo(db):
         discarded = s.strokes(mid, statuses=("discarded",))
         assert [(r.seq, r.record.verdict["n"]) for r in discarded] == [(4, 4)]
         assert [a for a, _, _ in s.actions(mid)] == [
-            "new", "stroke", "stroke", "stroke", "stroke", "undo", "undo", "redo", "discard", "stroke"]
+            "new",
+            "stroke",
+            "stroke",
+            "stroke",
+            "stroke",
+            "undo",
+            "undo",
+            "redo",
+            "discard",
+            "stroke",
+        ]
 
 
 def test_undo_on_empty_match_is_none(db):
@@ -183,7 +211,9 @@ def test_locked_database(db):
     s.close()
 
 
-@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root writes into a read-only directory")
+@pytest.mark.skipif(
+    __import__("os").geteuid() == 0, reason="root writes into a read-only directory"
+)
 def test_read_only_directory_is_named_as_the_reason(tmp_path):
     ro = tmp_path / "ro"
     ro.mkdir()
@@ -202,7 +232,9 @@ def test_unwritable_place_is_named_as_the_reason(tmp_path, monkeypatch):
     import os
 
     real_access = os.access
-    monkeypatch.setattr(os, "access", lambda p, mode: False if str(p) == str(tmp_path) else real_access(p, mode))
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: False if str(p) == str(tmp_path) else real_access(p, mode)
+    )
 
     def refuse(*a, **k):
         raise sqlite3.OperationalError("unable to open database file")
@@ -210,7 +242,9 @@ def test_unwritable_place_is_named_as_the_reason(tmp_path, monkeypatch):
     monkeypatch.setattr(sqlite3, "connect", refuse)
     with pytest.raises(StoreError) as exc:
         Store(tmp_path / "m.sqlite")
-    assert f"нет прав на запись в каталог {tmp_path}" in str(exc.value) and "--db" in str(exc.value)
+    assert f"нет прав на запись в каталог {tmp_path}" in str(exc.value) and "--db" in str(
+        exc.value
+    )
 
 
 def test_a_directory_names_where_the_path_came_from(tmp_path, monkeypatch):
@@ -272,8 +306,11 @@ class StoreMachine(RuleBasedStateMachine):
         rec = self.session.enter(call, outcome).record
         from pyramid_referee.grammar.call import Call
 
-        self.model.stroke(None if rec.call is None else Call.from_json(rec.call),
-                          Outcome.from_json(parse_outcome(outcome)), call_status=rec.call_status)
+        self.model.stroke(
+            None if rec.call is None else Call.from_json(rec.call),
+            Outcome.from_json(parse_outcome(outcome)),
+            call_status=rec.call_status,
+        )
         assert rec.state == self.model.state.to_json()
         self.redo_stack = 0
 
@@ -317,6 +354,7 @@ TestStoreMachine.settings = h_settings(max_examples=10, stateful_step_count=25, 
 
 
 # -- a mistake changes nothing: files that are not a match database, a missing one ---------------------
+
 
 def test_an_empty_file_is_refused_and_left_empty(tmp_path):
     empty = tmp_path / "empty.sqlite"
@@ -371,7 +409,9 @@ def test_opening_without_create_never_makes_a_file(tmp_path):
 
 def test_a_new_database_leaves_no_temporary_file(db):
     Store(db).close()
-    assert sorted(p.name for p in db.parent.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [db.name]
+    assert sorted(
+        p.name for p in db.parent.iterdir() if not p.name.endswith(("-wal", "-shm"))
+    ) == [db.name]
     with Store(db, create=False) as s:
         assert s.list_matches() == []
 
@@ -410,11 +450,15 @@ CREATE INDEX actions_match ON actions(match_id, id);
 def _v1_database(path):
     con = sqlite3.connect(path)
     con.executescript(V1_SCHEMA)
-    con.execute("INSERT INTO matches(created, players, settings, status, updated) "
-                "VALUES ('2026-01-01T00:00:00.000Z', '[\"Аня\",\"Боря\"]', '{}', 'open', '2026-01-01T00:00:00.000Z')")
-    con.execute("INSERT INTO strokes(match_id, seq, call_text, call_status, outcome_text, outcome, verdict, state,"
-                " lang, time) VALUES (1, 1, NULL, 'none', 'биток 4', '{\"events\":[]}', '{}', '{}', 'ru',"
-                " '2026-01-01T00:00:01.000Z')")
+    con.execute(
+        "INSERT INTO matches(created, players, settings, status, updated) "
+        "VALUES ('2026-01-01T00:00:00.000Z', '[\"Аня\",\"Боря\"]', '{}', 'open', '2026-01-01T00:00:00.000Z')"
+    )
+    con.execute(
+        "INSERT INTO strokes(match_id, seq, call_text, call_status, outcome_text, outcome, verdict, state,"
+        " lang, time) VALUES (1, 1, NULL, 'none', 'биток 4', '{\"events\":[]}', '{}', '{}', 'ru',"
+        " '2026-01-01T00:00:01.000Z')"
+    )
     con.execute("PRAGMA user_version=1")
     con.commit()
     con.close()
@@ -436,8 +480,10 @@ def _v2_database(path):
     """A version 2 database (before the standing call was stored): v1 migrated to v2 by hand."""
     _v1_database(path)
     con = sqlite3.connect(path)
-    con.executescript("ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"
-                      "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1;")
+    con.executescript(
+        "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"
+        "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1;"
+    )
     con.execute("PRAGMA user_version=2")
     con.commit()
     con.close()
@@ -449,8 +495,16 @@ def test_a_version_2_database_is_migrated_keeps_its_strokes_and_then_stores_a_st
         assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [r.seq for r in s.strokes(1)] == [1]
         assert s.standing(1) == (0, None)  # no call stood before the migration
-        s.set_standing(1, StandingRecord("тройку в угол", "refused", refusal={"message": "нет лузы"},
-                                         source="listen", strike=12.5))
+        s.set_standing(
+            1,
+            StandingRecord(
+                "тройку в угол",
+                "refused",
+                refusal={"message": "нет лузы"},
+                source="listen",
+                strike=12.5,
+            ),
+        )
     with Store(db) as s:
         version, standing = s.standing(1)
         assert version == 1 and standing.source == "listen" and standing.strike == 12.5
@@ -474,6 +528,7 @@ def test_a_stroke_clears_the_standing_call_and_every_change_raises_its_version(d
 
 # -- a stroke stored but never shown ---------------------------------------------------------------
 
+
 def test_a_stroke_is_unshown_until_marked(db):
     with Store(db) as s:
         mid = s.new_match(["A", "B"], {}, None)
@@ -487,6 +542,7 @@ def test_a_stroke_is_unshown_until_marked(db):
 
 # -- match delete ---------------------------------------------------------------------------------
 
+
 def test_delete_match_removes_it_whole_and_leaves_the_others(db):
     with Store(db) as s:
         a = s.new_match(["A", "B"], {}, None)
@@ -495,8 +551,14 @@ def test_delete_match_removes_it_whole_and_leaves_the_others(db):
         s.add_stroke(b, rec(1))
         s.delete_match(a)
         assert [m.id for m in s.list_matches()] == [b]
-        assert s.con.execute("SELECT count(*) FROM strokes WHERE match_id = ?", (a,)).fetchone()[0] == 0
-        assert s.con.execute("SELECT count(*) FROM actions WHERE match_id = ?", (a,)).fetchone()[0] == 0
+        assert (
+            s.con.execute("SELECT count(*) FROM strokes WHERE match_id = ?", (a,)).fetchone()[0]
+            == 0
+        )
+        assert (
+            s.con.execute("SELECT count(*) FROM actions WHERE match_id = ?", (a,)).fetchone()[0]
+            == 0
+        )
         with pytest.raises(StoreError, match="нет"):
             s.delete_match(a)
 
@@ -513,12 +575,16 @@ def _v3_database(path):
     con.close()
 
 
-def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_club_link_and_position(db):
+def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_club_link_and_position(
+    db,
+):
     _v3_database(db)
     with Store(db) as s:
         assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [r.seq for r in s.strokes(1)] == [1]
-        assert s.con.execute("SELECT count(*) FROM club_link").fetchone()[0] == 0  # registered nowhere yet
+        assert (
+            s.con.execute("SELECT count(*) FROM club_link").fetchone()[0] == 0
+        )  # registered nowhere yet
         s.con.execute("INSERT INTO club_link VALUES ('host=club', 3, 'Стол 3', 'k')")
         s.con.execute("INSERT INTO club_sent VALUES ('host=club', 1, 2)")
         assert s.add_stroke(1, rec(2)) == 2
@@ -534,8 +600,10 @@ def _v4_database(path):
     _v3_database(path)
     con = sqlite3.connect(path)
     con.executescript(_MIGRATIONS[3])
-    con.execute("INSERT INTO standing(match_id, present, text, status, source, strike, time, version)"
-                " VALUES (1, 1, 'тройку', 'refused', 'listen', 4.5, '2026-01-01T00:00:02.000Z', 3)")
+    con.execute(
+        "INSERT INTO standing(match_id, present, text, status, source, strike, time, version)"
+        " VALUES (1, 1, 'тройку', 'refused', 'listen', 4.5, '2026-01-01T00:00:02.000Z', 3)"
+    )
     con.execute("PRAGMA user_version=4")
     con.commit()
     con.close()
@@ -546,16 +614,24 @@ def test_Q13_Q14_a_version_4_database_is_migrated_and_keeps_the_strike_notes_fro
     with Store(db) as s:
         assert s.con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         [old] = s.strokes(1)
-        assert old.record.strike is None and old.to_json()["strike"] is None  # no voice referee then
+        assert (
+            old.record.strike is None and old.to_json()["strike"] is None
+        )  # no voice referee then
         version, standing = s.standing(1)
         assert version == 3 and standing.strike == 4.5 and standing.taken_back == ()
         s.take_back_strike(1, 4.5, StandingRecord("тройку", "refused", source="listen"))
         assert s.standing(1)[1].taken_back == (4.5,)
-        note = {"heard": False, "outcome": None, "note": "удар не услышан — заказ взят по вводу исхода",
-                "taken_back": [4.5]}
+        note = {
+            "heard": False,
+            "outcome": None,
+            "note": "удар не услышан — заказ взят по вводу исхода",
+            "taken_back": [4.5],
+        }
         assert s.add_stroke(1, rec(2, strike=note)) == 2
         assert s.standing(1)[1] is None
     with Store(db) as s:
-        assert s.strokes(1)[1].record.strike == note and s.strokes(1)[1].to_json()["strike"] == note
+        assert (
+            s.strokes(1)[1].record.strike == note and s.strokes(1)[1].to_json()["strike"] == note
+        )
         s.set_standing(1, StandingRecord("x", "none", source="listen", strike=9.0))
         assert s.standing(1)[1].taken_back == ()  # the stroke took them with the call

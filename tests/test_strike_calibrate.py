@@ -22,11 +22,11 @@ def scene(bank, names_at, seconds, seed=0):
     import table_mix
 
     x = table_mix.pink(np.random.default_rng(seed), int(seconds * RATE)) * 0.002
-    x[: RATE // 2] *= np.linspace(0.0, 1.0, RATE // 2)   # no step where playback starts
+    x[: RATE // 2] *= np.linspace(0.0, 1.0, RATE // 2)  # no step where playback starts
     for name, at, peak in names_at:
         s, onset = table_mix.strike_sample(name, bank=bank, peak=peak)
         k = int(round((at - onset) * RATE))
-        x[k: k + len(s)] += s[: len(x) - k]
+        x[k : k + len(s)] += s[: len(x) - k]
     return x
 
 
@@ -34,7 +34,13 @@ def scene(bank, names_at, seconds, seed=0):
 def recordings(tmp_path, bank):
     import table_mix
 
-    cues = ["cue_vrcbce_1.wav", "cue_rxn7_1.wav", "cue_vrcbce_1.wav", "cue_sinuca_1.wav", "cue_vrcbce_1.wav"]
+    cues = [
+        "cue_vrcbce_1.wav",
+        "cue_rxn7_1.wav",
+        "cue_vrcbce_1.wav",
+        "cue_sinuca_1.wav",
+        "cue_vrcbce_1.wav",
+    ]
     strikes = scene(bank, [(n, 1.0 + 2.5 * i, 0.5 + 0.05 * i) for i, n in enumerate(cues)], 14.0)
     balls = ["ball_vrcbce_1.wav", "ball_vrcbce_4.wav", "ball_8ballypool_2.wav"]
     collisions = scene(bank, [(n, 1.0 + 2.0 * i, 0.4) for i, n in enumerate(balls)], 7.5, seed=1)
@@ -51,7 +57,9 @@ def profiles(tmp_path, monkeypatch):
     return d
 
 
-def test_calibration_from_recordings_finds_every_strike_and_saves_the_profile(recordings, profiles, capsys):
+def test_calibration_from_recordings_finds_every_strike_and_saves_the_profile(
+    recordings, profiles, capsys
+):
     s, c, _ = recordings
     assert main(["strikes", "calibrate", "--from", str(s), str(c)]) == 0
     out = capsys.readouterr().out
@@ -65,7 +73,9 @@ def test_calibration_from_recordings_finds_every_strike_and_saves_the_profile(re
 
 def test_the_saved_profile_is_used_by_strikes(recordings, profiles, capsys):
     s, c, truth = recordings
-    assert main(["strikes", "calibrate", "--from", str(s), str(c), "--name", "table2", "--json"]) == 0
+    assert (
+        main(["strikes", "calibrate", "--from", str(s), str(c), "--name", "table2", "--json"]) == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["saved"].endswith("table2.json") and data["profile"]["name"] == "table2"
     # strikes 2.5 s apart with no call between: the table counts as quiet after 2 s here
@@ -80,11 +90,16 @@ def test_a_calibration_that_heard_too_few_strikes_saves_nothing(recordings, prof
     assert main(["strikes", "calibrate", "--from", str(s), "--count", "6", "--lang", "en"]) == 1
     captured = capsys.readouterr()
     assert "found 5 strikes of 6" in captured.out
-    assert "no profile saved: heard 5 strikes of 6 (at 1.0, 3.5, 6.0, 8.5, 11.0 s); 1 is missing" in captured.err
+    assert (
+        "no profile saved: heard 5 strikes of 6 (at 1.0, 3.5, 6.0, 8.5, 11.0 s); 1 is missing"
+        in captured.err
+    )
     assert not profiles.exists() or not any(profiles.iterdir())
 
 
-def test_too_few_strikes_are_told_in_russian_with_the_right_plural_and_which_were_heard(recordings, profiles, capsys):
+def test_too_few_strikes_are_told_in_russian_with_the_right_plural_and_which_were_heard(
+    recordings, profiles, capsys
+):
     """Never «услышано 3 ударов, а просили 5»: the count agrees with its noun, the strikes heard
     are named by their times, and what is missing is said."""
     s, c, _ = recordings
@@ -95,11 +110,14 @@ def test_too_few_strikes_are_told_in_russian_with_the_right_plural_and_which_wer
     assert not profiles.exists() or not any(profiles.iterdir())
 
 
-@pytest.mark.parametrize("args, expect", [
-    (["--count", "0"], "--count"),
-    (["--collisions", "-1"], "--collisions"),
-    (["--from", "a.wav", "b.wav", "c.wav"], "не больше двух"),
-])
+@pytest.mark.parametrize(
+    "args, expect",
+    [
+        (["--count", "0"], "--count"),
+        (["--collisions", "-1"], "--collisions"),
+        (["--from", "a.wav", "b.wav", "c.wav"], "не больше двух"),
+    ],
+)
 def test_bad_calibration_options_are_named(args, expect, profiles, capsys):
     assert main(["strikes", "calibrate", *args]) == 2
     assert expect in capsys.readouterr().err
@@ -125,9 +143,14 @@ def test_calibration_through_the_microphone(pulse, recordings, tmp_path):
     the default input; the calibration hears them as they come and stops at the fifth."""
     s, _, _ = recordings
     env = dict(pulse, PYRAMID_REFEREE_PROFILES=str(tmp_path / "live"))
-    proc = subprocess.Popen([sys.executable, "-c", CALIBRATE_LIVE], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    first = proc.stderr.readline()   # the prompt comes once the microphone is open: strike after it
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CALIBRATE_LIVE],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    first = proc.stderr.readline()  # the prompt comes once the microphone is open: strike after it
     assert "слушаю до 30 с" in first, first
     subprocess.run(["paplay", str(s)], env=pulse, check=True, timeout=30)
     out, err = proc.communicate(timeout=60)
@@ -144,10 +167,20 @@ def test_calibration_report_counts_in_russian_plurals_and_never_says_minus_zero_
     from pyramid_referee.i18n import set_lang
     from pyramid_referee.referee.calibrate import report
 
-    p = SimpleNamespace(strikes_found=3, strikes_asked=5, strikes_sure_before=1, collisions_heard=0,
-                        collisions_as_strikes=0, separable=True, strike_level_db=-0.3,
-                        background_db=-41.6, strike_decay_ms=40.0, direct_to_late_db=-0.4,
-                        tip_bias=0.0, min_level_db=-0.2)
+    p = SimpleNamespace(
+        strikes_found=3,
+        strikes_asked=5,
+        strikes_sure_before=1,
+        collisions_heard=0,
+        collisions_as_strikes=0,
+        separable=True,
+        strike_level_db=-0.3,
+        background_db=-41.6,
+        strike_decay_ms=40.0,
+        direct_to_late_db=-0.4,
+        tip_bias=0.0,
+        min_level_db=-0.2,
+    )
     set_lang("ru")
     lines = report(p)
     assert lines[0].startswith("найдено 3 удара из 5")  # not «3 ударов»

@@ -11,7 +11,6 @@ import json
 import math
 
 import pytest
-
 import strike_eval as ev  # corpora/audio/strike_eval.py (path set in conftest.py)
 
 
@@ -22,30 +21,59 @@ def session_truth() -> dict:
         {"start": 10.0, "end": 11.2, "words": [[10.0, 10.5], [10.7, 11.2]], "stroke": 1},
     ]
     strokes = [
-        {"i": 0, "call": 0, "call_start": 1.0, "call_end": 2.0, "words": calls[0]["words"], "strike": 3.0,
-         "cascade_end": 5.0, "sound": "cue_x_1.wav"},
-        {"i": 1, "call": 2, "call_start": 10.0, "call_end": 11.2, "words": calls[2]["words"], "strike": 12.0,
-         "cascade_end": 14.0, "sound": "cue_x_1.wav"},
+        {
+            "i": 0,
+            "call": 0,
+            "call_start": 1.0,
+            "call_end": 2.0,
+            "words": calls[0]["words"],
+            "strike": 3.0,
+            "cascade_end": 5.0,
+            "sound": "cue_x_1.wav",
+        },
+        {
+            "i": 1,
+            "call": 2,
+            "call_start": 10.0,
+            "call_end": 11.2,
+            "words": calls[2]["words"],
+            "strike": 12.0,
+            "cascade_end": 14.0,
+            "sound": "cue_x_1.wav",
+        },
     ]
-    sounds = [{"t": 3.4, "kind": "ball", "stroke": 0}, {"t": 4.6, "kind": "pocket", "stroke": 0},
-              {"t": 15.5, "kind": "rack"}, {"t": 12.8, "kind": "ball", "stroke": 1}]
+    sounds = [
+        {"t": 3.4, "kind": "ball", "stroke": 0},
+        {"t": 4.6, "kind": "pocket", "stroke": 0},
+        {"t": 15.5, "kind": "rack"},
+        {"t": 12.8, "kind": "ball", "stroke": 1},
+    ]
     chatter = [{"start": 5.5, "end": 6.5, "kind": "chatter"}]
-    return {"calls": calls, "strokes": strokes, "sounds": sounds, "chatter": chatter, "duration": 17.0,
-            "strikes": [3.0, 12.0]}
+    return {
+        "calls": calls,
+        "strokes": strokes,
+        "sounds": sounds,
+        "chatter": chatter,
+        "duration": 17.0,
+        "strikes": [3.0, 12.0],
+    }
 
 
-@pytest.mark.parametrize("t,place", [
-    (1.2, "in_call"),           # inside the call's first word
-    (1.45, "in_call"),          # the pause between its two words is still the call
-    (2.01, "in_call"),          # within the 20 ms slack at the last word's end
-    (2.5, "call_to_strike"),    # after the call's end, before its strike
-    (8.5, "call_to_strike"),    # after a call with no stroke, before the next call begins
-    (3.5, "cascade"),           # between the strike and the end of its cascade
-    (4.99, "cascade"),
-    (5.7, "no_call"),           # chatter after the stroke: no call standing
-    (15.5, "no_call"),          # a rack after the last stroke
-    (0.5, "no_call"),           # before any call
-])
+@pytest.mark.parametrize(
+    "t,place",
+    [
+        (1.2, "in_call"),  # inside the call's first word
+        (1.45, "in_call"),  # the pause between its two words is still the call
+        (2.01, "in_call"),  # within the 20 ms slack at the last word's end
+        (2.5, "call_to_strike"),  # after the call's end, before its strike
+        (8.5, "call_to_strike"),  # after a call with no stroke, before the next call begins
+        (3.5, "cascade"),  # between the strike and the end of its cascade
+        (4.99, "cascade"),
+        (5.7, "no_call"),  # chatter after the stroke: no call standing
+        (15.5, "no_call"),  # a rack after the last stroke
+        (0.5, "no_call"),  # before any call
+    ],
+)
 def test_false_strike_is_placed_by_where_it_falls(t, place):
     assert ev.where(t, session_truth()) == place
 
@@ -54,8 +82,8 @@ def test_false_strike_names_the_nearest_placed_sound():
     tr = session_truth()
     assert ev.nearest_sound(3.41, tr) == "ball"
     assert ev.nearest_sound(15.53, tr) == "rack"
-    assert ev.nearest_sound(5.9, tr) == "speech"        # inside the chatter
-    assert ev.nearest_sound(16.5, tr) == "unplaced"     # nothing the session put there
+    assert ev.nearest_sound(5.9, tr) == "speech"  # inside the chatter
+    assert ev.nearest_sound(16.5, tr) == "unplaced"  # nothing the session put there
 
 
 def test_a_stroke_is_right_only_with_its_strike_and_nothing_false_since_its_call():
@@ -85,15 +113,15 @@ def test_a_strike_more_than_40_ms_off_is_a_miss_and_a_false_strike():
     tr = session_truth()
     o = ev.decide([3.041, 12.039], tr)
     assert o.found == 1 and o.decided_right == 1
-    assert o.false_where["cascade"] == 1          # 3.041 s: after the strike, in its cascade
-    o = ev.decide([2.959, 12.0], tr)               # 41 ms early: between the call and the strike
+    assert o.false_where["cascade"] == 1  # 3.041 s: after the strike, in its cascade
+    o = ev.decide([2.959, 12.0], tr)  # 41 ms early: between the call and the strike
     assert o.found == 1 and o.decided_right == 1 and o.false_where["call_to_strike"] == 1
     assert "missed" in o.wrong[0][3] and "call_to_strike" in o.wrong[0][3]
 
 
 def test_one_report_finds_one_strike_only():
     tr = session_truth()
-    tr["strokes"][1]["strike"] = 3.03        # two true strikes 30 ms apart (a hand-built edge case)
+    tr["strokes"][1]["strike"] = 3.03  # two true strikes 30 ms apart (a hand-built edge case)
     o = ev.decide([3.015], tr)
     assert o.found == 1
 
@@ -111,8 +139,13 @@ def test_a_call_with_no_stroke_is_kept_only_if_no_strike_takes_it():
 
 def test_candidate_recall_and_latency_come_from_what_was_observed():
     tr = session_truth()
-    o = ev.decide([3.0, 12.0], tr, candidates=[1.2, 3.02, 11.5], final={3.0: 3.4, 12.0: 13.5},
-                  first={3.0: 3.03, 12.0: 12.03})
+    o = ev.decide(
+        [3.0, 12.0],
+        tr,
+        candidates=[1.2, 3.02, 11.5],
+        final={3.0: 3.4, 12.0: 13.5},
+        first={3.0: 3.03, 12.0: 12.03},
+    )
     assert o.candidates == 1 and o.candidates_known
     assert o.latency == [pytest.approx(0.4), pytest.approx(1.5)]
     assert o.first_latency == [pytest.approx(0.03), pytest.approx(0.03)]
@@ -128,12 +161,18 @@ def test_cli_json_is_scored_from_its_strikes_list_only(tmp_path):
     """The held-out checker's path reads the ``strikes`` list of ``strikes FILE --json``; strikes
     that the same JSON lists as taken back are reported alongside, never dropped by the scorer."""
     tr = session_truth()
-    doc = {"strikes": [1.2, 3.0, 12.0],
-           "sounds": [{"time": 1.2, "decision": "strike"}, {"time": 5.0, "decision": "retracted"},
-                      {"time": 3.0, "decision": "strike"}, {"time": 12.0, "decision": "strike"}]}
+    doc = {
+        "strikes": [1.2, 3.0, 12.0],
+        "sounds": [
+            {"time": 1.2, "decision": "strike"},
+            {"time": 5.0, "decision": "retracted"},
+            {"time": 3.0, "decision": "strike"},
+            {"time": 12.0, "decision": "strike"},
+        ],
+    }
     strikes, listed_taken_back = ev.strikes_from_json(json.dumps(doc))
     assert strikes == [1.2, 3.0, 12.0] and listed_taken_back == 0
-    doc["strikes"].append(5.0)                    # a taken-back strike left in the strikes list
+    doc["strikes"].append(5.0)  # a taken-back strike left in the strikes list
     strikes, listed_taken_back = ev.strikes_from_json(json.dumps(doc))
     assert listed_taken_back == 1
     o = ev.decide(strikes, tr)
@@ -154,19 +193,29 @@ def test_bench_tables_are_markdown_with_every_condition_given():
     tr = session_truth()
     right = ev.decide([3.0, 12.0], tr, candidates=[3.0, 12.0], final={3.0: 3.2, 12.0: 12.2})
     wrong = ev.decide([1.2, 3.0], tr, candidates=[3.0], final={3.0: 3.2})
-    by_cond = {("clean", "none"): right, ("5 dB", "none"): wrong, ("5 dB", "3 strikes"): right,
-               ("all", "none"): ev.Outcome().add(right).add(wrong)}
+    by_cond = {
+        ("clean", "none"): right,
+        ("5 dB", "none"): wrong,
+        ("5 dB", "3 strikes"): right,
+        ("all", "none"): ev.Outcome().add(right).add(wrong),
+    }
     rows = bs.cond_table(by_cond)
     assert rows[0].startswith("| condition |") and set(rows[1]) <= set("|-:")
     assert [r.split("|")[1].strip() for r in rows[2:]] == ["clean", "5 dB", "all"]
-    assert "**2/2 (100 %)**" in rows[2] and "**0/2 (0 %)**" in rows[3] and "**2/4 (50 %)**" in rows[4]
+    assert (
+        "**2/2 (100 %)**" in rows[2] and "**0/2 (0 %)**" in rows[3] and "**2/4 (50 %)**" in rows[4]
+    )
     assert all(r.count("|") == rows[0].count("|") for r in rows)
     cal = bs.calib_table(by_cond)
     assert "3 strikes profile" in cal[0] and "5 strikes" not in cal[0]
-    assert cal[2:] == ["| 5 dB | 0/2 (0 %) | 2/2 (100 %) |"]     # clean has no profile run: left out
-    src = bs.source_table({"vrcbce": {"clean": right, "all": right}},
-                          [{"name": "vrcbce", "speech": "tinkoff", "noise": "junehui"}])
-    assert src[2].startswith("| vrcbce (tinkoff, junehui) | 2/2 |") and src[2].endswith("2/2 (100 %) |")
+    assert cal[2:] == ["| 5 dB | 0/2 (0 %) | 2/2 (100 %) |"]  # clean has no profile run: left out
+    src = bs.source_table(
+        {"vrcbce": {"clean": right, "all": right}},
+        [{"name": "vrcbce", "speech": "tinkoff", "noise": "junehui"}],
+    )
+    assert src[2].startswith("| vrcbce (tinkoff, junehui) | 2/2 |") and src[2].endswith(
+        "2/2 (100 %) |"
+    )
 
 
 class ScriptedDetector:
@@ -178,7 +227,10 @@ class ScriptedDetector:
             self.owner = owner
 
         def feed(self, block, t0=None):
-            return [type("O", (), {"time": t})() for t in self.owner.script.get(("cand", round(t0 * 100)), [])]
+            return [
+                type("O", (), {"time": t})()
+                for t in self.owner.script.get(("cand", round(t0 * 100)), [])
+            ]
 
     class _S:
         def __init__(self, t):
@@ -206,12 +258,19 @@ class ScriptedDetector:
 def test_stream_reads_candidates_and_when_each_decision_became_final():
     import numpy as np
 
-    script = {("cand", 100): [1.0, 1.004], ("report", 102): [1.0], ("confirm", 120): [1.0],
-              ("cand", 300): [3.0], ("report", 302): [3.0], ("retract", 317): [3.0],
-              ("report", 500): [4.98], ("confirm", 640): [4.98]}
+    script = {
+        ("cand", 100): [1.0, 1.004],
+        ("report", 102): [1.0],
+        ("confirm", 120): [1.0],
+        ("cand", 300): [3.0],
+        ("report", 302): [3.0],
+        ("retract", 317): [3.0],
+        ("report", 500): [4.98],
+        ("confirm", 640): [4.98],
+    }
     run = ev.stream(np.zeros(16000 * 7, np.float32), lambda: ScriptedDetector(script), block_ms=10)
     assert run.candidates == [1.0, 1.004, 3.0]
-    assert run.strikes == [1.0, 4.98]                       # the one taken back does not stand
+    assert run.strikes == [1.0, 4.98]  # the one taken back does not stand
     assert run.first[1.0] == pytest.approx(1.03) and run.final[1.0] == pytest.approx(1.21)
-    assert run.final[4.98] == pytest.approx(6.41)           # provisional for 1.4 s
+    assert run.final[4.98] == pytest.approx(6.41)  # provisional for 1.4 s
     assert run.cpu_s >= 0

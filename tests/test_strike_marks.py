@@ -37,22 +37,37 @@ def match(tmp_path):
 
 def late(session, strike):
     """The standing call as listen --pad writes it when a strike came inside the call's words."""
-    return CallReading(text=CALL, refusal={"code": "late", "message": "заказ недействителен: его ещё "
-                                           "договаривали в момент удара (C10)", "span": [0, 5], "hint": None},
-                       status="refused")
+    return CallReading(
+        text=CALL,
+        refusal={
+            "code": "late",
+            "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
+            "span": [0, 5],
+            "hint": None,
+        },
+        status="refused",
+    )
 
 
 def test_Q13_the_outcome_takes_the_heard_call_with_no_strike_and_the_record_says_so(match, capsys):
     db, store, s = match
-    s.set_standing(s.read_call(CALL), source="listen", strike=None)  # heard; no strike heard after it
+    s.set_standing(
+        s.read_call(CALL), source="listen", strike=None
+    )  # heard; no strike heard after it
     standing = s.standing()
     assert standing.heard_unstruck and not standing.voided_by_strike
-    entered = s.enter(standing.reading.text, "биток 3, 3 в середину", reading=standing.reading,
-                      strike=standing.strike_note())
+    entered = s.enter(
+        standing.reading.text,
+        "биток 3, 3 в середину",
+        reading=standing.reading,
+        strike=standing.strike_note(),
+    )
     assert entered.record.call_status == "accepted" and entered.verdict.fulfilled
     assert entered.record.strike == {"heard": False, "outcome": None, "note": NOT_HEARD}
     [row] = store.strokes(s.id)
-    assert row.record.strike["note"] == NOT_HEARD and strike_marks(row.record.strike) == [NOT_HEARD]
+    assert row.record.strike["note"] == NOT_HEARD and strike_marks(row.record.strike) == [
+        NOT_HEARD
+    ]
 
     assert cli.main(["match", "show", str(s.id), "--db", str(db)]) == 0
     assert f"{CALL} ({NOT_HEARD})" in capsys.readouterr().out
@@ -63,7 +78,9 @@ def test_Q13_the_outcome_takes_the_heard_call_with_no_strike_and_the_record_says
     assert f"# {NOT_HEARD}" in record
     path = db.parent / "m.record"
     path.write_text(record, encoding="utf-8")
-    assert cli.main(["validate", str(path)]) == 0  # the mark is a comment: the record reads as before
+    assert (
+        cli.main(["validate", str(path)]) == 0
+    )  # the mark is a comment: the record reads as before
 
 
 def test_Q14_the_marker_takes_back_the_strike_and_the_call_it_voided_counts_again(match, capsys):
@@ -73,11 +90,23 @@ def test_Q14_the_marker_takes_back_the_strike_and_the_call_it_voided_counts_agai
     assert standing.voided_by_strike
     s.take_back_strike(standing)
     again = s.standing()
-    assert (again.reading.status, again.reading.call.ball, again.strike, again.source) == ("accepted", 3, None, "listen")
+    assert (again.reading.status, again.reading.call.ball, again.strike, again.source) == (
+        "accepted",
+        3,
+        None,
+        "listen",
+    )
     assert again.taken_back == (2.25,)
-    entered = s.enter(again.reading.text, "биток 3, 3 в середину", reading=again.reading, strike=again.strike_note())
+    entered = s.enter(
+        again.reading.text,
+        "биток 3, 3 в середину",
+        reading=again.reading,
+        strike=again.strike_note(),
+    )
     assert entered.record.call_status == "accepted"  # the player keeps his call
-    assert entered.record.strike["taken_back"] == [2.25] and entered.record.strike["heard"] is False
+    assert (
+        entered.record.strike["taken_back"] == [2.25] and entered.record.strike["heard"] is False
+    )
     assert strike_marks(entered.record.strike) == ["удар 2.25 с снят маркёром", NOT_HEARD]
     assert s.standing() is None and store.standing(s.id)[1] is None
     assert cli.main(["match", "show", str(s.id), "--db", str(db)]) == 0
@@ -90,8 +119,14 @@ def test_Q14_the_take_back_keeps_a_strike_heard_after_it_in_the_record(match):
     s.take_back_strike(s.standing())
     s.set_standing(s.read_call(CALL), source="listen", strike=6.5)  # the real strike, heard
     st = s.standing()
-    assert st.taken_back == (2.25,) and st.strike_note() == {"heard": True, "t": 6.5, "taken_back": [2.25]}
-    entered = s.enter(st.reading.text, "биток 3, 3 в середину", reading=st.reading, strike=st.strike_note())
+    assert st.taken_back == (2.25,) and st.strike_note() == {
+        "heard": True,
+        "t": 6.5,
+        "taken_back": [2.25],
+    }
+    entered = s.enter(
+        st.reading.text, "биток 3, 3 в середину", reading=st.reading, strike=st.strike_note()
+    )
     assert strike_marks(entered.record.strike, "en") == ["strike 2.25 s taken back by the marker"]
 
 

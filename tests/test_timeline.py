@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_referee.referee import timeline as tl
 from pyramid_referee.grammar.call import Call, Pocket
+from pyramid_referee.referee import timeline as tl
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "vosk"
 MIDDLE = Pocket("middle")
@@ -24,8 +24,12 @@ class FakeRefusal:
         self.code, self.text = code, text
 
     def to_json(self):
-        return {"code": self.code, "message": f"fake refusal of {self.text!r}", "span": [0, len(self.text)],
-                "hint": None}
+        return {
+            "code": self.code,
+            "message": f"fake refusal of {self.text!r}",
+            "span": [0, len(self.text)],
+            "hint": None,
+        }
 
 
 class FakeGrammar:
@@ -52,8 +56,10 @@ class FakeGrammar:
 
 
 def words(text, t0, step=0.3):
-    return [tl.Word(w, round(t0 + i * step, 3), round(t0 + i * step + step - 0.05, 3), 1.0)
-            for i, w in enumerate(text.split())]
+    return [
+        tl.Word(w, round(t0 + i * step, 3), round(t0 + i * step + step - 0.05, 3), 1.0)
+        for i, w in enumerate(text.split())
+    ]
 
 
 def utt(*ws, alts=()):
@@ -76,17 +82,26 @@ CALL = "тройку прямо в середину"
 
 # --- the rules --------------------------------------------------------------------------------
 
+
 def test_C9_C10_a_call_finished_before_the_strike_is_accepted(g):
     [d] = decide(g, [utt(words(CALL, 0.5))], [3.0])
     assert (d.status, d.heard, d.call["ball"], d.reason) == ("accepted", CALL, 3, None)
-    assert d.to_json() == {"strike": 3.0, "status": "accepted", "call": d.call, "heard": CALL,
-                           "reason": None, "clauses": ["C9", "C10"]}
+    assert d.to_json() == {
+        "strike": 3.0,
+        "status": "accepted",
+        "call": d.call,
+        "heard": CALL,
+        "reason": None,
+        "clauses": ["C9", "C10"],
+    }
 
 
 def test_Q7_every_word_must_end_before_the_strike(g):
     u = utt(words(CALL, 0.5))  # the last word ends at 0.5 + 0.9 + 0.25 = 1.65
     assert decide(g, [u], [1.66])[0].status == "accepted"
-    assert decide(g, [u], [1.65])[0].status == "late"  # ending exactly at the strike is not before it
+    assert (
+        decide(g, [u], [1.65])[0].status == "late"
+    )  # ending exactly at the strike is not before it
     assert decide(g, [u], [1.6])[0].status == "late"
 
 
@@ -98,7 +113,9 @@ def test_C10_a_call_still_spoken_at_the_strike_is_void_without_falling_back(g):
 
 
 def test_C10_words_after_the_strike_in_the_same_utterance_make_it_late(g):
-    u = utt(words("тройку прямо", 0.5), words("в середину", 2.0))  # one Vosk result, strike in the gap
+    u = utt(
+        words("тройку прямо", 0.5), words("в середину", 2.0)
+    )  # one Vosk result, strike in the gap
     [d] = decide(g, [u], [1.5])
     assert d.status == "late"
 
@@ -201,8 +218,14 @@ def test_the_parser_gets_mode_and_balls_left(g):
         seen.append((mode, balls_left))
         return g.parse(text)
 
-    tl.decide([utt(words(CALL, 0.5))], [3.0], parse=parse, mentions_call=g.mentions_call,
-              mode="ball_and_pocket", balls_left=[3, 7])
+    tl.decide(
+        [utt(words(CALL, 0.5))],
+        [3.0],
+        parse=parse,
+        mentions_call=g.mentions_call,
+        mode="ball_and_pocket",
+        balls_left=[3, 7],
+    )
     assert seen == [("ball_and_pocket", [3, 7])]
 
 
@@ -212,7 +235,11 @@ def test_Q2_pocket_precision_reaches_the_real_parser():
     u = [utt(words("тройку чисто в угол", 0.5))]
     assert tl.decide(u, [3.0])[0].status == "rejected"
     (d,) = tl.decide(u, [3.0], pocket_precision="any")
-    assert d.status == "accepted" and d.call["pocket"] == {"kind": "corner", "side": None, "end": None}
+    assert d.status == "accepted" and d.call["pocket"] == {
+        "kind": "corner",
+        "side": None,
+        "end": None,
+    }
 
 
 # --- hand-made cases through the real parser (review of C9, C10, Q7, Q8) -----------------------
@@ -234,13 +261,18 @@ def test_C9_two_calls_in_one_utterance_the_last_counts():
 def test_Q8_C9_an_unfinished_call_after_an_accepted_one_is_refused_not_the_first_taken():
     [d] = real([utt(words(CALL + " двойку", 0.5))], [4.0])  # one utterance: the parser's Q8
     assert (d.status, d.reason["code"]) == ("rejected", "several_calls_unclear")
-    [d] = real([utt(words(CALL, 0.5)), utt(words("двойку в", 2.0))], [4.0])  # two: the last decides
+    [d] = real(
+        [utt(words(CALL, 0.5)), utt(words("двойку в", 2.0))], [4.0]
+    )  # two: the last decides
     assert (d.status, d.heard) == ("rejected", "двойку в") and d.call is None
 
 
 def test_Q8_chatter_after_a_call_in_the_same_or_another_utterance_is_ignored():
-    for us in ([utt(words(CALL + " ну давай", 0.5))], [utt(words(CALL, 0.5)), utt(words("ну давай", 2.0))],
-               [utt(words(CALL, 0.5)), utt(words("[unk]", 2.0))]):
+    for us in (
+        [utt(words(CALL + " ну давай", 0.5))],
+        [utt(words(CALL, 0.5)), utt(words("ну давай", 2.0))],
+        [utt(words(CALL, 0.5)), utt(words("[unk]", 2.0))],
+    ):
         [d] = real(us, [4.0])
         assert (d.status, d.call["ball"]) == ("accepted", 3), us
 
@@ -270,15 +302,31 @@ def test_C10_strikes_closer_than_the_stroke_window_each_get_only_their_own_words
 
 # --- reading event lines ----------------------------------------------------------------------
 
+
 def test_reads_both_vosk_forms_and_skips_partials_and_silence():
     lines = [
         json.dumps({"partial": "тройку"}),
         json.dumps({"text": ""}),
         json.dumps({"alternatives": [{"confidence": 50.0, "text": ""}]}),
-        json.dumps({"result": [{"word": "тройку", "start": 0.5, "end": 0.8, "conf": 0.9}], "text": "тройку"}),
+        json.dumps(
+            {
+                "result": [{"word": "тройку", "start": 0.5, "end": 0.8, "conf": 0.9}],
+                "text": "тройку",
+            }
+        ),
         "",
-        json.dumps({"alternatives": [{"confidence": 3.0, "result": [{"word": "a", "start": 1, "end": 2}], "text": "a"},
-                                     {"confidence": 2.0, "result": [], "text": ""}]}),
+        json.dumps(
+            {
+                "alternatives": [
+                    {
+                        "confidence": 3.0,
+                        "result": [{"word": "a", "start": 1, "end": 2}],
+                        "text": "a",
+                    },
+                    {"confidence": 2.0, "result": [], "text": ""},
+                ]
+            }
+        ),
         json.dumps({"strike": 2.5}),
     ]
     utts, strikes = tl.read_events(lines)
@@ -288,24 +336,33 @@ def test_reads_both_vosk_forms_and_skips_partials_and_silence():
     assert strikes == [tl.Strike(2.5, 7)]
 
 
-@pytest.mark.parametrize("line,field", [
-    ("{not json", "json"),
-    ("[1, 2]", "event"),
-    ('{"hello": 1}', "event"),
-    ('{"strike": "soon"}', "strike"),
-    ('{"strike": -1}', "strike"),
-    ('{"strike": NaN}', "strike"),
-    ('{"result": {"word": "x"}}', "result"),
-    ('{"result": [{"start": 0, "end": 1}]}', "result[0].word"),
-    ('{"result": [{"word": "x", "end": 1}]}', "result[0].start"),
-    ('{"result": [{"word": "x", "start": 2, "end": 1}]}', "result[0].end"),
-    ('{"result": [{"word": "x", "start": 0, "end": 1, "conf": "hi"}]}', "result[0].conf"),
-    ('{"result": [{"word": "x", "start": 1, "end": 2}, {"word": "y", "start": 0, "end": 0.5}]}', "result[1].start"),
-    ('{"alternatives": []}', "alternatives"),
-    ('{"alternatives": [{"confidence": 1, "result": [{"word": "x", "start": 0}]}]}', "alternatives[0].result[0].end"),
-    ('{"text": "тройку"}', "result"),
-    ('{"partial": 5}', "partial"),
-])
+@pytest.mark.parametrize(
+    "line,field",
+    [
+        ("{not json", "json"),
+        ("[1, 2]", "event"),
+        ('{"hello": 1}', "event"),
+        ('{"strike": "soon"}', "strike"),
+        ('{"strike": -1}', "strike"),
+        ('{"strike": NaN}', "strike"),
+        ('{"result": {"word": "x"}}', "result"),
+        ('{"result": [{"start": 0, "end": 1}]}', "result[0].word"),
+        ('{"result": [{"word": "x", "end": 1}]}', "result[0].start"),
+        ('{"result": [{"word": "x", "start": 2, "end": 1}]}', "result[0].end"),
+        ('{"result": [{"word": "x", "start": 0, "end": 1, "conf": "hi"}]}', "result[0].conf"),
+        (
+            '{"result": [{"word": "x", "start": 1, "end": 2}, {"word": "y", "start": 0, "end": 0.5}]}',
+            "result[1].start",
+        ),
+        ('{"alternatives": []}', "alternatives"),
+        (
+            '{"alternatives": [{"confidence": 1, "result": [{"word": "x", "start": 0}]}]}',
+            "alternatives[0].result[0].end",
+        ),
+        ('{"text": "тройку"}', "result"),
+        ('{"partial": 5}', "partial"),
+    ],
+)
 def test_malformed_lines_name_the_line_and_the_field(line, field):
     with pytest.raises(tl.EventError) as err:
         tl.read_events(['{"strike": 1.0}', line])
@@ -319,10 +376,12 @@ def test_malformed_lines_name_the_line_and_the_field(line, field):
     assert ru.startswith(where) and ru != str(err.value).replace("line", "строка", 1)
     # the Russian line names fields in words and quotes what the user wrote: no bare Latin
     import re
+
     assert not re.findall(r"[A-Za-z]+", re.sub(r"«[^«»]*»", "", ru)), ru
 
 
 # --- the corpus through the real parser -------------------------------------------------------
+
 
 def _grammar_ready():
     try:
@@ -336,7 +395,9 @@ GRAMMAR_MISSING = _grammar_ready()
 EXPECTED = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.skipif(bool(GRAMMAR_MISSING), reason=f"the call parser is not there yet: {GRAMMAR_MISSING}")
+@pytest.mark.skipif(
+    bool(GRAMMAR_MISSING), reason=f"the call parser is not there yet: {GRAMMAR_MISSING}"
+)
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_corpus_double_with_the_real_parser(name):
     lines = (CORPUS / f"double_{name}.jsonl").read_text(encoding="utf-8").splitlines()
@@ -379,20 +440,31 @@ class KoreanGrammar:
         return any(w in {"오른쪽", "음악", "왼쪽"} for w in text.split())
 
 
-@pytest.mark.parametrize("name,want", [
-    ("two_strokes", [("accepted", "오른쪽 음악"), ("rejected", "왼쪽")]),
-    ("click_inside_utterance", [("late", "오른쪽 음악")]),
-])
+@pytest.mark.parametrize(
+    "name,want",
+    [
+        ("two_strokes", [("accepted", "오른쪽 음악"), ("rejected", "왼쪽")]),
+        ("click_inside_utterance", [("late", "오른쪽 음악")]),
+    ],
+)
 def test_recorded_vosk_lines(name, want):
     lines = (CORPUS / f"recorded_ko_{name}.jsonl").read_text(encoding="utf-8").splitlines()
     utts, strikes = tl.read_events(lines)
-    ds = tl.decide(utts, strikes, parse=KoreanGrammar.parse, mentions_call=KoreanGrammar.mentions_call)
+    ds = tl.decide(
+        utts, strikes, parse=KoreanGrammar.parse, mentions_call=KoreanGrammar.mentions_call
+    )
     assert [(d.status, d.heard) for d in ds] == want
-    assert all(all(w.end < d.strike for w in u.top.words) for d in ds if d.status == "accepted"
-               for u in utts if u.top.text == d.heard)
+    assert all(
+        all(w.end < d.strike for w in u.top.words)
+        for d in ds
+        if d.status == "accepted"
+        for u in utts
+        if u.top.text == d.heard
+    )
 
 
 # --- Q13: a missed strike never costs the call; Q14: the marker takes back a false strike ------
+
 
 def decide_all(g, utterances, strikes, **kw):
     return tl.decide(utterances, strikes, parse=g.parse, mentions_call=g.mentions_call, **kw)
@@ -400,7 +472,13 @@ def decide_all(g, utterances, strikes, **kw):
 
 def test_Q13_an_outcome_with_no_strike_heard_takes_the_standing_call(g):
     [d] = decide_all(g, [utt(words(CALL, 0.5))], [], outcomes=[6.0])
-    assert (d.strike, d.outcome, d.status, d.heard, d.call["ball"]) == (None, 6.0, "accepted", CALL, 3)
+    assert (d.strike, d.outcome, d.status, d.heard, d.call["ball"]) == (
+        None,
+        6.0,
+        "accepted",
+        CALL,
+        3,
+    )
     assert not d.strike_heard and "Q13" in d.clauses
     assert d.note == "удар не услышан — заказ взят по вводу исхода"
     j = d.to_json()
@@ -432,21 +510,32 @@ def test_Q13_a_call_still_spoken_at_the_last_table_sound_is_not_taken(g):
 
 
 def test_Q13_without_table_sounds_the_outcome_itself_is_the_cut(g):
-    [d] = decide_all(g, [utt(words(CALL, 0.5)), utt(words("двойку прямо", 6.8))], [], outcomes=[7.0])
+    [d] = decide_all(
+        g, [utt(words(CALL, 0.5)), utt(words("двойку прямо", 6.8))], [], outcomes=[7.0]
+    )
     assert (d.status, d.call["ball"]) == ("accepted", 3)  # «двойку прямо…» still going on at 7.0
 
 
 def test_Q13_an_outcome_after_a_heard_strike_is_that_strikes_and_adds_nothing(g):
     ds = decide_all(g, [utt(words(CALL, 0.5))], [3.0], outcomes=[6.0])
     assert [(d.strike, d.status) for d in ds] == [(3.0, "accepted")]
-    assert ds[0].to_json() == decide(g, [utt(words(CALL, 0.5))], [3.0])[0].to_json()  # as without outcomes
+    assert (
+        ds[0].to_json() == decide(g, [utt(words(CALL, 0.5))], [3.0])[0].to_json()
+    )  # as without outcomes
 
 
 def test_Q13_strokes_alternate_heard_and_not_heard_each_with_its_own_call(g):
-    us = [utt(words(CALL, 0.5)), utt(words("двойку прямо в середину", 8.0)), utt(words("пятёрку в середину", 15.0))]
+    us = [
+        utt(words(CALL, 0.5)),
+        utt(words("двойку прямо в середину", 8.0)),
+        utt(words("пятёрку в середину", 15.0)),
+    ]
     ds = decide_all(g, us, [3.0, 17.0], outcomes=[6.0, 12.0, 20.0])
     assert [(d.strike, d.outcome, d.status, d.call["ball"]) for d in ds] == [
-        (3.0, None, "accepted", 3), (None, 12.0, "accepted", 2), (17.0, None, "accepted", 5)]
+        (3.0, None, "accepted", 3),
+        (None, 12.0, "accepted", 2),
+        (17.0, None, "accepted", 5),
+    ]
 
 
 def test_Q14_a_taken_back_strike_is_void_and_the_call_it_made_late_counts_again(g):
@@ -473,13 +562,30 @@ def test_Q14_a_take_back_that_names_no_strike_is_refused(g):
 
 
 def test_Q13_Q14_the_new_events_are_read_from_lines(g):
-    lines = [json.dumps({"result": [{"word": w.word, "start": w.start, "end": w.end} for w in words(CALL, 1.0)]},
-                        ensure_ascii=False),
-             '{"strike": 1.5}', '{"taken_back": 1.5}', '{"sound": 3.0}', '{"outcome": 7.0}']
+    lines = [
+        json.dumps(
+            {
+                "result": [
+                    {"word": w.word, "start": w.start, "end": w.end} for w in words(CALL, 1.0)
+                ]
+            },
+            ensure_ascii=False,
+        ),
+        '{"strike": 1.5}',
+        '{"taken_back": 1.5}',
+        '{"sound": 3.0}',
+        '{"outcome": 7.0}',
+    ]
     ev = tl.read_timeline(lines)
-    assert ([s.time for s in ev.strikes], [o.time for o in ev.outcomes], [t.time for t in ev.taken_back],
-            [s.time for s in ev.sounds]) == ([1.5], [7.0], [1.5], [3.0])
-    assert tl.read_events(lines)[1] == ev.strikes  # the old reader still gives utterances and strikes
+    assert (
+        [s.time for s in ev.strikes],
+        [o.time for o in ev.outcomes],
+        [t.time for t in ev.taken_back],
+        [s.time for s in ev.sounds],
+    ) == ([1.5], [7.0], [1.5], [3.0])
+    assert (
+        tl.read_events(lines)[1] == ev.strikes
+    )  # the old reader still gives utterances and strikes
     false, q13 = ev.decide(parse=g.parse, mentions_call=g.mentions_call)
     assert false.taken_back and q13.status == "accepted" and q13.outcome == 7.0
     with pytest.raises(tl.EventError) as bad:
@@ -490,11 +596,30 @@ def test_Q13_Q14_the_new_events_are_read_from_lines(g):
 def test_Q13_Q14_describe_says_the_mark():
     from pyramid_referee.referee import listen
 
-    q13 = tl.Decision(None, "accepted", None, CALL, None, ("C9", "Q13"), outcome=7.0,
-                      note="удар не услышан — заказ взят по вводу исхода")
-    assert listen.describe(q13, "ru") == f"удар не услышан — заказ взят по вводу исхода: заказ принят: {CALL}"
-    void = tl.Decision(1.5, "late", None, CALL, "заказ недействителен", ("C10", "Q14"), taken_back=True,
-                       note="снят маркёром")
+    q13 = tl.Decision(
+        None,
+        "accepted",
+        None,
+        CALL,
+        None,
+        ("C9", "Q13"),
+        outcome=7.0,
+        note="удар не услышан — заказ взят по вводу исхода",
+    )
+    assert (
+        listen.describe(q13, "ru")
+        == f"удар не услышан — заказ взят по вводу исхода: заказ принят: {CALL}"
+    )
+    void = tl.Decision(
+        1.5,
+        "late",
+        None,
+        CALL,
+        "заказ недействителен",
+        ("C10", "Q14"),
+        taken_back=True,
+        note="снят маркёром",
+    )
     assert listen.describe(void, "ru").startswith("удар 1.50 с: заказ недействителен")
     assert listen.describe(void, "ru").endswith(" — снят маркёром")
 
@@ -505,13 +630,31 @@ def test_Q13_Q14_timeline_command_reads_outcomes_and_take_backs(tmp_path, capsys
     g = FakeGrammar()
     monkeypatch.setattr(tl, "_grammar", lambda: (g.parse, g.mentions_call))
     ev = tmp_path / "events.jsonl"
-    ev.write_text("\n".join([
-        json.dumps({"result": [{"word": w.word, "start": w.start, "end": w.end} for w in words(CALL, 1.0)]},
-                   ensure_ascii=False),
-        '{"strike": 1.5}', '{"taken_back": 1.5}', '{"sound": 3.0}', '{"outcome": 7.0}']), encoding="utf-8")
+    ev.write_text(
+        "\n".join(
+            [
+                json.dumps(
+                    {
+                        "result": [
+                            {"word": w.word, "start": w.start, "end": w.end}
+                            for w in words(CALL, 1.0)
+                        ]
+                    },
+                    ensure_ascii=False,
+                ),
+                '{"strike": 1.5}',
+                '{"taken_back": 1.5}',
+                '{"sound": 3.0}',
+                '{"outcome": 7.0}',
+            ]
+        ),
+        encoding="utf-8",
+    )
     assert cli.main(["timeline", str(ev), "--json"]) == 0
     false, q13 = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert false["strike"] == 1.5 and false["taken_back"] is True and false["note"] == "снят маркёром"
+    assert (
+        false["strike"] == 1.5 and false["taken_back"] is True and false["note"] == "снят маркёром"
+    )
     assert q13["strike"] is None and q13["strike_heard"] is False and q13["status"] == "accepted"
     assert q13["outcome"] == 7.0 and q13["note"] == "удар не услышан — заказ взят по вводу исхода"
     ev.write_text('{"strike": 1.5}\n{"taken_back": 2.5}\n', encoding="utf-8")

@@ -10,13 +10,19 @@ import wave
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy.io import wavfile
 
 from pyramid_referee.voice import audio
-from pyramid_referee.voice.audio import (RATE, AudioFileError, array_frames, file_frames, read_wav,
-                                         read_wav_info, to_pcm16)
+from pyramid_referee.voice.audio import (
+    RATE,
+    AudioFileError,
+    array_frames,
+    file_frames,
+    read_wav,
+    read_wav_info,
+    to_pcm16,
+)
 
 
 def sine(freq: float, rate: int, seconds: float = 0.5, amp: float = 0.5) -> np.ndarray:
@@ -37,7 +43,7 @@ def write_pcm(path, x: np.ndarray, rate: int, width: int, channels: int = 1) -> 
     if width == 1:
         raw = np.round(x * 127 + 128).astype(np.uint8).tobytes()
     elif width == 3:
-        v = np.round(x * (2 ** 23 - 1)).astype("<i4").reshape(-1)
+        v = np.round(x * (2**23 - 1)).astype("<i4").reshape(-1)
         raw = np.stack([(v >> s) & 0xFF for s in (0, 8, 16)], axis=1).astype(np.uint8).tobytes()
     else:
         dt = {2: "<i2", 4: "<i4"}[width]
@@ -59,7 +65,7 @@ def test_int_pcm_any_rate_and_width_is_16k_mono_float(tmp_path, rate, width):
     assert x.dtype == np.float32 and x.ndim == 1
     assert abs(len(x) - RATE * 0.5) <= 1
     assert dominant_freq(x) == pytest.approx(440, abs=4)
-    mid = x[len(x) // 4: 3 * len(x) // 4]           # away from the resampler's edges
+    mid = x[len(x) // 4 : 3 * len(x) // 4]  # away from the resampler's edges
     tol = 0.02 if width == 1 else 0.005
     assert np.abs(mid).max() == pytest.approx(0.5, abs=tol)
 
@@ -70,8 +76,8 @@ def test_8k_stereo_is_averaged_to_mono(tmp_path):
     wavfile.write(p, 8000, (np.stack([left, right], axis=1) * 32767).astype(np.int16))
     x, info = read_wav_info(p)
     assert info.channels == 2 and info.rate == 8000
-    mid = x[len(x) // 4: 3 * len(x) // 4]
-    assert np.abs(mid).max() == pytest.approx(0.4, abs=0.01)   # (0.6 + 0.2) / 2
+    mid = x[len(x) // 4 : 3 * len(x) // 4]
+    assert np.abs(mid).max() == pytest.approx(0.4, abs=0.01)  # (0.6 + 0.2) / 2
     assert dominant_freq(x) == pytest.approx(300, abs=4)
 
 
@@ -102,8 +108,28 @@ def test_six_channel_44k(tmp_path):
 @pytest.mark.skipif(shutil.which("sox") is None, reason="sox is not installed")
 def test_extensible_24bit_wav_made_by_sox(tmp_path):
     p = tmp_path / "ext.wav"
-    subprocess.run(["sox", "-n", "-r", "48000", "-c", "2", "-b", "24", "-e", "signed-integer", str(p),
-                    "synth", "0.5", "sine", "700", "vol", "0.5"], check=True)
+    subprocess.run(
+        [
+            "sox",
+            "-n",
+            "-r",
+            "48000",
+            "-c",
+            "2",
+            "-b",
+            "24",
+            "-e",
+            "signed-integer",
+            str(p),
+            "synth",
+            "0.5",
+            "sine",
+            "700",
+            "vol",
+            "0.5",
+        ],
+        check=True,
+    )
     x, info = read_wav_info(p)
     assert info.channels == 2 and info.rate == 48000
     assert dominant_freq(x) == pytest.approx(700, abs=4)
@@ -111,6 +137,7 @@ def test_extensible_24bit_wav_made_by_sox(tmp_path):
 
 
 # --- bad files: a clear message naming the file and the problem -----------------------------
+
 
 def test_missing_file(tmp_path):
     p = tmp_path / "nope.wav"
@@ -167,7 +194,7 @@ def test_wav_cut_inside_its_samples_is_read_as_far_as_it_goes(tmp_path):
     """A recording cut off in its data chunk keeps the samples that are there (scipy warns)."""
     p = tmp_path / "cut.wav"
     wavfile.write(p, 16000, (sine(440, 16000) * 32767).astype(np.int16))
-    p.write_bytes(p.read_bytes()[:44 + 2 * 8000])
+    p.write_bytes(p.read_bytes()[: 44 + 2 * 8000])
     assert len(read_wav(p)) == 8000
 
 
@@ -177,10 +204,14 @@ def _wav_bytes(fmt_body: bytes, fmt_size: int | None = None) -> bytes:
     return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
-@pytest.mark.parametrize("fmt_body", [
-    b"\x01\x00\x01\x00\x80\x3e\x00\x00",                 # fmt chunk too short
-    struct.pack("<HHIIHH", 1, 1, 16000, 1234, 2, 16),   # byte rate != rate × block align
-], ids=["short-fmt", "bad-byte-rate"])
+@pytest.mark.parametrize(
+    "fmt_body",
+    [
+        b"\x01\x00\x01\x00\x80\x3e\x00\x00",  # fmt chunk too short
+        struct.pack("<HHIIHH", 1, 1, 16000, 1234, 2, 16),  # byte rate != rate × block align
+    ],
+    ids=["short-fmt", "bad-byte-rate"],
+)
 def test_damaged_header_is_told_in_the_users_language(tmp_path, fmt_body):
     p = tmp_path / "bad.wav"
     p.write_bytes(_wav_bytes(fmt_body))
@@ -190,7 +221,9 @@ def test_damaged_header_is_told_in_the_users_language(tmp_path, fmt_body):
         read_wav(p, lang="en")
 
 
-def test_an_unforeseen_reader_failure_names_the_file_and_says_the_detail_is_scipys(tmp_path, monkeypatch):
+def test_an_unforeseen_reader_failure_names_the_file_and_says_the_detail_is_scipys(
+    tmp_path, monkeypatch
+):
     from scipy.io import wavfile as wf
 
     p = tmp_path / "odd.wav"
@@ -202,8 +235,10 @@ def test_an_unforeseen_reader_failure_names_the_file_and_says_the_detail_is_scip
     monkeypatch.setattr(wf, "read", refuse)
     with pytest.raises(AudioFileError) as e:
         read_wav(p)
-    assert str(e.value) == (f"{p}: повреждённый или неподдерживаемый WAV "
-                            "(подробности от библиотеки чтения: «something new»)")
+    assert str(e.value) == (
+        f"{p}: повреждённый или неподдерживаемый WAV "
+        "(подробности от библиотеки чтения: «something new»)"
+    )
 
 
 def test_unsupported_encoding(tmp_path):
@@ -211,7 +246,10 @@ def test_unsupported_encoding(tmp_path):
     p = tmp_path / "ulaw.wav"
     if shutil.which("sox") is None:
         pytest.skip("sox is not installed")
-    subprocess.run(["sox", "-n", "-r", "8000", "-e", "u-law", str(p), "synth", "0.2", "sine", "440"], check=True)
+    subprocess.run(
+        ["sox", "-n", "-r", "8000", "-e", "u-law", str(p), "synth", "0.2", "sine", "440"],
+        check=True,
+    )
     with pytest.raises(AudioFileError, match=r"unsupported sound encoding in the WAV \(MULAW\)"):
         read_wav(p, lang="en")
     with pytest.raises(AudioFileError, match="неподдерживаемая кодировка"):
@@ -229,6 +267,7 @@ def test_file_frames_fails_at_once(tmp_path):
 
 
 # --- frames and their clock ------------------------------------------------------------------
+
 
 def test_file_frames_clock(tmp_path):
     p = tmp_path / "s.wav"

@@ -27,8 +27,8 @@ from pyramid_referee.voice.strike import detect_strikes
 ROOT = Path(__file__).resolve().parents[1]
 
 
-
 # --- dead or missing device --------------------------------------------------------------------
+
 
 def test_nonexistent_device_index_is_a_clear_error():
     with pytest.raises(AudioDeviceError) as e:
@@ -47,7 +47,7 @@ def test_nonexistent_device_name_is_a_clear_error_in_russian():
 
 def test_iterating_a_dead_device_raises_not_hangs():
     src = MicrophoneSource(device="99", lang="en")
-    assert src.device == 99          # a digit string is an index
+    assert src.device == 99  # a digit string is an index
     with pytest.raises(AudioDeviceError):
         next(iter(src))
 
@@ -63,6 +63,7 @@ def test_list_devices_gives_exactly_the_input_devices():
 
 # --- reporting (real sounddevice status flags, no stream) ---------------------------------------
 
+
 def test_input_overflow_is_counted_and_reported():
     sd = pytest.importorskip("sounddevice")
     src = MicrophoneSource(lang="en")
@@ -73,7 +74,7 @@ def test_input_overflow_is_counted_and_reported():
     src._callback(block, 160, None, sd.CallbackFlags())
     assert src.overflows == 1 and src.status_log == ["input overflow"]
     assert "input overflows 1" in src.problems()
-    assert src._queue.qsize() == 2      # the audio itself is still delivered
+    assert src._queue.qsize() == 2  # the audio itself is still delivered
 
 
 def test_full_queue_drops_and_reports():
@@ -90,6 +91,7 @@ def test_no_problem_no_report():
 
 # --- rate conversion for devices that refuse 16 kHz ---------------------------------------------
 
+
 @pytest.mark.parametrize("rate_in", [44100, 48000, 8000])
 def test_stream_resampler_matches_whole_signal_and_ignores_block_edges(rate_in):
     t = np.arange(int(rate_in * 1.0)) / rate_in
@@ -99,19 +101,19 @@ def test_stream_resampler_matches_whole_signal_and_ignores_block_edges(rate_in):
     parts, pos = [], 0
     while pos < len(x):
         n = int(rng.integers(1, 2000))
-        parts.append(rs.process(x[pos:pos + n]))
+        parts.append(rs.process(x[pos : pos + n]))
         pos += n
     y = np.concatenate(parts)
     assert abs(len(y) - RATE) <= 1
     rs2 = StreamResampler(rate_in, RATE)
-    assert np.allclose(rs2.process(x)[: len(y)], y, atol=1e-9)   # block cuts change nothing
-    mid = slice(2000, 14000)                                    # past the low-pass's start-up
+    assert np.allclose(rs2.process(x)[: len(y)], y, atol=1e-9)  # block cuts change nothing
+    mid = slice(2000, 14000)  # past the low-pass's start-up
     spec = np.abs(np.fft.rfft(y[mid] * np.hanning(12000)))
     assert np.fft.rfftfreq(12000, 1 / RATE)[np.argmax(spec)] == pytest.approx(440, abs=3)
     assert np.abs(y[mid]).max() == pytest.approx(0.5, abs=0.02)
     # Same waveform as the offline polyphase resampler, up to the causal filter's small delay.
     ref = resample(x, rate_in, RATE)[mid]
-    best = max(np.corrcoef(y[mid.start + k: mid.stop + k], ref)[0, 1] for k in range(0, 30))
+    best = max(np.corrcoef(y[mid.start + k : mid.stop + k], ref)[0, 1] for k in range(0, 30))
     assert best > 0.995
 
 
@@ -153,32 +155,39 @@ def test_microphone_records_the_strikes_played_into_a_null_sink(pulse, bank, tmp
     rng = np.random.default_rng(3)
     x = np.zeros(int(6.5 * RATE))
     if not make.espeak_available():
-        pytest.skip("espeak-ng is not installed (apt-get install espeak-ng): the calls cannot be made")
+        pytest.skip(
+            "espeak-ng is not installed (apt-get install espeak-ng): the calls cannot be made"
+        )
     # a call before each strike (the second call ends the first stroke: players call when the
     # balls have stopped)
     for text, start in (("Тройка дуплетом в середину", 0.2), ("Пятый в угол", 4.0)):
         speech = make.speak(text)[: int(1.2 * RATE)]
-        x[int(start * RATE): int(start * RATE) + len(speech)] += 0.4 * speech
+        x[int(start * RATE) : int(start * RATE) + len(speech)] += 0.4 * speech
     truth = [2.0, 5.5]
 
     def place(name, at, peak):
         s, onset = table_mix.strike_sample(name, bank=bank, peak=peak)
         k = int(round((at - onset) * RATE))
-        x[k: k + len(s)] += s[: len(x) - k]
+        x[k : k + len(s)] += s[: len(x) - k]
 
     place("cue_vrcbce_1.wav", truth[0], 0.6)
     place("ball_vrcbce_2.wav", 2.4, 0.5)
     place("pocket_leslieyippool_1.wav", 3.0, 0.4)
     place("cue_vrcbce_1.wav", truth[1], 0.6)
     x += make.colored_noise(rng, len(x), 1.0) * 0.003
-    x[: RATE // 5] *= np.linspace(0.0, 1.0, RATE // 5)   # no step where playback starts
+    x[: RATE // 5] *= np.linspace(0.0, 1.0, RATE // 5)  # no step where playback starts
     wav = tmp_path / "table.wav"
     write_wav(wav, x)
     assert detect_strikes(read_wav(wav)) == pytest.approx(truth, abs=0.003)
 
     rec = tmp_path / "recorded.npy"
-    proc = subprocess.run([sys.executable, "-c", RECORD, str(wav), str(rec), "default"],
-                          env=pulse, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", RECORD, str(wav), str(rec), "default"],
+        env=pulse,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     info = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "default" in info["devices"] or "pulse" in info["devices"]
@@ -210,7 +219,9 @@ def test_microphone_asks_for_low_input_latency(pulse):
     input buffering comes on top of that in real time. PortAudio's default for input is its
     "high" latency (40 ms through the ALSA pulse plugin here, and ~1.5 s before the first block);
     the live referee asks for "low" (the device's declared latency, not a timing)."""
-    proc = subprocess.run([sys.executable, "-c", LATENCY], env=pulse, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", LATENCY], env=pulse, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     info = json.loads(proc.stdout.strip().splitlines()[-1])
     assert info["latency"] is not None and info["latency"] <= 0.025, info
@@ -228,8 +239,9 @@ SLOW_READER = textwrap.dedent("""
 
 
 def test_slow_reader_is_reported_not_hidden(pulse):
-    proc = subprocess.run([sys.executable, "-c", SLOW_READER], env=pulse, capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", SLOW_READER], env=pulse, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     info = json.loads(proc.stdout.strip().splitlines()[-1])
     assert info["dropped"] > 0 and "blocks dropped" in info["problems"]

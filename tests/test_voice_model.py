@@ -28,8 +28,15 @@ try:
 except ImportError:  # pragma: no cover
     pass
 
-LAYOUT = ("am/final.mdl", "conf/model.conf", "conf/mfcc.conf", "graph/HCLr.fst", "graph/Gr.fst",
-          "graph/phones/word_boundary.int", "ivector/final.ie")
+LAYOUT = (
+    "am/final.mdl",
+    "conf/model.conf",
+    "conf/mfcc.conf",
+    "graph/HCLr.fst",
+    "graph/Gr.fst",
+    "graph/phones/word_boundary.int",
+    "ivector/final.ie",
+)
 
 
 def make_model_dir(root: Path, files=LAYOUT) -> Path:
@@ -99,6 +106,7 @@ def md5_of(p: Path) -> str:
 
 # --- checking a folder ------------------------------------------------------------------------
 
+
 def test_missing_folder_is_a_clear_model_error(tmp_path):
     with pytest.raises(ModelError, match="не существует"):
         vm.check_model_dir(tmp_path / "nowhere")
@@ -129,6 +137,7 @@ def test_whole_layouts_pass(tmp_path):
 
 # --- the lookup order -------------------------------------------------------------------------
 
+
 @pytest.fixture
 def places(tmp_path):
     home, cache = tmp_path / "home", tmp_path / "usercache"
@@ -151,9 +160,12 @@ def test_lookup_order(tmp_path, places):
     assert vm.find_model(None, env=env, **kw).path == vosk_path / vm.MODEL_NAME
     del env[vm.VOSK_ENV_VAR]
     assert vm.find_model(None, env=env, **kw) == vm.ModelLocation(
-        home / ".cache" / "vosk" / vm.MODEL_NAME, "vosk-cache")
+        home / ".cache" / "vosk" / vm.MODEL_NAME, "vosk-cache"
+    )
     (home / ".cache" / "vosk" / vm.MODEL_NAME).rename(tmp_path / "moved")
-    assert vm.find_model(None, env=env, **kw) == vm.ModelLocation(cache / vm.MODEL_NAME, "user-cache")
+    assert vm.find_model(None, env=env, **kw) == vm.ModelLocation(
+        cache / vm.MODEL_NAME, "user-cache"
+    )
 
 
 def test_vosk_model_path_may_name_the_model_itself_or_another_russian_model(tmp_path, places):
@@ -162,8 +174,10 @@ def test_vosk_model_path_may_name_the_model_itself_or_another_russian_model(tmp_
     assert vm.find_model(env={vm.VOSK_ENV_VAR: str(itself)}, home=home, cache=cache).path == itself
     folder = tmp_path / "models"
     make_model_dir(folder / "vosk-model-ru-0.42")
-    assert vm.find_model(env={vm.VOSK_ENV_VAR: str(folder)}, home=home, cache=cache).path == \
-        folder / "vosk-model-ru-0.42"
+    assert (
+        vm.find_model(env={vm.VOSK_ENV_VAR: str(folder)}, home=home, cache=cache).path
+        == folder / "vosk-model-ru-0.42"
+    )
 
 
 def test_a_broken_explicit_place_is_an_error_not_skipped(tmp_path, places):
@@ -195,6 +209,7 @@ def test_no_model_anywhere_says_where_it_looked_and_how_to_get_one(places):
 
 # --- loading ----------------------------------------------------------------------------------
 
+
 def test_a_wrong_model_is_a_model_error_not_a_crash(tmp_path):
     """Placeholder files with the right names: Vosk fails; we get its reason, no sys.exit."""
     root = make_model_dir(tmp_path / "wrong")
@@ -211,17 +226,26 @@ def test_the_packaged_korean_model_loads_and_answers_word_lookups():
     # vosk_model_find_word: the symbol id, or -1 for a word the model lacks.
     assert vm.has_word(model, "안녕하세요")
     assert not vm.has_word(model, "шар")
-    assert vm.missing_words(model, ["서울", "тройку", "[unk]", "середину"]) == ["тройку", "середину"]
+    assert vm.missing_words(model, ["서울", "тройку", "[unk]", "середину"]) == [
+        "тройку",
+        "середину",
+    ]
 
 
 # --- downloading ------------------------------------------------------------------------------
+
 
 def test_download_verifies_unpacks_and_fetches_only_once(tmp_path, server):
     archive = model_zip(server.folder / "m.zip")
     dest = tmp_path / "cache"
     seen = []
-    path, fetched = vm.download_model(dest, url=server.url("m.zip"), size=archive.stat().st_size,
-                                      md5=md5_of(archive), progress=lambda d, t: seen.append((d, t)))
+    path, fetched = vm.download_model(
+        dest,
+        url=server.url("m.zip"),
+        size=archive.stat().st_size,
+        md5=md5_of(archive),
+        progress=lambda d, t: seen.append((d, t)),
+    )
     assert fetched and path == dest / vm.MODEL_NAME
     assert (path / "am" / "final.mdl").read_bytes() == b"placeholder am/final.mdl"
     assert seen[-1] == (archive.stat().st_size, archive.stat().st_size)
@@ -232,8 +256,9 @@ def test_download_verifies_unpacks_and_fetches_only_once(tmp_path, server):
 
 def test_download_from_a_file_url(tmp_path):
     archive = model_zip(tmp_path / "m.zip")
-    path, fetched = vm.download_model(tmp_path / "cache", url=archive.as_uri(),
-                                      size=archive.stat().st_size, md5=md5_of(archive))
+    path, fetched = vm.download_model(
+        tmp_path / "cache", url=archive.as_uri(), size=archive.stat().st_size, md5=md5_of(archive)
+    )
     assert fetched and not vm.missing_model_files(path)
 
 
@@ -257,17 +282,25 @@ def test_zip_with_parent_entries_is_refused(tmp_path, server):
     archive = make_zip(server.folder / "evil.zip", entries)
     dest = tmp_path / "deep" / "cache"
     with pytest.raises(ModelError, match="escapes"):
-        vm.download_model(dest, url=server.url("evil.zip"), size=archive.stat().st_size,
-                          md5=md5_of(archive), lang="en")
+        vm.download_model(
+            dest,
+            url=server.url("evil.zip"),
+            size=archive.stat().st_size,
+            md5=md5_of(archive),
+            lang="en",
+        )
     assert not list(tmp_path.rglob("escaped.txt"))
     assert not (dest / vm.MODEL_NAME).exists()
 
 
-@pytest.mark.parametrize("entries,links", [
-    ({"/abs/evil.txt": b"x"}, None),
-    ({"C:/evil.txt": b"x"}, None),
-    ({f"{vm.MODEL_NAME}/am/final.mdl": b"x"}, {f"{vm.MODEL_NAME}/link": "/etc/passwd"}),
-])
+@pytest.mark.parametrize(
+    "entries,links",
+    [
+        ({"/abs/evil.txt": b"x"}, None),
+        ({"C:/evil.txt": b"x"}, None),
+        ({f"{vm.MODEL_NAME}/am/final.mdl": b"x"}, {f"{vm.MODEL_NAME}/link": "/etc/passwd"}),
+    ],
+)
 def test_absolute_paths_and_links_are_refused(tmp_path, entries, links):
     archive = make_zip(tmp_path / "bad.zip", entries, links)
     with pytest.raises(ModelError, match="refused"):
@@ -277,7 +310,9 @@ def test_absolute_paths_and_links_are_refused(tmp_path, entries, links):
 def test_an_archive_without_a_model_is_refused(tmp_path, server):
     make_zip(server.folder / "notmodel.zip", {"readme.txt": b"hello"})
     with pytest.raises(ModelError, match="holds no whole Vosk model"):
-        vm.download_model(tmp_path / "c", url=server.url("notmodel.zip"), size=None, md5=None, lang="en")
+        vm.download_model(
+            tmp_path / "c", url=server.url("notmodel.zip"), size=None, md5=None, lang="en"
+        )
     assert not (tmp_path / "c" / vm.MODEL_NAME).exists()
 
 
@@ -285,7 +320,9 @@ def test_a_half_unpacked_leftover_is_replaced(tmp_path, server):
     archive = model_zip(server.folder / "m.zip")
     dest = tmp_path / "cache"
     make_model_dir(dest / vm.MODEL_NAME, ["conf/model.conf"])
-    path, fetched = vm.download_model(dest, url=server.url("m.zip"), size=None, md5=md5_of(archive))
+    path, fetched = vm.download_model(
+        dest, url=server.url("m.zip"), size=None, md5=md5_of(archive)
+    )
     assert fetched and not vm.missing_model_files(path)
     assert sorted(p.name for p in dest.iterdir()) == [vm.MODEL_NAME]
 
@@ -295,7 +332,9 @@ def test_no_network_is_said_plainly(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with pytest.raises(vm.NetworkError, match="no network"):
-        vm.download_model(tmp_path / "c", url=f"http://127.0.0.1:{port}/m.zip", lang="en", timeout=5)
+        vm.download_model(
+            tmp_path / "c", url=f"http://127.0.0.1:{port}/m.zip", lang="en", timeout=5
+        )
     assert not (tmp_path / "c" / vm.MODEL_NAME).exists()
     text = vm.manual_instructions("en", tmp_path / "c")
     assert "unzip" in text and str(tmp_path / "c") in text and "--model" in text
@@ -308,7 +347,9 @@ def test_refused_connection_is_told_in_russian_and_leaves_no_folders(tmp_path):
     dest = tmp_path / "new" / "cache"
     with pytest.raises(vm.NetworkError) as exc:
         vm.download_model(dest, url=f"http://127.0.0.1:{port}/m.zip", timeout=5)
-    assert "нет сети (или сервер недоступен)" in str(exc.value) and "(соединение отклонено)" in str(exc.value)
+    assert "нет сети (или сервер недоступен)" in str(
+        exc.value
+    ) and "(соединение отклонено)" in str(exc.value)
     assert "Errno" not in str(exc.value)
     assert list(tmp_path.iterdir()) == []  # the folders made for the download are gone again
 
@@ -319,15 +360,20 @@ def test_a_silent_server_times_out_with_a_plain_message(tmp_path):
         s.listen(1)
         port = s.getsockname()[1]
         with pytest.raises(vm.NetworkError) as exc:
-            vm.download_model(tmp_path / "c", url=f"http://127.0.0.1:{port}/m.zip", timeout=0.5, lang="en")
+            vm.download_model(
+                tmp_path / "c", url=f"http://127.0.0.1:{port}/m.zip", timeout=0.5, lang="en"
+            )
     assert "no network" in str(exc.value) and "no answer within 0.5 s" in str(exc.value)
 
 
-@pytest.mark.parametrize("url, needle", [
-    ("notaurl", "неверный адрес «notaurl»"),
-    ("ftp://127.0.0.1/m.zip", "неверный адрес"),
-    ("file:///nonexistent/m.zip", "такого файла нет"),
-])
+@pytest.mark.parametrize(
+    "url, needle",
+    [
+        ("notaurl", "неверный адрес «notaurl»"),
+        ("ftp://127.0.0.1/m.zip", "неверный адрес"),
+        ("file:///nonexistent/m.zip", "такого файла нет"),
+    ],
+)
 def test_an_address_that_is_not_a_download_is_not_called_no_network(tmp_path, url, needle):
     with pytest.raises(vm.ModelError) as exc:
         vm.download_model(tmp_path / "c", url=url)

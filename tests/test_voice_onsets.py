@@ -17,7 +17,7 @@ def run(x, block=160, **kw):
     det = OnsetDetector(**kw)
     out = []
     for i in range(0, len(x), block):
-        out += det.feed(x[i: i + block])
+        out += det.feed(x[i : i + block])
     return out
 
 
@@ -40,7 +40,11 @@ def test_every_recorded_table_sound_gives_an_onset_where_it_starts(bank):
         assert found, f"{s.name}: no onset at all"
         off[s.name] = min((o.time - t for o in found), key=abs)
     # chalking the cue (other_*) is a scrape, not a knock: its "onset" is only where it gets loud
-    bad = {n: round(d, 4) for n, d in off.items() if not -0.020 <= d <= 0.010 and not n.startswith("other_")}
+    bad = {
+        n: round(d, 4)
+        for n, d in off.items()
+        if not -0.020 <= d <= 0.010 and not n.startswith("other_")
+    }
     assert not bad, bad
     assert np.median(np.abs(list(off.values()))) <= 0.003
 
@@ -79,10 +83,10 @@ def test_voicing_pulses_and_hum_are_not_onsets():
     t = np.arange(int(2.5 * RATE)) / RATE
     pulses = np.zeros_like(t)
     start = int(0.5 * RATE)
-    pulses[start: start + int(1.5 * RATE): RATE // 120] = 1.0
+    pulses[start : start + int(1.5 * RATE) : RATE // 120] = 1.0
     from scipy.signal import lfilter
 
-    vowel = lfilter([1.0], [1.0, -1.6, 0.8], pulses) * 0.05   # one formant-like resonance
+    vowel = lfilter([1.0], [1.0, -1.6, 0.8], pulses) * 0.05  # one formant-like resonance
     noise = np.random.default_rng(3).standard_normal(len(t)) * 1e-4
     assert len(run(vowel + noise)) <= 1
     hum = sum(0.02 / k * np.sin(2 * np.pi * 50 * k * t) for k in range(1, 8))
@@ -95,7 +99,7 @@ def test_periodicity_tells_a_vowel_from_a_knock(bank):
     assert periodicity(vowel) > 0.8
     s = bank.get("cue_vrcbce_1.wav")
     k = int(s.onset * RATE)
-    assert periodicity(s.samples[k: k + len(t)]) < periodicity(vowel)
+    assert periodicity(s.samples[k : k + len(t)]) < periodicity(vowel)
 
 
 def test_a_knock_in_the_first_50_ms_of_a_stream_is_not_measured_without_its_before():

@@ -42,14 +42,26 @@ ENV = [np.array([-20.0, -18, -25, -30, -35, -40, -45, -50] + [-60.0] * 112)]
 
 
 def fit(strikes, collisions, **kw):
-    return prof.fit([sound(v) for v in strikes], [sound(v) for v in collisions], strikes_asked=len(strikes),
-                    background_db=-70.0, strike_envelopes=ENV * max(1, len(strikes)), model=toy_model(), **kw)
+    return prof.fit(
+        [sound(v) for v in strikes],
+        [sound(v) for v in collisions],
+        strikes_asked=len(strikes),
+        background_db=-70.0,
+        strike_envelopes=ENV * max(1, len(strikes)),
+        model=toy_model(),
+        **kw,
+    )
 
 
 def test_defaults_that_already_work_are_left_alone():
     """Strikes clearly tip-like, collisions clearly ball-on-ball: nothing to change."""
     p = fit([3.0, 4.0, 5.0], [-3.0, -2.0])
-    assert p.tip_bias == 0.0 and p.separable and p.strikes_sure_before == 3 and p.collisions_as_strikes == 0
+    assert (
+        p.tip_bias == 0.0
+        and p.separable
+        and p.strikes_sure_before == 3
+        and p.collisions_as_strikes == 0
+    )
 
 
 def test_weak_strikes_raise_the_tip_and_collisions_stay_out():
@@ -72,8 +84,8 @@ def test_overlapping_strikes_and_collisions_are_said_to_overlap():
 def test_levels_and_room_measures():
     p = fit([3.0], [])
     assert p.strike_level_db == pytest.approx(-18.0)
-    assert p.min_level_db == pytest.approx(-30.0)          # 12 dB under the quietest strike
-    assert p.strike_decay_ms == pytest.approx(4.0)         # 20 dB under the peak at window 5
+    assert p.min_level_db == pytest.approx(-30.0)  # 12 dB under the quietest strike
+    assert p.strike_decay_ms == pytest.approx(4.0)  # 20 dB under the peak at window 5
     assert p.background_db == -70.0
 
 

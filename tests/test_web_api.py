@@ -59,7 +59,16 @@ def _stored(db, mid) -> list:
 def test_state_has_every_key_of_the_contract_and_speaks_russian(served):
     client, _, mid = served
     st = client.get("/api/state").json()
-    for key in ("players", "scores", "to_play", "on_table", "standing_call", "last_verdict", "result", "history"):
+    for key in (
+        "players",
+        "scores",
+        "to_play",
+        "on_table",
+        "standing_call",
+        "last_verdict",
+        "result",
+        "history",
+    ):
         assert key in st, key
     assert st["players"] == ["Иван", "Пётр"] and st["scores"] == {"Иван": 0, "Пётр": 0}
     assert st["needs"] == {"Иван": 71, "Пётр": 71} and st["target"] == 71
@@ -71,7 +80,11 @@ def test_a_stroke_without_the_pin_is_refused_and_nothing_is_recorded(served):
     client, db, mid = served
     r = client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED})
     assert r.status_code == 401 and "ПИН" in r.json()["error"]
-    r = client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED}, headers={"Authorization": "Bearer 0000"})
+    r = client.post(
+        "/api/strokes",
+        json={"call": CALL, "outcome": AS_CALLED},
+        headers={"Authorization": "Bearer 0000"},
+    )
     assert r.status_code == 401 and r.json()["error"] == "неверный ПИН-код"
     for path in ("/api/undo", "/api/redo", "/api/call", "/api/new"):
         assert client.post(path, json={}).status_code == 401, path
@@ -81,12 +94,18 @@ def test_a_stroke_without_the_pin_is_refused_and_nothing_is_recorded(served):
 
 def test_a_post_from_another_site_is_refused_even_with_the_pin(served):
     client, db, mid = served
-    r = client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED},
-                    headers={**AUTH, "Origin": "http://evil.example"})
+    r = client.post(
+        "/api/strokes",
+        json={"call": CALL, "outcome": AS_CALLED},
+        headers={**AUTH, "Origin": "http://evil.example"},
+    )
     assert r.status_code == 403 and "другого сайта" in r.json()["error"]
     assert _stored(db, mid) == []
-    same = client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED},
-                       headers={**AUTH, "Origin": "http://testserver"})
+    same = client.post(
+        "/api/strokes",
+        json={"call": CALL, "outcome": AS_CALLED},
+        headers={**AUTH, "Origin": "http://testserver"},
+    )
     assert same.status_code == 200
 
 
@@ -111,14 +130,17 @@ def test_a_stroke_with_the_pin_is_judged_committed_and_marked_shown(served):
     assert all(c["title"] for c in st["last_verdict"]["clauses"])  # the clause titles, in Russian
 
 
-@pytest.mark.parametrize("body, expected", [
-    ({"call": CALL, "outcome": {"events": [{"type": "boom"}]}}, "исход"),
-    ({"call": CALL}, "исход"),
-    ({"call": 5, "outcome": AS_CALLED}, "заказ"),
-    ({"call": "тройку в првый угол", "outcome": AS_CALLED}, "опечатк"),
-    ({"call": None, "outcome": {"events": [], "fouls": ["щ"]}}, "исход"),
-    ({"call": None, "outcome": "биток в никуда"}, "исход"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ({"call": CALL, "outcome": {"events": [{"type": "boom"}]}}, "исход"),
+        ({"call": CALL}, "исход"),
+        ({"call": 5, "outcome": AS_CALLED}, "заказ"),
+        ({"call": "тройку в првый угол", "outcome": AS_CALLED}, "опечатк"),
+        ({"call": None, "outcome": {"events": [], "fouls": ["щ"]}}, "исход"),
+        ({"call": None, "outcome": "биток в никуда"}, "исход"),
+    ],
+)
 def test_bad_input_gets_422_with_a_russian_message_and_nothing_is_recorded(served, body, expected):
     client, db, mid = served
     r = client.post("/api/strokes", json=body, headers=AUTH)
@@ -132,16 +154,22 @@ def test_bad_input_gets_422_with_a_russian_message_and_nothing_is_recorded(serve
 def test_a_refused_typed_outcome_is_quoted_from_the_markers_text_on_the_pad(served):
     # the pad's 422 is the same error play shows: the item as typed, not the engine's «событие 2, …»
     client, db, mid = served
-    r = client.post("/api/strokes", json={"call": CALL, "outcome": "биток 3, 3 в правый угол"}, headers=AUTH)
+    r = client.post(
+        "/api/strokes", json={"call": CALL, "outcome": "биток 3, 3 в правый угол"}, headers=AUTH
+    )
     assert r.status_code == 422, r.text
     assert r.json()["error"].startswith("исход, столбец 10, «3 в правый угол»: ")
     assert "событие" not in r.json()["error"] and _stored(db, mid) == []
 
 
-@pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b"\xff\xfe", b"{" + b'"a":' * 40000 + b"}"])
+@pytest.mark.parametrize(
+    "raw", [b"{not json", b"[1, 2]", b"\xff\xfe", b"{" + b'"a":' * 40000 + b"}"]
+)
 def test_a_body_that_is_no_json_object_gets_422(served, raw):
     client, db, mid = served
-    r = client.post("/api/strokes", content=raw, headers={**AUTH, "Content-Type": "application/json"})
+    r = client.post(
+        "/api/strokes", content=raw, headers={**AUTH, "Content-Type": "application/json"}
+    )
     assert r.status_code == 422
     assert re.search("[а-я]", r.json()["error"])
     assert _stored(db, mid) == []
@@ -163,7 +191,9 @@ def test_the_standing_call_is_shown_as_accepted_or_not_and_a_stroke_takes_it(ser
     r = client.post("/api/call", json={"call": CALL}, headers=AUTH)
     sc = client.get("/api/state").json()["standing_call"]
     assert sc["status"] == "accepted" and sc["line"] == "заказ принят: " + sc["canonical"]
-    r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)  # no "call": the standing one
+    r = client.post(
+        "/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH
+    )  # no "call": the standing one
     assert r.status_code == 200 and r.json()["fulfilled"] is True
     assert _stored(db, mid)[0].record.call_text == CALL
     assert client.get("/api/state").json()["standing_call"] is None
@@ -181,7 +211,12 @@ def test_undo_and_redo_move_the_store_and_the_board(served):
     client.post("/api/strokes", json={"call": CALL, "outcome": AS_CALLED}, headers=AUTH)
     assert client.post("/api/undo", headers=AUTH).json() == {"seq": 1}
     st = client.get("/api/state").json()
-    assert st["scores"]["Иван"] == 0 and st["can_redo"] and not st["can_undo"] and st["last_verdict"] is None
+    assert (
+        st["scores"]["Иван"] == 0
+        and st["can_redo"]
+        and not st["can_undo"]
+        and st["last_verdict"] is None
+    )
     assert _stored(db, mid) == []
     assert client.post("/api/undo", headers=AUTH).json() == {"seq": None}
     assert client.post("/api/redo", headers=AUTH).json() == {"seq": 1}
@@ -215,8 +250,9 @@ def test_a_player_name_cannot_inject_markup(tmp_path):
     with TestClient(create_app(db, mid, pin=PIN)) as client:
         html = client.get("/").text
     assert "</script><script>alert(1)" not in html
-    assert json.loads(re.search(r'<script id="initial"[^>]*>(.*?)</script>', html, re.S).group(1))["players"][0] \
-        .startswith("</script>")
+    assert json.loads(re.search(r'<script id="initial"[^>]*>(.*?)</script>', html, re.S).group(1))[
+        "players"
+    ][0].startswith("</script>")
 
 
 def test_english_with_lang_en(tmp_path):
@@ -224,7 +260,11 @@ def test_english_with_lang_en(tmp_path):
     mid = _match(db)
     with TestClient(create_app(db, mid, pin=PIN, lang="en")) as client:
         assert "Scoreboard" in client.get("/").text
-        r = client.post("/api/strokes", json={"call": CALL, "outcome": {"events": [{"type": "boom"}]}}, headers=AUTH)
+        r = client.post(
+            "/api/strokes",
+            json={"call": CALL, "outcome": {"events": [{"type": "boom"}]}},
+            headers=AUTH,
+        )
         assert r.status_code == 422 and r.json()["error"].startswith("outcome: ")
 
 
@@ -233,28 +273,44 @@ def test_the_route_picture_of_a_call_is_served_as_svg_and_a_refused_one_says_why
     r = client.get("/api/diagram.svg", params={"call": CALL})
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.lstrip().startswith("<svg") and 'data-ok="false"' not in r.text
-    r = client.get("/api/diagram.svg", params={"call": "тройку в угол"})   # refused: which corner
+    r = client.get("/api/diagram.svg", params={"call": "тройку в угол"})  # refused: which corner
     assert r.status_code == 200 and 'data-ok="false"' in r.text
-    assert client.get("/api/diagram.svg").status_code == 422              # no call given
-    assert 'id="diagram"' in client.get("/").text                         # the scoreboard shows it
+    assert client.get("/api/diagram.svg").status_code == 422  # no call given
+    assert 'id="diagram"' in client.get("/").text  # the scoreboard shows it
 
 
 def test_a_match_started_in_play_continues_through_the_api_and_back(tmp_path):
     db = tmp_path / "m.db"
     cmd = [sys.executable, "-m", "pyramid_referee"]
-    out = subprocess.run(cmd + ["play", "--db", str(db), "--players", "Иван", "Пётр", "--json"],
-                         input=f"{CALL} | биток 3, 3 в правый дальний угол\n", capture_output=True, text=True)
+    out = subprocess.run(
+        cmd + ["play", "--db", str(db), "--players", "Иван", "Пётр", "--json"],
+        input=f"{CALL} | биток 3, 3 в правый дальний угол\n",
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     with TestClient(create_app(db, 1, pin=PIN)) as client:
         st = client.get("/api/state").json()
         assert st["seq"] == 1 and st["scores"]["Иван"] > 0  # play's stroke is on the board
-        r = client.post("/api/strokes", json={"call": "пятого чисто в левую середину",
-                                              "outcome": {"events": [], "route_ok": False}}, headers=AUTH)
+        r = client.post(
+            "/api/strokes",
+            json={
+                "call": "пятого чисто в левую середину",
+                "outcome": {"events": [], "route_ok": False},
+            },
+            headers=AUTH,
+        )
         assert r.status_code == 200, r.text
-    out = subprocess.run(cmd + ["play", "--db", str(db), "--match", "1", "--json"], input="счёт\n",
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        cmd + ["play", "--db", str(db), "--match", "1", "--json"],
+        input="счёт\n",
+        capture_output=True,
+        text=True,
+    )
     start = json.loads(out.stdout.splitlines()[0])
-    assert start["seq"] == 2 and start["unshown"] == []  # the pad's stroke, seen by play; nothing unshown
+    assert (
+        start["seq"] == 2 and start["unshown"] == []
+    )  # the pad's stroke, seen by play; nothing unshown
 
 
 def test_a_stroke_entered_by_another_program_reaches_the_board_within_a_second(served):
@@ -286,12 +342,26 @@ def test_a_stroke_stored_but_never_shown_is_named_when_the_server_starts(tmp_pat
 def test_the_end_of_a_game_is_said_on_the_board_with_the_winner(tmp_path):
     db = tmp_path / "m.db"
     with Store(db) as store:  # picked up from a score sheet: one ball left, Иван needs it
-        mid = Session.create(store, ["Иван", "Пётр"], None,
-                             {"scores": {"Иван": 70, "Пётр": 49}, "on_table": [1], "to_play": "Иван"}, lang="ru").id
+        mid = Session.create(
+            store,
+            ["Иван", "Пётр"],
+            None,
+            {"scores": {"Иван": 70, "Пётр": 49}, "on_table": [1], "to_play": "Иван"},
+            lang="ru",
+        ).id
     with TestClient(create_app(db, mid, pin=PIN)) as client:
         assert client.get("/api/state").json()["game_over_line"] == ""
-        r = client.post("/api/strokes", json={"call": "чисто в правый дальний угол", "outcome": {
-            "events": [{"type": "pocket", "ball": 1, "pocket": FAR_RIGHT}], "route_ok": True}}, headers=AUTH)
+        r = client.post(
+            "/api/strokes",
+            json={
+                "call": "чисто в правый дальний угол",
+                "outcome": {
+                    "events": [{"type": "pocket", "ball": 1, "pocket": FAR_RIGHT}],
+                    "route_ok": True,
+                },
+            },
+            headers=AUTH,
+        )
         assert r.status_code == 200, r.text
         st = client.get("/api/state").json()
         assert st["result"] == {"winner": "Иван"} and st["decided"]
@@ -304,19 +374,37 @@ def test_the_end_of_a_game_is_said_on_the_board_with_the_winner(tmp_path):
 def test_a_finished_game_stays_on_the_board_until_the_next_one_starts(tmp_path):
     db = tmp_path / "m.db"
     with Store(db) as store:
-        mid = Session.create(store, ["Иван", "Пётр"], None,
-                             {"scores": {"Иван": 70, "Пётр": 49}, "on_table": [1], "to_play": "Иван"},
-                             lang="ru", to_wins=2).id
+        mid = Session.create(
+            store,
+            ["Иван", "Пётр"],
+            None,
+            {"scores": {"Иван": 70, "Пётр": 49}, "on_table": [1], "to_play": "Иван"},
+            lang="ru",
+            to_wins=2,
+        ).id
     with TestClient(create_app(db, mid, pin=PIN)) as client:
-        client.post("/api/strokes", json={"call": "чисто в правый дальний угол", "outcome": {
-            "events": [{"type": "pocket", "ball": 1, "pocket": FAR_RIGHT}], "route_ok": True}}, headers=AUTH)
+        client.post(
+            "/api/strokes",
+            json={
+                "call": "чисто в правый дальний угол",
+                "outcome": {
+                    "events": [{"type": "pocket", "ball": 1, "pocket": FAR_RIGHT}],
+                    "route_ok": True,
+                },
+            },
+            headers=AUTH,
+        )
         st = client.get("/api/state").json()
         assert st["board_on_table"] == [] and len(st["history"]) == 1  # game 1 as it ended
-        assert st["on_table"] == list(range(1, 16)) and st["to_play"] == "Пётр"  # the pad's next stroke: game 2
+        assert (
+            st["on_table"] == list(range(1, 16)) and st["to_play"] == "Пётр"
+        )  # the pad's next stroke: game 2
         assert "следующую разбивает Пётр" in st["next_game_note"] and not st["decided"]
         client.post("/api/strokes", json={"call": None, "outcome": "биток 6"}, headers=AUTH)
         st = client.get("/api/state").json()
-        assert len(st["history"]) == 1 and st["history"][0]["seq"] == 2 and st["game_over_line"] == ""
+        assert (
+            len(st["history"]) == 1 and st["history"][0]["seq"] == 2 and st["game_over_line"] == ""
+        )
         assert [g["number"] for g in st["games"]] == [1, 2]
 
 
@@ -339,12 +427,15 @@ def test_a_locked_database_is_503_not_the_markers_fault(served):
 
 # -- the standing call lives in the store ---------------------------------------------------------
 
+
 def test_the_standing_call_survives_a_restart_of_the_server(tmp_path):
     db = tmp_path / "m.db"
     mid = _match(db)
     with TestClient(create_app(db, mid, pin=PIN)) as client:
         assert client.post("/api/call", json={"call": CALL}, headers=AUTH).status_code == 200
-    with TestClient(create_app(db, mid, pin=PIN)) as client:  # the server restarted on the same store
+    with TestClient(
+        create_app(db, mid, pin=PIN)
+    ) as client:  # the server restarted on the same store
         sc = client.get("/api/state").json()["standing_call"]
         assert sc["status"] == "accepted" and sc["text"] == CALL and sc["source"] == "pad"
         r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)
@@ -362,7 +453,9 @@ def test_a_call_heard_by_another_program_reaches_the_board_within_a_second(serve
 
     deadline = time.monotonic() + 1.5  # watch() looks every 0.5 s (in the server's own thread)
     while (sc := client.get("/api/state").json()["standing_call"]) is None:
-        assert time.monotonic() < deadline, "the board never saw the call heard by the other program"
+        assert time.monotonic() < deadline, (
+            "the board never saw the call heard by the other program"
+        )
         time.sleep(0.05)
     assert sc["status"] == "accepted" and sc["source"] == "listen" and sc["strike"] == 4.25
     assert sc["heard_line"] == "услышан голосовым судьёй, удар на 4.25 с"
@@ -370,13 +463,22 @@ def test_a_call_heard_by_another_program_reaches_the_board_within_a_second(serve
 
 # -- an empty pad is no outcome -------------------------------------------------------------------
 
-PLAY_EMPTY = "исход не указан (пустой исход — «ничего» или «-»)"  # play's refusal of an empty outcome
+PLAY_EMPTY = (
+    "исход не указан (пустой исход — «ничего» или «-»)"  # play's refusal of an empty outcome
+)
 
 
-@pytest.mark.parametrize("outcome", [
-    {}, {"events": [], "fouls": []}, {"events": [], "fouls": [], "from_hand": None, "warned": False},
-    {"events": [], "route_ok": None}, "", "   ",
-])
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        {},
+        {"events": [], "fouls": []},
+        {"events": [], "fouls": [], "from_hand": None, "warned": False},
+        {"events": [], "route_ok": None},
+        "",
+        "   ",
+    ],
+)
 def test_an_empty_outcome_is_refused_as_play_refuses_it_and_nothing_is_recorded(served, outcome):
     client, db, mid = served
     client.post("/api/call", json={"call": CALL}, headers=AUTH)
@@ -384,8 +486,22 @@ def test_an_empty_outcome_is_refused_as_play_refuses_it_and_nothing_is_recorded(
     r = client.post("/api/strokes", json={"outcome": outcome}, headers=AUTH)
     assert r.status_code == 422, r.text
     assert r.json()["error"] == PLAY_EMPTY
-    out = subprocess.run([sys.executable, "-m", "pyramid_referee", "play", "--db", str(db.parent / "p.db"),
-                          "--players", "Иван", "Пётр"], input=f"{CALL} | \n", capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pyramid_referee",
+            "play",
+            "--db",
+            str(db.parent / "p.db"),
+            "--players",
+            "Иван",
+            "Пётр",
+        ],
+        input=f"{CALL} | \n",
+        capture_output=True,
+        text=True,
+    )
     assert PLAY_EMPTY in out.stdout + out.stderr  # the same words as play's
     after = client.get("/api/state").json()
     assert _stored(db, mid) == [] and after == before  # the standing call is kept, nothing moved
@@ -393,12 +509,19 @@ def test_an_empty_outcome_is_refused_as_play_refuses_it_and_nothing_is_recorded(
 
 def test_a_default_never_becomes_a_stroke_but_an_explicit_miss_or_nothing_does(served):
     client, db, mid = served
-    r = client.post("/api/strokes", json={"call": None, "outcome": {"events": [], "fouls": []}}, headers=AUTH)
+    r = client.post(
+        "/api/strokes", json={"call": None, "outcome": {"events": [], "fouls": []}}, headers=AUTH
+    )
     assert r.status_code == 422 and _stored(db, mid) == []
-    r = client.post("/api/strokes", json={"call": None, "outcome": {"events": [], "fouls": [], "route_ok": False}},
-                    headers=AUTH)  # «мимо», tapped: said by the marker
+    r = client.post(
+        "/api/strokes",
+        json={"call": None, "outcome": {"events": [], "fouls": [], "route_ok": False}},
+        headers=AUTH,
+    )  # «мимо», tapped: said by the marker
     assert r.status_code == 200, r.text
-    r = client.post("/api/strokes", json={"call": None, "outcome": "ничего"}, headers=AUTH)  # as in play
+    r = client.post(
+        "/api/strokes", json={"call": None, "outcome": "ничего"}, headers=AUTH
+    )  # as in play
     assert r.status_code == 200, r.text
     assert [row.seq for row in _stored(db, mid)] == [1, 2]
 
@@ -411,8 +534,10 @@ def test_docs_serve_md_names_the_pads_buttons_as_the_pad_does(served):
     html = client.get("/pad").text
     buttons = {unescape(b).strip() for b in re.findall(r"<button[^>]*>([^<]+)</button>", html)}
     doc = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text(encoding="utf-8")
-    section = doc[doc.index("## ПИН-код"):doc.index("### Голосовой судья")]
-    named = set(re.findall(r"«([А-ЯЁ][^»]*)»", section))  # a capitalised «…» there is a button's name
+    section = doc[doc.index("## ПИН-код") : doc.index("### Голосовой судья")]
+    named = set(
+        re.findall(r"«([А-ЯЁ][^»]*)»", section)
+    )  # a capitalised «…» there is a button's name
     assert {"Записать удар", "Новый матч", "Сменить ПИН-код", "Очистить"} <= named
     assert named <= buttons, named - buttons
     for word in ("по заказу", "мимо", "за борт"):  # and the ones written small
@@ -445,9 +570,21 @@ def _heard(db, mid, reading=None, strike=None):
 def _late(db, mid, strike):
     from pyramid_referee.match.session import CallReading
 
-    _heard(db, mid, CallReading(text=CALL, status="refused", refusal={
-        "code": "late", "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
-        "span": [0, len(CALL)], "hint": None}), strike)
+    _heard(
+        db,
+        mid,
+        CallReading(
+            text=CALL,
+            status="refused",
+            refusal={
+                "code": "late",
+                "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
+                "span": [0, len(CALL)],
+                "hint": None,
+            },
+        ),
+        strike,
+    )
 
 
 def _wait_for(client, check):
@@ -460,7 +597,9 @@ def _wait_for(client, check):
     return st
 
 
-def test_Q13_an_outcome_entered_on_the_pad_with_no_strike_heard_takes_the_heard_call_marked(served):
+def test_Q13_an_outcome_entered_on_the_pad_with_no_strike_heard_takes_the_heard_call_marked(
+    served,
+):
     client, db, mid = served
     _heard(db, mid)  # the call heard, no strike heard after it
     sc = _wait_for(client, lambda st: st["standing_call"] is not None)["standing_call"]
@@ -481,23 +620,42 @@ def test_Q14_the_pad_takes_back_the_strike_that_voided_the_call_and_the_call_cou
     _late(db, mid, 2.25)
     sc = _wait_for(client, lambda st: st["standing_call"] is not None)["standing_call"]
     assert sc["can_take_back"] is True and sc["status"] == "refused" and sc["strike"] == 2.25
-    assert client.post("/api/strike/take-back", json={}).status_code == 401  # the PIN, like every write
+    assert (
+        client.post("/api/strike/take-back", json={}).status_code == 401
+    )  # the PIN, like every write
     r = client.post("/api/strike/take-back", json={"strike": 2.25}, headers=AUTH)
     assert r.status_code == 200, r.text
     assert r.json()["taken_back"] == 2.25
     sc = client.get("/api/state").json()["standing_call"]
-    assert (sc["status"], sc["strike"], sc["can_take_back"], sc["taken_back"]) == ("accepted", None, False, [2.25])
+    assert (sc["status"], sc["strike"], sc["can_take_back"], sc["taken_back"]) == (
+        "accepted",
+        None,
+        False,
+        [2.25],
+    )
     r = client.post("/api/strokes", json={"outcome": AS_CALLED}, headers=AUTH)
     assert r.status_code == 200 and r.json()["fulfilled"] is True
     [row] = _stored(db, mid)
     assert row.record.strike["taken_back"] == [2.25] and row.record.call_status == "accepted"
-    assert client.get("/api/state").json()["history"][0]["strike_marks"] == ["удар 2.25 с снят маркёром", NOT_HEARD]
+    assert client.get("/api/state").json()["history"][0]["strike_marks"] == [
+        "удар 2.25 с снят маркёром",
+        NOT_HEARD,
+    ]
 
 
-@pytest.mark.parametrize("setup, body", [
-    ("none", {}), ("typed", {}), ("heard", {}), ("late", {"strike": 9.0}), ("late", {"strike": "2.25"}),
-])
-def test_Q14_a_take_back_with_no_strike_that_voided_the_call_is_422_and_changes_nothing(served, setup, body):
+@pytest.mark.parametrize(
+    "setup, body",
+    [
+        ("none", {}),
+        ("typed", {}),
+        ("heard", {}),
+        ("late", {"strike": 9.0}),
+        ("late", {"strike": "2.25"}),
+    ],
+)
+def test_Q14_a_take_back_with_no_strike_that_voided_the_call_is_422_and_changes_nothing(
+    served, setup, body
+):
     client, db, mid = served
     if setup == "typed":
         client.post("/api/call", json={"call": CALL}, headers=AUTH)

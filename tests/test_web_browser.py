@@ -13,19 +13,26 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from web_server import Server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
+    pytest.skip(
+        "no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright for Python is not installed"
+)
 
 pytestmark = pytest.mark.slow
 
 FAR_RIGHT = {"kind": "corner", "side": "right", "end": "far"}
 CALL = "тройку чисто в правый дальний угол"
-SHOTS = Path(os.environ.get("PYRAMID_REFEREE_SHOTS", "")) if os.environ.get("PYRAMID_REFEREE_SHOTS") else None
+SHOTS = (
+    Path(os.environ.get("PYRAMID_REFEREE_SHOTS", ""))
+    if os.environ.get("PYRAMID_REFEREE_SHOTS")
+    else None
+)
 
 
 @pytest.fixture
@@ -89,30 +96,55 @@ LAYOUT_JS = """() => {
 
 
 def _a_few_strokes(srv: Server) -> None:
-    srv.post("/api/strokes", {"call": CALL, "outcome": {"events": [{"type": "pocket", "ball": 3, "pocket": FAR_RIGHT}],
-                                                        "route_ok": True}})
-    srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}})
-    srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["г"], "route_ok": False}})
+    srv.post(
+        "/api/strokes",
+        {
+            "call": CALL,
+            "outcome": {
+                "events": [{"type": "pocket", "ball": 3, "pocket": FAR_RIGHT}],
+                "route_ok": True,
+            },
+        },
+    )
+    srv.post(
+        "/api/strokes",
+        {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}},
+    )
+    srv.post(
+        "/api/strokes",
+        {"call": None, "outcome": {"events": [], "fouls": ["г"], "route_ok": False}},
+    )
     srv.post("/api/call", {"call": "пятого чисто в левую середину"})
 
 
-def test_a_score_below_zero_reads_with_the_typographic_minus_on_the_scoreboard_and_the_pad(browser, servers, tmp_path):
+def test_a_score_below_zero_reads_with_the_typographic_minus_on_the_scoreboard_and_the_pad(
+    browser, servers, tmp_path
+):
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
-    srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}})
+    srv.post(
+        "/api/strokes",
+        {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}},
+    )
     state = srv.state()
-    assert min(state["scores"].values()) < 0, state["scores"]  # the breaker paid for a foul: below zero
+    assert min(state["scores"].values()) < 0, state[
+        "scores"
+    ]  # the breaker paid for a foul: below zero
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(srv.base + "/")
     page.wait_for_function("document.body.dataset.seq === '1'")
     for i, name in enumerate(state["players"]):
-        assert page.locator(f"#p{i} [data-score]").inner_text() == str(state["scores"][name]).replace("-", "\u2212")
+        assert page.locator(f"#p{i} [data-score]").inner_text() == str(
+            state["scores"][name]
+        ).replace("-", "\u2212")
     page.goto(srv.pad_url)
     page.wait_for_function("document.getElementById('score').textContent.includes('\u2212')")
     assert "-" not in page.locator("#score").inner_text().split("\u00b7")[0]
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
-def test_the_scoreboard_fits_the_screen_and_the_score_is_the_largest_text(browser, servers, tmp_path, shots, width, height):
+def test_the_scoreboard_fits_the_screen_and_the_score_is_the_largest_text(
+    browser, servers, tmp_path, shots, width, height
+):
     srv = servers(tmp_path / "m.db", "--players", "Константин Константинопольский", "Пётр")
     _a_few_strokes(srv)
     page = browser.new_page(viewport={"width": width, "height": height})
@@ -138,7 +170,9 @@ def test_the_pad_fits_a_tablet_without_sideways_scrolling(browser, servers, tmp_
     page.screenshot(path=str(tmp_path / "pad-768x1024.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 768
     assert not page.locator("#pin-form").is_visible()  # the PIN came with the URL
-    assert page.locator("#record").is_visible() and page.locator("#clear").inner_text() == "Очистить"
+    assert (
+        page.locator("#record").is_visible() and page.locator("#clear").inner_text() == "Очистить"
+    )
     small = page.evaluate("""() => [...document.querySelectorAll('button')].filter(b => b.offsetParent)
         .map(b => b.getBoundingClientRect()).filter(r => r.height < 44).length""")
     assert small == 0  # every button is a touch target
@@ -150,7 +184,9 @@ def test_the_pad_fits_a_tablet_without_sideways_scrolling(browser, servers, tmp_
     page.close()
 
 
-def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(browser, servers, tmp_path):
+def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(
+    browser, servers, tmp_path
+):
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     board, pad = ctx.new_page(), ctx.new_page()
@@ -160,8 +196,9 @@ def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(br
 
     pad.fill("#call-input", CALL)
     pad.click("#take-call")
-    board.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')",
-                            timeout=3000)
+    board.wait_for_function(
+        "document.getElementById('call-line').textContent.startsWith('заказ принят')", timeout=3000
+    )
     pad.click("#route-ok")  # «по заказу» alone: the called ball into the called pocket
     pad.click("#record")
     board.wait_for_function("document.body.dataset.seq === '1'", timeout=3000)
@@ -178,7 +215,9 @@ def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(br
     board.wait_for_function("document.body.dataset.seq === '2'", timeout=3000)
     verdict = board.locator("#verdict-line").inner_text()
     assert verdict.startswith("#2 Иван") and "P1" in board.locator("#clauses").inner_text()
-    assert "штрафные очки −5" in board.locator("#p0 .detail").inner_text()  # the offender pays (P2)
+    assert (
+        "штрафные очки −5" in board.locator("#p0 .detail").inner_text()
+    )  # the offender pays (P2)
     assert "штрафные очки +5" in board.locator("#p1 .detail").inner_text()
     assert board.locator("#history li").count() == 2
 
@@ -189,7 +228,9 @@ def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(br
     pad.fill("#call-input", "")
     pad.click("#balls button >> text='5'")
     pad.click("[data-pocket=middle_left]")
-    pad.click("[data-flag=positions_unchanged]")  # a ball fell, so the positions did change: refused
+    pad.click(
+        "[data-flag=positions_unchanged]"
+    )  # a ball fell, so the positions did change: refused
     pad.click("#record")
     pad.wait_for_function("document.getElementById('message').className.includes('error')")
     assert board.evaluate("document.body.dataset.seq") == "2"
@@ -218,10 +259,14 @@ def test_a_wrong_pin_is_refused_and_the_right_one_lets_the_marker_in(browser, se
     page.close()
 
 
-def test_a_wrong_pin_in_the_url_is_found_when_the_pad_opens_and_what_was_typed_is_kept(browser, servers, tmp_path):
+def test_a_wrong_pin_in_the_url_is_found_when_the_pad_opens_and_what_was_typed_is_kept(
+    browser, servers, tmp_path
+):
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
     page = browser.new_page(viewport={"width": 768, "height": 1024})
-    page.goto(srv.base + "/pad#pin=9999")  # a wrong PIN in the URL: asked at once, before anything is typed
+    page.goto(
+        srv.base + "/pad#pin=9999"
+    )  # a wrong PIN in the URL: asked at once, before anything is typed
     page.wait_for_selector("#pin-form", state="visible")
     assert page.locator("#pin-error").inner_text() == "неверный ПИН-код"
     page.fill("#pin-input", srv.pin)
@@ -241,7 +286,9 @@ def test_a_wrong_pin_in_the_url_is_found_when_the_pad_opens_and_what_was_typed_i
     page.reload()  # what was typed outlives a reload, too
     assert page.locator("#call-input").input_value() == CALL
     page.click("#take-call")
-    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')")
+    page.wait_for_function(
+        "document.getElementById('call-line').textContent.startsWith('заказ принят')"
+    )
     page.close()
 
 
@@ -277,8 +324,22 @@ def test_kill_9_of_the_server_loses_nothing_that_was_shown(browser, servers, tmp
 
 def test_a_match_started_in_play_is_continued_on_the_pad(browser, servers, tmp_path):
     db = tmp_path / "m.db"
-    out = subprocess.run([sys.executable, "-m", "pyramid_referee", "play", "--db", str(db), "--players", "Иван", "Пётр"],
-                         input=f"{CALL} | биток 3, 3 в правый дальний угол\n", capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pyramid_referee",
+            "play",
+            "--db",
+            str(db),
+            "--players",
+            "Иван",
+            "Пётр",
+        ],
+        input=f"{CALL} | биток 3, 3 в правый дальний угол\n",
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     srv = servers(db, "--match", "1")
     page = browser.new_page(viewport={"width": 768, "height": 1024})
@@ -289,13 +350,18 @@ def test_a_match_started_in_play_is_continued_on_the_pad(browser, servers, tmp_p
     page.click("#record")
     page.wait_for_function("document.body.dataset.seq === '2'")
     srv.stop()
-    show = subprocess.run([sys.executable, "-m", "pyramid_referee", "match", "show", "1", "--db", str(db)],
-                          capture_output=True, text=True)
+    show = subprocess.run(
+        [sys.executable, "-m", "pyramid_referee", "match", "show", "1", "--db", str(db)],
+        capture_output=True,
+        text=True,
+    )
     assert "#2 Иван: пятого чисто в левую середину" in show.stdout, show.stdout
     page.close()
 
 
-def test_one_tap_on_an_empty_pad_records_nothing_and_says_the_outcome_is_missing(browser, servers, tmp_path):
+def test_one_tap_on_an_empty_pad_records_nothing_and_says_the_outcome_is_missing(
+    browser, servers, tmp_path
+):
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
     page = browser.new_page(viewport={"width": 768, "height": 1024})
     page.goto(srv.pad_url)
@@ -328,13 +394,19 @@ def test_a_stale_call_error_is_cleared_when_a_new_call_is_typed(browser, servers
     page.fill("#call-input", "тройку в правый угол")  # typing a new call: the old error goes
     assert line.inner_text() == ""
     page.click("#take-call")  # refused by the rules (which corner?): the standing call says why
-    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ не принят')")
+    page.wait_for_function(
+        "document.getElementById('call-line').textContent.startsWith('заказ не принят')"
+    )
     page.click("#call-input")
     page.keyboard.press("Control+A")
-    page.keyboard.type(CALL)  # the marker types the call again: the refusal of the old text is stale
+    page.keyboard.type(
+        CALL
+    )  # the marker types the call again: the refusal of the old text is stale
     assert line.inner_text() == ""
     page.click("#take-call")
-    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')")
+    page.wait_for_function(
+        "document.getElementById('call-line').textContent.startsWith('заказ принят')"
+    )
     page.close()
 
 
@@ -350,7 +422,9 @@ PLACEHOLDER_JS = """() => {
 
 
 @pytest.mark.parametrize("width, height", [(768, 1024), (390, 844)])
-def test_the_call_fields_placeholder_and_example_are_not_cut_off(browser, servers, tmp_path, shots, width, height):
+def test_the_call_fields_placeholder_and_example_are_not_cut_off(
+    browser, servers, tmp_path, shots, width, height
+):
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(srv.pad_url)
@@ -363,7 +437,9 @@ def test_the_call_fields_placeholder_and_example_are_not_cut_off(browser, server
     page.close()
 
 
-def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(browser, servers, tmp_path, shots):
+def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(
+    browser, servers, tmp_path, shots
+):
     import urllib.error
     import urllib.request
 
@@ -372,23 +448,36 @@ def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(b
     page.goto(srv.pad_url)
     assert not page.locator("#pin-alert").is_visible()
     for n in range(6):  # someone on the club's Wi-Fi tries PINs
-        req = urllib.request.Request(srv.base + "/api/pin", data=b"{}", method="POST",
-                                     headers={"Authorization": f"Bearer 00{n}0"})
+        req = urllib.request.Request(
+            srv.base + "/api/pin",
+            data=b"{}",
+            method="POST",
+            headers={"Authorization": f"Bearer 00{n}0"},
+        )
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(req, timeout=10)
     hold = int(refused.value.headers["Retry-After"])
     page.wait_for_selector("#pin-alert", state="visible", timeout=3000)
-    assert page.locator("#pin-alert").inner_text().startswith("кто-то подбирает ПИН-код: 5 неверных ПИН-кодов")
+    assert (
+        page.locator("#pin-alert")
+        .inner_text()
+        .startswith("кто-то подбирает ПИН-код: 5 неверных ПИН-кодов")
+    )
     page.screenshot(path=str(shots / "pad-guessing-768x1024.png"))
     # the guesser (this same computer here) is held back: the marker waits the hold out, then changes the PIN
     import time
+
     time.sleep(hold)
     page.once("dialog", lambda d: d.accept("31415"))
     page.click("#change-pin")
-    page.wait_for_function("document.getElementById('message').textContent.startsWith('ПИН-код изменён')")
+    page.wait_for_function(
+        "document.getElementById('message').textContent.startsWith('ПИН-код изменён')"
+    )
     page.wait_for_selector("#pin-alert", state="hidden", timeout=3000)
     srv.pin = "31415"
-    assert srv.post("/api/call", {"call": CALL})["status"] == "accepted"  # the new PIN works, no restart
+    assert (
+        srv.post("/api/call", {"call": CALL})["status"] == "accepted"
+    )  # the new PIN works, no restart
     page.close()
 
 
@@ -418,21 +507,43 @@ def _long_match(db: Path) -> int:
     from pyramid_referee.match.store import Store
 
     with Store(db) as store:
-        return Session.create(store, ["Константин Константинопольский", "Пётр"], None,
-                              {"scores": {"Константин Константинопольский": 66, "Пётр": 48}, "on_table": [7, 9],
-                               "to_play": "Константин Константинопольский"}, lang="ru", to_wins=3).id
+        return Session.create(
+            store,
+            ["Константин Константинопольский", "Пётр"],
+            None,
+            {
+                "scores": {"Константин Константинопольский": 66, "Пётр": 48},
+                "on_table": [7, 9],
+                "to_play": "Константин Константинопольский",
+            },
+            lang="ru",
+            to_wins=3,
+        ).id
 
 
 def _win_at_73(srv: Server) -> None:
-    srv.post("/api/strokes", {"call": "семёрку чисто в правый дальний угол", "outcome": {
-        "events": [{"type": "pocket", "ball": 7, "pocket": FAR_RIGHT}], "route_ok": True}})
+    srv.post(
+        "/api/strokes",
+        {
+            "call": "семёрку чисто в правый дальний угол",
+            "outcome": {
+                "events": [{"type": "pocket", "ball": 7, "pocket": FAR_RIGHT}],
+                "route_ok": True,
+            },
+        },
+    )
 
 
 def _many_strokes(srv: Server, n: int = 24) -> None:
     calls = [CALL, None, "пятого чисто в левую середину", "тройку в угол", None]
     for i in range(n):
-        srv.post("/api/strokes", {"call": calls[i % len(calls)],
-                                  "outcome": {"events": [], "fouls": ["а"] if i % 3 == 0 else [], "route_ok": False}})
+        srv.post(
+            "/api/strokes",
+            {
+                "call": calls[i % len(calls)],
+                "outcome": {"events": [], "fouls": ["а"] if i % 3 == 0 else [], "route_ok": False},
+            },
+        )
     srv.post("/api/call", {"call": "пятого чисто в левую середину"})
 
 
@@ -440,17 +551,23 @@ def _assert_readable_from_4_m(m: dict) -> None:
     for what in ("history", "balls", "chips", "games", "call", "verdict"):
         if what == "call" and not m[what]:
             continue  # a game just over and no call: the line is left out
-        assert m[what] and min(m[what]) >= 36, (what, m[what])  # not ~20 px: read from 4 m at 1080 lines
+        assert m[what] and min(m[what]) >= 36, (
+            what,
+            m[what],
+        )  # not ~20 px: read from 4 m at 1080 lines
     assert m["score"] > 150 and m["score"] > max(m["history"] + m["chips"] + m["verdict"])
     assert m["scrollH"] <= m["h"] and not m["topCut"], m
     for line in m["historyLines"] + m["gameLines"]:
-        assert line["inside"], line  # never runs off the bottom edge: what does not fit is left out, whole
+        assert line["inside"], (
+            line
+        )  # never runs off the bottom edge: what does not fit is left out, whole
     for line in m["gameLines"]:
         assert not line["cut"], line  # the «матч» lines are whole
 
 
-def test_the_wall_screen_with_a_long_game_is_read_from_4_m_and_keeps_its_newest_strokes(browser, servers, tmp_path,
-                                                                                          shots):
+def test_the_wall_screen_with_a_long_game_is_read_from_4_m_and_keeps_its_newest_strokes(
+    browser, servers, tmp_path, shots
+):
     db = tmp_path / "m.db"
     srv = servers(db, "--match", str(_long_match(db)))
     _win_at_73(srv)
@@ -458,16 +575,22 @@ def test_the_wall_screen_with_a_long_game_is_read_from_4_m_and_keeps_its_newest_
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(srv.base + "/")
     page.wait_for_function("document.body.dataset.seq === '25'")
-    page.wait_for_function("document.getElementById('diagram').complete")  # the picture beside the call, loaded
+    page.wait_for_function(
+        "document.getElementById('diagram').complete"
+    )  # the picture beside the call, loaded
     page.screenshot(path=str(shots / "wall-long-1920x1080.png"))
     m = page.evaluate(WALL_JS)
     _assert_readable_from_4_m(m)
     shown = [line["text"] for line in m["historyLines"]]
     assert shown and shown[0].startswith("#25 ")  # the newest first …
-    assert [int(t.split()[0][1:]) for t in shown] == list(range(25, 25 - len(shown), -1))  # … then the ones before it
+    assert [int(t.split()[0][1:]) for t in shown] == list(
+        range(25, 25 - len(shown), -1)
+    )  # … then the ones before it
     assert all("(C" not in t for t in shown)  # the clause codes are the chips' business
     assert [line["text"] for line in m["gameLines"]] == [
-        "партия 2: 0 : 0, идёт", "партия 1: 73 : 48, победитель — Константин Константинопольский"][:len(m["gameLines"])]
+        "партия 2: 0 : 0, идёт",
+        "партия 1: 73 : 48, победитель — Константин Константинопольский",
+    ][: len(m["gameLines"])]
     assert m["gameLines"]
     page.close()
 
@@ -485,7 +608,9 @@ def test_a_73_point_win_says_73_of_71_never_71_under_73(browser, servers, tmp_pa
     assert page.locator("#p1 .needs").inner_text() == "до 71 нужно 23"
     m = page.evaluate(WALL_JS)
     _assert_readable_from_4_m(m)
-    assert [line["text"] for line in m["gameLines"]] == ["партия 1: 73 : 48, победитель — Константин Константинопольский"]
+    assert [line["text"] for line in m["gameLines"]] == [
+        "партия 1: 73 : 48, победитель — Константин Константинопольский"
+    ]
     page.close()
 
 
@@ -508,7 +633,9 @@ def test_a_lost_connection_makes_the_wall_look_stale(browser, servers, tmp_path,
     now = page.evaluate(look)
     assert float(now["scores"]) <= 0.5  # the old score is dimmed …
     band = now["band"]
-    assert band["size"] >= 44 and band["width"] >= 1900 and band["top"] == 0  # … and the message is big, across the top
+    assert (
+        band["size"] >= 44 and band["width"] >= 1900 and band["top"] == 0
+    )  # … and the message is big, across the top
     assert band["bg"] == "rgb(179, 38, 30)"
     assert band["text"].startswith("связь потеряна; подключаюсь снова… — данные на ")
     page.close()
@@ -539,15 +666,19 @@ def test_a_pad_typing_wrong_pins_is_told_to_wait(browser, servers, tmp_path):
         page.click("#pin-form button")
         page.wait_for_function("document.getElementById('pin-error').textContent.length > 0")
         if n == 4:  # the fifth wrong PIN: the hold begins, and the pad says so
-            assert error.inner_text() == "неверный ПИН-код; слишком много неверных ПИН-кодов с этого устройства: " \
-                                         "следующая попытка через 1 с"
+            assert (
+                error.inner_text()
+                == "неверный ПИН-код; слишком много неверных ПИН-кодов с этого устройства: "
+                "следующая попытка через 1 с"
+            )
     # the sixth: held back («попробуйте снова через …») or, were the hold over, a longer one begins
     assert "слишком много неверных ПИН-кодов с этого устройства" in error.inner_text()
     assert not page.locator("#main").is_visible()
 
 
 def test_Q14_the_pad_shows_take_back_for_a_strike_that_voided_the_call_and_one_tap_restores_it(
-        browser, servers, tmp_path):
+    browser, servers, tmp_path
+):
     """`listen --pad` (here: the test, in another program) heard the call and a strike inside its
     words: the call is void (C10). The pad shows one button to take the strike back; one tap and
     the call stands again, accepted, for the stroke (Q14)."""
@@ -561,15 +692,27 @@ def test_Q14_the_pad_shows_take_back_for_a_strike_that_voided_the_call_and_one_t
     assert not page.locator("#take-back").is_visible()  # nothing to take back
     with Store(db, create=False) as store:
         other = Session(store, srv.state()["match"], lang="ru")
-        other.set_standing(CallReading(text=CALL, status="refused", refusal={
-            "code": "late", "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
-            "span": [0, len(CALL)], "hint": None}), source="listen", strike=2.25)
+        other.set_standing(
+            CallReading(
+                text=CALL,
+                status="refused",
+                refusal={
+                    "code": "late",
+                    "message": "заказ недействителен: его ещё договаривали в момент удара (C10)",
+                    "span": [0, len(CALL)],
+                    "hint": None,
+                },
+            ),
+            source="listen",
+            strike=2.25,
+        )
     page.wait_for_selector("#take-back", state="visible", timeout=3000)
     assert page.locator("#take-back").inner_text() == "Снять удар (его не было)"
     assert "не принят" in page.locator("#call-line").inner_text()
     page.click("#take-back")
-    page.wait_for_function("document.getElementById('call-line').textContent.startsWith('заказ принят')",
-                           timeout=3000)
+    page.wait_for_function(
+        "document.getElementById('call-line').textContent.startsWith('заказ принят')", timeout=3000
+    )
     assert not page.locator("#take-back").is_visible()
     assert "удар снят" in page.locator("#message").inner_text()
     sc = srv.state()["standing_call"]
@@ -578,6 +721,7 @@ def test_Q14_the_pad_shows_take_back_for_a_strike_that_voided_the_call_and_one_t
     page.click("#record")
     page.wait_for_function("document.body.dataset.seq === '1'", timeout=3000)
     assert page.locator("#strike-note").inner_text() == (
-        "удар 1: удар 2.25 с снят маркёром; удар не услышан — заказ взят по вводу исхода")
+        "удар 1: удар 2.25 с снят маркёром; удар не услышан — заказ взят по вводу исхода"
+    )
     assert srv.state()["history"][0]["call_status"] == "accepted"
     page.close()

@@ -16,10 +16,10 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from pyramid_referee.teach import drill  # noqa: E402
 from pyramid_referee.i18n import set_lang  # noqa: E402
 from pyramid_referee.match.session import Session  # noqa: E402
 from pyramid_referee.match.store import Store  # noqa: E402
+from pyramid_referee.teach import drill  # noqa: E402
 from pyramid_referee.web.app import create_app  # noqa: E402
 
 PIN = "4321"
@@ -74,7 +74,9 @@ def test_a_call_with_markup_stays_text_in_the_picture(client):
     d = client.get("/api/learn", params={"call": "<script>alert(1)</script> тройку & <b>"}).json()
     assert d["ok"] is False and d["error"]["code"] == "unknown_word"
     assert "<script" not in d["svg"] and "<b>" not in d["svg"]
-    assert d["text"] == "<script>alert(1)</script> тройку & <b>"  # JSON carries it; the page sets it as text
+    assert (
+        d["text"] == "<script>alert(1)</script> тройку & <b>"
+    )  # JSON carries it; the page sets it as text
 
 
 def test_the_teaching_api_speaks_english_with_lang_en(tmp_path):
@@ -109,31 +111,44 @@ def test_a_drills_picture_shows_the_shot_not_its_call(client):
 
 
 def test_a_right_drill_answer_is_right_and_a_wrong_one_says_what_is_wrong(client):
-    right = client.get("/api/drill/check", params={**DRILL, "answer": "пятёрку чисто в левый дальний угол"}).json()
+    right = client.get(
+        "/api/drill/check", params={**DRILL, "answer": "пятёрку чисто в левый дальний угол"}
+    ).json()
     assert right["correct"] is True and right["differences"] == []
     assert right["canonical"] == "пятёрку чисто в левый дальний угол"
-    wrong = client.get("/api/drill/check", params={**DRILL, "answer": "пятёрку чисто в правый дальний угол"}).json()
-    assert wrong["correct"] is False and wrong["canonical"] is None  # the answer is the «ответ» button's
+    wrong = client.get(
+        "/api/drill/check", params={**DRILL, "answer": "пятёрку чисто в правый дальний угол"}
+    ).json()
+    assert (
+        wrong["correct"] is False and wrong["canonical"] is None
+    )  # the answer is the «ответ» button's
     assert [d["kind"] for d in wrong["differences"]] == ["pocket_side"]
     assert wrong["differences"][0]["message"] == "луза: сказана правая, а нужна левая"
     refused = client.get("/api/drill/check", params={**DRILL, "answer": "пятёрку в угол"}).json()
     assert refused["correct"] is False and refused["differences"][0]["kind"] == "refused"
 
 
-@pytest.mark.parametrize(("path", "params", "error"), [
-    ("/api/learn", {}, "укажите заказ: «?call=…» (не длиннее 300 знаков)"),
-    ("/api/learn", {"call": "   "}, "укажите заказ: «?call=…» (не длиннее 300 знаков)"),
-    ("/api/learn", {"call": "тройку " * 60}, "заказ слишком длинный: не больше 300 знаков"),
-    ("/api/drill", {}, "укажите «seed»: целое число от 0 до 1000000000"),
-    ("/api/drill", {"seed": "-1"}, "«seed» должно быть целым числом от 0 до 1000000000"),
-    ("/api/drill", {"seed": "1e3"}, "«seed» должно быть целым числом от 0 до 1000000000"),
-    ("/api/drill", {"seed": "٣"}, "«seed» должно быть целым числом от 0 до 1000000000"),
-    ("/api/drill", {"seed": 1, "level": 4}, "«level» должно быть целым числом от 1 до 3"),
-    ("/api/drill", {"seed": 1, "n": 101}, "«n» должно быть целым числом от 1 до 100"),
-    ("/api/drill", {"seed": 1, "mode": "../../etc/passwd"}, "режим — «clean» или «ball_and_pocket»"),
-    ("/api/drill/check", {"seed": 1}, "укажите заказ: «?answer=…» (не длиннее 300 знаков)"),
-    ("/learn", {"seed": "abc"}, "«seed» должно быть целым числом от 0 до 1000000000"),
-])
+@pytest.mark.parametrize(
+    ("path", "params", "error"),
+    [
+        ("/api/learn", {}, "укажите заказ: «?call=…» (не длиннее 300 знаков)"),
+        ("/api/learn", {"call": "   "}, "укажите заказ: «?call=…» (не длиннее 300 знаков)"),
+        ("/api/learn", {"call": "тройку " * 60}, "заказ слишком длинный: не больше 300 знаков"),
+        ("/api/drill", {}, "укажите «seed»: целое число от 0 до 1000000000"),
+        ("/api/drill", {"seed": "-1"}, "«seed» должно быть целым числом от 0 до 1000000000"),
+        ("/api/drill", {"seed": "1e3"}, "«seed» должно быть целым числом от 0 до 1000000000"),
+        ("/api/drill", {"seed": "٣"}, "«seed» должно быть целым числом от 0 до 1000000000"),
+        ("/api/drill", {"seed": 1, "level": 4}, "«level» должно быть целым числом от 1 до 3"),
+        ("/api/drill", {"seed": 1, "n": 101}, "«n» должно быть целым числом от 1 до 100"),
+        (
+            "/api/drill",
+            {"seed": 1, "mode": "../../etc/passwd"},
+            "режим — «clean» или «ball_and_pocket»",
+        ),
+        ("/api/drill/check", {"seed": 1}, "укажите заказ: «?answer=…» (не длиннее 300 знаков)"),
+        ("/learn", {"seed": "abc"}, "«seed» должно быть целым числом от 0 до 1000000000"),
+    ],
+)
 def test_bad_parameters_are_422_with_a_russian_error(client, path, params, error):
     r = client.get(path, params=params)
     assert r.status_code == 422
@@ -146,11 +161,16 @@ def test_learning_needs_no_pin_and_changes_no_stored_match(tmp_path):
     c, db, mid = _client(tmp_path)
     with c:
         before = c.get("/api/state").json()
-        for path, params in (("/api/learn", {"call": "тройку чисто в правый дальний угол"}),
-                             ("/api/drill", DRILL), ("/api/drill/check", {**DRILL, "answer": "пятёрку"}),
-                             ("/learn", {})):
+        for path, params in (
+            ("/api/learn", {"call": "тройку чисто в правый дальний угол"}),
+            ("/api/drill", DRILL),
+            ("/api/drill/check", {**DRILL, "answer": "пятёрку"}),
+            ("/learn", {}),
+        ):
             assert c.get(path, params=params).status_code == 200, path
-        assert c.post("/api/learn", params={"call": "тройку"}).status_code == 405  # read-only: no POST
+        assert (
+            c.post("/api/learn", params={"call": "тройку"}).status_code == 405
+        )  # read-only: no POST
         assert c.get("/api/state").json() == before
     with Store(db, create=False) as store:
         assert store.strokes(mid) == []

@@ -10,13 +10,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from web_server import Server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
+    pytest.skip(
+        "no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright for Python is not installed"
+)
 
 pytestmark = pytest.mark.slow
 
@@ -59,20 +62,31 @@ def server(tmp_path_factory):
 def _diagram_shown(page, img_id: str, ok: str) -> None:
     page.wait_for_function(
         f"(() => {{ const i = document.getElementById('{img_id}'); "
-        f"return !i.hidden && i.dataset.ok === '{ok}' && i.complete && i.naturalWidth > 0; }})()", timeout=5000)
+        f"return !i.hidden && i.dataset.ok === '{ok}' && i.complete && i.naturalWidth > 0; }})()",
+        timeout=5000,
+    )
 
 
-def test_typing_a_call_shows_its_right_phrasing_and_its_picture_asking_once_typing_pauses(browser, server):
+def test_typing_a_call_shows_its_right_phrasing_and_its_picture_asking_once_typing_pauses(
+    browser, server
+):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/api/learn?" in r.url else None)
     page.goto(server.base + f"/learn?seed={SEED}")
     call = "3 от борта в правый дальний угол"
     page.locator("#learn-input").press_sequentially(call, delay=20)
-    page.wait_for_function("document.getElementById('learn-canonical').textContent.includes('тройку')", timeout=5000)
+    page.wait_for_function(
+        "document.getElementById('learn-canonical').textContent.includes('тройку')", timeout=5000
+    )
     _diagram_shown(page, "learn-diagram", "true")
-    assert page.locator("#learn-canonical").inner_text() == "«тройку от борта в правый дальний угол»"
-    assert page.locator("#learn-diagram").get_attribute("alt") == "тройку от борта в правый дальний угол"
+    assert (
+        page.locator("#learn-canonical").inner_text() == "«тройку от борта в правый дальний угол»"
+    )
+    assert (
+        page.locator("#learn-diagram").get_attribute("alt")
+        == "тройку от борта в правый дальний угол"
+    )
     assert page.locator("#learn-status").inner_text() == "заказ принят"
     assert page.locator("#learn-reading li").first.inner_text().startswith("Заказан: шар 3")
     assert not page.locator("#learn-fix").is_visible()  # accepted: the right phrasing says it all
@@ -81,7 +95,10 @@ def test_typing_a_call_shows_its_right_phrasing_and_its_picture_asking_once_typi
     page.fill("#learn-input", "тройку в угол")
     _diagram_shown(page, "learn-diagram", "false")
     assert page.locator("#learn-status").inner_text() == "заказ не принят"
-    assert page.locator("#learn-fix").inner_text() == "Как сказать: скажите «в левый угол» или «в правый угол»"
+    assert (
+        page.locator("#learn-fix").inner_text()
+        == "Как сказать: скажите «в левый угол» или «в правый угол»"
+    )
     assert page.locator("#learn-canonical").inner_text() == "—"
     page.close()
 
@@ -91,11 +108,15 @@ def test_a_drill_answered_wrong_then_right_with_a_hint_an_answer_and_the_next_on
     page.goto(server.base + f"/learn?seed={SEED}")
     _diagram_shown(page, "drill-diagram", "true")
     prompt = page.locator("#drill-prompt").inner_text()
-    assert "Упражнение 1 (уровень 1)" in prompt and "пятёрка → левая дальняя угловая луза" in prompt
+    assert (
+        "Упражнение 1 (уровень 1)" in prompt and "пятёрка → левая дальняя угловая луза" in prompt
+    )
 
     page.fill("#drill-input", WRONG)
     page.click("#drill-check")
-    page.wait_for_function("document.getElementById('drill-result').classList.contains('bad')", timeout=5000)
+    page.wait_for_function(
+        "document.getElementById('drill-result').classList.contains('bad')", timeout=5000
+    )
     result = page.locator("#drill-result").inner_text()
     assert result.startswith("Неверно.") and "луза: сказана правая, а нужна левая" in result
     assert RIGHT not in result  # the answer waits for its button
@@ -107,13 +128,18 @@ def test_a_drill_answered_wrong_then_right_with_a_hint_an_answer_and_the_next_on
 
     page.fill("#drill-input", RIGHT)
     page.press("#drill-input", "Enter")
-    page.wait_for_function("document.getElementById('drill-result').classList.contains('ok')", timeout=5000)
+    page.wait_for_function(
+        "document.getElementById('drill-result').classList.contains('ok')", timeout=5000
+    )
     assert page.locator("#drill-result").inner_text() == "Верно."
 
     page.click("#drill-next")
     page.wait_for_function(f"document.body.dataset.drill === '{SEED}:1:2'", timeout=5000)
     assert "Упражнение 2" in page.locator("#drill-prompt").inner_text()
-    assert page.locator("#drill-result").inner_text() == "" and page.locator("#drill-input").input_value() == ""
+    assert (
+        page.locator("#drill-result").inner_text() == ""
+        and page.locator("#drill-input").input_value() == ""
+    )
 
     page.select_option("#drill-level", "3")
     page.wait_for_function(f"document.body.dataset.drill === '{SEED}:3:1'", timeout=5000)
@@ -130,15 +156,21 @@ def test_the_teaching_page_fits_a_tv_and_a_tablet(browser, server, tmp_path, wid
     _diagram_shown(page, "learn-diagram", "true")
     page.fill("#drill-input", WRONG)
     page.click("#drill-check")
-    page.wait_for_function("document.getElementById('drill-result').classList.contains('bad')", timeout=5000)
+    page.wait_for_function(
+        "document.getElementById('drill-result').classList.contains('bad')", timeout=5000
+    )
     shot = tmp_path / f"learn-{width}x{height}.png"
     page.screenshot(path=str(shot), full_page=True)
     m = page.evaluate(LAYOUT_JS)
     assert m["scrollW"] <= m["w"], m  # nothing off the side
     assert not m["overlap"] and not m["outside"] and not m["wide"], m
-    assert m["side"] is (width > 1400), m  # side by side on the TV, one above the other on the tablet
+    assert m["side"] is (width > 1400), (
+        m
+    )  # side by side on the TV, one above the other on the tablet
     for key in ("learnImg", "drillImg"):
-        assert m[key]["h"] >= 0.5 * height and m[key]["w"] >= 250, m  # the table big enough to read
+        assert m[key]["h"] >= 0.5 * height and m[key]["w"] >= 250, (
+            m
+        )  # the table big enough to read
     assert shot.stat().st_size > 20_000
     page.close()
 

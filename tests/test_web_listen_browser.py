@@ -31,13 +31,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from web_server import Server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
+    pytest.skip(
+        "no chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright for Python is not installed"
+)
 
 pytestmark = pytest.mark.slow
 
@@ -64,8 +67,12 @@ def table_wav(tmp_path_factory) -> Path:
 
 
 def _strikes_cli(path: Path) -> list[float]:
-    out = subprocess.run([sys.executable, "-m", "pyramid_referee", "strikes", str(path), "--json"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "pyramid_referee", "strikes", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)["strikes"]
 
@@ -77,8 +84,13 @@ RECORD_SENT = """(() => { const send = WebSocket.prototype.send; window.__sent =
 
 
 def _chromium(p, wav: Path | None, spki: str | None = None):
-    args = ["--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            "--autoplay-policy=no-user-gesture-required", "--host-resolver-rules=MAP table.local 127.0.0.1"]
+    args = [
+        "--no-sandbox",
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        "--autoplay-policy=no-user-gesture-required",
+        "--host-resolver-rules=MAP table.local 127.0.0.1",
+    ]
     if wav is not None:
         args.append(f"--use-file-for-fake-audio-capture={wav}%noloop")
     if spki is not None:
@@ -88,8 +100,19 @@ def _chromium(p, wav: Path | None, spki: str | None = None):
 
 def _https_server(tmp_path, *args) -> tuple[Server, str]:
     tls = tmp_path / "tls"
-    srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр", "--https", "--cert-name", "table.local",
-                 "--model", str(tmp_path / "no-model"), *args, env={"PYRAMID_REFEREE_TLS_DIR": str(tls)})
+    srv = Server(
+        tmp_path / "m.db",
+        "--players",
+        "Иван",
+        "Пётр",
+        "--https",
+        "--cert-name",
+        "table.local",
+        "--model",
+        str(tmp_path / "no-model"),
+        *args,
+        env={"PYRAMID_REFEREE_TLS_DIR": str(tls)},
+    )
     spki = next(line.rsplit(" ", 1)[1] for line in srv.lines if "SPKI" in line)
     return srv, spki
 
@@ -98,7 +121,9 @@ def _port(srv: Server) -> int:
     return int(re.search(r":(\d+)$", srv.base).group(1))
 
 
-def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those_of_the_file(tmp_path, table_wav):
+def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those_of_the_file(
+    tmp_path, table_wav
+):
     want = _strikes_cli(table_wav)
     assert len(want) == 3, want
     srv, spki = _https_server(tmp_path)
@@ -109,7 +134,9 @@ def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those
 
         served = ssl.PEM_cert_to_DER_cert(ssl.get_server_certificate(("127.0.0.1", _port(srv))))
         printed = next(line.rsplit(" ", 1)[1] for line in srv.lines if "SHA-256" in line)
-        assert printed.replace(":", "").lower() == hashlib.sha256(served).hexdigest()  # the fingerprint is the served one
+        assert (
+            printed.replace(":", "").lower() == hashlib.sha256(served).hexdigest()
+        )  # the fingerprint is the served one
         pad = f"https://table.local:{_port(srv)}/pad#pin={srv.pin}"
         with sync_api.sync_playwright() as p:
             browser = _chromium(p, table_wav, spki)
@@ -119,18 +146,24 @@ def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those
             assert page.evaluate("window.isSecureContext") is True  # secure only because of HTTPS
             assert page.locator("#listen-switch").is_visible()
             page.locator("#listen-switch").click()
-            page.wait_for_function("document.body.dataset.listen === 'nomodel' || document.body.dataset.listen === 'on'",
-                                   timeout=15000)
+            page.wait_for_function(
+                "document.body.dataset.listen === 'nomodel' || document.body.dataset.listen === 'on'",
+                timeout=15000,
+            )
             assert "модель речи не найдена" in page.locator("#listen-line").inner_text()
             try:
                 page.wait_for_function(
                     "window.pyramidListen.strikes.filter(s => !s.provisional && !s.taken_back).length >= 3"
-                    " || (window.pyramidListen.sent || 0) >= 50 * 18", timeout=40000)
+                    " || (window.pyramidListen.sent || 0) >= 50 * 18",
+                    timeout=40000,
+                )
             except sync_api.TimeoutError:
                 pass  # said below, with what the page did receive
             log = page.evaluate("window.pyramidListen")
             sent = np.array(page.evaluate("window.__sent.flat()"), np.int16)
-            board = browser.new_page()  # the scoreboard shows that the table listens, and the strike
+            board = (
+                browser.new_page()
+            )  # the scoreboard shows that the table listens, and the strike
             board.goto(f"https://table.local:{_port(srv)}/")
             board.wait_for_function("document.body.dataset.listening === 'on'", timeout=10000)
             assert board.locator("#listening").inner_text().startswith("слушает планшет маркёра")
@@ -145,17 +178,26 @@ def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those
     wavfile.write(str(streamed), 16000, sent)
     assert len(sent) / 16000 > 8.0, len(sent)
     on_stream = [t for t in _strikes_cli(streamed) if t < len(sent) / 16000 - 0.5]
-    assert len(got) == len(on_stream) and all(abs(a - b) <= 0.020 for a, b in zip(got, on_stream)), \
-        json.dumps({"server": got, "strikes on the stream": on_stream, "log": log})
-    shifts = [w0 - g0 for g0 in got for w0 in want]  # each pairing of a streamed strike with a file's
-    explained = max(((sum(any(abs((w - g) - d) <= 0.020 for w in want) for g in got), d) for d in shifts),
-                    key=lambda e: (e[0], -abs(e[1])))
-    assert got and explained[0] >= 2, json.dumps({"server": got, "file": want})  # one shift, two strikes at least
+    assert len(got) == len(on_stream) and all(
+        abs(a - b) <= 0.020 for a, b in zip(got, on_stream)
+    ), json.dumps({"server": got, "strikes on the stream": on_stream, "log": log})
+    shifts = [
+        w0 - g0 for g0 in got for w0 in want
+    ]  # each pairing of a streamed strike with a file's
+    explained = max(
+        ((sum(any(abs((w - g) - d) <= 0.020 for w in want) for g in got), d) for d in shifts),
+        key=lambda e: (e[0], -abs(e[1])),
+    )
+    assert got and explained[0] >= 2, json.dumps(
+        {"server": got, "file": want}
+    )  # one shift, two strikes at least
     assert abs(explained[1]) < 3.0, explained  # the capture and the stream begin within seconds
     assert not log["errors"], log["errors"]
 
 
-def test_the_pad_over_plain_http_under_a_lan_name_gives_the_https_address_instead_of_a_switch(tmp_path):
+def test_the_pad_over_plain_http_under_a_lan_name_gives_the_https_address_instead_of_a_switch(
+    tmp_path,
+):
     srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр")
     try:
         url = f"http://table.local:{_port(srv)}/pad#pin={srv.pin}"
@@ -178,9 +220,15 @@ def test_a_tablet_that_refuses_the_microphone_says_no_microphone(tmp_path):
     srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр")
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                        args=["--no-sandbox", "--use-fake-device-for-media-stream",
-                                              "--deny-permission-prompts"])
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=[
+                    "--no-sandbox",
+                    "--use-fake-device-for-media-stream",
+                    "--deny-permission-prompts",
+                ],
+            )
             page = browser.new_page()
             page.goto(srv.pad_url)
             page.locator("#listen-switch").click()
@@ -199,15 +247,22 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing_confirmed_is_lost(tmp_path, table_wav):
+def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing_confirmed_is_lost(
+    tmp_path, table_wav
+):
     """``serve`` killed (SIGKILL) while the pad listens: the pad says the link is lost and that it
     reconnects; ``serve`` started again on the same port and store, the pad listens again by itself,
     and the stroke committed before the kill is still in the record."""
     port = str(_free_port())
     db = tmp_path / "m.db"
-    srv = Server(db, "--players", "Иван", "Пётр", "--port", port, "--model", str(tmp_path / "no-model"))
+    srv = Server(
+        db, "--players", "Иван", "Пётр", "--port", port, "--model", str(tmp_path / "no-model")
+    )
     try:
-        srv.post("/api/strokes", {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}})
+        srv.post(
+            "/api/strokes",
+            {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}},
+        )
         with sync_api.sync_playwright() as p:
             browser = _chromium(p, table_wav)
             page = browser.new_page()
@@ -216,10 +271,15 @@ def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing
             page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
             srv.kill9()
             page.wait_for_function("document.body.dataset.listen === 'lost'", timeout=15000)
-            assert page.locator("#listen-line").inner_text() == "связь с сервером потеряна — переподключаюсь"
+            assert (
+                page.locator("#listen-line").inner_text()
+                == "связь с сервером потеряна — переподключаюсь"
+            )
             srv = Server(db, "--port", port, "--model", str(tmp_path / "no-model"))
-            page.wait_for_function("window.pyramidListen.ready === 1 && document.body.dataset.listen !== 'lost'",
-                                   timeout=20000)
+            page.wait_for_function(
+                "window.pyramidListen.ready === 1 && document.body.dataset.listen !== 'lost'",
+                timeout=20000,
+            )
             state = srv.state()
             assert state["listening"]["on"] is True and state["seq"] == 1, state
             browser.close()
@@ -227,12 +287,21 @@ def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing
         srv.stop()
 
 
-def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_nothing(tmp_path, table_wav):
+def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_nothing(
+    tmp_path, table_wav
+):
     """«Калибровка» asks for 5 strikes; the recording plays 3, so «Готово» gives the failure and no
     profile is saved."""
     profiles = tmp_path / "profiles"
-    srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр", "--model", str(tmp_path / "no-model"),
-                 env={"PYRAMID_REFEREE_PROFILES": str(profiles)})
+    srv = Server(
+        tmp_path / "m.db",
+        "--players",
+        "Иван",
+        "Пётр",
+        "--model",
+        str(tmp_path / "no-model"),
+        env={"PYRAMID_REFEREE_PROFILES": str(profiles)},
+    )
     try:
         with sync_api.sync_playwright() as p:
             browser = _chromium(p, table_wav)
@@ -241,8 +310,10 @@ def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_not
             page.locator("#listen-switch").click()
             page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
             page.locator("#listen-calibrate").click()
-            page.wait_for_function("document.getElementById('listen-heard').textContent.startsWith('Калибровка: сделайте 5 ударов')",
-                                   timeout=10000)
+            page.wait_for_function(
+                "document.getElementById('listen-heard').textContent.startsWith('Калибровка: сделайте 5 ударов')",
+                timeout=10000,
+            )
             page.wait_for_function("(window.pyramidListen.sent || 0) >= 50 * 15", timeout=40000)
             page.locator("#listen-calibrate").click()
             page.wait_for_function("window.pyramidListen.calibrated", timeout=30000)

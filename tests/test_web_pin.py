@@ -68,7 +68,10 @@ def test_five_wrong_pins_are_looked_at_then_the_guesser_is_held_back_with_retry_
     assert looked_at[-1].headers["Retry-After"] == "1"  # the fifth wrong PIN starts the hold
     assert "следующая попытка через 1 с" in looked_at[-1].json()["error"]
     assert all(r.headers["Retry-After"] == "1" for r in held)
-    assert held[0].json()["error"] == "слишком много неверных ПИН-кодов с этого устройства: попробуйте снова через 1 с"
+    assert (
+        held[0].json()["error"]
+        == "слишком много неверных ПИН-кодов с этого устройства: попробуйте снова через 1 с"
+    )
 
 
 def test_the_delay_doubles_after_each_further_wrong_pin_up_to_a_minute(guarded):
@@ -77,7 +80,9 @@ def test_the_delay_doubles_after_each_further_wrong_pin_up_to_a_minute(guarded):
         r = _try(client, "0000")
     waits = [int(r.headers["Retry-After"])]
     for _ in range(10):
-        assert _try(client, "0000").status_code == 429  # tried again at once: refused, not looked at
+        assert (
+            _try(client, "0000").status_code == 429
+        )  # tried again at once: refused, not looked at
         clock.advance(waits[-1])
         r = _try(client, "0000")  # the hold is over: looked at, wrong, a longer hold
         assert r.status_code == 401
@@ -95,7 +100,9 @@ def test_a_guesser_who_waits_as_told_gets_few_tries_an_hour(guarded):
             looked_at += 1
         wait = int(r.headers.get("Retry-After", "0"))
         if wait:
-            assert _try(client, "9998").status_code == 429  # hammering in the hold is never looked at
+            assert (
+                _try(client, "9998").status_code == 429
+            )  # hammering in the hold is never looked at
         clock.advance(max(wait, 0.1))
     assert looked_at <= 70  # 5 free, 1+2+…+32 s, then one a minute; 10^6 PINs would take years
     assert looked_at >= FREE_TRIES
@@ -109,7 +116,9 @@ def test_the_right_pin_is_not_checked_during_the_hold_and_clears_the_count_after
     assert r.status_code == 429  # a guess is never checked early, not even the right one
     clock.advance(1)
     assert _try(client, PIN).status_code == 204
-    assert [_try(client, "0000").status_code for _ in range(FREE_TRIES)] == [401] * FREE_TRIES  # afresh
+    assert [_try(client, "0000").status_code for _ in range(FREE_TRIES)] == [
+        401
+    ] * FREE_TRIES  # afresh
 
 
 def test_a_stroke_with_the_right_pin_waits_out_the_hold_too_and_nothing_is_recorded(guarded):
@@ -124,13 +133,19 @@ def test_someone_guessing_is_said_in_the_log_and_on_the_pad(guarded):
     client, clock, log = guarded
     for _ in range(FREE_TRIES - 1):
         _try(client, "0000")
-    assert log == [] and client.get("/api/state").json()["pin_alert"] is None  # a typo or two: nothing said
+    assert (
+        log == [] and client.get("/api/state").json()["pin_alert"] is None
+    )  # a typo or two: nothing said
     _try(client, "0000")
-    assert log == ["кто-то с адреса testclient подбирает ПИН-код: 5 неверных ПИН-кодов; "
-                   "следующая попытка — через 1 с"]
+    assert log == [
+        "кто-то с адреса testclient подбирает ПИН-код: 5 неверных ПИН-кодов; "
+        "следующая попытка — через 1 с"
+    ]
     alert = client.get("/api/state").json()["pin_alert"]
     assert alert["wrong"] == 5 and alert["clients"] == ["testclient"]
-    assert alert["line"].startswith("кто-то подбирает ПИН-код: 5 неверных ПИН-кодов с адреса testclient")
+    assert alert["line"].startswith(
+        "кто-то подбирает ПИН-код: 5 неверных ПИН-кодов с адреса testclient"
+    )
 
 
 def test_the_marker_changes_the_pin_from_the_pad_without_a_restart(guarded):
@@ -138,9 +153,14 @@ def test_the_marker_changes_the_pin_from_the_pad_without_a_restart(guarded):
     for _ in range(FREE_TRIES):
         _try(client, "0000")
     clock.advance(1)
-    assert client.post("/api/pin/change", json={"pin": "5555"}).status_code == 401  # the current PIN is needed
+    assert (
+        client.post("/api/pin/change", json={"pin": "5555"}).status_code == 401
+    )  # the current PIN is needed
     r = _try(client, PIN, "/api/pin/change", {"pin": "12"})
-    assert r.status_code == 422 and r.json()["error"] == "ПИН-код — от 4 до 64 букв, цифр, «-» или «_»"
+    assert (
+        r.status_code == 422
+        and r.json()["error"] == "ПИН-код — от 4 до 64 букв, цифр, «-» или «_»"
+    )
     r = _try(client, PIN, "/api/pin/change", {"pin": PIN})
     assert r.status_code == 422 and "совпадает" in r.json()["error"]
     assert _try(client, PIN).status_code == 204  # refusals changed nothing
@@ -148,7 +168,9 @@ def test_the_marker_changes_the_pin_from_the_pad_without_a_restart(guarded):
     assert _try(client, PIN).status_code == 401  # the old PIN is no longer the PIN
     assert _try(client, "a-new_pin").status_code == 204
     assert client.get("/api/state").json()["pin_alert"] is None  # the alert is answered
-    assert log[-1] == "ПИН-код изменён с пульта testclient; пульты со старым ПИН-кодом спросят новый"
+    assert (
+        log[-1] == "ПИН-код изменён с пульта testclient; пульты со старым ПИН-кодом спросят новый"
+    )
 
 
 def test_each_client_has_its_own_count_and_a_quiet_one_is_forgotten():
@@ -157,7 +179,11 @@ def test_each_client_has_its_own_count_and_a_quiet_one_is_forgotten():
     for _ in range(FREE_TRIES):
         guard.check("10.0.0.66", "0000")
     assert guard.check("10.0.0.66", PIN).kind == "held"
-    assert guard.check("10.0.0.5", PIN).kind == "ok"  # the marker's tablet is not held back by the guesser
+    assert (
+        guard.check("10.0.0.5", PIN).kind == "ok"
+    )  # the marker's tablet is not held back by the guesser
     clock.advance(16 * 60)  # quiet for longer than FORGET_AFTER
-    assert [guard.check("10.0.0.66", "0000").kind for _ in range(FREE_TRIES - 1)] == ["wrong"] * (FREE_TRIES - 1)
+    assert [guard.check("10.0.0.66", "0000").kind for _ in range(FREE_TRIES - 1)] == ["wrong"] * (
+        FREE_TRIES - 1
+    )
     assert guard.check("10.0.0.66", "0000").retry_after == 1

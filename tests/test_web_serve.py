@@ -21,13 +21,16 @@ def _run(*args, timeout=30):
     return subprocess.run(CMD + list(args), capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["--pin", "12"], "--pin: от 4 до 64 букв"),
-    (["--pin", "12 34"], "--pin: от 4 до 64 букв"),
-    (["--port", "70000"], "порт — целое число от 0 до 65535"),
-    (["--match", "x"], "целое число"),
-    (["--players", "Иван"], "--players"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--pin", "12"], "--pin: от 4 до 64 букв"),
+        (["--pin", "12 34"], "--pin: от 4 до 64 букв"),
+        (["--port", "70000"], "порт — целое число от 0 до 65535"),
+        (["--match", "x"], "целое число"),
+        (["--players", "Иван"], "--players"),
+    ],
+)
 def test_bad_options_are_one_russian_line_and_exit_2(tmp_path, args, expected):
     out = _run("serve", "--db", str(tmp_path / "m.db"), *args)
     assert out.returncode == 2, out
@@ -47,7 +50,10 @@ def test_port_0_takes_a_free_port_and_prints_the_urls_and_the_pin(tmp_path):
         text = "\n".join(srv.lines)
         port = int(re.search(r":(\d+)/$", srv.base + "/").group(1))
         assert port != 0 and srv.base.startswith("http://127.0.0.1:")
-        assert "табло: http://127.0.0.1" in text and f"пульт маркёра: {srv.base}/pad#pin={srv.pin}" in text
+        assert (
+            "табло: http://127.0.0.1" in text
+            and f"пульт маркёра: {srv.base}/pad#pin={srv.pin}" in text
+        )
         assert f"учебная страница: {srv.base}/learn" in text
         with urllib.request.urlopen(srv.base + "/api/state") as r:
             assert json.loads(r.read())["players"] == ["Иван", "Пётр"]
@@ -56,8 +62,12 @@ def test_port_0_takes_a_free_port_and_prints_the_urls_and_the_pin(tmp_path):
 
 
 def test_a_random_pin_is_printed_when_none_is_given(tmp_path):
-    proc = subprocess.Popen(CMD + ["serve", "--db", str(tmp_path / "m.db"), "--players", "А", "Б", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        CMD + ["serve", "--db", str(tmp_path / "m.db"), "--players", "А", "Б", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         lines = [proc.stdout.readline() for _ in range(4)]
         pin = re.search(r"ПИН-код: (\d{6})", "".join(lines))
@@ -69,7 +79,9 @@ def test_a_random_pin_is_printed_when_none_is_given(tmp_path):
 
 
 def test_on_the_network_the_pad_url_is_printed_as_a_qr_code_in_english_with_lang_en(tmp_path):
-    srv = Server(tmp_path / "m.db", "--players", "Ivan", "Petr", "--host", "0.0.0.0", "--lang", "en")
+    srv = Server(
+        tmp_path / "m.db", "--players", "Ivan", "Petr", "--host", "0.0.0.0", "--lang", "en"
+    )
     try:
         lines = srv.lines
         text = "\n".join(lines)
@@ -77,8 +89,9 @@ def test_on_the_network_the_pad_url_is_printed_as_a_qr_code_in_english_with_lang
         assert "the pad's QR code" in text
         qr = [line for line in lines if "█" in line or "▀" in line or "▄" in line]
         assert len(qr) > 10  # the QR code, drawn in the terminal
-        with urllib.request.urlopen(srv.base.replace(srv.base.split("//")[1].split(":")[0], "127.0.0.1")
-                                    + "/") as r:
+        with urllib.request.urlopen(
+            srv.base.replace(srv.base.split("//")[1].split(":")[0], "127.0.0.1") + "/"
+        ) as r:
             assert 'lang="en"' in r.read().decode()
     finally:
         srv.stop()
@@ -104,7 +117,9 @@ def test_ctrl_c_stops_the_server_at_once_with_scoreboards_open(tmp_path):
         srv.stop()
 
 
-def test_300_guessed_pins_on_a_real_server_are_held_back_and_the_log_says_someone_is_guessing(tmp_path):
+def test_300_guessed_pins_on_a_real_server_are_held_back_and_the_log_says_someone_is_guessing(
+    tmp_path,
+):
     import urllib.error
 
     srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр")
@@ -114,8 +129,12 @@ def test_300_guessed_pins_on_a_real_server_are_held_back_and_the_log_says_someon
     t0 = time.monotonic()
     try:
         for n in range(300):  # what took 0.49 s on the loopback with no limit
-            req = urllib.request.Request(srv.base + "/api/pin", data=b"{}", method="POST",
-                                         headers={"Authorization": f"Bearer {n:06d}"})
+            req = urllib.request.Request(
+                srv.base + "/api/pin",
+                data=b"{}",
+                method="POST",
+                headers={"Authorization": f"Bearer {n:06d}"},
+            )
             try:
                 urllib.request.urlopen(req, timeout=10)
                 statuses.append(204)

@@ -18,10 +18,14 @@ from pyramid_referee.web import tls  # noqa: E402
 def _sans(path):
     cert = x509.load_pem_x509_certificate(path.read_bytes())
     san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
-    return set(san.get_values_for_type(x509.DNSName)), {str(a) for a in san.get_values_for_type(x509.IPAddress)}
+    return set(san.get_values_for_type(x509.DNSName)), {
+        str(a) for a in san.get_values_for_type(x509.IPAddress)
+    }
 
 
-def test_the_certificate_covers_this_computers_names_and_addresses_and_the_key_is_private(tmp_path):
+def test_the_certificate_covers_this_computers_names_and_addresses_and_the_key_is_private(
+    tmp_path,
+):
     c = tls.ensure_certificate(("table.local",), folder=tmp_path)
     dns, ips = _sans(c.cert_path)
     assert {"localhost", "table.local"} <= dns and "127.0.0.1" in ips

@@ -19,12 +19,30 @@ class Server:
         self.pin = pin
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pyramid_referee", "serve", "--db", str(db), "--port", "0", "--pin", pin, *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+            [
+                sys.executable,
+                "-m",
+                "pyramid_referee",
+                "serve",
+                "--db",
+                str(db),
+                "--port",
+                "0",
+                "--pin",
+                pin,
+                *args,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **(env or {})},
+        )
         self.lines: list[str] = []
         self.base = None
         deadline = time.monotonic() + 30
-        while self.base is None or not any("Ctrl-C" in line for line in self.lines):  # the whole banner
+        while self.base is None or not any(
+            "Ctrl-C" in line for line in self.lines
+        ):  # the whole banner
             line = self.proc.stdout.readline()
             if not line:
                 raise RuntimeError("serve ended: " + self.proc.stderr.read())
@@ -40,9 +58,12 @@ class Server:
         return f"{self.base}/pad#pin={self.pin}"
 
     def post(self, path: str, body: dict) -> dict:
-        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Authorization": f"Bearer {self.pin}",
-                                              "Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"Authorization": f"Bearer {self.pin}", "Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read() or b"{}")
 

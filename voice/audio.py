@@ -19,13 +19,14 @@ import os
 import re
 import struct
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-from .messages import N_, trl
 from .errors import AudioFileError
+from .messages import N_, trl
 
 RATE = 16000
 """The one sample rate of the pipeline (Vosk's small models and the strike detector)."""
@@ -64,8 +65,9 @@ class Frames:
     ``samples_read / rate`` seconds.
     """
 
-    def __init__(self, blocks: Iterator[np.ndarray], *, rate: int = RATE, block: int,
-                 source: str = "") -> None:
+    def __init__(
+        self, blocks: Iterator[np.ndarray], *, rate: int = RATE, block: int, source: str = ""
+    ) -> None:
         self._blocks = iter(blocks)
         self.rate = rate
         self.block = block
@@ -77,7 +79,7 @@ class Frames:
         """Stream time (s): the start time of the next block."""
         return self.samples_read / self.rate
 
-    def __iter__(self) -> "Frames":
+    def __iter__(self) -> Frames:
         return self
 
     def __next__(self) -> Frame:
@@ -87,18 +89,20 @@ class Frames:
         return frame
 
 
-def array_frames(samples: np.ndarray, block_ms: float = DEFAULT_BLOCK_MS, *,
-                 source: str = "<array>") -> Frames:
+def array_frames(
+    samples: np.ndarray, block_ms: float = DEFAULT_BLOCK_MS, *, source: str = "<array>"
+) -> Frames:
     """Frames over samples already at :data:`RATE` (mono float32)."""
     x = np.ascontiguousarray(samples, dtype=np.float32)
     if x.ndim != 1:
         raise ValueError("array_frames wants mono (1-D) samples")
     n = block_samples(block_ms)
-    return Frames((x[i:i + n] for i in range(0, len(x), n)), block=n, source=source)
+    return Frames((x[i : i + n] for i in range(0, len(x), n)), block=n, source=source)
 
 
-def file_frames(path: str | os.PathLike, block_ms: float = DEFAULT_BLOCK_MS, *,
-                lang: str = "ru") -> Frames:
+def file_frames(
+    path: str | os.PathLike, block_ms: float = DEFAULT_BLOCK_MS, *, lang: str = "ru"
+) -> Frames:
     """Frames of a WAV file, converted to 16 kHz mono (read whole, then cut in blocks).
 
     Raises :class:`AudioFileError` at once (not on first iteration) if the file is unreadable.
@@ -118,7 +122,7 @@ def to_pcm16(samples: np.ndarray) -> bytes:
 
 _INT_SCALE = {
     np.dtype(np.int16): 32768.0,
-    np.dtype(np.int32): 2147483648.0,   # 32-bit, and 24-bit (scipy left-justifies it into int32)
+    np.dtype(np.int32): 2147483648.0,  # 32-bit, and 24-bit (scipy left-justifies it into int32)
     np.dtype(np.int64): 9223372036854775808.0,
 }
 
@@ -127,7 +131,7 @@ def to_float32(data: np.ndarray) -> np.ndarray:
     """Integer or float PCM samples to float32 in [-1, 1] (shape kept)."""
     dt = data.dtype
     if dt == np.uint8:  # 8-bit WAV is unsigned, centred on 128
-        return ((data.astype(np.float32) - 128.0) / 128.0)
+        return (data.astype(np.float32) - 128.0) / 128.0
     if dt in _INT_SCALE:
         return (data.astype(np.float64) / _INT_SCALE[dt]).astype(np.float32)
     if dt.kind == "f":
@@ -174,15 +178,20 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
         with open(path, "rb") as fh:
             head = fh.read(12)
     except OSError as exc:
-        raise AudioFileError(trl(
-            lang, "{path}: cannot read the file ({strerror})").format(
-            path=path, strerror=exc.strerror)) from exc
+        raise AudioFileError(
+            trl(lang, "{path}: cannot read the file ({strerror})").format(
+                path=path, strerror=exc.strerror
+            )
+        ) from exc
     if size == 0:
         raise AudioFileError(trl(lang, "{path}: the file is empty (0 bytes)").format(path=path))
     if len(head) < 12 or head[:4] not in (b"RIFF", b"RIFX", b"RF64") or head[8:12] != b"WAVE":
-        raise AudioFileError(trl(
-            lang, "{path}: not a WAV file (no RIFF/WAVE header); a WAV file (PCM or float) is needed").format(
-            path=path))
+        raise AudioFileError(
+            trl(
+                lang,
+                "{path}: not a WAV file (no RIFF/WAVE header); a WAV file (PCM or float) is needed",
+            ).format(path=path)
+        )
     try:
         with warnings.catch_warnings():
             # WavFileWarning on unknown chunks: harmless. On a data chunk cut short scipy warns
@@ -198,33 +207,44 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
 def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
     """scipy's (English, low-level) reason a WAV could not be read → one clear line naming the file."""
     text = str(exc)
-    if (isinstance(exc, (struct.error, EOFError)) or "Unexpected end of file" in text
-            or "Incomplete chunk" in text):
+    if (
+        isinstance(exc, (struct.error, EOFError))
+        or "Unexpected end of file" in text
+        or "Incomplete chunk" in text
+    ):
         return trl(
-            lang, "{path}: the WAV file is truncated or damaged: it ends inside its header (the file "
-            "has only {size} bytes)").format(
-            path=path, size=size)
+            lang,
+            "{path}: the WAV file is truncated or damaged: it ends inside its header (the file "
+            "has only {size} bytes)",
+        ).format(path=path, size=size)
     m = re.match(r"Unknown wave file format: (\S+?)\.", text)
     if m:
         return trl(
-            lang, "{path}: unsupported sound encoding in the WAV ({v}); PCM (integer samples) or float "
-            "is needed").format(
-            path=path, v=m.group(1))
-    m = re.match(r"Unsupported bit depth: the WAV file has (\d+)-bit (integer|floating-point)", text)
+            lang,
+            "{path}: unsupported sound encoding in the WAV ({v}); PCM (integer samples) or float "
+            "is needed",
+        ).format(path=path, v=m.group(1))
+    m = re.match(
+        r"Unsupported bit depth: the WAV file has (\d+)-bit (integer|floating-point)", text
+    )
     if m:
         bits, kind = m.groups()
+        return trl(lang, "{path}: unsupported WAV bit depth: {bits}-bit {kind}").format(
+            path=path, bits=bits, kind=trl(lang, _SAMPLE_KINDS.get(kind, kind))
+        )
+    if (
+        "not compliant" in text
+        or "header is invalid" in text
+        or "No fmt chunk" in text
+        or "RF64" in text
+    ):
         return trl(
-            lang, "{path}: unsupported WAV bit depth: {bits}-bit {kind}").format(
-            path=path, bits=bits, kind=trl(lang, _SAMPLE_KINDS.get(kind, kind)))
-    if ("not compliant" in text or "header is invalid" in text or "No fmt chunk" in text
-            or "RF64" in text):
-        return trl(
-            lang, "{path}: the WAV file is damaged: its header (fmt chunk) is invalid").format(
-            path=path)
+            lang, "{path}: the WAV file is damaged: its header (fmt chunk) is invalid"
+        ).format(path=path)
     detail = text or type(exc).__name__  # an unforeseen reason: scipy's words, marked as such
-    return trl(
-        lang, "{path}: broken or unsupported WAV (scipy: {detail})").format(
-        path=path, detail=detail)
+    return trl(lang, "{path}: broken or unsupported WAV (scipy: {detail})").format(
+        path=path, detail=detail
+    )
 
 
 def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndarray, WavInfo]:
@@ -240,7 +260,9 @@ def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndar
     try:
         x = to_float32(data)
     except TypeError as exc:
-        raise AudioFileError(trl(lang, "{p}: unsupported sample type {dtype}").format(p=p, dtype=data.dtype)) from exc
+        raise AudioFileError(
+            trl(lang, "{p}: unsupported sample type {dtype}").format(p=p, dtype=data.dtype)
+        ) from exc
     x = resample(to_mono(x), rate)
     if not np.all(np.isfinite(x)):
         raise AudioFileError(trl(lang, "{p}: the file holds NaN/infinite samples").format(p=p))
@@ -264,4 +286,3 @@ def write_wav(path: str | os.PathLike, samples: np.ndarray, rate: int = RATE) ->
 
     x = np.clip(np.asarray(samples, dtype=np.float64), -1.0, 1.0)
     wavfile.write(os.fspath(path), int(rate), (x * 32767.0).round().astype(np.int16))
-

@@ -27,10 +27,12 @@ from .strike import Sound, StrikeParams
 class Heard:
     """What one part of the calibration heard."""
 
-    sounds: list[Sound]           # the sounds taken (strikes, or collisions)
-    others: list[Sound]           # everything else heard
+    sounds: list[Sound]  # the sounds taken (strikes, or collisions)
+    others: list[Sound]  # everything else heard
     background_db: float
-    envelopes: list[np.ndarray]   # for strikes: the 1 ms envelope (dB) of the 120 ms from each onset
+    envelopes: list[
+        np.ndarray
+    ]  # for strikes: the 1 ms envelope (dB) of the 120 ms from each onset
 
 
 def _sounds(samples: np.ndarray, model, params: StrikeParams):
@@ -41,18 +43,31 @@ def _sounds(samples: np.ndarray, model, params: StrikeParams):
         for o in det.feed(fr.samples, fr.t0):
             pr = model.proba(o.features)
             kind = model.classes[int(np.argmax(pr))]
-            out.append(Sound(o.time, kind, float(pr[tip]), tuple(map(float, pr)), "heard", "", True, o.features))
+            out.append(
+                Sound(
+                    o.time,
+                    kind,
+                    float(pr[tip]),
+                    tuple(map(float, pr)),
+                    "heard",
+                    "",
+                    True,
+                    o.features,
+                )
+            )
     return out, det.background_db()
 
 
 def _envelope(samples: np.ndarray, t: float, ms: int = 120) -> np.ndarray:
     s0 = int(round(t * RATE))
-    seg = np.asarray(samples[s0: s0 + ms * 16], float)
+    seg = np.asarray(samples[s0 : s0 + ms * 16], float)
     n = len(seg) // 16
     return 10 * np.log10((seg[: n * 16].reshape(n, 16) ** 2).mean(axis=1) + 1e-14)
 
 
-def _first_after_quiet(sounds: list[Sound], model, gap_s: float) -> tuple[list[Sound], list[Sound]]:
+def _first_after_quiet(
+    sounds: list[Sound], model, gap_s: float
+) -> tuple[list[Sound], list[Sound]]:
     """The first sound after ``gap_s`` of quiet, each time (clear speech left out), and the rest."""
     from .sequence import SALIENT_DB, SALIENT_FLUX_DB
 
@@ -69,8 +84,9 @@ def _first_after_quiet(sounds: list[Sound], model, gap_s: float) -> tuple[list[S
     return taken, others
 
 
-def hear_strikes(samples: np.ndarray, *, gap_s: float = 1.0, model=None,
-                 params: StrikeParams | None = None) -> Heard:
+def hear_strikes(
+    samples: np.ndarray, *, gap_s: float = 1.0, model=None, params: StrikeParams | None = None
+) -> Heard:
     """The strikes part: the first impulsive sound after ``gap_s`` of quiet, each time."""
     model = model or load_model()
     sounds, bg = _sounds(samples, model, params or StrikeParams())
@@ -78,8 +94,9 @@ def hear_strikes(samples: np.ndarray, *, gap_s: float = 1.0, model=None,
     return Heard(taken, others, bg, [_envelope(samples, s.time) for s in taken])
 
 
-def hear_collisions(samples: np.ndarray, *, gap_s: float = 0.5, model=None,
-                    params: StrikeParams | None = None) -> Heard:
+def hear_collisions(
+    samples: np.ndarray, *, gap_s: float = 0.5, model=None, params: StrikeParams | None = None
+) -> Heard:
     """The collisions part: the first impulsive sound after ``gap_s`` of quiet, each time (a
     collision's ring and any bounce after it are the same collision), speech left out."""
     model = model or load_model()
@@ -95,13 +112,32 @@ def is_voice(proba, model, p: float = 0.8) -> bool:
     return d["speech"] + d["clap"] >= p
 
 
-def calibrate(strike_audio: np.ndarray, collision_audio: np.ndarray | None, *, strikes_asked: int,
-              name: str = DEFAULT_NAME, model=None, params: StrikeParams | None = None) -> tuple[TableProfile, Heard, Heard | None]:
+def calibrate(
+    strike_audio: np.ndarray,
+    collision_audio: np.ndarray | None,
+    *,
+    strikes_asked: int,
+    name: str = DEFAULT_NAME,
+    model=None,
+    params: StrikeParams | None = None,
+) -> tuple[TableProfile, Heard, Heard | None]:
     """Fit a profile from the two recordings; also return what each part heard."""
     model = model or load_model()
     params = params or StrikeParams()
     st = hear_strikes(strike_audio, model=model, params=params)
-    co = hear_collisions(collision_audio, model=model, params=params) if collision_audio is not None else None
-    prof = fit(st.sounds, co.sounds if co else [], strikes_asked=strikes_asked, background_db=st.background_db,
-               strike_envelopes=st.envelopes, model=model, params=params, name=name)
+    co = (
+        hear_collisions(collision_audio, model=model, params=params)
+        if collision_audio is not None
+        else None
+    )
+    prof = fit(
+        st.sounds,
+        co.sounds if co else [],
+        strikes_asked=strikes_asked,
+        background_db=st.background_db,
+        strike_envelopes=st.envelopes,
+        model=model,
+        params=params,
+        name=name,
+    )
     return prof, st, co

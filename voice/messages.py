@@ -4,11 +4,11 @@ project's message catalog (``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_refer
 from __future__ import annotations
 
 import gettext
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalog(lang: str) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()

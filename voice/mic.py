@@ -17,22 +17,28 @@ from typing import Any
 import numpy as np
 
 from .audio import DEFAULT_BLOCK_MS, RATE, Frame, Frames, block_samples
-from .messages import trl
 from .errors import AudioDeviceError
+from .messages import trl
 
 
 def _sounddevice(lang: str = "ru"):
     try:
         import sounddevice as sd  # imported here: PortAudio may be missing
     except ImportError as exc:
-        raise AudioDeviceError(trl(
-            lang, "the sounddevice package is missing ({exc}); install it: pip install sounddevice").format(
-            exc=exc)) from exc
+        raise AudioDeviceError(
+            trl(
+                lang,
+                "the sounddevice package is missing ({exc}); install it: pip install sounddevice",
+            ).format(exc=exc)
+        ) from exc
     except OSError as exc:  # sounddevice raises OSError when libportaudio is not installed
-        raise AudioDeviceError(trl(
-            lang, "the PortAudio library is missing ({exc}); install it (Debian/Ubuntu: apt-get "
-            "install libportaudio2)").format(
-            exc=exc)) from exc
+        raise AudioDeviceError(
+            trl(
+                lang,
+                "the PortAudio library is missing ({exc}); install it (Debian/Ubuntu: apt-get "
+                "install libportaudio2)",
+            ).format(exc=exc)
+        ) from exc
     return sd
 
 
@@ -56,18 +62,23 @@ def list_devices(*, lang: str = "ru") -> list[DeviceInfo]:
         hostapis = sd.query_hostapis()
         default_in = sd.default.device[0]
     except Exception as exc:  # PortAudioError
-        raise AudioDeviceError(trl(lang, "cannot list audio devices: {exc}").format(exc=exc)) from exc
+        raise AudioDeviceError(
+            trl(lang, "cannot list audio devices: {exc}").format(exc=exc)
+        ) from exc
     out = []
     for d in devices:
         if d["max_input_channels"] <= 0:
             continue
-        out.append(DeviceInfo(
-            index=int(d["index"]), name=str(d["name"]),
-            hostapi=str(hostapis[d["hostapi"]]["name"]),
-            max_input_channels=int(d["max_input_channels"]),
-            default_samplerate=float(d["default_samplerate"]),
-            is_default=int(d["index"]) == default_in,
-        ))
+        out.append(
+            DeviceInfo(
+                index=int(d["index"]),
+                name=str(d["name"]),
+                hostapi=str(hostapis[d["hostapi"]]["name"]),
+                max_input_channels=int(d["max_input_channels"]),
+                default_samplerate=float(d["default_samplerate"]),
+                is_default=int(d["index"]) == default_in,
+            )
+        )
     return out
 
 
@@ -92,9 +103,9 @@ class StreamResampler:
         cutoff = 0.45 * min(self.rate_in, self.rate_out)
         self._sos = butter(8, cutoff, fs=self.rate_in, output="sos")
         self._zi = sosfilt_zi(self._sos) * 0.0
-        self._n_in = 0        # input samples seen
-        self._k = 0           # next output sample index
-        self._last = 0.0      # last filtered input sample (index n_in - 1)
+        self._n_in = 0  # input samples seen
+        self._k = 0  # next output sample index
+        self._last = 0.0  # last filtered input sample (index n_in - 1)
 
     def process(self, x: np.ndarray) -> np.ndarray:
         from scipy.signal import sosfilt
@@ -103,7 +114,7 @@ class StreamResampler:
             return np.zeros(0, np.float32)
         y, self._zi = sosfilt(self._sos, np.asarray(x, np.float64), zi=self._zi)
         n0 = self._n_in
-        n1 = n0 + len(y) - 1                       # last input index available
+        n1 = n0 + len(y) - 1  # last input index available
         k_end = (n1 * self.rate_out) // self.rate_in  # last output index with position <= n1
         ks = np.arange(self._k, k_end + 1)
         pos = ks * (self.rate_in / self.rate_out)
@@ -133,10 +144,19 @@ class MicrophoneSource(Frames):
     thread with the status text: keep it cheap.
     """
 
-    def __init__(self, device: Any = None, block_ms: float = DEFAULT_BLOCK_MS, rate: int = RATE, *,
-                 lang: str = "ru", timeout: float = 2.0, start_timeout: float = 6.0,
-                 max_queue_s: float = 10.0, latency: str | float = "low",
-                 on_status=None) -> None:
+    def __init__(
+        self,
+        device: Any = None,
+        block_ms: float = DEFAULT_BLOCK_MS,
+        rate: int = RATE,
+        *,
+        lang: str = "ru",
+        timeout: float = 2.0,
+        start_timeout: float = 6.0,
+        max_queue_s: float = 10.0,
+        latency: str | float = "low",
+        on_status=None,
+    ) -> None:
         n = block_samples(block_ms, rate)
         super().__init__(iter(()), rate=rate, block=n, source=f"microphone {device!r}")
         self.device = _parse_device(device)
@@ -173,15 +193,20 @@ class MicrophoneSource(Frames):
             except Exception:
                 n = 0
             which = trl(self.lang, "default") if self.device is None else repr(self.device)
-            raise AudioDeviceError(trl(
-                self.lang, "microphone {which} not found ({exc}); input devices available: {n} (list them: "
-                "pyramid-referee strikes --list-devices)").format(
-                which=which, exc=exc, n=n)) from exc
+            raise AudioDeviceError(
+                trl(
+                    self.lang,
+                    "microphone {which} not found ({exc}); input devices available: {n} (list them: "
+                    "pyramid-referee strikes --list-devices)",
+                ).format(which=which, exc=exc, n=n)
+            ) from exc
         if int(info.get("max_input_channels", 0)) <= 0:
-            raise AudioDeviceError(trl(self.lang, "device {info!r} has no input channels").format(info=info['name']))
+            raise AudioDeviceError(
+                trl(self.lang, "device {info!r} has no input channels").format(info=info["name"])
+            )
         return info
 
-    def start(self) -> "MicrophoneSource":
+    def start(self) -> MicrophoneSource:
         if self._stream is not None:
             return self
         sd = _sounddevice(self.lang)
@@ -198,16 +223,24 @@ class MicrophoneSource(Frames):
         blocksize = block_samples(self.block * 1000.0 / self.rate, rate)
         try:
             self._stream = sd.InputStream(
-                device=dev, channels=1, samplerate=rate, blocksize=blocksize, dtype="float32",
-                latency=self.requested_latency, callback=self._callback,
-                finished_callback=self._finished.set)
+                device=dev,
+                channels=1,
+                samplerate=rate,
+                blocksize=blocksize,
+                dtype="float32",
+                latency=self.requested_latency,
+                callback=self._callback,
+                finished_callback=self._finished.set,
+            )
             self._stream.start()
             self.latency = float(self._stream.latency)
         except Exception as exc:
             self._stream = None
-            raise AudioDeviceError(trl(
-                self.lang, "cannot open microphone {device_name!r} ({rate} Hz): {exc}").format(
-                device_name=self.device_name, rate=rate, exc=exc)) from exc
+            raise AudioDeviceError(
+                trl(self.lang, "cannot open microphone {device_name!r} ({rate} Hz): {exc}").format(
+                    device_name=self.device_name, rate=rate, exc=exc
+                )
+            ) from exc
         return self
 
     def _callback(self, indata, frames, time, status) -> None:  # PortAudio's thread
@@ -241,17 +274,23 @@ class MicrophoneSource(Frames):
                 if self._closed:
                     raise StopIteration from None
                 if self._finished.is_set():
-                    raise AudioDeviceError(trl(
-                        self.lang, "the stream of microphone {device_name!r} stopped (device unplugged?)").format(
-                        device_name=self.device_name)) from None
-                raise AudioDeviceError(trl(
-                    self.lang, "microphone {device_name!r} delivers no audio (no data for {wait:g} s)").format(
-                    device_name=self.device_name, wait=wait)) from None
+                    raise AudioDeviceError(
+                        trl(
+                            self.lang,
+                            "the stream of microphone {device_name!r} stopped (device unplugged?)",
+                        ).format(device_name=self.device_name)
+                    ) from None
+                raise AudioDeviceError(
+                    trl(
+                        self.lang,
+                        "microphone {device_name!r} delivers no audio (no data for {wait:g} s)",
+                    ).format(device_name=self.device_name, wait=wait)
+                ) from None
             self._got_audio = True
             if self._resampler is not None:
                 raw = self._resampler.process(raw)
             self._pending = np.concatenate((self._pending, raw.astype(np.float32, copy=False)))
-        block, self._pending = self._pending[:self.block], self._pending[self.block:]
+        block, self._pending = self._pending[: self.block], self._pending[self.block :]
         frame = Frame(block, self.samples_read / self.rate)
         self.samples_read += len(block)
         return frame
@@ -261,8 +300,8 @@ class MicrophoneSource(Frames):
         if not self.overflows and not self.dropped:
             return None
         return trl(
-            self.lang, "audio lost: input overflows {overflows}, blocks dropped {dropped}").format(
-            overflows=self.overflows, dropped=self.dropped)
+            self.lang, "audio lost: input overflows {overflows}, blocks dropped {dropped}"
+        ).format(overflows=self.overflows, dropped=self.dropped)
 
     def close(self) -> None:
         self._closed = True
@@ -273,7 +312,7 @@ class MicrophoneSource(Frames):
             finally:
                 stream.close()
 
-    def __enter__(self) -> "MicrophoneSource":
+    def __enter__(self) -> MicrophoneSource:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -26,12 +26,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator, Mapping
 
-from .messages import trl
 from .errors import ModelError
+from .messages import trl
 
 MODEL_NAME = "vosk-model-small-ru-0.22"
 MODEL_URL = f"https://alphacephei.com/vosk/models/{MODEL_NAME}.zip"
@@ -51,7 +51,9 @@ _RU_MODEL = re.compile(r"^vosk-model(-small)?-ru\b")
 @dataclass(frozen=True)
 class ModelLocation:
     path: Path
-    source: str  # "--model" | "PYRAMID_VOSK_MODEL" | "VOSK_MODEL_PATH" | "vosk-cache" | "user-cache"
+    source: (
+        str  # "--model" | "PYRAMID_VOSK_MODEL" | "VOSK_MODEL_PATH" | "vosk-cache" | "user-cache"
+    )
 
 
 def user_cache_dir() -> Path:
@@ -70,10 +72,17 @@ def manual_instructions(lang: str = "ru", cache: Path | None = None) -> str:
     """How to place the model by hand (used when none is found or the network is down)."""
     cache = cache or user_cache_dir()
     return trl(
-        lang, "download {MODEL_URL} ({MODEL_SIZE} bytes, md5 {MODEL_MD5}) and unzip it into {cache} "
-        "(so that {path} exists), or point to a model folder: --model DIR or {ENV_VAR}=DIR").format(
-        MODEL_URL=MODEL_URL, MODEL_SIZE=MODEL_SIZE, MODEL_MD5=MODEL_MD5, cache=cache,
-        path=cache / MODEL_NAME / 'am' / 'final.mdl', ENV_VAR=ENV_VAR)
+        lang,
+        "download {MODEL_URL} ({MODEL_SIZE} bytes, md5 {MODEL_MD5}) and unzip it into {cache} "
+        "(so that {path} exists), or point to a model folder: --model DIR or {ENV_VAR}=DIR",
+    ).format(
+        MODEL_URL=MODEL_URL,
+        MODEL_SIZE=MODEL_SIZE,
+        MODEL_MD5=MODEL_MD5,
+        cache=cache,
+        path=cache / MODEL_NAME / "am" / "final.mdl",
+        ENV_VAR=ENV_VAR,
+    )
 
 
 def missing_model_files(path: Path) -> list[str]:
@@ -88,19 +97,26 @@ def check_model_dir(path: str | os.PathLike, *, source: str = "--model", lang: s
     """A missing folder, a file, or a half-unpacked model → ModelError naming what is absent."""
     p = Path(path).expanduser()
     if not p.exists():
-        raise ModelError(trl(
-            lang, "Vosk model not found: {p} ({source}) does not exist").format(
-            p=p, source=source))
+        raise ModelError(
+            trl(lang, "Vosk model not found: {p} ({source}) does not exist").format(
+                p=p, source=source
+            )
+        )
     if not p.is_dir():
-        raise ModelError(trl(
-            lang, "{p} ({source}) is a file, not a Vosk model folder").format(
-            p=p, source=source))
+        raise ModelError(
+            trl(lang, "{p} ({source}) is a file, not a Vosk model folder").format(
+                p=p, source=source
+            )
+        )
     missing = missing_model_files(p)
     if missing:
-        raise ModelError(trl(
-            lang, "{p} ({source}) is not a whole Vosk model (half-unpacked, or not a model): missing "
-            "{missing}").format(
-            p=p, source=source, missing=', '.join(missing)))
+        raise ModelError(
+            trl(
+                lang,
+                "{p} ({source}) is not a whole Vosk model (half-unpacked, or not a model): missing "
+                "{missing}",
+            ).format(p=p, source=source, missing=", ".join(missing))
+        )
     return p
 
 
@@ -118,8 +134,14 @@ def _vosk_places(env: Mapping[str, str], home: Path | None) -> Iterator[tuple[Pa
     yield vosk_cache_dir(home) / MODEL_NAME, "vosk-cache"
 
 
-def find_model(explicit: str | os.PathLike | None = None, *, env: Mapping[str, str] | None = None,
-               home: Path | None = None, cache: Path | None = None, lang: str = "ru") -> ModelLocation:
+def find_model(
+    explicit: str | os.PathLike | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    cache: Path | None = None,
+    lang: str = "ru",
+) -> ModelLocation:
     """The model folder by the lookup order above, checked; ModelError says where it looked."""
     env = os.environ if env is None else env
     cache = user_cache_dir() if cache is None else cache
@@ -132,10 +154,13 @@ def find_model(explicit: str | os.PathLike | None = None, *, env: Mapping[str, s
         looked.append(str(path))
         if path.exists():  # present but broken: say so rather than fall through
             return ModelLocation(check_model_dir(path, source=source, lang=lang), source)
-    raise ModelError(trl(
-        lang, "no Vosk model found (looked in: {looked}). Run `pyramid-referee model download`, or "
-        "{lang}").format(
-        looked=', '.join(looked), lang=manual_instructions(lang, cache)))
+    raise ModelError(
+        trl(
+            lang,
+            "no Vosk model found (looked in: {looked}). Run `pyramid-referee model download`, or "
+            "{lang}",
+        ).format(looked=", ".join(looked), lang=manual_instructions(lang, cache))
+    )
 
 
 def set_log_level(verbose: bool = False) -> None:
@@ -187,9 +212,11 @@ def load_model(path: str | os.PathLike, *, verbose: bool = False, lang: str = "r
                 model = vosk.Model(str(p))
     except Exception as exc:
         errors = [line for line in log if "ERROR" in line] or [str(exc)]
-        raise ModelError(trl(
-            lang, "Vosk could not load the model {p}: {v} (damaged, or not a Vosk model?)").format(
-            p=p, v=errors[-1].strip())) from exc
+        raise ModelError(
+            trl(
+                lang, "Vosk could not load the model {p}: {v} (damaged, or not a Vosk model?)"
+            ).format(p=p, v=errors[-1].strip())
+        ) from exc
     return model
 
 
@@ -209,6 +236,7 @@ def missing_words(model, words) -> list[str]:
 
 # --- model download --------------------------------------------------------------------------
 
+
 class NetworkError(ModelError):
     """The model could not be fetched (no network, server error)."""
 
@@ -219,16 +247,19 @@ def _safe_members(zf: zipfile.ZipFile, lang: str) -> list[zipfile.ZipInfo]:
     for info in zf.infolist():
         name = info.filename.replace("\\", "/")
         parts = PurePosixPath(name).parts
-        if (name.startswith("/") or re.match(r"^[A-Za-z]:", name) or ".." in parts
-                or "\0" in name):
-            raise ModelError(trl(
-                lang, "archive refused: the path {filename!r} escapes the target folder").format(
-                filename=info.filename))
+        if name.startswith("/") or re.match(r"^[A-Za-z]:", name) or ".." in parts or "\0" in name:
+            raise ModelError(
+                trl(
+                    lang, "archive refused: the path {filename!r} escapes the target folder"
+                ).format(filename=info.filename)
+            )
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
-            raise ModelError(trl(
-                lang, "archive refused: {filename!r} is a symbolic link").format(
-                filename=info.filename))
+            raise ModelError(
+                trl(lang, "archive refused: {filename!r} is a symbolic link").format(
+                    filename=info.filename
+                )
+            )
         members.append(info)
     return members
 
@@ -242,9 +273,12 @@ def safe_extract(archive: Path, target: Path, *, lang: str = "ru") -> None:
             for info in members:
                 dest = (root / info.filename.replace("\\", "/")).resolve()
                 if dest != root and root not in dest.parents:  # defence in depth
-                    raise ModelError(trl(
-                        lang, "archive refused: the path {filename!r} escapes the target folder").format(
-                        filename=info.filename))
+                    raise ModelError(
+                        trl(
+                            lang,
+                            "archive refused: the path {filename!r} escapes the target folder",
+                        ).format(filename=info.filename)
+                    )
                 if info.is_dir():
                     dest.mkdir(parents=True, exist_ok=True)
                     continue
@@ -252,13 +286,19 @@ def safe_extract(archive: Path, target: Path, *, lang: str = "ru") -> None:
                 with zf.open(info) as src, open(dest, "wb") as out:
                     shutil.copyfileobj(src, out, 1 << 20)
     except zipfile.BadZipFile as exc:
-        raise ModelError(trl(
-            lang, "the archive {archive} is damaged: {exc}").format(
-            archive=archive, exc=exc)) from exc
+        raise ModelError(
+            trl(lang, "the archive {archive} is damaged: {exc}").format(archive=archive, exc=exc)
+        ) from exc
 
 
-def _fetch(url: str, dest: Path, *, progress: Callable[[int, int | None], None] | None,
-           timeout: float, lang: str) -> int:
+def _fetch(
+    url: str,
+    dest: Path,
+    *,
+    progress: Callable[[int, int | None], None] | None,
+    timeout: float,
+    lang: str,
+) -> int:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as resp, open(dest, "wb") as out:
             total = resp.headers.get("Content-Length")
@@ -274,20 +314,26 @@ def _fetch(url: str, dest: Path, *, progress: Callable[[int, int | None], None] 
                     progress(done, total)
             return done
     except urllib.error.HTTPError as exc:
-        raise NetworkError(trl(
-            lang, "could not download {url}: the server answered {code} {reason}").format(
-            url=url, code=exc.code, reason=exc.reason)) from exc
+        raise NetworkError(
+            trl(lang, "could not download {url}: the server answered {code} {reason}").format(
+                url=url, code=exc.code, reason=exc.reason
+            )
+        ) from exc
     except urllib.error.URLError as exc:
         reason = exc.reason
         if isinstance(reason, FileNotFoundError):  # a file:// address
-            raise ModelError(trl(lang, "could not download {url}: no such file").format(url=url)) from exc
+            raise ModelError(
+                trl(lang, "could not download {url}: no such file").format(url=url)
+            ) from exc
         raise _network_error(url, reason, timeout, lang) from exc
     except (TimeoutError, ConnectionError) as exc:  # the connection broke or stalled while reading
         raise _network_error(url, exc, timeout, lang) from exc
     except OSError as exc:  # writing the archive here failed (disk full, no permission)
-        raise ModelError(trl(
-            lang, "could not write the archive into {parent}: {v}").format(
-            parent=dest.parent, v=exc.strerror or exc)) from exc
+        raise ModelError(
+            trl(lang, "could not write the archive into {parent}: {v}").format(
+                parent=dest.parent, v=exc.strerror or exc
+            )
+        ) from exc
 
 
 def _network_error(url: str, reason: object, timeout: float, lang: str) -> NetworkError:
@@ -304,9 +350,11 @@ def _network_error(url: str, reason: object, timeout: float, lang: str) -> Netwo
         why = trl(lang, "the connection broke")
     else:
         why = str(reason)
-    return NetworkError(trl(
-        lang, "no network (or the server cannot be reached): could not download {url} ({why})").format(
-        url=url, why=why))
+    return NetworkError(
+        trl(
+            lang, "no network (or the server cannot be reached): could not download {url} ({why})"
+        ).format(url=url, why=why)
+    )
 
 
 def _model_root(unpacked: Path, name: str) -> Path:
@@ -318,10 +366,17 @@ def _model_root(unpacked: Path, name: str) -> Path:
     return subdirs[0] if len(subdirs) == 1 else unpacked
 
 
-def download_model(dest_root: Path | None = None, *, url: str = MODEL_URL, size: int | None = MODEL_SIZE,
-                   md5: str | None = MODEL_MD5, name: str = MODEL_NAME,
-                   progress: Callable[[int, int | None], None] | None = None,
-                   timeout: float = 30.0, lang: str = "ru") -> tuple[Path, bool]:
+def download_model(
+    dest_root: Path | None = None,
+    *,
+    url: str = MODEL_URL,
+    size: int | None = MODEL_SIZE,
+    md5: str | None = MODEL_MD5,
+    name: str = MODEL_NAME,
+    progress: Callable[[int, int | None], None] | None = None,
+    timeout: float = 30.0,
+    lang: str = "ru",
+) -> tuple[Path, bool]:
     """Fetch, verify and unpack the model once; return (its folder, whether it was fetched now).
 
     The archive goes to a temporary file beside the target; its size and md5 are checked;
@@ -335,23 +390,38 @@ def download_model(dest_root: Path | None = None, *, url: str = MODEL_URL, size:
         return target, False
     scheme = urllib.parse.urlsplit(url).scheme.lower()
     if scheme not in ("http", "https", "file"):
-        raise ModelError(trl(
-            lang, "not a download address: {url!r}; expected http://… or https://…").format(
-            url=url))
+        raise ModelError(
+            trl(lang, "not a download address: {url!r}; expected http://… or https://…").format(
+                url=url
+            )
+        )
     if dest_root.exists() and not dest_root.is_dir():
-        raise ModelError(trl(
-            lang, "{dest_root} is a file, not a folder for the model").format(
-            dest_root=dest_root))
+        raise ModelError(
+            trl(lang, "{dest_root} is a file, not a folder for the model").format(
+                dest_root=dest_root
+            )
+        )
     created = [p for p in (dest_root, *dest_root.parents) if not p.exists()]
     try:
         dest_root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ModelError(trl(
-            lang, "cannot create the folder {dest_root}: {v}").format(
-            dest_root=dest_root, v=exc.strerror or exc)) from exc
+        raise ModelError(
+            trl(lang, "cannot create the folder {dest_root}: {v}").format(
+                dest_root=dest_root, v=exc.strerror or exc
+            )
+        ) from exc
     try:
-        return _download_into(dest_root, target, url=url, size=size, md5=md5, name=name, progress=progress,
-                              timeout=timeout, lang=lang), True
+        return _download_into(
+            dest_root,
+            target,
+            url=url,
+            size=size,
+            md5=md5,
+            name=name,
+            progress=progress,
+            timeout=timeout,
+            lang=lang,
+        ), True
     except BaseException:
         for p in created:  # a failed download leaves no empty folders behind
             with contextlib.suppress(OSError):
@@ -359,34 +429,50 @@ def download_model(dest_root: Path | None = None, *, url: str = MODEL_URL, size:
         raise
 
 
-def _download_into(dest_root: Path, target: Path, *, url: str, size: int | None, md5: str | None, name: str,
-                   progress: Callable[[int, int | None], None] | None, timeout: float, lang: str) -> Path:
+def _download_into(
+    dest_root: Path,
+    target: Path,
+    *,
+    url: str,
+    size: int | None,
+    md5: str | None,
+    name: str,
+    progress: Callable[[int, int | None], None] | None,
+    timeout: float,
+    lang: str,
+) -> Path:
     with tempfile.TemporaryDirectory(prefix=f".{name}.", dir=dest_root) as tmp:
         tmp_path = Path(tmp)
         archive = tmp_path / f"{name}.zip"
         got = _fetch(url, archive, progress=progress, timeout=timeout, lang=lang)
         if size is not None and got != size:
-            raise ModelError(trl(
-                lang, "downloaded archive {url}: {got} bytes, expected {size}; not unpacked").format(
-                url=url, got=got, size=size))
+            raise ModelError(
+                trl(
+                    lang, "downloaded archive {url}: {got} bytes, expected {size}; not unpacked"
+                ).format(url=url, got=got, size=size)
+            )
         if md5 is not None:
             digest = hashlib.md5()
             with open(archive, "rb") as f:
                 for chunk in iter(lambda: f.read(1 << 20), b""):
                     digest.update(chunk)
             if digest.hexdigest() != md5.lower():
-                raise ModelError(trl(
-                    lang, "downloaded archive {url}: md5 {v}, expected {md5}; not unpacked").format(
-                    url=url, v=digest.hexdigest(), md5=md5))
+                raise ModelError(
+                    trl(
+                        lang, "downloaded archive {url}: md5 {v}, expected {md5}; not unpacked"
+                    ).format(url=url, v=digest.hexdigest(), md5=md5)
+                )
         unpacked = tmp_path / "unpacked"
         unpacked.mkdir()
         safe_extract(archive, unpacked, lang=lang)
         root = _model_root(unpacked, name)
         missing = missing_model_files(root)
         if missing:
-            raise ModelError(trl(
-                lang, "the archive {url} holds no whole Vosk model: missing {missing}").format(
-                url=url, missing=', '.join(missing)))
+            raise ModelError(
+                trl(lang, "the archive {url} holds no whole Vosk model: missing {missing}").format(
+                    url=url, missing=", ".join(missing)
+                )
+            )
         old = None
         if target.exists():  # a half-unpacked leftover: moved aside, removed after the swap
             old = tmp_path / "old"

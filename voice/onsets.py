@@ -44,9 +44,8 @@ second at most) two 512-point FFTs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -62,9 +61,25 @@ LONG_S = 0.15
 """How long after an onset the second look (:func:`long_features`) is taken."""
 
 FEATURES = (
-    "log_centroid", "low300", "low1k", "high3k", "flatness",
-    "band_60", "band_250", "band_500", "band_1k", "band_2k", "band_4k",
-    "jump_db", "rise_ms", "decay_db", "level_db", "flux_db", "pitch_post", "pitch_pre", "voiced_before",
+    "log_centroid",
+    "low300",
+    "low1k",
+    "high3k",
+    "flatness",
+    "band_60",
+    "band_250",
+    "band_500",
+    "band_1k",
+    "band_2k",
+    "band_4k",
+    "jump_db",
+    "rise_ms",
+    "decay_db",
+    "level_db",
+    "flux_db",
+    "pitch_post",
+    "pitch_pre",
+    "voiced_before",
 )
 """The names of :func:`sound_features`' values, in order (the first model's inputs)."""
 
@@ -72,7 +87,9 @@ LONG_FEATURES = FEATURES + ("sustain_60", "sustain_150", "voiced_after", "pitch_
 """… and with what the 150 ms after the onset add (the second model's inputs)."""
 
 
-def long_features(x: np.ndarray, s0: int, voiced_after: float, rate: int = RATE) -> tuple[float, ...]:
+def long_features(
+    x: np.ndarray, s0: int, voiced_after: float, rate: int = RATE
+) -> tuple[float, ...]:
     """What the ``LONG_S`` after an onset at sample ``s0`` of ``x`` say: how much of the sound's
     loudness goes on 20–60 and 60–150 ms after it (dB against its loudest ms in the first 16 ms:
     a knock dies away, a syllable's vowel goes on as loud as its consonant or louder), the share of
@@ -80,34 +97,40 @@ def long_features(x: np.ndarray, s0: int, voiced_after: float, rate: int = RATE)
     ms = rate // 1000
 
     def level(a: int, b: int) -> float:
-        seg = x[s0 + a * ms: s0 + b * ms]
-        return float(_db(np.mean(seg ** 2))) if len(seg) else -140.0
+        seg = x[s0 + a * ms : s0 + b * ms]
+        return float(_db(np.mean(seg**2))) if len(seg) else -140.0
 
-    seg = x[s0: s0 + 16 * ms]
+    seg = x[s0 : s0 + 16 * ms]
     n = len(seg) // ms
     peak = float(_db((seg[: n * ms].reshape(n, ms) ** 2).mean(axis=1)).max()) if n else -140.0
-    return (level(20, 60) - peak, level(60, 150) - peak, float(voiced_after),
-            periodicity(x[s0 + 40 * ms: s0 + 100 * ms], rate))
+    return (
+        level(20, 60) - peak,
+        level(60, 150) - peak,
+        float(voiced_after),
+        periodicity(x[s0 + 40 * ms : s0 + 100 * ms], rate),
+    )
 
 
 @dataclass(frozen=True)
 class OnsetParams:
     """Settings of the onset detector (see the module text)."""
 
-    min_flux_db: float = 3.0        # mean rise of the two bands that rise most, at an onset (low: a
-                                    # strike never proposed is never found; the decision sorts them)
-    rise_from_ms: int = 4           # a band's rise is measured against the windows 4–20 ms before
+    min_flux_db: float = 3.0  # mean rise of the two bands that rise most, at an onset (low: a
+    # strike never proposed is never found; the decision sorts them)
+    rise_from_ms: int = 4  # a band's rise is measured against the windows 4–20 ms before
     rise_to_ms: int = 20
-    peak_ms: int = 4                # an onset is the highest F within ±peak_ms
-    min_prominence_db: float = 4.0  # the sound's loudest ms in its first 4 ms, above the background
-    bg_window_s: float = 1.0        # background: a low percentile of the last second (broadband)
+    peak_ms: int = 4  # an onset is the highest F within ±peak_ms
+    min_prominence_db: float = (
+        4.0  # the sound's loudest ms in its first 4 ms, above the background
+    )
+    bg_window_s: float = 1.0  # background: a low percentile of the last second (broadband)
     bg_percentile: float = 20.0
-    floor_db: float = -74.0         # nothing quieter than this (dBFS, 1 ms broadband) is a sound (above
-                                    # the dither floor: the low rise thresholds would hear its ripples)
-    min_gap_ms: int = 12            # two onsets closer than this are one sound
-    pre_ms: int = 40                # the spectrum before the onset: 40 ms …
-    pre_gap_ms: int = 8             # … ending 8 ms before it
-    post_ms: int = 16               # the spectrum and envelope after the onset (the look-ahead)
+    floor_db: float = -74.0  # nothing quieter than this (dBFS, 1 ms broadband) is a sound (above
+    # the dither floor: the low rise thresholds would hear its ripples)
+    min_gap_ms: int = 12  # two onsets closer than this are one sound
+    pre_ms: int = 40  # the spectrum before the onset: 40 ms …
+    pre_gap_ms: int = 8  # … ending 8 ms before it
+    post_ms: int = 16  # the spectrum and envelope after the onset (the look-ahead)
 
 
 @dataclass(frozen=True)
@@ -117,7 +140,9 @@ class Onset:
     time: float
     sample: int
     features: tuple[float, ...]
-    bg_db: float = -140.0     # the broadband background (dB) at the onset: its loudest ms is bg_db + level_db
+    bg_db: float = (
+        -140.0
+    )  # the broadband background (dB) at the onset: its loudest ms is bg_db + level_db
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
@@ -131,7 +156,9 @@ def _db(p):
     return 10.0 * np.log10(np.asarray(p) + 1e-14)
 
 
-def periodicity(x: np.ndarray, rate: int = RATE, fmin: float = 100.0, fmax: float = 400.0) -> float:
+def periodicity(
+    x: np.ndarray, rate: int = RATE, fmin: float = 100.0, fmax: float = 400.0
+) -> float:
     """The highest normalized autocorrelation of ``x`` at a pitch period (1/fmax … 1/fmin s),
     each lag normalized by the energy of its own overlapping parts: near 1 for a voiced vowel,
     low for a knock and its ring (no period in the voice's range)."""
@@ -154,8 +181,17 @@ def periodicity(x: np.ndarray, rate: int = RATE, fmin: float = 100.0, fmax: floa
 _WIN_POST: dict[int, np.ndarray] = {}
 
 
-def sound_features(x: np.ndarray, s0: int, e: np.ndarray, e0: int, k0: int, bg_db: float,
-                   flux_db: float, p: OnsetParams = OnsetParams(), rate: int = RATE) -> tuple[float, ...]:
+def sound_features(
+    x: np.ndarray,
+    s0: int,
+    e: np.ndarray,
+    e0: int,
+    k0: int,
+    bg_db: float,
+    flux_db: float,
+    p: OnsetParams = OnsetParams(),
+    rate: int = RATE,
+) -> tuple[float, ...]:
     """The shape of the sound whose onset is sample ``s0`` of ``x`` (see the module text).
 
     ``x`` holds the raw samples (``x[s0 - (pre_ms + pre_gap_ms) ms : s0 + post_ms ms]`` at least);
@@ -165,17 +201,17 @@ def sound_features(x: np.ndarray, s0: int, e: np.ndarray, e0: int, k0: int, bg_d
     ms = rate // 1000
     n_post = p.post_ms * ms
     n_pre = p.pre_ms * ms
-    post = x[s0 - ms: s0 - ms + n_post]
-    pre = x[s0 - (p.pre_gap_ms + p.pre_ms) * ms: s0 - p.pre_gap_ms * ms]
+    post = x[s0 - ms : s0 - ms + n_post]
+    pre = x[s0 - (p.pre_gap_ms + p.pre_ms) * ms : s0 - p.pre_gap_ms * ms]
     nfft = 512
     w = _WIN_POST.get(n_post)
     if w is None:
         from scipy.signal.windows import tukey
 
         w = _WIN_POST[n_post] = tukey(n_post, 0.25)
-    P_post = np.abs(np.fft.rfft((post - post.mean()) * w, nfft)) ** 2 / np.sum(w ** 2)
+    P_post = np.abs(np.fft.rfft((post - post.mean()) * w, nfft)) ** 2 / np.sum(w**2)
     wp = np.hanning(n_pre)
-    P_pre = np.abs(np.fft.rfft((pre - pre.mean()) * wp, nfft)) ** 2 / np.sum(wp ** 2)
+    P_pre = np.abs(np.fft.rfft((pre - pre.mean()) * wp, nfft)) ** 2 / np.sum(wp**2)
     f = np.fft.rfftfreq(nfft, 1.0 / rate)
     ex = np.maximum(P_post - P_pre, 0.0)
     band = (f >= 60) & (f <= 8000)
@@ -186,18 +222,32 @@ def sound_features(x: np.ndarray, s0: int, e: np.ndarray, e0: int, k0: int, bg_d
     high3k = float(ex[band & (f >= 3000)].sum() / tot)
     fl = ex[(f >= 300) & (f <= 6000)] + tot * 1e-6
     flat = float(np.exp(np.mean(np.log(fl))) / np.mean(fl))
-    bands = [float(np.log10(ex[(f >= lo) & (f < hi)].sum() / tot + 1e-4)) for lo, hi in SPECTRUM_BANDS]
+    bands = [
+        float(np.log10(ex[(f >= lo) & (f < hi)].sum() / tot + 1e-4)) for lo, hi in SPECTRUM_BANDS
+    ]
     i0 = k0 - e0
-    seg = e[i0: i0 + p.post_ms - 1]
+    seg = e[i0 : i0 + p.post_ms - 1]
     pk = int(np.argmax(seg[:8]))
     peak = float(seg[pk])
-    before = e[max(0, i0 - 40): max(0, i0 - 5)]
+    before = e[max(0, i0 - 40) : max(0, i0 - 5)]
     jump = peak - (float(before.max()) if len(before) else bg_db)
-    after = seg[pk + 4: pk + 12]
+    after = seg[pk + 4 : pk + 12]
     decay = peak - float(_db(np.mean(10 ** (after / 10.0)))) if len(after) else 0.0
-    return (float(np.log(max(cen, 30.0))), low300, low1k, high3k, flat, *bands,
-            float(jump), float(pk), float(decay), float(peak - bg_db), float(flux_db),
-            periodicity(x[s0: s0 + n_post], rate), periodicity(pre, rate))
+    return (
+        float(np.log(max(cen, 30.0))),
+        low300,
+        low1k,
+        high3k,
+        flat,
+        *bands,
+        float(jump),
+        float(pk),
+        float(decay),
+        float(peak - bg_db),
+        float(flux_db),
+        periodicity(x[s0 : s0 + n_post], rate),
+        periodicity(pre, rate),
+    )
 
 
 def _fast_lfilter():
@@ -210,6 +260,7 @@ def _fast_lfilter():
 
         def filt(b, a, x, zi):
             return _linear_filter(b, a, x, -1, zi)
+
         filt(np.array([1.0, 0.0]), np.array([1.0, -0.5]), np.zeros(4), np.zeros(1))
         return filt
     except Exception:
@@ -232,17 +283,17 @@ class VoiceActivity:
         self._ba = butter(2, (70.0, 1000.0), btype="bandpass", fs=rate)
         self._zi = np.zeros(4)
         self._buf = np.zeros(0)
-        self._t_buf: float | None = None   # time of _buf[0]
+        self._t_buf: float | None = None  # time of _buf[0]
         self._hop = rate // 100
         self._len = 3 * self._hop
-        self._levels = np.full(200, np.nan)   # the last 2 s of frame levels (dB), a ring
+        self._levels = np.full(200, np.nan)  # the last 2 s of frame levels (dB), a ring
         self._k = 0
         self._bg = -np.inf
         self.min_db = min_db
         self.min_corr = min_corr
         self.voiced: list[float] = []
-        self.voiced_db: list[float] = []      # the level (dB) of each voiced frame
-        self.keep_all = False                 # keep every voiced frame (fitting: a whole session)
+        self.voiced_db: list[float] = []  # the level (dB) of each voiced frame
+        self.keep_all = False  # keep every voiced frame (fitting: a whole session)
 
     def feed(self, x: np.ndarray, t0_of_first: float) -> None:
         if self._t_buf is None:
@@ -251,21 +302,21 @@ class VoiceActivity:
         self._buf = np.concatenate((self._buf, y))
         while len(self._buf) >= self._len:
             self._frame(self._buf[: self._len], self._t_buf)
-            self._buf = self._buf[self._hop:]
+            self._buf = self._buf[self._hop :]
             self._t_buf += self._hop / self.rate
 
     def _frame(self, fr: np.ndarray, t: float) -> None:
         lev = 10.0 * math.log10(float(np.dot(fr, fr)) / len(fr) + 1e-14)
         self._levels[self._k % len(self._levels)] = lev
         self._k += 1
-        if self._k % 10 == 1:   # the background, every 100 ms: a low percentile of the last 2 s
+        if self._k % 10 == 1:  # the background, every 100 ms: a low percentile of the last 2 s
             self._bg = float(np.nanpercentile(self._levels, 20)) if self._k >= 10 else lev
         if lev - self._bg < self.min_db:
             return
         if periodicity(fr, self.rate, 80.0, 400.0) >= self.min_corr:
             self.voiced.append(t)
             self.voiced_db.append(lev)
-            if len(self.voiced) > 4000 and not self.keep_all:      # keep the last 20 s or so
+            if len(self.voiced) > 4000 and not self.keep_all:  # keep the last 20 s or so
                 del self.voiced[:-2000], self.voiced_db[:-2000]
 
     def voice_level_db(self, before: float) -> float | None:
@@ -276,7 +327,7 @@ class VoiceActivity:
         i = bisect_left(self.voiced, before)
         if i < 20:
             return None
-        return float(np.median(self.voiced_db[max(0, i - 300): i]))
+        return float(np.median(self.voiced_db[max(0, i - 300) : i]))
 
     def voiced_between(self, a: float, b: float) -> float:
         """Seconds of voiced frames starting in [a, b)."""
@@ -319,12 +370,12 @@ class _Tail:
             grown = np.zeros((self.buf.shape[0], max(2 * self.buf.shape[1], self.n + m)))
             grown[:, : self.n] = self.view
             self.buf = grown
-        self.buf[:, self.n: self.n + m] = a
+        self.buf[:, self.n : self.n + m] = a
         self.n += m
 
     def drop(self, k: int) -> None:
         k = min(k, self.n)
-        self.buf[:, : self.n - k] = self.buf[:, k: self.n].copy()
+        self.buf[:, : self.n - k] = self.buf[:, k : self.n].copy()
         self.n -= k
 
 
@@ -353,20 +404,22 @@ class OnsetDetector:
         self._maxf = maximum_filter1d
         self._filt = _fast_lfilter()
         self._H = self.rate // 1000
-        self._filters = [butter(2, (lo, min(hi, 0.45 * self.rate)), btype="bandpass", fs=self.rate)
-                         for lo, hi in BANDS]
+        self._filters = [
+            butter(2, (lo, min(hi, 0.45 * self.rate)), btype="bandpass", fs=self.rate)
+            for lo, hi in BANDS
+        ]
         self._zi = [np.zeros(len(a) - 1) for b, a in self._filters]
         nb = len(self._filters)
         self._rem = np.zeros((nb, 0))
-        self._raw_t = _Tail(1, 32768)    # raw samples, recent tail
-        self._raw0 = 0                   # global index of _raw[0]
-        self._n = 0                      # samples fed
+        self._raw_t = _Tail(1, 32768)  # raw samples, recent tail
+        self._raw0 = 0  # global index of _raw[0]
+        self._n = 0  # samples fed
         self._offset = 0.0
         self._E_t = _Tail(nb + 2, 8192)  # per 1 ms window: energy (dB) of each band (rows 0..3),
-                                         # broadband (4), onset strength F (5)
-        self._w0 = 0                     # global window index of column 0
-        self._next = p.rise_to_ms + p.peak_ms + 1   # next window to decide on
-        self._last_onset = -10 ** 9
+        # broadband (4), onset strength F (5)
+        self._w0 = 0  # global window index of column 0
+        self._next = p.rise_to_ms + p.peak_ms + 1  # next window to decide on
+        self._last_onset = -(10**9)
         self._bg_n = int(round(p.bg_window_s * 1000))
         self.vad = VoiceActivity(self.rate)
         self._bg_cache: tuple[int, float] | None = None
@@ -428,10 +481,10 @@ class OnsetDetector:
         if nfull:
             sub = y[:, : nfull * H].reshape(y.shape[0], nfull, H)
             lin = np.einsum("bij,bij->bi", sub, sub) / H
-            e_new = _db(np.vstack((lin, lin.sum(axis=0))))   # the bands, and broadband (their sum)
+            e_new = _db(np.vstack((lin, lin.sum(axis=0))))  # the bands, and broadband (their sum)
             self._E_t.append(np.vstack((e_new, np.zeros(nfull))))
             self._E_t.view[5, -nfull:] = self._flux(nfull)
-        self._rem = y[:, nfull * H:]
+        self._rem = y[:, nfull * H :]
         out = self._decide()
         self._trim()
         return out
@@ -443,17 +496,21 @@ class OnsetDetector:
         E = self._E[:4]
         n = E.shape[1]
         L = p.rise_to_ms - p.rise_from_ms + 1
-        first = n - count - p.rise_to_ms            # start of the first window's reference span
+        first = n - count - p.rise_to_ms  # start of the first window's reference span
         out = np.zeros(count)
         skip = max(0, -first)
         if skip >= count:
             return out
-        seg = E[:, first + skip: n - p.rise_from_ms]
+        seg = E[:, first + skip : n - p.rise_from_ms]
         # max over each window of L: a running maximum (one C call), read at the windows' ends
-        ref = self._maxf(seg, L, axis=1, mode="nearest", origin=(L - 1) // 2)[:, L - 1:] if L > 1 else seg
-        rise = np.clip(E[:, n - count + skip:] - ref, 0.0, 40.0)
+        ref = (
+            self._maxf(seg, L, axis=1, mode="nearest", origin=(L - 1) // 2)[:, L - 1 :]
+            if L > 1
+            else seg
+        )
+        rise = np.clip(E[:, n - count + skip :] - ref, 0.0, 40.0)
         rise.sort(axis=0)
-        out[skip:] = rise[-2:].mean(axis=0)       # the two bands that rise most
+        out[skip:] = rise[-2:].mean(axis=0)  # the two bands that rise most
         return out
 
     def _background(self, w: int) -> np.ndarray:
@@ -463,7 +520,7 @@ class OnsetDetector:
         if self._bg_cache is not None and self._bg_cache[0] == g:
             return self._bg_cache[1]
         end = g * 10 - self._w0
-        hist = self._E[:, max(0, end - self._bg_n): max(0, end)]
+        hist = self._E[:, max(0, end - self._bg_n) : max(0, end)]
         if hist.shape[1]:
             val = np.percentile(hist, self.params.bg_percentile, axis=1)
         else:
@@ -473,8 +530,8 @@ class OnsetDetector:
 
     def _decide(self) -> list[Onset]:
         p = self.params
-        last = self._w0 + self._E.shape[1] - 1          # newest complete window
-        hi = last - max(p.peak_ms, p.post_ms + 2)          # windows whose look-ahead has arrived
+        last = self._w0 + self._E.shape[1] - 1  # newest complete window
+        hi = last - max(p.peak_ms, p.post_ms + 2)  # windows whose look-ahead has arrived
         out: list[Onset] = []
         if hi < self._next:
             return out
@@ -485,29 +542,31 @@ class OnsetDetector:
         for j in cand:
             i = int(idx[j])
             k = i + self._w0
-            if F[i] < F[max(0, i - p.peak_ms): i + p.peak_ms + 1].max():
+            if F[i] < F[max(0, i - p.peak_ms) : i + p.peak_ms + 1].max():
                 continue
             if k - self._last_onset < p.min_gap_ms:
                 continue
             E = self._E[-1]
-            peak = float(E[i: i + 4].max())
+            peak = float(E[i : i + 4].max())
             if peak < p.floor_db:
                 continue
             bgs = self._background(k)
             bg = float(bgs[-1])
             # prominent in some band: a dull thock in pink noise stands out below 1 kHz long
             # before it does in the broadband sum
-            if float((self._E[:4, i: i + 4].max(axis=1) - bgs[:4]).max()) < p.min_prominence_db:
+            if float((self._E[:4, i : i + 4].max(axis=1) - bgs[:4]).max()) < p.min_prominence_db:
                 continue
             s0 = self._refine(k)
             need_lo = s0 - (p.pre_gap_ms + p.pre_ms) * self._H
             if need_lo < self._raw0:
-                continue                                    # the stream's very start: no "before"
-            x = self._raw[need_lo - self._raw0: s0 - self._raw0 + p.post_ms * self._H]
+                continue  # the stream's very start: no "before"
+            x = self._raw[need_lo - self._raw0 : s0 - self._raw0 + p.post_ms * self._H]
             s_local = s0 - need_lo
             t_on = self._offset + s0 / self.rate
             voiced = self.vad.voiced_between(t_on - 0.33, t_on - 0.03) / 0.30
-            feats = sound_features(x, s_local, E, self._w0, k, bg, float(F[i]), p, self.rate) + (voiced,)
+            feats = sound_features(x, s_local, E, self._w0, k, bg, float(F[i]), p, self.rate) + (
+                voiced,
+            )
             self._last_onset = k
             out.append(Onset(self._offset + s0 / self.rate, s0, feats, bg))
         self._next = hi + 1
@@ -522,7 +581,9 @@ class OnsetDetector:
         s_local = o.sample - self._raw0
         if s_local < 0:
             return None
-        after = self.vad.voiced_between(o.time + 0.01, o.time + LONG_S - 0.03 + 1e-9) / (LONG_S - 0.04)
+        after = self.vad.voiced_between(o.time + 0.01, o.time + LONG_S - 0.03 + 1e-9) / (
+            LONG_S - 0.04
+        )
         return o.features + long_features(x, s_local, after, self.rate)
 
     def _refine(self, k: int) -> int:
@@ -531,11 +592,11 @@ class OnsetDetector:
         H = self._H
         a = max((k - 3) * H, self._raw0)
         b = (k + 2) * H
-        seg = np.abs(self._raw[a - self._raw0: b - self._raw0])
+        seg = np.abs(self._raw[a - self._raw0 : b - self._raw0])
         if len(seg) == 0:
             return k * H
-        pre = self._raw[max(0, a - self._raw0 - 20 * H): a - self._raw0]
-        base = float(np.sqrt(np.mean(pre ** 2)) * 1.5) if len(pre) else 0.0
+        pre = self._raw[max(0, a - self._raw0 - 20 * H) : a - self._raw0]
+        base = float(np.sqrt(np.mean(pre**2)) * 1.5) if len(pre) else 0.0
         thr = base + 0.25 * (float(seg.max()) - base)
         return a + int(np.argmax(seg >= thr))
 

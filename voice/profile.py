@@ -36,17 +36,17 @@ MAX_BIAS = 4.0
 @dataclass(frozen=True)
 class TableProfile:
     name: str
-    tip_bias: float               # added to the tip logit
-    min_level_db: float           # the quietest strike taken (dBFS, loudest 1 ms)
-    background_db: float          # room noise (dBFS, 1 ms windows)
-    strike_level_db: float        # median loudest ms of the calibration strikes
-    strike_decay_ms: float        # median 20 dB decay of the strikes' envelope
-    direct_to_late_db: float      # strike energy in its first 10 ms over the next 10–100 ms
+    tip_bias: float  # added to the tip logit
+    min_level_db: float  # the quietest strike taken (dBFS, loudest 1 ms)
+    background_db: float  # room noise (dBFS, 1 ms windows)
+    strike_level_db: float  # median loudest ms of the calibration strikes
+    strike_decay_ms: float  # median 20 dB decay of the strikes' envelope
+    direct_to_late_db: float  # strike energy in its first 10 ms over the next 10–100 ms
     strikes_asked: int
     strikes_found: int
-    strikes_sure_before: int      # how many were sure strikes with the default settings
+    strikes_sure_before: int  # how many were sure strikes with the default settings
     collisions_heard: int
-    collisions_as_strikes: int    # … that the fitted profile would still take for a strike
+    collisions_as_strikes: int  # … that the fitted profile would still take for a strike
     separable: bool
     created: str
 
@@ -58,7 +58,7 @@ class TableProfile:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "TableProfile":
+    def from_json(cls, data: dict) -> TableProfile:
         fields = cls.__dataclass_fields__
         missing = [k for k in fields if k not in data]
         if missing:
@@ -87,7 +87,9 @@ def save(profile: TableProfile, path: Path | None = None) -> Path:
     path = path or profile_path(profile.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(profile.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    tmp.write_text(
+        json.dumps(profile.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     os.replace(tmp, path)
     return path
 
@@ -100,13 +102,19 @@ def load(name_or_path: str, *, lang: str = "ru") -> TableProfile:
     path = profile_path(name_or_path)
     ru = lang != "en"
     if not path.exists():
-        raise ProfileError(f"профиль стола не найден: {path} (создайте его: pyramid-referee strikes calibrate)"
-                           if ru else f"table profile not found: {path} (make one: pyramid-referee strikes calibrate)")
+        raise ProfileError(
+            f"профиль стола не найден: {path} (создайте его: pyramid-referee strikes calibrate)"
+            if ru
+            else f"table profile not found: {path} (make one: pyramid-referee strikes calibrate)"
+        )
     try:
         return TableProfile.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (ValueError, TypeError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"{path}: это не профиль стола ({exc})" if ru
-                           else f"{path}: not a table profile ({exc})") from None
+        raise ProfileError(
+            f"{path}: это не профиль стола ({exc})"
+            if ru
+            else f"{path}: not a table profile ({exc})"
+        ) from None
 
 
 def load_default() -> TableProfile | None:
@@ -128,6 +136,7 @@ def load_spec(spec: str | None, *, lang: str = "ru") -> TableProfile | None:
 # ----------------------------------------------------------------------------------------------
 # Fitting
 
+
 def _decay_ms(env_db: np.ndarray) -> float:
     """Milliseconds from the loudest 1 ms window until the envelope is 20 dB under it."""
     k = int(np.argmax(env_db))
@@ -135,9 +144,18 @@ def _decay_ms(env_db: np.ndarray) -> float:
     return float(below[0]) if len(below) else float(len(env_db) - k)
 
 
-def fit(strikes: list, collisions: list, *, strikes_asked: int, background_db: float,
-        strike_envelopes: list[np.ndarray], model, params=None, name: str = DEFAULT_NAME,
-        level_margin_db: float = 12.0) -> TableProfile:
+def fit(
+    strikes: list,
+    collisions: list,
+    *,
+    strikes_asked: int,
+    background_db: float,
+    strike_envelopes: list[np.ndarray],
+    model,
+    params=None,
+    name: str = DEFAULT_NAME,
+    level_margin_db: float = 12.0,
+) -> TableProfile:
     """Fit a profile from the calibration sounds (:class:`~.strike.Sound` objects with features)
     and the 1 ms envelopes (dB) of the strikes (the 120 ms from each onset).
 
@@ -156,12 +174,22 @@ def fit(strikes: list, collisions: list, *, strikes_asked: int, background_db: f
     def outcome(bias: float):
         took = sure = 0
         for s in strikes:
-            d, ok = on_quiet_table(Look.of(class_proba(model, s.features, bias), model.classes), params,
-                                   after_call=False)
+            d, ok = on_quiet_table(
+                Look.of(class_proba(model, s.features, bias), model.classes),
+                params,
+                after_call=False,
+            )
             took += d == "strike"
             sure += d == "strike" and ok
-        coll = sum(on_quiet_table(Look.of(class_proba(model, c.features, bias), model.classes), params,
-                                  after_call=False)[0] == "strike" for c in collisions)
+        coll = sum(
+            on_quiet_table(
+                Look.of(class_proba(model, c.features, bias), model.classes),
+                params,
+                after_call=False,
+            )[0]
+            == "strike"
+            for c in collisions
+        )
         return took, coll, sure
 
     grid = np.round(np.arange(-MAX_BIAS, MAX_BIAS + 1e-9, 0.25), 2)
@@ -182,12 +210,18 @@ def fit(strikes: list, collisions: list, *, strikes_asked: int, background_db: f
         lin = 10 ** (np.asarray(e) / 10)
         dl.append(10 * np.log10(lin[:10].sum() / (lin[10:100].sum() + 1e-14) + 1e-14))
     return TableProfile(
-        name=name, tip_bias=float(bias),
+        name=name,
+        tip_bias=float(bias),
         min_level_db=round(min(levels) - level_margin_db, 1) if levels else -75.0,
         background_db=round(background_db, 1),
         strike_level_db=round(float(np.median(levels)), 1) if levels else float("nan"),
         strike_decay_ms=round(float(np.median(decays)), 1) if decays else float("nan"),
         direct_to_late_db=round(float(np.median(dl)), 1) if dl else float("nan"),
-        strikes_asked=strikes_asked, strikes_found=len(strikes), strikes_sure_before=sure0,
-        collisions_heard=len(collisions), collisions_as_strikes=coll, separable=separable,
-        created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+        strikes_asked=strikes_asked,
+        strikes_found=len(strikes),
+        strikes_sure_before=sure0,
+        collisions_heard=len(collisions),
+        collisions_as_strikes=coll,
+        separable=separable,
+        created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    )

@@ -36,13 +36,13 @@ What Vosk 0.3.45 does, and what this module does about it (docs/dev/voice.md):
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
-from .messages import trl
 from .audio import to_pcm16 as _float_to_pcm16
 from .errors import ModelError, VoiceError
+from .messages import trl
 from .model import missing_words
 
 RATE = 16000
@@ -60,15 +60,20 @@ def to_pcm16(block) -> bytes:
 
 def shift_result(result: dict, offset: float) -> dict:
     """A Vosk result with every word time moved by ``offset`` seconds (rounded to 1 µs)."""
+
     def shift(words):
-        return [{**w, "start": round(w["start"] + offset, 6), "end": round(w["end"] + offset, 6)}
-                for w in words]
+        return [
+            {**w, "start": round(w["start"] + offset, 6), "end": round(w["end"] + offset, 6)}
+            for w in words
+        ]
 
     out = dict(result)
     if "result" in out:
         out["result"] = shift(out["result"])
     if "alternatives" in out:
-        out["alternatives"] = [{**a, "result": shift(a.get("result", []))} for a in out["alternatives"]]
+        out["alternatives"] = [
+            {**a, "result": shift(a.get("result", []))} for a in out["alternatives"]
+        ]
     return out
 
 
@@ -88,8 +93,16 @@ class Recognizer:
     ``flush()`` ends the current utterance and returns its final result.
     """
 
-    def __init__(self, model, words: Iterable[str], *, rate: int = RATE, alternatives: int = 3,
-                 offset: float = 0.0, lang: str = "ru"):
+    def __init__(
+        self,
+        model,
+        words: Iterable[str],
+        *,
+        rate: int = RATE,
+        alternatives: int = 3,
+        offset: float = 0.0,
+        lang: str = "ru",
+    ):
         words = list(dict.fromkeys(w for w in words if w and w != "[unk]"))
         if not words:
             raise ValueError("the recognizer needs at least one grammar word")
@@ -97,10 +110,13 @@ class Recognizer:
         self.missing = tuple(missing_words(model, words))
         known = [w for w in words if w not in set(self.missing)]
         if not known:
-            raise ModelError(trl(
-                lang, "the model knows none of the {words} call words: wrong model (a Russian one is "
-                "needed, e.g. vosk-model-small-ru-0.22)").format(
-                words=len(words)))
+            raise ModelError(
+                trl(
+                    lang,
+                    "the model knows none of the {words} call words: wrong model (a Russian one is "
+                    "needed, e.g. vosk-model-small-ru-0.22)",
+                ).format(words=len(words))
+            )
         self.rate = rate
         self.offset = float(offset)
         self.alternatives = int(alternatives)
@@ -115,7 +131,9 @@ class Recognizer:
         try:
             rec = vosk.KaldiRecognizer(self._model, float(self.rate), self._grammar)
         except Exception as exc:
-            raise ModelError(trl(self._lang, "Vosk could not make a recognizer: {exc}").format(exc=exc)) from exc
+            raise ModelError(
+                trl(self._lang, "Vosk could not make a recognizer: {exc}").format(exc=exc)
+            ) from exc
         rec.SetWords(True)
         rec.SetMaxAlternatives(self.alternatives)
         return rec

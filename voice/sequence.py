@@ -38,9 +38,22 @@ HORIZON_S = 1.2
 """How long after a candidate the decision waits (the audio its features read)."""
 
 SEQ_FEATURES = LONG_FEATURES + (
-    "n_after", "n_after_knock", "first_after_s", "max_after_rel_db", "voiced_after_03", "voiced_after_h",
-    "voiced_before_05", "voiced_before_3", "prev_s", "prev_knock_s", "n_before_1s", "voiced_since_knock",
-    "since_strike", "level_rel_voice", "level_rel_knocks", "centroid_rel_knocks",
+    "n_after",
+    "n_after_knock",
+    "first_after_s",
+    "max_after_rel_db",
+    "voiced_after_03",
+    "voiced_after_h",
+    "voiced_before_05",
+    "voiced_before_3",
+    "prev_s",
+    "prev_knock_s",
+    "n_before_1s",
+    "voiced_since_knock",
+    "since_strike",
+    "level_rel_voice",
+    "level_rel_knocks",
+    "centroid_rel_knocks",
 )
 """The decision model's inputs, in order."""
 
@@ -61,10 +74,10 @@ class Heard:
     """An impulsive sound as the sequence sees it."""
 
     time: float
-    features: tuple[float, ...]   # the first look's (:data:`FEATURES`)
-    peak_db: float                # its loudest ms, dBFS
-    voiced: bool | None = None    # a voice sounded at it (a syllable, or a knock spoken over);
-                                  # known once the voice activity has heard 35 ms past it
+    features: tuple[float, ...]  # the first look's (:data:`FEATURES`)
+    peak_db: float  # its loudest ms, dBFS
+    voiced: bool | None = None  # a voice sounded at it (a syllable, or a knock spoken over);
+    # known once the voice activity has heard 35 ms past it
 
     @property
     def salient(self) -> bool:
@@ -77,8 +90,10 @@ class Heard:
         """A salient sound with no voice at it or right after it (a syllable's consonant is
         followed by its vowel within tens of ms)."""
         if self.voiced is None:
-            self.voiced = bool(vad.voiced_between(self.time - 0.02, self.time + 0.06) > 0
-                               or self.features[_I_PITCH] >= 0.8)
+            self.voiced = bool(
+                vad.voiced_between(self.time - 0.02, self.time + 0.06) > 0
+                or self.features[_I_PITCH] >= 0.8
+            )
         return self.salient and not self.voiced
 
 
@@ -86,9 +101,16 @@ def _frac(vad, a: float, b: float) -> float:
     return vad.voiced_between(a, b) / max(b - a, 1e-3)
 
 
-def context_features(c: Heard, long: tuple[float, ...], heard: list[Heard], times: list[float], vad,
-                     since_strike: float, horizon: float = HORIZON_S, end: float | None = None
-                     ) -> tuple[float, ...]:
+def context_features(
+    c: Heard,
+    long: tuple[float, ...],
+    heard: list[Heard],
+    times: list[float],
+    vad,
+    since_strike: float,
+    horizon: float = HORIZON_S,
+    end: float | None = None,
+) -> tuple[float, ...]:
     """:data:`SEQ_FEATURES` of candidate ``c`` (``long``: its :data:`LONG_FEATURES`), from the sounds
     heard (``heard``, in time order, ``times`` their times) and the voice activity ``vad``.
     ``end``: the end of the audio when it ends within the horizon (the file's last second)."""
@@ -98,28 +120,34 @@ def context_features(c: Heard, long: tuple[float, ...], heard: list[Heard], time
     j = bisect_right(times, h_end)
     every_after = [s for s in heard[i:j] if s.time > t + 0.05]
     knocks_after = [s for s in every_after if s.is_knock(vad)]
-    before = [s for s in heard[max(0, i - 200): i] if s.salient]
+    before = [s for s in heard[max(0, i - 200) : i] if s.salient]
     prev = before[-1].time if before else None
     prev_knock = next((s.time for s in reversed(before) if s.is_knock(vad)), None)
     recent_knocks = [s for s in before[-40:] if s.is_knock(vad)][-20:]
     voice_db = vad.voice_level_db(t)
     f = (
-        float(sum(1 for s in every_after if s.salient)), float(len(knocks_after)),
+        float(sum(1 for s in every_after if s.salient)),
+        float(len(knocks_after)),
         (knocks_after[0].time - t) if knocks_after else horizon,
         (max(s.peak_db for s in knocks_after) - c.peak_db) if knocks_after else -40.0,
         _frac(vad, t + 0.02, min(t + 0.3, h_end)) if h_end > t + 0.05 else 0.0,
         _frac(vad, t + 0.3, h_end) if h_end > t + 0.35 else 0.0,
-        _frac(vad, t - 0.5, t), _frac(vad, t - 3.0, t - 0.5),
+        _frac(vad, t - 0.5, t),
+        _frac(vad, t - 3.0, t - 0.5),
         min(t - prev, 5.0) if prev is not None else 5.0,
         min(t - prev_knock, 5.0) if prev_knock is not None else 5.0,
         float(sum(1 for s in before if s.time >= t - 1.0)),
-        min(vad.voiced_between(prev_knock, t - 0.03), 3.0) if prev_knock is not None
+        min(vad.voiced_between(prev_knock, t - 0.03), 3.0)
+        if prev_knock is not None
         else min(vad.voiced_between(t - 10.0, t - 0.03), 3.0),
         min(since_strike, 10.0),
         (c.peak_db - voice_db) if voice_db is not None else NONE,
-        (c.peak_db - float(np.median([s.peak_db for s in recent_knocks]))) if len(recent_knocks) >= 3 else NONE,
+        (c.peak_db - float(np.median([s.peak_db for s in recent_knocks])))
+        if len(recent_knocks) >= 3
+        else NONE,
         (c.features[_I_CENT] - float(np.median([s.features[_I_CENT] for s in recent_knocks])))
-        if len(recent_knocks) >= 3 else NONE,
+        if len(recent_knocks) >= 3
+        else NONE,
     )
     return tuple(long) + tuple(float(v) for v in f)
 

@@ -45,27 +45,40 @@ class SoundModel:
 
     classes: tuple[str, ...]
     features: tuple[str, ...]
-    baseline: np.ndarray      # (classes,)
-    tree_class: np.ndarray    # (trees,) the class each tree adds to
-    feature: np.ndarray       # (trees, nodes) feature index of a split
-    threshold: np.ndarray     # (trees, nodes) go left when x[feature] <= threshold
-    left: np.ndarray          # (trees, nodes)
-    right: np.ndarray         # (trees, nodes)
-    leaf: np.ndarray          # (trees, nodes) bool
-    value: np.ndarray         # (trees, nodes) a leaf's value
+    baseline: np.ndarray  # (classes,)
+    tree_class: np.ndarray  # (trees,) the class each tree adds to
+    feature: np.ndarray  # (trees, nodes) feature index of a split
+    threshold: np.ndarray  # (trees, nodes) go left when x[feature] <= threshold
+    left: np.ndarray  # (trees, nodes)
+    right: np.ndarray  # (trees, nodes)
+    leaf: np.ndarray  # (trees, nodes) bool
+    value: np.ndarray  # (trees, nodes) a leaf's value
     depth: int
     meta: dict
-    companion: "SoundModel | None" = None   # the decision model fitted with this one (see fit_sound_model)
+    companion: SoundModel | None = (
+        None  # the decision model fitted with this one (see fit_sound_model)
+    )
 
     ARRAYS = ("baseline", "tree_class", "feature", "threshold", "left", "right", "leaf", "value")
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, **{k: getattr(self, k) for k in self.ARRAYS},
-                            info=np.array(json.dumps({"classes": self.classes, "features": self.features,
-                                                      "depth": self.depth, "meta": self.meta})))
+        np.savez_compressed(
+            path,
+            **{k: getattr(self, k) for k in self.ARRAYS},
+            info=np.array(
+                json.dumps(
+                    {
+                        "classes": self.classes,
+                        "features": self.features,
+                        "depth": self.depth,
+                        "meta": self.meta,
+                    }
+                )
+            ),
+        )
 
     @classmethod
-    def load(cls, path: Path) -> "SoundModel":
+    def load(cls, path: Path) -> SoundModel:
         with np.load(path, allow_pickle=False) as z:
             info = json.loads(str(z["info"]))
             arrays = {k: z[k] for k in cls.ARRAYS}
@@ -74,7 +87,9 @@ class SoundModel:
 
         if feats not in (FEATURES, LONG_FEATURES, SEQ_FEATURES):
             raise ValueError(f"the sound model was fitted on other features: {feats}")
-        return cls(tuple(info["classes"]), feats, depth=int(info["depth"]), meta=info["meta"], **arrays)
+        return cls(
+            tuple(info["classes"]), feats, depth=int(info["depth"]), meta=info["meta"], **arrays
+        )
 
     def logits(self, x) -> np.ndarray:
         x = np.asarray(x, float)
@@ -86,8 +101,9 @@ class SoundModel:
             go_left = x[self.feature[t, node]] <= self.threshold[t, node]
             nxt = np.where(go_left, self.left[t, node], self.right[t, node])
             node = np.where(self.leaf[t, node], node, nxt)
-        return self.baseline + np.bincount(self.tree_class, weights=self.value[t, node],
-                                           minlength=len(self.classes))
+        return self.baseline + np.bincount(
+            self.tree_class, weights=self.value[t, node], minlength=len(self.classes)
+        )
 
     def proba(self, x) -> np.ndarray:
         """Class probabilities for one feature vector (or a matrix of them, one row a sound)."""

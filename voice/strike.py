@@ -34,45 +34,52 @@ and the level floor for one table, microphone and room; the defaults are meant t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Iterable
 
 import numpy as np
 
 from .audio import RATE, Frame, array_frames, resample
-from .onsets import FEATURES, LONG_FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
+from .onsets import FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
 from .sequence import SEQ_FEATURES, Heard, context_features
-from .sound_class import CLASSES, SEQ_MODEL_PATH, SoundModel, load_long_model, load_model, load_seq_model
+from .sound_class import (
+    CLASSES,
+    SEQ_MODEL_PATH,
+    SoundModel,
+    load_long_model,
+    load_model,
+    load_seq_model,
+)
 
 
 @dataclass(frozen=True)
 class StrikeParams:
     """The detector's settings."""
 
-    voice_p: float = 0.5          # speech or clap from this probability: no ball moved, not a strike
-    tip_k_alone: float = 0.3      # with no call before it (or during talk), a knock this tip-like
-                                  # among the knocks is a strike
-    call_window_s: float = 10.0   # a call counts as "before" a knock this long after it
-    talk_gap_s: float = 0.35      # talk is going on when a voice was heard in the last this-long
-                                  # (a pause between the words of one call is shorter)
-    sure_tip_k: float = 0.4       # a strike is sure when this tip-like among knocks …
-    sure_voice_p: float = 0.2     # … and this little like speech or a clap
-    unsure_tip_k: float = 0.3     # a sound not taken is a possible strike (shown, not counted) …
-    unsure_voice_p: float = 0.7   # … when this tip-like among knocks and this little like speech
-    min_decay_db: float = 4.0     # a knock dies away: 60–150 ms after it, this far under its peak
-                                  # (checked by the second look, unless talk goes on over it)
-    quiet_s: float = 3.0          # the table is quiet this long after the stroke's last table sound
-    min_call_s: float = 0.15      # voiced speech after the last table sound that ends a stroke
-    min_stroke_s: float = 0.3     # a call ends a stroke only this long after its strike
-    max_stroke_s: float = 15.0    # a stroke never lasts longer (steady knocking is not one stroke)
-    min_level_db: float = -75.0   # a strike's loudest ms (dBFS) is at least this
-    tip_bias: float = 0.0         # added to the tip's logit and to the strike's (a table profile's)
-    decide_after_s: float = 1.2   # a knock is decided this long after its onset (what follows it)
-    strike_p: float = 0.7         # a knock is a strike from this probability (the decision model's):
-                                  # high, since a false strike inside a call voids it
-    sure_p: float = 0.85          # … and a sure one from this
-    unsure_p: float = 0.4         # a knock not taken from this probability is shown as a possible strike
-    min_gap_s: float = 0.3        # every sound this soon after a strike is the stroke's own
+    voice_p: float = 0.5  # speech or clap from this probability: no ball moved, not a strike
+    tip_k_alone: float = 0.3  # with no call before it (or during talk), a knock this tip-like
+    # among the knocks is a strike
+    call_window_s: float = 10.0  # a call counts as "before" a knock this long after it
+    talk_gap_s: float = 0.35  # talk is going on when a voice was heard in the last this-long
+    # (a pause between the words of one call is shorter)
+    sure_tip_k: float = 0.4  # a strike is sure when this tip-like among knocks …
+    sure_voice_p: float = 0.2  # … and this little like speech or a clap
+    unsure_tip_k: float = 0.3  # a sound not taken is a possible strike (shown, not counted) …
+    unsure_voice_p: float = 0.7  # … when this tip-like among knocks and this little like speech
+    min_decay_db: float = 4.0  # a knock dies away: 60–150 ms after it, this far under its peak
+    # (checked by the second look, unless talk goes on over it)
+    quiet_s: float = 3.0  # the table is quiet this long after the stroke's last table sound
+    min_call_s: float = 0.15  # voiced speech after the last table sound that ends a stroke
+    min_stroke_s: float = 0.3  # a call ends a stroke only this long after its strike
+    max_stroke_s: float = 15.0  # a stroke never lasts longer (steady knocking is not one stroke)
+    min_level_db: float = -75.0  # a strike's loudest ms (dBFS) is at least this
+    tip_bias: float = 0.0  # added to the tip's logit and to the strike's (a table profile's)
+    decide_after_s: float = 1.2  # a knock is decided this long after its onset (what follows it)
+    strike_p: float = 0.7  # a knock is a strike from this probability (the decision model's):
+    # high, since a false strike inside a call voids it
+    sure_p: float = 0.85  # … and a sure one from this
+    unsure_p: float = 0.4  # a knock not taken from this probability is shown as a possible strike
+    min_gap_s: float = 0.3  # every sound this soon after a strike is the stroke's own
     onset: OnsetParams = field(default_factory=OnsetParams)
 
 
@@ -80,31 +87,40 @@ class StrikeParams:
 class Sound:
     """An impulsive sound the detector heard, and what it decided."""
 
-    time: float                  # onset (s)
-    kind: str                    # the most likely class (tip, ball, cushion, pocket, clap, speech, other)
-    p_tip: float                 # probability that it is the cue tip
-    proba: tuple[float, ...]     # every class's probability (CLASSES order)
-    decision: str                # "strike" | "in-stroke" | "moving" | "not-tip" | "unsure" | "quiet-floor"
-                                 # | "retracted" (reported, then taken back by the second look)
-    reason: str                  # why, in English (the CLI words it for the user)
-    sure: bool = True            # for a strike: clearly a tip
+    time: float  # onset (s)
+    kind: str  # the most likely class (tip, ball, cushion, pocket, clap, speech, other)
+    p_tip: float  # probability that it is the cue tip
+    proba: tuple[float, ...]  # every class's probability (CLASSES order)
+    decision: str  # "strike" | "in-stroke" | "moving" | "not-tip" | "unsure" | "quiet-floor"
+    # | "retracted" (reported, then taken back by the second look)
+    reason: str  # why, in English (the CLI words it for the user)
+    sure: bool = True  # for a strike: clearly a tip
     features: tuple[float, ...] = ()
-    after: str = ""              # what made the table ready ("quiet" | "call" | "long"), with
-                                 # "+call" when a call was said before it, "+talk" while talk went on
-    since_strike: float | None = None   # for a stroke's own sound: seconds after its strike
-    tip_k: float = 0.0           # the tip's probability among the knocks (speech and claps left out)
-    late: bool = False           # (kept for old readers: every strike is now decided after its onset)
-    p_strike: float = 0.0        # the decision model's probability that it is a strike
+    after: str = ""  # what made the table ready ("quiet" | "call" | "long"), with
+    # "+call" when a call was said before it, "+talk" while talk went on
+    since_strike: float | None = None  # for a stroke's own sound: seconds after its strike
+    tip_k: float = 0.0  # the tip's probability among the knocks (speech and claps left out)
+    late: bool = False  # (kept for old readers: every strike is now decided after its onset)
+    p_strike: float = 0.0  # the decision model's probability that it is a strike
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
 
     def to_json(self) -> dict:
-        return {"time": round(self.time, 4), "kind": self.kind, "p_tip": round(self.p_tip, 3),
-                "tip_among_knocks": round(self.tip_k, 3), "decision": self.decision, "sure": self.sure,
-                "p_strike": round(self.p_strike, 3), "reason": self.reason,
-                "centroid_hz": round(float(np.exp(self.feature("log_centroid")))) if self.features else None,
-                "low1k": round(self.feature("low1k"), 3) if self.features else None}
+        return {
+            "time": round(self.time, 4),
+            "kind": self.kind,
+            "p_tip": round(self.p_tip, 3),
+            "tip_among_knocks": round(self.tip_k, 3),
+            "decision": self.decision,
+            "sure": self.sure,
+            "p_strike": round(self.p_strike, 3),
+            "reason": self.reason,
+            "centroid_hz": round(float(np.exp(self.feature("log_centroid"))))
+            if self.features
+            else None,
+            "low1k": round(self.feature("low1k"), 3) if self.features else None,
+        }
 
 
 Candidate = Sound  # the diagnostics record's earlier name
@@ -123,22 +139,28 @@ def class_proba(model: SoundModel, features, tip_bias: float = 0.0) -> np.ndarra
 class Look:
     """What a sound's class probabilities say, in the terms the decision uses."""
 
-    kind: str          # the most likely class
+    kind: str  # the most likely class
     p_tip: float
-    p_voice: float     # speech or a clap: nothing moved on the table
-    tip_k: float       # the tip's share among the knocks (tip, ball, cushion, pocket, other)
-    ball_k: float      # the ball-on-ball clack's share among the knocks
+    p_voice: float  # speech or a clap: nothing moved on the table
+    tip_k: float  # the tip's share among the knocks (tip, ball, cushion, pocket, other)
+    ball_k: float  # the ball-on-ball clack's share among the knocks
 
     @classmethod
-    def of(cls, pr: np.ndarray, classes: tuple[str, ...]) -> "Look":
+    def of(cls, pr: np.ndarray, classes: tuple[str, ...]) -> Look:
         d = dict(zip(classes, map(float, pr)))
         knock = sum(v for c, v in d.items() if c not in ("speech", "clap")) + 1e-12
-        return cls(classes[int(np.argmax(pr))], d["tip"], d["speech"] + d["clap"], d["tip"] / knock,
-                   d["ball"] / knock)
+        return cls(
+            classes[int(np.argmax(pr))],
+            d["tip"],
+            d["speech"] + d["clap"],
+            d["tip"] / knock,
+            d["ball"] / knock,
+        )
 
 
-def on_quiet_table(look: Look, p: StrikeParams, after_call: bool = True,
-                   talking: bool = False) -> tuple[str, bool]:
+def on_quiet_table(
+    look: Look, p: StrikeParams, after_call: bool = True, talking: bool = False
+) -> tuple[str, bool]:
     """The decision on a sound when the table is quiet: ``("strike", sure)``, ``("moving", …)``
     (balls moving without a strike heard, e.g. a rack being set) or ``("not-tip", …)`` (speech or
     a clap). Right after a call (``after_call``: a call said since the table's last sound, and
@@ -169,8 +191,12 @@ class StrikeEvent:
     at: float
 
     def to_json(self) -> dict:
-        return {"t": round(self.t, 4), "provisional": self.provisional, "taken_back": self.taken_back,
-                "at": round(self.at, 4)}
+        return {
+            "t": round(self.t, 4),
+            "provisional": self.provisional,
+            "taken_back": self.taken_back,
+            "at": round(self.at, 4),
+        }
 
 
 class StrikeDetector:
@@ -188,16 +214,29 @@ class StrikeDetector:
     The file and the microphone paths are the same: blocks of any length give the same decisions.
     """
 
-    def __init__(self, rate: int = RATE, params: StrikeParams | None = None, *,
-                 model: SoundModel | None = None, long_model: SoundModel | None = None,
-                 seq_model: SoundModel | None = None, profile=None, collect: bool = False,
-                 strike_clock=None, on_event=None, **overrides) -> None:
+    def __init__(
+        self,
+        rate: int = RATE,
+        params: StrikeParams | None = None,
+        *,
+        model: SoundModel | None = None,
+        long_model: SoundModel | None = None,
+        seq_model: SoundModel | None = None,
+        profile=None,
+        collect: bool = False,
+        strike_clock=None,
+        on_event=None,
+        **overrides,
+    ) -> None:
         p = params or StrikeParams()
         if profile is not None:
             p = profile.apply(p)
         if overrides:
-            onset_keys = {k: overrides.pop(k) for k in list(overrides)
-                          if hasattr(p.onset, k) and not hasattr(p, k)}
+            onset_keys = {
+                k: overrides.pop(k)
+                for k in list(overrides)
+                if hasattr(p.onset, k) and not hasattr(p, k)
+            }
             if onset_keys:
                 p = replace(p, onset=replace(p.onset, **onset_keys))
             p = replace(p, **overrides)
@@ -209,7 +248,9 @@ class StrikeDetector:
         # refit carries its own), else the shipped one
         self.seq_model = seq_model or getattr(self.long_model, "companion", None)
         if self.seq_model is None and not (collect and not SEQ_MODEL_PATH.exists()):
-            self.seq_model = load_seq_model()   # (collecting features to fit the first one: none yet)
+            self.seq_model = (
+                load_seq_model()
+            )  # (collecting features to fit the first one: none yet)
         self.onsets = OnsetDetector(self.rate, p.onset)
         self.vad: VoiceActivity = self.onsets.vad
         self._n = 0
@@ -221,14 +262,18 @@ class StrikeDetector:
         self.events: list[StrikeEvent] = []
         self.on_event = on_event
         self.max_sounds = 2000
-        self.collect = collect              # keep every candidate's features (for fitting)
+        self.collect = collect  # keep every candidate's features (for fitting)
         self.collected: list[tuple[float, tuple[float, ...]]] = []
-        self._strike_clock = strike_clock   # t -> the last strike before t (fitting: the truth's)
+        self._strike_clock = strike_clock  # t -> the last strike before t (fitting: the truth's)
         self._heard: list[Heard] = []
         self._times: list[float] = []
-        self._pending: list[list] = []      # [onset, heard, first-look proba, long features | None, provisional]
+        self._pending: list[
+            list
+        ] = []  # [onset, heard, first-look proba, long features | None, provisional]
         self._last_strike = -np.inf
-        self.long_of: dict[float, tuple[float, ...]] = {}   # collect: each candidate's long features
+        self.long_of: dict[
+            float, tuple[float, ...]
+        ] = {}  # collect: each candidate's long features
         if collect:
             self.vad.keep_all = True
 
@@ -280,8 +325,11 @@ class StrikeDetector:
             del self._heard[:300], self._times[:300]
         pr = class_proba(self.model, o.features, p.tip_bias)
         look = Look.of(pr, self.model.classes)
-        provisional = (t - self._last_strike >= p.min_gap_s and look.p_voice < p.voice_p
-                       and peak_db >= p.min_level_db)
+        provisional = (
+            t - self._last_strike >= p.min_gap_s
+            and look.p_voice < p.voice_p
+            and peak_db >= p.min_level_db
+        )
         if provisional:
             self._event(t, True, False)
         self._pending.append([o, h, pr, None, provisional])
@@ -305,7 +353,7 @@ class StrikeDetector:
             if end is None and now < o.time + p.decide_after_s + 0.035:
                 keep.append(item)
                 continue
-            if lf is None:      # the stream ended within 150 ms of the sound
+            if lf is None:  # the stream ended within 150 ms of the sound
                 lf = o.features + (0.0, 0.0, 0.0, 0.0)
             s = self._decide(o, h, pr, lf, provisional, end)
             if s is not None:
@@ -313,11 +361,14 @@ class StrikeDetector:
         self._pending = keep
         return out
 
-    def _decide(self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None) -> Sound | None:
+    def _decide(
+        self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None
+    ) -> Sound | None:
         p = self.params
         t = o.time
-        feats = context_features(h, lf, self._heard, self._times, self.vad, self._since_strike(t),
-                                 p.decide_after_s, end)
+        feats = context_features(
+            h, lf, self._heard, self._times, self.vad, self._since_strike(t), p.decide_after_s, end
+        )
         if self.collect:
             self.collected.append((t, feats))
             self.long_of[t] = tuple(lf)
@@ -330,25 +381,53 @@ class StrikeDetector:
         p_strike = float(1.0 / (1.0 + np.exp(-lg)))
 
         def sound(decision: str, reason: str, sure: bool = True) -> Sound:
-            return Sound(t, look.kind, look.p_tip, tuple(float(v) for v in pr), decision, reason, sure,
-                         o.features, "", t - self._last_strike if np.isfinite(self._last_strike) else None,
-                         look.tip_k, False, p_strike)
+            return Sound(
+                t,
+                look.kind,
+                look.p_tip,
+                tuple(float(v) for v in pr),
+                decision,
+                reason,
+                sure,
+                o.features,
+                "",
+                t - self._last_strike if np.isfinite(self._last_strike) else None,
+                look.tip_k,
+                False,
+                p_strike,
+            )
 
         n_after = int(feats[SEQ_FEATURES.index("n_after_knock")])
         v_after = feats[SEQ_FEATURES.index("voiced_after_03")]
         if t - self._last_strike < p.min_gap_s:
-            s = sound("in-stroke", f"the stroke's own sound, {t - self._last_strike:.2f} s after the strike")
+            s = sound(
+                "in-stroke",
+                f"the stroke's own sound, {t - self._last_strike:.2f} s after the strike",
+            )
         elif h.peak_db < p.min_level_db:
             s = sound("quiet-floor", f"a knock too faint ({h.peak_db:.0f} dBFS)")
         elif p_strike >= p.strike_p:
-            s = sound("strike", f"a knock on a still table, confirmed by what followed "
-                      f"({n_after} table sound(s) after it, voiced {v_after:.0%} of the 0.3 s after; "
-                      f"p={p_strike:.2f})", p_strike >= p.sure_p)
+            s = sound(
+                "strike",
+                f"a knock on a still table, confirmed by what followed "
+                f"({n_after} table sound(s) after it, voiced {v_after:.0%} of the 0.3 s after; "
+                f"p={p_strike:.2f})",
+                p_strike >= p.sure_p,
+            )
         else:
-            why = ("a word went on after it" if v_after >= 0.3 else
-                   "no stroke followed it" if n_after == 0 else "it is not the first sound on a still table")
-            s = sound("retracted" if provisional else ("unsure" if p_strike >= p.unsure_p else "not-strike"),
-                      f"{why} (p={p_strike:.2f})")
+            why = (
+                "a word went on after it"
+                if v_after >= 0.3
+                else "no stroke followed it"
+                if n_after == 0
+                else "it is not the first sound on a still table"
+            )
+            s = sound(
+                "retracted"
+                if provisional
+                else ("unsure" if p_strike >= p.unsure_p else "not-strike"),
+                f"{why} (p={p_strike:.2f})",
+            )
         if len(self.sounds) >= self.max_sounds:
             del self.sounds[: self.max_sounds // 2]
         self.sounds.append(s)
@@ -365,8 +444,9 @@ class StrikeDetector:
         return None
 
 
-def detect_strikes(samples: np.ndarray, rate: int = RATE, *, block_ms: float = 10.0,
-                   **params) -> list[float]:
+def detect_strikes(
+    samples: np.ndarray, rate: int = RATE, *, block_ms: float = 10.0, **params
+) -> list[float]:
     """Strike times (s) in a whole signal: the causal detector run block by block, then flushed;
     strikes the second look took back are left out."""
     x = np.asarray(samples, dtype=np.float32)
@@ -400,5 +480,17 @@ def run_detector(frames: Iterable[Frame], detector: StrikeDetector | None = None
         yield t, end
 
 
-__all__ = ["StrikeParams", "Sound", "StrikeEvent", "Candidate", "StrikeDetector", "VoiceActivity", "Look", "class_proba",
-           "on_quiet_table", "detect_strikes", "run_detector", "CLASSES"]
+__all__ = [
+    "StrikeParams",
+    "Sound",
+    "StrikeEvent",
+    "Candidate",
+    "StrikeDetector",
+    "VoiceActivity",
+    "Look",
+    "class_proba",
+    "on_quiet_table",
+    "detect_strikes",
+    "run_detector",
+    "CLASSES",
+]

@@ -43,7 +43,7 @@ FEATURES_CSV = HERE / "features.csv.gz"
 SPLIT_JSON = HERE / "split.json"
 SEED = 7
 
-LABEL_TOL_S = 0.02      # an onset within this of a placed sound's onset is that sound
+LABEL_TOL_S = 0.02  # an onset within this of a placed sound's onset is that sound
 
 
 class _Onset:
@@ -61,7 +61,7 @@ def _onsets(x: np.ndarray):
     det = OnsetDetector(RATE)
     out, waiting = [], []
     for i in range(0, len(x), 160):
-        waiting += det.feed(x[i: i + 160])
+        waiting += det.feed(x[i : i + 160])
         still = []
         for o in waiting:
             lf = det.long_features(o)
@@ -107,11 +107,11 @@ def label(onsets, truth: dict) -> list[tuple[str, str, object]]:
                 rows.append((ev[j][1], ev[j][2], o))
                 continue
             if np.min(np.abs(times - o.time)) < 0.25:
-                continue          # a later knock of a placed sound (its ring, a rattle): unlabelled
+                continue  # a later knock of a placed sound (its ring, a rattle): unlabelled
         if any(a - 0.02 <= o.time <= b + 0.3 for a, b in spans):
-            rows.append(("speech", "espeak", o))       # a call, other talk, or its echo in the room
+            rows.append(("speech", "espeak", o))  # a call, other talk, or its echo in the room
         elif truth.get("noise") in ("babble", "mix"):
-            rows.append(("speech", "espeak", o))       # the room's background talk
+            rows.append(("speech", "espeak", o))  # the room's background talk
     return rows
 
 
@@ -122,33 +122,67 @@ def make_features(sessions: int, seed: int, out: Path = FEATURES_CSV) -> int:
 
     bank = table_mix.load_bank()
     rng = np.random.default_rng(seed)
-    conds = [(None, "pink", False), (20, "pink", True), (20, "babble", False), (10, "hum", True),
-             (10, "mix", False), (5, "babble", True), (5, "pink", False), (None, "pink", True)]
+    conds = [
+        (None, "pink", False),
+        (20, "pink", True),
+        (20, "babble", False),
+        (10, "hum", True),
+        (10, "mix", False),
+        (5, "babble", True),
+        (5, "pink", False),
+        (None, "pink", True),
+    ]
     n = 0
     with gzip.open(out, "wt", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["label", "source", "session", *LONG_FEATURES])
         for k in range(sessions):
-            snr, noise, reverb = cond or conds[k % len(conds)]
+            snr, noise, reverb = conds[k % len(conds)]
             x, truth = table_mix.make_session(
-                rng, bank, n_strokes=5, snr_db=snr, noise=noise, reverb=reverb,
-                rolling_p=0.3, rack_p=0.3, clap_p=0.3, chatter_p=0.4, spoken_over_p=0.2,
-                call_inside_stroke_p=0.2)
+                rng,
+                bank,
+                n_strokes=5,
+                snr_db=snr,
+                noise=noise,
+                reverb=reverb,
+                rolling_p=0.3,
+                rack_p=0.3,
+                clap_p=0.3,
+                chatter_p=0.4,
+                spoken_over_p=0.2,
+                call_inside_stroke_p=0.2,
+            )
             for lab, src, o in label(_onsets(x), truth):
                 w.writerow([lab, src, k, *(f"{v:.5g}" for v in o.long)])
                 n += 1
             print(f"\rsessions {k + 1}/{sessions}, rows {n}", end="", file=sys.stderr)
     print(file=sys.stderr)
-    split = {"sources": sorted(table_mix.load_bank().sources()),
-             "how": "leave-one-source-out: bench/bench_strike.py refits without each source in turn "
-                    "and reports on audio built only from that source's recordings",
-             "features_from": {"sessions": sessions, "seed": seed}}
+    split = {
+        "sources": sorted(table_mix.load_bank().sources()),
+        "how": "leave-one-source-out: bench/bench_strike.py refits without each source in turn "
+        "and reports on audio built only from that source's recordings",
+        "features_from": {"sessions": sessions, "seed": seed},
+    }
     SPLIT_JSON.write_text(json.dumps(split, indent=1) + "\n", encoding="utf-8")
     return n
 
 
 OTHER_SPEECH = {  # talk in the room that is no call: other languages' consonants, word by word
-    "ko": ["안녕하세요", "서울", "셋", "넷", "여섯", "여덟", "아홉", "열", "전화", "오른쪽", "왼쪽", "비행기", "음악"],
+    "ko": [
+        "안녕하세요",
+        "서울",
+        "셋",
+        "넷",
+        "여섯",
+        "여덟",
+        "아홉",
+        "열",
+        "전화",
+        "오른쪽",
+        "왼쪽",
+        "비행기",
+        "음악",
+    ],
     "en": ["good shot", "take it", "what a kick", "pocket", "back to back", "top spin", "check"],
     "de": ["guter Stoß", "Tasche", "zurück", "Kugel", "Punkt"],
     "ru": ["так", "тук", "пак", "кот", "ток", "бак", "дуб", "пуп", "кап", "пат"],
@@ -166,7 +200,10 @@ def add_other_speech(seed: int = SEED, path: Path = FEATURES_CSV) -> int:
 
     rng = np.random.default_rng(seed)
     rows = 0
-    with tempfile.TemporaryDirectory() as tmp, gzip.open(path, "at", encoding="utf-8", newline="") as fh:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        gzip.open(path, "at", encoding="utf-8", newline="") as fh,
+    ):
         w = csv.writer(fh)
         for rep in range(3):
             for lang, words in OTHER_SPEECH.items():
@@ -174,8 +211,22 @@ def add_other_speech(seed: int = SEED, path: Path = FEATURES_CSV) -> int:
                 for word in words:
                     wav = Path(tmp) / "w.wav"
                     speed = int(rng.integers(120, 190))
-                    subprocess.run(["espeak-ng", "-v", lang, "-s", str(speed), "-p", str(int(rng.integers(30, 70))),
-                                    "-w", str(wav), word], check=True, capture_output=True)
+                    subprocess.run(
+                        [
+                            "espeak-ng",
+                            "-v",
+                            lang,
+                            "-s",
+                            str(speed),
+                            "-p",
+                            str(int(rng.integers(30, 70))),
+                            "-w",
+                            str(wav),
+                            word,
+                        ],
+                        check=True,
+                        capture_output=True,
+                    )
                     x = read_wav(wav).astype(float) * rng.uniform(0.3, 0.9)
                     parts += [x, np.zeros(int(rng.uniform(0.0, 0.3) * 16000))]
                 x = np.concatenate(parts + [np.zeros(8000)])
@@ -222,10 +273,12 @@ def export(clf, names, meta: dict):
         right[i, :m] = nodes["right"]
         leaf[i, :m] = nodes["is_leaf"].astype(bool)
         val[i, :m] = nodes["value"]
-    base = np.full(len(CLASSES), -30.0)           # a class with no rows is never chosen
+    base = np.full(len(CLASSES), -30.0)  # a class with no rows is never chosen
     base[order] = clf._baseline_prediction.reshape(-1)
     depth = int(max(nodes["depth"].max() for _, nodes in trees)) + 1
-    return SoundModel(CLASSES, tuple(names), base, cls, feat, thr, left, right, leaf, val, depth, meta)
+    return SoundModel(
+        CLASSES, tuple(names), base, cls, feat, thr, left, right, leaf, val, depth, meta
+    )
 
 
 def fit(holdout: set[str] | frozenset = frozenset(), path: Path = FEATURES_CSV):
@@ -243,12 +296,18 @@ def fit(holdout: set[str] | frozenset = frozenset(), path: Path = FEATURES_CSV):
     counts = {c: int((y == c).sum()) for c in CLASSES}
     models = []
     for cols in (FEATURES, LONG_FEATURES):
-        clf = HistGradientBoostingClassifier(max_depth=4, max_iter=150, learning_rate=0.1,
-                                             class_weight="balanced", random_state=0)
+        clf = HistGradientBoostingClassifier(
+            max_depth=4, max_iter=150, learning_rate=0.1, class_weight="balanced", random_state=0
+        )
         clf.fit(X[:, : len(cols)], y)
-        meta = {"fitted_by": "corpora/audio/fit_sound_model.py", "rows": counts, "held_out": sorted(holdout),
-                "model": "HistGradientBoostingClassifier(max_depth=4, max_iter=150, learning_rate=0.1, "
-                         "class_weight='balanced', random_state=0)", "rounds": int(clf.n_iter_)}
+        meta = {
+            "fitted_by": "corpora/audio/fit_sound_model.py",
+            "rows": counts,
+            "held_out": sorted(holdout),
+            "model": "HistGradientBoostingClassifier(max_depth=4, max_iter=150, learning_rate=0.1, "
+            "class_weight='balanced', random_state=0)",
+            "rounds": int(clf.n_iter_),
+        }
         models.append(export(clf, cols, meta))
     if SEQUENCES_CSV.exists():
         # the decision model rides on the second look's (so a caller that passes the pair of a
@@ -302,8 +361,8 @@ def _phone(x: np.ndarray, rng) -> np.ndarray:
 
     lo, hi = rng.uniform(150, 400), rng.uniform(3000, 5000)
     y = sosfilt(butter(2, (lo, hi), btype="bandpass", fs=16000, output="sos"), x)
-    env = np.sqrt(np.convolve(y ** 2, np.ones(800) / 800, mode="same")) + 1e-6
-    target = np.sqrt(np.mean(y ** 2)) * rng.uniform(1.5, 3.0)
+    env = np.sqrt(np.convolve(y**2, np.ones(800) / 800, mode="same")) + 1e-6
+    target = np.sqrt(np.mean(y**2)) * rng.uniform(1.5, 3.0)
     g = np.minimum(target / env, 4.0)
     from scipy.ndimage import uniform_filter1d
 
@@ -311,23 +370,53 @@ def _phone(x: np.ndarray, rng) -> np.ndarray:
     return y * g
 
 
-def augmented_session(rng, bank, speech, k: int, sources: set[str], speech_source: str | None = None,
-                      cond=None):
+def augmented_session(
+    rng, bank, speech, k: int, sources: set[str], speech_source: str | None = None, cond=None
+):
     """One training session: ``table_mix.make_session`` over ``sources`` (its espeak-ng calls and
     the table's recordings), then with real voices over it (``speech``: calls said just before a
     strike, talk anywhere, talk over a strike), real room noise, a phone microphone's EQ and
     gain, and a random level. Returns (samples, truth, tags)."""
     import table_mix
 
-    conds = [(None, "pink", False), (20, "pink", True), (20, "babble", False), (10, "hum", True),
-             (10, "mix", False), (5, "babble", True), (5, "pink", False), (None, "pink", True),
-             (15, "mix", True), (0, "babble", False)]
+    conds = [
+        (None, "pink", False),
+        (20, "pink", True),
+        (20, "babble", False),
+        (10, "hum", True),
+        (10, "mix", False),
+        (5, "babble", True),
+        (5, "pink", False),
+        (None, "pink", True),
+        (15, "mix", True),
+        (0, "babble", False),
+    ]
     snr, noise, reverb = cond or conds[k % len(conds)]
     x, truth = table_mix.make_session(
-        rng, bank, sources=sources, n_strokes=int(rng.integers(4, 8)), snr_db=snr, noise=noise, reverb=reverb,
-        call_gap=(0.2, 1.5), rolling_p=0.35, rack_p=0.2, clap_p=0.2, chatter_p=0.35, spoken_over_p=0.25,
-        chalk_p=0.2, call_inside_stroke_p=0.2)
-    tags = {"snr": snr, "noise": noise, "reverb": reverb, "speech": "espeak", "room_noise": "", "phone": False}
+        rng,
+        bank,
+        sources=sources,
+        n_strokes=int(rng.integers(4, 8)),
+        snr_db=snr,
+        noise=noise,
+        reverb=reverb,
+        call_gap=(0.2, 1.5),
+        rolling_p=0.35,
+        rack_p=0.2,
+        clap_p=0.2,
+        chatter_p=0.35,
+        spoken_over_p=0.25,
+        chalk_p=0.2,
+        call_inside_stroke_p=0.2,
+    )
+    tags = {
+        "snr": snr,
+        "noise": noise,
+        "reverb": reverb,
+        "speech": "espeak",
+        "room_noise": "",
+        "phone": False,
+    }
     ref = np.sqrt(truth["speech_active_power"]) * truth["gain"]
     n = len(x)
     if speech["speech"] and rng.uniform() < 0.75:
@@ -338,9 +427,11 @@ def augmented_session(rng, bank, speech, k: int, sources: set[str], speech_sourc
         for T in truth["strikes"]:
             u = rng.uniform()
             if u < 0.45:
-                spots.append(("call", T - rng.uniform(0.2, 1.5)))      # a real voice's call, then the strike
+                spots.append(
+                    ("call", T - rng.uniform(0.2, 1.5))
+                )  # a real voice's call, then the strike
             elif u < 0.6:
-                spots.append(("over", T + rng.uniform(-1.0, 0.3)))     # talk over the strike
+                spots.append(("over", T + rng.uniform(-1.0, 0.3)))  # talk over the strike
         for _ in range(int(rng.integers(1, 4))):
             spots.append(("talk", rng.uniform(0, n / 16000)))
         extra = np.zeros(n)
@@ -348,27 +439,30 @@ def augmented_session(rng, bank, speech, k: int, sources: set[str], speech_sourc
             c = clips[int(rng.integers(len(clips)))]
             L = int(rng.uniform(1.0, 4.0) * 16000)
             a = int(rng.integers(0, max(1, len(c) - L)))
-            seg = c[a: a + L]
+            seg = c[a : a + L]
             if len(seg) < 1600:
                 continue
             seg = seg * np.hanning(len(seg)) ** 0.05
-            g = ref / (np.sqrt(np.mean(seg ** 2)) + 1e-9) * 10 ** (rng.uniform(-6, 4) / 20)
+            g = ref / (np.sqrt(np.mean(seg**2)) + 1e-9) * 10 ** (rng.uniform(-6, 4) / 20)
             s0 = int(at * 16000) - (len(seg) if what == "call" else 0)
             if s0 < 0:
                 seg, s0 = seg[-s0:], 0
             m = min(len(seg), n - s0)
             if m > 0:
-                extra[s0: s0 + m] += g * seg[:m]
-                truth.setdefault("chatter", []).append({"start": s0 / 16000, "end": (s0 + m) / 16000,
-                                                        "kind": "real_" + what})
+                extra[s0 : s0 + m] += g * seg[:m]
+                truth.setdefault("chatter", []).append(
+                    {"start": s0 / 16000, "end": (s0 + m) / 16000, "kind": "real_" + what}
+                )
         x = x + extra
     if speech["noise"] and snr is not None and rng.uniform() < 0.5:
         src = sorted(speech["noise"])[int(rng.integers(len(speech["noise"])))]
         clips = speech["noise"][src]
-        nz = np.concatenate([clips[int(rng.integers(len(clips)))] for _ in range(int(n / 16000 / 3) + 3)])
+        nz = np.concatenate(
+            [clips[int(rng.integers(len(clips)))] for _ in range(int(n / 16000 / 3) + 3)]
+        )
         a = int(rng.integers(0, max(1, len(nz) - n)))
-        nz = nz[a: a + n]
-        nz = nz / (np.sqrt(np.mean(nz ** 2)) + 1e-9) * ref * 10 ** (-snr / 20)
+        nz = nz[a : a + n]
+        nz = nz / (np.sqrt(np.mean(nz**2)) + 1e-9) * ref * 10 ** (-snr / 20)
         x = x + nz
         tags["room_noise"] = src
     if rng.uniform() < 0.25:
@@ -407,11 +501,13 @@ def strike_clock(truth):
     def clock(t: float) -> float:
         before = [T for T in strikes if T < t - 0.05]
         return t - before[-1] if before else np.inf
+
     return clock
 
 
-def make_sequences(sessions: int, seed: int, out: Path = SEQUENCES_CSV, first: int = 0,
-                   trace: Path | None = None) -> int:
+def make_sequences(
+    sessions: int, seed: int, out: Path = SEQUENCES_CSV, first: int = 0, trace: Path | None = None
+) -> int:
     """Sessions ``first`` … ``sessions - 1`` (the same for a seed) into the decision's table
     (``first`` > 0: appended to it)."""
     import table_mix
@@ -428,14 +524,16 @@ def make_sequences(sessions: int, seed: int, out: Path = SEQUENCES_CSV, first: i
     n = 0
     if first == 0:
         with gzip.open(out, "wt", encoding="utf-8", newline="") as fh:
-            csv.writer(fh).writerow(["label", "sources", "speech", "session", "time", *SEQ_FEATURES])
+            csv.writer(fh).writerow(
+                ["label", "sources", "speech", "session", "time", *SEQ_FEATURES]
+            )
     for k in range(sessions):
         srcs = {cue[int(rng.integers(len(cue)))]}
         while len(srcs) < int(rng.integers(2, 5)):
             srcs.add(every[int(rng.integers(len(every)))])
         x, truth, tags = augmented_session(rng, bank, speech, k, srcs)
         if k < first:
-            continue            # (the random draws of the sessions already in the table)
+            continue  # (the random draws of the sessions already in the table)
         det = StrikeDetector(collect=True, strike_clock=strike_clock(truth))
         # (long blocks: the decisions do not depend on the block length, and it is 10 times faster)
         for fr in array_frames(x.astype(np.float32), 250):
@@ -443,16 +541,33 @@ def make_sequences(sessions: int, seed: int, out: Path = SEQUENCES_CSV, first: i
         det.flush()
         # every source a session used (table recordings, a recorded voice, a recorded room
         # noise): a leave-one-source-out fit leaves the whole session out
-        used = "+".join(sorted(set(truth["sources"]) | srcs | {tags["speech"], tags["room_noise"]} - {"", "espeak"}))
-        if trace is not None:       # what the features are computed from, to recompute them
+        used = "+".join(
+            sorted(
+                set(truth["sources"])
+                | srcs
+                | {tags["speech"], tags["room_noise"]} - {"", "espeak"}
+            )
+        )
+        if trace is not None:  # what the features are computed from, to recompute them
             import pickle
 
             trace.mkdir(parents=True, exist_ok=True)
-            (trace / f"{seed}_{k}.pickle").write_bytes(pickle.dumps({
-                "heard": [(h.time, h.features, h.peak_db) for h in det._heard], "long": det.long_of,
-                "voiced": list(det.vad.voiced), "voiced_db": list(det.vad.voiced_db),
-                "strikes": list(truth["strikes"]), "end": len(x) / 16000, "used": used,
-                "speech": tags["speech"], "tags": tags, "session": k}))
+            (trace / f"{seed}_{k}.pickle").write_bytes(
+                pickle.dumps(
+                    {
+                        "heard": [(h.time, h.features, h.peak_db) for h in det._heard],
+                        "long": det.long_of,
+                        "voiced": list(det.vad.voiced),
+                        "voiced_db": list(det.vad.voiced_db),
+                        "strikes": list(truth["strikes"]),
+                        "end": len(x) / 16000,
+                        "used": used,
+                        "speech": tags["speech"],
+                        "tags": tags,
+                        "session": k,
+                    }
+                )
+            )
         # one gzip member a session: the table can be read while it grows
         with gzip.open(out, "at", encoding="utf-8", newline="") as fh:
             w = csv.writer(fh)
@@ -501,8 +616,20 @@ def export_binary(clf, names, meta: dict):
         val[i, :m] = nodes["value"]
     base = np.array([0.0, float(np.ravel(clf._baseline_prediction)[0])])
     depth = int(max(nodes["depth"].max() for nodes in trees)) + 1
-    return SoundModel(("other", "strike"), tuple(names), base, np.ones(T, np.int16), feat, thr, left, right,
-                      leaf, val, depth, meta)
+    return SoundModel(
+        ("other", "strike"),
+        tuple(names),
+        base,
+        np.ones(T, np.int16),
+        feat,
+        thr,
+        left,
+        right,
+        leaf,
+        val,
+        depth,
+        meta,
+    )
 
 
 def silent_room(X: np.ndarray, rng) -> np.ndarray:
@@ -513,13 +640,21 @@ def silent_room(X: np.ndarray, rng) -> np.ndarray:
     from pyramid_referee.voice.sequence import NONE, SEQ_FEATURES
 
     Z = X.copy()
-    for name in ("voiced_before", "voiced_before_05", "voiced_before_3", "voiced_since_knock", "pitch_pre"):
+    for name in (
+        "voiced_before",
+        "voiced_before_05",
+        "voiced_before_3",
+        "voiced_since_knock",
+        "pitch_pre",
+    ):
         Z[:, SEQ_FEATURES.index(name)] = 0.0
     Z[:, SEQ_FEATURES.index("level_rel_voice")] = NONE
     return Z
 
 
-SEQ_FIT = dict(max_depth=5, max_iter=250, learning_rate=0.08, l2_regularization=1.0, min_samples_leaf=30)
+SEQ_FIT = dict(
+    max_depth=5, max_iter=250, learning_rate=0.08, l2_regularization=1.0, min_samples_leaf=30
+)
 
 
 def fit_sequence(holdout: set[str] | frozenset = frozenset(), path: Path = SEQUENCES_CSV):
@@ -531,15 +666,22 @@ def fit_sequence(holdout: set[str] | frozenset = frozenset(), path: Path = SEQUE
 
     names, y, sources, speech, X = read_sequences(path)
     assert tuple(names) == SEQ_FEATURES, "sequences.csv.gz is out of date: run `sequences` again"
-    keep = np.array([not (s & set(holdout)) and sp not in holdout for s, sp in zip(sources, speech)])
+    keep = np.array(
+        [not (s & set(holdout)) and sp not in holdout for s, sp in zip(sources, speech)]
+    )
     X, y = X[keep], y[keep]
     X, y = np.vstack([X, silent_room(X, np.random.default_rng(SEED))]), np.concatenate([y, y])
     w = np.where(y == 1, 0.5 * len(y) / max(1, y.sum()), 1.0)
     clf = HistGradientBoostingClassifier(random_state=0, **SEQ_FIT)
     clf.fit(X, y, sample_weight=w)
-    meta = {"fitted_by": "corpora/audio/fit_sound_model.py fit", "rows": int(len(y)), "strikes": int(y.sum()),
-            "held_out": sorted(holdout), "model": f"HistGradientBoostingClassifier({SEQ_FIT})",
-            "rounds": int(clf.n_iter_)}
+    meta = {
+        "fitted_by": "corpora/audio/fit_sound_model.py fit",
+        "rows": int(len(y)),
+        "strikes": int(y.sum()),
+        "held_out": sorted(holdout),
+        "model": f"HistGradientBoostingClassifier({SEQ_FIT})",
+        "rounds": int(clf.n_iter_),
+    }
     return export_binary(clf, SEQ_FEATURES, meta)
 
 
@@ -547,10 +689,9 @@ def recompute(traces: Path, out: Path = SEQUENCES_CSV) -> int:
     """The decision's table from kept session traces (``sequences --trace``), with the features
     of ``voice/sequence.py`` as it is now: exactly what the detector computes, without the audio."""
     import pickle
-    from bisect import bisect_left
 
     from pyramid_referee.voice.onsets import VoiceActivity
-    from pyramid_referee.voice.sequence import SEQ_FEATURES, HORIZON_S, Heard, context_features
+    from pyramid_referee.voice.sequence import HORIZON_S, SEQ_FEATURES, Heard, context_features
 
     n = 0
     with gzip.open(out, "wt", encoding="utf-8", newline="") as fh:
@@ -569,10 +710,17 @@ def recompute(traces: Path, out: Path = SEQUENCES_CSV) -> int:
                 if lf is None:
                     continue
                 end = d["end"] if h.time + HORIZON_S + 0.035 > d["end"] else None
-                collected.append((h.time, context_features(h, lf, heard, times, vad, clock(h.time), HORIZON_S, end)))
+                collected.append(
+                    (
+                        h.time,
+                        context_features(h, lf, heard, times, vad, clock(h.time), HORIZON_S, end),
+                    )
+                )
             for j, lab in label_candidates(collected, {"strikes": d["strikes"]}):
                 t, feats = collected[j]
-                w.writerow([lab, d["used"], d["speech"], f.stem, f"{t:.4f}", *(f"{v:.4g}" for v in feats)])
+                w.writerow(
+                    [lab, d["used"], d["speech"], f.stem, f"{t:.4f}", *(f"{v:.4g}" for v in feats)]
+                )
                 n += 1
     return n
 
@@ -583,21 +731,33 @@ def main(argv=None) -> int:
     f = sub.add_parser("features", help="build the labelled feature table from mixed table audio")
     f.add_argument("--sessions", type=int, default=160)
     f.add_argument("--seed", type=int, default=SEED)
-    sp = sub.add_parser("speech", help="append speech rows from other languages' words (after `features`)")
+    sp = sub.add_parser(
+        "speech", help="append speech rows from other languages' words (after `features`)"
+    )
     sp.add_argument("--seed", type=int, default=SEED)
-    q = sub.add_parser("sequences", help="build the strike decision's table from whole augmented sessions")
+    q = sub.add_parser(
+        "sequences", help="build the strike decision's table from whole augmented sessions"
+    )
     q.add_argument("--sessions", type=int, default=400)
     q.add_argument("--seed", type=int, default=SEED)
     q.add_argument("--first", type=int, default=0, help="append, from this session on")
     q.add_argument("--out", type=Path, default=SEQUENCES_CSV)
-    q.add_argument("--trace", type=Path, default=None,
-                   help="also keep each session's sounds and voicing here (see `recompute`)")
-    rc = sub.add_parser("recompute", help="the decision's table again from kept traces (new features)")
+    q.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        help="also keep each session's sounds and voicing here (see `recompute`)",
+    )
+    rc = sub.add_parser(
+        "recompute", help="the decision's table again from kept traces (new features)"
+    )
     rc.add_argument("traces", type=Path)
     rc.add_argument("--out", type=Path, default=SEQUENCES_CSV)
     g = sub.add_parser("fit", help="fit the model (all sources, or without --holdout ones)")
     g.add_argument("--holdout", nargs="*", default=[])
-    g.add_argument("--out", type=Path, default=ROOT / "voice/data", help="folder for sound_model*.npz")
+    g.add_argument(
+        "--out", type=Path, default=ROOT / "voice/data", help="folder for sound_model*.npz"
+    )
     args = ap.parse_args(argv)
     if args.cmd == "features":
         n = make_features(args.sessions, args.seed)

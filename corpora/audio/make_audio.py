@@ -83,12 +83,15 @@ def speak(text: str, voice: str = "ru", speed: int = 160, pitch: int = 50) -> np
     if key not in _speech_cache:
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "s.wav")
-            subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", out, text],
-                           check=True, capture_output=True)
+            subprocess.run(
+                ["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", out, text],
+                check=True,
+                capture_output=True,
+            )
             x = _read_wav_any(out)
         env = np.abs(x) > 1e-3 * np.abs(x).max()
         idx = np.flatnonzero(env)
-        x = x[idx[0]: idx[-1] + 1] if len(idx) else x
+        x = x[idx[0] : idx[-1] + 1] if len(idx) else x
         _speech_cache[key] = x / (np.abs(x).max() + 1e-12)
     return _speech_cache[key]
 
@@ -121,7 +124,11 @@ def _festival_raw(text: str) -> tuple[np.ndarray, list[list[float]]]:
         return _festival_cache[text]
     from scipy.io import wavfile
 
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pyramid-referee-bench" / "festival"
+    cache = (
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        / "pyramid-referee-bench"
+        / "festival"
+    )
     key = hashlib.sha256(f"{FESTIVAL_VOICE}\n{text}".encode()).hexdigest()[:24]
     npz = cache / f"{key}.npz"
     if npz.exists():
@@ -140,19 +147,27 @@ def _festival_raw(text: str) -> tuple[np.ndarray, list[list[float]]]:
             f'(set! utt (SynthText "{safe}"))\n'
             f'(utt.save.wave utt "{out}" \'riff)\n'
             '(mapcar (lambda (w) (format t "W %f %f\\n" (item.feat w "word_start") '
-            '(item.feat w "word_end"))) (utt.relation.items utt \'Word))\n', encoding="utf-8")
-        r = subprocess.run(["festival", "--batch", scm], capture_output=True, text=True, check=True)
+            '(item.feat w "word_end"))) (utt.relation.items utt \'Word))\n',
+            encoding="utf-8",
+        )
+        r = subprocess.run(
+            ["festival", "--batch", scm], capture_output=True, text=True, check=True
+        )
         if not os.path.exists(out):
             raise ValueError(f"festival wrote no audio for {text!r}: {r.stderr.strip()[-200:]}")
         rate, data = wavfile.read(out)
         x = _read_wav_any(out) if rate != RATE else data.astype(np.float64) / 32768.0
-    words = [[float(a), float(b)] for a, b in re.findall(r"^W ([0-9.]+) ([0-9.]+)$", r.stdout, re.M)]
+    words = [
+        [float(a), float(b)] for a, b in re.findall(r"^W ([0-9.]+) ([0-9.]+)$", r.stdout, re.M)
+    ]
     if not words or not len(x):
         raise ValueError(f"festival gave no speech for {text!r}: {r.stderr.strip()[-200:]}")
     a = int(words[0][0] * RATE)
     b = min(int(np.ceil(words[-1][1] * RATE)), len(x))
     env = np.flatnonzero(np.abs(x[a:b]) > 1e-3 * (np.abs(x[a:b]).max() + 1e-12))
-    if len(env):   # Festival's first word starts where the leading silence segment ends: trim to sound
+    if len(
+        env
+    ):  # Festival's first word starts where the leading silence segment ends: trim to sound
         a, b = a + int(env[0]), a + int(env[-1]) + 1
     y = x[a:b]
     t0, t1 = a / RATE, b / RATE
@@ -187,8 +202,13 @@ def speak_festival(text: str, stretch: float = 1.0) -> tuple[np.ndarray, list[li
     return y, [list(w) for w in spans]
 
 
-def speech_spans(x: np.ndarray, below_db: float = 30.0, min_gap_s: float = 0.06, min_len_s: float = 0.03,
-                 ref_db: float | None = None) -> list[list[float]]:
+def speech_spans(
+    x: np.ndarray,
+    below_db: float = 30.0,
+    min_gap_s: float = 0.06,
+    min_len_s: float = 0.03,
+    ref_db: float | None = None,
+) -> list[list[float]]:
     """Where an utterance sounds: ``[start, end]`` (s) of each stretch whose 10 ms RMS is within
     ``below_db`` of ``ref_db`` (default: the loudest 10 ms), pauses shorter than ``min_gap_s``
     bridged, blips shorter than ``min_len_s`` dropped. For espeak-ng and the recorded voices
@@ -215,15 +235,16 @@ def active_power(x: np.ndarray) -> float:
     """Mean power over the active part (10 ms frames within 35 dB of the loudest)."""
     n = len(x) // 160
     if n == 0:
-        return float(np.mean(x ** 2))
+        return float(np.mean(x**2))
     fr = x[: n * 160].reshape(n, 160)
-    p = np.mean(fr ** 2, axis=1)
+    p = np.mean(fr**2, axis=1)
     act = p > p.max() * 10 ** (-3.5)
     return float(np.mean(p[act]))
 
 
 # ----------------------------------------------------------------------------------------------
 # Noise
+
 
 def _bandlimit(x: np.ndarray, lo: float | None, hi: float | None) -> np.ndarray:
     from scipy.signal import butter, sosfilt
@@ -243,7 +264,7 @@ def colored_noise(rng: np.random.Generator, n: int, exponent: float) -> np.ndarr
     spec /= f ** (exponent / 2)
     x = np.fft.irfft(spec, n)
     x = _bandlimit(x, 20, None)
-    return x / np.sqrt(np.mean(x ** 2))
+    return x / np.sqrt(np.mean(x**2))
 
 
 def babble(rng: np.random.Generator, n: int, talkers: int = 6) -> np.ndarray:
@@ -252,8 +273,10 @@ def babble(rng: np.random.Generator, n: int, talkers: int = 6) -> np.ndarray:
     The talkers draw from a fixed pool of 12 utterances (made once), which keeps generation fast.
     """
     lines = CALLS + PLOSIVE_LINES
-    pool = [speak(lines[k % len(lines)], VOICES[k % len(VOICES)], 150 + 10 * (k % 4), 30 + 7 * (k % 6))
-            for k in range(12)]
+    pool = [
+        speak(lines[k % len(lines)], VOICES[k % len(VOICES)], 150 + 10 * (k % 4), 30 + 7 * (k % 6))
+        for k in range(12)
+    ]
     pool = [s / np.sqrt(active_power(s)) for s in pool]
     x = np.zeros(n)
     for _ in range(talkers):
@@ -262,6 +285,6 @@ def babble(rng: np.random.Generator, n: int, talkers: int = 6) -> np.ndarray:
             s = pool[rng.integers(len(pool))] * rng.uniform(0.6, 1.4)
             a, b = max(pos, 0), min(pos + len(s), n)
             if b > a:
-                x[a:b] += s[a - pos: b - pos]
+                x[a:b] += s[a - pos : b - pos]
             pos += len(s) + int(rng.uniform(0.05, 0.4) * RATE)
-    return x / np.sqrt(np.mean(x ** 2))
+    return x / np.sqrt(np.mean(x**2))

@@ -45,8 +45,16 @@ TOL_S = 0.040
 # The benchmark's sessions: conditions and leave-one-source-out folds
 
 # Extras every session has (the table's usual life); a condition may raise one of them to 1.
-BASE = dict(rolling_p=0.35, rack_p=0.15, clap_p=0.1, chatter_p=0.3, chalk_p=0.2, spoken_over_p=0.0,
-            call_inside_stroke_p=0.0, stray_call_p=0.0)
+BASE = dict(
+    rolling_p=0.35,
+    rack_p=0.15,
+    clap_p=0.1,
+    chatter_p=0.3,
+    chalk_p=0.2,
+    spoken_over_p=0.0,
+    call_inside_stroke_p=0.0,
+    stray_call_p=0.0,
+)
 
 # name -> (SNR dB or None, noise, reverb: "no" | "yes" | "half", extras over BASE)
 CONDITIONS = {
@@ -56,11 +64,20 @@ CONDITIONS = {
     "5 dB": (5, "cafe", "half", {}),
     "reverb": (None, "cafe", "yes", {}),
     "talk over the stroke": (20, "cafe", "half", {"spoken_over_p": 1.0}),
-    "next call while balls roll": (20, "cafe", "half", {"call_inside_stroke_p": 1.0, "rolling_p": 0.7}),
+    "next call while balls roll": (
+        20,
+        "cafe",
+        "half",
+        {"call_inside_stroke_p": 1.0, "rolling_p": 0.7},
+    ),
     "call with no stroke": (20, "cafe", "half", {"stray_call_p": 1.0}),
     "strike 1 s after the call": (20, "cafe", "half", {"call_gap": (0.95, 1.05)}),
 }
-QUICK_SOURCES = ("vrcbce", "antigravitypool", "sinuca")   # three rooms, voices and noises of the folds
+QUICK_SOURCES = (
+    "vrcbce",
+    "antigravitypool",
+    "sinuca",
+)  # three rooms, voices and noises of the folds
 
 
 def load_inputs():
@@ -92,21 +109,31 @@ def folds(bank, speech) -> list[dict]:
     groups = bank.recording_sources()
     sp = speech.sources("speech") if speech else []
     nz = speech.sources("noise") if speech else []
-    return [{"name": name, "repos": groups[name], "speech": sp[i % len(sp)] if sp else None,
-             "noise": nz[i % len(nz)] if nz else None}
-            for i, name in enumerate(bank.strike_sources())]
+    return [
+        {
+            "name": name,
+            "repos": groups[name],
+            "speech": sp[i % len(sp)] if sp else None,
+            "noise": nz[i % len(nz)] if nz else None,
+        }
+        for i, name in enumerate(bank.strike_sources())
+    ]
 
 
-def fold_sessions(bank, speech, fold: dict, fold_index: int, conditions, sessions: int, strokes: int,
-                  seed: int):
+def fold_sessions(
+    bank, speech, fold: dict, fold_index: int, conditions, sessions: int, strokes: int, seed: int
+):
     """Yield ``(condition, k, reverb, samples, truth)`` for one fold: ``sessions`` sessions of
     ``strokes`` strokes per condition, built only from the fold's held-out sources; reverberation
     on every other session where the condition says "half". The same arguments give the same
     audio (the bench and the command-line path score the same sessions)."""
     import table_mix as tm
 
-    voices = tm.Voices.mixed(speech, None if fold["speech"] is None else {fold["speech"]},
-                             None if fold["noise"] is None else {fold["noise"]})
+    voices = tm.Voices.mixed(
+        speech,
+        None if fold["speech"] is None else {fold["speech"]},
+        None if fold["noise"] is None else {fold["noise"]},
+    )
     for ci, cname in enumerate(CONDITIONS):
         if cname not in conditions:
             continue
@@ -118,11 +145,19 @@ def fold_sessions(bank, speech, fold: dict, fold_index: int, conditions, session
         for k in range(sessions):
             reverb = rv == "yes" or (rv == "half" and (k + fold_index + ci) % 2 == 1)
             rng = np.random.default_rng([seed, fold_index, ci, k])
-            x, truth = tm.make_session(rng, bank, sources=fold["repos"], n_strokes=strokes, snr_db=snr,
-                                       noise=noise, reverb=reverb, voices=voices, **gen)
+            x, truth = tm.make_session(
+                rng,
+                bank,
+                sources=fold["repos"],
+                n_strokes=strokes,
+                snr_db=snr,
+                noise=noise,
+                reverb=reverb,
+                voices=voices,
+                **gen,
+            )
             truth["condition"] = cname
             yield cname, k, reverb, x, truth
-
 
 
 @lru_cache(maxsize=64)
@@ -136,8 +171,13 @@ def model_without(source: str | None):
 def cause(t: float, truth: dict) -> str:
     """What a false strike at ``t`` was made of."""
     best, what = 0.050, None
-    for key, name in (("stroke_sounds", None), ("late_sounds", "late"), ("rack", "rack"), ("claps", "clap"),
-                      ("other", "chalk")):
+    for key, name in (
+        ("stroke_sounds", None),
+        ("late_sounds", "late"),
+        ("rack", "rack"),
+        ("claps", "clap"),
+        ("other", "chalk"),
+    ):
         for e in truth.get(key, []):
             d = abs(e["t"] - t)
             if d <= best:
@@ -150,14 +190,19 @@ def cause(t: float, truth: dict) -> str:
     return "other"
 
 
-
 # ----------------------------------------------------------------------------------------------
 # Calls decided right: the metric the referee lives by
 
 WHERE = ("in_call", "call_to_strike", "cascade", "no_call")
-WHERE_TEXT = {"in_call": "inside a call's words", "call_to_strike": "between a call's end and its strike",
-              "cascade": "during a stroke's cascade", "no_call": "with no call standing"}
-WORD_PAD_S = 0.02   # a knock this close to a word's edge is taken as inside it (the onset rule's slack)
+WHERE_TEXT = {
+    "in_call": "inside a call's words",
+    "call_to_strike": "between a call's end and its strike",
+    "cascade": "during a stroke's cascade",
+    "no_call": "with no call standing",
+}
+WORD_PAD_S = (
+    0.02  # a knock this close to a word's edge is taken as inside it (the onset rule's slack)
+)
 
 
 def where(t: float, truth: dict) -> str:
@@ -209,8 +254,12 @@ def nearest_sound(t: float, truth: dict, within: float = 0.05) -> str:
 def match(reported: list[float], true: list[float], tol: float = TOL_S) -> dict[int, int]:
     """One-to-one matching of reported strike times to true onsets within ``tol``: closest pairs
     first. Returns {true index: reported index}."""
-    pairs = sorted((abs(r - t), i, j) for i, t in enumerate(true) for j, r in enumerate(reported)
-                   if abs(r - t) <= tol)
+    pairs = sorted(
+        (abs(r - t), i, j)
+        for i, t in enumerate(true)
+        for j, r in enumerate(reported)
+        if abs(r - t) <= tol
+    )
     used_t, used_r, out = set(), set(), {}
     for _, i, j in pairs:
         if i not in used_t and j not in used_r:
@@ -227,24 +276,26 @@ class Outcome:
     strokes: int = 0
     decided_right: int = 0
     found: int = 0
-    candidates: int = 0                       # true strikes the onset stage proposed (within 40 ms)
-    candidates_known: bool = True             # False when the candidate stage was not observed
+    candidates: int = 0  # true strikes the onset stage proposed (within 40 ms)
+    candidates_known: bool = True  # False when the candidate stage was not observed
     false_where: dict = field(default_factory=lambda: {w: 0 for w in WHERE})
-    false_kind: dict = field(default_factory=dict)   # nearest placed sound -> count
-    stray_calls: int = 0                      # calls with no stroke after them
-    stray_kept: int = 0                       # … that no strike took
-    latency: list = field(default_factory=list)      # s: decision final − true onset, found strikes
-    first_latency: list = field(default_factory=list)  # s: first reported (maybe provisional) − onset
+    false_kind: dict = field(default_factory=dict)  # nearest placed sound -> count
+    stray_calls: int = 0  # calls with no stroke after them
+    stray_kept: int = 0  # … that no strike took
+    latency: list = field(default_factory=list)  # s: decision final − true onset, found strikes
+    first_latency: list = field(
+        default_factory=list
+    )  # s: first reported (maybe provisional) − onset
     onset_err: list = field(default_factory=list)
     audio_s: float = 0.0
     cpu_s: float = 0.0
-    wrong: list = field(default_factory=list)        # (tag, stroke, why) of strokes not decided right
+    wrong: list = field(default_factory=list)  # (tag, stroke, why) of strokes not decided right
 
     @property
     def n_false(self) -> int:
         return sum(self.false_where.values())
 
-    def add(self, o: "Outcome") -> "Outcome":
+    def add(self, o: Outcome) -> Outcome:
         for k in ("strokes", "decided_right", "found", "candidates", "stray_calls", "stray_kept"):
             setattr(self, k, getattr(self, k) + getattr(o, k))
         self.candidates_known = self.candidates_known and o.candidates_known
@@ -267,9 +318,16 @@ class Outcome:
         return 100.0 * self.false_where.get(w, 0) / self.strokes if self.strokes else float("nan")
 
 
-def decide(reported: list[float], truth: dict, *, candidates: list[float] | None = None,
-           final: dict[float, float] | None = None, first: dict[float, float] | None = None,
-           tag: str = "", tol: float = TOL_S) -> Outcome:
+def decide(
+    reported: list[float],
+    truth: dict,
+    *,
+    candidates: list[float] | None = None,
+    final: dict[float, float] | None = None,
+    first: dict[float, float] | None = None,
+    tag: str = "",
+    tol: float = TOL_S,
+) -> Outcome:
     """Judge the strikes a detector let stand (``reported``, seconds) against a session's truth.
 
     A stroke is **decided right** when a reported strike lies within ``tol`` (40 ms) of its onset
@@ -310,9 +368,13 @@ def decide(reported: list[float], truth: dict, *, candidates: list[float] | None
             o.decided_right += 1
         else:
             why = ("missed" if not ok_found else "") + (
-                (" and " if not ok_found and early else "") +
-                (f"false strike(s) at {[round(f, 3) for f in early]} ({', '.join(where(f, truth) for f in early)})"
-                 if early else ""))
+                (" and " if not ok_found and early else "")
+                + (
+                    f"false strike(s) at {[round(f, 3) for f in early]} ({', '.join(where(f, truth) for f in early)})"
+                    if early
+                    else ""
+                )
+            )
             o.wrong.append((tag, i, round(T, 3), why))
     calls = truth.get("calls", [])
     for c in calls:
@@ -339,9 +401,9 @@ def _provisional(det) -> set[float]:
 class Stream:
     """One causal run of the detector over a session (``stream``)."""
 
-    strikes: list[float]            # strikes standing at the end
-    final: dict[float, float]       # strike -> stream time from which it stood, no longer provisional
-    first: dict[float, float]       # strike -> stream time at which it was first among the strikes
+    strikes: list[float]  # strikes standing at the end
+    final: dict[float, float]  # strike -> stream time from which it stood, no longer provisional
+    first: dict[float, float]  # strike -> stream time at which it was first among the strikes
     candidates: list[float] | None  # onsets the candidate stage proposed (None: not observable)
     cpu_s: float
     detector: object = None
@@ -368,6 +430,7 @@ def stream(x: np.ndarray, make_detector, block_ms: float = 10.0) -> Stream:
             got = _orig(block, t0)
             cands.extend(float(o.time) for o in got)
             return got
+
         inner.feed = feed
     since: dict[float, float] = {}
     first: dict[float, float] = {}
@@ -393,10 +456,19 @@ def stream(x: np.ndarray, make_detector, block_ms: float = 10.0) -> Stream:
     return Stream(standing, final, {t: first.get(t, end) for t in standing}, cands, cpu, det)
 
 
-def judge(x: np.ndarray, truth: dict, make_detector, tag: str = "", block_ms: float = 10.0) -> Outcome:
+def judge(
+    x: np.ndarray, truth: dict, make_detector, tag: str = "", block_ms: float = 10.0
+) -> Outcome:
     """``stream`` then ``decide``: the outcome of one session."""
     run_ = stream(x, make_detector, block_ms)
-    o = decide(run_.strikes, truth, candidates=run_.candidates, final=run_.final, first=run_.first, tag=tag)
+    o = decide(
+        run_.strikes,
+        truth,
+        candidates=run_.candidates,
+        final=run_.final,
+        first=run_.first,
+        tag=tag,
+    )
     o.cpu_s = run_.cpu_s
     return o
 
@@ -405,12 +477,12 @@ def judge(x: np.ndarray, truth: dict, make_detector, tag: str = "", block_ms: fl
 class Score:
     strikes: int = 0
     found: int = 0
-    false: dict = field(default_factory=dict)   # cause → count
+    false: dict = field(default_factory=dict)  # cause → count
     onset_err: list = field(default_factory=list)
     latency: list = field(default_factory=list)
     missed: list = field(default_factory=list)  # (session tag, strike time, recording)
     unsure_strikes: int = 0
-    retracted: int = 0                          # reported, then taken back (a word began)
+    retracted: int = 0  # reported, then taken back (a word began)
     audio_s: float = 0.0
     speech_s: float = 0.0
     stroke_sounds: int = 0
@@ -420,7 +492,7 @@ class Score:
     def n_false(self) -> int:
         return sum(self.false.values())
 
-    def add(self, other: "Score") -> "Score":
+    def add(self, other: Score) -> Score:
         self.strikes += other.strikes
         self.found += other.found
         for k, v in other.false.items():
@@ -464,7 +536,7 @@ def score(x: np.ndarray, truth: dict, model=None, tag: str = "", **params) -> Sc
     sc = Score(audio_s=len(x) / 16000, cpu_s=cpu)
     gone = set(det.retracted)
     sc.retracted = len(gone)
-    left = [r for r in reports if r[0] not in gone]      # what stands once each was confirmed
+    left = [r for r in reports if r[0] not in gone]  # what stands once each was confirmed
     for t, name in zip(truth.get("strikes", []), truth.get("strike_sounds", [])):
         sc.strikes += 1
         near = [r for r in left if abs(r[0] - t) <= TOL_S]
@@ -482,13 +554,18 @@ def score(x: np.ndarray, truth: dict, model=None, tag: str = "", **params) -> Sc
     for t, _ in left:
         c = cause(t, truth)
         sc.false[c] = sc.false.get(c, 0) + 1
-    sc.speech_s = sum(c["end"] - c["start"] for c in truth.get("calls", []) + truth.get("chatter", []))
-    sc.stroke_sounds = sum(len(truth.get(k, [])) for k in ("stroke_sounds", "late_sounds", "rack", "claps", "other"))
+    sc.speech_s = sum(
+        c["end"] - c["start"] for c in truth.get("calls", []) + truth.get("chatter", [])
+    )
+    sc.stroke_sounds = sum(
+        len(truth.get(k, [])) for k in ("stroke_sounds", "late_sounds", "rack", "claps", "other")
+    )
     return sc
 
 
 # ----------------------------------------------------------------------------------------------
 # The command-line path
+
 
 def strikes_from_json(text: str) -> tuple[list[float], int]:
     """The strikes of ``strikes FILE --json`` output, exactly its ``strikes`` list; and how many
@@ -514,17 +591,31 @@ def main(argv=None) -> int:
 
     import table_mix as tm
 
-    ap = argparse.ArgumentParser(description="Score `pyramid-referee strikes FILE --json` on benchmark sessions "
-                                             "(WAV + truth JSON written to --out), as a held-out checker would.")
-    ap.add_argument("--out", required=True, help="folder for the WAVs, truths and the strikes JSON")
-    ap.add_argument("--quick", action="store_true", help=f"held-out sources {', '.join(QUICK_SOURCES)} only")
+    ap = argparse.ArgumentParser(
+        description="Score `pyramid-referee strikes FILE --json` on benchmark sessions "
+        "(WAV + truth JSON written to --out), as a held-out checker would."
+    )
+    ap.add_argument(
+        "--out", required=True, help="folder for the WAVs, truths and the strikes JSON"
+    )
+    ap.add_argument(
+        "--quick", action="store_true", help=f"held-out sources {', '.join(QUICK_SOURCES)} only"
+    )
     ap.add_argument("--sources", nargs="*", default=None)
-    ap.add_argument("--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}")
+    ap.add_argument(
+        "--conditions", nargs="*", default=None, help=f"a subset of: {'; '.join(CONDITIONS)}"
+    )
     ap.add_argument("--sessions", type=int, default=1)
-    ap.add_argument("--strokes", type=int, default=None,
-                    help="strokes per session (default 5; --quick 4: the bench's quick sessions, written as 16-bit WAV)")
+    ap.add_argument(
+        "--strokes",
+        type=int,
+        default=None,
+        help="strokes per session (default 5; --quick 4: the bench's quick sessions, written as 16-bit WAV)",
+    )
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--cli", default=None, help="the program (default: pyramid-referee beside this Python)")
+    ap.add_argument(
+        "--cli", default=None, help="the program (default: pyramid-referee beside this Python)"
+    )
     ap.add_argument("--wrong", action="store_true", help="list every stroke not decided right")
     args = ap.parse_args(argv)
 
@@ -543,8 +634,10 @@ def main(argv=None) -> int:
     conds = args.conditions or list(CONDITIONS)
     bad = sorted(set(wanted) - set(names)) + sorted(set(conds) - set(CONDITIONS))
     if bad:
-        print(f"unknown source(s) or condition(s) {bad}; sources: {names}; conditions: {list(CONDITIONS)}",
-              file=sys.stderr)
+        print(
+            f"unknown source(s) or condition(s) {bad}; sources: {names}; conditions: {list(CONDITIONS)}",
+            file=sys.stderr,
+        )
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -554,17 +647,26 @@ def main(argv=None) -> int:
     for fi, fold in enumerate(all_folds):
         if fold["name"] not in wanted:
             continue
-        for cname, k, reverb, x, truth in fold_sessions(bank, speech, fold, fi, conds, args.sessions,
-                                                       args.strokes, args.seed):
+        for cname, k, _reverb, x, truth in fold_sessions(
+            bank, speech, fold, fi, conds, args.sessions, args.strokes, args.seed
+        ):
             stem = f"{fold['name']}_{cname.replace(' ', '-')}_{k}"
             wav = out / f"{stem}.wav"
             tm.write_wav(wav, x)
-            (out / f"{stem}.truth.json").write_text(json.dumps(_jsonable(truth), ensure_ascii=False) + "\n",
-                                                     encoding="utf-8")
-            r = subprocess.run([prog, "strikes", str(wav), "--json", "--explain"], capture_output=True,
-                               text=True, timeout=600)
+            (out / f"{stem}.truth.json").write_text(
+                json.dumps(_jsonable(truth), ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+            r = subprocess.run(
+                [prog, "strikes", str(wav), "--json", "--explain"],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             if r.returncode != 0:
-                print(f"{wav.name}: strikes failed ({r.returncode}): {r.stderr.strip()[-300:]}", file=sys.stderr)
+                print(
+                    f"{wav.name}: strikes failed ({r.returncode}): {r.stderr.strip()[-300:]}",
+                    file=sys.stderr,
+                )
                 return 1
             (out / f"{stem}.strikes.json").write_text(r.stdout, encoding="utf-8")
             strikes, back = strikes_from_json(r.stdout)
@@ -573,20 +675,32 @@ def main(argv=None) -> int:
             for key in (cname, "all"):
                 by_cond.setdefault(key, Outcome()).add(o)
     total = by_cond.get("all", Outcome())
-    print(f"\n## `strikes FILE --json`, scored from its JSON ({len(wanted)} sources, "
-          f"{total.strokes} strokes, {time.perf_counter() - t0:.0f} s)\n")
-    print("The command line uses the shipped sound model (fitted on every development source): "
-          "this checks the path, not generalisation.\n")
-    print("| condition | strokes | **calls decided right** | strike recall | false /100: in call | "
-          "call→strike | cascade | no call |")
+    print(
+        f"\n## `strikes FILE --json`, scored from its JSON ({len(wanted)} sources, "
+        f"{total.strokes} strokes, {time.perf_counter() - t0:.0f} s)\n"
+    )
+    print(
+        "The command line uses the shipped sound model (fitted on every development source): "
+        "this checks the path, not generalisation.\n"
+    )
+    print(
+        "| condition | strokes | **calls decided right** | strike recall | false /100: in call | "
+        "call→strike | cascade | no call |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name in list(CONDITIONS) + ["all"]:
         o = by_cond.get(name)
         if o is None:
             continue
-        right = f"{o.decided_right}/{o.strokes} ({100 * o.decided_right / o.strokes:.0f} %)" if o.strokes else "–"
-        print(f"| {name} | {o.strokes} | **{right}** | {o.rate('found'):.3f} | {o.per100('in_call'):.1f} | "
-              f"{o.per100('call_to_strike'):.1f} | {o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} |")
+        right = (
+            f"{o.decided_right}/{o.strokes} ({100 * o.decided_right / o.strokes:.0f} %)"
+            if o.strokes
+            else "–"
+        )
+        print(
+            f"| {name} | {o.strokes} | **{right}** | {o.rate('found'):.3f} | {o.per100('in_call'):.1f} | "
+            f"{o.per100('call_to_strike'):.1f} | {o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} |"
+        )
     print(f"\nstrikes listed in the JSON that it also lists as taken back: {listed_back}")
     print(f"files: {out}")
     if args.wrong:

@@ -38,10 +38,10 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import gcd
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 
@@ -57,15 +57,24 @@ RATE = make_audio.RATE  # 16 kHz
 KINDS = ("cue", "ball", "cushion", "pocket", "break", "rack", "other")
 # The sound folder's README and SOURCES.md flag these cue recordings as bright clicks, more like
 # ball-ball contacts (the dash-machine ones rest only on Freesound titles): not used as strikes.
-DOUBTFUL = frozenset({"cue_jasonzhoupool_1.wav", "cue_rakibul8ball_2.wav", "cue_billiardevolved_1.wav",
-                      "cue_dashmachine_1.wav", "cue_dashmachine_2.wav", "cue_dashmachine_5.wav",
-                      "cue_dashmachine_6.wav", "cue_dashmachine_7.wav"})
+DOUBTFUL = frozenset(
+    {
+        "cue_jasonzhoupool_1.wav",
+        "cue_rakibul8ball_2.wav",
+        "cue_billiardevolved_1.wav",
+        "cue_dashmachine_1.wav",
+        "cue_dashmachine_2.wav",
+        "cue_dashmachine_5.wav",
+        "cue_dashmachine_6.wav",
+        "cue_dashmachine_7.wav",
+    }
+)
 # Repositories that ship the same recording (SOURCES.md: the 'poolballhit' clip is kept as both
 # ball_speedy8ball_1 and ball_unitypoolgame_1). A clip reused by two games is one recording
 # source: leave-one-source-out holds such repositories out together.
 SAME_RECORDING = (frozenset({"speedy8ball", "unitypoolgame"}),)
 MIN_STRIKE_GAP = 2.5  # s between two strikes (nobody plays faster; the detector may rely on it)
-PEAK_OUT = 0.7        # output peak after scaling
+PEAK_OUT = 0.7  # output peak after scaling
 
 # Calls players make in Russian pyramid: make_audio's list plus a few more (case forms, «абриколь»).
 EXTRA_CALLS = [
@@ -105,15 +114,22 @@ CHATTER = [
 ]
 
 # A session's extras at the rates the CLI uses for its "realistic" files.
-REALISTIC = dict(rolling_p=0.35, rack_p=0.15, clap_p=0.15, chatter_p=0.3, spoken_over_p=0.2,
-                 chalk_p=0.2, call_inside_stroke_p=0.15)
+REALISTIC = dict(
+    rolling_p=0.35,
+    rack_p=0.15,
+    clap_p=0.15,
+    chatter_p=0.3,
+    spoken_over_p=0.2,
+    chalk_p=0.2,
+    call_inside_stroke_p=0.15,
+)
 
 
 # ----------------------------------------------------------------------------------------------
 # Level and onset measures
 
-WIN_ONSET = RATE // 1000   # 1 ms
-WIN_RMS = RATE // 100      # 10 ms
+WIN_ONSET = RATE // 1000  # 1 ms
+WIN_RMS = RATE // 100  # 10 ms
 
 
 def onset_index(x: np.ndarray) -> int:
@@ -137,20 +153,20 @@ def onset_index(x: np.ndarray) -> int:
     e = np.sum(x[: n * WIN_ONSET].reshape(n, WIN_ONSET) ** 2, axis=1)
     if e.max() <= 0:
         return 0
-    w = int(np.argmax(e >= e.max() * 10 ** -2.5))
+    w = int(np.argmax(e >= e.max() * 10**-2.5))
     ws = w * WIN_ONSET
-    seg = np.abs(x[ws: ws + WIN_ONSET])
+    seg = np.abs(x[ws : ws + WIN_ONSET])
     p = seg.max()
     pk = ws + int(np.argmax(seg))
     lo = max(ws - WIN_ONSET, 0)
-    return lo + int(np.argmax(np.abs(x[lo: pk + 1]) >= 0.1 * p))
+    return lo + int(np.argmax(np.abs(x[lo : pk + 1]) >= 0.1 * p))
 
 
 def rms_track(x: np.ndarray, win: int = WIN_RMS) -> np.ndarray:
     """Sliding RMS over ``win`` samples (hop 1 sample), value at each window start."""
     x = np.asarray(x, dtype=np.float64)
     if len(x) < win:
-        return np.array([np.sqrt(np.mean(x ** 2))]) if len(x) else np.zeros(1)
+        return np.array([np.sqrt(np.mean(x**2))]) if len(x) else np.zeros(1)
     c = np.concatenate(([0.0], np.cumsum(x * x)))
     return np.sqrt(np.maximum(c[win:] - c[:-win], 0.0) / win)
 
@@ -188,11 +204,12 @@ def has_clear_onset(x: np.ndarray, onset: int, within_s: float = 0.05, db: float
     """
     tr = rms_track(x)
     k = min(max(onset, 0), len(tr) - 1)
-    return bool(tr[k: k + int(within_s * RATE)].max() >= tr.max() * 10 ** (-db / 20))
+    return bool(tr[k : k + int(within_s * RATE)].max() >= tr.max() * 10 ** (-db / 20))
 
 
 # ----------------------------------------------------------------------------------------------
 # The sound bank
+
 
 @dataclass(frozen=True)
 class Sound:
@@ -249,8 +266,11 @@ class Bank:
     def strike_sources(self) -> list[str]:
         """The recording sources with at least one usable strike (a cue recording with a clear
         onset that neither SOURCES.md nor the README doubts): the folds of leave-one-source-out."""
-        return sorted(name for name, reps in self.recording_sources().items()
-                      if any(s.clear_onset for s in self.of("cue", reps)))
+        return sorted(
+            name
+            for name, reps in self.recording_sources().items()
+            if any(s.clear_onset for s in self.of("cue", reps))
+        )
 
     def get(self, name: str) -> Sound:
         for s in self.sounds:
@@ -268,15 +288,20 @@ class Bank:
             raise ValueError(f"unknown sound source(s) {unknown}; known: {self.sources()}")
         return s
 
-    def of(self, kind: str, sources: Iterable[str] | str | None = None,
-           include_doubtful: bool = False) -> list[Sound]:
+    def of(
+        self, kind: str, sources: Iterable[str] | str | None = None, include_doubtful: bool = False
+    ) -> list[Sound]:
         """Recordings of ``kind`` (from ``sources`` only, if given); the doubtful ones only on request."""
         if kind not in KINDS:
             raise ValueError(f"unknown kind {kind!r}; kinds: {KINDS}")
         allowed = self.check_sources(sources)
-        return [s for s in self.sounds
-                if s.kind == kind and (allowed is None or s.source in allowed)
-                and (include_doubtful or not s.doubtful)]
+        return [
+            s
+            for s in self.sounds
+            if s.kind == kind
+            and (allowed is None or s.source in allowed)
+            and (include_doubtful or not s.doubtful)
+        ]
 
 
 def find_sounds_dir() -> Path | None:
@@ -295,8 +320,14 @@ def load_bank(sounds_dir: str | os.PathLike | None = None) -> Bank:
 
     d = Path(sounds_dir) if sounds_dir is not None else find_sounds_dir()
     if d is None or not d.is_dir():
-        where = sounds_dir or os.environ.get("PYRAMID_SOUNDS_DIR") or REPO_ROOT.parent / "shared" / "sounds"
-        raise FileNotFoundError(f"billiards sound folder not found ({where}); set PYRAMID_SOUNDS_DIR")
+        where = (
+            sounds_dir
+            or os.environ.get("PYRAMID_SOUNDS_DIR")
+            or REPO_ROOT.parent / "shared" / "sounds"
+        )
+        raise FileNotFoundError(
+            f"billiards sound folder not found ({where}); set PYRAMID_SOUNDS_DIR"
+        )
     key = str(d.resolve())
     if key in _bank_cache:
         return _bank_cache[key]
@@ -304,16 +335,27 @@ def load_bank(sounds_dir: str | os.PathLike | None = None) -> Bank:
     for p in sorted(d.glob("*.wav")):
         rate, data = wavfile.read(p)
         if rate != RATE or data.ndim != 1 or data.dtype != np.int16:
-            raise ValueError(f"{p.name}: expected 16 kHz mono int16, got {rate} Hz {data.dtype} {data.shape}")
+            raise ValueError(
+                f"{p.name}: expected 16 kHz mono int16, got {rate} Hz {data.dtype} {data.shape}"
+            )
         x = data.astype(np.float64) / 32768.0
         x.flags.writeable = False
         parts = p.stem.split("_")
         kind = parts[0] if parts[0] in KINDS else "other"
         source = "_".join(parts[1:-1]) if len(parts) >= 3 else (parts[1] if len(parts) > 1 else "")
         on = onset_index(x)
-        sounds.append(Sound(name=p.name, kind=kind, source=source, samples=x, onset=on / RATE,
-                            doubtful=p.name in DOUBTFUL, active_end=active_end_index(x) / RATE,
-                            clear_onset=has_clear_onset(x, on)))
+        sounds.append(
+            Sound(
+                name=p.name,
+                kind=kind,
+                source=source,
+                samples=x,
+                onset=on / RATE,
+                doubtful=p.name in DOUBTFUL,
+                active_end=active_end_index(x) / RATE,
+                clear_onset=has_clear_onset(x, on),
+            )
+        )
     bank = Bank(tuple(sounds), d)
     _bank_cache[key] = bank
     return bank
@@ -321,6 +363,7 @@ def load_bank(sounds_dir: str | os.PathLike | None = None) -> Bank:
 
 # ----------------------------------------------------------------------------------------------
 # Real speech and room noise (the shared speech folder: README.md and SOURCES.md there)
+
 
 @dataclass(frozen=True)
 class Clip:
@@ -345,13 +388,20 @@ class SpeechBank:
         return sorted({c.source for c in self.clips if c.kind == kind})
 
     def of(self, kind: str, sources: Iterable[str] | str | None = None) -> list[Clip]:
-        allowed = None if sources is None else (frozenset([sources]) if isinstance(sources, str)
-                                                else frozenset(sources))
+        allowed = (
+            None
+            if sources is None
+            else (frozenset([sources]) if isinstance(sources, str) else frozenset(sources))
+        )
         if allowed is not None:
             unknown = sorted(allowed - set(self.sources(kind)))
             if unknown:
-                raise ValueError(f"unknown {kind} source(s) {unknown}; known: {self.sources(kind)}")
-        return [c for c in self.clips if c.kind == kind and (allowed is None or c.source in allowed)]
+                raise ValueError(
+                    f"unknown {kind} source(s) {unknown}; known: {self.sources(kind)}"
+                )
+        return [
+            c for c in self.clips if c.kind == kind and (allowed is None or c.source in allowed)
+        ]
 
 
 def find_speech_dir() -> Path | None:
@@ -383,7 +433,11 @@ def load_speech(speech_dir: str | os.PathLike | None = None) -> SpeechBank:
 
     d = Path(speech_dir) if speech_dir is not None else find_speech_dir()
     if d is None or not d.is_dir():
-        where = speech_dir or os.environ.get("PYRAMID_SPEECH_DIR") or REPO_ROOT.parent / "shared" / "speech"
+        where = (
+            speech_dir
+            or os.environ.get("PYRAMID_SPEECH_DIR")
+            or REPO_ROOT.parent / "shared" / "speech"
+        )
         raise FileNotFoundError(f"speech folder not found ({where}); set PYRAMID_SPEECH_DIR")
     key = str(d.resolve())
     if key in _speech_cache:
@@ -395,7 +449,9 @@ def load_speech(speech_dir: str | os.PathLike | None = None) -> SpeechBank:
             continue
         rate, data = wavfile.read(p)
         if rate != RATE or data.ndim != 1 or data.dtype != np.int16:
-            raise ValueError(f"{p.name}: expected 16 kHz mono int16, got {rate} Hz {data.dtype} {data.shape}")
+            raise ValueError(
+                f"{p.name}: expected 16 kHz mono int16, got {rate} Hz {data.dtype} {data.shape}"
+            )
         x = data.astype(np.float64) / 32768.0
         x.flags.writeable = False
         spans = tuple(tuple(sp) for sp in speech_spans_of(x)) if parts[0] == "speech" else ()
@@ -405,8 +461,9 @@ def load_speech(speech_dir: str | os.PathLike | None = None) -> SpeechBank:
     return bank
 
 
-def real_excerpt(rng: np.random.Generator, clip: Clip, length=(1.2, 3.5), edge_s: float = 0.03
-                 ) -> tuple[np.ndarray, list[list[float]], float]:
+def real_excerpt(
+    rng: np.random.Generator, clip: Clip, length=(1.2, 3.5), edge_s: float = 0.03
+) -> tuple[np.ndarray, list[list[float]], float]:
     """A stretch of a recorded voice about ``length`` s long that begins and ends at a pause: a run
     of consecutive talk spans starting at a random one, ``edge_s`` kept around it, faded in and out
     over 15 ms (the clip's room floor stops with it). Returns the samples, the spans in them and
@@ -420,20 +477,24 @@ def real_excerpt(rng: np.random.Generator, clip: Clip, length=(1.2, 3.5), edge_s
         while j + 1 < len(spans) and spans[j][1] - spans[i][0] < want:
             j += 1
         a, b = max(spans[i][0] - edge_s, 0.0), min(spans[j][1] + edge_s, dur)
-        if b - a > length[1] + 1.0:          # one long stretch with no pause: cut inside it
+        if b - a > length[1] + 1.0:  # one long stretch with no pause: cut inside it
             b = a + length[1]
-        inner = [[max(x0, a) - a, min(x1, b) - a] for x0, x1 in spans[i: j + 1] if min(x1, b) > max(x0, a)]
+        inner = [
+            [max(x0, a) - a, min(x1, b) - a]
+            for x0, x1 in spans[i : j + 1]
+            if min(x1, b) > max(x0, a)
+        ]
     else:
         a = _u(rng, (0.0, max(dur - want, 0.0)))
         b = min(a + want, dur)
         inner = [[0.0, b - a]]
     ka = _k(a)
-    x = np.array(clip.samples[ka: _k(b)], dtype=np.float64)
+    x = np.array(clip.samples[ka : _k(b)], dtype=np.float64)
     f = min(int(0.015 * RATE), len(x) // 2)
     if f > 0:
         ramp = 0.5 - 0.5 * np.cos(np.pi * np.arange(f) / f)
         x[:f] *= ramp
-        x[len(x) - f:] *= ramp[::-1]
+        x[len(x) - f :] *= ramp[::-1]
     return x, inner, ka / RATE
 
 
@@ -447,16 +508,16 @@ def real_noise(rng: np.random.Generator, clips: list[Clip], n: int) -> np.ndarra
     while pos < n:
         c = clips[int(rng.integers(len(clips)))]
         x = np.asarray(c.samples, np.float64)
-        x = x[int(rng.integers(0, max(len(x) // 2, 1))):]
-        x = x / (np.sqrt(np.mean(x ** 2)) + 1e-12)
+        x = x[int(rng.integers(0, max(len(x) // 2, 1))) :]
+        x = x / (np.sqrt(np.mean(x**2)) + 1e-12)
         m = min(len(x), n - pos)
         seg = x[:m].copy()
         if pos > 0 and m > fade:
             seg[:fade] *= np.linspace(0.0, 1.0, fade)
-            out[pos: pos + fade] *= np.linspace(1.0, 0.0, fade)
-        out[pos: pos + m] += seg
+            out[pos : pos + fade] *= np.linspace(1.0, 0.0, fade)
+        out[pos : pos + m] += seg
         pos += max(m - fade, 1) if pos + m < n else m
-    return out / (np.sqrt(np.mean(out ** 2)) + 1e-12)
+    return out / (np.sqrt(np.mean(out**2)) + 1e-12)
 
 
 @dataclass(frozen=True)
@@ -477,19 +538,26 @@ class Voices:
     noise_sources: frozenset | None = None
 
     @classmethod
-    def mixed(cls, speech: SpeechBank | None = None, speech_sources=None, noise_sources=None) -> "Voices":
+    def mixed(
+        cls, speech: SpeechBank | None = None, speech_sources=None, noise_sources=None
+    ) -> Voices:
         """Calls 40 % espeak-ng, 40 % Festival, 20 % recorded voices; other talk a half recorded."""
-        return cls((("espeak", 0.4), ("festival", 0.4), ("real", 0.2)),
-                   (("espeak", 0.25), ("festival", 0.25), ("real", 0.5)), speech,
-                   None if speech_sources is None else frozenset(speech_sources),
-                   None if noise_sources is None else frozenset(noise_sources))
+        return cls(
+            (("espeak", 0.4), ("festival", 0.4), ("real", 0.2)),
+            (("espeak", 0.25), ("festival", 0.25), ("real", 0.5)),
+            speech,
+            None if speech_sources is None else frozenset(speech_sources),
+            None if noise_sources is None else frozenset(noise_sources),
+        )
 
     def available(self, which: tuple) -> list[tuple[str, float]]:
         ok = []
         for name, w in which:
             if name == "festival" and not make_audio.festival_available():
                 continue
-            if name == "real" and (self.speech is None or not self.speech.of("speech", self.speech_sources)):
+            if name == "real" and (
+                self.speech is None or not self.speech.of("speech", self.speech_sources)
+            ):
                 continue
             ok.append((name, w))
         return ok or [("espeak", 1.0)]
@@ -525,12 +593,14 @@ def prepared(s: Sound) -> tuple[np.ndarray, int, int]:
         x[:pre] *= 0.5 - 0.5 * np.cos(np.pi * np.arange(pre) / pre)
     f = min(FADE_OUT, len(x) - pre)
     if f > 0:
-        x[len(x) - f:] *= np.linspace(1.0, 0.0, f)
+        x[len(x) - f :] *= np.linspace(1.0, 0.0, f)
     end = max(int(round(s.active_end * RATE)) - a, pre + 1)
     return x, pre, end
 
 
-def pitch_down(x: np.ndarray, onset: int, end: int, amount: float) -> tuple[np.ndarray, int, int, float]:
+def pitch_down(
+    x: np.ndarray, onset: int, end: int, amount: float
+) -> tuple[np.ndarray, int, int, float]:
     """Lower a ball clack's pitch by ``amount`` (0-0.15): resample so it plays 1/(1-amount) longer.
 
     Russian pyramid balls are 68 mm and ~280 g; the recordings are of pool balls (57.2 mm,
@@ -555,8 +625,14 @@ def pitch_down(x: np.ndarray, onset: int, end: int, amount: float) -> tuple[np.n
     return y, int(round(onset * up / down)), int(round(end * up / down)), 1.0 - down / up
 
 
-def clap(rng: np.random.Generator, *, fc: float | None = None, q: float | None = None,
-         length: float | None = None, attack: float | None = None) -> tuple[np.ndarray, dict]:
+def clap(
+    rng: np.random.Generator,
+    *,
+    fc: float | None = None,
+    q: float | None = None,
+    length: float | None = None,
+    attack: float | None = None,
+) -> tuple[np.ndarray, dict]:
     """One hand clap (no recording exists in the bank, so it is synthesized). Peak 1.
 
     Physics: when the palms meet, the air pocket between them is compressed and escapes
@@ -579,23 +655,29 @@ def clap(rng: np.random.Generator, *, fc: float | None = None, q: float | None =
     attack = float(rng.uniform(0.001, min(0.003, 0.5 * length))) if attack is None else attack
     n = int(round(length * RATE))
     t = np.arange(n) / RATE
-    env = np.where(t < attack, t / attack, np.exp(-6.9078 * (t - attack) / max(length - attack, 1e-4)))
+    env = np.where(
+        t < attack, t / attack, np.exp(-6.9078 * (t - attack) / max(length - attack, 1e-4))
+    )
     x = rng.standard_normal(n) * env
     w0 = 2 * np.pi * fc / RATE
     alpha = np.sin(w0) / (2 * q)
     b, a = [alpha, 0.0, -alpha], [1 + alpha, -2 * np.cos(w0), 1 - alpha]
     x = lfilter(b, a, lfilter(b, a, x))
-    x = sosfilt(butter(1, 4000, "lowpass", fs=RATE, output="sos"),
-                sosfilt(butter(1, 300, "highpass", fs=RATE, output="sos"), x))
-    x[-min(16, n):] *= np.linspace(1.0, 0.0, min(16, n))
+    x = sosfilt(
+        butter(1, 4000, "lowpass", fs=RATE, output="sos"),
+        sosfilt(butter(1, 300, "highpass", fs=RATE, output="sos"), x),
+    )
+    x[-min(16, n) :] *= np.linspace(1.0, 0.0, min(16, n))
     return x / (np.abs(x).max() + 1e-12), {"fc": fc, "q": q, "length": length, "attack": attack}
 
 
 # ----------------------------------------------------------------------------------------------
 # Room and noise
 
-def room_ir(rng: np.random.Generator, *, rt60: float | None = None, drr_db: float | None = None
-            ) -> tuple[np.ndarray, dict]:
+
+def room_ir(
+    rng: np.random.Generator, *, rt60: float | None = None, drr_db: float | None = None
+) -> tuple[np.ndarray, dict]:
     """Impulse response of a club room, microphone 0.5-3 m from the table.
 
     ``h(t) = delta(t) + sum_i g_i delta(t - d_i) + A * LP[n](t) * r(t) * exp(-6.908 t / RT60)``
@@ -633,7 +715,7 @@ def room_ir(rng: np.random.Generator, *, rt60: float | None = None, drr_db: floa
     tail = sosfilt(butter(2, lp, "lowpass", fs=RATE, output="sos"), rng.standard_normal(n))
     t0 = 0.002
     tail *= np.exp(-6.9078 * t / rt60) * np.where(t >= t0, 1.0 - np.exp(-(t - t0) / 0.005), 0.0)
-    tail *= np.sqrt(10 ** (-drr_db / 10) / np.sum(tail ** 2))
+    tail *= np.sqrt(10 ** (-drr_db / 10) / np.sum(tail**2))
     h += tail
     early.sort()
     return h, {"rt60": rt60, "drr_db": drr_db, "lowpass_hz": lp, "early": early}
@@ -645,7 +727,7 @@ def pink(rng: np.random.Generator, n: int) -> np.ndarray:
     from scipy.fft import next_fast_len
 
     x = colored_noise(rng, next_fast_len(max(n, 2)), 1.0)[:n]
-    return x / np.sqrt(np.mean(x ** 2))
+    return x / np.sqrt(np.mean(x**2))
 
 
 def hum(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -661,7 +743,7 @@ def hum(rng: np.random.Generator, n: int) -> np.ndarray:
     t = np.arange(n) / RATE
     knots = np.arange(int(n / (RATE / 2)) + 2) * 0.5
     x = np.zeros(n)
-    z1 = np.exp(2j * np.pi * f0 * t)   # harmonic k is Im(e^{i phi} z1^k): one complex product each
+    z1 = np.exp(2j * np.pi * f0 * t)  # harmonic k is Im(e^{i phi} z1^k): one complex product each
     zk = np.ones(n, dtype=complex)
     for k in range(1, int(1000 // 50) + 1):
         zk *= z1
@@ -675,9 +757,9 @@ def hum(rng: np.random.Generator, n: int) -> np.ndarray:
             amp = rng.uniform(0.05, 0.3) / np.sqrt(k)
         slow = np.maximum(1.0 + 0.3 * np.interp(t, knots, rng.uniform(-1, 1, len(knots))), 0.0)
         x += amp * slow * (zk * np.exp(1j * rng.uniform(0, 2 * np.pi))).imag
-    x /= np.sqrt(np.mean(x ** 2))
+    x /= np.sqrt(np.mean(x**2))
     x += 0.1 * pink(rng, n)
-    return x / np.sqrt(np.mean(x ** 2))
+    return x / np.sqrt(np.mean(x**2))
 
 
 NOISES = ("pink", "babble", "hum", "mix")
@@ -694,12 +776,13 @@ def make_noise(rng: np.random.Generator, kind: str, n: int) -> np.ndarray:
         return hum(rng, n)
     if kind == "mix":
         x = pink(rng, n) + babble(rng, n) + hum(rng, n)
-        return x / np.sqrt(np.mean(x ** 2))
+        return x / np.sqrt(np.mean(x**2))
     raise ValueError(f"unknown noise {kind!r}; noises: {NOISES}")
 
 
 # ----------------------------------------------------------------------------------------------
 # Scene assembly
+
 
 def _u(rng: np.random.Generator, lo_hi) -> float:
     lo, hi = lo_hi
@@ -710,7 +793,7 @@ def _k(t: float) -> int:
     return int(round(t * RATE))
 
 
-_PITCHED: dict[tuple[str, int], tuple] = {}   # (recording, resampling ratio) -> pitch_down's result
+_PITCHED: dict[tuple[str, int], tuple] = {}  # (recording, resampling ratio) -> pitch_down's result
 
 
 class _Scene:
@@ -718,8 +801,16 @@ class _Scene:
 
     STEMS = ("calls", "speech", "strikes", "table", "claps")
 
-    def __init__(self, rng, bank: Bank, allowed, *, include_doubtful=False, pitch=(0.0, 0.15),
-                 voices: "Voices" = None):
+    def __init__(
+        self,
+        rng,
+        bank: Bank,
+        allowed,
+        *,
+        include_doubtful=False,
+        pitch=(0.0, 0.15),
+        voices: Voices = None,
+    ):
         self.rng = rng
         self.voices = voices or ESPEAK_ONLY
         self.used_speech: set[str] = set()
@@ -727,14 +818,27 @@ class _Scene:
         self.items: list[tuple[str, int, np.ndarray]] = []
         self.used_sources: set[str] = set()
         self.pool = {k: bank.of(k, allowed, include_doubtful=include_doubtful) for k in KINDS}
-        if not include_doubtful:   # a strike's onset must be the hit itself (see has_clear_onset)
+        if not include_doubtful:  # a strike's onset must be the hit itself (see has_clear_onset)
             self.pool["cue"] = [s for s in self.pool["cue"] if s.clear_onset]
         if not self.pool["cue"]:
-            raise ValueError(f"no cue recording among the allowed sources {sorted(allowed or [])}: "
-                             "a session needs strikes")
-        self.truth = {"strikes": [], "strike_sounds": [], "strike_rel_db": [], "stroke_sounds": [],
-                      "late_sounds": [], "rack": [], "claps": [], "other": [], "calls": [], "chatter": [],
-                      "spoken_over": [], "strokes": []}
+            raise ValueError(
+                f"no cue recording among the allowed sources {sorted(allowed or [])}: "
+                "a session needs strikes"
+            )
+        self.truth = {
+            "strikes": [],
+            "strike_sounds": [],
+            "strike_rel_db": [],
+            "stroke_sounds": [],
+            "late_sounds": [],
+            "rack": [],
+            "claps": [],
+            "other": [],
+            "calls": [],
+            "chatter": [],
+            "spoken_over": [],
+            "strokes": [],
+        }
 
     def add(self, stem: str, x: np.ndarray, start: int) -> None:
         if start < 0:
@@ -750,12 +854,13 @@ class _Scene:
         for stem, s, x in self.items:
             m = min(len(x), n - s)
             if m > 0:
-                stems[stem][s: s + m] += x[:m]
+                stems[stem][s : s + m] += x[:m]
         return stems
 
     # -- speech
-    def utterance(self, texts: list[str], speed=(130, 200), pitch=(25, 75), talk: bool = False
-                  ) -> tuple[np.ndarray, dict]:
+    def utterance(
+        self, texts: list[str], speed=(130, 200), pitch=(25, 75), talk: bool = False
+    ) -> tuple[np.ndarray, dict]:
         """An utterance of one of ``texts`` by a voice drawn from the session's ``Voices`` (calls:
         ``engines``; other talk, ``talk=True``: ``talk_engines``). ``info["words"]`` holds the
         ``[start, end]`` (s, in the samples) of each word (Festival) or stretch of talk (espeak-ng,
@@ -763,30 +868,52 @@ class _Scene:
         r = self.rng
         engines = self.voices.available(self.voices.talk_engines if talk else self.voices.engines)
         engine = engines[0][0]
-        if len(engines) > 1:   # (espeak-only sessions draw exactly as before Voices existed)
+        if len(engines) > 1:  # (espeak-only sessions draw exactly as before Voices existed)
             w = np.array([e[1] for e in engines], float)
-            engine = engines[int(np.searchsorted(np.cumsum(w / w.sum()), r.uniform(), side="right").clip(0, len(engines) - 1))][0]
+            engine = engines[
+                int(
+                    np.searchsorted(np.cumsum(w / w.sum()), r.uniform(), side="right").clip(
+                        0, len(engines) - 1
+                    )
+                )
+            ][0]
         if engine == "real":
             pool = self.voices.speech.of("speech", self.voices.speech_sources)
             clip = pool[int(r.integers(len(pool)))]
             x, words, at = real_excerpt(r, clip, (1.0, 4.0) if talk else (1.2, 3.5))
             self.used_speech.add(clip.source)
             return x / (np.abs(x).max() + 1e-12), {
-                "engine": "real", "text": None, "clip": clip.name, "clip_start": round(at, 4),
-                "speech_source": clip.source, "words": words}
+                "engine": "real",
+                "text": None,
+                "clip": clip.name,
+                "clip_start": round(at, 4),
+                "speech_source": clip.source,
+                "words": words,
+            }
         text = texts[int(r.integers(len(texts)))]
         if engine == "festival":
             stretch = round(_u(r, (0.9, 1.15)), 3)
             x, words = make_audio.speak_festival(text, stretch)
-            return x, {"engine": "festival", "text": text, "voice": make_audio.FESTIVAL_VOICE,
-                       "stretch": stretch, "words": words}
+            return x, {
+                "engine": "festival",
+                "text": text,
+                "voice": make_audio.FESTIVAL_VOICE,
+                "stretch": stretch,
+                "words": words,
+            }
         voice = VOICES[int(r.integers(len(VOICES)))]
         sp, pi = int(r.integers(speed[0], speed[1] + 1)), int(r.integers(pitch[0], pitch[1] + 1))
         x = speak(text, voice, sp, pi)
         words = make_audio.speech_spans(x) or [[0.0, len(x) / RATE]]
-        words[0][0], words[-1][1] = 0.0, len(x) / RATE   # the samples are trimmed to the sound
-        return x, {"text": text, "voice": voice, "speed": sp, "pitch": pi, "engine": "espeak",
-                   "words": words}
+        words[0][0], words[-1][1] = 0.0, len(x) / RATE  # the samples are trimmed to the sound
+        return x, {
+            "text": text,
+            "voice": voice,
+            "speed": sp,
+            "pitch": pi,
+            "engine": "espeak",
+            "words": words,
+        }
 
     def say(self, stem: str, x: np.ndarray, info: dict, start: int, gain: float = 1.0) -> dict:
         """Place an utterance at sample ``start``. Its truth: ``start``/``end`` are its first word's
@@ -794,14 +921,23 @@ class _Scene:
         ``placed`` the span of the samples placed (a recorded voice keeps 30 ms of room either side)."""
         self.add(stem, gain * x, start)
         t0 = start / RATE
-        words = [[round(t0 + a, 5), round(t0 + b, 5)] for a, b in info.get("words") or [[0.0, len(x) / RATE]]]
+        words = [
+            [round(t0 + a, 5), round(t0 + b, 5)]
+            for a, b in info.get("words") or [[0.0, len(x) / RATE]]
+        ]
         rest = {k: v for k, v in info.items() if k != "words"}
-        return {**rest, "start": words[0][0], "end": words[-1][1], "words": words,
-                "placed": [t0, (start + len(x)) / RATE]}
+        return {
+            **rest,
+            "start": words[0][0],
+            "end": words[-1][1],
+            "words": words,
+            "placed": [t0, (start + len(x)) / RATE],
+        }
 
     # -- recordings
-    def recording(self, kind: str, onset_k: int, gain_for, stem: str = "table", pitch: bool = False
-                  ) -> tuple[dict, int]:
+    def recording(
+        self, kind: str, onset_k: int, gain_for, stem: str = "table", pitch: bool = False
+    ) -> tuple[dict, int]:
         """Place a random ``kind`` recording with its onset at ``onset_k``; ``gain_for(x)`` gives the
         gain for the prepared samples. Returns its truth entry and the sample where it dies away."""
         r = self.rng
@@ -810,7 +946,7 @@ class _Scene:
         amount = 0.0
         if pitch and self.pitch and self.pitch[1] > 0:
             want = _u(r, self.pitch)
-            key = (snd.name, int(round(200 * (1.0 - want))))   # pitch_down's own resolution (1/200)
+            key = (snd.name, int(round(200 * (1.0 - want))))  # pitch_down's own resolution (1/200)
             if key not in _PITCHED:
                 _PITCHED[key] = pitch_down(x, on, end, want)
             x, on, end, amount = _PITCHED[key]
@@ -826,6 +962,7 @@ class _Scene:
         def f(x):
             rel = _u(self.rng, db_range)
             return 10 ** (rel / 20) * ref / (peak_rms(x) + 1e-12), rel
+
         return f
 
     def has(self, kind: str) -> bool:
@@ -861,11 +998,15 @@ class _Scene:
         else:
             cols = [0.1]
         if self.has("cushion"):
-            plan += [("cushion", _u(r, (0.1, 2.0)), (-12, 0)) for _ in range(int(r.integers(0, 3)))]
+            plan += [
+                ("cushion", _u(r, (0.1, 2.0)), (-12, 0)) for _ in range(int(r.integers(0, 3)))
+            ]
         if self.has("pocket") and r.uniform() < 0.6:
             plan.append(("pocket", _u(r, (min(cols[0] + 0.1, 1.9), 2.0)), (-10, 3)))
         for kind, dt, rng_db in plan:
-            e, end = self.recording(kind, T + _k(dt), self.rel_gain(strike_peak, rng_db), pitch=kind == "ball")
+            e, end = self.recording(
+                kind, T + _k(dt), self.rel_gain(strike_peak, rng_db), pitch=kind == "ball"
+            )
             e["stroke"] = i
             self.truth["stroke_sounds"].append(e)
             last = max(last, end)
@@ -884,8 +1025,13 @@ class _Scene:
             on = onset_index(x)
             rel = _u(r, (-10, 3))
             self.add("claps", 10 ** (rel / 20) * speech_ref / peak_rms(x) * x, t - on)
-            self.truth["claps"].append({"t": t / RATE, "rel_db": round(rel, 3),
-                                        **{k: round(v, 5) for k, v in info.items()}})
+            self.truth["claps"].append(
+                {
+                    "t": t / RATE,
+                    "rel_db": round(rel, 3),
+                    **{k: round(v, 5) for k, v in info.items()},
+                }
+            )
             end = t - on + len(x)
         return end
 
@@ -893,8 +1039,15 @@ class _Scene:
         """A rack being set, quiet (-20..-6 dB re the speech peak): the rack recording and/or
         6-15 ball clacks 40-250 ms apart (balls gathered into the triangle). Returns its end."""
         r = self.rng
-        modes = [m for m, ok in (("recording", self.has("rack")), ("clacks", self.has("ball")),
-                                 ("both", self.has("rack") and self.has("ball"))) if ok]
+        modes = [
+            m
+            for m, ok in (
+                ("recording", self.has("rack")),
+                ("clacks", self.has("ball")),
+                ("both", self.has("rack") and self.has("ball")),
+            )
+            if ok
+        ]
         if not modes:
             return start
         mode = modes[int(r.integers(len(modes)))]
@@ -907,13 +1060,17 @@ class _Scene:
             for j in range(int(r.integers(6, 16))):
                 if j:
                     t += _k(_u(r, (0.04, 0.25)))
-                e, e_end = self.recording("ball", t, self.rel_gain(speech_ref, (-20, -6)), pitch=True)
+                e, e_end = self.recording(
+                    "ball", t, self.rel_gain(speech_ref, (-20, -6)), pitch=True
+                )
                 self.truth["rack"].append(e)
                 end = max(end, e_end)
         return end
 
 
-def _finish(scene: _Scene, n: int, rng_noise, rng_room, snr_db, noise, reverb, with_stems, extra_truth):
+def _finish(
+    scene: _Scene, n: int, rng_noise, rng_room, snr_db, noise, reverb, with_stems, extra_truth
+):
     stems = scene.render(n)
     dry = sum(stems.values())
     room = None
@@ -933,7 +1090,9 @@ def _finish(scene: _Scene, n: int, rng_noise, rng_room, snr_db, noise, reverb, w
         v = scene.voices
         if v.speech is None:
             raise ValueError("noise 'cafe' needs the recorded noise: Voices(speech=load_speech())")
-        nz = real_noise(rng_noise, v.speech.of("noise", v.noise_sources), n) * np.sqrt(ref / 10 ** (snr_db / 10))
+        nz = real_noise(rng_noise, v.speech.of("noise", v.noise_sources), n) * np.sqrt(
+            ref / 10 ** (snr_db / 10)
+        )
     else:
         nz = make_noise(rng_noise, noise, n) * np.sqrt(ref / 10 ** (snr_db / 10))
     mix = wet + nz
@@ -945,10 +1104,22 @@ def _finish(scene: _Scene, n: int, rng_noise, rng_room, snr_db, noise, reverb, w
     truth["sounds"] = _sounds_list(truth)
     truth["speech_sources"] = sorted(scene.used_speech)
     if noise == "cafe" and snr_db is not None:
-        truth["noise_sources"] = sorted({c.source for c in scene.voices.speech.of("noise", scene.voices.noise_sources)})
-    truth.update({"snr_db": snr_db, "noise": noise if snr_db is not None else "none", "reverb": bool(reverb),
-                  "room": room, "sources": sorted(scene.used_sources), "duration": n / RATE, "rate": RATE,
-                  "gain": float(gain), "speech_active_power": float(ref)})
+        truth["noise_sources"] = sorted(
+            {c.source for c in scene.voices.speech.of("noise", scene.voices.noise_sources)}
+        )
+    truth.update(
+        {
+            "snr_db": snr_db,
+            "noise": noise if snr_db is not None else "none",
+            "reverb": bool(reverb),
+            "room": room,
+            "sources": sorted(scene.used_sources),
+            "duration": n / RATE,
+            "rate": RATE,
+            "gain": float(gain),
+            "speech_active_power": float(ref),
+        }
+    )
     out = mix * gain
     if with_stems:
         stems["noise"] = nz
@@ -960,17 +1131,35 @@ def _finish(scene: _Scene, n: int, rng_noise, rng_room, snr_db, noise, reverb, w
 def _subrngs(rng: np.random.Generator):
     """Independent generators for the scene, the noise and the room: the same seed gives the same
     scene (and room) whatever the noise or SNR, so a clean and a noisy version line up exactly."""
-    seeds = rng.integers(0, 2 ** 63 - 1, size=3)
+    seeds = rng.integers(0, 2**63 - 1, size=3)
     return [np.random.default_rng(int(s)) for s in seeds]
 
 
-def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str] | str | None = None,
-                 n_strokes: int = 5, snr_db: float | None = None, noise: str = "pink", reverb: bool = True,
-                 strike_rel_db=(-15.0, 0.0), call_gap=(0.3, 1.5), call_right_after: bool = False,
-                 call_inside_stroke_p: float = 0.0, rolling_p: float = 0.0, rack_p: float = 0.0,
-                 clap_p: float = 0.0, chatter_p: float = 0.0, spoken_over_p: float = 0.0, chalk_p: float = 0.0,
-                 stray_call_p: float = 0.0, pitch_down_range=(0.0, 0.15), include_doubtful: bool = False,
-                 voices: Voices | None = None, with_stems: bool = False):
+def make_session(
+    rng: np.random.Generator,
+    bank: Bank,
+    *,
+    sources: Iterable[str] | str | None = None,
+    n_strokes: int = 5,
+    snr_db: float | None = None,
+    noise: str = "pink",
+    reverb: bool = True,
+    strike_rel_db=(-15.0, 0.0),
+    call_gap=(0.3, 1.5),
+    call_right_after: bool = False,
+    call_inside_stroke_p: float = 0.0,
+    rolling_p: float = 0.0,
+    rack_p: float = 0.0,
+    clap_p: float = 0.0,
+    chatter_p: float = 0.0,
+    spoken_over_p: float = 0.0,
+    chalk_p: float = 0.0,
+    stray_call_p: float = 0.0,
+    pitch_down_range=(0.0, 0.15),
+    include_doubtful: bool = False,
+    voices: Voices | None = None,
+    with_stems: bool = False,
+):
     """A table session of ``n_strokes`` strokes. Returns ``(samples, truth)`` (float64, peak 0.7),
     or ``(samples, truth, stems)`` with ``with_stems=True``.
 
@@ -1019,20 +1208,26 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
     """
     allowed = bank.check_sources(sources)
     r, r_noise, r_room = _subrngs(rng)
-    sc = _Scene(r, bank, allowed, include_doubtful=include_doubtful, pitch=pitch_down_range, voices=voices)
+    sc = _Scene(
+        r, bank, allowed, include_doubtful=include_doubtful, pitch=pitch_down_range, voices=voices
+    )
     tr = sc.truth
     cursor = _k(_u(r, (0.5, 1.5)))
     prev_T = None
-    strikes_meta = []   # (T, strike peak) per stroke, for the rolling balls
+    strikes_meta = []  # (T, strike peak) per stroke, for the rolling balls
     inside = False
     for i in range(n_strokes):
         x_call, info = sc.utterance(ALL_CALLS)
         call_gain = 10 ** (_u(r, (-4, 0)) / 20)
         speech_ref = call_gain * peak_rms(x_call)
         if not inside:
-            if i > 0 or r.uniform() < 0.5:   # extras between strokes (and sometimes before the first)
+            if (
+                i > 0 or r.uniform() < 0.5
+            ):  # extras between strokes (and sometimes before the first)
                 if r.uniform() < rack_p:
-                    cursor = sc.rack(cursor + _k(_u(r, (0.1, 0.5))), speech_ref) + _k(_u(r, (0.3, 1.0)))
+                    cursor = sc.rack(cursor + _k(_u(r, (0.1, 0.5))), speech_ref) + _k(
+                        _u(r, (0.3, 1.0))
+                    )
                 if sc.has("other") and r.uniform() < chalk_p:
                     e, end = sc.recording("other", cursor, sc.rel_gain(speech_ref, (-20, -6)))
                     tr["other"].append(e)
@@ -1040,11 +1235,19 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
                 if r.uniform() < chatter_p:
                     x, cinfo = sc.utterance(CHATTER, talk=True)
                     g = 10 ** (_u(r, (-6, 0)) / 20) * speech_ref / peak_rms(x)
-                    tr["chatter"].append({**sc.say("speech", x, cinfo, cursor, g), "kind": "chatter"})
+                    tr["chatter"].append(
+                        {**sc.say("speech", x, cinfo, cursor, g), "kind": "chatter"}
+                    )
                     cursor += len(x) + _k(_u(r, (0.4, 1.2)))
         if stray_call_p and r.uniform() < stray_call_p:
             x, sinfo = sc.utterance(ALL_CALLS)
-            c = sc.say("calls", x, sinfo, cursor, 10 ** (_u(r, (-4, 0)) / 20) * speech_ref / (peak_rms(x) + 1e-12))
+            c = sc.say(
+                "calls",
+                x,
+                sinfo,
+                cursor,
+                10 ** (_u(r, (-4, 0)) / 20) * speech_ref / (peak_rms(x) + 1e-12),
+            )
             c.update(stroke=None, kind="no_stroke")
             tr["calls"].append(c)
             cursor += len(x) + _k(_u(r, (1.5, 3.0)))
@@ -1057,14 +1260,25 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
             T = max(T, prev_T + _k(MIN_STRIKE_GAP))
         peak, end = sc.strike(i, T, speech_ref, strike_rel_db)
         end = max(end, sc.stroke_sounds(i, T, peak))
-        tr["strokes"].append({"i": i, "call": len(tr["calls"]) - 1, "call_start": c["start"],
-                              "call_end": c["end"], "words": c["words"], "strike": T / RATE,
-                              "cascade_end": end / RATE, "sound": tr["strike_sounds"][-1]})
+        tr["strokes"].append(
+            {
+                "i": i,
+                "call": len(tr["calls"]) - 1,
+                "call_start": c["start"],
+                "call_end": c["end"],
+                "words": c["words"],
+                "strike": T / RATE,
+                "cascade_end": end / RATE,
+                "sound": tr["strike_sounds"][-1],
+            }
+        )
         if r.uniform() < spoken_over_p:
             x, oinfo = sc.utterance(CHATTER + ALL_CALLS, talk=True)
             start = max(T - int(_u(r, (0.15, 0.85)) * len(x)), 0)
             g = 10 ** (_u(r, (-6, 0)) / 20) * speech_ref / peak_rms(x)
-            tr["chatter"].append({**sc.say("speech", x, oinfo, start, g), "kind": "over_strike", "strike": i})
+            tr["chatter"].append(
+                {**sc.say("speech", x, oinfo, start, g), "kind": "over_strike", "strike": i}
+            )
             tr["spoken_over"].append(i)
         if r.uniform() < clap_p:
             end = max(end, sc.claps(T, speech_ref))
@@ -1087,19 +1301,31 @@ def make_session(rng: np.random.Generator, bank: Bank, *, sources: Iterable[str]
         lo = T + _k(2.0)
         if hi <= lo:
             continue
-        opts = [o for o, ok in (("ball", sc.has("ball")), ("cushion", sc.has("cushion")),
-                                ("pocket", sc.has("pocket"))) if ok]
+        opts = [
+            o
+            for o, ok in (
+                ("ball", sc.has("ball")),
+                ("cushion", sc.has("cushion")),
+                ("pocket", sc.has("pocket")),
+            )
+            if ok
+        ]
         if not opts:
             continue
         kind = opts[int(r.integers(len(opts)))]
         count = int(r.integers(1, 3)) if kind == "ball" else 1
         db = {"ball": (-12, 0), "cushion": (-18, -6), "pocket": (-16, -3)}[kind]
         for _ in range(count):
-            e, _end = sc.recording(kind, int(r.integers(lo, hi)), sc.rel_gain(peak, db), pitch=kind == "ball")
+            e, _end = sc.recording(
+                kind, int(r.integers(lo, hi)), sc.rel_gain(peak, db), pitch=kind == "ball"
+            )
             e["stroke"] = i
             tr["late_sounds"].append(e)
     n = sc.end + _k(_u(r, (1.0, 2.0)))
-    extra = {"allowed_sources": sorted(allowed) if allowed is not None else None, "kind": "session"}
+    extra = {
+        "allowed_sources": sorted(allowed) if allowed is not None else None,
+        "kind": "session",
+    }
     return _finish(sc, n, r_noise, r_room, snr_db, noise, reverb, with_stems, extra)
 
 
@@ -1107,11 +1333,26 @@ def _sounds_list(truth: dict) -> list[dict]:
     """Every placed sound that is not a strike, as ``{"t", "kind", ...}`` (see ``make_session``)."""
     out = []
     for e in truth.get("stroke_sounds", []):
-        out.append({"t": e["t"], "kind": e["kind"], "stroke": e.get("stroke"), "name": e.get("name")})
+        out.append(
+            {"t": e["t"], "kind": e["kind"], "stroke": e.get("stroke"), "name": e.get("name")}
+        )
     for e in truth.get("late_sounds", []):
-        out.append({"t": e["t"], "kind": "late_" + e["kind"], "stroke": e.get("stroke"), "name": e.get("name")})
+        out.append(
+            {
+                "t": e["t"],
+                "kind": "late_" + e["kind"],
+                "stroke": e.get("stroke"),
+                "name": e.get("name"),
+            }
+        )
     for e in truth.get("rack", []):
-        out.append({"t": e["t"], "kind": "rack" if e["kind"] == "rack" else "rack_ball", "name": e.get("name")})
+        out.append(
+            {
+                "t": e["t"],
+                "kind": "rack" if e["kind"] == "rack" else "rack_ball",
+                "name": e.get("name"),
+            }
+        )
     for e in truth.get("claps", []):
         out.append({"t": e["t"], "kind": "clap"})
     for e in truth.get("other", []):
@@ -1119,10 +1360,21 @@ def _sounds_list(truth: dict) -> list[dict]:
     return sorted(out, key=lambda e: e["t"])
 
 
-def fixed_pattern(rng: np.random.Generator, bank: Bank, sources: Iterable[str] | str | None = None,
-                  period: float = 4.8, n: int = 10, *, snr_db: float | None = None, noise: str = "pink",
-                  reverb: bool = False, strike_rel_db=(-15.0, 0.0), include_doubtful: bool = False,
-                  voices: Voices | None = None, with_stems: bool = False):
+def fixed_pattern(
+    rng: np.random.Generator,
+    bank: Bank,
+    sources: Iterable[str] | str | None = None,
+    period: float = 4.8,
+    n: int = 10,
+    *,
+    snr_db: float | None = None,
+    noise: str = "pink",
+    reverb: bool = False,
+    strike_rel_db=(-15.0, 0.0),
+    include_doubtful: bool = False,
+    voices: Voices | None = None,
+    with_stems: bool = False,
+):
     """The regression pattern from a user report: a strike every ``period`` s (4.8), the next call
     starting within the 3 s after the previous strike (while that stroke's collisions and drop
     may still sound) and the strike about 1 s (0.8-1.2 s) after the call's last word. Short calls
@@ -1164,19 +1416,42 @@ def fixed_pattern(rng: np.random.Generator, bank: Bank, sources: Iterable[str] |
         tr["calls"].append(c)
         peak, end = sc.strike(i, T, speech_ref, strike_rel_db)
         end = max(end, sc.stroke_sounds(i, T, peak))
-        tr["strokes"].append({"i": i, "call": len(tr["calls"]) - 1, "call_start": c["start"],
-                              "call_end": c["end"], "words": c["words"], "strike": T / RATE,
-                              "cascade_end": end / RATE, "sound": tr["strike_sounds"][-1]})
+        tr["strokes"].append(
+            {
+                "i": i,
+                "call": len(tr["calls"]) - 1,
+                "call_start": c["start"],
+                "call_end": c["end"],
+                "words": c["words"],
+                "strike": T / RATE,
+                "cascade_end": end / RATE,
+                "sound": tr["strike_sounds"][-1],
+            }
+        )
         prev_T = T
     total = sc.end + _k(_u(r, (1.0, 2.0)))
-    extra = {"allowed_sources": sorted(allowed) if allowed is not None else None, "kind": "pattern",
-             "pattern": {"period": period, "n": n}}
+    extra = {
+        "allowed_sources": sorted(allowed) if allowed is not None else None,
+        "kind": "pattern",
+        "pattern": {"period": period, "n": n},
+    }
     return _finish(sc, total, r_noise, r_room, snr_db, noise, reverb, with_stems, extra)
 
 
-def calibration_audio(rng: np.random.Generator, bank: Bank, sources, n: int, *, snr_db: float | None = None,
-                      noise: str = "pink", reverb: bool = False, voices: Voices | None = None,
-                      gain: float = 1.0, gap=(2.5, 3.5), clacks: int = 4):
+def calibration_audio(
+    rng: np.random.Generator,
+    bank: Bank,
+    sources,
+    n: int,
+    *,
+    snr_db: float | None = None,
+    noise: str = "pink",
+    reverb: bool = False,
+    voices: Voices | None = None,
+    gain: float = 1.0,
+    gap=(2.5, 3.5),
+    clacks: int = 4,
+):
     """What ``strikes calibrate`` would hear at this table: ``n`` strikes (cue recordings of
     ``sources``, one at a time, 2.5-3.5 s apart, nothing else on the table) and, separately,
     ``clacks`` ball clacks 1.2-1.8 s apart (None when the sources have no ball recording), in the
@@ -1207,23 +1482,32 @@ def calibration_audio(rng: np.random.Generator, bank: Bank, sources, n: int, *, 
         total = max(s + len(x) for s, x in items) + _k(1.0)
         y = np.zeros(total)
         for s, x in items:
-            y[max(s, 0): s + len(x)] += x[max(-s, 0):]
+            y[max(s, 0) : s + len(x)] += x[max(-s, 0) :]
         if h is not None:
             y = fftconvolve(y, h)[:total]
         if snr_db is None:
             nz = pink(r_noise, total) * 10 ** (-70 / 20)
         elif noise == "cafe" and v.speech is not None:
-            nz = real_noise(r_noise, v.speech.of("noise", v.noise_sources), total) * np.sqrt(ref_pow / 10 ** (snr_db / 10))
+            nz = real_noise(r_noise, v.speech.of("noise", v.noise_sources), total) * np.sqrt(
+                ref_pow / 10 ** (snr_db / 10)
+            )
         else:
-            nz = make_noise(r_noise, "babble" if noise == "cafe" else noise, total) * np.sqrt(ref_pow / 10 ** (snr_db / 10))
+            nz = make_noise(r_noise, "babble" if noise == "cafe" else noise, total) * np.sqrt(
+                ref_pow / 10 ** (snr_db / 10)
+            )
         return (y + nz) * gain
 
     balls = bank.of("ball", allowed)
     return part(cues, n, gap), (part(balls, clacks, (1.2, 1.8)) if balls else None)
 
 
-def isolated(bank: Bank, sound: Sound | str, pad_s: float = 1.0, floor_db: float = -70.0,
-             rng: np.random.Generator | None = None) -> tuple[np.ndarray, float]:
+def isolated(
+    bank: Bank,
+    sound: Sound | str,
+    pad_s: float = 1.0,
+    floor_db: float = -70.0,
+    rng: np.random.Generator | None = None,
+) -> tuple[np.ndarray, float]:
     """One recording alone, as recorded, with ``pad_s`` of near-silence on each side: a pink floor
     ``floor_db`` below the recording's sample peak over the whole. Returns (samples, onset in s)."""
     s = bank.get(sound) if isinstance(sound, str) else sound
@@ -1244,6 +1528,7 @@ def write_wav(path: str | os.PathLike, x: np.ndarray) -> None:
 # ----------------------------------------------------------------------------------------------
 # Checking the generator against the recordings
 
+
 def centroid_low1k(x: np.ndarray) -> tuple[float, float]:
     """Spectral centroid (Hz) and share of energy below 1 kHz over a whole clip, DC and < 20 Hz
     left out: the measures of the sound folder's SOURCES.md."""
@@ -1262,22 +1547,36 @@ def check(bank: Bank, speech: SpeechBank | None, sessions: int = 6, seed: int = 
     calls, the output in dBFS) against the recorded voices' levels, and the talk spans."""
     from scipy.signal import fftconvolve
 
-    rows = ["| sounds | n | centroid median (IQR) | < 1 kHz median | README says |", "|---|---:|---:|---:|---|"]
-    readme = {"cue": "1067 Hz (725-1928), 61 %; firm cues 863 Hz (548-1111), 74 %",
-              "ball": "2172 Hz (1804-2361), 9 %", "cushion": "179 Hz (159-372), 100 %",
-              "pocket": "678 Hz (509-940), 85 %"}
+    rows = [
+        "| sounds | n | centroid median (IQR) | < 1 kHz median | README says |",
+        "|---|---:|---:|---:|---|",
+    ]
+    readme = {
+        "cue": "1067 Hz (725-1928), 61 %; firm cues 863 Hz (548-1111), 74 %",
+        "ball": "2172 Hz (1804-2361), 9 %",
+        "cushion": "179 Hz (159-372), 100 %",
+        "pocket": "678 Hz (509-940), 85 %",
+    }
 
     def line(label, vals, note=""):
         c = np.array([v[0] for v in vals])
         lo = np.array([v[1] for v in vals])
-        rows.append(f"| {label} | {len(vals)} | {np.median(c):.0f} Hz ({np.percentile(c, 25):.0f}-"
-                    f"{np.percentile(c, 75):.0f}) | {100 * np.median(lo):.0f} % | {note} |")
+        rows.append(
+            f"| {label} | {len(vals)} | {np.median(c):.0f} Hz ({np.percentile(c, 25):.0f}-"
+            f"{np.percentile(c, 75):.0f}) | {100 * np.median(lo):.0f} % | {note} |"
+        )
 
     for kind in ("cue", "ball", "cushion", "pocket"):
-        line(f"{kind}, every recording", [centroid_low1k(s.samples) for s in bank if s.kind == kind],
-             readme[kind])
-    line("cue, used as strikes", [centroid_low1k(s.samples) for s in bank.of("cue") if s.clear_onset],
-         "(doubtful and unclear-onset cues left out)")
+        line(
+            f"{kind}, every recording",
+            [centroid_low1k(s.samples) for s in bank if s.kind == kind],
+            readme[kind],
+        )
+    line(
+        "cue, used as strikes",
+        [centroid_low1k(s.samples) for s in bank.of("cue") if s.clear_onset],
+        "(doubtful and unclear-onset cues left out)",
+    )
     rng = np.random.default_rng(seed)
     pitched, roomed_cue, roomed_ball = [], [], []
     for s in bank.of("ball"):
@@ -1300,43 +1599,67 @@ def check(bank: Bank, speech: SpeechBank | None, sessions: int = 6, seed: int = 
     for i in range(sessions):
         snr = (20, 10, 5)[i % 3]
         noise = "cafe" if speech is not None else "babble"
-        x0, t0, st0 = make_session(np.random.default_rng([seed, i]), bank, n_strokes=4, snr_db=None, reverb=False,
-                                   voices=v, with_stems=True)
-        x1, t1 = make_session(np.random.default_rng([seed, i]), bank, n_strokes=4, snr_db=snr, noise=noise,
-                              reverb=False, voices=v)
+        x0, t0, st0 = make_session(
+            np.random.default_rng([seed, i]),
+            bank,
+            n_strokes=4,
+            snr_db=None,
+            reverb=False,
+            voices=v,
+            with_stems=True,
+        )
+        x1, t1 = make_session(
+            np.random.default_rng([seed, i]),
+            bank,
+            n_strokes=4,
+            snr_db=snr,
+            noise=noise,
+            reverb=False,
+            voices=v,
+        )
         nz = x1 / t1["gain"] - x0 / t0["gain"]
-        snrs.append((snr, 10 * np.log10(active_power(st0["calls"]) / np.mean(nz ** 2))))
+        snrs.append((snr, 10 * np.log10(active_power(st0["calls"]) / np.mean(nz**2))))
         rel += t0["strike_rel_db"]
         calls = st0["calls"] * t1["gain"]
         out_speech.append(10 * np.log10(active_power(calls) + 1e-30))
         for T in t0["strikes"]:
             k = int(round(T * RATE))
-            out_strike.append(20 * np.log10(peak_rms(st0["strikes"][k: k + 800] * t1["gain"]) + 1e-30))
+            out_strike.append(
+                20 * np.log10(peak_rms(st0["strikes"][k : k + 800] * t1["gain"]) + 1e-30)
+            )
         for c in t0["calls"]:
             engines[c["engine"]] = engines.get(c["engine"], 0) + 1
             n_words.append(len(c["words"]))
-    lv = ["", "| level | measured | against |", "|---|---|---|",
-          f"| strike 10 ms RMS peak re its call's | {min(rel):.1f} to {max(rel):.1f} dB (asked -15..0) | "
-          "no table-side recording exists to set it: a range, not a measurement |",
-          f"| calls' active level in the output | {np.median(out_speech):.1f} dBFS median | recorded voices: "
-          f"{_speech_levels(speech)} |",
-          f"| strikes' 10 ms RMS peak in the output | {np.median(out_strike):.1f} dBFS median "
-          f"({min(out_strike):.1f} to {max(out_strike):.1f}) | |",
-          "| noise re the calls' active power, asked → measured | " + ", ".join(
-              f"{a} → {b:.1f}" for a, b in snrs) + " dB | clean twin subtracted |",
-          f"| calls by voice | {engines} | words or talk spans per call: median {np.median(n_words):.0f} | |"]
+    lv = [
+        "",
+        "| level | measured | against |",
+        "|---|---|---|",
+        f"| strike 10 ms RMS peak re its call's | {min(rel):.1f} to {max(rel):.1f} dB (asked -15..0) | "
+        "no table-side recording exists to set it: a range, not a measurement |",
+        f"| calls' active level in the output | {np.median(out_speech):.1f} dBFS median | recorded voices: "
+        f"{_speech_levels(speech)} |",
+        f"| strikes' 10 ms RMS peak in the output | {np.median(out_strike):.1f} dBFS median "
+        f"({min(out_strike):.1f} to {max(out_strike):.1f}) | |",
+        "| noise re the calls' active power, asked → measured | "
+        + ", ".join(f"{a} → {b:.1f}" for a, b in snrs)
+        + " dB | clean twin subtracted |",
+        f"| calls by voice | {engines} | words or talk spans per call: median {np.median(n_words):.0f} | |",
+    ]
     return rows + lv
 
 
 def _speech_levels(speech: SpeechBank | None) -> str:
     if speech is None:
         return "(speech folder absent)"
-    levels = [10 * np.log10(active_power(np.asarray(c.samples)) + 1e-30) for c in speech.of("speech")]
+    levels = [
+        10 * np.log10(active_power(np.asarray(c.samples)) + 1e-30) for c in speech.of("speech")
+    ]
     return f"{np.median(levels):.1f} dBFS median active level ({min(levels):.1f} to {max(levels):.1f})"
 
 
 # ----------------------------------------------------------------------------------------------
 # CLI
+
 
 def _jsonable(truth: dict) -> dict:
     return json.loads(json.dumps(truth, default=float))
@@ -1347,16 +1670,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="folder for the WAVs and manifest.json")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=3, help="sessions (each written at every --snr)")
-    ap.add_argument("--snr", nargs="+", default=["clean", "20", "10", "5"],
-                    help="SNRs in dB, or 'clean' (default: clean 20 10 5)")
-    ap.add_argument("--holdout", nargs="+", metavar="SOURCE",
-                    help="build only from these sources (e.g. vrcbce); see --list-sources")
+    ap.add_argument(
+        "--snr",
+        nargs="+",
+        default=["clean", "20", "10", "5"],
+        help="SNRs in dB, or 'clean' (default: clean 20 10 5)",
+    )
+    ap.add_argument(
+        "--holdout",
+        nargs="+",
+        metavar="SOURCE",
+        help="build only from these sources (e.g. vrcbce); see --list-sources",
+    )
     ap.add_argument("--strokes", type=int, default=8)
-    ap.add_argument("--isolated", action="store_true", help="also write every allowed recording alone")
-    ap.add_argument("--sounds", help="sound folder (default: $PYRAMID_SOUNDS_DIR or ../shared/sounds)")
+    ap.add_argument(
+        "--isolated", action="store_true", help="also write every allowed recording alone"
+    )
+    ap.add_argument(
+        "--sounds", help="sound folder (default: $PYRAMID_SOUNDS_DIR or ../shared/sounds)"
+    )
     ap.add_argument("--list-sources", action="store_true")
-    ap.add_argument("--check", action="store_true",
-                    help="print the generator's sounds and levels against the recordings (markdown) and stop")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="print the generator's sounds and levels against the recordings (markdown) and stop",
+    )
     args = ap.parse_args(argv)
     if make_audio.shutil.which("espeak-ng") is None:
         print("espeak-ng is not installed (apt-get install espeak-ng)", file=sys.stderr)
@@ -1378,8 +1716,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(check(bank, sp)))
         return 0
     if not [s for s in bank.of("cue", allowed) if s.clear_onset]:
-        print(f"no usable cue recording among {sorted(allowed or [])}: a session needs strikes "
-              f"(sources with one: {sorted({s.source for s in bank.of('cue') if s.clear_onset})})", file=sys.stderr)
+        print(
+            f"no usable cue recording among {sorted(allowed or [])}: a session needs strikes "
+            f"(sources with one: {sorted({s.source for s in bank.of('cue') if s.clear_onset})})",
+            file=sys.stderr,
+        )
         return 2
     if not args.out:
         ap.error("--out is needed (or --check, --list-sources)")
@@ -1396,15 +1737,28 @@ def main(argv: list[str] | None = None) -> int:
         reverb = i % 2 == 1
         extras = {} if i == 0 else REALISTIC
         for snr in snrs:
-            x, truth = make_session(np.random.default_rng([args.seed, i]), bank, sources=allowed,
-                                    n_strokes=args.strokes, snr_db=snr, noise=nz, reverb=reverb, **extras)
+            x, truth = make_session(
+                np.random.default_rng([args.seed, i]),
+                bank,
+                sources=allowed,
+                n_strokes=args.strokes,
+                snr_db=snr,
+                noise=nz,
+                reverb=reverb,
+                **extras,
+            )
             name = f"session{i:02d}_{tag(snr)}{'_' + nz if snr is not None else ''}{'_room' if reverb else ''}.wav"
             write_wav(out / name, x)
             files.append({"file": name, "extras": extras, **_jsonable(truth)})
             print(f"{name}: {truth['duration']:.1f} s, {len(truth['strikes'])} strikes")
     for snr in snrs:
-        x, truth = fixed_pattern(np.random.default_rng([args.seed, 1000]), bank, sources=allowed,
-                                 snr_db=snr, noise="pink")
+        x, truth = fixed_pattern(
+            np.random.default_rng([args.seed, 1000]),
+            bank,
+            sources=allowed,
+            snr_db=snr,
+            noise="pink",
+        )
         name = f"pattern_{tag(snr)}.wav"
         write_wav(out / name, x)
         files.append({"file": name, **_jsonable(truth)})
@@ -1415,19 +1769,31 @@ def main(argv: list[str] | None = None) -> int:
                 x, t = isolated(bank, s)
                 name = f"isolated_{Path(s.name).stem}.wav"
                 write_wav(out / name, x / (np.abs(x).max() + 1e-12) * PEAK_OUT)
-                files.append({"file": name, "kind": "isolated", "sound": s.name, "sound_kind": s.kind,
-                              "onset": t, "doubtful": s.doubtful})
+                files.append(
+                    {
+                        "file": name,
+                        "kind": "isolated",
+                        "sound": s.name,
+                        "sound_kind": s.kind,
+                        "onset": t,
+                        "doubtful": s.doubtful,
+                    }
+                )
     manifest = {
         "generator": "corpora/audio/table_mix.py",
         "seed": args.seed,
         "rate": RATE,
         "sounds_dir": str(bank.directory),
         "holdout": sorted(allowed) if allowed is not None else None,
-        "espeak_ng": subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout.strip(),
+        "espeak_ng": subprocess.run(
+            ["espeak-ng", "--version"], capture_output=True, text=True
+        ).stdout.strip(),
         "note": "times in seconds from the start of each file; every 't' is the onset of the placed sound",
         "files": files,
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (out / "manifest.json").write_text(
+        json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     print(f"{len(files)} files -> {out}")
     return 0
 
@@ -1436,8 +1802,12 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-def strike_sample(name: str = "cue_vrcbce_1.wav", lead_s: float = 0.002, bank: Bank | None = None,
-                  peak: float = 0.8) -> tuple[np.ndarray, float]:
+def strike_sample(
+    name: str = "cue_vrcbce_1.wav",
+    lead_s: float = 0.002,
+    bank: Bank | None = None,
+    peak: float = 0.8,
+) -> tuple[np.ndarray, float]:
     """One recorded cue strike for tests that need a strike in their audio: float32 samples from
     ``lead_s`` before its onset (peak-normalized to ``peak``), and that onset's offset in them (s).
     Raises FileNotFoundError when the sound folder is missing (tests skip on it)."""

@@ -38,18 +38,69 @@ SEED = """
 """
 
 # The called ball in every form: «… чисто в левый угол» → ball N, straight in.
-ORDINALS = ["первый", "второй", "третий", "четвёртый", "пятый", "шестой", "седьмой", "восьмой",
-            "девятый", "десятый", "одиннадцатый", "двенадцатый", "тринадцатый", "четырнадцатый",
-            "пятнадцатый"]
-ORDINALS_ACC_ANIM = ["первого", "второго", "третьего", "четвертого", "пятого", "шестого", "седьмого",
-                     "восьмого", "девятого", "десятого", "одиннадцатого", "двенадцатого", "тринадцатого",
-                     "четырнадцатого", "пятнадцатого"]
-CARDINALS = ["один", "два", "три", "четыре", "пять", "шесть", "семь", "восемь", "девять", "десять",
-             "одиннадцать", "двенадцать", "тринадцать", "четырнадцать", "пятнадцать"]
-NOUNS = {1: ["единица", "единицу", "туз", "туза"], 2: ["двойка", "двойку"], 3: ["тройка", "тройку"],
-         4: ["четвёрка", "четверку"], 5: ["пятёрка", "пятерку"], 6: ["шестёрка", "шестерку"],
-         7: ["семёрка", "семерку"], 8: ["восьмёрка", "восьмерку"], 9: ["девятка", "девятку"],
-         10: ["десятка", "десятку"]}
+ORDINALS = [
+    "первый",
+    "второй",
+    "третий",
+    "четвёртый",
+    "пятый",
+    "шестой",
+    "седьмой",
+    "восьмой",
+    "девятый",
+    "десятый",
+    "одиннадцатый",
+    "двенадцатый",
+    "тринадцатый",
+    "четырнадцатый",
+    "пятнадцатый",
+]
+ORDINALS_ACC_ANIM = [
+    "первого",
+    "второго",
+    "третьего",
+    "четвертого",
+    "пятого",
+    "шестого",
+    "седьмого",
+    "восьмого",
+    "девятого",
+    "десятого",
+    "одиннадцатого",
+    "двенадцатого",
+    "тринадцатого",
+    "четырнадцатого",
+    "пятнадцатого",
+]
+CARDINALS = [
+    "один",
+    "два",
+    "три",
+    "четыре",
+    "пять",
+    "шесть",
+    "семь",
+    "восемь",
+    "девять",
+    "десять",
+    "одиннадцать",
+    "двенадцать",
+    "тринадцать",
+    "четырнадцать",
+    "пятнадцать",
+]
+NOUNS = {
+    1: ["единица", "единицу", "туз", "туза"],
+    2: ["двойка", "двойку"],
+    3: ["тройка", "тройку"],
+    4: ["четвёрка", "четверку"],
+    5: ["пятёрка", "пятерку"],
+    6: ["шестёрка", "шестерку"],
+    7: ["семёрка", "семерку"],
+    8: ["восьмёрка", "восьмерку"],
+    9: ["девятка", "девятку"],
+    10: ["десятка", "десятку"],
+}
 
 BALL_FORMS = []
 for n, w in enumerate(ORDINALS, 1):
@@ -63,38 +114,111 @@ for n, ws in NOUNS.items():
         BALL_FORMS.append(f"{w} чисто в левый угол | {n} CL c>{n} {n}>p")
 
 # Every ball in the genitive (off ball N: [B, N]) and the instrumental (N drives B).
-GEN_ORDINALS = ["первого", "второго", "третьего", "четвёртого", "пятого", "шестого", "седьмого",
-                "восьмого", "девятого", "десятого", "одиннадцатого", "двенадцатого", "тринадцатого",
-                "четырнадцатого", "пятнадцатого"]
-GEN_CARDINALS = ["одного", "двух", "трёх", "четырёх", "пяти", "шести", "семи", "восьми", "девяти",
-                 "десяти", "одиннадцати", "двенадцати", "тринадцати", "четырнадцати", "пятнадцати"]
-GEN_NOUNS = {1: "единицы", 2: "двойки", 3: "тройки", 4: "четвёрки", 5: "пятёрки", 6: "шестёрки",
-             7: "семёрки", 8: "восьмёрки", 9: "девятки", 10: "десятки"}
-INS_ORDINALS = ["первым", "вторым", "третьим", "четвёртым", "пятым", "шестым", "седьмым", "восьмым",
-                "девятым", "десятым", "одиннадцатым", "двенадцатым", "тринадцатым", "четырнадцатым",
-                "пятнадцатым"]
-INS_NOUNS = {1: "единицей", 2: "двойкой", 3: "тройкой", 4: "четвёркой", 5: "пятёркой", 6: "шестёркой",
-             7: "семёркой", 8: "восьмёркой", 9: "девяткой", 10: "десяткой"}
+GEN_ORDINALS = [
+    "первого",
+    "второго",
+    "третьего",
+    "четвёртого",
+    "пятого",
+    "шестого",
+    "седьмого",
+    "восьмого",
+    "девятого",
+    "десятого",
+    "одиннадцатого",
+    "двенадцатого",
+    "тринадцатого",
+    "четырнадцатого",
+    "пятнадцатого",
+]
+GEN_CARDINALS = [
+    "одного",
+    "двух",
+    "трёх",
+    "четырёх",
+    "пяти",
+    "шести",
+    "семи",
+    "восьми",
+    "девяти",
+    "десяти",
+    "одиннадцати",
+    "двенадцати",
+    "тринадцати",
+    "четырнадцати",
+    "пятнадцати",
+]
+GEN_NOUNS = {
+    1: "единицы",
+    2: "двойки",
+    3: "тройки",
+    4: "четвёрки",
+    5: "пятёрки",
+    6: "шестёрки",
+    7: "семёрки",
+    8: "восьмёрки",
+    9: "девятки",
+    10: "десятки",
+}
+INS_ORDINALS = [
+    "первым",
+    "вторым",
+    "третьим",
+    "четвёртым",
+    "пятым",
+    "шестым",
+    "седьмым",
+    "восьмым",
+    "девятым",
+    "десятым",
+    "одиннадцатым",
+    "двенадцатым",
+    "тринадцатым",
+    "четырнадцатым",
+    "пятнадцатым",
+]
+INS_NOUNS = {
+    1: "единицей",
+    2: "двойкой",
+    3: "тройкой",
+    4: "четвёркой",
+    5: "пятёркой",
+    6: "шестёркой",
+    7: "семёркой",
+    8: "восьмёркой",
+    9: "девяткой",
+    10: "десяткой",
+}
 COUNTS = {2: "двумя", 3: "тремя", 4: "четырьмя", 5: "пятью"}
 
 CASES = []
 for n in range(1, 16):
     b = 15 if n != 15 else 14  # the called ball, never the ball it plays off
-    CASES.append(f"{ORDINALS[b - 1]} шар от {GEN_ORDINALS[n - 1]} шара в правый угол | {b} CR c>{b} {b}>{n} {b}>p")
+    CASES.append(
+        f"{ORDINALS[b - 1]} шар от {GEN_ORDINALS[n - 1]} шара в правый угол | {b} CR c>{b} {b}>{n} {b}>p"
+    )
     # «от одного / двух / трёх» may be «от … бортов» said short: ball n or n cushions? (C9)
-    CASES.append(f"{ORDINALS[b - 1]} от {GEN_CARDINALS[n - 1]} в правый угол | "
-                 + ("!ambiguous" if n <= 3 else f"{b} CR c>{b} {b}>{n} {b}>p"))
-    CASES.append(f"{INS_ORDINALS[n - 1]} шаром {ORDINALS[b - 1]} шар чисто в левую середину | "
-                 f"{b} ML c>{n} {n}>{b} {b}>p")
+    CASES.append(
+        f"{ORDINALS[b - 1]} от {GEN_CARDINALS[n - 1]} в правый угол | "
+        + ("!ambiguous" if n <= 3 else f"{b} CR c>{b} {b}>{n} {b}>p")
+    )
+    CASES.append(
+        f"{INS_ORDINALS[n - 1]} шаром {ORDINALS[b - 1]} шар чисто в левую середину | "
+        f"{b} ML c>{n} {n}>{b} {b}>p"
+    )
     if n in GEN_NOUNS:
-        CASES.append(f"{ORDINALS[b - 1]} от {GEN_NOUNS[n]} в правый угол | {b} CR c>{b} {b}>{n} {b}>p")
+        CASES.append(
+            f"{ORDINALS[b - 1]} от {GEN_NOUNS[n]} в правый угол | {b} CR c>{b} {b}>{n} {b}>p"
+        )
         CASES.append(f"{INS_NOUNS[n]} {ORDINALS[b - 1]} в середину | {b} M c>{n} {n}>{b} {b}>p")
 for k, word in COUNTS.items():
     balls = list(range(1, k + 1))
     chain = " ".join(f"{x}>{y}" for x, y in zip(balls, balls[1:]))
     names = ", ".join(INS_ORDINALS[x - 1] for x in balls)
     CASES.append(f"{word} шарами {names} пятнадцатый в левый угол | 15 CL c>1 {chain} {k}>15 15>p")
-    CASES.append(f"{word} шарами {names}, {INS_ORDINALS[k]} пятнадцатый в левый угол | !count_mismatch")
+    CASES.append(
+        f"{word} шарами {names}, {INS_ORDINALS[k]} пятнадцатый в левый угол | !count_mismatch"
+    )
 
 DIGITS = """
 12 чисто в левый угол | 12 CL c>12 12>p
@@ -620,7 +744,9 @@ def expand(line: str) -> dict:
     record["call"] = {
         "ball": None if ball == "_" else int(ball),
         "pocket": _pocket(pocket),
-        "route": None if route == ["-"] else [[_target(a), _target(b)] for a, b in (c.split(">") for c in route)],
+        "route": None
+        if route == ["-"]
+        else [[_target(a), _target(b)] for a, b in (c.split(">") for c in route)],
     }
     return record
 
@@ -712,7 +838,6 @@ SHOTS = """
 """
 
 
-
 # Pockets as players name them, generated over the whole space: every
 # word order of the side, the end and the noun (or none), in the forms that agree,
 # with the ball and the way before or after. The expectation follows from the
@@ -723,12 +848,26 @@ _SIDES = {"L": ("левый", "левую"), "R": ("правый", "правую
 _ENDS = {"F": ("дальний", "дальнюю"), "N": ("ближний", "ближнюю")}
 _END_PHRASES = {"N": ("к себе", "со стороны игрока"), "F": ("на противоположной стороне",)}
 # noun words → (kind or None, grammatical gender for agreement: 0 masc, 1 fem)
-_NOUNS = [("угол", "C", 0), ("угловую", "C", 1), ("угловую лузу", "C", 1), ("лузу", None, 1),
-          ("", None, None), ("середину", "M", 1), ("среднюю", "M", 1), ("среднюю лузу", "M", 1),
-          ("центральную", "M", 1), ("центральную лузу", "M", 1), ("центр", "M", 0),
-          ("серединку", "M", 1), ("уголок", "C", 0)]
-_CALLS = [("тройку чисто", "3", "c>3 3>p"), ("двенадцатого от борта", "12", "c>12 12>b 12>p"),
-          ("шестёркой туза", "1", "c>6 6>1 1>p")]
+_NOUNS = [
+    ("угол", "C", 0),
+    ("угловую", "C", 1),
+    ("угловую лузу", "C", 1),
+    ("лузу", None, 1),
+    ("", None, None),
+    ("середину", "M", 1),
+    ("среднюю", "M", 1),
+    ("среднюю лузу", "M", 1),
+    ("центральную", "M", 1),
+    ("центральную лузу", "M", 1),
+    ("центр", "M", 0),
+    ("серединку", "M", 1),
+    ("уголок", "C", 0),
+]
+_CALLS = [
+    ("тройку чисто", "3", "c>3 3>p"),
+    ("двенадцатого от борта", "12", "c>12 12>b 12>p"),
+    ("шестёркой туза", "1", "c>6 6>1 1>p"),
+]
 
 
 def _expect_pocket(kind, side, end):
@@ -752,8 +891,15 @@ def _pocket_lines() -> list[str]:
         for side in (None, "L", "R"):
             for end in (None, "F", "N"):
                 g = 1 if gender is None else gender
-                words = [w for w in ((_SIDES[side][g] if side else None), (_ENDS[end][g] if end else None),
-                                     noun or None) if w]
+                words = [
+                    w
+                    for w in (
+                        (_SIDES[side][g] if side else None),
+                        (_ENDS[end][g] if end else None),
+                        noun or None,
+                    )
+                    if w
+                ]
                 if not words:
                     continue
                 expect = _expect_pocket(kind, side, end)
@@ -762,14 +908,18 @@ def _pocket_lines() -> list[str]:
                     k += 1
                     pocket = "в " + " ".join(order)
                     text = f"{say} {pocket}" if k % 2 else f"{pocket} {say}"
-                    lines.append(f"{text} | {expect if expect.startswith('!') else f'{ball} {expect} {route}'}")
+                    lines.append(
+                        f"{text} | {expect if expect.startswith('!') else f'{ball} {expect} {route}'}"
+                    )
                 if end and noun != "":  # the end said as a phrase, after the pocket or before «в»
                     for phrase in _END_PHRASES[end]:
                         rest = " ".join(w for w in (_SIDES[side][g] if side else None, noun) if w)
                         say, ball, route = _CALLS[k % len(_CALLS)]
                         k += 1
                         for text in (f"{say} в {rest} {phrase}", f"{phrase} в {rest} {say}"):
-                            lines.append(f"{text} | {expect if expect.startswith('!') else f'{ball} {expect} {route}'}")
+                            lines.append(
+                                f"{text} | {expect if expect.startswith('!') else f'{ball} {expect} {route}'}"
+                            )
     return lines
 
 
@@ -839,9 +989,21 @@ MARKER = """
 # а Y» replaces X by Y, and with no «а» (or no Y of X's kind) it is refused.
 _BASE = ("тройку", "чисто", "в правый угол")  # ball 3, straight, right corner
 _FIX_BALL = [("пятёрку", "5"), ("двенадцатый шар", "12"), ("туза", "1")]
-_FIX_POCKET = [("в левый", "CL"), ("в левый угол", "CL"), ("в левую середину", "ML"), ("в дальний", "CRF"),
-               ("в левый дальний угол", "CLF"), ("в середину", "M"), ("в ближний", "CRN")]
-_FIX_WAY = [("от борта", "{b} b"), ("шестёркой", "6 {b}"), ("от двух бортов", "{b} b b"), ("чисто", "{b}")]
+_FIX_POCKET = [
+    ("в левый", "CL"),
+    ("в левый угол", "CL"),
+    ("в левую середину", "ML"),
+    ("в дальний", "CRF"),
+    ("в левый дальний угол", "CLF"),
+    ("в середину", "M"),
+    ("в ближний", "CRN"),
+]
+_FIX_WAY = [
+    ("от борта", "{b} b"),
+    ("шестёркой", "6 {b}"),
+    ("от двух бортов", "{b} b b"),
+    ("чисто", "{b}"),
+]
 _MARKERS = ["нет", "вернее", "точнее", "то есть", "ой", "лучше"]
 
 
@@ -859,9 +1021,15 @@ def _correction_lines() -> list[str]:
     k = 0
     for fix, ball in _FIX_BALL:
         for marker in _MARKERS[:3]:
-            lines.append(f"тройку чисто в правый угол, {marker}, {fix} | {ball} CR {_route_of(ball, '{b}')}")
-        lines.append(f"не тройку, а {fix} чисто в правый угол | {ball} CR {_route_of(ball, '{b}')}")
-        lines.append(f"в правый угол не тройку, а {fix} чисто | {ball} CR {_route_of(ball, '{b}')}")
+            lines.append(
+                f"тройку чисто в правый угол, {marker}, {fix} | {ball} CR {_route_of(ball, '{b}')}"
+            )
+        lines.append(
+            f"не тройку, а {fix} чисто в правый угол | {ball} CR {_route_of(ball, '{b}')}"
+        )
+        lines.append(
+            f"в правый угол не тройку, а {fix} чисто | {ball} CR {_route_of(ball, '{b}')}"
+        )
     for fix, pocket in _FIX_POCKET:
         marker = _MARKERS[k % len(_MARKERS)]
         k += 1
@@ -872,8 +1040,12 @@ def _correction_lines() -> list[str]:
         marker = _MARKERS[k % len(_MARKERS)]
         k += 1
         lines.append(f"тройку чисто в правый угол, {marker}, {fix} | 3 CR {_route_of('3', way)}")
-        lines.append(f"тройку в правый угол от двух бортов, {marker} {fix} | 3 CR {_route_of('3', way)}")
-        lines.append(f"тройку не от трёх бортов, а {fix} в правый угол | 3 CR {_route_of('3', way)}")
+        lines.append(
+            f"тройку в правый угол от двух бортов, {marker} {fix} | 3 CR {_route_of('3', way)}"
+        )
+        lines.append(
+            f"тройку не от трёх бортов, а {fix} в правый угол | 3 CR {_route_of('3', way)}"
+        )
     lines += [
         "тройку чисто в правый угол, вернее пятёрку в левую середину | 5 ML c>5 5>p",
         "тройку чисто в правый угол, нет, пятёрку от борта в середину | 5 M c>5 5>b 5>p",
@@ -907,13 +1079,26 @@ def _correction_lines() -> list[str]:
 
 
 FILES = {
-    "seed.jsonl": SEED, "ball_forms.jsonl": BALL_FORMS, "ball_cases.jsonl": CASES, "digits.jsonl": DIGITS,
+    "seed.jsonl": SEED,
+    "ball_forms.jsonl": BALL_FORMS,
+    "ball_cases.jsonl": CASES,
+    "digits.jsonl": DIGITS,
     "kiss.jsonl": KISS,
-    "drivers.jsonl": DRIVERS, "route_words.jsonl": ROUTE_WORDS, "pockets.jsonl": POCKETS,
-    "word_order.jsonl": ORDER, "fillers.jsonl": FILLERS, "refusals.jsonl": REFUSALS, "long.jsonl": LONG,
-    "last_ball.jsonl": LAST_BALL, "ball_and_pocket.jsonl": BALL_AND_POCKET, "several_calls.jsonl": SEVERAL,
-    "vocabulary.jsonl": VOCAB, "pocket_precision.jsonl": POCKET_ANY, "tuz.jsonl": TUZ,
-    "attachment.jsonl": ATTACH, "cue_ball.jsonl": CUE_BALL,
+    "drivers.jsonl": DRIVERS,
+    "route_words.jsonl": ROUTE_WORDS,
+    "pockets.jsonl": POCKETS,
+    "word_order.jsonl": ORDER,
+    "fillers.jsonl": FILLERS,
+    "refusals.jsonl": REFUSALS,
+    "long.jsonl": LONG,
+    "last_ball.jsonl": LAST_BALL,
+    "ball_and_pocket.jsonl": BALL_AND_POCKET,
+    "several_calls.jsonl": SEVERAL,
+    "vocabulary.jsonl": VOCAB,
+    "pocket_precision.jsonl": POCKET_ANY,
+    "tuz.jsonl": TUZ,
+    "attachment.jsonl": ATTACH,
+    "cue_ball.jsonl": CUE_BALL,
     "named_shots.jsonl": SHOTS,
     "pocket_names.jsonl": _pocket_lines() + [x for x in OWN_END.split("\n") if " | " in x],
     "corrections.jsonl": _correction_lines(),
@@ -924,7 +1109,9 @@ FILES = {
 def main() -> None:
     total = 0
     for name, source in FILES.items():
-        lines = source if isinstance(source, list) else [x for x in source.split("\n") if " | " in x]
+        lines = (
+            source if isinstance(source, list) else [x for x in source.split("\n") if " | " in x]
+        )
         records = [expand(x) for x in lines]
         total += len(records)
         with open(HERE / name, "w", encoding="utf-8") as fh:

@@ -22,7 +22,21 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-WORDS = ["안녕하세요", "서울", "셋", "넷", "여섯", "여덟", "아홉", "열", "전화", "오른쪽", "왼쪽", "비행기", "음악"]
+WORDS = [
+    "안녕하세요",
+    "서울",
+    "셋",
+    "넷",
+    "여섯",
+    "여덟",
+    "아홉",
+    "열",
+    "전화",
+    "오른쪽",
+    "왼쪽",
+    "비행기",
+    "음악",
+]
 RATE = 16000
 
 
@@ -33,7 +47,7 @@ def speak(word: str, folder: Path) -> np.ndarray:
     subprocess.run(["espeak-ng", "-v", "ko", "-s", "130", "-w", str(wav), word], check=True)
     x = read_wav(wav)
     idx = np.flatnonzero(np.abs(x) > 0.01)
-    return x[max(0, idx[0] - 480): idx[-1] + 480]
+    return x[max(0, idx[0] - 480) : idx[-1] + 480]
 
 
 def silence(seconds: float) -> np.ndarray:
@@ -43,16 +57,34 @@ def silence(seconds: float) -> np.ndarray:
 
 def click(seed: int) -> np.ndarray:
     t = np.arange(64) / RATE
-    return (0.8 * np.random.default_rng(seed).standard_normal(64) * np.exp(-t / 0.0006)).astype(np.float32)
+    return (0.8 * np.random.default_rng(seed).standard_normal(64) * np.exp(-t / 0.0006)).astype(
+        np.float32
+    )
 
 
 SCENES = {
     # two words, a pause, the click; then a word, the click 4 s later
-    "two_strokes": [("say", "오른쪽"), ("gap", 0.15), ("say", "음악"), ("gap", 0.6), ("click",), ("gap", 4.0),
-                    ("say", "왼쪽"), ("gap", 0.6), ("click",), ("gap", 1.0)],
+    "two_strokes": [
+        ("say", "오른쪽"),
+        ("gap", 0.15),
+        ("say", "음악"),
+        ("gap", 0.6),
+        ("click",),
+        ("gap", 4.0),
+        ("say", "왼쪽"),
+        ("gap", 0.6),
+        ("click",),
+        ("gap", 1.0),
+    ],
     # the click between two words of one utterance
-    "click_inside_utterance": [("say", "오른쪽"), ("gap", 0.07), ("click",), ("gap", 0.08), ("say", "음악"),
-                               ("gap", 1.0)],
+    "click_inside_utterance": [
+        ("say", "오른쪽"),
+        ("gap", 0.07),
+        ("click",),
+        ("gap", 0.08),
+        ("say", "음악"),
+        ("gap", 1.0),
+    ],
 }
 
 
@@ -78,10 +110,19 @@ def main() -> int:
                     parts.append(click(n))
             wav = folder / f"{name}.wav"
             write_wav(wav, np.concatenate(parts))
-            t = listen.transcribe(wav, model, words=WORDS, alternatives=3,
-                                  parse=lambda text, **kw: None, mentions_call=lambda text: False)
+            t = listen.transcribe(
+                wav,
+                model,
+                words=WORDS,
+                alternatives=3,
+                parse=lambda text, **kw: None,
+                mentions_call=lambda text: False,
+            )
             out = HERE / f"recorded_ko_{name}.jsonl"
-            out.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in t.events), encoding="utf-8")
+            out.write_text(
+                "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in t.events),
+                encoding="utf-8",
+            )
             print(f"{out.name}: {len(t.events)} events, strikes {[d.strike for d in t.decisions]}")
     return 0
 

@@ -28,31 +28,45 @@ import argparse
 import sys
 
 from .. import __version__
-from . import calls as cli_calls
-from . import club as cli_club
-from . import drill as cli_drill
-from . import export as cli_export
-from . import match as cli_match
-from . import replay as cli_replay
-from . import rules as cli_rules
-from . import serve as cli_serve
-from . import strikes as cli_strikes
-from . import voice as cli_voice
 from ..grammar.errors import GrammarError
 from ..i18n import UserError, argparse_in_language, set_lang, tr
 from ..voice.errors import VoiceError
+from . import (
+    calls as cli_calls,
+    club as cli_club,
+    drill as cli_drill,
+    export as cli_export,
+    match as cli_match,
+    replay as cli_replay,
+    rules as cli_rules,
+    serve as cli_serve,
+    strikes as cli_strikes,
+    voice as cli_voice,
+)
 
 USER_ERRORS: tuple[type[Exception], ...] = (UserError, GrammarError, VoiceError)
 
-AREAS = (cli_calls, cli_drill, cli_replay, cli_match, cli_export, cli_strikes, cli_voice, cli_rules, cli_club,
-         cli_serve)
+AREAS = (
+    cli_calls,
+    cli_drill,
+    cli_replay,
+    cli_match,
+    cli_export,
+    cli_strikes,
+    cli_voice,
+    cli_rules,
+    cli_club,
+    cli_serve,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         # SUPPRESS: a subcommand's copy of --lang must not reset one given before it.
-        "--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
+        "--lang",
+        choices=("ru", "en"),
+        default=argparse.SUPPRESS,
         help=tr("language of messages: ru (default) or en"),
     )
     parser = argparse.ArgumentParser(
@@ -60,8 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
         description=tr("Voice referee and call checker for the 71-point Russian pyramid."),
         parents=[common],
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
-                        help=tr("show the program's version and exit"))
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__}",
+        help=tr("show the program's version and exit"),
+    )
     sub = parser.add_subparsers(dest="command", metavar=tr("COMMAND"))
     for area in AREAS:
         area.register(sub, common)

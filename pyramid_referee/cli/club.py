@@ -12,51 +12,122 @@ from ..i18n import get_lang, tr
 def add_club_option(p: argparse.ArgumentParser, help: str | None = None) -> None:
     """``--club URL``; ``help`` says what the command does with the server (default: a program that
     plays, which replicates its store there)."""
-    p.add_argument("--club", metavar="URL", default=None,
-                   help=help or tr("replicate this table's store to the club server (postgresql://…; default: "
-                                   "$PYRAMID_REFEREE_CLUB); strokes are kept locally first"))
+    p.add_argument(
+        "--club",
+        metavar="URL",
+        default=None,
+        help=help
+        or tr(
+            "replicate this table's store to the club server (postgresql://…; default: "
+            "$PYRAMID_REFEREE_CLUB); strokes are kept locally first"
+        ),
+    )
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("club", parents=[common], help=tr("the club server: register this table, see every table"))
+    p = sub.add_parser(
+        "club", parents=[common], help=tr("the club server: register this table, see every table")
+    )
     csub = p.add_subparsers(dest="club_command", metavar=tr("COMMAND"), required=True)
-    r = csub.add_parser("register", parents=[common],
-                        help=tr("register this table on the club server; prints its key once"))
-    add_club_option(r, tr("the club server to register this table on, with the login that owns the club's "
-                          "database (postgresql://…; default: $PYRAMID_REFEREE_CLUB)"))
-    r.add_argument("--name", required=True, metavar=tr("NAME"), help=tr("the table's name in the club, e.g. «Стол 3»"))
-    r.add_argument("--db", metavar=tr("PATH"), default=None,
-                   help=tr("the match database the key is kept in (default: $PYRAMID_REFEREE_DB or the user "
-                           "data directory)"))
+    r = csub.add_parser(
+        "register",
+        parents=[common],
+        help=tr("register this table on the club server; prints its key once"),
+    )
+    add_club_option(
+        r,
+        tr(
+            "the club server to register this table on, with the login that owns the club's "
+            "database (postgresql://…; default: $PYRAMID_REFEREE_CLUB)"
+        ),
+    )
+    r.add_argument(
+        "--name",
+        required=True,
+        metavar=tr("NAME"),
+        help=tr("the table's name in the club, e.g. «Стол 3»"),
+    )
+    r.add_argument(
+        "--db",
+        metavar=tr("PATH"),
+        default=None,
+        help=tr(
+            "the match database the key is kept in (default: $PYRAMID_REFEREE_DB or the user "
+            "data directory)"
+        ),
+    )
     r.set_defaults(handler=cmd_register)
-    y = csub.add_parser("sync", parents=[common],
-                        help=tr("send this table's store to the club server and keep sending what any program "
-                                "(play, listen, serve) commits, until interrupted"))
+    y = csub.add_parser(
+        "sync",
+        parents=[common],
+        help=tr(
+            "send this table's store to the club server and keep sending what any program "
+            "(play, listen, serve) commits, until interrupted"
+        ),
+    )
     add_club_option(y)
-    y.add_argument("--db", metavar=tr("PATH"), default=None,
-                   help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
-    y.add_argument("--once", action="store_true",
-                   help=tr("send what is waiting and exit (exit status 1 when the server could not take it)"))
+    y.add_argument(
+        "--db",
+        metavar=tr("PATH"),
+        default=None,
+        help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"),
+    )
+    y.add_argument(
+        "--once",
+        action="store_true",
+        help=tr("send what is waiting and exit (exit status 1 when the server could not take it)"),
+    )
     y.set_defaults(handler=cmd_sync)
-    v = csub.add_parser("resolve", parents=[common],
-                        help=tr("resolve a conflict with the club server (another store with this table's key "
-                                "wrote there first): take the server's version, or register this store as a new "
-                                "table"))
+    v = csub.add_parser(
+        "resolve",
+        parents=[common],
+        help=tr(
+            "resolve a conflict with the club server (another store with this table's key "
+            "wrote there first): take the server's version, or register this store as a new "
+            "table"
+        ),
+    )
     add_club_option(v)
-    v.add_argument("--db", metavar=tr("PATH"), default=None,
-                   help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
+    v.add_argument(
+        "--db",
+        metavar=tr("PATH"),
+        default=None,
+        help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"),
+    )
     how = v.add_mutually_exclusive_group(required=True)
-    how.add_argument("--keep-server", action="store_true",
-                     help=tr("this store takes the server's version of every match in conflict (this store's "
-                             "version stays on the server)"))
-    how.add_argument("--new-table", action="store_true",
-                     help=tr("register this store as a new table (needs the club's own login, as club register) "
-                             "and send all of it there"))
-    v.add_argument("--name", metavar=tr("NAME"), default=None, help=tr("with --new-table: the new table's name"))
+    how.add_argument(
+        "--keep-server",
+        action="store_true",
+        help=tr(
+            "this store takes the server's version of every match in conflict (this store's "
+            "version stays on the server)"
+        ),
+    )
+    how.add_argument(
+        "--new-table",
+        action="store_true",
+        help=tr(
+            "register this store as a new table (needs the club's own login, as club register) "
+            "and send all of it there"
+        ),
+    )
+    v.add_argument(
+        "--name",
+        metavar=tr("NAME"),
+        default=None,
+        help=tr("with --new-table: the new table's name"),
+    )
     v.set_defaults(handler=cmd_resolve)
-    s = csub.add_parser("status", parents=[common], help=tr("every table: its last stroke and the lag"))
-    add_club_option(s, tr("the club server to read every table from, with the club board's login "
-                          "(postgresql://…; default: $PYRAMID_REFEREE_CLUB)"))
+    s = csub.add_parser(
+        "status", parents=[common], help=tr("every table: its last stroke and the lag")
+    )
+    add_club_option(
+        s,
+        tr(
+            "the club server to read every table from, with the club board's login "
+            "(postgresql://…; default: $PYRAMID_REFEREE_CLUB)"
+        ),
+    )
     s.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
     s.set_defaults(handler=cmd_status)
 
@@ -75,9 +146,15 @@ def cmd_register(args) -> int:
     from ..club.sync import ClubError
 
     url = _url(args)
-    name = " ".join(args.name.split())  # «Стол 2 » would be a second table that reads as «Стол 2» on the board
+    name = " ".join(
+        args.name.split()
+    )  # «Стол 2 » would be a second table that reads as «Стол 2» on the board
     if not name:
-        raise ClubError(tr("the table's name is empty: give the name the club calls it by, e.g. --name \"Стол 3\""))
+        raise ClubError(
+            tr(
+                'the table\'s name is empty: give the name the club calls it by, e.g. --name "Стол 3"'
+            )
+        )
     from pathlib import Path
 
     from ..match.store import default_db_path
@@ -88,7 +165,11 @@ def cmd_register(args) -> int:
         return _register_into(args, url, name, path)
     except BaseException:
         if fresh:  # a refused registration leaves no empty store behind
-            for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            for leftover in (
+                path,
+                path.with_name(path.name + "-wal"),
+                path.with_name(path.name + "-shm"),
+            ):
                 leftover.unlink(missing_ok=True)
         raise
 
@@ -97,12 +178,22 @@ def _register_into(args, url: str, name: str, path) -> int:
     from ..club.sync import connect, save_link
     from ..match.store import Store
 
-    with Store(path) as store:  # opened first: a table whose store cannot keep the key is not registered
+    with Store(
+        path
+    ) as store:  # opened first: a table whose store cannot keep the key is not registered
         with connect(url) as con:
             table_id, key = _register_on(con, store, url, name)
             save_link(store, url, table_id, name, key, con)
-    print(tr("table {name} registered on the club server as number {id}").format(name=name, id=table_id))
-    print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
+    print(
+        tr("table {name} registered on the club server as number {id}").format(
+            name=name, id=table_id
+        )
+    )
+    print(
+        tr("its key (shown only this once; kept in {path}): {key}").format(
+            path=store.path, key=key
+        )
+    )
     return 0
 
 
@@ -119,15 +210,20 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
         known = load_link(store, url, con)
         if not again and known is not None and schema.knows(con, known[0], known[2]):
             # a second name would orphan the first and leave its sent strokes behind
-            raise ClubError(tr(
-                "this table is already registered on that club server as {name} (number {id}); a table "
-                "is registered once and keeps its name").format(name=known[1], id=known[0]))
+            raise ClubError(
+                tr(
+                    "this table is already registered on that club server as {name} (number {id}); a table "
+                    "is registered once and keeps its name"
+                ).format(name=known[1], id=known[0])
+            )
         return schema.register(con, name)
     except psycopg.errors.InsufficientPrivilege as exc:
-        raise ClubError(tr(
-            "this login may not register tables on the club server ({why}); register with the login "
-            "that owns the club's database and may create roles (CREATEROLE), see docs/club.md").format(
-            why=denied(exc))) from None
+        raise ClubError(
+            tr(
+                "this login may not register tables on the club server ({why}); register with the login "
+                "that owns the club's database and may create roles (CREATEROLE), see docs/club.md"
+            ).format(why=denied(exc))
+        ) from None
 
 
 def cmd_resolve(args) -> int:
@@ -141,39 +237,61 @@ def cmd_resolve(args) -> int:
     url = _url(args)
     name = " ".join((args.name or "").split())
     if args.new_table and not name:
-        raise ClubError(tr("--new-table needs the new table's name: --name \"Стол 4\""))
+        raise ClubError(tr('--new-table needs the new table\'s name: --name "Стол 4"'))
     with Store(args.db, create=False) as store, connect(url) as con:
         link = find_link(store, url, con)
         if link is None:
-            raise ClubError(tr(
-                "this table is not registered on the club server; register it once: pyramid-referee "
-                "club register --club URL --name NAME").format())
+            raise ClubError(
+                tr(
+                    "this table is not registered on the club server; register it once: pyramid-referee "
+                    "club register --club URL --name NAME"
+                ).format()
+            )
         if args.new_table:
             try:  # the old number's open conflicts are settled: this store is not that table any more
-                con.execute("SELECT club_resolve_conflicts(%s, %s, NULL, 'new_table')", (link.table_id, link.key))
+                con.execute(
+                    "SELECT club_resolve_conflicts(%s, %s, NULL, 'new_table')",
+                    (link.table_id, link.key),
+                )
             except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedFunction):
                 pass  # a key that is not the table's (a mixed store) has no conflicts to settle
             table_id, key = _register_on(con, store, url, name, again=True)
-            save_link(store, url, table_id, name, key, con)  # a new registration: every match is sent again
-            print(tr("this store is now table {name} on the club server, number {id}; all its matches are sent "
-                     "there by the next run with --club or pyramid-referee club sync").format(name=name, id=table_id))
-            print(tr("its key (shown only this once; kept in {path}): {key}").format(path=store.path, key=key))
+            save_link(
+                store, url, table_id, name, key, con
+            )  # a new registration: every match is sent again
+            print(
+                tr(
+                    "this store is now table {name} on the club server, number {id}; all its matches are sent "
+                    "there by the next run with --club or pyramid-referee club sync"
+                ).format(name=name, id=table_id)
+            )
+            print(
+                tr("its key (shown only this once; kept in {path}): {key}").format(
+                    path=store.path, key=key
+                )
+            )
             return 0
         try:
             open_ = schema.conflicts(con, link.table_id, link.key)
         except psycopg.errors.InsufficientPrivilege:
-            raise ClubError(tr(
-                "the club server does not accept this store's key for table {id}: take nothing from it; register "
-                "this store as a table of its own: pyramid-referee club resolve --new-table --name NAME").format(
-                id=link.table_id)) from None
+            raise ClubError(
+                tr(
+                    "the club server does not accept this store's key for table {id}: take nothing from it; register "
+                    "this store as a table of its own: pyramid-referee club resolve --new-table --name NAME"
+                ).format(id=link.table_id)
+            ) from None
         matches = sorted({c["match"] for c in open_})
         if not matches:
             print(tr("no conflict with the club server: nothing to resolve"))
             return 0
         for m in matches:
             n = take_server_version(store, link, con, m)
-            print(tr("match {match}: this store now holds the club server's version ({n} strokes in play); "
-                     "its own version stays on the server").format(match=m, n=n))
+            print(
+                tr(
+                    "match {match}: this store now holds the club server's version ({n} strokes in play); "
+                    "its own version stays on the server"
+                ).format(match=m, n=n)
+            )
     return 0
 
 
@@ -183,7 +301,9 @@ def cmd_sync(args) -> int:
     from ..club.sync import ClubSync, leaving_text
     from ..match.store import Store
 
-    url = _url(args)  # the address first: one not understood is said before the store is looked for
+    url = _url(
+        args
+    )  # the address first: one not understood is said before the store is looked for
     with Store(args.db, create=False) as store:
         path = store.path
     sync = ClubSync(path, url)
@@ -191,7 +311,9 @@ def cmd_sync(args) -> int:
         ok = sync.drain()
         sync.close()
         st = sync.status()
-        plain_outage = not (ok or st.conflict is not None or st.refused)  # the others' lines say it all
+        plain_outage = not (
+            ok or st.conflict is not None or st.refused
+        )  # the others' lines say it all
         print(st.text() + (f" ({st.error})" if plain_outage and st.error else ""))
         leaving = None if ok else leaving_text(path, sync.url)
         if leaving:
@@ -224,12 +346,17 @@ def cmd_status(args) -> int:
 
     with connect(_url(args)) as con:
         try:
-            check_schema(con)  # brought up to date where the login may (the owner's); read-only otherwise
+            check_schema(
+                con
+            )  # brought up to date where the login may (the owner's); read-only otherwise
             tables = schema.status(con)
         except psycopg.errors.InsufficientPrivilege as exc:
-            raise ClubError(tr(
-                "this login may not read the club's tables ({why}); club status needs the login of the club "
-                "board (role pyramid_board) or the club's own").format(why=denied(exc))) from None
+            raise ClubError(
+                tr(
+                    "this login may not read the club's tables ({why}); club status needs the login of the club "
+                    "board (role pyramid_board) or the club's own"
+                ).format(why=denied(exc))
+            ) from None
     if args.json:
         print(json.dumps({"tables": tables}, ensure_ascii=False))
         return 0
@@ -241,16 +368,31 @@ def cmd_status(args) -> int:
         if last is None:
             print(tr("{id}. {name}: no stroke yet").format(id=t["id"], name=t["name"]))
         else:
-            print(tr("{id}. {name}: match {match}, stroke {seq} at {time}, lag {lag} s").format(
-                id=t["id"], name=t["name"], match=last["match"], seq=last["seq"], time=_local_time(last["time"]),
-                lag=_lag(t["lag_s"])), file=sys.stdout)
+            print(
+                tr("{id}. {name}: match {match}, stroke {seq} at {time}, lag {lag} s").format(
+                    id=t["id"],
+                    name=t["name"],
+                    match=last["match"],
+                    seq=last["seq"],
+                    time=_local_time(last["time"]),
+                    lag=_lag(t["lag_s"]),
+                ),
+                file=sys.stdout,
+            )
         for c in t.get("conflicts", []):
-            what = (tr("stroke {seq} of match {match}").format(seq=c["seq"], match=c["match"]) if c["seq"] is not None
-                    else tr("match {match}").format(match=c["match"]))
-            print("   " + tr("conflict: {what} came from another store with this table's key, other than the "
-                             "server's (both kept, since {time}); on that table: pyramid-referee club resolve "
-                             "--keep-server or --new-table --name NAME").format(
-                what=what, time=_local_time(c["received"])))
+            what = (
+                tr("stroke {seq} of match {match}").format(seq=c["seq"], match=c["match"])
+                if c["seq"] is not None
+                else tr("match {match}").format(match=c["match"])
+            )
+            print(
+                "   "
+                + tr(
+                    "conflict: {what} came from another store with this table's key, other than the "
+                    "server's (both kept, since {time}); on that table: pyramid-referee club resolve "
+                    "--keep-server or --new-table --name NAME"
+                ).format(what=what, time=_local_time(c["received"]))
+            )
     return 0
 
 
@@ -264,7 +406,11 @@ def _local_time(stamp: str) -> str:
     except (ValueError, TypeError):
         return str(stamp)
     today = datetime.now().astimezone().date()
-    return local.strftime("%H:%M:%S") if local.date() == today else local.strftime("%d.%m.%Y %H:%M:%S")
+    return (
+        local.strftime("%H:%M:%S")
+        if local.date() == today
+        else local.strftime("%d.%m.%Y %H:%M:%S")
+    )
 
 
 def _lag(seconds: float | None) -> str:

@@ -14,10 +14,10 @@ import random
 import sys
 from pathlib import Path
 
-from .options import MODES, POCKET_PRECISIONS, has_undecodable
 from ..i18n import UserError, get_lang, os_reason, tr
 from ..rules.settings import mode_setting
 from .calls import write_svg
+from .options import MODES, POCKET_PRECISIONS, has_undecodable
 
 HINT_WORDS = {"?", "подсказка", "hint"}
 ANSWER_WORDS = {"ответ", "answer"}
@@ -28,40 +28,81 @@ MAX_COUNT = 1000
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
-        "drill", parents=[common],
+        "drill",
+        parents=[common],
         help=tr("drills: phrase the call for a described shot"),
         description=tr(
             "Drills: a shot is described in words; say its call. The answer is checked by "
             "parsing it (any correct word order counts) and mistakes are explained. '?' or "
             "'hint' gives a hint, 'answer' shows the answer, 'q' or 'quit' (or Ctrl-D) ends with "
-            "a summary."))
-    p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
-                   help=tr(
-                       "level: 1 straight in, 2 off a cushion, abricole, off a ball; 3 "
-                       "combinations, carom, several cushions, the last ball (default 1)"))
-    p.add_argument("--count", type=int, default=10, metavar=tr("N"),
-                   help=tr("how many exercises (default 10)"))
-    p.add_argument("--seed", type=int, default=None, metavar=tr("S"),
-                   help=tr("seed: the same seed gives the same exercises"))
-    p.add_argument("--mode", choices=MODES, default="clean",
-                   help=tr("clean designation (default, Q9) or ball and pocket (C7)"))
-    p.add_argument("--pocket-precision", choices=POCKET_PRECISIONS, default="side_for_corners",
-                   help=tr("pocket precision (Q2), as for parse"))
-    p.add_argument("--json", action="store_true",
-                   help=tr("JSON: an object per answer and a summary"))
-    p.add_argument("--show", type=int, default=None, metavar=tr("N"),
-                   help=tr("print N exercises with their answers (for handouts) and exit"))
-    p.add_argument("--svg", metavar=tr("DIR"), default=None,
-                   help=tr("draw each exercise's shot into DIR (exercise-01.svg, …): the learner "
-                           "sees the shot and says the call"))
+            "a summary."
+        ),
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        choices=(1, 2, 3),
+        default=1,
+        help=tr(
+            "level: 1 straight in, 2 off a cushion, abricole, off a ball; 3 "
+            "combinations, carom, several cushions, the last ball (default 1)"
+        ),
+    )
+    p.add_argument(
+        "--count",
+        type=int,
+        default=10,
+        metavar=tr("N"),
+        help=tr("how many exercises (default 10)"),
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar=tr("S"),
+        help=tr("seed: the same seed gives the same exercises"),
+    )
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default="clean",
+        help=tr("clean designation (default, Q9) or ball and pocket (C7)"),
+    )
+    p.add_argument(
+        "--pocket-precision",
+        choices=POCKET_PRECISIONS,
+        default="side_for_corners",
+        help=tr("pocket precision (Q2), as for parse"),
+    )
+    p.add_argument(
+        "--json", action="store_true", help=tr("JSON: an object per answer and a summary")
+    )
+    p.add_argument(
+        "--show",
+        type=int,
+        default=None,
+        metavar=tr("N"),
+        help=tr("print N exercises with their answers (for handouts) and exit"),
+    )
+    p.add_argument(
+        "--svg",
+        metavar=tr("DIR"),
+        default=None,
+        help=tr(
+            "draw each exercise's shot into DIR (exercise-01.svg, …): the learner "
+            "sees the shot and says the call"
+        ),
+    )
     p.set_defaults(handler=_cmd_drill)
 
 
 def _check_count(n: int, option: str) -> None:
     if not 1 <= n <= MAX_COUNT:
-        raise UserError(tr(
-            "{option}: expected a number from 1 to {MAX_COUNT}, not {n}").format(
-            option=option, MAX_COUNT=MAX_COUNT, n=n))
+        raise UserError(
+            tr("{option}: expected a number from 1 to {MAX_COUNT}, not {n}").format(
+                option=option, MAX_COUNT=MAX_COUNT, n=n
+            )
+        )
 
 
 def _emit(obj: dict) -> None:
@@ -76,30 +117,45 @@ def _cmd_drill(args) -> int:
     if args.show is not None:
         _check_count(args.show, "--show")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    exercises = drill.generate(seed, args.level, args.show or args.count, mode_setting(args.mode),
-                               args.pocket_precision)
+    exercises = drill.generate(
+        seed, args.level, args.show or args.count, mode_setting(args.mode), args.pocket_precision
+    )
     pictures = write_drill_svgs(exercises, args.svg, lang) if args.svg is not None else {}
     if args.show is not None:
         for ex in exercises:
             if args.json:
-                item = {"exercise": ex.to_json(lang), "expected": ex.expected.to_json(), "canonical": ex.canonical}
+                item = {
+                    "exercise": ex.to_json(lang),
+                    "expected": ex.expected.to_json(),
+                    "canonical": ex.canonical,
+                }
                 if ex.index in pictures:
-                    item["svg"] = pictures[ex.index]   # extension: the shot's picture
+                    item["svg"] = pictures[ex.index]  # extension: the shot's picture
                 _emit(item)
             else:
-                print(ex.prompt(lang) + _picture_line(pictures, ex) + "\n" + tr("Answer: ")
-                      + f"«{ex.canonical}»\n")
+                print(
+                    ex.prompt(lang)
+                    + _picture_line(pictures, ex)
+                    + "\n"
+                    + tr("Answer: ")
+                    + f"«{ex.canonical}»\n"
+                )
         return 0
     interactive = sys.stdin.isatty() and not args.json
     if interactive:
-        print(tr(
-            "Drills, level {level}, seed {seed}. '?' hint, 'answer' the answer, 'q' quit.").format(
-            level=args.level, seed=seed))
+        print(
+            tr(
+                "Drills, level {level}, seed {seed}. '?' hint, 'answer' the answer, 'q' quit."
+            ).format(level=args.level, seed=seed)
+        )
     grades, asked, revealed = [], 0, 0
     for ex in exercises:
         asked += 1
         if not args.json:
-            print(("\n" if interactive else "") + ex.prompt(lang) + _picture_line(pictures, ex), flush=True)
+            print(
+                ("\n" if interactive else "") + ex.prompt(lang) + _picture_line(pictures, ex),
+                flush=True,
+            )
         outcome = _ask(ex, lang, interactive, args.json)
         if outcome == "quit":
             asked -= 1
@@ -121,7 +177,11 @@ def _cmd_drill(args) -> int:
 
 
 def _picture_line(pictures: dict, ex) -> str:
-    return "\n" + tr("Picture: {path}").format(path=pictures[ex.index]) if ex.index in pictures else ""
+    return (
+        "\n" + tr("Picture: {path}").format(path=pictures[ex.index])
+        if ex.index in pictures
+        else ""
+    )
 
 
 def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:
@@ -133,8 +193,11 @@ def write_drill_svgs(exercises, folder: str, lang: str) -> dict[int, str]:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(tr("--svg {path}: cannot make the folder ({exc})").format(
-            path=folder, exc=os_reason(exc))) from None
+        raise UserError(
+            tr("--svg {path}: cannot make the folder ({exc})").format(
+                path=folder, exc=os_reason(exc)
+            )
+        ) from None
     width = max(2, len(str(len(exercises))))
     written = {}
     for ex in exercises:
@@ -176,11 +239,13 @@ def _ask(ex, lang: str, interactive: bool, as_json: bool):
             continue
         if word in HINT_WORDS:
             _emit({"exercise": ex.index, "hint": ex.hint(lang)}) if as_json else print(
-                tr("Hint: ") + ex.hint(lang), flush=True)
+                tr("Hint: ") + ex.hint(lang), flush=True
+            )
             continue
         if word in ANSWER_WORDS:
-            _emit({"exercise": ex.index, "revealed": ex.canonical, "expected": ex.expected.to_json()}) \
-                if as_json else print(tr("Answer: ") + f"«{ex.canonical}»", flush=True)
+            _emit(
+                {"exercise": ex.index, "revealed": ex.canonical, "expected": ex.expected.to_json()}
+            ) if as_json else print(tr("Answer: ") + f"«{ex.canonical}»", flush=True)
             return "revealed"
         grade = drill.grade(ex, line, lang)
         if as_json:

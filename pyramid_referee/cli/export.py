@@ -25,32 +25,48 @@ from ..i18n import UserError, os_reason, tr
 
 FORMATS = ("json", "csv", "script", "record")
 #: -o FILE: the extension → the format written.
-EXTENSIONS = {".json": "json", ".csv": "csv", ".jsonl": "script", ".record": "record", ".партия": "record",
-              ".txt": "record"}
+EXTENSIONS = {
+    ".json": "json",
+    ".csv": "csv",
+    ".jsonl": "script",
+    ".record": "record",
+    ".партия": "record",
+    ".txt": "record",
+}
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommand to the main parser."""
     p = sub.add_parser(
-        "export", parents=[common],
+        "export",
+        parents=[common],
         help=tr(
-            "export a match: JSON, a spreadsheet for Excel, a script for replay or a game record"),
+            "export a match: JSON, a spreadsheet for Excel, a script for replay or a game record"
+        ),
         description=tr(
             "Export a stored match. Formats: json, the whole match; csv, one row a stroke, a "
             "spreadsheet Russian Excel opens as is; script, JSON lines for replay, the calls in the "
             "players' own words; record, the game record that validate checks and replay judges. With "
             "-o FILE the format follows the extension: {extensions}; --format is needed only for "
-            "another extension and must not contradict it.").format(extensions=_extensions_text()),
+            "another extension and must not contradict it."
+        ).format(extensions=_extensions_text()),
     )
-    p.add_argument("--db", metavar=tr("PATH"), default=None,
-                   help=tr(
-                       "the match database (default: $PYRAMID_REFEREE_DB or the user data "
-                       "directory)"))
-    p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # accepted as before; the format is --format
+    p.add_argument(
+        "--db",
+        metavar=tr("PATH"),
+        default=None,
+        help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"),
+    )
+    p.add_argument(
+        "--json", action="store_true", help=argparse.SUPPRESS
+    )  # accepted as before; the format is --format
     p.add_argument("id", type=int, metavar=tr("ID"), help=tr("the match number (see match list)"))
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help=tr(
-                       "json (default), csv, script or record; with -o, from the file's extension"))
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help=tr("json (default), csv, script or record; with -o, from the file's extension"),
+    )
     p.add_argument("-o", "--output", metavar=tr("FILE"), help=tr("write here instead of stdout"))
     p.set_defaults(handler=cmd_export)
 
@@ -71,18 +87,24 @@ def output_format(output: str | None, asked: str | None) -> str:
             return asked
         accepted = ", ".join(f"«{e}»" for e in EXTENSIONS)
         if not ext:
-            raise UserError(tr(
-                "-o {output}: the file has no extension to tell the format; extensions: "
-                "{accepted} (or give --format)").format(
-                output=output, accepted=accepted))
-        raise UserError(tr(
-            "-o {output}: unknown extension '{ext}'; known: {accepted} (or give --format)").format(
-            output=output, ext=ext, accepted=accepted))
+            raise UserError(
+                tr(
+                    "-o {output}: the file has no extension to tell the format; extensions: "
+                    "{accepted} (or give --format)"
+                ).format(output=output, accepted=accepted)
+            )
+        raise UserError(
+            tr(
+                "-o {output}: unknown extension '{ext}'; known: {accepted} (or give --format)"
+            ).format(output=output, ext=ext, accepted=accepted)
+        )
     if asked and asked != named:
-        raise UserError(tr(
-            "-o {output}: the extension '{ext}' means {named}, yet --format is {asked}; drop "
-            "--format or change the extension").format(
-            output=output, ext=ext, named=named, asked=asked))
+        raise UserError(
+            tr(
+                "-o {output}: the extension '{ext}' means {named}, yet --format is {asked}; drop "
+                "--format or change the extension"
+            ).format(output=output, ext=ext, named=named, asked=asked)
+        )
     return named
 
 
@@ -92,7 +114,7 @@ def cmd_export(args) -> int:
     from ..match.store import Store  # deferred: the store (sqlite3)
 
     fmt = output_format(args.output, args.format)  # refused before the database is opened
-    with Store(args.db, create=False) as store:   # exporting reads: it never makes a database
+    with Store(args.db, create=False) as store:  # exporting reads: it never makes a database
         if fmt == "csv":
             text = export_csv(store, args.id)
         elif fmt == "script":
@@ -105,9 +127,11 @@ def cmd_export(args) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UserError(tr(
-                "-o {output}: cannot write ({exc})").format(
-                output=args.output, exc=os_reason(exc))) from None
+            raise UserError(
+                tr("-o {output}: cannot write ({exc})").format(
+                    output=args.output, exc=os_reason(exc)
+                )
+            ) from None
     else:
         sys.stdout.write(text)
     return 0

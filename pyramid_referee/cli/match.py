@@ -15,77 +15,122 @@ import argparse
 import json
 import sys
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from .calls import record_problem_lines
-from .club import add_club_option
-from .options import (add_players_option, add_to_wins_option, has_undecodable, match_id, players_from,
-                      read_text_lines)
-from .rules import add_why_option
 from ..i18n import N_, UserError, get_lang, json_reason, tr, trn
 from ..match.bounds import MAX_CALL_CHARS
 from ..match.record import check_record, is_record
 from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
 from ..rules.settings import mode_setting
 from ..rules.verdict import FOUL_WORDS
+from .calls import record_problem_lines
+from .club import add_club_option
+from .options import (
+    add_players_option,
+    add_to_wins_option,
+    has_undecodable,
+    match_id,
+    players_from,
+    read_text_lines,
+)
+from .rules import add_why_option
+
+if TYPE_CHECKING:  # the session module is imported only when a match is opened
+    from ..match.session import NewMatch
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     dbp = argparse.ArgumentParser(add_help=False)
-    dbp.add_argument("--db", metavar=tr("PATH"), default=None,
-                     help=tr(
-                         "the match database (default: $PYRAMID_REFEREE_DB or the user data "
-                         "directory)"))
+    dbp.add_argument(
+        "--db",
+        metavar=tr("PATH"),
+        default=None,
+        help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"),
+    )
     dbp.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
     parents = [common, dbp]
 
     newp = argparse.ArgumentParser(add_help=False)
     add_players_option(newp)
     add_to_wins_option(newp)
-    newp.add_argument("--settings", metavar="JSON", help=tr(
-        "match settings as JSON: mode, negative_scores, ball_values, target, penalty, "
-        "pocket_precision"))
-    newp.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("call mode (C1, Q9; default clean)"))
-    newp.add_argument("--start", metavar="JSON", help=tr("pick up a game from a score sheet: ")
-                      + '{"scores": {…}, "on_table": […], "to_play": P}')
+    newp.add_argument(
+        "--settings",
+        metavar="JSON",
+        help=tr(
+            "match settings as JSON: mode, negative_scores, ball_values, target, penalty, "
+            "pocket_precision"
+        ),
+    )
+    newp.add_argument(
+        "--mode",
+        choices=("clean", "ball-and-pocket"),
+        help=tr("call mode (C1, Q9; default clean)"),
+    )
+    newp.add_argument(
+        "--start",
+        metavar="JSON",
+        help=tr("pick up a game from a score sheet: ")
+        + '{"scores": {…}, "on_table": […], "to_play": P}',
+    )
 
-    match = sub.add_parser("match", parents=[common], help=tr("the match store: new, list, show, resume, import, delete"),
-                           description=tr(
-                               "The match store: start, list, show, continue a match, import a written "
-                               "record, delete a match."))
+    match = sub.add_parser(
+        "match",
+        parents=[common],
+        help=tr("the match store: new, list, show, resume, import, delete"),
+        description=tr(
+            "The match store: start, list, show, continue a match, import a written "
+            "record, delete a match."
+        ),
+    )
     msub = match.add_subparsers(dest="match_command", metavar=tr("SUBCOMMAND"), required=True)
     p = msub.add_parser("new", parents=parents + [newp], help=tr("start a match"))
     p.set_defaults(handler=cmd_new)
     p = msub.add_parser("list", parents=parents, help=tr("list the stored matches"))
     p.set_defaults(handler=cmd_list)
-    p = msub.add_parser("show", parents=parents, help=tr("the scoreboard and the strokes of a match"))
+    p = msub.add_parser(
+        "show", parents=parents, help=tr("the scoreboard and the strokes of a match")
+    )
     p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
     add_why_option(p)
     p.set_defaults(handler=cmd_show)
-    p = msub.add_parser("resume", parents=parents, help=tr("continue a match in play (default: the latest unfinished)"))
+    p = msub.add_parser(
+        "resume",
+        parents=parents,
+        help=tr("continue a match in play (default: the latest unfinished)"),
+    )
     p.add_argument("id", type=match_id, metavar=tr("ID"), nargs="?", help=_id_help())
     add_why_option(p)
     add_club_option(p)
     p.set_defaults(handler=cmd_resume)
-    p = msub.add_parser("import", parents=parents,
-                        help=tr("store a written game record as a match, checked as validate checks it"),
-                        description=tr(
-                            "Store a written game record (a paper protocol typed in; see docs/record.md) as "
-                            "a match: it can then be played on (match resume), exported and counted in "
-                            "stats. The record is checked first as validate checks it; a record with any "
-                            "problem is refused with every problem named (exit status 1), and nothing is "
-                            "stored."))
+    p = msub.add_parser(
+        "import",
+        parents=parents,
+        help=tr("store a written game record as a match, checked as validate checks it"),
+        description=tr(
+            "Store a written game record (a paper protocol typed in; see docs/record.md) as "
+            "a match: it can then be played on (match resume), exported and counted in "
+            "stats. The record is checked first as validate checks it; a record with any "
+            "problem is refused with every problem named (exit status 1), and nothing is "
+            "stored."
+        ),
+    )
     p.add_argument("file", metavar=tr("FILE"), help=tr("the game record ('-' for stdin)"))
     p.set_defaults(handler=cmd_import)
-    p = msub.add_parser("delete", parents=parents, help=tr("delete a match with all its strokes (asks first)"))
+    p = msub.add_parser(
+        "delete", parents=parents, help=tr("delete a match with all its strokes (asks first)")
+    )
     p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
     p.add_argument("--yes", action="store_true", help=tr("do not ask for confirmation"))
     p.set_defaults(handler=cmd_delete)
 
-    for name, helptext in (("undo", tr("take back the last stroke")),
-                           ("redo", tr("put back the last stroke taken back"))):
-        p = sub.add_parser(name, parents=parents,
-                           help=helptext + tr(" (default: the latest match)"))
+    for name, helptext in (
+        ("undo", tr("take back the last stroke")),
+        ("redo", tr("put back the last stroke taken back")),
+    ):
+        p = sub.add_parser(
+            name, parents=parents, help=helptext + tr(" (default: the latest match)")
+        )
         p.add_argument("id", type=match_id, metavar=tr("ID"), nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
@@ -93,25 +138,30 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
     p.set_defaults(handler=cmd_stats)
 
-    p = sub.add_parser("play", parents=parents + [newp],
-                       help=tr(
-                           "the interactive scorer: type the call and the outcome, see the "
-                           "verdict"),
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description=tr(
-                           "The scorer: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: "
-                           "…';\ncommands undo, redo, score, help, quit. Every stroke is "
-                           "committed before its\nverdict is shown. From a pipe: no prompts; "
-                           "--json gives one JSON line an answer;\nexit status 1 when a line was "
-                           "rejected.\nExample: тройку чисто в правый угол | биток 3, 3 в правый "
-                           "дальний угол"))
-    p.add_argument("--match", type=match_id, metavar=tr("ID"), help=tr("continue this stored match"))
+    p = sub.add_parser(
+        "play",
+        parents=parents + [newp],
+        help=tr("the interactive scorer: type the call and the outcome, see the verdict"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=tr(
+            "The scorer: 'CALL | OUTCOME' on one line, or 'заказ: …' then 'исход: "
+            "…';\ncommands undo, redo, score, help, quit. Every stroke is "
+            "committed before its\nverdict is shown. From a pipe: no prompts; "
+            "--json gives one JSON line an answer;\nexit status 1 when a line was "
+            "rejected.\nExample: тройку чисто в правый угол | биток 3, 3 в правый "
+            "дальний угол"
+        ),
+    )
+    p.add_argument(
+        "--match", type=match_id, metavar=tr("ID"), help=tr("continue this stored match")
+    )
     add_why_option(p)
     add_club_option(p)
     p.set_defaults(handler=cmd_play)
 
 
 # ---------------------------------------------------------------------- helpers
+
 
 def _id_help() -> str:
     return tr("the match number (see match list)")
@@ -137,9 +187,11 @@ def _emit(obj) -> None:
 
 def _utf8(text: str, option: str) -> str:
     if has_undecodable(text):
-        raise UserError(tr(
-            "{option}: the text is not UTF-8: check the terminal's encoding").format(
-            option=option))
+        raise UserError(
+            tr("{option}: the text is not UTF-8: check the terminal's encoding").format(
+                option=option
+            )
+        )
     return text
 
 
@@ -150,7 +202,9 @@ def _load_json_arg(text: str | None, name: str):
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UserError(tr("--{name}: bad JSON ({exc})").format(name=name, exc=json_reason(exc))) from None
+        raise UserError(
+            tr("--{name}: bad JSON ({exc})").format(name=name, exc=json_reason(exc))
+        ) from None
 
 
 def _new_settings(args) -> dict:
@@ -191,8 +245,16 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
     from .play import Play, stdin_reader  # deferred: the scorer loads only to play
 
     interactive = _interactive() and not args.json
-    play = Play(session, out=sys.stdout, err=sys.stderr, json_mode=args.json, interactive=interactive,
-                lang=get_lang(), resumed=resumed, confirm=confirm if interactive else None)
+    play = Play(
+        session,
+        out=sys.stdout,
+        err=sys.stderr,
+        json_mode=args.json,
+        interactive=interactive,
+        lang=get_lang(),
+        resumed=resumed,
+        confirm=confirm if interactive else None,
+    )
     play.why = getattr(args, "why", False)
     if club is None:
         return play.run(stdin_reader(interactive))
@@ -204,12 +266,15 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
         play.club.stop()
         from ..club.sync import leaving_text
 
-        leaving = leaving_text(club.db_path, club.url)  # strokes the server has not stored: say what sends them
+        leaving = leaving_text(
+            club.db_path, club.url
+        )  # strokes the server has not stored: say what sends them
         if leaving:
             print(leaving, file=sys.stderr)
 
 
 # ---------------------------------------------------------------------- commands
+
 
 def cmd_new(args) -> int:
     from ..match.session import Session  # deferred (heavy): only to open a match
@@ -220,22 +285,38 @@ def cmd_new(args) -> int:
     s = Session.open_or_create(args.db, new=new, lang=get_lang())
     with s.store as store:
         if args.json:
-            _emit({"match": s.id, "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
-                   "series": s.series_json()})
+            _emit(
+                {
+                    "match": s.id,
+                    "players": s.players,
+                    "settings": s.settings_json(),
+                    "state": s.state.to_json(),
+                    "series": s.series_json(),
+                }
+            )
         else:
-            print(tr(
-                "match {id}: {players} v {players2}").format(
-                id=s.id, players=s.players[0], players2=s.players[1])
-                  + (tr(", to {to_wins} wins").format(to_wins=s.to_wins) if s.to_wins > 1 else ""))
-            print(tr("to score it: pyramid-referee match resume {id}{db}").format(  # the next step
-                id=s.id, db=_db_option(store)))
+            print(
+                tr("match {id}: {players} v {players2}").format(
+                    id=s.id, players=s.players[0], players2=s.players[1]
+                )
+                + (tr(", to {to_wins} wins").format(to_wins=s.to_wins) if s.to_wins > 1 else "")
+            )
+            print(
+                tr("to score it: pyramid-referee match resume {id}{db}").format(  # the next step
+                    id=s.id, db=_db_option(store)
+                )
+            )
     return 0
 
 
 def _local_time(stamp: str) -> str:
     """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time to the minute, for people."""
     try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
+        return (
+            datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            .astimezone()
+            .strftime("%Y-%m-%d %H:%M")
+        )
     except (ValueError, AttributeError):
         return stamp
 
@@ -262,29 +343,44 @@ def cmd_list(args) -> int:
     from rich.table import Table  # deferred: rich, only where it draws
 
     t = Table(show_header=True, header_style="bold")
-    for col in (tr("No."), tr("players"), tr("played to"), tr("strokes"), tr("result"), tr("updated")):
+    for col in (
+        tr("No."),
+        tr("players"),
+        tr("played to"),
+        tr("strokes"),
+        tr("result"),
+        tr("updated"),
+    ):
         t.add_column(col)
     for m in rows:
         if m.result is None:
             res = ""
         elif m.result.get("winner"):
-            res = tr("{result} won").format(result=m.result['winner'])
+            res = tr("{result} won").format(result=m.result["winner"])
             if isinstance(m.result.get("wins"), dict):
                 res += " (" + " : ".join(str(n) for n in m.result["wins"].values()) + ")"
         else:
             res = tr("draw")
-        length = tr("to {to_wins} wins").format(to_wins=m.to_wins) if m.to_wins > 1 else tr("one game")
-        if m.status == "open":   # the result of a match in play: it goes on
+        length = (
+            tr("to {to_wins} wins").format(to_wins=m.to_wins) if m.to_wins > 1 else tr("one game")
+        )
+        if m.status == "open":  # the result of a match in play: it goes on
             res = (res + "; " if res else "") + tr("open")
-        t.add_row(str(m.id), f"{m.players[0]} — {m.players[1]}", length, str(m.strokes), res,
-                  _local_time(m.updated))
+        t.add_row(
+            str(m.id),
+            f"{m.players[0]} — {m.players[1]}",
+            length,
+            str(m.strokes),
+            res,
+            _local_time(m.updated),
+        )
     Console(highlight=False).print(t)
     return 0
 
 
 def cmd_show(args) -> int:
-    from ..match.session import Session, strike_marks  # deferred (heavy): only to open a match
     from ..match.report import outcome_for_people  # deferred: the reports
+    from ..match.session import Session, strike_marks  # deferred (heavy): only to open a match
 
     lang = get_lang()
     with _store(args) as store:
@@ -293,16 +389,27 @@ def cmd_show(args) -> int:
         undone = store.strokes(args.id, statuses=("undone",))
         m = store.get_match(args.id)
     if args.json:
-        _emit({"match": m.to_json(), "state": s.state.to_json(), "strokes": [r.to_json() for r in rows],
-               "undone": [r.to_json() for r in undone], "mismatches": [x.to_json() for x in s.mismatches],
-               "series": s.series_json()})
+        _emit(
+            {
+                "match": m.to_json(),
+                "state": s.state.to_json(),
+                "strokes": [r.to_json() for r in rows],
+                "undone": [r.to_json() for r in undone],
+                "mismatches": [x.to_json() for x in s.mismatches],
+                "series": s.series_json(),
+            }
+        )
         return 1 if s.mismatches else 0
     from rich.console import Console  # deferred: rich, only where it draws
     from rich.table import Table  # deferred: rich, only where it draws
 
     tty = sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
-    con.print(render_scoreboard(s.state.to_json(), m.id, lang) if tty else scoreboard_line(s.state.to_json(), lang))
+    con.print(
+        render_scoreboard(s.state.to_json(), m.id, lang)
+        if tty
+        else scoreboard_line(s.state.to_json(), lang)
+    )
     t = Table(show_header=True, header_style="bold")
     for col in ("#", tr("striker"), tr("call"), tr("outcome"), tr("verdict")):
         t.add_column(col)
@@ -313,15 +420,32 @@ def cmd_show(args) -> int:
             call = tr("no call")
         elif rec.call_status == "refused":
             call += tr(" (refused)")
-        marks = strike_marks(rec.strike, lang)  # Q13, Q14: what the voice referee heard of the strike
+        marks = strike_marks(
+            rec.strike, lang
+        )  # Q13, Q14: what the voice referee heard of the strike
         if marks:
             call += " (" + "; ".join(marks) + ")"
         replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
-        message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
-        why = why_lines(replayed.clauses if replayed is not None else rec.verdict.get("clauses", []), lang,
-                        full=True, settings=s.settings) if args.why else []
-        cells = (str(r.seq), rec.verdict.get("striker", ""), call, outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
-                 "\n".join([message, *why]) if tty else message)
+        message = (
+            replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
+        )
+        why = (
+            why_lines(
+                replayed.clauses if replayed is not None else rec.verdict.get("clauses", []),
+                lang,
+                full=True,
+                settings=s.settings,
+            )
+            if args.why
+            else []
+        )
+        cells = (
+            str(r.seq),
+            rec.verdict.get("striker", ""),
+            call,
+            outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
+            "\n".join([message, *why]) if tty else message,
+        )
         if tty:
             t.add_row(*cells)
         else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
@@ -345,8 +469,13 @@ def _shown_call(text: str) -> str:
     input was refused) only begins, with its length said, so that it cannot flood the screen."""
     if len(text) <= MAX_CALL_CHARS:
         return text
-    return text[:60].rstrip() + "… " + trn("({n} character, not shown whole)", "({n} characters, not shown whole)",
-                                          len(text)).format(n=len(text))
+    return (
+        text[:60].rstrip()
+        + "… "
+        + trn(
+            "({n} character, not shown whole)", "({n} characters, not shown whole)", len(text)
+        ).format(n=len(text))
+    )
 
 
 def series_lines(s, lang: str) -> list[str]:
@@ -391,10 +520,12 @@ def _refuse_unnamed_match_beside_an_open_one(args) -> None:
     except StoreError:  # no database yet (or not one: said when it is opened to play)
         return
     if row is not None:
-        raise UserError(tr(
-            "match {id} ({first} — {second}) is not finished: continue it with «pyramid-referee match "
-            "resume {id}{db}», or name the players of a new match: «--players Иван Пётр»").format(
-            id=row.id, first=row.players[0], second=row.players[1], db=db))
+        raise UserError(
+            tr(
+                "match {id} ({first} — {second}) is not finished: continue it with «pyramid-referee match "
+                "resume {id}{db}», or name the players of a new match: «--players Иван Пётр»"
+            ).format(id=row.id, first=row.players[0], second=row.players[1], db=db)
+        )
 
 
 #: The answers to a yes/no question, a whole line each (case and spaces around do not matter).
@@ -430,8 +561,11 @@ def confirm(prompt: str, read=None) -> bool:
         if answer is not None:
             return answer
         if line.strip():
-            print(tr("«{line}» is no answer and was not entered; answer «y» (yes) or «n» (no)").format(
-                line=line.strip()))
+            print(
+                tr(
+                    "«{line}» is no answer and was not entered; answer «y» (yes) or «n» (no)"
+                ).format(line=line.strip())
+            )
         else:
             print(tr("answer «y» (yes) or «n» (no)"))
         sys.stdout.flush()
@@ -446,18 +580,29 @@ def cmd_import(args) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     lines = read_text_lines(args.file)
     if not is_record(args.file, lines):
-        raise UserError(tr(
-            "{name}: not a game record: a record begins with «Игроки: Иван, Пётр» or is named *.record "
-            "(see docs/record.md); nothing stored").format(name=name))
+        raise UserError(
+            tr(
+                "{name}: not a game record: a record begins with «Игроки: Иван, Пётр» or is named *.record "
+                "(see docs/record.md); nothing stored"
+            ).format(name=name)
+        )
     checked = check_record(lines)
     if checked.problems:  # named as validate names them; the store is not even opened
         out = record_problem_lines(name, lines, checked.problems, lang, args.json)
         if args.json:
-            out.append(json.dumps({"file": name, "imported": False, "problems": len(checked.problems)},
-                                  ensure_ascii=False))
+            out.append(
+                json.dumps(
+                    {"file": name, "imported": False, "problems": len(checked.problems)},
+                    ensure_ascii=False,
+                )
+            )
         else:
-            out.append(tr("{name}: not imported, nothing stored: problems: {n} (fix them; «pyramid-referee "
-                          "validate {name}» checks the record again)").format(name=name, n=len(checked.problems)))
+            out.append(
+                tr(
+                    "{name}: not imported, nothing stored: problems: {n} (fix them; «pyramid-referee "
+                    "validate {name}» checks the record again)"
+                ).format(name=name, n=len(checked.problems))
+            )
         sys.stderr.write("\n".join(out) + "\n")
         return 1
     rec = checked.record
@@ -470,20 +615,34 @@ def cmd_import(args) -> int:
                 reading = s.read_call(stroke.call)
                 entered = s.enter(reading.text, stroke.outcome, reading=reading)
                 s.mark_shown(entered.seq)  # not new to anyone: a resume names none of them
-        except BaseException:  # the record was judged whole above, so this is the store failing: undo all
+        except (
+            BaseException
+        ):  # the record was judged whole above, so this is the store failing: undo all
             store.delete_match(s.id)
             raise
         db = _db_option(store)
     if args.json:
-        _emit({"match": s.id, "imported": True, "file": name, "strokes": s.seq, "state": s.state.to_json(),
-               "series": s.series_json()})
+        _emit(
+            {
+                "match": s.id,
+                "imported": True,
+                "file": name,
+                "strokes": s.seq,
+                "state": s.state.to_json(),
+                "series": s.series_json(),
+            }
+        )
         return 0
     print(tr("match {id} imported from {name}: strokes: {n}").format(id=s.id, name=name, n=s.seq))
     print(scoreboard_line(s.state.to_json(), lang))
     if s.to_wins > 1:  # a match of several партии: the games won too
         print(match_score_line(s, lang))
     if s.match.decided:
-        print(tr("the match is over; see it: pyramid-referee match show {id}{db}").format(id=s.id, db=db))
+        print(
+            tr("the match is over; see it: pyramid-referee match show {id}{db}").format(
+                id=s.id, db=db
+            )
+        )
     else:
         print(tr("to go on: pyramid-referee match resume {id}{db}").format(id=s.id, db=db))
     return 0
@@ -494,11 +653,13 @@ def cmd_delete(args) -> int:
         m = store.get_match(args.id)
         if not args.yes:
             if not _interactive():
-                raise UserError(tr("match {id} was not deleted: confirm with --yes").format(id=m.id))
+                raise UserError(
+                    tr("match {id} was not deleted: confirm with --yes").format(id=m.id)
+                )
             question = tr(
                 "Delete match {id} ({players} v {players2}, {strokes} strokes)? It cannot be "
-                "brought back. [y/n] ").format(
-                id=m.id, players=m.players[0], players2=m.players[1], strokes=m.strokes)
+                "brought back. [y/n] "
+            ).format(id=m.id, players=m.players[0], players2=m.players[1], strokes=m.strokes)
             if not confirm(question):
                 print(tr("match {id} was not deleted").format(id=m.id))
                 return 1
@@ -525,10 +686,21 @@ def cmd_undo_redo(args) -> int:
             raise StoreError("; ".join(x.describe(get_lang()) for x in s.mismatches))
         seq = s.undo() if args.action == "undo" else s.redo()
         if seq is None:
-            raise UserError(tr("match {mid}: nothing to undo").format(mid=mid) if args.action == "undo"
-                            else tr("match {mid}: nothing to redo").format(mid=mid))
+            raise UserError(
+                tr("match {mid}: nothing to undo").format(mid=mid)
+                if args.action == "undo"
+                else tr("match {mid}: nothing to redo").format(mid=mid)
+            )
         if args.json:
-            _emit({"type": args.action, "match": mid, "stroke": seq, "seq": s.seq, "state": s.state.to_json()})
+            _emit(
+                {
+                    "type": args.action,
+                    "match": mid,
+                    "stroke": seq,
+                    "seq": s.seq,
+                    "state": s.state.to_json(),
+                }
+            )
         else:
             done = tr("undone") if args.action == "undo" else tr("redone")
             print(tr("match {mid}: stroke {seq} {done}").format(mid=mid, seq=seq, done=done))
@@ -578,10 +750,12 @@ def cmd_stats(args) -> int:
         t.add_row(tr("calls refused"), str(st["refused"]))
         t.add_row(tr("strokes without a call"), str(st["no_call"]))
         t.add_row(tr("penalties"), str(st["penalties"]))
-        for letter, n in st["fouls"].items():   # each foul by its name, its clause after it
+        for letter, n in st["fouls"].items():  # each foul by its name, its clause after it
             name = tr(FOUL_WORDS[letter]) if letter in FOUL_WORDS else letter
             t.add_row(f"  {name} (P1{letter})", str(n))
-        t.add_row(tr("high run: calls / points"),
-                  f"{st['high_run']['calls']} / {st['high_run']['points']}")
+        t.add_row(
+            tr("high run: calls / points"),
+            f"{st['high_run']['calls']} / {st['high_run']['points']}",
+        )
         con.print(t)
     return 0

@@ -43,24 +43,46 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import IO, Callable
+from collections.abc import Callable
+from typing import IO
 
 from ..i18n import N_, UserError, tr, trl
 from ..match.session import CallReading, Entered, Session, StrokeInputError
-from ..match.text import (game_end_text, match_score_line, render_scoreboard, scoreboard_line,
-                          why_lines)
-from ..rules.notation import NotationError, parse_outcome_located
 from ..match.store import StoreError, db_option
+from ..match.text import (
+    game_end_text,
+    match_score_line,
+    render_scoreboard,
+    scoreboard_line,
+    why_lines,
+)
+from ..rules.notation import NotationError, parse_outcome_located
 
 COMMANDS = {
-    "undo": "undo", "отмена": "undo", "отменить": "undo", "отмени": "undo",
-    "redo": "redo", "повтор": "redo", "вернуть": "redo", "верни": "redo",
-    "score": "score", "счет": "score", "счёт": "score",
-    "help": "help", "помощь": "help", "?": "help",
-    "quit": "quit", "exit": "quit", "выход": "quit", "выйти": "quit", "q": "quit",
+    "undo": "undo",
+    "отмена": "undo",
+    "отменить": "undo",
+    "отмени": "undo",
+    "redo": "redo",
+    "повтор": "redo",
+    "вернуть": "redo",
+    "верни": "redo",
+    "score": "score",
+    "счет": "score",
+    "счёт": "score",
+    "help": "help",
+    "помощь": "help",
+    "?": "help",
+    "quit": "quit",
+    "exit": "quit",
+    "выход": "quit",
+    "выйти": "quit",
+    "q": "quit",
 }
 CALL_PREFIXES = ("заказ:", "call:")
-CLUB_SETTLE_S = 0.3  # at a terminal, the club line waits this long at most for the stroke to be sent
+CLUB_SETTLE_S = (
+    0.3  # at a terminal, the club line waits this long at most for the stroke to be sent
+)
 OUTCOME_PREFIXES = ("исход:", "outcome:")
 
 
@@ -90,27 +112,41 @@ def _unprefix(text: str) -> str:
     low = text.strip().lower()
     for p in CALL_PREFIXES + OUTCOME_PREFIXES:
         if low.startswith(p):
-            return text.strip()[len(p):]
+            return text.strip()[len(p) :]
     return text
 
 
 def help_text(lang: str) -> str:
-    return trl(lang, "The marker types «CALL | OUTCOME» on one line, or «заказ: …» and then «исход: …».\n"
-                     "An empty call, «-» or «без заказа» is a stroke without a call. Commands: «undo»/«отмена», "
-                     "«redo»/«повтор», «score»/«счёт», «help»/«помощь», «quit»/«выход».\n"
-                     "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
-                     "The short outcome notation. Items are separated by «;» or «,», in time order:\n"
-                     "{notation}").format(notation=trl(lang, NOTATION_HELP))
+    return trl(
+        lang,
+        "The marker types «CALL | OUTCOME» on one line, or «заказ: …» and then «исход: …».\n"
+        "An empty call, «-» or «без заказа» is a stroke without a call. Commands: «undo»/«отмена», "
+        "«redo»/«повтор», «score»/«счёт», «help»/«помощь», «quit»/«выход».\n"
+        "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
+        "The short outcome notation. Items are separated by «;» or «,», in time order:\n"
+        "{notation}",
+    ).format(notation=trl(lang, NOTATION_HELP))
 
 
 class Play:
     """The scorer's loop over one session. ``feed(line)`` handles one input line."""
 
-    def __init__(self, session: Session, *, out: IO[str], err: IO[str], json_mode: bool,
-                 interactive: bool, lang: str = "ru", resumed: bool = False,
-                 confirm: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        out: IO[str],
+        err: IO[str],
+        json_mode: bool,
+        interactive: bool,
+        lang: str = "ru",
+        resumed: bool = False,
+        confirm: Callable[[str], bool] | None = None,
+    ) -> None:
         self.s = session
-        self.confirm = confirm  # asks the marker yes/no (a terminal); None: the line is the decision
+        self.confirm = (
+            confirm  # asks the marker yes/no (a terminal); None: the line is the decision
+        )
         self.out = out
         self.err = err
         self.json = json_mode
@@ -131,8 +167,12 @@ class Play:
         if self._console is None:
             from rich.console import Console  # deferred: rich, only where it draws
 
-            self._console = Console(file=self.out, highlight=False, soft_wrap=True,
-                                    force_terminal=None if self.interactive else False)
+            self._console = Console(
+                file=self.out,
+                highlight=False,
+                soft_wrap=True,
+                force_terminal=None if self.interactive else False,
+            )
         return self._console
 
     def emit(self, obj: dict) -> None:
@@ -182,20 +222,37 @@ class Play:
         s = self.s
         unshown = s.resume_notices()
         if self.json:
-            self.emit({"type": "start", "match": s.id, "resumed": self.resumed, "seq": s.seq,
-                       "undone": len(s.store.strokes(s.id, statuses=("undone",))),
-                       "players": s.players, "settings": s.settings_json(), "state": s.state.to_json(),
-                       "series": s.series_json(),
-                       "mismatches": [m.to_json() for m in s.mismatches],
-                       "unshown": [{"seq": r.seq, "call_text": r.record.call_text,
-                                    "outcome_text": r.record.outcome_text, "verdict": r.record.verdict}
-                                   for r in unshown]})
+            self.emit(
+                {
+                    "type": "start",
+                    "match": s.id,
+                    "resumed": self.resumed,
+                    "seq": s.seq,
+                    "undone": len(s.store.strokes(s.id, statuses=("undone",))),
+                    "players": s.players,
+                    "settings": s.settings_json(),
+                    "state": s.state.to_json(),
+                    "series": s.series_json(),
+                    "mismatches": [m.to_json() for m in s.mismatches],
+                    "unshown": [
+                        {
+                            "seq": r.seq,
+                            "call_text": r.record.call_text,
+                            "outcome_text": r.record.outcome_text,
+                            "verdict": r.record.verdict,
+                        }
+                        for r in unshown
+                    ],
+                }
+            )
         else:
             what = tr("resuming match") if self.resumed else tr("match")
-            self.say(f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
-                     + (tr("to {to_wins} wins; ").format(to_wins=s.to_wins) if s.to_wins > 1 else "")
-                     + tr("strokes: {seq}").format(seq=s.seq)
-                     + ("" if not self.interactive else tr(" (help for help)")))
+            self.say(
+                f"{what} {s.id}: {s.players[0]} — {s.players[1]}; "
+                + (tr("to {to_wins} wins; ").format(to_wins=s.to_wins) if s.to_wins > 1 else "")
+                + tr("strokes: {seq}").format(seq=s.seq)
+                + ("" if not self.interactive else tr(" (help for help)"))
+            )
             for r in unshown:
                 self.say(self.unshown_text(r), "yellow")
             self.show_score(series=True)
@@ -207,11 +264,13 @@ class Play:
         rec = row.record
         call = rec.call_text or tr("no call")
         replayed = self.s.verdicts.get(row.seq)
-        verdict = replayed.message(self.lang) if replayed is not None else rec.verdict.get("message", "")
+        verdict = (
+            replayed.message(self.lang) if replayed is not None else rec.verdict.get("message", "")
+        )
         return tr(
             "stroke {seq} is already stored, but the program stopped and its verdict may not "
-            "have been shown: «{call} | {outcome_text}» — do not enter it again. #{seq} {verdict}").format(
-            seq=row.seq, call=call, outcome_text=rec.outcome_text, verdict=verdict)
+            "have been shown: «{call} | {outcome_text}» — do not enter it again. #{seq} {verdict}"
+        ).format(seq=row.seq, call=call, outcome_text=rec.outcome_text, verdict=verdict)
 
     @property
     def db(self) -> str:
@@ -224,13 +283,18 @@ class Play:
         if self.s.match.decided:  # nothing more to play: say so, undo stays possible
             return tr("match over («undo» takes the last stroke back, «quit» leaves)> ")
         who = self.s.upcoming.striker  # after a game's end: who breaks the next one
-        return (tr("outcome ({who})> ").format(who=who) if self.pending is not None
-                else tr("call ({who})> ").format(who=who))
+        return (
+            tr("outcome ({who})> ").format(who=who)
+            if self.pending is not None
+            else tr("call ({who})> ").format(who=who)
+        )
 
     # ------------------------------------------------------------------ input
     def feed(self, raw: str) -> None:
         self.lineno += 1
-        if any("\udc80" <= ch <= "\udcff" for ch in raw):  # bytes that were not UTF-8: never stored
+        if any(
+            "\udc80" <= ch <= "\udcff" for ch in raw
+        ):  # bytes that were not UTF-8: never stored
             self.error(tr("the line is not UTF-8: check the terminal's or the file's encoding"))
             return
         line = raw.strip()
@@ -242,7 +306,9 @@ class Play:
             elif "|" in line:
                 call_text, _, outcome_text = (_unprefix(x) for x in line.partition("|"))
                 if self.pending is not None:
-                    self.pending = None  # the whole stroke on this line replaces a pending call (C9)
+                    self.pending = (
+                        None  # the whole stroke on this line replaces a pending call (C9)
+                    )
                 reading = self.typed_call(call_text)
                 self.stroke(reading, outcome_text.strip())
             elif low.startswith(CALL_PREFIXES):
@@ -253,7 +319,9 @@ class Play:
             elif self.pending is None:
                 self._refuse_an_outcome_for_a_call(line)
                 self.take_call(line)
-            elif self._new_call(line):  # said again instead of an outcome: the last call counts (C9)
+            elif self._new_call(
+                line
+            ):  # said again instead of an outcome: the last call counts (C9)
                 if not self.json:
                     self.say(tr("the earlier call is replaced (C9)"))
                 self.take_call(line)
@@ -291,40 +359,60 @@ class Play:
         except NotationError:
             return
         if self.s.read_call(line).status != "accepted":
-            raise StrokeInputError(tr(
-                "looks like the outcome of a stroke — forgot the «|»? Type «CALL | OUTCOME» "
-                "(«- | OUTCOME» without a call); nothing recorded"))
+            raise StrokeInputError(
+                tr(
+                    "looks like the outcome of a stroke — forgot the «|»? Type «CALL | OUTCOME» "
+                    "(«- | OUTCOME» without a call); nothing recorded"
+                )
+            )
 
     def typed_call(self, text: str | None) -> CallReading:
         """The call as the marker typed it; a word the parser does not know is a typo: ask again."""
         reading = self.s.read_call(text)
         if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
             why = reading.refusal.get("message", "")
-            raise StrokeInputError(tr(
-                "nothing recorded: {why} — looks like a typo; type the call again").format(
-                why=why))
+            raise StrokeInputError(
+                tr("nothing recorded: {why} — looks like a typo; type the call again").format(
+                    why=why
+                )
+            )
         return reading
 
     def take_call(self, text: str) -> None:
         reading = self.typed_call(text)
         self.pending = reading
         if self.json:
-            self.emit({"type": "call", "call_text": reading.text, "call_status": reading.status,
-                       "call": None if reading.call is None else reading.call.to_json(),
-                       "canonical": reading.canonical, "refusal": reading.refusal})
+            self.emit(
+                {
+                    "type": "call",
+                    "call_text": reading.text,
+                    "call_status": reading.status,
+                    "call": None if reading.call is None else reading.call.to_json(),
+                    "canonical": reading.canonical,
+                    "refusal": reading.refusal,
+                }
+            )
         else:
-            style = "green" if reading.status == "accepted" else "red" if reading.status == "refused" else None
+            style = (
+                "green"
+                if reading.status == "accepted"
+                else "red"
+                if reading.status == "refused"
+                else None
+            )
             self.say(reading.describe(self.lang), style)
 
     def stroke(self, reading: CallReading, outcome_text: str) -> None:
         if not outcome_text.strip():
             raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
         if reading.status == "refused" and self.confirm is not None:
-            self.s.check(reading, outcome_text)  # what is wrong with the outcome is said before any question
+            self.s.check(
+                reading, outcome_text
+            )  # what is wrong with the outcome is said before any question
             why = (reading.refusal or {}).get("message", "")
             question = tr(
-                "The call is refused: {why}. Record the stroke with the refused call? [y/n] ").format(
-                why=why)
+                "The call is refused: {why}. Record the stroke with the refused call? [y/n] "
+            ).format(why=why)
             yes = self.confirm(question)
             if not yes:
                 self.pending = None
@@ -341,10 +429,20 @@ class Play:
         if self.json:
             r = e.record
             games = self.s.match.games()
-            obj = {"type": "stroke", "match": self.s.id, "seq": e.seq, "call_text": r.call_text,
-                   "call_status": r.call_status, "call": r.call, "refusal": r.refusal,
-                   "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state,
-                   "game": next((g.number for g in games if g.first <= e.seq <= g.last), len(games))}
+            obj = {
+                "type": "stroke",
+                "match": self.s.id,
+                "seq": e.seq,
+                "call_text": r.call_text,
+                "call_status": r.call_status,
+                "call": r.call,
+                "refusal": r.refusal,
+                "outcome_text": r.outcome_text,
+                "outcome": r.outcome,
+                "verdict": r.verdict,
+                "state": r.state,
+                "game": next((g.number for g in games if g.first <= e.seq <= g.last), len(games)),
+            }
             if self.s.to_wins > 1 and e.state.result is not None:
                 obj["series"] = self.s.series_json()
             if self.club is not None:
@@ -356,7 +454,9 @@ class Play:
             self.say(tr("call refused: ") + e.record.refusal.get("message", ""), "red")
         self.say(f"#{e.seq} " + e.verdict.message(self.lang), "bold")
         if self.why:
-            for line in why_lines(e.verdict.clauses, self.lang, full=True, settings=self.s.settings):
+            for line in why_lines(
+                e.verdict.clauses, self.lang, full=True, settings=self.s.settings
+            ):
                 self.say("   " + line)
         self.show_score()
         if self.s.to_wins > 1 and e.state.result is not None:
@@ -388,7 +488,9 @@ class Play:
                 self.say(text)
             return
         if cmd == "score":
-            if self.at_game_end() and not self.json:  # the match score and who breaks next, in one line
+            if (
+                self.at_game_end() and not self.json
+            ):  # the match score and who breaks next, in one line
                 self.show_score()
                 self.say(game_end_text(self.s, self.lang), "bold")
             else:
@@ -398,7 +500,9 @@ class Play:
             if self.pending is not None:  # first take back a call not yet played
                 self.pending = None
                 if self.json:
-                    self.emit({"type": "undo", "match": self.s.id, "call": True, "seq": self.s.seq})
+                    self.emit(
+                        {"type": "undo", "match": self.s.id, "call": True, "seq": self.s.seq}
+                    )
                 else:
                     self.say(tr("call withdrawn"))
                 return
@@ -406,18 +510,31 @@ class Play:
         else:
             seq = self.s.redo()
         if seq is None:
-            raise StrokeInputError(tr("nothing to undo") if cmd == "undo"
-                                   else tr("nothing to redo"))
+            raise StrokeInputError(
+                tr("nothing to undo") if cmd == "undo" else tr("nothing to redo")
+            )
         if self.club is not None:
             self.club.notify()
         if self.json:
-            self.emit({"type": cmd, "match": self.s.id, "stroke": seq, "seq": self.s.seq,
-                       "state": self.s.state.to_json()})
+            self.emit(
+                {
+                    "type": cmd,
+                    "match": self.s.id,
+                    "stroke": seq,
+                    "seq": self.s.seq,
+                    "state": self.s.state.to_json(),
+                }
+            )
         else:
-            self.say(tr("stroke {seq} undone").format(seq=seq) if cmd == "undo"
-                     else tr("stroke {seq} redone").format(seq=seq))
+            self.say(
+                tr("stroke {seq} undone").format(seq=seq)
+                if cmd == "undo"
+                else tr("stroke {seq} redone").format(seq=seq)
+            )
             self.show_score()
-            if self.at_game_end():  # back at a game's end: who breaks the next one, as after its stroke
+            if (
+                self.at_game_end()
+            ):  # back at a game's end: who breaks the next one, as after its stroke
                 self.say(game_end_text(self.s, self.lang), "bold")
             if self.club is not None:  # an undo goes to the club too: the маркёр sees it did
                 self.say(self._club_text(), "dim")
@@ -433,15 +550,19 @@ class Play:
         if self.s.mismatches:
             for m in self.s.mismatches:
                 self.err.write(m.describe(self.lang) + "\n")
-            raise StoreError(tr(
-                "match {id}: the record disagrees with its replay; cannot continue (pyramid-referee "
-                "match show {id}{db})").format(
-                id=self.s.id, db=self.db))
+            raise StoreError(
+                tr(
+                    "match {id}: the record disagrees with its replay; cannot continue (pyramid-referee "
+                    "match show {id}{db})"
+                ).format(id=self.s.id, db=self.db)
+            )
         interrupted = False
         while not self.done:
             try:
                 line = read_line(self.prompt())
-            except KeyboardInterrupt:  # Ctrl-C at the prompt leaves like quit: every stroke is stored
+            except (
+                KeyboardInterrupt
+            ):  # Ctrl-C at the prompt leaves like quit: every stroke is stored
                 interrupted = True
                 if self.interactive:
                     self.out.write("\n")
@@ -450,7 +571,14 @@ class Play:
                 break
             self.feed(line)
         if self.json:
-            self.emit({"type": "end", "match": self.s.id, "seq": self.s.seq, "state": self.s.state.to_json()})
+            self.emit(
+                {
+                    "type": "end",
+                    "match": self.s.id,
+                    "seq": self.s.seq,
+                    "state": self.s.state.to_json(),
+                }
+            )
         elif self.interactive:
             self.farewell()
         if interrupted:
@@ -465,22 +593,27 @@ class Play:
         if s.match.decided:
             self.say(tr("match {id} is over and saved ({seq} strokes)").format(id=s.id, seq=s.seq))
         else:
-            self.say(tr(
-                "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume {id}{db}").format(
-                id=s.id, seq=s.seq, db=self.db))
+            self.say(
+                tr(
+                    "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume {id}{db}"
+                ).format(id=s.id, seq=s.seq, db=self.db)
+            )
 
 
 def stdin_reader(interactive: bool) -> Callable[[str], str | None]:
     if interactive:
+
         def read(prompt: str) -> str | None:
             try:
                 return input(prompt)
             except EOFError:
                 print(file=sys.stdout)
                 return None
+
         return read
 
     def read_pipe(prompt: str) -> str | None:
         line = sys.stdin.readline()
         return None if line == "" else line
+
     return read_pipe

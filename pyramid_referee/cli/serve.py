@@ -24,48 +24,110 @@ import secrets
 import socket
 import sys
 
-from .options import add_players_option, add_to_wins_option, match_id, players_from
 from ..i18n import UserError, get_lang, tr
 from ..rules.settings import mode_setting
 from ..web.pin import PIN_RE
+from .options import add_players_option, add_to_wins_option, match_id, players_from
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("serve", parents=[common],
-                       help=tr("the table's web face: the scoreboard, the marker's pad, the JSON API"),
-                       description=tr(
-                           "The scoreboard (/), the marker's pad (/pad) and the JSON API (/api) of one "
-                           "table, on this computer or the club's network; all pages work without internet."))
-    p.add_argument("--db", metavar=tr("PATH"), default=None,
-                   help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"))
+    p = sub.add_parser(
+        "serve",
+        parents=[common],
+        help=tr("the table's web face: the scoreboard, the marker's pad, the JSON API"),
+        description=tr(
+            "The scoreboard (/), the marker's pad (/pad) and the JSON API (/api) of one "
+            "table, on this computer or the club's network; all pages work without internet."
+        ),
+    )
+    p.add_argument(
+        "--db",
+        metavar=tr("PATH"),
+        default=None,
+        help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"),
+    )
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--match", type=match_id, metavar=tr("ID"), help=tr("continue this stored match"))
+    which.add_argument(
+        "--match", type=match_id, metavar=tr("ID"), help=tr("continue this stored match")
+    )
     add_players_option(which)
     add_to_wins_option(p)
-    p.add_argument("--mode", choices=("clean", "ball-and-pocket"), help=tr("call mode (C1, Q9; default clean)"))
-    p.add_argument("--host", metavar=tr("HOST"), default="127.0.0.1",
-                   help=tr("the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the "
-                           "club's network)"))
-    p.add_argument("--port", metavar=tr("PORT"), type=_port, default=8071, help=tr("the port (default 8071; 0: any free one)"))
-    p.add_argument("--pin", metavar=tr("PIN"), default=None,
-                   help=tr("the pad's PIN, 4 to 64 letters, digits, '-' or '_' (default: a random one, printed)"))
-    p.add_argument("--club", metavar="URL", default=None,
-                   help=tr("the club server (postgresql://…; default: $PYRAMID_REFEREE_CLUB): a table registered "
-                           "there replicates to it and shows the club board at /club; on a computer that is no "
-                           "registered table, the club board alone is served"))
-    p.add_argument("--https", action="store_true",
-                   help=tr("serve over HTTPS with a certificate made for this computer (kept in the user data "
-                           "folder; its fingerprint is printed): a tablet's browser gives its microphone to the "
-                           "pad only over HTTPS"))
-    p.add_argument("--cert-name", metavar=tr("NAME"), action="append", default=[],
-                   help=tr("--https: one more name or address the certificate covers (besides this computer's "
-                           "names and addresses); may be repeated"))
-    p.add_argument("--model", metavar=tr("DIR"), default=None,
-                   help=tr("the Vosk model for the tablet's ears (default: $PYRAMID_VOSK_MODEL or the ones "
-                           "«model download» fetched); without one, strikes are heard and calls are not"))
-    p.add_argument("--profile", metavar=tr("NAME"), default=None,
-                   help=tr("the table's strike profile for the tablet's ears (default: the saved default; "
-                           "«none»: none)"))
+    p.add_argument(
+        "--mode",
+        choices=("clean", "ball-and-pocket"),
+        help=tr("call mode (C1, Q9; default clean)"),
+    )
+    p.add_argument(
+        "--host",
+        metavar=tr("HOST"),
+        default="127.0.0.1",
+        help=tr(
+            "the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the "
+            "club's network)"
+        ),
+    )
+    p.add_argument(
+        "--port",
+        metavar=tr("PORT"),
+        type=_port,
+        default=8071,
+        help=tr("the port (default 8071; 0: any free one)"),
+    )
+    p.add_argument(
+        "--pin",
+        metavar=tr("PIN"),
+        default=None,
+        help=tr(
+            "the pad's PIN, 4 to 64 letters, digits, '-' or '_' (default: a random one, printed)"
+        ),
+    )
+    p.add_argument(
+        "--club",
+        metavar="URL",
+        default=None,
+        help=tr(
+            "the club server (postgresql://…; default: $PYRAMID_REFEREE_CLUB): a table registered "
+            "there replicates to it and shows the club board at /club; on a computer that is no "
+            "registered table, the club board alone is served"
+        ),
+    )
+    p.add_argument(
+        "--https",
+        action="store_true",
+        help=tr(
+            "serve over HTTPS with a certificate made for this computer (kept in the user data "
+            "folder; its fingerprint is printed): a tablet's browser gives its microphone to the "
+            "pad only over HTTPS"
+        ),
+    )
+    p.add_argument(
+        "--cert-name",
+        metavar=tr("NAME"),
+        action="append",
+        default=[],
+        help=tr(
+            "--https: one more name or address the certificate covers (besides this computer's "
+            "names and addresses); may be repeated"
+        ),
+    )
+    p.add_argument(
+        "--model",
+        metavar=tr("DIR"),
+        default=None,
+        help=tr(
+            "the Vosk model for the tablet's ears (default: $PYRAMID_VOSK_MODEL or the ones "
+            "«model download» fetched); without one, strikes are heard and calls are not"
+        ),
+    )
+    p.add_argument(
+        "--profile",
+        metavar=tr("NAME"),
+        default=None,
+        help=tr(
+            "the table's strike profile for the tablet's ears (default: the saved default; "
+            "«none»: none)"
+        ),
+    )
     p.set_defaults(handler=cmd_serve)
 
 
@@ -75,8 +137,9 @@ def _port(value: str) -> int:
     except ValueError:
         n = -1
     if not 0 <= n <= 65535:
-        raise argparse.ArgumentTypeError(tr("a port is a whole number from 0 to 65535, not {value}").format(
-            value=value))
+        raise argparse.ArgumentTypeError(
+            tr("a port is a whole number from 0 to 65535, not {value}").format(value=value)
+        )
     return n
 
 
@@ -114,8 +177,11 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise UserError(tr("cannot listen on {host}:{port}: {why}").format(
-            host=host, port=port, why=exc.strerror or exc)) from None
+        raise UserError(
+            tr("cannot listen on {host}:{port}: {why}").format(
+                host=host, port=port, why=exc.strerror or exc
+            )
+        ) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
@@ -128,7 +194,9 @@ def _is_registered(db, url: str) -> bool:
 
     try:
         with Store(db, create=False) as store:
-            con = _try_connect(url)  # the server says what it is: an address spelt otherwise is the same server
+            con = _try_connect(
+                url
+            )  # the server says what it is: an address spelt otherwise is the same server
             try:
                 return load_link(store, url, con) is not None
             finally:
@@ -150,9 +218,20 @@ def _base_url(args, sock) -> str:
 def _run(app, sock, on_exit, cert=None) -> None:
     import uvicorn  # deferred: the web server loads only for serve
 
-    tls = {} if cert is None else {"ssl_certfile": str(cert.cert_path), "ssl_keyfile": str(cert.key_path)}
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
-                            lifespan="on", ws_max_size=64 * 1024, **tls)
+    tls = (
+        {}
+        if cert is None
+        else {"ssl_certfile": str(cert.cert_path), "ssl_keyfile": str(cert.key_path)}
+    )
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=2,
+        lifespan="on",
+        ws_max_size=64 * 1024,
+        **tls,
+    )
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
@@ -167,27 +246,44 @@ def _serve_board(args, url: str) -> int:
     import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
     from ..club.sync import ClubError, connect, denied  # deferred: the club sync, only with --club
+
     # deferred: the web face (Starlette)
     from ..web.club import check_schema, create_board_app
 
     if args.players is not None or args.match is not None:
-        raise UserError(tr(
-            "this table is not registered on the club server; register it once: pyramid-referee "
-            "club register --club URL --name NAME").format())
+        raise UserError(
+            tr(
+                "this table is not registered on the club server; register it once: pyramid-referee "
+                "club register --club URL --name NAME"
+            ).format()
+        )
     try:
-        with connect(url) as con:  # reachable, and a schema the board can read: said now, not on the page
+        with connect(
+            url
+        ) as con:  # reachable, and a schema the board can read: said now, not on the page
             check_schema(con)
-    except psycopg.Error as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
-        raise ClubError(tr("the club server does not let this login read the board ({why})").format(
-            why=denied(exc))) from None
+    except (
+        psycopg.Error
+    ) as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
+        raise ClubError(
+            tr("the club server does not let this login read the board ({why})").format(
+                why=denied(exc)
+            )
+        ) from None
     app = create_board_app(url, lang=get_lang())
     sock = _bind(args.host, args.port)
     base = _base_url(args, sock)
-    print(tr("this computer is not a registered table of that club server: serving the club board alone"))
+    print(
+        tr(
+            "this computer is not a registered table of that club server: serving the club board alone"
+        )
+    )
     print(tr("club board: {url}").format(url=base + "/"))
     print(tr("Ctrl-C stops the server"), flush=True)
     feed = app.state.feed
-    _run(app, sock, lambda: feed.loop.call_soon_threadsafe(feed.end_streams) if feed.loop else None)
+    _run(
+        app, sock, lambda: feed.loop.call_soon_threadsafe(feed.end_streams) if feed.loop else None
+    )
     return 0
 
 
@@ -204,11 +300,12 @@ def cmd_serve(args) -> int:
 
         from ..web.app import create_app  # deferred: the web face (Starlette)
     except ImportError as exc:
-        raise UserError(tr("the web face needs a package that is not installed: {name}").format(
-            name=exc.name)) from None
+        raise UserError(
+            tr("the web face needs a package that is not installed: {name}").format(name=exc.name)
+        ) from None
     if url is not None and not _is_registered(args.db, url):
         return _serve_board(args, url)
-    pin = args.pin or f"{secrets.randbelow(10 ** 6):06d}"
+    pin = args.pin or f"{secrets.randbelow(10**6):06d}"
     cert = None
     if args.https:
         try:
@@ -216,14 +313,19 @@ def cmd_serve(args) -> int:
 
             from ..web.tls import ensure_certificate
         except ImportError as exc:
-            raise UserError(tr("the web face needs a package that is not installed: {name}").format(
-                name=exc.name)) from None
+            raise UserError(
+                tr("the web face needs a package that is not installed: {name}").format(
+                    name=exc.name
+                )
+            ) from None
         cert = ensure_certificate(tuple(args.cert_name))
     from ..cli.strikes import load_profile
 
     profile = load_profile(args.profile)
     mid = _open_match(args)
-    app = create_app(args.db, mid, pin=pin, lang=get_lang(), club_url=url, model_dir=args.model, profile=profile)
+    app = create_app(
+        args.db, mid, pin=pin, lang=get_lang(), club_url=url, model_dir=args.model, profile=profile
+    )
     sock = _bind(args.host, args.port)
     base = _base_url(args, sock)
     pad_url = f"{base}/pad#pin={pin}"
@@ -233,10 +335,19 @@ def cmd_serve(args) -> int:
     print(tr("PIN: {pin}").format(pin=pin))
     print(tr("teaching page: {url}").format(url=base + "/learn"))  # read-only: no PIN
     if cert is not None:
-        print((tr("a new certificate for this computer: {path}") if cert.made else
-               tr("this computer's certificate: {path}")).format(path=cert.cert_path))
-        print(tr("its fingerprint (SHA-256; compare it on the tablet when it asks to accept the certificate): "
-                 "{fp}").format(fp=cert.fingerprint))
+        print(
+            (
+                tr("a new certificate for this computer: {path}")
+                if cert.made
+                else tr("this computer's certificate: {path}")
+            ).format(path=cert.cert_path)
+        )
+        print(
+            tr(
+                "its fingerprint (SHA-256; compare it on the tablet when it asks to accept the certificate): "
+                "{fp}"
+            ).format(fp=cert.fingerprint)
+        )
         print(tr("names it covers: {names}").format(names=", ".join(cert.names)))
         print(tr("its key's SPKI hash (sha256/base64): {spki}").format(spki=cert.spki_sha256))
     if url is not None:

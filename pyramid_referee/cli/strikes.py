@@ -1,13 +1,13 @@
 """Subcommands of the strikes area (see cli.py): the strike detector alone.
 
-    pyramid-referee strikes FILE.wav [--json] [--explain] [--plot OUT.png] [--profile P]
-                                                    strike times in a WAV file, and why
-    pyramid-referee strikes --mic [--device D] [--seconds S] [--json]
-                                                    live, from the microphone: one line a strike
-    pyramid-referee strikes --list-devices          the input devices (for --device)
-    pyramid-referee strikes calibrate [--mic | --from STRIKES.wav [COLLISIONS.wav]]
-                                      [--count N] [--collisions M] [--name NAME]
-                                                    fit and save this table's profile
+pyramid-referee strikes FILE.wav [--json] [--explain] [--plot OUT.png] [--profile P]
+                                                strike times in a WAV file, and why
+pyramid-referee strikes --mic [--device D] [--seconds S] [--json]
+                                                live, from the microphone: one line a strike
+pyramid-referee strikes --list-devices          the input devices (for --device)
+pyramid-referee strikes calibrate [--mic | --from STRIKES.wav [COLLISIONS.wav]]
+                                  [--count N] [--collisions M] [--name NAME]
+                                                fit and save this table's profile
 """
 
 from __future__ import annotations
@@ -22,53 +22,110 @@ from ..i18n import UserError, get_lang, tr, trn
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
     p = sub.add_parser(
-        "strikes", parents=[common],
+        "strikes",
+        parents=[common],
         help=tr("find cue strikes in a WAV file or live; calibrate the table"),
         description=tr(
             "The strike detector (the cue tip on the cue ball) on its own, without speech "
             "recognition. «strikes calibrate» calibrates at the table: a few strikes and "
-            "collisions; the table's profile is saved and used by strikes and listen."),
+            "collisions; the table's profile is saved and used by strikes and listen."
+        ),
     )
-    p.add_argument("file", nargs="?", metavar=tr("FILE.wav"),
-                   help=tr("a WAV file (any rate, any channels), or the word calibrate"))
-    p.add_argument("--json", action="store_true",
-                   help=tr(
-                       "JSON: {\"strikes\": [seconds, …]} (with --explain also \"sounds\"); with "
-                       "--mic one line {\"strike\": seconds} a strike"))
-    p.add_argument("--explain", action="store_true",
-                   help=tr("every impulsive sound heard: its time, what it is and why"))
-    p.add_argument("--plot", metavar=tr("OUT.png"), default=None,
-                   help=tr(
-                       "draw the waveform and spectrogram with the strikes and sounds marked "
-                       "(PNG)"))
-    p.add_argument("--profile", default=None, metavar=tr("NAME|FILE"),
-                   help=tr(
-                       "the table profile (default: the one calibration saved as «default», if "
-                       "any; none: no profile)"))
+    p.add_argument(
+        "file",
+        nargs="?",
+        metavar=tr("FILE.wav"),
+        help=tr("a WAV file (any rate, any channels), or the word calibrate"),
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=tr(
+            'JSON: {"strikes": [seconds, …]} (with --explain also "sounds"); with '
+            '--mic one line {"strike": seconds} a strike'
+        ),
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help=tr("every impulsive sound heard: its time, what it is and why"),
+    )
+    p.add_argument(
+        "--plot",
+        metavar=tr("OUT.png"),
+        default=None,
+        help=tr("draw the waveform and spectrogram with the strikes and sounds marked (PNG)"),
+    )
+    p.add_argument(
+        "--profile",
+        default=None,
+        metavar=tr("NAME|FILE"),
+        help=tr(
+            "the table profile (default: the one calibration saved as «default», if "
+            "any; none: no profile)"
+        ),
+    )
     p.add_argument("--mic", action="store_true", help=tr("listen to the microphone"))
-    p.add_argument("--device", metavar=tr("DEVICE"), default=None,
-                   help=tr("input device: its number or part of its name"))
-    p.add_argument("--seconds", metavar=tr("SECONDS"), type=float, default=None,
-                   help=tr("with --mic: how many seconds to listen"))
-    p.add_argument("--list-devices", action="store_true",
-                   help=tr("list the input devices"))
-    p.add_argument("--block-ms", metavar=tr("MS"), type=float, default=10.0,
-                   help=tr("block length, ms (default 10)"))
-    p.add_argument("--stroke-window", type=float, default=None, metavar=tr("S"),
-                   help=tr(
-                       "every sound in the S seconds after a strike is that stroke's own "
-                       "(default 0.3; after that what follows each sound decides)"))
+    p.add_argument(
+        "--device",
+        metavar=tr("DEVICE"),
+        default=None,
+        help=tr("input device: its number or part of its name"),
+    )
+    p.add_argument(
+        "--seconds",
+        metavar=tr("SECONDS"),
+        type=float,
+        default=None,
+        help=tr("with --mic: how many seconds to listen"),
+    )
+    p.add_argument("--list-devices", action="store_true", help=tr("list the input devices"))
+    p.add_argument(
+        "--block-ms",
+        metavar=tr("MS"),
+        type=float,
+        default=10.0,
+        help=tr("block length, ms (default 10)"),
+    )
+    p.add_argument(
+        "--stroke-window",
+        type=float,
+        default=None,
+        metavar=tr("S"),
+        help=tr(
+            "every sound in the S seconds after a strike is that stroke's own "
+            "(default 0.3; after that what follows each sound decides)"
+        ),
+    )
     cal = p.add_argument_group(tr("calibration (strikes calibrate)"))
-    cal.add_argument("--from", dest="from_files", nargs="+", metavar=tr("WAV"), default=None,
-                     help=tr(
-                         "from recordings: a file of strikes and (optionally) a file of "
-                         "collisions"))
-    cal.add_argument("--count", metavar=tr("N"), type=int, default=5,
-                     help=tr("how many strikes to ask for (default 5)"))
-    cal.add_argument("--collisions", metavar=tr("N"), type=int, default=3,
-                     help=tr("how many ball collisions to ask for (default 3; 0: none)"))
-    cal.add_argument("--name", metavar=tr("NAME"), default=None,
-                     help=tr("the profile's name (default: default)"))
+    cal.add_argument(
+        "--from",
+        dest="from_files",
+        nargs="+",
+        metavar=tr("WAV"),
+        default=None,
+        help=tr("from recordings: a file of strikes and (optionally) a file of collisions"),
+    )
+    cal.add_argument(
+        "--count",
+        metavar=tr("N"),
+        type=int,
+        default=5,
+        help=tr("how many strikes to ask for (default 5)"),
+    )
+    cal.add_argument(
+        "--collisions",
+        metavar=tr("N"),
+        type=int,
+        default=3,
+        help=tr("how many ball collisions to ask for (default 3; 0: none)"),
+    )
+    cal.add_argument(
+        "--name",
+        metavar=tr("NAME"),
+        default=None,
+        help=tr("the profile's name (default: default)"),
+    )
     p.set_defaults(handler=run)
 
 
@@ -93,10 +150,18 @@ def run(args) -> int:
     if args.file == "calibrate":
         from ..referee.calibrate import CalibrateOptions, run_calibrate
 
-        return run_calibrate(CalibrateOptions(
-            count=args.count, collisions=args.collisions, name=args.name,
-            from_files=args.from_files, seconds=args.seconds, device=args.device,
-            block_ms=args.block_ms, json=args.json))
+        return run_calibrate(
+            CalibrateOptions(
+                count=args.count,
+                collisions=args.collisions,
+                name=args.name,
+                from_files=args.from_files,
+                seconds=args.seconds,
+                device=args.device,
+                block_ms=args.block_ms,
+                json=args.json,
+            )
+        )
     if args.from_files:
         raise UserError(tr("--from is for «strikes calibrate» only"))
     if args.list_devices:
@@ -113,7 +178,9 @@ def run(args) -> int:
 def make_detector(args):
     from ..voice.strike import StrikeDetector
 
-    return StrikeDetector(profile=load_profile(args.profile), **detector_params(args.stroke_window))
+    return StrikeDetector(
+        profile=load_profile(args.profile), **detector_params(args.stroke_window)
+    )
 
 
 def _file(args) -> int:
@@ -137,24 +204,37 @@ def _file(args) -> int:
     seconds = len(samples) / 16000
     unsure = [s for s in det.strikes if not s.sure]
     if not strikes:
-        print(tr(
-            "{file}: no strikes found ({seconds:.1f} s of audio)").format(
-            file=args.file, seconds=seconds))
+        print(
+            tr("{file}: no strikes found ({seconds:.1f} s of audio)").format(
+                file=args.file, seconds=seconds
+            )
+        )
     else:
-        print(trn("{file}: {n} strike ({seconds:.1f} s of audio)",
-                  "{file}: {n} strikes ({seconds:.1f} s of audio)", len(strikes)).format(
-            file=args.file, n=len(strikes), seconds=seconds))
+        print(
+            trn(
+                "{file}: {n} strike ({seconds:.1f} s of audio)",
+                "{file}: {n} strikes ({seconds:.1f} s of audio)",
+                len(strikes),
+            ).format(file=args.file, n=len(strikes), seconds=seconds)
+        )
         for i, s in enumerate(det.strikes, 1):
             mark = "" if s.sure else tr("  (unsure)")
-            print(tr(
-                "  strike {i}: {time:.3f} s{mark}").format(
-                i=i, time=round(s.time, 3), mark=mark))
+            print(
+                tr("  strike {i}: {time:.3f} s{mark}").format(
+                    i=i, time=round(s.time, 3), mark=mark
+                )
+            )
     if det.unsure or unsure:
         unsure_strikes = trn("{n} strike", "{n} strikes", len(unsure)).format(n=len(unsure))
-        sounds = trn("{n} tip-like sound", "{n} tip-like sounds", len(det.unsure)).format(n=len(det.unsure))
-        print(tr(
-            "  unsure: {strikes} and {sounds} (--explain shows them; calibration or listen's "
-            "--strike key help at the table)").format(strikes=unsure_strikes, sounds=sounds))
+        sounds = trn("{n} tip-like sound", "{n} tip-like sounds", len(det.unsure)).format(
+            n=len(det.unsure)
+        )
+        print(
+            tr(
+                "  unsure: {strikes} and {sounds} (--explain shows them; calibration or listen's "
+                "--strike key help at the table)"
+            ).format(strikes=unsure_strikes, sounds=sounds)
+        )
     if args.explain:
         from ..referee.strike_report import explain_lines
 
@@ -168,10 +248,11 @@ def _file(args) -> int:
 
 def _list_devices(args) -> int:
     from ..voice.mic import list_devices
-
     from .options import print_input_devices
 
-    return print_input_devices(list_devices(lang=get_lang()), as_json=args.json)  # as listen lists them
+    return print_input_devices(
+        list_devices(lang=get_lang()), as_json=args.json
+    )  # as listen lists them
 
 
 def _live(args) -> int:
@@ -202,17 +283,19 @@ def _live(args) -> int:
 
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
         if not args.json:
-            print(tr(
-                "listening to {device_name!r}… (Ctrl-C to stop)").format(
-                device_name=mic.device_name), file=sys.stderr)
+            print(
+                tr("listening to {device_name!r}… (Ctrl-C to stop)").format(
+                    device_name=mic.device_name
+                ),
+                file=sys.stderr,
+            )
         try:
             for frame in mic:
                 n_unsure = len(det.unsure)
                 report(det.feed(frame.samples, frame.t0))
                 if not args.json:
                     for t in det.unsure[n_unsure:]:
-                        print(tr("possible strike: {t:.3f} s (unsure)").format(t=t),
-                              flush=True)
+                        print(tr("possible strike: {t:.3f} s (unsure)").format(t=t), flush=True)
                 if args.seconds is not None and frame.t1 >= args.seconds:
                     break
         except KeyboardInterrupt:

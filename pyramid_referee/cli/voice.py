@@ -17,15 +17,22 @@ import os
 import sys
 from pathlib import Path
 
-from .club import add_club_option
-from .options import (add_call_options, add_players_option, add_to_wins_option, match_id, players_from,
-                      print_input_devices, read_text_lines)
-from .rules import add_why_option
 from ..i18n import UserError, argparse_in_language, get_lang, os_reason, tr
 from ..referee import listen, timeline as tl
 from ..referee.listen import DEFAULT_BLOCK_MS
 from ..referee.options import ListenOptions
 from ..rules.settings import mode_setting
+from .club import add_club_option
+from .options import (
+    add_call_options,
+    add_players_option,
+    add_to_wins_option,
+    match_id,
+    players_from,
+    print_input_devices,
+    read_text_lines,
+)
+from .rules import add_why_option
 
 
 def _positive_int(value: str) -> int:
@@ -34,7 +41,9 @@ def _positive_int(value: str) -> int:
     except ValueError:
         n = 0
     if n < 1:
-        raise argparse.ArgumentTypeError(tr("expected a whole number of at least 1, got {value!r}").format(value=value))
+        raise argparse.ArgumentTypeError(
+            tr("expected a whole number of at least 1, got {value!r}").format(value=value)
+        )
     return n
 
 
@@ -44,7 +53,9 @@ def _positive_float(value: str) -> float:
     except ValueError:
         x = 0.0
     if not (x > 0 and x < float("inf")):
-        raise argparse.ArgumentTypeError(tr("expected a number above 0, got {value!r}").format(value=value))
+        raise argparse.ArgumentTypeError(
+            tr("expected a number above 0, got {value!r}").format(value=value)
+        )
     return x
 
 
@@ -55,109 +66,190 @@ def _print_help(p: argparse.ArgumentParser) -> int:
 
 
 def _add_model_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", metavar=tr("DIR"), default=None,
-                   help=tr(
-                       "Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, "
-                       "~/.cache/vosk, the user cache)"))
-    p.add_argument("--alternatives", type=_positive_int, default=3, metavar=tr("N"),
-                   help=tr(
-                       "hypotheses Vosk gives per utterance (a call they read differently is "
-                       "refused); default 3"))
+    p.add_argument(
+        "--model",
+        metavar=tr("DIR"),
+        default=None,
+        help=tr(
+            "Vosk model folder (else $PYRAMID_VOSK_MODEL, $VOSK_MODEL_PATH, "
+            "~/.cache/vosk, the user cache)"
+        ),
+    )
+    p.add_argument(
+        "--alternatives",
+        type=_positive_int,
+        default=3,
+        metavar=tr("N"),
+        help=tr(
+            "hypotheses Vosk gives per utterance (a call they read differently is "
+            "refused); default 3"
+        ),
+    )
     p.add_argument("--verbose", action="store_true", help=tr("show Vosk's own log"))
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
-    p = sub.add_parser("timeline", parents=[common],
-                       help=tr("Vosk results + strikes → the call that counts for each strike"),
-                       description=tr(
-                           "Read Vosk final results and {\"strike\": SECONDS} lines (JSON lines, "
-                           "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
-                           "Q8).") + " " + tr(
-                           "Also {\"outcome\": SECONDS} (an outcome entered: with no strike heard "
-                           "before it, it takes the standing call, Q13), {\"taken_back\": SECONDS} "
-                           "(the marker took that strike back, Q14) and {\"sound\": SECONDS} (a "
-                           "table sound that was no strike)."))
-    p.add_argument("events", metavar=tr("EVENTS.jsonl"),
-                   help=tr("event lines ('-' for stdin)"))
+    p = sub.add_parser(
+        "timeline",
+        parents=[common],
+        help=tr("Vosk results + strikes → the call that counts for each strike"),
+        description=tr(
+            'Read Vosk final results and {"strike": SECONDS} lines (JSON lines, '
+            "one clock) and say, for each strike, which call counts (C9, C10, Q7, "
+            "Q8)."
+        )
+        + " "
+        + tr(
+            'Also {"outcome": SECONDS} (an outcome entered: with no strike heard '
+            'before it, it takes the standing call, Q13), {"taken_back": SECONDS} '
+            '(the marker took that strike back, Q14) and {"sound": SECONDS} (a '
+            "table sound that was no strike)."
+        ),
+    )
+    p.add_argument("events", metavar=tr("EVENTS.jsonl"), help=tr("event lines ('-' for stdin)"))
     p.add_argument("--json", action="store_true", help=tr("one JSON object a strike"))
     add_call_options(p)
     p.set_defaults(handler=cmd_timeline)
 
-    p = sub.add_parser("transcribe", parents=[common],
-                       help=tr("the voice referee over a WAV file"),
-                       description=tr(
-                           "Run recognition and the strike detector over a WAV file on one "
-                           "clock, then the timeline: for each strike the call that counts; and "
-                           "the words heard."))
+    p = sub.add_parser(
+        "transcribe",
+        parents=[common],
+        help=tr("the voice referee over a WAV file"),
+        description=tr(
+            "Run recognition and the strike detector over a WAV file on one "
+            "clock, then the timeline: for each strike the call that counts; and "
+            "the words heard."
+        ),
+    )
     p.add_argument("file", metavar=tr("FILE.wav"), help=tr("the recording (WAV)"))
     p.add_argument("--json", action="store_true", help=tr("the result as one JSON object"))
-    p.add_argument("--events", metavar=tr("OUT.jsonl"), default=None,
-                   help=tr("also write the event stream (what `timeline` reads)"))
+    p.add_argument(
+        "--events",
+        metavar=tr("OUT.jsonl"),
+        default=None,
+        help=tr("also write the event stream (what `timeline` reads)"),
+    )
     _add_model_options(p)
     add_call_options(p)
     p.set_defaults(handler=cmd_transcribe)
 
-    p = sub.add_parser("listen", parents=[common],
-                       help=tr("the live voice referee (microphone)"),
-                       description=tr(
-                           "Listen to the calls, show the call now standing, detect the strike, "
-                           "take the outcome from the scorer, judge and keep the score."))
-    p.add_argument("--device", metavar=tr("DEVICE"), default=None, help=tr("input device (index or part of its name)"))
+    p = sub.add_parser(
+        "listen",
+        parents=[common],
+        help=tr("the live voice referee (microphone)"),
+        description=tr(
+            "Listen to the calls, show the call now standing, detect the strike, "
+            "take the outcome from the scorer, judge and keep the score."
+        ),
+    )
+    p.add_argument(
+        "--device",
+        metavar=tr("DEVICE"),
+        default=None,
+        help=tr("input device (index or part of its name)"),
+    )
     p.add_argument("--list-devices", action="store_true", help=tr("list input devices and exit"))
-    p.add_argument("--strike", choices=("audio", "key"), default="audio",
-                   help=tr(
-                       "the strike: the cue click in the audio (default) or a press of Enter"))
-    p.add_argument("--speak", action="store_true", help=tr("say the acceptance and the verdict aloud (espeak-ng)"))
-    p.add_argument("--pad", action="store_true",
-                   help=tr(
-                       "the marker taps the outcome on the pad (serve): each strike's call is stored as "
-                       "the standing call instead of asking for the outcome here"))
+    p.add_argument(
+        "--strike",
+        choices=("audio", "key"),
+        default="audio",
+        help=tr("the strike: the cue click in the audio (default) or a press of Enter"),
+    )
+    p.add_argument(
+        "--speak",
+        action="store_true",
+        help=tr("say the acceptance and the verdict aloud (espeak-ng)"),
+    )
+    p.add_argument(
+        "--pad",
+        action="store_true",
+        help=tr(
+            "the marker taps the outcome on the pad (serve): each strike's call is stored as "
+            "the standing call instead of asking for the outcome here"
+        ),
+    )
     p.add_argument("--db", default=None, metavar=tr("PATH"), help=tr("match store (SQLite) file"))
-    p.add_argument("--match", type=match_id, default=None, metavar=tr("ID"),
-                   help=tr("continue this match (default: the latest open one)"))
+    p.add_argument(
+        "--match",
+        type=match_id,
+        default=None,
+        metavar=tr("ID"),
+        help=tr("continue this match (default: the latest open one)"),
+    )
     add_players_option(p)
     add_to_wins_option(p)
-    p.add_argument("--mode", choices=("clean", "ball-and-pocket"), default=None,
-                   help=tr(
-                       "a new match's call mode (C1; default clean, Q9); a stored match keeps "
-                       "its own"))
-    p.add_argument("--profile", default=None, metavar=tr("NAME|FILE"),
-                   help=tr(
-                       "the table profile from calibration (default: «default» if saved; none: "
-                       "no profile)"))
-    p.add_argument("--calibrate", action="store_true",
-                   help=tr(
-                       "calibrate at the table first: 5 strikes and 3 collisions, the profile is "
-                       "saved"))
+    p.add_argument(
+        "--mode",
+        choices=("clean", "ball-and-pocket"),
+        default=None,
+        help=tr("a new match's call mode (C1; default clean, Q9); a stored match keeps its own"),
+    )
+    p.add_argument(
+        "--profile",
+        default=None,
+        metavar=tr("NAME|FILE"),
+        help=tr(
+            "the table profile from calibration (default: «default» if saved; none: no profile)"
+        ),
+    )
+    p.add_argument(
+        "--calibrate",
+        action="store_true",
+        help=tr("calibrate at the table first: 5 strikes and 3 collisions, the profile is saved"),
+    )
     # The strike is reported ≈18 ms (the detector's look-ahead: the sound's first 16 ms) + up to
     # one block after it; the bar is 30 ms, so the default is the pipeline's 10 ms block.
-    p.add_argument("--block-ms", type=_positive_float, default=float(DEFAULT_BLOCK_MS), metavar=tr("MS"),
-                   help=tr(
-                       "audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is "
-                       "reported ≈18 ms + at most one block after it)").format(
-                       DEFAULT_BLOCK_MS=DEFAULT_BLOCK_MS))
+    p.add_argument(
+        "--block-ms",
+        type=_positive_float,
+        default=float(DEFAULT_BLOCK_MS),
+        metavar=tr("MS"),
+        help=tr(
+            "audio block length, ms (default {DEFAULT_BLOCK_MS:g}; the strike is "
+            "reported ≈18 ms + at most one block after it)"
+        ).format(DEFAULT_BLOCK_MS=DEFAULT_BLOCK_MS),
+    )
     _add_model_options(p)
     add_why_option(p)
     add_club_option(p)
     p.set_defaults(handler=cmd_listen)
 
-    p = sub.add_parser("model", parents=[common], help=tr("the Vosk model: where it is, fetch it"),
-                       description=tr(
-                           "Where the Vosk model is, or fetch vosk-model-small-ru-0.22 once into "
-                           "the user cache."))
+    p = sub.add_parser(
+        "model",
+        parents=[common],
+        help=tr("the Vosk model: where it is, fetch it"),
+        description=tr(
+            "Where the Vosk model is, or fetch vosk-model-small-ru-0.22 once into the user cache."
+        ),
+    )
     msub = p.add_subparsers(dest="model_command", metavar="path|download")
     # The nested commands take --lang too, without resetting one given before them.
     nested = argparse.ArgumentParser(add_help=False)
-    nested.add_argument("--lang", choices=("ru", "en"), default=argparse.SUPPRESS,
-                        help=tr("language of messages: ru (default) or en"))
-    mp = msub.add_parser("path", parents=[nested], help=tr("where the model is (or why there is none)"))
+    nested.add_argument(
+        "--lang",
+        choices=("ru", "en"),
+        default=argparse.SUPPRESS,
+        help=tr("language of messages: ru (default) or en"),
+    )
+    mp = msub.add_parser(
+        "path", parents=[nested], help=tr("where the model is (or why there is none)")
+    )
     _add_model_dir(mp)
     mp.add_argument("--json", action="store_true", help=tr("JSON output"))
     mp.set_defaults(handler=cmd_model_path)
-    md = msub.add_parser("download", parents=[nested], help=tr("fetch, verify and unpack the model once"))
-    md.add_argument("--url", metavar=tr("URL"), default=None, help=tr("fetch from this address instead (a mirror of the same file)"))
-    md.add_argument("--dest", default=None, metavar=tr("DIR"), help=tr("put it here instead of the user cache"))
+    md = msub.add_parser(
+        "download", parents=[nested], help=tr("fetch, verify and unpack the model once")
+    )
+    md.add_argument(
+        "--url",
+        metavar=tr("URL"),
+        default=None,
+        help=tr("fetch from this address instead (a mirror of the same file)"),
+    )
+    md.add_argument(
+        "--dest", default=None, metavar=tr("DIR"), help=tr("put it here instead of the user cache")
+    )
     md.set_defaults(handler=cmd_model_download)
     p.set_defaults(handler=lambda args: _print_help(p))
 
@@ -189,8 +281,12 @@ def cmd_timeline(args) -> int:
     try:
         events = tl.read_timeline(lines)
         # Q13, Q14: outcomes entered with no strike heard, strikes the marker took back
-        decisions = events.decide(mode=mode_setting(args.mode), balls_left=args.balls_left,
-                                  pocket_precision=args.pocket_precision, lang=get_lang())
+        decisions = events.decide(
+            mode=mode_setting(args.mode),
+            balls_left=args.balls_left,
+            pocket_precision=args.pocket_precision,
+            lang=get_lang(),
+        )
     except tl.EventError as exc:
         raise UserError(f"{args.events}: {exc.text(get_lang())}") from None
     if not events.strikes and not events.outcomes and not args.json:
@@ -201,6 +297,7 @@ def cmd_timeline(args) -> int:
 
 # --- transcribe -------------------------------------------------------------------------------
 
+
 def _open_model(args):
     return listen.open_model(args.model, verbose=args.verbose, lang=get_lang())
 
@@ -209,20 +306,24 @@ def _missing_note(missing) -> str | None:
     if not missing:
         return None
     shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
-    return tr(
-        "the model lacks {missing} call words (they cannot be recognized): {shown}").format(
-        missing=len(missing), shown=shown)
+    return tr("the model lacks {missing} call words (they cannot be recognized): {shown}").format(
+        missing=len(missing), shown=shown
+    )
 
 
 def _check_writable(path: str, option: str) -> None:
     """A file the command will write: refuse a folder or a missing folder up front."""
     if os.path.isdir(path):
-        raise UserError(tr("{option} {path}: is a directory, not a file").format(option=option, path=path))
+        raise UserError(
+            tr("{option} {path}: is a directory, not a file").format(option=option, path=path)
+        )
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
-        raise UserError(tr(
-            "{option} {path}: no directory {parent}").format(
-            option=option, path=path, parent=parent))
+        raise UserError(
+            tr("{option} {path}: no directory {parent}").format(
+                option=option, path=path, parent=parent
+            )
+        )
     if not os.access(parent, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise UserError(tr("{option} {path}: not writable").format(option=option, path=path))
 
@@ -236,9 +337,15 @@ def cmd_transcribe(args) -> int:
     if args.events:
         _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
-    result = listen.transcribe(args.file, model, mode=mode_setting(args.mode), balls_left=balls,
-                               pocket_precision=args.pocket_precision,
-                               alternatives=args.alternatives, lang=get_lang())
+    result = listen.transcribe(
+        args.file,
+        model,
+        mode=mode_setting(args.mode),
+        balls_left=balls,
+        pocket_precision=args.pocket_precision,
+        alternatives=args.alternatives,
+        lang=get_lang(),
+    )
     note = _missing_note(result.missing_words)
     if note:
         print(note, file=sys.stderr)
@@ -248,17 +355,21 @@ def cmd_transcribe(args) -> int:
                 for e in result.events:
                     f.write(json.dumps(e, ensure_ascii=False) + "\n")
         except OSError as exc:
-            raise UserError(tr(
-                "--events {events}: cannot write ({exc})").format(
-                events=args.events, exc=os_reason(exc))) from None
+            raise UserError(
+                tr("--events {events}: cannot write ({exc})").format(
+                    events=args.events, exc=os_reason(exc)
+                )
+            ) from None
     if args.json:
         out = result.to_json()
         out["model"] = str(location.path)
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(tr(
-        "{file}: {duration:.2f} s, model {path}").format(
-        file=args.file, duration=result.duration, path=location.path))
+    print(
+        tr("{file}: {duration:.2f} s, model {path}").format(
+            file=args.file, duration=result.duration, path=location.path
+        )
+    )
     print(tr("heard: ") + (" ".join(w.word for w in result.words) or "—"))
     if not result.decisions:
         print(tr("no strikes found"))
@@ -267,6 +378,7 @@ def cmd_transcribe(args) -> int:
 
 
 # --- listen -----------------------------------------------------------------------------------
+
 
 def list_devices(lang: str) -> int:
     """``--list-devices``: the input devices, one a line."""
@@ -281,11 +393,24 @@ def listen_options(args) -> ListenOptions:
     stored match is named), the mode as the setting spells it."""
     players = None if args.match is not None or not args.players else players_from(args.players)
     return ListenOptions(
-        db=args.db, match=args.match, players=players,
-        mode=mode_setting(args.mode) if args.mode else None, to_wins=args.to_wins, club=args.club,
-        model=args.model, verbose=args.verbose, alternatives=args.alternatives, strike=args.strike,
-        device=args.device, block_ms=args.block_ms, speak=args.speak, pad=args.pad, why=args.why,
-        profile=args.profile, calibrate=args.calibrate)
+        db=args.db,
+        match=args.match,
+        players=players,
+        mode=mode_setting(args.mode) if args.mode else None,
+        to_wins=args.to_wins,
+        club=args.club,
+        model=args.model,
+        verbose=args.verbose,
+        alternatives=args.alternatives,
+        strike=args.strike,
+        device=args.device,
+        block_ms=args.block_ms,
+        speak=args.speak,
+        pad=args.pad,
+        why=args.why,
+        profile=args.profile,
+        calibrate=args.calibrate,
+    )
 
 
 def cmd_listen(args) -> int:
@@ -299,6 +424,7 @@ def cmd_listen(args) -> int:
 
 # --- model ------------------------------------------------------------------------------------
 
+
 def cmd_model_path(args) -> int:
     """Where the model is, and whether it knows the call words (as ``listen`` checks them: a model
     that knows none of them, a Korean one say, is the wrong model and is refused; one that lacks
@@ -306,17 +432,30 @@ def cmd_model_path(args) -> int:
     from pyramid_referee.voice import model as vm  # deferred: the audio stack (numpy)
 
     lang = get_lang()
-    loc = vm.find_model(args.model, lang=lang)       # a VoiceError is the user's: main() says it
+    loc = vm.find_model(args.model, lang=lang)  # a VoiceError is the user's: main() says it
     model = vm.load_model(loc.path, lang=lang)
     words = list(dict.fromkeys(w for w in listen.call_words() if w and w != "[unk]"))
     missing = vm.missing_words(model, words)
     if len(missing) == len(words):
-        raise UserError(f"{loc.path}: " + tr(
-            "the model knows none of the {words} call words: wrong model (a Russian one is "
-            "needed, e.g. vosk-model-small-ru-0.22)").format(words=len(words)))
+        raise UserError(
+            f"{loc.path}: "
+            + tr(
+                "the model knows none of the {words} call words: wrong model (a Russian one is "
+                "needed, e.g. vosk-model-small-ru-0.22)"
+            ).format(words=len(words))
+        )
     if args.json:
-        print(json.dumps({"path": str(loc.path), "source": loc.source, "call_words": len(words),
-                          "missing_words": missing}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "path": str(loc.path),
+                    "source": loc.source,
+                    "call_words": len(words),
+                    "missing_words": missing,
+                },
+                ensure_ascii=False,
+            )
+        )
         return 0
     print(f"{loc.path}  ({loc.source})")
     note = _missing_note(missing)
@@ -334,13 +473,26 @@ class _Progress:
     def __call__(self, done: int, total: int | None) -> None:
         if self.bar is None:
             from rich.console import Console  # deferred: rich, only where it draws
-            # deferred: rich, only where it draws
-            from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
-                                       TransferSpeedColumn)
 
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                TransferSpeedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-                                transient=False)
+            # deferred: rich, only where it draws
+            from rich.progress import (
+                BarColumn,
+                DownloadColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+                TransferSpeedColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                DownloadColumn(),
+                TransferSpeedColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
             self.bar.start()
             self.task = self.bar.add_task(self.label, total=total)
         self.bar.update(self.task, completed=done, total=total)
@@ -361,8 +513,11 @@ def cmd_model_download(args) -> int:
         path, fetched = vm.download_model(dest, url=url, progress=progress, lang=get_lang())
     except vm.NetworkError as exc:
         progress.close()
-        raise UserError(f"{exc}. " + tr("You can place the model by hand: ")
-                        + vm.manual_instructions(get_lang(), dest)) from None
+        raise UserError(
+            f"{exc}. "
+            + tr("You can place the model by hand: ")
+            + vm.manual_instructions(get_lang(), dest)
+        ) from None
     except _voice_errors():
         progress.close()
         raise

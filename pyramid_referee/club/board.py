@@ -25,7 +25,9 @@ from typing import Any
 
 from ..i18n import trl, trn
 
-STALE_S = 30.0  # a table not heard of for this long is shown as not connected (it reports every 10 s)
+STALE_S = (
+    30.0  # a table not heard of for this long is shown as not connected (it reports every 10 s)
+)
 
 _TABLES_SQL = """
 SELECT t.id, t.name, t.queued, greatest(t.seen, m.received) AS heard,
@@ -104,33 +106,77 @@ def snapshot(con, lang: str = "ru", *, stale_s: float = STALE_S) -> dict:
 def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
     """Every registered table as the board shows it (see the module's text)."""
     out = []
-    for (tid, name, queued, heard, silent_s, match_id, players, settings, to_wins,
-         mstatus, _mresult, seq, verdict, state, vlang, changed_seq, changed_status, wins,
-         conflicts) in con.execute(_TABLES_SQL):
+    for (
+        tid,
+        name,
+        queued,
+        heard,
+        silent_s,
+        match_id,
+        players,
+        settings,
+        to_wins,
+        mstatus,
+        _mresult,
+        seq,
+        verdict,
+        state,
+        vlang,
+        changed_seq,
+        changed_status,
+        wins,
+        conflicts,
+    ) in con.execute(_TABLES_SQL):
         players, settings, verdict, state = _j(players), _j(settings) or {}, _j(verdict), _j(state)
         target = int(settings.get("target", 71))
-        entry: dict[str, Any] = {"id": tid, "name": name, "match": match_id, "players": players or [],
-                                 "scores": {}, "needs": {}, "target": target, "to_play": None,
-                                 "to_wins": to_wins or 1, "wins": {}, "seq": seq or 0, "finished": mstatus == "finished",
-                                 "last_verdict": None, "undone_line": "", "result_line": ""}
+        entry: dict[str, Any] = {
+            "id": tid,
+            "name": name,
+            "match": match_id,
+            "players": players or [],
+            "scores": {},
+            "needs": {},
+            "target": target,
+            "to_play": None,
+            "to_wins": to_wins or 1,
+            "wins": {},
+            "seq": seq or 0,
+            "finished": mstatus == "finished",
+            "last_verdict": None,
+            "undone_line": "",
+            "result_line": "",
+        }
         if players:
             scores = (state or {}).get("scores") or {p: 0 for p in players}
             entry["scores"] = scores
-            entry["needs"] = {p: max(0, target - int(scores.get(p, 0))) for p in players}  # P3, E1: target − score
+            entry["needs"] = {
+                p: max(0, target - int(scores.get(p, 0))) for p in players
+            }  # P3, E1: target − score
             entry["to_play"] = (state or {}).get("to_play", players[0])
             entry["wins"] = {p: int((_j(wins) or {}).get(p, 0)) for p in players}
             r = (state or {}).get("result")
             if r:
                 entry["result_line"] = _game_result_line(r, scores, lang)
         if verdict is not None:
-            entry["last_verdict"] = {"seq": seq, "striker": verdict.get("striker", ""),
-                                     "line": verdict_line(con, tid, match_id, seq, verdict, vlang, lang)}
+            entry["last_verdict"] = {
+                "seq": seq,
+                "striker": verdict.get("striker", ""),
+                "line": verdict_line(con, tid, match_id, seq, verdict, vlang, lang),
+            }
         if changed_status == "undone" and changed_seq is not None and changed_seq > (seq or 0):
             entry["undone_line"] = trl(lang, "stroke {seq} undone").format(seq=changed_seq)
-        entry["sync"] = sync_json(heard, silent_s, queued, None if heard is None else _hm(heard), stale_s, lang)
-        if conflicts:  # another store with this table's key sent other strokes: what is shown is the server's
-            entry["sync"] = {**entry["sync"], "online": False, "conflict": int(conflicts),
-                             "line": trl(lang, "conflict: another store with this table's key")}
+        entry["sync"] = sync_json(
+            heard, silent_s, queued, None if heard is None else _hm(heard), stale_s, lang
+        )
+        if (
+            conflicts
+        ):  # another store with this table's key sent other strokes: what is shown is the server's
+            entry["sync"] = {
+                **entry["sync"],
+                "online": False,
+                "conflict": int(conflicts),
+                "line": trl(lang, "conflict: another store with this table's key"),
+            }
         out.append(entry)
     return out
 
@@ -139,23 +185,38 @@ def sync_json(heard, silent_s, queued, heard_at: str | None, stale_s: float, lan
     """Is the table in sync: heard of within ``stale_s`` (its report or its strokes), and its queue."""
     queued = int(queued or 0)
     if heard is None:
-        return {"online": False, "queued": queued, "seen": None,
-                "line": trl(lang, "not connected: the table has not reported yet")}
+        return {
+            "online": False,
+            "queued": queued,
+            "seen": None,
+            "line": trl(lang, "not connected: the table has not reported yet"),
+        }
     online = float(silent_s) <= stale_s
     if not online:
         line = trl(lang, "not connected since {time}").format(time=heard_at)
     elif queued:
-        line = trn("connected, {n} stroke in the queue", "connected, {n} strokes in the queue", queued,
-                   lang).format(n=queued)
+        line = trn(
+            "connected, {n} stroke in the queue",
+            "connected, {n} strokes in the queue",
+            queued,
+            lang,
+        ).format(n=queued)
     else:
         line = trl(lang, "connected")
-    return {"online": online, "queued": queued, "seen": heard.isoformat(timespec="seconds"), "line": line}
+    return {
+        "online": online,
+        "queued": queued,
+        "seen": heard.isoformat(timespec="seconds"),
+        "line": line,
+    }
 
 
 def _game_result_line(result: dict, scores: dict, lang: str) -> str:
     score = " : ".join(str(v) for v in scores.values())
     if result.get("winner"):
-        return trl(lang, "game over: {player} won, {score}").format(player=result["winner"], score=score)
+        return trl(lang, "game over: {player} won, {score}").format(
+            player=result["winner"], score=score
+        )
     return trl(lang, "game over: a draw, {score}").format(score=score)
 
 
@@ -163,7 +224,9 @@ def _game_result_line(result: dict, scores: dict, lang: str) -> str:
 _replayed: dict[tuple, str] = {}
 
 
-def verdict_line(con, table_id: int, match_id: int, seq: int, verdict: dict, stroke_lang: str, lang: str) -> str:
+def verdict_line(
+    con, table_id: int, match_id: int, seq: int, verdict: dict, stroke_lang: str, lang: str
+) -> str:
     """The last verdict as the table showed it («#12 Аня: Заказ выполнен; …»). In the stroke's own
     language that is the stored sentence; in the other one, the match's active strokes are judged
     again and the sentence is the replayed verdict's, provided the replay gives the stored verdict
@@ -174,26 +237,38 @@ def verdict_line(con, table_id: int, match_id: int, seq: int, verdict: dict, str
         if key not in _replayed:
             if len(_replayed) > 1000:
                 _replayed.clear()
-            _replayed[key] = _replay_message(con, table_id, match_id, verdict, stroke_lang, lang) or message
+            _replayed[key] = (
+                _replay_message(con, table_id, match_id, verdict, stroke_lang, lang) or message
+            )
         message = _replayed[key]
     return f"#{seq} {verdict.get('striker', '')}: {message}"
 
 
-def _replay_message(con, table_id: int, match_id: int, verdict: dict, stroke_lang: str, lang: str) -> str | None:
+def _replay_message(
+    con, table_id: int, match_id: int, verdict: dict, stroke_lang: str, lang: str
+) -> str | None:
     from ..grammar.call import Call
     from ..rules import Match, Outcome, Settings
 
-    m = con.execute("SELECT players, settings, to_wins FROM club_matches WHERE table_id = %s AND match_id = %s",
-                    (table_id, match_id)).fetchone()
-    rows = con.execute("SELECT call, call_status, outcome FROM club_strokes WHERE table_id = %s AND match_id = %s"
-                       " AND status = 'active' ORDER BY seq", (table_id, match_id)).fetchall()
+    m = con.execute(
+        "SELECT players, settings, to_wins FROM club_matches WHERE table_id = %s AND match_id = %s",
+        (table_id, match_id),
+    ).fetchone()
+    rows = con.execute(
+        "SELECT call, call_status, outcome FROM club_strokes WHERE table_id = %s AND match_id = %s"
+        " AND status = 'active' ORDER BY seq",
+        (table_id, match_id),
+    ).fetchall()
     try:
         match = Match(Settings.from_json(_j(m[1])), _j(m[0]), None, to_wins=m[2])
         last = None
         for call, call_status, outcome in rows:
             call = _j(call)
-            last = match.stroke(None if call is None else Call.from_json(call), Outcome.from_json(_j(outcome)),
-                                call_status=call_status)
+            last = match.stroke(
+                None if call is None else Call.from_json(call),
+                Outcome.from_json(_j(outcome)),
+                call_status=call_status,
+            )
     except Exception:  # noqa: BLE001 -- a display courtesy: the stored sentence is the record
         return None
     if last is None or last.to_json(stroke_lang) != verdict:
@@ -208,11 +283,22 @@ def club(con, lang: str = "ru") -> dict:
     stats: dict[str, dict] = {}
 
     def player(name: str) -> dict:
-        return stats.setdefault(name, {"name": name, "games": 0, "won": 0, "points": 0, "points_per_game": 0.0,
-                                       "penalties": 0, "calls_accepted": 0, "calls_refused": 0})
+        return stats.setdefault(
+            name,
+            {
+                "name": name,
+                "games": 0,
+                "won": 0,
+                "points": 0,
+                "points_per_game": 0.0,
+                "penalties": 0,
+                "calls_accepted": 0,
+                "calls_refused": 0,
+            },
+        )
 
     day = _day_start()
-    for (table, _tid, match_id, seq, players, scores, result, ended) in con.execute(_GAME_ENDS_SQL):
+    for table, _tid, match_id, seq, players, scores, result, ended in con.execute(_GAME_ENDS_SQL):
         players, scores, result = _j(players) or [], _j(scores) or {}, _j(result) or {}
         for p in players:
             st = player(p)
@@ -220,16 +306,37 @@ def club(con, lang: str = "ru") -> dict:
             st["points"] += int(scores.get(p, 0))
             st["won"] += result.get("winner") == p
         if ended >= day:
-            games_today.append({"table": table, "match": match_id, "seq": seq, "time": _hm(ended), "players": players,
-                                "scores": scores, "result": result,
-                                "line": _day_game_line(table, players, scores, result, lang)})
+            games_today.append(
+                {
+                    "table": table,
+                    "match": match_id,
+                    "seq": seq,
+                    "time": _hm(ended),
+                    "players": players,
+                    "scores": scores,
+                    "result": result,
+                    "line": _day_game_line(table, players, scores, result, lang),
+                }
+            )
     matches_today = []
-    for table, _tid, match_id, players, to_wins, result, ended in con.execute(_MATCHES_TODAY_SQL, (day,)):
+    for table, _tid, match_id, players, to_wins, result, ended in con.execute(
+        _MATCHES_TODAY_SQL, (day,)
+    ):
         players, result = _j(players) or [], _j(result) or {}
-        matches_today.append({"table": table, "match": match_id, "time": _hm(ended), "players": players,
-                              "to_wins": to_wins, "result": result,
-                              "line": _day_match_line(table, players, to_wins, result, lang)})
-    for (players,) in con.execute("SELECT DISTINCT players FROM club_matches"):  # everyone who has played
+        matches_today.append(
+            {
+                "table": table,
+                "match": match_id,
+                "time": _hm(ended),
+                "players": players,
+                "to_wins": to_wins,
+                "result": result,
+                "line": _day_match_line(table, players, to_wins, result, lang),
+            }
+        )
+    for (players,) in con.execute(
+        "SELECT DISTINCT players FROM club_matches"
+    ):  # everyone who has played
         for name in _j(players) or []:
             player(name)
     for name, accepted, refused, penalties in con.execute(_PLAYER_STROKES_SQL):
@@ -242,10 +349,15 @@ def club(con, lang: str = "ru") -> dict:
 
 
 def _day_game_line(table: str, players: list, scores: dict, result: dict, lang: str) -> str:
-    score = f"{players[0]} {scores.get(players[0], 0)} : {scores.get(players[1], 0)} {players[1]}" \
-        if len(players) == 2 else ""
+    score = (
+        f"{players[0]} {scores.get(players[0], 0)} : {scores.get(players[1], 0)} {players[1]}"
+        if len(players) == 2
+        else ""
+    )
     if result.get("winner"):
-        return trl(lang, "{table}: {score}, {winner} won").format(table=table, score=score, winner=result["winner"])
+        return trl(lang, "{table}: {score}, {winner} won").format(
+            table=table, score=score, winner=result["winner"]
+        )
     return trl(lang, "{table}: {score}, a draw").format(table=table, score=score)
 
 
@@ -255,8 +367,10 @@ def _day_match_line(table: str, players: list, to_wins: int, result: dict, lang:
     if wins and result.get("winner"):
         games = " : ".join(str(wins.get(p, 0)) for p in players)
         return trl(lang, "{table}: {players}, match won by {winner}, games {games}").format(
-            table=table, players=names, winner=result["winner"], games=games)
+            table=table, players=names, winner=result["winner"], games=games
+        )
     if result.get("winner"):
         return trl(lang, "{table}: {players}, match won by {winner}").format(
-            table=table, players=names, winner=result["winner"])
+            table=table, players=names, winner=result["winner"]
+        )
     return trl(lang, "{table}: {players}, match drawn").format(table=table, players=names)

@@ -25,7 +25,14 @@ import signal
 
 from .sync import ClubSync, SyncStatus
 
-_UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY, _CONFLICT = -1, 0, 1, 2, 3, 4  # refused: for the login, for the key
+_UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY, _CONFLICT = (
+    -1,
+    0,
+    1,
+    2,
+    3,
+    4,
+)  # refused: for the login, for the key
 # the shared array: the last drain's status, the table's notifications, the doorbell, a conflict's match and seq
 _S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED, _S_CMATCH, _S_CSEQ = range(7)
 START_TIMEOUT_S = 30.0
@@ -37,17 +44,36 @@ class _ChildSync(ClubSync):
     def __init__(self, db_path, url: str, retry_s: float, shared) -> None:
         self._shared = shared
         self._seen = 0  # the table's notifications as the current drain began
-        super().__init__(db_path, url, retry_s=retry_s, check=False)  # the table checked it before spawning
+        super().__init__(
+            db_path, url, retry_s=retry_s, check=False
+        )  # the table checked it before spawning
 
     def _drain_began(self) -> None:
         with self._shared.get_lock():
             self._seen = self._shared[_S_SENT]
 
     def _status_changed(self, st: SyncStatus) -> None:
-        online = _CONFLICT if st.conflict is not None else _UNKNOWN if st.online is None else (
-            _ONLINE if st.online else _NO_KEY if st.unknown_key else _REFUSED if st.refused else _OFFLINE)
+        online = (
+            _CONFLICT
+            if st.conflict is not None
+            else _UNKNOWN
+            if st.online is None
+            else (
+                _ONLINE
+                if st.online
+                else _NO_KEY
+                if st.unknown_key
+                else _REFUSED
+                if st.refused
+                else _OFFLINE
+            )
+        )
         with self._shared.get_lock():
-            self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN] = online, st.queued, self._seen
+            self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN] = (
+                online,
+                st.queued,
+                self._seen,
+            )
             if st.conflict is not None:
                 match, seq = st.conflict
                 self._shared[_S_CMATCH], self._shared[_S_CSEQ] = match, -1 if seq is None else seq
@@ -64,7 +90,9 @@ def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
     try:
         while True:
             with shared.get_lock():
-                shared[_S_ARMED] = 1  # before the drain it causes: a stroke committed after it rings again
+                shared[_S_ARMED] = (
+                    1  # before the drain it causes: a stroke committed after it rings again
+                )
             try:
                 doorbell.recv_bytes()
             except (EOFError, OSError):  # the table stopped or died
@@ -93,7 +121,9 @@ class ClubSyncProcess:
     """``ClubSync``'s table-side interface (start, notify, status, stop), the work in a child."""
 
     def __init__(self, db_path, url: str, *, retry_s: float = 1.0) -> None:
-        probe = ClubSync(db_path, url, retry_s=retry_s)  # refuses an unregistered table here, at once
+        probe = ClubSync(
+            db_path, url, retry_s=retry_s
+        )  # refuses an unregistered table here, at once
         self.db_path, self.url, self.retry_s = str(probe.db_path), url, retry_s
         self.table_id, self.name = probe.table_id, probe.name
         ctx = multiprocessing.get_context("spawn")
@@ -102,11 +132,17 @@ class ClubSyncProcess:
         self._doorbell = None
         self._proc = None
 
-    def start(self) -> "ClubSyncProcess":
+    def start(self) -> ClubSyncProcess:
         read_end, self._doorbell = self._ctx.Pipe(duplex=False)
-        self._proc = self._ctx.Process(target=_child, name="club-sync", daemon=True,
-                                       args=(self.db_path, self.url, self.retry_s, self._shared, read_end))
-        with _sigint_ignored():  # inherited through exec: a Ctrl-C while the child still imports is ignored too
+        self._proc = self._ctx.Process(
+            target=_child,
+            name="club-sync",
+            daemon=True,
+            args=(self.db_path, self.url, self.retry_s, self._shared, read_end),
+        )
+        with (
+            _sigint_ignored()
+        ):  # inherited through exec: a Ctrl-C while the child still imports is ignored too
             self._proc.start()
         read_end.close()
         return self
@@ -127,12 +163,21 @@ class ClubSyncProcess:
 
     def status(self) -> SyncStatus:
         with self._shared.get_lock():
-            online, queued, seen, sent = (self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN],
-                                          self._shared[_S_SENT])
+            online, queued, seen, sent = (
+                self._shared[_S_ONLINE],
+                self._shared[_S_QUEUED],
+                self._shared[_S_SEEN],
+                self._shared[_S_SENT],
+            )
             cmatch, cseq = self._shared[_S_CMATCH], self._shared[_S_CSEQ]
         conflict = None if online != _CONFLICT else (cmatch, None if cseq < 0 else cseq)
-        return SyncStatus(None if online == _UNKNOWN else online in (_ONLINE, _CONFLICT), queued + sent - seen,
-                          refused=online in (_REFUSED, _NO_KEY), unknown_key=online == _NO_KEY, conflict=conflict)
+        return SyncStatus(
+            None if online == _UNKNOWN else online in (_ONLINE, _CONFLICT),
+            queued + sent - seen,
+            refused=online in (_REFUSED, _NO_KEY),
+            unknown_key=online == _NO_KEY,
+            conflict=conflict,
+        )
 
     def stop(self, timeout: float = 5.0) -> None:
         """Close the pipe: the child drains one last time (within ``timeout``) and exits."""
@@ -141,6 +186,8 @@ class ClubSyncProcess:
             self._doorbell = None
         if self._proc is not None:
             self._proc.join(timeout + START_TIMEOUT_S)
-            if self._proc.is_alive():  # a last drain stuck on a dead link: the queue stays for next time
+            if (
+                self._proc.is_alive()
+            ):  # a last drain stuck on a dead link: the queue stays for next time
                 self._proc.terminate()
                 self._proc.join(timeout)

@@ -445,9 +445,12 @@ def migrate(con, *, to: int = SCHEMA_VERSION) -> int:
         if before > SCHEMA_VERSION:
             from ..i18n import UserError, tr
 
-            raise UserError(tr(
-                "the club server's schema is newer (version {version} > {known}); upgrade "
-                "pyramid-referee").format(version=before, known=SCHEMA_VERSION))
+            raise UserError(
+                tr(
+                    "the club server's schema is newer (version {version} > {known}); upgrade "
+                    "pyramid-referee"
+                ).format(version=before, known=SCHEMA_VERSION)
+            )
         for v in range(before, to):
             con.execute(MIGRATIONS[v])
         con.execute("UPDATE club_schema SET version = %s", (max(before, to),))
@@ -467,28 +470,42 @@ def register(con, name: str) -> tuple[int, str]:
     key = secrets.token_urlsafe(24)
     with con.transaction():
         con.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_ID,))
-        taken = con.execute("SELECT 1 FROM club_tables WHERE name = %s", (name,)).fetchone() is not None
+        taken = (
+            con.execute("SELECT 1 FROM club_tables WHERE name = %s", (name,)).fetchone()
+            is not None
+        )
         if not taken:
             if version(con) >= 4:
                 (table_id,) = con.execute(
                     "UPDATE club_schema SET last_table = greatest(last_table, (SELECT coalesce(max(id), 0)"
-                    " FROM club_tables)) + 1 RETURNING last_table").fetchone()
-                con.execute("INSERT INTO club_tables(id, name, key_hash) VALUES (%s, %s, %s)",
-                            (table_id, name, key_hash(key)))
+                    " FROM club_tables)) + 1 RETURNING last_table"
+                ).fetchone()
+                con.execute(
+                    "INSERT INTO club_tables(id, name, key_hash) VALUES (%s, %s, %s)",
+                    (table_id, name, key_hash(key)),
+                )
             else:  # an older server (tests build them): its serial numbers the table
-                (table_id,) = con.execute("INSERT INTO club_tables(name, key_hash) VALUES (%s, %s) RETURNING id",
-                                          (name, key_hash(key))).fetchone()
+                (table_id,) = con.execute(
+                    "INSERT INTO club_tables(name, key_hash) VALUES (%s, %s) RETURNING id",
+                    (name, key_hash(key)),
+                ).fetchone()
     if taken:
-        raise UserError(tr(
-            "a table named {name} is already registered on the club server; choose another name").format(
-            name=name))
+        raise UserError(
+            tr(
+                "a table named {name} is already registered on the club server; choose another name"
+            ).format(name=name)
+        )
     return int(table_id), key
 
 
 def knows(con, table_id: int, key: str) -> bool:
     """Does the server still hold that table with that key (not removed since it was registered)?"""
-    return con.execute("SELECT 1 FROM club_tables WHERE id = %s AND key_hash = %s",
-                       (table_id, key_hash(key))).fetchone() is not None
+    return (
+        con.execute(
+            "SELECT 1 FROM club_tables WHERE id = %s AND key_hash = %s", (table_id, key_hash(key))
+        ).fetchone()
+        is not None
+    )
 
 
 def status(con) -> list[dict]:
@@ -503,27 +520,53 @@ def status(con) -> list[dict]:
         ORDER BY t.id""").fetchall()
     out = []
     for tid, name, match_id, seq, time, received, lag, active in rows:
-        out.append({
-            "id": tid, "name": name, "strokes": int(active),
-            "last_stroke": None if match_id is None else {
-                "match": match_id, "seq": seq, "time": time,
-                "received": received.isoformat(timespec="milliseconds")},
-            "lag_s": None if lag is None else round(float(lag), 3),
-            "conflicts": [],
-        })
+        out.append(
+            {
+                "id": tid,
+                "name": name,
+                "strokes": int(active),
+                "last_stroke": None
+                if match_id is None
+                else {
+                    "match": match_id,
+                    "seq": seq,
+                    "time": time,
+                    "received": received.isoformat(timespec="milliseconds"),
+                },
+                "lag_s": None if lag is None else round(float(lag), 3),
+                "conflicts": [],
+            }
+        )
     if out and version(con) >= 4:
         by_id = {t["id"]: t for t in out}
         for tid, match_id, kind, seq, received in con.execute(
-                "SELECT table_id, match_id, kind, seq, received FROM club_conflicts WHERE resolved IS NULL"
-                " AND kind <> 'later' ORDER BY table_id, match_id, seq, id"):
-            by_id[tid]["conflicts"].append({"match": match_id, "kind": kind, "seq": seq,
-                                            "received": received.isoformat(timespec="seconds")})
+            "SELECT table_id, match_id, kind, seq, received FROM club_conflicts WHERE resolved IS NULL"
+            " AND kind <> 'later' ORDER BY table_id, match_id, seq, id"
+        ):
+            by_id[tid]["conflicts"].append(
+                {
+                    "match": match_id,
+                    "kind": kind,
+                    "seq": seq,
+                    "received": received.isoformat(timespec="seconds"),
+                }
+            )
     return out
 
 
 def conflicts(con, table_id: int, key: str) -> list[dict]:
     """This table's open conflicts (its key checked): what the server refused, by match and seq."""
-    return [{"match": m, "kind": kind, "local_id": local, "seq": seq, "copy": copy, "received": received}
-            for m, kind, local, seq, copy, received in con.execute(
-                "SELECT match_id, kind, local_id, seq, copy, received FROM club_table_conflicts(%s, %s)",
-                (table_id, key))]
+    return [
+        {
+            "match": m,
+            "kind": kind,
+            "local_id": local,
+            "seq": seq,
+            "copy": copy,
+            "received": received,
+        }
+        for m, kind, local, seq, copy, received in con.execute(
+            "SELECT match_id, kind, local_id, seq, copy, received FROM club_table_conflicts(%s, %s)",
+            (table_id, key),
+        )
+    ]

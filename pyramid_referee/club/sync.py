@@ -28,12 +28,23 @@ ENV_CLUB = "PYRAMID_REFEREE_CLUB"
 CONNECT_TIMEOUT_S = 3
 # A club Wi-Fi that drops without a word: TCP keepalives and a user timeout find the dead
 # connection within seconds instead of minutes (libpq ignores them on a Unix socket).
-_LINK = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 5,
-         "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10000}
-COALESCE_S = 0.05  # the worker sends once the table has been quiet this long (a burst goes at once) ...
+_LINK = {
+    "autocommit": True,
+    "connect_timeout": CONNECT_TIMEOUT_S,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 10000,
+}
+COALESCE_S = (
+    0.05  # the worker sends once the table has been quiet this long (a burst goes at once) ...
+)
 MAX_DEFER_S = 0.5  # ... or this long after the first stroke of a burst that does not pause
 QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
-SEEN_EVERY_S = 10.0  # the club board hears from an idle table this often (schema v3's club_table_seen)
+SEEN_EVERY_S = (
+    10.0  # the club board hears from an idle table this often (schema v3's club_table_seen)
+)
 
 
 class ClubError(UserError):
@@ -57,11 +68,15 @@ def server_id(url: str) -> str:
 
     try:
         parts = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:  # libpq's own words («missing "=" after …», a line break) help no one here
-        raise ClubError(tr(
-            "the club server's address {url} is not understood; it reads "
-            "postgresql://LOGIN@HOST:PORT/DATABASE, e.g. postgresql://stol1@192.0.2.10/pyramid").format(
-            url=_without_password(url))) from None
+    except (
+        psycopg.ProgrammingError
+    ):  # libpq's own words («missing "=" after …», a line break) help no one here
+        raise ClubError(
+            tr(
+                "the club server's address {url} is not understood; it reads "
+                "postgresql://LOGIN@HOST:PORT/DATABASE, e.g. postgresql://stol1@192.0.2.10/pyramid"
+            ).format(url=_without_password(url))
+        ) from None
     return _identity(parts)
 
 
@@ -77,7 +92,9 @@ def _without_password(url: str) -> str:
     text = scheme + sep + rest
     import re
 
-    return re.sub(r"(password=)[^&\s]*", r"\1***", text)  # a key=value address or a query may carry it too
+    return re.sub(
+        r"(password=)[^&\s]*", r"\1***", text
+    )  # a key=value address or a query may carry it too
 
 
 def _identity(parts: dict) -> str:
@@ -85,10 +102,12 @@ def _identity(parts: dict) -> str:
     import os
 
     user = parts.get("user") or os.environ.get("PGUSER") or getpass.getuser()
-    where = {"host": parts.get("host") or os.environ.get("PGHOST") or "",
-             "hostaddr": parts.get("hostaddr") or os.environ.get("PGHOSTADDR") or "",
-             "port": str(parts.get("port") or os.environ.get("PGPORT") or 5432),
-             "dbname": parts.get("dbname") or os.environ.get("PGDATABASE") or user}
+    where = {
+        "host": parts.get("host") or os.environ.get("PGHOST") or "",
+        "hostaddr": parts.get("hostaddr") or os.environ.get("PGHOSTADDR") or "",
+        "port": str(parts.get("port") or os.environ.get("PGPORT") or 5432),
+        "dbname": parts.get("dbname") or os.environ.get("PGDATABASE") or user,
+    }
     return " ".join(f"{k}={v}" for k, v in where.items() if v)
 
 
@@ -106,16 +125,31 @@ def reason(exc: BaseException, lang: str | None = None) -> str | None:
     lang = lang or get_lang()
     low = str(exc).lower()
     if "connection info string" in low or "connection option" in low or "invalid uri" in low:
-        return trl(lang, "the address is not understood; it reads postgresql://LOGIN@HOST:PORT/DATABASE")
-    if "password authentication failed" in low or "no password supplied" in low or (
-            "role" in low and "does not exist" in low) or getattr(exc, "sqlstate", None) in ("28P01", "28000"):
-        return trl(lang, "the server did not accept this login or its password: check the login in the address "
-                   "and the password in the file ~/.pgpass")
+        return trl(
+            lang, "the address is not understood; it reads postgresql://LOGIN@HOST:PORT/DATABASE"
+        )
+    if (
+        "password authentication failed" in low
+        or "no password supplied" in low
+        or ("role" in low and "does not exist" in low)
+        or getattr(exc, "sqlstate", None) in ("28P01", "28000")
+    ):
+        return trl(
+            lang,
+            "the server did not accept this login or its password: check the login in the address "
+            "and the password in the file ~/.pgpass",
+        )
     if "database" in low and "does not exist" in low:
-        return trl(lang, "the server has no such database: check the database's name at the end of the address")
+        return trl(
+            lang,
+            "the server has no such database: check the database's name at the end of the address",
+        )
     if isinstance(exc, psycopg.OperationalError):
-        return trl(lang, "the server does not answer: check the host and port in the address, that the server "
-                   "is running and that this computer is on the club's network")
+        return trl(
+            lang,
+            "the server does not answer: check the host and port in the address, that the server "
+            "is running and that this computer is on the club's network",
+        )
     return None
 
 
@@ -125,9 +159,13 @@ def refused(exc: BaseException) -> bool:
     import psycopg
 
     low = str(exc).lower()
-    return isinstance(exc, psycopg.errors.InsufficientPrivilege) or getattr(exc, "sqlstate", None) in (
-        "28P01", "28000") or "password authentication failed" in low or "no password supplied" in low or (
-        "role" in low and "does not exist" in low)
+    return (
+        isinstance(exc, psycopg.errors.InsufficientPrivilege)
+        or getattr(exc, "sqlstate", None) in ("28P01", "28000")
+        or "password authentication failed" in low
+        or "no password supplied" in low
+        or ("role" in low and "does not exist" in low)
+    )
 
 
 def unknown_key(exc: BaseException) -> bool:
@@ -150,7 +188,7 @@ def _detail(exc: BaseException, lang: str | None = None) -> str | None:
         return trl(lang, "that address cannot be reached from this computer's network")
     if "no such file or directory" in low and "socket" in low:
         return trl(lang, "no server on this computer at that socket")
-    if "missing \"=\"" in low or "invalid uri" in low or "invalid connection option" in low:
+    if 'missing "="' in low or "invalid uri" in low or "invalid connection option" in low:
         return trl(lang, "e.g. postgresql://stol1@192.0.2.10/pyramid")
     return None
 
@@ -195,7 +233,9 @@ def connect(url: str):
     try:
         return psycopg.connect(url, **_LINK)
     except psycopg.Error as exc:
-        raise ClubError(tr("cannot reach the club server: {why}").format(why=explain(exc))) from None
+        raise ClubError(
+            tr("cannot reach the club server: {why}").format(why=explain(exc))
+        ) from None
 
 
 # ---------------------------------------------------------------------- which server this is
@@ -206,7 +246,9 @@ def connect(url: str):
 # (``club_alias``: address → server). Links saved by earlier versions under an address are taken
 # over, with their sent marks, the first time the server answers at that address, or at another
 # address when the link's key is valid there (a key is 24 random bytes: valid means this server).
-_ALIAS_SQL = "CREATE TABLE IF NOT EXISTS club_alias (address TEXT PRIMARY KEY, server TEXT NOT NULL)"
+_ALIAS_SQL = (
+    "CREATE TABLE IF NOT EXISTS club_alias (address TEXT PRIMARY KEY, server TEXT NOT NULL)"
+)
 IDENTITY_PREFIX = "pg:"
 
 
@@ -224,16 +266,21 @@ def identity(con) -> str | None:
     import psycopg
 
     try:
-        sysid, db = con.execute("SELECT system_identifier::text, current_database() FROM pg_control_system()"
-                                ).fetchone()
+        sysid, db = con.execute(
+            "SELECT system_identifier::text, current_database() FROM pg_control_system()"
+        ).fetchone()
     except psycopg.errors.InsufficientPrivilege:
         return None
     return f"{IDENTITY_PREFIX}{sysid}/{db}"
 
 
 def _has_alias_table(con: sqlite3.Connection) -> bool:
-    return con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'club_alias'").fetchone() \
+    return (
+        con.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'club_alias'"
+        ).fetchone()
         is not None
+    )
 
 
 def _aliased(store: Store, address: str) -> str | None:
@@ -248,13 +295,20 @@ def _set_alias(store: Store, address: str, server: str) -> None:
         return
     with store._tx():
         store.con.execute(_ALIAS_SQL)
-        store.con.execute("INSERT INTO club_alias(address, server) VALUES (?, ?) ON CONFLICT(address)"
-                          " DO UPDATE SET server = excluded.server", (address, server))
+        store.con.execute(
+            "INSERT INTO club_alias(address, server) VALUES (?, ?) ON CONFLICT(address)"
+            " DO UPDATE SET server = excluded.server",
+            (address, server),
+        )
 
 
 def known_addresses(store: Store) -> list[str]:
     """The addresses this store has reached a club server by, as СЕРВЕР:ПОРТ/БАЗА (for a message)."""
-    out = [r[0] for r in store.con.execute("SELECT server FROM club_link") if not r[0].startswith(IDENTITY_PREFIX)]
+    out = [
+        r[0]
+        for r in store.con.execute("SELECT server FROM club_link")
+        if not r[0].startswith(IDENTITY_PREFIX)
+    ]
     if _has_alias_table(store.con):
         out += [r[0] for r in store.con.execute("SELECT address FROM club_alias ORDER BY address")]
 
@@ -267,7 +321,9 @@ def known_addresses(store: Store) -> list[str]:
 
 
 def _link(store: Store, server: str) -> Link | None:
-    r = store.con.execute("SELECT table_id, name, key FROM club_link WHERE server = ?", (server,)).fetchone()
+    r = store.con.execute(
+        "SELECT table_id, name, key FROM club_link WHERE server = ?", (server,)
+    ).fetchone()
     return None if r is None else Link(server, int(r[0]), r[1], r[2])
 
 
@@ -276,9 +332,12 @@ def _rename_server(store: Store, old: str, new: str) -> None:
     with store._tx():
         store.con.execute("DELETE FROM club_link WHERE server = ?", (new,))
         store.con.execute("UPDATE club_link SET server = ? WHERE server = ?", (new, old))
-        store.con.execute("INSERT INTO club_sent(server, match_id, action_id) SELECT ?, match_id, action_id"
-                          " FROM club_sent WHERE server = ? ON CONFLICT(server, match_id) DO UPDATE SET"
-                          " action_id = max(action_id, excluded.action_id)", (new, old))
+        store.con.execute(
+            "INSERT INTO club_sent(server, match_id, action_id) SELECT ?, match_id, action_id"
+            " FROM club_sent WHERE server = ? ON CONFLICT(server, match_id) DO UPDATE SET"
+            " action_id = max(action_id, excluded.action_id)",
+            (new, old),
+        )
         store.con.execute("DELETE FROM club_sent WHERE server = ?", (old,))
         if _has_alias_table(store.con):
             store.con.execute("UPDATE club_alias SET server = ? WHERE server = ?", (new, old))
@@ -320,10 +379,14 @@ def find_link(store: Store, url: str, con=None) -> Link | None:
     if found is not None and found.server == ident:
         return found
     mine = _link(store, ident)
-    if mine is None and legacy is not None:  # saved under this address: this server's, under its older name
+    if (
+        mine is None and legacy is not None
+    ):  # saved under this address: this server's, under its older name
         _rename_server(store, address, ident)
         mine = _link(store, ident)
-    if mine is None:  # saved under another spelling of the address: this server's if its key is valid here
+    if (
+        mine is None
+    ):  # saved under another spelling of the address: this server's if its key is valid here
         for (old,) in store.con.execute("SELECT server FROM club_link").fetchall():
             if old.startswith(IDENTITY_PREFIX):
                 continue
@@ -346,13 +409,20 @@ def save_link(store: Store, url: str, table_id: int, name: str, key: str, con=No
     ident = identity(con) if con is not None else None
     server = ident or address
     with store._tx():
-        old = store.con.execute("SELECT table_id, key FROM club_link WHERE server = ?", (server,)).fetchone()
+        old = store.con.execute(
+            "SELECT table_id, key FROM club_link WHERE server = ?", (server,)
+        ).fetchone()
         if old is not None and (int(old[0]), old[1]) != (table_id, key):
             store.con.execute("DELETE FROM club_sent WHERE server = ?", (server,))
-        store.con.execute("INSERT INTO club_link(server, table_id, name, key) VALUES (?,?,?,?)"
-                          " ON CONFLICT(server) DO UPDATE SET table_id = excluded.table_id,"
-                          " name = excluded.name, key = excluded.key", (server, table_id, name, key))
-        if ident is not None and address != ident:  # an older link under this address is this one now
+        store.con.execute(
+            "INSERT INTO club_link(server, table_id, name, key) VALUES (?,?,?,?)"
+            " ON CONFLICT(server) DO UPDATE SET table_id = excluded.table_id,"
+            " name = excluded.name, key = excluded.key",
+            (server, table_id, name, key),
+        )
+        if (
+            ident is not None and address != ident
+        ):  # an older link under this address is this one now
             store.con.execute("DELETE FROM club_link WHERE server = ?", (address,))
             store.con.execute("DELETE FROM club_sent WHERE server = ?", (address,))
     _set_alias(store, address, server)
@@ -387,7 +457,9 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
     The number of strokes the match now has."""
     import json
 
-    rows = con.execute("SELECT * FROM club_table_match(%s, %s, %s)", (link.table_id, link.key, match_id)).fetchall()
+    rows = con.execute(
+        "SELECT * FROM club_table_match(%s, %s, %s)", (link.table_id, link.key, match_id)
+    ).fetchall()
 
     def text(v):
         return None if v is None else json.dumps(v, ensure_ascii=False)
@@ -397,41 +469,77 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
         if rows:
             ids = [r[0] for r in strokes]
             marks = ",".join("?" * len(ids))
-            clash = store.con.execute(f"SELECT id, match_id FROM strokes WHERE match_id != ? AND id IN ({marks})",
-                                      (match_id, *ids)).fetchone() if ids else None
+            clash = (
+                store.con.execute(
+                    f"SELECT id, match_id FROM strokes WHERE match_id != ? AND id IN ({marks})",
+                    (match_id, *ids),
+                ).fetchone()
+                if ids
+                else None
+            )
             if clash is not None:
-                raise ClubError(tr(
-                    "the server's version of match {match} cannot be taken: its stroke id {id} is used here by "
-                    "match {other}; register this store as a table of its own instead: pyramid-referee club "
-                    "resolve --new-table --name NAME").format(match=match_id, id=clash[0], other=clash[1]))
+                raise ClubError(
+                    tr(
+                        "the server's version of match {match} cannot be taken: its stroke id {id} is used here by "
+                        "match {other}; register this store as a table of its own instead: pyramid-referee club "
+                        "resolve --new-table --name NAME"
+                    ).format(match=match_id, id=clash[0], other=clash[1])
+                )
             m = rows[0]
-            if store.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+            if (
+                store.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone()
+                is None
+            ):
                 raise ClubError(tr("match {match} is not in this store").format(match=match_id))
             store.con.execute("DELETE FROM strokes WHERE match_id = ?", (match_id,))
-            store.con.execute("UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = ?,"
-                              " created = ?, updated = ? WHERE id = ?",
-                              (text(m[13]), text(m[14]), m[15], m[16], text(m[17]), m[18], m[19], match_id))
+            store.con.execute(
+                "UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = ?,"
+                " created = ?, updated = ? WHERE id = ?",
+                (text(m[13]), text(m[14]), m[15], m[16], text(m[17]), m[18], m[19], match_id),
+            )
             for r in strokes:
                 store.con.execute(
                     "INSERT INTO strokes(id, match_id, seq, status, call_text, call, refusal, call_status,"
                     " outcome_text, outcome, verdict, state, lang, time, shown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
-                    (r[0], match_id, r[1], r[2], r[3], text(r[4]), text(r[5]), r[6], r[7], text(r[8]), text(r[9]),
-                     text(r[10]), r[11], r[12]))
+                    (
+                        r[0],
+                        match_id,
+                        r[1],
+                        r[2],
+                        r[3],
+                        text(r[4]),
+                        text(r[5]),
+                        r[6],
+                        r[7],
+                        text(r[8]),
+                        text(r[9]),
+                        text(r[10]),
+                        r[11],
+                        r[12],
+                    ),
+                )
         # what the store holds of this match is the server's: nothing of it waits to be sent
         store.con.execute(
             "INSERT INTO club_sent(server, match_id, action_id) SELECT ?, ?, coalesce(max(id), 0) FROM actions"
             " WHERE match_id = ? ON CONFLICT(server, match_id) DO UPDATE SET action_id = excluded.action_id",
-            (link.server, match_id, match_id))
-    con.execute("SELECT club_resolve_conflicts(%s, %s, %s, 'server')", (link.table_id, link.key, match_id))
+            (link.server, match_id, match_id),
+        )
+    con.execute(
+        "SELECT club_resolve_conflicts(%s, %s, %s, 'server')", (link.table_id, link.key, match_id)
+    )
     return len([r for r in strokes if r[2] == "active"])
 
 
 def unsent(con: sqlite3.Connection, server: str) -> tuple[int, int]:
     """(strokes, undos and redos) not yet stored on the server: what a table leaves behind."""
-    rows = dict(con.execute(
-        "SELECT a.action = 'stroke', count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ?"
-        " AND s.match_id = a.match_id WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ('stroke', 'undo', 'redo')"
-        " GROUP BY 1", (server,)).fetchall())
+    rows = dict(
+        con.execute(
+            "SELECT a.action = 'stroke', count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ?"
+            " AND s.match_id = a.match_id WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ('stroke', 'undo', 'redo')"
+            " GROUP BY 1",
+            (server,),
+        ).fetchall()
+    )
     return int(rows.get(1, 0)), int(rows.get(0, 0))
 
 
@@ -452,21 +560,38 @@ def leaving_text(db_path, url: str) -> str | None:
     if strokes:
         parts.append(trn("{n} stroke", "{n} strokes", strokes).format(n=strokes))
     if changes:
-        parts.append(trn("{n} change (undo or redo)", "{n} changes (undos or redos)", changes).format(n=changes))
-    what = tr("{first} and {second}").format(first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
-    agree = 2 if len(parts) == 2 else strokes or changes  # «1 удар и 1 изменение» are «не отправлены»
-    return trn("club: {what} not sent to the club server; it is kept in this table's store and the next "
-               "run with --club or pyramid-referee club sync sends it",
-               "club: {what} not sent to the club server; they are kept in this table's store and the next "
-               "run with --club or pyramid-referee club sync sends them", agree).format(what=what)
+        parts.append(
+            trn("{n} change (undo or redo)", "{n} changes (undos or redos)", changes).format(
+                n=changes
+            )
+        )
+    what = (
+        tr("{first} and {second}").format(first=parts[0], second=parts[1])
+        if len(parts) == 2
+        else parts[0]
+    )
+    agree = (
+        2 if len(parts) == 2 else strokes or changes
+    )  # «1 удар и 1 изменение» are «не отправлены»
+    return trn(
+        "club: {what} not sent to the club server; it is kept in this table's store and the next "
+        "run with --club or pyramid-referee club sync sends it",
+        "club: {what} not sent to the club server; they are kept in this table's store and the next "
+        "run with --club or pyramid-referee club sync sends them",
+        agree,
+    ).format(what=what)
 
 
 def pending(con: sqlite3.Connection, server: str) -> int:
     """Strokes, undos and redos not yet stored on the server."""
     marks = ",".join("?" * len(QUEUED_ACTIONS))
-    return int(con.execute(
-        "SELECT count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id"
-        f" WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ({marks})", (server, *QUEUED_ACTIONS)).fetchone()[0])
+    return int(
+        con.execute(
+            "SELECT count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id"
+            f" WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ({marks})",
+            (server, *QUEUED_ACTIONS),
+        ).fetchone()[0]
+    )
 
 
 @dataclass
@@ -474,41 +599,69 @@ class SyncStatus:
     online: bool | None  # None: not tried yet
     queued: int
     error: str | None = None
-    refused: bool = False  # the server answered but will not take this table's strokes (login, role, key)
-    unknown_key: bool = False  # refused for the key: the table was removed or registered again on the server
-    conflict: tuple | None = None  # (match, seq or None): the server holds that stroke (match) otherwise
+    refused: bool = (
+        False  # the server answered but will not take this table's strokes (login, role, key)
+    )
+    unknown_key: bool = (
+        False  # refused for the key: the table was removed or registered again on the server
+    )
+    conflict: tuple | None = (
+        None  # (match, seq or None): the server holds that stroke (match) otherwise
+    )
 
     def text(self) -> str:
-        if self.conflict is not None:  # not an outage: another store with this table's key wrote there first
+        if (
+            self.conflict is not None
+        ):  # not an outage: another store with this table's key wrote there first
             match, seq = self.conflict
-            where = (tr("stroke {seq} of match {match}").format(seq=seq, match=match) if seq is not None
-                     else tr("match {match}").format(match=match))
-            return tr("club: conflict with the club server: {what} is held there with other content (another "
-                      "store with this table's key?); nothing was overwritten and sending has stopped; resolve it "
-                      "with pyramid-referee club resolve --keep-server (take the server's version) or --new-table "
-                      "--name NAME (register this store as a table of its own)").format(what=where)
+            where = (
+                tr("stroke {seq} of match {match}").format(seq=seq, match=match)
+                if seq is not None
+                else tr("match {match}").format(match=match)
+            )
+            return tr(
+                "club: conflict with the club server: {what} is held there with other content (another "
+                "store with this table's key?); nothing was overwritten and sending has stopped; resolve it "
+                "with pyramid-referee club resolve --keep-server (take the server's version) or --new-table "
+                "--name NAME (register this store as a table of its own)"
+            ).format(what=where)
         if self.unknown_key:  # not an outage either: the server no longer knows this table
-            return trn("club: the server does not know this table's key (was it removed there?): register it "
-                       "again, {n} stroke in the queue",
-                       "club: the server does not know this table's key (was it removed there?): register it "
-                       "again, {n} strokes in the queue", self.queued).format(n=self.queued)
+            return trn(
+                "club: the server does not know this table's key (was it removed there?): register it "
+                "again, {n} stroke in the queue",
+                "club: the server does not know this table's key (was it removed there?): register it "
+                "again, {n} strokes in the queue",
+                self.queued,
+            ).format(n=self.queued)
         if self.refused:  # not an outage: waiting will not help, the login in --club must change
-            return trn("club: the server refuses this table's login (it needs its password and the role "
-                       "pyramid_table), {n} stroke in the queue",
-                       "club: the server refuses this table's login (it needs its password and the role "
-                       "pyramid_table), {n} strokes in the queue", self.queued).format(n=self.queued)
+            return trn(
+                "club: the server refuses this table's login (it needs its password and the role "
+                "pyramid_table), {n} stroke in the queue",
+                "club: the server refuses this table's login (it needs its password and the role "
+                "pyramid_table), {n} strokes in the queue",
+                self.queued,
+            ).format(n=self.queued)
         if self.online is None:
-            return trn("club: connecting, {n} stroke in the queue", "club: connecting, {n} strokes in the queue",
-                       self.queued).format(n=self.queued)
+            return trn(
+                "club: connecting, {n} stroke in the queue",
+                "club: connecting, {n} strokes in the queue",
+                self.queued,
+            ).format(n=self.queued)
         if self.online and not self.queued:
             return tr("club: connected")
         if self.online:
-            return trn("club: connected, {n} stroke in the queue", "club: connected, {n} strokes in the queue",
-                       self.queued).format(n=self.queued)
+            return trn(
+                "club: connected, {n} stroke in the queue",
+                "club: connected, {n} strokes in the queue",
+                self.queued,
+            ).format(n=self.queued)
         if not self.queued:  # «в очереди 0 ударов» reads as a fault: nothing is waiting
             return tr("club: not connected, nothing waits to be sent")
-        return trn("club: not connected, {n} stroke in the queue", "club: not connected, {n} strokes in the queue",
-                   self.queued).format(n=self.queued)
+        return trn(
+            "club: not connected, {n} stroke in the queue",
+            "club: not connected, {n} strokes in the queue",
+            self.queued,
+        ).format(n=self.queued)
 
 
 class ClubSync:
@@ -521,7 +674,9 @@ class ClubSync:
         self.db_path = db_path
         self.url = url
         self.retry_s = retry_s
-        server_id(url)  # an address not understood: said first, in one line, before any store is looked at
+        server_id(
+            url
+        )  # an address not understood: said first, in one line, before any store is looked at
         failed: list = []
         con = _try_connect(url, failed) if check else None
         try:
@@ -529,27 +684,41 @@ class ClubSync:
                 with Store(db_path, create=False) as store:
                     self.db_path = store.path  # None: the default store, resolved once here
                     link = find_link(store, url, con)
-                    if link is None and con is None and store.con.execute(
-                            "SELECT 1 FROM club_link").fetchone() is not None:
-                        raise ClubError(tr(
-                            "the club server at {url} cannot be asked which server it is ({why}), and this table "
-                            "has not reached it by this address before ({known}): start with the address it was "
-                            "registered with, or when the server is back").format(
-                            url=_without_password(url), why=explain(failed[0]) if failed else "—",
-                            known=", ".join(known_addresses(store)) or "—"))
+                    if (
+                        link is None
+                        and con is None
+                        and store.con.execute("SELECT 1 FROM club_link").fetchone() is not None
+                    ):
+                        raise ClubError(
+                            tr(
+                                "the club server at {url} cannot be asked which server it is ({why}), and this table "
+                                "has not reached it by this address before ({known}): start with the address it was "
+                                "registered with, or when the server is back"
+                            ).format(
+                                url=_without_password(url),
+                                why=explain(failed[0]) if failed else "—",
+                                known=", ".join(known_addresses(store)) or "—",
+                            )
+                        )
                     queued = pending(store.con, link.server) if link is not None else 0
             except StoreMissing:  # no match database yet: no key either (it is kept there)
                 link = None
             if link is None:
-                raise ClubError(tr(
-                    "this table is not registered on the club server; register it once: pyramid-referee "
-                    "club register --club URL --name NAME").format())
+                raise ClubError(
+                    tr(
+                        "this table is not registered on the club server; register it once: pyramid-referee "
+                        "club register --club URL --name NAME"
+                    ).format()
+                )
             if con is not None and link_check(con, link.table_id, link.key) == "mismatch":
-                raise ClubError(tr(
-                    "this store's table number {id} ({name}) and its key do not agree on the club server: the key "
-                    "is not that table's (a store copied from another table, or a link edited by hand); nothing "
-                    "is sent from it. Register this store as a table of its own: pyramid-referee club resolve "
-                    "--new-table --name NAME").format(id=link.table_id, name=link.name))
+                raise ClubError(
+                    tr(
+                        "this store's table number {id} ({name}) and its key do not agree on the club server: the key "
+                        "is not that table's (a store copied from another table, or a link edited by hand); nothing "
+                        "is sent from it. Register this store as a table of its own: pyramid-referee club resolve "
+                        "--new-table --name NAME"
+                    ).format(id=link.table_id, name=link.name)
+                )
         finally:
             if con is not None:
                 con.close()
@@ -580,7 +749,7 @@ class ClubSync:
         self._status_changed(st)
 
     # ---------------------------------------------------------------- the table's side (no network)
-    def start(self) -> "ClubSync":
+    def start(self) -> ClubSync:
         self._thread = threading.Thread(target=self._run, name="club-sync", daemon=True)
         self._thread.start()
         return self
@@ -593,7 +762,9 @@ class ClubSync:
     def status(self) -> SyncStatus:
         """As of the last drain, plus what was committed since (counted here, no query)."""
         st = self._status
-        return SyncStatus(st.online, st.queued + self._since, st.error, st.refused, st.unknown_key, st.conflict)
+        return SyncStatus(
+            st.online, st.queued + self._since, st.error, st.refused, st.unknown_key, st.conflict
+        )
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the worker, after one last drain attempt within ``timeout``."""
@@ -662,13 +833,17 @@ class ClubSync:
                 self._send(*batch)
                 self._mark_sent(batch[0], batch[1])
             self._set_status(SyncStatus(True, 0))
-            if self._pg is None or self._pg.closed:  # nothing to send: still say whether the server is there
+            if (
+                self._pg is None or self._pg.closed
+            ):  # nothing to send: still say whether the server is there
                 self._pg = psycopg.connect(self.url, **_LINK)
             else:
                 self._pg.execute("SELECT 1")
             self._report_seen()
             return True
-        except ClubConflict as exc:  # the server answered and refused: not an outage, and retrying will not mend it
+        except (
+            ClubConflict
+        ) as exc:  # the server answered and refused: not an outage, and retrying will not mend it
             self._recount()
             queued = pending(self._store.con, self.server)
             self._set_status(SyncStatus(True, queued, str(exc), conflict=(exc.match, exc.seq)))
@@ -681,11 +856,19 @@ class ClubSync:
                     pass
                 self._pg = None
             self._recount()  # counted afresh from the store (a stroke notified from here on is counted once more)
-            queued = pending(self._store.con, self.server) if self._store is not None else self._status.queued
-            self._set_status(SyncStatus(False, queued, explain(exc), refused(exc), unknown_key(exc)))
+            queued = (
+                pending(self._store.con, self.server)
+                if self._store is not None
+                else self._status.queued
+            )
+            self._set_status(
+                SyncStatus(False, queued, explain(exc), refused(exc), unknown_key(exc))
+            )
             return False
 
-    _seen_at = float("-inf")  # when this sync last reported in (monotonic), on which connection, what queue
+    _seen_at = float(
+        "-inf"
+    )  # when this sync last reported in (monotonic), on which connection, what queue
     _seen_link = None
     _seen_queued = None
 
@@ -698,10 +881,16 @@ class ClubSync:
         import psycopg
 
         queued, now = self._since, time.monotonic()
-        if self._pg is self._seen_link and queued == self._seen_queued and now - self._seen_at < SEEN_EVERY_S:
+        if (
+            self._pg is self._seen_link
+            and queued == self._seen_queued
+            and now - self._seen_at < SEEN_EVERY_S
+        ):
             return
         try:
-            self._pg.execute("SELECT club_table_seen(%s, %s, %s)", (self.table_id, self._key, queued))
+            self._pg.execute(
+                "SELECT club_table_seen(%s, %s, %s)", (self.table_id, self._key, queued)
+            )
         except psycopg.errors.UndefinedFunction:
             pass
         self._seen_at, self._seen_link, self._seen_queued = now, self._pg, queued
@@ -715,17 +904,22 @@ class ClubSync:
                 "SELECT a.match_id, max(a.id), coalesce(s.action_id, 0) FROM actions a"
                 " LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id"
                 " WHERE a.id > coalesce(s.action_id, 0) GROUP BY a.match_id ORDER BY min(a.id) LIMIT 1",
-                (self.server,)).fetchone()
+                (self.server,),
+            ).fetchone()
             if r is None:
                 return None
             match_id, upto, sent = r
-            m = con.execute("SELECT id, players, settings, to_wins, status, result, created, updated"
-                            " FROM matches WHERE id = ?", (match_id,)).fetchone()
+            m = con.execute(
+                "SELECT id, players, settings, to_wins, status, result, created, updated"
+                " FROM matches WHERE id = ?",
+                (match_id,),
+            ).fetchone()
             strokes = con.execute(
                 "SELECT id, seq, status, call_text, call, refusal, call_status, outcome_text, outcome, verdict,"
                 " state, lang, time FROM strokes WHERE match_id = ? AND seq IN (SELECT seq FROM actions"
                 " WHERE match_id = ? AND id > ? AND id <= ? AND seq IS NOT NULL) ORDER BY seq, id",
-                (match_id, match_id, sent, upto)).fetchall()
+                (match_id, match_id, sent, upto),
+            ).fetchall()
         finally:
             con.execute("COMMIT")
         return match_id, upto, m, strokes
@@ -742,27 +936,57 @@ class ClubSync:
                 raise
             raise self._conflict(match_id, m, strokes) from None
 
-    def _conflict(self, match_id: int, m, strokes) -> "ClubConflict":
+    def _conflict(self, match_id: int, m, strokes) -> ClubConflict:
         """The server refused the batch (schema v4): it holds one of its rows with other content. Each
         row is offered to ``club_put_conflict``, which keeps the ones it holds otherwise beside its own."""
         import json
 
         t, k = self.table_id, self._key
-        cols = ("local_id", "seq", "status", "call_text", "call", "refusal", "call_status", "outcome_text", "outcome",
-                "verdict", "state", "lang", "time")
+        cols = (
+            "local_id",
+            "seq",
+            "status",
+            "call_text",
+            "call",
+            "refusal",
+            "call_status",
+            "outcome_text",
+            "outcome",
+            "verdict",
+            "state",
+            "lang",
+            "time",
+        )
         first = None
-        if self._pg.execute("SELECT club_put_conflict(%s, %s, %s, 'match', %s::jsonb)", (t, k, match_id, json.dumps({
-                "players": json.loads(m[1]), "settings": json.loads(m[2]), "to_wins": m[3], "status": m[4],
-                "result": None if m[5] is None else json.loads(m[5]), "created": m[6], "updated": m[7]},
-                ensure_ascii=False))).fetchone()[0]:
+        if self._pg.execute(
+            "SELECT club_put_conflict(%s, %s, %s, 'match', %s::jsonb)",
+            (
+                t,
+                k,
+                match_id,
+                json.dumps(
+                    {
+                        "players": json.loads(m[1]),
+                        "settings": json.loads(m[2]),
+                        "to_wins": m[3],
+                        "status": m[4],
+                        "result": None if m[5] is None else json.loads(m[5]),
+                        "created": m[6],
+                        "updated": m[7],
+                    },
+                    ensure_ascii=False,
+                ),
+            ),
+        ).fetchone()[0]:
             first = (match_id, None)
         for s in strokes:
             row = dict(zip(cols, s))
             for c in ("call", "refusal", "outcome", "verdict", "state"):
                 row[c] = None if row[c] is None else json.loads(row[c])
-            if self._pg.execute("SELECT club_put_conflict(%s, %s, %s, 'stroke', %s::jsonb)",
-                                (t, k, match_id, json.dumps(row, ensure_ascii=False))).fetchone()[0] and (
-                    first is None or first[1] is None):
+            if self._pg.execute(
+                "SELECT club_put_conflict(%s, %s, %s, 'stroke', %s::jsonb)",
+                (t, k, match_id, json.dumps(row, ensure_ascii=False)),
+            ).fetchone()[0] and (first is None or first[1] is None):
                 first = (match_id, row["seq"])
         match, seq = first or (match_id, None)
         return ClubConflict(match, seq)
@@ -772,19 +996,43 @@ class ClubSync:
         with self._pg.transaction():
             self._pg.execute(
                 "SELECT club_put_match(%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb, %s, %s, %s)",
-                (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto))
+                (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto),
+            )
             if strokes:  # one pipelined round trip for the batch, not one per stroke (fewer wake-ups on both sides)
                 self._pg.cursor().executemany(
                     "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb,"
                     " %s::jsonb, %s::jsonb, %s, %s, %s)",
-                    [(t, k, match_id, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
-                      s[12], upto) for s in strokes])
+                    [
+                        (
+                            t,
+                            k,
+                            match_id,
+                            s[0],
+                            s[1],
+                            s[2],
+                            s[3],
+                            s[4],
+                            s[5],
+                            s[6],
+                            s[7],
+                            s[8],
+                            s[9],
+                            s[10],
+                            s[11],
+                            s[12],
+                            upto,
+                        )
+                        for s in strokes
+                    ],
+                )
 
     def _mark_sent(self, match_id: int, upto: int) -> None:
         with self._store._tx():
             self._store.con.execute(
                 "INSERT INTO club_sent(server, match_id, action_id) VALUES (?, ?, ?) ON CONFLICT(server, match_id)"
-                " DO UPDATE SET action_id = max(action_id, excluded.action_id)", (self.server, match_id, upto))
+                " DO UPDATE SET action_id = max(action_id, excluded.action_id)",
+                (self.server, match_id, upto),
+            )
 
 
 def from_args(args) -> str | None:

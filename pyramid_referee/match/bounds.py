@@ -27,16 +27,24 @@ def call_too_long(text: str, lang: str | None = None) -> str | None:
     src, lang = text.strip(), lang or get_lang()
     if src.startswith("{"):
         if len(src) > MAX_CALL_JSON_CHARS:
-            return trl(lang, "the call's JSON is longer than any call: at most {limit} characters are taken").format(
-                n=len(src), limit=MAX_CALL_JSON_CHARS)
+            return trl(
+                lang,
+                "the call's JSON is longer than any call: at most {limit} characters are taken",
+            ).format(n=len(src), limit=MAX_CALL_JSON_CHARS)
         return None
     if len(src) > MAX_CALL_CHARS:
-        return trn("a call of {n} character is longer than any call: at most {limit} are taken",
-                   "a call of {n} characters is longer than any call: at most {limit} are taken",
-                   len(src), lang).format(n=len(src), limit=MAX_CALL_CHARS)
+        return trn(
+            "a call of {n} character is longer than any call: at most {limit} are taken",
+            "a call of {n} characters is longer than any call: at most {limit} are taken",
+            len(src),
+            lang,
+        ).format(n=len(src), limit=MAX_CALL_CHARS)
     words = len(src.split())
     if words > MAX_CALL_WORDS:
-        return trn("a call of {n} word is longer than any call: at most {limit} are taken",
-                   "a call of {n} words is longer than any call: at most {limit} are taken",
-                   words, lang).format(n=words, limit=MAX_CALL_WORDS)
+        return trn(
+            "a call of {n} word is longer than any call: at most {limit} are taken",
+            "a call of {n} words is longer than any call: at most {limit} are taken",
+            words,
+            lang,
+        ).format(n=words, limit=MAX_CALL_WORDS)
     return None

@@ -17,8 +17,10 @@ def strike_marks(note: dict | None, lang: str = "ru") -> list[str]:
     вводу исхода» (Q13), «удар 1.50 с снят маркёром» for each strike taken back (Q14)."""
     if not note:
         return []
-    out = [trl(lang, "strike {t} s {note}").format(t=f"{t:.2f}", note=trl(lang, TAKEN_BACK_NOTE))
-           for t in note.get("taken_back") or ()]
+    out = [
+        trl(lang, "strike {t} s {note}").format(t=f"{t:.2f}", note=trl(lang, TAKEN_BACK_NOTE))
+        for t in note.get("taken_back") or ()
+    ]
     if note.get("heard") is False:
         out.append(trl(lang, NOT_HEARD_NOTE))
     return out

@@ -43,20 +43,21 @@ the end. Every ``Problem`` has its line and column (1-based) and a hint.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 
-from .bounds import MAX_RECORD_LINE_CHARS, call_too_long
-from .marks import strike_marks
 from ..grammar import Call, parse as parse_call, render
 from ..i18n import N_, UserError, tr, trl
 from ..rules import GameState, Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.match import MAX_TO_WINS
 from ..rules.messages import num
+from .bounds import MAX_RECORD_LINE_CHARS, call_too_long
+from .marks import strike_marks
 
 # Lark and the rules engine are imported where they are used: the command line imports this
 # module for its help text (RECORD_HELP), and every command would otherwise pay for them.
@@ -85,6 +86,7 @@ REFUSED_MARK = "(не принят)"
 
 
 # ---------------------------------------------------------------------------- data
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -121,8 +123,13 @@ class Problem:
     hint_en = property(lambda self: self.hint("en"))
 
     def to_json(self, lang: str = "ru") -> dict:
-        data = {"line": self.line, "col": self.col, "kind": self.kind, "message": self.message(lang),
-                "hint": self.hint(lang)}
+        data = {
+            "line": self.line,
+            "col": self.col,
+            "kind": self.kind,
+            "message": self.message(lang),
+            "hint": self.hint(lang),
+        }
         if self.code:
             data["code"] = self.code
         return data
@@ -154,10 +161,16 @@ class Record:
 
 # ---------------------------------------------------------------------------- grammar
 
+
 @lru_cache(maxsize=1)
 def _parser():
-    return Lark.open(str(Path(__file__).with_name("record.lark")), parser="lalr", lexer="contextual",
-                     start=["header", "stroke"], propagate_positions=True)
+    return Lark.open(
+        str(Path(__file__).with_name("record.lark")),
+        parser="lalr",
+        lexer="contextual",
+        start=["header", "stroke"],
+        propagate_positions=True,
+    )
 
 
 class HeaderLine(NamedTuple):
@@ -209,10 +222,18 @@ class _ToData(Transformer):
     def score(self, a, b) -> _Score:
         return _Score(_int(a), _int(b), a.column)
 
-    def stroke(self, player, call: _SaidCall, outcome, score: _Score | None = None) -> RecordStroke:
+    def stroke(
+        self, player, call: _SaidCall, outcome, score: _Score | None = None
+    ) -> RecordStroke:
         return RecordStroke(
-            line=0, player=player.strip(), player_col=player.column, call=call.text, call_col=call.column,
-            refused_mark=call.refused_mark, outcome=outcome.rstrip(), outcome_col=outcome.column,
+            line=0,
+            player=player.strip(),
+            player_col=player.column,
+            call=call.text,
+            call_col=call.column,
+            refused_mark=call.refused_mark,
+            outcome=outcome.rstrip(),
+            outcome_col=outcome.column,
             score=None if score is None else (score.first, score.second),
             score_col=0 if score is None else score.column,
         )
@@ -223,10 +244,16 @@ def _int(tok: str) -> int:
 
 
 _WHAT = {  # what a terminal of the record's grammar is, for «expected: …»
-    "KEY": N_("a name"), "VALUE": N_("a value"), "PLAYER": N_("the player's name"),
-    "_COLON": N_("':'"), "_BAR": N_("'|'"), "NO_CALL": N_("'без заказа'"),
-    "CALL_TEXT": N_("the call"), "REFUSED": N_("'(не принят)'"),
-    "OUTCOME": N_("the outcome"), "SCORE_NUMBER": N_("the score, e.g. '8:0'"),
+    "KEY": N_("a name"),
+    "VALUE": N_("a value"),
+    "PLAYER": N_("the player's name"),
+    "_COLON": N_("':'"),
+    "_BAR": N_("'|'"),
+    "NO_CALL": N_("'без заказа'"),
+    "CALL_TEXT": N_("the call"),
+    "REFUSED": N_("'(не принят)'"),
+    "OUTCOME": N_("the outcome"),
+    "SCORE_NUMBER": N_("the score, e.g. '8:0'"),
 }
 
 
@@ -239,21 +266,41 @@ def _expected(names):
 def _syntax_problem(no: int, text: str, exc, is_stroke: bool) -> Problem:
     shape = N_("'player: call | outcome | score'") if is_stroke else N_("'Name: value'")
     values = {"shape": lambda lang: trl(lang, shape)}
-    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
+    if (
+        isinstance(exc, UnexpectedToken)
+        and exc.token.type == "$END"
+        or isinstance(exc, UnexpectedEOF)
+    ):
         names = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ()
         col = len(text.split("#", 1)[0].rstrip()) + 1
-        return Problem(no, col, "syntax", N_("the line stops short: {expected} missing"), N_("write {shape}"),
-                       {**values, "expected": _expected(names)})
+        return Problem(
+            no,
+            col,
+            "syntax",
+            N_("the line stops short: {expected} missing"),
+            N_("write {shape}"),
+            {**values, "expected": _expected(names)},
+        )
     col = getattr(exc, "column", 1) or 1
     pos = getattr(exc, "pos_in_stream", None)
-    word = text[pos:].split()[0] if pos is not None and text[pos:].split() else text[col - 1: col]
-    names = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
+    word = text[pos:].split()[0] if pos is not None and text[pos:].split() else text[col - 1 : col]
+    names = (
+        getattr(exc, "accepts", None)
+        or getattr(exc, "expected", None)
+        or getattr(exc, "allowed", None)
+        or ()
+    )
     how = N_("write {shape}")
     if word.startswith(("(", ")")):
         how = N_("write {shape}; brackets only in the mark '(не принят)' after the call")
-    what = N_("'{word}' does not fit here; expected: {expected}") if [n for n in names if n in _WHAT] \
+    what = (
+        N_("'{word}' does not fit here; expected: {expected}")
+        if [n for n in names if n in _WHAT]
         else N_("'{word}' does not fit here")
-    return Problem(no, col, "syntax", what, how, {**values, "word": word, "expected": _expected(names)})
+    )
+    return Problem(
+        no, col, "syntax", what, how, {**values, "word": word, "expected": _expected(names)}
+    )
 
 
 def parse_line(text: str) -> Any:
@@ -267,70 +314,168 @@ def parse_line(text: str) -> Any:
 
 # ---------------------------------------------------------------------------- header
 
+
 def _norm(s: str) -> str:
     return " ".join(s.lower().replace("ё", "е").split())
 
 
 _KEYS = {  # the spelling people write → the header key
-    "игроки": "players", "режим": "mode", "до": "target", "партия до": "target", "играем до": "target",
-    "игра до": "target", "матч до побед": "to_wins", "до побед": "to_wins", "штраф": "penalty", "отрицательный счет": "negative_scores",
-    "стоимость шаров": "ball_values", "точность лузы": "pocket_precision", "нужен результат": "result_required",
-    "счет": "scores", "на столе": "on_table", "бьет": "to_play", "с руки": "from_hand",
+    "игроки": "players",
+    "режим": "mode",
+    "до": "target",
+    "партия до": "target",
+    "играем до": "target",
+    "игра до": "target",
+    "матч до побед": "to_wins",
+    "до побед": "to_wins",
+    "штраф": "penalty",
+    "отрицательный счет": "negative_scores",
+    "стоимость шаров": "ball_values",
+    "точность лузы": "pocket_precision",
+    "нужен результат": "result_required",
+    "счет": "scores",
+    "на столе": "on_table",
+    "бьет": "to_play",
+    "с руки": "from_hand",
     "следующую разбивает": "next_break",
 }
-KEY_NAMES = ("Игроки", "Режим", "До", "Матч до побед", "Штраф", "Отрицательный счёт", "Стоимость шаров", "Точность лузы",
-             "Нужен результат", "Счёт", "На столе", "Бьёт", "С руки", "Следующую разбивает")
+KEY_NAMES = (
+    "Игроки",
+    "Режим",
+    "До",
+    "Матч до побед",
+    "Штраф",
+    "Отрицательный счёт",
+    "Стоимость шаров",
+    "Точность лузы",
+    "Нужен результат",
+    "Счёт",
+    "На столе",
+    "Бьёт",
+    "С руки",
+    "Следующую разбивает",
+)
 _YES = {"да": True, "нет": False, "yes": True, "no": False, "true": True, "false": False}
 _CHOICES = {
-    "mode": ({"чистое назначение": "clean", "чистое": "clean", "чисто": "clean", "clean": "clean",
-              "шар и луза": "ball_and_pocket", "ball_and_pocket": "ball_and_pocket",
-              "ball-and-pocket": "ball_and_pocket"}, N_("'чистое назначение' or 'шар и луза'")),
-    "ball_values": ({"классическая": "classic", "классика": "classic", "classic": "classic",
-                     "по номерам": "face", "face": "face"}, N_("'классическая' or 'по номерам'")),
-    "pocket_precision": ({"нужна сторона угла": "side_for_corners", "сторона угла": "side_for_corners",
-                          "side_for_corners": "side_for_corners", "любая": "any", "any": "any"},
-                         N_("'нужна сторона угла' or 'любая'")),
+    "mode": (
+        {
+            "чистое назначение": "clean",
+            "чистое": "clean",
+            "чисто": "clean",
+            "clean": "clean",
+            "шар и луза": "ball_and_pocket",
+            "ball_and_pocket": "ball_and_pocket",
+            "ball-and-pocket": "ball_and_pocket",
+        },
+        N_("'чистое назначение' or 'шар и луза'"),
+    ),
+    "ball_values": (
+        {
+            "классическая": "classic",
+            "классика": "classic",
+            "classic": "classic",
+            "по номерам": "face",
+            "face": "face",
+        },
+        N_("'классическая' or 'по номерам'"),
+    ),
+    "pocket_precision": (
+        {
+            "нужна сторона угла": "side_for_corners",
+            "сторона угла": "side_for_corners",
+            "side_for_corners": "side_for_corners",
+            "любая": "any",
+            "any": "any",
+        },
+        N_("'нужна сторона угла' or 'любая'"),
+    ),
 }
 _MODE_WORDS = {"clean": "чистое назначение", "ball_and_pocket": "шар и луза"}
 _VALUE_WORDS = {"classic": "классическая", "face": "по номерам"}
 _PRECISION_WORDS = {"side_for_corners": "нужна сторона угла", "any": "любая"}
 
 
-def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col: int, problems: list[Problem]) -> None:
+def _header(
+    rec: Record,
+    no: int,
+    key: str,
+    key_col: int,
+    value: str,
+    value_col: int,
+    problems: list[Problem],
+) -> None:
     name = _KEYS.get(_norm(key))
     bad = lambda what, how="", **values: problems.append(  # noqa: E731
-        Problem(no, value_col, "header", what, how, values))
+        Problem(no, value_col, "header", what, how, values)
+    )
     if name is None:
         if rec.players and key in rec.players:
-            problems.append(Problem(no, len(key) + key_col + 1, "syntax",
-                                    N_("the stroke has no '|' between the call and the outcome"),
-                                    N_("write 'player: call | outcome'")))
+            problems.append(
+                Problem(
+                    no,
+                    len(key) + key_col + 1,
+                    "syntax",
+                    N_("the stroke has no '|' between the call and the outcome"),
+                    N_("write 'player: call | outcome'"),
+                )
+            )
         else:
-            problems.append(Problem(no, key_col, "header", N_("unknown header '{key}'"),
-                                    N_("known: {keys}; a stroke is 'player: call | outcome'"),
-                                    {"key": key, "keys": ", ".join(f"«{k}»" for k in KEY_NAMES)}))
+            problems.append(
+                Problem(
+                    no,
+                    key_col,
+                    "header",
+                    N_("unknown header '{key}'"),
+                    N_("known: {keys}; a stroke is 'player: call | outcome'"),
+                    {"key": key, "keys": ", ".join(f"«{k}»" for k in KEY_NAMES)},
+                )
+            )
         return
     if rec.strokes:
-        problems.append(Problem(no, key_col, "header", N_("the header '{key}' comes after the first stroke"),
-                                N_("move it to the top of the record"), {"key": key}))
+        problems.append(
+            Problem(
+                no,
+                key_col,
+                "header",
+                N_("the header '{key}' comes after the first stroke"),
+                N_("move it to the top of the record"),
+                {"key": key},
+            )
+        )
         return
     if name in rec.header_lines:
-        problems.append(Problem(no, key_col, "header", N_("'{key}' is already given on line {line}"),
-                                N_("keep one line"), {"key": key, "line": rec.header_lines[name]}))
+        problems.append(
+            Problem(
+                no,
+                key_col,
+                "header",
+                N_("'{key}' is already given on line {line}"),
+                N_("keep one line"),
+                {"key": key, "line": rec.header_lines[name]},
+            )
+        )
         return
     rec.header_lines[name] = no
     v = _norm(value)
     if name == "players":
-        names = [p.strip() for p in re.split(r",|\s[—–-]\s", value)]  # «Иван, Пётр» or «Иван — Пётр»
+        names = [
+            p.strip() for p in re.split(r",|\s[—–-]\s", value)
+        ]  # «Иван, Пётр» or «Иван — Пётр»
         if len(names) != 2 or not all(names):
-            return bad(N_("two names separated by a comma are needed"), N_("e.g. 'Игроки: Иван, Пётр'"))
+            return bad(
+                N_("two names separated by a comma are needed"), N_("e.g. 'Игроки: Иван, Пётр'")
+            )
         if names[0] == names[1]:
             return bad(N_("the two players need different names"))
         rec.players = (names[0], names[1])
     elif name in _CHOICES:
         table, allowed = _CHOICES[name]
         if v not in table:
-            return bad(N_("'{value}' does not fit: {allowed}"), value=value, allowed=lambda lang: trl(lang, allowed))
+            return bad(
+                N_("'{value}' does not fit: {allowed}"),
+                value=value,
+                allowed=lambda lang: trl(lang, allowed),
+            )
         rec.settings[name] = table[v]
     elif name in ("negative_scores", "result_required", "from_hand"):
         if v not in _YES:
@@ -341,33 +486,49 @@ def _header(rec: Record, no: int, key: str, key_col: int, value: str, value_col:
             rec.settings[name] = _YES[v]
     elif name == "to_wins":
         if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
-            return bad(N_("'{value}': a whole number from 1 to {high} is needed"), value=value, high=MAX_TO_WINS)
+            return bad(
+                N_("'{value}': a whole number from 1 to {high} is needed"),
+                value=value,
+                high=MAX_TO_WINS,
+            )
         rec.to_wins = int(v)
     elif name in ("target", "penalty"):
         low = 1 if name == "target" else 0
         if not re.fullmatch(r"\d+", v) or int(v) < low:
-            return bad(N_("'{value}': a whole number of at least {low} is needed"), value=value, low=low)
+            return bad(
+                N_("'{value}': a whole number of at least {low} is needed"), value=value, low=low
+            )
         rec.settings[name] = int(v)
     elif name == "scores":
         scores = {}
         for part in value.split(","):
             m = re.fullmatch(r"\s*(.+?)\s+([-−–]?\s*\d+)\s*", part)
             if not m:
-                return bad(N_("cannot read the score '{score}'"), N_("e.g. 'Счёт: Иван 20, Пётр 11'"),
-                           score=part.strip())
+                return bad(
+                    N_("cannot read the score '{score}'"),
+                    N_("e.g. 'Счёт: Иван 20, Пётр 11'"),
+                    score=part.strip(),
+                )
             scores[m.group(1)] = _int(m.group(2))
         rec.start = {**(rec.start or {}), "scores": scores}
     elif name == "on_table":
         parts = [p for p in re.split(r"[\s,]+", v) if p]
         if not parts or not all(p.isdigit() for p in parts):
-            return bad(N_("ball numbers separated by spaces are needed"), N_("e.g. 'На столе: 2 4 5 15'"))
+            return bad(
+                N_("ball numbers separated by spaces are needed"), N_("e.g. 'На столе: 2 4 5 15'")
+            )
         rec.start = {**(rec.start or {}), "on_table": [int(p) for p in parts]}
     else:  # to_play, next_break: a player's name
         rec.start = {**(rec.start or {}), name: value.strip()}
 
 
-_START_FIELD_KEY = {"scores": "scores", "on_table": "on_table", "to_play": "to_play", "from_hand": "from_hand",
-                    "next_break": "next_break"}
+_START_FIELD_KEY = {
+    "scores": "scores",
+    "on_table": "on_table",
+    "to_play": "to_play",
+    "from_hand": "from_hand",
+    "next_break": "next_break",
+}
 
 
 def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None:
@@ -375,30 +536,65 @@ def _check_header(rec: Record, problems: list[Problem], first_line: int) -> None
     if rec.players is None:
         if "players" in rec.header_lines:  # given, but not two names: already named on its line
             return
-        problems.append(Problem(first_line, 1, "header", N_("the players are not given"),
-                                N_("start with 'Игроки: Иван, Пётр' (the one who breaks first)")))
+        problems.append(
+            Problem(
+                first_line,
+                1,
+                "header",
+                N_("the players are not given"),
+                N_("start with 'Игроки: Иван, Пётр' (the one who breaks first)"),
+            )
+        )
         return
     try:
         settings = Settings.from_json(rec.settings)
     except RulesInputError as exc:  # pragma: no cover - the header words are checked above
-        problems.append(Problem(first_line, 1, "header", "{error}", values={"error": _rules_text(exc)}))
+        problems.append(
+            Problem(first_line, 1, "header", "{error}", values={"error": _rules_text(exc)})
+        )
         return
     if rec.start is not None:
-        missing = [k for k, n in (("scores", "Счёт"), ("on_table", "На столе"), ("to_play", "Бьёт")) if k not in rec.start]
+        missing = [
+            k
+            for k, n in (("scores", "Счёт"), ("on_table", "На столе"), ("to_play", "Бьёт"))
+            if k not in rec.start
+        ]
         if missing:
-            line = min(rec.header_lines[k] for k in ("scores", "on_table", "to_play", "from_hand", "next_break")
-                       if k in rec.header_lines)
+            line = min(
+                rec.header_lines[k]
+                for k in ("scores", "on_table", "to_play", "from_hand", "next_break")
+                if k in rec.header_lines
+            )
             names = {"scores": "«Счёт»", "on_table": "«На столе»", "to_play": "«Бьёт»"}
-            problems.append(Problem(line, 1, "header", N_("the start from a score sheet is incomplete"),
-                                    N_("also needed: {keys}"), {"keys": ", ".join(names[k] for k in missing)}))
+            problems.append(
+                Problem(
+                    line,
+                    1,
+                    "header",
+                    N_("the start from a score sheet is incomplete"),
+                    N_("also needed: {keys}"),
+                    {"keys": ", ".join(names[k] for k in missing)},
+                )
+            )
             return
     try:
         GameState.initial(settings, rec.players, rec.start)
     except RulesInputError as exc:
-        key = exc.field.split(".")[1].split("[")[0] if exc.field.startswith("start.") else "players"
-        line = rec.header_lines.get(_START_FIELD_KEY.get(key, key), rec.header_lines.get("players", first_line))
-        problems.append(Problem(line, 1, "header", N_("the start from a score sheet: {error}"),
-                                values={"error": _rules_text(exc)}))
+        key = (
+            exc.field.split(".")[1].split("[")[0] if exc.field.startswith("start.") else "players"
+        )
+        line = rec.header_lines.get(
+            _START_FIELD_KEY.get(key, key), rec.header_lines.get("players", first_line)
+        )
+        problems.append(
+            Problem(
+                line,
+                1,
+                "header",
+                N_("the start from a score sheet: {error}"),
+                values={"error": _rules_text(exc)},
+            )
+        )
 
 
 def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
@@ -407,11 +603,21 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
     problems: list[Problem] = []
     first_line = None
     for no, text in enumerate(lines, 1):
-        if len(text.rstrip("\r\n")) > MAX_RECORD_LINE_CHARS:  # not parsed: no real line comes near it
-            problems.append(Problem(no, MAX_RECORD_LINE_CHARS + 1, "syntax",
-                                    N_("the line is {n} characters long, longer than any record line: at most {limit}"),
-                                    N_("a line holds one stroke: 'player: call | outcome | score'"),
-                                    {"n": len(text.rstrip("\r\n")), "limit": MAX_RECORD_LINE_CHARS}))
+        if (
+            len(text.rstrip("\r\n")) > MAX_RECORD_LINE_CHARS
+        ):  # not parsed: no real line comes near it
+            problems.append(
+                Problem(
+                    no,
+                    MAX_RECORD_LINE_CHARS + 1,
+                    "syntax",
+                    N_(
+                        "the line is {n} characters long, longer than any record line: at most {limit}"
+                    ),
+                    N_("a line holds one stroke: 'player: call | outcome | score'"),
+                    {"n": len(text.rstrip("\r\n")), "limit": MAX_RECORD_LINE_CHARS},
+                )
+            )
             first_line = first_line or no
             continue
         try:
@@ -432,14 +638,31 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
     if not rec.strokes and first_line is not None:
         _check_header(rec, problems, first_line)
     if first_line is None:
-        problems.append(Problem(1, 1, "header", N_("the record is empty: no header and no strokes"),
-                                N_("start with 'Игроки: Иван, Пётр', then one stroke a line")))
+        problems.append(
+            Problem(
+                1,
+                1,
+                "header",
+                N_("the record is empty: no header and no strokes"),
+                N_("start with 'Игроки: Иван, Пётр', then one stroke a line"),
+            )
+        )
     return rec, problems
 
 
 def _with_line(s: RecordStroke, no: int) -> RecordStroke:
-    return RecordStroke(no, s.player, s.player_col, s.call, s.call_col, s.refused_mark, s.outcome, s.outcome_col,
-                        s.score, s.score_col)
+    return RecordStroke(
+        no,
+        s.player,
+        s.player_col,
+        s.call,
+        s.call_col,
+        s.refused_mark,
+        s.outcome,
+        s.outcome_col,
+        s.score,
+        s.score_col,
+    )
 
 
 def is_record(path: str, lines: list[str]) -> bool:
@@ -456,6 +679,7 @@ def is_record(path: str, lines: list[str]) -> bool:
 
 # ---------------------------------------------------------------------------- judging
 
+
 @dataclass
 class Checked:
     """A record read and judged: the data, the replay of it, and every problem found."""
@@ -463,7 +687,9 @@ class Checked:
     record: Record
     problems: list[Problem]
     result: Any = None  # replay.ReplayResult over the strokes judged (None: the header is bad)
-    judged_to: int | None = None  # the line after which the strokes could not be judged (an impossible outcome)
+    judged_to: int | None = (
+        None  # the line after which the strokes could not be judged (an impossible outcome)
+    )
 
 
 _EVENT_FIELD = re.compile(r"^(?:outcome\.)?events\[(\d+)\]")
@@ -480,9 +706,9 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     """Read a record and judge every stroke; nothing stops at the first problem but
     an outcome that cannot happen (after it the position is unknown)."""
     # deferred: the replay engine loads only to replay a record
-    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
     # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import NotationError, parse_outcome_located
+    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
 
     lines = list(lines)
     rec, problems = read_record(lines)
@@ -502,43 +728,89 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     for s in rec.strokes:
         state = match.upcoming  # after a game's end the match's next game opens with this stroke
         if match.decided:
-            problems.append(Problem(s.line, 1, "over", N_("the game is already over: the stroke is one too many"),
-                                    N_("remove the stroke or start a new record")))
+            problems.append(
+                Problem(
+                    s.line,
+                    1,
+                    "over",
+                    N_("the game is already over: the stroke is one too many"),
+                    N_("remove the stroke or start a new record"),
+                )
+            )
             checked.judged_to = s.line
             break
         striker = state.striker
         if s.player not in rec.players:
-            problems.append(Problem(s.line, s.player_col, "player", N_("'{player}' does not play in this game"),
-                                    N_("the players are {first} and {second}; {striker} is to play"),
-                                    {"player": s.player, "first": rec.players[0], "second": rec.players[1],
-                                     "striker": striker}))
+            problems.append(
+                Problem(
+                    s.line,
+                    s.player_col,
+                    "player",
+                    N_("'{player}' does not play in this game"),
+                    N_("the players are {first} and {second}; {striker} is to play"),
+                    {
+                        "player": s.player,
+                        "first": rec.players[0],
+                        "second": rec.players[1],
+                        "striker": striker,
+                    },
+                )
+            )
         elif s.player != striker:
             how, values = _turn_hint(result)
-            problems.append(Problem(s.line, s.player_col, "player", N_("{striker} is to play, not {player}"),
-                                    how, {"striker": striker, "player": s.player, **values}))
+            problems.append(
+                Problem(
+                    s.line,
+                    s.player_col,
+                    "player",
+                    N_("{striker} is to play, not {player}"),
+                    how,
+                    {"striker": striker, "player": s.player, **values},
+                )
+            )
         # the call
         status, call, refusal_json = "none", None, None
         if s.call is not None and _call_too_long(s, problems):
             checked.judged_to = s.line
             break
         if s.call is not None:
-            got = parse(s.call, mode=settings.mode, balls_left=sorted(state.on_table),
-                        pocket_precision=settings.pocket_precision)
+            got = parse(
+                s.call,
+                mode=settings.mode,
+                balls_left=sorted(state.on_table),
+                pocket_precision=settings.pocket_precision,
+            )
             if hasattr(got, "code"):  # a Refusal
                 status, refusal_json = "refused", got.to_json("ru")
                 clause = getattr(got, "clause", None) or _refusal_clause(got.code)
                 if clause:  # as a replay of JSON lines gives it
                     refusal_json["clause"] = clause
                 if not s.refused_mark:
-                    problems.append(Problem(
-                        s.line, s.call_col + got.span[0], "call", N_("the call is refused: {why}"),
-                        N_("{hint}; if the player said it so, mark it '{mark}' after the call"),
-                        {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK}, code=got.code))
+                    problems.append(
+                        Problem(
+                            s.line,
+                            s.call_col + got.span[0],
+                            "call",
+                            N_("the call is refused: {why}"),
+                            N_(
+                                "{hint}; if the player said it so, mark it '{mark}' after the call"
+                            ),
+                            {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK},
+                            code=got.code,
+                        )
+                    )
             else:
                 status, call = "accepted", got
                 if s.refused_mark:
-                    problems.append(Problem(s.line, s.call_col, "call", N_("the call is accepted, yet marked '(не принят)'"),
-                                            N_("remove the mark '(не принят)'")))
+                    problems.append(
+                        Problem(
+                            s.line,
+                            s.call_col,
+                            "call",
+                            N_("the call is accepted, yet marked '(не принят)'"),
+                            N_("remove the mark '(не принят)'"),
+                        )
+                    )
         # the outcome
         try:
             data, columns = parse_outcome_located(s.outcome)
@@ -550,23 +822,52 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
             outcome = Outcome.from_json(data)
             verdict = match.stroke(call, outcome, call_status=status)
         except RulesError as exc:
-            col = _outcome_col(s, exc, columns) if isinstance(exc, RulesInputError) else s.outcome_col
-            problems.append(Problem(s.line, col, "outcome", N_("the outcome does not fit the game: {error}"),
-                                    N_("check the outcome against the protocol; the strokes after this line are not judged"),
-                                    {"error": _rules_text(exc)}))
+            col = (
+                _outcome_col(s, exc, columns)
+                if isinstance(exc, RulesInputError)
+                else s.outcome_col
+            )
+            problems.append(
+                Problem(
+                    s.line,
+                    col,
+                    "outcome",
+                    N_("the outcome does not fit the game: {error}"),
+                    N_(
+                        "check the outcome against the protocol; the strokes after this line are not judged"
+                    ),
+                    {"error": _rules_text(exc)},
+                )
+            )
             checked.judged_to = s.line
             break
         script_strokes.append(ScriptStroke(s.line, s.call, outcome))
         result.rows.append(ReplayRow(s.line, s.call, call, status, refusal_json, verdict, outcome))
         if s.score is not None and tuple(match.state.scores) != s.score:
             want = f"{num(match.state.scores[0])}:{num(match.state.scores[1])}"
-            problems.append(Problem(s.line, s.score_col, "score",
-                                    N_("the score does not add up: {written} written, {want} by the rules"),
-                                    N_("the stroke's verdict: {verdict}"),
-                                    {"written": f"{num(s.score[0])}:{num(s.score[1])}", "want": want, "verdict": verdict.message}))
-    result.script = Script(settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins)
-    _check_notation(rec.strokes[len(result.rows) + (checked.judged_to is not None):], problems,
-                    parse=parse, settings=settings)
+            problems.append(
+                Problem(
+                    s.line,
+                    s.score_col,
+                    "score",
+                    N_("the score does not add up: {written} written, {want} by the rules"),
+                    N_("the stroke's verdict: {verdict}"),
+                    {
+                        "written": f"{num(s.score[0])}:{num(s.score[1])}",
+                        "want": want,
+                        "verdict": verdict.message,
+                    },
+                )
+            )
+    result.script = Script(
+        settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins
+    )
+    _check_notation(
+        rec.strokes[len(result.rows) + (checked.judged_to is not None) :],
+        problems,
+        parse=parse,
+        settings=settings,
+    )
     problems.sort(key=lambda p: (p.line, p.col))
     return checked
 
@@ -576,15 +877,30 @@ def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
     why = call_too_long(s.call)
     if why is None:
         return False
-    problems.append(Problem(s.line, s.call_col, "call", "{why}", N_("write the call as the player said it"),
-                            {"why": lambda lang, text=s.call: call_too_long(text, lang)}))
+    problems.append(
+        Problem(
+            s.line,
+            s.call_col,
+            "call",
+            "{why}",
+            N_("write the call as the player said it"),
+            {"why": lambda lang, text=s.call: call_too_long(text, lang)},
+        )
+    )
     return True
 
 
 def _notation_problem(s: RecordStroke, exc) -> Problem:
-    return Problem(s.line, s.outcome_col + exc.column - 1, "outcome", N_("outcome: {what}"),
-                   N_("the outcome reads like 'биток 3; 3 в правый дальний угол' (see help in pyramid-referee play)"),
-                   {"what": lambda lang: _notation_text(exc, lang)})
+    return Problem(
+        s.line,
+        s.outcome_col + exc.column - 1,
+        "outcome",
+        N_("outcome: {what}"),
+        N_(
+            "the outcome reads like 'биток 3; 3 в правый дальний угол' (see help in pyramid-referee play)"
+        ),
+        {"what": lambda lang: _notation_text(exc, lang)},
+    )
 
 
 def _rules_text(exc):
@@ -594,7 +910,9 @@ def _rules_text(exc):
     return lambda lang: str(exc)
 
 
-def _check_notation(strokes: list[RecordStroke], problems: list[Problem], *, parse=None, settings=None) -> None:
+def _check_notation(
+    strokes: list[RecordStroke], problems: list[Problem], *, parse=None, settings=None
+) -> None:
     """The strokes that could not be judged still get their outcome's form checked, and (given the
     parser) their calls read as words: what balls are on the table is unknown there, so only what
     the words alone can tell (an unknown word, no pocket, …) is named, like a compiler goes on."""
@@ -605,12 +923,24 @@ def _check_notation(strokes: list[RecordStroke], problems: list[Problem], *, par
         if s.call is not None and _call_too_long(s, problems):
             continue
         if parse is not None and s.call is not None:
-            got = parse(s.call, mode=settings.mode, balls_left=None, pocket_precision=settings.pocket_precision)
+            got = parse(
+                s.call,
+                mode=settings.mode,
+                balls_left=None,
+                pocket_precision=settings.pocket_precision,
+            )
             if hasattr(got, "code") and not s.refused_mark:
-                problems.append(Problem(
-                    s.line, s.call_col + got.span[0], "call", N_("the call is refused: {why}"),
-                    N_("{hint}; if the player said it so, mark it '{mark}' after the call"),
-                    {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK}, code=got.code))
+                problems.append(
+                    Problem(
+                        s.line,
+                        s.call_col + got.span[0],
+                        "call",
+                        N_("the call is refused: {why}"),
+                        N_("{hint}; if the player said it so, mark it '{mark}' after the call"),
+                        {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK},
+                        code=got.code,
+                    )
+                )
         try:
             parse_outcome(s.outcome)
         except NotationError as exc:
@@ -631,10 +961,14 @@ def _turn_hint(result) -> tuple[str, dict]:
     if not result.rows:
         return N_("the first named in 'Игроки' (or in 'Бьёт') strikes first"), {}
     row = result.rows[-1]
-    return N_("after the stroke on line {line}: {verdict}"), {"line": row.line, "verdict": row.verdict.message}
+    return N_("after the stroke on line {line}: {verdict}"), {
+        "line": row.line,
+        "verdict": row.verdict.message,
+    }
 
 
 # ---------------------------------------------------------------------------- writing
+
 
 def _clean(text: str) -> str:
     return " ".join(text.replace("|", " ").replace("#", " ").split())
@@ -659,15 +993,36 @@ def write_record(match, strokes) -> str:
     p0, p1 = match.players
     to_wins = getattr(match, "to_wins", 1)
     title = f"Запись матча {match.id}" if to_wins > 1 else f"Запись партии: матч {match.id}"
-    return render_record(title, (p0, p1), match.settings, match.start, [
-        WrittenStroke(r.record.verdict["striker"], r.record.call_status, r.record.call_text, r.record.call,
-                      r.record.outcome_text, r.record.outcome, (r.record.state["scores"][p0], r.record.state["scores"][p1]),
-                      tuple(strike_marks(getattr(r.record, "strike", None), "ru")))
-        for r in strokes], to_wins=to_wins)
+    return render_record(
+        title,
+        (p0, p1),
+        match.settings,
+        match.start,
+        [
+            WrittenStroke(
+                r.record.verdict["striker"],
+                r.record.call_status,
+                r.record.call_text,
+                r.record.call,
+                r.record.outcome_text,
+                r.record.outcome,
+                (r.record.state["scores"][p0], r.record.state["scores"][p1]),
+                tuple(strike_marks(getattr(r.record, "strike", None), "ru")),
+            )
+            for r in strokes
+        ],
+        to_wins=to_wins,
+    )
 
 
-def render_record(title: str | None, players, settings: dict | None, start: dict | None,
-                  strokes: Iterable[WrittenStroke], to_wins: int = 1) -> str:
+def render_record(
+    title: str | None,
+    players,
+    settings: dict | None,
+    start: dict | None,
+    strokes: Iterable[WrittenStroke],
+    to_wins: int = 1,
+) -> str:
     """A game record's text: the header (the settings that differ from the defaults), one line a stroke."""
     # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import NotationError, parse_outcome, render_outcome
@@ -676,10 +1031,12 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
     for name in (p0, p1):
         bad = next((ch for ch in ",:|#" if ch in name), None)
         if bad or name != name.strip():
-            raise UserError(tr(
-                "the player's name '{name}' cannot go into a game record: a name may not hold "
-                "',', ':', '|', '#' or spaces at its ends; export the match in another format").format(
-                name=name))
+            raise UserError(
+                tr(
+                    "the player's name '{name}' cannot go into a game record: a name may not hold "
+                    "',', ':', '|', '#' or spaces at its ends; export the match in another format"
+                ).format(name=name)
+            )
     s = Settings.from_json(settings)
     out = [f"# {title}"] if title else []
     out += [f"Игроки: {p0}, {p1}", f"Режим: {_MODE_WORDS[s.mode]}"]
@@ -711,8 +1068,16 @@ def render_record(title: str | None, players, settings: dict | None, start: dict
         if w.call_status == "none":
             call = NO_CALL
         elif w.call_status == "refused":
-            call = _clean((w.call_text or "").replace("(", " ").replace(")", " ")) + " " + REFUSED_MARK
-        elif w.call_text and not re.search(r"[|#()]", w.call_text) and w.call_text.strip() not in ("-", "—", "–"):
+            call = (
+                _clean((w.call_text or "").replace("(", " ").replace(")", " "))
+                + " "
+                + REFUSED_MARK
+            )
+        elif (
+            w.call_text
+            and not re.search(r"[|#()]", w.call_text)
+            and w.call_text.strip() not in ("-", "—", "–")
+        ):
             call = " ".join(w.call_text.split())  # the player's own words
         else:
             call = render(Call.from_json(w.call))

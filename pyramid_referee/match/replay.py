@@ -20,13 +20,14 @@ restore a match.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from ..grammar.call import Call, CallFormatError
-from ..i18n import UserError, json_problem_ru
 from ..grammar import parse
+from ..grammar.call import Call, CallFormatError
 from ..grammar.refusal import CLAUSES
+from ..i18n import UserError, json_problem_ru
 from ..rules import GameState, Match, Outcome, RulesInputError, Settings, Verdict
 from .bounds import call_too_long
 
@@ -48,7 +49,7 @@ class ReplayError(RulesInputError, UserError):
 
     def text(self, lang: str = "ru") -> str:
         where = f"line {self.line}" if lang == "en" else f"строка {self.line}"
-        return f"{where}: {super().text(lang)}"   # a JSON syntax error's field is its column
+        return f"{where}: {super().text(lang)}"  # a JSON syntax error's field is its column
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,13 @@ class ReplayRow:
     outcome: Outcome | None = None  # the stroke's outcome, for a readable report
 
     def to_json(self, lang: str = "ru") -> dict:
-        data = {"line": self.line, "call_text": self.call_text, "call_status": self.call_status,
-                "call": None if self.call is None else self.call.to_json(), "refusal": self.refusal}
+        data = {
+            "line": self.line,
+            "call_text": self.call_text,
+            "call_status": self.call_status,
+            "call": None if self.call is None else self.call.to_json(),
+            "refusal": self.refusal,
+        }
         data.update(self.verdict.to_json(lang))
         return data
 
@@ -97,7 +103,7 @@ class ReplayResult:
 
     def final_json(self) -> dict:
         data = final_json(self.match.state)
-        if self.match.to_wins > 1:   # a match of several games: the match score too
+        if self.match.to_wins > 1:  # a match of several games: the match score too
             data["series"] = self.match.series_json()
         return data
 
@@ -119,10 +125,16 @@ def _load(line_no: int, text: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ReplayError(line_no, f"column {exc.colno}", f"not JSON: {exc.msg}",
-                          f"строка не читается: {json_problem_ru(exc.msg)}") from None
+        raise ReplayError(
+            line_no,
+            f"column {exc.colno}",
+            f"not JSON: {exc.msg}",
+            f"строка не читается: {json_problem_ru(exc.msg)}",
+        ) from None
     if not isinstance(data, dict):
-        raise ReplayError(line_no, "line", "expected a JSON object", "ожидался объект в фигурных скобках")
+        raise ReplayError(
+            line_no, "line", "expected a JSON object", "ожидался объект в фигурных скобках"
+        )
     return data
 
 
@@ -141,14 +153,22 @@ def read_script(lines: Iterable[str]) -> Script:
             header_line = no
             for key in data:
                 if key not in HEADER_KEYS:
-                    raise ReplayError(no, key, f"unknown header field; known: {', '.join(HEADER_KEYS)}",
-                                      f"неизвестное поле заголовка; известны: {', '.join(HEADER_KEYS)}")
+                    raise ReplayError(
+                        no,
+                        key,
+                        f"unknown header field; known: {', '.join(HEADER_KEYS)}",
+                        f"неизвестное поле заголовка; известны: {', '.join(HEADER_KEYS)}",
+                    )
             try:
                 settings = Settings.from_json(data.get("settings"))
                 if "players" in data:
                     players = data["players"]
-                GameState.initial(settings, players, data.get("start"))  # validates players and start
-                to_wins = Match(settings, list(players), data.get("start"), data.get("to_wins", 1)).to_wins
+                GameState.initial(
+                    settings, players, data.get("start")
+                )  # validates players and start
+                to_wins = Match(
+                    settings, list(players), data.get("start"), data.get("to_wins", 1)
+                ).to_wins
             except RulesInputError as exc:
                 raise ReplayError(no, exc.field, exc.message, exc.ru) from None
             players = tuple(players)
@@ -156,17 +176,30 @@ def read_script(lines: Iterable[str]) -> Script:
             continue
         seen_any = True
         if any(k in data for k in HEADER_KEYS) and "outcome" not in data:
-            raise ReplayError(no, "line", "a header is allowed only on the first line", "заголовок допустим только в первой строке")
+            raise ReplayError(
+                no,
+                "line",
+                "a header is allowed only on the first line",
+                "заголовок допустим только в первой строке",
+            )
         for key in data:
             if key not in STROKE_KEYS:
-                raise ReplayError(no, key, f"unknown field; a stroke has {', '.join(STROKE_KEYS)}",
-                                  f"неизвестное поле; у удара есть {', '.join(STROKE_KEYS)}")
+                raise ReplayError(
+                    no,
+                    key,
+                    f"unknown field; a stroke has {', '.join(STROKE_KEYS)}",
+                    f"неизвестное поле; у удара есть {', '.join(STROKE_KEYS)}",
+                )
         if "outcome" not in data:
             raise ReplayError(no, "outcome", "missing", "не указан исход удара")
         call = data.get("call")
         if call is not None and not isinstance(call, (str, dict)):
-            raise ReplayError(no, "call", "expected the call text, a call object or null",
-                              "ожидался текст заказа, объект заказа или null")
+            raise ReplayError(
+                no,
+                "call",
+                "expected the call text, a call object or null",
+                "ожидался текст заказа, объект заказа или null",
+            )
         if isinstance(call, dict):
             try:
                 Call.from_json(call)
@@ -191,11 +224,17 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
         return None, None, "none", None
     if isinstance(raw, dict):
         return None, Call.from_json(raw), "accepted", None
-    if isinstance(raw, str) and call_too_long(raw) is not None:  # never parsed: no call is that long
+    if (
+        isinstance(raw, str) and call_too_long(raw) is not None
+    ):  # never parsed: no call is that long
         raise RulesInputError("call", call_too_long(raw, "en"), call_too_long(raw, "ru"))
     parse = parse or _grammar_parse()
-    got = parse(raw, mode=settings.mode, balls_left=sorted(state.on_table),
-                pocket_precision=settings.pocket_precision)  # Q2 is a match setting
+    got = parse(
+        raw,
+        mode=settings.mode,
+        balls_left=sorted(state.on_table),
+        pocket_precision=settings.pocket_precision,
+    )  # Q2 is a match setting
     if isinstance(got, Call):
         return raw, got, "accepted", None
     refusal = got.to_json() if hasattr(got, "to_json") else {"message": str(got)}
@@ -216,11 +255,17 @@ def run(script: Script, parse: Callable | None = None) -> ReplayResult:
     result = ReplayResult(script, match)
     for st in script.strokes:
         if match.decided:
-            raise ReplayError(st.line, "line", "the game is already over; no stroke may follow (E1, E2)",
-                              "партия уже окончена; удары после конца недопустимы (E1, E2)")
+            raise ReplayError(
+                st.line,
+                "line",
+                "the game is already over; no stroke may follow (E1, E2)",
+                "партия уже окончена; удары после конца недопустимы (E1, E2)",
+            )
         try:
             # after a game's end the next game of the match opens with this stroke: its full rack
-            text, call, status, refusal = read_call(st.call, script.settings, match.upcoming, parse)
+            text, call, status, refusal = read_call(
+                st.call, script.settings, match.upcoming, parse
+            )
             verdict = match.stroke(call, st.outcome, call_status=status)
         except RulesInputError as exc:
             f = exc.field

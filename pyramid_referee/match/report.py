@@ -33,15 +33,24 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .record import write_record
-from .session import Session
-from .store import MatchRow, Store, StoreError, StrokeRow
 from ..grammar import Call, parse, render
 from ..i18n import get_lang, tr
 from ..rules.notation import NotationError, parse_outcome, render_outcome
 from ..rules.verdict import FOUL_WORDS
+from .record import write_record
+from .session import Session
+from .store import MatchRow, Store, StoreError, StrokeRow
 
-ROUTE_KINDS = ("ball_and_pocket", "clean", "abricole", "bank", "kiss", "combination", "carom", "contre_coup")
+ROUTE_KINDS = (
+    "ball_and_pocket",
+    "clean",
+    "abricole",
+    "bank",
+    "kiss",
+    "combination",
+    "carom",
+    "contre_coup",
+)
 
 
 def route_kinds(call: dict | None) -> tuple[str, ...]:
@@ -53,16 +62,26 @@ def route_kinds(call: dict | None) -> tuple[str, ...]:
         return ("ball_and_pocket",)
     ball = call.get("ball")
     kinds: list[str] = []
-    cue_balls = [t for a, t in route if a == "cue" and t not in ("cushion", "pocket", "contre_coup")]
-    first_ball_at = next((i for i, (a, t) in enumerate(route) if a == "cue" and t not in ("cushion", "pocket", "contre_coup")),
-                         len(route))
+    cue_balls = [
+        t for a, t in route if a == "cue" and t not in ("cushion", "pocket", "contre_coup")
+    ]
+    first_ball_at = next(
+        (
+            i
+            for i, (a, t) in enumerate(route)
+            if a == "cue" and t not in ("cushion", "pocket", "contre_coup")
+        ),
+        len(route),
+    )
     if any(a == "cue" and t == "cushion" for a, t in route[:first_ball_at]):
         kinds.append("abricole")
     if any(a == ball and t == "cushion" for a, t in route):
         kinds.append("bank")
     if any(a == ball and t not in ("cushion", "pocket", "contre_coup") for a, t in route):
         kinds.append("kiss")
-    if any(a not in ("cue", ball) and t not in ("cushion", "pocket", "contre_coup") for a, t in route):
+    if any(
+        a not in ("cue", ball) and t not in ("cushion", "pocket", "contre_coup") for a, t in route
+    ):
         kinds.append("combination")
     if len(cue_balls) >= 2:
         kinds.append("carom")
@@ -74,12 +93,20 @@ def route_kinds(call: dict | None) -> tuple[str, ...]:
 
 
 def _blank(players: list[str]) -> dict:
-    return {p: {
-        "strokes": 0, "calls": 0, "fulfilled": 0, "refused": 0, "no_call": 0,
-        "by_route": {k: {"made": 0, "fulfilled": 0} for k in ROUTE_KINDS},
-        "fouls": {}, "penalties": 0,
-        "high_run": {"calls": 0, "points": 0},
-    } for p in players}
+    return {
+        p: {
+            "strokes": 0,
+            "calls": 0,
+            "fulfilled": 0,
+            "refused": 0,
+            "no_call": 0,
+            "by_route": {k: {"made": 0, "fulfilled": 0} for k in ROUTE_KINDS},
+            "fouls": {},
+            "penalties": 0,
+            "high_run": {"calls": 0, "points": 0},
+        }
+        for p in players
+    }
 
 
 def stats(match: MatchRow, strokes: list[StrokeRow]) -> dict:
@@ -134,6 +161,7 @@ def stats(match: MatchRow, strokes: list[StrokeRow]) -> dict:
 
 # ---------------------------------------------------------------------- export
 
+
 def export_json(store: Store, match_id: int) -> dict:
     m = store.get_match(match_id)
     active = store.strokes(match_id)
@@ -157,7 +185,7 @@ def export_script(store: Store, match_id: int) -> str:
     header: dict = {"settings": m.settings, "players": m.players}
     if m.start is not None:
         header["start"] = m.start
-    if m.to_wins > 1:   # a match of several games (партии) replays as one
+    if m.to_wins > 1:  # a match of several games (партии) replays as one
         header["to_wins"] = m.to_wins
     lines = [json.dumps(header, ensure_ascii=False)]
     for r in store.strokes(match_id):
@@ -201,7 +229,9 @@ def outcome_for_people(text: str | None, outcome: dict, call_status: str) -> str
         return shown
     items = [x.strip() for x in shown.split(";")]
     pocketed = any(e.get("type") in ("pocket", "off_table") for e in outcome.get("events", []))
-    keep = call_status == "accepted" and (outcome["route_ok"] or (pocketed and "а" not in outcome.get("fouls", [])))
+    keep = call_status == "accepted" and (
+        outcome["route_ok"] or (pocketed and "а" not in outcome.get("fouls", []))
+    )
     items = [x for x in items if x and (keep or x not in ("по заказу", "не по заказу"))]
     return "; ".join(items) if items else tr("nothing fell")
 
@@ -229,7 +259,9 @@ def foul_names(letters) -> str:
 # -- CSV for a spreadsheet: what Russian Excel opens as is --------------------------------------
 
 CSV_BOM = "\ufeff"  # Excel reads UTF-8 only when the file starts with a BOM
-CSV_DELIMITER = ";"  # Excel in a Russian locale splits cells at «;» (the comma is the decimal sign)
+CSV_DELIMITER = (
+    ";"  # Excel in a Russian locale splits cells at «;» (the comma is the decimal sign)
+)
 
 
 def csv_number(x: Any) -> str:
@@ -237,14 +269,20 @@ def csv_number(x: Any) -> str:
     if isinstance(x, bool):
         return "1" if x else "0"
     if isinstance(x, float):
-        return (f"{x:.6f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))).replace(".", ",")
+        return (f"{x:.6f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))).replace(
+            ".", ","
+        )
     return str(x)
 
 
 def _csv_time(stamp: str) -> str:
     """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time a spreadsheet reads as a date."""
     try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        return (
+            datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            .astimezone()
+            .strftime("%Y-%m-%d %H:%M:%S")
+        )
     except (ValueError, AttributeError):
         return stamp
 
@@ -256,7 +294,9 @@ class GamePlace:
     game: int  # the number of the game the stroke belongs to (1-based)
     ends_game: bool  # the stroke ended its game
     match_over: bool  # ... and with it the match
-    next_breaker: str | None  # who breaks the next game (E4: the break alternates); None if none follows
+    next_breaker: (
+        str | None
+    )  # who breaks the next game (E4: the break alternates); None if none follows
 
 
 def game_places(match: MatchRow, strokes: list[StrokeRow]) -> list[GamePlace]:
@@ -293,14 +333,32 @@ def export_csv(store: Store, match_id: int) -> str:
     verdicts, refusals = _replayed(store, match_id, get_lang())
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    w.writerow([tr("match"), tr("stroke"), tr("time"), tr("striker"),
-                tr("call"), tr("call status"), tr("why refused"),
-                tr("outcome"), tr("fulfilled"),
-                tr("points {p0}").format(p0=p0), tr("points {p1}").format(p1=p1),
-                tr("penalty paid by"), tr("fouls"), tr("balls counted"),
-                tr("balls re-spotted"), tr("score {p0}").format(p0=p0), tr("score {p1}").format(p1=p1),
-                tr("next to play"), tr("result"), tr("clauses"),
-                tr("verdict"), tr("game")])
+    w.writerow(
+        [
+            tr("match"),
+            tr("stroke"),
+            tr("time"),
+            tr("striker"),
+            tr("call"),
+            tr("call status"),
+            tr("why refused"),
+            tr("outcome"),
+            tr("fulfilled"),
+            tr("points {p0}").format(p0=p0),
+            tr("points {p1}").format(p1=p1),
+            tr("penalty paid by"),
+            tr("fouls"),
+            tr("balls counted"),
+            tr("balls re-spotted"),
+            tr("score {p0}").format(p0=p0),
+            tr("score {p1}").format(p1=p1),
+            tr("next to play"),
+            tr("result"),
+            tr("clauses"),
+            tr("verdict"),
+            tr("game"),
+        ]
+    )
     status_words = {"accepted": tr("accepted"), "refused": tr("refused"), "none": tr("no call")}
     strokes = store.strokes(match_id)
     for r, place in zip(strokes, game_places(m, strokes)):
@@ -313,23 +371,35 @@ def export_csv(store: Store, match_id: int) -> str:
         if not res:
             result = ""
         elif res.get("winner"):
-            result = tr("{res} won").format(res=res['winner'])
+            result = tr("{res} won").format(res=res["winner"])
         else:
             result = tr("draw")
-        w.writerow([
-            m.id, r.seq, _csv_time(r.time), v.get("striker"),
-            _call_for_people(rec, status_words["none"]),
-            status_words.get(rec.call_status, ""),
-            refusals.get(r.seq, (rec.refusal or {}).get("message", "")),
-            outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
-            tr("yes") if v.get("fulfilled") else tr("no"),
-            csv_number(v["points"][p0]), csv_number(v["points"][p1]), "" if pen is None else pen["player"],
-            foul_names(v.get("fouls", [])), " ".join(map(str, v.get("counted", []))),
-            " ".join(map(str, v.get("respotted", []))), csv_number(st["scores"][p0]), csv_number(st["scores"][p1]),
-            next_player, result, " ".join(v.get("clauses", [])),
-            verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
-            place.game,
-        ])
+        w.writerow(
+            [
+                m.id,
+                r.seq,
+                _csv_time(r.time),
+                v.get("striker"),
+                _call_for_people(rec, status_words["none"]),
+                status_words.get(rec.call_status, ""),
+                refusals.get(r.seq, (rec.refusal or {}).get("message", "")),
+                outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
+                tr("yes") if v.get("fulfilled") else tr("no"),
+                csv_number(v["points"][p0]),
+                csv_number(v["points"][p1]),
+                "" if pen is None else pen["player"],
+                foul_names(v.get("fouls", [])),
+                " ".join(map(str, v.get("counted", []))),
+                " ".join(map(str, v.get("respotted", []))),
+                csv_number(st["scores"][p0]),
+                csv_number(st["scores"][p1]),
+                next_player,
+                result,
+                " ".join(v.get("clauses", [])),
+                verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
+                place.game,
+            ]
+        )
     return CSV_BOM + buf.getvalue()
 
 
@@ -346,8 +416,14 @@ def _replayed(store: Store, match_id: int, lang: str) -> tuple[dict, dict]:
         if r.record.call_status != "refused" or not r.record.call_text:
             continue
         before = session.match.state_before(i)
-        got = parse(r.record.call_text, mode=session.settings.mode, balls_left=sorted(before.on_table),
-                    pocket_precision=session.settings.pocket_precision)
-        if hasattr(got, "code"):   # read again as it was then: the same refusal, in the reader's words
+        got = parse(
+            r.record.call_text,
+            mode=session.settings.mode,
+            balls_left=sorted(before.on_table),
+            pocket_precision=session.settings.pocket_precision,
+        )
+        if hasattr(
+            got, "code"
+        ):  # read again as it was then: the same refusal, in the reader's words
             refusals[r.seq] = got.message(lang)
     return dict(session.verdicts), refusals

@@ -23,14 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..grammar.call import Call, CallFormatError
 from ..i18n import UserError, get_lang, json_problem, tr, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
-from ..grammar.call import Call, CallFormatError
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
 from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401 - strike_marks: the shell imports it from here
 from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow, db_option
-
 
 POINTER_WIDTH = 100  # the most of a typed text shown above the caret
 
@@ -41,7 +40,9 @@ class StrokeInputError(UserError):
     For an outcome typed in the notation, ``source`` is the text as typed and ``column`` (1-based)
     where in it the problem is, so a front end can point at it (``pointer``)."""
 
-    def __init__(self, message: str, *, source: str | None = None, column: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, source: str | None = None, column: int | None = None
+    ) -> None:
         super().__init__(message)
         self.source = source
         self.column = column
@@ -54,7 +55,7 @@ class StrokeInputError(UserError):
         col = max(1, min(self.column, len(text) + 1))
         if len(text) > POINTER_WIDTH:  # a long text: the stretch around the column, «…» where cut
             start = max(0, col - 1 - POINTER_WIDTH // 2)
-            cut = text[start:start + POINTER_WIDTH]
+            cut = text[start : start + POINTER_WIDTH]
             head = "…" if start else ""
             tail = "…" if start + POINTER_WIDTH < len(text) else ""
             return [head + cut + tail, " " * (len(head) + col - 1 - start) + "^"]
@@ -78,24 +79,35 @@ class Mismatch:
     replayed: Any
 
     def to_json(self) -> dict:
-        return {"seq": self.seq, "part": self.part, "stored": self.stored, "replayed": self.replayed}
+        return {
+            "seq": self.seq,
+            "part": self.part,
+            "stored": self.stored,
+            "replayed": self.replayed,
+        }
 
     def describe(self, lang: str = "ru") -> str:
         if self.part == "error":
-            return trl(lang, "stroke {seq}: the replay refuses it: {why}").format(seq=self.seq, why=self.replayed)
+            return trl(lang, "stroke {seq}: the replay refuses it: {why}").format(
+                seq=self.seq, why=self.replayed
+            )
         diff = _diff(self.stored, self.replayed)
         if self.part == "verdict":
-            return trl(lang, "stroke {seq}: the replayed verdict differs from the stored one ({diff})").format(
-                seq=self.seq, diff=diff)
-        return trl(lang, "stroke {seq}: the replayed state differs from the stored one ({diff})").format(
-            seq=self.seq, diff=diff)
+            return trl(
+                lang, "stroke {seq}: the replayed verdict differs from the stored one ({diff})"
+            ).format(seq=self.seq, diff=diff)
+        return trl(
+            lang, "stroke {seq}: the replayed state differs from the stored one ({diff})"
+        ).format(seq=self.seq, diff=diff)
 
 
 def _diff(a: Any, b: Any) -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         keys = [k for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k)]
-        return ", ".join(f"{k}: {json.dumps(a.get(k), ensure_ascii=False)} → {json.dumps(b.get(k), ensure_ascii=False)}"
-                         for k in keys[:4])
+        return ", ".join(
+            f"{k}: {json.dumps(a.get(k), ensure_ascii=False)} → {json.dumps(b.get(k), ensure_ascii=False)}"
+            for k in keys[:4]
+        )
     return f"{a!r} → {b!r}"
 
 
@@ -128,7 +140,7 @@ def event_column(exc: Exception, columns: list[int] | None) -> int | None:
 
 def typed_item(source: str, column: int) -> str:
     """The item of the typed outcome that starts at ``column``: up to the next «;» or «,»."""
-    return re.split(r"[;,]", source[column - 1:], maxsplit=1)[0].strip()
+    return re.split(r"[;,]", source[column - 1 :], maxsplit=1)[0].strip()
 
 
 # The outcome's marks as the notation writes them (notation.lark): where the marker typed a mark the
@@ -145,17 +157,22 @@ def typed_mark(source: str, field: str) -> tuple[int, str] | None:
     """(column, the words as typed) of the mark the field stands for in a typed outcome, or None."""
     pattern = _MARK_WORDS.get(field)
     m = re.search(pattern, source.lower().replace("ё", "е")) if pattern else None
-    return None if m is None else (m.start() + 1, source[m.start():m.end()])
+    return None if m is None else (m.start() + 1, source[m.start() : m.end()])
 
 
 def mark_column(exc: Exception, source: str | None) -> int | None:
     """The column of the typed mark a refused outcome field stands for (``typed_mark``)."""
-    found = typed_mark(source, getattr(exc, "field", "") or "") if source and not source.lstrip().startswith("{") else None
+    found = (
+        typed_mark(source, getattr(exc, "field", "") or "")
+        if source and not source.lstrip().startswith("{")
+        else None
+    )
     return None if found is None else found[0]
 
 
-def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = None,
-                      source: str | None = None) -> str:
+def engine_error_text(
+    exc: Exception, lang: str, columns: list[int] | None = None, source: str | None = None
+) -> str:
     """An engine error as the scorer should read it: which part (call / outcome), and for an
     event typed in the notation, the marker's own words for it (the item quoted, its column),
     never the engine's field names; else the field in words."""
@@ -168,14 +185,21 @@ def engine_error_text(exc: Exception, lang: str, columns: list[int] | None = Non
     col = event_column(exc, columns)
     if col is not None and source is not None and isinstance(exc, RulesInputError):
         return trl(lang, "outcome, column {column}, «{part}»: {what}").format(
-            column=col, part=typed_item(source, col), what=exc.what(lang))
+            column=col, part=typed_item(source, col), what=exc.what(lang)
+        )
     mark = typed_mark(source, field) if source and isinstance(exc, RulesInputError) else None
     if mark is not None:
         what = exc.what(lang)
         n = exc.params.get("n") if field == "positions_unchanged" else None
-        if isinstance(n, int) and columns and 1 <= n <= len(columns):   # «…», yet «биток 3» moved a ball
-            what = trl(lang, "yet «{item}» moved a ball").format(item=typed_item(source, columns[n - 1]))
-        return trl(lang, "outcome, column {column}, «{part}»: {what}").format(column=mark[0], part=mark[1], what=what)
+        if (
+            isinstance(n, int) and columns and 1 <= n <= len(columns)
+        ):  # «…», yet «биток 3» moved a ball
+            what = trl(lang, "yet «{item}» moved a ball").format(
+                item=typed_item(source, columns[n - 1])
+            )
+        return trl(lang, "outcome, column {column}, «{part}»: {what}").format(
+            column=mark[0], part=mark[1], what=what
+        )
     if col is not None:
         text = trl(lang, "{what} (column {column})").format(what=text, column=col)
     return trl(lang, "outcome: {what}").format(what=text)
@@ -186,7 +210,9 @@ def setup_error_text(exc: RulesInputError, lang: str) -> str:
     they typed, never the engine's internal field path."""
     field = exc.field or ""
     what = exc.text(lang).split(": ", 1)[-1] if exc.field else exc.text(lang)
-    if lang != "en":  # the keys and values the engine names (target, clean, true) are what the user types: quoted
+    if (
+        lang != "en"
+    ):  # the keys and values the engine names (target, clean, true) are what the user types: quoted
         what = re.sub(r"(?<![«\w'])([A-Za-z_][A-Za-z_0-9]*)(?![»\w'])", r"«\1»", what)
     head, _, rest = field.partition(".")
     if head.startswith("players"):
@@ -207,20 +233,26 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
         try:
             data = json.loads(src)
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(
-                "outcome: bad JSON (column {colno}: {msg})").format(
-                colno=exc.colno, msg=json_problem(exc.msg))) from None
+            raise StrokeInputError(
+                tr("outcome: bad JSON (column {colno}: {msg})").format(
+                    colno=exc.colno, msg=json_problem(exc.msg)
+                )
+            ) from None
     else:
         try:
             data, columns = parse_outcome_located(text)
         except NotationError as exc:
-            raise StrokeInputError(tr("outcome: ") + exc.message(get_lang()), source=text,
-                                   column=exc.column) from None
+            raise StrokeInputError(
+                tr("outcome: ") + exc.message(get_lang()), source=text, column=exc.column
+            ) from None
     try:
         outcome = Outcome.from_json(data)
     except RulesInputError as exc:
-        raise StrokeInputError(engine_error_text(exc, get_lang(), columns, text), source=text,
-                               column=event_column(exc, columns) or mark_column(exc, text)) from None
+        raise StrokeInputError(
+            engine_error_text(exc, get_lang(), columns, text),
+            source=text,
+            column=event_column(exc, columns) or mark_column(exc, text),
+        ) from None
     return data, outcome, columns
 
 
@@ -266,18 +298,28 @@ class Standing:
     def voided_by_strike(self) -> bool:
         """A call the voice referee heard and a strike made late (C10, Q7): the marker may take
         that strike back (Q14)."""
-        return (self.source == "listen" and self.strike is not None and self.reading.status == "refused"
-                and (self.reading.refusal or {}).get("code") == "late")
+        return (
+            self.source == "listen"
+            and self.strike is not None
+            and self.reading.status == "refused"
+            and (self.reading.refusal or {}).get("code") == "late"
+        )
 
     def strike_note(self, outcome: float | None = None) -> dict | None:
         """What the record keeps of the strike when a stroke takes this call (None: typed, no
         voice referee)."""
         if self.source != "listen":  # typed: only the strikes taken back before it are the voice's
-            return {"taken_back": [round(float(t), 6) for t in self.taken_back]} if self.taken_back else None
+            return (
+                {"taken_back": [round(float(t), 6) for t in self.taken_back]}
+                if self.taken_back
+                else None
+            )
         return strike_note(self.strike, outcome=outcome, taken_back=self.taken_back)
 
 
-def strike_note(strike: float | None, *, outcome: float | None = None, taken_back=(), lang: str = "ru") -> dict:
+def strike_note(
+    strike: float | None, *, outcome: float | None = None, taken_back=(), lang: str = "ru"
+) -> dict:
     """The record's note of a stroke's strike (the store's ``strikes.strike``): heard at
     ``strike``; or, None, not heard — the standing call was taken when the outcome was entered
     (Q13); with the strikes the marker took back before it (Q14)."""
@@ -310,16 +352,22 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         try:
             call = Call.from_json(json.loads(src))
         except json.JSONDecodeError as exc:
-            raise StrokeInputError(tr(
-                "call: bad JSON (column {colno}: {msg})").format(
-                colno=exc.colno, msg=json_problem(exc.msg))) from None
+            raise StrokeInputError(
+                tr("call: bad JSON (column {colno}: {msg})").format(
+                    colno=exc.colno, msg=json_problem(exc.msg)
+                )
+            ) from None
         except CallFormatError as exc:
             raise StrokeInputError(tr("call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
     from ..grammar import parse
 
-    result = parse(src, mode=settings.mode, balls_left=sorted(on_table),
-                   pocket_precision=settings.pocket_precision)  # Q2 is a match setting
+    result = parse(
+        src,
+        mode=settings.mode,
+        balls_left=sorted(on_table),
+        pocket_precision=settings.pocket_precision,
+    )  # Q2 is a match setting
     if isinstance(result, Call):
         return CallReading(text=src, call=result, status="accepted", canonical=_render(result))
     return CallReading(text=src, refusal=result.to_json(lang), status="refused")
@@ -365,9 +413,11 @@ class Session:
             self.settings = Settings.from_json(row.settings)
             self.match = Match(self.settings, row.players, row.start, to_wins=row.to_wins)
         except RulesInputError as exc:
-            raise StoreError(tr(
-                "match {match_id}: the stored settings are not valid: {v}").format(
-                match_id=match_id, v=exc.text(get_lang()))) from None
+            raise StoreError(
+                tr("match {match_id}: the stored settings are not valid: {v}").format(
+                    match_id=match_id, v=exc.text(get_lang())
+                )
+            ) from None
         self.mismatches: list[Mismatch] = []
         self.verdicts: dict[int, Any] = {}  # seq → the replayed Verdict, to show in any language
         self.seq = 0
@@ -375,8 +425,14 @@ class Session:
 
     # ------------------------------------------------------------------ opening
     @staticmethod
-    def check_new(players: list[str], settings: dict | None = None, start: dict | None = None,
-                  *, lang: str = "ru", to_wins: int = 1) -> Settings:
+    def check_new(
+        players: list[str],
+        settings: dict | None = None,
+        start: dict | None = None,
+        *,
+        lang: str = "ru",
+        to_wins: int = 1,
+    ) -> Settings:
         """Check a new match's players, settings, start and length without touching any store."""
         try:
             st = Settings.from_json(settings or {})
@@ -386,24 +442,44 @@ class Session:
         return st
 
     @classmethod
-    def create(cls, store: Store, players: list[str], settings: dict | None = None, start: dict | None = None,
-               *, lang: str = "ru", to_wins: int = 1) -> "Session":
-        st = cls.check_new(players, settings, start, lang=lang, to_wins=to_wins)  # before anything is written
+    def create(
+        cls,
+        store: Store,
+        players: list[str],
+        settings: dict | None = None,
+        start: dict | None = None,
+        *,
+        lang: str = "ru",
+        to_wins: int = 1,
+    ) -> Session:
+        st = cls.check_new(
+            players, settings, start, lang=lang, to_wins=to_wins
+        )  # before anything is written
         mid = store.new_match(list(players), st.to_json(), start, to_wins=to_wins)
         return cls(store, mid, lang=lang)
 
     @classmethod
-    def open(cls, store: Store, match_id: int | None = None, *, lang: str = "ru") -> "Session":
+    def open(cls, store: Store, match_id: int | None = None, *, lang: str = "ru") -> Session:
         if match_id is None:
             match_id = store.latest_open()
             if match_id is None:
-                raise StoreError(tr("there is no unfinished match (start one: pyramid-referee match new{db} "
-                                   "--players A B)").format(db=db_option(store.path)))
+                raise StoreError(
+                    tr(
+                        "there is no unfinished match (start one: pyramid-referee match new{db} "
+                        "--players A B)"
+                    ).format(db=db_option(store.path))
+                )
         return cls(store, match_id, lang=lang)
 
     @classmethod
-    def open_or_create(cls, db: str | Path | None, match_id: int | None = None,
-                       new: NewMatch | None = None, *, lang: str = "ru") -> "Session":
+    def open_or_create(
+        cls,
+        db: str | Path | None,
+        match_id: int | None = None,
+        new: NewMatch | None = None,
+        *,
+        lang: str = "ru",
+    ) -> Session:
         """The one way every front end opens its match: ``new`` created (checked first, and only
         then is the database created if there was none), else the stored ``match_id``, else the
         latest unfinished one. The session owns its store: the caller closes ``session.store``."""
@@ -412,8 +488,9 @@ class Session:
         store = Store(db, create=new is not None)
         try:
             if new is not None:
-                return cls.create(store, new.players, new.settings, new.start, lang=lang,
-                                  to_wins=new.to_wins)
+                return cls.create(
+                    store, new.players, new.settings, new.start, lang=lang, to_wins=new.to_wins
+                )
             return cls.open(store, match_id, lang=lang)
         except BaseException:
             store.close()
@@ -431,16 +508,26 @@ class Session:
         for seq, call, status, outcome, verdict_text, lang in self.store.iter_replay(self.id):
             self.seq = seq
             try:
-                verdict = stroke(None if call is None else from_call(call), from_outcome(outcome), call_status=status)
+                verdict = stroke(
+                    None if call is None else from_call(call),
+                    from_outcome(outcome),
+                    call_status=status,
+                )
             except (RulesError, CallFormatError, ValueError) as exc:
-                self.mismatches.append(Mismatch(seq, "error", None, _rules_error_text(exc, self.lang)))
+                self.mismatches.append(
+                    Mismatch(seq, "error", None, _rules_error_text(exc, self.lang))
+                )
                 return  # the rest cannot be replayed from a state that is already wrong
             self.verdicts[seq] = verdict
             replayed = verdict.to_json(lang)
             try:
-                stored = loads(verdict_text)  # decoding is ~3x faster than encoding the replayed one
+                stored = loads(
+                    verdict_text
+                )  # decoding is ~3x faster than encoding the replayed one
             except ValueError as exc:
-                self.mismatches.append(Mismatch(seq, "verdict", verdict_text, f"damaged record: {exc}"))
+                self.mismatches.append(
+                    Mismatch(seq, "verdict", verdict_text, f"damaged record: {exc}")
+                )
                 continue
             if replayed != stored and judged(replayed) != judged(stored):
                 self.mismatches.append(Mismatch(seq, "verdict", stored, replayed))
@@ -456,7 +543,9 @@ class Session:
     def _check(self, row: StrokeRow, verdict) -> None:
         self._compare(row.seq, verdict, row.record.verdict, row.record.state, row.record.lang)
 
-    def _compare(self, seq: int, verdict, stored_verdict: dict, stored_state: dict, lang: str) -> None:
+    def _compare(
+        self, seq: int, verdict, stored_verdict: dict, stored_state: dict, lang: str
+    ) -> None:
         replayed = verdict.to_json(lang)
         if replayed != stored_verdict and judged(replayed) != judged(stored_verdict):
             self.mismatches.append(Mismatch(seq, "verdict", stored_verdict, replayed))
@@ -503,23 +592,39 @@ class Session:
 
     # ------------------------------------------------------------------ changes
     def read_call(self, text: str | None) -> CallReading:
-        return read_call(text, settings=self.settings, on_table=self.match.upcoming.on_table, lang=self.lang)
+        return read_call(
+            text, settings=self.settings, on_table=self.match.upcoming.on_table, lang=self.lang
+        )
 
-    def enter(self, call_text: str | None, outcome_text: str, *, reading: CallReading | None = None,
-              strike: dict | None = None) -> Entered:
+    def enter(
+        self,
+        call_text: str | None,
+        outcome_text: str,
+        *,
+        reading: CallReading | None = None,
+        strike: dict | None = None,
+    ) -> Entered:
         """Judge, store and commit one stroke; return it for showing. Raises StrokeInputError.
         ``strike``: what the voice referee heard of the strike (``strike_note``; Q13, Q14)."""
         reading = reading or self.read_call(call_text)
         outcome, verdict = self._judge_typed(reading, outcome_text)
         state = self.match.state
         rec = StrokeRecord(
-            call_text=reading.text, call=None if reading.call is None else reading.call.to_json(),
-            refusal=reading.refusal, call_status=reading.status, outcome_text=outcome_text.strip(),
-            outcome=outcome.to_json(), verdict=verdict.to_json(self.lang), state=state.to_json(), lang=self.lang,
+            call_text=reading.text,
+            call=None if reading.call is None else reading.call.to_json(),
+            refusal=reading.refusal,
+            call_status=reading.status,
+            outcome_text=outcome_text.strip(),
+            outcome=outcome.to_json(),
+            verdict=verdict.to_json(self.lang),
+            state=state.to_json(),
+            lang=self.lang,
             strike=strike,
         )
         try:
-            seq = self.store.add_stroke(self.id, rec, result=self.result_json(), expect_seq=self.seq + 1)
+            seq = self.store.add_stroke(
+                self.id, rec, result=self.result_json(), expect_seq=self.seq + 1
+            )
         except BaseException:
             self.match.undo()  # nothing was committed: take the stroke back in memory too
             raise
@@ -537,30 +642,54 @@ class Session:
         """The stroke judged (the match moves on by it, unless ``dry``): (Outcome, Verdict)."""
         self._check_open()
         if self.match.decided:
-            raise StrokeInputError(tr("the match is over; start a new one: pyramid-referee match new{db} --players "
-                                     "Ivan Petr").format(db=db_option(self.store.path)))
+            raise StrokeInputError(
+                tr(
+                    "the match is over; start a new one: pyramid-referee match new{db} --players "
+                    "Ivan Petr"
+                ).format(db=db_option(self.store.path))
+            )
         _, outcome, columns = outcome_from_text(outcome_text)
         try:
             if dry:  # the engine's pure judgement of the position the stroke is played from
                 from ..rules.judge import judge
 
-                verdict = judge(self.match.upcoming, reading.call, outcome, self.settings, call_status=reading.status)
+                verdict = judge(
+                    self.match.upcoming,
+                    reading.call,
+                    outcome,
+                    self.settings,
+                    call_status=reading.status,
+                )
             else:
                 verdict = self.match.stroke(reading.call, outcome, call_status=reading.status)
         except RulesError as exc:
-            raise StrokeInputError(engine_error_text(exc, self.lang, columns, outcome_text), source=outcome_text,
-                                   column=event_column(exc, columns) or mark_column(exc, outcome_text)) from None
+            raise StrokeInputError(
+                engine_error_text(exc, self.lang, columns, outcome_text),
+                source=outcome_text,
+                column=event_column(exc, columns) or mark_column(exc, outcome_text),
+            ) from None
         return outcome, verdict
 
     # ------------------------------------------------------------------ the standing call
-    def set_standing(self, reading: CallReading | None, *, source: str = "pad", strike: float | None = None) -> int:
+    def set_standing(
+        self, reading: CallReading | None, *, source: str = "pad", strike: float | None = None
+    ) -> int:
         """Store the call standing for the next stroke (None: withdraw it); its new version.
         ``source``: "pad" (typed) or "listen" (heard, with the ``strike`` time). A stroke
         entered by any program clears it."""
-        rec = None if reading is None else StandingRecord(
-            text=reading.text, status=reading.status,
-            call=None if reading.call is None else reading.call.to_json(),
-            refusal=reading.refusal, canonical=reading.canonical, source=source, strike=strike)
+        rec = (
+            None
+            if reading is None
+            else StandingRecord(
+                text=reading.text,
+                status=reading.status,
+                call=None if reading.call is None else reading.call.to_json(),
+                refusal=reading.refusal,
+                canonical=reading.canonical,
+                source=source,
+                strike=strike,
+            )
+        )
         return self.store.set_standing(self.id, rec)
 
     def standing(self) -> Standing | None:
@@ -571,11 +700,18 @@ class Session:
         try:
             call = None if rec.call is None else Call.from_json(rec.call)
         except CallFormatError as exc:
-            raise StoreError(tr(
-                "{path}: match {match_id}: the standing call is damaged ({exc})").format(
-                path=self.store.path, match_id=self.id, exc=exc)) from None
-        reading = CallReading(text=rec.text, call=call, refusal=rec.refusal, status=rec.status,
-                              canonical=rec.canonical)
+            raise StoreError(
+                tr("{path}: match {match_id}: the standing call is damaged ({exc})").format(
+                    path=self.store.path, match_id=self.id, exc=exc
+                )
+            ) from None
+        reading = CallReading(
+            text=rec.text,
+            call=call,
+            refusal=rec.refusal,
+            status=rec.status,
+            canonical=rec.canonical,
+        )
         return Standing(reading, rec.source, rec.strike, version, rec.time, tuple(rec.taken_back))
 
     def take_back_strike(self, standing: Standing) -> int:
@@ -584,11 +720,19 @@ class Session:
         after it (the next strike, or the outcome entered, takes it); the record of the next
         stroke keeps the strike, «снят маркёром». StrokeInputError when no strike voided it."""
         if not standing.voided_by_strike:
-            raise StrokeInputError(tr("no strike to take back: the standing call was not made late by a strike"))
+            raise StrokeInputError(
+                tr("no strike to take back: the standing call was not made late by a strike")
+            )
         reading = self.read_call(standing.reading.text)
-        rec = StandingRecord(text=reading.text, status=reading.status,
-                             call=None if reading.call is None else reading.call.to_json(),
-                             refusal=reading.refusal, canonical=reading.canonical, source="listen", strike=None)
+        rec = StandingRecord(
+            text=reading.text,
+            status=reading.status,
+            call=None if reading.call is None else reading.call.to_json(),
+            refusal=reading.refusal,
+            canonical=reading.canonical,
+            source="listen",
+            strike=None,
+        )
         return self.store.take_back_strike(self.id, standing.strike, rec)
 
     def standing_version(self) -> int:
@@ -618,10 +762,12 @@ class Session:
 
     def _check_open(self) -> None:
         if self.mismatches:
-            raise StrokeInputError(tr(
-                "match {id}: the record disagrees with its replay: changes are closed (pyramid-referee "
-                "match show {id}{db})").format(
-                id=self.id, db=db_option(self.store.path)))
+            raise StrokeInputError(
+                tr(
+                    "match {id}: the record disagrees with its replay: changes are closed (pyramid-referee "
+                    "match show {id}{db})"
+                ).format(id=self.id, db=db_option(self.store.path))
+            )
 
     def undo(self) -> int | None:
         """Take back the last stroke (committed first); its seq or None."""
@@ -645,8 +791,10 @@ class Session:
         try:
             verdict = self._judge(row.record)
         except (RulesError, CallFormatError, ValueError) as exc:
-            raise StrokeInputError(tr("cannot redo stroke {seq}: ").format(seq=row.seq)
-                                   + _rules_error_text(exc, self.lang)) from None
+            raise StrokeInputError(
+                tr("cannot redo stroke {seq}: ").format(seq=row.seq)
+                + _rules_error_text(exc, self.lang)
+            ) from None
         before = len(self.mismatches)
         self._check(row, verdict)
         if len(self.mismatches) > before:

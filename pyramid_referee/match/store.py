@@ -77,10 +77,11 @@ import json
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..i18n import N_, UserError, tr
 
@@ -160,19 +161,19 @@ CREATE TABLE club_sent (
 # version → the statements that bring a database of that version to the next one.
 _MIGRATIONS: dict[int, str] = {
     1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"  # strokes before v2 were shown
-       "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1",  # a match was one game
+    "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1",  # a match was one game
     2: "CREATE TABLE standing (match_id INTEGER PRIMARY KEY REFERENCES matches(id),"  # no call stood in the store
-       " present INTEGER NOT NULL DEFAULT 0, text TEXT,"
-       " status TEXT NOT NULL DEFAULT 'none' CHECK (status IN ('accepted', 'refused', 'none')),"
-       " call TEXT, refusal TEXT, canonical TEXT,"
-       " source TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),"
-       " strike REAL, time TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)",
+    " present INTEGER NOT NULL DEFAULT 0, text TEXT,"
+    " status TEXT NOT NULL DEFAULT 'none' CHECK (status IN ('accepted', 'refused', 'none')),"
+    " call TEXT, refusal TEXT, canonical TEXT,"
+    " source TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),"
+    " strike REAL, time TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)",
     3: "CREATE TABLE club_link (server TEXT PRIMARY KEY, table_id INTEGER NOT NULL,"  # no club server known
-       " name TEXT NOT NULL, key TEXT NOT NULL);"
-       "CREATE TABLE club_sent (server TEXT NOT NULL, match_id INTEGER NOT NULL,"
-       " action_id INTEGER NOT NULL, PRIMARY KEY (server, match_id))",
+    " name TEXT NOT NULL, key TEXT NOT NULL);"
+    "CREATE TABLE club_sent (server TEXT NOT NULL, match_id INTEGER NOT NULL,"
+    " action_id INTEGER NOT NULL, PRIMARY KEY (server, match_id))",
     4: "ALTER TABLE strokes ADD COLUMN strike TEXT;"  # strokes before v5: no voice referee's note
-       "ALTER TABLE standing ADD COLUMN taken_back TEXT",  # no strike was ever taken back
+    "ALTER TABLE standing ADD COLUMN taken_back TEXT",  # no strike was ever taken back
 }
 
 
@@ -189,10 +190,12 @@ class StoreConflict(StoreError):
 
 
 def _conflict(match_id: int, path: Path) -> StoreConflict:
-    return StoreConflict(tr(
-        "match {match_id} was changed by another process; nothing was written: restart with "
-        "pyramid-referee match resume {match_id}{db}").format(
-        match_id=match_id, db=db_option(path)))
+    return StoreConflict(
+        tr(
+            "match {match_id} was changed by another process; nothing was written: restart with "
+            "pyramid-referee match resume {match_id}{db}"
+        ).format(match_id=match_id, db=db_option(path))
+    )
 
 
 def db_option(path: str | os.PathLike | None) -> str:
@@ -256,9 +259,17 @@ class MatchRow:
 
     def to_json(self) -> dict:
         return {
-            "id": self.id, "created": self.created, "players": self.players, "settings": self.settings,
-            "start": self.start, "status": self.status, "result": self.result, "updated": self.updated,
-            "strokes": self.strokes, "undone": self.undone, "to_wins": self.to_wins,
+            "id": self.id,
+            "created": self.created,
+            "players": self.players,
+            "settings": self.settings,
+            "start": self.start,
+            "status": self.status,
+            "result": self.result,
+            "updated": self.updated,
+            "strokes": self.strokes,
+            "undone": self.undone,
+            "to_wins": self.to_wins,
         }
 
 
@@ -275,7 +286,9 @@ class StrokeRecord:
     verdict: dict
     state: dict
     lang: str = "ru"
-    strike: dict | None = None  # the voice referee's note of the strike (v5; see the module's text)
+    strike: dict | None = (
+        None  # the voice referee's note of the strike (v5; see the module's text)
+    )
 
 
 @dataclass(frozen=True)
@@ -305,17 +318,28 @@ class StrokeRow:
     def to_json(self) -> dict:
         r = self.record
         return {
-            "seq": self.seq, "time": self.time, "status": self.status,
-            "call_text": r.call_text, "call": r.call, "refusal": r.refusal, "call_status": r.call_status,
-            "outcome_text": r.outcome_text, "outcome": r.outcome, "verdict": r.verdict, "state": r.state,
-            "lang": r.lang, "strike": r.strike,
+            "seq": self.seq,
+            "time": self.time,
+            "status": self.status,
+            "call_text": r.call_text,
+            "call": r.call,
+            "refusal": r.refusal,
+            "call_status": r.call_status,
+            "outcome_text": r.outcome_text,
+            "outcome": r.outcome,
+            "verdict": r.verdict,
+            "state": r.state,
+            "lang": r.lang,
+            "strike": r.strike,
         }
 
 
 def _not_writable(path: Path) -> str | None:
     """Why the database file or its directory cannot be written (in the user's language), or None."""
-    for target, what in ((path.parent, N_("the directory {target} is not writable")),
-                         (path, N_("the file {target} is not writable"))):
+    for target, what in (
+        (path.parent, N_("the directory {target} is not writable")),
+        (path, N_("the file {target} is not writable")),
+    ):
         if not target.exists() or os.access(target, os.W_OK):
             continue
         try:
@@ -331,47 +355,70 @@ def _not_writable(path: Path) -> str | None:
 def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
-        return StoreError(tr(
-            "the match database {path} is locked by another process; try again later").format(
-            path=path))
+        return StoreError(
+            tr("the match database {path} is locked by another process; try again later").format(
+                path=path
+            )
+        )
     if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return StoreError(tr(
-            "{path} is corrupt or not a match database ({exc}); it was left as it is").format(
-            path=path, exc=exc))
+        return StoreError(
+            tr("{path} is corrupt or not a match database ({exc}); it was left as it is").format(
+                path=path, exc=exc
+            )
+        )
     if "unable to open" in text or "readonly" in text or "read-only" in text:
         why = _not_writable(path)
         if why:
-            return StoreError(tr(
-                "cannot open the match database {path}: {why} (the database is written on every "
-                "opening, its journal needs a writable directory); use another place: --db").format(
-                path=path, why=why))
-        return StoreError(tr("cannot open the match database {path} ({exc})").format(path=path, exc=exc))
+            return StoreError(
+                tr(
+                    "cannot open the match database {path}: {why} (the database is written on every "
+                    "opening, its journal needs a writable directory); use another place: --db"
+                ).format(path=path, why=why)
+            )
+        return StoreError(
+            tr("cannot open the match database {path} ({exc})").format(path=path, exc=exc)
+        )
     if "disk" in text and "full" in text:
-        return StoreError(tr(
-            "match database {path}: the disk is full; nothing was written").format(
-            path=path))
+        return StoreError(
+            tr("match database {path}: the disk is full; nothing was written").format(path=path)
+        )
     return StoreError(tr("match database {path}: {exc}").format(path=path, exc=exc))
 
 
 def missing_db(path: Path) -> StoreMissing:
-    return StoreMissing(tr(
-        "there is no match database {path}: no match was played yet (start one: pyramid-referee "
-        "match new{db} --players Ivan Petr)").format(
-        path=path, db=db_option(path)))
+    return StoreMissing(
+        tr(
+            "there is no match database {path}: no match was played yet (start one: pyramid-referee "
+            "match new{db} --players Ivan Petr)"
+        ).format(path=path, db=db_option(path))
+    )
 
 
 class Store:
     """One open match database. Use as a context manager, or call ``close()``."""
 
-    def __init__(self, path: str | os.PathLike | None = None, *, create_dir: bool | None = None,
-                 create: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        create_dir: bool | None = None,
+        create: bool = True,
+    ) -> None:
         explicit = path is not None or bool(os.environ.get(ENV_DB))
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         if self.path.is_dir():
-            given = "--db" if path is not None else ENV_DB if os.environ.get(ENV_DB) else tr("match database")
-            raise StoreError(tr(
-                "{given} {path}: is a directory, not a database file").format(
-                given=given, path=self.path))
+            given = (
+                "--db"
+                if path is not None
+                else ENV_DB
+                if os.environ.get(ENV_DB)
+                else tr("match database")
+            )
+            raise StoreError(
+                tr("{given} {path}: is a directory, not a database file").format(
+                    given=given, path=self.path
+                )
+            )
         if not self.path.exists():
             if not create:
                 raise missing_db(self.path)
@@ -380,15 +427,19 @@ class Store:
                 if create_dir if create_dir is not None else not explicit:
                     parent.mkdir(parents=True, exist_ok=True)
                 else:
-                    raise StoreError(tr(
-                        "the directory {parent} for the match database does not exist").format(
-                        parent=parent))
+                    raise StoreError(
+                        tr("the directory {parent} for the match database does not exist").format(
+                            parent=parent
+                        )
+                    )
             self._create_file()
         elif self.path.is_file() and self.path.stat().st_size == 0:
-            raise StoreError(tr(
-                "{path} is empty: not a match database; it was left as it is (remove it or name "
-                "another file: --db)").format(
-                path=self.path))
+            raise StoreError(
+                tr(
+                    "{path} is empty: not a match database; it was left as it is (remove it or name "
+                    "another file: --db)"
+                ).format(path=self.path)
+            )
         try:
             self.con = self._connect(self.path)
         except sqlite3.Error as exc:
@@ -407,8 +458,12 @@ class Store:
         """Open an existing file read-write; SQLite itself never creates one here."""
         from urllib.parse import quote
 
-        return sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=rw", uri=True,
-                               timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        return sqlite3.connect(
+            f"file:{quote(str(path.absolute()))}?mode=rw",
+            uri=True,
+            timeout=BUSY_TIMEOUT_S,
+            isolation_level=None,
+        )
 
     def _create_file(self) -> None:
         """Build an empty match database under a temporary name, then link it into place whole."""
@@ -435,7 +490,9 @@ class Store:
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         except OSError as exc:
-            raise _db_error(self.path, sqlite3.OperationalError("unable to open database file")) from exc
+            raise _db_error(
+                self.path, sqlite3.OperationalError("unable to open database file")
+            ) from exc
         finally:
             tmp.unlink(missing_ok=True)
 
@@ -444,22 +501,32 @@ class Store:
         con = self.con
         version = con.execute("PRAGMA user_version").fetchone()[0]  # fails on a non-database file
         if version > SCHEMA_VERSION:
-            raise StoreError(tr(
-                "{path} was written by a newer version (schema {version} > {SCHEMA_VERSION}); "
-                "upgrade pyramid-referee").format(
-                path=self.path, version=version, SCHEMA_VERSION=SCHEMA_VERSION))
-        if version == 0:  # checked before anything is written: another program's file stays as it was
-            raise StoreError(tr(
-                "{path}: another program's database, not a match database; it was left as it is").format(
-                path=self.path))
+            raise StoreError(
+                tr(
+                    "{path} was written by a newer version (schema {version} > {SCHEMA_VERSION}); "
+                    "upgrade pyramid-referee"
+                ).format(path=self.path, version=version, SCHEMA_VERSION=SCHEMA_VERSION)
+            )
+        if (
+            version == 0
+        ):  # checked before anything is written: another program's file stays as it was
+            raise StoreError(
+                tr(
+                    "{path}: another program's database, not a match database; it was left as it is"
+                ).format(path=self.path)
+            )
         mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            raise StoreError(tr("{path}: cannot switch to WAL ({mode})").format(path=self.path, mode=mode))
+            raise StoreError(
+                tr("{path}: cannot switch to WAL ({mode})").format(path=self.path, mode=mode)
+            )
         con.execute("PRAGMA synchronous=FULL")
         con.execute("PRAGMA foreign_keys=ON")
         if version < SCHEMA_VERSION:
             with self._tx():
-                now = con.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
+                now = con.execute("PRAGMA user_version").fetchone()[
+                    0
+                ]  # another process may have done it
                 for v in range(now, SCHEMA_VERSION):
                     for stmt in _MIGRATIONS[v].split(";"):
                         if stmt.strip():
@@ -472,22 +539,28 @@ class Store:
     def close(self) -> None:
         self.con.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
     # ------------------------------------------------------------------ matches
-    def new_match(self, players: list[str], settings: dict, start: dict | None = None, *, to_wins: int = 1) -> int:
+    def new_match(
+        self, players: list[str], settings: dict, start: dict | None = None, *, to_wins: int = 1
+    ) -> int:
         now = _now()
         with self._tx():
             cur = self.con.execute(
                 "INSERT INTO matches(created, players, settings, start, status, updated, to_wins)"
                 " VALUES (?,?,?,?, 'open', ?, ?)",
-                (now, _dump(list(players)), _dump(settings), _dump(start), now, int(to_wins)))
+                (now, _dump(list(players)), _dump(settings), _dump(start), now, int(to_wins)),
+            )
             mid = cur.lastrowid
-            self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'new', NULL, ?)", (mid, now))
+            self.con.execute(
+                "INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'new', NULL, ?)",
+                (mid, now),
+            )
         return int(mid)
 
     _MATCH_SQL = (
@@ -499,7 +572,19 @@ class Store:
 
     @staticmethod
     def _match_row(r) -> MatchRow:
-        return MatchRow(r[0], r[1], _load(r[2]), _load(r[3]), _load(r[4]), r[5], _load(r[6]), r[7], r[8], r[9], r[10])
+        return MatchRow(
+            r[0],
+            r[1],
+            _load(r[2]),
+            _load(r[3]),
+            _load(r[4]),
+            r[5],
+            _load(r[6]),
+            r[7],
+            r[8],
+            r[9],
+            r[10],
+        )
 
     def get_match(self, match_id: int) -> MatchRow:
         try:
@@ -507,9 +592,11 @@ class Store:
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         if r is None:
-            raise StoreError(tr(
-                "there is no match {match_id} in {path}").format(
-                match_id=match_id, path=self.path))
+            raise StoreError(
+                tr("there is no match {match_id} in {path}").format(
+                    match_id=match_id, path=self.path
+                )
+            )
         return self._match_row(r)
 
     def list_matches(self) -> list[MatchRow]:
@@ -529,7 +616,8 @@ class Store:
         try:
             r = self.con.execute(
                 f"SELECT m.id FROM matches m {where} ORDER BY"
-                " (SELECT max(a.id) FROM actions a WHERE a.match_id = m.id) DESC, m.id DESC LIMIT 1").fetchone()
+                " (SELECT max(a.id) FROM actions a WHERE a.match_id = m.id) DESC, m.id DESC LIMIT 1"
+            ).fetchone()
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         return None if r is None else int(r[0])
@@ -542,32 +630,51 @@ class Store:
     def _set_result(self, match_id: int, result: Any) -> None:
         self.con.execute(
             "UPDATE matches SET status = ?, result = ?, updated = ? WHERE id = ?",
-            ("open" if result is None else "finished", _dump(result), _now(), match_id))
+            ("open" if result is None else "finished", _dump(result), _now(), match_id),
+        )
 
     # ------------------------------------------------------------------ strokes
-    _STROKE_COLS = ("id, match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
-                    " verdict, state, lang, time, status, strike")
+    _STROKE_COLS = (
+        "id, match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
+        " verdict, state, lang, time, status, strike"
+    )
 
     def _stroke_row(self, r) -> StrokeRow:
         try:
-            rec = StrokeRecord(r[3], _load(r[4]), _load(r[5]), r[6], r[7], _load(r[8]), _load(r[9]), _load(r[10]),
-                               r[11], _load(r[14]))
+            rec = StrokeRecord(
+                r[3],
+                _load(r[4]),
+                _load(r[5]),
+                r[6],
+                r[7],
+                _load(r[8]),
+                _load(r[9]),
+                _load(r[10]),
+                r[11],
+                _load(r[14]),
+            )
         except ValueError as exc:
             raise self._bad_record(r[1], r[2], exc) from None
         return StrokeRow(r[0], r[1], r[2], rec, r[12], r[13])
 
     def _bad_record(self, match_id, seq, exc) -> StoreError:
-        return StoreError(tr(
-            "{path}: match {match_id}, stroke {seq}: the record is damaged ({exc})").format(
-            path=self.path, match_id=match_id, seq=seq, exc=exc))
+        return StoreError(
+            tr("{path}: match {match_id}, stroke {seq}: the record is damaged ({exc})").format(
+                path=self.path, match_id=match_id, seq=seq, exc=exc
+            )
+        )
 
-    def strokes(self, match_id: int, *, statuses: tuple[str, ...] = ("active",)) -> list[StrokeRow]:
+    def strokes(
+        self, match_id: int, *, statuses: tuple[str, ...] = ("active",)
+    ) -> list[StrokeRow]:
         """The match's strokes with these statuses, in seq order (then entry order)."""
         marks = ",".join("?" * len(statuses))
         try:
             rows = self.con.execute(
                 f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status IN ({marks})"
-                " ORDER BY seq, id", (match_id, *statuses)).fetchall()
+                " ORDER BY seq, id",
+                (match_id, *statuses),
+            ).fetchall()
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         return [self._stroke_row(r) for r in rows]
@@ -577,7 +684,8 @@ class Store:
         try:
             cur = self.con.execute(
                 f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
-                (match_id,))
+                (match_id,),
+            )
             for r in cur:
                 yield self._stroke_row(r)
         except sqlite3.Error as exc:
@@ -591,7 +699,9 @@ class Store:
         try:
             cur = self.con.execute(
                 "SELECT seq, call, call_status, outcome, verdict, lang FROM strokes"
-                " WHERE match_id = ? AND status = 'active' ORDER BY seq", (match_id,))
+                " WHERE match_id = ? AND status = 'active' ORDER BY seq",
+                (match_id,),
+            )
             for seq, call, status, outcome, verdict, lang in cur:
                 try:
                     decoded = None if call is None else loads(call), loads(outcome)
@@ -606,7 +716,8 @@ class Store:
         try:
             r = self.con.execute(
                 "SELECT seq, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq DESC LIMIT 1",
-                (match_id,)).fetchone()
+                (match_id,),
+            ).fetchone()
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         if r is None:
@@ -616,7 +727,14 @@ class Store:
         except ValueError as exc:
             raise self._bad_record(match_id, r[0], exc) from None
 
-    def add_stroke(self, match_id: int, rec: StrokeRecord, *, result: Any = None, expect_seq: int | None = None) -> int:
+    def add_stroke(
+        self,
+        match_id: int,
+        rec: StrokeRecord,
+        *,
+        result: Any = None,
+        expect_seq: int | None = None,
+    ) -> int:
         """Append a stroke at the current position and commit; returns its seq.
 
         The redo stack (undone strokes) is discarded in the same transaction.
@@ -631,30 +749,60 @@ class Store:
             con = self.con
             if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
                 raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
-            undone = [r[0] for r in con.execute(
-                "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' ORDER BY seq", (match_id,))]
+            undone = [
+                r[0]
+                for r in con.execute(
+                    "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' ORDER BY seq",
+                    (match_id,),
+                )
+            ]
             if undone:
-                con.execute("UPDATE strokes SET status = 'discarded' WHERE match_id = ? AND status = 'undone'",
-                            (match_id,))
-                con.executemany("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'discard', ?, ?)",
-                                [(match_id, s, now) for s in undone])
+                con.execute(
+                    "UPDATE strokes SET status = 'discarded' WHERE match_id = ? AND status = 'undone'",
+                    (match_id,),
+                )
+                con.executemany(
+                    "INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'discard', ?, ?)",
+                    [(match_id, s, now) for s in undone],
+                )
             seq = con.execute(
                 "SELECT coalesce(max(seq), 0) + 1 FROM strokes WHERE match_id = ? AND status = 'active'",
-                (match_id,)).fetchone()[0]
+                (match_id,),
+            ).fetchone()[0]
             if expect_seq is not None and seq != expect_seq:
                 raise _conflict(match_id, self.path)
             con.execute(
                 "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
                 " verdict, state, lang, time, status, shown, strike)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active', 0, ?)",
-                (match_id, seq, rec.call_text, _dump(rec.call), _dump(rec.refusal), rec.call_status,
-                 rec.outcome_text, _dump(rec.outcome), _dump(rec.verdict), _dump(rec.state), rec.lang, now,
-                 _dump(rec.strike)))
-            con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'stroke', ?, ?)",
-                        (match_id, seq, now))
-            con.execute("UPDATE standing SET present = 0, version = version + 1, time = ?"
-                        " WHERE match_id = ? AND present = 1", (now, match_id))  # the stroke took the call
-            con.execute("UPDATE standing SET taken_back = NULL WHERE match_id = ?", (match_id,))  # … and them
+                (
+                    match_id,
+                    seq,
+                    rec.call_text,
+                    _dump(rec.call),
+                    _dump(rec.refusal),
+                    rec.call_status,
+                    rec.outcome_text,
+                    _dump(rec.outcome),
+                    _dump(rec.verdict),
+                    _dump(rec.state),
+                    rec.lang,
+                    now,
+                    _dump(rec.strike),
+                ),
+            )
+            con.execute(
+                "INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'stroke', ?, ?)",
+                (match_id, seq, now),
+            )
+            con.execute(
+                "UPDATE standing SET present = 0, version = version + 1, time = ?"
+                " WHERE match_id = ? AND present = 1",
+                (now, match_id),
+            )  # the stroke took the call
+            con.execute(
+                "UPDATE standing SET taken_back = NULL WHERE match_id = ?", (match_id,)
+            )  # … and them
             self._set_result(match_id, result)
         return int(seq)
 
@@ -676,17 +824,35 @@ class Store:
         con = self.con
         if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
             raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
-        con.execute("INSERT OR IGNORE INTO standing(match_id, time) VALUES (?, ?)", (match_id, now))
+        con.execute(
+            "INSERT OR IGNORE INTO standing(match_id, time) VALUES (?, ?)", (match_id, now)
+        )
         if rec is None:
-            con.execute("UPDATE standing SET present = 0, version = version + 1, time = ? WHERE match_id = ?",
-                        (now, match_id))
+            con.execute(
+                "UPDATE standing SET present = 0, version = version + 1, time = ? WHERE match_id = ?",
+                (now, match_id),
+            )
         else:
             con.execute(
                 "UPDATE standing SET present = 1, text = ?, status = ?, call = ?, refusal = ?, canonical = ?,"
                 " source = ?, strike = ?, time = ?, version = version + 1 WHERE match_id = ?",
-                (rec.text, rec.status, _dump(rec.call), _dump(rec.refusal), rec.canonical, rec.source,
-                 None if rec.strike is None else float(rec.strike), now, match_id))
-        return int(con.execute("SELECT version FROM standing WHERE match_id = ?", (match_id,)).fetchone()[0])
+                (
+                    rec.text,
+                    rec.status,
+                    _dump(rec.call),
+                    _dump(rec.refusal),
+                    rec.canonical,
+                    rec.source,
+                    None if rec.strike is None else float(rec.strike),
+                    now,
+                    match_id,
+                ),
+            )
+        return int(
+            con.execute("SELECT version FROM standing WHERE match_id = ?", (match_id,)).fetchone()[
+                0
+            ]
+        )
 
     def take_back_strike(self, match_id: int, strike: float, rec: StandingRecord | None) -> int:
         """Q14: the marker took back the strike at ``strike``: it joins the standing call's
@@ -696,9 +862,13 @@ class Store:
         now = _now()
         with self._tx():
             version = self._write_standing(match_id, rec, now)
-            r = self.con.execute("SELECT taken_back FROM standing WHERE match_id = ?", (match_id,)).fetchone()
+            r = self.con.execute(
+                "SELECT taken_back FROM standing WHERE match_id = ?", (match_id,)
+            ).fetchone()
             gone = list(_load(r[0]) or []) + [float(strike)]
-            self.con.execute("UPDATE standing SET taken_back = ? WHERE match_id = ?", (_dump(gone), match_id))
+            self.con.execute(
+                "UPDATE standing SET taken_back = ? WHERE match_id = ?", (_dump(gone), match_id)
+            )
         return version
 
     def standing(self, match_id: int) -> tuple[int, StandingRecord | None]:
@@ -706,7 +876,9 @@ class Store:
         try:
             r = self.con.execute(
                 "SELECT version, present, text, status, call, refusal, canonical, source, strike, time,"
-                " taken_back FROM standing WHERE match_id = ?", (match_id,)).fetchone()
+                " taken_back FROM standing WHERE match_id = ?",
+                (match_id,),
+            ).fetchone()
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         if r is None:
@@ -714,64 +886,95 @@ class Store:
         if not r[1]:
             return int(r[0]), None
         try:
-            rec = StandingRecord(r[2], r[3], _load(r[4]), _load(r[5]), r[6], r[7], r[8], r[9],
-                                 tuple(_load(r[10]) or ()))
+            rec = StandingRecord(
+                r[2],
+                r[3],
+                _load(r[4]),
+                _load(r[5]),
+                r[6],
+                r[7],
+                r[8],
+                r[9],
+                tuple(_load(r[10]) or ()),
+            )
         except ValueError as exc:
-            raise StoreError(tr(
-                "{path}: match {match_id}: the standing call is damaged ({exc})").format(
-                path=self.path, match_id=match_id, exc=exc)) from None
+            raise StoreError(
+                tr("{path}: match {match_id}: the standing call is damaged ({exc})").format(
+                    path=self.path, match_id=match_id, exc=exc
+                )
+            ) from None
         return int(r[0]), rec
 
-    def undo(self, match_id: int, *, result: Any = None, expect_seq: int | None = None) -> int | None:
+    def undo(
+        self, match_id: int, *, result: Any = None, expect_seq: int | None = None
+    ) -> int | None:
         """Take back the last active stroke (it goes on the redo stack); its seq, or None.
         ``expect_seq``: the seq the caller believes is last (else ``StoreConflict``)."""
         now = _now()
         with self._tx():
             r = self.con.execute(
-                "SELECT max(seq) FROM strokes WHERE match_id = ? AND status = 'active'", (match_id,)).fetchone()
+                "SELECT max(seq) FROM strokes WHERE match_id = ? AND status = 'active'",
+                (match_id,),
+            ).fetchone()
             if expect_seq is not None and r[0] != expect_seq:
                 raise _conflict(match_id, self.path)
             if r[0] is None:
                 return None
             seq = int(r[0])
-            self.con.execute("UPDATE strokes SET status = 'undone' WHERE match_id = ? AND seq = ? AND status = 'active'",
-                             (match_id, seq))
-            self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'undo', ?, ?)",
-                             (match_id, seq, now))
+            self.con.execute(
+                "UPDATE strokes SET status = 'undone' WHERE match_id = ? AND seq = ? AND status = 'active'",
+                (match_id, seq),
+            )
+            self.con.execute(
+                "INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'undo', ?, ?)",
+                (match_id, seq, now),
+            )
             self._set_result(match_id, result)
         return seq
 
-    def redo(self, match_id: int, *, result: Any = None, expect_seq: int | None = None) -> int | None:
+    def redo(
+        self, match_id: int, *, result: Any = None, expect_seq: int | None = None
+    ) -> int | None:
         """Put back the first undone stroke; its seq, or None when there is nothing to redo.
         ``expect_seq``: the seq the caller re-judged (else ``StoreConflict``)."""
         now = _now()
         with self._tx():
             r = self.con.execute(
-                "SELECT min(seq) FROM strokes WHERE match_id = ? AND status = 'undone'", (match_id,)).fetchone()
+                "SELECT min(seq) FROM strokes WHERE match_id = ? AND status = 'undone'",
+                (match_id,),
+            ).fetchone()
             if expect_seq is not None and r[0] != expect_seq:
                 raise _conflict(match_id, self.path)
             if r[0] is None:
                 return None
             seq = int(r[0])
-            self.con.execute("UPDATE strokes SET status = 'active' WHERE match_id = ? AND seq = ? AND status = 'undone'",
-                             (match_id, seq))
-            self.con.execute("INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'redo', ?, ?)",
-                             (match_id, seq, now))
+            self.con.execute(
+                "UPDATE strokes SET status = 'active' WHERE match_id = ? AND seq = ? AND status = 'undone'",
+                (match_id, seq),
+            )
+            self.con.execute(
+                "INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'redo', ?, ?)",
+                (match_id, seq, now),
+            )
             self._set_result(match_id, result)
         return seq
 
     def mark_shown(self, match_id: int, seq: int) -> None:
         """The verdict of stroke ``seq`` is on the scorer's screen: it will not be named on resume."""
         with self._tx():
-            self.con.execute("UPDATE strokes SET shown = 1 WHERE match_id = ? AND seq = ? AND status = 'active'",
-                             (match_id, seq))
+            self.con.execute(
+                "UPDATE strokes SET shown = 1 WHERE match_id = ? AND seq = ? AND status = 'active'",
+                (match_id, seq),
+            )
 
     def unshown(self, match_id: int) -> list[StrokeRow]:
         """Active strokes committed but never shown (the process was killed in between)."""
         try:
             rows = self.con.execute(
                 f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' AND shown = 0"
-                " ORDER BY seq", (match_id,)).fetchall()
+                " ORDER BY seq",
+                (match_id,),
+            ).fetchall()
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
         return [self._stroke_row(r) for r in rows]
@@ -779,10 +982,15 @@ class Store:
     def delete_match(self, match_id: int) -> None:
         """Remove the match, its strokes and its log, in one transaction."""
         with self._tx():
-            if self.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise StoreError(tr(
-                    "there is no match {match_id} in {path}").format(
-                    match_id=match_id, path=self.path))
+            if (
+                self.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone()
+                is None
+            ):
+                raise StoreError(
+                    tr("there is no match {match_id} in {path}").format(
+                        match_id=match_id, path=self.path
+                    )
+                )
             for table in ("strokes", "actions", "standing"):
                 self.con.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
             self.con.execute("DELETE FROM matches WHERE id = ?", (match_id,))
@@ -790,8 +998,13 @@ class Store:
     def actions(self, match_id: int) -> list[tuple[str, int | None, str]]:
         """The log of what was done to the match, in order: (action, seq, time)."""
         try:
-            return [(a, s, t) for a, s, t in self.con.execute(
-                "SELECT action, seq, time FROM actions WHERE match_id = ? ORDER BY id", (match_id,))]
+            return [
+                (a, s, t)
+                for a, s, t in self.con.execute(
+                    "SELECT action, seq, time FROM actions WHERE match_id = ? ORDER BY id",
+                    (match_id,),
+                )
+            ]
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
 

@@ -11,8 +11,8 @@ from ..i18n import tr, trl
 from ..rules.clauses import DEFAULT_PENALTY, DEFAULT_TARGET, cited, explained
 from ..rules.messages import num
 
-
 # ---------------------------------------------------------------------- games of a match
+
 
 def _result_text(result, scores: dict, lang: str) -> str:
     score = " : ".join(num(v) for v in scores.values())
@@ -31,8 +31,13 @@ def game_line(g, lang: str) -> str:
         line = trl(lang, "game {number} (stroke {first}, broken by {breaker}): {result}")
     else:
         line = trl(lang, "game {number} (strokes {first}–{last}, broken by {breaker}): {result}")
-    return line.format(number=g.number, first=g.first, last=g.last, breaker=g.breaker,
-                       result=_result_text(g.result, g.scores, lang))
+    return line.format(
+        number=g.number,
+        first=g.first,
+        last=g.last,
+        breaker=g.breaker,
+        result=_result_text(g.result, g.scores, lang),
+    )
 
 
 def match_score_line(s, lang: str) -> str:
@@ -43,7 +48,9 @@ def match_score_line(s, lang: str) -> str:
     if s.match.decided:
         if s.to_wins > 1:
             winner = max(wins, key=wins.get)
-            return trl(lang, "match over: {winner} won, games {score}").format(winner=winner, score=score)
+            return trl(lang, "match over: {winner} won, games {score}").format(
+                winner=winner, score=score
+            )
         return trl(lang, "match over: one game")
     return trl(lang, "match to {wins} wins: games {score}").format(wins=s.to_wins, score=score)
 
@@ -54,11 +61,13 @@ def game_end_text(s, lang: str) -> str:
     if s.match.decided:
         return match_score_line(s, lang)
     breaker = s.upcoming.striker
-    return trl(lang, "game {number} over; {match}; {breaker} breaks game {next} from the house").format(
-        number=number, match=match_score_line(s, lang), breaker=breaker, next=number + 1)
+    return trl(
+        lang, "game {number} over; {match}; {breaker} breaks game {next} from the house"
+    ).format(number=number, match=match_score_line(s, lang), breaker=breaker, next=number + 1)
 
 
 # ---------------------------------------------------------------------- scoreboard
+
 
 def scoreboard_line(st: dict, lang: str) -> str:
     p = st["players"]
@@ -88,7 +97,11 @@ def render_scoreboard(st: dict, match_id: Any, lang: str):
     from rich.table import Table  # deferred: rich is loaded only where a table is drawn
 
     p = st["players"]
-    t = Table(title=trl(lang, "match {match_id}").format(match_id=match_id), show_header=True, header_style="bold")
+    t = Table(
+        title=trl(lang, "match {match_id}").format(match_id=match_id),
+        show_header=True,
+        header_style="bold",
+    )
     t.add_column("")
     t.add_column(trl(lang, "player"))
     t.add_column(trl(lang, "points"), justify="right")
@@ -96,14 +109,20 @@ def render_scoreboard(st: dict, match_id: Any, lang: str):
     t.add_column(trl(lang, "penalties ±"), justify="right")
     for name in p:
         marker = "▶" if (st["to_play"] == name and not st.get("result")) else ""
-        t.add_row(marker, name, num(st["scores"][name]), num(st["from_balls"][name]),
-                  _penalties(st["received"][name], st["paid"][name]))
+        t.add_row(
+            marker,
+            name,
+            num(st["scores"][name]),
+            num(st["from_balls"][name]),
+            _penalties(st["received"][name], st["paid"][name]),
+        )
     table = " ".join(str(b) for b in st["on_table"]) or "—"
     t.caption = scoreboard_line(st, lang).split("; ", 1)[1] if table else ""
     return t
 
 
 # ---------------------------------------------------------------------- the clauses a verdict cites
+
 
 def why_lines(codes, lang: str, full: bool, settings=None) -> list[str]:
     """What a verdict's clause codes mean: their titles on one line, or (``--why``) each in full;

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..i18n import UserError, get_lang, tr, trn
-from ..voice.audio import read_wav
 from ..voice import profile as prof
+from ..voice.audio import read_wav
 from ..voice.calibrate import calibrate, is_voice
 from ..voice.onsets import OnsetDetector
 from ..voice.sequence import SALIENT_DB, SALIENT_FLUX_DB
@@ -33,7 +33,9 @@ class CalibrateOptions:
     count: int = 5  # strikes to hear
     collisions: int = 3  # ball collisions to hear (0: none)
     name: str | None = None  # the profile's name (None: the default profile)
-    from_files: list[str] | None = None  # recordings instead of the microphone: strikes, collisions
+    from_files: list[str] | None = (
+        None  # recordings instead of the microphone: strikes, collisions
+    )
     seconds: float | None = None  # the most each part listens (None: 60 s)
     device: str | None = None
     block_ms: float = 10.0
@@ -44,7 +46,7 @@ def _read(path: str):
     return read_wav(path, lang=get_lang())
 
 
-def _record(args, what: str, count: int, counter) -> "object":
+def _record(args, what: str, count: int, counter) -> object:
     """Record from the microphone until ``counter(samples)`` reaches ``count`` or time is up."""
     from ..voice.mic import MicrophoneSource  # deferred: the audio stack (numpy)
 
@@ -53,15 +55,23 @@ def _record(args, what: str, count: int, counter) -> "object":
     heard = 0
     with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
         # said once the microphone is open: a strike played before this line is not heard
-        print(tr("{what} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
-            what=what, seconds=seconds), file=sys.stderr, flush=True)
+        print(
+            tr("{what} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
+                what=what, seconds=seconds
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
         try:
             for frame in mic:
                 blocks.append(frame.samples.copy())
                 n = counter(frame)
                 if n > heard:
                     heard = n
-                    print(tr("  heard: {heard} of {count}").format(heard=heard, count=count), file=sys.stderr)
+                    print(
+                        tr("  heard: {heard} of {count}").format(heard=heard, count=count),
+                        file=sys.stderr,
+                    )
                 if heard >= count or frame.t1 >= seconds:
                     break
         except KeyboardInterrupt:
@@ -86,7 +96,7 @@ class _LiveCounter:
     def __call__(self, frame) -> int:
         for o in self.det.feed(frame.samples, frame.t0):
             if o.feature("level_db") < SALIENT_DB or o.feature("flux_db") < SALIENT_FLUX_DB:
-                continue            # a ripple of the room's noise, not a sound
+                continue  # a ripple of the room's noise, not a sound
             if is_voice(self.model.proba(o.features), self.model):
                 continue
             if o.time - self.last >= (1.0 if self.strikes else 0.5):
@@ -104,18 +114,31 @@ def calibrate_profile(args: CalibrateOptions):
     name = args.name or prof.DEFAULT_NAME
     if args.from_files:
         if len(args.from_files) > 2:
-            raise UserError(tr("--from: a strikes file and optionally a collisions file, two at most"))
+            raise UserError(
+                tr("--from: a strikes file and optionally a collisions file, two at most")
+            )
         strikes_audio = _read(args.from_files[0])
         coll_audio = _read(args.from_files[1]) if len(args.from_files) > 1 else None
     else:
         strikes_audio = _record(
-            args, tr("Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
-                     "(the table quiet).").format(count=args.count), args.count, _LiveCounter(True))
+            args,
+            tr(
+                "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
+                "(the table quiet)."
+            ).format(count=args.count),
+            args.count,
+            _LiveCounter(True),
+        )
         coll_audio = None
         if args.collisions:
             coll_audio = _record(
-                args, tr("Now {count} ball collisions: roll a ball by hand into another.").format(
-                    count=args.collisions), args.collisions, _LiveCounter(False))
+                args,
+                tr("Now {count} ball collisions: roll a ball by hand into another.").format(
+                    count=args.collisions
+                ),
+                args.collisions,
+                _LiveCounter(False),
+            )
     profile, st, co = calibrate(strikes_audio, coll_audio, strikes_asked=args.count, name=name)
     if not args.from_files:
         # fewer heard than asked: say which were heard and ask for the missing ones again, twice at most
@@ -126,24 +149,42 @@ def calibrate_profile(args: CalibrateOptions):
             if missing <= 0:
                 break
             print(missing_message(st, args.count), file=sys.stderr)
-            more = _record(args, trn("Once more: {n} strike, one at a time.",
-                                     "Once more: {n} strikes, one at a time, 2–3 s apart.", missing).format(n=missing),
-                           missing, _LiveCounter(True))
+            more = _record(
+                args,
+                trn(
+                    "Once more: {n} strike, one at a time.",
+                    "Once more: {n} strikes, one at a time, 2–3 s apart.",
+                    missing,
+                ).format(n=missing),
+                missing,
+                _LiveCounter(True),
+            )
             strikes_audio = np.concatenate([strikes_audio, np.zeros(16000, np.float32), more])
-            profile, st, co = calibrate(strikes_audio, coll_audio, strikes_asked=args.count, name=name)
+            profile, st, co = calibrate(
+                strikes_audio, coll_audio, strikes_asked=args.count, name=name
+            )
     return profile, st, co
 
 
 def missing_message(st, asked: int) -> str:
     """Which strikes were heard (their times) and how many are missing, in the user's language."""
     found = len(st.sounds)
-    at = ", ".join(f"{s.time:.1f}".replace(".", ",") if get_lang() != "en" else f"{s.time:.1f}" for s in st.sounds)
-    heard = trn("heard {n} strike of {asked}", "heard {n} strikes of {asked}", found).format(n=found, asked=asked)
+    at = ", ".join(
+        f"{s.time:.1f}".replace(".", ",") if get_lang() != "en" else f"{s.time:.1f}"
+        for s in st.sounds
+    )
+    heard = trn("heard {n} strike of {asked}", "heard {n} strikes of {asked}", found).format(
+        n=found, asked=asked
+    )
     if at:
         heard += tr(" (at {times} s)").format(times=at)
     if found > asked:
         return heard + "; " + tr("more than asked: were other sounds on the table?")
-    return heard + "; " + trn("{n} is missing", "{n} are missing", asked - found).format(n=asked - found)
+    return (
+        heard
+        + "; "
+        + trn("{n} is missing", "{n} are missing", asked - found).format(n=asked - found)
+    )
 
 
 def _db(value: float) -> float:
@@ -153,29 +194,49 @@ def _db(value: float) -> float:
 
 def report(profile) -> list[str]:
     p = profile
-    lines = [trn(
-        "found {n} strike of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
-        "found {n} strikes of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
-        p.strikes_found).format(n=p.strikes_found, strikes_asked=p.strikes_asked,
-                                strikes_sure_before=p.strikes_sure_before)]
+    lines = [
+        trn(
+            "found {n} strike of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
+            "found {n} strikes of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
+            p.strikes_found,
+        ).format(
+            n=p.strikes_found,
+            strikes_asked=p.strikes_asked,
+            strikes_sure_before=p.strikes_sure_before,
+        )
+    ]
     if p.collisions_heard:
-        lines.append(tr(
-            "collisions heard: {collisions_heard}, taken for a strike with the profile: "
-            "{collisions_as_strikes}").format(
-            collisions_heard=p.collisions_heard, collisions_as_strikes=p.collisions_as_strikes))
+        lines.append(
+            tr(
+                "collisions heard: {collisions_heard}, taken for a strike with the profile: "
+                "{collisions_as_strikes}"
+            ).format(
+                collisions_heard=p.collisions_heard, collisions_as_strikes=p.collisions_as_strikes
+            )
+        )
     if not p.separable and p.strikes_found:
-        lines.append(tr(
-            "note: strikes and collisions sound alike here: move the microphone closer to the "
-            "table, or play with --strike key"))
-    if not p.strikes_found:   # nothing heard: no level to tell (it would read «nan дБ»)
+        lines.append(
+            tr(
+                "note: strikes and collisions sound alike here: move the microphone closer to the "
+                "table, or play with --strike key"
+            )
+        )
+    if not p.strikes_found:  # nothing heard: no level to tell (it would read «nan дБ»)
         return lines
-    lines.append(tr(
-        "strike level {strike_level_db:.0f} dB, noise {background_db:.0f} dB, strike ring "
-        "{strike_decay_ms:.0f} ms, direct to late sound {direct_to_late_db:.0f} dB; threshold "
-        "shift {tip_bias:+.2f}, quietest strike {min_level_db:.0f} dB").format(
-        strike_level_db=_db(p.strike_level_db), background_db=_db(p.background_db),
-        strike_decay_ms=p.strike_decay_ms, direct_to_late_db=_db(p.direct_to_late_db),
-        tip_bias=p.tip_bias, min_level_db=_db(p.min_level_db)))
+    lines.append(
+        tr(
+            "strike level {strike_level_db:.0f} dB, noise {background_db:.0f} dB, strike ring "
+            "{strike_decay_ms:.0f} ms, direct to late sound {direct_to_late_db:.0f} dB; threshold "
+            "shift {tip_bias:+.2f}, quietest strike {min_level_db:.0f} dB"
+        ).format(
+            strike_level_db=_db(p.strike_level_db),
+            background_db=_db(p.background_db),
+            strike_decay_ms=p.strike_decay_ms,
+            direct_to_late_db=_db(p.direct_to_late_db),
+            tip_bias=p.tip_bias,
+            min_level_db=_db(p.min_level_db),
+        )
+    )
     return lines
 
 
@@ -190,7 +251,8 @@ def run_calibrate(args: CalibrateOptions) -> int:
     if not ok:
         msg = tr(
             "no profile saved: {heard}. Calibrate again: one strike at a time, 2–3 s of quiet "
-            "between them (from a file: record it again so).").format(heard=missing_message(st, profile.strikes_asked))
+            "between them (from a file: record it again so)."
+        ).format(heard=missing_message(st, profile.strikes_asked))
         if args.json:
             print(json.dumps(out, ensure_ascii=False))
         print(msg, file=sys.stderr)
@@ -198,9 +260,11 @@ def run_calibrate(args: CalibrateOptions) -> int:
     try:
         path = prof.save(profile)
     except OSError as exc:
-        raise UserError(tr(
-            "cannot save the profile: {strerror} ({filename})").format(
-            strerror=exc.strerror, filename=exc.filename)) from None
+        raise UserError(
+            tr("cannot save the profile: {strerror} ({filename})").format(
+                strerror=exc.strerror, filename=exc.filename
+            )
+        ) from None
     if args.json:
         out["saved"] = str(path)
         print(json.dumps(out, ensure_ascii=False))

@@ -13,11 +13,11 @@ audio-clock times, and ``{"strike": t}``) is exactly what ``pyramid-referee time
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
-from . import timeline as tl
 from ..i18n import trl
+from . import timeline as tl
 
 DEFAULT_BLOCK_MS = 10  # ms; the strike is reported ≈7 ms + one block after the click (bar: 20 ms)
 DEFAULT_ALTERNATIVES = 3
@@ -62,7 +62,10 @@ class Transcript:
             "source": self.source,
             "duration": round(self.duration, 3),
             "strikes": [d.to_json() for d in self.decisions],
-            "words": [{"word": w.word, "start": w.start, "end": w.end, "conf": w.conf} for w in self.words],
+            "words": [
+                {"word": w.word, "start": w.start, "end": w.end, "conf": w.conf}
+                for w in self.words
+            ],
             "text": " ".join(w.word for w in self.words),
             "missing_words": list(self.missing_words),
         }
@@ -122,11 +125,21 @@ def decide_events(events: Iterable[dict], **kw) -> list[tl.Decision]:
     return tl.timeline_of(events).decide(**kw)
 
 
-def transcribe(path: str | os.PathLike, model, *, words: Iterable[str] | None = None,
-               mode: str = "clean", balls_left=None, pocket_precision: str = "side_for_corners",
-               block_ms: float = DEFAULT_BLOCK_MS,
-               alternatives: int = DEFAULT_ALTERNATIVES, detector=None, lang: str = "ru",
-               parse=None, mentions_call=None) -> Transcript:
+def transcribe(
+    path: str | os.PathLike,
+    model,
+    *,
+    words: Iterable[str] | None = None,
+    mode: str = "clean",
+    balls_left=None,
+    pocket_precision: str = "side_for_corners",
+    block_ms: float = DEFAULT_BLOCK_MS,
+    alternatives: int = DEFAULT_ALTERNATIVES,
+    detector=None,
+    lang: str = "ru",
+    parse=None,
+    mentions_call=None,
+) -> Transcript:
     """The whole pipeline over a WAV file (AudioFileError if it cannot be read).
 
     ``words``, ``parse`` and ``mentions_call`` default to the call language's (grammar).
@@ -136,15 +149,25 @@ def transcribe(path: str | os.PathLike, model, *, words: Iterable[str] | None = 
     from pyramid_referee.voice.strike import StrikeDetector
 
     frames = file_frames(path, block_ms, lang=lang)  # reads and checks the file first
-    rec = Recognizer(model, call_words() if words is None else words, alternatives=alternatives, lang=lang)
+    rec = Recognizer(
+        model, call_words() if words is None else words, alternatives=alternatives, lang=lang
+    )
     pipe = Pipeline(rec, detector if detector is not None else StrikeDetector())
     for frame in frames:
         pipe.feed(frame.samples, frame.t0)
     pipe.finish()
-    decisions = decide_events(pipe.events, mode=mode, balls_left=balls_left,
-                              pocket_precision=pocket_precision, lang=lang, parse=parse,
-                              mentions_call=mentions_call)
-    return Transcript(os.fspath(path), frames.samples_read / RATE, pipe.events, decisions, rec.missing)
+    decisions = decide_events(
+        pipe.events,
+        mode=mode,
+        balls_left=balls_left,
+        pocket_precision=pocket_precision,
+        lang=lang,
+        parse=parse,
+        mentions_call=mentions_call,
+    )
+    return Transcript(
+        os.fspath(path), frames.samples_read / RATE, pipe.events, decisions, rec.missing
+    )
 
 
 def grammar_render() -> Callable | None:
@@ -181,12 +204,14 @@ def _describe(d: tl.Decision, lang: str, render: Callable | None) -> str:
         msg = d.reason.get("message") if isinstance(d.reason, dict) else d.reason
         hint = d.reason.get("hint") if isinstance(d.reason, dict) else None
         line = trl(lang, "strike {time} s: call refused: {why} (heard: «{heard}»)").format(
-            time=at, why=msg, heard=d.heard)
+            time=at, why=msg, heard=d.heard
+        )
         return line + (f"; {hint}" if hint else "")
     if d.status == "late" or d.heard:
-        return trl(lang, "strike {time} s: {why} (heard: «{heard}»)").format(time=at, why=d.reason, heard=d.heard)
+        return trl(lang, "strike {time} s: {why} (heard: «{heard}»)").format(
+            time=at, why=d.reason, heard=d.heard
+        )
     return trl(lang, "strike {time} s: {why}").format(time=at, why=d.reason)
-
 
 
 # --- the live referee -------------------------------------------------------------------------
@@ -195,10 +220,10 @@ SETTLE_S = 0.4  # audio taken after a strike before deciding: a word in progress
 ECHO_TAIL_S = 0.5  # after espeak-ng ends, its sound is still in the output and input buffers
 REHEAR_S = 10.0  # audio kept to hear again from the strike on, after the decision (see decide)
 REHEAR_CONTEXT_S = 1.0  # heard again from this long before the strike: the decoder's adaptation
-                        # settles on it rather than on the click (its words before t count no more)
+# settles on it rather than on the click (its words before t count no more)
 STRIKE_DECIDED_S = 1.5  # the longest the strike detector may take to decide a strike after its
-                        # onset: an outcome typed with no strike decided waits this (and SETTLE_S)
-                        # before it is taken as a stroke whose strike was not heard (Q13)
+# onset: an outcome typed with no strike decided waits this (and SETTLE_S)
+# before it is taken as a stroke whose strike was not heard (Q13)
 TABLE_KINDS = ("tip", "ball", "cushion", "pocket")  # the detector's sounds that are the table's
 TAKE_BACK_KEYS = ("!", "снять", "take back")  # typed for the outcome: the strike was none (Q14)
 
@@ -206,8 +231,13 @@ TAKE_BACK_KEYS = ("!", "снять", "take back")  # typed for the outcome: the 
 class Speaker:
     """Reads texts aloud with espeak-ng (``-v ru`` / ``-v en``); fails softly, saying why once."""
 
-    def __init__(self, enabled: bool, lang: str = "ru", warn: Callable[[str], None] | None = None,
-                 command: str = "espeak-ng"):
+    def __init__(
+        self,
+        enabled: bool,
+        lang: str = "ru",
+        warn: Callable[[str], None] | None = None,
+        command: str = "espeak-ng",
+    ):
         import shutil
 
         self.lang = lang
@@ -216,8 +246,13 @@ class Speaker:
         self._proc = None
         self._ended = float("-inf")  # monotonic time the last reading was seen finished
         if enabled and self.command is None:
-            self.warn(trl(lang, "«{command}» not found: calls and verdicts will not be read aloud "
-                                "(install it: «apt-get install espeak-ng»)").format(command=command))
+            self.warn(
+                trl(
+                    lang,
+                    "«{command}» not found: calls and verdicts will not be read aloud "
+                    "(install it: «apt-get install espeak-ng»)",
+                ).format(command=command)
+            )
 
     @property
     def enabled(self) -> bool:
@@ -247,10 +282,14 @@ class Speaker:
         try:
             if self._proc is not None and self._proc.poll() is None:
                 self._proc.wait(timeout=10)  # one voice at a time, in order
-            self._proc = subprocess.Popen(self.argv(text), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self._proc = subprocess.Popen(
+                self.argv(text), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             self._ended = float("-inf")
         except (OSError, subprocess.SubprocessError) as exc:
-            self.warn(trl(self.lang, "reading aloud failed ({error}); turned off").format(error=exc))
+            self.warn(
+                trl(self.lang, "reading aloud failed ({error}); turned off").format(error=exc)
+            )
             self.command = None
 
     def close(self) -> None:
@@ -259,7 +298,6 @@ class Speaker:
                 self._proc.wait(timeout=10)
             except Exception:
                 self._proc.kill()
-
 
 
 def reading_of(d: tl.Decision, lang: str = "ru"):
@@ -281,10 +319,20 @@ def reading_of(d: tl.Decision, lang: str = "ru"):
             canonical = render(call)
         except Exception:  # rendering is a courtesy; the call is the JSON
             pass
-        return CallReading(text=d.heard, call=call, status="accepted", canonical=canonical or d.heard)
+        return CallReading(
+            text=d.heard, call=call, status="accepted", canonical=canonical or d.heard
+        )
     if d.status in ("rejected", "late"):
-        refusal = d.reason if isinstance(d.reason, dict) else {
-            "code": "late", "message": d.reason, "span": [0, len(d.heard or "")], "hint": None}
+        refusal = (
+            d.reason
+            if isinstance(d.reason, dict)
+            else {
+                "code": "late",
+                "message": d.reason,
+                "span": [0, len(d.heard or "")],
+                "hint": None,
+            }
+        )
         return CallReading(text=d.heard, refusal=refusal, status="refused")
     return CallReading(text=None, status="none")
 
@@ -310,20 +358,35 @@ class LiveReferee:
     the stroke with that decision (C's match session: committed before it returns).
     """
 
-    def __init__(self, model, session, *, words: Iterable[str] | None = None, detector=None,
-                 alternatives: int = DEFAULT_ALTERNATIVES, lang: str = "ru", parse=None, mentions_call=None):
+    def __init__(
+        self,
+        model,
+        session,
+        *,
+        words: Iterable[str] | None = None,
+        detector=None,
+        alternatives: int = DEFAULT_ALTERNATIVES,
+        lang: str = "ru",
+        parse=None,
+        mentions_call=None,
+    ):
         from pyramid_referee.voice.recognizer import Recognizer
 
         self.session = session
         self.lang = lang
-        self.recognizer = Recognizer(model, call_words() if words is None else words,
-                                     alternatives=alternatives, lang=lang)
+        self.recognizer = Recognizer(
+            model, call_words() if words is None else words, alternatives=alternatives, lang=lang
+        )
         self.pipeline = Pipeline(self.recognizer, detector, on_partial=self._on_partial)
         self.partial = ""
         self.previous = float("-inf")  # the last strike decided (or, Q13, the last stroke's cut)
         self.decision: tl.Decision | None = None
-        self.taken_back: list[float] = []  # strikes the marker took back since the last stroke (Q14)
-        self._before: tuple | None = None  # (strike, previous, events) before the last decide: a take-back
+        self.taken_back: list[
+            float
+        ] = []  # strikes the marker took back since the last stroke (Q14)
+        self._before: tuple | None = (
+            None  # (strike, previous, events) before the last decide: a take-back
+        )
         self.last_decision: tl.Decision | None = None
         self._grammar = {"parse": parse, "mentions_call": mentions_call}
         from collections import deque
@@ -341,8 +404,12 @@ class LiveReferee:
         kw = {"lang": self.lang, **self._grammar}
         if self.session is not None:
             kw["mode"] = getattr(self.session.settings, "mode", "clean")
-            kw["pocket_precision"] = getattr(self.session.settings, "pocket_precision", "side_for_corners")
-            upcoming = getattr(self.session, "upcoming", None) or self.session.state  # a new game's rack
+            kw["pocket_precision"] = getattr(
+                self.session.settings, "pocket_precision", "side_for_corners"
+            )
+            upcoming = (
+                getattr(self.session, "upcoming", None) or self.session.state
+            )  # a new game's rack
             kw["balls_left"] = sorted(upcoming.on_table)
         return kw
 
@@ -354,7 +421,11 @@ class LiveReferee:
         return self.pipeline.feed(samples, t0, hear=hear)[1]
 
     def utterances(self) -> list[tl.Utterance]:
-        return [u for u in (tl.read_event(e) for e in self.pipeline.events) if isinstance(u, tl.Utterance)]
+        return [
+            u
+            for u in (tl.read_event(e) for e in self.pipeline.events)
+            if isinstance(u, tl.Utterance)
+        ]
 
     def standing(self) -> tl.Decision:
         """The call that would count if the ball were struck now (finished utterances only)."""
@@ -375,14 +446,20 @@ class LiveReferee:
         self._before = (t, self.previous, list(self.pipeline.events))
         self.previous = t
         self.decision = d
-        since = [b for b in self._recent if b[0] + len(b[1]) / self.recognizer.rate > t - REHEAR_CONTEXT_S]
+        since = [
+            b
+            for b in self._recent
+            if b[0] + len(b[1]) / self.recognizer.rate > t - REHEAR_CONTEXT_S
+        ]
         if since and since[0][0] <= t:
             import numpy as np
 
             self.recognizer.restart(since[0][0])
             events = []
             for _, samples, heard in since:
-                events += self.recognizer.accept(samples if heard else np.zeros(len(samples), np.float32))
+                events += self.recognizer.accept(
+                    samples if heard else np.zeros(len(samples), np.float32)
+                )
             self.pipeline.events = [e for e in events if _has_words_from(e, t)]
             return d
         # The audio since the strike is no longer kept (decided long after it): what can still
@@ -395,15 +472,23 @@ class LiveReferee:
         """The table sounds (tip, balls, cushions, pockets) the detector heard since the last
         stroke: where the stroke's calls end when its strike was not heard (Q13)."""
         det = self.pipeline.detector
-        return [s.time for s in getattr(det, "sounds", ()) or ()
-                if getattr(s, "kind", None) in TABLE_KINDS and s.time > self.previous]
+        return [
+            s.time
+            for s in getattr(det, "sounds", ()) or ()
+            if getattr(s, "kind", None) in TABLE_KINDS and s.time > self.previous
+        ]
 
     def unheard(self, at: float | None = None) -> tl.Decision:
         """Q13: the decision for a stroke whose outcome is entered at ``at`` (now by default) with
         no strike heard since the last one: the standing call, the last one finished before the
         last table sound."""
-        return tl.decide_outcome(self.utterances(), self.time if at is None else min(at, self.time),
-                                 self.previous, sounds=self.table_sounds(), **self._kw())
+        return tl.decide_outcome(
+            self.utterances(),
+            self.time if at is None else min(at, self.time),
+            self.previous,
+            sounds=self.table_sounds(),
+            **self._kw(),
+        )
 
     def stroke_entered_elsewhere(self) -> None:
         """The pad entered the stroke (listen --pad): the strike last decided is the stroke's now."""
@@ -431,19 +516,30 @@ class LiveReferee:
         # The call it made late was cut where the strike was decided; it is heard again whole,
         # from its start (with REHEAR_CONTEXT_S before it), as a file read straight through would.
         start = min((u.start for _, u in heard if u.end >= strike), default=strike)
-        since = [b for b in self._recent if b[0] + len(b[1]) / self.recognizer.rate > start - REHEAR_CONTEXT_S]
+        since = [
+            b
+            for b in self._recent
+            if b[0] + len(b[1]) / self.recognizer.rate > start - REHEAR_CONTEXT_S
+        ]
         if since and since[0][0] <= start:
             import numpy as np
 
             self.recognizer.restart(since[0][0])
             fresh = []
             for _, samples, on in since:
-                fresh += self.recognizer.accept(samples if on else np.zeros(len(samples), np.float32))
-            self.pipeline.events = [e for e, u in heard if u.end < start] + [e for e in fresh if _has_words_from(e, start)]
+                fresh += self.recognizer.accept(
+                    samples if on else np.zeros(len(samples), np.float32)
+                )
+            self.pipeline.events = [e for e, u in heard if u.end < start] + [
+                e for e in fresh if _has_words_from(e, start)
+            ]
         else:  # the audio is no longer kept: what was heard before it, and what is new since
             until = max((u.end for _, u in heard), default=strike)
-            later = [e for e in self.pipeline.events
-                     if isinstance(u := tl.read_event(e), tl.Utterance) and u.start > until]
+            later = [
+                e
+                for e in self.pipeline.events
+                if isinstance(u := tl.read_event(e), tl.Utterance) and u.start > until
+            ]
             self.pipeline.events = [e for e, _ in heard] + later
         self._before = None
         self.taken_back.append(strike)
@@ -461,8 +557,12 @@ class LiveReferee:
             raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
         d = self.decision if self.decision is not None else self.unheard(at)
         reading = reading_of(d, self.lang)
-        note = strike_note(d.strike, outcome=None if d.strike is not None else round(d.outcome, 3),
-                           taken_back=self.taken_back, lang=self.lang)
+        note = strike_note(
+            d.strike,
+            outcome=None if d.strike is not None else round(d.outcome, 3),
+            taken_back=self.taken_back,
+            lang=self.lang,
+        )
         entered = self.session.enter(reading.text, outcome_text, reading=reading, strike=note)
         if d.strike is None:  # the next stroke's calls begin after the last table sound (Q13)
             self.previous = tl.outcome_cut(d.outcome, self.previous, self.table_sounds())

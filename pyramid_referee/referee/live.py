@@ -45,20 +45,21 @@ import threading
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from . import listen
-from . import timeline as tl
-from .options import ListenOptions
 from ..i18n import UserError, get_lang, tr
 from ..match.session import NewMatch, Session
-
+from . import listen, timeline as tl
+from .options import ListenOptions
 
 # --- before anything is opened ----------------------------------------------------------------
+
 
 def new_match_request(args, lang: str) -> NewMatch | None:
     """The new match ``--players`` asks for, checked before the model loads; None: a stored match."""
     if args.match is not None or not args.players:
         return None
-    new = NewMatch(list(args.players), {"mode": args.mode} if args.mode else {}, None, args.to_wins)
+    new = NewMatch(
+        list(args.players), {"mode": args.mode} if args.mode else {}, None, args.to_wins
+    )
     new.check(lang)
     return new
 
@@ -96,15 +97,18 @@ def strike_profile(args, console):
     for line in report(profile):
         console.print(line)
     if profile.strikes_found != profile.strikes_asked:
-        raise UserError(tr(
-            "calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
-            "profile saved").format(
-            strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked))
+        raise UserError(
+            tr(
+                "calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
+                "profile saved"
+            ).format(strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked)
+        )
     console.print(tr("profile saved: {profile}").format(profile=prof.save(profile)))
     return profile
 
 
 # --- opening: a stored match, the recognizer, the microphone, then a new match -----------------
+
 
 @dataclass(frozen=True)
 class Opened:
@@ -129,9 +133,13 @@ def open_recognizer(args, model, session, profile, lang: str) -> listen.LiveRefe
     """The recognizer and (``--strike audio``) the strike detector, on one clock."""
     from pyramid_referee.voice.strike import StrikeDetector
 
-    return listen.LiveReferee(model, session,
-                              detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
-                              alternatives=args.alternatives, lang=lang)
+    return listen.LiveReferee(
+        model,
+        session,
+        detector=StrikeDetector(profile=profile) if args.strike == "audio" else None,
+        alternatives=args.alternatives,
+        lang=lang,
+    )
 
 
 def open_microphone(args, lang: str):
@@ -165,6 +173,7 @@ def open_live(args, stack: ExitStack, model, new: NewMatch | None, profile, lang
 
 
 # --- the display ------------------------------------------------------------------------------
+
 
 class Display:
     """What listen prints while it hears: the live transcript (one line, rewritten in place on a
@@ -217,21 +226,31 @@ class Display:
         """Say so where the detector is unsure: a possible strike it did not count,
         or a strike it counted without being sure; the fall-back is --strike key."""
         for t in det.unsure[n_unsure:]:
-            self.line("[yellow]" + tr(
-                "possibly a strike at {t:.2f} s — unsure, not counted (if strikes are "
-                "missed: --strike key or calibration)").format(
-                t=t) + "[/yellow]")
+            self.line(
+                "[yellow]"
+                + tr(
+                    "possibly a strike at {t:.2f} s — unsure, not counted (if strikes are "
+                    "missed: --strike key or calibration)"
+                ).format(t=t)
+                + "[/yellow]"
+            )
         for s in det.strikes[n_strikes:]:
             if not s.sure:
-                self.line("[yellow]" + tr(
-                    "strike at {time:.2f} s counted, unsure (probability {p_tip:.2f})").format(
-                    time=s.time, p_tip=s.p_tip) + "[/yellow]")
+                self.line(
+                    "[yellow]"
+                    + tr(
+                        "strike at {time:.2f} s counted, unsure (probability {p_tip:.2f})"
+                    ).format(time=s.time, p_tip=s.p_tip)
+                    + "[/yellow]"
+                )
 
 
 # --- the run ----------------------------------------------------------------------------------
 
 UNHEARD = object()  # next_strike: an outcome was typed and no strike was heard for it (Q13)
-TAKEN_BACK = object()  # judge: the marker took the strike back instead of entering its outcome (Q14)
+TAKEN_BACK = (
+    object()
+)  # judge: the marker took the strike back instead of entering its outcome (Q14)
 
 
 class LiveRun:
@@ -246,18 +265,26 @@ class LiveRun:
         self.pad = getattr(args, "pad", False)
         self.why = getattr(args, "why", False)
         self.club = club
-        self.speaker = listen.Speaker(args.speak, lang, warn=lambda m: console.print(f"[yellow]{m}[/yellow]"))
+        self.speaker = listen.Speaker(
+            args.speak, lang, warn=lambda m: console.print(f"[yellow]{m}[/yellow]")
+        )
         self.display = Display(console, lang, self.speaker)
-        self.decided: queue.Queue = queue.Queue()  # ("strike", Decision), ("error", text), ("end", None)
+        self.decided: queue.Queue = (
+            queue.Queue()
+        )  # ("strike", Decision), ("error", text), ("end", None)
         self.strike_requests: queue.Queue = queue.Queue()  # Enter pressed (--strike key)
         self.lock = threading.Lock()  # the referee and the session, between the two threads
         self.stop = threading.Event()
         self.awaiting = threading.Event()  # a strike is decided, its stroke not yet entered
         self.pending: list[float] = []  # strikes heard, not yet decided (audio thread)
         self._seen = None  # (events, partial) last shown (audio thread)
-        self.keyboard: threading.Thread | None = None  # from the microphone: lines typed, read apart
+        self.keyboard: threading.Thread | None = (
+            None  # from the microphone: lines typed, read apart
+        )
         self.held: list[str] = []  # lines typed before a strike was decided for them
-        self.typed_at: float | None = None  # audio time an outcome was typed with no strike waiting (Q13)
+        self.typed_at: float | None = (
+            None  # audio time an outcome was typed with no strike waiting (Q13)
+        )
         self.audio_over = False
         self.input_over = False  # the keyboard thread read the end of input
         self.unheard_at: float | None = None  # Q13: when the outcome was typed (audio clock)
@@ -270,32 +297,58 @@ class LiveRun:
         console, session = self.console, self.session
         missing = self.referee.recognizer.missing
         if missing:
-            console.print("[yellow]" + tr("the model lacks {missing} call words: ").format(missing=len(missing))
-                          + ", ".join(missing[:20]) + (" …" if len(missing) > 20 else "") + "[/yellow]")
-        console.print(tr(
-            "model: {path}; match {id}: {players} — {players2}").format(
-            path=location.path, id=session.id, players=session.players[0],
-            players2=session.players[1]))
+            console.print(
+                "[yellow]"
+                + tr("the model lacks {missing} call words: ").format(missing=len(missing))
+                + ", ".join(missing[:20])
+                + (" …" if len(missing) > 20 else "")
+                + "[/yellow]"
+            )
+        console.print(
+            tr("model: {path}; match {id}: {players} — {players2}").format(
+                path=location.path,
+                id=session.id,
+                players=session.players[0],
+                players2=session.players[1],
+            )
+        )
         self.scoreboard()
         if profile is not None:
-            console.print(tr(
-                "table profile: «{name}» ({created})").format(
-                name=profile.name, created=profile.created))
-        console.print(tr("Say the call. The strike: press Enter; quit: Ctrl-C.") if self.key
-                      else tr("Say the call. The strike: the cue's click; quit: Ctrl-C."))
+            console.print(
+                tr("table profile: «{name}» ({created})").format(
+                    name=profile.name, created=profile.created
+                )
+            )
+        console.print(
+            tr("Say the call. The strike: press Enter; quit: Ctrl-C.")
+            if self.key
+            else tr("Say the call. The strike: the cue's click; quit: Ctrl-C.")
+        )
         if not self.pad:  # Q13
-            console.print(tr("A strike not heard: type the outcome once the balls stop; the standing call counts."))
-        for row in session.resume_notices():  # a kill came between a stroke's commit and its verdict
-            console.print("[yellow]" + tr(
-                "stroke {seq} is already stored, but the program stopped and its verdict may not "
-                "have been shown — do not enter it again: #{seq} {v}").format(
-                seq=row.seq, v=row.record.verdict.get('message', '')) + "[/yellow]")
+            console.print(
+                tr(
+                    "A strike not heard: type the outcome once the balls stop; the standing call counts."
+                )
+            )
+        for (
+            row
+        ) in session.resume_notices():  # a kill came between a stroke's commit and its verdict
+            console.print(
+                "[yellow]"
+                + tr(
+                    "stroke {seq} is already stored, but the program stopped and its verdict may not "
+                    "have been shown — do not enter it again: #{seq} {v}"
+                ).format(seq=row.seq, v=row.record.verdict.get("message", ""))
+                + "[/yellow]"
+            )
             session.mark_shown(row.seq)
 
     def scoreboard(self) -> None:
         from ..match.text import render_scoreboard
 
-        self.console.print(render_scoreboard(self.session.state.to_json(), self.session.id, self.lang))
+        self.console.print(
+            render_scoreboard(self.session.state.to_json(), self.session.id, self.lang)
+        )
 
     def club_line(self) -> None:
         """--club: where the sync stands (no network here: the worker's last word)."""
@@ -335,12 +388,14 @@ class LiveRun:
         """One block to the referee: the strikes it finds wait to be decided; one the detector's
         second look takes back (it was a word) is dropped; its doubts are said."""
         det = self.referee.pipeline.detector
-        counts = (len(det.unsure), len(det.strikes), len(det.retracted)) if det is not None else None
+        counts = (
+            (len(det.unsure), len(det.strikes), len(det.retracted)) if det is not None else None
+        )
         self.pending += self.referee.feed(frame.samples, frame.t0, hear=hear)
         if counts is None:
             return
         if len(det.retracted) > counts[2]:
-            gone = set(det.retracted[counts[2]:])
+            gone = set(det.retracted[counts[2] :])
             self.pending[:] = [t for t in self.pending if t not in gone]
         if (len(det.unsure), len(det.strikes)) != counts[:2]:
             self.display.unsure_notices(det, *counts[:2])
@@ -353,7 +408,9 @@ class LiveRun:
 
     def unheard_wait(self) -> float:
         """How long after an outcome is typed a strike before it may still be decided."""
-        return listen.SETTLE_S + (listen.STRIKE_DECIDED_S if self.referee.pipeline.detector is not None else 0.0)
+        return listen.SETTLE_S + (
+            listen.STRIKE_DECIDED_S if self.referee.pipeline.detector is not None else 0.0
+        )
 
     def decide_due(self) -> bool:
         """Decide the first waiting strike once ``SETTLE_S`` of audio followed it (and the stroke
@@ -361,8 +418,11 @@ class LiveRun:
         handed on as not heard (Q13) once a strike before it would have been decided."""
         if self.awaiting.is_set():
             return False
-        if (self.typed_at is not None and (not self.pending or self.pending[0] > self.typed_at)
-                and self.referee.time >= self.typed_at + self.unheard_wait()):
+        if (
+            self.typed_at is not None
+            and (not self.pending or self.pending[0] > self.typed_at)
+            and self.referee.time >= self.typed_at + self.unheard_wait()
+        ):
             at, self.typed_at = self.typed_at, None
             self.awaiting.set()
             self.decided.put(("unheard", at))
@@ -391,8 +451,12 @@ class LiveRun:
         if self.club is not None:
             self.club.start()  # local first: the worker never blocks a stroke
         thread.start()
-        if not self.key and not self.pad:  # the strike is the microphone's: the keyboard is read apart
-            self.keyboard = threading.Thread(target=self.keyboard_loop, name="keyboard", daemon=True)
+        if (
+            not self.key and not self.pad
+        ):  # the strike is the microphone's: the keyboard is read apart
+            self.keyboard = threading.Thread(
+                target=self.keyboard_loop, name="keyboard", daemon=True
+            )
             self.keyboard.start()
         try:
             while True:
@@ -404,15 +468,22 @@ class LiveRun:
                     if entered is None or self.report(entered):
                         return 0
                     continue
-                self.display.line("[bold]" + listen.describe(d, self.lang, self.display.render) + "[/bold]")
+                self.display.line(
+                    "[bold]" + listen.describe(d, self.lang, self.display.render) + "[/bold]"
+                )
                 if self.pad:
                     if self.hand_to_pad(d):
                         return 0
                     continue
                 if d.status == "late":  # Q14: the strike may have been none
-                    self.display.line("[yellow]" + tr(
-                        "if that was no strike (a consonant, a knock on the rail), type «!» for the "
-                        "outcome: the strike is taken back and the call counts again") + "[/yellow]")
+                    self.display.line(
+                        "[yellow]"
+                        + tr(
+                            "if that was no strike (a consonant, a knock on the rail), type «!» for the "
+                            "outcome: the strike is taken back and the call counts again"
+                        )
+                        + "[/yellow]"
+                    )
                 entered = self.judge()
                 if entered is TAKEN_BACK:
                     continue
@@ -547,9 +618,14 @@ class LiveRun:
             self.display.forget_standing()
             self._seen = None
         self.awaiting.clear()
-        self.display.line("[yellow]" + tr(
-            "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
-            "for the next strike").format(t=d.strike) + "[/yellow]")
+        self.display.line(
+            "[yellow]"
+            + tr(
+                "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
+                "for the next strike"
+            ).format(t=d.strike)
+            + "[/yellow]"
+        )
 
     def judge_unheard(self):
         """Q13: the outcome typed with no strike heard: the stroke takes the standing call, marked
@@ -574,8 +650,11 @@ class LiveRun:
                 self.console.print(f"[red]{exc}[/red]")
                 continue
             self.unheard_at = None
-            self.display.line("[bold]" + listen.describe(self.referee.last_decision, self.lang,
-                                                         self.display.render) + "[/bold]")
+            self.display.line(
+                "[bold]"
+                + listen.describe(self.referee.last_decision, self.lang, self.display.render)
+                + "[/bold]"
+            )
             if self.club is not None:
                 self.club.notify()
             with self.lock:
@@ -591,7 +670,9 @@ class LiveRun:
         if self.why:  # each cited clause in full
             from ..match.text import why_lines
 
-            for line in why_lines(entered.verdict.clauses, lang, full=True, settings=session.settings):
+            for line in why_lines(
+                entered.verdict.clauses, lang, full=True, settings=session.settings
+            ):
                 console.print("   " + line, markup=False)
         session.mark_shown(entered.seq)  # on the screen now: a resume will not name it
         self.speaker.say(entered.verdict.message(lang))
@@ -602,8 +683,10 @@ class LiveRun:
 
             over = session.match.decided
             if over:
-                console.print(tr("match {id} is over").format(id=session.id)
-                              + ("; " + game_end_text(session, lang) if session.to_wins > 1 else ""))
+                console.print(
+                    tr("match {id} is over").format(id=session.id)
+                    + ("; " + game_end_text(session, lang) if session.to_wins > 1 else "")
+                )
             else:
                 console.print(game_end_text(session, lang))
         self.club_line()
@@ -616,11 +699,17 @@ class LiveRun:
             return True
         untapped = self.session.standing()
         if untapped is not None and untapped.source == "listen" and untapped.strike is not None:
-            self.console.print("[yellow]" + tr(
-                "the outcome of the strike at {old:.2f} s was not entered on the pad; the call "
-                "of the strike at {new:.2f} s replaces it").format(
-                old=untapped.strike, new=d.strike) + "[/yellow]")
-        self.session.set_standing(listen.reading_of(d, self.lang), source="listen", strike=d.strike)
+            self.console.print(
+                "[yellow]"
+                + tr(
+                    "the outcome of the strike at {old:.2f} s was not entered on the pad; the call "
+                    "of the strike at {new:.2f} s replaces it"
+                ).format(old=untapped.strike, new=d.strike)
+                + "[/yellow]"
+            )
+        self.session.set_standing(
+            listen.reading_of(d, self.lang), source="listen", strike=d.strike
+        )
         with self.lock:
             self.referee.decision = None
         self.awaiting.clear()
@@ -640,17 +729,23 @@ class LiveRun:
             self.referee.session = self.session
             last = self.store.strokes(self.session.id)[-1:]
             note = last[0].record.strike if last else None
-            if note and note.get("heard") is False:  # Q13: the pad took the heard call, no strike heard
-                self.referee.previous = tl.outcome_cut(self.referee.time, self.referee.previous,
-                                                       self.referee.table_sounds())
+            if (
+                note and note.get("heard") is False
+            ):  # Q13: the pad took the heard call, no strike heard
+                self.referee.previous = tl.outcome_cut(
+                    self.referee.time, self.referee.previous, self.referee.table_sounds()
+                )
             self.referee.stroke_entered_elsewhere()
             self._published = None
         if self.club is not None:
             self.club.notify()  # the pad committed: send it now (the worker also looks every second)
         session = self.session
         for row in session.store.strokes(session.id)[-1:]:
-            self.display.line(tr("on the pad: #{seq} {v}").format(
-                seq=row.seq, v=row.record.verdict.get("message", "")))
+            self.display.line(
+                tr("on the pad: #{seq} {v}").format(
+                    seq=row.seq, v=row.record.verdict.get("message", "")
+                )
+            )
         self.scoreboard()
         self.club_line()
         if session.match.decided:
@@ -665,15 +760,22 @@ class LiveRun:
         if t is None:
             return
         standing = self.session.standing()
-        if standing is None or not any(abs(t - x) <= tl.SAME_STRIKE_S for x in standing.taken_back):
+        if standing is None or not any(
+            abs(t - x) <= tl.SAME_STRIKE_S for x in standing.taken_back
+        ):
             return
         with self.lock:
             self.referee.take_back(t)
             self.referee.taken_back = []  # the store keeps them for the pad's stroke
             self.display.forget_standing()
-        self.display.line("[yellow]" + tr(
-            "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
-            "for the next strike").format(t=t) + "[/yellow]")
+        self.display.line(
+            "[yellow]"
+            + tr(
+                "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
+                "for the next strike"
+            ).format(t=t)
+            + "[/yellow]"
+        )
 
     def publish_heard(self) -> None:
         """--pad: the call heard with no strike after it is the match's standing call (with no
@@ -709,7 +811,9 @@ class LiveRun:
             self.club_line()
             from ..club.sync import leaving_text
 
-            leaving = leaving_text(self.club.db_path, self.club.url)  # what the next run or club sync sends
+            leaving = leaving_text(
+                self.club.db_path, self.club.url
+            )  # what the next run or club sync sends
             if leaving:
                 self.console.print(f"[yellow]{leaving}[/yellow]")
 
@@ -724,8 +828,12 @@ def run_live(args: ListenOptions) -> int:
     new = new_match_request(args, lang)  # a bad option is told before the model loads
     club = club_for(args)  # an unregistered table too: before the model, the microphone, a match
     model, location = load_model(args, lang)
-    profile = strike_profile(args, console)  # before the store: a failed calibration creates nothing
+    profile = strike_profile(
+        args, console
+    )  # before the store: a failed calibration creates nothing
     with ExitStack() as stack:
-        live = LiveRun(console, open_live(args, stack, model, new, profile, lang), args, lang, club)
+        live = LiveRun(
+            console, open_live(args, stack, model, new, profile, lang), args, lang, club
+        )
         live.greet(location, profile)
         return live.run()

@@ -18,8 +18,15 @@ KIND = {
 # A strike is the only red line; every kind of sound has a hue of its own (the Okabe-Ito palette,
 # told apart by colour-blind readers too): a cushion in brown beside a red tip read as one colour.
 STRIKE_COLOR = "#d62728"
-COLORS = {"tip": "#cc79a7", "ball": "#0072b2", "cushion": "#e69f00", "pocket": "#009e73",
-          "clap": "#000000", "speech": "#56b4e9", "other": "#7f7f7f"}
+COLORS = {
+    "tip": "#cc79a7",
+    "ball": "#0072b2",
+    "cushion": "#e69f00",
+    "pocket": "#009e73",
+    "clap": "#000000",
+    "speech": "#56b4e9",
+    "other": "#7f7f7f",
+}
 
 
 def kind_name(kind: str) -> str:
@@ -47,50 +54,55 @@ def why(s) -> str:
     if s.decision in ("strike", "not-strike", "retracted", "unsure"):
         return _why_sequence(s)
     if s.decision == "strike":
-        after = {"quiet": tr("the table was quiet"),
-                 "call": tr("a new call was said after the last stroke"),
-                 "long": tr("the last stroke went on too long")
-                 }.get(s.after.split("+")[0], "")
+        after = {
+            "quiet": tr("the table was quiet"),
+            "call": tr("a new call was said after the last stroke"),
+            "long": tr("the last stroke went on too long"),
+        }.get(s.after.split("+")[0], "")
         call = tr(" and a call was said") if "+call" in s.after else ""
         late = tr(" (found by the second look, 150 ms on)") if s.late else ""
-        return tr(
-            "the first knock after {after}{call}; tip-like {p} (among knocks){late}").format(
-            after=after, call=call, p=p, late=late)
+        return tr("the first knock after {after}{call}; tip-like {p} (among knocks){late}").format(
+            after=after, call=call, p=p, late=late
+        )
     if s.decision == "in-stroke" and s.kind in ("speech", "clap"):
-        return tr(
-            "{since_strike:.2f} s after the strike: {kind}, no knock on the table").format(
-            since_strike=s.since_strike, kind=kind_name(s.kind))
+        return tr("{since_strike:.2f} s after the strike: {kind}, no knock on the table").format(
+            since_strike=s.since_strike, kind=kind_name(s.kind)
+        )
     if s.decision == "in-stroke":
-        return tr(
-            "{since_strike:.2f} s after the strike, balls still rolling ({kind})").format(
-            since_strike=s.since_strike, kind=kind_name(s.kind))
+        return tr("{since_strike:.2f} s after the strike, balls still rolling ({kind})").format(
+            since_strike=s.since_strike, kind=kind_name(s.kind)
+        )
     if s.decision == "moving":
         return tr(
             "a knock with no call before it that does not sound like a tip ({p}): balls moved "
-            "without a strike (a rack being set, a ball spotted?)").format(
-            p=p)
+            "without a strike (a rack being set, a ball spotted?)"
+        ).format(p=p)
     if s.decision == "unsure":
-        return tr(
-            "more like {kind}, but may be a strike (tip-like {p}); not counted").format(
-            kind=kind_name(s.kind), p=p)
+        return tr("more like {kind}, but may be a strike (tip-like {p}); not counted").format(
+            kind=kind_name(s.kind), p=p
+        )
     if s.decision == "quiet-floor":
         return tr("a knock below the table profile's level floor")
     if s.decision == "retracted":
         return tr("a voice began right after the knock: it was the first consonant of a word")
-    return tr(
-        "sounds like {kind} ({voice:.2f}), no ball moved").format(
-        kind=kind_name(s.kind), voice=voice)
+    return tr("sounds like {kind} ({voice:.2f}), no ball moved").format(
+        kind=kind_name(s.kind), voice=voice
+    )
 
 
 def _why_sequence(s) -> str:
     """Why a sound decided from what followed it is (not) a strike."""
     p = f"{s.p_strike:.2f}"
     if s.decision == "strike":
-        return tr("the first knock on a still table, and the stroke followed it (p={p})").format(p=p)
+        return tr("the first knock on a still table, and the stroke followed it (p={p})").format(
+            p=p
+        )
     if s.decision == "unsure":
         return tr("may be a strike (p={p}); not counted").format(p=p)
     if s.decision == "retracted":
-        return tr("shown as «strike?», taken back: what followed was not a stroke (p={p})").format(p=p)
+        return tr("shown as «strike?», taken back: what followed was not a stroke (p={p})").format(
+            p=p
+        )
     return tr("what followed was not a stroke (p={p})").format(p=p)
 
 
@@ -103,18 +115,25 @@ def explain_lines(sounds) -> list[str]:
             c, low = math.exp(s.feature("log_centroid")), s.feature("low1k") * 100
             shape = tr("  [centroid {c:.0f} Hz, below 1 kHz {low:.0f} %]").format(c=c, low=low)
         seconds = tr("s")
-        out.append(f"  {s.time:8.3f} {seconds}  {decision_name(s):<18} {kind_name(s.kind):<18} {why(s)}{shape}")
+        out.append(
+            f"  {s.time:8.3f} {seconds}  {decision_name(s):<18} {kind_name(s.kind):<18} {why(s)}{shape}"
+        )
     return out
 
 
 def plot(samples, rate: int, sounds, path: str, title: str = "") -> None:
     """Waveform and spectrogram, with every sound marked (strikes in red), written as PNG."""
-    fig = figure(samples, rate, sounds, title)  # says so when matplotlib (an optional extra) is missing
+    fig = figure(
+        samples, rate, sounds, title
+    )  # says so when matplotlib (an optional extra) is missing
     import matplotlib.pyplot as plt
+
     try:
         fig.savefig(path, dpi=110, bbox_inches="tight")
     except OSError as exc:
-        raise UserError(tr("cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)) from None
+        raise UserError(
+            tr("cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)
+        ) from None
     finally:
         plt.close(fig)
 
@@ -124,7 +143,9 @@ def figure(samples, rate: int, sounds, title: str = ""):
     try:
         import matplotlib  # deferred: matplotlib loads only for --plot
     except ImportError:
-        raise UserError(tr("--plot needs matplotlib: pip install 'pyramid-referee[plot]'")) from None
+        raise UserError(
+            tr("--plot needs matplotlib: pip install 'pyramid-referee[plot]'")
+        ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # deferred: matplotlib loads only for --plot
     import numpy as np  # deferred: numpy loads only with the audio
@@ -132,8 +153,13 @@ def figure(samples, rate: int, sounds, title: str = ""):
     x = np.asarray(samples, float)
     t = np.arange(len(x)) / rate
     dur = max(len(x) / rate, 1e-3)
-    fig, (a1, a2) = plt.subplots(2, 1, figsize=(max(10, min(40, dur * 0.8)), 7), sharex=True,
-                                 gridspec_kw={"height_ratios": [1, 1.4]})
+    fig, (a1, a2) = plt.subplots(
+        2,
+        1,
+        figsize=(max(10, min(40, dur * 0.8)), 7),
+        sharex=True,
+        gridspec_kw={"height_ratios": [1, 1.4]},
+    )
     a1.plot(t, x, lw=0.4, color="#333333")
     a1.set_ylabel(tr("amplitude"))
     if title:
@@ -146,16 +172,28 @@ def figure(samples, rate: int, sounds, title: str = ""):
     for s in sounds:
         strike = s.decision == "strike"
         c = STRIKE_COLOR if strike else COLORS.get(s.kind, COLORS["other"])
-        label = (tr("strike") if strike else kind_name(s.kind))
+        label = tr("strike") if strike else kind_name(s.kind)
         for ax in (a1, a2):
-            ax.axvline(s.time, color=c, lw=1.6 if strike else 0.8, ls="-" if strike else "--",
-                       label=label if (ax is a1 and label not in seen) else None)
+            ax.axvline(
+                s.time,
+                color=c,
+                lw=1.6 if strike else 0.8,
+                ls="-" if strike else "--",
+                label=label if (ax is a1 and label not in seen) else None,
+            )
         seen.add(label)
         if strike:
             near_end = s.time > 0.9 * dur  # the label goes left of a line at the right edge
             word = tr("strike") + ("" if s.sure else "?")
-            a1.text(s.time, a1.get_ylim()[1] * 0.9, (word + " ") if near_end else (" " + word),
-                    color=c, fontsize=9, va="top", ha="right" if near_end else "left")
+            a1.text(
+                s.time,
+                a1.get_ylim()[1] * 0.9,
+                (word + " ") if near_end else (" " + word),
+                color=c,
+                fontsize=9,
+                va="top",
+                ha="right" if near_end else "left",
+            )
     a1.set_xlim(0, dur)
     fig.tight_layout()
     if seen:  # beside the plot, never over the last seconds of the data

@@ -55,8 +55,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..i18n import N_, UserError, json_problem_ru, trl
 from ..match.marks import NOT_HEARD_NOTE, TAKEN_BACK_NOTE
@@ -66,10 +67,13 @@ UNK = "[unk]"
 
 # --- events -----------------------------------------------------------------------------------
 
+
 class EventError(UserError, ValueError):
     """A malformed event line; says which line and which field."""
 
-    def __init__(self, line: int | None, field: str, problem: str, ru_values: dict | None = None, **values):
+    def __init__(
+        self, line: int | None, field: str, problem: str, ru_values: dict | None = None, **values
+    ):
         """``problem``: the English message (its Russian text is in the catalog), with named
         placeholders filled from ``values`` (``ru_values`` overrides them in Russian)."""
         self.line, self.field = line, field
@@ -162,6 +166,7 @@ class TableSound:
 #: How close a take-back's time must be to the strike it names (the times are written rounded).
 SAME_STRIKE_S = 0.001
 
+
 def _number(obj: dict, key: str, line: int | None, field: str) -> float:
     if key not in obj:
         raise EventError(line, field, N_("missing"))
@@ -184,8 +189,13 @@ def _words(items: Any, line: int | None, field: str) -> tuple[Word, ...]:
         start = _number(w, "start", line, f + ".start")
         end = _number(w, "end", line, f + ".end")
         if end < start:
-            raise EventError(line, f + ".end", N_("ends ({end}) before it starts ({start})"),
-                             end=end, start=start)
+            raise EventError(
+                line,
+                f + ".end",
+                N_("ends ({end}) before it starts ({start})"),
+                end=end,
+                start=start,
+            )
         conf = None
         if "conf" in w:
             conf = _number(w, "conf", line, f + ".conf")
@@ -196,7 +206,12 @@ def _words(items: Any, line: int | None, field: str) -> tuple[Word, ...]:
     return tuple(out)
 
 
-_MOMENTS = (("strike", Strike), ("outcome", OutcomeEntered), ("taken_back", TakenBack), ("sound", TableSound))
+_MOMENTS = (
+    ("strike", Strike),
+    ("outcome", OutcomeEntered),
+    ("taken_back", TakenBack),
+    ("sound", TableSound),
+)
 
 
 def read_event(obj: Any, line: int | None = None):
@@ -217,9 +232,19 @@ def read_event(obj: Any, line: int | None = None):
         hyps = []
         for i, a in enumerate(alts):
             if not isinstance(a, dict):
-                raise EventError(line, f"alternatives[{i}]", N_("expected an object {{confidence, result, text}}"))
-            conf = _number(a, "confidence", line, f"alternatives[{i}].confidence") if "confidence" in a else None
-            hyps.append(Hypothesis(_words(a.get("result", []), line, f"alternatives[{i}].result"), conf))
+                raise EventError(
+                    line,
+                    f"alternatives[{i}]",
+                    N_("expected an object {{confidence, result, text}}"),
+                )
+            conf = (
+                _number(a, "confidence", line, f"alternatives[{i}].confidence")
+                if "confidence" in a
+                else None
+            )
+            hyps.append(
+                Hypothesis(_words(a.get("result", []), line, f"alternatives[{i}].result"), conf)
+            )
         if not hyps[0].words:
             return None  # the best reading is silence
         return Utterance(tuple(hyps), line)
@@ -232,10 +257,15 @@ def read_event(obj: Any, line: int | None = None):
         return None  # partial results are never final (docs/dev/voice.md)
     if "text" in obj:
         if obj["text"]:
-            raise EventError(line, "result", N_("a result with text needs its words (SetWords(True))"))
+            raise EventError(
+                line, "result", N_("a result with text needs its words (SetWords(True))")
+            )
         return None
-    raise EventError(line, "event", N_("expected a Vosk result (result/alternatives/partial/text) "
-                                    "or {{\"strike\": SECONDS}}"))  # (also outcome, taken_back, sound)
+    raise EventError(
+        line,
+        "event",
+        N_('expected a Vosk result (result/alternatives/partial/text) or {{"strike": SECONDS}}'),
+    )  # (also outcome, taken_back, sound)
 
 
 @dataclass
@@ -248,9 +278,15 @@ class Events:
     taken_back: list[TakenBack]
     sounds: list[TableSound]
 
-    def decide(self, **kw) -> list["Decision"]:
-        return decide(self.utterances, self.strikes, outcomes=self.outcomes, taken_back=self.taken_back,
-                      sounds=self.sounds, **kw)
+    def decide(self, **kw) -> list[Decision]:
+        return decide(
+            self.utterances,
+            self.strikes,
+            outcomes=self.outcomes,
+            taken_back=self.taken_back,
+            sounds=self.sounds,
+            **kw,
+        )
 
 
 def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
@@ -262,8 +298,13 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
 def timeline_of(objs: Iterable[Any]) -> Events:
     """Event objects (already decoded, as the voice pipeline collects them) → every kind of event."""
     out = Events([], [], [], [], [])
-    where = {Strike: out.strikes, OutcomeEntered: out.outcomes, TakenBack: out.taken_back,
-             TableSound: out.sounds, Utterance: out.utterances}
+    where = {
+        Strike: out.strikes,
+        OutcomeEntered: out.outcomes,
+        TakenBack: out.taken_back,
+        TableSound: out.sounds,
+        Utterance: out.utterances,
+    }
     for obj in objs:
         ev = read_event(obj)
         if ev is not None:
@@ -274,16 +315,27 @@ def timeline_of(objs: Iterable[Any]) -> Events:
 def read_timeline(lines: Iterable[str]) -> Events:
     """JSON lines → every kind of event (blank lines skipped); EventError names the line."""
     out = Events([], [], [], [], [])
-    where = {Strike: out.strikes, OutcomeEntered: out.outcomes, TakenBack: out.taken_back,
-             TableSound: out.sounds, Utterance: out.utterances}
+    where = {
+        Strike: out.strikes,
+        OutcomeEntered: out.outcomes,
+        TakenBack: out.taken_back,
+        TableSound: out.sounds,
+        Utterance: out.utterances,
+    }
     for n, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise EventError(n, "json", N_("not JSON ({reason} at column {column})"),
-                             {"reason": json_problem_ru(exc.msg)}, reason=exc.msg, column=exc.colno) from None
+            raise EventError(
+                n,
+                "json",
+                N_("not JSON ({reason} at column {column})"),
+                {"reason": json_problem_ru(exc.msg)},
+                reason=exc.msg,
+                column=exc.colno,
+            ) from None
         ev = read_event(obj, n)
         if ev is not None:
             where[type(ev)].append(ev)
@@ -291,6 +343,7 @@ def read_timeline(lines: Iterable[str]) -> Events:
 
 
 # --- decisions --------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -304,15 +357,23 @@ class Decision:
     clauses: tuple[str, ...] = ()
     outcome: float | None = None  # Q13: when the outcome was entered (the strike not heard)
     taken_back: bool = False  # Q14: the marker took this strike back (it counts for nothing)
-    note: str | None = None  # the mark for the screen and the record (Q13, Q14), in the user's language
+    note: str | None = (
+        None  # the mark for the screen and the record (Q13, Q14), in the user's language
+    )
 
     @property
     def strike_heard(self) -> bool:
         return self.strike is not None
 
     def to_json(self) -> dict:
-        out = {"strike": self.strike, "status": self.status, "call": self.call, "heard": self.heard,
-               "reason": self.reason, "clauses": list(self.clauses)}
+        out = {
+            "strike": self.strike,
+            "status": self.status,
+            "call": self.call,
+            "heard": self.heard,
+            "reason": self.reason,
+            "clauses": list(self.clauses),
+        }
         if self.strike is None:  # Q13 (new keys only: a stream without outcomes reads as before)
             out.update(strike_heard=False, outcome=self.outcome)
         if self.taken_back:  # Q14
@@ -367,10 +428,18 @@ class _Segment:
     cut_end: bool  # True: only words that ended before the strike (the rest was filler)
 
 
-def decide_strike(utterances: Iterable[Utterance], strike: float, previous: float = -math.inf, *,
-                  parse: Callable | None = None, mentions_call: Callable[[str], bool] | None = None,
-                  mode: str = "clean", balls_left=None, pocket_precision: str = "side_for_corners",
-                  lang: str = "ru") -> Decision:
+def decide_strike(
+    utterances: Iterable[Utterance],
+    strike: float,
+    previous: float = -math.inf,
+    *,
+    parse: Callable | None = None,
+    mentions_call: Callable[[str], bool] | None = None,
+    mode: str = "clean",
+    balls_left=None,
+    pocket_precision: str = "side_for_corners",
+    lang: str = "ru",
+) -> Decision:
     """The decision for one strike at ``strike`` after a previous strike at ``previous``."""
     if parse is None or mentions_call is None:
         p, m = _grammar()
@@ -385,8 +454,14 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
         if going_on:
             if mentions_call(_text(w for w in going_on if w.word != UNK)):
                 # C10, Q7: a call attempt still being spoken at the strike is void.
-                return Decision(s, "late", None, _text(w for w in u.top.words if w.start >= lo), trl(
-                    lang, "call void: it was still being spoken at the strike (C10)"), ("C10", "Q7"))
+                return Decision(
+                    s,
+                    "late",
+                    None,
+                    _text(w for w in u.top.words if w.start >= lo),
+                    trl(lang, "call void: it was still being spoken at the strike (C10)"),
+                    ("C10", "Q7"),
+                )
             words = [w for w in words if w.end < s]  # Q8: the filler that goes on is ignored
         words = _strip_unk(words)
         if words:
@@ -395,8 +470,7 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
     calls = [g for g in segments if mentions_call(_text(w for w in g.words if w.word != UNK))]
     if not calls:
         chatter = " ".join(_text(g.words) for g in segments) or None
-        return Decision(s, "none", None, chatter, trl(
-            lang, "no call before the strike"), ("C10",))
+        return Decision(s, "none", None, chatter, trl(lang, "no call before the strike"), ("C10",))
     seg = calls[-1]  # C9: the last call counts; chatter after it does not replace it
     heard = _text(seg.words)
     how = {"mode": mode, "balls_left": balls_left}
@@ -418,14 +492,22 @@ def decide_strike(utterances: Iterable[Utterance], strike: float, previous: floa
     if different:
         alts = [heard] + different
         quoted = " / ".join(f"«{t}»" for t in alts)
-        return Decision(s, "rejected", None, heard, {
-            "code": "ambiguous",
-            "message": trl(lang, "unclear call: the recognizer hears it in different ways: {readings}").format(
-                readings=quoted),
-            "span": [0, len(heard)],
-            "hint": trl(lang, "say the call again, clearly, before the strike"),
-            "alternatives": alts,
-        }, ("C4", "C9"))
+        return Decision(
+            s,
+            "rejected",
+            None,
+            heard,
+            {
+                "code": "ambiguous",
+                "message": trl(
+                    lang, "unclear call: the recognizer hears it in different ways: {readings}"
+                ).format(readings=quoted),
+                "span": [0, len(heard)],
+                "hint": trl(lang, "say the call again, clearly, before the strike"),
+                "alternatives": alts,
+            },
+            ("C4", "C9"),
+        )
     return Decision(s, "accepted", _to_json(top), heard, None, ("C9", "C10"))
 
 
@@ -440,8 +522,15 @@ def outcome_cut(at: float, previous: float = -math.inf, sounds: Iterable = ()) -
     return max(heard) if heard else at
 
 
-def decide_outcome(utterances: Iterable[Utterance], at: float, previous: float = -math.inf, *,
-                   sounds: Iterable = (), lang: str = "ru", **kw) -> Decision:
+def decide_outcome(
+    utterances: Iterable[Utterance],
+    at: float,
+    previous: float = -math.inf,
+    *,
+    sounds: Iterable = (),
+    lang: str = "ru",
+    **kw,
+) -> Decision:
     """Q13: the outcome was entered at ``at`` and no strike was heard since ``previous``: the
     standing call counts, the last one finished (accepted or refused) before the cut
     (``outcome_cut``). An utterance still going on at the cut is not taken (it was begun after
@@ -455,13 +544,27 @@ def decide_outcome(utterances: Iterable[Utterance], at: float, previous: float =
             continue  # a call begun after the cut, or not finished at it: not this stroke's
         finished.append(u)  # (filler going on at the cut is ignored, Q8)
     d = decide_strike(finished, cut, previous, lang=lang, **kw)
-    return Decision(None, d.status, d.call, d.heard, d.reason, d.clauses + ("Q13",), outcome=at,
-                    note=trl(lang, NOT_HEARD_NOTE))
+    return Decision(
+        None,
+        d.status,
+        d.call,
+        d.heard,
+        d.reason,
+        d.clauses + ("Q13",),
+        outcome=at,
+        note=trl(lang, NOT_HEARD_NOTE),
+    )
 
 
-def decide(utterances: Iterable[Utterance], strikes: Iterable[Strike | float], *,
-           outcomes: Iterable[OutcomeEntered | float] = (), taken_back: Iterable[TakenBack | float] = (),
-           sounds: Iterable[TableSound | float] = (), **kw) -> list[Decision]:
+def decide(
+    utterances: Iterable[Utterance],
+    strikes: Iterable[Strike | float],
+    *,
+    outcomes: Iterable[OutcomeEntered | float] = (),
+    taken_back: Iterable[TakenBack | float] = (),
+    sounds: Iterable[TableSound | float] = (),
+    **kw,
+) -> list[Decision]:
     """One decision per strike, in time order (events may come in any order); with outcomes,
     also one for each outcome entered with no strike heard since the last stroke (Q13). A strike
     the marker took back keeps its decision, marked so, and ends no window (Q14).
@@ -476,15 +579,27 @@ def decide(utterances: Iterable[Utterance], strikes: Iterable[Strike | float], *
         if not hit:
             raise EventError(line, "taken_back", N_("no strike at {t} s to take back"), t=t)
         void.append(hit[0])
-    moments = sorted([(t, 0, "strike") for t, _ in strikes] + [(_time(o), 1, "outcome") for o in outcomes])
+    moments = sorted(
+        [(t, 0, "strike") for t, _ in strikes] + [(_time(o), 1, "outcome") for o in outcomes]
+    )
     lang = kw.get("lang", "ru")
     out, previous, struck = [], -math.inf, False
     for t, _, kind in moments:
         if kind == "strike":
             d = decide_strike(utterances, t, previous, **kw)
             if t in void:  # Q14: no strike; the window goes on to the next one
-                out.append(Decision(d.strike, d.status, d.call, d.heard, d.reason, d.clauses + ("Q14",),
-                                    taken_back=True, note=trl(lang, TAKEN_BACK_NOTE)))
+                out.append(
+                    Decision(
+                        d.strike,
+                        d.status,
+                        d.call,
+                        d.heard,
+                        d.reason,
+                        d.clauses + ("Q14",),
+                        taken_back=True,
+                        note=trl(lang, TAKEN_BACK_NOTE),
+                    )
+                )
                 continue
             out.append(d)
             previous, struck = t, True
@@ -497,6 +612,8 @@ def decide(utterances: Iterable[Utterance], strikes: Iterable[Strike | float], *
     return out
 
 
-def standing(utterances: Iterable[Utterance], now: float, previous: float = -math.inf, **kw) -> Decision:
+def standing(
+    utterances: Iterable[Utterance], now: float, previous: float = -math.inf, **kw
+) -> Decision:
     """The call that would count if the ball were struck at ``now`` (for the live display)."""
     return decide_strike(utterances, now, previous, **kw)

@@ -53,14 +53,14 @@ class DiagramError(UserError, ValueError):
 
 # -- geometry (SVG user units) ------------------------------------------------------------------
 
-W, L = 500.0, 1000.0          # the cloth: 2:1, the long axis from the striker (bottom) to the far end
-RAIL = 38.0                   # the cushions and the wooden rail
+W, L = 500.0, 1000.0  # the cloth: 2:1, the long axis from the striker (bottom) to the far end
+RAIL = 38.0  # the cushions and the wooden rail
 MARGIN_X, MARGIN_TOP = 62.0, 74.0
-OX, OY = MARGIN_X + RAIL, MARGIN_TOP + RAIL   # the cloth's top-left corner
+OX, OY = MARGIN_X + RAIL, MARGIN_TOP + RAIL  # the cloth's top-left corner
 WIDTH = 2 * (MARGIN_X + RAIL) + W
 BALL_R = 21.0
 POCKET_R = 27.0
-CAPTION_CHARS = 38            # characters a caption line holds at the caption's size
+CAPTION_CHARS = 38  # characters a caption line holds at the caption's size
 
 # (kind, side, end) → the pocket's centre on the cloth (x, y), its name, where its name goes
 _POCKETS = (
@@ -83,8 +83,10 @@ CONTRE = "#d9a6ff"
 class _Point:
     x: float
     y: float
-    kind: str          # "cue" | "ball" | "cushion" | "contre_coup" | "pocket"
-    ball: int | None = None   # the number of a ball point (None for the cue ball and the unnamed C5 ball)
+    kind: str  # "cue" | "ball" | "cushion" | "contre_coup" | "pocket"
+    ball: int | None = (
+        None  # the number of a ball point (None for the cue ball and the unnamed C5 ball)
+    )
 
 
 def _fitting_pockets(pocket: Pocket) -> list[int]:
@@ -143,7 +145,7 @@ def _layout(call: Call, target: tuple[float, float]) -> list[_Point]:
     return points
 
 
-MIDDLE_BAND = 75.0   # no route point this close (along the table) to the middle pockets
+MIDDLE_BAND = 75.0  # no route point this close (along the table) to the middle pockets
 
 
 def _along(start_y: float, end_y: float, u: float) -> float:
@@ -172,16 +174,29 @@ def _ball_x(next_x: float, wobble: int, next_kind: str, spread: float) -> float:
 
 # -- SVG pieces --------------------------------------------------------------------------------
 
+
 def _fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def _text(x, y, s: str, size: float, *, anchor="middle", weight="normal", fill="#1b1b1b",
-          cls: str | None = None, rotate: float | None = None) -> str:
+def _text(
+    x,
+    y,
+    s: str,
+    size: float,
+    *,
+    anchor="middle",
+    weight="normal",
+    fill="#1b1b1b",
+    cls: str | None = None,
+    rotate: float | None = None,
+) -> str:
     extra = f' class="{cls}"' if cls else ""
     rot = f' transform="rotate({_fmt(rotate)} {_fmt(x)} {_fmt(y)})"' if rotate is not None else ""
-    return (f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{_fmt(size)}" text-anchor="{anchor}" '
-            f'font-weight="{weight}" fill="{fill}"{extra}{rot}>{escape(s)}</text>')
+    return (
+        f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{_fmt(size)}" text-anchor="{anchor}" '
+        f'font-weight="{weight}" fill="{fill}"{extra}{rot}>{escape(s)}</text>'
+    )
 
 
 def _table(lang: str, called: list[int], target: int | None) -> list[str]:
@@ -203,8 +218,10 @@ def _table(lang: str, called: list[int], target: int | None) -> list[str]:
         for y in (OY - RAIL / 2, OY + L + RAIL / 2):
             out.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="3" fill="#e8d9b0"/>')
     # the «point» (the pyramid's apex spot) and the head string, faint: the table's landmarks
-    out.append(f'<line x1="{_fmt(OX)}" y1="{_fmt(OY + 0.75 * L)}" x2="{_fmt(OX + W)}" '
-               f'y2="{_fmt(OY + 0.75 * L)}" stroke="#ffffff" stroke-opacity="0.18" stroke-width="2"/>')
+    out.append(
+        f'<line x1="{_fmt(OX)}" y1="{_fmt(OY + 0.75 * L)}" x2="{_fmt(OX + W)}" '
+        f'y2="{_fmt(OY + 0.75 * L)}" stroke="#ffffff" stroke-opacity="0.18" stroke-width="2"/>'
+    )
     for i, ((kind, side, end), (px, py), name) in enumerate(_POCKETS):
         cx, cy = OX + px, OY + py
         cls = "pocket"
@@ -212,34 +229,64 @@ def _table(lang: str, called: list[int], target: int | None) -> list[str]:
         if i in called:
             cls += " called" + (" target" if i == target else "")
             dash = "" if i == target else ' stroke-dasharray="8 6"'
-            ring = (f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(POCKET_R + 9)}" fill="none" '
-                    f'stroke="{CALLED}" stroke-width="6"{dash}/>')
+            ring = (
+                f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(POCKET_R + 9)}" fill="none" '
+                f'stroke="{CALLED}" stroke-width="6"{dash}/>'
+            )
         key = f"{kind}-{side}" + (f"-{end}" if end else "")
-        out.append(f'<g class="{cls}" data-pocket="{key}">'
-                   f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(POCKET_R)}" fill="#0d0d0d"/>{ring}</g>')
+        out.append(
+            f'<g class="{cls}" data-pocket="{key}">'
+            f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(POCKET_R)}" fill="#0d0d0d"/>{ring}</g>'
+        )
         label = trl(lang, name)
         colour = CALLED if i in called else "#333333"
         weight = "bold" if i in called else "normal"
         if kind == "middle":
             lx = OX - RAIL - 16 if side == "left" else OX + W + RAIL + 16
-            out.append(_text(lx, cy, label, 19, fill=colour, weight=weight, cls="pocket-name",
-                             rotate=-90 if side == "left" else 90))
+            out.append(
+                _text(
+                    lx,
+                    cy,
+                    label,
+                    19,
+                    fill=colour,
+                    weight=weight,
+                    cls="pocket-name",
+                    rotate=-90 if side == "left" else 90,
+                )
+            )
         else:
             ly = OY - RAIL - 14 if end == "far" else OY + L + RAIL + 30
             lx = OX - RAIL + 2 if side == "left" else OX + W + RAIL - 2
-            out.append(_text(lx, ly, label, 19, anchor="start" if side == "left" else "end",
-                             fill=colour, weight=weight, cls="pocket-name"))
+            out.append(
+                _text(
+                    lx,
+                    ly,
+                    label,
+                    19,
+                    anchor="start" if side == "left" else "end",
+                    fill=colour,
+                    weight=weight,
+                    cls="pocket-name",
+                )
+            )
     return out
 
 
 def _ball(x: float, y: float, label: str, *, cue=False, called=False, number=None) -> str:
     cx, cy = OX + x, OY + y
     cls = "ball cue" if cue else "ball called" if called else "ball"
-    data = ' data-ball="cue"' if cue else f' data-ball="{number if number is not None else "unnamed"}"'
-    parts = [f'<g class="{cls}"{data}>',
-             f'<circle cx="{_fmt(cx + 2)}" cy="{_fmt(cy + 3)}" r="{_fmt(BALL_R)}" fill="#000000" fill-opacity="0.3"/>',
-             f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" fill="{IVORY if not cue else "#ffffff"}" '
-             f'stroke="{"#555555" if not called else CALLED}" stroke-width="{4 if called else 1.5}"/>']
+    data = (
+        ' data-ball="cue"'
+        if cue
+        else f' data-ball="{number if number is not None else "unnamed"}"'
+    )
+    parts = [
+        f'<g class="{cls}"{data}>',
+        f'<circle cx="{_fmt(cx + 2)}" cy="{_fmt(cy + 3)}" r="{_fmt(BALL_R)}" fill="#000000" fill-opacity="0.3"/>',
+        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" fill="{IVORY if not cue else "#ffffff"}" '
+        f'stroke="{"#555555" if not called else CALLED}" stroke-width="{4 if called else 1.5}"/>',
+    ]
     if cue:
         parts.append(f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="5" fill="{CALLED}"/>')
     else:
@@ -251,10 +298,13 @@ def _ball(x: float, y: float, label: str, *, cue=False, called=False, number=Non
 def _ball_again(x: float, y: float, label: str, number) -> str:
     """A ball the route reaches a second time: drawn where the route meets it again, dashed."""
     cx, cy = OX + x, OY + y
-    return (f'<g class="ball-again" data-ball="{number}">'
-            f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" fill="{IVORY}" fill-opacity="0.35" '
-            f'stroke="{IVORY}" stroke-width="3" stroke-dasharray="6 4"/>'
-            + _text(cx, cy + 7.5, label, 21, weight="bold", fill="#ffffff") + "</g>")
+    return (
+        f'<g class="ball-again" data-ball="{number}">'
+        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" fill="{IVORY}" fill-opacity="0.35" '
+        f'stroke="{IVORY}" stroke-width="3" stroke-dasharray="6 4"/>'
+        + _text(cx, cy + 7.5, label, 21, weight="bold", fill="#ffffff")
+        + "</g>"
+    )
 
 
 def _mark(x: float, y: float, kind: str, lang: str) -> str:
@@ -262,14 +312,25 @@ def _mark(x: float, y: float, kind: str, lang: str) -> str:
     cushion, its name written along the rail)."""
     cx, cy = OX + x, OY + y
     if kind == "cushion":
-        return (f'<g class="mark cushion"><line x1="{_fmt(cx)}" y1="{_fmt(cy - 16)}" x2="{_fmt(cx)}" '
-                f'y2="{_fmt(cy + 16)}" stroke="#ffe14d" stroke-width="7" stroke-linecap="round"/></g>')
+        return (
+            f'<g class="mark cushion"><line x1="{_fmt(cx)}" y1="{_fmt(cy - 16)}" x2="{_fmt(cx)}" '
+            f'y2="{_fmt(cy + 16)}" stroke="#ffe14d" stroke-width="7" stroke-linecap="round"/></g>'
+        )
     rail_x = cx - RAIL / 2 if x == 0.0 else cx + RAIL / 2
-    label = _text(rail_x + (6 if x == 0.0 else -6), cy, trl(lang, "contre-coup"), 15, fill="#ffffff",
-                  weight="bold", rotate=-90 if x == 0.0 else 90)
-    return (f'<g class="mark contre_coup">'
-            f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="13" fill="none" stroke="{CONTRE}" stroke-width="6"/>'
-            f'{label}</g>')
+    label = _text(
+        rail_x + (6 if x == 0.0 else -6),
+        cy,
+        trl(lang, "contre-coup"),
+        15,
+        fill="#ffffff",
+        weight="bold",
+        rotate=-90 if x == 0.0 else 90,
+    )
+    return (
+        f'<g class="mark contre_coup">'
+        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="13" fill="none" stroke="{CONTRE}" stroke-width="6"/>'
+        f"{label}</g>"
+    )
 
 
 def _arrow(a: _Point, b: _Point, colour: str, n: int, actor, target, label: str | None) -> str:
@@ -279,18 +340,26 @@ def _arrow(a: _Point, b: _Point, colour: str, n: int, actor, target, label: str 
     dist = max((dx * dx + dy * dy) ** 0.5, 1e-6)
     ux, uy = dx / dist, dy / dist
     start_cut = BALL_R + 3 if a.kind in ("cue", "ball") else 4
-    end_cut = {"ball": 2 * BALL_R + 1, "pocket": POCKET_R * 0.45, "cushion": 12, "contre_coup": 15}.get(b.kind, 0)
+    end_cut = {
+        "ball": 2 * BALL_R + 1,
+        "pocket": POCKET_R * 0.45,
+        "cushion": 12,
+        "contre_coup": 15,
+    }.get(b.kind, 0)
     sx, sy = ax + ux * start_cut, ay + uy * start_cut
     ex, ey = bx - ux * end_cut, by - uy * end_cut
     marker = {CUE_PATH: "head-cue", DRIVER_PATH: "head-driver", CALLED_PATH: "head-called"}[colour]
     # the number of the contact, beside the middle of the arrow
     mx, my = (sx + ex) / 2 - uy * 17, (sy + ey) / 2 + ux * 17
     title = f"<title>{escape(label)}</title>" if label else ""
-    return (f'<g class="contact-group"><path class="contact" data-actor="{actor}" data-target="{target}" '
-            f'data-step="{n}" d="M {_fmt(sx)} {_fmt(sy)} L {_fmt(ex)} {_fmt(ey)}" stroke="{colour}" '
-            f'stroke-width="5" fill="none" stroke-linecap="round" marker-end="url(#{marker})">{title}</path>'
-            f'<circle cx="{_fmt(mx)}" cy="{_fmt(my)}" r="11" fill="#0f3d22" fill-opacity="0.85"/>'
-            + _text(mx, my + 5, str(n), 14, fill="#ffffff", weight="bold") + "</g>")
+    return (
+        f'<g class="contact-group"><path class="contact" data-actor="{actor}" data-target="{target}" '
+        f'data-step="{n}" d="M {_fmt(sx)} {_fmt(sy)} L {_fmt(ex)} {_fmt(ey)}" stroke="{colour}" '
+        f'stroke-width="5" fill="none" stroke-linecap="round" marker-end="url(#{marker})">{title}</path>'
+        f'<circle cx="{_fmt(mx)}" cy="{_fmt(my)}" r="11" fill="#0f3d22" fill-opacity="0.85"/>'
+        + _text(mx, my + 5, str(n), 14, fill="#ffffff", weight="bold")
+        + "</g>"
+    )
 
 
 _DEFS = (
@@ -298,7 +367,12 @@ _DEFS = (
     + "".join(
         f'<marker id="{name}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
         f'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{colour}"/></marker>'
-        for name, colour in (("head-cue", CUE_PATH), ("head-driver", DRIVER_PATH), ("head-called", CALLED_PATH)))
+        for name, colour in (
+            ("head-cue", CUE_PATH),
+            ("head-driver", DRIVER_PATH),
+            ("head-called", CALLED_PATH),
+        )
+    )
     + "</defs>"
 )
 
@@ -307,8 +381,13 @@ def _wrap(s: str) -> list[str]:
     return textwrap.wrap(s, CAPTION_CHARS) or [""]
 
 
-def _document(body: list[str], caption: list[tuple[str, float, str, str]], ok: bool, title: str,
-              legend: list[tuple[str, str]]) -> str:
+def _document(
+    body: list[str],
+    caption: list[tuple[str, float, str, str]],
+    ok: bool,
+    title: str,
+    legend: list[tuple[str, str]],
+) -> str:
     y = OY + L + RAIL + 30 + 36
     tail: list[str] = []
     for line, size, colour, weight in caption:
@@ -320,12 +399,16 @@ def _document(body: list[str], caption: list[tuple[str, float, str, str]], ok: b
         tail.extend(parts)
         y += 14
     height = y + 22
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(WIDTH)} {_fmt(height)}" '
-            f'width="{_fmt(WIDTH)}" height="{_fmt(height)}" role="img" data-ok="{"true" if ok else "false"}" '
-            f'font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">'
-            f"<title>{escape(title)}</title>{_DEFS}"
-            f'<rect width="100%" height="100%" fill="#faf8f2"/>'
-            + "".join(body) + "".join(tail) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(WIDTH)} {_fmt(height)}" '
+        f'width="{_fmt(WIDTH)}" height="{_fmt(height)}" role="img" data-ok="{"true" if ok else "false"}" '
+        f'font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">'
+        f"<title>{escape(title)}</title>{_DEFS}"
+        f'<rect width="100%" height="100%" fill="#faf8f2"/>'
+        + "".join(body)
+        + "".join(tail)
+        + "</svg>"
+    )
 
 
 def _legend(y: float, items: list[tuple[str, str]]) -> tuple[list[str], float]:
@@ -336,19 +419,29 @@ def _legend(y: float, items: list[tuple[str, str]]) -> tuple[list[str], float]:
     for colour, text in items:
         if x > 24.0 and x + 52 + len(text) * 10.2 > WIDTH - 16:
             x, y = 24.0, y + 34
-        out.append(f'<rect x="{_fmt(x)}" y="{_fmt(y - 18)}" width="34" height="24" rx="5" fill="{CLOTH}"/>')
+        out.append(
+            f'<rect x="{_fmt(x)}" y="{_fmt(y - 18)}" width="34" height="24" rx="5" fill="{CLOTH}"/>'
+        )
         if colour == "contre":
-            out.append(f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="7" fill="none" stroke="{CONTRE}" '
-                       f'stroke-width="4"/>')
+            out.append(
+                f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="7" fill="none" stroke="{CONTRE}" '
+                f'stroke-width="4"/>'
+            )
         elif colour == "fits":
-            out[-1] = (f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="11" fill="#0d0d0d" stroke="{CALLED}" '
-                       f'stroke-width="3" stroke-dasharray="4 3"/>')
+            out[-1] = (
+                f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="11" fill="#0d0d0d" stroke="{CALLED}" '
+                f'stroke-width="3" stroke-dasharray="4 3"/>'
+            )
         elif colour == "mark":
-            out.append(f'<line x1="{_fmt(x + 17)}" y1="{_fmt(y - 14)}" x2="{_fmt(x + 17)}" y2="{_fmt(y + 2)}" '
-                       f'stroke="#ffe14d" stroke-width="6" stroke-linecap="round"/>')
+            out.append(
+                f'<line x1="{_fmt(x + 17)}" y1="{_fmt(y - 14)}" x2="{_fmt(x + 17)}" y2="{_fmt(y + 2)}" '
+                f'stroke="#ffe14d" stroke-width="6" stroke-linecap="round"/>'
+            )
         else:
-            out.append(f'<line x1="{_fmt(x + 5)}" y1="{_fmt(y - 6)}" x2="{_fmt(x + 29)}" y2="{_fmt(y - 6)}" '
-                       f'stroke="{colour}" stroke-width="5" stroke-linecap="round"/>')
+            out.append(
+                f'<line x1="{_fmt(x + 5)}" y1="{_fmt(y - 6)}" x2="{_fmt(x + 29)}" y2="{_fmt(y - 6)}" '
+                f'stroke="{colour}" stroke-width="5" stroke-linecap="round"/>'
+            )
         out.append(_text(x + 40, y, text, 16, anchor="start", fill="#333333"))
         x += 52 + len(text) * 10.2
     out.append("</g>")
@@ -357,10 +450,18 @@ def _legend(y: float, items: list[tuple[str, str]]) -> tuple[list[str], float]:
 
 def _striker(lang: str) -> str:
     y = OY + L + RAIL + 58
-    return _text(WIDTH / 2, y, trl(lang, "▲ the striker's side: the near cushion"), 18, fill="#555555", cls="striker")
+    return _text(
+        WIDTH / 2,
+        y,
+        trl(lang, "▲ the striker's side: the near cushion"),
+        18,
+        fill="#555555",
+        cls="striker",
+    )
 
 
 # -- the public functions ------------------------------------------------------------------------
+
 
 def _read(call_or_text, mode: str, balls_left, pocket_precision: str):
     if isinstance(call_or_text, Call):
@@ -368,14 +469,24 @@ def _read(call_or_text, mode: str, balls_left, pocket_precision: str):
     if not isinstance(call_or_text, str):
         raise DiagramError(f"call_svg expects a Call or a str, not {type(call_or_text).__name__}")
     try:
-        return parse(call_or_text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision)
+        return parse(
+            call_or_text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision
+        )
     except GrammarError as exc:
         raise DiagramError(str(exc)) from None
 
 
-def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=None,
-             pocket_precision: str = "side_for_corners", caption: str | None = None,
-             legend: bool = True, on_table=None) -> str:
+def call_svg(
+    call_or_text,
+    *,
+    lang: str = "ru",
+    mode: str = "clean",
+    balls_left=None,
+    pocket_precision: str = "side_for_corners",
+    caption: str | None = None,
+    legend: bool = True,
+    on_table=None,
+) -> str:
     """The SVG picture of a call (a ``Call`` or its text, parsed with ``mode``, ``balls_left``
     and ``pocket_precision`` as ``grammar.parse`` does).
 
@@ -409,18 +520,36 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
     keys = [(CUE_PATH, trl(lang, "the cue ball"))]
     if call.route is None:
         # ball and pocket (C7): no way named; the ball and a dotted line to the pocket
-        bx, by = (0.3 * W if tx < W / 2 else 0.7 * W), (0.5 * L if ty < L / 2 else 0.3 * L if ty >= L else 0.75 * L)
-        body.append(f'<line class="way-open" x1="{_fmt(OX + bx)}" y1="{_fmt(OY + by)}" x2="{_fmt(OX + tx)}" '
-                    f'y2="{_fmt(OY + ty)}" stroke="{CALLED_PATH}" stroke-width="4" stroke-dasharray="3 12" '
-                    f'stroke-linecap="round"/>')
+        bx, by = (
+            (0.3 * W if tx < W / 2 else 0.7 * W),
+            (0.5 * L if ty < L / 2 else 0.3 * L if ty >= L else 0.75 * L),
+        )
+        body.append(
+            f'<line class="way-open" x1="{_fmt(OX + bx)}" y1="{_fmt(OY + by)}" x2="{_fmt(OX + tx)}" '
+            f'y2="{_fmt(OY + ty)}" stroke="{CALLED_PATH}" stroke-width="4" stroke-dasharray="3 12" '
+            f'stroke-linecap="round"/>'
+        )
         cue_y = L - 0.09 * L if ty < L else 0.12 * L
         body.append(_ball(0.5 * W, cue_y, "", cue=True))
-        body.append(_ball(bx, by, str(number) if number is not None else "?", called=True, number=number))
+        body.append(
+            _ball(bx, by, str(number) if number is not None else "?", called=True, number=number)
+        )
         note_y = 0.62 * L if ty < L else 0.5 * L
-        body.append(_text(OX + W / 2, OY + note_y, trl(lang, "the way is not named (C7)"),
-                          20, fill="#ffffff", cls="note"))
+        body.append(
+            _text(
+                OX + W / 2,
+                OY + note_y,
+                trl(lang, "the way is not named (C7)"),
+                20,
+                fill="#ffffff",
+                cls="note",
+            )
+        )
         placed = [(0.5 * W, cue_y), (bx, by)]
-        segments = [((bx, by), (tx, ty)), ((0.15 * W, note_y - 10), (0.85 * W, note_y - 10))]  # the way, the note
+        segments = [
+            ((bx, by), (tx, ty)),
+            ((0.15 * W, note_y - 10), (0.85 * W, note_y - 10)),
+        ]  # the way, the note
         body += _others(on_table, {number}, placed, segments)
         keys.append((CALLED_PATH, trl(lang, "the called ball")))
     else:
@@ -436,8 +565,17 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
                 colour = CALLED_PATH
             else:
                 colour = DRIVER_PATH
-            arrows.append(_arrow(a, b, colour, n, "cue" if actor == CUE else "ball" if actor is None else actor,
-                                 "ball" if tgt is None else tgt, _contact_words(actor, tgt, lang)))
+            arrows.append(
+                _arrow(
+                    a,
+                    b,
+                    colour,
+                    n,
+                    "cue" if actor == CUE else "ball" if actor is None else actor,
+                    "ball" if tgt is None else tgt,
+                    _contact_words(actor, tgt, lang),
+                )
+            )
             if b.kind in ("cushion", "contre_coup"):
                 drawn.append(_mark(b.x, b.y, b.kind, lang))
         seen: set = set()
@@ -450,12 +588,25 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
             elif p.kind == "ball":
                 seen.add(p.ball)
                 is_called = p.ball == call.ball
-                label = str(p.ball if p.ball is not None else number if number is not None else "?")
-                balls.append(_ball(p.x, p.y, label, called=is_called,
-                                   number=p.ball if p.ball is not None else number))
+                label = str(
+                    p.ball if p.ball is not None else number if number is not None else "?"
+                )
+                balls.append(
+                    _ball(
+                        p.x,
+                        p.y,
+                        label,
+                        called=is_called,
+                        number=p.ball if p.ball is not None else number,
+                    )
+                )
         body += drawn + arrows + balls
-        body += _others(on_table, {p.ball for p in points if p.kind == "ball"} | {number, call.ball},
-                        [(p.x, p.y) for p in points], [((a.x, a.y), (b.x, b.y)) for a, b in zip(points, points[1:])])
+        body += _others(
+            on_table,
+            {p.ball for p in points if p.kind == "ball"} | {number, call.ball},
+            [(p.x, p.y) for p in points],
+            [((a.x, a.y), (b.x, b.y)) for a, b in zip(points, points[1:])],
+        )
         if drivers or any(a not in (CUE, call.ball) for a, _ in call.route):
             keys.append((DRIVER_PATH, trl(lang, "a driving ball")))
         keys.append((CALLED_PATH, trl(lang, "the called ball")))
@@ -466,8 +617,14 @@ def call_svg(call_or_text, *, lang: str = "ru", mode: str = "clean", balls_left=
     if len(called) > 1:
         keys.append(("fits", trl(lang, "fits the call too")))
     said = caption if caption is not None else render(call)
-    lines = [] if caption == "" else \
-        [(s, 24.0, "#111111", "bold") for s in _wrap(said if caption is not None else f"«{said}»")]
+    lines = (
+        []
+        if caption == ""
+        else [
+            (s, 24.0, "#111111", "bold")
+            for s in _wrap(said if caption is not None else f"«{said}»")
+        ]
+    )
     title = said
     return _document(body, lines, True, title, keys if legend else [])
 
@@ -477,14 +634,20 @@ def _others(on_table, drawn: set, points: list[tuple[float, float]], segments) -
     if not on_table:
         return []
     rest = sorted(b for b in set(on_table) if b not in drawn)
-    return [_ball(x, y, str(b), number=b).replace('class="ball"', 'class="ball on-table"', 1)
-            for b, (x, y) in zip(rest, _place_others(len(rest), points, segments))]
+    return [
+        _ball(x, y, str(b), number=b).replace('class="ball"', 'class="ball on-table"', 1)
+        for b, (x, y) in zip(rest, _place_others(len(rest), points, segments))
+    ]
 
 
 def _segment_distance(p, a, b) -> float:
     (px, py), (ax, ay), (bx, by) = p, a, b
     dx, dy = bx - ax, by - ay
-    u = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    u = (
+        0.0
+        if dx == dy == 0
+        else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    )
     return ((px - ax - u * dx) ** 2 + (py - ay - u * dy) ** 2) ** 0.5
 
 
@@ -493,18 +656,24 @@ def _place_others(n: int, points, segments) -> list[tuple[float, float]]:
     numbers), of the pockets and of each other; the first ones nearest the pyramid's spot, as balls
     stand on a table. Positions are schematic, like the route's."""
     step = 2 * BALL_R + 5
-    spots = [(BALL_R + 8 + i * step, BALL_R + 8 + j * step)
-             for i in range(int((W - 2 * BALL_R - 16) // step) + 1)
-             for j in range(int((L - 2 * BALL_R - 16) // step) + 1)]
+    spots = [
+        (BALL_R + 8 + i * step, BALL_R + 8 + j * step)
+        for i in range(int((W - 2 * BALL_R - 16) // step) + 1)
+        for j in range(int((L - 2 * BALL_R - 16) // step) + 1)
+    ]
     spots.sort(key=lambda s: ((s[0] - W / 2) ** 2 + (s[1] - 0.25 * L) ** 2, s))
     pockets = [p for _, p, _ in _POCKETS]
     out: list[tuple[float, float]] = []
     for s in spots:
         if len(out) == n:
             break
-        if any(((s[0] - x) ** 2 + (s[1] - y) ** 2) ** 0.5 < 2 * BALL_R + 8 for x, y in points + out):
+        if any(
+            ((s[0] - x) ** 2 + (s[1] - y) ** 2) ** 0.5 < 2 * BALL_R + 8 for x, y in points + out
+        ):
             continue
-        if any(((s[0] - x) ** 2 + (s[1] - y) ** 2) ** 0.5 < POCKET_R + BALL_R + 12 for x, y in pockets):
+        if any(
+            ((s[0] - x) ** 2 + (s[1] - y) ** 2) ** 0.5 < POCKET_R + BALL_R + 12 for x, y in pockets
+        ):
             continue
         if any(_segment_distance(s, a, b) < BALL_R + 16 for a, b in segments):
             continue
@@ -520,8 +689,11 @@ def _contact_words(actor, target, lang: str) -> str:
             return trl(lang, "the last ball")
         return trl(lang, "ball {n}").format(n=x)
 
-    what = {CUSHION: trl(lang, "the cushion"), POCKET: trl(lang, "the pocket"),
-            CONTRE_COUP: trl(lang, "contre-coup")}.get(target)
+    what = {
+        CUSHION: trl(lang, "the cushion"),
+        POCKET: trl(lang, "the pocket"),
+        CONTRE_COUP: trl(lang, "contre-coup"),
+    }.get(target)
     return f"{who(actor)} → {what if what is not None else who(target)}"
 
 
@@ -531,12 +703,20 @@ def refusal_svg(refusal: Refusal, *, lang: str = "ru") -> str:
     body.append(_striker(lang))
     reason = trl(lang, "Refused: {reason}").format(reason=refusal.message(lang))
     hint = trl(lang, "How to say it: {hint}").format(hint=refusal.hint(lang))
-    lines = [(s, 22.0, CALLED, "bold") for s in _wrap(reason)] + [(s, 20.0, "#222222", "normal") for s in _wrap(hint)]
+    lines = [(s, 22.0, CALLED, "bold") for s in _wrap(reason)] + [
+        (s, 20.0, "#222222", "normal") for s in _wrap(hint)
+    ]
     return _document(body, lines, False, reason, [])
 
 
-def learn_fragment(text: str, lang: str = "ru", *, mode: str = "clean", balls_left=None,
-                   pocket_precision: str = "side_for_corners") -> dict:
+def learn_fragment(
+    text: str,
+    lang: str = "ru",
+    *,
+    mode: str = "clean",
+    balls_left=None,
+    pocket_precision: str = "side_for_corners",
+) -> dict:
     """What the teaching page shows for a typed call, as plain data for a template or JSON:
 
     ``{"ok", "text", "reading": [lines], "canonical": str | None, "notes": [lines],
@@ -551,11 +731,25 @@ def learn_fragment(text: str, lang: str = "ru", *, mode: str = "clean", balls_le
     if lang not in ("ru", "en"):
         raise DiagramError(f"lang must be 'ru' or 'en', not {lang!r}")
     try:
-        ex = explain(text, mode=mode, balls_left=balls_left, lang=lang, pocket_precision=pocket_precision)
+        ex = explain(
+            text, mode=mode, balls_left=balls_left, lang=lang, pocket_precision=pocket_precision
+        )
     except GrammarError as exc:
         raise DiagramError(str(exc)) from None
     data = ex.to_json(lang)
-    svg = call_svg(ex.result, lang=lang, balls_left=balls_left) if ex.ok else refusal_svg(ex.result, lang=lang)
-    return {"ok": ex.ok, "text": text, "reading": data["reading"], "canonical": data["canonical"],
-            "notes": data["notes"], "fix": data["fix"], "svg": svg,
-            "call": data.get("call"), "error": data.get("error")}
+    svg = (
+        call_svg(ex.result, lang=lang, balls_left=balls_left)
+        if ex.ok
+        else refusal_svg(ex.result, lang=lang)
+    )
+    return {
+        "ok": ex.ok,
+        "text": text,
+        "reading": data["reading"],
+        "canonical": data["canonical"],
+        "notes": data["notes"],
+        "fix": data["fix"],
+        "svg": svg,
+        "call": data.get("call"),
+        "error": data.get("error"),
+    }

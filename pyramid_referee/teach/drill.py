@@ -42,9 +42,23 @@ FIX_SHARE = 0.25  # about one exercise in four is «fix this call»
 # The Russian names of the balls and pockets are declined (nominative, accusative): they are word
 # forms, like the lexicon's, not messages; the sentences built from them are in the catalog.
 
-_NOM = ("туз", "двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка",
-        "девятка", "десятка", "одиннадцатый шар", "двенадцатый шар", "тринадцатый шар",
-        "четырнадцатый шар", "пятнадцатый шар")
+_NOM = (
+    "туз",
+    "двойка",
+    "тройка",
+    "четвёрка",
+    "пятёрка",
+    "шестёрка",
+    "семёрка",
+    "восьмёрка",
+    "девятка",
+    "десятка",
+    "одиннадцатый шар",
+    "двенадцатый шар",
+    "тринадцатый шар",
+    "четырнадцатый шар",
+    "пятнадцатый шар",
+)
 
 
 def _name(ball, case: str, lang: str) -> str:
@@ -74,7 +88,9 @@ def _clause(route, i: int, lang: str) -> str:
     if t == POCKET:
         if own_contacts:
             return trl(lang, "{who} drops into {pocket}").format(who=who, pocket="{pocket}")
-        return trl(lang, "{who} drops into {pocket} touching nothing else").format(who=who, pocket="{pocket}")
+        return trl(lang, "{who} drops into {pocket} touching nothing else").format(
+            who=who, pocket="{pocket}"
+        )
     if t == CUSHION:
         if a == CUE:
             return trl(lang, "{who} first bounces off a cushion").format(who=who)
@@ -82,7 +98,9 @@ def _clause(route, i: int, lang: str) -> str:
     if t == CONTRE_COUP:
         return trl(lang, "{who} rebounds by contre-coup").format(who=who)
     if a == CUE and i + 1 < len(route) and route[i + 1][0] == CUE:  # a carom off t
-        return trl(lang, "{who} glances off {ball} and rolls on").format(who=who, ball=_name(t, "acc", lang))
+        return trl(lang, "{who} glances off {ball} and rolls on").format(
+            who=who, ball=_name(t, "acc", lang)
+        )
     if a == route[-1][0]:  # the called ball touches another ball on its way
         return trl(lang, "{who} touches {ball}").format(who=who, ball=_name(t, "acc", lang))
     return trl(lang, "{who} hits {ball}").format(who=who, ball=_name(t, "acc", lang))
@@ -94,17 +112,23 @@ def describe(shot: Call, style: str, lang: str = "ru") -> str:
     if style == "list":
         steps = []
         for a, t in shot.route:
-            target = _pocket(shot.pocket, lang, "nom") if t == POCKET else (
-                trl(lang, "cushion") if t == CUSHION else _name(t, "nom", lang))
+            target = (
+                _pocket(shot.pocket, lang, "nom")
+                if t == POCKET
+                else (trl(lang, "cushion") if t == CUSHION else _name(t, "nom", lang))
+            )
             steps.append(f"{len(steps) + 1}) {_name(a, 'nom', lang)} → {target}")
         return "; ".join(steps) + "."
     clauses = [_clause(shot.route, i, lang) for i in range(len(shot.route))]
-    text = trl(lang, "{clauses}, and {last}").format(clauses=", ".join(clauses[:-1]), last=clauses[-1])
+    text = trl(lang, "{clauses}, and {last}").format(
+        clauses=", ".join(clauses[:-1]), last=clauses[-1]
+    )
     text = text.format(pocket=pocket)
     return text[0].upper() + text[1:] + "."
 
 
 # -- exercises --------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Exercise:
@@ -130,8 +154,11 @@ class Exercise:
         return describe(self.shot, self.style, lang)
 
     def prompt(self, lang: str = "ru") -> str:
-        lines = [trl(lang, "Exercise {index} (level {level}). On the table: {balls}.").format(
-            index=self.index, level=self.level, balls=", ".join(map(str, self.balls_left)))]
+        lines = [
+            trl(lang, "Exercise {index} (level {level}). On the table: {balls}.").format(
+                index=self.index, level=self.level, balls=", ".join(map(str, self.balls_left))
+            )
+        ]
         if self.mode == "ball_and_pocket":
             lines.append(trl(lang, "Mode: ball and pocket (the way need not be named, C7)."))
         else:
@@ -140,8 +167,11 @@ class Exercise:
             lines.append(trl(lang, "A corner may be called without its side (Q2)."))
         lines.append(trl(lang, "The shot: {shot}").format(shot=self.description(lang)))
         if self.kind == "fix":
-            lines.append(trl(lang, "This call is refused: «{call}». Say a correct one for the same shot.").format(
-                call=self.broken))
+            lines.append(
+                trl(
+                    lang, "This call is refused: «{call}». Say a correct one for the same shot."
+                ).format(call=self.broken)
+            )
         else:
             lines.append(trl(lang, "Call this shot."))
         return "\n".join(lines)
@@ -154,27 +184,46 @@ class Exercise:
             ball = trl(lang, "the last ball may go unnamed (C5)")
         else:
             ball = _name(self.expected.ball, "nom", lang)
-        parts = [trl(lang, "ball: {ball}").format(ball=ball),
-                 trl(lang, "pocket: {pocket}").format(pocket=_pocket(self.expected.pocket, lang, "nom"))]
+        parts = [
+            trl(lang, "ball: {ball}").format(ball=ball),
+            trl(lang, "pocket: {pocket}").format(
+                pocket=_pocket(self.expected.pocket, lang, "nom")
+            ),
+        ]
         if self.expected.route is None:
             parts.append(trl(lang, "the way need not be named"))
         else:
-            parts.append(trl(lang, "the way: {ways}").format(ways=", ".join(_ways(self.expected, lang))))
+            parts.append(
+                trl(lang, "the way: {ways}").format(ways=", ".join(_ways(self.expected, lang)))
+            )
         return "; ".join(parts)
 
     def _parse(self, text: str):
-        return parse(text, mode=self.mode, balls_left=self.balls_left,
-                     pocket_precision=self.pocket_precision)
+        return parse(
+            text,
+            mode=self.mode,
+            balls_left=self.balls_left,
+            pocket_precision=self.pocket_precision,
+        )
 
     def to_json(self, lang: str = "ru") -> dict:
-        return {"index": self.index, "level": self.level, "kind": self.kind, "mode": self.mode,
-                "pocket_precision": self.pocket_precision, "balls_left": list(self.balls_left),
-                "description": self.description(lang), "broken": self.broken,
-                "shot": self.shot.to_json()}
+        return {
+            "index": self.index,
+            "level": self.level,
+            "kind": self.kind,
+            "mode": self.mode,
+            "pocket_precision": self.pocket_precision,
+            "balls_left": list(self.balls_left),
+            "description": self.description(lang),
+            "broken": self.broken,
+            "shot": self.shot.to_json(),
+        }
 
 
 def _sentences(*parts: str) -> str:
-    return " ".join(p[:1].upper() + p[1:] + ("" if p.endswith((".", "!", "?")) else ".") for p in parts)
+    return " ".join(
+        p[:1].upper() + p[1:] + ("" if p.endswith((".", "!", "?")) else ".") for p in parts
+    )
 
 
 def _ways(call: Call, lang: str) -> list[str]:
@@ -184,12 +233,19 @@ def _ways(call: Call, lang: str) -> list[str]:
     out += [trl(lang, "carom off ball {ball}").format(ball=x) for x in parts["caroms"]]
     if parts["drivers"]:
         n = len(parts["drivers"])
-        out.append(trn("played with {n} ball: {balls}", "played with {n} balls: {balls}", n, lang).format(
-            n=n, balls=", ".join(map(str, parts["drivers"]))))
+        out.append(
+            trn("played with {n} ball: {balls}", "played with {n} balls: {balls}", n, lang).format(
+                n=n, balls=", ".join(map(str, parts["drivers"]))
+            )
+        )
     own = Counter(parts["own"])
     if own[CUSHION]:
-        out.append(trn("off {n} cushion", "off {n} cushions", own[CUSHION], lang).format(n=own[CUSHION]))
-    out += [trl(lang, "off ball {ball}").format(ball=x) for x in parts["own"] if isinstance(x, int)]
+        out.append(
+            trn("off {n} cushion", "off {n} cushions", own[CUSHION], lang).format(n=own[CUSHION])
+        )
+    out += [
+        trl(lang, "off ball {ball}").format(ball=x) for x in parts["own"] if isinstance(x, int)
+    ]
     return out or [trl(lang, "straight in (чисто)")]
 
 
@@ -206,31 +262,54 @@ def _shot(rng: random.Random, level: int) -> tuple[Call, bool]:
     """A random shot for the level; True when the last ball is left unnamed (C5)."""
     balls = rng.sample(range(1, 16), 5)
     b, others = balls[0], balls[1:]
-    pocket = rng.choice([Pocket("corner", s, e) for s in ("left", "right") for e in ("near", "far")]
-                        + [Pocket("middle", s) for s in ("left", "right")])
+    pocket = rng.choice(
+        [Pocket("corner", s, e) for s in ("left", "right") for e in ("near", "far")]
+        + [Pocket("middle", s) for s in ("left", "right")]
+    )
     if level == 1:
         return Call(b, pocket, _route(b)), False
     if level == 2:
         shape = rng.choice(("cushion", "abricole", "off_ball"))
-        return Call(b, pocket, _route(b, abricole=shape == "abricole",
-                                      own=(CUSHION,) if shape == "cushion" else
-                                      (others[0],) if shape == "off_ball" else ())), False
+        return Call(
+            b,
+            pocket,
+            _route(
+                b,
+                abricole=shape == "abricole",
+                own=(CUSHION,)
+                if shape == "cushion"
+                else (others[0],)
+                if shape == "off_ball"
+                else (),
+            ),
+        ), False
     shape = rng.choice(("driver", "drivers", "carom", "cushions", "last_ball"))
     if shape == "last_ball":
-        return Call(b, pocket, _route(b, abricole=rng.random() < 0.5,
-                                      own=(CUSHION,) * rng.randint(0, 2))), True
+        return Call(
+            b, pocket, _route(b, abricole=rng.random() < 0.5, own=(CUSHION,) * rng.randint(0, 2))
+        ), True
     if shape == "cushions":
         return Call(b, pocket, _route(b, own=(CUSHION,) * rng.randint(2, 3))), False
     if shape == "carom":
-        return Call(b, pocket, _route(b, caroms=others[:1], drivers=others[1:2] if rng.random() < 0.5 else ())), False
+        return Call(
+            b,
+            pocket,
+            _route(b, caroms=others[:1], drivers=others[1:2] if rng.random() < 0.5 else ()),
+        ), False
     n = 1 if shape == "driver" else rng.randint(2, 3)
-    return Call(b, pocket, _route(b, drivers=others[:n], own=(CUSHION,) if rng.random() < 0.3 else ())), False
+    return Call(
+        b, pocket, _route(b, drivers=others[:n], own=(CUSHION,) if rng.random() < 0.3 else ())
+    ), False
 
 
 def _unnamed(call: Call) -> Call:
     """The same call with its ball left unnamed (C5)."""
     b = call.ball
-    route = None if call.route is None else tuple(tuple(None if x == b else x for x in c) for c in call.route)
+    route = (
+        None
+        if call.route is None
+        else tuple(tuple(None if x == b else x for x in c) for c in call.route)
+    )
     return Call(None, call.pocket, route)
 
 
@@ -250,16 +329,25 @@ def _broken_calls(ex: Exercise, rng: random.Random) -> list[tuple[str, str]]:
     if len(parts["drivers"]) >= 2:
         forms = render_forms()["count_ins"]
         wrong = rng.choice([n for n in (2, 3, 4) if n != len(parts["drivers"])])
-        said = " ".join(shot_blocks).replace(forms[str(len(parts["drivers"]))], forms[str(wrong)], 1)
+        said = " ".join(shot_blocks).replace(
+            forms[str(len(parts["drivers"]))], forms[str(wrong)], 1
+        )
         out.append((said, "count_mismatch"))
     if parts["own"]:
         j = len(shot_blocks) - 2  # the called ball's own contacts come just before the pocket
-        out.append((" ".join(shot_blocks[:j + 1] + ["чисто"] + shot_blocks[j + 1:]), "contradiction"))
+        out.append(
+            (" ".join(shot_blocks[: j + 1] + ["чисто"] + shot_blocks[j + 1 :]), "contradiction")
+        )
     return out
 
 
-def make_exercise(rng: random.Random, index: int, level: int, mode: str = "clean",
-                  pocket_precision: str = "side_for_corners") -> Exercise:
+def make_exercise(
+    rng: random.Random,
+    index: int,
+    level: int,
+    mode: str = "clean",
+    pocket_precision: str = "side_for_corners",
+) -> Exercise:
     shot, unnamed = _shot(rng, level)
     route_balls = {x for c in shot.route for x in c if isinstance(x, int)}
     if unnamed:
@@ -270,19 +358,36 @@ def make_exercise(rng: random.Random, index: int, level: int, mode: str = "clean
     expected = Call(shot.ball, shot.pocket, shot.route if mode == "clean" else None)
     if unnamed:
         expected = _unnamed(expected)
-    ex = Exercise(index, level, "phrase", mode, pocket_precision, balls_left, shot, expected,
-                  rng.choice(("prose", "list")))
+    ex = Exercise(
+        index,
+        level,
+        "phrase",
+        mode,
+        pocket_precision,
+        balls_left,
+        shot,
+        expected,
+        rng.choice(("prose", "list")),
+    )
     if rng.random() < FIX_SHARE:
-        options = [(t, c) for t, c in _broken_calls(ex, rng)
-                   if isinstance(r := ex._parse(t), Refusal) and r.code == c]
+        options = [
+            (t, c)
+            for t, c in _broken_calls(ex, rng)
+            if isinstance(r := ex._parse(t), Refusal) and r.code == c
+        ]
         if options:
             text, code = rng.choice(options)
             ex = replace(ex, kind="fix", broken=text, broken_code=code)
     return ex
 
 
-def generate(seed: int, level: int = 1, count: int = 10, mode: str = "clean",
-             pocket_precision: str = "side_for_corners") -> list[Exercise]:
+def generate(
+    seed: int,
+    level: int = 1,
+    count: int = 10,
+    mode: str = "clean",
+    pocket_precision: str = "side_for_corners",
+) -> list[Exercise]:
     """``count`` exercises of ``level``; the same seed gives the same list."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
@@ -296,6 +401,7 @@ def generate(seed: int, level: int = 1, count: int = 10, mode: str = "clean",
 
 
 # -- grading ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Difference:
@@ -326,9 +432,16 @@ class Grade:
 
     def to_json(self, exercise: Exercise) -> dict:
         got = self.got.to_json() if isinstance(self.got, Call) else self.got.to_json(self.lang)
-        return {"exercise": exercise.to_json(self.lang), "answer": self.answer, "correct": self.correct,
-                "expected": exercise.expected.to_json(), "got": got, "canonical": self.canonical,
-                "differences": [d.to_json() for d in self.differences], "notes": list(self.notes)}
+        return {
+            "exercise": exercise.to_json(self.lang),
+            "answer": self.answer,
+            "correct": self.correct,
+            "expected": exercise.expected.to_json(),
+            "got": got,
+            "canonical": self.canonical,
+            "differences": [d.to_json() for d in self.differences],
+            "notes": list(self.notes),
+        }
 
     def render_text(self) -> str:
         head = trl(self.lang, "Right.") if self.correct else trl(self.lang, "Not right.")
@@ -352,7 +465,11 @@ def _part_label(part: str, x, lang: str) -> str:
 
 
 # What a part of the way is called when its contacts come in another order.
-_ORDERED_PARTS = {"caroms": N_("caroms"), "drivers": N_("driving balls"), "own": N_("the called ball's contacts")}
+_ORDERED_PARTS = {
+    "caroms": N_("caroms"),
+    "drivers": N_("driving balls"),
+    "own": N_("the called ball's contacts"),
+}
 
 
 def _route_differences(expected: Call, got: Call, lang: str) -> list[Difference]:
@@ -363,14 +480,29 @@ def _route_differences(expected: Call, got: Call, lang: str) -> list[Difference]
         h = [True] if have[part] is True else [] if have[part] is False else list(have[part])
         missing, extra = Counter(w) - Counter(h), Counter(h) - Counter(w)
         for x in missing.elements():
-            out.append(Difference("route_missing",
-                                  trl(lang, "missing: {what}").format(what=_part_label(part, x, lang))))
+            out.append(
+                Difference(
+                    "route_missing",
+                    trl(lang, "missing: {what}").format(what=_part_label(part, x, lang)),
+                )
+            )
         for x in extra.elements():
-            out.append(Difference("route_extra", trl(lang, "extra: {what}").format(what=_part_label(part, x, lang))))
+            out.append(
+                Difference(
+                    "route_extra",
+                    trl(lang, "extra: {what}").format(what=_part_label(part, x, lang)),
+                )
+            )
         if not missing and not extra and w != h:
             said, need = (" → ".join(_short(x, lang) for x in seq) for seq in (h, w))
-            out.append(Difference("route_order", trl(lang, "{what} in another order: said {said}, needed {need}").format(
-                what=trl(lang, _ORDERED_PARTS[part]), said=said, need=need)))
+            out.append(
+                Difference(
+                    "route_order",
+                    trl(lang, "{what} in another order: said {said}, needed {need}").format(
+                        what=trl(lang, _ORDERED_PARTS[part]), said=said, need=need
+                    ),
+                )
+            )
     return out
 
 
@@ -411,7 +543,11 @@ def _named(call: Call, balls_left: tuple[int, ...]) -> Call:
 def _as_ball(call: Call, ball) -> Call | None:
     """``call`` with its ball renamed ``ball`` (to compare the way of a call on the wrong ball)."""
     try:
-        renamed = Call(ball, call.pocket, tuple(tuple(ball if x == call.ball else x for x in c) for c in call.route))
+        renamed = Call(
+            ball,
+            call.pocket,
+            tuple(tuple(ball if x == call.ball else x for x in c) for c in call.route),
+        )
         decompose(renamed)
         return renamed
     except ValueError:  # the renamed ball was already in the route: no way to compare
@@ -423,13 +559,23 @@ def grade(ex: Exercise, answer: str, lang: str = "ru") -> Grade:
     got = ex._parse(answer)
     canonical = ex.canonical
     if isinstance(got, Refusal):
-        msg = _sentences(got.message(lang), trl(lang, "How to say it: {hint}").format(hint=got.hint(lang)))
-        return Grade(answer, False, got, canonical, (Difference("refused", msg, got.code),), lang=lang)
+        msg = _sentences(
+            got.message(lang), trl(lang, "How to say it: {hint}").format(hint=got.hint(lang))
+        )
+        return Grade(
+            answer, False, got, canonical, (Difference("refused", msg, got.code),), lang=lang
+        )
     want, have = _named(ex.expected, ex.balls_left), _named(got, ex.balls_left)
     diffs: list[Difference] = []
     if have.ball != want.ball:
-        diffs.append(Difference("ball", trl(lang, "ball: said {said}, the shot plays {needed}").format(
-            said=have.ball, needed=want.ball)))
+        diffs.append(
+            Difference(
+                "ball",
+                trl(lang, "ball: said {said}, the shot plays {needed}").format(
+                    said=have.ball, needed=want.ball
+                ),
+            )
+        )
     diffs += _pocket_differences(want.pocket, have.pocket, lang)
     if want.route is not None:
         same_ball = have if have.ball == want.ball else _as_ball(have, want.ball)
@@ -437,11 +583,24 @@ def grade(ex: Exercise, answer: str, lang: str = "ru") -> Grade:
             diffs += _route_differences(want, same_ball, lang)
     notes = []
     if not diffs and have.pocket != want.pocket:
-        notes.append(trl(lang, "The pocket was said less precisely than it could be; the rules accept it (Q2)."))
+        notes.append(
+            trl(
+                lang,
+                "The pocket was said less precisely than it could be; the rules accept it (Q2).",
+            )
+        )
     if not diffs and ex.mode == "ball_and_pocket":
         clean = parse(answer, balls_left=ex.balls_left, pocket_precision=ex.pocket_precision)
-        if isinstance(clean, Call) and _named(clean, ex.balls_left).route != _named(ex.shot, ex.balls_left).route:
-            notes.append(trl(lang, "The way said is not this shot's; in ball and pocket it does not bind (C7)."))
+        if (
+            isinstance(clean, Call)
+            and _named(clean, ex.balls_left).route != _named(ex.shot, ex.balls_left).route
+        ):
+            notes.append(
+                trl(
+                    lang,
+                    "The way said is not this shot's; in ball and pocket it does not bind (C7).",
+                )
+            )
     return Grade(answer, not diffs, got, canonical, tuple(diffs), tuple(notes), lang)
 
 
@@ -490,12 +649,21 @@ def summarize(grades: list[Grade], asked: int, revealed: int = 0, lang: str = "r
         for label in {mistake_label(d.kind, d.code, lang) for d in g.differences}:
             mistakes[label] += 1
     right = sum(g.correct for g in grades)
-    return {"asked": asked, "answers": len(grades), "right": right, "revealed": revealed,
-            "mistakes": dict(mistakes.most_common())}
+    return {
+        "asked": asked,
+        "answers": len(grades),
+        "right": right,
+        "revealed": revealed,
+        "mistakes": dict(mistakes.most_common()),
+    }
 
 
 def summary_text(summary: dict, lang: str = "ru") -> str:
-    lines = [trl(lang, "Right: {right} of {asked}.").format(right=summary["right"], asked=summary["asked"])]
+    lines = [
+        trl(lang, "Right: {right} of {asked}.").format(
+            right=summary["right"], asked=summary["asked"]
+        )
+    ]
     if summary["revealed"]:
         lines.append(trl(lang, "Answers shown: {revealed}.").format(revealed=summary["revealed"]))
     if summary["mistakes"]:
@@ -508,7 +676,10 @@ def drill_svg(ex, lang: str) -> str:
     """The exercise's shot drawn on the table, captioned with the task, not with the answer."""
     if ex.kind == "fix":
         caption = tr("Exercise {n}: this call is refused: «{broken}». Say a correct one.").format(
-            n=ex.index, broken=ex.broken)
+            n=ex.index, broken=ex.broken
+        )
     else:
         caption = tr("Exercise {n}: call this shot.").format(n=ex.index)
-    return call_svg(ex.shot, lang=lang, caption=caption, on_table=ex.balls_left)  # every ball the text names
+    return call_svg(
+        ex.shot, lang=lang, caption=caption, on_table=ex.balls_left
+    )  # every ball the text names

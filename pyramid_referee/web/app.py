@@ -26,8 +26,9 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -78,17 +79,24 @@ class Table:
         self._payload: str | None = None
         self.club = None  # serve --club: the background sync (club.sync.ClubSync); its line is on the scoreboard
         self.club_line = ""
-        self.guard = None  # the PIN and its guard (pin.PinGuard): someone guessing is said on the pad
+        self.guard = (
+            None  # the PIN and its guard (pin.PinGuard): someone guessing is said on the pad
+        )
         self.listening = None  # the tablet's ears (listen_ws.Listening): WS /api/listen
 
     # -- life ------------------------------------------------------------------------------
     def open(self) -> None:
         self.store = Store(self.db, create=False)
         self.session = Session(self.store, self.match_id, lang=self.lang)
-        for row in self.session.resume_notices():  # stored before a kill, never shown: say so, the board shows it now
-            self.notices.append(tr(
-                "stroke {seq} was stored before the stop but never shown; it is in the record: do not enter "
-                "it again").format(seq=row.seq))
+        for row in (
+            self.session.resume_notices()
+        ):  # stored before a kill, never shown: say so, the board shows it now
+            self.notices.append(
+                tr(
+                    "stroke {seq} was stored before the stop but never shown; it is in the record: do not enter "
+                    "it again"
+                ).format(seq=row.seq)
+            )
             self.session.mark_shown(row.seq)
         self.standing_version = self.session.standing_version()
 
@@ -150,8 +158,11 @@ class Table:
 
     # -- state and its listeners -------------------------------------------------------------
     def state(self) -> dict:
-        out = {**state_json(self.session, self.standing, self.lang), "notices": self.notices,
-               "pin_alert": None if self.guard is None else self.guard.alert()}
+        out = {
+            **state_json(self.session, self.standing, self.lang),
+            "notices": self.notices,
+            "pin_alert": None if self.guard is None else self.guard.alert(),
+        }
         if self.listening is not None:
             out["listening"] = self.listening.to_json()
         if self.club is not None:
@@ -190,9 +201,13 @@ async def _body(request: Request) -> dict:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise _bad_json(tr("the request is not valid JSON ({what})").format(what=json_reason(exc))) from None
+        raise _bad_json(
+            tr("the request is not valid JSON ({what})").format(what=json_reason(exc))
+        ) from None
     except UnicodeDecodeError:
-        raise _bad_json(tr("the request is not valid JSON ({what})").format(what=tr("not UTF-8"))) from None
+        raise _bad_json(
+            tr("the request is not valid JSON ({what})").format(what=tr("not UTF-8"))
+        ) from None
     if not isinstance(data, dict):
         raise _bad_json(tr("the request must be a JSON object"))
     return data
@@ -213,15 +228,21 @@ def says_nothing(outcome: dict) -> bool:
     """An outcome object that gives nothing: no event, no foul, no «по заказу»/«мимо» (``route_ok``),
     no mark — what a pad sends when nothing was entered. It is never made a stroke (a default is no
     outcome): the marker says «мимо», «по заказу» or what fell, or gives the notation «ничего»."""
-    return outcome.get("route_ok") is None and not any(v for k, v in outcome.items() if k != "route_ok")
+    return outcome.get("route_ok") is None and not any(
+        v for k, v in outcome.items() if k != "route_ok"
+    )
 
 
 def _outcome_field(data: dict) -> str:
     if "outcome" not in data:
         raise _bad_json(tr("the stroke has no «outcome»"))
     outcome = data["outcome"]
-    if (isinstance(outcome, dict) and says_nothing(outcome)) or (isinstance(outcome, str) and not outcome.strip()):
-        raise _bad_json(tr("no outcome given (an empty one is 'ничего' or '-')"))  # as ``play`` refuses it
+    if (isinstance(outcome, dict) and says_nothing(outcome)) or (
+        isinstance(outcome, str) and not outcome.strip()
+    ):
+        raise _bad_json(
+            tr("no outcome given (an empty one is 'ничего' or '-')")
+        )  # as ``play`` refuses it
     if isinstance(outcome, dict):
         return _dumps(outcome)
     if isinstance(outcome, str):  # the short notation, as typed in ``play``
@@ -229,10 +250,20 @@ def _outcome_field(data: dict) -> str:
     raise _bad_json(tr("«outcome» must be the outcome's JSON object or its notation"))
 
 
-def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "ru",
-               host_names: tuple[str, ...] = (), club_url: str | None = None,
-               clock: Callable[[], float] | None = None, log: Callable[[str], None] | None = None,
-               model_dir: str | None = None, profile=None, listening=None) -> Starlette:
+def create_app(
+    db: str | Path | None,
+    match_id: int,
+    *,
+    pin: str,
+    lang: str = "ru",
+    host_names: tuple[str, ...] = (),
+    club_url: str | None = None,
+    clock: Callable[[], float] | None = None,
+    log: Callable[[str], None] | None = None,
+    model_dir: str | None = None,
+    profile=None,
+    listening=None,
+) -> Starlette:
     """The app for one stored match. ``pin``: the secret the pad's requests must carry (guarded
     against guessing: ``pin.PinGuard``; ``clock`` for its delays, ``log`` for the operator's lines,
     standard error by default).
@@ -251,18 +282,24 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
     from .listen_ws import Listening, listen_route, listen_texts
 
     table.listening = listening or Listening(model_dir=model_dir, profile=profile, lang=lang)
-    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
+    env = Environment(
+        loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"])
+    )
     texts = {**page_texts(), **listen_texts()}
     texts_json = _dumps(texts)
     pockets_json = _dumps(dict(POCKETS))
     has_diagram = True  # the scoreboard shows the standing call's route picture (diagram.py)
-    asset_version = _asset_version()  # in the scripts' URLs: a new program is never run with an old script
+    asset_version = (
+        _asset_version()
+    )  # in the scripts' URLs: a new program is never run with an old script
     feed = None
     if club_url is not None:
         from ..club.sync import ClubSync
         from .club import BoardFeed
 
-        table.club = ClubSync(db, club_url)  # checks the registration now, before the server starts
+        table.club = ClubSync(
+            db, club_url
+        )  # checks the registration now, before the server starts
         feed = BoardFeed(club_url, lang)
 
     @asynccontextmanager
@@ -298,13 +335,23 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             return _error(401, tr("the PIN is needed (Authorization: Bearer PIN)"))
         verdict = guard.check(_client(request), given.strip())
         if verdict.kind == "held":  # not even looked at: a guess is never checked early
-            return _error(429, tr("too many wrong PINs from this device: try again in {s} s").format(
-                s=verdict.retry_after), retry_after=verdict.retry_after)
+            return _error(
+                429,
+                tr("too many wrong PINs from this device: try again in {s} s").format(
+                    s=verdict.retry_after
+                ),
+                retry_after=verdict.retry_after,
+            )
         if verdict.kind == "wrong":
             if verdict.retry_after:  # a hold began: the pads say that someone is guessing
                 table.changed()
-                return _error(401, tr("wrong PIN; too many wrong PINs from this device: the next try in {s} s").format(
-                    s=verdict.retry_after), retry_after=verdict.retry_after)
+                return _error(
+                    401,
+                    tr(
+                        "wrong PIN; too many wrong PINs from this device: the next try in {s} s"
+                    ).format(s=verdict.retry_after),
+                    retry_after=verdict.retry_after,
+                )
             return _error(401, tr("wrong PIN"))
         return None
 
@@ -313,11 +360,25 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
 
     # -- pages -------------------------------------------------------------------------------
     def page(name: str, **extra) -> HTMLResponse:
-        html = env.get_template(name).render(t=texts, texts_json=texts_json, state_json=table.payload(),
-                                             pockets_json=pockets_json, lang=lang, has_diagram=has_diagram,
-                                             has_club=feed is not None, asset_version=asset_version, **extra)
-        return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
-                                           "Referrer-Policy": "no-referrer"})
+        html = env.get_template(name).render(
+            t=texts,
+            texts_json=texts_json,
+            state_json=table.payload(),
+            pockets_json=pockets_json,
+            lang=lang,
+            has_diagram=has_diagram,
+            has_club=feed is not None,
+            asset_version=asset_version,
+            **extra,
+        )
+        return HTMLResponse(
+            html,
+            headers={
+                "Cache-Control": "no-store",
+                "X-Frame-Options": "DENY",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
 
     async def scoreboard(request: Request) -> Response:
         return page("scoreboard.html")
@@ -326,16 +387,25 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         return page("pad.html")
 
     async def favicon(request: Request) -> Response:
-        return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+        return Response(
+            FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
 
     def club_page(board_json: str) -> HTMLResponse:
         from .texts import board_texts
 
         t = board_texts()
-        html = env.get_template("club.html").render(t=t, texts_json=_dumps(t), lang=lang, table_link=True,
-                                                    board_json=board_json)
-        return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
-                                           "Referrer-Policy": "no-referrer"})
+        html = env.get_template("club.html").render(
+            t=t, texts_json=_dumps(t), lang=lang, table_link=True, board_json=board_json
+        )
+        return HTMLResponse(
+            html,
+            headers={
+                "Cache-Control": "no-store",
+                "X-Frame-Options": "DENY",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
 
     # -- API: reading ------------------------------------------------------------------------
     async def api_state(request: Request) -> Response:
@@ -384,7 +454,9 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             standing = table.standing
             outcome = _outcome_field(data)
             if "call" not in data and standing is not None and standing.source == "listen":
-                reading = standing.reading  # as the voice referee decided it at the strike (late, refused …)
+                reading = (
+                    standing.reading
+                )  # as the voice referee decided it at the strike (late, refused …)
                 # Q13: heard with no strike after it: the stroke takes it, «удар не услышан — …»
                 note = standing.strike_note()
             else:
@@ -392,17 +464,27 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
                 reading = s.read_call(text)
                 _typo(reading)
                 # the call typed here: only the strikes taken back before it are the voice's (Q14)
-                note = {"taken_back": list(standing.taken_back)} if standing is not None and standing.taken_back else None
-            entered = s.enter(reading.text, outcome, reading=reading, strike=note)  # committed here
+                note = (
+                    {"taken_back": list(standing.taken_back)}
+                    if standing is not None and standing.taken_back
+                    else None
+                )
+            entered = s.enter(
+                reading.text, outcome, reading=reading, strike=note
+            )  # committed here
         except StoreConflict as exc:
             table.reopen()  # another program wrote a stroke: show the record as it is now
             table.changed()
             return _error(409, str(exc))
-        except StoreError as exc:  # the database itself (locked, unwritable): not the input's fault
+        except (
+            StoreError
+        ) as exc:  # the database itself (locked, unwritable): not the input's fault
             return _error(503, str(exc))
         except UserError as exc:
             return refused(exc)
-        table.standing_version = s.standing_version()  # the stroke cleared it in its own transaction
+        table.standing_version = (
+            s.standing_version()
+        )  # the stroke cleared it in its own transaction
         table.committed()
         table.changed()  # the pages have it now …
         s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
@@ -419,20 +501,34 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             data = await _body(request)
             standing = table.standing
             given = data.get("strike")
-            if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float))):
+            if given is not None and (
+                isinstance(given, bool) or not isinstance(given, (int, float))
+            ):
                 raise _bad_json(tr("«strike» must be the strike's time in seconds"))
-            if standing is not None and given is not None and standing.strike is not None \
-                    and abs(float(given) - standing.strike) > 0.001:
-                raise StrokeInputError(tr("the strike at {t:.2f} s is no longer the one standing").format(t=float(given)))
+            if (
+                standing is not None
+                and given is not None
+                and standing.strike is not None
+                and abs(float(given) - standing.strike) > 0.001
+            ):
+                raise StrokeInputError(
+                    tr("the strike at {t:.2f} s is no longer the one standing").format(
+                        t=float(given)
+                    )
+                )
             if standing is None:
-                raise StrokeInputError(tr("no strike to take back: the standing call was not made late by a strike"))
+                raise StrokeInputError(
+                    tr("no strike to take back: the standing call was not made late by a strike")
+                )
             table.standing_version = s.take_back_strike(standing)
         except StoreError as exc:
             return _error(503, str(exc))
         except UserError as exc:
             return refused(exc)
         table.changed()
-        return JSONResponse({"taken_back": standing.strike, "standing_call": call_json(None, lang, table.standing)})
+        return JSONResponse(
+            {"taken_back": standing.strike, "standing_call": call_json(None, lang, table.standing)}
+        )
 
     def _change(action: str):
         async def handler(request: Request) -> Response:
@@ -453,6 +549,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
                 table.committed()
                 table.changed()
             return JSONResponse({"seq": seq})
+
         return handler
 
     async def api_pin(request: Request) -> Response:
@@ -471,7 +568,7 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
             return refused(exc)
         new = data.get("pin")
         if not isinstance(new, str):
-            return _error(422, tr("give the new PIN: {\"pin\": \"…\"}"))
+            return _error(422, tr('give the new PIN: {"pin": "…"}'))
         try:
             guard.change(new.strip(), _client(request))
         except ValueError as exc:
@@ -486,7 +583,9 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         s = table.session
         try:
             await _body(request)
-            new = Session.create(table.store, s.players, s.settings.to_json(), None, lang=lang, to_wins=s.to_wins)
+            new = Session.create(
+                table.store, s.players, s.settings.to_json(), None, lang=lang, to_wins=s.to_wins
+            )
         except UserError as exc:
             return refused(exc)
         table.match_id, table.session = new.id, new
@@ -505,14 +604,21 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         from ..referee.listen import reading_of
 
         try:
-            table.standing_version = table.session.set_standing(reading_of(d, lang), source="listen",
-                                                                strike=d.strike)
+            table.standing_version = table.session.set_standing(
+                reading_of(d, lang), source="listen", strike=d.strike
+            )
         except StoreError as exc:
             table.notices.append(str(exc))
         table.changed()
 
-    api_listen = listen_route(table, guard, publish_event=publish_event, on_decision=on_decision,
-                              client_of=_client, clock=clock or time.monotonic)
+    api_listen = listen_route(
+        table,
+        guard,
+        publish_event=publish_event,
+        on_decision=on_decision,
+        client_of=_client,
+        clock=clock or time.monotonic,
+    )
 
     routes = [
         Route("/", scoreboard),
@@ -531,7 +637,9 @@ def create_app(db: str | Path | None, match_id: int, *, pin: str, lang: str = "r
         Route("/api/pin/change", api_pin_change, methods=["POST"]),
         WebSocketRoute("/api/listen", api_listen),
         *learn_routes(page, lang),  # /learn and its read-only API: no PIN, no store
-        *([] if feed is None else board_routes(feed, club_page, at_root=False)),  # /club: read-only, no PIN
+        *(
+            [] if feed is None else board_routes(feed, club_page, at_root=False)
+        ),  # /club: read-only, no PIN
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -561,6 +669,8 @@ def _to_stderr(line: str) -> None:
 def _typo(reading: CallReading) -> None:
     """As in ``play``: a word the parser does not know is the marker's typo, not the player's call."""
     if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
-        raise StrokeInputError(tr(
-            "nothing recorded: {why} — looks like a typo; type the call again").format(
-            why=reading.refusal.get("message", "")))
+        raise StrokeInputError(
+            tr("nothing recorded: {why} — looks like a typo; type the call again").format(
+                why=reading.refusal.get("message", "")
+            )
+        )

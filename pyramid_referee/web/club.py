@@ -49,7 +49,9 @@ def _dumps(obj: Any) -> str:
 class BoardFeed:
     """The board as last read, kept fresh from ``LISTEN club_board`` in a thread of its own."""
 
-    def __init__(self, url: str, lang: str = "ru", *, stale_s: float = board.STALE_S, retry_s: float = 1.0) -> None:
+    def __init__(
+        self, url: str, lang: str = "ru", *, stale_s: float = board.STALE_S, retry_s: float = 1.0
+    ) -> None:
         self.url, self.lang, self.stale_s, self.retry_s = url, lang, stale_s, retry_s
         self.listeners: set[asyncio.Queue] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -57,7 +59,11 @@ class BoardFeed:
         self.reads = 0  # board reads so far (each after a notification, a tick or a reconnect)
         self._tables: list = []
         self._club: dict = {"day": {"games": [], "matches": []}, "players": []}
-        self._server = {"online": None, "line": trl(lang, "connecting to the club server…"), "as_of": None}
+        self._server = {
+            "online": None,
+            "line": trl(lang, "connecting to the club server…"),
+            "as_of": None,
+        }
         self._read_at: str | None = None  # ЧЧ:ММ of the last read that reached the server
         self._payload = self._encode()
         self._stop = threading.Event()
@@ -65,7 +71,7 @@ class BoardFeed:
         self._con = None
 
     # -- the event loop's side ---------------------------------------------------------------
-    def start(self, loop: asyncio.AbstractEventLoop) -> "BoardFeed":
+    def start(self, loop: asyncio.AbstractEventLoop) -> BoardFeed:
         self.loop = loop
         self._thread = threading.Thread(target=self._run, name="club-board", daemon=True)
         self._thread.start()
@@ -94,8 +100,15 @@ class BoardFeed:
     # -- the feed's thread ---------------------------------------------------------------------
     def _encode(self) -> str:
         self.version += 1
-        return _dumps({"version": self.version, "lang": self.lang, "server": self._server, "tables": self._tables,
-                       **self._club})
+        return _dumps(
+            {
+                "version": self.version,
+                "lang": self.lang,
+                "server": self._server,
+                "tables": self._tables,
+                **self._club,
+            }
+        )
 
     def _send(self) -> None:
         self._payload = data = self._encode()
@@ -112,7 +125,11 @@ class BoardFeed:
             try:
                 self._listen()
             except (psycopg.Error, OSError, UserError) as exc:
-                self._server = {"online": False, "line": self._offline_line(exc), "as_of": self._read_at}
+                self._server = {
+                    "online": False,
+                    "line": self._offline_line(exc),
+                    "as_of": self._read_at,
+                }
                 self._tables = [self._stale(t) for t in self._tables]
                 if not self._stop.is_set():
                     self._send()
@@ -135,9 +152,13 @@ class BoardFeed:
         first (the line is cut on a narrow screen), then what to check, without the server's English."""
         import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-
-        if isinstance(exc, psycopg.errors.InsufficientPrivilege):  # there, but this login may not read it
-            return trl(self.lang, "this login may not read the club board: it needs the role pyramid_board")
+        if isinstance(
+            exc, psycopg.errors.InsufficientPrivilege
+        ):  # there, but this login may not read it
+            return trl(
+                self.lang,
+                "this login may not read the club board: it needs the role pyramid_board",
+            )
         line = trl(self.lang, "no connection to the club server; reconnecting…")
         why = reason(exc, self.lang)
         return line if why is None else f"{line} {why}"
@@ -145,12 +166,17 @@ class BoardFeed:
     def _listen(self) -> None:
         import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
-
         con = self._con = psycopg.connect(self.url, **_LINK)
         check_schema(con)
-        con.execute(f"LISTEN {schema.NOTIFY_CHANNEL}")  # first: a change made while the board is read is heard
+        con.execute(
+            f"LISTEN {schema.NOTIFY_CHANNEL}"
+        )  # first: a change made while the board is read is heard
         self._read(club=True)
-        self._server = {"online": True, "line": trl(self.lang, "club server: connected"), "as_of": None}
+        self._server = {
+            "online": True,
+            "line": trl(self.lang, "club server: connected"),
+            "as_of": None,
+        }
         self._send()
         club_at, club_dirty = time.monotonic(), False
         while not self._stop.is_set():
@@ -192,25 +218,34 @@ def check_schema(con) -> None:
     try:
         schema.migrate(con)
     except psycopg.errors.InsufficientPrivilege:
-        raise UserError(tr(
-            "the club server's schema is version {version}; the board needs {needed}: run "
-            "pyramid-referee club status once with the server owner's login").format(
-            version=have, needed=schema.SCHEMA_VERSION)) from None
+        raise UserError(
+            tr(
+                "the club server's schema is version {version}; the board needs {needed}: run "
+                "pyramid-referee club status once with the server owner's login"
+            ).format(version=have, needed=schema.SCHEMA_VERSION)
+        ) from None
 
 
 def board_routes(feed: BoardFeed, page, *, at_root: bool) -> list:
     """``/club`` (and ``/`` when the board is all this server shows), the JSON and the events.
     ``page(board_json)``: the board's HTML page with that first state in it."""
+
     async def club_page(request: Request) -> Response:
         return page(feed.payload())
 
     async def api_state(request: Request) -> Response:
-        return Response(feed.payload(), media_type="application/json", headers={"Cache-Control": "no-store"})
+        return Response(
+            feed.payload(), media_type="application/json", headers={"Cache-Control": "no-store"}
+        )
 
     async def api_events(request: Request) -> Response:
         return state_stream(feed.listeners, feed.payload())
 
-    routes = [Route("/club", club_page), Route("/api/club/state", api_state), Route("/api/club/events", api_events)]
+    routes = [
+        Route("/club", club_page),
+        Route("/api/club/state", api_state),
+        Route("/api/club/events", api_events),
+    ]
     if at_root:
         routes.insert(0, Route("/", club_page))
     return routes
@@ -221,19 +256,27 @@ def create_board_app(url: str, *, lang: str = "ru", stale_s: float = board.STALE
     # deferred: Jinja2 loads only to render the board page (club status imports this module too)
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-
     set_lang(lang)
     here = Path(__file__).resolve().parent
-    env = Environment(loader=FileSystemLoader(str(here / "templates")), autoescape=select_autoescape(["html"]))
+    env = Environment(
+        loader=FileSystemLoader(str(here / "templates")), autoescape=select_autoescape(["html"])
+    )
     feed = BoardFeed(url, lang, stale_s=stale_s)
     texts = board_texts()
     texts_json = _dumps(texts)
 
     def page(board_json: str) -> HTMLResponse:
-        html = env.get_template("club.html").render(t=texts, texts_json=texts_json, lang=lang, table_link=False,
-                                                    board_json=board_json)
-        return HTMLResponse(html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
-                                           "Referrer-Policy": "no-referrer"})
+        html = env.get_template("club.html").render(
+            t=texts, texts_json=texts_json, lang=lang, table_link=False, board_json=board_json
+        )
+        return HTMLResponse(
+            html,
+            headers={
+                "Cache-Control": "no-store",
+                "X-Frame-Options": "DENY",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
 
     @asynccontextmanager
     async def lifespan(app):
@@ -244,8 +287,10 @@ def create_board_app(url: str, *, lang: str = "ru", stale_s: float = board.STALE
             feed.end_streams()
             feed.stop()
 
-    routes = [*board_routes(feed, page, at_root=True),
-              Mount("/static", StaticFiles(directory=str(here / "static")), name="static")]
+    routes = [
+        *board_routes(feed, page, at_root=True),
+        Mount("/static", StaticFiles(directory=str(here / "static")), name="static"),
+    ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.feed = feed
     return app

@@ -23,15 +23,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..teach import diagram
-from ..teach import drill
-from ..teach.drill import drill_svg
 from ..i18n import UserError, tr
 from ..rules.settings import mode_setting
+from ..teach import diagram, drill
+from ..teach.drill import drill_svg
 
-MAX_CALL = 300        # characters of a typed call or answer (a spoken call is far shorter)
-MAX_SEED = 10 ** 9
-MAX_INDEX = 100       # exercises of one seed: generating the N-th makes the N before it
+MAX_CALL = 300  # characters of a typed call or answer (a spoken call is far shorter)
+MAX_SEED = 10**9
+MAX_INDEX = 100  # exercises of one seed: generating the N-th makes the N before it
 
 
 class LearnInputError(UserError, ValueError):
@@ -52,8 +51,11 @@ def learn_texts() -> dict:
         "refused": tr("call refused"),
         "drills": tr("Drills: the shot is drawn; say its call"),
         "level": tr("level"),
-        "levels": {"1": tr("1: straight in"), "2": tr("2: cushion, abricole, off a ball"),
-                   "3": tr("3: driving balls, carom, several cushions")},
+        "levels": {
+            "1": tr("1: straight in"),
+            "2": tr("2: cushion, abricole, off a ball"),
+            "3": tr("3: driving balls, carom, several cushions"),
+        },
         "your_call": tr("your call for this shot"),
         "check": tr("Check"),
         "hint": tr("Hint"),
@@ -72,21 +74,30 @@ def _int(request: Request, name: str, low: int, high: int, default: int | None =
     if raw is None or raw == "":
         if default is not None:
             return default
-        raise LearnInputError(tr("give «{name}»: a whole number from {low} to {high}").format(
-            name=name, low=low, high=high))
+        raise LearnInputError(
+            tr("give «{name}»: a whole number from {low} to {high}").format(
+                name=name, low=low, high=high
+            )
+        )
     if len(raw) > 12 or not raw.isascii() or not raw.isdigit() or not low <= int(raw) <= high:
-        raise LearnInputError(tr("«{name}» must be a whole number from {low} to {high}").format(
-            name=name, low=low, high=high))
+        raise LearnInputError(
+            tr("«{name}» must be a whole number from {low} to {high}").format(
+                name=name, low=low, high=high
+            )
+        )
     return int(raw)
 
 
 def _text(request: Request, name: str) -> str:
     text = request.query_params.get(name, "")
     if not text.strip():
-        raise LearnInputError(tr("give the call: «?{name}=…» (at most {n} characters)").format(
-            name=name, n=MAX_CALL))
+        raise LearnInputError(
+            tr("give the call: «?{name}=…» (at most {n} characters)").format(name=name, n=MAX_CALL)
+        )
     if len(text) > MAX_CALL:
-        raise LearnInputError(tr("the call is too long: at most {n} characters").format(n=MAX_CALL))
+        raise LearnInputError(
+            tr("the call is too long: at most {n} characters").format(n=MAX_CALL)
+        )
     return text
 
 
@@ -115,6 +126,7 @@ def learn_routes(render_page, lang: str) -> list[Route]:
                 return handler(request)
             except LearnInputError as exc:
                 return _json({"error": str(exc)}, 422)
+
         return wrapped
 
     @guarded
@@ -123,8 +135,12 @@ def learn_routes(render_page, lang: str) -> list[Route]:
         if seed < 0:  # a fresh set of exercises each visit, unless a seed is asked for
             seed = random.SystemRandom().randrange(MAX_SEED)
         level = _int(request, "level", 1, 3, 1)
-        return render_page("learn.html", lt=texts, learn_json=texts_json,
-                           drill_json=json.dumps({"seed": seed, "level": level, "n": 1, "max_n": MAX_INDEX}))
+        return render_page(
+            "learn.html",
+            lt=texts,
+            learn_json=texts_json,
+            drill_json=json.dumps({"seed": seed, "level": level, "n": 1, "max_n": MAX_INDEX}),
+        )
 
     @guarded
     def api_learn(request: Request) -> Response:
@@ -133,16 +149,29 @@ def learn_routes(render_page, lang: str) -> list[Route]:
     @guarded
     def api_drill(request: Request) -> Response:
         ex = _exercise(request)
-        return _json({**ex.to_json(lang), "prompt": ex.prompt(lang).split("\n"), "svg": drill_svg(ex, lang),
-                      "hint": ex.hint(lang), "answer": ex.canonical})
+        return _json(
+            {
+                **ex.to_json(lang),
+                "prompt": ex.prompt(lang).split("\n"),
+                "svg": drill_svg(ex, lang),
+                "hint": ex.hint(lang),
+                "answer": ex.canonical,
+            }
+        )
 
     @guarded
     def api_check(request: Request) -> Response:
         ex = _exercise(request)
         g = drill.grade(ex, _text(request, "answer"), lang)
-        return _json({"answer": g.answer, "correct": g.correct,
-                      "differences": [d.to_json() for d in g.differences], "notes": list(g.notes),
-                      "canonical": g.canonical if g.correct else None})
+        return _json(
+            {
+                "answer": g.answer,
+                "correct": g.correct,
+                "differences": [d.to_json() for d in g.differences],
+                "notes": list(g.notes),
+                "canonical": g.canonical if g.correct else None,
+            }
+        )
 
     return [
         Route("/learn", page),

@@ -36,10 +36,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -76,8 +76,12 @@ def listen_texts() -> dict:
         "listen_on": tr("listening"),
         "listen_no_mic": tr("no microphone: permission refused or no device"),
         "listen_lost": tr("connection to the server lost — reconnecting"),
-        "listen_https_only": tr("the microphone is available only over https: start «serve --https» and open {url}"),
-        "listen_take_over": tr("Another tablet is listening at this table. Listen with this one instead?"),
+        "listen_https_only": tr(
+            "the microphone is available only over https: start «serve --https» and open {url}"
+        ),
+        "listen_take_over": tr(
+            "Another tablet is listening at this table. Listen with this one instead?"
+        ),
         "listen_strike_maybe": tr("strike? at {t} s"),
         "listen_strike": tr("strike at {t} s"),
         "listen_strike_gone": tr("no strike at {t} s after all (a word)"),
@@ -137,8 +141,10 @@ def words_of(result: dict) -> list[dict]:
         words = alts[0].get("result", []) if alts else []
     else:
         words = result.get("result", [])
-    return [{"word": w["word"], "start": round(float(w["start"]), 3), "end": round(float(w["end"]), 3)}
-            for w in words]
+    return [
+        {"word": w["word"], "start": round(float(w["start"]), 3), "end": round(float(w["end"]), 3)}
+        for w in words
+    ]
 
 
 class TableStream:
@@ -148,7 +154,9 @@ class TableStream:
     brought, in order: ``("words", {...})``, ``("strike", {...})`` and ``("decision", Decision)``
     (a strike's call, ``listen.SETTLE_S`` after it; only with a speech model)."""
 
-    def __init__(self, model, profile=None, *, lang: str = "ru", detector_factory: Callable | None = None) -> None:
+    def __init__(
+        self, model, profile=None, *, lang: str = "ru", detector_factory: Callable | None = None
+    ) -> None:
         self.model = model
         self.profile = profile
         self.lang = lang
@@ -172,7 +180,9 @@ class TableStream:
 
         detector = self._detector()
         if self.model is not None:
-            self.referee = listen.LiveReferee(self.model, self.view, detector=detector, lang=self.lang)
+            self.referee = listen.LiveReferee(
+                self.model, self.view, detector=detector, lang=self.lang
+            )
             self.referee.recognizer.restart(t0)
             self.referee.previous = previous
             self.pipeline = self.referee.pipeline
@@ -234,15 +244,30 @@ class TableStream:
                 self.pending.remove(t)
             if t in self.unconfirmed:
                 self.unconfirmed.remove(t)
-                out.append(("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": True}))
+                out.append(
+                    (
+                        "strike",
+                        {"type": "strike", "t": t, "provisional": False, "taken_back": True},
+                    )
+                )
         late = {round(s.time, 4) for s in det.strikes if s.late}
         for t in strikes:
             if self._in_gap_guard(t):
                 continue  # no strike is guessed at a gap's edge
             sure = next((s.sure for s in det.strikes if round(s.time, 4) == t), True)
             provisional = t not in late
-            out.append(("strike", {"type": "strike", "t": t, "provisional": provisional, "taken_back": False,
-                                   "sure": bool(sure)}))
+            out.append(
+                (
+                    "strike",
+                    {
+                        "type": "strike",
+                        "t": t,
+                        "provisional": provisional,
+                        "taken_back": False,
+                        "sure": bool(sure),
+                    },
+                )
+            )
             if provisional:
                 self.unconfirmed.append(t)
             if self.referee is not None:
@@ -250,7 +275,9 @@ class TableStream:
         now = self.time
         for t in [t for t in self.unconfirmed if now >= t + CONFIRM_S]:
             self.unconfirmed.remove(t)
-            out.append(("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": False}))
+            out.append(
+                ("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": False})
+            )
         out += self._new_words()
         out += self._drain_pending()
         return out
@@ -268,16 +295,29 @@ class TableStream:
         partial = self.pipeline.recognizer.partial()
         if partial != self._partial:
             self._partial = partial
-            out.append(("words", {"type": "words", "final": False,
-                                  "words": [{"word": w, "start": None, "end": None} for w in partial.split()]}))
+            out.append(
+                (
+                    "words",
+                    {
+                        "type": "words",
+                        "final": False,
+                        "words": [
+                            {"word": w, "start": None, "end": None} for w in partial.split()
+                        ],
+                    },
+                )
+            )
         return out
 
     def _drain_pending(self, force: bool = False) -> list[tuple[str, object]]:
         from ..referee import listen
 
         out = []
-        while self.referee is not None and self.pending and (
-                force or self.time >= self.pending[0] + listen.SETTLE_S):
+        while (
+            self.referee is not None
+            and self.pending
+            and (force or self.time >= self.pending[0] + listen.SETTLE_S)
+        ):
             t = self.pending.pop(0)
             d = self.referee.decide(t)
             for e in self.pipeline.events:  # heard again from the strike on: not new words
@@ -301,8 +341,13 @@ class TableStream:
         was heard (a failed calibration changes nothing)."""
         cal, self.calibration = getattr(self, "calibration", None), None
         if cal is None:
-            return {"type": "calibrated", "ok": False, "found": 0, "asked": 0,
-                    "message": tr("no calibration was started")}
+            return {
+                "type": "calibrated",
+                "ok": False,
+                "found": 0,
+                "asked": 0,
+                "message": tr("no calibration was started"),
+            }
         from pyramid_referee.voice import profile as prof
         from pyramid_referee.voice.calibrate import calibrate
 
@@ -310,11 +355,17 @@ class TableStream:
         profile, _, _ = calibrate(audio, None, strikes_asked=cal["count"])
         del audio, cal  # the audio is never stored
         ok = profile.strikes_found == profile.strikes_asked
-        out = {"type": "calibrated", "ok": ok, "found": profile.strikes_found, "asked": profile.strikes_asked}
+        out = {
+            "type": "calibrated",
+            "ok": ok,
+            "found": profile.strikes_found,
+            "asked": profile.strikes_asked,
+        }
         if not ok:
-            out["message"] = tr("calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
-                                "profile saved").format(strikes_found=profile.strikes_found,
-                                                        strikes_asked=profile.strikes_asked)
+            out["message"] = tr(
+                "calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
+                "profile saved"
+            ).format(strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked)
             return out
         path = prof.save(profile)
         self.profile = profile
@@ -346,8 +397,15 @@ class Connection:
 class Listening:
     """Whether the table listens, through which tablet, and the stream its audio goes to."""
 
-    def __init__(self, *, model_dir: str | None = None, profile=None, lang: str = "ru",
-                 load_model: Callable | None = None, detector_factory: Callable | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        model_dir: str | None = None,
+        profile=None,
+        lang: str = "ru",
+        load_model: Callable | None = None,
+        detector_factory: Callable | None = None,
+    ) -> None:
         self.model_dir = model_dir
         self.profile = profile
         self.lang = lang
@@ -362,8 +420,13 @@ class Listening:
 
     def to_json(self) -> dict:
         on = self.owner is not None
-        return {"on": on, "source": "pad" if on else None, "since": self.owner.since if on else None,
-                "problem": self.problem, "gaps": [list(g) for g in self.stream.gaps] if self.stream else []}
+        return {
+            "on": on,
+            "source": "pad" if on else None,
+            "since": self.owner.since if on else None,
+            "problem": self.problem,
+            "gaps": [list(g) for g in self.stream.gaps] if self.stream else [],
+        }
 
     def find_model(self) -> None:
         """Load the speech model once (``--model``, ``PYRAMID_VOSK_MODEL``, as ``listen`` finds it);
@@ -382,7 +445,9 @@ class Listening:
                 self.model, _ = listen.open_model(self.model_dir, lang=self.lang)
         except VoiceError as exc:
             self.model = None
-            self.problem = tr("speech model not found: {why}; strikes are heard, calls are not").format(why=exc)
+            self.problem = tr(
+                "speech model not found: {why}; strikes are heard, calls are not"
+            ).format(why=exc)
 
     def open_stream(self) -> TableStream:
         """The table's stream (made once). A model that cannot hear the call language (it knows
@@ -392,14 +457,20 @@ class Listening:
 
         if self.stream is None:
             try:
-                self.stream = TableStream(self.model, self.profile, lang=self.lang,
-                                          detector_factory=self._detector_factory)
+                self.stream = TableStream(
+                    self.model,
+                    self.profile,
+                    lang=self.lang,
+                    detector_factory=self._detector_factory,
+                )
             except VoiceError as exc:
                 self.model = None
-                self.problem = tr("the speech model does not fit: {why}; strikes are heard, calls are not").format(
-                    why=exc)
-                self.stream = TableStream(None, self.profile, lang=self.lang,
-                                          detector_factory=self._detector_factory)
+                self.problem = tr(
+                    "the speech model does not fit: {why}; strikes are heard, calls are not"
+                ).format(why=exc)
+                self.stream = TableStream(
+                    None, self.profile, lang=self.lang, detector_factory=self._detector_factory
+                )
         return self.stream
 
     def close(self) -> None:
@@ -431,8 +502,15 @@ def _dumps(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
-                 on_decision: Callable, client_of: Callable, clock: Callable[[], float] = time.monotonic):
+def listen_route(
+    table,
+    guard,
+    *,
+    publish_event: Callable[[str, dict], None],
+    on_decision: Callable,
+    client_of: Callable,
+    clock: Callable[[], float] = time.monotonic,
+):
     """The ``/api/listen`` WebSocket endpoint for one table (``table.listening``)."""
     from starlette.websockets import WebSocketDisconnect
 
@@ -456,20 +534,35 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
             return None
         text = msg.get("text")
         if text is None or len(text.encode("utf-8")) > HELLO_MAX_BYTES:
-            await refuse(ws, tr("the first message must be JSON text: {\"pin\": …, \"rate\": 16000, "
-                                "\"format\": \"s16le\"}"), UNSUPPORTED)
+            await refuse(
+                ws,
+                tr(
+                    'the first message must be JSON text: {"pin": …, "rate": 16000, '
+                    '"format": "s16le"}'
+                ),
+                UNSUPPORTED,
+            )
             return None
         try:
             data = json.loads(text)
         except json.JSONDecodeError:
             data = None
         if not isinstance(data, dict) or not isinstance(data.get("pin"), str):
-            await refuse(ws, tr("the first message must be JSON text: {\"pin\": …, \"rate\": 16000, "
-                                "\"format\": \"s16le\"}"), UNSUPPORTED)
+            await refuse(
+                ws,
+                tr(
+                    'the first message must be JSON text: {"pin": …, "rate": 16000, '
+                    '"format": "s16le"}'
+                ),
+                UNSUPPORTED,
+            )
             return None
         if data.get("rate") != RATE or data.get("format") != "s16le":
-            await refuse(ws, tr("only 16 kHz mono s16le audio is taken (\"rate\": 16000, \"format\": "
-                                "\"s16le\")"), UNSUPPORTED)
+            await refuse(
+                ws,
+                tr('only 16 kHz mono s16le audio is taken ("rate": 16000, "format": "s16le")'),
+                UNSUPPORTED,
+            )
             return None
         return data
 
@@ -484,8 +577,14 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
         client = client_of(ws)
         verdict = guard.check(client, data["pin"].strip())
         if verdict.kind == "held":
-            await refuse(ws, tr("too many wrong PINs from this device: try again in {s} s").format(
-                s=verdict.retry_after), POLICY, retry_after=verdict.retry_after)
+            await refuse(
+                ws,
+                tr("too many wrong PINs from this device: try again in {s} s").format(
+                    s=verdict.retry_after
+                ),
+                POLICY,
+                retry_after=verdict.retry_after,
+            )
             return
         if verdict.kind == "wrong":
             if verdict.retry_after:
@@ -495,12 +594,23 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
         old = listening.owner
         if old is not None:
             if data.get("take_over") is not True:
-                await refuse(ws, tr("another tablet is already listening at this table; take over only "
-                                    "if the marker confirms"), BUSY, code="busy")
+                await refuse(
+                    ws,
+                    tr(
+                        "another tablet is already listening at this table; take over only "
+                        "if the marker confirms"
+                    ),
+                    BUSY,
+                    code="busy",
+                )
                 return
             old.taken_over = True
-            await refuse(old.websocket, tr("another tablet took over listening at this table"), POLICY,
-                         code="taken_over")
+            await refuse(
+                old.websocket,
+                tr("another tablet took over listening at this table"),
+                POLICY,
+                code="taken_over",
+            )
         me = Connection(ws, client)
         listening.owner = me  # before anything is awaited: a second tablet meanwhile is refused
         loop = asyncio.get_running_loop()
@@ -517,8 +627,16 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
             away = clock() - listening.last_frame_wall
             await loop.run_in_executor(stream.executor, stream.gap, away)
         table.changed()
-        await ws.send_text(_dumps({"type": "ready", "t": round(stream.time, 3), "model": listening.model is not None,
-                                   "problem": listening.problem}))
+        await ws.send_text(
+            _dumps(
+                {
+                    "type": "ready",
+                    "t": round(stream.time, 3),
+                    "model": listening.model is not None,
+                    "problem": listening.problem,
+                }
+            )
+        )
         started = clock()
         received_s = 0.0
         try:
@@ -526,7 +644,11 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
                 try:
                     msg = await asyncio.wait_for(ws.receive(), IDLE_S)
                 except asyncio.TimeoutError:
-                    await refuse(ws, tr("no audio for {s} s: listening stopped").format(s=int(IDLE_S)), NORMAL)
+                    await refuse(
+                        ws,
+                        tr("no audio for {s} s: listening stopped").format(s=int(IDLE_S)),
+                        NORMAL,
+                    )
                     return
                 if msg["type"] == "websocket.disconnect" or me.taken_over:
                     return
@@ -537,32 +659,64 @@ def listen_route(table, guard, *, publish_event: Callable[[str, dict], None],
                         await ws.close(NORMAL, "stop")
                         return
                     if control is not None and control[0] == "calibrate":
-                        await loop.run_in_executor(stream.executor, stream.calibrate_start, control[1])
-                        await ws.send_text(_dumps({"type": "calibrating", "count": control[1], "message": tr(
-                            "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
-                            "(the table quiet).").format(count=control[1])}))
+                        await loop.run_in_executor(
+                            stream.executor, stream.calibrate_start, control[1]
+                        )
+                        await ws.send_text(
+                            _dumps(
+                                {
+                                    "type": "calibrating",
+                                    "count": control[1],
+                                    "message": tr(
+                                        "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
+                                        "(the table quiet)."
+                                    ).format(count=control[1]),
+                                }
+                            )
+                        )
                         continue
                     if control == ("calibrate_end", None):
                         result = await loop.run_in_executor(stream.executor, stream.calibrate_end)
                         listening.profile = stream.profile
                         await ws.send_text(_dumps(result))
                         continue
-                    await refuse(ws, tr("after the first message only binary audio frames are taken"), UNSUPPORTED)
+                    await refuse(
+                        ws,
+                        tr("after the first message only binary audio frames are taken"),
+                        UNSUPPORTED,
+                    )
                     return
                 n = len(raw)
                 if n > FRAME_MAX_BYTES:
-                    await refuse(ws, tr("a frame is {n} bytes: at most {max} ({ms} ms of 16 kHz s16le)").format(
-                        n=n, max=FRAME_MAX_BYTES, ms=FRAME_MAX_MS), TOO_BIG)
+                    await refuse(
+                        ws,
+                        tr("a frame is {n} bytes: at most {max} ({ms} ms of 16 kHz s16le)").format(
+                            n=n, max=FRAME_MAX_BYTES, ms=FRAME_MAX_MS
+                        ),
+                        TOO_BIG,
+                    )
                     return
                 if n % 2 or n < FRAME_MIN_BYTES:
-                    await refuse(ws, tr("a frame must be {lo}–{hi} ms of 16 kHz s16le: an even number of bytes "
-                                        "from {min} to {max}, not {n}").format(
-                        lo=FRAME_MIN_MS, hi=FRAME_MAX_MS, min=FRAME_MIN_BYTES, max=FRAME_MAX_BYTES, n=n),
-                        UNSUPPORTED)
+                    await refuse(
+                        ws,
+                        tr(
+                            "a frame must be {lo}–{hi} ms of 16 kHz s16le: an even number of bytes "
+                            "from {min} to {max}, not {n}"
+                        ).format(
+                            lo=FRAME_MIN_MS,
+                            hi=FRAME_MAX_MS,
+                            min=FRAME_MIN_BYTES,
+                            max=FRAME_MAX_BYTES,
+                            n=n,
+                        ),
+                        UNSUPPORTED,
+                    )
                     return
                 received_s += n / 2 / RATE
                 if received_s - (clock() - started) > BURST_S:
-                    await refuse(ws, tr("audio comes faster than real time: closed"), POLICY, code="rate")
+                    await refuse(
+                        ws, tr("audio comes faster than real time: closed"), POLICY, code="rate"
+                    )
                     return
                 samples = np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
                 stream.set_view(_view(table))

@@ -18,8 +18,8 @@ import hmac
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..i18n import tr, trn
 
@@ -58,8 +58,13 @@ class PinGuard:
     """The PIN of one server and every client's wrong tries. ``clock``: seconds, monotonic (a test
     gives its own); ``log``: where a line for the server's operator goes (someone is guessing)."""
 
-    def __init__(self, pin: str, *, clock: Callable[[], float] = time.monotonic,
-                 log: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        pin: str,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
         self._pin = pin
         self.clock = clock
         self.log = log or (lambda line: None)
@@ -90,14 +95,22 @@ class PinGuard:
             return Verdict("wrong")
         rec.held_until = now + delay
         self.guessers.add(client)
-        self.log(trn("someone at {client} is guessing the PIN: {n} wrong PIN; their next try waits {s} s",
-                     "someone at {client} is guessing the PIN: {n} wrong PINs; their next try waits {s} s",
-                     rec.failures).format(client=client, n=rec.failures, s=math.ceil(delay)))
+        self.log(
+            trn(
+                "someone at {client} is guessing the PIN: {n} wrong PIN; their next try waits {s} s",
+                "someone at {client} is guessing the PIN: {n} wrong PINs; their next try waits {s} s",
+                rec.failures,
+            ).format(client=client, n=rec.failures, s=math.ceil(delay))
+        )
         return Verdict("wrong", math.ceil(delay))
 
     def _forget_quiet(self, now: float) -> None:
         """Keep the table of clients small: drop the ones quiet for FORGET_AFTER and not held."""
-        for key in [k for k, r in self.clients.items() if now - r.last > FORGET_AFTER and now >= r.held_until]:
+        for key in [
+            k
+            for k, r in self.clients.items()
+            if now - r.last > FORGET_AFTER and now >= r.held_until
+        ]:
             del self.clients[key]
 
     def change(self, new: str, client: str) -> None:
@@ -110,16 +123,24 @@ class PinGuard:
         self.changed = True
         self.wrong_total = 0
         self.guessers.clear()  # the alert is answered; the holds of the clients stay
-        self.log(tr("the PIN was changed from the pad at {client}; pads with the old PIN ask for the new one").format(
-            client=client))
+        self.log(
+            tr(
+                "the PIN was changed from the pad at {client}; pads with the old PIN ask for the new one"
+            ).format(client=client)
+        )
 
     def alert(self) -> dict | None:
         """For the pad: someone was held back for guessing since the start or the last change."""
         if not self.guessers:
             return None
-        return {"wrong": self.wrong_total, "clients": sorted(self.guessers),
-                "line": trn("someone is guessing the PIN: {n} wrong PIN from {clients}; their tries are slowed "
-                            "down. Change the PIN if it may have been seen",
-                            "someone is guessing the PIN: {n} wrong PINs from {clients}; their tries are slowed "
-                            "down. Change the PIN if it may have been seen", self.wrong_total).format(
-                    n=self.wrong_total, clients=", ".join(sorted(self.guessers)))}
+        return {
+            "wrong": self.wrong_total,
+            "clients": sorted(self.guessers),
+            "line": trn(
+                "someone is guessing the PIN: {n} wrong PIN from {clients}; their tries are slowed "
+                "down. Change the PIN if it may have been seen",
+                "someone is guessing the PIN: {n} wrong PINs from {clients}; their tries are slowed "
+                "down. Change the PIN if it may have been seen",
+                self.wrong_total,
+            ).format(n=self.wrong_total, clients=", ".join(sorted(self.guessers))),
+        }

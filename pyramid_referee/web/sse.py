@@ -32,14 +32,19 @@ def state_stream(listeners: set, current: str) -> StreamingResponse:
                 if data is None:
                     return
                 kind = "state"
-                if isinstance(data, tuple):  # (kind, data): a ``words`` or ``strike`` event of the tablet's ears
+                if isinstance(
+                    data, tuple
+                ):  # (kind, data): a ``words`` or ``strike`` event of the tablet's ears
                     kind, data = data
                 yield f"event: {kind}\ndata: {data}\n\n"
         finally:
             listeners.discard(queue)
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
 
 
 def publish(listeners: set, data: str) -> None:

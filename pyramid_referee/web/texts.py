@@ -66,7 +66,9 @@ def page_texts() -> dict:
         "pin_ok": tr("Enter"),
         "pin_wrong": tr("wrong PIN"),
         "change_pin": tr("Change the PIN"),
-        "pin_new_ask": tr("The new PIN (4 to 64 letters, digits, '-' or '_'); pads with the old one will ask for it"),
+        "pin_new_ask": tr(
+            "The new PIN (4 to 64 letters, digits, '-' or '_'); pads with the old one will ask for it"
+        ),
         "pin_form": tr("a PIN is 4 to 64 letters, digits, '-' or '_'"),
         "pin_changed": tr("the PIN is changed: type the new one on the other pads"),
         "call_placeholder": tr("the call, as it was said"),
@@ -90,7 +92,9 @@ def page_texts() -> dict:
         "undo": tr("Undo"),
         "redo": tr("Redo"),
         "new_game": tr("New match"),
-        "new_game_confirm": tr("Start a new match with the same players? The current one stays stored."),
+        "new_game_confirm": tr(
+            "Start a new match with the same players? The current one stays stored."
+        ),
         "choose_route": tr("say whether the ball went as called: «по заказу» or «мимо»"),
         "no_outcome": tr("no outcome given: tap «{ok}», «{miss}» or what fell"),
         "nothing_to_undo": tr("nothing to undo"),
@@ -131,5 +135,7 @@ def board_texts() -> dict:
         "calls_refused": tr("calls refused"),
         "offline": tr("connection lost; reconnecting…"),
         "table_link": tr("this table's scoreboard"),
-        "data_as_of": tr("data as of {time}"),  # a card while the board cannot reach the club server
+        "data_as_of": tr(
+            "data as of {time}"
+        ),  # a card while the board cannot reach the club server
     }

@@ -30,7 +30,9 @@ class Certificate:
     cert_path: Path
     key_path: Path
     fingerprint: str  # SHA-256 of the certificate (DER), as browsers show it: AB:CD:…
-    spki_sha256: str  # base64 SHA-256 of the public key (Chromium's --ignore-certificate-errors-spki-list)
+    spki_sha256: (
+        str  # base64 SHA-256 of the public key (Chromium's --ignore-certificate-errors-spki-list)
+    )
     names: tuple[str, ...]
     made: bool  # made (or remade) on this run
 
@@ -58,7 +60,9 @@ def machine_names(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     except OSError:
         pass
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # the LAN address: no packet is sent
+        with socket.socket(
+            socket.AF_INET, socket.SOCK_DGRAM
+        ) as s:  # the LAN address: no packet is sent
             s.connect(("10.255.255.255", 1))
             names.append(s.getsockname()[0])
     except OSError:
@@ -90,8 +94,13 @@ def _load_or_make_key(path: Path):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as f:
-        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                  serialization.NoEncryption()))
+        f.write(
+            key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            )
+        )
     return key
 
 
@@ -114,35 +123,50 @@ def _make(key, names: tuple[str, ...]):
     from cryptography.hazmat.primitives import hashes
     from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[2] if len(names) > 2 else names[0]),
-                         x509.NameAttribute(NameOID.ORGANIZATION_NAME, "pyramid-referee serve")])
-    alt = [x509.IPAddress(ipaddress.ip_address(n)) if _is_ip(n) else x509.DNSName(n) for n in names]
+    subject = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, names[2] if len(names) > 2 else names[0]),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "pyramid-referee serve"),
+        ]
+    )
+    alt = [
+        x509.IPAddress(ipaddress.ip_address(n)) if _is_ip(n) else x509.DNSName(n) for n in names
+    ]
     now = dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=5)
-    return (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now).not_valid_after(now + dt.timedelta(days=VALID_DAYS))
-            .add_extension(x509.SubjectAlternativeName(alt), critical=False)
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .sign(key, hashes.SHA256()))
+    return (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + dt.timedelta(days=VALID_DAYS))
+        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
 
 
 def fingerprint_of(cert) -> str:
     from cryptography.hazmat.primitives import serialization
 
     digest = hashlib.sha256(cert.public_bytes(serialization.Encoding.DER)).hexdigest().upper()
-    return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
 def spki_of(cert) -> str:
     from cryptography.hazmat.primitives import serialization
 
-    der = cert.public_key().public_bytes(serialization.Encoding.DER,
-                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+    der = cert.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     return base64.b64encode(hashlib.sha256(der).digest()).decode()
 
 
-def ensure_certificate(extra_names: tuple[str, ...] = (), folder: Path | None = None) -> Certificate:
+def ensure_certificate(
+    extra_names: tuple[str, ...] = (), folder: Path | None = None
+) -> Certificate:
     """The kept certificate if it covers this computer's names now, else a new one (same key)."""
     from cryptography import x509
     from cryptography.hazmat.primitives import serialization

@@ -9,7 +9,6 @@ pages; a stroke takes it. Everything is read from the committed record.
 
 from __future__ import annotations
 
-
 from ..i18n import tr, trl
 from ..match.session import CallReading, Session, Standing, strike_marks
 from ..match.text import game_line, match_score_line
@@ -17,7 +16,9 @@ from ..rules import clauses, needs
 from ..rules.notation import render_outcome
 
 
-def call_json(reading: CallReading | None, lang: str, standing: Standing | None = None) -> dict | None:
+def call_json(
+    reading: CallReading | None, lang: str, standing: Standing | None = None
+) -> dict | None:
     """The standing call as the scoreboard shows it: «заказ принят: …» / «заказ не принят: …»;
     with ``standing``, also where it came from (typed on the pad, heard by ``listen``) and the
     strike's time when heard."""
@@ -28,8 +29,11 @@ def call_json(reading: CallReading | None, lang: str, standing: Standing | None 
     source = standing.source if standing is not None else "pad"
     strike = standing.strike if standing is not None else None
     if source == "listen":
-        heard = (tr("heard by the voice referee, strike at {time:.2f} s").format(time=strike) if strike is not None
-                 else tr("heard by the voice referee"))
+        heard = (
+            tr("heard by the voice referee, strike at {time:.2f} s").format(time=strike)
+            if strike is not None
+            else tr("heard by the voice referee")
+        )
     else:
         heard = ""
     return {
@@ -80,12 +84,16 @@ def _stroke_json(s: Session, row, lang: str) -> dict:
         "refusal": (rec.refusal or {}).get("message") if rec.refusal else None,
         "outcome": outcome,
         "message": verdict.get("message", ""),
-        "summary": wall_summary(verdict.get("message", ""), verdict.get("clauses") or (), s.players, lang),
+        "summary": wall_summary(
+            verdict.get("message", ""), verdict.get("clauses") or (), s.players, lang
+        ),
         "points": verdict.get("points", {}),
         "penalty": verdict.get("penalty"),
         "clauses": titled(verdict.get("clauses"), lang, s.settings),
         "result": verdict.get("result"),
-        "strike_marks": strike_marks(rec.strike, lang),  # Q13, Q14: «удар не услышан — …», «… снят маркёром»
+        "strike_marks": strike_marks(
+            rec.strike, lang
+        ),  # Q13, Q14: «удар не услышан — …», «… снят маркёром»
     }
 
 
@@ -98,7 +106,10 @@ def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
     games = s.match.games()
     # The game on the board: the one of the last stroke, so a finished game stays up (its result,
     # its table, its strokes) until the next one's first stroke.
-    game = next((g for g in games if rows and g.first <= rows[-1].seq <= g.last), games[-1] if games else None)
+    game = next(
+        (g for g in games if rows and g.first <= rows[-1].seq <= g.last),
+        games[-1] if games else None,
+    )
     in_game = [r for r in rows if game is None or game.first <= r.seq <= game.last]
     history = [_stroke_json(s, r, lang) for r in in_game]
     last = _stroke_json(s, rows[-1], lang) if rows else None
@@ -125,25 +136,44 @@ def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
         "result": s.result_json(),
         "game_result": st["result"],
         "history": history,
-        "games": [{"number": g.number, "line": game_line(g, lang), "board_line": board_game_line(g, players),
-                   "started": g.first <= g.last,
-                   "scores": g.scores, "result": None if g.result is None else g.result.to_json()} for g in games],
+        "games": [
+            {
+                "number": g.number,
+                "line": game_line(g, lang),
+                "board_line": board_game_line(g, players),
+                "started": g.first <= g.last,
+                "scores": g.scores,
+                "result": None if g.result is None else g.result.to_json(),
+            }
+            for g in games
+        ],
         "to_wins": s.to_wins,
         "wins": wins,
-        "match_line": match_score_line(s, lang) if (s.to_wins > 1 or len(games) > 1 or s.match.decided) else "",
+        "match_line": match_score_line(s, lang)
+        if (s.to_wins > 1 or len(games) > 1 or s.match.decided)
+        else "",
         "decided": s.match.decided,
         "can_undo": bool(s.match.history),
         "can_redo": bool(s.store.strokes(s.id, statuses=("undone",))),
         "mismatches": [m.describe(lang) for m in s.mismatches],
         "game_over_line": _game_over_line(st),
-        "next_game_note": (tr("game over; {player} breaks the next one from the house").format(
-            player=upcoming["to_play"]) if st["result"] is not None and not s.match.decided else ""),
+        "next_game_note": (
+            tr("game over; {player} breaks the next one from the house").format(
+                player=upcoming["to_play"]
+            )
+            if st["result"] is not None and not s.match.decided
+            else ""
+        ),
     }
 
 
 # The verdict's last part when the game goes on: who strikes next (the engine's own words).
-_TO_PLAY = ("{player} to play again from hand", "{player} to play again", "{player} to play from hand",
-            "{player} to play")
+_TO_PLAY = (
+    "{player} to play again from hand",
+    "{player} to play again",
+    "{player} to play from hand",
+    "{player} to play",
+)
 
 
 def wall_summary(message: str, codes, players, lang: str) -> str:
@@ -153,7 +183,7 @@ def wall_summary(message: str, codes, players, lang: str) -> str:
     text = message.strip()
     tail = f" ({', '.join(codes)})."
     if codes and text.endswith(tail):
-        text = text[:-len(tail)]
+        text = text[: -len(tail)]
     parts = text.split("; ")
     nexts = {trl(lang, m).format(player=p).lower() for m in _TO_PLAY for p in players}
     if len(parts) > 1 and parts[-1].lower() in nexts:
@@ -167,8 +197,9 @@ def board_game_line(g, players) -> str:
     if g.result is None:
         return tr("game {number}: {score}, in play").format(number=g.number, score=score)
     if g.result.winner is not None:
-        return tr("game {number}: {score}, {player} won").format(number=g.number, score=score,
-                                                                 player=g.result.winner)
+        return tr("game {number}: {score}, {player} won").format(
+            number=g.number, score=score, player=g.result.winner
+        )
     return tr("game {number}: {score}, a draw").format(number=g.number, score=score)
 
 
