@@ -596,3 +596,138 @@ def test_a_control_message_out_of_shape_closes_the_socket(table, bad):
         ws.send_text(bad)
         got, close = _closed(ws)
     assert got[-1]["type"] == "error" and close.code == listen_ws.UNSUPPORTED
+
+
+class SpeakingRecognizer(RecordedRecognizer):
+    """Test double as RecordedRecognizer; its partial is the words of a recorded result begun and
+    not yet given (Vosk's text in progress)."""
+
+    def partial(self):
+        return " ".join(
+            w["word"]
+            for i, r in enumerate(self.results)
+            if i not in self._given and self.offset <= r["result"][0]["start"] <= self.time
+            for w in r["result"]
+            if w["start"] <= self.time
+        )
+
+
+CALL = "тройку чисто в правый дальний угол"
+
+
+def _gap_then_strike(tmp_path, monkeypatch, said, *, during_gap=None, double=None) -> dict:
+    """Stream 1.5 s of the room with ``said`` (a recorded result, or a list) heard in it, drop the socket for 2 s (the
+    stream's gap; ``during_gap(client)`` runs then), reconnect and stream a recorded strike; the
+    standing call the strike left and the gap."""
+    import pyramid_referee.voice.recognizer as recognizer_module
+
+    audio, onset = _strike_audio()
+    double = double or RecordedRecognizer
+    monkeypatch.setattr(recognizer_module, "Recognizer", double)
+    monkeypatch.setattr(double, "results", said if isinstance(said, list) else [said])
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ws.receive_json()
+            for frame in _frames(_noise(1.5, seed=9)):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')  # the frames sent are all heard before it closes
+            _closed(ws)
+        clock.now += 2.0
+        if during_gap is not None:
+            during_gap(client)
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            resumed = ws.receive_json()["t"]
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            got, _ = _closed(ws)
+        state = client.get("/api/state").json()
+    strikes = [m["t"] for m in got if m["type"] == "strike" and not m["provisional"]]
+    return {
+        "call": state["standing_call"],
+        "gaps": state["listening"]["gaps"],
+        "resumed": resumed,
+        "strikes": strikes,
+        "onset": resumed + onset,
+    }
+
+
+def test_a_call_heard_whole_before_a_gap_stands_for_the_first_strike_after_it(
+    tmp_path, monkeypatch
+):
+    r = _gap_then_strike(tmp_path, monkeypatch, _said(CALL, 0.1, 0.18))
+    assert r["gaps"] == [[1.5, pytest.approx(3.5, abs=0.03)]]
+    assert r["strikes"] and abs(r["strikes"][0] - r["onset"]) <= 0.02, r  # on the stream's clock
+    call = r["call"]
+    assert call["source"] == "listen" and call["status"] == "accepted", call
+    assert abs(call["strike"] - r["onset"]) <= 0.02
+
+
+def test_a_stroke_entered_on_the_pad_during_the_gap_takes_the_call_before_it(
+    tmp_path, monkeypatch
+):
+    """The strike in the gap was not heard; the marker tapped its outcome (Q13: it took the call
+    standing). The next strike heard, after the gap, does not take that call again."""
+
+    def tap_an_outcome(client):
+        r = client.post(
+            "/api/strokes",
+            headers={"Authorization": f"Bearer {PIN}"},
+            json={"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}},
+        )
+        assert r.status_code == 200, r.text
+
+    r = _gap_then_strike(tmp_path, monkeypatch, _said(CALL, 0.1, 0.18), during_gap=tap_an_outcome)
+    assert r["strikes"] and abs(r["strikes"][0] - r["onset"]) <= 0.02, r
+    call = r["call"]
+    assert call["source"] == "listen" and call["status"] != "accepted", call
+    assert abs(call["strike"] - r["onset"]) <= 0.02
+
+
+def test_a_call_cut_by_the_gap_is_not_guessed_and_nothing_before_it_stands(tmp_path, monkeypatch):
+    """A call heard whole, then another still being said as the stream dropped (its end unheard,
+    and it replaced the first, C9): no call from before the gap stands for the strike after it."""
+    whole = _said("двойку чисто в середину", 0.05, 0.12)  # 0.05–0.51 s
+    cut = _said(CALL, 0.9, 0.18)  # from 0.9 s to 1.98 s: the gap begins at 1.5 s
+    r = _gap_then_strike(tmp_path, monkeypatch, [whole, cut], double=SpeakingRecognizer)
+    assert r["strikes"], r
+    call = r["call"]
+    assert call["source"] == "listen" and call["status"] != "accepted", call
+    # the control: the whole call alone before the gap stands
+    (tmp_path / "alone").mkdir()
+    alone = _gap_then_strike(tmp_path / "alone", monkeypatch, [whole], double=SpeakingRecognizer)
+    assert alone["call"]["status"] == "accepted", alone["call"]
+
+
+def test_without_the_gap_the_same_words_and_strike_give_the_call(tmp_path, monkeypatch):
+    """The control for the gap tests: the same call heard whole and the strike, one stream."""
+    import pyramid_referee.voice.recognizer as recognizer_module
+
+    audio, onset = _strike_audio()
+    monkeypatch.setattr(recognizer_module, "Recognizer", SpeakingRecognizer)
+    monkeypatch.setattr(SpeakingRecognizer, "results", [_said(CALL, 0.1, 0.18)])
+    db = tmp_path / "m.db"
+    clock = ManualClock()
+    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
+    app = create_app(
+        db, _match(db), pin=PIN, clock=clock, log=lambda line: None, listening=listening
+    )
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ws.receive_json()
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            _closed(ws)
+        assert client.get("/api/state").json()["standing_call"]["status"] == "accepted"

@@ -571,3 +571,28 @@ class LiveReferee:
         self._before = None  # that strike is the stroke's now
         self.last_decision = d  # what the stroke was entered with (shown by listen)
         return entered
+
+    def gap(self, end: float, *, detector=None, calls_void: bool = False) -> tuple[float, float]:
+        """The stream was away from ``time`` to ``end`` (a tablet reconnecting): that audio is lost.
+
+        The utterance in progress is ended where the audio stopped; the clock goes on at ``end``
+        (the recognizer begins afresh there, and the audio kept for hearing again is dropped: it
+        does not join the audio after the gap); ``detector``, a fresh one, hears from ``end``.
+        A call heard whole before the gap still stands for the first strike heard after it (C10:
+        it was said before the stroke; C9: no later call was heard; as Q13, the referee's lost
+        ears must not cost the player his call). Nothing said before the gap stands when a call
+        was still being said as it began (its end was not heard, and it replaced any earlier
+        one: C9, Q8), or with ``calls_void`` (the record changed in the gap: a stroke entered
+        there took the call, Q13). (start, end) of the gap."""
+        speaking = bool(self.recognizer.partial().strip())
+        self.pipeline.flush_recognizer()
+        start = self.time
+        end = max(start, float(end))
+        self.recognizer.restart(end)
+        self._recent.clear()
+        self.partial = ""
+        if detector is not None:
+            self.pipeline.detector = detector
+        if speaking or calls_void:
+            self.previous = max(self.previous, end)
+        return start, end

@@ -17,7 +17,10 @@ The stream's clock is the server's: seconds of audio received since the stream b
 the gaps. When a tablet reconnects (or another takes over) the audio of the gap is lost: the
 clock jumps by the time the stream was away, the gap is recorded (``gaps``), the recognizer and
 the strike detector start afresh after it, and no strike is reported within ``GAP_GUARD_S`` of
-its end (a fresh detector's first samples are no knock). So no strike is guessed in a gap.
+its end (a fresh detector's first samples are no knock). So no strike is guessed in a gap. The
+referee itself goes on across it (``LiveReferee.gap``): a call heard whole before the gap stands
+for the first strike after it, unless a call was still being said as the gap began or a stroke
+was entered on the pad while the stream was away (docs/serve.md, «Разрыв связи»).
 
 Control messages after the first: ``{"type": "stop"}``; ``{"type": "calibrate", "count": N}``
 and ``{"type": "calibrate_end"}`` (the pad's «Калибровка»): the audio between them is kept in
@@ -132,6 +135,7 @@ class MatchView:
     settings: object
     state: object
     upcoming: object = None
+    seq: int | None = None  # strokes in the record (a change across a gap: a stroke entered in it)
 
 
 def words_of(result: dict) -> list[dict]:
@@ -164,6 +168,7 @@ class TableStream:
         self.view: MatchView | None = None
         self.gaps: list[tuple[float, float]] = []
         self.fed_s = 0.0  # audio received (seconds)
+        self._fed_seq: int | None = None
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listen")
         self._new_pipeline(0.0, previous=float("-inf"))
 
@@ -210,15 +215,24 @@ class TableStream:
 
     def gap(self, seconds: float) -> tuple[float, float]:
         """The stream was away ``seconds``: the clock jumps, the gap is recorded, strikes waiting
-        are decided now, the recognizer and the detector begin afresh after it."""
+        are decided now, the recognizer and the detector begin afresh after it. With a speech
+        model the referee goes on across the gap (``LiveReferee.gap``: the calls heard before it
+        stand for the next strike unless a call was cut by the gap, or the record changed while
+        the stream was away: a stroke entered in the gap took the call)."""
         out = self._drain_pending(force=True)
         start = self.time
         end = start + max(0.0, seconds)
         self.gaps.append((round(start, 3), round(end, 3)))
         for t in list(self.unconfirmed):  # the second look never came: it stays provisional
             self.unconfirmed.remove(t)
-        previous = self.referee.previous if self.referee is not None else float("-inf")
-        self._new_pipeline(end, previous)
+        if self.referee is not None:
+            seq = getattr(self.view, "seq", None)
+            changed = seq is not None and self._fed_seq is not None and seq != self._fed_seq
+            self.detector = self._detector()
+            self.referee.gap(end, detector=self.detector, calls_void=changed)
+            self.pending, self.unconfirmed, self._partial = [], [], ""
+        else:
+            self._new_pipeline(end, float("-inf"))
         self._gap_out = out
         return start, end
 
@@ -231,6 +245,7 @@ class TableStream:
         self._gap_out = []
         t0 = self.time
         self.fed_s += len(samples) / RATE
+        self._fed_seq = getattr(self.view, "seq", None)  # the record as this audio was heard
         self._keep_for_calibration(samples)
         det = self.detector
         retracted_before = len(det.retracted)
@@ -764,4 +779,4 @@ def _control(text: str):
 
 def _view(table) -> MatchView:
     s = table.session
-    return MatchView(s.settings, s.state, getattr(s, "upcoming", None))
+    return MatchView(s.settings, s.state, getattr(s, "upcoming", None), getattr(s, "seq", None))
