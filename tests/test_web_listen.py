@@ -250,6 +250,31 @@ def test_a_second_tablet_is_refused_and_takes_over_only_when_it_asks_to(table):
             _closed(third)
 
 
+def test_the_same_tablet_reconnecting_takes_its_own_place_back_and_another_is_still_refused(
+    table,
+):
+    """A dropped Wi-Fi sends no close: the server still holds the tablet's old socket when its
+    page reconnects. The same page (its ``tablet`` id) gets its place back without asking; a
+    page with another id, or none, is refused as before."""
+    client, _, clock, _ = table
+    mine = {**HELLO, "tablet": "tab-0123456789"}
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as old:
+        old.send_text(json.dumps(mine))
+        assert old.receive_json()["type"] == "ready"
+        for other in ({**HELLO, "tablet": "tab-9876543210"}, HELLO, {**HELLO, "tablet": "short"}):
+            with client.websocket_connect("/api/listen", headers=ORIGIN) as second:
+                second.send_text(json.dumps(other))
+                got, close = _closed(second)
+            assert got[0]["code"] == "busy" and close.code == listen_ws.BUSY, other
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as again:
+            again.send_text(json.dumps(mine))
+            assert again.receive_json()["type"] == "ready"
+            got, _ = _closed(old)
+            assert got[-1]["code"] == "taken_over"
+            again.send_text('{"type":"stop"}')
+            _closed(again)
+
+
 def test_a_reconnect_marks_the_gap_and_the_clock_goes_on_by_the_time_away(table):
     client, _, clock, _ = table
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:

@@ -287,6 +287,154 @@ def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing
         srv.stop()
 
 
+class CuttingProxy:
+    """Test double for the club's Wi-Fi between the tablet and ``serve``: a TCP proxy on the
+    loopback that passes every connection through, and ``cut()`` resets (RST, no close frame) the
+    connections that carry ``GET /api/listen``, as a dropped network drops a WebSocket; ``serve``
+    and the page's other connections go on."""
+
+    def __init__(self, upstream_port: int) -> None:
+        import socket
+        import threading
+
+        self.upstream = upstream_port
+        self.server = socket.socket()
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.port = self.server.getsockname()[1]
+        self.listen_pairs: list = []
+        self.dead: list = []  # serve's side of the links cut
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            up = socket.create_connection(("127.0.0.1", self.upstream))
+            threading.Thread(target=self._first, args=(client, up), daemon=True).start()
+
+    def _first(self, client, up) -> None:
+        import threading
+
+        try:
+            head = client.recv(65536)
+        except OSError:
+            return
+        if head.startswith(b"GET /api/listen"):
+            with self.lock:
+                self.listen_pairs.append((client, up))
+        up.sendall(head)
+        threading.Thread(target=self._pump, args=(up, client), daemon=True).start()
+        self._pump(client, up)
+
+    def _pump(self, a, b) -> None:
+        try:
+            while data := a.recv(65536):
+                if a in self.dead or b in self.dead:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            if s not in self.dead:  # serve's side of a cut link stays open, silent
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def cut(self) -> int:
+        """Drop every listening socket now, as a Wi-Fi drop does: the tablet's side is shut (its
+        browser sees the link die, no close frame), ``serve``'s side is left open and silent (a
+        dropped network tells the server nothing). How many were cut."""
+        import socket
+
+        with self.lock:
+            pairs, self.listen_pairs = self.listen_pairs, []
+            self.dead += [up for _, up in pairs]
+        for client, _ in pairs:
+            try:
+                client.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        return len(pairs)
+
+    def close(self) -> None:
+        self.server.close()
+        for s in self.dead:
+            s.close()
+
+
+def test_when_only_the_websocket_drops_mid_session_the_pad_reconnects_and_nothing_is_lost(
+    tmp_path, table_wav
+):
+    """The tablet's WebSocket is reset mid-session (the network drops it; ``serve`` runs on): the
+    pad says the link is lost and reconnects by itself; the server marks the gap, listens again,
+    and the stroke committed and the strike confirmed before the drop are still there."""
+    srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр", "--model", str(tmp_path / "none"))
+    proxy = CuttingProxy(_port(srv))
+    try:
+        srv.post(
+            "/api/strokes",
+            {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}},
+        )
+        with sync_api.sync_playwright() as p:
+            browser = _chromium(p, table_wav)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{proxy.port}/pad#pin={srv.pin}")
+            page.locator("#listen-switch").click()
+            page.wait_for_function(
+                "window.pyramidListen.strikes.some(s => !s.provisional && !s.taken_back)",
+                timeout=40000,
+            )
+            before = page.evaluate("window.pyramidListen.strikes.slice()")
+            sent_before = page.evaluate("window.pyramidListen.sent")
+            assert srv.state()["listening"]["on"] is True
+            assert proxy.cut() == 1
+            page.wait_for_function("document.body.dataset.listen === 'lost'", timeout=15000)
+            assert (
+                page.locator("#listen-line").inner_text()
+                == "связь с сервером потеряна — переподключаюсь"
+            )
+            try:
+                page.wait_for_function(
+                    "window.pyramidListen.ready === 1 && document.body.dataset.listen !== 'lost'",
+                    timeout=20000,
+                )
+            except sync_api.TimeoutError:
+                raise AssertionError(
+                    json.dumps(
+                        {
+                            "page": page.evaluate("window.pyramidListen"),
+                            "line": page.locator("#listen-line").inner_text(),
+                            "server": srv.state()["listening"],
+                        },
+                        ensure_ascii=False,
+                    )[:3000]
+                ) from None
+            resumed = page.evaluate("window.pyramidListen.sent")
+            page.wait_for_function(f"window.pyramidListen.sent > {resumed} + 25", timeout=10000)
+            after = page.evaluate("window.pyramidListen.strikes")
+            state = srv.state()
+            browser.close()
+    finally:
+        proxy.close()
+        srv.stop()
+    assert resumed >= sent_before  # the page's audio goes on after the drop
+    assert state["listening"]["on"] is True and state["seq"] == 1, state
+    (gap,) = state["listening"]["gaps"]  # the server knows the audio of the drop is lost
+    assert gap[1] >= gap[0]
+    confirmed = [s for s in before if not s["provisional"] and not s["taken_back"]]
+    assert all(s in after for s in confirmed)  # what the pad was told stays told
+    assert all(s["t"] < gap[0] for s in confirmed), (confirmed, gap)
+
+
 def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_nothing(
     tmp_path, table_wav
 ):

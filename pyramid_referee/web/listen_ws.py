@@ -30,7 +30,8 @@ every strike asked for was heard (``{"type": "calibrated", …}`` says how it we
 Nobody can abuse the socket: the PIN (the same guard as every write), the table's own Origin,
 only 16 kHz s16le, frames of bounded size, a client sending faster than real time beyond
 ``BURST_S`` is closed, one tablet a table (a second is refused unless it asks to take over:
-``"take_over": true``, which the pad sends only after the marker confirms). Audio is never
+``"take_over": true``, which the pad sends only after the marker confirms; the same tablet
+reconnecting, named by the ``"tablet"`` id its page sends, takes its own place back). Audio is never
 stored: frames are fed to the pipeline and dropped.
 """
 
@@ -407,6 +408,7 @@ class Connection:
     client: str
     since: str = field(default_factory=_iso_now)
     taken_over: bool = False
+    tablet: str | None = None  # the page's own id: its reconnect takes over its dead link
 
 
 class Listening:
@@ -607,8 +609,10 @@ def listen_route(
             await refuse(ws, tr("wrong PIN"), POLICY, code="pin")
             return
         old = listening.owner
+        tablet = _tablet_of(data)
         if old is not None:
-            if data.get("take_over") is not True:
+            same_tablet = tablet is not None and old.tablet == tablet
+            if data.get("take_over") is not True and not same_tablet:
                 await refuse(
                     ws,
                     tr(
@@ -626,7 +630,7 @@ def listen_route(
                 POLICY,
                 code="taken_over",
             )
-        me = Connection(ws, client)
+        me = Connection(ws, client, tablet=tablet)
         listening.owner = me  # before anything is awaited: a second tablet meanwhile is refused
         loop = asyncio.get_running_loop()
         try:
@@ -754,6 +758,16 @@ def listen_route(
                 table.changed()
 
     return endpoint
+
+
+def _tablet_of(hello: dict) -> str | None:
+    """The page's id in the first message (``"tablet"``: a random string the pad makes once per
+    tab). The same tablet reconnecting, its old socket not yet seen gone (a dropped Wi-Fi sends
+    no close), takes its own place back without asking the marker."""
+    tablet = hello.get("tablet")
+    if isinstance(tablet, str) and 8 <= len(tablet) <= 64 and tablet.isprintable():
+        return tablet
+    return None
 
 
 def _control(text: str):

@@ -55,6 +55,17 @@
     if (media) { media.getTracks().forEach((t) => t.stop()); media = null; }
   }
 
+  // This tab's id: a reconnect after the Wi-Fi dropped takes back its own place at the table
+  // (the server may not have seen the old socket go), where another tablet must ask to take over.
+  function tabletId() {
+    let id = sessionStorage.getItem("listen-tablet");
+    if (!id) {
+      id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now());
+      sessionStorage.setItem("listen-tablet", id);
+    }
+    return id;
+  }
+
   function connect() {
     clearTimeout(timer);
     const pin = sessionStorage.getItem("pin") || "";
@@ -64,7 +75,7 @@
     ws.binaryType = "arraybuffer";
     let fatal = false;
     ws.onopen = () => {
-      const hello = { pin, rate: 16000, format: "s16le" };
+      const hello = { pin, rate: 16000, format: "s16le", tablet: tabletId() };
       if (takeOver) hello.take_over = true;
       takeOver = false;
       ws.send(JSON.stringify(hello));
