@@ -519,6 +519,282 @@ def _dumps(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
+async def _refuse(ws, message: str, close_code: int, **extra) -> None:
+    """An ``error`` message with the reason, then the close (the socket may be gone already)."""
+    try:
+        await ws.send_text(_dumps({"type": "error", "message": message, **extra}))
+        await ws.close(close_code, _reason(message))
+    except Exception:
+        pass
+
+
+def _hello_problem(text: str | None) -> tuple[dict | None, str | None]:
+    """The first message read: (its data, None) or (None, what is wrong with it)."""
+    shape = tr('the first message must be JSON text: {"pin": …, "rate": 16000, "format": "s16le"}')
+    if text is None or len(text.encode("utf-8")) > HELLO_MAX_BYTES:
+        return None, shape
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("pin"), str):
+        return None, shape
+    if data.get("rate") != RATE or data.get("format") != "s16le":
+        return None, tr('only 16 kHz mono s16le audio is taken ("rate": 16000, "format": "s16le")')
+    return data, None
+
+
+async def _hello_of(ws) -> dict | None:
+    """The first message, checked; its data, or None (the refusal already sent)."""
+    try:
+        msg = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        await _refuse(ws, tr("no first message with the PIN"), POLICY)
+        return None
+    if msg["type"] == "websocket.disconnect":
+        return None
+    data, problem = _hello_problem(msg.get("text"))
+    if problem is not None:
+        await _refuse(ws, problem, UNSUPPORTED)
+    return data
+
+
+@dataclass
+class _Route:
+    """What one table's ``/api/listen`` works with (``listen_route``'s arguments)."""
+
+    table: object
+    guard: object
+    publish_event: Callable[[str, dict], None]
+    on_decision: Callable
+    client_of: Callable
+    clock: Callable[[], float]
+
+
+async def _pin_ok(ws, route: _Route, client: str, pin: str) -> bool:
+    """The PIN, checked by the guard every write goes through; a refusal is sent here."""
+    verdict = route.guard.check(client, pin.strip())
+    if verdict.kind == "held":
+        await _refuse(
+            ws,
+            tr("too many wrong PINs from this device: try again in {s} s").format(
+                s=verdict.retry_after
+            ),
+            POLICY,
+            retry_after=verdict.retry_after,
+        )
+        return False
+    if verdict.kind == "wrong":
+        if verdict.retry_after:
+            route.table.changed()  # the pads say that someone is guessing
+        await _refuse(ws, tr("wrong PIN"), POLICY, code="pin")
+        return False
+    return True
+
+
+async def _admit(ws, route: _Route) -> Connection | None:
+    """The Origin, the first message, the PIN, one tablet a table: the connection that now owns
+    the table's ears, or None (refused with a reason)."""
+    listening: Listening = route.table.listening
+    if not origin_ok(ws):
+        await _refuse(ws, tr("a request from another site is refused"), POLICY)
+        return None
+    data = await _hello_of(ws)
+    if data is None:
+        return None
+    client = route.client_of(ws)
+    if not await _pin_ok(ws, route, client, data["pin"]):
+        return None
+    old = listening.owner
+    tablet = _tablet_of(data)
+    if old is not None:
+        same_tablet = tablet is not None and old.tablet == tablet
+        if data.get("take_over") is not True and not same_tablet:
+            await _refuse(
+                ws,
+                tr(
+                    "another tablet is already listening at this table; take over only "
+                    "if the marker confirms"
+                ),
+                BUSY,
+                code="busy",
+            )
+            return None
+        old.taken_over = True
+        await _refuse(
+            old.websocket,
+            tr("another tablet took over listening at this table"),
+            POLICY,
+            code="taken_over",
+        )
+    me = Connection(ws, client, tablet=tablet)
+    listening.owner = me  # before anything is awaited: a second tablet meanwhile is refused
+    return me
+
+
+async def _open_stream(ws, route: _Route, me: Connection) -> TableStream:
+    """The table's stream, going on after the gap since the last frame; ``ready`` sent."""
+    table, listening = route.table, route.table.listening
+    loop = asyncio.get_running_loop()
+    try:
+        if not listening._model_tried:
+            await loop.run_in_executor(None, listening.find_model)
+        stream = listening.open_stream()
+    except BaseException:
+        if listening.owner is me:
+            listening.owner = None
+        raise
+    stream.set_view(_view(table))
+    if listening.last_frame_wall is not None:  # the stream was away: its audio is lost
+        away = route.clock() - listening.last_frame_wall
+        await loop.run_in_executor(stream.executor, stream.gap, away)
+    table.changed()
+    await ws.send_text(
+        _dumps(
+            {
+                "type": "ready",
+                "t": round(stream.time, 3),
+                "model": listening.model is not None,
+                "problem": listening.problem,
+            }
+        )
+    )
+    return stream
+
+
+def _frame_problem(n: int) -> tuple[str, int] | None:
+    """What is wrong with a binary frame of ``n`` bytes (the reason, the close code), or None."""
+    if n > FRAME_MAX_BYTES:
+        return (
+            tr("a frame is {n} bytes: at most {max} ({ms} ms of 16 kHz s16le)").format(
+                n=n, max=FRAME_MAX_BYTES, ms=FRAME_MAX_MS
+            ),
+            TOO_BIG,
+        )
+    if n % 2 or n < FRAME_MIN_BYTES:
+        return (
+            tr(
+                "a frame must be {lo}–{hi} ms of 16 kHz s16le: an even number of bytes "
+                "from {min} to {max}, not {n}"
+            ).format(
+                lo=FRAME_MIN_MS, hi=FRAME_MAX_MS, min=FRAME_MIN_BYTES, max=FRAME_MAX_BYTES, n=n
+            ),
+            UNSUPPORTED,
+        )
+    return None
+
+
+async def _calibration(ws, route: _Route, stream: TableStream, control) -> None:
+    """«Калибровка» from the pad: its start (the audio kept from now) or its end (the fit)."""
+    loop = asyncio.get_running_loop()
+    if control[0] == "calibrate":
+        await loop.run_in_executor(stream.executor, stream.calibrate_start, control[1])
+        message = tr(
+            "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
+            "(the table quiet)."
+        ).format(count=control[1])
+        await ws.send_text(
+            _dumps({"type": "calibrating", "count": control[1], "message": message})
+        )
+        return
+    result = await loop.run_in_executor(stream.executor, stream.calibrate_end)
+    route.table.listening.profile = stream.profile
+    await ws.send_text(_dumps(result))
+
+
+async def _on_text(ws, route: _Route, stream: TableStream, text: str) -> bool:
+    """A control message after the first; False when the socket is done (stopped or refused)."""
+    control = _control(text)
+    if control == ("stop", None):
+        await ws.close(NORMAL, "stop")
+        return False
+    if control is not None and control[0] in ("calibrate", "calibrate_end"):
+        await _calibration(ws, route, stream, control)
+        return True
+    await _refuse(
+        ws, tr("after the first message only binary audio frames are taken"), UNSUPPORTED
+    )
+    return False
+
+
+@dataclass
+class _Pace:
+    """How much audio a socket sent against the time it has been open (the rate limit)."""
+
+    started: float
+    received_s: float = 0.0
+
+
+async def _on_frame(ws, route: _Route, stream: TableStream, raw: bytes, pace: _Pace) -> bool:
+    """One binary frame: checked, fed to the pipeline, what it brought sent on; False when the
+    socket is done (refused, or gone while sending)."""
+    problem = _frame_problem(len(raw))
+    if problem is not None:
+        await _refuse(ws, *problem)
+        return False
+    pace.received_s += len(raw) / 2 / RATE
+    if pace.received_s - (route.clock() - pace.started) > BURST_S:
+        await _refuse(ws, tr("audio comes faster than real time: closed"), POLICY, code="rate")
+        return False
+    samples = np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
+    stream.set_view(_view(route.table))
+    loop = asyncio.get_running_loop()
+    out = await loop.run_in_executor(stream.executor, stream.feed, samples)
+    route.table.listening.last_frame_wall = route.clock()
+    for kind, item in out:
+        if kind == "decision":
+            route.on_decision(item)
+            continue
+        route.publish_event(kind, item)
+        try:
+            await ws.send_text(_dumps(item))
+        except Exception:
+            return False
+    return True
+
+
+async def _serve_stream(ws, route: _Route, stream: TableStream, me: Connection) -> None:
+    """Take the tablet's messages until it stops, goes quiet, is refused or is taken over."""
+    pace = _Pace(route.clock())
+    while True:
+        try:
+            msg = await asyncio.wait_for(ws.receive(), IDLE_S)
+        except asyncio.TimeoutError:
+            await _refuse(
+                ws, tr("no audio for {s} s: listening stopped").format(s=int(IDLE_S)), NORMAL
+            )
+            return
+        if msg["type"] == "websocket.disconnect" or me.taken_over:
+            return
+        raw = msg.get("bytes")
+        if raw is None:
+            going = await _on_text(ws, route, stream, msg.get("text") or "")
+        else:
+            going = await _on_frame(ws, route, stream, raw, pace)
+        if not going:
+            return
+
+
+async def _listen_endpoint(ws, route: _Route) -> None:
+    """One tablet's socket, from the accept to the close (the table freed after it)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    await ws.accept()
+    me = await _admit(ws, route)
+    if me is None:
+        return
+    listening: Listening = route.table.listening
+    try:
+        stream = await _open_stream(ws, route, me)
+        await _serve_stream(ws, route, stream, me)
+    except WebSocketDisconnect:
+        return
+    finally:
+        if listening.owner is me:
+            listening.owner = None
+            route.table.changed()
+
+
 def listen_route(
     table,
     guard,
@@ -529,233 +805,10 @@ def listen_route(
     clock: Callable[[], float] = time.monotonic,
 ):
     """The ``/api/listen`` WebSocket endpoint for one table (``table.listening``)."""
-    from starlette.websockets import WebSocketDisconnect
-
-    listening: Listening = table.listening
-
-    async def refuse(ws, message: str, close_code: int, **extra) -> None:
-        try:
-            await ws.send_text(_dumps({"type": "error", "message": message, **extra}))
-            await ws.close(close_code, _reason(message))
-        except Exception:
-            pass
-
-    async def hello_of(ws):
-        """The first message, checked; (data, None) or (None, refusal already sent)."""
-        try:
-            msg = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            await refuse(ws, tr("no first message with the PIN"), POLICY)
-            return None
-        if msg["type"] == "websocket.disconnect":
-            return None
-        text = msg.get("text")
-        if text is None or len(text.encode("utf-8")) > HELLO_MAX_BYTES:
-            await refuse(
-                ws,
-                tr(
-                    'the first message must be JSON text: {"pin": …, "rate": 16000, '
-                    '"format": "s16le"}'
-                ),
-                UNSUPPORTED,
-            )
-            return None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            data = None
-        if not isinstance(data, dict) or not isinstance(data.get("pin"), str):
-            await refuse(
-                ws,
-                tr(
-                    'the first message must be JSON text: {"pin": …, "rate": 16000, '
-                    '"format": "s16le"}'
-                ),
-                UNSUPPORTED,
-            )
-            return None
-        if data.get("rate") != RATE or data.get("format") != "s16le":
-            await refuse(
-                ws,
-                tr('only 16 kHz mono s16le audio is taken ("rate": 16000, "format": "s16le")'),
-                UNSUPPORTED,
-            )
-            return None
-        return data
+    route = _Route(table, guard, publish_event, on_decision, client_of, clock)
 
     async def endpoint(ws) -> None:
-        await ws.accept()
-        if not origin_ok(ws):
-            await refuse(ws, tr("a request from another site is refused"), POLICY)
-            return
-        data = await hello_of(ws)
-        if data is None:
-            return
-        client = client_of(ws)
-        verdict = guard.check(client, data["pin"].strip())
-        if verdict.kind == "held":
-            await refuse(
-                ws,
-                tr("too many wrong PINs from this device: try again in {s} s").format(
-                    s=verdict.retry_after
-                ),
-                POLICY,
-                retry_after=verdict.retry_after,
-            )
-            return
-        if verdict.kind == "wrong":
-            if verdict.retry_after:
-                table.changed()  # the pads say that someone is guessing
-            await refuse(ws, tr("wrong PIN"), POLICY, code="pin")
-            return
-        old = listening.owner
-        tablet = _tablet_of(data)
-        if old is not None:
-            same_tablet = tablet is not None and old.tablet == tablet
-            if data.get("take_over") is not True and not same_tablet:
-                await refuse(
-                    ws,
-                    tr(
-                        "another tablet is already listening at this table; take over only "
-                        "if the marker confirms"
-                    ),
-                    BUSY,
-                    code="busy",
-                )
-                return
-            old.taken_over = True
-            await refuse(
-                old.websocket,
-                tr("another tablet took over listening at this table"),
-                POLICY,
-                code="taken_over",
-            )
-        me = Connection(ws, client, tablet=tablet)
-        listening.owner = me  # before anything is awaited: a second tablet meanwhile is refused
-        loop = asyncio.get_running_loop()
-        try:
-            if not listening._model_tried:
-                await loop.run_in_executor(None, listening.find_model)
-            stream = listening.open_stream()
-        except BaseException:
-            if listening.owner is me:
-                listening.owner = None
-            raise
-        stream.set_view(_view(table))
-        if listening.last_frame_wall is not None:  # the stream was away: its audio is lost
-            away = clock() - listening.last_frame_wall
-            await loop.run_in_executor(stream.executor, stream.gap, away)
-        table.changed()
-        await ws.send_text(
-            _dumps(
-                {
-                    "type": "ready",
-                    "t": round(stream.time, 3),
-                    "model": listening.model is not None,
-                    "problem": listening.problem,
-                }
-            )
-        )
-        started = clock()
-        received_s = 0.0
-        try:
-            while True:
-                try:
-                    msg = await asyncio.wait_for(ws.receive(), IDLE_S)
-                except asyncio.TimeoutError:
-                    await refuse(
-                        ws,
-                        tr("no audio for {s} s: listening stopped").format(s=int(IDLE_S)),
-                        NORMAL,
-                    )
-                    return
-                if msg["type"] == "websocket.disconnect" or me.taken_over:
-                    return
-                raw = msg.get("bytes")
-                if raw is None:
-                    control = _control(msg.get("text") or "")
-                    if control == ("stop", None):
-                        await ws.close(NORMAL, "stop")
-                        return
-                    if control is not None and control[0] == "calibrate":
-                        await loop.run_in_executor(
-                            stream.executor, stream.calibrate_start, control[1]
-                        )
-                        await ws.send_text(
-                            _dumps(
-                                {
-                                    "type": "calibrating",
-                                    "count": control[1],
-                                    "message": tr(
-                                        "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
-                                        "(the table quiet)."
-                                    ).format(count=control[1]),
-                                }
-                            )
-                        )
-                        continue
-                    if control == ("calibrate_end", None):
-                        result = await loop.run_in_executor(stream.executor, stream.calibrate_end)
-                        listening.profile = stream.profile
-                        await ws.send_text(_dumps(result))
-                        continue
-                    await refuse(
-                        ws,
-                        tr("after the first message only binary audio frames are taken"),
-                        UNSUPPORTED,
-                    )
-                    return
-                n = len(raw)
-                if n > FRAME_MAX_BYTES:
-                    await refuse(
-                        ws,
-                        tr("a frame is {n} bytes: at most {max} ({ms} ms of 16 kHz s16le)").format(
-                            n=n, max=FRAME_MAX_BYTES, ms=FRAME_MAX_MS
-                        ),
-                        TOO_BIG,
-                    )
-                    return
-                if n % 2 or n < FRAME_MIN_BYTES:
-                    await refuse(
-                        ws,
-                        tr(
-                            "a frame must be {lo}–{hi} ms of 16 kHz s16le: an even number of bytes "
-                            "from {min} to {max}, not {n}"
-                        ).format(
-                            lo=FRAME_MIN_MS,
-                            hi=FRAME_MAX_MS,
-                            min=FRAME_MIN_BYTES,
-                            max=FRAME_MAX_BYTES,
-                            n=n,
-                        ),
-                        UNSUPPORTED,
-                    )
-                    return
-                received_s += n / 2 / RATE
-                if received_s - (clock() - started) > BURST_S:
-                    await refuse(
-                        ws, tr("audio comes faster than real time: closed"), POLICY, code="rate"
-                    )
-                    return
-                samples = np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
-                stream.set_view(_view(table))
-                out = await loop.run_in_executor(stream.executor, stream.feed, samples)
-                listening.last_frame_wall = clock()
-                for kind, item in out:
-                    if kind == "decision":
-                        on_decision(item)
-                        continue
-                    publish_event(kind, item)
-                    try:
-                        await ws.send_text(_dumps(item))
-                    except Exception:
-                        return
-        except WebSocketDisconnect:
-            return
-        finally:
-            if listening.owner is me:
-                listening.owner = None
-                table.changed()
+        await _listen_endpoint(ws, route)
 
     return endpoint
 
