@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import queue
+import time
 
 import numpy as np
 import pytest
@@ -97,6 +98,7 @@ def test_a_tablet_with_the_pin_gets_ready_and_the_state_says_the_pad_listens(tab
         "since": None,
         "problem": None,
         "gaps": [],
+        "recording": None,
     }
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
         ws.send_text(json.dumps(HELLO))
@@ -756,3 +758,74 @@ def test_without_the_gap_the_same_words_and_strike_give_the_call(tmp_path, monke
             ws.send_text('{"type":"stop"}')
             _closed(ws)
         assert client.get("/api/state").json()["standing_call"]["status"] == "accepted"
+
+
+def test_nothing_is_recorded_unless_asked_and_a_recording_asked_for_is_a_wav_tied_to_the_strokes(
+    tmp_path, monkeypatch
+):
+    """Listening alone writes no audio. «Запись» on the pad: the stream from then on is a valid
+    16 kHz WAV beside the match store, sample for sample what was sent, with an index naming
+    the stroke entered meanwhile (its store id) and where its strike is in the WAV."""
+    import wave
+
+    import pyramid_referee.voice.recognizer as recognizer_module
+
+    audio, onset = _strike_audio()
+    monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
+    monkeypatch.setattr(RecordedRecognizer, "results", [_said(CALL, 0.05, 0.2)])
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
+    folder = tmp_path / "m.db-recordings"
+    lead = _noise(0.5, seed=5)
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ws.receive_json()
+            for frame in _frames(lead):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            assert not folder.exists()  # listening is not recording
+            ws.send_text('{"type":"record"}')
+            started = next(m for m in iter(ws.receive_json, None) if m["type"] == "recording")
+            assert started["on"] is True and started["message"].startswith("идёт запись")
+            assert client.get("/api/state").json()["listening"]["recording"] == started["file"]
+            sent = b""
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+                sent += frame
+            for _ in range(200):  # the strike decided: its call stands (the socket runs apart)
+                if client.get("/api/state").json()["standing_call"] is not None:
+                    break
+                time.sleep(0.02)
+            r = client.post(
+                "/api/strokes",
+                headers={"Authorization": f"Bearer {PIN}"},
+                json={"outcome": {"events": [], "fouls": ["а"], "route_ok": False}},
+            )
+            assert r.status_code == 200, r.text
+            ws.send_bytes(_pcm(_noise(0.02)))  # the next frame sees the stroke entered
+            sent += _pcm(_noise(0.02))
+            ws.send_text('{"type":"record_end"}')
+            ws.send_text('{"type":"stop"}')
+            got, _ = _closed(ws)
+        assert client.get("/api/state").json()["listening"]["recording"] is None
+    (done,) = [m for m in got if m["type"] == "recorded"]
+    with Store(db, create=False) as store:
+        (row,) = store.strokes(mid)
+    assert done["strokes"] == [row.id] and done["message"].startswith("запись сохранена")
+    (wav_path,) = folder.glob("*.wav")
+    assert wav_path.name == started["file"] == done["file"]
+    with wave.open(str(wav_path)) as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
+        assert w.readframes(w.getnframes()) == sent  # the stream from the request on, as sent
+    index = json.loads((folder / (wav_path.name + ".json")).read_text("utf-8"))
+    (stroke,) = index["strokes"]
+    assert stroke["id"] == row.id and stroke["seq"] == 1 and stroke["strike_heard"] is True
+    start = index["segments"][0]["stream"]
+    assert start == pytest.approx(len(lead) // FRAME * FRAME / 16000, abs=1e-3)
+    assert abs(stroke["wav_t"] - onset) <= 0.02, (stroke, onset)  # the strike, in the WAV
+    assert stroke["stream_t"] == pytest.approx(start + stroke["wav_t"], abs=1e-3)

@@ -23,6 +23,7 @@ never copied into the repository); skipped where it, Chromium or Playwright is m
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -472,3 +473,61 @@ def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_not
     assert result["ok"] is False and result["asked"] == 5 and 1 <= result["found"] <= 3, result
     assert result["message"].startswith("калибровка не удалась")
     assert not profiles.exists() or not list(profiles.glob("*.json"))
+
+
+def test_a_recording_is_made_only_when_the_marker_asks_on_the_pad_and_names_the_strokes(
+    tmp_path, table_wav
+):
+    """«Запись» on the pad (it listens, behind the PIN): the scoreboard says it records; stopped,
+    a valid WAV of the stream is beside the match store with the stroke entered meanwhile in its
+    index. Before the request nothing was written. Screenshots of the pad: $PYRAMID_SCREENSHOTS."""
+    import wave
+
+    db = tmp_path / "m.db"
+    folder = tmp_path / "m.db-recordings"
+    shots = Path(os.environ.get("PYRAMID_SCREENSHOTS") or tmp_path)  # where to look at them
+    shots.mkdir(parents=True, exist_ok=True)
+    srv = Server(db, "--players", "Иван", "Пётр", "--model", str(tmp_path / "none"))
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = _chromium(p, table_wav)
+            page = browser.new_page(viewport={"width": 800, "height": 1000})
+            page.goto(srv.pad_url)
+            assert not page.locator("#listen-record").is_visible()  # only while listening
+            page.locator("#listen-switch").click()
+            page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
+            page.wait_for_function("(window.pyramidListen.sent || 0) >= 25", timeout=15000)
+            assert not folder.exists()  # listening writes nothing
+            page.locator("#listen-record").click()
+            page.wait_for_function("document.body.dataset.recording === 'on'", timeout=10000)
+            assert page.locator("#listen-record").inner_text() == "Остановить запись"
+            assert page.locator("#listen-heard").inner_text().startswith("идёт запись")
+            page.screenshot(path=str(shots / "pad-recording.png"))
+            board = browser.new_page()
+            board.goto(srv.base + "/")
+            board.wait_for_function("document.body.dataset.recording === 'on'", timeout=10000)
+            assert "идёт запись" in board.locator("#listening").inner_text()
+            sent = page.evaluate("window.pyramidListen.sent")
+            srv.post(
+                "/api/strokes",
+                {"call": None, "outcome": {"events": [], "fouls": ["а"], "route_ok": False}},
+            )
+            page.wait_for_function(f"window.pyramidListen.sent >= {sent} + 100", timeout=15000)
+            page.locator("#listen-record").click()
+            page.wait_for_function("window.pyramidListen.recorded", timeout=10000)
+            done = page.evaluate("window.pyramidListen.recorded")
+            assert page.locator("#listen-record").inner_text() == "Запись"
+            page.screenshot(path=str(shots / "pad-recorded.png"))
+            board.wait_for_function("document.body.dataset.recording === 'off'", timeout=10000)
+            browser.close()
+    finally:
+        srv.stop()
+    (wav_path,) = folder.glob("*.wav")
+    assert done["file"] == wav_path.name and done["message"].startswith("запись сохранена")
+    with wave.open(str(wav_path)) as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
+        assert w.getnframes() / 16000 >= 100 * 0.02 * 0.9  # the frames sent while recording
+    index = json.loads((folder / (wav_path.name + ".json")).read_text("utf-8"))
+    assert [s["seq"] for s in index["strokes"]] == [1] and done["strokes"] == [
+        s["id"] for s in index["strokes"]
+    ]

@@ -31,8 +31,12 @@ Nobody can abuse the socket: the PIN (the same guard as every write), the table'
 only 16 kHz s16le, frames of bounded size, a client sending faster than real time beyond
 ``BURST_S`` is closed, one tablet a table (a second is refused unless it asks to take over:
 ``"take_over": true``, which the pad sends only after the marker confirms; the same tablet
-reconnecting, named by the ``"tablet"`` id its page sends, takes its own place back). Audio is never
-stored: frames are fed to the pipeline and dropped.
+reconnecting, named by the ``"tablet"`` id its page sends, takes its own place back).
+
+Audio is never stored unless the marker asks for a recording (``{"type": "record"}`` …
+``{"type": "record_end"}``, the pad's «Запись»): then the frames also go to a WAV beside the
+match store, with an index tying it to the strokes entered meanwhile (listen_record.py);
+otherwise frames are fed to the pipeline and dropped.
 """
 
 from __future__ import annotations
@@ -93,6 +97,9 @@ def listen_texts() -> dict:
         "listen_calibrate_done": tr("Done: fit the profile"),
         "listen_board_on": tr("the marker's tablet is listening"),
         "listen_board_no_model": tr("strikes only: no speech model"),
+        "listen_record": tr("Record"),
+        "listen_record_stop": tr("Stop recording"),
+        "listen_board_recording": tr("recording"),
     }
 
 
@@ -434,6 +441,7 @@ class Listening:
         self._load_model = load_model
         self._detector_factory = detector_factory
         self.last_frame_wall: float | None = None
+        self.recording = None  # listen_record.Recording: only while the marker asks for one
 
     def to_json(self) -> dict:
         on = self.owner is not None
@@ -443,6 +451,7 @@ class Listening:
             "since": self.owner.since if on else None,
             "problem": self.problem,
             "gaps": [list(g) for g in self.stream.gaps] if self.stream else [],
+            "recording": self.recording.path.name if self.recording is not None else None,
         }
 
     def find_model(self) -> None:
@@ -491,6 +500,9 @@ class Listening:
         return self.stream
 
     def close(self) -> None:
+        if self.recording is not None:
+            self.recording.close()
+            self.recording = None
         if self.stream is not None:
             self.stream.close()
 
@@ -656,6 +668,7 @@ async def _open_stream(ws, route: _Route, me: Connection) -> TableStream:
                 "t": round(stream.time, 3),
                 "model": listening.model is not None,
                 "problem": listening.problem,
+                "recording": listening.to_json()["recording"],
             }
         )
     )
@@ -706,10 +719,17 @@ async def _on_text(ws, route: _Route, stream: TableStream, text: str) -> bool:
     """A control message after the first; False when the socket is done (stopped or refused)."""
     control = _control(text)
     if control == ("stop", None):
+        _record_end(route.table)  # listening turned off: a recording asked for ends with it
         await ws.close(NORMAL, "stop")
         return False
     if control is not None and control[0] in ("calibrate", "calibrate_end"):
         await _calibration(ws, route, stream, control)
+        return True
+    if control is not None and control[0] in ("record", "record_end"):
+        start = control[0] == "record"
+        reply = _record_start(route.table, stream) if start else _record_end(route.table)
+        await ws.send_text(_dumps(reply))
+        route.table.changed()
         return True
     await _refuse(
         ws, tr("after the first message only binary audio frames are taken"), UNSUPPORTED
@@ -738,6 +758,7 @@ async def _on_frame(ws, route: _Route, stream: TableStream, raw: bytes, pace: _P
         return False
     samples = np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
     stream.set_view(_view(route.table))
+    _record_frame(route.table, raw, stream.time)
     loop = asyncio.get_running_loop()
     out = await loop.run_in_executor(stream.executor, stream.feed, samples)
     route.table.listening.last_frame_wall = route.clock()
@@ -825,7 +846,8 @@ def _tablet_of(hello: dict) -> str | None:
 
 def _control(text: str):
     """A control message after the first: ``("stop", None)``, ``("calibrate", COUNT)``,
-    ``("calibrate_end", None)``; None for anything else (garbage: the socket is closed)."""
+    ``("calibrate_end", None)``, ``("record", None)``, ``("record_end", None)``; None for anything
+    else (garbage: the socket is closed)."""
     if len(text) > 200:
         return None
     try:
@@ -835,13 +857,82 @@ def _control(text: str):
     if not isinstance(m, dict):
         return None
     kind = m.get("type")
-    if kind in ("stop", "calibrate_end") and set(m) == {"type"}:
+    if kind in ("stop", "calibrate_end", "record", "record_end") and set(m) == {"type"}:
         return kind, None
     if kind == "calibrate" and set(m) <= {"type", "count"}:
         count = m.get("count", 5)
         if isinstance(count, int) and not isinstance(count, bool) and count in CALIBRATION_COUNTS:
             return kind, count
     return None
+
+
+# -- a recording, only on the marker's request (listen_record.py) ------------------------------
+
+
+def _record_start(table, stream: TableStream) -> dict:
+    """«Запись» on the pad: the stream from now to a WAV beside the match store."""
+    from .listen_record import Recording, recordings_dir
+
+    listening: Listening = table.listening
+    if listening.recording is None:
+        try:
+            listening.recording = Recording(
+                recordings_dir(table.store.path),
+                table.match_id,
+                stream.time,
+                table.store.strokes(table.match_id),
+            )
+        except OSError as exc:
+            return {
+                "type": "recording",
+                "on": False,
+                "message": tr("the recording could not be written: {why}").format(why=exc),
+            }
+    rec = listening.recording
+    return {
+        "type": "recording",
+        "on": True,
+        "file": rec.path.name,
+        "message": tr("recording to {file}").format(file=rec.path),
+    }
+
+
+def _record_frame(table, raw: bytes, stream_t: float) -> None:
+    """A frame to the recording, if one is asked for; the strokes entered since, tied to it."""
+    rec = table.listening.recording
+    if rec is None:
+        return
+    try:
+        rec.write(raw, stream_t)
+        if table.session.seq != rec.seen_seq:
+            rec.seen_seq = table.session.seq
+            rec.add_strokes(table.store.strokes(table.match_id))
+    except OSError as exc:  # the disk is full or gone: the recording ends, listening goes on
+        table.listening.recording = None
+        table.notices.append(tr("the recording could not be written: {why}").format(why=exc))
+        table.changed()
+
+
+def _record_end(table) -> dict:
+    """The recording closed (its index with the strokes entered meanwhile); what it holds."""
+    listening: Listening = table.listening
+    rec, listening.recording = listening.recording, None
+    if rec is None:
+        return {"type": "recorded", "on": False, "message": tr("nothing is being recorded")}
+    try:
+        rec.add_strokes(table.store.strokes(table.match_id))
+    finally:
+        index = rec.close()
+    return {
+        "type": "recorded",
+        "on": False,
+        "file": rec.path.name,
+        "seconds": index["seconds"],
+        "strokes": [s["id"] for s in index["strokes"]],
+        "message": tr("recording saved: {file}, {seconds} s; strokes in it: {n}").format(
+            file=rec.path, seconds=round(index["seconds"], 1), n=len(index["strokes"])
+        ),
+    }
 
 
 def _view(table) -> MatchView:

@@ -10,8 +10,8 @@
   const $ = (id) => document.getElementById(id);
   const fill = (s, map) => s.replace(/\{(\w+)\}/g, (m, k) => (k in map ? map[k] : m));
   const box = $("listen"), sw = $("listen-switch"), line = $("listen-line"), heard = $("listen-heard");
-  const cal = $("listen-calibrate");
-  let calibrating = false;
+  const cal = $("listen-calibrate"), rec = $("listen-record");
+  let calibrating = false, recording = false;
   if (!box) return;
   const log = { strikes: [], words: [], errors: [], ready: 0 };  // what the server said (shown, and read by tests)
   window.pyramidListen = log;
@@ -86,6 +86,7 @@
         log.ready = 1; retry = 0;
         if (m.problem) status("nomodel", T.listen_on + " \u2014 " + m.problem); else status("on", T.listen_on);
         cal.hidden = false; calibrating = false; cal.textContent = T.listen_calibrate;
+        rec.hidden = false; showRecording(!!m.recording);
       } else if (m.type === "strike") {
         log.strikes.push(m);
         if (!m.taken_back) heard.textContent = fill(m.provisional ? T.listen_strike_maybe : T.listen_strike, { t: m.t.toFixed(2) });
@@ -95,6 +96,9 @@
       } else if (m.type === "calibrated") {
         calibrating = false; cal.textContent = T.listen_calibrate; heard.textContent = m.message;
         log.calibrated = m;
+      } else if (m.type === "recording" || m.type === "recorded") {
+        showRecording(m.on); heard.textContent = m.message;
+        if (m.type === "recorded") log.recorded = m;
       } else if (m.type === "words") {
         log.words.push(m);
         heard.textContent = m.words.map((w) => w.word).join(" ");
@@ -112,7 +116,7 @@
       }
     };
     ws.onclose = () => {
-      ws = null; cal.hidden = true; calibrating = false;
+      ws = null; cal.hidden = true; calibrating = false; rec.hidden = true;
       if (!want || fatal) return;
       status("lost", T.listen_lost);
       retry = Math.min(retry + 1, 5);
@@ -139,6 +143,17 @@
   cal.addEventListener("click", () => {
     if (!ws || ws.readyState !== 1) return;
     ws.send(JSON.stringify(calibrating ? { type: "calibrate_end" } : { type: "calibrate", count: 5 }));
+  });
+  // «Запись»: only on the marker's request is the stream kept, as a WAV beside the match store
+  // with the ids of the strokes entered meanwhile; «Остановить запись» ends it.
+  function showRecording(on) {
+    recording = on; rec.classList.toggle("on", on);
+    rec.textContent = on ? T.listen_record_stop : T.listen_record;
+    document.body.dataset.recording = on ? "on" : "off";
+  }
+  rec.addEventListener("click", () => {
+    if (!ws || ws.readyState !== 1) return;
+    ws.send(JSON.stringify({ type: recording ? "record_end" : "record" }));
   });
   status("off", "");
 })();
