@@ -829,3 +829,52 @@ def test_nothing_is_recorded_unless_asked_and_a_recording_asked_for_is_a_wav_tie
     assert start == pytest.approx(len(lead) // FRAME * FRAME / 16000, abs=1e-3)
     assert abs(stroke["wav_t"] - onset) <= 0.02, (stroke, onset)  # the strike, in the WAV
     assert stroke["stream_t"] == pytest.approx(start + stroke["wav_t"], abs=1e-3)
+
+
+def test_listen_pad_hearing_the_table_from_another_process_is_the_source_listen(
+    tmp_path, monkeypatch
+):
+    """``listen --pad`` announces itself beside the store while it runs (LiveRun.announce_ears);
+    ``/api/state`` says ``"source": "listen"``, the pages are told when it starts and stops, and a
+    notice left behind by a killed ``listen`` goes stale and says nothing."""
+    from types import SimpleNamespace
+
+    from pyramid_referee.match import ears
+    from pyramid_referee.referee.live import LiveRun
+
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    app = create_app(db, mid, pin=PIN, log=lambda line: None, model_dir=str(tmp_path / "none"))
+    with TestClient(app) as client:
+        table = app.state.table
+        assert client.get("/api/state").json()["listening"]["source"] is None
+        with Store(db, create=False) as store:  # the listen process's own store and session
+            run = SimpleNamespace(pad=True, store=store, session=SimpleNamespace(id=mid))
+            LiveRun.announce_ears(run)
+            try:
+                assert (
+                    client.portal.call(table.check) is True
+                )  # serve's watch: the pages are told it began
+                assert client.portal.call(table.check) is False
+                st = client.get("/api/state").json()["listening"]
+                assert st["on"] is True and st["source"] == "listen" and st["since"], st
+            finally:
+                run.ears.stop()
+        assert client.portal.call(table.check) is True  # …and that it stopped
+        st = client.get("/api/state").json()["listening"]
+        assert st["on"] is False and st["source"] is None
+        notice = ears.EarsNotice(db, mid)
+        notice._write()  # a listen killed -9 leaves its notice: stale after STALE_S
+        assert client.portal.call(table.check) is True
+        assert client.get("/api/state").json()["listening"]["source"] == "listen"
+        monkeypatch.setattr(ears, "STALE_S", -1.0)
+        assert client.portal.call(table.check) is True
+        assert client.get("/api/state").json()["listening"]["source"] is None
+        # a tablet on the socket is the pad's ears, whatever listen says
+        monkeypatch.setattr(ears, "STALE_S", 60.0)
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ws.receive_json()
+            assert client.get("/api/state").json()["listening"]["source"] == "pad"
+            ws.send_text('{"type":"stop"}')
+            _closed(ws)

@@ -450,6 +450,7 @@ class LiveRun:
         thread = threading.Thread(target=self.audio_loop, name="audio", daemon=True)
         if self.club is not None:
             self.club.start()  # local first: the worker never blocks a stroke
+        self.announce_ears()
         thread.start()
         if (
             not self.key and not self.pad
@@ -796,10 +797,21 @@ class LiveRun:
         self.session.set_standing(listen.reading_of(d, self.lang), source="listen", strike=None)
         self._published = key
 
+    def announce_ears(self) -> None:
+        """--pad: ``serve`` is told (a notice beside the store) that ``listen`` hears this table,
+        so its pages say so (``listening.source``: ``"listen"``) until the run ends."""
+        self.ears = None
+        if self.pad:
+            from ..match.ears import EarsNotice
+
+            self.ears = EarsNotice(self.store.path, self.session.id).start()
+
     def finish(self, thread: threading.Thread) -> None:
         """Stop the audio thread, the microphone and the voice; --club: one last drain, and the
         status it left is the last line."""
         self.stop.set()
+        if getattr(self, "ears", None) is not None:
+            self.ears.stop()  # serve's pages: the table's ears are off
         self.mic.close()
         thread.join(timeout=2)
         self.speaker.close()

@@ -142,6 +142,8 @@ class Table:
             seen = True
         if self.club is not None and self.club.status().text() != self.club_line:
             seen = True  # the club line changed (connected, not connected, the queue)
+        if self.listening is not None and self.listening.outside_change():
+            seen = True  # listen --pad began or stopped hearing this table
         if seen:
             self.changed()
         return seen

@@ -96,6 +96,7 @@ def listen_texts() -> dict:
         "listen_calibrate": tr("Calibration"),
         "listen_calibrate_done": tr("Done: fit the profile"),
         "listen_board_on": tr("the marker's tablet is listening"),
+        "listen_board_listen": tr("the voice referee at the computer is listening"),
         "listen_board_no_model": tr("strikes only: no speech model"),
         "listen_record": tr("Record"),
         "listen_record_stop": tr("Stop recording"),
@@ -442,13 +443,21 @@ class Listening:
         self._detector_factory = detector_factory
         self.last_frame_wall: float | None = None
         self.recording = None  # listen_record.Recording: only while the marker asks for one
+        self.other_ears: Callable | None = None  # listen --pad's notice (set by listen_route)
+        self._other_seen: bool = False
+
+    def elsewhere(self) -> dict | None:
+        """``listen --pad``'s notice that it hears this table from another process, or None."""
+        return self.other_ears() if self.other_ears is not None else None
 
     def to_json(self) -> dict:
         on = self.owner is not None
+        other = None if on else self.elsewhere()
+        source = "pad" if on else "listen" if other else None
         return {
-            "on": on,
-            "source": "pad" if on else None,
-            "since": self.owner.since if on else None,
+            "on": on or other is not None,
+            "source": source,
+            "since": self.owner.since if on else other.get("since") if other else None,
             "problem": self.problem,
             "gaps": [list(g) for g in self.stream.gaps] if self.stream else [],
             "recording": self.recording.path.name if self.recording is not None else None,
@@ -498,6 +507,13 @@ class Listening:
                     None, self.profile, lang=self.lang, detector_factory=self._detector_factory
                 )
         return self.stream
+
+    def outside_change(self) -> bool:
+        """Did ``listen --pad`` start or stop hearing this table since the last look? (Table.check
+        looks every half second, so the pages learn it.)"""
+        seen = self.elsewhere() is not None
+        changed, self._other_seen = seen != self._other_seen, seen
+        return changed
 
     def close(self) -> None:
         if self.recording is not None:
@@ -827,6 +843,14 @@ def listen_route(
 ):
     """The ``/api/listen`` WebSocket endpoint for one table (``table.listening``)."""
     route = _Route(table, guard, publish_event, on_decision, client_of, clock)
+    if table.listening is not None and table.listening.other_ears is None:
+        from ..match.ears import read_ears
+
+        def other_ears():
+            store = table.store
+            return None if store is None else read_ears(store.path, table.match_id)
+
+        table.listening.other_ears = other_ears
 
     async def endpoint(ws) -> None:
         await _listen_endpoint(ws, route)
