@@ -67,7 +67,10 @@ def lark_internals_problem(lark: Lark) -> str | None:
             else:
                 return f"lark {version}: an action is neither Shift nor Reduce ({action!r})"
     if STAR_RULE not in names:
-        return f"lark {version}: the rule for «start: _item*» is no longer named {STAR_RULE!r}: {sorted(names)}"
+        return (
+            f"lark {version}: the rule for «start: _item*» is no longer named {STAR_RULE!r}: "
+            f"{sorted(names)}"
+        )
     return None
 
 

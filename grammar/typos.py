@@ -96,7 +96,8 @@ def suggestion(text: str, word, read) -> dict | None:
             fit.append((candidate, got))
     picked = made if made else fit
     if len(picked) > 1 and len({r if made else (r.code, r.reason) for _, r in picked}) == 1:
-        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to what was typed
+        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to what
+        # was typed
         picked = _closest(word.text, picked)
     if len(picked) != 1:
         return None

@@ -53,9 +53,9 @@ Pockets are as the striker sees the table, read as the call language reads them,
 any order and with or without a noun: угол / угловая / луза / середина / средняя /
 центральная / центр, левый / правый, дальний / ближний / к себе / свой («в правый
 дальний», «в левую дальнюю лузу», «в свой левый угол»). An end word says corner;
-«в левую лузу» (the corner or the middle pocket?) is refused. English aliases: cue, in, corner, middle, left, right, far, near,
-cushion, off, foul, miss, from hand, in house, as called, not as called, warned,
-unchanged, nothing.
+«в левую лузу» (the corner or the middle pocket?) is refused. English aliases: cue, in, corner,
+middle, left, right, far, near, cushion, off, foul, miss, from hand, in house, as called, not as
+called, warned, unchanged, nothing.
 
 Errors are ``NotationError``: the column (1-based) and what was expected there.
 This module imports nothing outside ``rules`` but the pocket reading of the Call AST
@@ -209,7 +209,7 @@ def _err(col: int, what: str, **params) -> NotationError:
     return NotationError(col, what, **params)
 
 
-# ---------------------------------------------------------------------------- the parse tree → records
+# ------------------------------------------------------------------------ the parse tree → records
 
 
 class Step(NamedTuple):
@@ -597,7 +597,8 @@ def _render_pocket(p: dict | None) -> str:
 
 
 def render_outcome(outcome: dict) -> str:
-    """An outcome dict → the short notation (one item per event: ``биток 6; 6 3; 3 в середину``)."""
+    """An outcome dict → the short notation (one item per event: ``биток 6; 6 3; 3 в
+    середину``)."""
     items: list[str] = []
     for e in outcome.get("events", []):
         t = e["type"]

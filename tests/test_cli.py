@@ -1,4 +1,5 @@
-"""The command line as a whole (cli.py, i18n.py): help texts and argparse's own words follow --lang.
+"""The command line as a whole (cli.py, i18n.py): help texts and argparse's own words follow
+--lang.
 
 Russian is the default for every user-facing text, the help included; ``--lang en`` gives English.
 """

@@ -122,8 +122,8 @@ def test_two_stores_with_one_key_and_different_strokes_are_refused_on_the_server
     with psycopg.connect(club_url, autocommit=True) as con:
         with pytest.raises(psycopg.Error) as refused:
             con.execute(
-                "SELECT club_put_stroke(%s, %s, 1, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb,"
-                " %s::jsonb, %s::jsonb, %s, %s, 999999)",
+                "SELECT club_put_stroke(%s, %s, 1, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, "
+                "%s::jsonb, %s::jsonb, %s::jsonb, %s, %s, 999999)",
                 (table_id, key, *row),
             )
         assert refused.value.sqlstate == schema.CONFLICT_STATE
@@ -305,8 +305,8 @@ def test_the_copys_strokes_after_the_conflicting_one_are_kept_on_the_server_when
     ) as con:  # the copy's own version, whole, stays on the server
         assert (
             con.execute(
-                "SELECT kind, seq, copy->>'outcome_text' FROM club_conflicts WHERE resolution = 'server'"
-                " ORDER BY seq"
+                "SELECT kind, seq, copy->>'outcome_text' FROM club_conflicts WHERE resolution = "
+                "'server' ORDER BY seq"
             ).fetchall()
             == kept
         )

@@ -285,8 +285,8 @@ def test_a_key_for_table_a_cannot_write_table_b_and_the_tables_role_cannot_touch
             con.execute("SELECT * FROM club_strokes")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             con.execute(
-                "INSERT INTO club_matches(table_id, match_id, players, settings, to_wins, status, created,"
-                " updated, action_id) VALUES (%s, 9, '[]', '{}', 1, 'open', 'x', 'x', 1)",
+                "INSERT INTO club_matches(table_id, match_id, players, settings, to_wins, status, "
+                "created, updated, action_id) VALUES (%s, 9, '[]', '{}', 1, 'open', 'x', 'x', 1)",
                 (table_b,),
             )
 
@@ -929,8 +929,8 @@ def test_a_table_removed_on_the_server_says_so_and_registered_again_sends_all_it
     assert not sync.drain()
     sync.close()
     assert sync.status().unknown_key and sync.status().text() == (
-        "клуб: сервер не знает ключа этого стола (его удалили на сервере?): зарегистрируйте стол заново, "
-        "в очереди 1 удар"
+        "клуб: сервер не знает ключа этого стола (его удалили на сервере?): зарегистрируйте стол "
+        "заново, в очереди 1 удар"
     )
     rc, out, err = run(
         capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 1", "--db", db
@@ -1001,9 +1001,9 @@ def test_play_leaving_with_strokes_unsent_says_how_many_and_that_the_next_run_or
         assert rc == 0, err
         # an undo is not a «удар»: it is counted apart
         assert (
-            "клуб: 4 удара и 1 изменение (отмена или возврат удара) не отправлены на сервер клуба; они сохранены"
-            " в базе этого стола и уйдут при следующем запуске с «--club» или командой "
-            "«pyramid-referee club sync»"
+            "клуб: 4 удара и 1 изменение (отмена или возврат удара) не отправлены на сервер "
+            "клуба; они сохранены в базе этого стола и уйдут при следующем запуске с «--club» или "
+            "командой «pyramid-referee club sync»"
         ) in err
     finally:
         pg_cluster.start()
@@ -1091,8 +1091,8 @@ def test_a_server_that_does_not_answer_is_said_in_russian_with_what_exactly_fail
     text = str(exc.value)
     assert text == (
         "нет связи с сервером клуба: сервер не отвечает: проверьте сервер и порт в адресе, что "
-        "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту нет сервера "
-        "баз данных)"
+        "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту "
+        "нет сервера баз данных)"
     ), text
     with pytest.raises(ClubError) as exc:
         connect(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres")

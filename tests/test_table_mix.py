@@ -457,7 +457,8 @@ def festival_or_skip():
 
     if not make_audio.festival_available():
         pytest.skip(
-            "festival with the Russian voice is not installed (apt-get install festival festvox-ru)"
+            "festival with the Russian voice is not installed (apt-get install festival "
+            "festvox-ru)"
         )
 
 

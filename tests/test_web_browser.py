@@ -37,7 +37,8 @@ SHOTS = (
 
 @pytest.fixture
 def shots(tmp_path) -> Path:
-    """Where a test's screenshots go: $PYRAMID_REFEREE_SHOTS to keep them, else the test's tmp dir."""
+    """Where a test's screenshots go: $PYRAMID_REFEREE_SHOTS to keep them, else the test's tmp
+    dir."""
     where = SHOTS or tmp_path
     where.mkdir(parents=True, exist_ok=True)
     return where
@@ -207,7 +208,8 @@ def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(
     assert "записан удар 1" in pad.locator("#message").inner_text()
     assert "3" not in board.locator("#balls").inner_text().split()
 
-    # Иван again (his call came off): the cue ball into the near left corner (a foul by what fell), and a touch
+    # Иван again (his call came off): the cue ball into the near left corner (a foul by what fell),
+    # and a touch
     pad.click("button.cue")
     pad.click("[data-pocket=near_left]")
     pad.click("[data-foul=г]")
@@ -464,7 +466,8 @@ def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(
         .startswith("кто-то подбирает ПИН-код: 5 неверных ПИН-кодов")
     )
     page.screenshot(path=str(shots / "pad-guessing-768x1024.png"))
-    # the guesser (this same computer here) is held back: the marker waits the hold out, then changes the PIN
+    # the guesser (this same computer here) is held back: the marker waits the hold out, then
+    # changes the PIN
     import time
 
     time.sleep(hold)
@@ -481,7 +484,7 @@ def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(
     page.close()
 
 
-# -- the wall screen, read from 4 m ------------------------------------------------------------------
+# -- the wall screen, read from 4 m ---------------------------------------------------------------
 
 WALL_JS = """() => {
   const vis = (e) => { const r = e.getBoundingClientRect(); return !e.hidden && r.width > 0 && r.height > 0; };
@@ -655,7 +658,8 @@ def test_the_pages_ask_for_nothing_that_is_not_there(browser, servers, tmp_path)
 
 
 def test_a_pad_typing_wrong_pins_is_told_to_wait(browser, servers, tmp_path):
-    # (that the right PIN is not let in during the hold is test_web_pin's, on the guard's own clock)
+    # (that the right PIN is not let in during the hold is test_web_pin's, on the guard's own
+    # clock)
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
     page = browser.new_page(viewport={"width": 768, "height": 1024})
     page.goto(srv.base + "/pad")

@@ -1,4 +1,5 @@
-"""What a learner sees on ``/learn``: a real ``serve`` and headless Chromium (Debian's, via Playwright).
+"""What a learner sees on ``/learn``: a real ``serve`` and headless Chromium (Debian's, via
+Playwright).
 
 Screenshots are saved under the test's tmp dir (``learn-1920x1080.png``, ``learn-768x1024.png``).
 Skipped, saying why, where Chromium or Playwright is missing.

@@ -462,9 +462,9 @@ def key_hash(key: str) -> str:
 
 
 def register(con, name: str) -> tuple[int, str]:
-    """Register a table by name: (its id, its key). The key is returned once; only its hash is kept.
-    The number is the club's next one, taken inside this transaction (schema v4's ``last_table``):
-    a refused registration uses none, so a club's tables are numbered 1, 2, 3."""
+    """Register a table by name: (its id, its key). The key is returned once; only its hash is
+    kept. The number is the club's next one, taken inside this transaction (schema v4's
+    ``last_table``): a refused registration uses none, so a club's tables are numbered 1, 2, 3."""
     from ..i18n import UserError, tr
 
     key = secrets.token_urlsafe(24)
@@ -477,8 +477,8 @@ def register(con, name: str) -> tuple[int, str]:
         if not taken:
             if version(con) >= 4:
                 (table_id,) = con.execute(
-                    "UPDATE club_schema SET last_table = greatest(last_table, (SELECT coalesce(max(id), 0)"
-                    " FROM club_tables)) + 1 RETURNING last_table"
+                    "UPDATE club_schema SET last_table = greatest(last_table, (SELECT "
+                    "coalesce(max(id), 0) FROM club_tables)) + 1 RETURNING last_table"
                 ).fetchone()
                 con.execute(
                     "INSERT INTO club_tables(id, name, key_hash) VALUES (%s, %s, %s)",
@@ -492,14 +492,16 @@ def register(con, name: str) -> tuple[int, str]:
     if taken:
         raise UserError(
             tr(
-                "a table named {name} is already registered on the club server; choose another name"
+                "a table named {name} is already registered on the club server; choose another "
+                "name"
             ).format(name=name)
         )
     return int(table_id), key
 
 
 def knows(con, table_id: int, key: str) -> bool:
-    """Does the server still hold that table with that key (not removed since it was registered)?"""
+    """Does the server still hold that table with that key (not removed since it was
+    registered)?"""
     return (
         con.execute(
             "SELECT 1 FROM club_tables WHERE id = %s AND key_hash = %s", (table_id, key_hash(key))
@@ -509,7 +511,8 @@ def knows(con, table_id: int, key: str) -> bool:
 
 
 def status(con) -> list[dict]:
-    """Every table with its last stored stroke and the lag (seconds from the stroke to the server)."""
+    """Every table with its last stored stroke and the lag (seconds from the stroke to the
+    server)."""
     rows = con.execute("""
         SELECT t.id, t.name, s.match_id, s.seq, s.time, s.received,
                extract(epoch FROM s.received - s.time::timestamptz),
@@ -540,8 +543,8 @@ def status(con) -> list[dict]:
     if out and version(con) >= 4:
         by_id = {t["id"]: t for t in out}
         for tid, match_id, kind, seq, received in con.execute(
-            "SELECT table_id, match_id, kind, seq, received FROM club_conflicts WHERE resolved IS NULL"
-            " AND kind <> 'later' ORDER BY table_id, match_id, seq, id"
+            "SELECT table_id, match_id, kind, seq, received FROM club_conflicts WHERE resolved IS "
+            "NULL AND kind <> 'later' ORDER BY table_id, match_id, seq, id"
         ):
             by_id[tid]["conflicts"].append(
                 {
@@ -566,7 +569,8 @@ def conflicts(con, table_id: int, key: str) -> list[dict]:
             "received": received,
         }
         for m, kind, local, seq, copy, received in con.execute(
-            "SELECT match_id, kind, local_id, seq, copy, received FROM club_table_conflicts(%s, %s)",
+            "SELECT match_id, kind, local_id, seq, copy, received FROM "
+            "club_table_conflicts(%s, %s)",
             (table_id, key),
         )
     ]
