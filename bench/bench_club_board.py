@@ -1,6 +1,7 @@
 """Benchmark the club board: how long its reads take, and a stroke's way to an open board.
 
-    .venv/bin/python bench/bench_club_board.py [--tables 20] [--strokes 200] [--samples 40] [--club URL]
+    .venv/bin/python bench/bench_club_board.py [--tables 20] [--strokes 200] [--samples 40]
+        [--club URL]
 
 Without ``--club`` a throw-away PostgreSQL cluster is started (``tests/pg_cluster.py``) and
 removed at the end. ``--tables`` tables are registered, each with a match of ``--strokes``

@@ -55,7 +55,10 @@ class Stream:
     ) -> None:
         reader, writer = await asyncio.open_connection(host, port)
         writer.write(
-            f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+            (
+                f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                "Accept: text/event-stream\r\n\r\n"
+            ).encode()
         )
         await writer.drain()
         while (await reader.readline()) not in (b"\r\n", b""):
@@ -166,7 +169,8 @@ def first_paint(db: Path) -> tuple[float, float]:
             fcp = page.evaluate("""() => new Promise(res => {
                 const e = performance.getEntriesByName('first-contentful-paint')[0];
                 if (e) return res(e.startTime);
-                new PerformanceObserver(l => res(l.getEntries()[0].startTime)).observe({type: 'paint', buffered: true});
+                new PerformanceObserver(l => res(l.getEntries()[0].startTime))
+                    .observe({type: 'paint', buffered: true});
             })""")
             origin = page.evaluate("performance.timeOrigin")
         finally:

@@ -132,11 +132,17 @@ def main() -> int:
         cpus.append(time.process_time() - c0)
         assert r.mismatches == [], r.mismatches[:3]
         assert r.seq == args.strokes and r.state.to_json() == shown_state
+    verdict = (
+        "under the bar"
+        if statistics.median(times) < 1.0
+        else "OVER THE BAR (see the load average)"
+    )
     print(
-        f"restore {args.strokes} strokes (open, read, replay through Match, compare every verdict and the "
-        f"final state): wall median {statistics.median(times):.3f} s, max {max(times):.3f} s; CPU median "
+        f"restore {args.strokes} strokes (open, read, replay through Match, compare every verdict "
+        f"and the final state): wall median {statistics.median(times):.3f} s, "
+        f"max {max(times):.3f} s; CPU median "
         f"{statistics.median(cpus):.3f} s; {args.runs} runs (bar: < 1 s) -> "
-        f"{'under the bar' if statistics.median(times) < 1.0 else 'OVER THE BAR (see the load average)'}"
+        f"{verdict}"
     )
     print(
         f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "

@@ -145,7 +145,7 @@ def _help(capsys, *argv) -> str:
     return " ".join(capsys.readouterr().out.split())
 
 
-def test_the_club_commands_help_says_what_each_does_with_the_server_and_names_its_metavars_in_russian(
+def test_the_club_commands_help_says_what_each_does_with_the_server_and_its_metavars_in_russian(
     capsys,
 ):
     register = _help(capsys, "club", "register")

@@ -254,7 +254,8 @@ def test_the_board_role_reads_the_board_and_cannot_write_anything(club_url, two_
             "UPDATE club_tables SET seen = now()",
             "SELECT key_hash FROM club_tables",  # not even the key hashes
             f"SELECT club_table_seen({id1}, 'guess', 0)",
-            f"SELECT club_put_match({id1}, 'guess', 9, '[]', '{{}}', 1, 'open', NULL, 'x', 'x', 1)",
+            f"SELECT club_put_match({id1}, 'guess', 9, '[]', '{{}}', 1, 'open', NULL, "
+            "'x', 'x', 1)",
         ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 con.execute(sql)
@@ -300,7 +301,7 @@ def _offline_line(feed) -> str:
         feed.stop()
 
 
-def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_when_the_server_is_away(
+def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_the_server_away(
     tmp_path,
 ):
     from pyramid_referee.web.club import BoardFeed

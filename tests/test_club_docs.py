@@ -48,7 +48,8 @@ class Club:
 
     def url(self, login: str, dbname: str) -> str:
         return (
-            f"postgresql:///{self.names.get(dbname, dbname)}?host={self.cluster.dir}&port={self.cluster.port}"
+            f"postgresql:///{self.names.get(dbname, dbname)}"
+            f"?host={self.cluster.dir}&port={self.cluster.port}"
             f"&user={self.names.get(login, login)}"
         )
 

@@ -10,7 +10,8 @@ from string import Formatter
 
 import pytest
 
-import pyramid_referee.grammar.explain  # noqa: F401 (the module, not the function the package exports)
+# the module, not the function the package exports
+import pyramid_referee.grammar.explain  # noqa: F401
 from pyramid_referee.grammar.messages import N_, trl
 from pyramid_referee.grammar.refusal import EXPECTED, TEXTS
 

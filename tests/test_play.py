@@ -481,7 +481,8 @@ def test_a_typo_on_the_terminal_is_not_a_stroke_and_asks_nothing(store):
 
 
 def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
-    line = "пятерку чисто в угол | биток 5"  # refused for what the player said: the corner's side (Q2)
+    # refused for what the player said: the corner's side (Q2)
+    line = "пятерку чисто в угол | биток 5"
     s, out, err, asked = run_interactive(store, [line, line], [False, True])
     assert len(asked) == 2 and "Записать удар с непринятым заказом?" in asked[0]
     assert "удар не записан" in out
@@ -623,7 +624,8 @@ def test_resume_on_the_terminal_says_do_not_enter_it_again(store):
 
 # -- a match is a series of games (партии) --------------------------------------------------------
 
-FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол"  # with target 5: a game in one stroke
+# with target 5: a game in one stroke
+FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол"
 
 
 def test_a_match_to_two_wins_goes_on_to_a_new_game_with_the_other_player_breaking(store):
@@ -833,7 +835,7 @@ def _play_at_a_terminal(session, club) -> tuple:
     return play, out
 
 
-def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_a_server_that_is_there(
+def test_at_a_terminal_the_club_line_under_a_verdict_or_undo_says_it_reached_a_server_there(
     club_url, db
 ):
     pytest.importorskip("psycopg", reason="psycopg (3) is not installed")

@@ -431,19 +431,23 @@ def test_store_messages_in_russian_carry_no_english_library_words(tmp_path):
 # -- the schema: version 1 databases open and are migrated ----------------------------------------
 
 V1_SCHEMA = """
-CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL, players TEXT NOT NULL,
-    settings TEXT NOT NULL, start TEXT, status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
+CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL,
+    players TEXT NOT NULL, settings TEXT NOT NULL, start TEXT,
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
     result TEXT, updated TEXT NOT NULL);
-CREATE TABLE strokes (id INTEGER PRIMARY KEY AUTOINCREMENT, match_id INTEGER NOT NULL REFERENCES matches(id),
+CREATE TABLE strokes (id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL CHECK (seq >= 1), call_text TEXT, call TEXT, refusal TEXT,
-    call_status TEXT NOT NULL CHECK (call_status IN ('accepted', 'refused', 'none')), outcome_text TEXT,
-    outcome TEXT NOT NULL, verdict TEXT NOT NULL, state TEXT NOT NULL, lang TEXT NOT NULL, time TEXT NOT NULL,
+    call_status TEXT NOT NULL CHECK (call_status IN ('accepted', 'refused', 'none')),
+    outcome_text TEXT, outcome TEXT NOT NULL, verdict TEXT NOT NULL, state TEXT NOT NULL,
+    lang TEXT NOT NULL, time TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')));
 CREATE UNIQUE INDEX strokes_live ON strokes(match_id, seq) WHERE status != 'discarded';
 CREATE INDEX strokes_position ON strokes(match_id, status, seq);
-CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT, match_id INTEGER NOT NULL REFERENCES matches(id),
-    action TEXT NOT NULL CHECK (action IN ('new', 'stroke', 'undo', 'redo', 'discard')), seq INTEGER,
-    time TEXT NOT NULL);
+CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    action TEXT NOT NULL CHECK (action IN ('new', 'stroke', 'undo', 'redo', 'discard')),
+    seq INTEGER, time TEXT NOT NULL);
 CREATE INDEX actions_match ON actions(match_id, id);
 """
 
@@ -577,7 +581,7 @@ def _v3_database(path):
     con.close()
 
 
-def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_club_link_and_position(
+def test_a_version_3_database_migrated_keeps_its_strokes_then_the_club_link_and_position(
     db,
 ):
     _v3_database(db)

@@ -39,14 +39,16 @@ SELECT t.id, t.name, t.queued, greatest(t.seen, m.received) AS heard,
             SELECT e.verdict->'result'->>'winner' AS winner, count(*) AS n FROM club_strokes e
             WHERE e.table_id = t.id AND e.match_id = m.match_id AND e.status = 'active'
               AND e.verdict->'result' <> 'null'::jsonb GROUP BY 1) w WHERE w.winner IS NOT NULL),
-       (SELECT count(*) FROM club_conflicts k WHERE k.table_id = t.id AND k.resolved IS NULL AND k.kind <> 'later')
+       (SELECT count(*) FROM club_conflicts k
+        WHERE k.table_id = t.id AND k.resolved IS NULL AND k.kind <> 'later')
 FROM club_tables t
 LEFT JOIN LATERAL (SELECT * FROM club_matches x WHERE x.table_id = t.id
                    ORDER BY x.received DESC, x.match_id DESC LIMIT 1) m ON true
 LEFT JOIN LATERAL (SELECT y.seq, y.verdict, y.state, y.lang FROM club_strokes y
                    WHERE y.table_id = t.id AND y.match_id = m.match_id AND y.status = 'active'
                    ORDER BY y.seq DESC LIMIT 1) s ON true
-LEFT JOIN LATERAL (SELECT z.seq, z.status FROM club_strokes z WHERE z.table_id = t.id AND z.match_id = m.match_id
+LEFT JOIN LATERAL (SELECT z.seq, z.status FROM club_strokes z
+                   WHERE z.table_id = t.id AND z.match_id = m.match_id
                    ORDER BY z.action_id DESC, z.seq DESC LIMIT 1) c ON true
 ORDER BY t.name, t.id
 """
@@ -255,7 +257,8 @@ def _replay_message(
     from ..rules import Match, Outcome, Settings
 
     m = con.execute(
-        "SELECT players, settings, to_wins FROM club_matches WHERE table_id = %s AND match_id = %s",
+        "SELECT players, settings, to_wins FROM club_matches "
+        "WHERE table_id = %s AND match_id = %s",
         (table_id, match_id),
     ).fetchone()
     rows = con.execute(

@@ -794,7 +794,9 @@ class ClubSync:
                 if ok:
                     if self._wake.wait(self.retry_s):
                         self._between_strokes()
-                else:  # the server is away: strokes do not each cause a new attempt, one every retry_s
+                else:
+                    # the server is away: strokes do not each cause a new attempt, one every
+                    # retry_s
                     self._stop.wait(self.retry_s)
                 self._wake.clear()
         finally:
@@ -867,7 +869,8 @@ class ClubSync:
                 except Exception:  # noqa: BLE001
                     pass
                 self._pg = None
-            self._recount()  # counted afresh from the store (a stroke notified from here on is counted once more)
+            # counted afresh from the store (a stroke notified from here on is counted once more)
+            self._recount()
             queued = (
                 pending(self._store.con, self.server)
                 if self._store is not None
@@ -1014,7 +1017,9 @@ class ClubSync:
                 "%s, %s)",
                 (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto),
             )
-            if strokes:  # one pipelined round trip for the batch, not one per stroke (fewer wake-ups on both sides)
+            # one pipelined round trip for the batch, not one per stroke (fewer wake-ups on both
+            # sides)
+            if strokes:
                 self._pg.cursor().executemany(
                     "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, "
                     "%s, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, %s)",

@@ -28,7 +28,9 @@ from ..i18n import UserError, get_lang, json_problem, tr, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
-from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401 - strike_marks: the shell imports it from here
+
+# strike_marks: the shell imports it from here
+from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401
 from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow, db_option
 
 POINTER_WIDTH = 100  # the most of a typed text shown above the caret
@@ -147,9 +149,12 @@ def typed_item(source: str, column: int) -> str:
 # The outcome's marks as the notation writes them (notation.lark): where the marker typed a mark
 # the engine refuses, the message points at those words, not at the JSON field.
 _MARK_WORDS = {
-    "from_hand": r"с\s+рук[иу]?|from\s+hand|(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",  # «в доме» says from hand
+    # «в доме» says from hand
+    "from_hand": r"с\s+рук[иу]?|from\s+hand|(?:первый\s+)?(?:шар\s+)?в\s+доме"
+    r"|in\s+(?:the\s+)?house",
     "first_hit_in_house": r"(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",
-    "positions_unchanged": r"позиция\s+не\s+изменилась|позиция\s+без\s+изменений|без\s+изменений|unchanged",
+    "positions_unchanged": r"позиция\s+не\s+изменилась|позиция\s+без\s+изменений"
+    r"|без\s+изменений|unchanged",
     "warned": r"предупреждение|предупрежден|warned|warning",
 }
 
@@ -212,9 +217,8 @@ def setup_error_text(exc: RulesInputError, lang: str) -> str:
     they typed, never the engine's internal field path."""
     field = exc.field or ""
     what = exc.text(lang).split(": ", 1)[-1] if exc.field else exc.text(lang)
-    if (
-        lang != "en"
-    ):  # the keys and values the engine names (target, clean, true) are what the user types: quoted
+    # the keys and values the engine names (target, clean, true) are what the user types: quoted
+    if lang != "en":
         what = re.sub(r"(?<![«\w'])([A-Za-z_][A-Za-z_0-9]*)(?![»\w'])", r"«\1»", what)
     head, _, rest = field.partition(".")
     if head.startswith("players"):

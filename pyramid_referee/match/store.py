@@ -116,7 +116,8 @@ CREATE TABLE strokes (
     state        TEXT NOT NULL,
     lang         TEXT NOT NULL,
     time         TEXT NOT NULL,
-    status       TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')),
+    status       TEXT NOT NULL DEFAULT 'active'
+                 CHECK (status IN ('active', 'undone', 'discarded')),
     shown        INTEGER NOT NULL DEFAULT 1,
     strike       TEXT
 );
@@ -160,15 +161,18 @@ CREATE TABLE club_sent (
 
 # version → the statements that bring a database of that version to the next one.
 _MIGRATIONS: dict[int, str] = {
-    1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"  # strokes before v2 were shown
+    # strokes before v2 were shown
+    1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"
     "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1",  # a match was one game
-    2: "CREATE TABLE standing (match_id INTEGER PRIMARY KEY REFERENCES matches(id),"  # no call stood in the store
+    # no call stood in the store
+    2: "CREATE TABLE standing (match_id INTEGER PRIMARY KEY REFERENCES matches(id),"
     " present INTEGER NOT NULL DEFAULT 0, text TEXT,"
     " status TEXT NOT NULL DEFAULT 'none' CHECK (status IN ('accepted', 'refused', 'none')),"
     " call TEXT, refusal TEXT, canonical TEXT,"
     " source TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),"
     " strike REAL, time TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)",
-    3: "CREATE TABLE club_link (server TEXT PRIMARY KEY, table_id INTEGER NOT NULL,"  # no club server known
+    # no club server known
+    3: "CREATE TABLE club_link (server TEXT PRIMARY KEY, table_id INTEGER NOT NULL,"
     " name TEXT NOT NULL, key TEXT NOT NULL);"
     "CREATE TABLE club_sent (server TEXT NOT NULL, match_id INTEGER NOT NULL,"
     " action_id INTEGER NOT NULL, PRIMARY KEY (server, match_id))",
@@ -759,7 +763,8 @@ class Store:
             undone = [
                 r[0]
                 for r in con.execute(
-                    "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' ORDER BY seq",
+                    "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' "
+                    "ORDER BY seq",
                     (match_id,),
                 )
             ]
@@ -977,7 +982,8 @@ class Store:
         resume."""
         with self._tx():
             self.con.execute(
-                "UPDATE strokes SET shown = 1 WHERE match_id = ? AND seq = ? AND status = 'active'",
+                "UPDATE strokes SET shown = 1 "
+                "WHERE match_id = ? AND seq = ? AND status = 'active'",
                 (match_id, seq),
             )
 
