@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the tests and the voice path use. Installs only what is missing.
 set -euo pipefail
-PKGS=(espeak-ng festival festvox-ru sox libportaudio2 pulseaudio libasound2-plugins alsa-utils chromium postgresql)  # chromium: serve's browser tests; postgresql: the club tests
+# chromium: serve's browser tests; postgresql: the club tests
+PKGS=(espeak-ng festival festvox-ru sox libportaudio2 pulseaudio libasound2-plugins alsa-utils
+  chromium postgresql)
 # Debian's own python3 needs python3-venv for `python3 -m venv` (scripts/test.sh, example.sh).
 python3 -c "import ensurepip, venv" 2>/dev/null || PKGS+=(python3-venv)
 missing=()
