@@ -23,6 +23,7 @@ mkdir -p "$view/pyramid_referee"
 for f in pyramid_referee/*; do ln -s "$PWD/$f" "$view/pyramid_referee/"; done
 for p in grammar rules voice; do ln -s "$PWD/$p" "$view/pyramid_referee/$p"; done
 MYPYPATH="$view" .venv/bin/mypy --cache-dir .venv/mypy-cache \
-  -p pyramid_referee.grammar -p pyramid_referee.rules | sed "s#^$view/pyramid_referee/##"
+  -p pyramid_referee.grammar -p pyramid_referee.rules \
+  | sed -e "s#^$view/pyramid_referee/##" -e "s#^\.venv/lint-view/pyramid_referee/##"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 exit $status
