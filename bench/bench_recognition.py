@@ -64,7 +64,7 @@ def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
     from pyramid_referee.voice.audio import read_wav
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpora" / "audio"))
-    import table_mix  # the recordings in ../shared/sounds, read in place
+    import table_mix  # the recorded sounds ($PYRAMID_SOUNDS_DIR), read in place
 
     strike, onset = table_mix.strike_sample()
     rng = np.random.default_rng(7)

@@ -11,9 +11,9 @@ One daemon serves the whole session (tests/test_voice_mic.py, tests/test_listen.
 The test-audio scripts of ``corpora/audio`` (``table_mix``, ``make_audio``, ``fit_sound_model``)
 are made importable here once, for every test that needs them.
 
-``bank``: the recorded billiards sounds (``../shared/sounds`` beside the repository, or
-``$PYRAMID_SOUNDS_DIR``), read in place and never copied; tests that need them skip, saying
-where they looked, when they are missing.
+``bank``: the recorded billiards sounds (``$PYRAMID_SOUNDS_DIR``, or the default folder beside
+the repository that corpora/audio/README.md names), read in place and never copied; tests that
+need them skip, saying where they looked, when they are missing.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SIGKILL while a 1,000-stroke match is being entered (the issue's bar), for real.
+"""SIGKILL while a 1,000-stroke match is being entered (docs/dev/architecture.md), for real.
 
 ``play --json`` runs in a subprocess fed one line at a time; it is killed with
 SIGKILL at random points (fixed seed), sometimes right after a line was sent and
