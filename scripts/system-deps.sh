@@ -12,7 +12,8 @@ for p in "${PKGS[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else
-  echo "system-deps: missing ${missing[*]} and no root to install them; tests needing them will skip" >&2
+  echo "system-deps: missing ${missing[*]} and no root to install them;" \
+    "tests needing them will skip" >&2
   exit 0
 fi
 echo "system-deps: installing ${missing[*]}" >&2

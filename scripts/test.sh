@@ -12,7 +12,8 @@ python3 -m venv .venv
 # pip's own output goes to a log; it is shown only if the install fails.
 log=.venv/install.log
 echo "installing pyramid-referee into .venv (pip log: $log) …" >&2
-if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e '.[test]'; } >"$log" 2>&1; then
+if ! { .venv/bin/python -m pip install -q --upgrade pip \
+       && .venv/bin/python -m pip install -q -e '.[test]'; } >"$log" 2>&1; then
   cat "$log" >&2; echo "install failed (log: $log)" >&2; exit 1
 fi
 echo "linting (scripts/lint.sh: ruff check, ruff format --check, mypy) …" >&2
