@@ -486,8 +486,8 @@ def main() -> int:
         time.sleep(args.outage)
         cluster.start()
         t_restart = time.time()
-        # every table's own status: the first moment after the restart it says connected, nothing
-        # queued
+        # every table's own status: the first moment after the restart it says
+        # connected, nothing queued
         caught: dict[int, float] = {}
         while len(caught) < args.tables and time.time() < t_restart + 60:
             now = time.time()

@@ -94,8 +94,8 @@ def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
 
 
 def russian_events(seconds: float) -> list[str]:
-    """The corpus's Vosk-format test doubles (Russian calls), laid one after another along the
-    clock."""
+    """The corpus's Vosk-format test doubles (Russian calls), laid one after
+    another along the clock."""
     docs = sorted((ROOT / "corpora" / "vosk").glob("double_*.jsonl"))
     lines, offset = [], 0.0
     while offset < seconds:

@@ -154,8 +154,8 @@ def browser_latency(srv: Server, strokes: int) -> list[float]:
 
 
 def first_paint(db: Path) -> tuple[float, float]:
-    """(ms from launching serve to the first contentful paint, ms of that from navigation to
-    paint)."""
+    """(ms from launching serve to the first contentful paint, ms of that
+    from navigation to paint)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

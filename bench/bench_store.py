@@ -34,8 +34,8 @@ from pyramid_referee.rules import judge
 
 
 def stroke_lines(session: Session, rnd: random.Random):
-    """Legal strokes for the balls on the table; a stroke that would end the game becomes a
-    plain one."""
+    """Legal strokes for the balls on the table; a stroke that would end the game
+    becomes a plain one."""
     while True:
         table = sorted(session.state.on_table)
         b = rnd.choice(table)

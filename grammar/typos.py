@@ -104,8 +104,8 @@ def suggestion(
             fit.append((candidate, got))
     picked = made if made else fit
     if len(picked) > 1 and len({r if made else (r.code, r.reason) for _, r in picked}) == 1:
-        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to what
-        # was typed
+        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to
+        # what was typed
         picked = _closest(word.text, picked)
     if len(picked) != 1:
         return None

@@ -613,8 +613,8 @@ def _render_pocket(p: dict[str, Any] | None) -> str:
 
 
 def render_outcome(outcome: dict[str, Any]) -> str:
-    """An outcome dict → the short notation (one item per event: ``биток 6; 6 3; 3 в
-    середину``)."""
+    """An outcome dict → the short notation (one item per event: ``биток 6; 6
+    3; 3 в середину``)."""
     items: list[str] = []
     for e in outcome.get("events", []):
         t = e["type"]

@@ -61,8 +61,8 @@ def _ball_err(field: str, x: Any) -> RulesInputError:
     return RulesInputError(field, N_("{x!r} is not a ball ('cue' or 1-15)"), x=x)
 
 
-# What a pocket's JSON fields may hold, for the Russian message (the English one is the call's
-# own).
+# What a pocket's JSON fields may hold, for the Russian message (the English one is
+# the call's own).
 _POCKET_FIELD = {
     "kind": N_(
         "the pocket is wrong: «corner» (a corner pocket) or «middle» (a middle pocket) is needed"
@@ -82,8 +82,8 @@ class Event:
     ball: Ball
     other: Ball | None = None
     pocket: Pocket | None = None
-    # What the route check compares (Q10), computed once: ("h", {a, b}), ("c", ball), ("p", ball),
-    # ("o", ball).
+    # What the route check compares (Q10), computed once: ("h", {a, b}), ("c", ball), ("p",
+    # ball), ("o", ball).
     key: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -29,8 +29,8 @@ def local_strokes(db) -> set[tuple]:
 
 
 def server_strokes(url: str, table_id: int) -> list[tuple]:
-    """Every stroke the server holds for that table, sorted (a list: a doubled stroke would
-    show)."""
+    """Every stroke the server holds for that table, sorted (a list: a
+    doubled stroke would show)."""
     with psycopg.connect(url, autocommit=True) as con:
         return sorted(
             con.execute(

@@ -129,8 +129,8 @@ def _russian_by_default():
 
 @pytest.fixture(autouse=True)
 def _no_club_from_outside(monkeypatch):
-    """A developer's $PYRAMID_REFEREE_CLUB must not make every test's play replicate (or
-    refuse)."""
+    """A developer's $PYRAMID_REFEREE_CLUB must not make every test's
+    play replicate (or refuse)."""
     monkeypatch.delenv("PYRAMID_REFEREE_CLUB", raising=False)
 
 
@@ -143,8 +143,8 @@ def db(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's headless Chromium driven by Playwright (never a downloaded browser), one a
-    module."""
+    """Debian's headless Chromium driven by Playwright (never a downloaded
+    browser), one a module."""
     import shutil
 
     sync_api = pytest.importorskip(
@@ -159,8 +159,8 @@ def browser():
 
 @pytest.fixture(scope="session")
 def pg_cluster():
-    """A throw-away PostgreSQL cluster (tests/pg_cluster.py), one a session; skipped without
-    initdb."""
+    """A throw-away PostgreSQL cluster (tests/pg_cluster.py), one a
+    session; skipped without initdb."""
     pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
     from pg_cluster import Cluster, find_bin
 

@@ -206,8 +206,8 @@ def test_a_batch_of_strokes_notifies_the_board_once_with_the_tables_id(club_url,
         listener.execute(f"LISTEN {schema.NOTIFY_CHANNEL}")
         assert ClubSync(db, club_url).drain()  # one transaction: the match and five strokes
         heard = _notifies(listener)
-    # the batch once, and the table reporting in (a new connection) once: 6 rows changed, 2
-    # notifications
+    # the batch once, and the table reporting in (a new connection) once: 6 rows
+    # changed, 2 notifications
     assert heard == [str(table_id), str(table_id)]
 
 

@@ -35,8 +35,8 @@ def blocks(path: Path) -> list[tuple[str, str]]:
 
 
 class Club:
-    """The page's club on the cluster: its database and logins under fresh names, one store a
-    computer."""
+    """The page's club on the cluster: its database and logins under fresh names,
+    one store a computer."""
 
     def __init__(self, cluster, tmp: Path) -> None:
         self.cluster = cluster
@@ -91,9 +91,9 @@ class Club:
             args, cwd=ROOT, env=env, input=stdin, capture_output=True, text=True, timeout=120
         )
         if words[0] == "listen":
-            # the club part of listen: it gets past the club (registered, the table's login) to the
-            # voice model or the microphone, which this machine may not have; a club refusal would
-            # come first
+            # the club part of listen: it gets past the club (registered, the table's login) to
+            # the voice model or the microphone, which this machine may not have; a club refusal
+            # would come first
             assert p.returncode == 0 or ("модел" in p.stderr and "клуб" not in p.stderr), p.stderr
             return p.stdout.splitlines()
         assert p.returncode == 0, (args, p.stdout, p.stderr)
@@ -113,8 +113,8 @@ class Club:
         return p.stdout.splitlines()
 
     def _until_stopped(self, args, env, words) -> list[str]:
-        """serve and club sync run until Ctrl-C: run until they say they are up, look, then
-        interrupt."""
+        """serve and club sync run until Ctrl-C: run until they say they are
+        up, look, then interrupt."""
         p = subprocess.Popen(
             args,
             cwd=ROOT,

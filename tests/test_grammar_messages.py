@@ -1,5 +1,5 @@
-"""grammar/messages.py: the call language's messages are English in the code and Russian in the
-catalog."""
+"""grammar/messages.py: the call language's messages are English in the code and
+Russian in the catalog."""
 
 from __future__ import annotations
 

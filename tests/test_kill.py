@@ -124,8 +124,8 @@ def store_lines(db, match_id) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 class Proc:
-    """play in a subprocess; answers are read by a thread so a silent play fails the test, never
-    hangs it."""
+    """play in a subprocess; answers are read by a thread so a silent play fails the
+    test, never hangs it."""
 
     def __init__(self, args, env):
         self.p = subprocess.Popen(
@@ -161,8 +161,8 @@ class Proc:
         return json.loads(line)
 
     def drain(self, timeout: float = 5.0) -> list[dict]:
-        """After a kill: every answer the process wrote before it died (up to its end of
-        output)."""
+        """After a kill: every answer the process wrote before it died (up to
+        its end of output)."""
         got = []
         while True:
             try:

@@ -554,8 +554,8 @@ QUESTION = "Записать удар с непринятым заказом? [�
 
 
 def test_the_answer_is_a_whole_line_and_a_stroke_typed_ahead_is_not_taken_for_yes(tmp_path):
-    # the marker types the next stroke while the question waits: «девятку…» begins with «д», and
-    # was «yes»
+    # the marker types the next stroke while the question waits: «девятку…» begins with «д»,
+    # and was «yes»
     out, rows = play_on_a_pty(
         tmp_path, REFUSED_LINE + "девятку чисто в правый угол | биток 9\nд\n\x04"
     )
@@ -772,8 +772,8 @@ def test_undo_and_redo_back_to_a_games_end_say_who_breaks_the_next_game(store):
     told = [
         ln for ln in out.getvalue().splitlines() if ln.endswith("партию 2 разбивает Боря с руки")
     ]
-    # after the game-ending stroke, after its redo, on «счёт» there, and after undoing game 2's
-    # break
+    # after the game-ending stroke, after its redo, on «счёт» there, and after undoing
+    # game 2's break
     assert len(told) == 4
 
 

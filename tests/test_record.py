@@ -378,8 +378,8 @@ def test_a_bad_match_length_is_named_with_its_range():
 
 
 def test_after_an_outcome_that_cannot_be_the_later_calls_are_still_read():
-    # line 3: ball 7 fell twice, so the game cannot be judged on; line 4's unknown word is still
-    # named
+    # line 3: ball 7 fell twice, so the game cannot be judged on; line 4's unknown word
+    # is still named
     lines = [
         "Игроки: Иван, Пётр",
         "Иван: семёрку чисто в правый угол | биток 7; 7 в правый дальний угол; 7 в левую середину",

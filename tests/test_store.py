@@ -41,8 +41,8 @@ def rec(n: int, **kw) -> StrokeRecord:
 
 @pytest.fixture(autouse=True)
 def russian():
-    """The store's messages are read in Russian here, whatever test ran before (--lang en sets
-    it)."""
+    """The store's messages are read in Russian here, whatever test ran before
+    (--lang en sets it)."""
     from pyramid_referee.i18n import set_lang
 
     set_lang("ru")
@@ -600,8 +600,8 @@ def test_a_version_3_database_migrated_keeps_its_strokes_then_the_club_link_and_
 
 
 def _v4_database(path):
-    """A version 4 database (before the voice referee's note of the strike): v3 migrated by
-    hand."""
+    """A version 4 database (before the voice referee's note of the strike):
+    v3 migrated by hand."""
     from pyramid_referee.match.store import _MIGRATIONS
 
     _v3_database(path)

@@ -37,8 +37,8 @@ SHOTS = (
 
 @pytest.fixture
 def shots(tmp_path) -> Path:
-    """Where a test's screenshots go: $PYRAMID_REFEREE_SHOTS to keep them, else the test's tmp
-    dir."""
+    """Where a test's screenshots go: $PYRAMID_REFEREE_SHOTS to keep them, else
+    the test's tmp dir."""
     where = SHOTS or tmp_path
     where.mkdir(parents=True, exist_ok=True)
     return where
@@ -676,8 +676,8 @@ def test_the_pages_ask_for_nothing_that_is_not_there(browser, servers, tmp_path)
 
 
 def test_a_pad_typing_wrong_pins_is_told_to_wait(browser, servers, tmp_path):
-    # (that the right PIN is not let in during the hold is test_web_pin's, on the guard's own
-    # clock)
+    # (that the right PIN is not let in during the hold is test_web_pin's, on the
+    # guard's own clock)
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
     page = browser.new_page(viewport={"width": 768, "height": 1024})
     page.goto(srv.base + "/pad")

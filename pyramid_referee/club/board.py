@@ -70,8 +70,8 @@ WHERE m.status = 'finished' AND m.updated::timestamptz >= %s
 ORDER BY m.updated DESC
 """
 
-# Per player: calls accepted and refused (as the striker), penalties (as the offender), active
-# strokes only.
+# Per player: calls accepted and refused (as the striker), penalties (as the offender),
+# active strokes only.
 _PLAYER_STROKES_SQL = """
 SELECT p, sum(accepted)::int, sum(refused)::int, sum(penalties)::int FROM (
     SELECT verdict->>'striker' AS p, count(*) FILTER (WHERE call_status = 'accepted') AS accepted,
@@ -102,8 +102,8 @@ def _j(value: Any) -> Any:
 
 
 def snapshot(con, lang: str = "ru", *, stale_s: float = STALE_S) -> dict:
-    """The whole board (``GET /api/club/state``): ``{"tables": […], "day": {…}, "players":
-    […]}``."""
+    """The whole board (``GET /api/club/state``): ``{"tables": […],
+    "day": {…}, "players": […]}``."""
     return {"tables": tables(con, lang, stale_s=stale_s), **club(con, lang)}
 
 
@@ -187,8 +187,8 @@ def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
 
 
 def sync_json(heard, silent_s, queued, heard_at: str | None, stale_s: float, lang: str) -> dict:
-    """Is the table in sync: heard of within ``stale_s`` (its report or its strokes), and its
-    queue."""
+    """Is the table in sync: heard of within ``stale_s`` (its report or its
+    strokes), and its queue."""
     queued = int(queued or 0)
     if heard is None:
         return {

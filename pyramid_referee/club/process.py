@@ -105,9 +105,9 @@ def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
 
 @contextlib.contextmanager
 def _sigint_ignored():
-    """SIGINT ignored while the child is spawned (it keeps that disposition), where this thread may
-    set it (the main thread); the table's own Ctrl-C handling is back as soon as the child is
-    out."""
+    """SIGINT ignored while the child is spawned (it keeps that disposition), where this
+    thread may set it (the main thread); the table's own Ctrl-C handling is back as soon as
+    the child is out."""
     try:
         before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread: the child sets it itself as it starts

@@ -522,8 +522,8 @@ def register(con, name: str) -> tuple[int, str]:
 
 
 def knows(con, table_id: int, key: str) -> bool:
-    """Does the server still hold that table with that key (not removed since it was
-    registered)?"""
+    """Does the server still hold that table with that key (not removed
+    since it was registered)?"""
     return (
         con.execute(
             "SELECT 1 FROM club_tables WHERE id = %s AND key_hash = %s", (table_id, key_hash(key))
@@ -533,8 +533,8 @@ def knows(con, table_id: int, key: str) -> bool:
 
 
 def status(con) -> list[dict]:
-    """Every table with its last stored stroke and the lag (seconds from the stroke to the
-    server)."""
+    """Every table with its last stored stroke and the lag (seconds from the
+    stroke to the server)."""
     rows = con.execute("""
         SELECT t.id, t.name, s.match_id, s.seq, s.time, s.received,
                extract(epoch FROM s.received - s.time::timestamptz),

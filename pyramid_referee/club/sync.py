@@ -154,9 +154,9 @@ def reason(exc: BaseException, lang: str | None = None) -> str | None:
 
 
 def refused(exc: BaseException) -> bool:
-    """The server is there but will not take this login's strokes: a wrong password, a login
-    without the role pyramid_table (the board's, say), a key not this table's. Waiting will not
-    mend it."""
+    """The server is there but will not take this login's strokes: a wrong password, a
+    login without the role pyramid_table (the board's, say), a key not this table's.
+    Waiting will not mend it."""
     import psycopg
 
     low = str(exc).lower()
@@ -175,9 +175,9 @@ def unknown_key(exc: BaseException) -> bool:
 
 
 def _detail(exc: BaseException, lang: str | None = None) -> str | None:
-    """What libpq said of a connection that failed, in the user's words (None: nothing known to
-    add). libpq's own text is English, may hold a line break, and would sit inside a Russian
-    line."""
+    """What libpq said of a connection that failed, in the user's words (None: nothing
+    known to add). libpq's own text is English, may hold a line break, and would sit
+    inside a Russian line."""
     low = str(exc).lower()
     lang = lang or get_lang()
     if "connection refused" in low:
@@ -305,8 +305,8 @@ def _set_alias(store: Store, address: str, server: str) -> None:
 
 
 def known_addresses(store: Store) -> list[str]:
-    """The addresses this store has reached a club server by, as СЕРВЕР:ПОРТ/БАЗА (for a
-    message)."""
+    """The addresses this store has reached a club server by, as
+    СЕРВЕР:ПОРТ/БАЗА (for a message)."""
     out = [
         r[0]
         for r in store.con.execute("SELECT server FROM club_link")
@@ -438,9 +438,9 @@ def load_link(store: Store, url: str, con=None) -> tuple[int, str, str] | None:
 
 
 def _adopt_older_name(store: Store, sid: str) -> bool:
-    """A link saved under the older name of a server (the whole URL but its password, login
-    included) is renamed to ``sid`` with its sent marks, so nothing is sent twice; True if one
-    was."""
+    """A link saved under the older name of a server (the whole URL but its password,
+    login included) is renamed to ``sid`` with its sent marks, so nothing is sent twice;
+    True if one was."""
     for (old,) in store.con.execute("SELECT server FROM club_link").fetchall():
         if old.startswith(IDENTITY_PREFIX):
             continue
@@ -795,8 +795,8 @@ class ClubSync:
                     if self._wake.wait(self.retry_s):
                         self._between_strokes()
                 else:
-                    # the server is away: strokes do not each cause a new attempt, one every
-                    # retry_s
+                    # the server is away: strokes do not each cause a new attempt,
+                    # one every retry_s
                     self._stop.wait(self.retry_s)
                 self._wake.clear()
         finally:
@@ -814,8 +814,8 @@ class ClubSync:
                 return
 
     def close(self) -> None:
-        """Close the connections of a sync that was drained by hand (``drain`` without
-        ``start``)."""
+        """Close the connections of a sync that was drained by
+        hand (``drain`` without ``start``)."""
         self._close()
 
     def _close(self) -> None:
@@ -911,8 +911,8 @@ class ClubSync:
         self._seen_at, self._seen_link, self._seen_queued = now, self._pg, queued
 
     def _next_batch(self):
-        """(match_id, last action id, match row, stroke rows) of the first match with pending
-        actions."""
+        """(match_id, last action id, match row, stroke rows) of the first
+        match with pending actions."""
         con = self._store.con
         con.execute("BEGIN")
         try:
@@ -1017,8 +1017,8 @@ class ClubSync:
                 "%s, %s)",
                 (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto),
             )
-            # one pipelined round trip for the batch, not one per stroke (fewer wake-ups on both
-            # sides)
+            # one pipelined round trip for the batch, not one per stroke (fewer wake-ups
+            # on both sides)
             if strokes:
                 self._pg.cursor().executemany(
                     "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, "

@@ -160,8 +160,8 @@ _MARK_WORDS = {
 
 
 def typed_mark(source: str, field: str) -> tuple[int, str] | None:
-    """(column, the words as typed) of the mark the field stands for in a typed outcome, or
-    None."""
+    """(column, the words as typed) of the mark the field stands for in a
+    typed outcome, or None."""
     pattern = _MARK_WORDS.get(field)
     m = re.search(pattern, source.lower().replace("ё", "е")) if pattern else None
     return None if m is None else (m.start() + 1, source[m.start() : m.end()])

@@ -339,8 +339,8 @@ class StrokeRow:
 
 
 def _not_writable(path: Path) -> str | None:
-    """Why the database file or its directory cannot be written (in the user's language), or
-    None."""
+    """Why the database file or its directory cannot be written (in the
+    user's language), or None."""
     for target, what in (
         (path.parent, N_("the directory {target} is not writable")),
         (path, N_("the file {target} is not writable")),
@@ -978,8 +978,8 @@ class Store:
         return seq
 
     def mark_shown(self, match_id: int, seq: int) -> None:
-        """The verdict of stroke ``seq`` is on the scorer's screen: it will not be named on
-        resume."""
+        """The verdict of stroke ``seq`` is on the scorer's screen: it will not
+        be named on resume."""
         with self._tx():
             self.con.execute(
                 "UPDATE strokes SET shown = 1 "

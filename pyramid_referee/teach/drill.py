@@ -407,8 +407,8 @@ def generate(
 class Difference:
     """One thing the answer got wrong: ``kind`` (stable key) and a message."""
 
-    # ball | pocket_kind | pocket_side | pocket_end | route_missing | route_extra | route_order |
-    # refused
+    # ball | pocket_kind | pocket_side | pocket_end | route_missing | route_extra |
+    # route_order | refused
     kind: str
     message: str
     code: str | None = None  # the refusal's code, for kind "refused"

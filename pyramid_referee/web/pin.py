@@ -41,8 +41,8 @@ class _Client:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What a request's PIN came to: ``ok``, ``wrong`` (and the hold it started, if any) or
-    ``held``."""
+    """What a request's PIN came to: ``ok``, ``wrong`` (and the hold it started,
+    if any) or ``held``."""
 
     kind: str
     retry_after: int = 0  # whole seconds, for the Retry-After header
@@ -117,8 +117,8 @@ class PinGuard:
             del self.clients[key]
 
     def change(self, new: str, client: str) -> None:
-        """A new PIN from the marker (who gave the current one). Raises ValueError with the
-        reason."""
+        """A new PIN from the marker (who gave the current one). Raises
+        ValueError with the reason."""
         if not PIN_RE.match(new):
             raise ValueError(tr("a PIN is 4 to 64 letters, digits, '-' or '_'"))
         if hmac.compare_digest(new.encode(), self._pin.encode()):
