@@ -12,6 +12,7 @@ fi
 status=0
 .venv/bin/ruff check . || status=1
 .venv/bin/ruff format --check . || status=1
+.venv/bin/python scripts/lint_pending.py || status=1
 
 # mypy reads the code under the names it is imported by: grammar/, rules/ and voice/ are mapped
 # into pyramid_referee by package-dir, which an editable install does with an import hook mypy
