@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the tests need into .venv, run the linters (scripts/lint.sh: ruff and
-# mypy, about 1 s once mypy's cache in .venv is warm, 8 s the first time) and the whole suite.
+# mypy: 1-2 s once mypy's cache in .venv is warm, 8 s the first time) and the whole suite.
 # A lint failure fails the run; the tests still run, so one run reports both.
 # System packages (espeak-ng, sox, libportaudio2, pulseaudio, alsa pulse plugin)
 # are installed with apt-get when missing and this runs as root (as CI does);
