@@ -124,9 +124,9 @@ def _q(t: list[float], p: int) -> float:
 
 def _fmt(name: str, t: list[float], c: list[float]) -> str:
     return (
-        f"{name:<34} p50 {statistics.median(t) * 1e3:6.2f}  p95 {_q(t, 95):6.2f}  p99 {_q(t, 99):6.2f}"
-        f"  max {max(t) * 1e3:6.2f} ms   commit p50 {statistics.median(c) * 1e3:5.2f}  p95 {_q(c, 95):5.2f}"
-        f"  p99 {_q(c, 99):5.2f} ms"
+        f"{name:<34} p50 {statistics.median(t) * 1e3:6.2f}  p95 {_q(t, 95):6.2f}  p99 "
+        f"{_q(t, 99):6.2f}  max {max(t) * 1e3:6.2f} ms   commit p50 "
+        f"{statistics.median(c) * 1e3:5.2f}  p95 {_q(c, 95):5.2f}  p99 {_q(c, 99):5.2f} ms"
     )
 
 
@@ -176,8 +176,8 @@ def main() -> int:
     ap.add_argument(
         "--server-dir",
         default=None,
-        help="where the throw-away cluster lives (e.g. /dev/shm: not on the tables' disk, as a real "
-        "club server is not)",
+        help="where the throw-away cluster lives (e.g. /dev/shm: not on the tables' disk, as a "
+        "real club server is not)",
     )
     args = ap.parse_args()
     cluster = None

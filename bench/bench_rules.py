@@ -110,7 +110,8 @@ def main() -> None:
         }
         for name, r in best.items():
             print(
-                f"{settings.mode:16s} {name:13s} {r:>10,.0f} strokes/s  (best of 3 x {n:,}; bar 50,000/s)"
+                f"{settings.mode:16s} {name:13s} {r:>10,.0f} strokes/s  "
+                f"(best of 3 x {n:,}; bar 50,000/s)"
             )
 
 

@@ -1,4 +1,5 @@
-"""Benchmark ``serve``: verdict → scoreboard update with many open scoreboards, page weight, first paint.
+"""Benchmark ``serve``: verdict → scoreboard update with many open scoreboards, page weight, first
+paint.
 
     .venv/bin/python bench/bench_serve.py [--clients 50] [--strokes 40] [--no-browser]
 
@@ -54,7 +55,10 @@ class Stream:
     ) -> None:
         reader, writer = await asyncio.open_connection(host, port)
         writer.write(
-            f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+            (
+                f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                "Accept: text/event-stream\r\n\r\n"
+            ).encode()
         )
         await writer.drain()
         while (await reader.readline()) not in (b"\r\n", b""):
@@ -150,7 +154,8 @@ def browser_latency(srv: Server, strokes: int) -> list[float]:
 
 
 def first_paint(db: Path) -> tuple[float, float]:
-    """(ms from launching serve to the first contentful paint, ms of that from navigation to paint)."""
+    """(ms from launching serve to the first contentful paint, ms of that
+    from navigation to paint)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -164,7 +169,8 @@ def first_paint(db: Path) -> tuple[float, float]:
             fcp = page.evaluate("""() => new Promise(res => {
                 const e = performance.getEntriesByName('first-contentful-paint')[0];
                 if (e) return res(e.startTime);
-                new PerformanceObserver(l => res(l.getEntries()[0].startTime)).observe({type: 'paint', buffered: true});
+                new PerformanceObserver(l => res(l.getEntries()[0].startTime))
+                    .observe({type: 'paint', buffered: true});
             })""")
             origin = page.evaluate("performance.timeOrigin")
         finally:
@@ -201,8 +207,8 @@ def main() -> int:
             if not args.no_browser and Path(CHROMIUM).exists():
                 xs = browser_latency(srv, min(args.strokes, 20))
                 print(
-                    f"stroke → score drawn in a Chromium scoreboard page: p50 {pct(xs, 50):.1f} ms, "
-                    f"p95 {pct(xs, 95):.1f} ms, max {max(xs):.1f} ms"
+                    f"stroke → score drawn in a Chromium scoreboard page: p50 {pct(xs, 50):.1f} "
+                    f"ms, p95 {pct(xs, 95):.1f} ms, max {max(xs):.1f} ms"
                 )
         finally:
             srv.stop()
@@ -210,9 +216,9 @@ def main() -> int:
             runs = [first_paint(db) for _ in range(3)]
             total = [t for t, _ in runs]
             print(
-                f"first paint at 768x1024 from a cold serve start: median {statistics.median(total):.0f} ms, "
-                f"max {max(total):.0f} ms (of which navigation → paint: "
-                f"{statistics.median(f for _, f in runs):.0f} ms)"
+                "first paint at 768x1024 from a cold serve start: median "
+                f"{statistics.median(total):.0f} ms, max {max(total):.0f} ms "
+                f"(of which navigation → paint: {statistics.median(f for _, f in runs):.0f} ms)"
             )
     return 0
 

@@ -34,7 +34,8 @@ from pyramid_referee.rules import judge
 
 
 def stroke_lines(session: Session, rnd: random.Random):
-    """Legal strokes for the balls on the table; a stroke that would end the game becomes a plain one."""
+    """Legal strokes for the balls on the table; a stroke that would end the game
+    becomes a plain one."""
     while True:
         table = sorted(session.state.on_table)
         b = rnd.choice(table)
@@ -101,18 +102,19 @@ def main() -> int:
         raw_s = time.perf_counter() - t0
 
     print(
-        f"strokes entered, real path (call parsed, outcome notation parsed, judged, committed with "
-        f"synchronous=FULL): {sample / full_s:,.0f} strokes/s ({1000 * full_s / sample:.2f} ms each, {sample} strokes)"
+        "strokes entered, real path (call parsed, outcome notation parsed, judged, committed "
+        f"with synchronous=FULL): {sample / full_s:,.0f} strokes/s ({1000 * full_s / sample:.2f} "
+        f"ms each, {sample} strokes)"
     )
     if args.strokes > sample:
         n = args.strokes - sample
         print(
-            f"the same without fsync (synchronous=OFF, building the rest): {n / off_s:,.0f} strokes/s "
-            f"({1000 * off_s / n:.2f} ms each)"
+            f"the same without fsync (synchronous=OFF, building the rest): {n / off_s:,.0f} "
+            f"strokes/s ({1000 * off_s / n:.2f} ms each)"
         )
     print(
-        f"raw store commits (Store.add_stroke alone, synchronous=FULL): {len(records) / raw_s:,.0f} strokes/s "
-        f"({1000 * raw_s / len(records):.2f} ms each)"
+        "raw store commits (Store.add_stroke alone, synchronous=FULL): "
+        f"{len(records) / raw_s:,.0f} strokes/s ({1000 * raw_s / len(records):.2f} ms each)"
     )
     wal = Path(str(db) + "-wal")
     print(
@@ -130,14 +132,21 @@ def main() -> int:
         cpus.append(time.process_time() - c0)
         assert r.mismatches == [], r.mismatches[:3]
         assert r.seq == args.strokes and r.state.to_json() == shown_state
-    print(
-        f"restore {args.strokes} strokes (open, read, replay through Match, compare every verdict and the "
-        f"final state): wall median {statistics.median(times):.3f} s, max {max(times):.3f} s; CPU median "
-        f"{statistics.median(cpus):.3f} s; {args.runs} runs (bar: < 1 s) -> "
-        f"{'under the bar' if statistics.median(times) < 1.0 else 'OVER THE BAR (see the load average)'}"
+    verdict = (
+        "under the bar"
+        if statistics.median(times) < 1.0
+        else "OVER THE BAR (see the load average)"
     )
     print(
-        f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+        f"restore {args.strokes} strokes (open, read, replay through Match, compare every verdict "
+        f"and the final state): wall median {statistics.median(times):.3f} s, "
+        f"max {max(times):.3f} s; CPU median "
+        f"{statistics.median(cpus):.3f} s; {args.runs} runs (bar: < 1 s) -> "
+        f"{verdict}"
+    )
+    print(
+        f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+        f"{os.cpu_count()} cores"
     )
 
     tracemalloc.start()
@@ -147,7 +156,8 @@ def main() -> int:
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
-        f"peak Python memory during a restore (tracemalloc): {peak / 1e6:.1f} MB; process max RSS: {rss:.0f} MB"
+        f"peak Python memory during a restore (tracemalloc): {peak / 1e6:.1f} MB; process max "
+        f"RSS: {rss:.0f} MB"
     )
     tmp.cleanup()
     return 0

@@ -115,7 +115,8 @@ class Call:
                     or (unnamed and target is None)
                 ):
                     raise CallFormatError(
-                        f"route[{i}][1]: {target!r} is not a ball, 'cushion', 'pocket' or 'contre_coup'"
+                        f"route[{i}][1]: {target!r} is not a ball, 'cushion', 'pocket' or "
+                        "'contre_coup'"
                     )
                 if actor == target:
                     raise CallFormatError(f"route[{i}]: a ball cannot hit itself")
@@ -172,8 +173,8 @@ def pocket_from_words(
     An end word (дальний, ближний, к себе, свой угол) says corner: only corners have
     ends. So does a masculine side word with no noun: of угол, середина and луза only
     «угол» agrees with «правый» («в правый» is «в правый угол»; «в правую» stays
-    the corner or the middle pocket). Returns a Pocket (with ``side`` None when no side was said; the caller
-    decides whether a corner needs it), or a reason it names no pocket:
+    the corner or the middle pocket). Returns a Pocket (with ``side`` None when no side was said;
+    the caller decides whether a corner needs it), or a reason it names no pocket:
 
     - ``"two_kinds"`` / ``"two_sides"`` / ``"two_ends"``: the words contradict;
     - ``"middle_end"``: a middle pocket with a near/far end;

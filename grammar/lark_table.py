@@ -7,7 +7,9 @@ This module is where the parser meets Lark's internals, and names them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from lark import Lark
 from lark.lexer import Lexer
@@ -18,10 +20,12 @@ STAR_RULE = "__start_star_0"  # the name Lark generates for the list in «start:
 class TokenFeed(Lexer):
     """The 'lexer' Lark sees when it builds the tables (tokens come pre-tagged)."""
 
-    def __init__(self, lexer_conf):  # noqa: D401 - Lark's interface
+    def __init__(self, lexer_conf: Any) -> None:  # noqa: D401 - Lark's interface
         pass
 
-    def lex(self, data):
+    # Lark's first custom-lexer interface (``lex(data)``, which Lark wraps), not the
+    # ``lex(lexer_state, parser_state)`` its Lexer base declares; Lark never lexes through it here.
+    def lex(self, data: Any) -> Iterator[Any]:  # type: ignore[override]
         return iter(data)
 
 
@@ -67,11 +71,16 @@ def lark_internals_problem(lark: Lark) -> str | None:
             else:
                 return f"lark {version}: an action is neither Shift nor Reduce ({action!r})"
     if STAR_RULE not in names:
-        return f"lark {version}: the rule for «start: _item*» is no longer named {STAR_RULE!r}: {sorted(names)}"
+        return (
+            f"lark {version}: the rule for «start: _item*» is no longer named {STAR_RULE!r}: "
+            f"{sorted(names)}"
+        )
     return None
 
 
-def compile_table(builders: dict, list_builder) -> tuple[dict, int, int]:
+def compile_table(
+    builders: dict[str, Callable[..., Any]], list_builder: Callable[..., Any]
+) -> tuple[dict[int, dict[str, tuple[bool, Any]]], int, int]:
     """Lark's LALR table in plain dicts: state → terminal → (shift?, next state | (size, rule,
     builder)); with the start and the end state. ``builders``: rule name (or alias) → the
     function building its value; ``list_builder`` for the list rules Lark generates («x*»)."""
@@ -82,9 +91,9 @@ def compile_table(builders: dict, list_builder) -> tuple[dict, int, int]:
             "versions are pinned in pyproject.toml)"
         )
     table = LARK.parser.parser.parser.parse_table
-    states = {}
+    states: dict[int, dict[str, tuple[bool, Any]]] = {}
     for state, actions in table.states.items():
-        row = {}
+        row: dict[str, tuple[bool, Any]] = {}
         for symbol, (action, arg) in actions.items():
             symbol = str(symbol)
             if action.name == "Shift":

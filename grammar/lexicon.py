@@ -90,7 +90,7 @@ class Lookalike:
         self.read_as = typed.translate(LOOKALIKES)
         self.letters = tuple(dict.fromkeys(c for c in typed if c in _LATIN_LOOKALIKE))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "word": self.typed,
             "read_as": self.read_as,
@@ -198,7 +198,10 @@ def load() -> tuple[
 
 @lru_cache(maxsize=1)
 def _beyond() -> dict[str, int]:
-    return json.loads(Path(DATA_FILE).read_text(encoding="utf-8")).get("beyond", {})
+    beyond: dict[str, int] = json.loads(Path(DATA_FILE).read_text(encoding="utf-8")).get(
+        "beyond", {}
+    )
+    return beyond
 
 
 def number_beyond(words: list[Any], k: int) -> tuple[int, int] | None:
@@ -209,9 +212,10 @@ def number_beyond(words: list[Any], k: int) -> tuple[int, int] | None:
     if m:
         n = int(m.group(1))
         return (n, k) if not 1 <= n <= 15 and m.group(2) in DIGIT_SUFFIX else None
-    n = _beyond().get(norm)
-    if n is None:
+    beyond = _beyond().get(norm)
+    if beyond is None:
         return None
+    n = beyond
     if n % 10 == 0 and 20 <= n <= 90 and k + 1 < len(words):  # «двадцать первый»: a ten and a unit
         units = {
             v for t, v in words[k + 1].tags if t.startswith(("B_", "NUM_")) and isinstance(v, int)
@@ -319,7 +323,7 @@ def tag_words(text: str, limit: int | None = MAX_WORDS) -> list[Word]:
 
 
 @lru_cache(maxsize=1)
-def _phrase_words() -> frozenset:
+def _phrase_words() -> frozenset[str]:
     """Every word that is part of a phrase («лоб» of «в лоб»)."""
     _, (phrases, _), _ = load()
     return frozenset(w for p in phrases for w in p)

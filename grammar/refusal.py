@@ -110,12 +110,12 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ),
     ("incomplete", "correction_unplaced"): (
         N_(
-            "the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "
-            "ball, the pocket or the way (C9)"
+            "the correction «{word}» replaces nothing: «не» and «а» are followed by the same "
+            "part, the ball, the pocket or the way (C9)"
         ),
         N_(
-            "say, e.g. «не тройку, а пятёрку чисто в левый угол» or «пятёрку, а не тройку, чисто в левый"
-            " угол»"
+            "say, e.g. «не тройку, а пятёрку чисто в левый угол» or «пятёрку, а не тройку, чисто "
+            "в левый угол»"
         ),
     ),
     ("incomplete", "not_what_was_said"): (
@@ -124,8 +124,8 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ),
     ("unknown_word", "obj_form"): (
         N_(
-            "«{word}» (word {position}): «чужой» in a call means an object ball; it does not name a "
-            "pocket"
+            "«{word}» (word {position}): «чужой» in a call means an object ball; it does not name "
+            "a pocket"
         ),
         N_("the far pocket is «дальний», your own «ближний»: say {options}"),
     ),
@@ -151,8 +151,8 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ),
     ("pocket_not_definite", ""): (
         N_(
-            "the pocket is not definite: «{word}»: it is not said whether the corner is the left or the "
-            "right one (Q2)"
+            "the pocket is not definite: «{word}»: it is not said whether the corner is the left "
+            "or the right one (Q2)"
         ),
         N_("say {options}"),
     ),
@@ -169,8 +169,8 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     # «чужой» is an object ball (C5), never a pocket's end
     ("incomplete", "obj_as_pocket"): (
         N_(
-            "«{word}» is said among the pocket's words, but in a call it means an object ball (C5), not a "
-            "pocket"
+            "«{word}» is said among the pocket's words, but in a call it means an object ball "
+            "(C5), not a pocket"
         ),
         N_("the far pocket is «дальний», your own «ближний»: say {options}"),
     ),
@@ -216,15 +216,16 @@ TEXTS: dict[tuple[str, str], tuple[str, str]] = {
     ),
     ("ambiguous", "whose_contact"): (
         N_(
-            "it is unclear whose contact «{word}» is: said right next to «{contact}», it may be that "
-            "ball's (or the cue ball's) way, not the called ball's (C9)"
+            "it is unclear whose contact «{word}» is: said right next to «{contact}», it may be "
+            "that ball's (or the cue ball's) way, not the called ball's (C9)"
         ),
         N_("say the contact right after the called ball, e.g. «{example}»"),
     ),
     ("ambiguous", "cushions_twice"): (
         N_("«{word}» and «{contact}»: the same cushions or more of them? (C9)"),
         N_(
-            "name the cushions once: «тройку от борта в середину», «тройку от двух бортов в середину»"
+            "name the cushions once: «тройку от борта в середину», «тройку от двух бортов в "
+            "середину»"
         ),
     ),
     ("ambiguous", "side_or_cushion"): (
@@ -260,7 +261,8 @@ MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {
         ),
         ("too_long", "chars"): (
             N_(
-                "the call is too long (over {limit} characters): a referee would not take it (C4, C7)"
+                "the call is too long (over {limit} characters): a referee would not take it "
+                "(C4, C7)"
             ),
             N_("say it briefly: the ball and the pocket, e.g. «{example}»"),
         ),
@@ -274,11 +276,12 @@ MODE_TEXTS: dict[str, dict[tuple[str, str], tuple[str | None, str | None]]] = {
         ),
         ("incomplete", "correction_unplaced"): (
             N_(
-                "the correction «{word}» replaces nothing: «не» and «а» are followed by the same part, the "
-                "ball or the pocket (C9)"
+                "the correction «{word}» replaces nothing: «не» and «а» are followed by the same "
+                "part, the ball or the pocket (C9)"
             ),
             N_(
-                "say, e.g. «не тройку, а пятёрку в левый угол» or «пятёрку, а не тройку, в левый угол»"
+                "say, e.g. «не тройку, а пятёрку в левый угол» or «пятёрку, а не тройку, в левый "
+                "угол»"
             ),
         ),
         ("no_ball", ""): (

@@ -1,9 +1,9 @@
 """Canonical Russian phrasing of a call: ``render(call)`` parses back to the same call.
 
 Word order: [абриколем] [карамболем от X …] [driving balls] BALL [own contacts
-| чисто] POCKET (with no number, C5, after «абриколем»: «чужой» before own contacts), e.g. «карамболем от шестёрки одиннадцатым шаром тройку чисто
-в середину». The forms (cases, genders) were inflected with pymorphy3 when the
-lexicon was built and are read from ``data/lexicon.json``.
+| чисто] POCKET (with no number, C5, after «абриколем»: «чужой» before own contacts), e.g.
+«карамболем от шестёрки одиннадцатым шаром тройку чисто в середину». The forms (cases, genders)
+were inflected with pymorphy3 when the lexicon was built and are read from ``data/lexicon.json``.
 """
 
 from __future__ import annotations
@@ -141,7 +141,8 @@ def phrase_blocks(call: Call) -> list[str]:
             else:
                 forms = render_forms()
                 words.append(
-                    f"от {forms['num_gen'][str(run)] if run <= 15 else run} {forms['cushions_gen']}"
+                    f"от {forms['num_gen'][str(run)] if run <= 15 else run} "
+                    f"{forms['cushions_gen']}"
                 )
             k += run
             continue

@@ -9,11 +9,17 @@ suggestion is ``suggestion``'s: the call must read with it, and no other candida
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from .call import Call
 from .errors import GrammarError
 from .lexicon import normalize, vocabulary
+
+if TYPE_CHECKING:
+    from .lexicon import Word
+    from .refusal import Refusal
 
 MIN_LENGTH = 3  # shorter words have too many neighbours for a guess to mean anything
 MAX_LENGTH = 24  # no word of the language is longer; a longer one is no slip
@@ -74,7 +80,9 @@ def near_words(word: str) -> list[str]:
     return sorted(shown[w] for w in found if distance_at_most_one(norm, w))
 
 
-def suggestion(text: str, word, read) -> dict | None:
+def suggestion(
+    text: str, word: Word, read: Callable[[str], tuple[Call, Any] | Refusal]
+) -> dict[str, str] | None:
     """The one word of the language that the unknown ``word`` (a lexicon ``Word``) is a slip of,
     when the call reads with it: {"suggestion", "example"}; None when no candidate, or more than
     one, fits. ``read(text)``: the parser's reading of a text (a (call, corrections) pair or a
@@ -86,8 +94,8 @@ def suggestion(text: str, word, read) -> dict | None:
     candidates = near_words(word.text)
     if len(candidates) > MAX_CANDIDATES:
         return None  # so many words this close: no guess is confident (and each costs a parse)
-    made: list = []
-    fit: list = []
+    made: list[tuple[str, Any]] = []
+    fit: list[tuple[str, Any]] = []
     for candidate in candidates:
         got = read(text[: word.start] + candidate + text[word.end :])
         if isinstance(got, tuple):
@@ -96,7 +104,8 @@ def suggestion(text: str, word, read) -> dict | None:
             fit.append((candidate, got))
     picked = made if made else fit
     if len(picked) > 1 and len({r if made else (r.code, r.reason) for _, r in picked}) == 1:
-        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to what was typed
+        # several spellings of one reading («четырнадцатый», «четырнадцать»): the closest to
+        # what was typed
         picked = _closest(word.text, picked)
     if len(picked) != 1:
         return None
@@ -114,7 +123,7 @@ def suggestion(text: str, word, read) -> dict | None:
     return out
 
 
-def _closest(typed: str, candidates: list) -> list:
+def _closest(typed: str, candidates: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     """The candidates that keep the most of the letters typed, in place (a common beginning
     and end): «четырнадцатй» keeps all of «четырнадцатый», one less of «четырнадцать»."""
     typed = normalize(typed)

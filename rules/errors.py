@@ -49,7 +49,8 @@ _LATIN = re.compile(r"«[^«»]*»|'[^'\n]*'|\b[CPQE]\d+[а-я]?\b|[A-Za-z_][A-Z
 
 
 def field_ru(field: str) -> str:
-    """A JSON field path in Russian words: ``outcome.events[0].type`` → «исход, событие 1, поле «type»»."""
+    """A JSON field path in Russian words: ``outcome.events[0].type`` → «исход,
+    событие 1, поле «type»»."""
     parts = []
     if field.startswith("column "):  # a syntax error of the line: where in it
         return trl("ru", "column {n}").format(n=field[len("column ") :])
@@ -75,7 +76,8 @@ def field_ru(field: str) -> str:
 
 
 def quote_tokens(text: str) -> str:
-    """Quote the JSON words of a Russian message as input («true», «pocket»), never clause codes."""
+    """Quote the JSON words of a Russian message as input («true»,
+    «pocket»), never clause codes."""
 
     def one(m: re.Match[str]) -> str:
         tok = m.group(0)

@@ -53,9 +53,9 @@ Pockets are as the striker sees the table, read as the call language reads them,
 any order and with or without a noun: угол / угловая / луза / середина / средняя /
 центральная / центр, левый / правый, дальний / ближний / к себе / свой («в правый
 дальний», «в левую дальнюю лузу», «в свой левый угол»). An end word says corner;
-«в левую лузу» (the corner or the middle pocket?) is refused. English aliases: cue, in, corner, middle, left, right, far, near,
-cushion, off, foul, miss, from hand, in house, as called, not as called, warned,
-unchanged, nothing.
+«в левую лузу» (the corner or the middle pocket?) is refused. English aliases: cue, in, corner,
+middle, left, right, far, near, cushion, off, foul, miss, from hand, in house, as called, not as
+called, warned, unchanged, nothing.
 
 Errors are ``NotationError``: the column (1-based) and what was expected there.
 This module imports nothing outside ``rules`` but the pocket reading of the Call AST
@@ -65,6 +65,7 @@ This module imports nothing outside ``rules`` but the pocket reading of the Call
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -79,8 +80,9 @@ from lark import (
     UnexpectedToken,
     v_args,
 )
+from lark.tree import Meta
 
-from pyramid_referee.grammar.call import pocket_from_words
+from pyramid_referee.grammar.call import Pocket, pocket_from_words
 
 from .errors import RulesError
 from .messages import N_, trl
@@ -112,7 +114,7 @@ _WORD_FOULS = {
 _FLAGS = ("from_hand", "first_hit_in_house", "positions_unchanged", "warned")
 
 #: The outcome of «ничего»: nothing fell, nothing was seen.
-EMPTY_OUTCOME: dict = {
+EMPTY_OUTCOME: dict[str, Any] = {
     "events": [],
     "fouls": [],
     "from_hand": None,
@@ -158,7 +160,12 @@ class NotationError(RulesError, ValueError):
     """A notation that does not parse: where (1-based column) and what was expected."""
 
     def __init__(
-        self, column: int, what: str, expected: tuple[tuple[str, str], ...] = (), /, **params
+        self,
+        column: int,
+        what: str,
+        expected: tuple[tuple[str, str], ...] = (),
+        /,
+        **params: Any,
     ) -> None:
         """``what``: an English template filled with ``params`` (its Russian text is the
         catalog's); ``expected``: (Russian, English) names of what could stand there."""
@@ -178,7 +185,7 @@ class NotationError(RulesError, ValueError):
             )
         return trl(lang, "column {column}: {what}").format(column=self.column, what=what)
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         return {"column": self.column, "message": self.message(lang)}
 
 
@@ -192,7 +199,7 @@ def _parser() -> Lark:
     )
 
 
-def _expected(names) -> tuple[tuple[str, str], ...]:
+def _expected(names: Iterable[str]) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
     for name in sorted(
         set(names), key=lambda n: list(_EXPECTED).index(n) if n in _EXPECTED else 99
@@ -205,11 +212,17 @@ def _expected(names) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _err(col: int, what: str, **params) -> NotationError:
-    return NotationError(col, what, **params)
+def _column(col: int | None) -> int:
+    """A token's column: Lark's lexer sets it on every token (its type allows None)."""
+    assert col is not None
+    return col
 
 
-# ---------------------------------------------------------------------------- the parse tree → records
+def _err(col: int | None, what: str, **params: Any) -> NotationError:
+    return NotationError(_column(col), what, **params)
+
+
+# ------------------------------------------------------------------------ the parse tree → records
 
 
 class Step(NamedTuple):
@@ -218,7 +231,7 @@ class Step(NamedTuple):
 
     kind: str
     token: Token | None
-    words: tuple
+    words: tuple[Token, ...]
     column: int
 
 
@@ -226,13 +239,13 @@ class Motion(NamedTuple):
     """A ball's story: the subject (a NUMBER or CUE token) and its steps in order."""
 
     subject: Token
-    steps: tuple
+    steps: tuple[Step, ...]
 
 
 class Fouls(NamedTuple):
     """A foul item: «фол г д», «касание»: the tokens as written (FOUL_WORD, LETTER, foul words)."""
 
-    tokens: tuple
+    tokens: tuple[Token, ...]
 
 
 class Flag(NamedTuple):
@@ -241,7 +254,7 @@ class Flag(NamedTuple):
     token: Token
 
 
-class _ToRecords(Transformer):
+class _ToRecords(Transformer[Token, list[Any]]):
     """The notation's parse tree → its items as records, in the order written. Nothing is
     checked here: ``_build`` reads the items in order, so that the first mistake written is the
     one named."""
@@ -251,17 +264,17 @@ class _ToRecords(Transformer):
         return tok
 
     @v_args(meta=True)
-    def cushion(self, meta, _children) -> Step:
+    def cushion(self, meta: Meta, _children: list[Any]) -> Step:
         return Step("cushion", None, (), meta.column)
 
-    def pocket_name(self, toks: list) -> tuple:
+    def pocket_name(self, toks: list[Token]) -> tuple[Token, ...]:
         return tuple(toks)
 
     @v_args(meta=True)
-    def pocketed(self, meta, children: list) -> Step:
+    def pocketed(self, meta: Meta, children: list[Any]) -> Step:
         return Step("pocket", None, children[0], meta.column)
 
-    def motion(self, children: list) -> Motion:
+    def motion(self, children: list[Any]) -> Motion:
         subject, *rest = children
         steps = tuple(
             c
@@ -271,17 +284,17 @@ class _ToRecords(Transformer):
         )
         return Motion(subject, steps)
 
-    def foul(self, toks: list) -> Fouls:
+    def foul(self, toks: list[Token]) -> Fouls:
         return Fouls(tuple(toks))
 
     @v_args(inline=True)
     def flag(self, tok: Token) -> Flag:
         return Flag(tok)
 
-    def items(self, children: list) -> list:
+    def items(self, children: list[Any]) -> list[Any]:
         return children
 
-    def nothing(self, _children) -> list:
+    def nothing(self, _children: list[Any]) -> list[Any]:
         return []
 
 
@@ -300,14 +313,14 @@ def _actor(tok: Token) -> Any:
 _MASCULINE_ENDINGS = ("ый", "ом", "ого")  # «левый», «в левом», «из левого»: agree with «угол» only
 
 
-def _pocket(toks: tuple) -> dict | None:
+def _pocket(toks: tuple[Token, ...]) -> dict[str, Any] | None:
     """The pocket words → the pocket JSON, read as the call language reads them
     (``pocket_from_words``): any order, the noun optional, an end word says corner."""
     if all(t.type == "POCKET_ANY" for t in toks):
         return None  # «в лузе»: which pocket is not said (the engine asks if it matters)
-    kinds: set = set()
-    sides: set = set()
-    ends: set = set()
+    kinds: set[str] = set()
+    sides: set[str] = set()
+    ends: set[str] = set()
     for tok in toks:
         t = tok.type
         if t in ("CORNER", "MIDDLE"):
@@ -351,16 +364,18 @@ def _pocket(toks: tuple) -> dict | None:
                 "write 'в правый угол' or 'в правую середину'"
             ),
         )
+    assert isinstance(got, Pocket), got  # the words' contradictions are refused above
     return got.to_json()
 
 
-def _motion(motion: Motion, events: list, columns: list) -> None:
+def _motion(motion: Motion, events: list[dict[str, Any]], columns: list[int]) -> None:
     """A ball's story → its events, each at the column of what came right before it."""
     actor = _actor(motion.subject)
-    col = motion.subject.column
+    col = _column(motion.subject.column)
     for step in motion.steps:
         if step.kind == "ball":
             node = step.token
+            assert node is not None  # a hit is written with its ball
             target = _ball(node) if node.type == "NUMBER" else "cue"
             if target == actor:
                 if target == "cue":
@@ -378,12 +393,12 @@ def _motion(motion: Motion, events: list, columns: list) -> None:
         col = step.column
 
 
-def parse_outcome(text: str) -> dict:
+def parse_outcome(text: str) -> dict[str, Any]:
     """The short notation → the outcome JSON dict of ``rules/outcome.py``. Raises NotationError."""
     return parse_outcome_located(text)[0]
 
 
-def parse_outcome_located(text: str) -> tuple[dict, list[int]]:
+def parse_outcome_located(text: str) -> tuple[dict[str, Any], list[int]]:
     """``parse_outcome`` and, for each event, the column its item starts at (for
     pointing the engine's ``events[i]`` errors back at the text)."""
     if not isinstance(text, str):
@@ -447,6 +462,7 @@ def _chuzhoi_options(norm: str, pos: int) -> tuple[str, str]:
     language's hint does): «3 в правый чужой угол» → «в правый дальний угол», «в правый
     ближний угол». A pocket the words cannot make is offered on both sides."""
     m = _CHUZHOI.match(norm, pos)
+    assert m is not None  # the caller found «чужой» at ``pos``
     out = []
     for end in ("дальний", "ближний"):
         try:
@@ -500,11 +516,11 @@ def _raise_parse_error(exc: UnexpectedInput, text: str) -> None:
         raise NotationError(getattr(exc, "column", 1) or 1, N_("not parsed")) from None
 
 
-def _build(items: list) -> tuple[dict, list[int]]:
+def _build(items: list[Any]) -> tuple[dict[str, Any], list[int]]:
     """The items as written (records) → the outcome dict and each event's column."""
     out = {k: (list(v) if isinstance(v, list) else v) for k, v in EMPTY_OUTCOME.items()}
     columns: list[int] = []
-    events: list = out["events"]
+    events: list[dict[str, Any]] = out["events"]
     fouls: set[str] = set()
     miss_col = None
     route_ok = None
@@ -525,7 +541,7 @@ def _build(items: list) -> tuple[dict, list[int]]:
                         )
                     elif letter == "в":
                         events.append({"type": "off_table", "ball": "cue"})
-                        columns.append(tok.column)
+                        columns.append(_column(tok.column))
                     elif letter == "ж":
                         out["from_hand"] = out["first_hit_in_house"] = True
                     else:
@@ -585,7 +601,7 @@ def _render_actor(a: Any) -> str:
     return "биток" if a == "cue" else str(a)
 
 
-def _render_pocket(p: dict | None) -> str:
+def _render_pocket(p: dict[str, Any] | None) -> str:
     if p is None:
         return "в лузе"
     if p["kind"] == "middle":
@@ -596,8 +612,9 @@ def _render_pocket(p: dict | None) -> str:
     return "в " + " ".join(words + ["угол"])
 
 
-def render_outcome(outcome: dict) -> str:
-    """An outcome dict → the short notation (one item per event: ``биток 6; 6 3; 3 в середину``)."""
+def render_outcome(outcome: dict[str, Any]) -> str:
+    """An outcome dict → the short notation (one item per event: ``биток 6; 6
+    3; 3 в середину``)."""
     items: list[str] = []
     for e in outcome.get("events", []):
         t = e["type"]

@@ -7,7 +7,8 @@ Two forms:
   (``ball``: "cue" or a ball) — plus the flags. The penalties а, б, в, ж of P1
   are derived from them (a miss: the cue ball hits no ball; the cue ball in a
   pocket; the cue ball off the table; from hand, the first hit on a ball in the
-  house; not а when д is given: the cue ball was not played), so ``fouls`` lists only what the events cannot show: г, д, е, з, и.
+  house; not а when д is given: the cue ball was not played), so ``fouls`` lists only what the
+  events cannot show: г, д, е, з, и.
 * **short** (a human scorer): ``"route_ok": true|false`` — whether the ball went
   the declared way — plus only ``pocket`` and ``off_table`` events. With no hit
   events a miss cannot be derived, so the short form may also list а.
@@ -60,7 +61,8 @@ def _ball_err(field: str, x: Any) -> RulesInputError:
     return RulesInputError(field, N_("{x!r} is not a ball ('cue' or 1-15)"), x=x)
 
 
-# What a pocket's JSON fields may hold, for the Russian message (the English one is the call's own).
+# What a pocket's JSON fields may hold, for the Russian message (the English one is
+# the call's own).
 _POCKET_FIELD = {
     "kind": N_(
         "the pocket is wrong: «corner» (a corner pocket) or «middle» (a middle pocket) is needed"
@@ -80,7 +82,8 @@ class Event:
     ball: Ball
     other: Ball | None = None
     pocket: Pocket | None = None
-    # What the route check compares (Q10), computed once: ("h", {a, b}), ("c", ball), ("p", ball), ("o", ball).
+    # What the route check compares (Q10), computed once: ("h", {a, b}), ("c", ball), ("p",
+    # ball), ("o", ball).
     key: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -139,8 +142,8 @@ class Event:
             raise RulesInputError(
                 f"{where}.type",
                 N_(
-                    "taking a ball off the table is not allowed (E6); a ball leaves the table only "
-                    "by falling into a pocket or flying off"
+                    "taking a ball off the table is not allowed (E6); a ball leaves the table "
+                    "only by falling into a pocket or flying off"
                 ),
             )
         if kind not in EVENT_TYPES:
@@ -232,8 +235,9 @@ class Outcome:
                 raise RulesInputError(
                     f"events[{i}].type",
                     N_(
-                        "with «по заказу» / «не по заказу» (route_ok) give only the balls that fell or "
-                        "left the table (pocket, off_table events), no contacts (hit, cushion)"
+                        "with «по заказу» / «не по заказу» (route_ok) give only the balls that "
+                        "fell or left the table (pocket, off_table events), no contacts "
+                        "(hit, cushion)"
                     ),
                 )
         if self.positions_unchanged:

@@ -29,7 +29,8 @@ def local_strokes(db) -> set[tuple]:
 
 
 def server_strokes(url: str, table_id: int) -> list[tuple]:
-    """Every stroke the server holds for that table, sorted (a list: a doubled stroke would show)."""
+    """Every stroke the server holds for that table, sorted (a list: a
+    doubled stroke would show)."""
     with psycopg.connect(url, autocommit=True) as con:
         return sorted(
             con.execute(
@@ -55,8 +56,9 @@ def wait_for(cond, timeout: float = 30.0) -> bool:
 
 
 def login(url: str, role: str) -> str:
-    """A new login holding ``role`` (pyramid_table, pyramid_board, or None: no role) on the server of
-    ``url``, named afresh (logins are the whole cluster's, shared by every test): ``url`` under it."""
+    """A new login holding ``role`` (pyramid_table, pyramid_board, or None: no role) on the
+    server of ``url``, named afresh (logins are the whole cluster's, shared by every test):
+    ``url`` under it."""
     import uuid
 
     name = "login_" + uuid.uuid4().hex[:10]

@@ -11,9 +11,9 @@ One daemon serves the whole session (tests/test_voice_mic.py, tests/test_listen.
 The test-audio scripts of ``corpora/audio`` (``table_mix``, ``make_audio``, ``fit_sound_model``)
 are made importable here once, for every test that needs them.
 
-``bank``: the recorded billiards sounds (``../shared/sounds`` beside the repository, or
-``$PYRAMID_SOUNDS_DIR``), read in place and never copied; tests that need them skip, saying
-where they looked, when they are missing.
+``bank``: the recorded billiards sounds (``$PYRAMID_SOUNDS_DIR``, or the default folder beside
+the repository that corpora/audio/README.md names), read in place and never copied; tests that
+need them skip, saying where they looked, when they are missing.
 """
 
 from __future__ import annotations
@@ -129,7 +129,8 @@ def _russian_by_default():
 
 @pytest.fixture(autouse=True)
 def _no_club_from_outside(monkeypatch):
-    """A developer's $PYRAMID_REFEREE_CLUB must not make every test's play replicate (or refuse)."""
+    """A developer's $PYRAMID_REFEREE_CLUB must not make every test's
+    play replicate (or refuse)."""
     monkeypatch.delenv("PYRAMID_REFEREE_CLUB", raising=False)
 
 
@@ -142,7 +143,8 @@ def db(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's headless Chromium driven by Playwright (never a downloaded browser), one a module."""
+    """Debian's headless Chromium driven by Playwright (never a downloaded
+    browser), one a module."""
     import shutil
 
     sync_api = pytest.importorskip(
@@ -157,7 +159,8 @@ def browser():
 
 @pytest.fixture(scope="session")
 def pg_cluster():
-    """A throw-away PostgreSQL cluster (tests/pg_cluster.py), one a session; skipped without initdb."""
+    """A throw-away PostgreSQL cluster (tests/pg_cluster.py), one a
+    session; skipped without initdb."""
     pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
     from pg_cluster import Cluster, find_bin
 

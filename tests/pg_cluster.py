@@ -70,7 +70,8 @@ class Cluster:
         self.port = _free_port()
         with open(self.data / "postgresql.conf", "a") as f:
             f.write(
-                f"listen_addresses = '127.0.0.1'\nport = {self.port}\nunix_socket_directories = '{self.dir}'\n"
+                f"listen_addresses = '127.0.0.1'\nport = {self.port}\nunix_socket_directories = "
+                f"'{self.dir}'\n"
                 "fsync = off\n"
             )
 

@@ -1,5 +1,5 @@
 """bench/bench_club_load.py in small (5 tables, 12 s, the server killed once for 2 s): the load
-run's own checks hold on the real paths, and it prints every figure the issue asks for. The
+run's own checks hold on the real paths, and it prints every figure its docstring lists. The
 full-size run is a benchmark, not a test (figures in the README's bench table)."""
 
 from __future__ import annotations

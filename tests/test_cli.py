@@ -1,4 +1,5 @@
-"""The command line as a whole (cli.py, i18n.py): help texts and argparse's own words follow --lang.
+"""The command line as a whole (cli.py, i18n.py): help texts and argparse's own words follow
+--lang.
 
 Russian is the default for every user-facing text, the help included; ``--lang en`` gives English.
 """
@@ -144,7 +145,7 @@ def _help(capsys, *argv) -> str:
     return " ".join(capsys.readouterr().out.split())
 
 
-def test_the_club_commands_help_says_what_each_does_with_the_server_and_names_its_metavars_in_russian(
+def test_the_club_commands_help_says_what_each_does_with_the_server_and_its_metavars_in_russian(
     capsys,
 ):
     register = _help(capsys, "club", "register")

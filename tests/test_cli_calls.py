@@ -246,8 +246,8 @@ def test_validate_checks_a_game_record_like_a_compiler(tmp_path, capsys):
     assert main(["validate", str(f)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert (
-        out[0]
-        == f"{f}:4:15: заказ не принят: луза названа неточно: «в угол»: не сказано, левый угол или правый (Q2)"
+        out[0] == f"{f}:4:15: заказ не принят: луза названа неточно: «в угол»: не сказано, левый "
+        "угол или правый (Q2)"
     )
     assert out[1] == "    Иван: пятёрку в угол | биток 5; 5 в левую середину | 8:0"
     assert out[2] == "    " + " " * 14 + "^"

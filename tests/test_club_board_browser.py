@@ -198,23 +198,29 @@ def test_a_table_gone_silent_shows_as_not_connected(club, browser):
 
 LAYOUT_JS = """() => {
   // a long name may end in '…' (as on the scoreboard); scores, lines and figures may not be cut
-  const clipped = [...document.querySelectorAll('.pscore, .sync, .pneeds, .top h1, #stats th, #stats td:not(:first-child)')]
-    .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className || e.tagName + ' ' + e.textContent);
+  const clipped = [...document.querySelectorAll(
+      '.pscore, .sync, .pneeds, .top h1, #stats th, #stats td:not(:first-child)')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.className || e.tagName + ' ' + e.textContent);
   const spill = [];
   for (const box of document.querySelectorAll('.table-card, .day, .stats')) {
     const b = box.getBoundingClientRect();
     for (const e of box.querySelectorAll('*')) { const r = e.getBoundingClientRect();
-      if (r.width && (r.left < b.left - 1 || r.right > b.right + 1)) spill.push(box.className + ' > ' + (e.className || e.tagName)); }
+      if (r.width && (r.left < b.left - 1 || r.right > b.right + 1))
+        spill.push(box.className + ' > ' + (e.className || e.tagName)); }
   }
   const stats = document.querySelector('.stats').getBoundingClientRect();
   for (const row of document.querySelectorAll('#stats tr'))
     if (row.getBoundingClientRect().bottom > stats.bottom + 1) spill.push('a stats row cut off');
   const outside = [...document.querySelectorAll('.top, .tables, .lower, .table-card')]
-    .filter(e => { const r = e.getBoundingClientRect(); return r.right > innerWidth + 1 || r.bottom > innerHeight + 1; })
+    .filter(e => { const r = e.getBoundingClientRect();
+                   return r.right > innerWidth + 1 || r.bottom > innerHeight + 1; })
     .map(e => e.className);
   const size = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
-  return {clipped, spill, outside, score: size('.pscore'), name: size('.table-name'), verdict: size('.verdict-line'),
-          scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+  return {clipped, spill, outside, score: size('.pscore'), name: size('.table-name'),
+          verdict: size('.verdict-line'),
+          scrollW: document.documentElement.scrollWidth,
+          scrollH: document.documentElement.scrollHeight,
           w: innerWidth, h: innerHeight};
 }"""
 
@@ -389,7 +395,8 @@ def test_eight_tables_share_a_tv_and_a_tablet_with_nothing_overflowing(
 
 DAY_JS = """() => [...document.querySelectorAll('.day li:not(.none)')].map(e => ({
   text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
-  spill: e.getBoundingClientRect().right > e.closest('.day').getBoundingClientRect().right + 1}))"""
+  spill: e.getBoundingClientRect().right
+         > e.closest('.day').getBoundingClientRect().right + 1}))"""
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (768, 1024)])
@@ -424,16 +431,20 @@ STALE_JS = """() => {
   const cutDown = (e) => e.scrollHeight > e.clientHeight + 1 || cut(e);
   return {cards: cards.map(c => ({name: c.querySelector('.table-name').textContent,
                                   nameCut: cut(c.querySelector('.table-name')),
-                                  playersCut: [...c.querySelectorAll('.pname')].filter(cutDown).map(e => e.textContent),
-                                  stale: c.classList.contains('stale'), sync: c.querySelector('.sync').textContent,
+                                  playersCut: [...c.querySelectorAll('.pname')].filter(cutDown)
+                                    .map(e => e.textContent),
+                                  stale: c.classList.contains('stale'),
+                                  sync: c.querySelector('.sync').textContent,
                                   syncCut: cut(c.querySelector('.sync')),
-                                  filter: getComputedStyle(c).filter, opacity: parseFloat(getComputedStyle(c).opacity)})),
-          line: line.textContent, lineCut: cut(line) || r.right > innerWidth + 1 || r.bottom > innerHeight + 1,
+                                  filter: getComputedStyle(c).filter,
+                                  opacity: parseFloat(getComputedStyle(c).opacity)})),
+          line: line.textContent,
+          lineCut: cut(line) || r.right > innerWidth + 1 || r.bottom > innerHeight + 1,
           lineSize: parseFloat(getComputedStyle(line).fontSize)};
 }"""
 
 
-def test_during_an_outage_every_card_says_data_as_of_and_is_greyed_and_nothing_is_cut_with_three_tables(
+def test_in_an_outage_every_card_says_data_as_of_and_is_greyed_nothing_cut_with_three_tables(
     club, browser, pg_cluster
 ):
     three = club["tmp"] / "three.sqlite"

@@ -82,7 +82,7 @@ def two_stores(club_url, tmp_path):
     return table_id, original, copy
 
 
-def test_two_stores_with_one_key_and_different_strokes_are_refused_on_the_server_and_say_conflict_on_the_table(
+def test_two_stores_one_key_different_strokes_are_refused_on_the_server_and_say_conflict_there(
     club_url, two_stores, capsys, monkeypatch
 ):
     table_id, original, copy = two_stores
@@ -122,8 +122,8 @@ def test_two_stores_with_one_key_and_different_strokes_are_refused_on_the_server
     with psycopg.connect(club_url, autocommit=True) as con:
         with pytest.raises(psycopg.Error) as refused:
             con.execute(
-                "SELECT club_put_stroke(%s, %s, 1, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb,"
-                " %s::jsonb, %s::jsonb, %s, %s, 999999)",
+                "SELECT club_put_stroke(%s, %s, 1, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, "
+                "%s::jsonb, %s::jsonb, %s::jsonb, %s, %s, 999999)",
                 (table_id, key, *row),
             )
         assert refused.value.sqlstate == schema.CONFLICT_STATE
@@ -150,7 +150,7 @@ def test_the_table_running_the_copy_shows_the_conflict_in_its_club_line(club_url
         sync.stop()
 
 
-def test_keep_server_takes_the_servers_strokes_into_the_copy_and_keeps_the_copys_version_on_the_server(
+def test_keep_server_takes_the_servers_strokes_into_the_copy_and_keeps_the_copys_on_the_server(
     club_url, two_stores, capsys, monkeypatch
 ):
     table_id, original, copy = two_stores
@@ -277,7 +277,7 @@ def test_the_club_board_says_conflict_on_the_tables_card_until_it_is_resolved(
     assert "conflict" not in card["sync"] and card["sync"]["line"] == "на связи"
 
 
-def test_the_copys_strokes_after_the_conflicting_one_are_kept_on_the_server_when_it_takes_the_servers_version(
+def test_the_copys_strokes_after_the_conflicting_one_are_kept_on_the_server_taking_the_servers(
     club_url, two_stores, capsys, monkeypatch
 ):
     table_id, original, copy = two_stores
@@ -305,14 +305,14 @@ def test_the_copys_strokes_after_the_conflicting_one_are_kept_on_the_server_when
     ) as con:  # the copy's own version, whole, stays on the server
         assert (
             con.execute(
-                "SELECT kind, seq, copy->>'outcome_text' FROM club_conflicts WHERE resolution = 'server'"
-                " ORDER BY seq"
+                "SELECT kind, seq, copy->>'outcome_text' FROM club_conflicts WHERE resolution = "
+                "'server' ORDER BY seq"
             ).fetchall()
             == kept
         )
 
 
-def test_a_new_match_under_a_number_the_server_holds_as_another_match_is_a_conflict_and_overwrites_nothing(
+def test_a_new_match_under_a_number_the_server_holds_as_another_is_a_conflict_overwriting_nothing(
     club_url, tmp_path
 ):
     original, copy = str(tmp_path / "table.sqlite"), str(tmp_path / "copy.sqlite")

@@ -35,7 +35,8 @@ def blocks(path: Path) -> list[tuple[str, str]]:
 
 
 class Club:
-    """The page's club on the cluster: its database and logins under fresh names, one store a computer."""
+    """The page's club on the cluster: its database and logins under fresh names,
+    one store a computer."""
 
     def __init__(self, cluster, tmp: Path) -> None:
         self.cluster = cluster
@@ -47,7 +48,8 @@ class Club:
 
     def url(self, login: str, dbname: str) -> str:
         return (
-            f"postgresql:///{self.names.get(dbname, dbname)}?host={self.cluster.dir}&port={self.cluster.port}"
+            f"postgresql:///{self.names.get(dbname, dbname)}"
+            f"?host={self.cluster.dir}&port={self.cluster.port}"
             f"&user={self.names.get(login, login)}"
         )
 
@@ -89,8 +91,9 @@ class Club:
             args, cwd=ROOT, env=env, input=stdin, capture_output=True, text=True, timeout=120
         )
         if words[0] == "listen":
-            # the club part of listen: it gets past the club (registered, the table's login) to the voice
-            # model or the microphone, which this machine may not have; a club refusal would come first
+            # the club part of listen: it gets past the club (registered, the table's login) to
+            # the voice model or the microphone, which this machine may not have; a club refusal
+            # would come first
             assert p.returncode == 0 or ("модел" in p.stderr and "клуб" not in p.stderr), p.stderr
             return p.stdout.splitlines()
         assert p.returncode == 0, (args, p.stdout, p.stderr)
@@ -110,7 +113,8 @@ class Club:
         return p.stdout.splitlines()
 
     def _until_stopped(self, args, env, words) -> list[str]:
-        """serve and club sync run until Ctrl-C: run until they say they are up, look, then interrupt."""
+        """serve and club sync run until Ctrl-C: run until they say they are
+        up, look, then interrupt."""
         p = subprocess.Popen(
             args,
             cwd=ROOT,
@@ -186,8 +190,8 @@ def test_every_command_in_the_club_guide_runs_as_written_against_a_real_postgres
 ):
     club = Club(pg_cluster, tmp_path)
     run_page(club, DOCS / "club.md")
-    # the whole page ran: registering, the table's board, the manager's board, play, listen, the sync,
-    # the status and both ways out of a conflict
+    # the whole page ran: registering, the table's board, the manager's board, play, listen, the
+    # sync, the status and both ways out of a conflict
     assert club.ran == [
         "club register",
         "serve",

@@ -55,7 +55,7 @@ def test_the_club_schema_is_built_from_empty_and_a_second_migration_changes_noth
         } <= names
 
 
-def test_register_prints_the_key_once_keeps_it_beside_the_store_and_refuses_a_second_table_of_that_name(
+def test_register_prints_the_key_once_keeps_it_by_the_store_refuses_a_second_table_of_that_name(
     club_url, db, capsys, monkeypatch
 ):
     rc, out, err = run(
@@ -285,8 +285,8 @@ def test_a_key_for_table_a_cannot_write_table_b_and_the_tables_role_cannot_touch
             con.execute("SELECT * FROM club_strokes")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             con.execute(
-                "INSERT INTO club_matches(table_id, match_id, players, settings, to_wins, status, created,"
-                " updated, action_id) VALUES (%s, 9, '[]', '{}', 1, 'open', 'x', 'x', 1)",
+                "INSERT INTO club_matches(table_id, match_id, players, settings, to_wins, status, "
+                "created, updated, action_id) VALUES (%s, 9, '[]', '{}', 1, 'open', 'x', 'x', 1)",
                 (table_b,),
             )
 
@@ -424,7 +424,7 @@ def test_one_club_server_however_its_address_is_written_localhost_127_0_0_1_or_i
         assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 1"]
 
 
-def test_a_link_an_older_version_saved_under_one_spelling_is_taken_over_at_another_with_its_sent_marks(
+def test_a_link_an_older_version_saved_under_one_spelling_is_taken_over_with_its_sent_marks(
     pg_cluster, club_url, db
 ):
     by_ip, by_name = (
@@ -616,7 +616,7 @@ def test_a_version_1_club_schema_with_strokes_is_upgraded_and_the_table_reads_ba
     assert sorted(_server(club_url, ids[1])) == sorted(_local(db_b))
 
 
-def test_the_club_status_line_says_in_russian_whether_the_server_is_there_and_how_many_strokes_wait():
+def test_the_club_status_line_says_in_russian_if_the_server_is_there_and_how_many_strokes_wait():
     from pyramid_referee.club.sync import SyncStatus
 
     assert SyncStatus(True, 0).text() == "клуб: на связи"
@@ -689,7 +689,7 @@ def test_club_sync_running_beside_another_writer_sends_its_strokes_as_they_come(
 
 
 @pytest.mark.parametrize("old", range(1, schema.SCHEMA_VERSION))
-def test_every_earlier_club_schema_with_strokes_is_upgraded_keeping_them_and_the_board_then_hears_the_table(
+def test_every_earlier_club_schema_is_upgraded_keeping_its_strokes_and_the_board_hears_the_table(
     club_url, db, old
 ):
     from pyramid_referee.club import board
@@ -721,7 +721,7 @@ def test_every_earlier_club_schema_with_strokes_is_upgraded_keeping_them_and_the
     assert sorted(_server(club_url, table_id)) == sorted(_local(db))
 
 
-def test_an_unreachable_server_a_missing_database_an_unknown_login_and_a_bad_address_each_say_what_to_check(
+def test_an_unreachable_server_missing_database_unknown_login_bad_address_each_say_what_to_check(
     club_url, tmp_path
 ):
     from pyramid_referee.club.sync import ClubError, connect
@@ -758,7 +758,7 @@ def test_register_refuses_a_store_already_registered_on_that_server_and_keeps_it
         assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 1"]
 
 
-def test_register_with_a_login_that_may_not_build_the_club_schema_says_which_login_to_use_and_builds_nothing(
+def test_register_with_a_login_that_may_not_build_the_schema_says_which_to_use_and_builds_nothing(
     club_url, tmp_path, capsys, monkeypatch
 ):
     url = _login(club_url, None)  # may connect, not create tables nor roles (PostgreSQL 15+)
@@ -908,7 +908,7 @@ def test_register_trims_the_tables_name_and_refuses_an_empty_one_before_touching
         assert [r[0] for r in con.execute("SELECT name FROM club_tables")] == ["Стол 2"]
 
 
-def test_a_table_removed_on_the_server_says_so_and_registered_again_sends_all_its_strokes_to_its_new_number(
+def test_a_table_removed_on_the_server_says_so_and_registered_again_sends_its_strokes_to_a_new_id(
     club_url, db, capsys, monkeypatch
 ):
     old = _register(club_url, db, "Стол 1")
@@ -929,8 +929,8 @@ def test_a_table_removed_on_the_server_says_so_and_registered_again_sends_all_it
     assert not sync.drain()
     sync.close()
     assert sync.status().unknown_key and sync.status().text() == (
-        "клуб: сервер не знает ключа этого стола (его удалили на сервере?): зарегистрируйте стол заново, "
-        "в очереди 1 удар"
+        "клуб: сервер не знает ключа этого стола (его удалили на сервере?): зарегистрируйте стол "
+        "заново, в очереди 1 удар"
     )
     rc, out, err = run(
         capsys, monkeypatch, "club", "register", "--club", club_url, "--name", "Стол 1", "--db", db
@@ -978,7 +978,7 @@ def test_table_numbers_stay_1_2_3_after_refused_registrations(
         ]
 
 
-def test_play_leaving_with_strokes_unsent_says_how_many_and_that_the_next_run_or_club_sync_sends_them(
+def test_play_leaving_with_strokes_unsent_says_how_many_and_that_the_next_run_or_sync_sends_them(
     pg_cluster, club_url, db, capsys, monkeypatch
 ):
     table_id = _register(club_url, db, "Стол 1")
@@ -1001,9 +1001,9 @@ def test_play_leaving_with_strokes_unsent_says_how_many_and_that_the_next_run_or
         assert rc == 0, err
         # an undo is not a «удар»: it is counted apart
         assert (
-            "клуб: 4 удара и 1 изменение (отмена или возврат удара) не отправлены на сервер клуба; они сохранены"
-            " в базе этого стола и уйдут при следующем запуске с «--club» или командой "
-            "«pyramid-referee club sync»"
+            "клуб: 4 удара и 1 изменение (отмена или возврат удара) не отправлены на сервер "
+            "клуба; они сохранены в базе этого стола и уйдут при следующем запуске с «--club» или "
+            "командой «pyramid-referee club sync»"
         ) in err
     finally:
         pg_cluster.start()
@@ -1091,8 +1091,8 @@ def test_a_server_that_does_not_answer_is_said_in_russian_with_what_exactly_fail
     text = str(exc.value)
     assert text == (
         "нет связи с сервером клуба: сервер не отвечает: проверьте сервер и порт в адресе, что "
-        "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту нет сервера "
-        "баз данных)"
+        "сервер запущен и что этот компьютер в сети клуба (компьютер ответил, но на этом порту "
+        "нет сервера баз данных)"
     ), text
     with pytest.raises(ClubError) as exc:
         connect(f"postgresql:///x?host={tmp_path}/nowhere&user=postgres")

@@ -4,6 +4,7 @@ from the code (the rules table, the lexicon and grammar, the refusal codes)."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 from pathlib import Path
 
@@ -213,3 +214,26 @@ def test_the_developers_clause_table_has_a_row_for_every_clause():
     # P1а…P1и are the letters of P1: they share its row
     missing = [c.code for c in TABLE if c.code not in rows and not c.code.startswith("P1")]
     assert not missing, missing
+
+
+# What a reader of the repository does not have: the design notes kept outside it, and the
+# tracker's issue and task numbers. The code and its docs say the thing, or point into docs/.
+_OUTSIDE_REFERENCES = re.compile(
+    r"DESIGN\.md|RULES\.md|terms\.md|\b[Ii]ssues?\s+#?\d+|\bthe issue\b|\b[Tt]asks?\s+#?\d+"
+)
+_SKIPPED_DIRS = {".git", ".venv", "__pycache__", "node_modules", "build", "dist", "data"}
+_TEXT_SUFFIXES = {".py", ".js", ".css", ".html", ".md", ".lark", ".sh", ".toml", ".txt", ".cfg"}
+
+
+def test_no_comment_cites_a_file_or_a_tracker_the_reader_lacks():
+    found = []
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS and not d.endswith(".egg-info")]
+        for name in files:
+            path = Path(folder) / name
+            if path.suffix not in _TEXT_SUFFIXES or path == Path(__file__).resolve():
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if _OUTSIDE_REFERENCES.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)

@@ -74,7 +74,8 @@ def test_annotated_call(record):
 
 
 def test_corpus_uses_every_route_technique_and_filler_word():
-    """Every route word, technique word, filler and phrase of the lexicon is in some annotated call."""
+    """Every route word, technique word, filler and phrase of the lexicon is
+    in some annotated call."""
     import re
 
     from pyramid_referee.grammar.lexicon_build import DATA_FILE

@@ -34,7 +34,8 @@ def test_the_installed_lark_is_inside_the_pinned_range():
         r'"lark>=([\d.]+),<([\d.]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     )
     assert pin, (
-        'pyproject.toml: lark must be pinned as "lark>=A,<B" (grammar/parser.py uses its internals)'
+        'pyproject.toml: lark must be pinned as "lark>=A,<B" (grammar/parser.py uses its '
+        "internals)"
     )
     low, high = _version(pin.group(1)), _version(pin.group(2))
     assert low <= _version(lark.__version__) < high, (

@@ -1,4 +1,5 @@
-"""The lexicon is generated from pymorphy3 and unicode-rbnf, and the shipped file is that generation."""
+"""The lexicon is generated from pymorphy3 and unicode-rbnf, and the shipped
+file is that generation."""
 
 import json
 

@@ -1,4 +1,5 @@
-"""grammar/messages.py: the call language's messages are English in the code and Russian in the catalog."""
+"""grammar/messages.py: the call language's messages are English in the code and
+Russian in the catalog."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from string import Formatter
 
 import pytest
 
-import pyramid_referee.grammar.explain  # noqa: F401 (the module, not the function the package exports)
+# the module, not the function the package exports
+import pyramid_referee.grammar.explain  # noqa: F401
 from pyramid_referee.grammar.messages import N_, trl
 from pyramid_referee.grammar.refusal import EXPECTED, TEXTS
 

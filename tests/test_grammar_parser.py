@@ -125,7 +125,10 @@ def test_a_call_longer_than_any_real_one_is_refused_with_the_limit_named():  # C
     assert "300 знаков" in chars.message() and "300 characters" in chars.message("en")
     assert chars.span == (0, 327)
     # the longest real calls are well inside both limits, and spaces around do not count
-    template = "тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в правый дальний угол"
+    template = (
+        "тремя шарами пятым, девятым и вторым, от шара седьмого, двенадцатый шар в правый "
+        "дальний угол"
+    )
     assert isinstance(parse(template), Call)
     assert isinstance(parse("  тройку чисто в левый угол" + " " * 400), Call)
 

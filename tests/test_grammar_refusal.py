@@ -300,7 +300,8 @@ def test_sleva_and_sprava_are_side_words_in_any_order(text, side, end):  # Q2
     assert isinstance(call, Call) and (call.pocket.side, call.pocket.end) == (side, end), text
 
 
-def test_sleva_right_after_a_cushion_is_refused_as_unclear():  # C9: the cushion's side or the pocket's?
+def test_sleva_right_after_a_cushion_is_refused_as_unclear():
+    # C9: the cushion's side or the pocket's?
     r = parse("тройку от борта слева в угол")
     assert (r.code, r.reason) == ("ambiguous", "side_or_cushion") and "«в левый угол»" in r.hint()
     assert parse("тройку от борта слева в угол", mode="ball_and_pocket").code == "ambiguous"

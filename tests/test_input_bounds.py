@@ -1,5 +1,6 @@
-"""Input longer than any real call, outcome or record line is refused with the limit named, at every
-door (``play``, the pad's JSON API, a written record, the outcome notation), and nothing is stored."""
+"""Input longer than any real call, outcome or record line is refused with the limit
+named, at every door (``play``, the pad's JSON API, a written record, the outcome
+notation), and nothing is stored."""
 
 from __future__ import annotations
 

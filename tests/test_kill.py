@@ -1,4 +1,4 @@
-"""SIGKILL while a 1,000-stroke match is being entered (the issue's bar), for real.
+"""SIGKILL while a 1,000-stroke match is being entered (docs/dev/architecture.md), for real.
 
 ``play --json`` runs in a subprocess fed one line at a time; it is killed with
 SIGKILL at random points (fixed seed), sometimes right after a line was sent and
@@ -112,7 +112,8 @@ def store_lines(db, match_id) -> tuple[tuple[str, ...], tuple[str, ...]]:
             return tuple(
                 f"{c if c is not None else '-'} | {o}"
                 for c, o in con.execute(
-                    "SELECT call_text, outcome_text FROM strokes WHERE match_id = ? AND status = ? ORDER BY seq",
+                    "SELECT call_text, outcome_text FROM strokes WHERE match_id = ? AND status = "
+                    "? ORDER BY seq",
                     (match_id, status),
                 )
             )
@@ -123,7 +124,8 @@ def store_lines(db, match_id) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 class Proc:
-    """play in a subprocess; answers are read by a thread so a silent play fails the test, never hangs it."""
+    """play in a subprocess; answers are read by a thread so a silent play fails the
+    test, never hangs it."""
 
     def __init__(self, args, env):
         self.p = subprocess.Popen(
@@ -159,7 +161,8 @@ class Proc:
         return json.loads(line)
 
     def drain(self, timeout: float = 5.0) -> list[dict]:
-        """After a kill: every answer the process wrote before it died (up to its end of output)."""
+        """After a kill: every answer the process wrote before it died (up to
+        its end of output)."""
         got = []
         while True:
             try:
@@ -252,7 +255,8 @@ def test_sigkill_at_random_points_loses_nothing_shown(tmp_path):
     proc.p.stderr.close()
     assert kills == N_KILLS
     print(
-        f"kills: {kills}, in-flight commands that landed: {restarts_in_flight}, named on resume: {unshown_named}"
+        f"kills: {kills}, in-flight commands that landed: {restarts_in_flight}, named on resume: "
+        f"{unshown_named}"
     )
 
     active, undone = store_lines(db, match_id)
@@ -261,7 +265,8 @@ def test_sigkill_at_random_points_loses_nothing_shown(tmp_path):
 
     con = sqlite3.connect(db)
     rows = con.execute(
-        "SELECT seq, verdict, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
+        "SELECT seq, verdict, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER "
+        "BY seq",
         (match_id,),
     ).fetchall()
     n_stroke_actions = con.execute(

@@ -115,7 +115,7 @@ def silence(seconds):
 
 
 def click(seed=1):
-    """A recorded cue strike (cue_vrcbce_1 from ../shared/sounds, read in place) and the offset
+    """A recorded cue strike (cue_vrcbce_1 of $PYRAMID_SOUNDS_DIR, read in place) and the offset
     of its onset in the returned samples (s); skips where the recordings are missing."""
     import table_mix
 

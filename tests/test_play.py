@@ -481,7 +481,8 @@ def test_a_typo_on_the_terminal_is_not_a_stroke_and_asks_nothing(store):
 
 
 def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
-    line = "пятерку чисто в угол | биток 5"  # refused for what the player said: the corner's side (Q2)
+    # refused for what the player said: the corner's side (Q2)
+    line = "пятерку чисто в угол | биток 5"
     s, out, err, asked = run_interactive(store, [line, line], [False, True])
     assert len(asked) == 2 and "Записать удар с непринятым заказом?" in asked[0]
     assert "удар не записан" in out
@@ -490,9 +491,9 @@ def test_a_refused_call_is_recorded_only_when_the_marker_confirms(store):
 
 
 def play_on_a_pty(tmp_path, typed: str, *extra: str) -> tuple[str, list]:
-    """``play`` as a real process on a pseudo-terminal, everything in ``typed`` written at once (the
-    marker typing ahead of the program), echo off so the output is the program's alone; then the
-    output and the strokes stored."""
+    """``play`` as a real process on a pseudo-terminal, everything in ``typed`` written at once
+    (the marker typing ahead of the program), echo off so the output is the program's alone;
+    then the output and the strokes stored."""
     import os
     import select
     import subprocess
@@ -553,7 +554,8 @@ QUESTION = "Записать удар с непринятым заказом? [�
 
 
 def test_the_answer_is_a_whole_line_and_a_stroke_typed_ahead_is_not_taken_for_yes(tmp_path):
-    # the marker types the next stroke while the question waits: «девятку…» begins with «д», and was «yes»
+    # the marker types the next stroke while the question waits: «девятку…» begins with «д»,
+    # and was «yes»
     out, rows = play_on_a_pty(
         tmp_path, REFUSED_LINE + "девятку чисто в правый угол | биток 9\nд\n\x04"
     )
@@ -622,7 +624,8 @@ def test_resume_on_the_terminal_says_do_not_enter_it_again(store):
 
 # -- a match is a series of games (партии) --------------------------------------------------------
 
-FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол"  # with target 5: a game in one stroke
+# with target 5: a game in one stroke
+FIVE = "пятерку чисто в правый угол | биток 5, 5 в правый дальний угол"
 
 
 def test_a_match_to_two_wins_goes_on_to_a_new_game_with_the_other_player_breaking(store):
@@ -732,8 +735,8 @@ def test_the_prompt_says_the_match_is_over_instead_of_asking_for_a_call(store):
 
 
 def test_a_stroke_stored_with_older_wording_reopens_and_play_goes_on(store):
-    # a catalog change rewords the verdicts («победил Аня» → «победитель — Аня»); the judgement is the
-    # same, so a match stored before it is no «record that disagrees» and stays open
+    # a catalog change rewords the verdicts («победил Аня» → «победитель — Аня»); the judgement is
+    # the same, so a match stored before it is no «record that disagrees» and stays open
     s, _, _ = run_play(store, GAME)
     con = sqlite3.connect(store.path)
     reworded = json.dumps(
@@ -769,7 +772,8 @@ def test_undo_and_redo_back_to_a_games_end_say_who_breaks_the_next_game(store):
     told = [
         ln for ln in out.getvalue().splitlines() if ln.endswith("партию 2 разбивает Боря с руки")
     ]
-    # after the game-ending stroke, after its redo, on «счёт» there, and after undoing game 2's break
+    # after the game-ending stroke, after its redo, on «счёт» there, and after undoing
+    # game 2's break
     assert len(told) == 4
 
 
@@ -831,7 +835,7 @@ def _play_at_a_terminal(session, club) -> tuple:
     return play, out
 
 
-def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_a_server_that_is_there(
+def test_at_a_terminal_the_club_line_under_a_verdict_or_undo_says_it_reached_a_server_there(
     club_url, db
 ):
     pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
@@ -856,7 +860,7 @@ def test_at_a_terminal_the_club_line_under_a_verdict_or_an_undo_says_it_reached_
     assert club_lines == ["клуб: на связи"] * 5, out.getvalue()
 
 
-# -- the outcome is checked before any question; an outcome without «|» is not a call --------------
+# -- the outcome is checked before any question; an outcome without «|» is not a call -------------
 
 
 def test_the_outcome_is_checked_before_the_marker_is_asked_anything(store):

@@ -88,7 +88,8 @@ def test_a_refused_call_not_marked_is_named_at_its_words_with_how_to_say_it():
     assert (p.line, p.col, p.code) == (9, 14, "pocket_not_definite")  # at «в угол»
     assert (
         p.message()
-        == "заказ не принят: луза названа неточно: «в угол»: не сказано, левый угол или правый (Q2)"
+        == "заказ не принят: луза названа неточно: «в угол»: не сказано, левый угол или "
+        "правый (Q2)"
     )
     assert "«в левый угол»" in p.hint() and "отметьте «(не принят)»" in p.hint()
 
@@ -247,7 +248,8 @@ def test_header_words_become_settings_and_a_start_position():
             "начало с протокола задано не полностью",
         ),
         (
-            "Игроки: Иван, Пётр\nСчёт: Иван 5, Пётр 0\nНа столе: 1 2 4 5 6 7 8 9 10 11 12 13 14 15\nБьёт: Пётр",
+            "Игроки: Иван, Пётр\nСчёт: Иван 5, Пётр 0\nНа столе: 1 2 4 5 6 7 8 9 10 11 12 13 14 "
+            "15\nБьёт: Пётр",
             2,
             "начало с протокола: очков в сумме 5, а шары, которых уже нет на столе, дают 3",
         ),
@@ -345,15 +347,17 @@ def test_the_help_example_strokes_check_clean():
         assert checked.problems == [] and len(checked.result.rows) == 3
 
 
-# -- a match of several партии: «Матч до побед: N» ----------------------------------------------------
+# -- a match of several партии: «Матч до побед: N» ------------------------------------------------
 
 MATCH_RECORD = [
     "Игроки: Иван, Пётр",
     "До: 5",
     "Матч до побед: 2",
     "Иван: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 5:0",
-    "Пётр: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 0:5",  # game 2: Пётр breaks (E4)
-    "Иван: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 5:0",  # game 3 decides the match
+    # game 2: Пётр breaks (E4)
+    "Пётр: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 0:5",
+    # game 3 decides the match
+    "Иван: пятёрку чисто в правый угол | биток 5; 5 в правый дальний угол | 5:0",
 ]
 
 
@@ -374,7 +378,8 @@ def test_a_bad_match_length_is_named_with_its_range():
 
 
 def test_after_an_outcome_that_cannot_be_the_later_calls_are_still_read():
-    # line 3: ball 7 fell twice, so the game cannot be judged on; line 4's unknown word is still named
+    # line 3: ball 7 fell twice, so the game cannot be judged on; line 4's unknown word
+    # is still named
     lines = [
         "Игроки: Иван, Пётр",
         "Иван: семёрку чисто в правый угол | биток 7; 7 в правый дальний угол; 7 в левую середину",

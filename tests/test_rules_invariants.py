@@ -10,15 +10,14 @@ Bookkeeping invariants:
 - undo then redo gives the same state; a stroke after an undo drops the redo branch;
   replaying the history gives the same state.
 
-The model (``Model`` below) is written from the rules text (docs/rules.md), not from the engine: it keeps
-its own scores, table, turn, cue ball in hand, quiet-penalty counters and phase, and
-after every stroke the engine's state must equal it. It covers the fouls а б в ж and
-the given ones (P1), one penalty of ``settings.penalty`` (P2, P4) under the Q1 floor or
-not, balls re-spotted on a penalty (P5) or an unfulfilled / absent / refused call (C4,
-C10), C6 (clean: only the called ball counts) against C8 (ball and pocket: every fallen
-ball counts), the Q4 values and last-ball bonus, Q3 (who strikes next), from hand only
-after the cue ball fell or flew (P1б, P1в) and at a replay's first stroke, E1, E2
-(70:70 and the forced draw), Q5, E4 (the last-ball replay) and E5.
+The model (``Model`` below) is written from the rules text (docs/rules.md), not from the engine: it
+keeps its own scores, table, turn, cue ball in hand, quiet-penalty counters and phase, and after
+every stroke the engine's state must equal it. It covers the fouls а б в ж and the given ones (P1),
+one penalty of ``settings.penalty`` (P2, P4) under the Q1 floor or not, balls re-spotted on a
+penalty (P5) or an unfulfilled / absent / refused call (C4, C10), C6 (clean: only the called ball
+counts) against C8 (ball and pocket: every fallen ball counts), the Q4 values and last-ball bonus,
+Q3 (who strikes next), from hand only after the cue ball fell or flew (P1б, P1в) and at a replay's
+first stroke, E1, E2 (70:70 and the forced draw), Q5, E4 (the last-ball replay) and E5.
 
 The strokes: straight or combination calls pocketed as called, C5 calls, strokes with
 random hits, cushions, falls and flights (full and short form, with given fouls, the

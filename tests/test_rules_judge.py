@@ -674,7 +674,8 @@ def test_Q4_P5_C10_no_last_ball_bonus_unless_the_last_ball_counts():
 
 
 def test_C8_Q4_last_balls_falling_together_all_count_with_the_bonus():
-    # C8: every ball that fell counts, before or after the called one; the last one brings the bonus.
+    # C8: every ball that fell counts, before or after the called one; the last one
+    # brings the bonus.
     m = Match(BP, ["A", "B"], start(60, off_table_worth([2, 3, 9], BP) - 60, [2, 3, 9]))
     v = m.stroke(
         bp(9),
@@ -685,7 +686,8 @@ def test_C8_Q4_last_balls_falling_together_all_count_with_the_bonus():
 
 
 def test_E2_Q1_under_the_floor_70_each_is_a_draw_with_balls_still_on_the_table():
-    # With the floor, penalties may create points, so 70:70 can come before the table is cleared (E2).
+    # With the floor, penalties may create points, so 70:70 can come before the table
+    # is cleared (E2).
     floor = Settings(negative_scores=False)
     m = Match(floor, ["A", "B"], start(65, 70, [5, 6, 7]))
     v = m.stroke(straight(5), straight_in(5))
@@ -766,8 +768,8 @@ def test_events_that_cannot_happen_name_the_field_and_change_nothing():
 
 
 def test_P1d_playing_another_ball_is_not_also_a_miss():
-    # д: the player struck an object ball, not the cue ball; «биток не заденет ни одного из шаров» (а)
-    # describes a stroke played with the cue ball, so the referee names one reason, not two.
+    # д: the player struck an object ball, not the cue ball; «биток не заденет ни одного из шаров»
+    # (а) describes a stroke played with the cue ball, so the referee names one reason, not two.
     v = Match().stroke(None, out(hit(7, 3), pock(3), fouls=["д"]), call_status="none")
     assert v.fouls == ("д",) and v.penalty.clauses == ("P1д",) and "P4" not in v.clauses
     assert "промах" not in v.message("ru") and v.points == {"A": -5, "B": 5}

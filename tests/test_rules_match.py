@@ -1,4 +1,5 @@
-"""Match: strokes recorded in a history of immutable states; undo/redo; bad input changes nothing."""
+"""Match: strokes recorded in a history of immutable states; undo/redo;
+bad input changes nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""rules/messages.py: the rules engine's messages are English in the code and Russian in the catalog."""
+"""rules/messages.py: the rules engine's messages are English in the code and
+Russian in the catalog."""
 
 from __future__ import annotations
 

@@ -23,8 +23,8 @@ def pocket(kind, side=None, end=None):
     return {"kind": kind, "side": side, "end": end}
 
 
-def test_issue_example_pocket_miss_cue_pocket():
-    # The issue's example «3 в правый дальний угол; промах; биток в лузе», with the cue
+def test_example_pocket_miss_cue_pocket():
+    # A whole stroke «3 в правый дальний угол; промах; биток в лузе», with the cue
     # ball's pocket named (a pocket event needs its pocket, see test_unnamed_pocket_refused).
     assert parse_outcome("3 в правый дальний угол; промах; биток в левый ближний угол") == out(
         events=[
@@ -35,7 +35,7 @@ def test_issue_example_pocket_miss_cue_pocket():
 
 
 def test_unnamed_pocket_is_left_null_for_the_engine():
-    # «биток в лузе» (the issue's own example): which pocket does not matter for
+    # «биток в лузе» (as in docs/notation.md): which pocket does not matter for
     # the cue ball (P1 б); the engine asks for it only where it matters (the called ball).
     events = parse_outcome("3 в правый угол; биток в лузе")["events"]
     assert events[1] == {"type": "pocket", "ball": "cue", "pocket": None}

@@ -82,7 +82,8 @@ def test_bad_script_names_line_and_field(path):
 
 def test_refused_call_keeps_the_refusal_and_its_clause():
     lines = [
-        '{"call": "тройку чисто в середину двенадцатый", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}]}}'
+        '{"call": "тройку чисто в середину двенадцатый", "outcome": {"events": [{"type": "hit", '
+        '"a": "cue", "b": 3}]}}'
     ]
     row = replay_lines(lines).rows[0]
     assert row.call_status == "refused" and row.refusal["code"] == "several_calls_unclear"
@@ -101,9 +102,11 @@ def test_a_refusal_in_ball_and_pocket_keeps_the_clause_of_that_mode():  # C7, no
 
 def test_call_parsed_against_the_balls_on_the_table():
     lines = [
-        '{"call": "тройку чисто в середину", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, '
-        '{"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left", "end": null}}]}}',
-        '{"call": "тройку чисто в середину", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 5}]}}',
+        '{"call": "тройку чисто в середину", "outcome": {"events": [{"type": "hit", "a": "cue", '
+        '"b": 3}, {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left", '
+        '"end": null}}]}}',
+        '{"call": "тройку чисто в середину", "outcome": {"events": [{"type": "hit", "a": "cue", '
+        '"b": 5}]}}',
     ]
     rows = replay_lines(lines).rows
     assert rows[0].call_status == "accepted" and rows[1].call_status == "refused"
@@ -123,7 +126,8 @@ def test_call_as_json_object_and_a_parse_double():
     lines = [
         '{"settings": {"mode": "ball_and_pocket"}}',
         '{"call": {"ball": 3, "pocket": {"kind": "middle"}, "route": null}, "outcome": {"events": '
-        '[{"type": "hit", "a": "cue", "b": 3}, {"type": "pocket", "ball": 3, "pocket": {"kind": "middle", "side": "left"}}]}}',
+        '[{"type": "hit", "a": "cue", "b": 3}, {"type": "pocket", "ball": 3, "pocket": {"kind": '
+        '"middle", "side": "left"}}]}}',
         '{"call": "что угодно", "outcome": {"events": [{"type": "hit", "a": "cue", "b": 4}]}}',
     ]
     res = run(read_script(lines), fake_parse)
@@ -192,8 +196,10 @@ def test_Q2_pocket_precision_setting_reaches_the_call_parser():
     # Q2 is a match setting: with "any", «в угол» without a side is a definite call.
     call = '"тройку чисто в угол"'
     stroke = (
-        '{"call": ' + call + ', "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, '
-        '{"type": "pocket", "ball": 3, "pocket": {"kind": "corner", "side": "left", "end": "far"}}]}}'
+        '{"call": '
+        + call
+        + ', "outcome": {"events": [{"type": "hit", "a": "cue", "b": 3}, {"type": "pocket", '
+        '"ball": 3, "pocket": {"kind": "corner", "side": "left", "end": "far"}}]}}'
     )
     strict = run(read_script([stroke]))
     assert strict.rows[0].call_status == "refused"
@@ -201,7 +207,7 @@ def test_Q2_pocket_precision_setting_reaches_the_call_parser():
     assert loose.rows[0].call_status == "accepted" and loose.rows[0].verdict.fulfilled
 
 
-# -- a script of a match of several games (партии): the header's "to_wins" ---------------------------
+# -- a script of a match of several games (партии): the header's "to_wins" ------------------------
 
 FIVE = {
     "call": "пятерку чисто в правый угол",

@@ -162,7 +162,8 @@ def test_a_fulfilled_call_with_a_penalty_says_why_it_scores_nothing():
     msg = v.message()
     assert v.fulfilled and v.deltas == (-5, 5)
     assert msg.startswith(
-        "Заказ выполнен, но удар штрафной — шар не засчитывается; штраф (биток в лузе): Иван −5, Пётр +5"
+        "Заказ выполнен, но удар штрафной — шар не засчитывается; штраф (биток в лузе): Иван −5, "
+        "Пётр +5"
     )
     assert "Заказ выполнен;" not in msg
     assert v.message("en").startswith(
@@ -214,8 +215,8 @@ def test_russian_verdicts_carry_no_latin_words_besides_clause_codes_and_names():
 
 
 def test_russian_verdicts_never_give_the_winner_a_gender():
-    # Аня or Иван: «победил Аня» is wrong Russian for a woman, so the end of a game names the winner
-    # without a verb in the past tense
+    # Аня or Иван: «победил Аня» is wrong Russian for a woman, so the end of a game names the
+    # winner without a verb in the past tense
     from pyramid_referee.i18n import catalog
 
     ru = catalog("ru")

@@ -1,5 +1,6 @@
-"""The one way every front end opens its match (``Session.open_or_create``) and the strokes it
-names on resuming (``Session.resume_notices``): play, match, listen and serve all go through them."""
+"""The one way every front end opens its match (``Session.open_or_create``) and the
+strokes it names on resuming (``Session.resume_notices``): play, match, listen and serve
+all go through them."""
 
 from __future__ import annotations
 

@@ -41,7 +41,8 @@ def rec(n: int, **kw) -> StrokeRecord:
 
 @pytest.fixture(autouse=True)
 def russian():
-    """The store's messages are read in Russian here, whatever test ran before (--lang en sets it)."""
+    """The store's messages are read in Russian here, whatever test ran before
+    (--lang en sets it)."""
     from pyramid_referee.i18n import set_lang
 
     set_lang("ru")
@@ -267,7 +268,7 @@ def test_default_path_env_and_platformdirs(monkeypatch, tmp_path):
     assert default_db_path().name == "matches.sqlite"
 
 
-# ---------------------------------------------------------------- stateful: store + session vs a model
+# ------------------------------------------------------------ stateful: store + session vs a model
 
 
 class StoreMachine(RuleBasedStateMachine):
@@ -353,7 +354,7 @@ TestStoreMachine = StoreMachine.TestCase
 TestStoreMachine.settings = h_settings(max_examples=10, stateful_step_count=25, deadline=None)
 
 
-# -- a mistake changes nothing: files that are not a match database, a missing one ---------------------
+# -- a mistake changes nothing: files that are not a match database, a missing one ----------------
 
 
 def test_an_empty_file_is_refused_and_left_empty(tmp_path):
@@ -430,19 +431,23 @@ def test_store_messages_in_russian_carry_no_english_library_words(tmp_path):
 # -- the schema: version 1 databases open and are migrated ----------------------------------------
 
 V1_SCHEMA = """
-CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL, players TEXT NOT NULL,
-    settings TEXT NOT NULL, start TEXT, status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
+CREATE TABLE matches (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL,
+    players TEXT NOT NULL, settings TEXT NOT NULL, start TEXT,
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
     result TEXT, updated TEXT NOT NULL);
-CREATE TABLE strokes (id INTEGER PRIMARY KEY AUTOINCREMENT, match_id INTEGER NOT NULL REFERENCES matches(id),
+CREATE TABLE strokes (id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
     seq INTEGER NOT NULL CHECK (seq >= 1), call_text TEXT, call TEXT, refusal TEXT,
-    call_status TEXT NOT NULL CHECK (call_status IN ('accepted', 'refused', 'none')), outcome_text TEXT,
-    outcome TEXT NOT NULL, verdict TEXT NOT NULL, state TEXT NOT NULL, lang TEXT NOT NULL, time TEXT NOT NULL,
+    call_status TEXT NOT NULL CHECK (call_status IN ('accepted', 'refused', 'none')),
+    outcome_text TEXT, outcome TEXT NOT NULL, verdict TEXT NOT NULL, state TEXT NOT NULL,
+    lang TEXT NOT NULL, time TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')));
 CREATE UNIQUE INDEX strokes_live ON strokes(match_id, seq) WHERE status != 'discarded';
 CREATE INDEX strokes_position ON strokes(match_id, status, seq);
-CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT, match_id INTEGER NOT NULL REFERENCES matches(id),
-    action TEXT NOT NULL CHECK (action IN ('new', 'stroke', 'undo', 'redo', 'discard')), seq INTEGER,
-    time TEXT NOT NULL);
+CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    action TEXT NOT NULL CHECK (action IN ('new', 'stroke', 'undo', 'redo', 'discard')),
+    seq INTEGER, time TEXT NOT NULL);
 CREATE INDEX actions_match ON actions(match_id, id);
 """
 
@@ -451,13 +456,14 @@ def _v1_database(path):
     con = sqlite3.connect(path)
     con.executescript(V1_SCHEMA)
     con.execute(
-        "INSERT INTO matches(created, players, settings, status, updated) "
-        "VALUES ('2026-01-01T00:00:00.000Z', '[\"Аня\",\"Боря\"]', '{}', 'open', '2026-01-01T00:00:00.000Z')"
+        "INSERT INTO matches(created, players, settings, status, updated) VALUES "
+        "('2026-01-01T00:00:00.000Z', '[\"Аня\",\"Боря\"]', '{}', 'open', "
+        "'2026-01-01T00:00:00.000Z')"
     )
     con.execute(
-        "INSERT INTO strokes(match_id, seq, call_text, call_status, outcome_text, outcome, verdict, state,"
-        " lang, time) VALUES (1, 1, NULL, 'none', 'биток 4', '{\"events\":[]}', '{}', '{}', 'ru',"
-        " '2026-01-01T00:00:01.000Z')"
+        "INSERT INTO strokes(match_id, seq, call_text, call_status, outcome_text, outcome, "
+        "verdict, state, lang, time) VALUES (1, 1, NULL, 'none', 'биток 4', '{\"events\":[]}', "
+        "'{}', '{}', 'ru', '2026-01-01T00:00:01.000Z')"
     )
     con.execute("PRAGMA user_version=1")
     con.commit()
@@ -526,7 +532,7 @@ def test_a_stroke_clears_the_standing_call_and_every_change_raises_its_version(d
         assert s.standing(mid) == (0, None)
 
 
-# -- a stroke stored but never shown ---------------------------------------------------------------
+# -- a stroke stored but never shown --------------------------------------------------------------
 
 
 def test_a_stroke_is_unshown_until_marked(db):
@@ -575,7 +581,7 @@ def _v3_database(path):
     con.close()
 
 
-def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_club_link_and_position(
+def test_a_version_3_database_migrated_keeps_its_strokes_then_the_club_link_and_position(
     db,
 ):
     _v3_database(db)
@@ -594,7 +600,8 @@ def test_a_version_3_database_is_migrated_keeps_its_strokes_and_then_keeps_the_c
 
 
 def _v4_database(path):
-    """A version 4 database (before the voice referee's note of the strike): v3 migrated by hand."""
+    """A version 4 database (before the voice referee's note of the strike):
+    v3 migrated by hand."""
     from pyramid_referee.match.store import _MIGRATIONS
 
     _v3_database(path)

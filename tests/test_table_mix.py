@@ -1,9 +1,10 @@
 """The table-sound session generator (corpora/audio/table_mix.py) built on the real recordings.
 
-The recordings are read in place from the shared sound folder ($PYRAMID_SOUNDS_DIR or
-../shared/sounds next to the repository); the tests skip, saying why, without them or without
-espeak-ng. Each check measures the generated audio itself (stems, a clean twin made from the
-same seed, the impulse response) rather than trusting the generator's own bookkeeping.
+The recordings are read in place from the sound folder ($PYRAMID_SOUNDS_DIR, or the default
+beside the repository that corpora/audio/README.md names); the tests skip, saying why, without
+them or without espeak-ng. Each check measures the generated audio itself (stems, a clean twin
+made from the same seed, the impulse response) rather than trusting the generator's own
+bookkeeping.
 """
 
 from __future__ import annotations
@@ -457,7 +458,8 @@ def festival_or_skip():
 
     if not make_audio.festival_available():
         pytest.skip(
-            "festival with the Russian voice is not installed (apt-get install festival festvox-ru)"
+            "festival with the Russian voice is not installed (apt-get install festival "
+            "festvox-ru)"
         )
 
 

@@ -1,6 +1,6 @@
 """The onset detector (voice/onsets.py): every impulsive sound, found causally, and its shape.
 
-Real recordings (../shared/sounds, read in place) for what a table sounds like; synthetic signals
+Real recordings ($PYRAMID_SOUNDS_DIR, read in place) for what a table sounds like; synthetic signals
 only where a property is checked that any signal has (block independence, voicing pulses, hum).
 """
 

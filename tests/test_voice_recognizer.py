@@ -83,7 +83,7 @@ def detector() -> StrikeDetector:
 
 
 def click() -> tuple[np.ndarray, float]:
-    """A recorded cue strike (cue_vrcbce_1 from ../shared/sounds, read in place) and its onset's
+    """A recorded cue strike (cue_vrcbce_1 of $PYRAMID_SOUNDS_DIR, read in place) and its onset's
     offset in the samples (s); skips where the recordings are missing."""
     import table_mix
 

@@ -1,6 +1,6 @@
 """The strike detector (voice/strike.py) on recorded billiards sounds.
 
-Audio is mixed from the recordings in ../shared/sounds (read in place, never copied) by
+Audio is mixed from the recordings in $PYRAMID_SOUNDS_DIR (read in place, never copied) by
 corpora/audio/table_mix.py: Russian calls (espeak-ng), real cue strikes, their own collisions,
 cushions and pocket drops. The held-out tests refit the sound model without one source
 recording (leave-one-source-out, corpora/audio/fit_sound_model.py) and play that source's sounds

@@ -152,7 +152,8 @@ def test_bad_input_gets_422_with_a_russian_message_and_nothing_is_recorded(serve
 
 
 def test_a_refused_typed_outcome_is_quoted_from_the_markers_text_on_the_pad(served):
-    # the pad's 422 is the same error play shows: the item as typed, not the engine's «событие 2, …»
+    # the pad's 422 is the same error play shows: the item as typed, not the engine's
+    # «событие 2, …»
     client, db, mid = served
     r = client.post(
         "/api/strokes", json={"call": CALL, "outcome": "биток 3, 3 в правый угол"}, headers=AUTH

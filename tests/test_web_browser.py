@@ -37,7 +37,8 @@ SHOTS = (
 
 @pytest.fixture
 def shots(tmp_path) -> Path:
-    """Where a test's screenshots go: $PYRAMID_REFEREE_SHOTS to keep them, else the test's tmp dir."""
+    """Where a test's screenshots go: $PYRAMID_REFEREE_SHOTS to keep them, else
+    the test's tmp dir."""
     where = SHOTS or tmp_path
     where.mkdir(parents=True, exist_ok=True)
     return where
@@ -64,7 +65,8 @@ def _board_text(page, selector: str) -> str:
 # Every visible text element's font size, the score's, page overflow and boxes that overlap.
 LAYOUT_JS = """() => {
   const vis = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-  const score = Math.max(...[...document.querySelectorAll('[data-score]')].map(e => parseFloat(getComputedStyle(e).fontSize)));
+  const score = Math.max(...[...document.querySelectorAll('[data-score]')]
+    .map(e => parseFloat(getComputedStyle(e).fontSize)));
   let biggestOther = 0, biggestWhat = '';
   for (const e of document.querySelectorAll('body *')) {
     if (e.matches('[data-score], script, style') || !vis(e)) continue;
@@ -73,24 +75,32 @@ LAYOUT_JS = """() => {
     const f = parseFloat(getComputedStyle(e).fontSize);
     if (f > biggestOther) { biggestOther = f; biggestWhat = e.className || e.id || e.tagName; }
   }
-  const boxes = [...document.querySelectorAll('.top, .player, .status, .lower')].map(e => e.getBoundingClientRect());
+  const boxes = [...document.querySelectorAll('.top, .player, .status, .lower')]
+    .map(e => e.getBoundingClientRect());
   const overlaps = [];
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const a = boxes[i], b = boxes[j];
-    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps.push([i, j]);
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1
+        && b.top < a.bottom - 1) overlaps.push([i, j]);
   }
-  const clipped = [...document.querySelectorAll('[data-score], .needs, .turn, #call-line, #verdict-line')]
-    .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().bottom > innerHeight + 1)
+  const clipped = [
+    ...document.querySelectorAll('[data-score], .needs, .turn, #call-line, #verdict-line')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1
+                 || e.getBoundingClientRect().bottom > innerHeight + 1)
     .map(e => e.id || e.className);
-  for (const box of document.querySelectorAll('.player')) {  // nothing in a player's box spills out of it
+  // nothing in a player's box spills out of it
+  for (const box of document.querySelectorAll('.player')) {
     const b = box.getBoundingClientRect();
     for (const e of box.children) { const r = e.getBoundingClientRect();
-      if (r.height && (r.top < b.top - 1 || r.bottom > b.bottom + 1)) clipped.push(box.id + ' ' + e.className); }
+      if (r.height && (r.top < b.top - 1 || r.bottom > b.bottom + 1))
+        clipped.push(box.id + ' ' + e.className); }
   }
   const inside = [...document.querySelectorAll('.player, .status, .lower, .top')]
-    .every(e => { const r = e.getBoundingClientRect(); return r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1; });
+    .every(e => { const r = e.getBoundingClientRect();
+                  return r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1; });
   return {score, biggestOther, biggestWhat, overlaps, clipped, inside,
-          scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+          scrollW: document.documentElement.scrollWidth,
+          scrollH: document.documentElement.scrollHeight,
           w: innerWidth, h: innerHeight};
 }"""
 
@@ -173,12 +183,15 @@ def test_the_pad_fits_a_tablet_without_sideways_scrolling(browser, servers, tmp_
     assert (
         page.locator("#record").is_visible() and page.locator("#clear").inner_text() == "Очистить"
     )
-    small = page.evaluate("""() => [...document.querySelectorAll('button')].filter(b => b.offsetParent)
+    small = page.evaluate("""() => [...document.querySelectorAll('button')]
+        .filter(b => b.offsetParent)
         .map(b => b.getBoundingClientRect()).filter(r => r.height < 44).length""")
     assert small == 0  # every button is a touch target
-    overlapping = page.evaluate("""() => { const r = [...document.querySelectorAll('.pocket')].map(b => b.getBoundingClientRect());
+    overlapping = page.evaluate("""() => {
+        const r = [...document.querySelectorAll('.pocket')].map(b => b.getBoundingClientRect());
         let n = 0; for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
-          const a = r[i], b = r[j]; if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) n++; }
+          const a = r[i], b = r[j];
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) n++; }
         return n; }""")
     assert overlapping == 0  # the six pockets and «за борт» are apart
     page.close()
@@ -207,7 +220,8 @@ def test_a_game_played_on_the_pad_updates_the_scoreboard_open_in_another_page(
     assert "записан удар 1" in pad.locator("#message").inner_text()
     assert "3" not in board.locator("#balls").inner_text().split()
 
-    # Иван again (his call came off): the cue ball into the near left corner (a foul by what fell), and a touch
+    # Иван again (his call came off): the cue ball into the near left corner (a foul by what fell),
+    # and a touch
     pad.click("button.cue")
     pad.click("[data-pocket=near_left]")
     pad.click("[data-foul=г]")
@@ -464,7 +478,8 @@ def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(
         .startswith("кто-то подбирает ПИН-код: 5 неверных ПИН-кодов")
     )
     page.screenshot(path=str(shots / "pad-guessing-768x1024.png"))
-    # the guesser (this same computer here) is held back: the marker waits the hold out, then changes the PIN
+    # the guesser (this same computer here) is held back: the marker waits the hold out, then
+    # changes the PIN
     import time
 
     time.sleep(hold)
@@ -481,17 +496,21 @@ def test_the_pad_says_someone_is_guessing_and_the_marker_changes_the_pin_there(
     page.close()
 
 
-# -- the wall screen, read from 4 m ------------------------------------------------------------------
+# -- the wall screen, read from 4 m ---------------------------------------------------------------
 
 WALL_JS = """() => {
-  const vis = (e) => { const r = e.getBoundingClientRect(); return !e.hidden && r.width > 0 && r.height > 0; };
+  const vis = (e) => { const r = e.getBoundingClientRect();
+                       return !e.hidden && r.width > 0 && r.height > 0; };
   const px = (e) => parseFloat(getComputedStyle(e).fontSize);
   const sizes = (sel) => [...document.querySelectorAll(sel)].filter(vis).map(px);
   const shown = (sel) => [...document.querySelectorAll(sel)].filter(vis);
   const list = (id) => { const box = document.getElementById(id).getBoundingClientRect();
     return shown('#' + id + ' li').map(li => { const r = li.getBoundingClientRect();
-      return {text: li.textContent, inside: r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.bottom <= innerHeight,
-              cut: li.scrollWidth > li.clientWidth + 1 || li.scrollHeight > li.clientHeight + 1}; }); };
+      return {text: li.textContent,
+              inside: r.top >= box.top - 1 && r.bottom <= box.bottom + 1
+                      && r.bottom <= innerHeight,
+              cut: li.scrollWidth > li.clientWidth + 1
+                   || li.scrollHeight > li.clientHeight + 1}; }); };
   return {history: sizes('#history li'), balls: sizes('#balls span'), chips: sizes('#clauses li'),
           games: sizes('#games li'), call: sizes('#call-line'), verdict: sizes('#verdict-line'),
           historyLines: list('history'), gameLines: list('games'),
@@ -623,9 +642,11 @@ def test_a_lost_connection_makes_the_wall_look_stale(browser, servers, tmp_path,
     page.screenshot(path=str(shots / "wall-normal-1920x1080.png"))
     look = """() => ({stale: document.body.classList.contains('stale'),
         scores: getComputedStyle(document.querySelector('.players')).opacity,
-        band: document.getElementById('offline').hidden ? null : (() => { const e = document.getElementById('offline');
-          const r = e.getBoundingClientRect(); return {size: parseFloat(getComputedStyle(e).fontSize), width: r.width,
-          top: r.top, bg: getComputedStyle(e).backgroundColor, text: e.textContent}; })()})"""
+        band: document.getElementById('offline').hidden ? null : (() => {
+          const e = document.getElementById('offline');
+          const r = e.getBoundingClientRect();
+          return {size: parseFloat(getComputedStyle(e).fontSize), width: r.width, top: r.top,
+                  bg: getComputedStyle(e).backgroundColor, text: e.textContent}; })()})"""
     assert page.evaluate(look) == {"stale": False, "scores": "1", "band": None}
     srv.kill9()
     page.wait_for_function("document.body.classList.contains('stale')", timeout=5000)
@@ -655,7 +676,8 @@ def test_the_pages_ask_for_nothing_that_is_not_there(browser, servers, tmp_path)
 
 
 def test_a_pad_typing_wrong_pins_is_told_to_wait(browser, servers, tmp_path):
-    # (that the right PIN is not let in during the hold is test_web_pin's, on the guard's own clock)
+    # (that the right PIN is not let in during the hold is test_web_pin's, on the
+    # guard's own clock)
     srv = servers(tmp_path / "m.db", "--players", "Иван", "Пётр")
     page = browser.new_page(viewport={"width": 768, "height": 1024})
     page.goto(srv.base + "/pad")

@@ -1,4 +1,5 @@
-"""The teaching page of ``serve`` (``/learn``) and its read-only API, through Starlette's TestClient.
+"""The teaching page of ``serve`` (``/learn``) and its read-only API, through Starlette's
+TestClient.
 
 A typed call comes back read, phrased right and drawn; a drill is the same for the same seed,
 and its answer is graded by drill.py; bad parameters are 422 in Russian; nothing needs the PIN
@@ -198,7 +199,8 @@ def test_the_scoreboard_and_the_pad_link_to_the_teaching_page(client):
 
 
 def test_the_pages_exercises_are_the_command_lines_for_the_same_seed_and_level(client):
-    """``/learn?seed=7&level=2`` repeats ``pyramid-referee drill --seed 7 --level 2`` (docs/play.md)."""
+    """``/learn?seed=7&level=2`` repeats ``pyramid-referee drill --seed
+    7 --level 2`` (docs/play.md)."""
     cli = drill.generate(7, 2, 10)
     for n in (1, 4, 10):
         ex = client.get("/api/drill", params={"seed": 7, "level": 2, "n": n}).json()

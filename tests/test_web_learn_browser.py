@@ -1,4 +1,5 @@
-"""What a learner sees on ``/learn``: a real ``serve`` and headless Chromium (Debian's, via Playwright).
+"""What a learner sees on ``/learn``: a real ``serve`` and headless Chromium (Debian's, via
+Playwright).
 
 Screenshots are saved under the test's tmp dir (``learn-1920x1080.png``, ``learn-768x1024.png``).
 Skipped, saying why, where Chromium or Playwright is missing.
@@ -32,20 +33,26 @@ WRONG = "пятёрку чисто в правый дальний угол"
 LAYOUT_JS = """() => {
   const panels = [...document.querySelectorAll('.panel')].map(e => e.getBoundingClientRect());
   const [a, b] = panels;
-  const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const overlap = a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const outside = [];
   document.querySelectorAll('.panel').forEach((panel, i) => {
     const p = panel.getBoundingClientRect();
     for (const e of panel.querySelectorAll('*')) {
       const r = e.getBoundingClientRect();
       if (!r.width || !r.height) continue;
-      if (r.left < p.left - 1 || r.right > p.right + 1 || r.top < p.top - 1 || r.bottom > p.bottom + 1)
+      if (r.left < p.left - 1 || r.right > p.right + 1
+          || r.top < p.top - 1 || r.bottom > p.bottom + 1)
         outside.push(i + ' ' + (e.id || e.className || e.tagName));
     }
   });
-  const wide = [...document.querySelectorAll('.words *')].filter(e => e.scrollWidth > e.clientWidth + 1 && !['SELECT', 'INPUT'].includes(e.tagName))
+  const wide = [...document.querySelectorAll('.words *')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1 && !['SELECT', 'INPUT'].includes(e.tagName))
     .map(e => e.id || e.className || e.tagName);
-  const img = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return {w: r.width, h: r.height}; };
+  const img = (id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return {w: r.width, h: r.height};
+  };
   return {overlap, outside, wide, scrollW: document.documentElement.scrollWidth, w: innerWidth,
           learnImg: img('learn-diagram'), drillImg: img('drill-diagram'),
           side: b.top < a.bottom};  // the panels side by side (wide screen) or one above the other

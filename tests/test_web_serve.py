@@ -1,4 +1,5 @@
-"""``pyramid-referee serve`` on the command line: what it prints, what it refuses (exit 2, in Russian)."""
+"""``pyramid-referee serve`` on the command line: what it prints, what it refuses
+(exit 2, in Russian)."""
 
 from __future__ import annotations
 
@@ -147,7 +148,8 @@ def test_300_guessed_pins_on_a_real_server_are_held_back_and_the_log_says_someon
     finally:
         log = srv.stop()
     looked_at = statuses.count(401)
-    # five free, then one more for each hold (1 s, 2 s, 4 s …) that ran out while the guesser hammered
+    # five free, then one more for each hold (1 s, 2 s, 4 s …) that ran out while
+    # the guesser hammered
     holds, extra = 1.0, 0
     while holds <= elapsed + 1:
         extra, holds = extra + 1, holds + 2 ** (extra + 1)

@@ -24,7 +24,10 @@ def test_the_walls_history_line_drops_the_clause_codes_and_who_strikes_next_and_
     from pyramid_referee.web.view import wall_summary
 
     players = ["Иван", "Пётр"]
-    msg = "Заказ не выполнен: шар 3 не упал; штраф (промах): Пётр −5, Иван +5; бьёт Иван (C2, P1, P1а, P2, Q3)."
+    msg = (
+        "Заказ не выполнен: шар 3 не упал; штраф (промах): Пётр −5, Иван +5; бьёт Иван "
+        "(C2, P1, P1а, P2, Q3)."
+    )
     assert (
         wall_summary(msg, ["C2", "P1", "P1а", "P2", "Q3"], players, "ru")
         == "Заказ не выполнен: шар 3 не упал; штраф (промах): Пётр −5, Иван +5"

@@ -6,7 +6,7 @@
     python corpora/audio/fit_sound_model.py fit [--holdout SRC …] [--out PATH]  # → the model JSON
 
 ``features`` builds table audio with ``table_mix`` (recorded cue strikes, collisions, cushions and
-pocket drops from ``../shared/sounds``, read in place; espeak-ng calls; claps; room noise and
+pocket drops from ``$PYRAMID_SOUNDS_DIR``, read in place; espeak-ng calls; claps; room noise and
 reverberation), runs the onset detector of ``voice/onsets.py`` over it exactly as the product
 does, and labels each impulsive sound it finds from the mixer's truth: the strike → ``tip``, a
 stroke's own sounds → ``ball`` / ``cushion`` / ``pocket``, a rack, a break or a chalked cue →

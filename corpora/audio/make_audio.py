@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speech and noise for the test audio: Russian calls from espeak-ng, pink/brown noise, babble.
 
-The table sounds themselves are **recordings** (``../shared/sounds``, mixed by ``table_mix.py``).
+The table sounds themselves are **recordings** (``$PYRAMID_SOUNDS_DIR``, mixed by ``table_mix.py``).
 This module once also synthesized a cue click, ball collisions and pocket drops; that click had
 the physics the wrong way round (a sharp broadband click, where the leather tip's 1–2 ms contact
 gives a dull thock, and a ball-ball contact of 0.2–0.3 ms the sharp clack), so it was retired

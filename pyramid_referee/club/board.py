@@ -1,4 +1,5 @@
-"""The club board: what a club server holds, read for the board (``serve --club``), and nothing written.
+"""The club board: what a club server holds, read for the board (``serve --club``), and nothing
+written.
 
 ``snapshot(con, lang)`` is the whole picture (``GET /api/club/state``): ``tables(…)`` and
 ``club(…)`` are its two halves, read apart so the web board can re-read the tables on every
@@ -38,14 +39,16 @@ SELECT t.id, t.name, t.queued, greatest(t.seen, m.received) AS heard,
             SELECT e.verdict->'result'->>'winner' AS winner, count(*) AS n FROM club_strokes e
             WHERE e.table_id = t.id AND e.match_id = m.match_id AND e.status = 'active'
               AND e.verdict->'result' <> 'null'::jsonb GROUP BY 1) w WHERE w.winner IS NOT NULL),
-       (SELECT count(*) FROM club_conflicts k WHERE k.table_id = t.id AND k.resolved IS NULL AND k.kind <> 'later')
+       (SELECT count(*) FROM club_conflicts k
+        WHERE k.table_id = t.id AND k.resolved IS NULL AND k.kind <> 'later')
 FROM club_tables t
 LEFT JOIN LATERAL (SELECT * FROM club_matches x WHERE x.table_id = t.id
                    ORDER BY x.received DESC, x.match_id DESC LIMIT 1) m ON true
 LEFT JOIN LATERAL (SELECT y.seq, y.verdict, y.state, y.lang FROM club_strokes y
                    WHERE y.table_id = t.id AND y.match_id = m.match_id AND y.status = 'active'
                    ORDER BY y.seq DESC LIMIT 1) s ON true
-LEFT JOIN LATERAL (SELECT z.seq, z.status FROM club_strokes z WHERE z.table_id = t.id AND z.match_id = m.match_id
+LEFT JOIN LATERAL (SELECT z.seq, z.status FROM club_strokes z
+                   WHERE z.table_id = t.id AND z.match_id = m.match_id
                    ORDER BY z.action_id DESC, z.seq DESC LIMIT 1) c ON true
 ORDER BY t.name, t.id
 """
@@ -67,7 +70,8 @@ WHERE m.status = 'finished' AND m.updated::timestamptz >= %s
 ORDER BY m.updated DESC
 """
 
-# Per player: calls accepted and refused (as the striker), penalties (as the offender), active strokes only.
+# Per player: calls accepted and refused (as the striker), penalties (as the offender),
+# active strokes only.
 _PLAYER_STROKES_SQL = """
 SELECT p, sum(accepted)::int, sum(refused)::int, sum(penalties)::int FROM (
     SELECT verdict->>'striker' AS p, count(*) FILTER (WHERE call_status = 'accepted') AS accepted,
@@ -98,7 +102,8 @@ def _j(value: Any) -> Any:
 
 
 def snapshot(con, lang: str = "ru", *, stale_s: float = STALE_S) -> dict:
-    """The whole board (``GET /api/club/state``): ``{"tables": […], "day": {…}, "players": […]}``."""
+    """The whole board (``GET /api/club/state``): ``{"tables": […],
+    "day": {…}, "players": […]}``."""
     return {"tables": tables(con, lang, stale_s=stale_s), **club(con, lang)}
 
 
@@ -182,7 +187,8 @@ def tables(con, lang: str = "ru", *, stale_s: float = STALE_S) -> list[dict]:
 
 
 def sync_json(heard, silent_s, queued, heard_at: str | None, stale_s: float, lang: str) -> dict:
-    """Is the table in sync: heard of within ``stale_s`` (its report or its strokes), and its queue."""
+    """Is the table in sync: heard of within ``stale_s`` (its report or its
+    strokes), and its queue."""
     queued = int(queued or 0)
     if heard is None:
         return {
@@ -251,7 +257,8 @@ def _replay_message(
     from ..rules import Match, Outcome, Settings
 
     m = con.execute(
-        "SELECT players, settings, to_wins FROM club_matches WHERE table_id = %s AND match_id = %s",
+        "SELECT players, settings, to_wins FROM club_matches "
+        "WHERE table_id = %s AND match_id = %s",
         (table_id, match_id),
     ).fetchone()
     rows = con.execute(

@@ -33,7 +33,8 @@ _UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY, _CONFLICT = (
     3,
     4,
 )  # refused: for the login, for the key
-# the shared array: the last drain's status, the table's notifications, the doorbell, a conflict's match and seq
+# the shared array: the last drain's status, the table's notifications, the doorbell, a conflict's
+# match and seq
 _S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED, _S_CMATCH, _S_CSEQ = range(7)
 START_TIMEOUT_S = 30.0
 
@@ -104,8 +105,9 @@ def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
 
 @contextlib.contextmanager
 def _sigint_ignored():
-    """SIGINT ignored while the child is spawned (it keeps that disposition), where this thread may
-    set it (the main thread); the table's own Ctrl-C handling is back as soon as the child is out."""
+    """SIGINT ignored while the child is spawned (it keeps that disposition), where this
+    thread may set it (the main thread); the table's own Ctrl-C handling is back as soon as
+    the child is out."""
     try:
         before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread: the child sets it itself as it starts

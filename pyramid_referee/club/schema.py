@@ -111,7 +111,8 @@ CREATE TABLE club_strokes (
     PRIMARY KEY (table_id, match_id, local_id),
     FOREIGN KEY (table_id, match_id) REFERENCES club_matches(table_id, match_id)
 );
-CREATE UNIQUE INDEX club_strokes_live ON club_strokes(table_id, match_id, seq) WHERE status != 'discarded';
+CREATE UNIQUE INDEX club_strokes_live ON club_strokes(table_id, match_id, seq)
+    WHERE status != 'discarded';
 
 CREATE FUNCTION club_check_key(p_table integer, p_key text) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
@@ -123,8 +124,8 @@ BEGIN
 END $$;
 
 CREATE FUNCTION club_put_match(p_table integer, p_key text, p_match integer, p_players jsonb,
-    p_settings jsonb, p_to_wins integer, p_status text, p_result jsonb, p_created text, p_updated text,
-    p_action bigint) RETURNS void
+    p_settings jsonb, p_to_wins integer, p_status text, p_result jsonb, p_created text,
+    p_updated text, p_action bigint) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
     PERFORM club_check_key(p_table, p_key);
@@ -140,16 +141,17 @@ BEGIN
 END $$;
 
 CREATE FUNCTION club_put_stroke(p_table integer, p_key text, p_match integer, p_local integer,
-    p_seq integer, p_status text, p_call_text text, p_call jsonb, p_refusal jsonb, p_call_status text,
-    p_outcome_text text, p_outcome jsonb, p_verdict jsonb, p_state jsonb, p_lang text, p_time text,
-    p_action bigint) RETURNS void
+    p_seq integer, p_status text, p_call_text text, p_call jsonb, p_refusal jsonb,
+    p_call_status text, p_outcome_text text, p_outcome jsonb, p_verdict jsonb, p_state jsonb,
+    p_lang text, p_time text, p_action bigint) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
     PERFORM club_check_key(p_table, p_key);
-    INSERT INTO club_strokes AS s (table_id, match_id, local_id, seq, status, call_text, call, refusal,
-                                   call_status, outcome_text, outcome, verdict, state, lang, time, action_id)
-    VALUES (p_table, p_match, p_local, p_seq, p_status, p_call_text, p_call, p_refusal, p_call_status,
-            p_outcome_text, p_outcome, p_verdict, p_state, p_lang, p_time, p_action)
+    INSERT INTO club_strokes AS s (table_id, match_id, local_id, seq, status, call_text, call,
+                                   refusal, call_status, outcome_text, outcome, verdict, state,
+                                   lang, time, action_id)
+    VALUES (p_table, p_match, p_local, p_seq, p_status, p_call_text, p_call, p_refusal,
+            p_call_status, p_outcome_text, p_outcome, p_verdict, p_state, p_lang, p_time, p_action)
     ON CONFLICT (table_id, match_id, local_id) DO UPDATE SET
         status = excluded.status, action_id = excluded.action_id, received = now()
     WHERE s.action_id <= excluded.action_id;
@@ -162,14 +164,14 @@ DO $$ BEGIN
 END $$;
 REVOKE ALL ON club_tables, club_matches, club_strokes FROM PUBLIC;
 REVOKE ALL ON FUNCTION club_check_key(integer, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION club_put_match(integer, text, integer, jsonb, jsonb, integer, text, jsonb, text,
-    text, bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION club_put_stroke(integer, text, integer, integer, integer, text, text, jsonb,
-    jsonb, text, text, jsonb, jsonb, jsonb, text, text, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION club_put_match(integer, text, integer, jsonb, jsonb, integer, text, jsonb,
-    text, text, bigint) TO pyramid_table;
-GRANT EXECUTE ON FUNCTION club_put_stroke(integer, text, integer, integer, integer, text, text, jsonb,
-    jsonb, text, text, jsonb, jsonb, jsonb, text, text, bigint) TO pyramid_table;
+REVOKE ALL ON FUNCTION club_put_match(integer, text, integer, jsonb, jsonb, integer, text, jsonb,
+    text, text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION club_put_stroke(integer, text, integer, integer, integer, text, text,
+    jsonb, jsonb, text, text, jsonb, jsonb, jsonb, text, text, bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION club_put_match(integer, text, integer, jsonb, jsonb, integer, text,
+    jsonb, text, text, bigint) TO pyramid_table;
+GRANT EXECUTE ON FUNCTION club_put_stroke(integer, text, integer, integer, integer, text, text,
+    jsonb, jsonb, text, text, jsonb, jsonb, jsonb, text, text, bigint) TO pyramid_table;
 """,
     # v2: a table reads its own strokes back (to check what the club holds), through the key.
     1: """
@@ -239,8 +241,9 @@ CREATE TABLE club_conflicts (
     id        serial PRIMARY KEY,
     table_id  integer NOT NULL REFERENCES club_tables(id) ON DELETE CASCADE,
     match_id  integer NOT NULL,
-    -- match, stroke: held otherwise on the server; later: a stroke of the refused batch the server does
-    -- not hold at all, kept with the conflict (taking the server's version must not lose it)
+    -- match, stroke: held otherwise on the server; later: a stroke of the refused batch the
+    -- server does not hold at all, kept with the conflict (taking the server's version must not
+    -- lose it)
     kind      text NOT NULL CHECK (kind IN ('match', 'stroke', 'later')),
     local_id  integer,
     seq       integer,
@@ -263,17 +266,18 @@ BEGIN
     SELECT * INTO held FROM club_strokes s
      WHERE s.table_id = p_table AND s.match_id = p_match AND s.local_id = p_local;
     IF FOUND THEN
-        IF (held.seq, held.call_text, held.call_status, held.outcome_text, held.outcome, held.verdict,
-            held.state, held.time) IS DISTINCT FROM
-           (p_seq, p_call_text, p_call_status, p_outcome_text, p_outcome, p_verdict, p_state, p_time) THEN
+        IF (held.seq, held.call_text, held.call_status, held.outcome_text, held.outcome,
+            held.verdict, held.state, held.time) IS DISTINCT FROM
+           (p_seq, p_call_text, p_call_status, p_outcome_text, p_outcome, p_verdict, p_state,
+            p_time) THEN
             RETURN held;
         END IF;
         RETURN NULL;
     END IF;
     IF p_status <> 'discarded' THEN
         SELECT * INTO held FROM club_strokes s
-         WHERE s.table_id = p_table AND s.match_id = p_match AND s.seq = p_seq AND s.status <> 'discarded'
-           AND s.local_id <> p_local;
+         WHERE s.table_id = p_table AND s.match_id = p_match AND s.seq = p_seq
+           AND s.status <> 'discarded' AND s.local_id <> p_local;
         IF FOUND THEN
             RETURN held;
         END IF;
@@ -281,39 +285,43 @@ BEGIN
     RETURN NULL;
 END $$;
 
-CREATE OR REPLACE FUNCTION club_put_stroke(p_table integer, p_key text, p_match integer, p_local integer,
-    p_seq integer, p_status text, p_call_text text, p_call jsonb, p_refusal jsonb, p_call_status text,
-    p_outcome_text text, p_outcome jsonb, p_verdict jsonb, p_state jsonb, p_lang text, p_time text,
-    p_action bigint) RETURNS void
+CREATE OR REPLACE FUNCTION club_put_stroke(p_table integer, p_key text, p_match integer,
+    p_local integer, p_seq integer, p_status text, p_call_text text, p_call jsonb,
+    p_refusal jsonb, p_call_status text, p_outcome_text text, p_outcome jsonb, p_verdict jsonb,
+    p_state jsonb, p_lang text, p_time text, p_action bigint) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE held club_strokes;
 BEGIN
     PERFORM club_check_key(p_table, p_key);
-    held := club_stroke_clash(p_table, p_match, p_local, p_seq, p_status, p_call_text, p_call_status,
-                              p_outcome_text, p_outcome, p_verdict, p_state, p_time);
+    held := club_stroke_clash(p_table, p_match, p_local, p_seq, p_status, p_call_text,
+                              p_call_status, p_outcome_text, p_outcome, p_verdict, p_state,
+                              p_time);
     IF held.local_id IS NOT NULL THEN
         RAISE EXCEPTION 'the club server holds stroke % of match % of table % with other content',
             p_seq, p_match, p_table
-            USING ERRCODE = 'PYC01', DETAIL = format('match=%s seq=%s local=%s', p_match, p_seq, p_local);
+            USING ERRCODE = 'PYC01',
+                  DETAIL = format('match=%s seq=%s local=%s', p_match, p_seq, p_local);
     END IF;
-    INSERT INTO club_strokes AS s (table_id, match_id, local_id, seq, status, call_text, call, refusal,
-                                   call_status, outcome_text, outcome, verdict, state, lang, time, action_id)
-    VALUES (p_table, p_match, p_local, p_seq, p_status, p_call_text, p_call, p_refusal, p_call_status,
-            p_outcome_text, p_outcome, p_verdict, p_state, p_lang, p_time, p_action)
+    INSERT INTO club_strokes AS s (table_id, match_id, local_id, seq, status, call_text, call,
+                                   refusal, call_status, outcome_text, outcome, verdict, state,
+                                   lang, time, action_id)
+    VALUES (p_table, p_match, p_local, p_seq, p_status, p_call_text, p_call, p_refusal,
+            p_call_status, p_outcome_text, p_outcome, p_verdict, p_state, p_lang, p_time, p_action)
     ON CONFLICT (table_id, match_id, local_id) DO UPDATE SET
         status = excluded.status, action_id = excluded.action_id, received = now()
     WHERE s.action_id <= excluded.action_id;
 END $$;
 
-CREATE OR REPLACE FUNCTION club_put_match(p_table integer, p_key text, p_match integer, p_players jsonb,
-    p_settings jsonb, p_to_wins integer, p_status text, p_result jsonb, p_created text, p_updated text,
-    p_action bigint) RETURNS void
+CREATE OR REPLACE FUNCTION club_put_match(p_table integer, p_key text, p_match integer,
+    p_players jsonb, p_settings jsonb, p_to_wins integer, p_status text, p_result jsonb,
+    p_created text, p_updated text, p_action bigint) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
     PERFORM club_check_key(p_table, p_key);
     IF EXISTS (SELECT 1 FROM club_matches m WHERE m.table_id = p_table AND m.match_id = p_match
                AND (m.created, m.players) IS DISTINCT FROM (p_created, p_players)) THEN
-        RAISE EXCEPTION 'the club server holds match % of table % as another match', p_match, p_table
+        RAISE EXCEPTION 'the club server holds match % of table % as another match',
+            p_match, p_table
             USING ERRCODE = 'PYC01', DETAIL = format('match=%s', p_match);
     END IF;
     INSERT INTO club_matches AS m (table_id, match_id, players, settings, to_wins, status, result,
@@ -327,64 +335,77 @@ BEGIN
     WHERE m.action_id <= excluded.action_id;
 END $$;
 
--- After a refused batch the table offers each of its rows here: the ones the server holds otherwise
--- are kept as the table's version (once each); true when this one was such a row.
-CREATE FUNCTION club_put_conflict(p_table integer, p_key text, p_match integer, p_kind text, p_row jsonb)
+-- After a refused batch the table offers each of its rows here: the ones the server holds
+-- otherwise are kept as the table's version (once each); true when this one was such a row.
+CREATE FUNCTION club_put_conflict(p_table integer, p_key text, p_match integer, p_kind text,
+    p_row jsonb)
 RETURNS boolean
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE held club_strokes; r jsonb := p_row;
 BEGIN
     PERFORM club_check_key(p_table, p_key);
     IF p_kind = 'match' THEN
-        IF NOT EXISTS (SELECT 1 FROM club_matches m WHERE m.table_id = p_table AND m.match_id = p_match
-                       AND (m.created, m.players) IS DISTINCT FROM (r->>'created', r->'players')) THEN
+        IF NOT EXISTS (SELECT 1 FROM club_matches m
+                       WHERE m.table_id = p_table AND m.match_id = p_match
+                         AND (m.created, m.players)
+                             IS DISTINCT FROM (r->>'created', r->'players')) THEN
             RETURN false;
         END IF;
         INSERT INTO club_conflicts(table_id, match_id, kind, copy, copy_hash)
         VALUES (p_table, p_match, 'match', r, md5(r::text)) ON CONFLICT DO NOTHING;
         RETURN true;
     END IF;
-    held := club_stroke_clash(p_table, p_match, (r->>'local_id')::integer, (r->>'seq')::integer, r->>'status',
-                              r->>'call_text', r->>'call_status', r->>'outcome_text', r->'outcome', r->'verdict',
-                              r->'state', r->>'time');
+    held := club_stroke_clash(p_table, p_match, (r->>'local_id')::integer, (r->>'seq')::integer,
+                              r->>'status', r->>'call_text', r->>'call_status', r->>'outcome_text',
+                              r->'outcome', r->'verdict', r->'state', r->>'time');
     IF held.local_id IS NULL THEN
-        IF NOT EXISTS (SELECT 1 FROM club_strokes s WHERE s.table_id = p_table AND s.match_id = p_match
-                       AND s.local_id = (r->>'local_id')::integer) THEN
+        IF NOT EXISTS (SELECT 1 FROM club_strokes s
+                       WHERE s.table_id = p_table AND s.match_id = p_match
+                         AND s.local_id = (r->>'local_id')::integer) THEN
             INSERT INTO club_conflicts(table_id, match_id, kind, local_id, seq, copy, copy_hash)
-            VALUES (p_table, p_match, 'later', (r->>'local_id')::integer, (r->>'seq')::integer, r, md5(r::text))
+            VALUES (p_table, p_match, 'later', (r->>'local_id')::integer, (r->>'seq')::integer, r,
+                    md5(r::text))
             ON CONFLICT DO NOTHING;
         END IF;
         RETURN false;
     END IF;
     INSERT INTO club_conflicts(table_id, match_id, kind, local_id, seq, copy, copy_hash)
-    VALUES (p_table, p_match, 'stroke', (r->>'local_id')::integer, (r->>'seq')::integer, r, md5(r::text))
+    VALUES (p_table, p_match, 'stroke', (r->>'local_id')::integer, (r->>'seq')::integer, r,
+            md5(r::text))
     ON CONFLICT DO NOTHING;
     RETURN true;
 END $$;
 
 -- The table's open conflicts, and the server's version of a match (to take it).
 CREATE FUNCTION club_table_conflicts(p_table integer, p_key text)
-RETURNS TABLE (match_id integer, kind text, local_id integer, seq integer, copy jsonb, received timestamptz)
+RETURNS TABLE (match_id integer, kind text, local_id integer, seq integer, copy jsonb,
+               received timestamptz)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
     PERFORM club_check_key(p_table, p_key);
-    RETURN QUERY SELECT c.match_id, c.kind, c.local_id, c.seq, c.copy, c.received FROM club_conflicts c
-                 WHERE c.table_id = p_table AND c.resolved IS NULL ORDER BY c.match_id, c.seq, c.id;
+    RETURN QUERY SELECT c.match_id, c.kind, c.local_id, c.seq, c.copy, c.received
+                 FROM club_conflicts c
+                 WHERE c.table_id = p_table AND c.resolved IS NULL
+                 ORDER BY c.match_id, c.seq, c.id;
 END $$;
 
 CREATE FUNCTION club_table_match(p_table integer, p_key text, p_match integer)
-RETURNS TABLE (local_id integer, seq integer, status text, call_text text, call jsonb, refusal jsonb,
-               call_status text, outcome_text text, outcome jsonb, verdict jsonb, state jsonb, lang text,
-               stroke_time text, m_players jsonb, m_settings jsonb, m_to_wins integer, m_status text, m_result jsonb,
-               m_created text, m_updated text)
+RETURNS TABLE (local_id integer, seq integer, status text, call_text text, call jsonb,
+               refusal jsonb, call_status text, outcome_text text, outcome jsonb, verdict jsonb,
+               state jsonb, lang text, stroke_time text, m_players jsonb, m_settings jsonb,
+               m_to_wins integer, m_status text, m_result jsonb, m_created text, m_updated text)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
     PERFORM club_check_key(p_table, p_key);
-    RETURN QUERY SELECT s.local_id, s.seq, s.status, s.call_text, s.call, s.refusal, s.call_status, s.outcome_text,
-                        s.outcome, s.verdict, s.state, s.lang, s.time, m.players, m.settings, m.to_wins, m.status,
-                        m.result, m.created, m.updated
-                 FROM club_matches m LEFT JOIN club_strokes s ON s.table_id = m.table_id AND s.match_id = m.match_id
-                 WHERE m.table_id = p_table AND m.match_id = p_match ORDER BY s.seq, s.local_id;
+    RETURN QUERY SELECT s.local_id, s.seq, s.status, s.call_text, s.call, s.refusal,
+                        s.call_status, s.outcome_text, s.outcome, s.verdict, s.state, s.lang,
+                        s.time, m.players, m.settings, m.to_wins, m.status, m.result, m.created,
+                        m.updated
+                 FROM club_matches m
+                 LEFT JOIN club_strokes s
+                        ON s.table_id = m.table_id AND s.match_id = m.match_id
+                 WHERE m.table_id = p_table AND m.match_id = p_match
+                 ORDER BY s.seq, s.local_id;
 END $$;
 
 CREATE FUNCTION club_resolve_conflicts(p_table integer, p_key text, p_match integer, p_how text)
@@ -403,13 +424,14 @@ CREATE FUNCTION club_link_check(p_table integer, p_key text) RETURNS text
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
     SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM club_tables WHERE id = p_table) THEN 'removed'
                 WHEN EXISTS (SELECT 1 FROM club_tables WHERE id = p_table
-                             AND key_hash = encode(sha256(convert_to(p_key, 'UTF8')), 'hex')) THEN 'ok'
+                             AND key_hash = encode(sha256(convert_to(p_key, 'UTF8')), 'hex'))
+                     THEN 'ok'
                 ELSE 'mismatch' END
 $$;
 
 REVOKE ALL ON club_conflicts FROM PUBLIC;
-REVOKE ALL ON FUNCTION club_stroke_clash(integer, integer, integer, integer, text, text, text, text, jsonb, jsonb,
-    jsonb, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION club_stroke_clash(integer, integer, integer, integer, text, text, text,
+    text, jsonb, jsonb, jsonb, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION club_put_conflict(integer, text, integer, text, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION club_table_conflicts(integer, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION club_table_match(integer, text, integer) FROM PUBLIC;
@@ -462,9 +484,9 @@ def key_hash(key: str) -> str:
 
 
 def register(con, name: str) -> tuple[int, str]:
-    """Register a table by name: (its id, its key). The key is returned once; only its hash is kept.
-    The number is the club's next one, taken inside this transaction (schema v4's ``last_table``):
-    a refused registration uses none, so a club's tables are numbered 1, 2, 3."""
+    """Register a table by name: (its id, its key). The key is returned once; only its hash is
+    kept. The number is the club's next one, taken inside this transaction (schema v4's
+    ``last_table``): a refused registration uses none, so a club's tables are numbered 1, 2, 3."""
     from ..i18n import UserError, tr
 
     key = secrets.token_urlsafe(24)
@@ -477,8 +499,8 @@ def register(con, name: str) -> tuple[int, str]:
         if not taken:
             if version(con) >= 4:
                 (table_id,) = con.execute(
-                    "UPDATE club_schema SET last_table = greatest(last_table, (SELECT coalesce(max(id), 0)"
-                    " FROM club_tables)) + 1 RETURNING last_table"
+                    "UPDATE club_schema SET last_table = greatest(last_table, (SELECT "
+                    "coalesce(max(id), 0) FROM club_tables)) + 1 RETURNING last_table"
                 ).fetchone()
                 con.execute(
                     "INSERT INTO club_tables(id, name, key_hash) VALUES (%s, %s, %s)",
@@ -492,14 +514,16 @@ def register(con, name: str) -> tuple[int, str]:
     if taken:
         raise UserError(
             tr(
-                "a table named {name} is already registered on the club server; choose another name"
+                "a table named {name} is already registered on the club server; choose another "
+                "name"
             ).format(name=name)
         )
     return int(table_id), key
 
 
 def knows(con, table_id: int, key: str) -> bool:
-    """Does the server still hold that table with that key (not removed since it was registered)?"""
+    """Does the server still hold that table with that key (not removed
+    since it was registered)?"""
     return (
         con.execute(
             "SELECT 1 FROM club_tables WHERE id = %s AND key_hash = %s", (table_id, key_hash(key))
@@ -509,14 +533,17 @@ def knows(con, table_id: int, key: str) -> bool:
 
 
 def status(con) -> list[dict]:
-    """Every table with its last stored stroke and the lag (seconds from the stroke to the server)."""
+    """Every table with its last stored stroke and the lag (seconds from the
+    stroke to the server)."""
     rows = con.execute("""
         SELECT t.id, t.name, s.match_id, s.seq, s.time, s.received,
                extract(epoch FROM s.received - s.time::timestamptz),
-               (SELECT count(*) FROM club_strokes c WHERE c.table_id = t.id AND c.status = 'active')
+               (SELECT count(*) FROM club_strokes c
+                WHERE c.table_id = t.id AND c.status = 'active')
         FROM club_tables t
         LEFT JOIN LATERAL (SELECT * FROM club_strokes c WHERE c.table_id = t.id
-                           ORDER BY c.received DESC, c.action_id DESC, c.seq DESC, c.local_id DESC LIMIT 1) s ON true
+                           ORDER BY c.received DESC, c.action_id DESC, c.seq DESC, c.local_id DESC
+                           LIMIT 1) s ON true
         ORDER BY t.id""").fetchall()
     out = []
     for tid, name, match_id, seq, time, received, lag, active in rows:
@@ -540,8 +567,8 @@ def status(con) -> list[dict]:
     if out and version(con) >= 4:
         by_id = {t["id"]: t for t in out}
         for tid, match_id, kind, seq, received in con.execute(
-            "SELECT table_id, match_id, kind, seq, received FROM club_conflicts WHERE resolved IS NULL"
-            " AND kind <> 'later' ORDER BY table_id, match_id, seq, id"
+            "SELECT table_id, match_id, kind, seq, received FROM club_conflicts WHERE resolved IS "
+            "NULL AND kind <> 'later' ORDER BY table_id, match_id, seq, id"
         ):
             by_id[tid]["conflicts"].append(
                 {
@@ -566,7 +593,8 @@ def conflicts(con, table_id: int, key: str) -> list[dict]:
             "received": received,
         }
         for m, kind, local, seq, copy, received in con.execute(
-            "SELECT match_id, kind, local_id, seq, copy, received FROM club_table_conflicts(%s, %s)",
+            "SELECT match_id, kind, local_id, seq, copy, received FROM "
+            "club_table_conflicts(%s, %s)",
             (table_id, key),
         )
     ]

@@ -117,9 +117,9 @@ def _first_line(exc: BaseException) -> str:
 
 
 def reason(exc: BaseException, lang: str | None = None) -> str | None:
-    """What a manager checks first when the club server cannot be reached, in ``lang`` (default: the
-    user's language); None when the failure is none of the usual ones (the server's own words are
-    then all there is)."""
+    """What a manager checks first when the club server cannot be reached, in ``lang`` (default:
+    the user's language); None when the failure is none of the usual ones (the server's own
+    words are then all there is)."""
     import psycopg
 
     lang = lang or get_lang()
@@ -154,8 +154,9 @@ def reason(exc: BaseException, lang: str | None = None) -> str | None:
 
 
 def refused(exc: BaseException) -> bool:
-    """The server is there but will not take this login's strokes: a wrong password, a login without
-    the role pyramid_table (the board's, say), a key not this table's. Waiting will not mend it."""
+    """The server is there but will not take this login's strokes: a wrong password, a
+    login without the role pyramid_table (the board's, say), a key not this table's.
+    Waiting will not mend it."""
     import psycopg
 
     low = str(exc).lower()
@@ -174,8 +175,9 @@ def unknown_key(exc: BaseException) -> bool:
 
 
 def _detail(exc: BaseException, lang: str | None = None) -> str | None:
-    """What libpq said of a connection that failed, in the user's words (None: nothing known to add).
-    libpq's own text is English, may hold a line break, and would sit inside a Russian line."""
+    """What libpq said of a connection that failed, in the user's words (None: nothing
+    known to add). libpq's own text is English, may hold a line break, and would sit
+    inside a Russian line."""
     low = str(exc).lower()
     lang = lang or get_lang()
     if "connection refused" in low:
@@ -194,8 +196,8 @@ def _detail(exc: BaseException, lang: str | None = None) -> str | None:
 
 
 def denied(exc: BaseException) -> str:
-    """A refused privilege in the user's words, naming what was refused (PostgreSQL says it in English:
-    «permission denied for table club_schema»); another error: its first line."""
+    """A refused privilege in the user's words, naming what was refused (PostgreSQL says it in
+    English: «permission denied for table club_schema»); another error: its first line."""
     import re
 
     m = re.search(r"permission denied for (?:\w+ )?\"?([\w.]+)\"?", str(exc))
@@ -205,8 +207,8 @@ def denied(exc: BaseException) -> str:
 
 
 def explain(exc: BaseException) -> str:
-    """``reason`` and, in brackets, what exactly failed, in the user's words; the server's own words
-    only where no reason is known (they are then all there is), and only their first line."""
+    """``reason`` and, in brackets, what exactly failed, in the user's words; the server's own
+    words only where no reason is known (they are then all there is), and only their first line."""
     why = reason(exc)
     if why is None:
         return _first_line(exc)
@@ -303,7 +305,8 @@ def _set_alias(store: Store, address: str, server: str) -> None:
 
 
 def known_addresses(store: Store) -> list[str]:
-    """The addresses this store has reached a club server by, as СЕРВЕР:ПОРТ/БАЗА (for a message)."""
+    """The addresses this store has reached a club server by, as
+    СЕРВЕР:ПОРТ/БАЗА (for a message)."""
     out = [
         r[0]
         for r in store.con.execute("SELECT server FROM club_link")
@@ -435,8 +438,9 @@ def load_link(store: Store, url: str, con=None) -> tuple[int, str, str] | None:
 
 
 def _adopt_older_name(store: Store, sid: str) -> bool:
-    """A link saved under the older name of a server (the whole URL but its password, login
-    included) is renamed to ``sid`` with its sent marks, so nothing is sent twice; True if one was."""
+    """A link saved under the older name of a server (the whole URL but its password,
+    login included) is renamed to ``sid`` with its sent marks, so nothing is sent twice;
+    True if one was."""
     for (old,) in store.con.execute("SELECT server FROM club_link").fetchall():
         if old.startswith(IDENTITY_PREFIX):
             continue
@@ -449,12 +453,12 @@ def _adopt_older_name(store: Store, sid: str) -> bool:
 
 
 def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
-    """Resolve a conflict by the server's version: match ``match_id`` of this store becomes what the
-    club server holds (its strokes under their stable ids), in one SQLite transaction, and the
-    server's conflicts of that match are marked resolved. The store's own version of it stays on the
-    server (``club_conflicts``). Refused (ClubError, nothing changed) where a stroke id the server
-    holds is used here by another match: then the store is registered as a new table instead.
-    The number of strokes the match now has."""
+    """Resolve a conflict by the server's version: match ``match_id`` of this store becomes what
+    the club server holds (its strokes under their stable ids), in one SQLite transaction, and
+    the server's conflicts of that match are marked resolved. The store's own version of it
+    stays on the server (``club_conflicts``). Refused (ClubError, nothing changed) where a
+    stroke id the server holds is used here by another match: then the store is registered as a
+    new table instead. The number of strokes the match now has."""
     import json
 
     rows = con.execute(
@@ -480,9 +484,9 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
             if clash is not None:
                 raise ClubError(
                     tr(
-                        "the server's version of match {match} cannot be taken: its stroke id {id} is used here by "
-                        "match {other}; register this store as a table of its own instead: pyramid-referee club "
-                        "resolve --new-table --name NAME"
+                        "the server's version of match {match} cannot be taken: its stroke id "
+                        "{id} is used here by match {other}; register this store as a table of "
+                        "its own instead: pyramid-referee club resolve --new-table --name NAME"
                     ).format(match=match_id, id=clash[0], other=clash[1])
                 )
             m = rows[0]
@@ -493,14 +497,15 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
                 raise ClubError(tr("match {match} is not in this store").format(match=match_id))
             store.con.execute("DELETE FROM strokes WHERE match_id = ?", (match_id,))
             store.con.execute(
-                "UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = ?,"
-                " created = ?, updated = ? WHERE id = ?",
+                "UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = "
+                "?, created = ?, updated = ? WHERE id = ?",
                 (text(m[13]), text(m[14]), m[15], m[16], text(m[17]), m[18], m[19], match_id),
             )
             for r in strokes:
                 store.con.execute(
-                    "INSERT INTO strokes(id, match_id, seq, status, call_text, call, refusal, call_status,"
-                    " outcome_text, outcome, verdict, state, lang, time, shown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
+                    "INSERT INTO strokes(id, match_id, seq, status, call_text, call, refusal, "
+                    "call_status, outcome_text, outcome, verdict, state, lang, time, shown) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
                     (
                         r[0],
                         match_id,
@@ -520,8 +525,9 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
                 )
         # what the store holds of this match is the server's: nothing of it waits to be sent
         store.con.execute(
-            "INSERT INTO club_sent(server, match_id, action_id) SELECT ?, ?, coalesce(max(id), 0) FROM actions"
-            " WHERE match_id = ? ON CONFLICT(server, match_id) DO UPDATE SET action_id = excluded.action_id",
+            "INSERT INTO club_sent(server, match_id, action_id) SELECT ?, ?, coalesce(max(id), 0) "
+            "FROM actions WHERE match_id = ? ON CONFLICT(server, match_id) DO UPDATE SET "
+            "action_id = excluded.action_id",
             (link.server, match_id, match_id),
         )
     con.execute(
@@ -534,9 +540,9 @@ def unsent(con: sqlite3.Connection, server: str) -> tuple[int, int]:
     """(strokes, undos and redos) not yet stored on the server: what a table leaves behind."""
     rows = dict(
         con.execute(
-            "SELECT a.action = 'stroke', count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ?"
-            " AND s.match_id = a.match_id WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ('stroke', 'undo', 'redo')"
-            " GROUP BY 1",
+            "SELECT a.action = 'stroke', count(*) FROM actions a LEFT JOIN club_sent s ON "
+            "s.server = ? AND s.match_id = a.match_id WHERE a.id > coalesce(s.action_id, 0) AND "
+            "a.action IN ('stroke', 'undo', 'redo') GROUP BY 1",
             (server,),
         ).fetchall()
     )
@@ -576,8 +582,8 @@ def leaving_text(db_path, url: str) -> str | None:
     return trn(
         "club: {what} not sent to the club server; it is kept in this table's store and the next "
         "run with --club or pyramid-referee club sync sends it",
-        "club: {what} not sent to the club server; they are kept in this table's store and the next "
-        "run with --club or pyramid-referee club sync sends them",
+        "club: {what} not sent to the club server; they are kept in this table's store and the "
+        "next run with --club or pyramid-referee club sync sends them",
         agree,
     ).format(what=what)
 
@@ -587,7 +593,8 @@ def pending(con: sqlite3.Connection, server: str) -> int:
     marks = ",".join("?" * len(QUEUED_ACTIONS))
     return int(
         con.execute(
-            "SELECT count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id"
+            "SELECT count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ? AND s.match_id "
+            "= a.match_id"
             f" WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ({marks})",
             (server, *QUEUED_ACTIONS),
         ).fetchone()[0]
@@ -620,17 +627,18 @@ class SyncStatus:
                 else tr("match {match}").format(match=match)
             )
             return tr(
-                "club: conflict with the club server: {what} is held there with other content (another "
-                "store with this table's key?); nothing was overwritten and sending has stopped; resolve it "
-                "with pyramid-referee club resolve --keep-server (take the server's version) or --new-table "
-                "--name NAME (register this store as a table of its own)"
+                "club: conflict with the club server: {what} is held there with other content "
+                "(another store with this table's key?); nothing was overwritten and sending has "
+                "stopped; resolve it with pyramid-referee club resolve --keep-server "
+                "(take the server's version) or --new-table --name NAME "
+                "(register this store as a table of its own)"
             ).format(what=where)
         if self.unknown_key:  # not an outage either: the server no longer knows this table
             return trn(
-                "club: the server does not know this table's key (was it removed there?): register it "
-                "again, {n} stroke in the queue",
-                "club: the server does not know this table's key (was it removed there?): register it "
-                "again, {n} strokes in the queue",
+                "club: the server does not know this table's key (was it removed there?): "
+                "register it again, {n} stroke in the queue",
+                "club: the server does not know this table's key (was it removed there?): "
+                "register it again, {n} strokes in the queue",
                 self.queued,
             ).format(n=self.queued)
         if self.refused:  # not an outage: waiting will not help, the login in --club must change
@@ -668,9 +676,10 @@ class ClubSync:
     """Replicates one table's store to one club server, in a background thread."""
 
     def __init__(self, db_path, url: str, *, retry_s: float = 1.0, check: bool = True) -> None:
-        """``check``: ask the server now (one connection, ``CONNECT_TIMEOUT_S`` at most) what it is and
-        whether this store's table number and key agree there; a store whose number and key disagree
-        is refused here, before any stroke. The server away, the addresses it was reached by decide."""
+        """``check``: ask the server now (one connection, ``CONNECT_TIMEOUT_S`` at most) what it
+        is and whether this store's table number and key agree there; a store whose number and
+        key disagree is refused here, before any stroke. The server away, the addresses it was
+        reached by decide."""
         self.db_path = db_path
         self.url = url
         self.retry_s = retry_s
@@ -691,9 +700,10 @@ class ClubSync:
                     ):
                         raise ClubError(
                             tr(
-                                "the club server at {url} cannot be asked which server it is ({why}), and this table "
-                                "has not reached it by this address before ({known}): start with the address it was "
-                                "registered with, or when the server is back"
+                                "the club server at {url} cannot be asked which server it is "
+                                "({why}), and this table has not reached it by this address "
+                                "before ({known}): start with the address it was registered with, "
+                                "or when the server is back"
                             ).format(
                                 url=_without_password(url),
                                 why=explain(failed[0]) if failed else "—",
@@ -706,17 +716,18 @@ class ClubSync:
             if link is None:
                 raise ClubError(
                     tr(
-                        "this table is not registered on the club server; register it once: pyramid-referee "
-                        "club register --club URL --name NAME"
+                        "this table is not registered on the club server; register it once: "
+                        "pyramid-referee club register --club URL --name NAME"
                     ).format()
                 )
             if con is not None and link_check(con, link.table_id, link.key) == "mismatch":
                 raise ClubError(
                     tr(
-                        "this store's table number {id} ({name}) and its key do not agree on the club server: the key "
-                        "is not that table's (a store copied from another table, or a link edited by hand); nothing "
-                        "is sent from it. Register this store as a table of its own: pyramid-referee club resolve "
-                        "--new-table --name NAME"
+                        "this store's table number {id} ({name}) and its key do not agree on the "
+                        "club server: the key is not that table's (a store copied from another "
+                        "table, or a link edited by hand); nothing is sent from it. Register this "
+                        "store as a table of its own: pyramid-referee club resolve --new-table "
+                        "--name NAME"
                     ).format(id=link.table_id, name=link.name)
                 )
         finally:
@@ -748,7 +759,7 @@ class ClubSync:
         self._status = st
         self._status_changed(st)
 
-    # ---------------------------------------------------------------- the table's side (no network)
+    # --------------------------------------------------------------- the table's side (no network)
     def start(self) -> ClubSync:
         self._thread = threading.Thread(target=self._run, name="club-sync", daemon=True)
         self._thread.start()
@@ -783,7 +794,9 @@ class ClubSync:
                 if ok:
                     if self._wake.wait(self.retry_s):
                         self._between_strokes()
-                else:  # the server is away: strokes do not each cause a new attempt, one every retry_s
+                else:
+                    # the server is away: strokes do not each cause a new attempt,
+                    # one every retry_s
                     self._stop.wait(self.retry_s)
                 self._wake.clear()
         finally:
@@ -801,7 +814,8 @@ class ClubSync:
                 return
 
     def close(self) -> None:
-        """Close the connections of a sync that was drained by hand (``drain`` without ``start``)."""
+        """Close the connections of a sync that was drained by
+        hand (``drain`` without ``start``)."""
         self._close()
 
     def _close(self) -> None:
@@ -855,7 +869,8 @@ class ClubSync:
                 except Exception:  # noqa: BLE001
                     pass
                 self._pg = None
-            self._recount()  # counted afresh from the store (a stroke notified from here on is counted once more)
+            # counted afresh from the store (a stroke notified from here on is counted once more)
+            self._recount()
             queued = (
                 pending(self._store.con, self.server)
                 if self._store is not None
@@ -873,9 +888,9 @@ class ClubSync:
     _seen_queued = None
 
     def _report_seen(self) -> None:
-        """Tell the club board this table is here (``club_table_seen``): at once on a new connection
-        or when the queue changed, else every ``SEEN_EVERY_S`` (not each drain: 100 tables share the
-        server). A server older than schema v3 has no board to tell."""
+        """Tell the club board this table is here (``club_table_seen``): at once on a new
+        connection or when the queue changed, else every ``SEEN_EVERY_S`` (not each drain: 100
+        tables share the server). A server older than schema v3 has no board to tell."""
         import time
 
         import psycopg
@@ -896,14 +911,15 @@ class ClubSync:
         self._seen_at, self._seen_link, self._seen_queued = now, self._pg, queued
 
     def _next_batch(self):
-        """(match_id, last action id, match row, stroke rows) of the first match with pending actions."""
+        """(match_id, last action id, match row, stroke rows) of the first
+        match with pending actions."""
         con = self._store.con
         con.execute("BEGIN")
         try:
             r = con.execute(
-                "SELECT a.match_id, max(a.id), coalesce(s.action_id, 0) FROM actions a"
-                " LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id"
-                " WHERE a.id > coalesce(s.action_id, 0) GROUP BY a.match_id ORDER BY min(a.id) LIMIT 1",
+                "SELECT a.match_id, max(a.id), coalesce(s.action_id, 0) FROM actions a LEFT JOIN "
+                "club_sent s ON s.server = ? AND s.match_id = a.match_id WHERE a.id > "
+                "coalesce(s.action_id, 0) GROUP BY a.match_id ORDER BY min(a.id) LIMIT 1",
                 (self.server,),
             ).fetchone()
             if r is None:
@@ -915,9 +931,10 @@ class ClubSync:
                 (match_id,),
             ).fetchone()
             strokes = con.execute(
-                "SELECT id, seq, status, call_text, call, refusal, call_status, outcome_text, outcome, verdict,"
-                " state, lang, time FROM strokes WHERE match_id = ? AND seq IN (SELECT seq FROM actions"
-                " WHERE match_id = ? AND id > ? AND id <= ? AND seq IS NOT NULL) ORDER BY seq, id",
+                "SELECT id, seq, status, call_text, call, refusal, call_status, outcome_text, "
+                "outcome, verdict, state, lang, time FROM strokes WHERE match_id = ? AND seq IN "
+                "(SELECT seq FROM actions WHERE match_id = ? AND id > ? AND id <= ? AND seq IS "
+                "NOT NULL) ORDER BY seq, id",
                 (match_id, match_id, sent, upto),
             ).fetchall()
         finally:
@@ -937,8 +954,9 @@ class ClubSync:
             raise self._conflict(match_id, m, strokes) from None
 
     def _conflict(self, match_id: int, m, strokes) -> ClubConflict:
-        """The server refused the batch (schema v4): it holds one of its rows with other content. Each
-        row is offered to ``club_put_conflict``, which keeps the ones it holds otherwise beside its own."""
+        """The server refused the batch (schema v4): it holds one of its rows with other
+        content. Each row is offered to ``club_put_conflict``, which keeps the ones it holds
+        otherwise beside its own."""
         import json
 
         t, k = self.table_id, self._key
@@ -995,13 +1013,16 @@ class ClubSync:
         t, k = self.table_id, self._key
         with self._pg.transaction():
             self._pg.execute(
-                "SELECT club_put_match(%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb, %s, %s, %s)",
+                "SELECT club_put_match(%s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb, %s, "
+                "%s, %s)",
                 (t, k, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], upto),
             )
-            if strokes:  # one pipelined round trip for the batch, not one per stroke (fewer wake-ups on both sides)
+            # one pipelined round trip for the batch, not one per stroke (fewer wake-ups
+            # on both sides)
+            if strokes:
                 self._pg.cursor().executemany(
-                    "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s::jsonb,"
-                    " %s::jsonb, %s::jsonb, %s, %s, %s)",
+                    "SELECT club_put_stroke(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, "
+                    "%s, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, %s)",
                     [
                         (
                             t,
@@ -1029,8 +1050,9 @@ class ClubSync:
     def _mark_sent(self, match_id: int, upto: int) -> None:
         with self._store._tx():
             self._store.con.execute(
-                "INSERT INTO club_sent(server, match_id, action_id) VALUES (?, ?, ?) ON CONFLICT(server, match_id)"
-                " DO UPDATE SET action_id = max(action_id, excluded.action_id)",
+                "INSERT INTO club_sent(server, match_id, action_id) VALUES (?, ?, ?) ON "
+                "CONFLICT(server, match_id) DO UPDATE SET action_id = "
+                "max(action_id, excluded.action_id)",
                 (self.server, match_id, upto),
             )
 

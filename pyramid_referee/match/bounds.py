@@ -1,17 +1,18 @@
 """How long the marker's input may be: a call, an outcome, a line of a written record.
 
-No real call, outcome or record line comes near these limits; text beyond them is a paste gone wrong
-or a runaway program, and is refused with the limit named, before anything is parsed or stored. The
-same limits hold at every door: ``play``, the pad's JSON API (``POST /api/strokes``, ``/api/call``),
-``match import`` and ``validate`` / ``replay`` of a record (see docs/play.md, docs/record.md).
+No real call, outcome or record line comes near these limits; text beyond them is a paste gone
+wrong or a runaway program, and is refused with the limit named, before anything is parsed or
+stored. The same limits hold at every door: ``play``, the pad's JSON API (``POST /api/strokes``,
+``/api/call``), ``match import`` and ``validate`` / ``replay`` of a record (see docs/play.md,
+docs/record.md).
 """
 
 from __future__ import annotations
 
 from ..i18n import get_lang, trl, trn
 
-#: A call as said: the longest real one («не тройку, а пятёрку от борта через биток в правый дальний
-#: угол, от своего…») is under 120 characters and 20 words.
+#: A call as said: the longest real one («не тройку, а пятёрку от борта через биток в правый
+#: дальний угол, от своего…») is under 120 characters and 20 words.
 MAX_CALL_CHARS = 300
 MAX_CALL_WORDS = 40
 #: A call given as its JSON object (the pad's API, a script): the object's text.
@@ -22,8 +23,8 @@ MAX_RECORD_LINE_CHARS = 1500
 
 
 def call_too_long(text: str, lang: str | None = None) -> str | None:
-    """Why the call text is longer than any call (the limit named, in ``lang``, default the shell's),
-    or None when it is not."""
+    """Why the call text is longer than any call (the limit named, in ``lang``, default the
+    shell's), or None when it is not."""
     src, lang = text.strip(), lang or get_lang()
     if src.startswith("{"):
         if len(src) > MAX_CALL_JSON_CHARS:

@@ -28,7 +28,9 @@ from ..i18n import UserError, get_lang, json_problem, tr, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
-from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401 - strike_marks: the shell imports it from here
+
+# strike_marks: the shell imports it from here
+from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401
 from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow, db_option
 
 POINTER_WIDTH = 100  # the most of a typed text shown above the caret
@@ -63,9 +65,9 @@ class StrokeInputError(UserError):
 
 
 def judged(verdict: dict) -> dict:
-    """What a verdict decided (points, penalty, balls, who plays next, result, clauses), without its
-    sentence: a stored stroke agrees with its replay when the judgement is the same, even if the
-    wording of the message has been improved since it was shown (the stored sentence stays)."""
+    """What a verdict decided (points, penalty, balls, who plays next, result, clauses), without
+    its sentence: a stored stroke agrees with its replay when the judgement is the same, even if
+    the wording of the message has been improved since it was shown (the stored sentence stays)."""
     return {k: v for k, v in verdict.items() if k != "message"}
 
 
@@ -105,7 +107,8 @@ def _diff(a: Any, b: Any) -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         keys = [k for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k)]
         return ", ".join(
-            f"{k}: {json.dumps(a.get(k), ensure_ascii=False)} → {json.dumps(b.get(k), ensure_ascii=False)}"
+            f"{k}: {json.dumps(a.get(k), ensure_ascii=False)} → "
+            f"{json.dumps(b.get(k), ensure_ascii=False)}"
             for k in keys[:4]
         )
     return f"{a!r} → {b!r}"
@@ -143,18 +146,22 @@ def typed_item(source: str, column: int) -> str:
     return re.split(r"[;,]", source[column - 1 :], maxsplit=1)[0].strip()
 
 
-# The outcome's marks as the notation writes them (notation.lark): where the marker typed a mark the
-# engine refuses, the message points at those words, not at the JSON field.
+# The outcome's marks as the notation writes them (notation.lark): where the marker typed a mark
+# the engine refuses, the message points at those words, not at the JSON field.
 _MARK_WORDS = {
-    "from_hand": r"с\s+рук[иу]?|from\s+hand|(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",  # «в доме» says from hand
+    # «в доме» says from hand
+    "from_hand": r"с\s+рук[иу]?|from\s+hand|(?:первый\s+)?(?:шар\s+)?в\s+доме"
+    r"|in\s+(?:the\s+)?house",
     "first_hit_in_house": r"(?:первый\s+)?(?:шар\s+)?в\s+доме|in\s+(?:the\s+)?house",
-    "positions_unchanged": r"позиция\s+не\s+изменилась|позиция\s+без\s+изменений|без\s+изменений|unchanged",
+    "positions_unchanged": r"позиция\s+не\s+изменилась|позиция\s+без\s+изменений"
+    r"|без\s+изменений|unchanged",
     "warned": r"предупреждение|предупрежден|warned|warning",
 }
 
 
 def typed_mark(source: str, field: str) -> tuple[int, str] | None:
-    """(column, the words as typed) of the mark the field stands for in a typed outcome, or None."""
+    """(column, the words as typed) of the mark the field stands for in a
+    typed outcome, or None."""
     pattern = _MARK_WORDS.get(field)
     m = re.search(pattern, source.lower().replace("ё", "е")) if pattern else None
     return None if m is None else (m.start() + 1, source[m.start() : m.end()])
@@ -210,9 +217,8 @@ def setup_error_text(exc: RulesInputError, lang: str) -> str:
     they typed, never the engine's internal field path."""
     field = exc.field or ""
     what = exc.text(lang).split(": ", 1)[-1] if exc.field else exc.text(lang)
-    if (
-        lang != "en"
-    ):  # the keys and values the engine names (target, clean, true) are what the user types: quoted
+    # the keys and values the engine names (target, clean, true) are what the user types: quoted
+    if lang != "en":
         what = re.sub(r"(?<![«\w'])([A-Za-z_][A-Za-z_0-9]*)(?![»\w'])", r"«\1»", what)
     head, _, rest = field.partition(".")
     if head.startswith("players"):
@@ -339,8 +345,8 @@ NO_CALL_WORDS = ("без заказа", "нет заказа", "no call")
 def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> CallReading:
     """The call as typed → accepted Call, refusal (C4, C9) or none.
 
-    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in the call's JSON
-    form (checked by ``Call.from_json``); anything else goes to the call parser.
+    ``-``, «без заказа» (``NO_CALL_WORDS``) or an empty text is no call; a JSON object is a call in
+    the call's JSON form (checked by ``Call.from_json``); anything else goes to the call parser.
     """
     src = (text or "").strip()
     too_long = call_too_long(src)
@@ -739,8 +745,8 @@ class Session:
         return self.store.standing(self.id)[0]
 
     def outdated(self) -> bool:
-        """Did another program (``play``, ``undo``, ``serve``, ``listen``) change the match's strokes
-        since this session read them?"""
+        """Did another program (``play``, ``undo``, ``serve``, ``listen``) change the match's
+        strokes since this session read them?"""
         last = self.store.last_state(self.id)
         mine = None if not self.match.history else (self.seq, self.state.to_json())
         return (None if last is None else (last[0], last[1])) != mine
@@ -764,8 +770,8 @@ class Session:
         if self.mismatches:
             raise StrokeInputError(
                 tr(
-                    "match {id}: the record disagrees with its replay: changes are closed (pyramid-referee "
-                    "match show {id}{db})"
+                    "match {id}: the record disagrees with its replay: changes are closed "
+                    "(pyramid-referee match show {id}{db})"
                 ).format(id=self.id, db=db_option(self.store.path))
             )
 

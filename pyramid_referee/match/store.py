@@ -116,7 +116,8 @@ CREATE TABLE strokes (
     state        TEXT NOT NULL,
     lang         TEXT NOT NULL,
     time         TEXT NOT NULL,
-    status       TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')),
+    status       TEXT NOT NULL DEFAULT 'active'
+                 CHECK (status IN ('active', 'undone', 'discarded')),
     shown        INTEGER NOT NULL DEFAULT 1,
     strike       TEXT
 );
@@ -160,15 +161,18 @@ CREATE TABLE club_sent (
 
 # version → the statements that bring a database of that version to the next one.
 _MIGRATIONS: dict[int, str] = {
-    1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"  # strokes before v2 were shown
+    # strokes before v2 were shown
+    1: "ALTER TABLE strokes ADD COLUMN shown INTEGER NOT NULL DEFAULT 1;"
     "ALTER TABLE matches ADD COLUMN to_wins INTEGER NOT NULL DEFAULT 1",  # a match was one game
-    2: "CREATE TABLE standing (match_id INTEGER PRIMARY KEY REFERENCES matches(id),"  # no call stood in the store
+    # no call stood in the store
+    2: "CREATE TABLE standing (match_id INTEGER PRIMARY KEY REFERENCES matches(id),"
     " present INTEGER NOT NULL DEFAULT 0, text TEXT,"
     " status TEXT NOT NULL DEFAULT 'none' CHECK (status IN ('accepted', 'refused', 'none')),"
     " call TEXT, refusal TEXT, canonical TEXT,"
     " source TEXT NOT NULL DEFAULT 'pad' CHECK (source IN ('pad', 'listen')),"
     " strike REAL, time TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)",
-    3: "CREATE TABLE club_link (server TEXT PRIMARY KEY, table_id INTEGER NOT NULL,"  # no club server known
+    # no club server known
+    3: "CREATE TABLE club_link (server TEXT PRIMARY KEY, table_id INTEGER NOT NULL,"
     " name TEXT NOT NULL, key TEXT NOT NULL);"
     "CREATE TABLE club_sent (server TEXT NOT NULL, match_id INTEGER NOT NULL,"
     " action_id INTEGER NOT NULL, PRIMARY KEY (server, match_id))",
@@ -335,7 +339,8 @@ class StrokeRow:
 
 
 def _not_writable(path: Path) -> str | None:
-    """Why the database file or its directory cannot be written (in the user's language), or None."""
+    """Why the database file or its directory cannot be written (in the
+    user's language), or None."""
     for target, what in (
         (path.parent, N_("the directory {target} is not writable")),
         (path, N_("the file {target} is not writable")),
@@ -371,8 +376,9 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
         if why:
             return StoreError(
                 tr(
-                    "cannot open the match database {path}: {why} (the database is written on every "
-                    "opening, its journal needs a writable directory); use another place: --db"
+                    "cannot open the match database {path}: {why} (the database is written on "
+                    "every opening, its journal needs a writable directory); use another place: "
+                    "--db"
                 ).format(path=path, why=why)
             )
         return StoreError(
@@ -388,8 +394,8 @@ def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
 def missing_db(path: Path) -> StoreMissing:
     return StoreMissing(
         tr(
-            "there is no match database {path}: no match was played yet (start one: pyramid-referee "
-            "match new{db} --players Ivan Petr)"
+            "there is no match database {path}: no match was played yet "
+            "(start one: pyramid-referee match new{db} --players Ivan Petr)"
         ).format(path=path, db=db_option(path))
     )
 
@@ -436,8 +442,8 @@ class Store:
         elif self.path.is_file() and self.path.stat().st_size == 0:
             raise StoreError(
                 tr(
-                    "{path} is empty: not a match database; it was left as it is (remove it or name "
-                    "another file: --db)"
+                    "{path} is empty: not a match database; it was left as it is "
+                    "(remove it or name another file: --db)"
                 ).format(path=self.path)
             )
         try:
@@ -512,7 +518,8 @@ class Store:
         ):  # checked before anything is written: another program's file stays as it was
             raise StoreError(
                 tr(
-                    "{path}: another program's database, not a match database; it was left as it is"
+                    "{path}: another program's database, not a match database; it was left as it "
+                    "is"
                 ).format(path=self.path)
             )
         mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -564,10 +571,10 @@ class Store:
         return int(mid)
 
     _MATCH_SQL = (
-        "SELECT m.id, m.created, m.players, m.settings, m.start, m.status, m.result, m.updated,"
-        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'active'),"
-        " (SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'undone'), m.to_wins"
-        " FROM matches m"
+        "SELECT m.id, m.created, m.players, m.settings, m.start, m.status, m.result, m.updated, "
+        "(SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'active'), "
+        "(SELECT count(*) FROM strokes s WHERE s.match_id = m.id AND s.status = 'undone'), "
+        "m.to_wins FROM matches m"
     )
 
     @staticmethod
@@ -616,7 +623,8 @@ class Store:
         try:
             r = self.con.execute(
                 f"SELECT m.id FROM matches m {where} ORDER BY"
-                " (SELECT max(a.id) FROM actions a WHERE a.match_id = m.id) DESC, m.id DESC LIMIT 1"
+                " (SELECT max(a.id) FROM actions a WHERE a.match_id = m.id) DESC, m.id DESC LIMIT "
+                "1"
             ).fetchone()
         except sqlite3.Error as exc:
             raise _db_error(self.path, exc) from None
@@ -671,7 +679,8 @@ class Store:
         marks = ",".join("?" * len(statuses))
         try:
             rows = self.con.execute(
-                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status IN ({marks})"
+                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status IN "
+                f"({marks})"
                 " ORDER BY seq, id",
                 (match_id, *statuses),
             ).fetchall()
@@ -683,7 +692,8 @@ class Store:
         """The active strokes one at a time (restoring a long match without a list of rows)."""
         try:
             cur = self.con.execute(
-                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq",
+                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = "
+                "'active' ORDER BY seq",
                 (match_id,),
             )
             for r in cur:
@@ -715,7 +725,8 @@ class Store:
         """(seq, state JSON) of the last active stroke, or None."""
         try:
             r = self.con.execute(
-                "SELECT seq, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY seq DESC LIMIT 1",
+                "SELECT seq, state FROM strokes WHERE match_id = ? AND status = 'active' ORDER BY "
+                "seq DESC LIMIT 1",
                 (match_id,),
             ).fetchone()
         except sqlite3.Error as exc:
@@ -752,13 +763,15 @@ class Store:
             undone = [
                 r[0]
                 for r in con.execute(
-                    "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' ORDER BY seq",
+                    "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' "
+                    "ORDER BY seq",
                     (match_id,),
                 )
             ]
             if undone:
                 con.execute(
-                    "UPDATE strokes SET status = 'discarded' WHERE match_id = ? AND status = 'undone'",
+                    "UPDATE strokes SET status = 'discarded' WHERE match_id = ? AND status = "
+                    "'undone'",
                     (match_id,),
                 )
                 con.executemany(
@@ -766,15 +779,16 @@ class Store:
                     [(match_id, s, now) for s in undone],
                 )
             seq = con.execute(
-                "SELECT coalesce(max(seq), 0) + 1 FROM strokes WHERE match_id = ? AND status = 'active'",
+                "SELECT coalesce(max(seq), 0) + 1 FROM strokes WHERE match_id = ? AND status = "
+                "'active'",
                 (match_id,),
             ).fetchone()[0]
             if expect_seq is not None and seq != expect_seq:
                 raise _conflict(match_id, self.path)
             con.execute(
-                "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, outcome_text, outcome,"
-                " verdict, state, lang, time, status, shown, strike)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'active', 0, ?)",
+                "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, "
+                "outcome_text, outcome, verdict, state, lang, time, status, shown, strike) VALUES "
+                "(?,?,?,?,?,?,?,?,?,?,?,?, 'active', 0, ?)",
                 (
                     match_id,
                     seq,
@@ -829,13 +843,15 @@ class Store:
         )
         if rec is None:
             con.execute(
-                "UPDATE standing SET present = 0, version = version + 1, time = ? WHERE match_id = ?",
+                "UPDATE standing SET present = 0, version = version + 1, time = ? WHERE match_id "
+                "= ?",
                 (now, match_id),
             )
         else:
             con.execute(
-                "UPDATE standing SET present = 1, text = ?, status = ?, call = ?, refusal = ?, canonical = ?,"
-                " source = ?, strike = ?, time = ?, version = version + 1 WHERE match_id = ?",
+                "UPDATE standing SET present = 1, text = ?, status = ?, call = ?, refusal = ?, "
+                "canonical = ?, source = ?, strike = ?, time = ?, version = version + 1 WHERE "
+                "match_id = ?",
                 (
                     rec.text,
                     rec.status,
@@ -875,8 +891,8 @@ class Store:
         """(version, the standing call or None). The version changes with every write."""
         try:
             r = self.con.execute(
-                "SELECT version, present, text, status, call, refusal, canonical, source, strike, time,"
-                " taken_back FROM standing WHERE match_id = ?",
+                "SELECT version, present, text, status, call, refusal, canonical, source, strike, "
+                "time, taken_back FROM standing WHERE match_id = ?",
                 (match_id,),
             ).fetchone()
         except sqlite3.Error as exc:
@@ -922,7 +938,8 @@ class Store:
                 return None
             seq = int(r[0])
             self.con.execute(
-                "UPDATE strokes SET status = 'undone' WHERE match_id = ? AND seq = ? AND status = 'active'",
+                "UPDATE strokes SET status = 'undone' WHERE match_id = ? AND seq = ? AND status = "
+                "'active'",
                 (match_id, seq),
             )
             self.con.execute(
@@ -949,7 +966,8 @@ class Store:
                 return None
             seq = int(r[0])
             self.con.execute(
-                "UPDATE strokes SET status = 'active' WHERE match_id = ? AND seq = ? AND status = 'undone'",
+                "UPDATE strokes SET status = 'active' WHERE match_id = ? AND seq = ? AND status = "
+                "'undone'",
                 (match_id, seq),
             )
             self.con.execute(
@@ -960,10 +978,12 @@ class Store:
         return seq
 
     def mark_shown(self, match_id: int, seq: int) -> None:
-        """The verdict of stroke ``seq`` is on the scorer's screen: it will not be named on resume."""
+        """The verdict of stroke ``seq`` is on the scorer's screen: it will not
+        be named on resume."""
         with self._tx():
             self.con.execute(
-                "UPDATE strokes SET shown = 1 WHERE match_id = ? AND seq = ? AND status = 'active'",
+                "UPDATE strokes SET shown = 1 "
+                "WHERE match_id = ? AND seq = ? AND status = 'active'",
                 (match_id, seq),
             )
 
@@ -971,7 +991,8 @@ class Store:
         """Active strokes committed but never shown (the process was killed in between)."""
         try:
             rows = self.con.execute(
-                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = 'active' AND shown = 0"
+                f"SELECT {self._STROKE_COLS} FROM strokes WHERE match_id = ? AND status = "
+                "'active' AND shown = 0"
                 " ORDER BY seq",
                 (match_id,),
             ).fetchall()

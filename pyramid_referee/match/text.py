@@ -121,7 +121,7 @@ def render_scoreboard(st: dict, match_id: Any, lang: str):
     return t
 
 
-# ---------------------------------------------------------------------- the clauses a verdict cites
+# --------------------------------------------------------------------- the clauses a verdict cites
 
 
 def why_lines(codes, lang: str, full: bool, settings=None) -> list[str]:

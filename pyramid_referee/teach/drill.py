@@ -407,7 +407,9 @@ def generate(
 class Difference:
     """One thing the answer got wrong: ``kind`` (stable key) and a message."""
 
-    kind: str  # ball | pocket_kind | pocket_side | pocket_end | route_missing | route_extra | route_order | refused
+    # ball | pocket_kind | pocket_side | pocket_end | route_missing | route_extra |
+    # route_order | refused
+    kind: str
     message: str
     code: str | None = None  # the refusal's code, for kind "refused"
 
@@ -510,7 +512,8 @@ def _short(x, lang: str) -> str:
     return trl(lang, "cushion") if x == CUSHION else str(x)
 
 
-_POCKET_KIND_SAID = {  # (said, needed): the Russian agrees with the noun's gender, so whole sentences
+# (said, needed): the Russian agrees with the noun's gender, so whole sentences
+_POCKET_KIND_SAID = {
     ("corner", "middle"): N_("pocket: said a corner, needed a middle pocket"),
     ("middle", "corner"): N_("pocket: said a middle pocket, needed a corner"),
 }

@@ -143,13 +143,15 @@ class BoardFeed:
             self._stop.wait(self.retry_s)
 
     def _stale(self, table: dict) -> dict:
-        """A table as last read, while the server cannot be asked: greyed out with the time of that read."""
+        """A table as last read, while the server cannot be asked: greyed out with the
+        time of that read."""
         line = trl(self.lang, "data as of {time}").format(time=self._read_at or "—")
         return {**table, "sync": {**table["sync"], "online": False, "stale": True, "line": line}}
 
     def _offline_line(self, exc: BaseException) -> str:
-        """The board's top line while the club server is away: what happened and that it reconnects
-        first (the line is cut on a narrow screen), then what to check, without the server's English."""
+        """The board's top line while the club server is away: what happened and that it
+        reconnects first (the line is cut on a narrow screen), then what to check,
+        without the server's English."""
         import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
         if isinstance(

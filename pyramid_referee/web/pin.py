@@ -41,7 +41,8 @@ class _Client:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What a request's PIN came to: ``ok``, ``wrong`` (and the hold it started, if any) or ``held``."""
+    """What a request's PIN came to: ``ok``, ``wrong`` (and the hold it started,
+    if any) or ``held``."""
 
     kind: str
     retry_after: int = 0  # whole seconds, for the Retry-After header
@@ -97,8 +98,10 @@ class PinGuard:
         self.guessers.add(client)
         self.log(
             trn(
-                "someone at {client} is guessing the PIN: {n} wrong PIN; their next try waits {s} s",
-                "someone at {client} is guessing the PIN: {n} wrong PINs; their next try waits {s} s",
+                "someone at {client} is guessing the PIN: {n} wrong PIN; their next try waits {s} "
+                "s",
+                "someone at {client} is guessing the PIN: {n} wrong PINs; their next try waits "
+                "{s} s",
                 rec.failures,
             ).format(client=client, n=rec.failures, s=math.ceil(delay))
         )
@@ -114,7 +117,8 @@ class PinGuard:
             del self.clients[key]
 
     def change(self, new: str, client: str) -> None:
-        """A new PIN from the marker (who gave the current one). Raises ValueError with the reason."""
+        """A new PIN from the marker (who gave the current one). Raises
+        ValueError with the reason."""
         if not PIN_RE.match(new):
             raise ValueError(tr("a PIN is 4 to 64 letters, digits, '-' or '_'"))
         if hmac.compare_digest(new.encode(), self._pin.encode()):
@@ -125,7 +129,8 @@ class PinGuard:
         self.guessers.clear()  # the alert is answered; the holds of the clients stay
         self.log(
             tr(
-                "the PIN was changed from the pad at {client}; pads with the old PIN ask for the new one"
+                "the PIN was changed from the pad at {client}; pads with the old PIN ask for the "
+                "new one"
             ).format(client=client)
         )
 
@@ -137,10 +142,10 @@ class PinGuard:
             "wrong": self.wrong_total,
             "clients": sorted(self.guessers),
             "line": trn(
-                "someone is guessing the PIN: {n} wrong PIN from {clients}; their tries are slowed "
-                "down. Change the PIN if it may have been seen",
-                "someone is guessing the PIN: {n} wrong PINs from {clients}; their tries are slowed "
-                "down. Change the PIN if it may have been seen",
+                "someone is guessing the PIN: {n} wrong PIN from {clients}; their tries are "
+                "slowed down. Change the PIN if it may have been seen",
+                "someone is guessing the PIN: {n} wrong PINs from {clients}; their tries are "
+                "slowed down. Change the PIN if it may have been seen",
                 self.wrong_total,
             ).format(n=self.wrong_total, clients=", ".join(sorted(self.guessers))),
         }

@@ -48,7 +48,8 @@ def state_stream(listeners: set, current: str) -> StreamingResponse:
 
 
 def publish(listeners: set, data: str) -> None:
-    """Send ``data`` to every open stream; a page that does not read only needs the newest state."""
+    """Send ``data`` to every open stream; a page that does not read only
+    needs the newest state."""
     for q in list(listeners):
         if q.full():
             try:

@@ -67,7 +67,8 @@ def page_texts() -> dict:
         "pin_wrong": tr("wrong PIN"),
         "change_pin": tr("Change the PIN"),
         "pin_new_ask": tr(
-            "The new PIN (4 to 64 letters, digits, '-' or '_'); pads with the old one will ask for it"
+            "The new PIN (4 to 64 letters, digits, '-' or '_'); pads with the old one will ask "
+            "for it"
         ),
         "pin_form": tr("a PIN is 4 to 64 letters, digits, '-' or '_'"),
         "pin_changed": tr("the PIN is changed: type the new one on the other pads"),

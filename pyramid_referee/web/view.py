@@ -204,7 +204,8 @@ def board_game_line(g, players) -> str:
 
 
 def _game_over_line(st: dict) -> str:
-    """«партия окончена: победитель — Иван, 71 : 40» (or a draw) once the game has ended, else ''."""
+    """«партия окончена: победитель — Иван, 71 : 40» (or a draw) once the game
+    has ended, else ''."""
     r = st.get("result")
     if not r:
         return ""

@@ -1,5 +1,6 @@
-// The marker's pad: the outcome by buttons, sent as DESIGN.md's outcome JSON (the short form
-// with "route_ok", for a human scorer). The PIN comes from the QR code's URL (#pin=…) or is asked.
+// The marker's pad: the outcome by buttons, sent as the outcome JSON of rules/outcome.py (its
+// short form, with "route_ok", for a human scorer). The PIN comes from the QR code's URL
+// (#pin=…) or is asked.
 "use strict";
 (function () {
   const T = JSON.parse(document.getElementById("texts").textContent);
