@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 
 from ..grammar import Call, parse as parse_call, render
+from ..grammar.refusal import CLAUSES
 from ..i18n import N_, UserError, tr, trl
 from ..rules import GameState, Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.match import MAX_TO_WINS
@@ -705,11 +706,6 @@ def _outcome_col(s: RecordStroke, exc, columns: list[int]) -> int:
 def check_record(lines: Iterable[str], parse=None) -> Checked:
     """Read a record and judge every stroke; nothing stops at the first problem but
     an outcome that cannot happen (after it the position is unknown)."""
-    # deferred: the replay engine loads only to replay a record
-    # deferred: the outcome notation's parser loads only to read outcomes
-    from ..rules.notation import NotationError, parse_outcome_located
-    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
-
     lines = list(lines)
     rec, problems = read_record(lines)
     checked = Checked(rec, problems)
@@ -720,156 +716,194 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     if parse is None:
         parse = parse_call
     settings = Settings.from_json(rec.settings)
-    match = Match(settings, list(rec.players), rec.start, rec.to_wins)
-    script_strokes = []
-    script = Script(settings, rec.players, rec.start, (), None, rec.to_wins)
-    result = ReplayResult(script, match)
-    checked.result = result
-    for s in rec.strokes:
-        state = match.upcoming  # after a game's end the match's next game opens with this stroke
-        if match.decided:
-            problems.append(
-                Problem(
-                    s.line,
-                    1,
-                    "over",
-                    N_("the game is already over: the stroke is one too many"),
-                    N_("remove the stroke or start a new record"),
-                )
-            )
-            checked.judged_to = s.line
-            break
-        striker = state.striker
-        if s.player not in rec.players:
-            problems.append(
-                Problem(
-                    s.line,
-                    s.player_col,
-                    "player",
-                    N_("'{player}' does not play in this game"),
-                    N_("the players are {first} and {second}; {striker} is to play"),
-                    {
-                        "player": s.player,
-                        "first": rec.players[0],
-                        "second": rec.players[1],
-                        "striker": striker,
-                    },
-                )
-            )
-        elif s.player != striker:
-            how, values = _turn_hint(result)
-            problems.append(
-                Problem(
-                    s.line,
-                    s.player_col,
-                    "player",
-                    N_("{striker} is to play, not {player}"),
-                    how,
-                    {"striker": striker, "player": s.player, **values},
-                )
-            )
-        # the call
-        status, call, refusal_json = "none", None, None
-        if s.call is not None and _call_too_long(s, problems):
-            checked.judged_to = s.line
-            break
-        if s.call is not None:
-            got = parse(
-                s.call,
-                mode=settings.mode,
-                balls_left=sorted(state.on_table),
-                pocket_precision=settings.pocket_precision,
-            )
-            if hasattr(got, "code"):  # a Refusal
-                status, refusal_json = "refused", got.to_json("ru")
-                clause = getattr(got, "clause", None) or _refusal_clause(got.code)
-                if clause:  # as a replay of JSON lines gives it
-                    refusal_json["clause"] = clause
-                if not s.refused_mark:
-                    problems.append(
-                        Problem(
-                            s.line,
-                            s.call_col + got.span[0],
-                            "call",
-                            N_("the call is refused: {why}"),
-                            N_(
-                                "{hint}; if the player said it so, mark it '{mark}' after the call"
-                            ),
-                            {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK},
-                            code=got.code,
-                        )
-                    )
-            else:
-                status, call = "accepted", got
-                if s.refused_mark:
-                    problems.append(
-                        Problem(
-                            s.line,
-                            s.call_col,
-                            "call",
-                            N_("the call is accepted, yet marked '(не принят)'"),
-                            N_("remove the mark '(не принят)'"),
-                        )
-                    )
-        # the outcome
-        try:
-            data, columns = parse_outcome_located(s.outcome)
-        except NotationError as exc:
-            problems.append(_notation_problem(s, exc))
-            checked.judged_to = s.line
-            break
-        try:
-            outcome = Outcome.from_json(data)
-            verdict = match.stroke(call, outcome, call_status=status)
-        except RulesError as exc:
-            col = (
-                _outcome_col(s, exc, columns)
-                if isinstance(exc, RulesInputError)
-                else s.outcome_col
-            )
-            problems.append(
-                Problem(
-                    s.line,
-                    col,
-                    "outcome",
-                    N_("the outcome does not fit the game: {error}"),
-                    N_(
-                        "check the outcome against the protocol; the strokes after this line are not judged"
-                    ),
-                    {"error": _rules_text(exc)},
-                )
-            )
-            checked.judged_to = s.line
-            break
-        script_strokes.append(ScriptStroke(s.line, s.call, outcome))
-        result.rows.append(ReplayRow(s.line, s.call, call, status, refusal_json, verdict, outcome))
-        if s.score is not None and tuple(match.state.scores) != s.score:
-            want = f"{num(match.state.scores[0])}:{num(match.state.scores[1])}"
-            problems.append(
-                Problem(
-                    s.line,
-                    s.score_col,
-                    "score",
-                    N_("the score does not add up: {written} written, {want} by the rules"),
-                    N_("the stroke's verdict: {verdict}"),
-                    {
-                        "written": f"{num(s.score[0])}:{num(s.score[1])}",
-                        "want": want,
-                        "verdict": verdict.message,
-                    },
-                )
-            )
-    result.script = Script(
-        settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins
-    )
+    _judge_strokes(checked, settings, parse)
     _check_notation(
-        rec.strokes[len(result.rows) + (checked.judged_to is not None) :],
+        rec.strokes[len(checked.result.rows) + (checked.judged_to is not None) :],
         problems,
         parse=parse,
         settings=settings,
     )
     problems.sort(key=lambda p: (p.line, p.col))
     return checked
+
+
+def _judge_strokes(checked: Checked, settings: Settings, parse) -> None:
+    """Replay the strokes in order into ``checked.result`` until one cannot be judged (its line
+    is then ``checked.judged_to``)."""
+    # deferred: the replay engine loads only to replay a record
+    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke
+
+    rec, problems = checked.record, checked.problems
+    match = Match(settings, list(rec.players), rec.start, rec.to_wins)
+    script_strokes = []
+    script = Script(settings, rec.players, rec.start, (), None, rec.to_wins)
+    result = ReplayResult(script, match)
+    checked.result = result
+    for s in rec.strokes:
+        judged = _judge_stroke(s, rec, match, result, settings, parse, problems)
+        if judged is None:
+            checked.judged_to = s.line
+            break
+        call, status, refusal_json, verdict, outcome = judged
+        script_strokes.append(ScriptStroke(s.line, s.call, outcome))
+        result.rows.append(ReplayRow(s.line, s.call, call, status, refusal_json, verdict, outcome))
+        _check_score(s, match, verdict, problems)
+    result.script = Script(
+        settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins
+    )
+
+
+def _judge_stroke(s: RecordStroke, rec: Record, match, result, settings, parse, problems):
+    """One stroke's problems, and (call, status, refusal JSON, verdict, outcome) when it was
+    judged; None when it could not be (the game is over, an unreadable outcome, …)."""
+    state = match.upcoming  # after a game's end the match's next game opens with this stroke
+    if match.decided:
+        problems.append(
+            Problem(
+                s.line,
+                1,
+                "over",
+                N_("the game is already over: the stroke is one too many"),
+                N_("remove the stroke or start a new record"),
+            )
+        )
+        return None
+    _check_striker(s, rec.players, state.striker, result, problems)
+    if s.call is not None and _call_too_long(s, problems):
+        return None
+    status, call, refusal_json = _read_stroke_call(s, state, settings, parse, problems)
+    judged = _judge_outcome(s, match, call, status, problems)
+    if judged is None:
+        return None
+    outcome, verdict = judged
+    return call, status, refusal_json, verdict, outcome
+
+
+def _check_striker(s: RecordStroke, players, striker: str, result, problems) -> None:
+    """The stroke's player plays in the game and is the one to play."""
+    if s.player not in players:
+        problems.append(
+            Problem(
+                s.line,
+                s.player_col,
+                "player",
+                N_("'{player}' does not play in this game"),
+                N_("the players are {first} and {second}; {striker} is to play"),
+                {
+                    "player": s.player,
+                    "first": players[0],
+                    "second": players[1],
+                    "striker": striker,
+                },
+            )
+        )
+    elif s.player != striker:
+        how, values = _turn_hint(result)
+        problems.append(
+            Problem(
+                s.line,
+                s.player_col,
+                "player",
+                N_("{striker} is to play, not {player}"),
+                how,
+                {"striker": striker, "player": s.player, **values},
+            )
+        )
+
+
+def _read_stroke_call(s: RecordStroke, state, settings, parse, problems):
+    """The stroke's call read on the position: (status, call, refusal JSON), and a problem when
+    the record's «(не принят)» mark says otherwise than the referee."""
+    if s.call is None:
+        return "none", None, None
+    got = parse(
+        s.call,
+        mode=settings.mode,
+        balls_left=sorted(state.on_table),
+        pocket_precision=settings.pocket_precision,
+    )
+    if not hasattr(got, "code"):  # a Call, not a Refusal
+        if s.refused_mark:
+            problems.append(
+                Problem(
+                    s.line,
+                    s.call_col,
+                    "call",
+                    N_("the call is accepted, yet marked '(не принят)'"),
+                    N_("remove the mark '(не принят)'"),
+                )
+            )
+        return "accepted", got, None
+    refusal_json = got.to_json("ru")
+    clause = getattr(got, "clause", None) or CLAUSES.get(got.code)
+    if clause:  # as a replay of JSON lines gives it
+        refusal_json["clause"] = clause
+    if not s.refused_mark:
+        problems.append(
+            Problem(
+                s.line,
+                s.call_col + got.span[0],
+                "call",
+                N_("the call is refused: {why}"),
+                N_("{hint}; if the player said it so, mark it '{mark}' after the call"),
+                {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK},
+                code=got.code,
+            )
+        )
+    return "refused", None, refusal_json
+
+
+def _judge_outcome(s: RecordStroke, match, call, status: str, problems):
+    """The stroke's outcome read and judged: (outcome, verdict), or None with the problem named
+    (the position after it is unknown)."""
+    # deferred: the outcome notation's parser loads only to read outcomes
+    from ..rules.notation import NotationError, parse_outcome_located
+
+    try:
+        data, columns = parse_outcome_located(s.outcome)
+    except NotationError as exc:
+        problems.append(_notation_problem(s, exc))
+        return None
+    try:
+        outcome = Outcome.from_json(data)
+        verdict = match.stroke(call, outcome, call_status=status)
+    except RulesError as exc:
+        col = _outcome_col(s, exc, columns) if isinstance(exc, RulesInputError) else s.outcome_col
+        problems.append(
+            Problem(
+                s.line,
+                col,
+                "outcome",
+                N_("the outcome does not fit the game: {error}"),
+                N_(
+                    "check the outcome against the protocol; the strokes after this line are not judged"
+                ),
+                {"error": _rules_text(exc)},
+            )
+        )
+        return None
+    return outcome, verdict
+
+
+def _check_score(s: RecordStroke, match, verdict, problems) -> None:
+    """The running score written after the stroke is the rules' one."""
+    if s.score is None or tuple(match.state.scores) == s.score:
+        return
+    want = f"{num(match.state.scores[0])}:{num(match.state.scores[1])}"
+    problems.append(
+        Problem(
+            s.line,
+            s.score_col,
+            "score",
+            N_("the score does not add up: {written} written, {want} by the rules"),
+            N_("the stroke's verdict: {verdict}"),
+            {
+                "written": f"{num(s.score[0])}:{num(s.score[1])}",
+                "want": want,
+                "verdict": verdict.message,
+            },
+        )
+    )
 
 
 def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
