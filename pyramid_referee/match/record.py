@@ -406,121 +406,152 @@ def _header(
     problems: list[Problem],
 ) -> None:
     name = _KEYS.get(_norm(key))
+    misplaced = _misplaced_header(rec, no, key, key_col, name)
+    if misplaced is not None:
+        problems.append(misplaced)
+        return
+    rec.header_lines[name] = no
     bad = lambda what, how="", **values: problems.append(  # noqa: E731
         Problem(no, value_col, "header", what, how, values)
     )
+    _HEADER_READERS.get(name, _header_player_name)(rec, name, value, _norm(value), bad)
+
+
+def _misplaced_header(
+    rec: Record, no: int, key: str, key_col: int, name: str | None
+) -> Problem | None:
+    """A header line that is no header (unknown, or a stroke without its «|»), comes after the
+    first stroke, or repeats one: the problem, else None."""
     if name is None:
         if rec.players and key in rec.players:
-            problems.append(
-                Problem(
-                    no,
-                    len(key) + key_col + 1,
-                    "syntax",
-                    N_("the stroke has no '|' between the call and the outcome"),
-                    N_("write 'player: call | outcome'"),
-                )
+            return Problem(
+                no,
+                len(key) + key_col + 1,
+                "syntax",
+                N_("the stroke has no '|' between the call and the outcome"),
+                N_("write 'player: call | outcome'"),
             )
-        else:
-            problems.append(
-                Problem(
-                    no,
-                    key_col,
-                    "header",
-                    N_("unknown header '{key}'"),
-                    N_("known: {keys}; a stroke is 'player: call | outcome'"),
-                    {"key": key, "keys": ", ".join(f"«{k}»" for k in KEY_NAMES)},
-                )
-            )
-        return
+        return Problem(
+            no,
+            key_col,
+            "header",
+            N_("unknown header '{key}'"),
+            N_("known: {keys}; a stroke is 'player: call | outcome'"),
+            {"key": key, "keys": ", ".join(f"«{k}»" for k in KEY_NAMES)},
+        )
     if rec.strokes:
-        problems.append(
-            Problem(
-                no,
-                key_col,
-                "header",
-                N_("the header '{key}' comes after the first stroke"),
-                N_("move it to the top of the record"),
-                {"key": key},
-            )
+        return Problem(
+            no,
+            key_col,
+            "header",
+            N_("the header '{key}' comes after the first stroke"),
+            N_("move it to the top of the record"),
+            {"key": key},
         )
-        return
     if name in rec.header_lines:
-        problems.append(
-            Problem(
-                no,
-                key_col,
-                "header",
-                N_("'{key}' is already given on line {line}"),
-                N_("keep one line"),
-                {"key": key, "line": rec.header_lines[name]},
-            )
+        return Problem(
+            no,
+            key_col,
+            "header",
+            N_("'{key}' is already given on line {line}"),
+            N_("keep one line"),
+            {"key": key, "line": rec.header_lines[name]},
         )
-        return
-    rec.header_lines[name] = no
-    v = _norm(value)
-    if name == "players":
-        names = [
-            p.strip() for p in re.split(r",|\s[—–-]\s", value)
-        ]  # «Иван, Пётр» or «Иван — Пётр»
-        if len(names) != 2 or not all(names):
+    return None
+
+
+# Each header's value reader: (record, header name, value as written, value normalised, bad),
+# where ``bad(what, how="", **values)`` names the value's problem.
+
+
+def _header_players(rec: Record, name: str, value: str, v: str, bad) -> None:
+    names = [p.strip() for p in re.split(r",|\s[—–-]\s", value)]  # «Иван, Пётр» or «Иван — Пётр»
+    if len(names) != 2 or not all(names):
+        return bad(
+            N_("two names separated by a comma are needed"), N_("e.g. 'Игроки: Иван, Пётр'")
+        )
+    if names[0] == names[1]:
+        return bad(N_("the two players need different names"))
+    rec.players = (names[0], names[1])
+
+
+def _header_choice(rec: Record, name: str, value: str, v: str, bad) -> None:
+    table, allowed = _CHOICES[name]
+    if v not in table:
+        return bad(
+            N_("'{value}' does not fit: {allowed}"),
+            value=value,
+            allowed=lambda lang: trl(lang, allowed),
+        )
+    rec.settings[name] = table[v]
+
+
+def _header_yes_no(rec: Record, name: str, value: str, v: str, bad) -> None:
+    if v not in _YES:
+        return bad(N_("'{value}': 'да' or 'нет' is needed"), value=value)
+    if name == "from_hand":
+        rec.start = {**(rec.start or {}), "from_hand": _YES[v]}
+    else:
+        rec.settings[name] = _YES[v]
+
+
+def _header_to_wins(rec: Record, name: str, value: str, v: str, bad) -> None:
+    if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
+        return bad(
+            N_("'{value}': a whole number from 1 to {high} is needed"),
+            value=value,
+            high=MAX_TO_WINS,
+        )
+    rec.to_wins = int(v)
+
+
+def _header_points(rec: Record, name: str, value: str, v: str, bad) -> None:
+    low = 1 if name == "target" else 0
+    if not re.fullmatch(r"\d+", v) or int(v) < low:
+        return bad(
+            N_("'{value}': a whole number of at least {low} is needed"), value=value, low=low
+        )
+    rec.settings[name] = int(v)
+
+
+def _header_scores(rec: Record, name: str, value: str, v: str, bad) -> None:
+    scores = {}
+    for part in value.split(","):
+        m = re.fullmatch(r"\s*(.+?)\s+([-−–]?\s*\d+)\s*", part)
+        if not m:
             return bad(
-                N_("two names separated by a comma are needed"), N_("e.g. 'Игроки: Иван, Пётр'")
+                N_("cannot read the score '{score}'"),
+                N_("e.g. 'Счёт: Иван 20, Пётр 11'"),
+                score=part.strip(),
             )
-        if names[0] == names[1]:
-            return bad(N_("the two players need different names"))
-        rec.players = (names[0], names[1])
-    elif name in _CHOICES:
-        table, allowed = _CHOICES[name]
-        if v not in table:
-            return bad(
-                N_("'{value}' does not fit: {allowed}"),
-                value=value,
-                allowed=lambda lang: trl(lang, allowed),
-            )
-        rec.settings[name] = table[v]
-    elif name in ("negative_scores", "result_required", "from_hand"):
-        if v not in _YES:
-            return bad(N_("'{value}': 'да' or 'нет' is needed"), value=value)
-        if name == "from_hand":
-            rec.start = {**(rec.start or {}), "from_hand": _YES[v]}
-        else:
-            rec.settings[name] = _YES[v]
-    elif name == "to_wins":
-        if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
-            return bad(
-                N_("'{value}': a whole number from 1 to {high} is needed"),
-                value=value,
-                high=MAX_TO_WINS,
-            )
-        rec.to_wins = int(v)
-    elif name in ("target", "penalty"):
-        low = 1 if name == "target" else 0
-        if not re.fullmatch(r"\d+", v) or int(v) < low:
-            return bad(
-                N_("'{value}': a whole number of at least {low} is needed"), value=value, low=low
-            )
-        rec.settings[name] = int(v)
-    elif name == "scores":
-        scores = {}
-        for part in value.split(","):
-            m = re.fullmatch(r"\s*(.+?)\s+([-−–]?\s*\d+)\s*", part)
-            if not m:
-                return bad(
-                    N_("cannot read the score '{score}'"),
-                    N_("e.g. 'Счёт: Иван 20, Пётр 11'"),
-                    score=part.strip(),
-                )
-            scores[m.group(1)] = _int(m.group(2))
-        rec.start = {**(rec.start or {}), "scores": scores}
-    elif name == "on_table":
-        parts = [p for p in re.split(r"[\s,]+", v) if p]
-        if not parts or not all(p.isdigit() for p in parts):
-            return bad(
-                N_("ball numbers separated by spaces are needed"), N_("e.g. 'На столе: 2 4 5 15'")
-            )
-        rec.start = {**(rec.start or {}), "on_table": [int(p) for p in parts]}
-    else:  # to_play, next_break: a player's name
-        rec.start = {**(rec.start or {}), name: value.strip()}
+        scores[m.group(1)] = _int(m.group(2))
+    rec.start = {**(rec.start or {}), "scores": scores}
+
+
+def _header_on_table(rec: Record, name: str, value: str, v: str, bad) -> None:
+    parts = [p for p in re.split(r"[\s,]+", v) if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        return bad(
+            N_("ball numbers separated by spaces are needed"), N_("e.g. 'На столе: 2 4 5 15'")
+        )
+    rec.start = {**(rec.start or {}), "on_table": [int(p) for p in parts]}
+
+
+def _header_player_name(rec: Record, name: str, value: str, v: str, bad) -> None:
+    """«Бьёт», «Следующую разбивает»: a player's name (checked with the start as a whole)."""
+    rec.start = {**(rec.start or {}), name: value.strip()}
+
+
+_HEADER_READERS = {
+    "players": _header_players,
+    **{name: _header_choice for name in _CHOICES},
+    **{name: _header_yes_no for name in ("negative_scores", "result_required", "from_hand")},
+    "to_wins": _header_to_wins,
+    "target": _header_points,
+    "penalty": _header_points,
+    "scores": _header_scores,
+    "on_table": _header_on_table,
+}
 
 
 _START_FIELD_KEY = {
