@@ -41,6 +41,18 @@ if TYPE_CHECKING:  # the session module is imported only when a match is opened
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
+    parents = [common, _db_parent()]
+    newp = _new_match_parent()
+    _add_match(sub, common, parents, newp)
+    _add_undo_redo(sub, parents)
+    p = sub.add_parser("stats", parents=parents, help=tr("per-player statistics of a match"))
+    p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
+    p.set_defaults(handler=cmd_stats)
+    _add_play(sub, parents, newp)
+
+
+def _db_parent() -> argparse.ArgumentParser:
+    """``--db`` and ``--json``: every command of the area takes them."""
     dbp = argparse.ArgumentParser(add_help=False)
     dbp.add_argument(
         "--db",
@@ -49,8 +61,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"),
     )
     dbp.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
-    parents = [common, dbp]
+    return dbp
 
+
+def _new_match_parent() -> argparse.ArgumentParser:
+    """What a new match is made of (``match new``, ``play``): players, length, settings, start."""
     newp = argparse.ArgumentParser(add_help=False)
     add_players_option(newp)
     add_to_wins_option(newp)
@@ -73,7 +88,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("pick up a game from a score sheet: ")
         + '{"scores": {…}, "on_table": […], "to_play": P}',
     )
+    return newp
 
+
+def _add_match(
+    sub: argparse._SubParsersAction,
+    common: argparse.ArgumentParser,
+    parents: list[argparse.ArgumentParser],
+    newp: argparse.ArgumentParser,
+) -> None:
+    """``match new|list|show|resume|import|delete``."""
     match = sub.add_parser(
         "match",
         parents=[common],
@@ -84,6 +108,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         ),
     )
     msub = match.add_subparsers(dest="match_command", metavar=tr("SUBCOMMAND"), required=True)
+    _add_match_reading(msub, parents, newp)
+    _add_match_changes(msub, parents)
+
+
+def _add_match_reading(msub, parents, newp) -> None:
+    """``match new``, ``list``, ``show``, ``resume``."""
     p = msub.add_parser("new", parents=parents + [newp], help=tr("start a match"))
     p.set_defaults(handler=cmd_new)
     p = msub.add_parser("list", parents=parents, help=tr("list the stored matches"))
@@ -103,6 +133,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     add_why_option(p)
     add_club_option(p)
     p.set_defaults(handler=cmd_resume)
+
+
+def _add_match_changes(msub, parents) -> None:
+    """``match import`` (a written record) and ``match delete``."""
     p = msub.add_parser(
         "import",
         parents=parents,
@@ -124,6 +158,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--yes", action="store_true", help=tr("do not ask for confirmation"))
     p.set_defaults(handler=cmd_delete)
 
+
+def _add_undo_redo(sub: argparse._SubParsersAction, parents) -> None:
     for name, helptext in (
         ("undo", tr("take back the last stroke")),
         ("redo", tr("put back the last stroke taken back")),
@@ -134,10 +170,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         p.add_argument("id", type=match_id, metavar=tr("ID"), nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
-    p = sub.add_parser("stats", parents=parents, help=tr("per-player statistics of a match"))
-    p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
-    p.set_defaults(handler=cmd_stats)
 
+def _add_play(sub: argparse._SubParsersAction, parents, newp) -> None:
     p = sub.add_parser(
         "play",
         parents=parents + [newp],
