@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import N_, UserError, get_lang, json_reason, tr, trn
 from ..match.bounds import MAX_CALL_CHARS
+from ..match.marks import strike_marks
 from ..match.record import check_record, is_record
 from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
 from ..rules.settings import mode_setting
@@ -413,8 +414,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.report import outcome_for_people  # deferred: the reports
-    from ..match.session import Session, strike_marks  # deferred (heavy): only to open a match
+    from ..match.session import Session  # deferred (heavy): only to open a match
 
     lang = get_lang()
     with _store(args) as store:
@@ -435,7 +435,6 @@ def cmd_show(args) -> int:
         )
         return 1 if s.mismatches else 0
     from rich.console import Console  # deferred: rich, only where it draws
-    from rich.table import Table  # deferred: rich, only where it draws
 
     tty = sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
@@ -444,50 +443,7 @@ def cmd_show(args) -> int:
         if tty
         else scoreboard_line(s.state.to_json(), lang)
     )
-    t = Table(show_header=True, header_style="bold")
-    for col in ("#", tr("striker"), tr("call"), tr("outcome"), tr("verdict")):
-        t.add_column(col)
-    for r in rows:
-        rec = r.record
-        call = _shown_call(rec.call_text or "—")
-        if rec.call_status == "none":
-            call = tr("no call")
-        elif rec.call_status == "refused":
-            call += tr(" (refused)")
-        marks = strike_marks(
-            rec.strike, lang
-        )  # Q13, Q14: what the voice referee heard of the strike
-        if marks:
-            call += " (" + "; ".join(marks) + ")"
-        replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
-        message = (
-            replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
-        )
-        why = (
-            why_lines(
-                replayed.clauses if replayed is not None else rec.verdict.get("clauses", []),
-                lang,
-                full=True,
-                settings=s.settings,
-            )
-            if args.why
-            else []
-        )
-        cells = (
-            str(r.seq),
-            rec.verdict.get("striker", ""),
-            call,
-            outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
-            "\n".join([message, *why]) if tty else message,
-        )
-        if tty:
-            t.add_row(*cells)
-        else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
-            print(f"#{cells[0]} {cells[1]}: {cells[2]} | {cells[3]} → {cells[4]}")
-            for line in why:  # --why: each cited clause in full, under its stroke
-                print("   " + line)
-    if tty:
-        con.print(t)
+    _show_strokes(con, s, rows, lang, tty=tty, why=args.why)
     if s.to_wins > 1 or len(s.match.games()) > 1:
         for line in series_lines(s, lang):
             print(line)
@@ -496,6 +452,60 @@ def cmd_show(args) -> int:
     for x in s.mismatches:
         print(x.describe(lang), file=sys.stderr)
     return 1 if s.mismatches else 0
+
+
+def _show_strokes(con, s, rows, lang: str, *, tty: bool, why: bool) -> None:
+    """``match show``'s strokes: a table on a terminal, else one plain line a stroke."""
+    from rich.table import Table  # deferred: rich, only where it draws
+
+    t = Table(show_header=True, header_style="bold")
+    for col in ("#", tr("striker"), tr("call"), tr("outcome"), tr("verdict")):
+        t.add_column(col)
+    for r in rows:
+        cells, why_text = _stroke_cells(r, s, lang, tty=tty, why=why)
+        if tty:
+            t.add_row(*cells)
+        else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
+            print(f"#{cells[0]} {cells[1]}: {cells[2]} | {cells[3]} → {cells[4]}")
+            for line in why_text:  # --why: each cited clause in full, under its stroke
+                print("   " + line)
+    if tty:
+        con.print(t)
+
+
+def _stroke_cells(r, s, lang: str, *, tty: bool, why: bool) -> tuple[tuple[str, ...], list[str]]:
+    """One stored stroke's cells (number, striker, call, outcome, verdict) and its --why lines."""
+    from ..match.report import outcome_for_people  # deferred: the reports
+
+    rec = r.record
+    call = _shown_call(rec.call_text or "—")
+    if rec.call_status == "none":
+        call = tr("no call")
+    elif rec.call_status == "refused":
+        call += tr(" (refused)")
+    marks = strike_marks(rec.strike, lang)  # Q13, Q14: what the voice referee heard of the strike
+    if marks:
+        call += " (" + "; ".join(marks) + ")"
+    replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
+    message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
+    why_text = (
+        why_lines(
+            replayed.clauses if replayed is not None else rec.verdict.get("clauses", []),
+            lang,
+            full=True,
+            settings=s.settings,
+        )
+        if why
+        else []
+    )
+    cells = (
+        str(r.seq),
+        rec.verdict.get("striker", ""),
+        call,
+        outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
+        "\n".join([message, *why_text]) if tty else message,
+    )
+    return cells, why_text
 
 
 def _shown_call(text: str) -> str:
