@@ -31,6 +31,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "collisions; the table's profile is saved and used by strikes and listen."
         ),
     )
+    _add_file_options(p)
+    _add_mic_options(p)
+    _add_calibration_options(p)
+    p.set_defaults(handler=run)
+
+
+def _add_file_options(p: argparse.ArgumentParser) -> None:
+    """The file, what is said of it, and the table's profile."""
     p.add_argument(
         "file",
         nargs="?",
@@ -65,6 +73,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "any; none: no profile)"
         ),
     )
+
+
+def _add_mic_options(p: argparse.ArgumentParser) -> None:
+    """The microphone, and the detector's block and stroke window (files and the microphone)."""
     p.add_argument("--mic", action="store_true", help=tr("listen to the microphone"))
     p.add_argument(
         "--device",
@@ -97,6 +109,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "(default 0.3; after that what follows each sound decides)"
         ),
     )
+
+
+def _add_calibration_options(p: argparse.ArgumentParser) -> None:
+    """``strikes calibrate``: the recordings or the microphone, how many of each, the name."""
     cal = p.add_argument_group(tr("calibration (strikes calibrate)"))
     cal.add_argument(
         "--from",
@@ -126,7 +142,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         default=None,
         help=tr("the profile's name (default: default)"),
     )
-    p.set_defaults(handler=run)
 
 
 def detector_params(stroke_window: float | None) -> dict:
