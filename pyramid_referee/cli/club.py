@@ -29,6 +29,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "club", parents=[common], help=tr("the club server: register this table, see every table")
     )
     csub = p.add_subparsers(dest="club_command", metavar=tr("COMMAND"), required=True)
+    _add_register(csub, common)
+    _add_sync(csub, common)
+    _add_resolve(csub, common)
+    _add_status(csub, common)
+
+
+def _add_register(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     r = csub.add_parser(
         "register",
         parents=[common],
@@ -57,6 +64,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         ),
     )
     r.set_defaults(handler=cmd_register)
+
+
+def _add_sync(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     y = csub.add_parser(
         "sync",
         parents=[common],
@@ -78,6 +88,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("send what is waiting and exit (exit status 1 when the server could not take it)"),
     )
     y.set_defaults(handler=cmd_sync)
+
+
+def _add_resolve(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     v = csub.add_parser(
         "resolve",
         parents=[common],
@@ -118,6 +131,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("with --new-table: the new table's name"),
     )
     v.set_defaults(handler=cmd_resolve)
+
+
+def _add_status(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     s = csub.add_parser(
         "status", parents=[common], help=tr("every table: its last stroke and the lag")
     )
