@@ -40,6 +40,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "table, on this computer or the club's network; all pages work without internet."
         ),
     )
+    _add_match_options(p)
+    _add_network_options(p)
+    _add_ears_options(p)
+    p.set_defaults(handler=cmd_serve)
+
+
+def _add_match_options(p: argparse.ArgumentParser) -> None:
+    """The match served: the store, and a stored match or a new one's players and settings."""
     p.add_argument(
         "--db",
         metavar=tr("PATH"),
@@ -57,6 +65,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         choices=("clean", "ball-and-pocket"),
         help=tr("call mode (C1, Q9; default clean)"),
     )
+
+
+def _add_network_options(p: argparse.ArgumentParser) -> None:
+    """Where and how it is served: the address, the port, the PIN, the club, HTTPS."""
     p.add_argument(
         "--host",
         metavar=tr("HOST"),
@@ -110,6 +122,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "names and addresses); may be repeated"
         ),
     )
+
+
+def _add_ears_options(p: argparse.ArgumentParser) -> None:
+    """The tablet's ears: the speech model and the table's strike profile."""
     p.add_argument(
         "--model",
         metavar=tr("DIR"),
@@ -128,7 +144,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "«none»: none)"
         ),
     )
-    p.set_defaults(handler=cmd_serve)
 
 
 def _port(value: str) -> int:
