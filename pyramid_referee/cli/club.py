@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from datetime import datetime
+from pathlib import Path
 
 from ..i18n import get_lang, tr
 
@@ -149,6 +152,7 @@ def _add_status(csub: argparse._SubParsersAction, common: argparse.ArgumentParse
 
 
 def _url(args) -> str:
+    # deferred: the club sync loads only when a club command runs
     from ..club.sync import ClubError, from_args, server_id
 
     url = from_args(args)
@@ -159,6 +163,7 @@ def _url(args) -> str:
 
 
 def cmd_register(args) -> int:
+    # deferred: the club sync loads only when a club command runs
     from ..club.sync import ClubError
 
     url = _url(args)
@@ -171,8 +176,8 @@ def cmd_register(args) -> int:
                 'the table\'s name is empty: give the name the club calls it by, e.g. --name "Стол 3"'
             )
         )
-    from pathlib import Path
 
+    # deferred: the store (sqlite3) loads only when a club command runs
     from ..match.store import default_db_path
 
     path = Path(args.db).expanduser() if args.db is not None else default_db_path()
@@ -191,6 +196,7 @@ def cmd_register(args) -> int:
 
 
 def _register_into(args, url: str, name: str, path) -> int:
+    # deferred: the club sync and the store load only when a club command runs
     from ..club.sync import connect, save_link
     from ..match.store import Store
 
@@ -216,6 +222,7 @@ def _register_into(args, url: str, name: str, path) -> int:
 def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tuple[int, str]:
     """Migrate the schema and register ``name``: (number, key). ``again``: the store may already be
     registered there (``resolve --new-table``), else that is refused."""
+    # deferred: psycopg and the club sync load only when a club command runs
     import psycopg
 
     from ..club import schema
@@ -244,6 +251,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
 
 def cmd_resolve(args) -> int:
     """One command ends a conflict: the store takes the server's version, or becomes a new table."""
+    # deferred: psycopg, the club sync and the store load only when a club command runs
     import psycopg
 
     from ..club import schema
@@ -312,8 +320,7 @@ def cmd_resolve(args) -> int:
 
 
 def cmd_sync(args) -> int:
-    import time
-
+    # deferred: the club sync and the store load only when a club command runs
     from ..club.sync import ClubSync, leaving_text
     from ..match.store import Store
 
@@ -354,6 +361,7 @@ def cmd_sync(args) -> int:
 
 
 def cmd_status(args) -> int:
+    # deferred: psycopg, the club sync and the board (Starlette) load only for club commands
     import psycopg
 
     from ..club import schema
@@ -415,8 +423,6 @@ def cmd_status(args) -> int:
 def _local_time(stamp: str) -> str:
     """A stroke's time (ISO, UTC, as the table stores it) as the manager reads a clock: ЧЧ:ММ:СС here,
     with the date when it is not today; a stamp not understood is shown as it is."""
-    from datetime import datetime
-
     try:
         local = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
     except (ValueError, TypeError):

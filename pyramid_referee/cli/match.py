@@ -299,6 +299,7 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
         return play.run(stdin_reader(interactive))
     finally:
         play.club.stop()
+        # deferred: the club sync, only with --club
         from ..club.sync import leaving_text
 
         leaving = leaving_text(

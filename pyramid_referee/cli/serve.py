@@ -28,6 +28,7 @@ from ..i18n import UserError, get_lang, tr
 from ..rules.settings import mode_setting
 from ..web.pin import PIN_RE
 from .options import add_players_option, add_to_wins_option, match_id, players_from
+from .strikes import load_profile
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -323,7 +324,7 @@ def cmd_serve(args) -> int:
     pin = args.pin or f"{secrets.randbelow(10**6):06d}"
     cert = None
     if args.https:
-        try:
+        try:  # deferred, and checked here: cryptography loads only for --https
             import cryptography  # noqa: F401
 
             from ..web.tls import ensure_certificate
@@ -334,8 +335,6 @@ def cmd_serve(args) -> int:
                 )
             ) from None
         cert = ensure_certificate(tuple(args.cert_name))
-    from ..cli.strikes import load_profile
-
     profile = load_profile(args.profile)
     mid = _open_match(args)
     app = create_app(

@@ -17,6 +17,7 @@ import json
 import sys
 
 from ..i18n import UserError, get_lang, tr, trn
+from .options import print_input_devices
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -154,6 +155,7 @@ def detector_params(stroke_window: float | None) -> dict:
 
 def load_profile(spec: str | None):
     """The profile named on the command line, or the saved default, or None (``none``)."""
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice import profile as prof
 
     return prof.load_spec(spec, lang=get_lang())
@@ -163,6 +165,7 @@ def run(args) -> int:
     if args.block_ms <= 0 or args.block_ms > 1000:
         raise UserError(tr("--block-ms: a number in (0, 1000] is needed"))
     if args.file == "calibrate":
+        # deferred: calibration (numpy, the sound model) loads only for strikes calibrate
         from ..referee.calibrate import CalibrateOptions, run_calibrate
 
         return run_calibrate(
@@ -191,6 +194,7 @@ def run(args) -> int:
 
 
 def make_detector(args):
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.strike import StrikeDetector
 
     return StrikeDetector(
@@ -199,6 +203,7 @@ def make_detector(args):
 
 
 def _file(args) -> int:
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.audio import array_frames, read_wav
     from ..voice.strike import run_detector
 
@@ -206,7 +211,7 @@ def _file(args) -> int:
     samples = read_wav(args.file, lang=get_lang())
     strikes = [round(t, 3) for t, _ in run_detector(array_frames(samples, args.block_ms), det)]
     if args.plot:
-        from ..referee.strike_report import plot
+        from ..referee.strike_report import plot  # deferred: the report, only for --plot
 
         plot(samples, 16000, det.sounds, args.plot, title=str(args.file))
     if args.json:
@@ -251,7 +256,7 @@ def _file(args) -> int:
             ).format(strikes=unsure_strikes, sounds=sounds)
         )
     if args.explain:
-        from ..referee.strike_report import explain_lines
+        from ..referee.strike_report import explain_lines  # deferred: only for --explain
 
         print(tr("Impulsive sounds heard: {sounds}").format(sounds=len(det.sounds)))
         for line in explain_lines(det.sounds):
@@ -262,8 +267,8 @@ def _file(args) -> int:
 
 
 def _list_devices(args) -> int:
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.mic import list_devices
-    from .options import print_input_devices
 
     return print_input_devices(
         list_devices(lang=get_lang()), as_json=args.json
@@ -274,6 +279,7 @@ def _live(args) -> int:
     """The microphone through the same detector, with the same look-ahead, as a file: each strike
     is first shown as «удар?» at its onset, then confirmed or taken back; only confirmed strikes
     are printed as strikes (and in JSON). The end (--seconds or Ctrl-C) decides what is left."""
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.mic import MicrophoneSource
 
     def shown(ev) -> None:
