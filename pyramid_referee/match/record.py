@@ -60,8 +60,9 @@ from ..rules.messages import num
 from .bounds import MAX_RECORD_LINE_CHARS, call_too_long
 from .marks import strike_marks
 
-# Lark and the rules engine are imported where they are used: the command line imports this
-# module for its help text (RECORD_HELP), and every command would otherwise pay for them.
+# The replay engine and the outcome notation's parser are imported where they are used: the
+# command line imports this module for its help text (RECORD_HELP), and every command would
+# otherwise pay for them.
 
 EXTENSIONS = (".record", ".партия")
 
