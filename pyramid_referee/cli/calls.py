@@ -199,7 +199,7 @@ def _refused_lines(name: str, number: int, line: str, result, lang: str, *, as_j
 
 
 def _validate_summary(name: str, checked: int, refused: int, json_like: int) -> list[str]:
-    """The closing lines of ``validate`` (not with --json): lines that look like JSON, the count."""
+    """``validate``'s closing lines (not with --json): lines that look like JSON, the tally."""
     out = []
     if json_like:
         out.append(
