@@ -19,6 +19,8 @@ on the command line here.
 
 from __future__ import annotations
 
+import argparse
+import errno
 import gettext
 from pathlib import Path
 
@@ -119,8 +121,6 @@ class argparse_in_language:
     else in the process (pytest, say) sees them."""
 
     def __enter__(self):
-        import argparse
-
         self._saved = (argparse._, argparse.ngettext)
         original_ngettext = argparse.ngettext
 
@@ -132,8 +132,6 @@ class argparse_in_language:
         return self
 
     def __exit__(self, *exc) -> None:
-        import argparse
-
         argparse._, argparse.ngettext = self._saved
 
 
@@ -158,8 +156,6 @@ ERRNO_MESSAGES = {
 
 def os_reason(exc: OSError) -> str:
     """Why a file operation failed, in the current language (strerror is English only)."""
-    import errno
-
     name = errno.errorcode.get(exc.errno or 0, "")
     if name in ERRNO_MESSAGES:
         return tr(ERRNO_MESSAGES[name])

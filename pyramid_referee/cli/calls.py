@@ -115,18 +115,7 @@ def _cmd_validate(args) -> int:
     lines = read_text_lines(args.file)
     name = "<stdin>" if args.file == "-" else args.file
     if is_record(args.file, lines):
-        if (
-            args.mode != "clean"
-            or args.balls_left is not None
-            or args.pocket_precision != "side_for_corners"
-        ):
-            raise UserError(
-                tr(
-                    "{name}: this is a game record: its header lines ('Режим', 'Точность лузы', 'На "
-                    "столе') set the mode, the pocket precision and the balls on the table, not the "
-                    "command's options"
-                ).format(name=name)
-            )
+        _refuse_call_options_on_a_record(args, name)
         return _validate_record(name, lines, args.json, lang)
     out: list[str] = []
     checked = refused = json_like = 0
@@ -139,64 +128,92 @@ def _cmd_validate(args) -> int:
         result = _parse(line, args)
         if isinstance(result, Call):
             if args.json:
-                out.append(
-                    json.dumps(
-                        {
-                            "file": name,
-                            "line": number,
-                            "ok": True,
-                            "call": result.to_json(),
-                            "canonical": render(result),
-                        },
-                        ensure_ascii=False,
-                    )
-                )
+                out.append(_accepted_json(name, number, result))
             continue
         refused += 1
-        col = result.span[0] + 1
-        if args.json:
-            out.append(
-                json.dumps(
-                    {
-                        "file": name,
-                        "line": number,
-                        "col": col,
-                        "ok": False,
-                        "error": result.to_json(lang),
-                    },
-                    ensure_ascii=False,
-                )
-            )
-        else:
-            out.append(f"{name}:{number}:{col}: {result.message(lang)}")  # the code: --json
-            if len(line) <= 200 and line.isprintable():  # the line and a caret under the words
-                out.append(f"    {line}")
-                out.append(
-                    "    "
-                    + " " * result.span[0]
-                    + "^"
-                    + "~" * max(0, result.span[1] - result.span[0] - 1)
-                )
-            out.append(tr("    how to say it: ") + result.hint(lang))
+        out.extend(_refused_lines(name, number, line, result, lang, as_json=args.json))
         if len(out) > 2000:
             sys.stdout.write("\n".join(out) + "\n")
             out.clear()
-    if json_like and not args.json:
+    if not args.json:
+        out.extend(_validate_summary(name, checked, refused, json_like))
+    if out:
+        sys.stdout.write("\n".join(out) + "\n")
+    return 1 if refused else 0
+
+
+def _refuse_call_options_on_a_record(args, name: str) -> None:
+    """A game record sets its own mode, pocket precision and balls: the options may not."""
+    if (
+        args.mode != "clean"
+        or args.balls_left is not None
+        or args.pocket_precision != "side_for_corners"
+    ):
+        raise UserError(
+            tr(
+                "{name}: this is a game record: its header lines ('Режим', 'Точность лузы', 'На "
+                "столе') set the mode, the pocket precision and the balls on the table, not the "
+                "command's options"
+            ).format(name=name)
+        )
+
+
+def _accepted_json(name: str, number: int, call: Call) -> str:
+    return json.dumps(
+        {
+            "file": name,
+            "line": number,
+            "ok": True,
+            "call": call.to_json(),
+            "canonical": render(call),
+        },
+        ensure_ascii=False,
+    )
+
+
+def _refused_lines(name: str, number: int, line: str, result, lang: str, *, as_json: bool):
+    """A refused line as ``validate`` writes it: ``FILE:LINE:COL: why``, the line with a caret
+    under the words and how to say it; or one JSON line."""
+    col = result.span[0] + 1
+    if as_json:
+        return [
+            json.dumps(
+                {
+                    "file": name,
+                    "line": number,
+                    "col": col,
+                    "ok": False,
+                    "error": result.to_json(lang),
+                },
+                ensure_ascii=False,
+            )
+        ]
+    out = [f"{name}:{number}:{col}: {result.message(lang)}"]  # the code: --json
+    if len(line) <= 200 and line.isprintable():  # the line and a caret under the words
+        out.append(f"    {line}")
+        out.append(
+            "    " + " " * result.span[0] + "^" + "~" * max(0, result.span[1] - result.span[0] - 1)
+        )
+    out.append(tr("    how to say it: ") + result.hint(lang))
+    return out
+
+
+def _validate_summary(name: str, checked: int, refused: int, json_like: int) -> list[str]:
+    """``validate``'s closing lines (not with --json): lines that look like JSON, the tally."""
+    out = []
+    if json_like:
         out.append(
             tr(
                 "{name}: {json_like} lines look like JSON; validate reads call texts, one a line "
                 "(replay reads a match script in JSON)"
             ).format(name=name, json_like=json_like)
         )
-    if not args.json:
-        out.append(
-            tr("{name}: {checked} calls checked, {v} accepted, {refused} refused").format(
-                name=name, checked=checked, v=checked - refused, refused=refused
-            )
+    out.append(
+        tr("{name}: {checked} calls checked, {v} accepted, {refused} refused").format(
+            name=name, checked=checked, v=checked - refused, refused=refused
         )
-    if out:
-        sys.stdout.write("\n".join(out) + "\n")
-    return 1 if refused else 0
+    )
+    return out
 
 
 def record_problem_lines(

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from datetime import datetime
+from pathlib import Path
 
 from ..i18n import get_lang, tr
 
@@ -29,6 +32,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "club", parents=[common], help=tr("the club server: register this table, see every table")
     )
     csub = p.add_subparsers(dest="club_command", metavar=tr("COMMAND"), required=True)
+    _add_register(csub, common)
+    _add_sync(csub, common)
+    _add_resolve(csub, common)
+    _add_status(csub, common)
+
+
+def _add_register(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     r = csub.add_parser(
         "register",
         parents=[common],
@@ -57,6 +67,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         ),
     )
     r.set_defaults(handler=cmd_register)
+
+
+def _add_sync(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     y = csub.add_parser(
         "sync",
         parents=[common],
@@ -78,6 +91,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("send what is waiting and exit (exit status 1 when the server could not take it)"),
     )
     y.set_defaults(handler=cmd_sync)
+
+
+def _add_resolve(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     v = csub.add_parser(
         "resolve",
         parents=[common],
@@ -118,6 +134,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("with --new-table: the new table's name"),
     )
     v.set_defaults(handler=cmd_resolve)
+
+
+def _add_status(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     s = csub.add_parser(
         "status", parents=[common], help=tr("every table: its last stroke and the lag")
     )
@@ -133,6 +152,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _url(args) -> str:
+    # deferred: the club sync loads only when a club command runs
     from ..club.sync import ClubError, from_args, server_id
 
     url = from_args(args)
@@ -143,6 +163,7 @@ def _url(args) -> str:
 
 
 def cmd_register(args) -> int:
+    # deferred: the club sync loads only when a club command runs
     from ..club.sync import ClubError
 
     url = _url(args)
@@ -155,8 +176,8 @@ def cmd_register(args) -> int:
                 'the table\'s name is empty: give the name the club calls it by, e.g. --name "Стол 3"'
             )
         )
-    from pathlib import Path
 
+    # deferred: the store (sqlite3) loads only when a club command runs
     from ..match.store import default_db_path
 
     path = Path(args.db).expanduser() if args.db is not None else default_db_path()
@@ -175,6 +196,7 @@ def cmd_register(args) -> int:
 
 
 def _register_into(args, url: str, name: str, path) -> int:
+    # deferred: the club sync and the store load only when a club command runs
     from ..club.sync import connect, save_link
     from ..match.store import Store
 
@@ -200,6 +222,7 @@ def _register_into(args, url: str, name: str, path) -> int:
 def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tuple[int, str]:
     """Migrate the schema and register ``name``: (number, key). ``again``: the store may already be
     registered there (``resolve --new-table``), else that is refused."""
+    # deferred: psycopg and the club sync load only when a club command runs
     import psycopg
 
     from ..club import schema
@@ -228,6 +251,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
 
 def cmd_resolve(args) -> int:
     """One command ends a conflict: the store takes the server's version, or becomes a new table."""
+    # deferred: psycopg, the club sync and the store load only when a club command runs
     import psycopg
 
     from ..club import schema
@@ -296,8 +320,7 @@ def cmd_resolve(args) -> int:
 
 
 def cmd_sync(args) -> int:
-    import time
-
+    # deferred: the club sync and the store load only when a club command runs
     from ..club.sync import ClubSync, leaving_text
     from ..match.store import Store
 
@@ -338,6 +361,7 @@ def cmd_sync(args) -> int:
 
 
 def cmd_status(args) -> int:
+    # deferred: psycopg, the club sync and the board (Starlette) load only for club commands
     import psycopg
 
     from ..club import schema
@@ -399,8 +423,6 @@ def cmd_status(args) -> int:
 def _local_time(stamp: str) -> str:
     """A stroke's time (ISO, UTC, as the table stores it) as the manager reads a clock: ЧЧ:ММ:СС here,
     with the date when it is not today; a stamp not understood is shown as it is."""
-    from datetime import datetime
-
     try:
         local = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
     except (ValueError, TypeError):

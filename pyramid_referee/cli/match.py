@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import N_, UserError, get_lang, json_reason, tr, trn
 from ..match.bounds import MAX_CALL_CHARS
+from ..match.marks import strike_marks
 from ..match.record import check_record, is_record
 from ..match.text import game_line, match_score_line, render_scoreboard, scoreboard_line, why_lines
 from ..rules.settings import mode_setting
@@ -41,6 +42,18 @@ if TYPE_CHECKING:  # the session module is imported only when a match is opened
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
+    parents = [common, _db_parent()]
+    newp = _new_match_parent()
+    _add_match(sub, common, parents, newp)
+    _add_undo_redo(sub, parents)
+    p = sub.add_parser("stats", parents=parents, help=tr("per-player statistics of a match"))
+    p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
+    p.set_defaults(handler=cmd_stats)
+    _add_play(sub, parents, newp)
+
+
+def _db_parent() -> argparse.ArgumentParser:
+    """``--db`` and ``--json``: every command of the area takes them."""
     dbp = argparse.ArgumentParser(add_help=False)
     dbp.add_argument(
         "--db",
@@ -49,8 +62,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("the match database (default: $PYRAMID_REFEREE_DB or the user data directory)"),
     )
     dbp.add_argument("--json", action="store_true", help=tr("machine-readable output (JSON)"))
-    parents = [common, dbp]
+    return dbp
 
+
+def _new_match_parent() -> argparse.ArgumentParser:
+    """What a new match is made of (``match new``, ``play``): players, length, settings, start."""
     newp = argparse.ArgumentParser(add_help=False)
     add_players_option(newp)
     add_to_wins_option(newp)
@@ -73,7 +89,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=tr("pick up a game from a score sheet: ")
         + '{"scores": {…}, "on_table": […], "to_play": P}',
     )
+    return newp
 
+
+def _add_match(
+    sub: argparse._SubParsersAction,
+    common: argparse.ArgumentParser,
+    parents: list[argparse.ArgumentParser],
+    newp: argparse.ArgumentParser,
+) -> None:
+    """``match new|list|show|resume|import|delete``."""
     match = sub.add_parser(
         "match",
         parents=[common],
@@ -84,6 +109,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         ),
     )
     msub = match.add_subparsers(dest="match_command", metavar=tr("SUBCOMMAND"), required=True)
+    _add_match_reading(msub, parents, newp)
+    _add_match_changes(msub, parents)
+
+
+def _add_match_reading(msub, parents, newp) -> None:
+    """``match new``, ``list``, ``show``, ``resume``."""
     p = msub.add_parser("new", parents=parents + [newp], help=tr("start a match"))
     p.set_defaults(handler=cmd_new)
     p = msub.add_parser("list", parents=parents, help=tr("list the stored matches"))
@@ -103,6 +134,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     add_why_option(p)
     add_club_option(p)
     p.set_defaults(handler=cmd_resume)
+
+
+def _add_match_changes(msub, parents) -> None:
+    """``match import`` (a written record) and ``match delete``."""
     p = msub.add_parser(
         "import",
         parents=parents,
@@ -124,6 +159,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--yes", action="store_true", help=tr("do not ask for confirmation"))
     p.set_defaults(handler=cmd_delete)
 
+
+def _add_undo_redo(sub: argparse._SubParsersAction, parents) -> None:
     for name, helptext in (
         ("undo", tr("take back the last stroke")),
         ("redo", tr("put back the last stroke taken back")),
@@ -134,10 +171,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         p.add_argument("id", type=match_id, metavar=tr("ID"), nargs="?", help=_id_help())
         p.set_defaults(handler=cmd_undo_redo, action=name)
 
-    p = sub.add_parser("stats", parents=parents, help=tr("per-player statistics of a match"))
-    p.add_argument("id", type=match_id, metavar=tr("ID"), help=_id_help())
-    p.set_defaults(handler=cmd_stats)
 
+def _add_play(sub: argparse._SubParsersAction, parents, newp) -> None:
     p = sub.add_parser(
         "play",
         parents=parents + [newp],
@@ -264,6 +299,7 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
         return play.run(stdin_reader(interactive))
     finally:
         play.club.stop()
+        # deferred: the club sync, only with --club
         from ..club.sync import leaving_text
 
         leaving = leaving_text(
@@ -379,8 +415,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from ..match.report import outcome_for_people  # deferred: the reports
-    from ..match.session import Session, strike_marks  # deferred (heavy): only to open a match
+    from ..match.session import Session  # deferred (heavy): only to open a match
 
     lang = get_lang()
     with _store(args) as store:
@@ -401,7 +436,6 @@ def cmd_show(args) -> int:
         )
         return 1 if s.mismatches else 0
     from rich.console import Console  # deferred: rich, only where it draws
-    from rich.table import Table  # deferred: rich, only where it draws
 
     tty = sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=not tty)  # pipes and files: one line stays one line
@@ -410,50 +444,7 @@ def cmd_show(args) -> int:
         if tty
         else scoreboard_line(s.state.to_json(), lang)
     )
-    t = Table(show_header=True, header_style="bold")
-    for col in ("#", tr("striker"), tr("call"), tr("outcome"), tr("verdict")):
-        t.add_column(col)
-    for r in rows:
-        rec = r.record
-        call = _shown_call(rec.call_text or "—")
-        if rec.call_status == "none":
-            call = tr("no call")
-        elif rec.call_status == "refused":
-            call += tr(" (refused)")
-        marks = strike_marks(
-            rec.strike, lang
-        )  # Q13, Q14: what the voice referee heard of the strike
-        if marks:
-            call += " (" + "; ".join(marks) + ")"
-        replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
-        message = (
-            replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
-        )
-        why = (
-            why_lines(
-                replayed.clauses if replayed is not None else rec.verdict.get("clauses", []),
-                lang,
-                full=True,
-                settings=s.settings,
-            )
-            if args.why
-            else []
-        )
-        cells = (
-            str(r.seq),
-            rec.verdict.get("striker", ""),
-            call,
-            outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
-            "\n".join([message, *why]) if tty else message,
-        )
-        if tty:
-            t.add_row(*cells)
-        else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
-            print(f"#{cells[0]} {cells[1]}: {cells[2]} | {cells[3]} → {cells[4]}")
-            for line in why:  # --why: each cited clause in full, under its stroke
-                print("   " + line)
-    if tty:
-        con.print(t)
+    _show_strokes(con, s, rows, lang, tty=tty, why=args.why)
     if s.to_wins > 1 or len(s.match.games()) > 1:
         for line in series_lines(s, lang):
             print(line)
@@ -462,6 +453,60 @@ def cmd_show(args) -> int:
     for x in s.mismatches:
         print(x.describe(lang), file=sys.stderr)
     return 1 if s.mismatches else 0
+
+
+def _show_strokes(con, s, rows, lang: str, *, tty: bool, why: bool) -> None:
+    """``match show``'s strokes: a table on a terminal, else one plain line a stroke."""
+    from rich.table import Table  # deferred: rich, only where it draws
+
+    t = Table(show_header=True, header_style="bold")
+    for col in ("#", tr("striker"), tr("call"), tr("outcome"), tr("verdict")):
+        t.add_column(col)
+    for r in rows:
+        cells, why_text = _stroke_cells(r, s, lang, tty=tty, why=why)
+        if tty:
+            t.add_row(*cells)
+        else:  # plain lines for pipes and files: one stroke a line, nothing wrapped
+            print(f"#{cells[0]} {cells[1]}: {cells[2]} | {cells[3]} → {cells[4]}")
+            for line in why_text:  # --why: each cited clause in full, under its stroke
+                print("   " + line)
+    if tty:
+        con.print(t)
+
+
+def _stroke_cells(r, s, lang: str, *, tty: bool, why: bool) -> tuple[tuple[str, ...], list[str]]:
+    """One stored stroke's cells (number, striker, call, outcome, verdict) and its --why lines."""
+    from ..match.report import outcome_for_people  # deferred: the reports
+
+    rec = r.record
+    call = _shown_call(rec.call_text or "—")
+    if rec.call_status == "none":
+        call = tr("no call")
+    elif rec.call_status == "refused":
+        call += tr(" (refused)")
+    marks = strike_marks(rec.strike, lang)  # Q13, Q14: what the voice referee heard of the strike
+    if marks:
+        call += " (" + "; ".join(marks) + ")"
+    replayed = s.verdicts.get(r.seq)  # the stored message is in the language it was entered in
+    message = replayed.message(lang) if replayed is not None else rec.verdict.get("message", "")
+    why_text = (
+        why_lines(
+            replayed.clauses if replayed is not None else rec.verdict.get("clauses", []),
+            lang,
+            full=True,
+            settings=s.settings,
+        )
+        if why
+        else []
+    )
+    cells = (
+        str(r.seq),
+        rec.verdict.get("striker", ""),
+        call,
+        outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
+        "\n".join([message, *why_text]) if tty else message,
+    )
+    return cells, why_text
 
 
 def _shown_call(text: str) -> str:

@@ -28,6 +28,7 @@ from ..i18n import UserError, get_lang, tr
 from ..rules.settings import mode_setting
 from ..web.pin import PIN_RE
 from .options import add_players_option, add_to_wins_option, match_id, players_from
+from .strikes import load_profile
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -40,6 +41,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "table, on this computer or the club's network; all pages work without internet."
         ),
     )
+    _add_match_options(p)
+    _add_network_options(p)
+    _add_ears_options(p)
+    p.set_defaults(handler=cmd_serve)
+
+
+def _add_match_options(p: argparse.ArgumentParser) -> None:
+    """The match served: the store, and a stored match or a new one's players and settings."""
     p.add_argument(
         "--db",
         metavar=tr("PATH"),
@@ -57,6 +66,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         choices=("clean", "ball-and-pocket"),
         help=tr("call mode (C1, Q9; default clean)"),
     )
+
+
+def _add_network_options(p: argparse.ArgumentParser) -> None:
+    """Where and how it is served: the address, the port, the PIN, the club, HTTPS."""
     p.add_argument(
         "--host",
         metavar=tr("HOST"),
@@ -110,6 +123,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "names and addresses); may be repeated"
         ),
     )
+
+
+def _add_ears_options(p: argparse.ArgumentParser) -> None:
+    """The tablet's ears: the speech model and the table's strike profile."""
     p.add_argument(
         "--model",
         metavar=tr("DIR"),
@@ -128,7 +145,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "«none»: none)"
         ),
     )
-    p.set_defaults(handler=cmd_serve)
 
 
 def _port(value: str) -> int:
@@ -308,7 +324,7 @@ def cmd_serve(args) -> int:
     pin = args.pin or f"{secrets.randbelow(10**6):06d}"
     cert = None
     if args.https:
-        try:
+        try:  # deferred, and checked here: cryptography loads only for --https
             import cryptography  # noqa: F401
 
             from ..web.tls import ensure_certificate
@@ -319,8 +335,6 @@ def cmd_serve(args) -> int:
                 )
             ) from None
         cert = ensure_certificate(tuple(args.cert_name))
-    from ..cli.strikes import load_profile
-
     profile = load_profile(args.profile)
     mid = _open_match(args)
     app = create_app(

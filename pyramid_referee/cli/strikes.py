@@ -17,6 +17,7 @@ import json
 import sys
 
 from ..i18n import UserError, get_lang, tr, trn
+from .options import print_input_devices
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -31,6 +32,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "collisions; the table's profile is saved and used by strikes and listen."
         ),
     )
+    _add_file_options(p)
+    _add_mic_options(p)
+    _add_calibration_options(p)
+    p.set_defaults(handler=run)
+
+
+def _add_file_options(p: argparse.ArgumentParser) -> None:
+    """The file, what is said of it, and the table's profile."""
     p.add_argument(
         "file",
         nargs="?",
@@ -65,6 +74,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "any; none: no profile)"
         ),
     )
+
+
+def _add_mic_options(p: argparse.ArgumentParser) -> None:
+    """The microphone, and the detector's block and stroke window (files and the microphone)."""
     p.add_argument("--mic", action="store_true", help=tr("listen to the microphone"))
     p.add_argument(
         "--device",
@@ -97,6 +110,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "(default 0.3; after that what follows each sound decides)"
         ),
     )
+
+
+def _add_calibration_options(p: argparse.ArgumentParser) -> None:
+    """``strikes calibrate``: the recordings or the microphone, how many of each, the name."""
     cal = p.add_argument_group(tr("calibration (strikes calibrate)"))
     cal.add_argument(
         "--from",
@@ -126,7 +143,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         default=None,
         help=tr("the profile's name (default: default)"),
     )
-    p.set_defaults(handler=run)
 
 
 def detector_params(stroke_window: float | None) -> dict:
@@ -139,6 +155,7 @@ def detector_params(stroke_window: float | None) -> dict:
 
 def load_profile(spec: str | None):
     """The profile named on the command line, or the saved default, or None (``none``)."""
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice import profile as prof
 
     return prof.load_spec(spec, lang=get_lang())
@@ -148,6 +165,7 @@ def run(args) -> int:
     if args.block_ms <= 0 or args.block_ms > 1000:
         raise UserError(tr("--block-ms: a number in (0, 1000] is needed"))
     if args.file == "calibrate":
+        # deferred: calibration (numpy, the sound model) loads only for strikes calibrate
         from ..referee.calibrate import CalibrateOptions, run_calibrate
 
         return run_calibrate(
@@ -176,6 +194,7 @@ def run(args) -> int:
 
 
 def make_detector(args):
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.strike import StrikeDetector
 
     return StrikeDetector(
@@ -184,6 +203,7 @@ def make_detector(args):
 
 
 def _file(args) -> int:
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.audio import array_frames, read_wav
     from ..voice.strike import run_detector
 
@@ -191,7 +211,7 @@ def _file(args) -> int:
     samples = read_wav(args.file, lang=get_lang())
     strikes = [round(t, 3) for t, _ in run_detector(array_frames(samples, args.block_ms), det)]
     if args.plot:
-        from ..referee.strike_report import plot
+        from ..referee.strike_report import plot  # deferred: the report, only for --plot
 
         plot(samples, 16000, det.sounds, args.plot, title=str(args.file))
     if args.json:
@@ -236,7 +256,7 @@ def _file(args) -> int:
             ).format(strikes=unsure_strikes, sounds=sounds)
         )
     if args.explain:
-        from ..referee.strike_report import explain_lines
+        from ..referee.strike_report import explain_lines  # deferred: only for --explain
 
         print(tr("Impulsive sounds heard: {sounds}").format(sounds=len(det.sounds)))
         for line in explain_lines(det.sounds):
@@ -247,8 +267,8 @@ def _file(args) -> int:
 
 
 def _list_devices(args) -> int:
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.mic import list_devices
-    from .options import print_input_devices
 
     return print_input_devices(
         list_devices(lang=get_lang()), as_json=args.json
@@ -259,6 +279,7 @@ def _live(args) -> int:
     """The microphone through the same detector, with the same look-ahead, as a file: each strike
     is first shown as «удар?» at its onset, then confirmed or taken back; only confirmed strikes
     are printed as strikes (and in JSON). The end (--seconds or Ctrl-C) decides what is left."""
+    # deferred: the audio stack (numpy) loads only to hear
     from ..voice.mic import MicrophoneSource
 
     def shown(ev) -> None:

@@ -90,6 +90,13 @@ def _add_model_options(p: argparse.ArgumentParser) -> None:
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this area's subcommands to the main parser."""
+    _add_timeline(sub, common)
+    _add_transcribe(sub, common)
+    _add_listen(sub, common)
+    _add_model(sub, common)
+
+
+def _add_timeline(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "timeline",
         parents=[common],
@@ -112,6 +119,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     add_call_options(p)
     p.set_defaults(handler=cmd_timeline)
 
+
+def _add_transcribe(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "transcribe",
         parents=[common],
@@ -134,6 +143,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     add_call_options(p)
     p.set_defaults(handler=cmd_transcribe)
 
+
+def _add_listen(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "listen",
         parents=[common],
@@ -143,6 +154,17 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "take the outcome from the scorer, judge and keep the score."
         ),
     )
+    _add_listen_input_options(p)
+    _add_listen_match_options(p)
+    _add_listen_audio_options(p)
+    _add_model_options(p)
+    add_why_option(p)
+    add_club_option(p)
+    p.set_defaults(handler=cmd_listen)
+
+
+def _add_listen_input_options(p: argparse.ArgumentParser) -> None:
+    """``listen``: the microphone, the strike, what is said and where the outcome comes from."""
     p.add_argument(
         "--device",
         metavar=tr("DEVICE"),
@@ -169,6 +191,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "the standing call instead of asking for the outcome here"
         ),
     )
+
+
+def _add_listen_match_options(p: argparse.ArgumentParser) -> None:
+    """``listen``: the match it continues or opens."""
     p.add_argument("--db", default=None, metavar=tr("PATH"), help=tr("match store (SQLite) file"))
     p.add_argument(
         "--match",
@@ -185,6 +211,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         default=None,
         help=tr("a new match's call mode (C1; default clean, Q9); a stored match keeps its own"),
     )
+
+
+def _add_listen_audio_options(p: argparse.ArgumentParser) -> None:
+    """``listen``: the table's strike profile and the audio block."""
     p.add_argument(
         "--profile",
         default=None,
@@ -210,11 +240,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "reported ≈18 ms + at most one block after it)"
         ).format(DEFAULT_BLOCK_MS=DEFAULT_BLOCK_MS),
     )
-    _add_model_options(p)
-    add_why_option(p)
-    add_club_option(p)
-    p.set_defaults(handler=cmd_listen)
 
+
+def _add_model(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "model",
         parents=[common],

@@ -24,7 +24,9 @@ import json
 from datetime import datetime
 from typing import Any
 
+from ..grammar.call import Call
 from ..i18n import trl, trn
+from ..rules import Match, Outcome, Settings
 
 STALE_S = (
     30.0  # a table not heard of for this long is shown as not connected (it reports every 10 s)
@@ -253,9 +255,6 @@ def verdict_line(
 def _replay_message(
     con, table_id: int, match_id: int, verdict: dict, stroke_lang: str, lang: str
 ) -> str | None:
-    from ..grammar.call import Call
-    from ..rules import Match, Outcome, Settings
-
     m = con.execute(
         "SELECT players, settings, to_wins FROM club_matches "
         "WHERE table_id = %s AND match_id = %s",

@@ -62,6 +62,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from ..i18n import UserError, tr
+
 SCHEMA_VERSION = 4
 CONFLICT_STATE = "PYC01"  # club_put_stroke / club_put_match: that id is held with other content
 NOTIFY_CHANNEL = "club_board"  # LISTEN club_board: the payload is the table's id
@@ -465,8 +467,6 @@ def migrate(con, *, to: int = SCHEMA_VERSION) -> int:
             con.execute("INSERT INTO club_schema VALUES (0)")
         before = version(con)
         if before > SCHEMA_VERSION:
-            from ..i18n import UserError, tr
-
             raise UserError(
                 tr(
                     "the club server's schema is newer (version {version} > {known}); upgrade "
@@ -487,8 +487,6 @@ def register(con, name: str) -> tuple[int, str]:
     """Register a table by name: (its id, its key). The key is returned once; only its hash is
     kept. The number is the club's next one, taken inside this transaction (schema v4's
     ``last_table``): a refused registration uses none, so a club's tables are numbered 1, 2, 3."""
-    from ..i18n import UserError, tr
-
     key = secrets.token_urlsafe(24)
     with con.transaction():
         con.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_ID,))

@@ -15,6 +15,10 @@ and ``status``, which never touch the network.
 
 from __future__ import annotations
 
+import getpass
+import json
+import os
+import re
 import sqlite3
 import threading
 import time
@@ -64,7 +68,7 @@ def server_id(url: str) -> str:
     table is registered with the club's own login and then runs with a login that holds only
     ``pyramid_table``; both name the same server. libpq's defaults fill what the URL leaves out
     (``PGHOST``, ``PGPORT``, ``PGDATABASE``; the database is named as the user by default)."""
-    import psycopg.conninfo
+    import psycopg.conninfo  # deferred: the PostgreSQL driver loads only to reach the club
 
     try:
         parts = psycopg.conninfo.conninfo_to_dict(url)
@@ -90,7 +94,6 @@ def _without_password(url: str) -> str:
         if ":" in user:
             rest = rest.replace(user + "@", user.split(":", 1)[0] + ":***@", 1)
     text = scheme + sep + rest
-    import re
 
     return re.sub(
         r"(password=)[^&\s]*", r"\1***", text
@@ -98,9 +101,6 @@ def _without_password(url: str) -> str:
 
 
 def _identity(parts: dict) -> str:
-    import getpass
-    import os
-
     user = parts.get("user") or os.environ.get("PGUSER") or getpass.getuser()
     where = {
         "host": parts.get("host") or os.environ.get("PGHOST") or "",
@@ -120,7 +120,7 @@ def reason(exc: BaseException, lang: str | None = None) -> str | None:
     """What a manager checks first when the club server cannot be reached, in ``lang`` (default:
     the user's language); None when the failure is none of the usual ones (the server's own
     words are then all there is)."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
     lang = lang or get_lang()
     low = str(exc).lower()
@@ -157,7 +157,7 @@ def refused(exc: BaseException) -> bool:
     """The server is there but will not take this login's strokes: a wrong password, a
     login without the role pyramid_table (the board's, say), a key not this table's.
     Waiting will not mend it."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
     low = str(exc).lower()
     return (
@@ -198,8 +198,6 @@ def _detail(exc: BaseException, lang: str | None = None) -> str | None:
 def denied(exc: BaseException) -> str:
     """A refused privilege in the user's words, naming what was refused (PostgreSQL says it in
     English: «permission denied for table club_schema»); another error: its first line."""
-    import re
-
     m = re.search(r"permission denied for (?:\w+ )?\"?([\w.]+)\"?", str(exc))
     if m:
         return tr("PostgreSQL refuses this login the right to {name}").format(name=m.group(1))
@@ -219,7 +217,7 @@ def explain(exc: BaseException) -> str:
 def _try_connect(url: str, failed: list | None = None):
     """A connection to the club server, or None when it does not answer (or refuses this login);
     the failure is appended to ``failed`` when given."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
     try:
         return psycopg.connect(url, **_LINK)
@@ -230,7 +228,7 @@ def _try_connect(url: str, failed: list | None = None):
 
 
 def connect(url: str):
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
     try:
         return psycopg.connect(url, **_LINK)
@@ -265,7 +263,7 @@ class Link:
 def identity(con) -> str | None:
     """What the club server is: its cluster's system identifier and the database; None where this
     login may not ask (an installation that revoked ``pg_control_system`` from PUBLIC)."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
     try:
         sysid, db = con.execute(
@@ -350,7 +348,7 @@ def link_check(con, table_id: int, key: str) -> str | None:
     """The server's word on a link: 'ok', 'removed' (no such table there), 'mismatch' (the table is
     there and the key is not its); None where it cannot say (an older schema, a login without
     the tables' role)."""
-    import psycopg
+    import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
     try:
         return con.execute("SELECT club_link_check(%s, %s)", (table_id, key)).fetchone()[0]
@@ -459,8 +457,6 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
     stays on the server (``club_conflicts``). Refused (ClubError, nothing changed) where a
     stroke id the server holds is used here by another match: then the store is registered as a
     new table instead. The number of strokes the match now has."""
-    import json
-
     rows = con.execute(
         "SELECT * FROM club_table_match(%s, %s, %s)", (link.table_id, link.key, match_id)
     ).fetchall()
@@ -829,7 +825,7 @@ class ClubSync:
 
     def drain(self) -> bool:
         """Send everything pending; True when the queue is empty. Never raises on an outage."""
-        import psycopg
+        import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
         self._recount()
         try:
@@ -891,9 +887,7 @@ class ClubSync:
         """Tell the club board this table is here (``club_table_seen``): at once on a new
         connection or when the queue changed, else every ``SEEN_EVERY_S`` (not each drain: 100
         tables share the server). A server older than schema v3 has no board to tell."""
-        import time
-
-        import psycopg
+        import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
         queued, now = self._since, time.monotonic()
         if (
@@ -942,7 +936,7 @@ class ClubSync:
         return match_id, upto, m, strokes
 
     def _send(self, match_id: int, upto: int, m, strokes) -> None:
-        import psycopg
+        import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
         if m is None:  # the match was deleted on the table: nothing to send, move on
             return
@@ -957,8 +951,6 @@ class ClubSync:
         """The server refused the batch (schema v4): it holds one of its rows with other
         content. Each row is offered to ``club_put_conflict``, which keeps the ones it holds
         otherwise beside its own."""
-        import json
-
         t, k = self.table_id, self._key
         cols = (
             "local_id",
@@ -1059,6 +1051,4 @@ class ClubSync:
 
 def from_args(args) -> str | None:
     """The club server's URL: --club, else $PYRAMID_REFEREE_CLUB, else None."""
-    import os
-
     return getattr(args, "club", None) or os.environ.get(ENV_CLUB) or None

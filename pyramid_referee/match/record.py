@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 
 from ..grammar import Call, parse as parse_call, render
+from ..grammar.refusal import CLAUSES
 from ..i18n import N_, UserError, tr, trl
 from ..rules import GameState, Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.match import MAX_TO_WINS
@@ -59,8 +60,9 @@ from ..rules.messages import num
 from .bounds import MAX_RECORD_LINE_CHARS, call_too_long
 from .marks import strike_marks
 
-# Lark and the rules engine are imported where they are used: the command line imports this
-# module for its help text (RECORD_HELP), and every command would otherwise pay for them.
+# The replay engine and the outcome notation's parser are imported where they are used: the
+# command line imports this module for its help text (RECORD_HELP), and every command would
+# otherwise pay for them.
 
 EXTENSIONS = (".record", ".партия")
 
@@ -405,121 +407,152 @@ def _header(
     problems: list[Problem],
 ) -> None:
     name = _KEYS.get(_norm(key))
+    misplaced = _misplaced_header(rec, no, key, key_col, name)
+    if misplaced is not None:
+        problems.append(misplaced)
+        return
+    rec.header_lines[name] = no
     bad = lambda what, how="", **values: problems.append(  # noqa: E731
         Problem(no, value_col, "header", what, how, values)
     )
+    _HEADER_READERS.get(name, _header_player_name)(rec, name, value, _norm(value), bad)
+
+
+def _misplaced_header(
+    rec: Record, no: int, key: str, key_col: int, name: str | None
+) -> Problem | None:
+    """A header line that is no header (unknown, or a stroke without its «|»), comes after the
+    first stroke, or repeats one: the problem, else None."""
     if name is None:
         if rec.players and key in rec.players:
-            problems.append(
-                Problem(
-                    no,
-                    len(key) + key_col + 1,
-                    "syntax",
-                    N_("the stroke has no '|' between the call and the outcome"),
-                    N_("write 'player: call | outcome'"),
-                )
+            return Problem(
+                no,
+                len(key) + key_col + 1,
+                "syntax",
+                N_("the stroke has no '|' between the call and the outcome"),
+                N_("write 'player: call | outcome'"),
             )
-        else:
-            problems.append(
-                Problem(
-                    no,
-                    key_col,
-                    "header",
-                    N_("unknown header '{key}'"),
-                    N_("known: {keys}; a stroke is 'player: call | outcome'"),
-                    {"key": key, "keys": ", ".join(f"«{k}»" for k in KEY_NAMES)},
-                )
-            )
-        return
+        return Problem(
+            no,
+            key_col,
+            "header",
+            N_("unknown header '{key}'"),
+            N_("known: {keys}; a stroke is 'player: call | outcome'"),
+            {"key": key, "keys": ", ".join(f"«{k}»" for k in KEY_NAMES)},
+        )
     if rec.strokes:
-        problems.append(
-            Problem(
-                no,
-                key_col,
-                "header",
-                N_("the header '{key}' comes after the first stroke"),
-                N_("move it to the top of the record"),
-                {"key": key},
-            )
+        return Problem(
+            no,
+            key_col,
+            "header",
+            N_("the header '{key}' comes after the first stroke"),
+            N_("move it to the top of the record"),
+            {"key": key},
         )
-        return
     if name in rec.header_lines:
-        problems.append(
-            Problem(
-                no,
-                key_col,
-                "header",
-                N_("'{key}' is already given on line {line}"),
-                N_("keep one line"),
-                {"key": key, "line": rec.header_lines[name]},
-            )
+        return Problem(
+            no,
+            key_col,
+            "header",
+            N_("'{key}' is already given on line {line}"),
+            N_("keep one line"),
+            {"key": key, "line": rec.header_lines[name]},
         )
-        return
-    rec.header_lines[name] = no
-    v = _norm(value)
-    if name == "players":
-        names = [
-            p.strip() for p in re.split(r",|\s[—–-]\s", value)
-        ]  # «Иван, Пётр» or «Иван — Пётр»
-        if len(names) != 2 or not all(names):
+    return None
+
+
+# Each header's value reader: (record, header name, value as written, value normalised, bad),
+# where ``bad(what, how="", **values)`` names the value's problem.
+
+
+def _header_players(rec: Record, name: str, value: str, v: str, bad) -> None:
+    names = [p.strip() for p in re.split(r",|\s[—–-]\s", value)]  # «Иван, Пётр» or «Иван — Пётр»
+    if len(names) != 2 or not all(names):
+        return bad(
+            N_("two names separated by a comma are needed"), N_("e.g. 'Игроки: Иван, Пётр'")
+        )
+    if names[0] == names[1]:
+        return bad(N_("the two players need different names"))
+    rec.players = (names[0], names[1])
+
+
+def _header_choice(rec: Record, name: str, value: str, v: str, bad) -> None:
+    table, allowed = _CHOICES[name]
+    if v not in table:
+        return bad(
+            N_("'{value}' does not fit: {allowed}"),
+            value=value,
+            allowed=lambda lang: trl(lang, allowed),
+        )
+    rec.settings[name] = table[v]
+
+
+def _header_yes_no(rec: Record, name: str, value: str, v: str, bad) -> None:
+    if v not in _YES:
+        return bad(N_("'{value}': 'да' or 'нет' is needed"), value=value)
+    if name == "from_hand":
+        rec.start = {**(rec.start or {}), "from_hand": _YES[v]}
+    else:
+        rec.settings[name] = _YES[v]
+
+
+def _header_to_wins(rec: Record, name: str, value: str, v: str, bad) -> None:
+    if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
+        return bad(
+            N_("'{value}': a whole number from 1 to {high} is needed"),
+            value=value,
+            high=MAX_TO_WINS,
+        )
+    rec.to_wins = int(v)
+
+
+def _header_points(rec: Record, name: str, value: str, v: str, bad) -> None:
+    low = 1 if name == "target" else 0
+    if not re.fullmatch(r"\d+", v) or int(v) < low:
+        return bad(
+            N_("'{value}': a whole number of at least {low} is needed"), value=value, low=low
+        )
+    rec.settings[name] = int(v)
+
+
+def _header_scores(rec: Record, name: str, value: str, v: str, bad) -> None:
+    scores = {}
+    for part in value.split(","):
+        m = re.fullmatch(r"\s*(.+?)\s+([-−–]?\s*\d+)\s*", part)
+        if not m:
             return bad(
-                N_("two names separated by a comma are needed"), N_("e.g. 'Игроки: Иван, Пётр'")
+                N_("cannot read the score '{score}'"),
+                N_("e.g. 'Счёт: Иван 20, Пётр 11'"),
+                score=part.strip(),
             )
-        if names[0] == names[1]:
-            return bad(N_("the two players need different names"))
-        rec.players = (names[0], names[1])
-    elif name in _CHOICES:
-        table, allowed = _CHOICES[name]
-        if v not in table:
-            return bad(
-                N_("'{value}' does not fit: {allowed}"),
-                value=value,
-                allowed=lambda lang: trl(lang, allowed),
-            )
-        rec.settings[name] = table[v]
-    elif name in ("negative_scores", "result_required", "from_hand"):
-        if v not in _YES:
-            return bad(N_("'{value}': 'да' or 'нет' is needed"), value=value)
-        if name == "from_hand":
-            rec.start = {**(rec.start or {}), "from_hand": _YES[v]}
-        else:
-            rec.settings[name] = _YES[v]
-    elif name == "to_wins":
-        if not re.fullmatch(r"\d+", v) or not 1 <= int(v) <= MAX_TO_WINS:
-            return bad(
-                N_("'{value}': a whole number from 1 to {high} is needed"),
-                value=value,
-                high=MAX_TO_WINS,
-            )
-        rec.to_wins = int(v)
-    elif name in ("target", "penalty"):
-        low = 1 if name == "target" else 0
-        if not re.fullmatch(r"\d+", v) or int(v) < low:
-            return bad(
-                N_("'{value}': a whole number of at least {low} is needed"), value=value, low=low
-            )
-        rec.settings[name] = int(v)
-    elif name == "scores":
-        scores = {}
-        for part in value.split(","):
-            m = re.fullmatch(r"\s*(.+?)\s+([-−–]?\s*\d+)\s*", part)
-            if not m:
-                return bad(
-                    N_("cannot read the score '{score}'"),
-                    N_("e.g. 'Счёт: Иван 20, Пётр 11'"),
-                    score=part.strip(),
-                )
-            scores[m.group(1)] = _int(m.group(2))
-        rec.start = {**(rec.start or {}), "scores": scores}
-    elif name == "on_table":
-        parts = [p for p in re.split(r"[\s,]+", v) if p]
-        if not parts or not all(p.isdigit() for p in parts):
-            return bad(
-                N_("ball numbers separated by spaces are needed"), N_("e.g. 'На столе: 2 4 5 15'")
-            )
-        rec.start = {**(rec.start or {}), "on_table": [int(p) for p in parts]}
-    else:  # to_play, next_break: a player's name
-        rec.start = {**(rec.start or {}), name: value.strip()}
+        scores[m.group(1)] = _int(m.group(2))
+    rec.start = {**(rec.start or {}), "scores": scores}
+
+
+def _header_on_table(rec: Record, name: str, value: str, v: str, bad) -> None:
+    parts = [p for p in re.split(r"[\s,]+", v) if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        return bad(
+            N_("ball numbers separated by spaces are needed"), N_("e.g. 'На столе: 2 4 5 15'")
+        )
+    rec.start = {**(rec.start or {}), "on_table": [int(p) for p in parts]}
+
+
+def _header_player_name(rec: Record, name: str, value: str, v: str, bad) -> None:
+    """«Бьёт», «Следующую разбивает»: a player's name (checked with the start as a whole)."""
+    rec.start = {**(rec.start or {}), name: value.strip()}
+
+
+_HEADER_READERS = {
+    "players": _header_players,
+    **{name: _header_choice for name in _CHOICES},
+    **{name: _header_yes_no for name in ("negative_scores", "result_required", "from_hand")},
+    "to_wins": _header_to_wins,
+    "target": _header_points,
+    "penalty": _header_points,
+    "scores": _header_scores,
+    "on_table": _header_on_table,
+}
 
 
 _START_FIELD_KEY = {
@@ -705,11 +738,6 @@ def _outcome_col(s: RecordStroke, exc, columns: list[int]) -> int:
 def check_record(lines: Iterable[str], parse=None) -> Checked:
     """Read a record and judge every stroke; nothing stops at the first problem but
     an outcome that cannot happen (after it the position is unknown)."""
-    # deferred: the replay engine loads only to replay a record
-    # deferred: the outcome notation's parser loads only to read outcomes
-    from ..rules.notation import NotationError, parse_outcome_located
-    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke, _refusal_clause
-
     lines = list(lines)
     rec, problems = read_record(lines)
     checked = Checked(rec, problems)
@@ -720,156 +748,194 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
     if parse is None:
         parse = parse_call
     settings = Settings.from_json(rec.settings)
-    match = Match(settings, list(rec.players), rec.start, rec.to_wins)
-    script_strokes = []
-    script = Script(settings, rec.players, rec.start, (), None, rec.to_wins)
-    result = ReplayResult(script, match)
-    checked.result = result
-    for s in rec.strokes:
-        state = match.upcoming  # after a game's end the match's next game opens with this stroke
-        if match.decided:
-            problems.append(
-                Problem(
-                    s.line,
-                    1,
-                    "over",
-                    N_("the game is already over: the stroke is one too many"),
-                    N_("remove the stroke or start a new record"),
-                )
-            )
-            checked.judged_to = s.line
-            break
-        striker = state.striker
-        if s.player not in rec.players:
-            problems.append(
-                Problem(
-                    s.line,
-                    s.player_col,
-                    "player",
-                    N_("'{player}' does not play in this game"),
-                    N_("the players are {first} and {second}; {striker} is to play"),
-                    {
-                        "player": s.player,
-                        "first": rec.players[0],
-                        "second": rec.players[1],
-                        "striker": striker,
-                    },
-                )
-            )
-        elif s.player != striker:
-            how, values = _turn_hint(result)
-            problems.append(
-                Problem(
-                    s.line,
-                    s.player_col,
-                    "player",
-                    N_("{striker} is to play, not {player}"),
-                    how,
-                    {"striker": striker, "player": s.player, **values},
-                )
-            )
-        # the call
-        status, call, refusal_json = "none", None, None
-        if s.call is not None and _call_too_long(s, problems):
-            checked.judged_to = s.line
-            break
-        if s.call is not None:
-            got = parse(
-                s.call,
-                mode=settings.mode,
-                balls_left=sorted(state.on_table),
-                pocket_precision=settings.pocket_precision,
-            )
-            if hasattr(got, "code"):  # a Refusal
-                status, refusal_json = "refused", got.to_json("ru")
-                clause = getattr(got, "clause", None) or _refusal_clause(got.code)
-                if clause:  # as a replay of JSON lines gives it
-                    refusal_json["clause"] = clause
-                if not s.refused_mark:
-                    problems.append(
-                        Problem(
-                            s.line,
-                            s.call_col + got.span[0],
-                            "call",
-                            N_("the call is refused: {why}"),
-                            N_(
-                                "{hint}; if the player said it so, mark it '{mark}' after the call"
-                            ),
-                            {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK},
-                            code=got.code,
-                        )
-                    )
-            else:
-                status, call = "accepted", got
-                if s.refused_mark:
-                    problems.append(
-                        Problem(
-                            s.line,
-                            s.call_col,
-                            "call",
-                            N_("the call is accepted, yet marked '(не принят)'"),
-                            N_("remove the mark '(не принят)'"),
-                        )
-                    )
-        # the outcome
-        try:
-            data, columns = parse_outcome_located(s.outcome)
-        except NotationError as exc:
-            problems.append(_notation_problem(s, exc))
-            checked.judged_to = s.line
-            break
-        try:
-            outcome = Outcome.from_json(data)
-            verdict = match.stroke(call, outcome, call_status=status)
-        except RulesError as exc:
-            col = (
-                _outcome_col(s, exc, columns)
-                if isinstance(exc, RulesInputError)
-                else s.outcome_col
-            )
-            problems.append(
-                Problem(
-                    s.line,
-                    col,
-                    "outcome",
-                    N_("the outcome does not fit the game: {error}"),
-                    N_(
-                        "check the outcome against the protocol; the strokes after this line are not judged"
-                    ),
-                    {"error": _rules_text(exc)},
-                )
-            )
-            checked.judged_to = s.line
-            break
-        script_strokes.append(ScriptStroke(s.line, s.call, outcome))
-        result.rows.append(ReplayRow(s.line, s.call, call, status, refusal_json, verdict, outcome))
-        if s.score is not None and tuple(match.state.scores) != s.score:
-            want = f"{num(match.state.scores[0])}:{num(match.state.scores[1])}"
-            problems.append(
-                Problem(
-                    s.line,
-                    s.score_col,
-                    "score",
-                    N_("the score does not add up: {written} written, {want} by the rules"),
-                    N_("the stroke's verdict: {verdict}"),
-                    {
-                        "written": f"{num(s.score[0])}:{num(s.score[1])}",
-                        "want": want,
-                        "verdict": verdict.message,
-                    },
-                )
-            )
-    result.script = Script(
-        settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins
-    )
+    _judge_strokes(checked, settings, parse)
     _check_notation(
-        rec.strokes[len(result.rows) + (checked.judged_to is not None) :],
+        rec.strokes[len(checked.result.rows) + (checked.judged_to is not None) :],
         problems,
         parse=parse,
         settings=settings,
     )
     problems.sort(key=lambda p: (p.line, p.col))
     return checked
+
+
+def _judge_strokes(checked: Checked, settings: Settings, parse) -> None:
+    """Replay the strokes in order into ``checked.result`` until one cannot be judged (its line
+    is then ``checked.judged_to``)."""
+    # deferred: the replay engine loads only to replay a record
+    from .replay import ReplayResult, ReplayRow, Script, ScriptStroke
+
+    rec, problems = checked.record, checked.problems
+    match = Match(settings, list(rec.players), rec.start, rec.to_wins)
+    script_strokes = []
+    script = Script(settings, rec.players, rec.start, (), None, rec.to_wins)
+    result = ReplayResult(script, match)
+    checked.result = result
+    for s in rec.strokes:
+        judged = _judge_stroke(s, rec, match, result, settings, parse, problems)
+        if judged is None:
+            checked.judged_to = s.line
+            break
+        call, status, refusal_json, verdict, outcome = judged
+        script_strokes.append(ScriptStroke(s.line, s.call, outcome))
+        result.rows.append(ReplayRow(s.line, s.call, call, status, refusal_json, verdict, outcome))
+        _check_score(s, match, verdict, problems)
+    result.script = Script(
+        settings, rec.players, rec.start, tuple(script_strokes), None, rec.to_wins
+    )
+
+
+def _judge_stroke(s: RecordStroke, rec: Record, match, result, settings, parse, problems):
+    """One stroke's problems, and (call, status, refusal JSON, verdict, outcome) when it was
+    judged; None when it could not be (the game is over, an unreadable outcome, …)."""
+    state = match.upcoming  # after a game's end the match's next game opens with this stroke
+    if match.decided:
+        problems.append(
+            Problem(
+                s.line,
+                1,
+                "over",
+                N_("the game is already over: the stroke is one too many"),
+                N_("remove the stroke or start a new record"),
+            )
+        )
+        return None
+    _check_striker(s, rec.players, state.striker, result, problems)
+    if s.call is not None and _call_too_long(s, problems):
+        return None
+    status, call, refusal_json = _read_stroke_call(s, state, settings, parse, problems)
+    judged = _judge_outcome(s, match, call, status, problems)
+    if judged is None:
+        return None
+    outcome, verdict = judged
+    return call, status, refusal_json, verdict, outcome
+
+
+def _check_striker(s: RecordStroke, players, striker: str, result, problems) -> None:
+    """The stroke's player plays in the game and is the one to play."""
+    if s.player not in players:
+        problems.append(
+            Problem(
+                s.line,
+                s.player_col,
+                "player",
+                N_("'{player}' does not play in this game"),
+                N_("the players are {first} and {second}; {striker} is to play"),
+                {
+                    "player": s.player,
+                    "first": players[0],
+                    "second": players[1],
+                    "striker": striker,
+                },
+            )
+        )
+    elif s.player != striker:
+        how, values = _turn_hint(result)
+        problems.append(
+            Problem(
+                s.line,
+                s.player_col,
+                "player",
+                N_("{striker} is to play, not {player}"),
+                how,
+                {"striker": striker, "player": s.player, **values},
+            )
+        )
+
+
+def _read_stroke_call(s: RecordStroke, state, settings, parse, problems):
+    """The stroke's call read on the position: (status, call, refusal JSON), and a problem when
+    the record's «(не принят)» mark says otherwise than the referee."""
+    if s.call is None:
+        return "none", None, None
+    got = parse(
+        s.call,
+        mode=settings.mode,
+        balls_left=sorted(state.on_table),
+        pocket_precision=settings.pocket_precision,
+    )
+    if not hasattr(got, "code"):  # a Call, not a Refusal
+        if s.refused_mark:
+            problems.append(
+                Problem(
+                    s.line,
+                    s.call_col,
+                    "call",
+                    N_("the call is accepted, yet marked '(не принят)'"),
+                    N_("remove the mark '(не принят)'"),
+                )
+            )
+        return "accepted", got, None
+    refusal_json = got.to_json("ru")
+    clause = getattr(got, "clause", None) or CLAUSES.get(got.code)
+    if clause:  # as a replay of JSON lines gives it
+        refusal_json["clause"] = clause
+    if not s.refused_mark:
+        problems.append(
+            Problem(
+                s.line,
+                s.call_col + got.span[0],
+                "call",
+                N_("the call is refused: {why}"),
+                N_("{hint}; if the player said it so, mark it '{mark}' after the call"),
+                {"why": got.message, "hint": got.hint, "mark": REFUSED_MARK},
+                code=got.code,
+            )
+        )
+    return "refused", None, refusal_json
+
+
+def _judge_outcome(s: RecordStroke, match, call, status: str, problems):
+    """The stroke's outcome read and judged: (outcome, verdict), or None with the problem named
+    (the position after it is unknown)."""
+    # deferred: the outcome notation's parser loads only to read outcomes
+    from ..rules.notation import NotationError, parse_outcome_located
+
+    try:
+        data, columns = parse_outcome_located(s.outcome)
+    except NotationError as exc:
+        problems.append(_notation_problem(s, exc))
+        return None
+    try:
+        outcome = Outcome.from_json(data)
+        verdict = match.stroke(call, outcome, call_status=status)
+    except RulesError as exc:
+        col = _outcome_col(s, exc, columns) if isinstance(exc, RulesInputError) else s.outcome_col
+        problems.append(
+            Problem(
+                s.line,
+                col,
+                "outcome",
+                N_("the outcome does not fit the game: {error}"),
+                N_(
+                    "check the outcome against the protocol; the strokes after this line are not judged"
+                ),
+                {"error": _rules_text(exc)},
+            )
+        )
+        return None
+    return outcome, verdict
+
+
+def _check_score(s: RecordStroke, match, verdict, problems) -> None:
+    """The running score written after the stroke is the rules' one."""
+    if s.score is None or tuple(match.state.scores) == s.score:
+        return
+    want = f"{num(match.state.scores[0])}:{num(match.state.scores[1])}"
+    problems.append(
+        Problem(
+            s.line,
+            s.score_col,
+            "score",
+            N_("the score does not add up: {written} written, {want} by the rules"),
+            N_("the stroke's verdict: {verdict}"),
+            {
+                "written": f"{num(s.score[0])}:{num(s.score[1])}",
+                "want": want,
+                "verdict": verdict.message,
+            },
+        )
+    )
 
 
 def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:

@@ -329,78 +329,85 @@ def export_csv(store: Store, match_id: int) -> str:
     is the game (партия) the stroke belongs to; after a game's last stroke «next to play» is who
     breaks the next game (E4), or empty when the match is over."""
     m = store.get_match(match_id)
-    p0, p1 = m.players
     verdicts, refusals = _replayed(store, match_id, get_lang())
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    w.writerow(
-        [
-            tr("match"),
-            tr("stroke"),
-            tr("time"),
-            tr("striker"),
-            tr("call"),
-            tr("call status"),
-            tr("why refused"),
-            tr("outcome"),
-            tr("fulfilled"),
-            tr("points {p0}").format(p0=p0),
-            tr("points {p1}").format(p1=p1),
-            tr("penalty paid by"),
-            tr("fouls"),
-            tr("balls counted"),
-            tr("balls re-spotted"),
-            tr("score {p0}").format(p0=p0),
-            tr("score {p1}").format(p1=p1),
-            tr("next to play"),
-            tr("result"),
-            tr("clauses"),
-            tr("verdict"),
-            tr("game"),
-        ]
-    )
+    w.writerow(_csv_header(*m.players))
     status_words = {"accepted": tr("accepted"), "refused": tr("refused"), "none": tr("no call")}
     strokes = store.strokes(match_id)
     for r, place in zip(strokes, game_places(m, strokes)):
-        rec, v, st = r.record, r.record.verdict, r.record.state
-        pen = v.get("penalty")
-        next_player = (v.get("next") or {}).get("player", "")
-        if place.ends_game:
-            next_player = place.next_breaker or ""
-        res = v.get("result")
-        if not res:
-            result = ""
-        elif res.get("winner"):
-            result = tr("{res} won").format(res=res["winner"])
-        else:
-            result = tr("draw")
-        w.writerow(
-            [
-                m.id,
-                r.seq,
-                _csv_time(r.time),
-                v.get("striker"),
-                _call_for_people(rec, status_words["none"]),
-                status_words.get(rec.call_status, ""),
-                refusals.get(r.seq, (rec.refusal or {}).get("message", "")),
-                outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
-                tr("yes") if v.get("fulfilled") else tr("no"),
-                csv_number(v["points"][p0]),
-                csv_number(v["points"][p1]),
-                "" if pen is None else pen["player"],
-                foul_names(v.get("fouls", [])),
-                " ".join(map(str, v.get("counted", []))),
-                " ".join(map(str, v.get("respotted", []))),
-                csv_number(st["scores"][p0]),
-                csv_number(st["scores"][p1]),
-                next_player,
-                result,
-                " ".join(v.get("clauses", [])),
-                verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
-                place.game,
-            ]
-        )
+        w.writerow(_csv_row(m, r, place, verdicts, refusals, status_words))
     return CSV_BOM + buf.getvalue()
+
+
+def _csv_header(p0: str, p1: str) -> list[str]:
+    return [
+        tr("match"),
+        tr("stroke"),
+        tr("time"),
+        tr("striker"),
+        tr("call"),
+        tr("call status"),
+        tr("why refused"),
+        tr("outcome"),
+        tr("fulfilled"),
+        tr("points {p0}").format(p0=p0),
+        tr("points {p1}").format(p1=p1),
+        tr("penalty paid by"),
+        tr("fouls"),
+        tr("balls counted"),
+        tr("balls re-spotted"),
+        tr("score {p0}").format(p0=p0),
+        tr("score {p1}").format(p1=p1),
+        tr("next to play"),
+        tr("result"),
+        tr("clauses"),
+        tr("verdict"),
+        tr("game"),
+    ]
+
+
+def _csv_row(
+    m: MatchRow, r: StrokeRow, place: GamePlace, verdicts, refusals, status_words
+) -> list:
+    """One stroke's cells, in the order of ``_csv_header``."""
+    p0, p1 = m.players
+    rec, v, st = r.record, r.record.verdict, r.record.state
+    pen = v.get("penalty")
+    next_player = (v.get("next") or {}).get("player", "")
+    if place.ends_game:
+        next_player = place.next_breaker or ""
+    res = v.get("result")
+    if not res:
+        result = ""
+    elif res.get("winner"):
+        result = tr("{res} won").format(res=res["winner"])
+    else:
+        result = tr("draw")
+    return [
+        m.id,
+        r.seq,
+        _csv_time(r.time),
+        v.get("striker"),
+        _call_for_people(rec, status_words["none"]),
+        status_words.get(rec.call_status, ""),
+        refusals.get(r.seq, (rec.refusal or {}).get("message", "")),
+        outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
+        tr("yes") if v.get("fulfilled") else tr("no"),
+        csv_number(v["points"][p0]),
+        csv_number(v["points"][p1]),
+        "" if pen is None else pen["player"],
+        foul_names(v.get("fouls", [])),
+        " ".join(map(str, v.get("counted", []))),
+        " ".join(map(str, v.get("respotted", []))),
+        csv_number(st["scores"][p0]),
+        csv_number(st["scores"][p1]),
+        next_player,
+        result,
+        " ".join(v.get("clauses", [])),
+        verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
+        place.game,
+    ]
 
 
 def _replayed(store: Store, match_id: int, lang: str) -> tuple[dict, dict]:

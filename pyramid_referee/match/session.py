@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..grammar import parse, render
 from ..grammar.call import Call, CallFormatError
 from ..i18n import UserError, get_lang, json_problem, tr, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
+from ..rules.judge import judge
 from ..rules.notation import NotationError, parse_outcome_located
 from .bounds import call_too_long
 
@@ -366,8 +368,6 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
         except CallFormatError as exc:
             raise StrokeInputError(tr("call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
-    from ..grammar import parse
-
     result = parse(
         src,
         mode=settings.mode,
@@ -381,11 +381,6 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
 
 def _render(call: Any) -> str | None:
     try:
-        from .. import grammar
-
-        render = getattr(grammar, "render", None)
-        if not callable(render):
-            from ..grammar.render import render
         return render(call)
     except Exception:  # rendering is a courtesy; the stored call is the JSON
         return None
@@ -657,8 +652,6 @@ class Session:
         _, outcome, columns = outcome_from_text(outcome_text)
         try:
             if dry:  # the engine's pure judgement of the position the stroke is played from
-                from ..rules.judge import judge
-
                 verdict = judge(
                     self.match.upcoming,
                     reading.call,

@@ -76,12 +76,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
+
+import platformdirs
 
 from ..i18n import N_, UserError, tr
 
@@ -206,11 +210,8 @@ def db_option(path: str | os.PathLike | None) -> str:
     """The `` --db PATH`` a hint must name so that the command it suggests opens this very store
     (shell-quoted), or "" for the store a command opens without it (the user data directory's, when
     $PYRAMID_REFEREE_DB is not set)."""
-    import shlex
-
     if path is None:
         return ""
-    import platformdirs
 
     own = Path(platformdirs.user_data_dir(APP_NAME)) / "matches.sqlite"
     given = Path(path).expanduser()
@@ -242,7 +243,6 @@ def default_db_path() -> Path:
     env = os.environ.get(ENV_DB)
     if env:
         return Path(env).expanduser()
-    import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME)) / "matches.sqlite"
 
@@ -462,8 +462,6 @@ class Store:
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
         """Open an existing file read-write; SQLite itself never creates one here."""
-        from urllib.parse import quote
-
         return sqlite3.connect(
             f"file:{quote(str(path.absolute()))}?mode=rw",
             uri=True,

@@ -510,7 +510,6 @@ def call_svg(
             raise DiagramError(str(exc)) from None
     called = _fitting_pockets(call.pocket)
     target = called[0]
-    tx, ty = _POCKETS[target][1]
     # the called ball's number: given, or the one ball left (C5), or «?»
     number = call.ball
     if number is None and balls_left is not None and len(tuple(balls_left)) == 1:
@@ -518,102 +517,10 @@ def call_svg(
     body = _table(lang, called, target)
     body.append(_striker(lang))
     keys = [(CUE_PATH, trl(lang, "the cue ball"))]
-    if call.route is None:
-        # ball and pocket (C7): no way named; the ball and a dotted line to the pocket
-        bx, by = (
-            (0.3 * W if tx < W / 2 else 0.7 * W),
-            (0.5 * L if ty < L / 2 else 0.3 * L if ty >= L else 0.75 * L),
-        )
-        body.append(
-            f'<line class="way-open" x1="{_fmt(OX + bx)}" y1="{_fmt(OY + by)}" x2="{_fmt(OX + tx)}" '
-            f'y2="{_fmt(OY + ty)}" stroke="{CALLED_PATH}" stroke-width="4" stroke-dasharray="3 12" '
-            f'stroke-linecap="round"/>'
-        )
-        cue_y = L - 0.09 * L if ty < L else 0.12 * L
-        body.append(_ball(0.5 * W, cue_y, "", cue=True))
-        body.append(
-            _ball(bx, by, str(number) if number is not None else "?", called=True, number=number)
-        )
-        note_y = 0.62 * L if ty < L else 0.5 * L
-        body.append(
-            _text(
-                OX + W / 2,
-                OY + note_y,
-                trl(lang, "the way is not named (C7)"),
-                20,
-                fill="#ffffff",
-                cls="note",
-            )
-        )
-        placed = [(0.5 * W, cue_y), (bx, by)]
-        segments = [
-            ((bx, by), (tx, ty)),
-            ((0.15 * W, note_y - 10), (0.85 * W, note_y - 10)),
-        ]  # the way, the note
-        body += _others(on_table, {number}, placed, segments)
-        keys.append((CALLED_PATH, trl(lang, "the called ball")))
-    else:
-        points = _layout(call, (tx, ty))
-        drawn: list[str] = []
-        balls: list[str] = []
-        arrows: list[str] = []
-        drivers = set(decompose(call)["drivers"])
-        for n, ((actor, tgt), a, b) in enumerate(zip(call.route, points, points[1:]), 1):
-            if actor == CUE:
-                colour = CUE_PATH
-            elif actor == call.ball:
-                colour = CALLED_PATH
-            else:
-                colour = DRIVER_PATH
-            arrows.append(
-                _arrow(
-                    a,
-                    b,
-                    colour,
-                    n,
-                    "cue" if actor == CUE else "ball" if actor is None else actor,
-                    "ball" if tgt is None else tgt,
-                    _contact_words(actor, tgt, lang),
-                )
-            )
-            if b.kind in ("cushion", "contre_coup"):
-                drawn.append(_mark(b.x, b.y, b.kind, lang))
-        seen: set = set()
-        for p in points:
-            if p.kind == "cue":
-                balls.append(_ball(p.x, p.y, "", cue=True))
-            elif p.kind == "ball" and p.ball in seen:
-                # the same ball hit again («карамболем от шестёрки шестёркой …»): a dashed outline
-                balls.append(_ball_again(p.x, p.y, str(p.ball), p.ball))
-            elif p.kind == "ball":
-                seen.add(p.ball)
-                is_called = p.ball == call.ball
-                label = str(
-                    p.ball if p.ball is not None else number if number is not None else "?"
-                )
-                balls.append(
-                    _ball(
-                        p.x,
-                        p.y,
-                        label,
-                        called=is_called,
-                        number=p.ball if p.ball is not None else number,
-                    )
-                )
-        body += drawn + arrows + balls
-        body += _others(
-            on_table,
-            {p.ball for p in points if p.kind == "ball"} | {number, call.ball},
-            [(p.x, p.y) for p in points],
-            [((a.x, a.y), (b.x, b.y)) for a, b in zip(points, points[1:])],
-        )
-        if drivers or any(a not in (CUE, call.ball) for a, _ in call.route):
-            keys.append((DRIVER_PATH, trl(lang, "a driving ball")))
-        keys.append((CALLED_PATH, trl(lang, "the called ball")))
-        if any(t == CUSHION for _, t in call.route):
-            keys.append(("mark", trl(lang, "cushion")))
-        if any(t == CONTRE_COUP for _, t in call.route):
-            keys.append(("contre", trl(lang, "contre-coup")))
+    draw = _open_way if call.route is None else _route
+    drawn, more_keys = draw(call, _POCKETS[target][1], number, on_table, lang)
+    body += drawn
+    keys += more_keys
     if len(called) > 1:
         keys.append(("fits", trl(lang, "fits the call too")))
     said = caption if caption is not None else render(call)
@@ -627,6 +534,123 @@ def call_svg(
     )
     title = said
     return _document(body, lines, True, title, keys if legend else [])
+
+
+def _open_way(call: Call, pocket_xy, number, on_table, lang: str):
+    """Ball and pocket (C7): no way named; the ball and a dotted line to the pocket. The SVG
+    elements and the legend's keys."""
+    tx, ty = pocket_xy
+    body: list[str] = []
+    bx, by = (
+        (0.3 * W if tx < W / 2 else 0.7 * W),
+        (0.5 * L if ty < L / 2 else 0.3 * L if ty >= L else 0.75 * L),
+    )
+    body.append(
+        f'<line class="way-open" x1="{_fmt(OX + bx)}" y1="{_fmt(OY + by)}" x2="{_fmt(OX + tx)}" '
+        f'y2="{_fmt(OY + ty)}" stroke="{CALLED_PATH}" stroke-width="4" stroke-dasharray="3 12" '
+        f'stroke-linecap="round"/>'
+    )
+    cue_y = L - 0.09 * L if ty < L else 0.12 * L
+    body.append(_ball(0.5 * W, cue_y, "", cue=True))
+    body.append(
+        _ball(bx, by, str(number) if number is not None else "?", called=True, number=number)
+    )
+    note_y = 0.62 * L if ty < L else 0.5 * L
+    body.append(
+        _text(
+            OX + W / 2,
+            OY + note_y,
+            trl(lang, "the way is not named (C7)"),
+            20,
+            fill="#ffffff",
+            cls="note",
+        )
+    )
+    placed = [(0.5 * W, cue_y), (bx, by)]
+    segments = [
+        ((bx, by), (tx, ty)),
+        ((0.15 * W, note_y - 10), (0.85 * W, note_y - 10)),
+    ]  # the way, the note
+    body += _others(on_table, {number}, placed, segments)
+    return body, [(CALLED_PATH, trl(lang, "the called ball"))]
+
+
+def _route(call: Call, pocket_xy, number, on_table, lang: str):
+    """A named way: its arrows, marks and balls, then the other balls on the table. The SVG
+    elements and the legend's keys."""
+    points = _layout(call, pocket_xy)
+    marks, arrows = _route_arrows(call, points, lang)
+    body = marks + arrows + _route_balls(call, points, number)
+    body += _others(
+        on_table,
+        {p.ball for p in points if p.kind == "ball"} | {number, call.ball},
+        [(p.x, p.y) for p in points],
+        [((a.x, a.y), (b.x, b.y)) for a, b in zip(points, points[1:])],
+    )
+    keys = []
+    drivers = set(decompose(call)["drivers"])
+    if drivers or any(a not in (CUE, call.ball) for a, _ in call.route):
+        keys.append((DRIVER_PATH, trl(lang, "a driving ball")))
+    keys.append((CALLED_PATH, trl(lang, "the called ball")))
+    if any(t == CUSHION for _, t in call.route):
+        keys.append(("mark", trl(lang, "cushion")))
+    if any(t == CONTRE_COUP for _, t in call.route):
+        keys.append(("contre", trl(lang, "contre-coup")))
+    return body, keys
+
+
+def _route_arrows(call: Call, points, lang: str) -> tuple[list[str], list[str]]:
+    """One numbered arrow a contact of the route, coloured by who moves; the cushions' and
+    contre-coups' marks."""
+    marks: list[str] = []
+    arrows: list[str] = []
+    for n, ((actor, tgt), a, b) in enumerate(zip(call.route, points, points[1:]), 1):
+        if actor == CUE:
+            colour = CUE_PATH
+        elif actor == call.ball:
+            colour = CALLED_PATH
+        else:
+            colour = DRIVER_PATH
+        arrows.append(
+            _arrow(
+                a,
+                b,
+                colour,
+                n,
+                "cue" if actor == CUE else "ball" if actor is None else actor,
+                "ball" if tgt is None else tgt,
+                _contact_words(actor, tgt, lang),
+            )
+        )
+        if b.kind in ("cushion", "contre_coup"):
+            marks.append(_mark(b.x, b.y, b.kind, lang))
+    return marks, arrows
+
+
+def _route_balls(call: Call, points, number) -> list[str]:
+    """The balls on the route: the cue ball, each ball once, a ball hit again as an outline."""
+    balls: list[str] = []
+    seen: set = set()
+    for p in points:
+        if p.kind == "cue":
+            balls.append(_ball(p.x, p.y, "", cue=True))
+        elif p.kind == "ball" and p.ball in seen:
+            # the same ball hit again («карамболем от шестёрки шестёркой …»): a dashed outline
+            balls.append(_ball_again(p.x, p.y, str(p.ball), p.ball))
+        elif p.kind == "ball":
+            seen.add(p.ball)
+            is_called = p.ball == call.ball
+            label = str(p.ball if p.ball is not None else number if number is not None else "?")
+            balls.append(
+                _ball(
+                    p.x,
+                    p.y,
+                    label,
+                    called=is_called,
+                    number=p.ball if p.ball is not None else number,
+                )
+            )
+    return balls
 
 
 def _others(on_table, drawn: set, points: list[tuple[float, float]], segments) -> list[str]:

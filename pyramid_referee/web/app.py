@@ -23,28 +23,35 @@ The teaching page ``/learn`` and its API (``learn.py``) only read: no PIN, no st
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sys
 import time
 from collections.abc import Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..club.sync import ClubSync
 from ..i18n import UserError, json_reason, set_lang, tr
 from ..match.session import CallReading, Session, Standing, StrokeInputError
 from ..match.store import Store, StoreConflict, StoreError
-from .club import board_routes
+from ..referee.listen import reading_of
+from ..teach import diagram
+from .club import BoardFeed, board_routes
 from .learn import learn_routes
+from .listen_ws import Listening, listen_route, listen_texts
 from .pin import PinGuard
 from .sse import end_all, publish, state_stream
-from .texts import POCKETS, page_texts
+from .texts import POCKETS, board_texts, page_texts
 from .view import call_json, state_json
 
 HERE = Path(__file__).resolve().parent
@@ -252,6 +259,390 @@ def _outcome_field(data: dict) -> str:
     raise _bad_json(tr("«outcome» must be the outcome's JSON object or its notation"))
 
 
+class _Server:
+    """What the handlers of one app share (on ``app.state.server``): the table, the PIN's guard,
+    the pages' templates and texts, and the club board's feed (``serve --club``, else None)."""
+
+    def __init__(self, table: Table, guard: PinGuard, lang: str, feed=None) -> None:
+        self.table, self.guard, self.lang, self.feed = table, guard, lang, feed
+        self.env = Environment(
+            loader=FileSystemLoader(str(HERE / "templates")),
+            autoescape=select_autoescape(["html"]),
+        )
+        self.texts = {**page_texts(), **listen_texts()}
+        self.texts_json = _dumps(self.texts)
+        self.pockets_json = _dumps(dict(POCKETS))
+        self.has_diagram = True  # the scoreboard shows the standing call's route picture
+        # in the scripts' URLs: a new program is never run with an old script
+        self.asset_version = _asset_version()
+
+    # -- pages -------------------------------------------------------------------------------
+    def page(self, name: str, **extra) -> HTMLResponse:
+        html = self.env.get_template(name).render(
+            t=self.texts,
+            texts_json=self.texts_json,
+            state_json=self.table.payload(),
+            pockets_json=self.pockets_json,
+            lang=self.lang,
+            has_diagram=self.has_diagram,
+            has_club=self.feed is not None,
+            asset_version=self.asset_version,
+            **extra,
+        )
+        return HTMLResponse(html, headers=_PAGE_HEADERS)
+
+    def club_page(self, board_json: str) -> HTMLResponse:
+        t = board_texts()
+        html = self.env.get_template("club.html").render(
+            t=t, texts_json=_dumps(t), lang=self.lang, table_link=True, board_json=board_json
+        )
+        return HTMLResponse(html, headers=_PAGE_HEADERS)
+
+    # -- the guard -----------------------------------------------------------------------------
+    def authorized(self, request: Request) -> Response | None:
+        """None if the request may change the table; else the refusal to send (403, 401, 429)."""
+        origin = request.headers.get("origin")
+        if origin is not None:
+            host = request.headers.get("host", "")
+            if urlsplit(origin).netloc.lower() != host.lower():
+                return _error(403, tr("a request from another site is refused"))
+        auth = request.headers.get("authorization", "")
+        scheme, _, given = auth.partition(" ")
+        if scheme.lower() != "bearer" or not given:
+            return _error(401, tr("the PIN is needed (Authorization: Bearer PIN)"))
+        verdict = self.guard.check(_client(request), given.strip())
+        if verdict.kind == "held":  # not even looked at: a guess is never checked early
+            return _error(
+                429,
+                tr("too many wrong PINs from this device: try again in {s} s").format(
+                    s=verdict.retry_after
+                ),
+                retry_after=verdict.retry_after,
+            )
+        if verdict.kind == "wrong":
+            if verdict.retry_after:  # a hold began: the pads say that someone is guessing
+                self.table.changed()
+                return _error(
+                    401,
+                    tr(
+                        "wrong PIN; too many wrong PINs from this device: the next try in {s} s"
+                    ).format(s=verdict.retry_after),
+                    retry_after=verdict.retry_after,
+                )
+            return _error(401, tr("wrong PIN"))
+        return None
+
+    # -- the tablet's ears -----------------------------------------------------------------------
+    def publish_event(self, kind: str, item: dict) -> None:
+        publish(self.table.listeners, (kind, _dumps(item)))
+
+    def on_decision(self, d) -> None:
+        """A strike heard on the tablet's stream, decided: its call stands for the stroke, as
+        ``listen --pad`` stores it; the marker taps the outcome."""
+        table = self.table
+        try:
+            table.standing_version = table.session.set_standing(
+                reading_of(d, self.lang), source="listen", strike=d.strike
+            )
+        except StoreError as exc:
+            table.notices.append(str(exc))
+        table.changed()
+
+
+_PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def _server(request: Request) -> _Server:
+    return request.app.state.server
+
+
+def _refused(exc: Exception) -> JSONResponse:
+    return _error(422, str(exc))
+
+
+@asynccontextmanager
+async def _lifespan(app: Starlette):
+    server: _Server = app.state.server
+    table, feed = server.table, server.feed
+    table.open()  # in the event loop's thread: the SQLite connection stays there
+    table.loop = asyncio.get_running_loop()
+    watcher = asyncio.ensure_future(table.watch())
+    if table.club is not None:
+        table.club.start()  # local first: the worker never blocks a stroke
+        feed.start(table.loop)
+    try:
+        yield
+    finally:
+        watcher.cancel()
+        table.end_streams()
+        if feed is not None:
+            feed.end_streams()
+            feed.stop()
+            table.club.stop()  # one last drain attempt
+        table.listening.close()
+        table.close()
+
+
+# -- pages -------------------------------------------------------------------------------------
+async def scoreboard(request: Request) -> Response:
+    return _server(request).page("scoreboard.html")
+
+
+async def pad(request: Request) -> Response:
+    return _server(request).page("pad.html")
+
+
+async def favicon(request: Request) -> Response:
+    return Response(
+        FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+    )
+
+
+# -- API: reading ------------------------------------------------------------------------------
+async def api_state(request: Request) -> Response:
+    return Response(_server(request).table.payload(), media_type="application/json")
+
+
+async def api_events(request: Request) -> Response:
+    table = _server(request).table
+    return state_stream(table.listeners, table.payload())
+
+
+async def api_diagram(request: Request) -> Response:
+    text = request.query_params.get("call", "")
+    if not text.strip() or len(text) > 500:
+        return _error(422, tr("give the call: ?call=TEXT (at most 500 characters)"))
+    try:
+        svg = diagram.call_svg(text, lang=_server(request).lang)
+    except (UserError, ValueError) as exc:
+        return _refused(exc)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+# -- API: changes (the PIN) ----------------------------------------------------------------------
+async def api_call(request: Request) -> Response:
+    """The call heard or typed before the strike: checked now and shown as standing."""
+    server = _server(request)
+    if (denied := server.authorized(request)) is not None:
+        return denied
+    table = server.table
+    try:
+        data = await _body(request)
+        text = _call_field(data, None)
+        reading = table.session.read_call(text)
+        _typo(reading)
+    except UserError as exc:
+        return _refused(exc)
+    try:
+        table.set_standing(None if reading.status == "none" else reading)
+    except StoreError as exc:
+        return _error(503, str(exc))
+    table.changed()
+    return JSONResponse(call_json(reading, server.lang))
+
+
+def _stroke_call(session: Session, data: dict, standing: Standing | None):
+    """The stroke's call and its strike note: the standing call as the voice referee decided it,
+    or the call in the request (else the standing one's text), read now."""
+    if "call" not in data and standing is not None and standing.source == "listen":
+        reading = (
+            standing.reading
+        )  # as the voice referee decided it at the strike (late, refused …)
+        # Q13: heard with no strike after it: the stroke takes it, «удар не услышан — …»
+        return reading, standing.strike_note()
+    text = _call_field(data, standing.reading.text if standing else None)
+    reading = session.read_call(text)
+    _typo(reading)
+    # the call typed here: only the strikes taken back before it are the voice's (Q14)
+    note = (
+        {"taken_back": list(standing.taken_back)}
+        if standing is not None and standing.taken_back
+        else None
+    )
+    return reading, note
+
+
+async def api_strokes(request: Request) -> Response:
+    server = _server(request)
+    if (denied := server.authorized(request)) is not None:
+        return denied
+    table = server.table
+    s = table.session
+    try:
+        data = await _body(request)
+        standing = table.standing
+        outcome = _outcome_field(data)
+        reading, note = _stroke_call(s, data, standing)
+        entered = s.enter(reading.text, outcome, reading=reading, strike=note)  # committed here
+    except StoreConflict as exc:
+        table.reopen()  # another program wrote a stroke: show the record as it is now
+        table.changed()
+        return _error(409, str(exc))
+    except StoreError as exc:  # the database itself (locked, unwritable): not the input's fault
+        return _error(503, str(exc))
+    except UserError as exc:
+        return _refused(exc)
+    table.standing_version = s.standing_version()  # the stroke cleared it in its own transaction
+    table.committed()
+    table.changed()  # the pages have it now …
+    s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
+    return JSONResponse({**entered.record.verdict, "seq": entered.seq})
+
+
+def _strike_to_take_back(data: dict, standing: Standing | None) -> Standing:
+    """The standing call whose strike is taken back, checked against the request's ``strike``."""
+    given = data.get("strike")
+    if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float))):
+        raise _bad_json(tr("«strike» must be the strike's time in seconds"))
+    if (
+        standing is not None
+        and given is not None
+        and standing.strike is not None
+        and abs(float(given) - standing.strike) > 0.001
+    ):
+        raise StrokeInputError(
+            tr("the strike at {t:.2f} s is no longer the one standing").format(t=float(given))
+        )
+    if standing is None:
+        raise StrokeInputError(
+            tr("no strike to take back: the standing call was not made late by a strike")
+        )
+    return standing
+
+
+async def api_take_back(request: Request) -> Response:
+    """Q14: the marker takes back the strike that made the standing call late (a consonant, a
+    knock on the rail): the strike is void, the call counts again; the record keeps it.
+    Body: ``{}`` or ``{"strike": SECONDS}`` (then it must be that strike)."""
+    server = _server(request)
+    if (denied := server.authorized(request)) is not None:
+        return denied
+    table = server.table
+    try:
+        data = await _body(request)
+        standing = _strike_to_take_back(data, table.standing)
+        table.standing_version = table.session.take_back_strike(standing)
+    except StoreError as exc:
+        return _error(503, str(exc))
+    except UserError as exc:
+        return _refused(exc)
+    table.changed()
+    return JSONResponse(
+        {
+            "taken_back": standing.strike,
+            "standing_call": call_json(None, server.lang, table.standing),
+        }
+    )
+
+
+async def _change(request: Request, action: str) -> Response:
+    """Undo or redo (``action``: the session's method), as the pad's buttons ask."""
+    server = _server(request)
+    if (denied := server.authorized(request)) is not None:
+        return denied
+    table = server.table
+    try:
+        await _body(request)
+        seq = getattr(table.session, action)()
+    except StoreConflict as exc:
+        table.reopen()
+        table.changed()
+        return _error(409, str(exc))
+    except StoreError as exc:
+        return _error(503, str(exc))
+    except UserError as exc:
+        return _refused(exc)
+    if seq is not None:
+        table.committed()
+        table.changed()
+    return JSONResponse({"seq": seq})
+
+
+async def api_undo(request: Request) -> Response:
+    return await _change(request, "undo")
+
+
+async def api_redo(request: Request) -> Response:
+    return await _change(request, "redo")
+
+
+async def api_pin(request: Request) -> Response:
+    """The pad checks a typed PIN here before it shows the buttons; nothing changes."""
+    denied = _server(request).authorized(request)
+    return denied if denied is not None else Response(status_code=204)
+
+
+async def api_pin_change(request: Request) -> Response:
+    """A new PIN, from the marker who gives the current one: ``{"pin": "NEW"}``. The server goes
+    on; every pad with the old PIN asks for the new one."""
+    server = _server(request)
+    if (denied := server.authorized(request)) is not None:
+        return denied
+    try:
+        data = await _body(request)
+    except UserError as exc:
+        return _refused(exc)
+    new = data.get("pin")
+    if not isinstance(new, str):
+        return _error(422, tr('give the new PIN: {"pin": "…"}'))
+    try:
+        server.guard.change(new.strip(), _client(request))
+    except ValueError as exc:
+        return _error(422, str(exc))
+    server.table.changed()  # the pads' alert is answered
+    return Response(status_code=204)
+
+
+async def api_new(request: Request) -> Response:
+    """A new match with the same players, settings and length (the pad's «Новый матч»)."""
+    server = _server(request)
+    if (denied := server.authorized(request)) is not None:
+        return denied
+    table = server.table
+    s = table.session
+    try:
+        await _body(request)
+        new = Session.create(
+            table.store, s.players, s.settings.to_json(), None, lang=server.lang, to_wins=s.to_wins
+        )
+    except UserError as exc:
+        return _refused(exc)
+    table.match_id, table.session = new.id, new
+    table.standing_version = new.standing_version()
+    table.committed()
+    table.changed()
+    return JSONResponse({"match": new.id})
+
+
+def _routes(server: _Server, api_listen) -> list:
+    feed = server.feed
+    return [
+        Route("/", scoreboard),
+        Route("/pad", pad),
+        Route("/favicon.ico", favicon),  # asked for by every browser: the table's icon, not a 404
+        Route("/api/state", api_state),
+        Route("/api/events", api_events),
+        Route("/api/diagram.svg", api_diagram),
+        Route("/api/call", api_call, methods=["POST"]),
+        Route("/api/strokes", api_strokes, methods=["POST"]),
+        Route("/api/strike/take-back", api_take_back, methods=["POST"]),
+        Route("/api/undo", api_undo, methods=["POST"]),
+        Route("/api/redo", api_redo, methods=["POST"]),
+        Route("/api/new", api_new, methods=["POST"]),
+        Route("/api/pin", api_pin, methods=["POST"]),
+        Route("/api/pin/change", api_pin_change, methods=["POST"]),
+        WebSocketRoute("/api/listen", api_listen),
+        *learn_routes(server.page, server.lang),  # /learn and its read-only API: no PIN, no store
+        # /club: read-only, no PIN
+        *([] if feed is None else board_routes(feed, server.club_page, at_root=False)),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+
+
 def create_app(
     db: str | Path | None,
     match_id: int,
@@ -273,386 +664,34 @@ def create_app(
     ears (``WS /api/listen``, listen_ws.py); ``listening``: a ready ``Listening`` instead (tests).
     ``club_url``: this table is registered on that club server: its store replicates there in the
     background (``ClubSync``, as ``play --club``) and the club board is at ``/club``."""
-    from contextlib import asynccontextmanager
-
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-
     set_lang(lang)
     table = Table(db, match_id, lang)
     guard = PinGuard(pin, clock=clock or time.monotonic, log=log or _to_stderr)
     table.guard = guard
-    from .listen_ws import Listening, listen_route, listen_texts
-
     table.listening = listening or Listening(model_dir=model_dir, profile=profile, lang=lang)
-    env = Environment(
-        loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"])
-    )
-    texts = {**page_texts(), **listen_texts()}
-    texts_json = _dumps(texts)
-    pockets_json = _dumps(dict(POCKETS))
-    has_diagram = True  # the scoreboard shows the standing call's route picture (diagram.py)
-    asset_version = (
-        _asset_version()
-    )  # in the scripts' URLs: a new program is never run with an old script
     feed = None
     if club_url is not None:
-        from ..club.sync import ClubSync
-        from .club import BoardFeed
-
         table.club = ClubSync(
             db, club_url
         )  # checks the registration now, before the server starts
         feed = BoardFeed(club_url, lang)
-
-    @asynccontextmanager
-    async def lifespan(app):
-        table.open()  # in the event loop's thread: the SQLite connection stays there
-        table.loop = asyncio.get_running_loop()
-        watcher = asyncio.ensure_future(table.watch())
-        if table.club is not None:
-            table.club.start()  # local first: the worker never blocks a stroke
-            feed.start(table.loop)
-        try:
-            yield
-        finally:
-            watcher.cancel()
-            table.end_streams()
-            if feed is not None:
-                feed.end_streams()
-                feed.stop()
-                table.club.stop()  # one last drain attempt
-            table.listening.close()
-            table.close()
-
-    # -- guards ------------------------------------------------------------------------------
-    def authorized(request: Request) -> Response | None:
-        origin = request.headers.get("origin")
-        if origin is not None:
-            host = request.headers.get("host", "")
-            if urlsplit(origin).netloc.lower() != host.lower():
-                return _error(403, tr("a request from another site is refused"))
-        auth = request.headers.get("authorization", "")
-        scheme, _, given = auth.partition(" ")
-        if scheme.lower() != "bearer" or not given:
-            return _error(401, tr("the PIN is needed (Authorization: Bearer PIN)"))
-        verdict = guard.check(_client(request), given.strip())
-        if verdict.kind == "held":  # not even looked at: a guess is never checked early
-            return _error(
-                429,
-                tr("too many wrong PINs from this device: try again in {s} s").format(
-                    s=verdict.retry_after
-                ),
-                retry_after=verdict.retry_after,
-            )
-        if verdict.kind == "wrong":
-            if verdict.retry_after:  # a hold began: the pads say that someone is guessing
-                table.changed()
-                return _error(
-                    401,
-                    tr(
-                        "wrong PIN; too many wrong PINs from this device: the next try in {s} s"
-                    ).format(s=verdict.retry_after),
-                    retry_after=verdict.retry_after,
-                )
-            return _error(401, tr("wrong PIN"))
-        return None
-
-    def refused(exc: Exception) -> JSONResponse:
-        return _error(422, str(exc))
-
-    # -- pages -------------------------------------------------------------------------------
-    def page(name: str, **extra) -> HTMLResponse:
-        html = env.get_template(name).render(
-            t=texts,
-            texts_json=texts_json,
-            state_json=table.payload(),
-            pockets_json=pockets_json,
-            lang=lang,
-            has_diagram=has_diagram,
-            has_club=feed is not None,
-            asset_version=asset_version,
-            **extra,
-        )
-        return HTMLResponse(
-            html,
-            headers={
-                "Cache-Control": "no-store",
-                "X-Frame-Options": "DENY",
-                "Referrer-Policy": "no-referrer",
-            },
-        )
-
-    async def scoreboard(request: Request) -> Response:
-        return page("scoreboard.html")
-
-    async def pad(request: Request) -> Response:
-        return page("pad.html")
-
-    async def favicon(request: Request) -> Response:
-        return Response(
-            FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
-        )
-
-    def club_page(board_json: str) -> HTMLResponse:
-        from .texts import board_texts
-
-        t = board_texts()
-        html = env.get_template("club.html").render(
-            t=t, texts_json=_dumps(t), lang=lang, table_link=True, board_json=board_json
-        )
-        return HTMLResponse(
-            html,
-            headers={
-                "Cache-Control": "no-store",
-                "X-Frame-Options": "DENY",
-                "Referrer-Policy": "no-referrer",
-            },
-        )
-
-    # -- API: reading ------------------------------------------------------------------------
-    async def api_state(request: Request) -> Response:
-        return Response(table.payload(), media_type="application/json")
-
-    async def api_events(request: Request) -> Response:
-        return state_stream(table.listeners, table.payload())
-
-    async def api_diagram(request: Request) -> Response:
-        text = request.query_params.get("call", "")
-        if not text.strip() or len(text) > 500:
-            return _error(422, tr("give the call: ?call=TEXT (at most 500 characters)"))
-        from ..teach import diagram
-
-        try:
-            svg = diagram.call_svg(text, lang=lang)
-        except (UserError, ValueError) as exc:
-            return refused(exc)
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
-
-    # -- API: changes (the PIN) ----------------------------------------------------------------
-    async def api_call(request: Request) -> Response:
-        """The call heard or typed before the strike: checked now and shown as standing."""
-        if (denied := authorized(request)) is not None:
-            return denied
-        try:
-            data = await _body(request)
-            text = _call_field(data, None)
-            reading = table.session.read_call(text)
-            _typo(reading)
-        except UserError as exc:
-            return refused(exc)
-        try:
-            table.set_standing(None if reading.status == "none" else reading)
-        except StoreError as exc:
-            return _error(503, str(exc))
-        table.changed()
-        return JSONResponse(call_json(reading, lang))
-
-    async def api_strokes(request: Request) -> Response:
-        if (denied := authorized(request)) is not None:
-            return denied
-        s = table.session
-        try:
-            data = await _body(request)
-            standing = table.standing
-            outcome = _outcome_field(data)
-            if "call" not in data and standing is not None and standing.source == "listen":
-                reading = (
-                    standing.reading
-                )  # as the voice referee decided it at the strike (late, refused …)
-                # Q13: heard with no strike after it: the stroke takes it, «удар не услышан — …»
-                note = standing.strike_note()
-            else:
-                text = _call_field(data, standing.reading.text if standing else None)
-                reading = s.read_call(text)
-                _typo(reading)
-                # the call typed here: only the strikes taken back before it are the voice's (Q14)
-                note = (
-                    {"taken_back": list(standing.taken_back)}
-                    if standing is not None and standing.taken_back
-                    else None
-                )
-            entered = s.enter(
-                reading.text, outcome, reading=reading, strike=note
-            )  # committed here
-        except StoreConflict as exc:
-            table.reopen()  # another program wrote a stroke: show the record as it is now
-            table.changed()
-            return _error(409, str(exc))
-        except (
-            StoreError
-        ) as exc:  # the database itself (locked, unwritable): not the input's fault
-            return _error(503, str(exc))
-        except UserError as exc:
-            return refused(exc)
-        table.standing_version = (
-            s.standing_version()
-        )  # the stroke cleared it in its own transaction
-        table.committed()
-        table.changed()  # the pages have it now …
-        s.mark_shown(entered.seq)  # … so a resume after a kill will not name it as unshown
-        return JSONResponse({**entered.record.verdict, "seq": entered.seq})
-
-    async def api_take_back(request: Request) -> Response:
-        """Q14: the marker takes back the strike that made the standing call late (a consonant, a
-        knock on the rail): the strike is void, the call counts again; the record keeps it.
-        Body: ``{}`` or ``{"strike": SECONDS}`` (then it must be that strike)."""
-        if (denied := authorized(request)) is not None:
-            return denied
-        s = table.session
-        try:
-            data = await _body(request)
-            standing = table.standing
-            given = data.get("strike")
-            if given is not None and (
-                isinstance(given, bool) or not isinstance(given, (int, float))
-            ):
-                raise _bad_json(tr("«strike» must be the strike's time in seconds"))
-            if (
-                standing is not None
-                and given is not None
-                and standing.strike is not None
-                and abs(float(given) - standing.strike) > 0.001
-            ):
-                raise StrokeInputError(
-                    tr("the strike at {t:.2f} s is no longer the one standing").format(
-                        t=float(given)
-                    )
-                )
-            if standing is None:
-                raise StrokeInputError(
-                    tr("no strike to take back: the standing call was not made late by a strike")
-                )
-            table.standing_version = s.take_back_strike(standing)
-        except StoreError as exc:
-            return _error(503, str(exc))
-        except UserError as exc:
-            return refused(exc)
-        table.changed()
-        return JSONResponse(
-            {"taken_back": standing.strike, "standing_call": call_json(None, lang, table.standing)}
-        )
-
-    def _change(action: str):
-        async def handler(request: Request) -> Response:
-            if (denied := authorized(request)) is not None:
-                return denied
-            try:
-                await _body(request)
-                seq = getattr(table.session, action)()
-            except StoreConflict as exc:
-                table.reopen()
-                table.changed()
-                return _error(409, str(exc))
-            except StoreError as exc:
-                return _error(503, str(exc))
-            except UserError as exc:
-                return refused(exc)
-            if seq is not None:
-                table.committed()
-                table.changed()
-            return JSONResponse({"seq": seq})
-
-        return handler
-
-    async def api_pin(request: Request) -> Response:
-        """The pad checks a typed PIN here before it shows the buttons; nothing changes."""
-        denied = authorized(request)
-        return denied if denied is not None else Response(status_code=204)
-
-    async def api_pin_change(request: Request) -> Response:
-        """A new PIN, from the marker who gives the current one: ``{"pin": "NEW"}``. The server goes
-        on; every pad with the old PIN asks for the new one."""
-        if (denied := authorized(request)) is not None:
-            return denied
-        try:
-            data = await _body(request)
-        except UserError as exc:
-            return refused(exc)
-        new = data.get("pin")
-        if not isinstance(new, str):
-            return _error(422, tr('give the new PIN: {"pin": "…"}'))
-        try:
-            guard.change(new.strip(), _client(request))
-        except ValueError as exc:
-            return _error(422, str(exc))
-        table.changed()  # the pads' alert is answered
-        return Response(status_code=204)
-
-    async def api_new(request: Request) -> Response:
-        """A new match with the same players, settings and length (the pad's «Новый матч»)."""
-        if (denied := authorized(request)) is not None:
-            return denied
-        s = table.session
-        try:
-            await _body(request)
-            new = Session.create(
-                table.store, s.players, s.settings.to_json(), None, lang=lang, to_wins=s.to_wins
-            )
-        except UserError as exc:
-            return refused(exc)
-        table.match_id, table.session = new.id, new
-        table.standing_version = new.standing_version()
-        table.committed()
-        table.changed()
-        return JSONResponse({"match": new.id})
-
-    # -- the tablet's ears -------------------------------------------------------------------------
-    def publish_event(kind: str, item: dict) -> None:
-        publish(table.listeners, (kind, _dumps(item)))
-
-    def on_decision(d) -> None:
-        """A strike heard on the tablet's stream, decided: its call stands for the stroke, as
-        ``listen --pad`` stores it; the marker taps the outcome."""
-        from ..referee.listen import reading_of
-
-        try:
-            table.standing_version = table.session.set_standing(
-                reading_of(d, lang), source="listen", strike=d.strike
-            )
-        except StoreError as exc:
-            table.notices.append(str(exc))
-        table.changed()
-
+    server = _Server(table, guard, lang, feed)
     api_listen = listen_route(
         table,
         guard,
-        publish_event=publish_event,
-        on_decision=on_decision,
+        publish_event=server.publish_event,
+        on_decision=server.on_decision,
         client_of=_client,
         clock=clock or time.monotonic,
     )
-
-    routes = [
-        Route("/", scoreboard),
-        Route("/pad", pad),
-        Route("/favicon.ico", favicon),  # asked for by every browser: the table's icon, not a 404
-        Route("/api/state", api_state),
-        Route("/api/events", api_events),
-        Route("/api/diagram.svg", api_diagram),
-        Route("/api/call", api_call, methods=["POST"]),
-        Route("/api/strokes", api_strokes, methods=["POST"]),
-        Route("/api/strike/take-back", api_take_back, methods=["POST"]),
-        Route("/api/undo", _change("undo"), methods=["POST"]),
-        Route("/api/redo", _change("redo"), methods=["POST"]),
-        Route("/api/new", api_new, methods=["POST"]),
-        Route("/api/pin", api_pin, methods=["POST"]),
-        Route("/api/pin/change", api_pin_change, methods=["POST"]),
-        WebSocketRoute("/api/listen", api_listen),
-        *learn_routes(page, lang),  # /learn and its read-only API: no PIN, no store
-        *(
-            [] if feed is None else board_routes(feed, club_page, at_root=False)
-        ),  # /club: read-only, no PIN
-        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=_routes(server, api_listen), lifespan=_lifespan)
+    app.state.server = server
     app.state.table = table
     app.state.feed = feed
     return app
 
 
 def _asset_version() -> str:
-    import hashlib
-
     h = hashlib.sha256()
     for f in sorted((HERE / "static").iterdir()):
         h.update(f.name.encode() + f.read_bytes())

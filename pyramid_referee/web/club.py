@@ -22,9 +22,11 @@ import json
 import threading
 import time
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -200,8 +202,6 @@ class BoardFeed:
             self._send()
 
     def _read(self, *, club: bool) -> None:
-        from datetime import datetime
-
         self._tables = board.tables(self._con, self.lang, stale_s=self.stale_s)
         self._read_at = datetime.now().astimezone().strftime("%H:%M")
         if club:
@@ -256,7 +256,6 @@ def board_routes(feed: BoardFeed, page, *, at_root: bool) -> list:
 def create_board_app(url: str, *, lang: str = "ru", stale_s: float = board.STALE_S):
     """The board alone (a manager's computer: no table of its own): ``/`` and ``/club``."""
     # deferred: Jinja2 loads only to render the board page (club status imports this module too)
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
 
     set_lang(lang)
     here = Path(__file__).resolve().parent

@@ -21,6 +21,12 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
 APP_NAME = "pyramid-referee"
 VALID_DAYS = 3650
 
@@ -42,7 +48,6 @@ def cert_dir() -> Path:
     env = os.environ.get("PYRAMID_REFEREE_TLS_DIR")
     if env:
         return Path(env)
-    import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME)) / "tls"
 
@@ -85,9 +90,6 @@ def _is_ip(name: str) -> bool:
 
 
 def _load_or_make_key(path: Path):
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
     if path.exists():
         return serialization.load_pem_private_key(path.read_bytes(), password=None)
     key = ec.generate_private_key(ec.SECP256R1())
@@ -105,8 +107,6 @@ def _load_or_make_key(path: Path):
 
 
 def _covered(cert, names: tuple[str, ...]) -> bool:
-    from cryptography import x509
-
     try:
         san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     except x509.ExtensionNotFound:
@@ -119,10 +119,6 @@ def _covered(cert, names: tuple[str, ...]) -> bool:
 
 
 def _make(key, names: tuple[str, ...]):
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
-
     subject = x509.Name(
         [
             x509.NameAttribute(NameOID.COMMON_NAME, names[2] if len(names) > 2 else names[0]),
@@ -149,15 +145,11 @@ def _make(key, names: tuple[str, ...]):
 
 
 def fingerprint_of(cert) -> str:
-    from cryptography.hazmat.primitives import serialization
-
     digest = hashlib.sha256(cert.public_bytes(serialization.Encoding.DER)).hexdigest().upper()
     return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
 def spki_of(cert) -> str:
-    from cryptography.hazmat.primitives import serialization
-
     der = cert.public_key().public_bytes(
         serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
     )
@@ -168,9 +160,6 @@ def ensure_certificate(
     extra_names: tuple[str, ...] = (), folder: Path | None = None
 ) -> Certificate:
     """The kept certificate if it covers this computer's names now, else a new one (same key)."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import serialization
-
     folder = folder or cert_dir()
     folder.mkdir(parents=True, exist_ok=True)
     key_path, cert_path = folder / "serve-key.pem", folder / "serve-cert.pem"
