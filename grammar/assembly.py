@@ -20,7 +20,7 @@ The grammar reads phrases in any order; here they are put together:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket, pocket_from_words
@@ -827,13 +827,13 @@ def _obj_inside_pocket(items: list[Item]) -> bool:
 
 
 def resolve(
-    items: list[Any],
+    items: list[Item],
     text: str,
     mode: str,
     balls_left: frozenset[int] | None,
-    memo: dict[tuple[Any, ...], Reading] | None = None,
+    memo: dict[tuple[Item, ...], Reading] | None = None,
     precision: str = "side_for_corners",
-) -> Call | Refusal | set[Any]:
+) -> Reading:
     """The call that counts (C9: the last of several), a Refusal, or a set of
     different calls when the words split into calls in more than one way.
 
@@ -842,7 +842,7 @@ def resolve(
     the readings of the same words."""
     memo = {} if memo is None else memo
 
-    def assembled(part: list[Any]) -> Reading:
+    def assembled(part: list[Item]) -> Reading:
         key = tuple(part)
         got = memo.get(key)
         if got is None:
@@ -850,21 +850,45 @@ def resolve(
         return got
 
     first = assembled(items)
+    if not _may_be_several_calls(items, first):
+        return first
+    lasts, unclear, trailing = _last_calls(items, _segmentable(items, assembled), assembled)
+    if lasts:  # C9: the last call counts (read as one call too, it must agree)
+        if isinstance(first, Call):
+            lasts.add(first)
+        elif isinstance(first, set):
+            lasts |= first
+        return next(iter(lasts)) if len(lasts) == 1 else lasts
+    if unclear is not None:
+        return unclear
+    if trailing is not None:  # Q8: a whole call, then a new ball that does not finish
+        span = _span(*items[trailing:])
+        # the calls before it: the last of them counts (C9) and is the one to say again
+        before = resolve(items[:trailing], text, mode, balls_left, memo, precision)
+        return several_calls_unclear(span, text, before)
+    return first
+
+
+def _may_be_several_calls(items: list[Item], first: Reading) -> bool:
+    """Could the words be more than one call (C9)? ``first``: them read as one call."""
     n_starts = sum(1 for i in items if i.kind in ("called", "obj", "pocket"))
     if n_starts < 3:  # one call at most: nothing to split
-        return first
-    if (
+        return False
+    # «тройку чисто в правый чужой угол»: «в правый» is a whole pocket alone, but the
+    # pocket goes on after «чужой» (no «в»): one pocket with «чужой» in it, no second call
+    return not (
         isinstance(first, Refusal)
         and first.reason == "obj_as_pocket"
         and _obj_inside_pocket(items)
-    ):
-        # «тройку чисто в правый чужой угол»: «в правый» is a whole pocket alone, but the
-        # pocket goes on after «чужой» (no «в»): one pocket with «чужой» in it, no second call
-        return first
+    )
 
-    # Only stretches with at most two ball words and one or two pocket phrases are
-    # tried as calls (a ball or a pocket may be said twice); prefix counts make
-    # the check cheap.
+
+def _segmentable(items: list[Item], assembled: Callable[[list[Item]], Reading]) -> list[bool]:
+    """segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
+
+    Only stretches with at most two ball words and one or two pocket phrases are
+    tried as calls (a ball or a pocket may be said twice); prefix counts make
+    the check cheap."""
     n = len(items)
     balls_before = [0] * (n + 1)
     pockets_before = [0] * (n + 1)
@@ -885,15 +909,23 @@ def resolve(
             cache[(j, k)] = could_be_call(j, k) and isinstance(assembled(items[j:k]), (Call, set))
         return cache[(j, k)]
 
-    # segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
     segmentable = [False] * (n + 1)
     segmentable[0] = True
     for k in range(1, n + 1):
         segmentable[k] = any(segmentable[j] and call_at(j, k) for j in range(k))
-    lasts = set()  # the last call of each split into two or more whole calls
+    return segmentable
+
+
+def _last_calls(
+    items: list[Item], segmentable: list[bool], assembled: Callable[[list[Item]], Reading]
+) -> tuple[set[Call], Refusal | None, int | None]:
+    """Of each split into two or more whole calls: (the readings of the last call, the
+    first last call said but unclear, where the last whole call ends when what follows
+    does not finish a call)."""
+    lasts: set[Call] = set()
     trailing = None
     unclear = None
-    for j in range(1, n):
+    for j in range(1, len(items)):
         if not segmentable[j]:
             continue
         if not any(i.kind in ("called", "obj") for i in items[j:]):
@@ -907,22 +939,7 @@ def resolve(
             unclear = unclear or last  # the last call is said, but unclear: say why
         else:
             trailing = j  # the last whole call's end: what follows does not finish
-    if lasts:  # C9: the last call counts (read as one call too, it must agree)
-        if isinstance(first, Call):
-            lasts.add(first)
-        elif isinstance(first, set):
-            lasts |= first
-        return next(iter(lasts)) if len(lasts) == 1 else lasts
-    if unclear is not None:
-        return unclear
-    if trailing is not None:  # Q8: a whole call, then a new ball that does not finish
-        tail = items[trailing:]
-        span = _span(*tail)
-        # the calls before it: the last of them counts (C9) and is the one to say again
-        return several_calls_unclear(
-            span, text, resolve(items[:trailing], text, mode, balls_left, memo, precision)
-        )
-    return first
+    return lasts, unclear, trailing
 
 
 def several_calls_unclear(span: tuple[int, int], text: str, said: object) -> Refusal:
