@@ -20,7 +20,7 @@ The grammar reads phrases in any order; here they are put together:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket, pocket_from_words
@@ -29,14 +29,14 @@ from .refusal import Refusal
 
 # The phrases of a call are Items (kind, value, start, end: grammar/items.py); a pocket's value
 # is its words' tags, each (tag type, value).
-Reading = Call | Refusal | set[Any]  # a call, why not, or its several readings
+Reading = Call | Refusal | set[Call]  # a call, why not, or its several readings
 
 
-def _span(*items) -> tuple[int, int]:
+def _span(*items: Item) -> tuple[int, int]:
     return (min(i.start for i in items), max(i.end for i in items))
 
 
-def _adjacent(items: list[Any], a: Item, b: Item) -> bool:
+def _adjacent(items: list[Item], a: Item, b: Item) -> bool:
     """Do items a and b stand next to each other (nothing said between them)?"""
     for k in range(len(items) - 1):
         if items[k] is a:
@@ -112,7 +112,7 @@ def _decode_pocket(item: Item, text: str, precision: str = "side_for_corners") -
 
 
 def _obj_among_pocket_words(
-    items: list[Any], another_ball: bool
+    items: list[Item], another_ball: bool
 ) -> tuple[Item, list[Item]] | None:
     """(the «чужой» item, the pocket items beside it) when «чужой» / «прицельный» stands
     among the pocket's words: right after a lone «в», between two pocket phrases, or
@@ -195,56 +195,115 @@ def _example(ball: object, pocket: object) -> _Example:
 
 
 def assemble(
-    items: list[Any],
+    items: list[Item],
     text: str,
     mode: str,
     balls_left: frozenset[int] | None,
     precision: str = "side_for_corners",
-) -> Call | Refusal | set[Any]:
+) -> Reading:
     """One call from its phrases, the first reason it cannot be accepted, or a set
     of calls when the order of its steps can be read more than one way.
 
+    The checks run in the order a referee makes them: the cue ball's words, the
+    phrases of the way, the called ball, the pocket, what is on the table, the
+    counted groups, then the steps of the way and their order.
     ``precision``: the match setting ``pocket_precision`` (Q2), see _decode_pocket."""
-    # The cue ball named («битком», «свой шар») says nothing of the call, but a
-    # contact said right after it is the cue ball's («битком от борта»: абриколь?
-    # «битком от шестёрки»: a carom?), never silently the called ball's (C9). So
-    # with «удар»: «удар от борта» is the cue ball off the cushion in some
-    # glossaries.
     cues = [i for i in items if i.kind == "cue"]
-    said = items
-    if cues or any(i.kind == "stroke" for i in items):
-        if mode == "clean":
-            contacts = _OWN + ("shot",)
-            for k, item in enumerate(items):
-                if item.kind not in ("cue", "stroke"):
-                    continue
-                nxt = items[k + 1] if k + 1 < len(items) else None
-                j = k - 1  # the run of contacts right before it, and what stands before that
-                while j >= 0 and items[j].kind in contacts:
-                    j -= 1
-                if nxt is not None and nxt.kind in contacts:
-                    other = nxt  # «битком от борта»
-                elif j < k - 1 and not (j >= 0 and items[j].kind in ("called", "obj")):
-                    other = items[j + 1]  # «от борта битком тройку»
-                else:
-                    continue
-                return Refusal(
-                    "ambiguous",
-                    _span(item, other),
-                    "whose_contact",
-                    {
-                        "word": text[other.start : other.end],
-                        "contact": text[item.start : item.end],
-                        "example": _Example(None, None, bank=True),
-                    },
-                )
-        said = items
-        items = [i for i in items if i.kind not in ("cue", "stroke")]
-        if not items:
-            return Refusal("no_ball", _span(*said), "", {})
+    phrases = _without_cue_words(items, cues, text, mode)
+    if isinstance(phrases, Refusal):
+        return phrases
+    refused = _side_or_cushion(phrases, text)
+    if refused is not None:
+        return refused
+    if mode == "ball_and_pocket":
+        # C7: the way is not part of the call. Its words were read (explain shows them
+        # as not judged), but nothing in them, clear or not, can refuse the call.
+        phrases = [i for i in phrases if i.kind in ("called", "obj", "pocket")]
+        if not phrases:
+            return Refusal("no_ball", _span(*items), "", {})
+    phrases = _shots_as_cushions(phrases, text, mode)
+    if isinstance(phrases, Refusal):
+        return phrases
+    called = [i for i in phrases if i.kind in ("called", "obj")]
+    pockets = [i for i in phrases if i.kind == "pocket"]
+    refused = _pocket_words_refused(phrases, called, pockets, text) or _second_ball(
+        phrases, called, text
+    )
+    if refused is not None:
+        return refused
+    whole = _span(*phrases)
+    ball_item = called[0] if called else None
+    ball = ball_item.value if ball_item else None
+    got = _the_pocket(phrases, pockets, text, precision, ball)
+    if isinstance(got, Refusal):
+        return got
+    phrases, pocket = got
+    refused = (
+        _ball_missing(phrases, cues, ball_item, ball, pocket, balls_left, text, whole)
+        or _off_table(phrases, balls_left)
+        or _counted_groups(phrases, text, ball, pocket)
+    )
+    if refused is not None:
+        return refused
+    assert pocket is not None  # _ball_missing refuses a call without one
+    return _the_way(phrases, text, mode, ball, ball_item, pocket, balls_left, whole)
+
+
+def _without_cue_words(
+    items: list[Item], cues: list[Item], text: str, mode: str
+) -> list[Item] | Refusal:
+    """The phrases without the cue ball named and «удар», or why not.
+
+    The cue ball named («битком», «свой шар») says nothing of the call, but a
+    contact said right after it is the cue ball's («битком от борта»: абриколь?
+    «битком от шестёрки»: a carom?), never silently the called ball's (C9). So
+    with «удар»: «удар от борта» is the cue ball off the cushion in some
+    glossaries."""
+    if not cues and not any(i.kind == "stroke" for i in items):
+        return items
+    if mode == "clean":
+        refused = _cue_ball_contact(items, text)
+        if refused is not None:
+            return refused
+    kept = [i for i in items if i.kind not in ("cue", "stroke")]
+    if not kept:
+        return Refusal("no_ball", _span(*items), "", {})
+    return kept
+
+
+def _cue_ball_contact(items: list[Item], text: str) -> Refusal | None:
+    """A contact said right beside the cue ball's word or «удар» (C9: whose is it?)."""
+    contacts = _OWN + ("shot",)
+    for k, item in enumerate(items):
+        if item.kind not in ("cue", "stroke"):
+            continue
+        nxt = items[k + 1] if k + 1 < len(items) else None
+        j = k - 1  # the run of contacts right before it, and what stands before that
+        while j >= 0 and items[j].kind in contacts:
+            j -= 1
+        if nxt is not None and nxt.kind in contacts:
+            other = nxt  # «битком от борта»
+        elif j < k - 1 and not (j >= 0 and items[j].kind in ("called", "obj")):
+            other = items[j + 1]  # «от борта битком тройку»
+        else:
+            continue
+        return Refusal(
+            "ambiguous",
+            _span(item, other),
+            "whose_contact",
+            {
+                "word": text[other.start : other.end],
+                "contact": text[item.start : item.end],
+                "example": _Example(None, None, bank=True),
+            },
+        )
+    return None
+
+
+def _side_or_cushion(items: list[Item], text: str) -> Refusal | None:
+    """«тройку от борта слева в угол»: the left cushion, or the left corner? (C9; in
+    ball and pocket too: the way is not judged, but the pocket is)"""
     for k in range(1, len(items)):
-        # «тройку от борта слева в угол»: the left cushion, or the left corner? (C9; in
-        # ball and pocket too: the way is not judged, but the pocket is)
         item, prev = items[k], items[k - 1]
         if (
             item.kind == "pocket"
@@ -255,11 +314,11 @@ def assemble(
             parts = list(item.value)
             parts.remove(next(p for p in parts if p[0] == "SIDE"))  # the pocket without «слева»
             pocket = _decode_pocket(item._replace(value=tuple(parts)), text, "any")
-            said = "left" if side.lower() == "слева" else "right"
+            side_said = "left" if side.lower() == "слева" else "right"
             if not isinstance(pocket, Pocket):  # it names no pocket alone: «слева» is its side
-                pocket = Pocket("corner", said)
+                pocket = Pocket("corner", side_said)
             elif pocket.side is None:  # «слева в середину»: the side said, with the pocket
-                pocket = Pocket(pocket.kind, said, pocket.end)
+                pocket = Pocket(pocket.kind, side_said, pocket.end)
             return Refusal(
                 "ambiguous",
                 (prev.start, item.end),
@@ -270,22 +329,24 @@ def assemble(
                     "example": render_pocket_of(pocket),
                 },
             )
-    if mode == "ball_and_pocket":
-        # C7: the way is not part of the call. Its words were read (explain shows them
-        # as not judged), but nothing in them, clear or not, can refuse the call.
-        items = [i for i in items if i.kind in ("called", "obj", "pocket")]
-        if not items:
-            return Refusal("no_ball", _span(*said), "", {})
-    original = items
-    items = _named_shots(items, text)
-    if isinstance(items, Refusal):
+    return None
+
+
+def _shots_as_cushions(items: list[Item], text: str, mode: str) -> list[Item] | Refusal:
+    """The named shots («дуплетом») as the cushions they name (see _named_shots); in
+    ball and pocket an unclear count of cushions does not bind (C7)."""
+    got = _named_shots(items, text)
+    if isinstance(got, Refusal):
         if mode == "clean":
-            return items
-        items = [
-            i._replace(kind="cushion") if i.kind == "shot" else i for i in original
-        ]  # C7: not binding
-    called = [i for i in items if i.kind in ("called", "obj")]
-    pockets = [i for i in items if i.kind == "pocket"]
+            return got
+        return [i._replace(kind="cushion") if i.kind == "shot" else i for i in items]
+    return got
+
+
+def _pocket_words_refused(
+    items: list[Item], called: list[Item], pockets: list[Item], text: str
+) -> Refusal | None:
+    """«чужой» said among the pocket's words, or a lone «в» with no pocket after it."""
     misplaced = _obj_among_pocket_words(items, len(called) > 1)
     if misplaced is not None:
         # «в чужой угол», «в правый чужой угол», «тройку в правый угол чужой»: «чужой» is
@@ -305,29 +366,38 @@ def assemble(
             return Refusal(
                 "incomplete", (p.start, p.end), "v_without_pocket", {"word": text[p.start : p.end]}
             )
-    whole = _span(*items)
-    # The same ball or pocket said twice in a row («тройку, тройку чисто…») is one;
-    # any other second ball or pocket in one call is a contradiction (C9).
+    return None
+
+
+def _second_ball(items: list[Item], called: list[Item], text: str) -> Refusal | None:
+    """The same ball said twice in a row («тройку, тройку чисто…») is one; any other
+    second ball in one call is a contradiction (C9)."""
     other = None
     for prev, cur in zip(called, called[1:]):
         if (cur.kind, cur.value) != (prev.kind, prev.value) or not _adjacent(items, prev, cur):
             other = cur
             break
-    if other is not None:
-        a = called[0]
-        return Refusal(
-            "contradiction",
-            _span(a, other),
-            "two_balls",
-            {
-                "first": text[a.start : a.end],
-                "second": text[other.start : other.end],
-                "example": _example(a.value, None),
-            },
-        )
-    ball_item = called[0] if called else None
-    ball = ball_item.value if ball_item else None
-    pocket = None
+    if other is None:
+        return None
+    a = called[0]
+    return Refusal(
+        "contradiction",
+        _span(a, other),
+        "two_balls",
+        {
+            "first": text[a.start : a.end],
+            "second": text[other.start : other.end],
+            "example": _example(a.value, None),
+        },
+    )
+
+
+def _the_pocket(
+    items: list[Item], pockets: list[Item], text: str, precision: str, ball: int | None
+) -> tuple[list[Item], Pocket | None] | Refusal:
+    """(the phrases, the pocket called or None when none was said), or why not: a
+    pocket said again, more exactly, right after itself is one; any other second
+    pocket is a contradiction (C9)."""
     if len(pockets) > 1 and all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:])):
         # «в угол, в правый дальний»: the pocket said again, more exactly: one pocket
         # when the words agree (else two pockets, below)
@@ -337,22 +407,37 @@ def assemble(
             first, rest = pockets[0], pockets[1:]
             items = [joined if i is first else i for i in items if not any(i is r for r in rest)]
             pockets = [joined]
-    if pockets:
-        decoded = [_decode_pocket(p, text, precision) for p in pockets]
-        if len(pockets) > 1 and (
-            any(isinstance(d, Refusal) for d in decoded)
-            or len(set(decoded)) > 1
-            or not all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:]))
-        ):
-            return Refusal(
-                "contradiction",
-                _span(pockets[0], pockets[1]),
-                "two_pockets",
-                {"example": _example(ball, None)},
-            )
-        pocket = decoded[0]
-        if isinstance(pocket, Refusal):
-            return pocket
+    if not pockets:
+        return items, None
+    decoded = [_decode_pocket(p, text, precision) for p in pockets]
+    if len(pockets) > 1 and (
+        any(isinstance(d, Refusal) for d in decoded)
+        or len(set(decoded)) > 1
+        or not all(_adjacent(items, a, b) for a, b in zip(pockets, pockets[1:]))
+    ):
+        return Refusal(
+            "contradiction",
+            _span(pockets[0], pockets[1]),
+            "two_pockets",
+            {"example": _example(ball, None)},
+        )
+    pocket = decoded[0]
+    if isinstance(pocket, Refusal):
+        return pocket
+    return items, pocket
+
+
+def _ball_missing(
+    items: list[Item],
+    cues: list[Item],
+    ball_item: Item | None,
+    ball: int | None,
+    pocket: Pocket | None,
+    balls_left: frozenset[int] | None,
+    text: str,
+    whole: tuple[int, int],
+) -> Refusal | None:
+    """No ball named (C5: needed unless one object ball is left), or no pocket (C2)."""
     if ball is None:
         if cues and ball_item is None:  # «биток чисто в угол»: the cue ball is never called
             return Refusal(
@@ -376,31 +461,41 @@ def assemble(
             return Refusal("no_ball", whole, "", {"example": _example(None, pocket)})
     if pocket is None:
         return Refusal("no_pocket", whole, "", {"example": _example(ball, None)})
+    return None
 
-    named = [
-        i for i in items if i.kind in ("called", "kiss", "carom", "driver") and i.value is not None
-    ]
-    if balls_left is not None:
-        for i in named:
-            if i.value not in balls_left:
-                return Refusal(
-                    "ball_not_on_table",
-                    (i.start, i.end),
-                    "",
-                    {"ball": i.value, "on_table": ", ".join(map(str, sorted(balls_left))) or "—"},
-                )
 
-    # Counted groups («тремя шарами пятым, девятым и вторым»): the driving balls
-    # right after the count, or, if none follow, right before it (C2).
+def _off_table(items: list[Item], balls_left: frozenset[int] | None) -> Refusal | None:
+    """A ball named in the call that is not on the table (C2), when the table is known."""
+    if balls_left is None:
+        return None
+    for i in items:
+        if (
+            i.kind in ("called", "kiss", "carom", "driver")
+            and i.value is not None
+            and i.value not in balls_left
+        ):
+            return Refusal(
+                "ball_not_on_table",
+                (i.start, i.end),
+                "",
+                {"ball": i.value, "on_table": ", ".join(map(str, sorted(balls_left))) or "—"},
+            )
+    return None
+
+
+def _counted_groups(
+    items: list[Item], text: str, ball: int | None, pocket: Pocket | None
+) -> Refusal | None:
+    """Counted groups («тремя шарами пятым, девятым и вторым»): the driving balls
+    right after the count, or, if none follow, right before it (C2); as many as said."""
     for k, item in enumerate(items):
         if item.kind != "count":
             continue
-        after = []
+        group = []
         for j in range(k + 1, len(items)):
             if items[j].kind != "driver":
                 break
-            after.append(items[j])
-        group = after
+            group.append(items[j])
         if not group:
             for j in range(k - 1, -1, -1):
                 if items[j].kind != "driver":
@@ -426,18 +521,58 @@ def assemble(
                     "example": _example_combo(ball, pocket, len(group)),
                 },
             )
+    return None
 
+
+def _the_way(
+    items: list[Item],
+    text: str,
+    mode: str,
+    ball: int | None,
+    ball_item: Item | None,
+    pocket: Pocket,
+    balls_left: frozenset[int] | None,
+    whole: tuple[int, int],
+) -> Reading:
+    """The call with its way (C2), or why the way is not clear; in ball and pocket the
+    way is not part of the call (C7)."""
     abricole = any(i.kind == "abricole" for i in items)
     caroms = [i for i in items if i.kind == "carom"]
     drivers = [i for i in items if i.kind == "driver"]
     own = [i for i in items if i.kind in ("kiss", "cushion", "contre")]
     clean = [i for i in items if i.kind == "clean"]
+    refused = _ball_twice_in_way(
+        caroms, drivers, own, ball, ball_item, pocket, balls_left
+    ) or _clean_and_contact(clean, own, text, ball, pocket)
+    if refused is not None:
+        return refused
+    if not (abricole or caroms or drivers or own or clean):
+        if mode == "clean":
+            return Refusal("no_route", whole, "", {"example": _example(ball, pocket)})
+        return Call(ball, pocket, None)
+    if mode == "ball_and_pocket":  # C7: the way is not part of the call
+        return Call(ball, pocket, None)
+    refused = _unclear_contact(items, text, ball, pocket)
+    if refused is not None:
+        return refused
+    return _route_readings(items, ball, pocket, abricole, whole)
 
-    # A ball cannot play itself, and no ball is named twice in the way (C9). An
-    # unnamed ball (C5) is the one left on the table: «от седьмого» with only the
-    # seven left has it go off itself.
+
+def _ball_twice_in_way(
+    caroms: list[Item],
+    drivers: list[Item],
+    own: list[Item],
+    ball: int | None,
+    ball_item: Item | None,
+    pocket: Pocket,
+    balls_left: frozenset[int] | None,
+) -> Refusal | None:
+    """A ball cannot play itself, and no ball is named twice in the way (C9). An
+    unnamed ball (C5) is the one left on the table: «от седьмого» with only the
+    seven left has it go off itself."""
+    kisses = [i for i in own if i.kind == "kiss"]
     itself = ball if ball is not None else next(iter(balls_left)) if balls_left else None
-    for i in caroms + drivers + [i for i in own if i.kind == "kiss"]:
+    for i in caroms + drivers + kisses:
         if itself is not None and i.value == itself:
             return Refusal(
                 "contradiction",
@@ -445,7 +580,7 @@ def assemble(
                 "self",
                 {"ball": itself, "example": _example(itself, pocket)},
             )
-    for group in (caroms, drivers, [i for i in own if i.kind == "kiss"]):
+    for group in (caroms, drivers, kisses):
         seen = set()
         for i in group:
             if i.value in seen:
@@ -456,45 +591,56 @@ def assemble(
                     {"ball": i.value, "example": _example(ball, pocket)},
                 )
             seen.add(i.value)
-    if clean and own:
-        return Refusal(
-            "contradiction",
-            _span(clean[0], own[0]),
-            "clean_and_contact",
-            {
-                "word": text[clean[0].start : clean[0].end],
-                "contact": text[own[0].start : own[0].end],
-                "example": _example(ball, pocket),
-            },
-        )
+    return None
 
-    named_way = abricole or caroms or drivers or own or clean
-    if not named_way:
-        if mode == "clean":
-            return Refusal("no_route", whole, "", {"example": _example(ball, pocket)})
-        return Call(ball, pocket, None)
-    if mode == "ball_and_pocket":  # C7: the way is not part of the call
-        return Call(ball, pocket, None)
+
+def _clean_and_contact(
+    clean: list[Item], own: list[Item], text: str, ball: int | None, pocket: Pocket
+) -> Refusal | None:
+    """«чисто» said with a contact of the called ball: both cannot be (C9)."""
+    if not (clean and own):
+        return None
+    return Refusal(
+        "contradiction",
+        _span(clean[0], own[0]),
+        "clean_and_contact",
+        {
+            "word": text[clean[0].start : clean[0].end],
+            "contact": text[own[0].start : own[0].end],
+            "example": _example(ball, pocket),
+        },
+    )
+
+
+def _unclear_contact(
+    items: list[Item], text: str, ball: int | None, pocket: Pocket
+) -> Refusal | None:
+    """A contact whose ball is not clear, or a cushion said twice (C9)."""
     unclear = _unclear_owner(items) or _cushion_said_twice(items, text)
-    if isinstance(unclear, Refusal):
+    if unclear is None or isinstance(unclear, Refusal):
         return unclear
-    if unclear is not None:
-        contact, neighbour = unclear
-        return Refusal(
-            "ambiguous",
-            _span(neighbour, contact),
-            "whose_contact",
-            {
-                "word": text[contact.start : contact.end],
-                "contact": text[neighbour.start : neighbour.end],
-                "example": _Example(ball, pocket, bank=True),
-            },
-        )
+    contact, neighbour = unclear
+    return Refusal(
+        "ambiguous",
+        _span(neighbour, contact),
+        "whose_contact",
+        {
+            "word": text[contact.start : contact.end],
+            "contact": text[neighbour.start : neighbour.end],
+            "example": _Example(ball, pocket, bank=True),
+        },
+    )
 
-    # Each kind of step (caroms, driving balls, the called ball's own contacts) is
-    # said as one stretch, in the order it happens. Split into stretches with other
-    # words between them, its order is not clear: every order of the stretches is a
-    # reading, and different routes make the call ambiguous (C9).
+
+def _route_readings(
+    items: list[Item], ball: int | None, pocket: Pocket, abricole: bool, whole: tuple[int, int]
+) -> Reading:
+    """The call, or the set of its readings when the order of its steps is unclear.
+
+    Each kind of step (caroms, driving balls, the called ball's own contacts) is
+    said as one stretch, in the order it happens. Split into stretches with other
+    words between them, its order is not clear: every order of the stretches is a
+    reading, and different routes make the call ambiguous (C9)."""
     orders = []
     for kinds, keep in (
         ({"carom"}, "carom"),
@@ -505,7 +651,7 @@ def assemble(
         if len(stretches) > 3:
             return Refusal("ambiguous", whole, "too_many", {"example": _example(ball, pocket)})
         orders.append(_orders(stretches))
-    calls = []
+    calls: list[Call] = []
     for carom_order in orders[0]:
         for driver_order in orders[1]:
             for own_order in orders[2]:
@@ -528,7 +674,7 @@ def assemble(
 _OWN = ("kiss", "cushion", "contre")
 
 
-def _named_shots(items: list[Any], text: str) -> list[Any] | Refusal:
+def _named_shots(items: list[Item], text: str) -> list[Item] | Refusal:
     """«дуплетом», «триплетом», «круазе», «труабаном» name the shot by its cushions.
     Said right beside «от борта» / «от двух бортов» with the same count («дуплетом от
     борта») both name the same cushions: one. With another cushion phrase elsewhere,
@@ -556,7 +702,7 @@ def _named_shots(items: list[Any], text: str) -> list[Any] | Refusal:
     )
 
 
-def _cushion_said_twice(items: list[Any], text: str) -> Refusal | None:
+def _cushion_said_twice(items: list[Item], text: str) -> Refusal | None:
     """«от борта от борта», «от борта тройку от борта»: the same cushion said again,
     or a second one? With nothing but the called ball or the pocket between them
     («от борта в середину от борта») it is unclear (C9); «от двух бортов» says two.
@@ -578,7 +724,7 @@ def _cushion_said_twice(items: list[Any], text: str) -> Refusal | None:
     return None
 
 
-def _unclear_owner(items: list[Any]) -> tuple[Item, Item] | None:
+def _unclear_owner(items: list[Item]) -> tuple[Item, Item] | None:
     """(contact, the phrase it may belong to) for the first run of the called ball's
     own contacts said next to another ball's phrase, else None. A run («от борта от
     контр-ку») belongs to a neighbour as a whole."""
@@ -612,9 +758,9 @@ def _unclear_owner(items: list[Any]) -> tuple[Item, Item] | None:
     return None
 
 
-def _stretches(items: list[Any], kinds: set[Any], keep: str | None) -> list[list[Any]]:
+def _stretches(items: list[Item], kinds: set[str], keep: str | None) -> list[list[Item]]:
     """The items of these kinds, in stretches not broken by other words."""
-    out: list[list[Any]] = []
+    out: list[list[Item]] = []
     prev = -2
     for k, item in enumerate(items):
         if item.kind in kinds:
@@ -628,7 +774,7 @@ def _stretches(items: list[Any], kinds: set[Any], keep: str | None) -> list[list
     return [stretch for stretch in out if stretch]
 
 
-def _orders(stretches: list[list[Any]]) -> list[list[Any]]:
+def _orders(stretches: list[list[Item]]) -> list[list[Item]]:
     """Every order of the stretches (each kept as said), flattened."""
     if len(stretches) <= 1:
         return [stretches[0] if stretches else []]
@@ -638,7 +784,7 @@ def _orders(stretches: list[list[Any]]) -> list[list[Any]]:
 
 
 def _route(
-    ball: int | None, abricole: bool, caroms: list[Any], drivers: list[Any], own: list[Any]
+    ball: int | None, abricole: bool, caroms: list[Item], drivers: list[Item], own: list[Item]
 ) -> tuple[Any, ...]:
     route: list[tuple[Any, Any]] = []
     if abricole:
@@ -665,7 +811,7 @@ def _example_combo(ball: object, pocket: object, n: int) -> _Example:
     return _Example(ball, pocket, n)
 
 
-def _obj_inside_pocket(items: list[Any]) -> bool:
+def _obj_inside_pocket(items: list[Item]) -> bool:
     """«чужой» between two pocket runs, the second with no «в» of its own: one pocket said
     around it («в правый чужой угол»), not a pocket and then a new call."""
     for k in range(1, len(items) - 1):
@@ -681,13 +827,13 @@ def _obj_inside_pocket(items: list[Any]) -> bool:
 
 
 def resolve(
-    items: list[Any],
+    items: list[Item],
     text: str,
     mode: str,
     balls_left: frozenset[int] | None,
-    memo: dict[tuple[Any, ...], Reading] | None = None,
+    memo: dict[tuple[Item, ...], Reading] | None = None,
     precision: str = "side_for_corners",
-) -> Call | Refusal | set[Any]:
+) -> Reading:
     """The call that counts (C9: the last of several), a Refusal, or a set of
     different calls when the words split into calls in more than one way.
 
@@ -696,7 +842,7 @@ def resolve(
     the readings of the same words."""
     memo = {} if memo is None else memo
 
-    def assembled(part: list[Any]) -> Reading:
+    def assembled(part: list[Item]) -> Reading:
         key = tuple(part)
         got = memo.get(key)
         if got is None:
@@ -704,21 +850,45 @@ def resolve(
         return got
 
     first = assembled(items)
+    if not _may_be_several_calls(items, first):
+        return first
+    lasts, unclear, trailing = _last_calls(items, _segmentable(items, assembled), assembled)
+    if lasts:  # C9: the last call counts (read as one call too, it must agree)
+        if isinstance(first, Call):
+            lasts.add(first)
+        elif isinstance(first, set):
+            lasts |= first
+        return next(iter(lasts)) if len(lasts) == 1 else lasts
+    if unclear is not None:
+        return unclear
+    if trailing is not None:  # Q8: a whole call, then a new ball that does not finish
+        span = _span(*items[trailing:])
+        # the calls before it: the last of them counts (C9) and is the one to say again
+        before = resolve(items[:trailing], text, mode, balls_left, memo, precision)
+        return several_calls_unclear(span, text, before)
+    return first
+
+
+def _may_be_several_calls(items: list[Item], first: Reading) -> bool:
+    """Could the words be more than one call (C9)? ``first``: them read as one call."""
     n_starts = sum(1 for i in items if i.kind in ("called", "obj", "pocket"))
     if n_starts < 3:  # one call at most: nothing to split
-        return first
-    if (
+        return False
+    # «тройку чисто в правый чужой угол»: «в правый» is a whole pocket alone, but the
+    # pocket goes on after «чужой» (no «в»): one pocket with «чужой» in it, no second call
+    return not (
         isinstance(first, Refusal)
         and first.reason == "obj_as_pocket"
         and _obj_inside_pocket(items)
-    ):
-        # «тройку чисто в правый чужой угол»: «в правый» is a whole pocket alone, but the
-        # pocket goes on after «чужой» (no «в»): one pocket with «чужой» in it, no second call
-        return first
+    )
 
-    # Only stretches with at most two ball words and one or two pocket phrases are
-    # tried as calls (a ball or a pocket may be said twice); prefix counts make
-    # the check cheap.
+
+def _segmentable(items: list[Item], assembled: Callable[[list[Item]], Reading]) -> list[bool]:
+    """segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
+
+    Only stretches with at most two ball words and one or two pocket phrases are
+    tried as calls (a ball or a pocket may be said twice); prefix counts make
+    the check cheap."""
     n = len(items)
     balls_before = [0] * (n + 1)
     pockets_before = [0] * (n + 1)
@@ -739,15 +909,23 @@ def resolve(
             cache[(j, k)] = could_be_call(j, k) and isinstance(assembled(items[j:k]), (Call, set))
         return cache[(j, k)]
 
-    # segmentable[k]: items[:k] splits into whole calls (k = 0: nothing before).
     segmentable = [False] * (n + 1)
     segmentable[0] = True
     for k in range(1, n + 1):
         segmentable[k] = any(segmentable[j] and call_at(j, k) for j in range(k))
-    lasts = set()  # the last call of each split into two or more whole calls
+    return segmentable
+
+
+def _last_calls(
+    items: list[Item], segmentable: list[bool], assembled: Callable[[list[Item]], Reading]
+) -> tuple[set[Call], Refusal | None, int | None]:
+    """Of each split into two or more whole calls: (the readings of the last call, the
+    first last call said but unclear, where the last whole call ends when what follows
+    does not finish a call)."""
+    lasts: set[Call] = set()
     trailing = None
     unclear = None
-    for j in range(1, n):
+    for j in range(1, len(items)):
         if not segmentable[j]:
             continue
         if not any(i.kind in ("called", "obj") for i in items[j:]):
@@ -761,22 +939,7 @@ def resolve(
             unclear = unclear or last  # the last call is said, but unclear: say why
         else:
             trailing = j  # the last whole call's end: what follows does not finish
-    if lasts:  # C9: the last call counts (read as one call too, it must agree)
-        if isinstance(first, Call):
-            lasts.add(first)
-        elif isinstance(first, set):
-            lasts |= first
-        return next(iter(lasts)) if len(lasts) == 1 else lasts
-    if unclear is not None:
-        return unclear
-    if trailing is not None:  # Q8: a whole call, then a new ball that does not finish
-        tail = items[trailing:]
-        span = _span(*tail)
-        # the calls before it: the last of them counts (C9) and is the one to say again
-        return several_calls_unclear(
-            span, text, resolve(items[:trailing], text, mode, balls_left, memo, precision)
-        )
-    return first
+    return lasts, unclear, trailing
 
 
 def several_calls_unclear(span: tuple[int, int], text: str, said: object) -> Refusal:

@@ -31,7 +31,7 @@ BALL, POCKET, WAY = "ball", "pocket", "way"
 _BALL_KINDS = ("called", "obj")
 
 
-def part_of(item: tuple[Any, ...]) -> str:
+def part_of(item: Item) -> str:
     """Which part of a call an item says: the ball, the pocket or the way."""
     if item.kind in _BALL_KINDS:
         return BALL
@@ -180,14 +180,14 @@ def correct(
 
 
 def fold(
-    steps: list[Step], readings: list[list[Any]], text: str
-) -> tuple[list[Any], list[Correction]] | Refusal:
+    steps: list[Step], readings: list[list[Item]], text: str
+) -> tuple[list[Item], list[Correction]] | Refusal:
     """One reading of each stretch (``readings[k]`` the items of ``steps[k]``) → the
     items of the corrected call and what was corrected, or why a correction cannot
     be placed."""
-    state: list[Any] = []
+    state: list[Item] = []
     corrections: list[Correction] = []
-    negated: list[Any] | None = None
+    negated: list[Item] | None = None
     for step, items in zip(steps, readings):
         word = step.marker.text if step.marker is not None else ""
         if step.op == "base":
@@ -206,73 +206,94 @@ def fold(
                 state = list(items)
         elif step.op == "not":
             negated = list(items)
-        elif step.op == "and_not":
+        else:
             assert step.marker is not None  # every stretch after the base has its marker
-            if not items:  # «тройку чисто в левый угол, а не»: the call stops short
-                return Refusal(
-                    "incomplete",
-                    (step.marker.start, step.marker.end),
-                    "",
-                    {"word": step.marker.text, "expected_key": "more"},
-                )
-            part = part_of(state[-1]) if state else None
-            lead = []
-            for item in items:
-                if part is None or part_of(item) != part:
-                    break
-                lead.append(item)
-            if not lead:  # «тройку, а не в угол»: not what was said before «а»
-                return Refusal(
-                    "incomplete",
-                    (step.marker.start, step.marker.end),
-                    "correction_unplaced",
-                    {"word": _said(items[:1], text)},
-                )
-            if part is not None:  # (lead is not empty, so part is what it says)
-                now = [i for i in state if part_of(i) == part]
-                corrections.append(Correction(part, _said(lead, text), _said(now, text), "а не"))
-            state = state + list(items[len(lead) :])
-        else:  # "but": what follows «а» replaces what followed «не»
-            assert step.marker is not None
-            missing = {part_of(i) for i in negated or ()} - {part_of(i) for i in items}
-            if missing:
-                marker = step.marker
-                return Refusal(
-                    "incomplete",
-                    (marker.start, marker.end),
-                    "correction_unplaced",
-                    {"word": _said(negated or [], text)},
-                )
-            for p in (BALL, POCKET, WAY):
-                old = [i for i in negated or () if part_of(i) == p]
-                if old:
-                    new = [i for i in items if part_of(i) == p]
-                    corrections.append(Correction(p, _said(old, text), _said(new, text), "не … а"))
-            old_pockets = [i for i in negated or () if i.kind == "pocket"]
-            if old_pockets:  # «не в правый угол, а в левый»: word by word, as after «вернее»
-                items = [_merge_pocket(old_pockets, i) if i.kind == "pocket" else i for i in items]
-            replaced = {part_of(i) for i in negated or ()} & {part_of(i) for i in state}
-            for p in replaced:
-                old = [i for i in negated or () if part_of(i) == p]
-                said = [i for i in state if part_of(i) == p]
-                if not _says_the_same(old, said):
-                    # «тройку чисто в правый угол, нет, не в левый, а …»: «не» takes back
-                    # what was not said: which part is corrected is unclear (C9)
-                    return Refusal(
-                        "incomplete",
-                        (step.marker.start, step.marker.end),
-                        "not_what_was_said",
-                        {"word": _said(old, text), "said": _said(said, text)},
-                    )
-            if replaced:
-                # «тройку чисто в правый угол, нет, не в правый, а в левый»: the part said
-                # before is the one «не» takes back; «а» puts the new one in its place
-                # (the pocket word by word: «в правый угол» → «в левый угол»)
-                if POCKET in replaced:
-                    said = [i for i in state if i.kind == "pocket"]
-                    items = [_merge_pocket(said, i) if i.kind == "pocket" else i for i in items]
-                state, _ = correct(state, items, text, "не … а")
-            else:
-                state = state + list(items)
-            negated = None
+            if step.op == "and_not":
+                folded = _after_and_not(state, items, step.marker, text)
+            else:  # "but": what follows «а» replaces what followed «не»
+                folded = _after_but(state, items, negated or [], step.marker, text)
+                negated = None
+            if isinstance(folded, Refusal):
+                return folded
+            state, got = folded
+            corrections.extend(got)
+    return state, corrections
+
+
+def _after_and_not(
+    state: list[Item], items: list[Item], marker: Word, text: str
+) -> tuple[list[Item], list[Correction]] | Refusal:
+    """«пятёрку, а не тройку, чисто …»: the part said right after «а не» is what the part
+    before it is not; the words after it go on with the call."""
+    if not items:  # «тройку чисто в левый угол, а не»: the call stops short
+        return Refusal(
+            "incomplete",
+            (marker.start, marker.end),
+            "",
+            {"word": marker.text, "expected_key": "more"},
+        )
+    part = part_of(state[-1]) if state else None
+    lead = []
+    for item in items:
+        if part is None or part_of(item) != part:
+            break
+        lead.append(item)
+    if not lead:  # «тройку, а не в угол»: not what was said before «а»
+        return Refusal(
+            "incomplete",
+            (marker.start, marker.end),
+            "correction_unplaced",
+            {"word": _said(items[:1], text)},
+        )
+    corrections = []
+    if part is not None:  # (lead is not empty, so part is what it says)
+        now = [i for i in state if part_of(i) == part]
+        corrections.append(Correction(part, _said(lead, text), _said(now, text), "а не"))
+    return state + list(items[len(lead) :]), corrections
+
+
+def _after_but(
+    state: list[Item], items: list[Item], negated: list[Item], marker: Word, text: str
+) -> tuple[list[Item], list[Correction]] | Refusal:
+    """«не тройку, а пятёрку …»: the parts said after «а» replace the ones said after
+    «не» (``negated``); each part «не» takes back must be said after «а»."""
+    missing = {part_of(i) for i in negated} - {part_of(i) for i in items}
+    if missing:
+        return Refusal(
+            "incomplete",
+            (marker.start, marker.end),
+            "correction_unplaced",
+            {"word": _said(negated, text)},
+        )
+    corrections = []
+    for p in (BALL, POCKET, WAY):
+        old = [i for i in negated if part_of(i) == p]
+        if old:
+            new = [i for i in items if part_of(i) == p]
+            corrections.append(Correction(p, _said(old, text), _said(new, text), "не … а"))
+    old_pockets = [i for i in negated if i.kind == "pocket"]
+    if old_pockets:  # «не в правый угол, а в левый»: word by word, as after «вернее»
+        items = [_merge_pocket(old_pockets, i) if i.kind == "pocket" else i for i in items]
+    replaced = {part_of(i) for i in negated} & {part_of(i) for i in state}
+    for p in replaced:
+        old = [i for i in negated if part_of(i) == p]
+        said = [i for i in state if part_of(i) == p]
+        if not _says_the_same(old, said):
+            # «тройку чисто в правый угол, нет, не в левый, а …»: «не» takes back
+            # what was not said: which part is corrected is unclear (C9)
+            return Refusal(
+                "incomplete",
+                (marker.start, marker.end),
+                "not_what_was_said",
+                {"word": _said(old, text), "said": _said(said, text)},
+            )
+    if not replaced:
+        return state + list(items), corrections
+    # «тройку чисто в правый угол, нет, не в правый, а в левый»: the part said
+    # before is the one «не» takes back; «а» puts the new one in its place
+    # (the pocket word by word: «в правый угол» → «в левый угол»)
+    if POCKET in replaced:
+        said = [i for i in state if i.kind == "pocket"]
+        items = [_merge_pocket(said, i) if i.kind == "pocket" else i for i in items]
+    state, _ = correct(state, items, text, "не … а")
     return state, corrections

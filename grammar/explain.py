@@ -9,7 +9,7 @@ from typing import Any
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket
 from .corrections import Correction
 from .errors import GrammarError
-from .lexicon import TooLong, Word, tag_words
+from .lexicon import Lookalike, TooLong, Word, tag_words
 from .messages import N_, trl
 from .parser import WAY_ONLY_TAGS, parse_with_corrections
 from .refusal import Refusal
@@ -120,107 +120,92 @@ def explain(
         text, mode=mode, balls_left=balls_left, pocket_precision=pocket_precision
     )
     result, corrections = (got, []) if isinstance(got, Refusal) else got
-    lines: list[str] = []
+    words = _words_read(text, result)
     notes: list[str] = []
-    try:  # a call too long to read is not read here either
-        words = (
-            [] if isinstance(result, Refusal) and result.code == "too_long" else tag_words(text)
-        )
-    except TooLong:
-        words = []
-    ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE", "STROKE"}]
-    tech = [w.text for w in words if "TECH" in w.types]
-    slips = [slip for w in words for slip in w.lookalikes]
     extra: dict[str, Any] = {}
+    slips = [slip for w in words for slip in w.lookalikes]
     if slips:  # never a silent repair: say which letters were read as Russian ones
         notes.extend(_lookalike_note(slip, lang) for slip in slips)
         extra["lookalikes"] = [slip.to_json() for slip in slips]
     if isinstance(result, Refusal):
-        lines.append(trl(lang, "Refused: {reason}").format(reason=result.message(lang)))
-        if result.span[1] > result.span[0]:
-            start, end = result.span
-            where = "".join(
-                c if c.isprintable() else f"\\u{ord(c):04x}" for c in text[start:end][:80]
+        return _refused(text, result, notes, extra, lang)
+    return _called(text, result, corrections, words, notes, extra, lang)
+
+
+def _words_read(text: str, result: Call | Refusal) -> list[Word]:
+    """The words of ``text`` as the lexicon tags them; none for a call too long to read."""
+    if isinstance(result, Refusal) and result.code == "too_long":
+        return []
+    try:
+        return tag_words(text)
+    except TooLong:
+        return []
+
+
+def _refused(
+    text: str, refusal: Refusal, notes: list[str], extra: dict[str, Any], lang: str
+) -> Explanation:
+    """A refused call: the reason, where it is in the text, and how to say it."""
+    lines = [trl(lang, "Refused: {reason}").format(reason=refusal.message(lang))]
+    if refusal.span[1] > refusal.span[0]:
+        start, end = refusal.span
+        where = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text[start:end][:80])
+        if end - start > 80:
+            where += "…"
+        lines.append(
+            trl(lang, "Where: «{where}» (characters {start}–{end})").format(
+                where=where, start=start + 1, end=end
             )
-            if end - start > 80:
-                where += "…"
-            lines.append(
-                trl(lang, "Where: «{where}» (characters {start}–{end})").format(
-                    where=where, start=start + 1, end=end
-                )
-            )
-        return Explanation(
-            text,
-            result,
-            tuple(lines),
-            None,
-            tuple(notes),
-            trl(lang, "How to say it: {hint}").format(hint=result.hint(lang)),
-            extra,
         )
-    call = result
-    if any(
-        c.word in ("не … а", "а не") for c in corrections
-    ):  # «а» is part of the correction there
-        ignored = [w for w in ignored if w.lower() != "а"]
+    return Explanation(
+        text,
+        refusal,
+        tuple(lines),
+        None,
+        tuple(notes),
+        trl(lang, "How to say it: {hint}").format(hint=refusal.hint(lang)),
+        extra,
+    )
+
+
+def _called(
+    text: str,
+    call: Call,
+    corrections: list[Correction],
+    words: list[Word],
+    notes: list[str],
+    extra: dict[str, Any],
+    lang: str,
+) -> Explanation:
+    """An accepted call: the ball and the pocket, the corrections made, the way, the words
+    not needed, and the call in its canonical words."""
     ball = (
         trl(lang, "the last ball on the table (C5)")
         if call.ball is None
         else _ball(call.ball, lang)
     )
-    lines.append(
+    lines = [
         trl(lang, "Called: {ball} → {pocket}").format(
             ball=ball, pocket=_pocket_words(call.pocket, lang)
         )
-    )
-    for c in corrections:
-        lines.append(_correction_line(c, lang))
+    ]
+    lines.extend(_correction_line(c, lang) for c in corrections)
     if corrections:
         extra["corrections"] = [c.to_json() for c in corrections]
     if call.route is None:
         way = _way_words(text, words)
         if way:  # C7: read and shown, but not judged
             extra["way_not_judged"] = way
-            quoted = ", ".join(f"«{w}»" for w in way)
-            lines.append(
-                trl(lang, "Way said: {quoted}: not judged in ball and pocket (C7).").format(
-                    quoted=quoted
-                )
-            )
-        else:
-            lines.append(trl(lang, "No way is needed in ball and pocket (C7)."))
+        lines.append(_way_not_judged_line(way, lang))
     else:
-        parts = decompose(call)
-        labels = {}
-        k = 0
-        if parts["abricole"]:
-            labels[0] = trl(lang, "abricole")
-            k = 1
-        for j in range(len(parts["caroms"])):
-            labels[k + j] = trl(lang, "carom")
-        steps = []
-        for j, (a, t) in enumerate(call.route):
-            step = f"{_actor(a, lang)} → {_target(t, lang)}"
-            steps.append(f"{step} ({labels[j]})" if j in labels else step)
-        lines.append(trl(lang, "Way: {steps}").format(steps="; ".join(steps)))
+        lines.append(_route_line(call.route, lang, _route_labels(call, lang)))
         if any(t == CONTRE_COUP for _, t in call.route):
             notes.append(
                 trl(
                     lang, "«от контр-ку» is kept as said: no stored source defines it for pyramid."
                 )
             )
-    if tech:
-        notes.append(
-            trl(lang, "Stroke technique, not binding: {words}").format(
-                words=", ".join(f"«{t}»" for t in tech)
-            )
-        )
-    if ignored and not tech:
-        notes.append(
-            trl(lang, "Words not needed, they may be left out: {words}").format(
-                words=", ".join(f"«{t}»" for t in ignored)
-            )
-        )
+    notes.extend(_words_not_needed(words, corrections, lang))
     canonical = render(call)
     return Explanation(
         text,
@@ -233,7 +218,60 @@ def explain(
     )
 
 
-def _lookalike_note(slip, lang: str) -> str:
+def _way_not_judged_line(way: list[str], lang: str) -> str:
+    """Ball and pocket (C7): the way said is read and shown, but not judged."""
+    if not way:
+        return trl(lang, "No way is needed in ball and pocket (C7).")
+    quoted = ", ".join(f"«{w}»" for w in way)
+    return trl(lang, "Way said: {quoted}: not judged in ball and pocket (C7).").format(
+        quoted=quoted
+    )
+
+
+def _route_labels(call: Call, lang: str) -> dict[int, str]:
+    """The route's steps that have a name (абриколь, карамболь), by their index."""
+    parts = decompose(call)
+    labels = {}
+    k = 0
+    if parts["abricole"]:
+        labels[0] = trl(lang, "abricole")
+        k = 1
+    for j in range(len(parts["caroms"])):
+        labels[k + j] = trl(lang, "carom")
+    return labels
+
+
+def _route_line(route: Iterable[tuple[Any, Any]], lang: str, labels: dict[int, str]) -> str:
+    """«Путь: биток → шар 6 (карамболь); …»: each contact of the way in its order."""
+    steps = []
+    for j, (a, t) in enumerate(route):
+        step = f"{_actor(a, lang)} → {_target(t, lang)}"
+        steps.append(f"{step} ({labels[j]})" if j in labels else step)
+    return trl(lang, "Way: {steps}").format(steps="; ".join(steps))
+
+
+def _words_not_needed(words: list[Word], corrections: list[Correction], lang: str) -> list[str]:
+    """The notes on words said that are not binding (technique) or not needed (fillers)."""
+    ignored = [w.text for w in words if w.types and w.types <= {"FILLER", "TECH", "CUE", "STROKE"}]
+    tech = [w.text for w in words if "TECH" in w.types]
+    if any(c.word in ("не … а", "а не") for c in corrections):
+        ignored = [w for w in ignored if w.lower() != "а"]  # «а» is part of the correction there
+    if tech:
+        return [
+            trl(lang, "Stroke technique, not binding: {words}").format(
+                words=", ".join(f"«{t}»" for t in tech)
+            )
+        ]
+    if ignored:
+        return [
+            trl(lang, "Words not needed, they may be left out: {words}").format(
+                words=", ".join(f"«{t}»" for t in ignored)
+            )
+        ]
+    return []
+
+
+def _lookalike_note(slip: Lookalike, lang: str) -> str:
     """«Раскладка: в слове «чиcто» латинская «c» прочитана как русская.»"""
     letters = ", ".join(f"«{c}»" for c in slip.letters)
     if len(slip.letters) == 1:

@@ -39,6 +39,7 @@ Tags (the lexer turns them into grammar terminals, see ``calls.lark``):
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -285,8 +286,10 @@ def _noun_forms(morph: Any, word: str, gender: str) -> dict[str, set[str]]:
 
 
 def build() -> dict[str, Any]:
+    """The lexicon: every form of the words of a call with its tags, the number words
+    beyond the balls, and the forms ``render`` uses."""
     import pymorphy3
-    from unicode_rbnf import FormatPurpose, RbnfEngine
+    from unicode_rbnf import RbnfEngine
 
     morph = pymorphy3.MorphAnalyzer()
     rbnf = RbnfEngine.for_language("ru")
@@ -295,6 +298,28 @@ def build() -> dict[str, Any]:
     def add(form: str, *tags: str) -> None:
         for variant in _yo_variants(morph, form.lower()):
             words.setdefault(variant, set()).update(tags)
+
+    _add_balls(add, morph, rbnf)
+    _add_pockets(add, morph)
+    placeholder = next(p for p in morph.parse(PLACEHOLDER_LEMMA) if p.tag.POS == "ADJF")
+    for f in placeholder.lexeme:
+        if f.tag.POS == "ADJF":
+            add(f.word + "-то", "PLACEHOLDER")
+    for form, tags in FIXED.items():
+        add(form, *tags)
+    beyond = _beyond_words(morph, rbnf, words)
+    return {
+        "version": VERSION,
+        "beyond": dict(sorted(beyond.items())),
+        "render": _render_forms(morph, rbnf),
+        "words": {w: sorted(t) for w, t in sorted(words.items())},
+        "phrases": {p: sorted(t) for p, t in sorted(PHRASES.items())},
+    }
+
+
+def _add_balls(add: Callable[..., None], morph: Any, rbnf: Any) -> None:
+    """Every form that names a ball 1-15: ordinals, cardinals, counts and the balls' nouns."""
+    from unicode_rbnf import FormatPurpose
 
     for n in range(1, 16):
         ordinal = rbnf.format_number(n, FormatPurpose.ORDINAL).text_by_ruleset
@@ -326,6 +351,9 @@ def build() -> dict[str, Any]:
     # rbnf has a wrong dative for 3 («третьому»); it is not used. The
     # masculine forms above are the ones a ball («шар», masculine) takes.
 
+
+def _add_pockets(add: Callable[..., None], morph: Any) -> None:
+    """Every singular form of the pocket words (POCKET_LEXEMES) that names a pocket."""
     for lemma, tag in POCKET_LEXEMES.items():
         # every paradigm of the lemma: «угловой» is both an adjective and a noun
         for parse in morph.parse(lemma):
@@ -343,13 +371,10 @@ def build() -> dict[str, Any]:
                         # «в правый»: середина and луза are feminine, so only «угол» agrees
                         add(f.word, "MASC")
 
-    placeholder = next(p for p in morph.parse(PLACEHOLDER_LEMMA) if p.tag.POS == "ADJF")
-    for f in placeholder.lexeme:
-        if f.tag.POS == "ADJF":
-            add(f.word + "-то", "PLACEHOLDER")
 
-    for form, tags in FIXED.items():
-        add(form, *tags)
+def _beyond_words(morph: Any, rbnf: Any, words: dict[str, set[str]]) -> dict[str, int]:
+    """One-word numbers beyond the balls (BEYOND) that are no word of the lexicon → n."""
+    from unicode_rbnf import FormatPurpose
 
     beyond: dict[str, int] = {}
     for n in BEYOND:
@@ -358,14 +383,7 @@ def build() -> dict[str, Any]:
                 if " " not in form and form not in words:
                     for variant in _yo_variants(morph, form):
                         beyond.setdefault(variant, n)
-
-    return {
-        "version": VERSION,
-        "beyond": dict(sorted(beyond.items())),
-        "render": _render_forms(morph, rbnf),
-        "words": {w: sorted(t) for w, t in sorted(words.items())},
-        "phrases": {p: sorted(t) for p, t in sorted(PHRASES.items())},
-    }
+    return beyond
 
 
 def _inflect(morph: Any, word: str, pos: str, *grammemes: str) -> str:

@@ -10,12 +10,13 @@ that does not make a call does not count against one that does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import product
+from typing import Any
 
-from .assembly import obj_pocket_options, resolve
+from .assembly import Reading, obj_pocket_options, resolve
 from .call import BALLS, Call
-from .corrections import fold, plan
+from .corrections import Correction, Step, fold, plan
 from .errors import GrammarError
 from .items import BallRef, Item, Tok
 from .lark_table import STAR_RULE, compile_table
@@ -25,6 +26,7 @@ from .lexicon import (
     MAX_WORDS,
     POCKET_TAGS,
     TooLong,
+    Word,
     normalize,
     number_beyond,
     tag_words,
@@ -51,27 +53,34 @@ EXPECTS = {
 }
 
 
+# What a parse gives: the call and the corrections that made it, or a Refusal.
+Parsed = tuple[Call, list[Correction]] | Refusal
+
+
 # Phrase builders: children (Toks, or values built by the rules below) → an Item for assembly.
-def _ball_of(children, types=("B_INS", "B_BARE")):
-    return next(c.value for c in children if c.type in types)
+def _ball_of(children: list[Any], types: tuple[str, ...] = ("B_INS", "B_BARE")) -> int:
+    ball: int = next(c.value for c in children if c.type in types)
+    return ball
 
 
-def _star(c):
+def _star(c: list[Any]) -> list[Any]:
     """The list of items so far (kiss and carom lists give several items)."""
     if len(c) == 1:
         return list(c[0]) if isinstance(c[0], list) else [c[0]]
-    head, item = c
+    head: list[Any] = c[0]
+    item = c[1]
     return head + item if isinstance(item, list) else head + [item]
 
 
-def _flat_list(c):
+def _flat_list(c: list[Any]) -> list[Any]:
     """A list rule (``x*``): the built values so far, as one list."""
     if len(c) == 1:
         return [c[0]]
-    return c[0] + [c[1]]
+    head: list[Any] = c[0]
+    return head + [c[1]]
 
 
-def _balls(children) -> list[BallRef]:
+def _balls(children: list[Any]) -> list[BallRef]:
     """ball_gen and the more_gen list after it → [BallRef, …]."""
     out = [children[0]]
     if len(children) > 1:
@@ -83,7 +92,7 @@ def _balls(children) -> list[BallRef]:
 # a parse makes a few dozen of them (bench/bench_parse.py).
 _new = tuple.__new__
 
-_BUILDERS = {
+_BUILDERS: dict[str, Callable[[list[Any]], Any]] = {
     "called": lambda c: _new(Item, ("called", c[0].value, c[0].start, c[0].end)),
     "obj": lambda c: _new(Item, ("obj", None, c[0].start, c[0].end)),
     "cue": lambda c: _new(Item, ("cue", None, c[0].start, c[0].end)),
@@ -116,13 +125,20 @@ _BUILDERS = {
 }
 
 
+# A state's row of Lark's table: terminal → (shift?, the next state | (size, rule, builder)).
+Row = dict[str, tuple[bool, Any]]
+# Where a reading stopped fitting the grammar: (word index, the row of actions that would
+# have fitted, the token or None at the end, the token before it).
+Stuck = tuple[int, Row, Tok | None, Tok | None]
+
+_STATES: dict[int, Row]
 _STATES, _START, _END = compile_table(_BUILDERS, _flat_list)
 
 
-_ACCEPT = object()
+_ACCEPT: Row = {}  # _feed's answer at the end of a whole parse (compared by identity)
 
 
-def _feed(ss: list, vs: list, tok, ttype: str):
+def _feed(ss: list[int], vs: list[Any], tok: Tok | None, ttype: str) -> Row | None:
     """Feed one token to a parser configuration (state and value stacks, changed in
     place): None when it fits, _ACCEPT at the end of a whole parse, else the row
     of actions that would have fitted."""
@@ -151,7 +167,7 @@ def _feed(ss: list, vs: list, tok, ttype: str):
             return _ACCEPT
 
 
-def _parse_lattice(options: list) -> tuple[list, tuple | None]:
+def _parse_lattice(options: list[tuple[Tok, ...]]) -> tuple[list[list[Item]], Stuck | None]:
     """Parse every reading of the tagged words at once, dropping a reading as soon
     as it stops fitting the grammar (a breadth-first walk over the tag lattice).
 
@@ -159,10 +175,10 @@ def _parse_lattice(options: list) -> tuple[list, tuple | None]:
     (index, row, token or None at the end, previous token)); readings over
     MAX_READINGS raise OverflowError.
     """
-    configs = [([_START], [], None)]
-    error = None
+    configs: list[tuple[list[int], list[Any], Tok | None]] = [([_START], [], None)]
+    error: Stuck | None = None
     for i, opts in enumerate(options):
-        new = []
+        new: list[tuple[list[int], list[Any], Tok | None]] = []
         fork = len(opts) > 1
         for ss, vs, _prev in configs:
             for k, tok in enumerate(opts):
@@ -185,7 +201,7 @@ def _parse_lattice(options: list) -> tuple[list, tuple | None]:
         got = _feed(ss, vs, None, "$END")
         if got is _ACCEPT:
             readings.append(vs[-1] if vs else [])
-        elif error is None or len(options) > error[0]:
+        elif got is not None and (error is None or len(options) > error[0]):
             error = (len(options), got, None, prev)
     return readings, error
 
@@ -193,20 +209,20 @@ def _parse_lattice(options: list) -> tuple[list, tuple | None]:
 _POCKET_KINDS = frozenset({"CORNER", "MIDDLE", "LUZA"})
 
 
-def _ball_word(w) -> bool:
+def _ball_word(w: Word) -> bool:
     return w.has("B_INS", "B_BARE", "B_NOM", "B_GEN")
 
 
-def _taggings(words) -> list:
+def _taggings(words: Sequence[Word]) -> list[tuple[Tok, ...]]:
     """For each phrase-level token, the tokens its word's tags allow."""
-    options: list = []
+    options: list[tuple[Tok, ...]] = []
     i = 0
     n = len(words)
     while i < n:
         w = words[i]
         if w.types and w.types <= POCKET_TAGS:
             j = i
-            parts = []
+            parts: list[tuple[Any, ...]] = []
             named = False  # has the run named a pocket yet (угол, середина, луза)?
             while j < n and words[j].types and words[j].types <= POCKET_TAGS:
                 if j > i and named and "V" in words[j].types:
@@ -262,7 +278,7 @@ WAY_ONLY_TAGS = frozenset(
 )
 
 
-def _way_only(w) -> bool:
+def _way_only(w: Word) -> bool:
     return bool(w.types) and w.types <= WAY_ONLY_TAGS
 
 
@@ -287,7 +303,7 @@ _INS = (
 )
 
 
-def _completions(tok) -> tuple:
+def _completions(tok: Tok) -> tuple[str, ...]:
     """What may finish the hanging token ``tok``; «тремя» → «тремя шарами» and three balls."""
     if tok.type == "COUNT_INS" and isinstance(tok.value, int) and 2 <= tok.value <= 4:
         n = tok.value
@@ -304,7 +320,7 @@ class _SaidExample:
 
     __slots__ = ("texts", "settings")
 
-    def __init__(self, texts, settings: dict):
+    def __init__(self, texts: list[str], settings: dict[str, Any]) -> None:
         self.texts, self.settings = texts, settings
 
     def __str__(self) -> str:
@@ -322,7 +338,7 @@ class _SaidExample:
         return example_for(None, None)
 
 
-def _finished(text: str, at: int, words) -> list[str]:
+def _finished(text: str, at: int, words: Iterable[str]) -> list[str]:
     return [f"{text[:at]} {w}{text[at:]}" for w in words]
 
 
@@ -330,11 +346,12 @@ def _without(text: str, start: int, end: int) -> list[str]:
     return [text[:start] + text[end:]]
 
 
-def _syntax_refusal(error: tuple, text: str, settings: dict) -> Refusal:
+def _syntax_refusal(error: Stuck, text: str, settings: dict[str, Any]) -> Refusal:
     """Where a reading stopped fitting the grammar → the refusal a referee gives; its
     example finishes (or leaves out) the word it is about and keeps the rest said."""
     index, row, tok, prev = error
     if tok is None:  # the words ended in the middle of a phrase
+        assert prev is not None  # a parse that ends short has had a token
         return Refusal(
             "incomplete",
             (prev.start, prev.end),
@@ -369,12 +386,16 @@ def _syntax_refusal(error: tuple, text: str, settings: dict) -> Refusal:
     )
 
 
-def _unfinished_second_call(content, syntax, text: str, settings: dict):
+def _unfinished_second_call(
+    content: list[Word], syntax: Stuck, text: str, settings: dict[str, Any]
+) -> Refusal | None:
     """Q8 when the words stop fitting the grammar: a whole call, then a new ball word
     whose call does not finish («тройку чисто в левый угол и пятёрку от»). The latest
     ball word before the error whose words before it make a call; else None."""
     _, _, tok, prev = syntax
-    at = (tok or prev).start
+    stop = tok or prev
+    assert stop is not None  # a reading stops at a token or after one
+    at = stop.start
     for w in reversed(content):
         if w.start > at or w.index == 0 or not w.has("B_NOM", "B_BARE", "OBJ"):
             continue
@@ -386,9 +407,9 @@ def _unfinished_second_call(content, syntax, text: str, settings: dict):
     return None
 
 
-def _pocket_words_beside(words, k: int) -> list:
+def _pocket_words_beside(words: list[Word], k: int) -> list[tuple[Any, ...]]:
     """The tags of the pocket words said right before and after word ``k``."""
-    parts = []
+    parts: list[tuple[Any, ...]] = []
     for step in (-1, 1):
         j = k + step
         while 0 <= j < len(words) and words[j].types and words[j].types <= POCKET_TAGS:
@@ -408,7 +429,7 @@ def _position(text: str, start: int) -> int:
     return max(1, len(words))
 
 
-def _check_mode(mode) -> str:
+def _check_mode(mode: str) -> str:
     if mode not in MODES:
         raise GrammarError(
             f"mode must be 'clean' or 'ball_and_pocket' ('ball-and-pocket'), not {mode!r}"
@@ -416,7 +437,7 @@ def _check_mode(mode) -> str:
     return MODES[mode]
 
 
-def _check_precision(precision) -> str:
+def _check_precision(precision: str) -> str:
     if precision not in POCKET_PRECISIONS:
         raise GrammarError(
             f"pocket_precision must be 'side_for_corners' or 'any', not {precision!r}"
@@ -424,7 +445,7 @@ def _check_precision(precision) -> str:
     return precision
 
 
-def _check_balls(balls_left) -> frozenset | None:
+def _check_balls(balls_left: Iterable[int] | None) -> frozenset[int] | None:
     if balls_left is None:
         return None
     if isinstance(balls_left, (str, bytes)):
@@ -463,7 +484,7 @@ def parse_with_corrections(
     mode: str = "clean",
     balls_left: Iterable[int] | None = None,
     pocket_precision: str = "side_for_corners",
-):
+) -> Parsed:
     """``(call, corrections)`` (a ``corrections.Correction`` for each part a
     correction replaced, in the order said) or a Refusal.
 
@@ -496,7 +517,14 @@ def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
     return replace(refusal, params=params, mode="ball_and_pocket")
 
 
-def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: bool = True):
+def _read(
+    text: str,
+    *,
+    mode: str,
+    balls_left: Iterable[int] | None,
+    pocket_precision: str,
+    suggest: bool = True,
+) -> Parsed:
     """``parse_with_corrections`` before a refusal is put in its mode's words; ``suggest``:
     look for the word an unknown word is a slip of (not when trying a candidate)."""
     if not isinstance(text, str):
@@ -505,6 +533,24 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
     balls = _check_balls(balls_left)
     precision = _check_precision(pocket_precision)
     settings = {"mode": mode, "balls_left": balls, "pocket_precision": precision}
+    said = _call_words(text, mode, settings, suggest)
+    if isinstance(said, Refusal):
+        return said
+    words, whole = said
+    steps = _correction_steps(words)
+    if isinstance(steps, Refusal):
+        return steps
+    readings = _readings(steps, text, mode, settings, whole)
+    if isinstance(readings, Refusal):
+        return readings
+    return _the_call(readings, text, mode, balls, precision, whole)
+
+
+def _call_words(
+    text: str, mode: str, settings: dict[str, Any], suggest: bool
+) -> tuple[list[Word], tuple[int, int]] | Refusal:
+    """The words said, tagged, and the span of those that say something; or why they
+    cannot be read (too long, empty, an unknown word, a placeholder: C4, C9)."""
     if len(text) > MAX_CHARS and len(text.strip()) > MAX_CHARS:
         # longer than any real call: refused before any work (C4); spaces around do not count
         start = len(text) - len(text.lstrip())
@@ -515,45 +561,9 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
         return Refusal("too_long", exc.span, "", {"limit": MAX_WORDS})
     if not words:
         return Refusal("empty", (0, len(text)), "")
-    for w in words:
-        if not w.types:
-            beyond = number_beyond(words, w.index)
-            if beyond is not None:  # «шестнадцатый», «двадцать первый», «16»: no ball has it
-                n, last = beyond
-                end = words[last].end
-                return Refusal(
-                    "unknown_word",
-                    (w.start, end),
-                    "ball_out_of_range",
-                    {
-                        "word": text[w.start : end],
-                        "position": w.index + 1,
-                        "n": n,
-                        "example": _SaidExample(_without(text, w.start, end), settings),
-                    },
-                )
-            reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
-            params = {"word": w.text, "position": w.index + 1}
-            if normalize(w.text).startswith("чуж"):
-                reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
-                params.update(obj_pocket_options(_pocket_words_beside(words, w.index)))
-            if not reason and suggest:
-                from .typos import suggestion
-
-                fixed = suggestion(text, w, lambda t: _read(t, **settings, suggest=False))
-                if fixed is not None:  # «четырнадцатй» → «четырнадцатый?»
-                    reason = "typo"
-                    params.update(fixed)
-            params.setdefault("example", _SaidExample(_without(text, w.start, w.end), settings))
-            return Refusal("unknown_word", (w.start, w.end), reason, params)
-    for w in words:
-        if "PLACEHOLDER" in w.types and mode == "clean":
-            return Refusal(
-                "incomplete",
-                (w.start, w.end),
-                "placeholder",
-                {"word": w.text, "example": _template_example()},
-            )
+    refused = _unknown_word(words, text, settings, suggest) or _placeholder(words, mode)
+    if refused is not None:
+        return refused
     if mode == "ball_and_pocket":
         # C7: the rules' template way («тремя шарами такими-то, от шара такого-то») is not
         # judged; a placeholder said for the ball leaves the ball unnamed (no_ball, C7)
@@ -563,33 +573,93 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
     content = [w for w in words if not w.types <= IGNORED_TAGS]
     if not content:
         return Refusal("empty", (words[0].start, words[-1].end), "")
-    # C9: corrections («вернее в левый», «нет, от борта», «не тройку, а пятёрку»)
-    # replace the part of the call they say and keep the rest (corrections.py).
+    return words, (content[0].start, content[-1].end)
+
+
+def _unknown_word(
+    words: list[Word], text: str, settings: dict[str, Any], suggest: bool
+) -> Refusal | None:
+    """The first word the lexicon does not know, refused with what it may have meant (C4)."""
+    for w in words:
+        if not w.types:
+            break
+    else:
+        return None
+    beyond = number_beyond(words, w.index)
+    if beyond is not None:  # «шестнадцатый», «двадцать первый», «16»: no ball has it
+        n, last = beyond
+        end = words[last].end
+        return Refusal(
+            "unknown_word",
+            (w.start, end),
+            "ball_out_of_range",
+            {
+                "word": text[w.start : end],
+                "position": w.index + 1,
+                "n": n,
+                "example": _SaidExample(_without(text, w.start, end), settings),
+            },
+        )
+    reason = "no_such_ball" if w.text.lstrip("№").split("-")[0].isdigit() else ""
+    params: dict[str, Any] = {"word": w.text, "position": w.index + 1}
+    if normalize(w.text).startswith("чуж"):
+        reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
+        params.update(obj_pocket_options(_pocket_words_beside(words, w.index)))
+    if not reason and suggest:
+        from .typos import suggestion
+
+        fixed = suggestion(text, w, lambda t: _read(t, **settings, suggest=False))
+        if fixed is not None:  # «четырнадцатй» → «четырнадцатый?»
+            reason = "typo"
+            params.update(fixed)
+    params.setdefault("example", _SaidExample(_without(text, w.start, w.end), settings))
+    return Refusal("unknown_word", (w.start, w.end), reason, params)
+
+
+def _placeholder(words: list[Word], mode: str) -> Refusal | None:
+    """«такой-то» said for a ball or a way in clean designation: the call is not finished."""
+    if mode != "clean":
+        return None
+    for w in words:
+        if "PLACEHOLDER" in w.types:
+            return Refusal(
+                "incomplete",
+                (w.start, w.end),
+                "placeholder",
+                {"word": w.text, "example": _template_example()},
+            )
+    return None
+
+
+def _correction_steps(words: list[Word]) -> list[Step] | Refusal:
+    """C9: corrections («вернее в левый», «нет, от борта», «не тройку, а пятёрку»)
+    replace the part of the call they say and keep the rest (corrections.py): the
+    stretches between them, or why they cannot be placed."""
     steps = plan(words)
     if isinstance(steps, Refusal):
         return steps
     last = steps[-1]
     if last.op in ("corr", "reset") and not last.content and any(s.content for s in steps[:-1]):
         w = last.marker
+        assert w is not None  # a correction's stretch has its marker
         return Refusal("incomplete", (w.start, w.end), "retracted", {"word": w.text})
-    whole = (content[0].start, content[-1].end)
+    return steps
+
+
+def _readings(
+    steps: list[Step], text: str, mode: str, settings: dict[str, Any], whole: tuple[int, int]
+) -> list[tuple[list[Item], list[Correction]]] | Refusal:
+    """Every reading of the call with its corrections folded in (C9), or why none parses;
+    more readings than MAX_READINGS are refused as too convoluted (C4)."""
     try:
-        stretch_readings = []
+        stretch_readings: list[list[list[Item]]] = []
         for step in steps:
             if not step.content:
                 stretch_readings.append([[]])
                 continue
-            got, syntax = _parse_lattice(_taggings(step.content))
-            if not got and mode == "ball_and_pocket":
-                # C7: an unfinished or garbled way («тройку от в угол») does not bind, so
-                # it cannot refuse the call: read the call without the way's words.
-                kept = [w for w in step.content if not _way_only(w)]
-                if kept:
-                    got, _ = _parse_lattice(_taggings(kept))
-            if not got:
-                return _unfinished_second_call(
-                    step.content, syntax, text, settings
-                ) or _syntax_refusal(syntax, text, settings)
+            got = _stretch_readings(step.content, text, mode, settings)
+            if isinstance(got, Refusal):
+                return got
             stretch_readings.append(got)
         readings = []
         for combo in product(*stretch_readings):
@@ -602,11 +672,44 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
                 raise OverflowError
     except OverflowError:
         return Refusal("ambiguous", whole, "too_many")
+    return readings
+
+
+def _stretch_readings(
+    content: list[Word], text: str, mode: str, settings: dict[str, Any]
+) -> list[list[Item]] | Refusal:
+    """The readings of one stretch of words that fit the grammar, or why none does."""
+    got, syntax = _parse_lattice(_taggings(content))
+    if not got and mode == "ball_and_pocket":
+        # C7: an unfinished or garbled way («тройку от в угол») does not bind, so
+        # it cannot refuse the call: read the call without the way's words.
+        kept = [w for w in content if not _way_only(w)]
+        if kept:
+            got, _ = _parse_lattice(_taggings(kept))
+    if not got:
+        assert syntax is not None  # no reading parsed: the furthest one stopped somewhere
+        return _unfinished_second_call(content, syntax, text, settings) or _syntax_refusal(
+            syntax, text, settings
+        )
+    return got
+
+
+def _the_call(
+    readings: list[tuple[list[Item], list[Correction]]],
+    text: str,
+    mode: str,
+    balls: frozenset[int] | None,
+    precision: str,
+    whole: tuple[int, int],
+) -> Parsed:
+    """The one call the readings make, with its corrections; different calls from
+    different readings are refused as ambiguous (C9: never pick one silently), and a
+    reading that makes no call does not count against one that does."""
     calls: list[Call] = []
-    found: dict = {}  # each call → the corrections that made it
+    found: dict[Call, list[Correction]] = {}  # each call → the corrections that made it
     semantic: Refusal | None = None
     unclear: Refusal | None = None
-    memo: dict = {}
+    memo: dict[tuple[Item, ...], Reading] = {}
     for items, fixes in readings:
         result = resolve(items, text, mode, balls, memo, precision)
         if isinstance(result, Call):
@@ -634,7 +737,7 @@ def _read(text: str, *, mode: str, balls_left, pocket_precision: str, suggest: b
     return Refusal("empty", whole, "")  # no reading said anything of a call
 
 
-def _ambiguous(calls: list[Call], span) -> Refusal:
+def _ambiguous(calls: list[Call], span: tuple[int, int]) -> Refusal:
     from .render import render
 
     readings = []

@@ -18,7 +18,7 @@ from .judge import (
     route_followed,
     step,
 )
-from .match import Match, StrokeRecord
+from .match import JudgedStroke, Match
 from .outcome import Event, Outcome
 from .settings import Settings
 from .state import LAST_BALL, NORMAL, GameState, Result
@@ -29,6 +29,7 @@ __all__ = [
     "CLAUSES",
     "Event",
     "GameState",
+    "JudgedStroke",
     "LAST_BALL",
     "Match",
     "NORMAL",
@@ -38,7 +39,6 @@ __all__ = [
     "RulesError",
     "RulesInputError",
     "Settings",
-    "StrokeRecord",
     "Verdict",
     "apply",
     "called_ball",

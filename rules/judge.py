@@ -328,7 +328,76 @@ def judge(
     call_status: str = "accepted",
 ) -> Verdict:
     """Decide everything the rules decide about one stroke. Pure; raises
-    ``RulesInputError`` (naming the field) for input that does not fit the state."""
+    ``RulesInputError`` (naming the field) for input that does not fit the state.
+
+    In order: the input checked against the state, the events scanned and the fouls
+    found (P1), the call judged (C2-C10), the penalty (P1-P8) or the points (Q4), the
+    balls re-spotted (Q6), who strikes next (Q3) and whether the game ends (E1-E4)."""
+    _check_stroke(state, outcome, call_status)
+    sc = scan(state, outcome)
+    if outcome.first_hit_in_house and not outcome.is_short and not sc.cue_hit:
+        raise RulesInputError("first_hit_in_house", N_("true, but the cue ball hit no ball (P1ж)"))
+    fouls = fouls_of(state, outcome, sc)
+    fell_balls = tuple(f[0] for f in sc.fell)
+    if state.phase == LAST_BALL:
+        return _judge_last_ball(state, outcome, settings, call_status, sc, fouls, fell_balls)
+    called, fulfilled, miss, clauses = _judge_call(state, call, outcome, settings, sc, call_status)
+    s = state.to_play
+    ball_points = bonus = 0
+    counted: tuple[Any, ...] = ()
+    penalty = None
+    restore = quiet = False
+    if fouls:
+        penalty, restore, quiet = _penalty(state, outcome, settings, fouls, fell_balls, clauses)
+        deltas = (-penalty.paid, penalty.points) if s == 0 else (penalty.points, -penalty.paid)
+        respotted = fell_balls + tuple(sc.flew)
+        nxt = 1 - s
+    elif fulfilled:
+        counted, respotted, ball_points, bonus = _points(
+            state, settings, sc, called, fell_balls, clauses
+        )
+        deltas = (ball_points, 0) if s == 0 else (0, ball_points)
+        nxt = s
+    else:
+        deltas = (0, 0)
+        respotted = fell_balls + tuple(sc.flew)
+        nxt = 1 - s
+    clauses.append("Q3")
+    if respotted:
+        clauses.append("Q6")
+    result, replay_ball = _game_end(state, settings, deltas, quiet, counted, bool(fouls), clauses)
+    # Positional, in Verdict's field order.
+    return _new(
+        Verdict,
+        (
+            state.players,
+            state.strokes,
+            NORMAL,
+            s,
+            call_status,
+            called,
+            fulfilled,
+            miss,
+            deltas,
+            ball_points,
+            bonus,
+            counted,
+            respotted,
+            fouls,
+            penalty,
+            restore,
+            state.next_break if replay_ball is not None else nxt,
+            True if replay_ball is not None else (sc.cue_in or sc.cue_off),
+            quiet,
+            result,
+            replay_ball,
+            _dedup(clauses),
+        ),
+    )
+
+
+def _check_stroke(state: GameState, outcome: Outcome, call_status: str) -> None:
+    """Raise ``RulesInputError`` for a stroke that does not fit the state."""
     if state.result is not None:
         raise RulesInputError("stroke", N_("the game is over (E1, E2, E3)"))
     if call_status not in CALL_STATUSES:
@@ -351,125 +420,112 @@ def judge(
         raise RulesInputError(
             "fouls", N_("з (not from the house) applies only when playing from hand (P1з)")
         )
-    sc = scan(state, outcome)
-    if outcome.first_hit_in_house and not outcome.is_short and not sc.cue_hit:
-        raise RulesInputError("first_hit_in_house", N_("true, but the cue ball hit no ball (P1ж)"))
-    fouls = fouls_of(state, outcome, sc)
-    s = state.to_play
-    o = 1 - s
-    fell_balls = tuple(f[0] for f in sc.fell)
-    if state.phase == LAST_BALL:
-        return _judge_last_ball(state, outcome, settings, call_status, sc, fouls, fell_balls)
 
-    clauses: list[Any] = []
-    called, fulfilled, miss = None, False, None
+
+def _judge_call(
+    state: GameState,
+    call: Call | None,
+    outcome: Outcome,
+    settings: Settings,
+    sc: _Scan,
+    call_status: str,
+) -> tuple[int | None, bool, str | None, list[str]]:
+    """(called ball, fulfilled, miss reason, clauses): an accepted call is checked (C2,
+    C7), a refused one (C4, C9) and no call (C10) are never fulfilled."""
     if call_status == "accepted":
         if call is None:
             raise RulesInputError("call", N_("an accepted call is missing"))
-        called, fulfilled, miss, cl = _check_call(state, call, outcome, settings, sc)
-        clauses += cl
-    elif call_status == "refused":
-        clauses += ["C4", "C9"]
-    else:
-        clauses.append("C10")
+        return _check_call(state, call, outcome, settings, sc)
+    if call_status == "refused":
+        return None, False, None, ["C4", "C9"]
+    return None, False, None, ["C10"]
 
-    scores = state.scores
-    deltas = [0, 0]
-    ball_points = bonus = 0
-    counted: tuple[Any, ...] = ()
-    penalty = None
+
+def _penalty(
+    state: GameState,
+    outcome: Outcome,
+    settings: Settings,
+    fouls: tuple[str, ...],
+    fell_balls: tuple[int, ...],
+    clauses: list[str],
+) -> tuple[Penalty, bool, bool]:
+    """(the penalty, positions restored, a quiet penalty stroke (E2)); its clauses added.
+
+    P1: a penalty stroke; P2: the penalty from the offender to the partner;
+    P4: one penalty however many violations; P5: fallen balls re-spotted."""
+    s = state.to_play
+    pen = settings.penalty
+    paid = pen if settings.negative_scores else min(pen, max(0, state.scores[s]))  # Q1
+    fids = tuple(_FOUL_IDS[f] for f in fouls)
+    clauses += ["P1", *fids, "P2"]
+    if len(fouls) > 1:
+        clauses.append("P4")
+    if paid < pen:
+        clauses.append("Q1")
+    if fell_balls:
+        clauses.append("P5")
     restore = False
-    quiet = False
-    if fouls:
-        # P1: a penalty stroke; P2: the penalty from the offender to the partner;
-        # P4: one penalty however many violations; P5: fallen balls re-spotted.
-        pen = settings.penalty
-        paid = pen if settings.negative_scores else min(pen, max(0, scores[s]))  # Q1
-        deltas[s] -= paid
-        deltas[o] += pen
-        fids = tuple(_FOUL_IDS[f] for f in fouls)
-        clauses += ["P1", *fids, "P2"]
-        if len(fouls) > 1:
-            clauses.append("P4")
-        if paid < pen:
-            clauses.append("Q1")
-        if fell_balls:
-            clauses.append("P5")
-        if "д" in fouls:
-            clauses.append("P6")  # the fallen ball re-spotted, the rest stay
-            if outcome.warned:
-                clauses.append("P7")
-                restore = True
-        if "г" in fouls and outcome.warned:
-            clauses.append("P8")
+    if "д" in fouls:
+        clauses.append("P6")  # the fallen ball re-spotted, the rest stay
+        if outcome.warned:
+            clauses.append("P7")
             restore = True
-        quiet = outcome.warned and outcome.positions_unchanged  # E2
-        penalty = Penalty(state.players[s], fids, pen, paid)
-        respotted = fell_balls + tuple(sc.flew)
-        nxt = o
-        clauses.append("Q3")
-    elif fulfilled:
-        if settings.mode == "clean":
-            counted = (called,)
-            respotted = tuple(b for b in fell_balls if b != called) + tuple(sc.flew)
-            if len(fell_balls) > 1:
-                clauses.append("C6")
-        else:
-            counted = fell_balls
-            respotted = tuple(sc.flew)
-            if len(fell_balls) > 1:
-                clauses.append("C8")
-        value = settings.value
-        ball_points = sum(value(b) for b in counted)
-        clauses.append("Q4")
-        if settings.bonus and len(counted) == len(state.on_table):
-            bonus = settings.bonus  # Q4: the last ball on the table
-            ball_points += bonus
-        deltas[s] += ball_points
-        nxt = s
-        clauses.append("Q3")
-    else:
-        respotted = fell_balls + tuple(sc.flew)
-        nxt = o
-        clauses.append("Q3")
-    if respotted:
-        clauses.append("Q6")
+    if "г" in fouls and outcome.warned:
+        clauses.append("P8")
+        restore = True
+    quiet = outcome.warned and outcome.positions_unchanged  # E2
+    return Penalty(state.players[s], fids, pen, paid), restore, quiet
 
+
+def _points(
+    state: GameState,
+    settings: Settings,
+    sc: _Scan,
+    called: int | None,
+    fell_balls: tuple[int, ...],
+    clauses: list[str],
+) -> tuple[tuple[Any, ...], tuple[Any, ...], int, int]:
+    """A fulfilled call: (the balls counted, the balls re-spotted, their points, the
+    bonus); clean counts the called ball only (C6), ball and pocket every ball (C8)."""
+    if settings.mode == "clean":
+        counted: tuple[Any, ...] = (called,)
+        respotted = tuple(b for b in fell_balls if b != called) + tuple(sc.flew)
+        if len(fell_balls) > 1:
+            clauses.append("C6")
+    else:
+        counted = fell_balls
+        respotted = tuple(sc.flew)
+        if len(fell_balls) > 1:
+            clauses.append("C8")
+    value = settings.value
+    ball_points = sum(value(b) for b in counted)
+    clauses.append("Q4")
+    bonus = 0
+    if settings.bonus and len(counted) == len(state.on_table):
+        bonus = settings.bonus  # Q4: the last ball on the table
+        ball_points += bonus
+    return counted, respotted, ball_points, bonus
+
+
+def _game_end(
+    state: GameState,
+    settings: Settings,
+    deltas: tuple[int, int],
+    quiet: bool,
+    counted: tuple[Any, ...],
+    penalised: bool,
+    clauses: list[str],
+) -> tuple[Result | None, int | None]:
+    """The result after the stroke, or the ball of a last-ball replay (see _end)."""
+    scores = state.scores
+    s = state.to_play
     new_scores = (scores[0] + deltas[0], scores[1] + deltas[1])
     quiet_new = list(state.quiet_penalties)
     quiet_new[s] = quiet_new[s] + 1 if quiet else 0
     table_left = len(state.on_table) - len(counted)
     last_scored = counted[-1] if counted else state.last_scored
-    result, replay_ball = _end(
-        state, settings, new_scores, quiet_new, table_left, bool(fouls), last_scored, clauses
-    )
-    # Positional, in Verdict's field order.
-    return _new(
-        Verdict,
-        (
-            state.players,
-            state.strokes,
-            NORMAL,
-            s,
-            call_status,
-            called,
-            fulfilled,
-            miss,
-            (deltas[0], deltas[1]),
-            ball_points,
-            bonus,
-            counted,
-            respotted,
-            fouls,
-            penalty,
-            restore,
-            state.next_break if replay_ball is not None else nxt,
-            True if replay_ball is not None else (sc.cue_in or sc.cue_off),
-            quiet,
-            result,
-            replay_ball,
-            _dedup(clauses),
-        ),
+    return _end(
+        state, settings, new_scores, quiet_new, table_left, penalised, last_scored, clauses
     )
 
 

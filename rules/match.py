@@ -25,7 +25,9 @@ from .verdict import Verdict
 
 
 @dataclass(frozen=True, slots=True)
-class StrokeRecord:
+class JudgedStroke:
+    """One stroke of a match's history: the call, the outcome and the verdict judged."""
+
     call: Call | None
     call_status: str
     outcome: Outcome
@@ -96,7 +98,7 @@ class Match:
         self.settings = settings
         self.to_wins = to_wins
         self._states: list[GameState] = [GameState.initial(settings, players, start)]
-        self._records: list[StrokeRecord] = []
+        self._records: list[JudgedStroke] = []
         self._pos = 0  # index into _states of the current state
 
     # -- the series of games ------------------------------------------------
@@ -165,7 +167,7 @@ class Match:
         return self._states[self._pos]
 
     @property
-    def history(self) -> list[StrokeRecord]:
+    def history(self) -> list[JudgedStroke]:
         return self._records[: self._pos]
 
     @property
@@ -215,7 +217,7 @@ class Match:
         del self._states[self._pos + 1 :]
         del self._records[self._pos :]
         self._states.append(new)
-        self._records.append(StrokeRecord(call, call_status, outcome, verdict))
+        self._records.append(JudgedStroke(call, call_status, outcome, verdict))
         self._pos += 1
         return verdict
 

@@ -133,6 +133,7 @@ def _players(players: Any) -> tuple[str, str]:
 
 
 def _from_start(settings: Settings, names: tuple[str, str], start: Any) -> GameState:
+    """The state a score sheet describes (``start``), each field checked (Q1, Q5, E1, P2)."""
     if not isinstance(start, dict):
         raise RulesInputError("start", N_("expected an object"))
     known = {"scores", "on_table", "to_play", "from_hand", "next_break"}
@@ -146,61 +147,9 @@ def _from_start(settings: Settings, names: tuple[str, str], start: Any) -> GameS
     for key in ("scores", "on_table", "to_play"):
         if key not in start:
             raise RulesInputError(f"start.{key}", N_("missing"))
-    scores_raw = start["scores"]
-    if not isinstance(scores_raw, dict) or set(scores_raw) != set(names):
-        raise RulesInputError(
-            "start.scores",
-            N_("expected the scores of {name0!r} and {name1!r}"),
-            name0=names[0],
-            name1=names[1],
-        )
-    scores = []
-    for n in names:
-        v = scores_raw[n]
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise RulesInputError(f"start.scores.{n}", N_("{v!r} is not a whole number"), v=v)
-        if v < 0 and not settings.negative_scores:
-            raise RulesInputError(
-                f"start.scores.{n}", N_("below zero, but negative_scores is off (Q1)")
-            )
-        if v >= settings.target:
-            raise RulesInputError(
-                f"start.scores.{n}",
-                N_("{v} already reaches {target}: the game is over (E1)"),
-                v=v,
-                target=settings.target,
-            )
-        scores.append(v)
-    table = start["on_table"]
-    if not isinstance(table, list) or not table:
-        raise RulesInputError(
-            "start.on_table",
-            N_("expected a non-empty list of balls (an empty table ends the game, Q5)"),
-        )
-    seen = set()
-    for i, b in enumerate(table):
-        if not isinstance(b, int) or isinstance(b, bool) or not 1 <= b <= 15:
-            raise RulesInputError(f"start.on_table[{i}]", N_("{b!r} is not a ball 1-15"), b=b)
-        if b in seen:
-            raise RulesInputError(f"start.on_table[{i}]", N_("ball {b} is listed twice"), b=b)
-        seen.add(b)
-    taken = sum(settings.value(b) for b in ALL_BALLS - seen)
-    total = scores[0] + scores[1]
-    # Penalties move points, never create them (P2) — unless the Q1 floor is on.
-    if settings.negative_scores and total != taken:
-        raise RulesInputError(
-            "start.scores",
-            N_("they sum to {total}, but the balls off the table are worth {taken} (P2, Q4)"),
-            total=total,
-            taken=taken,
-        )
-    if not settings.negative_scores and total < taken:
-        raise RulesInputError(
-            "start.scores",
-            N_("they sum to {total}, less than the {taken} the balls off the table are worth"),
-            total=total,
-            taken=taken,
-        )
+    scores = _start_scores(settings, names, start["scores"])
+    table = _start_table(start["on_table"])
+    _check_points_taken(settings, scores, table)
     to_play = start["to_play"]
     if to_play not in names:
         raise RulesInputError("start.to_play", N_("{value!r} is not a player"), value=to_play)
@@ -215,10 +164,80 @@ def _from_start(settings: Settings, names: tuple[str, str], start: Any) -> GameS
         raise RulesInputError("start.next_break", N_("{value!r} is not a player"), value=nb)
     return GameState(
         players=names,
-        scores=(scores[0], scores[1]),
-        on_table=frozenset(seen),
+        scores=scores,
+        on_table=table,
         to_play=ti,
         from_hand=from_hand,
-        from_balls=(scores[0], scores[1]),
+        from_balls=scores,
         next_break=names.index(nb),
     )
+
+
+def _start_scores(settings: Settings, names: tuple[str, str], raw: Any) -> tuple[int, int]:
+    """The start's scores, by player: whole numbers, below zero only with negative_scores
+    (Q1), below the target (E1)."""
+    if not isinstance(raw, dict) or set(raw) != set(names):
+        raise RulesInputError(
+            "start.scores",
+            N_("expected the scores of {name0!r} and {name1!r}"),
+            name0=names[0],
+            name1=names[1],
+        )
+    scores = []
+    for n in names:
+        v = raw[n]
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RulesInputError(f"start.scores.{n}", N_("{v!r} is not a whole number"), v=v)
+        if v < 0 and not settings.negative_scores:
+            raise RulesInputError(
+                f"start.scores.{n}", N_("below zero, but negative_scores is off (Q1)")
+            )
+        if v >= settings.target:
+            raise RulesInputError(
+                f"start.scores.{n}",
+                N_("{v} already reaches {target}: the game is over (E1)"),
+                v=v,
+                target=settings.target,
+            )
+        scores.append(v)
+    return (scores[0], scores[1])
+
+
+def _start_table(table: Any) -> frozenset[int]:
+    """The balls on the table at the start: a non-empty list (Q5) of balls 1-15, each once."""
+    if not isinstance(table, list) or not table:
+        raise RulesInputError(
+            "start.on_table",
+            N_("expected a non-empty list of balls (an empty table ends the game, Q5)"),
+        )
+    seen = set()
+    for i, b in enumerate(table):
+        if not isinstance(b, int) or isinstance(b, bool) or not 1 <= b <= 15:
+            raise RulesInputError(f"start.on_table[{i}]", N_("{b!r} is not a ball 1-15"), b=b)
+        if b in seen:
+            raise RulesInputError(f"start.on_table[{i}]", N_("ball {b} is listed twice"), b=b)
+        seen.add(b)
+    return frozenset(seen)
+
+
+def _check_points_taken(
+    settings: Settings, scores: tuple[int, int], table: frozenset[int]
+) -> None:
+    """The scores against the balls off the table: penalties move points, never create
+    them (P2), unless the Q1 floor is on (then the scores may be more)."""
+    taken = sum(settings.value(b) for b in ALL_BALLS - table)
+    total = scores[0] + scores[1]
+    if settings.negative_scores and total != taken:
+        raise RulesInputError(
+            "start.scores",
+            N_("they sum to {total}, but the balls off the table are worth {taken} (P2, Q4)"),
+            total=total,
+            taken=taken,
+        )
+    if not settings.negative_scores and total < taken:
+        raise RulesInputError(
+            "start.scores",
+            N_("they sum to {total}, less than the {taken} the balls off the table are worth"),
+            total=total,
+            taken=taken,
+        )

@@ -4,6 +4,7 @@ with the clause ids that decided it and one sentence a referee could read out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -122,156 +123,168 @@ class Verdict(NamedTuple):
 
     # -- the referee's sentence ---------------------------------------------
     def message(self, lang: str = "ru") -> str:
+        """The sentence a referee reads out: what came of the call, the penalty, the points,
+        the balls put back, then the end of the game or who plays next; the clauses last."""
+
         def t(message: str, **params: Any) -> str:
             return trl(lang, message).format(**params) if params else trl(lang, message)
 
-        parts: list[str] = []
-        s, p = self.striker, self.players
+        parts = self._call_words(t) + self._penalty_words(t) + self._ball_words(t, lang)
+        if self.restore_positions:
+            parts.append(t(N_("the referee may restore the previous position")))
+        parts += self._end_words(t)
+        text = "; ".join(parts)
+        return text[0].upper() + text[1:] + f" ({', '.join(self.clauses)})."
+
+    def _call_words(self, t: Callable[..., str]) -> list[str]:
+        """What came of the call: fulfilled or why not, refused (C4, C9), none (C10)."""
         fell = bool(self.respotted or self.counted)
         if self.phase == LAST_BALL:
-            parts.append(t(N_("last-ball replay, a stroke without a call")))
+            parts = [t(N_("last-ball replay, a stroke without a call"))]
             if self.penalty is None:
                 parts.append(
-                    t(N_("{player} pocketed the ball"), player=s)
+                    t(N_("{player} pocketed the ball"), player=self.striker)
                     if self.counted
                     else t(N_("the ball did not fall"))
                 )
-        elif self.call_status == "accepted":
+            return parts
+        if self.call_status == "accepted":
             if self.fulfilled and self.penalty is not None:
                 # P5: the call was made, but a penalty stroke scores nothing; say so in one breath
                 if len(self.respotted) > 1:
-                    parts.append(
-                        t(N_("call fulfilled, but it is a penalty stroke, so no ball counts"))
-                    )
-                else:
-                    parts.append(
-                        t(
-                            N_(
-                                "call fulfilled, but it is a penalty stroke, so the ball does not count"
-                            )
-                        )
-                    )
-            elif self.fulfilled:
-                parts.append(t(N_("call fulfilled")))
-            else:
-                words = MISS_WORDS_ACE if self.called_ball == 1 else MISS_WORDS  # ball 1: «туз»
-                parts.append(t(words[self.miss or "not_pocketed"], b=self.called_ball))
-        elif self.call_status == "refused":
-            parts.append(
+                    return [t(N_("call fulfilled, but it is a penalty stroke, so no ball counts"))]
+                return [
+                    t(N_("call fulfilled, but it is a penalty stroke, so the ball does not count"))
+                ]
+            if self.fulfilled:
+                return [t(N_("call fulfilled"))]
+            words = MISS_WORDS_ACE if self.called_ball == 1 else MISS_WORDS  # ball 1: «туз»
+            return [t(words[self.miss or "not_pocketed"], b=self.called_ball)]
+        if self.call_status == "refused":
+            return [
                 t(N_("the call was refused, no ball counts"))
                 if fell
                 else t(N_("the call was refused"))
+            ]
+        return [
+            t(N_("a stroke without a call, no ball counts"))
+            if fell
+            else t(N_("a stroke without a call"))
+        ]
+
+    def _penalty_words(self, t: Callable[..., str]) -> list[str]:
+        """The penalty (P1, P2, Q1; E5 in a replay) with the fouls named, if there is one."""
+        pen = self.penalty
+        if pen is None:
+            return []
+        p = self.players
+        off = pen.player
+        partner = p[1] if off == p[0] else p[0]
+        reasons = ", ".join(t(FOUL_WORDS[f]) for f in self.fouls)
+        if self.phase == LAST_BALL:
+            return [
+                t(
+                    N_("a penalty ({reasons}) in the replay: {offender} loses"),
+                    reasons=reasons,
+                    offender=off,
+                )
+            ]
+        if (
+            pen.points == 0
+        ):  # a match played with the penalty set to 0: the foul is named, no points move
+            return [
+                t(
+                    N_("a foul ({reasons}): the penalty is set to 0, no points change hands"),
+                    reasons=reasons,
+                )
+            ]
+        if pen.paid:
+            return [
+                t(
+                    N_("penalty ({reasons}): {offender} −{paid}, {partner} +{points}"),
+                    reasons=reasons,
+                    offender=off,
+                    paid=pen.paid,
+                    partner=partner,
+                    points=pen.points,
+                )
+            ]
+        # Q1 floor: nothing to take from the offender, the partner still gets the penalty
+        return [
+            t(
+                N_(
+                    "penalty ({reasons}): {partner} +{points}, and {offender} stays at zero: "
+                    "no score goes below it"
+                ),
+                reasons=reasons,
+                partner=partner,
+                points=pen.points,
+                offender=off,
             )
-        else:
-            parts.append(
-                t(N_("a stroke without a call, no ball counts"))
-                if fell
-                else t(N_("a stroke without a call"))
-            )
-        if self.penalty is not None:
-            pen = self.penalty
-            off = pen.player
-            partner = p[1] if off == p[0] else p[0]
-            reasons = ", ".join(t(FOUL_WORDS[f]) for f in self.fouls)
-            if self.phase == LAST_BALL:
-                parts.append(
-                    t(
-                        N_("a penalty ({reasons}) in the replay: {offender} loses"),
-                        reasons=reasons,
-                        offender=off,
-                    )
-                )
-            elif (
-                pen.points == 0
-            ):  # a match played with the penalty set to 0: the foul is named, no points move
-                parts.append(
-                    t(
-                        N_("a foul ({reasons}): the penalty is set to 0, no points change hands"),
-                        reasons=reasons,
-                    )
-                )
-            elif pen.paid:
-                parts.append(
-                    t(
-                        N_("penalty ({reasons}): {offender} −{paid}, {partner} +{points}"),
-                        reasons=reasons,
-                        offender=off,
-                        paid=pen.paid,
-                        partner=partner,
-                        points=pen.points,
-                    )
-                )
-            else:  # Q1 floor: nothing to take from the offender, the partner still gets the penalty
-                parts.append(
-                    t(
-                        N_(
-                            "penalty ({reasons}): {partner} +{points}, and {offender} stays at zero: "
-                            "no score goes below it"
-                        ),
-                        reasons=reasons,
-                        partner=partner,
-                        points=pen.points,
-                        offender=off,
-                    )
-                )
+        ]
+
+    def _ball_words(self, t: Callable[..., str], lang: str) -> list[str]:
+        """The striker's points from balls (Q4, with the bonus) and the balls put back (Q6)."""
+        parts = []
         if self.ball_points:
             balls = _balls(self.counted, lang)
             if self.bonus:
                 parts.append(
                     t(
                         N_("{player} +{points} ({balls}, with the {bonus} last-ball bonus)"),
-                        player=s,
+                        player=self.striker,
                         points=self.ball_points,
                         balls=balls,
                         bonus=self.bonus,
                     )
                 )
             else:
-                parts.append(f"{s} +{self.ball_points} ({balls})")
+                parts.append(f"{self.striker} +{self.ball_points} ({balls})")
         if self.respotted:
             balls = _balls(self.respotted, lang)
             if len(self.respotted) == 1:
                 parts.append(t(N_("{balls} is put back on the table"), balls=balls))
             else:
                 parts.append(t(N_("{balls} are put back on the table"), balls=balls))
-        if self.restore_positions:
-            parts.append(t(N_("the referee may restore the previous position")))
-        if self.result is not None:
-            r = self.result
+        return parts
+
+    def _end_words(self, t: Callable[..., str]) -> list[str]:
+        """The end of the game (E1-E3, Q5), or a last-ball replay (E4) and who plays next (Q3)."""
+        r = self.result
+        if r is not None:
             if r.winner is not None:
-                parts.append(t(N_("game over, {winner} wins"), winner=r.winner))
-            elif r.draw == "forced":
-                parts.append(t(N_("game over, a forced draw")))
-            else:
-                parts.append(t(N_("game over, a draw")))
+                return [t(N_("game over, {winner} wins"), winner=r.winner)]
+            if r.draw == "forced":
+                return [t(N_("game over, a forced draw"))]
+            return [t(N_("game over, a draw"))]
+        parts = []
+        if self.replay_ball is not None:
+            parts.append(
+                t(
+                    N_(
+                        "a draw and a result is needed: last-ball replay, "
+                        "ball {ball} on the third point"
+                    ),
+                    ball=self.replay_ball,
+                )
+            )
+        nxt = self.players[self.next_idx]
+        again = (
+            self.next_idx == self.striker_idx and self.replay_ball is None
+        )  # E4: a replay starts afresh
+        if again:
+            parts.append(
+                t(N_("{player} to play again from hand"), player=nxt)
+                if self.next_from_hand
+                else t(N_("{player} to play again"), player=nxt)
+            )
         else:
-            if self.replay_ball is not None:
-                parts.append(
-                    t(
-                        N_(
-                            "a draw and a result is needed: last-ball replay, ball {ball} on the third point"
-                        ),
-                        ball=self.replay_ball,
-                    )
-                )
-            nxt = p[self.next_idx]
-            again = (
-                self.next_idx == self.striker_idx and self.replay_ball is None
-            )  # E4: a replay starts afresh
-            if again:
-                parts.append(
-                    t(N_("{player} to play again from hand"), player=nxt)
-                    if self.next_from_hand
-                    else t(N_("{player} to play again"), player=nxt)
-                )
-            else:
-                parts.append(
-                    t(N_("{player} to play from hand"), player=nxt)
-                    if self.next_from_hand
-                    else t(N_("{player} to play"), player=nxt)
-                )
-        text = "; ".join(parts)
-        return text[0].upper() + text[1:] + f" ({', '.join(self.clauses)})."
+            parts.append(
+                t(N_("{player} to play from hand"), player=nxt)
+                if self.next_from_hand
+                else t(N_("{player} to play"), player=nxt)
+            )
+        return parts
 
 
 def _balls(balls: tuple[int, ...], lang: str) -> str:

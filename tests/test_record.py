@@ -10,7 +10,7 @@ import pytest
 
 from pyramid_referee.match.record import (
     Record,
-    RecordStroke,
+    StrokeLine,
     WrittenStroke,
     check_record,
     is_record,
@@ -53,7 +53,7 @@ def test_a_record_reads_to_plain_data_comments_and_blank_lines_skipped():
     )
     assert rec.start is None and [s.line for s in rec.strokes] == [5, 6, 7, 8, 9]
     first, _, _, nocall, refused = rec.strokes
-    assert first == RecordStroke(
+    assert first == StrokeLine(
         5,
         "Иван",
         1,
@@ -391,7 +391,7 @@ def test_after_an_outcome_that_cannot_be_the_later_calls_are_still_read():
 
 
 def test_a_line_parses_to_a_named_record():
-    from pyramid_referee.match.record import HeaderLine, RecordStroke, parse_line
+    from pyramid_referee.match.record import HeaderLine, StrokeLine, parse_line
 
     header = parse_line("Игроки: Иван, Пётр")
     assert isinstance(header, HeaderLine)
@@ -402,7 +402,7 @@ def test_a_line_parses_to_a_named_record():
         9,
     )
     stroke = parse_line("Иван: тройку в угол (не принят) | биток 6 | 3 : -5")
-    assert isinstance(stroke, RecordStroke)
+    assert isinstance(stroke, StrokeLine)
     assert (stroke.player, stroke.call, stroke.call_col, stroke.refused_mark) == (
         "Иван",
         "тройку в угол",

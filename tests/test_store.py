@@ -17,13 +17,13 @@ from pyramid_referee.match.store import (
     SCHEMA_VERSION,
     StandingRecord,
     Store,
+    StoredStroke,
     StoreError,
-    StrokeRecord,
     default_db_path,
 )
 
 
-def rec(n: int, **kw) -> StrokeRecord:
+def rec(n: int, **kw) -> StoredStroke:
     base = dict(
         call_text=f"call {n}",
         call=None,
@@ -36,7 +36,7 @@ def rec(n: int, **kw) -> StrokeRecord:
         lang="ru",
     )
     base.update(kw)
-    return StrokeRecord(**base)
+    return StoredStroke(**base)
 
 
 @pytest.fixture(autouse=True)

@@ -138,7 +138,9 @@ class Problem:
 
 
 @dataclass(frozen=True)
-class RecordStroke:
+class StrokeLine:
+    """A stroke line of a game record as read, with the column of each part."""
+
     line: int
     player: str
     player_col: int
@@ -156,7 +158,7 @@ class Record:
     players: tuple[str, str] | None = None
     settings: dict = field(default_factory=dict)
     start: dict | None = None
-    strokes: list[RecordStroke] = field(default_factory=list)
+    strokes: list[StrokeLine] = field(default_factory=list)
     header_lines: dict = field(default_factory=dict)  # header key → its line
     to_wins: int = 1  # «Матч до побед: N»: a match of партии, won by the first to win N
 
@@ -177,7 +179,7 @@ def _parser():
 
 class HeaderLine(NamedTuple):
     """A parsed header line «Name: value»: the key and the value with their columns (1-based).
-    ``kind`` is "header" (a stroke line parses to a RecordStroke)."""
+    ``kind`` is "header" (a stroke line parses to a StrokeLine)."""
 
     kind: str
     key: str
@@ -210,7 +212,7 @@ def _transformer():
 
 @v_args(inline=True)
 class _ToData(Transformer):
-    """A parsed line → a HeaderLine or a RecordStroke (line set later)."""
+    """A parsed line → a HeaderLine or a StrokeLine (line set later)."""
 
     def header(self, key, value) -> HeaderLine:
         return HeaderLine("header", key.strip(), key.column, value.rstrip(), value.column)
@@ -224,10 +226,8 @@ class _ToData(Transformer):
     def score(self, a, b) -> _Score:
         return _Score(_int(a), _int(b), a.column)
 
-    def stroke(
-        self, player, call: _SaidCall, outcome, score: _Score | None = None
-    ) -> RecordStroke:
-        return RecordStroke(
+    def stroke(self, player, call: _SaidCall, outcome, score: _Score | None = None) -> StrokeLine:
+        return StrokeLine(
             line=0,
             player=player.strip(),
             player_col=player.column,
@@ -306,7 +306,7 @@ def _syntax_problem(no: int, text: str, exc, is_stroke: bool) -> Problem:
 
 
 def parse_line(text: str) -> Any:
-    """One line → None (blank or comment), a header tuple or a RecordStroke; raises UnexpectedInput."""
+    """One line → None (blank or comment), a header tuple or a StrokeLine; raises UnexpectedInput."""
     body = text.split("#", 1)[0]
     if not body.strip():
         return None
@@ -683,8 +683,8 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
     return rec, problems
 
 
-def _with_line(s: RecordStroke, no: int) -> RecordStroke:
-    return RecordStroke(
+def _with_line(s: StrokeLine, no: int) -> StrokeLine:
+    return StrokeLine(
         no,
         s.player,
         s.player_col,
@@ -728,7 +728,7 @@ class Checked:
 _EVENT_FIELD = re.compile(r"^(?:outcome\.)?events\[(\d+)\]")
 
 
-def _outcome_col(s: RecordStroke, exc, columns: list[int]) -> int:
+def _outcome_col(s: StrokeLine, exc, columns: list[int]) -> int:
     m = _EVENT_FIELD.match(exc.field or "")
     if m and int(m.group(1)) < len(columns):
         return s.outcome_col + columns[int(m.group(1))] - 1
@@ -785,7 +785,7 @@ def _judge_strokes(checked: Checked, settings: Settings, parse) -> None:
     )
 
 
-def _judge_stroke(s: RecordStroke, rec: Record, match, result, settings, parse, problems):
+def _judge_stroke(s: StrokeLine, rec: Record, match, result, settings, parse, problems):
     """One stroke's problems, and (call, status, refusal JSON, verdict, outcome) when it was
     judged; None when it could not be (the game is over, an unreadable outcome, …)."""
     state = match.upcoming  # after a game's end the match's next game opens with this stroke
@@ -811,7 +811,7 @@ def _judge_stroke(s: RecordStroke, rec: Record, match, result, settings, parse, 
     return call, status, refusal_json, verdict, outcome
 
 
-def _check_striker(s: RecordStroke, players, striker: str, result, problems) -> None:
+def _check_striker(s: StrokeLine, players, striker: str, result, problems) -> None:
     """The stroke's player plays in the game and is the one to play."""
     if s.player not in players:
         problems.append(
@@ -843,7 +843,7 @@ def _check_striker(s: RecordStroke, players, striker: str, result, problems) -> 
         )
 
 
-def _read_stroke_call(s: RecordStroke, state, settings, parse, problems):
+def _read_stroke_call(s: StrokeLine, state, settings, parse, problems):
     """The stroke's call read on the position: (status, call, refusal JSON), and a problem when
     the record's «(не принят)» mark says otherwise than the referee."""
     if s.call is None:
@@ -885,7 +885,7 @@ def _read_stroke_call(s: RecordStroke, state, settings, parse, problems):
     return "refused", None, refusal_json
 
 
-def _judge_outcome(s: RecordStroke, match, call, status: str, problems):
+def _judge_outcome(s: StrokeLine, match, call, status: str, problems):
     """The stroke's outcome read and judged: (outcome, verdict), or None with the problem named
     (the position after it is unknown)."""
     # deferred: the outcome notation's parser loads only to read outcomes
@@ -917,7 +917,7 @@ def _judge_outcome(s: RecordStroke, match, call, status: str, problems):
     return outcome, verdict
 
 
-def _check_score(s: RecordStroke, match, verdict, problems) -> None:
+def _check_score(s: StrokeLine, match, verdict, problems) -> None:
     """The running score written after the stroke is the rules' one."""
     if s.score is None or tuple(match.state.scores) == s.score:
         return
@@ -938,7 +938,7 @@ def _check_score(s: RecordStroke, match, verdict, problems) -> None:
     )
 
 
-def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
+def _call_too_long(s: StrokeLine, problems: list[Problem]) -> bool:
     """A call longer than any call (match/bounds.py) is a problem of its own, never parsed."""
     why = call_too_long(s.call)
     if why is None:
@@ -956,7 +956,7 @@ def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
     return True
 
 
-def _notation_problem(s: RecordStroke, exc) -> Problem:
+def _notation_problem(s: StrokeLine, exc) -> Problem:
     return Problem(
         s.line,
         s.outcome_col + exc.column - 1,
@@ -977,7 +977,7 @@ def _rules_text(exc):
 
 
 def _check_notation(
-    strokes: list[RecordStroke], problems: list[Problem], *, parse=None, settings=None
+    strokes: list[StrokeLine], problems: list[Problem], *, parse=None, settings=None
 ) -> None:
     """The strokes that could not be judged still get their outcome's form checked, and (given the
     parser) their calls read as words: what balls are on the table is unknown there, so only what

@@ -33,7 +33,7 @@ from .bounds import call_too_long
 
 # strike_marks: the shell imports it from here
 from .marks import NOT_HEARD_NOTE, strike_marks  # noqa: F401
-from .store import StandingRecord, Store, StoreError, StrokeRecord, StrokeRow, db_option
+from .store import StandingRecord, Store, StoredStroke, StoreError, StrokeRow, db_option
 
 POINTER_WIDTH = 100  # the most of a typed text shown above the caret
 
@@ -121,7 +121,7 @@ class Entered:
     """A stroke that is stored and committed: what to show."""
 
     seq: int
-    record: StrokeRecord
+    record: StoredStroke
     verdict: Any  # the engine's Verdict
     state: Any  # the engine's GameState after the stroke
 
@@ -536,7 +536,7 @@ class Session:
         if last is not None and self.match.state.to_json() != last[1]:
             self.mismatches.append(Mismatch(last[0], "state", last[1], self.match.state.to_json()))
 
-    def _judge(self, rec: StrokeRecord):
+    def _judge(self, rec: StoredStroke):
         call = None if rec.call is None else Call.from_json(rec.call)
         outcome = Outcome.from_json(rec.outcome)
         return self.match.stroke(call, outcome, call_status=rec.call_status)
@@ -610,7 +610,7 @@ class Session:
         reading = reading or self.read_call(call_text)
         outcome, verdict = self._judge_typed(reading, outcome_text)
         state = self.match.state
-        rec = StrokeRecord(
+        rec = StoredStroke(
             call_text=reading.text,
             call=None if reading.call is None else reading.call.to_json(),
             refusal=reading.refusal,

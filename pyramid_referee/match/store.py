@@ -278,8 +278,8 @@ class MatchRow:
 
 
 @dataclass(frozen=True)
-class StrokeRecord:
-    """What is written for one stroke (JSON parts already in their JSON form)."""
+class StoredStroke:
+    """A stroke as the store keeps it (JSON parts already in their JSON form)."""
 
     call_text: str | None
     call: dict | None
@@ -312,10 +312,12 @@ class StandingRecord:
 
 @dataclass(frozen=True)
 class StrokeRow:
+    """A row of the strokes table: the stored stroke with its place and status."""
+
     id: int
     match_id: int
     seq: int
-    record: StrokeRecord
+    record: StoredStroke
     time: str
     status: str
 
@@ -647,7 +649,7 @@ class Store:
 
     def _stroke_row(self, r) -> StrokeRow:
         try:
-            rec = StrokeRecord(
+            rec = StoredStroke(
                 r[3],
                 _load(r[4]),
                 _load(r[5]),
@@ -739,7 +741,7 @@ class Store:
     def add_stroke(
         self,
         match_id: int,
-        rec: StrokeRecord,
+        rec: StoredStroke,
         *,
         result: Any = None,
         expect_seq: int | None = None,
