@@ -10,6 +10,7 @@ that does not make a call does not count against one that does.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from itertools import product
 from typing import Any
@@ -717,7 +718,9 @@ def _the_call(
                 calls.append(result)
                 found.setdefault(result, fixes)
         elif isinstance(result, set):
-            calls.extend(c for c in result if c not in calls)
+            # a set's order hangs on hash(None), which differs from one process to the next
+            # (Python 3.11): sorted, so the same text is refused with the same readings every run
+            calls.extend(c for c in sorted(result, key=_call_key) if c not in calls)
         elif result.code == "ambiguous":
             # a reading that is itself unclear (e.g. whose cushion it is) is no failed
             # reading: it stands against any call another reading makes (C9)
@@ -735,6 +738,11 @@ def _the_call(
     if semantic is not None:
         return semantic
     return Refusal("empty", whole, "")  # no reading said anything of a call
+
+
+def _call_key(call: Call) -> str:
+    """A call's place in a stable order (its JSON, keys sorted)."""
+    return json.dumps(call.to_json(), sort_keys=True, ensure_ascii=False)
 
 
 def _ambiguous(calls: list[Call], span: tuple[int, int]) -> Refusal:
