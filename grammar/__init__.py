@@ -16,7 +16,7 @@
 
 from .call import Call, CallFormatError, Pocket
 from .errors import GrammarError
-from .explain import Explanation, explain
+from .explain import Explanation, explain, lookalikes
 from .lexicon import MAX_CHARS, MAX_WORDS, is_call_word, tag_words, vocabulary as _vocabulary
 from .parser import MODES, parse, parse_with_corrections
 from .refusal import CODES, Refusal
@@ -49,6 +49,7 @@ __all__ = [
     "Pocket",
     "Refusal",
     "explain",
+    "lookalikes",
     "mentions_call",
     "parse",
     "parse_with_corrections",

@@ -132,6 +132,15 @@ def explain(
     return _called(text, result, corrections, words, notes, extra, lang)
 
 
+def lookalikes(text: str) -> list[dict[str, Any]]:
+    """The words of ``text`` typed with Latin look-alike letters and read as Cyrillic, as JSON
+    (what ``explain`` reports under ``lookalikes``); none for a call too long to read."""
+    try:
+        return [slip.to_json() for w in tag_words(text) for slip in w.lookalikes]
+    except TooLong:
+        return []
+
+
 def _words_read(text: str, result: Call | Refusal) -> list[Word]:
     """The words of ``text`` as the lexicon tags them; none for a call too long to read."""
     if isinstance(result, Refusal) and result.code == "too_long":

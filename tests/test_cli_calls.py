@@ -42,6 +42,20 @@ def test_parse_json_refused(capsys):
     assert "not definite" in data["error"]["message"]
 
 
+def test_parse_json_names_the_latin_look_alike_letters_it_read_as_cyrillic(capsys):
+    """As explain does: a call typed with a Latin «о» and «у» is read, and JSON says so."""
+    status, out, _ = run(capsys, "parse", "пятый чисто в левый yг\u006fл", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["ok"] is True
+    assert data["lookalikes"] == [
+        {"word": "yгoл", "read_as": "угол", "letters": ["y", "o"], "span": [20, 24]}
+    ]
+    _, explained, _ = run(capsys, "explain", "пятый чисто в левый yг\u006fл", "--json")
+    assert json.loads(explained)["lookalikes"] == data["lookalikes"]
+    _, clean, _ = run(capsys, "parse", "пятый чисто в левый угол", "--json")
+    assert "lookalikes" not in json.loads(clean)
+
+
 def test_parse_modes_and_balls_left(capsys):
     status, out, _ = run(
         capsys,

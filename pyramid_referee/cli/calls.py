@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..grammar import Call, explain, parse, render
+from ..grammar import Call, explain, lookalikes, parse, render
 from ..i18n import UserError, get_lang, os_reason, tr
 from ..match.record import RECORD_HELP, check_record, is_record
 from ..rules.messages import num
@@ -94,8 +94,11 @@ def _parse(text: str, args):
 def _cmd_parse(args) -> int:
     lang = get_lang()
     result = _parse(args.text, args)
+    slips = lookalikes(args.text)  # never a silent repair: said in JSON as explain says it
     if isinstance(result, Call):
         out = {"ok": True, "call": result.to_json(), "canonical": render(result)}
+        if slips:
+            out["lookalikes"] = slips
         if args.json:
             print(json.dumps(out, ensure_ascii=False))
         else:
@@ -103,7 +106,10 @@ def _cmd_parse(args) -> int:
             print(json.dumps(out["call"], ensure_ascii=False))
         return 0
     if args.json:
-        print(json.dumps({"ok": False, "error": result.to_json(lang)}, ensure_ascii=False))
+        out = {"ok": False, "error": result.to_json(lang)}
+        if slips:
+            out["lookalikes"] = slips
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(tr("refused: ") + result.message(lang))  # the code is for tools: --json
         print(tr("  how to say it: ") + result.hint(lang))
