@@ -1,33 +1,25 @@
-"""User-facing language for the shell: Russian by default, English with ``--lang en``.
+"""The shell's language: Russian by default, English with ``--lang en``.
 
-Every message is written once, in English, as ``tr("…")`` (``trn`` for a count, with ``{n}``
-in both forms); its Russian text lives in the message catalog
-``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``, where a Russian reader can
-proofread every message in one place. The catalog is compiled with Babel into the ``.mo`` file
-next to it (``python scripts/i18n.py update | compile | check``); a test checks that every
-message in the code has its Russian text and that the compiled file is up to date. Where the
-language is a parameter rather than the command line's choice, ``trl(lang, "…")`` (and
-``trn(…, lang)``) look the message up in that language; a message handed to another function to
-look up later is marked ``N_("…")`` so the catalog still finds it.
+Every message is written once, in English, and looked up in the one message catalog
+(``catalog.py``: ``trl(lang, "…")``, ``trn(singular, plural, n, lang)``, ``N_("…")``), whose
+Russian texts are in ``locale/ru/LC_MESSAGES/pyramid_referee.po``
+(``python scripts/i18n.py update | compile | check``). The command line keeps the language asked
+for with ``--lang`` here, and ``tr("…")`` (``trn`` without a language) reads it; below ``cli/``
+the language is passed as a plain argument instead.
 
 Placeholders are named (``tr("line {line}: {what}").format(line=…, what=…)``), so a
 translation may put them in its own order.
-
-The subpackages take ``lang`` as a plain argument ("ru" | "en"); the shell keeps the choice made
-on the command line here.
 """
 
 from __future__ import annotations
 
 import gettext
-from pathlib import Path
 
-LOCALE_DIR = Path(__file__).with_name("locale")
-DOMAIN = "pyramid_referee"
-LANGS = ("ru", "en")
+from .catalog import LANGS, N_, translations
+
+__all__ = ["LANGS", "N_", "UserError", "catalog", "get_lang", "set_lang", "tr", "trl", "trn"]
 
 _lang = "ru"
-_catalogs: dict[str, gettext.NullTranslations] = {}
 
 
 def set_lang(lang: str) -> None:
@@ -42,37 +34,23 @@ def get_lang() -> str:
 
 
 def catalog(lang: str | None = None) -> gettext.NullTranslations:
-    """The compiled catalog of ``lang`` (English is the messages themselves)."""
-    lang = lang or _lang
-    cat = _catalogs.get(lang)
-    if cat is None:
-        if lang == "en":
-            cat = gettext.NullTranslations()
-        else:
-            with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
-                cat = gettext.GNUTranslations(f)
-        _catalogs[lang] = cat
-    return cat
+    """The compiled catalog of ``lang``, or of the command line's language."""
+    return translations(lang or _lang)
 
 
 def tr(message: str) -> str:
-    """``message`` (English, as written in the code) in the current language."""
+    """``message`` (English, as written in the code) in the command line's language."""
     return catalog().gettext(message)
 
 
-def trl(lang: str, message: str) -> str:
-    """``message`` (English) in ``lang`` ("ru" | "en"), where the language is a parameter."""
+def trl(lang: str | None, message: str) -> str:
+    """``message`` (English) in ``lang`` ("ru" | "en"; None: the command line's language)."""
     return catalog(lang).gettext(message)
 
 
 def trn(singular: str, plural: str, n: int, lang: str | None = None) -> str:
-    """The form of a counted message for ``n`` in the current language or ``lang`` (Russian has three)."""
+    """The form of a counted message for ``n`` in ``lang`` or the command line's language."""
     return catalog(lang).ngettext(singular, plural, n)
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalog where it is looked up later (tables of messages)."""
-    return message
 
 
 class UserError(Exception):
