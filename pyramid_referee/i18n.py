@@ -13,11 +13,28 @@ translation may put them in its own order.
 
 from __future__ import annotations
 
+import argparse
+import copy
 import gettext
+import re
+import sys
+from functools import cache
+from typing import NoReturn
 
 from .catalog import LANGS, N_, translations
 
-__all__ = ["LANGS", "N_", "UserError", "catalog", "get_lang", "set_lang", "tr", "trl", "trn"]
+__all__ = [
+    "LANGS",
+    "N_",
+    "ArgumentParser",
+    "UserError",
+    "catalog",
+    "get_lang",
+    "set_lang",
+    "tr",
+    "trl",
+    "trn",
+]
 
 _lang = "ru"
 
@@ -57,7 +74,12 @@ class UserError(Exception):
     """Bad input from the user (a file, an argument, a device): one clear line, exit 2."""
 
 
-# -- argparse's own words (usage, errors) in Russian ------------------------------------------
+# -- argparse's own words (usage, section titles, its help option, errors) --------------------
+#
+# argparse writes these in English. The command line's parser says them in the user's language
+# through argparse's public points of change: the ``formatter_class`` that lays out the help
+# (the usage prefix, the section titles, the help option's text) and ``error()``, which every
+# parsing error goes through; argparse's module is never touched.
 
 ARGPARSE_MESSAGES = (
     N_("usage: "),
@@ -83,36 +105,98 @@ ARGPARSE_MESSAGES = (
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
 )
 
-
-def argparse_text(text: str) -> str:
-    """argparse's own message in the current language (argparse itself only knows English)."""
-    return tr(text) if text in ARGPARSE_MESSAGES else text
+_PERCENT = re.compile(r"%(?:\((\w+)\))?[rsd]")  # a %-placeholder of argparse's templates
 
 
-class argparse_in_language:
-    """Context manager: argparse's usage, section titles and errors follow ``tr``'s language.
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """A regular expression that reads the values back out of a filled-in template."""
+    out, pos = [], 0
+    for i, m in enumerate(_PERCENT.finditer(template)):
+        out += [re.escape(template[pos : m.start()]), f"(?P<{m.group(1) or f'_{i}'}>.*?)"]
+        pos = m.end()
+    return re.compile("".join([*out, re.escape(template[pos:])]), re.S)
 
-    argparse looks its messages up through the module-level ``_``/``ngettext`` it imported
-    from gettext; they are swapped only while the command line is built and run, so nothing
-    else in the process (pytest, say) sees them."""
 
-    def __enter__(self):
-        import argparse
+# Templates with fewer placeholders first, so «expected one argument» is never read as
+# «expected %s argument» with «one».
+_ARGPARSE_PATTERNS = sorted(
+    ((t, _template_pattern(t)) for t in ARGPARSE_MESSAGES),
+    key=lambda tp: (len(_PERCENT.findall(tp[0])), -len(tp[0])),
+)
 
-        self._saved = (argparse._, argparse.ngettext)
-        original_ngettext = argparse.ngettext
 
-        def ngettext(singular: str, plural: str, n: int) -> str:
-            return argparse_text(original_ngettext(singular, plural, n))
+def argparse_text(text: str, lang: str | None = None) -> str:
+    """A message argparse wrote (a template of its own, filled in) in ``lang`` or the command
+    line's language; any other text is kept as it is (our own messages are translated already)."""
+    found = next(
+        ((t, m) for t, pattern in _ARGPARSE_PATTERNS if (m := pattern.fullmatch(text))), None
+    )
+    if found is None:
+        return text
+    template, m = found
+    values = m.groupdict()
+    if "message" in values:  # «argument X: …» wraps another message of argparse's
+        values["message"] = argparse_text(values["message"], lang)
+    positional = iter(v for k, v in values.items() if k.startswith("_"))
+    return _PERCENT.sub(
+        lambda p: values[p.group(1)] if p.group(1) else next(positional), trl(lang, template)
+    )
 
-        argparse._ = argparse_text
-        argparse.ngettext = ngettext
-        return self
 
-    def __exit__(self, *exc) -> None:
-        import argparse
+class _InLanguage(argparse.HelpFormatter):
+    """argparse's own words in the help (the usage prefix, the section titles, the help
+    option's text) in ``lang``; mixed into whichever formatter a parser uses."""
 
-        argparse._, argparse.ngettext = self._saved
+    lang = "ru"
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        if prefix is None:
+            prefix = trl(self.lang, "usage: ")
+        super().add_usage(usage, actions, groups, prefix)
+
+    def start_section(self, heading):  # type: ignore[no-untyped-def]
+        super().start_section(argparse_text(heading, self.lang) if heading else heading)
+
+    def add_argument(self, action):  # type: ignore[no-untyped-def]
+        if action.help in ARGPARSE_MESSAGES:  # -h's «show this help message and exit»
+            action = copy.copy(action)
+            action.help = trl(self.lang, action.help)
+        super().add_argument(action)
+
+
+@cache
+def _in_language(formatter_class: type, lang: str) -> type:
+    """``formatter_class`` saying argparse's own words in ``lang``."""
+    name = f"{formatter_class.__name__}In{lang.capitalize()}"
+    return type(name, (_InLanguage, formatter_class), {"lang": lang})
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser saying its own words (usage, section titles, the help option, errors)
+    in the language its help texts were written in: the command line's language when it is
+    made. argparse knows only English; its module is left as it is. The parsers of the
+    subcommands are of this class too."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        self._lang = get_lang()  # before argparse's __init__, which sets formatter_class
+        super().__init__(*args, **kwargs)
+
+    # argparse makes its formatter from this attribute whenever it lays out help or usage, and a
+    # caller may set it (``p.formatter_class = argparse.RawDescriptionHelpFormatter``): what is
+    # set is kept, and read back saying argparse's words in the parser's language.
+    @property  # type: ignore[override]
+    def formatter_class(self) -> type:
+        return _in_language(self._formatter_class, self._lang)
+
+    @formatter_class.setter
+    def formatter_class(self, cls: type) -> None:
+        self._formatter_class = cls
+
+    def error(self, message: str) -> NoReturn:
+        """As argparse's (the usage and the error on stderr, exit status 2), in the language."""
+        self.print_usage(sys.stderr)
+        text = trl(self._lang, "%(prog)s: error: %(message)s\n")
+        self.exit(2, text % {"prog": self.prog, "message": argparse_text(message, self._lang)})
 
 
 # -- the reasons the system and the json module give, in the user's language --------------------

@@ -297,3 +297,48 @@ def test_counts_take_the_catalog_plural_forms():
         ru.ngettext("{n} stroke", "{n} strokes", n).format(n=n) for n in (1, 2, 5, 11, 21, 22)
     ]
     assert forms == ["1 удар", "2 удара", "5 ударов", "11 ударов", "21 удар", "22 удара"]
+
+
+# -- argparse's own words, through its public points of change --------------------------------
+
+
+def test_argparse_messages_are_read_back_and_said_in_the_language():
+    said = "argument --lang: invalid choice: 'xx' (choose from 'ru', 'en')"
+    assert i18n.argparse_text(said, "ru") == (
+        "аргумент --lang: недопустимое значение 'xx' (допустимо: 'ru', 'en')"
+    )
+    assert i18n.argparse_text(said, "en") == said
+    # a template with no value is tried before one with a value that would also fit it
+    assert i18n.argparse_text("expected one argument", "ru") == "ожидалось одно значение"
+    assert i18n.argparse_text("argument -n: expected one argument", "ru") == (
+        "аргумент -n: ожидалось одно значение"
+    )
+    assert i18n.argparse_text("the following arguments are required: ТЕКСТ", "ru") == (
+        "не хватает аргументов: ТЕКСТ"
+    )
+    assert i18n.argparse_text("нет такого матча", "ru") == "нет такого матча"
+
+
+def test_a_parser_says_argparse_words_in_the_language_it_was_made_in_with_any_formatter(capsys):
+    import argparse
+
+    i18n.set_lang("ru")
+    try:
+        p = i18n.ArgumentParser(prog="prog", description="строка 1\n   строка 2")
+        p.add_argument("text")
+        p.formatter_class = argparse.RawDescriptionHelpFormatter  # set later, as a command may
+    finally:
+        i18n.set_lang("en")
+    try:
+        help_ = p.format_help()  # after the language changed: still the parser's own
+        assert help_.startswith("использование: prog [-h] text\n")
+        assert "строка 1\n   строка 2" in help_  # the raw description kept as written
+        assert "\nаргументы:\n" in help_ and "\nпараметры:\n" in help_
+        assert "показать эту справку и выйти" in help_
+        with pytest.raises(SystemExit) as exc:
+            p.parse_args([])
+        assert exc.value.code == 2
+        assert capsys.readouterr().err.endswith("prog: ошибка: не хватает аргументов: text\n")
+    finally:
+        i18n.set_lang("ru")
+    assert argparse._ is __import__("gettext").gettext  # argparse's module is left as it is
