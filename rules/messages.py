@@ -4,7 +4,8 @@ number is written for people."""
 
 from __future__ import annotations
 
-from ..catalog import N_, trl, trn
+# absolute: this package is imported by its own name too (``rules``, as tests do)
+from pyramid_referee.catalog import N_, trl, trn
 
 __all__ = ["MINUS", "N_", "num", "trl", "trn"]
 

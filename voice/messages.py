@@ -3,6 +3,7 @@ message catalog (``pyramid_referee/catalog.py``) in the language the caller give
 
 from __future__ import annotations
 
-from ..catalog import N_, trl, trn
+# absolute: this package is imported by its own name too (``rules``, as tests do)
+from pyramid_referee.catalog import N_, trl, trn
 
 __all__ = ["N_", "trl", "trn"]
