@@ -23,19 +23,6 @@ from typing import NoReturn
 
 from .catalog import LANGS, N_, translations
 
-__all__ = [
-    "LANGS",
-    "N_",
-    "ArgumentParser",
-    "UserError",
-    "catalog",
-    "get_lang",
-    "set_lang",
-    "tr",
-    "trl",
-    "trn",
-]
-
 _lang = "ru"
 
 

@@ -874,7 +874,7 @@ def check_record(lines: Iterable[str], parse=None) -> Checked:
 
 def _call_too_long(s: RecordStroke, problems: list[Problem]) -> bool:
     """A call longer than any call (match/bounds.py) is a problem of its own, never parsed."""
-    why = call_too_long(s.call)
+    why = call_too_long(s.call, "en")  # only whether it is: the text is said where shown
     if why is None:
         return False
     problems.append(

@@ -408,7 +408,7 @@ def _replayed(store: Store, match_id: int, lang: str) -> tuple[dict, dict]:
     said in the reader's language (the stored sentences are in the language they were shown in);
     empty where the replay cannot be made."""
     try:
-        session = Session(store, match_id)
+        session = Session(store, match_id, lang=lang)
     except (StoreError, ValueError):
         return {}, {}
     refusals = {}
