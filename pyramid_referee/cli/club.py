@@ -206,7 +206,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
     from ..club.sync import ClubError, denied, load_link
 
     try:
-        schema.migrate(con)
+        schema.migrate(con, lang=get_lang())
         known = load_link(store, url, con)
         if not again and known is not None and schema.knows(con, known[0], known[2]):
             # a second name would orphan the first and leave its sent strokes behind
@@ -216,7 +216,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
                     "is registered once and keeps its name"
                 ).format(name=known[1], id=known[0])
             )
-        return schema.register(con, name)
+        return schema.register(con, name, lang=get_lang())
     except psycopg.errors.InsufficientPrivilege as exc:
         raise ClubError(
             tr(
@@ -347,7 +347,7 @@ def cmd_status(args) -> int:
     with connect(_url(args)) as con:
         try:
             check_schema(
-                con
+                con, get_lang()
             )  # brought up to date where the login may (the owner's); read-only otherwise
             tables = schema.status(con)
         except psycopg.errors.InsufficientPrivilege as exc:

@@ -443,7 +443,7 @@ def cmd_show(args) -> int:
             str(r.seq),
             rec.verdict.get("striker", ""),
             call,
-            outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
+            outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status, lang),
             "\n".join([message, *why]) if tty else message,
         )
         if tty:

@@ -261,7 +261,7 @@ def _serve_board(args, url: str) -> int:
         with connect(
             url
         ) as con:  # reachable, and a schema the board can read: said now, not on the page
-            check_schema(con)
+            check_schema(con, get_lang())
     except (
         psycopg.Error
     ) as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)

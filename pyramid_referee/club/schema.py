@@ -434,7 +434,7 @@ def version(con) -> int:
     return int(con.execute("SELECT version FROM club_schema").fetchone()[0])
 
 
-def migrate(con, *, to: int = SCHEMA_VERSION) -> int:
+def migrate(con, *, to: int = SCHEMA_VERSION, lang: str = "ru") -> int:
     """Bring the database to version ``to`` (one transaction); the version it had before."""
     with con.transaction():
         con.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_ID,))
@@ -443,12 +443,13 @@ def migrate(con, *, to: int = SCHEMA_VERSION) -> int:
             con.execute("INSERT INTO club_schema VALUES (0)")
         before = version(con)
         if before > SCHEMA_VERSION:
-            from ..i18n import UserError, tr
+            from ..i18n import UserError, trl
 
             raise UserError(
-                tr(
+                trl(
+                    lang,
                     "the club server's schema is newer (version {version} > {known}); upgrade "
-                    "pyramid-referee"
+                    "pyramid-referee",
                 ).format(version=before, known=SCHEMA_VERSION)
             )
         for v in range(before, to):
@@ -461,11 +462,11 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def register(con, name: str) -> tuple[int, str]:
+def register(con, name: str, *, lang: str = "ru") -> tuple[int, str]:
     """Register a table by name: (its id, its key). The key is returned once; only its hash is kept.
     The number is the club's next one, taken inside this transaction (schema v4's ``last_table``):
     a refused registration uses none, so a club's tables are numbered 1, 2, 3."""
-    from ..i18n import UserError, tr
+    from ..i18n import UserError, trl
 
     key = secrets.token_urlsafe(24)
     with con.transaction():
@@ -491,8 +492,9 @@ def register(con, name: str) -> tuple[int, str]:
                 ).fetchone()
     if taken:
         raise UserError(
-            tr(
-                "a table named {name} is already registered on the club server; choose another name"
+            trl(
+                lang,
+                "a table named {name} is already registered on the club server; choose another name",
             ).format(name=name)
         )
     return int(table_id), key
