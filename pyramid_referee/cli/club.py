@@ -179,7 +179,7 @@ def _register_into(args, url: str, name: str, path) -> int:
     from ..match.store import Store
 
     with Store(
-        path
+        path, lang=get_lang()
     ) as store:  # opened first: a table whose store cannot keep the key is not registered
         with connect(url) as con:
             table_id, key = _register_on(con, store, url, name)
@@ -238,7 +238,7 @@ def cmd_resolve(args) -> int:
     name = " ".join((args.name or "").split())
     if args.new_table and not name:
         raise ClubError(tr('--new-table needs the new table\'s name: --name "Стол 4"'))
-    with Store(args.db, create=False) as store, connect(url) as con:
+    with Store(args.db, create=False, lang=get_lang()) as store, connect(url) as con:
         link = find_link(store, url, con)
         if link is None:
             raise ClubError(
@@ -304,7 +304,7 @@ def cmd_sync(args) -> int:
     url = _url(
         args
     )  # the address first: one not understood is said before the store is looked for
-    with Store(args.db, create=False) as store:
+    with Store(args.db, create=False, lang=get_lang()) as store:
         path = store.path
     sync = ClubSync(path, url)
     if args.once:

@@ -114,7 +114,9 @@ def cmd_export(args) -> int:
     from ..match.store import Store  # deferred: the store (sqlite3)
 
     fmt = output_format(args.output, args.format)  # refused before the database is opened
-    with Store(args.db, create=False) as store:  # exporting reads: it never makes a database
+    with Store(
+        args.db, create=False, lang=get_lang()
+    ) as store:  # exporting reads: it never makes a database
         if fmt == "csv":
             text = export_csv(store, args.id, get_lang())
         elif fmt == "script":

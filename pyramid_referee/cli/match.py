@@ -171,7 +171,7 @@ def _store(args, *, create: bool = False):
     """The match database; only a command that starts a match creates it (``create``)."""
     from ..match.store import Store  # deferred: the store (sqlite3)
 
-    return Store(args.db, create=create)
+    return Store(args.db, create=create, lang=get_lang())
 
 
 def _db_option(store) -> str:

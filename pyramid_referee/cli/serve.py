@@ -193,7 +193,7 @@ def _is_registered(db, url: str) -> bool:
     from ..match.store import Store, StoreError  # deferred: the store (sqlite3)
 
     try:
-        with Store(db, create=False) as store:
+        with Store(db, create=False, lang=get_lang()) as store:
             con = _try_connect(
                 url
             )  # the server says what it is: an address spelt otherwise is the same server

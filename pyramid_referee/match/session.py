@@ -487,7 +487,7 @@ class Session:
         latest unfinished one. The session owns its store: the caller closes ``session.store``."""
         if new is not None:
             new.check(lang)  # a bad option creates nothing, not even the database
-        store = Store(db, create=new is not None)
+        store = Store(db, create=new is not None, lang=lang)
         try:
             if new is not None:
                 return cls.create(
