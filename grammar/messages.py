@@ -1,25 +1,9 @@
-"""The call language's messages: English in the code, their Russian text in the project's
-catalog (``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``, compiled by
-``scripts/i18n.py``)."""
+"""The call language's messages: written in English in the code, looked up in the project's one
+message catalog (``pyramid_referee/catalog.py``) in the language the caller gives."""
 
 from __future__ import annotations
 
-import gettext
-from functools import cache
-from importlib.resources import files
+# absolute: this package is imported by its own name too (``rules``, as tests do)
+from pyramid_referee.catalog import N_, trl, trn
 
-
-def N_(message: str) -> str:
-    """Mark a message kept in a table; ``trl`` translates it where it is shown."""
-    return message
-
-
-@cache
-def _translations(lang: str) -> gettext.NullTranslations:
-    locale = files("pyramid_referee") / "locale"
-    return gettext.translation("pyramid_referee", localedir=str(locale), languages=[lang])
-
-
-def trl(lang: str, message: str) -> str:
-    """``message`` (English) in ``lang`` ("ru" | "en")."""
-    return message if lang == "en" else _translations(lang).gettext(message)
+__all__ = ["N_", "trl", "trn"]

@@ -1,35 +1,30 @@
-"""User-facing language for the shell: Russian by default, English with ``--lang en``.
+"""The shell's language: Russian by default, English with ``--lang en``.
 
-Every message is written once, in English, as ``tr("…")`` (``trn`` for a count, with ``{n}``
-in both forms); its Russian text lives in the message catalog
-``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``, where a Russian reader can
-proofread every message in one place. The catalog is compiled with Babel into the ``.mo`` file
-next to it (``python scripts/i18n.py update | compile | check``); a test checks that every
-message in the code has its Russian text and that the compiled file is up to date. Where the
-language is a parameter rather than the command line's choice, ``trl(lang, "…")`` (and
-``trn(…, lang)``) look the message up in that language; a message handed to another function to
-look up later is marked ``N_("…")`` so the catalog still finds it.
+Every message is written once, in English, and looked up in the one message catalog
+(``catalog.py``: ``trl(lang, "…")``, ``trn(singular, plural, n, lang)``, ``N_("…")``), whose
+Russian texts are in ``locale/ru/LC_MESSAGES/pyramid_referee.po``
+(``python scripts/i18n.py update | compile | check``). The command line keeps the language asked
+for with ``--lang`` here, and ``tr("…")`` (``trn`` without a language) reads it; below ``cli/``
+the language is passed as a plain argument instead.
 
 Placeholders are named (``tr("line {line}: {what}").format(line=…, what=…)``), so a
 translation may put them in its own order.
-
-The subpackages take ``lang`` as a plain argument ("ru" | "en"); the shell keeps the choice made
-on the command line here.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import errno
 import gettext
-from pathlib import Path
+import re
+import sys
+from functools import cache
+from typing import NoReturn
 
-LOCALE_DIR = Path(__file__).with_name("locale")
-DOMAIN = "pyramid_referee"
-LANGS = ("ru", "en")
+from .catalog import LANGS, N_, translations
 
 _lang = "ru"
-_catalogs: dict[str, gettext.NullTranslations] = {}
 
 
 def set_lang(lang: str) -> None:
@@ -44,44 +39,35 @@ def get_lang() -> str:
 
 
 def catalog(lang: str | None = None) -> gettext.NullTranslations:
-    """The compiled catalog of ``lang`` (English is the messages themselves)."""
-    lang = lang or _lang
-    cat = _catalogs.get(lang)
-    if cat is None:
-        if lang == "en":
-            cat = gettext.NullTranslations()
-        else:
-            with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
-                cat = gettext.GNUTranslations(f)
-        _catalogs[lang] = cat
-    return cat
+    """The compiled catalog of ``lang``, or of the command line's language."""
+    return translations(lang or _lang)
 
 
 def tr(message: str) -> str:
-    """``message`` (English, as written in the code) in the current language."""
+    """``message`` (English, as written in the code) in the command line's language."""
     return catalog().gettext(message)
 
 
-def trl(lang: str, message: str) -> str:
-    """``message`` (English) in ``lang`` ("ru" | "en"), where the language is a parameter."""
+def trl(lang: str | None, message: str) -> str:
+    """``message`` (English) in ``lang`` ("ru" | "en"; None: the command line's language)."""
     return catalog(lang).gettext(message)
 
 
 def trn(singular: str, plural: str, n: int, lang: str | None = None) -> str:
-    """The form of a counted message for ``n`` in the current language or ``lang`` (Russian has three)."""
+    """The form of a counted message for ``n`` in ``lang`` or the command line's language."""
     return catalog(lang).ngettext(singular, plural, n)
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalog where it is looked up later (tables of messages)."""
-    return message
 
 
 class UserError(Exception):
     """Bad input from the user (a file, an argument, a device): one clear line, exit 2."""
 
 
-# -- argparse's own words (usage, errors) in Russian ------------------------------------------
+# -- argparse's own words (usage, section titles, its help option, errors) --------------------
+#
+# argparse writes these in English. The command line's parser says them in the user's language
+# through argparse's public points of change: the ``formatter_class`` that lays out the help
+# (the usage prefix, the section titles, the help option's text) and ``error()``, which every
+# parsing error goes through; argparse's module is never touched.
 
 ARGPARSE_MESSAGES = (
     N_("usage: "),
@@ -107,32 +93,98 @@ ARGPARSE_MESSAGES = (
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
 )
 
-
-def argparse_text(text: str) -> str:
-    """argparse's own message in the current language (argparse itself only knows English)."""
-    return tr(text) if text in ARGPARSE_MESSAGES else text
+_PERCENT = re.compile(r"%(?:\((\w+)\))?[rsd]")  # a %-placeholder of argparse's templates
 
 
-class argparse_in_language:
-    """Context manager: argparse's usage, section titles and errors follow ``tr``'s language.
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """A regular expression that reads the values back out of a filled-in template."""
+    out, pos = [], 0
+    for i, m in enumerate(_PERCENT.finditer(template)):
+        out += [re.escape(template[pos : m.start()]), f"(?P<{m.group(1) or f'_{i}'}>.*?)"]
+        pos = m.end()
+    return re.compile("".join([*out, re.escape(template[pos:])]), re.S)
 
-    argparse looks its messages up through the module-level ``_``/``ngettext`` it imported
-    from gettext; they are swapped only while the command line is built and run, so nothing
-    else in the process (pytest, say) sees them."""
 
-    def __enter__(self):
-        self._saved = (argparse._, argparse.ngettext)
-        original_ngettext = argparse.ngettext
+# Templates with fewer placeholders first, so «expected one argument» is never read as
+# «expected %s argument» with «one».
+_ARGPARSE_PATTERNS = sorted(
+    ((t, _template_pattern(t)) for t in ARGPARSE_MESSAGES),
+    key=lambda tp: (len(_PERCENT.findall(tp[0])), -len(tp[0])),
+)
 
-        def ngettext(singular: str, plural: str, n: int) -> str:
-            return argparse_text(original_ngettext(singular, plural, n))
 
-        argparse._ = argparse_text
-        argparse.ngettext = ngettext
-        return self
+def argparse_text(text: str, lang: str | None = None) -> str:
+    """A message argparse wrote (a template of its own, filled in) in ``lang`` or the command
+    line's language; any other text is kept as it is (our own messages are translated already)."""
+    found = next(
+        ((t, m) for t, pattern in _ARGPARSE_PATTERNS if (m := pattern.fullmatch(text))), None
+    )
+    if found is None:
+        return text
+    template, m = found
+    values = m.groupdict()
+    if "message" in values:  # «argument X: …» wraps another message of argparse's
+        values["message"] = argparse_text(values["message"], lang)
+    positional = iter(v for k, v in values.items() if k.startswith("_"))
+    return _PERCENT.sub(
+        lambda p: values[p.group(1)] if p.group(1) else next(positional), trl(lang, template)
+    )
 
-    def __exit__(self, *exc) -> None:
-        argparse._, argparse.ngettext = self._saved
+
+class _InLanguage(argparse.HelpFormatter):
+    """argparse's own words in the help (the usage prefix, the section titles, the help
+    option's text) in ``lang``; mixed into whichever formatter a parser uses."""
+
+    lang = "ru"
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        if prefix is None:
+            prefix = trl(self.lang, "usage: ")
+        super().add_usage(usage, actions, groups, prefix)
+
+    def start_section(self, heading):  # type: ignore[no-untyped-def]
+        super().start_section(argparse_text(heading, self.lang) if heading else heading)
+
+    def add_argument(self, action):  # type: ignore[no-untyped-def]
+        if action.help in ARGPARSE_MESSAGES:  # -h's «show this help message and exit»
+            action = copy.copy(action)
+            action.help = trl(self.lang, action.help)
+        super().add_argument(action)
+
+
+@cache
+def _in_language(formatter_class: type, lang: str) -> type:
+    """``formatter_class`` saying argparse's own words in ``lang``."""
+    name = f"{formatter_class.__name__}In{lang.capitalize()}"
+    return type(name, (_InLanguage, formatter_class), {"lang": lang})
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser saying its own words (usage, section titles, the help option, errors)
+    in the language its help texts were written in: the command line's language when it is
+    made. argparse knows only English; its module is left as it is. The parsers of the
+    subcommands are of this class too."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        self._lang = get_lang()  # before argparse's __init__, which sets formatter_class
+        super().__init__(*args, **kwargs)
+
+    # argparse makes its formatter from this attribute whenever it lays out help or usage, and a
+    # caller may set it (``p.formatter_class = argparse.RawDescriptionHelpFormatter``): what is
+    # set is kept, and read back saying argparse's words in the parser's language.
+    @property  # type: ignore[override]
+    def formatter_class(self) -> type:
+        return _in_language(self._formatter_class, self._lang)
+
+    @formatter_class.setter
+    def formatter_class(self, cls: type) -> None:
+        self._formatter_class = cls
+
+    def error(self, message: str) -> NoReturn:
+        """As argparse's (the usage and the error on stderr, exit status 2), in the language."""
+        self.print_usage(sys.stderr)
+        text = trl(self._lang, "%(prog)s: error: %(message)s\n")
+        self.exit(2, text % {"prog": self.prog, "message": argparse_text(message, self._lang)})
 
 
 # -- the reasons the system and the json module give, in the user's language --------------------

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import N_, trl
+from .messages import N_, trl, trn
 
 
 @dataclass(frozen=True, slots=True)
@@ -620,13 +620,11 @@ DEFAULT_PENALTY = 5
 
 
 def _ochki(n: int, po: bool = False) -> str:
-    """«71 очко», «11 очков», «2 очка»; after «по» (``po``) «по 21 очку», «по 10 очков»."""
-    last, tens = n % 10, n % 100
-    if last == 1 and tens != 11:
-        return f"{n} {'очку' if po else 'очко'}"
-    if 2 <= last <= 4 and not 12 <= tens <= 14:
-        return f"{n} очка"
-    return f"{n} очков"
+    """«71 очко», «2 очка», «11 очков»; after «по» (``po``) «по 21 очку», «по 10 очков»: the
+    catalog's plural forms."""
+    if po:
+        return trn("{n} point each", "{n} points each", n, "ru").format(n=n)
+    return trn("{n} point", "{n} points", n, "ru").format(n=n)
 
 
 def _played_words(target: int, penalty: int) -> dict[str, list[tuple[str, str]]]:
@@ -635,7 +633,7 @@ def _played_words(target: int, penalty: int) -> dict[str, list[tuple[str, str]]]
     t, d, p = target, target - 1, penalty
     return {
         "E1": [("71 очко", _ochki(t)), ("to 71", f"to {t}"), ("reach 71", f"reach {t}")],
-        "E2": [("по 70 очков", "по " + _ochki(d, po=True)), ("has 70 points", f"has {d} points")],
+        "E2": [("по 70 очков", _ochki(d, po=True)), ("has 70 points", f"has {d} points")],
         "E3": [("70 на 70", f"{d} на {d}"), ("70 to 70", f"{d} to {d}")],
         "P2": [
             ("пять очков", _ochki(p)),

@@ -18,6 +18,7 @@ from pyramid_referee.grammar.call import Call, CallFormatError
 
 from .errors import RulesInputError
 from .judge import CALL_STATUSES, apply, judge
+from .messages import N_, trl
 from .outcome import Outcome
 from .settings import Settings
 from .state import GameState
@@ -92,8 +93,9 @@ class Match:
         ):
             raise RulesInputError(
                 "to_wins",
-                f"{to_wins!r} is not a whole number from 1 to {MAX_TO_WINS}",
-                f"{to_wins!r} — нужно целое число от 1 до {MAX_TO_WINS}",
+                N_("{value!r} is not a whole number from 1 to {high}"),
+                value=to_wins,
+                high=MAX_TO_WINS,
             )
         self.settings = settings
         self.to_wins = to_wins
@@ -188,27 +190,27 @@ class Match:
         if call_status not in CALL_STATUSES:
             raise RulesInputError(
                 "call_status",
-                f"{call_status!r} is not one of {', '.join(CALL_STATUSES)}",
-                f"{call_status!r} — допустимо: {', '.join(CALL_STATUSES)}",
+                N_("{value!r} is not one of {choices}"),
+                value=call_status,
+                choices=", ".join(CALL_STATUSES),
             )
         if isinstance(call, dict):
             try:
                 call = Call.from_json(call)
             except CallFormatError as exc:
                 f, _, what = str(exc).partition(": ")
+                # the JSON call's own words are English: in Russian they are said to be the call's
                 raise RulesInputError(
                     f"call.{f}" if not f.startswith("call") else f,
                     what,
-                    f"заказ записан неверно ({what})",
+                    trl("ru", N_("the call is not written right ({what})")).format(what=what),
                 ) from None
         elif call is not None and not isinstance(call, Call):
-            raise RulesInputError(
-                "call", "expected a Call, its JSON object or None", "ожидался заказ или None"
-            )
+            raise RulesInputError("call", N_("expected a Call, its JSON object or None"))
         if isinstance(outcome, dict):
             outcome = Outcome.from_json(outcome)
         elif not isinstance(outcome, Outcome):
-            raise RulesInputError("outcome", "expected an outcome", "ожидался исход удара")
+            raise RulesInputError("outcome", N_("expected an outcome"))
         state = (
             self.upcoming
         )  # after a game's end, the next game of the match opens with this stroke
@@ -230,13 +232,13 @@ class Match:
 
     def undo(self) -> GameState:
         if not self.can_undo:
-            raise RulesInputError("undo", "nothing to undo", "нечего отменять")
+            raise RulesInputError("undo", N_("nothing to undo"))
         self._pos -= 1
         return self.state
 
     def redo(self) -> GameState:
         if not self.can_redo:
-            raise RulesInputError("redo", "nothing to redo", "нечего возвращать")
+            raise RulesInputError("redo", N_("nothing to redo"))
         self._pos += 1
         return self.state
 

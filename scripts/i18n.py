@@ -5,8 +5,9 @@
     python scripts/i18n.py compile   # ru .po → ru .mo (what the program reads)
     python scripts/i18n.py check     # exit 1 when a message has no Russian text or the .mo is stale
 
-Messages are written in English in the code as ``tr("…")``, ``trn("…", "…", n)`` or ``N_("…")``
-(see ``pyramid_referee/i18n.py``); the Russian text of each is in
+Messages are written in English in the code as ``trl(lang, "…")``, ``trn("…", "…", n, lang)``,
+``N_("…")`` or, in the command line, ``tr("…")`` (see ``pyramid_referee/catalog.py``, the one
+module that reads the compiled catalog); the Russian text of each is in
 ``pyramid_referee/locale/ru/LC_MESSAGES/pyramid_referee.po``. Needs Babel (the test extra).
 """
 

@@ -227,3 +227,118 @@ def test_russian_messages_quote_the_typed_value_in_guillemets_not_python_quotes(
             and "!r}" not in text
             and text.format(value="x", MAX_TO_WINS=99).endswith("«x»")
         )
+
+
+# -- one catalog: the only module that opens it, and one the core may import -------------------
+
+
+def _imports(path: Path) -> set[str]:
+    """The absolute names a module of the package imports (relative imports resolved)."""
+    import ast
+
+    rel = path.relative_to(ROOT).with_suffix("").parts
+    here = ["pyramid_referee", *rel[:-1]] if rel[0] != "pyramid_referee" else list(rel[:-1])
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = here[: len(here) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            found.update(f"{mod}.{a.name}" if not node.module else mod for a in node.names)
+    return found
+
+
+def test_the_catalog_module_needs_only_the_standard_library():
+    imported = _imports(ROOT / "pyramid_referee" / "catalog.py")
+    assert imported and all(m.split(".")[0] in sys.stdlib_module_names for m in imported), imported
+
+
+@pytest.mark.parametrize("core", ["grammar", "rules", "voice"])
+def test_the_core_takes_its_messages_from_the_one_catalog_and_nothing_else_of_the_shell(core):
+    top = {
+        m
+        for path in sorted((ROOT / core).rglob("*.py"))
+        for m in _imports(path)
+        if m.startswith("pyramid_referee.")
+        and m.split(".")[1] not in ("grammar", "rules", "voice")
+    }
+    assert top == {"pyramid_referee.catalog"}
+
+
+CATALOG_OPENED = re.compile(
+    r"GNUTranslations|gettext\.translation\(|[\"']LC_MESSAGES[\"']|\.mo[\"']"
+)
+
+
+def test_only_the_catalog_module_opens_the_compiled_catalog():
+    openers = sorted(
+        str(path.relative_to(ROOT))
+        for folder in ("pyramid_referee", "grammar", "rules", "voice")
+        for path in (ROOT / folder).rglob("*.py")
+        if CATALOG_OPENED.search(path.read_text(encoding="utf-8"))
+    )
+    assert openers == ["pyramid_referee/catalog.py"]
+
+
+def test_a_language_the_catalog_does_not_have_is_named():
+    from pyramid_referee.catalog import trl
+
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        trl("de", "interrupted")
+    assert (trl("ru", "interrupted"), trl("en", "interrupted")) == ("прервано", "interrupted")
+
+
+def test_counts_take_the_catalog_plural_forms():
+    from pyramid_referee.catalog import translations
+
+    ru = translations("ru")
+    forms = [
+        ru.ngettext("{n} stroke", "{n} strokes", n).format(n=n) for n in (1, 2, 5, 11, 21, 22)
+    ]
+    assert forms == ["1 удар", "2 удара", "5 ударов", "11 ударов", "21 удар", "22 удара"]
+
+
+# -- argparse's own words, through its public points of change --------------------------------
+
+
+def test_argparse_messages_are_read_back_and_said_in_the_language():
+    said = "argument --lang: invalid choice: 'xx' (choose from 'ru', 'en')"
+    assert i18n.argparse_text(said, "ru") == (
+        "аргумент --lang: недопустимое значение 'xx' (допустимо: 'ru', 'en')"
+    )
+    assert i18n.argparse_text(said, "en") == said
+    # a template with no value is tried before one with a value that would also fit it
+    assert i18n.argparse_text("expected one argument", "ru") == "ожидалось одно значение"
+    assert i18n.argparse_text("argument -n: expected one argument", "ru") == (
+        "аргумент -n: ожидалось одно значение"
+    )
+    assert i18n.argparse_text("the following arguments are required: ТЕКСТ", "ru") == (
+        "не хватает аргументов: ТЕКСТ"
+    )
+    assert i18n.argparse_text("нет такого матча", "ru") == "нет такого матча"
+
+
+def test_a_parser_says_argparse_words_in_the_language_it_was_made_in_with_any_formatter(capsys):
+    import argparse
+
+    i18n.set_lang("ru")
+    try:
+        p = i18n.ArgumentParser(prog="prog", description="строка 1\n   строка 2")
+        p.add_argument("text")
+        p.formatter_class = argparse.RawDescriptionHelpFormatter  # set later, as a command may
+    finally:
+        i18n.set_lang("en")
+    try:
+        help_ = p.format_help()  # after the language changed: still the parser's own
+        assert help_.startswith("использование: prog [-h] text\n")
+        assert "строка 1\n   строка 2" in help_  # the raw description kept as written
+        assert "\nаргументы:\n" in help_ and "\nпараметры:\n" in help_
+        assert "показать эту справку и выйти" in help_
+        with pytest.raises(SystemExit) as exc:
+            p.parse_args([])
+        assert exc.value.code == 2
+        assert capsys.readouterr().err.endswith("prog: ошибка: не хватает аргументов: text\n")
+    finally:
+        i18n.set_lang("ru")
+    assert argparse._ is __import__("gettext").gettext  # argparse's module is left as it is

@@ -29,7 +29,7 @@ import sys
 
 from .. import __version__
 from ..grammar.errors import GrammarError
-from ..i18n import UserError, argparse_in_language, set_lang, tr
+from ..i18n import ArgumentParser, UserError, set_lang, tr
 from ..voice.errors import VoiceError
 from . import (
     calls as cli_calls,
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help=tr("language of messages: ru (default) or en"),
     )
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(  # argparse's own words (usage, errors) in the language too
         prog="pyramid-referee",
         description=tr("Voice referee and call checker for the 71-point Russian pyramid."),
         parents=[common],
@@ -101,14 +101,12 @@ def _lang_in(argv: list[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     set_lang(_lang_in(argv))
-    with argparse_in_language():  # usage, section titles and argparse's errors in Russian too
-        parser = build_parser()
-        args = parser.parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     set_lang(getattr(args, "lang", None) or "ru")
     handler = getattr(args, "handler", None)
     if handler is None:
-        with argparse_in_language():
-            parser.print_help()
+        parser.print_help()
         return 2
     try:
         return int(handler(args) or 0)

@@ -201,7 +201,7 @@ def _register_into(args, url: str, name: str, path) -> int:
     from ..match.store import Store
 
     with Store(
-        path
+        path, lang=get_lang()
     ) as store:  # opened first: a table whose store cannot keep the key is not registered
         with connect(url) as con:
             table_id, key = _register_on(con, store, url, name)
@@ -229,7 +229,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
     from ..club.sync import ClubError, denied, load_link
 
     try:
-        schema.migrate(con)
+        schema.migrate(con, lang=get_lang())
         known = load_link(store, url, con)
         if not again and known is not None and schema.knows(con, known[0], known[2]):
             # a second name would orphan the first and leave its sent strokes behind
@@ -239,7 +239,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
                     "is registered once and keeps its name"
                 ).format(name=known[1], id=known[0])
             )
-        return schema.register(con, name)
+        return schema.register(con, name, lang=get_lang())
     except psycopg.errors.InsufficientPrivilege as exc:
         raise ClubError(
             tr(
@@ -262,7 +262,7 @@ def cmd_resolve(args) -> int:
     name = " ".join((args.name or "").split())
     if args.new_table and not name:
         raise ClubError(tr('--new-table needs the new table\'s name: --name "Стол 4"'))
-    with Store(args.db, create=False) as store, connect(url) as con:
+    with Store(args.db, create=False, lang=get_lang()) as store, connect(url) as con:
         link = find_link(store, url, con)
         if link is None:
             raise ClubError(
@@ -327,7 +327,7 @@ def cmd_sync(args) -> int:
     url = _url(
         args
     )  # the address first: one not understood is said before the store is looked for
-    with Store(args.db, create=False) as store:
+    with Store(args.db, create=False, lang=get_lang()) as store:
         path = store.path
     sync = ClubSync(path, url)
     if args.once:
@@ -371,7 +371,7 @@ def cmd_status(args) -> int:
     with connect(_url(args)) as con:
         try:
             check_schema(
-                con
+                con, get_lang()
             )  # brought up to date where the login may (the owner's); read-only otherwise
             tables = schema.status(con)
         except psycopg.errors.InsufficientPrivilege as exc:

@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..i18n import UserError, os_reason, tr
+from ..i18n import UserError, get_lang, os_reason, tr
 
 FORMATS = ("json", "csv", "script", "record")
 #: -o FILE: the extension → the format written.
@@ -114,9 +114,11 @@ def cmd_export(args) -> int:
     from ..match.store import Store  # deferred: the store (sqlite3)
 
     fmt = output_format(args.output, args.format)  # refused before the database is opened
-    with Store(args.db, create=False) as store:  # exporting reads: it never makes a database
+    with Store(
+        args.db, create=False, lang=get_lang()
+    ) as store:  # exporting reads: it never makes a database
         if fmt == "csv":
-            text = export_csv(store, args.id)
+            text = export_csv(store, args.id, get_lang())
         elif fmt == "script":
             text = export_script(store, args.id)
         elif fmt == "record":

@@ -206,7 +206,7 @@ def _store(args, *, create: bool = False):
     """The match database; only a command that starts a match creates it (``create``)."""
     from ..match.store import Store  # deferred: the store (sqlite3)
 
-    return Store(args.db, create=create)
+    return Store(args.db, create=create, lang=get_lang())
 
 
 def _db_option(store) -> str:
@@ -503,7 +503,7 @@ def _stroke_cells(r, s, lang: str, *, tty: bool, why: bool) -> tuple[tuple[str, 
         str(r.seq),
         rec.verdict.get("striker", ""),
         call,
-        outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
+        outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status, lang),
         "\n".join([message, *why_text]) if tty else message,
     )
     return cells, why_text

@@ -209,7 +209,7 @@ def _is_registered(db, url: str) -> bool:
     from ..match.store import Store, StoreError  # deferred: the store (sqlite3)
 
     try:
-        with Store(db, create=False) as store:
+        with Store(db, create=False, lang=get_lang()) as store:
             con = _try_connect(
                 url
             )  # the server says what it is: an address spelt otherwise is the same server
@@ -277,7 +277,7 @@ def _serve_board(args, url: str) -> int:
         with connect(
             url
         ) as con:  # reachable, and a schema the board can read: said now, not on the page
-            check_schema(con)
+            check_schema(con, get_lang())
     except (
         psycopg.Error
     ) as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)

@@ -17,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..i18n import UserError, argparse_in_language, get_lang, os_reason, tr
+from ..i18n import UserError, get_lang, os_reason, tr
 from ..referee import listen, timeline as tl
 from ..referee.listen import DEFAULT_BLOCK_MS
 from ..referee.options import ListenOptions
@@ -60,8 +60,7 @@ def _positive_float(value: str) -> float:
 
 
 def _print_help(p: argparse.ArgumentParser) -> int:
-    with argparse_in_language():
-        p.print_help(sys.stderr)
+    p.print_help(sys.stderr)
     return 2
 
 

@@ -62,7 +62,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from ..i18n import UserError, tr
+from ..i18n import UserError, trl
 
 SCHEMA_VERSION = 4
 CONFLICT_STATE = "PYC01"  # club_put_stroke / club_put_match: that id is held with other content
@@ -458,7 +458,7 @@ def version(con) -> int:
     return int(con.execute("SELECT version FROM club_schema").fetchone()[0])
 
 
-def migrate(con, *, to: int = SCHEMA_VERSION) -> int:
+def migrate(con, *, to: int = SCHEMA_VERSION, lang: str = "ru") -> int:
     """Bring the database to version ``to`` (one transaction); the version it had before."""
     with con.transaction():
         con.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_ID,))
@@ -468,9 +468,10 @@ def migrate(con, *, to: int = SCHEMA_VERSION) -> int:
         before = version(con)
         if before > SCHEMA_VERSION:
             raise UserError(
-                tr(
+                trl(
+                    lang,
                     "the club server's schema is newer (version {version} > {known}); upgrade "
-                    "pyramid-referee"
+                    "pyramid-referee",
                 ).format(version=before, known=SCHEMA_VERSION)
             )
         for v in range(before, to):
@@ -483,7 +484,7 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def register(con, name: str) -> tuple[int, str]:
+def register(con, name: str, *, lang: str = "ru") -> tuple[int, str]:
     """Register a table by name: (its id, its key). The key is returned once; only its hash is
     kept. The number is the club's next one, taken inside this transaction (schema v4's
     ``last_table``): a refused registration uses none, so a club's tables are numbered 1, 2, 3."""
@@ -511,9 +512,10 @@ def register(con, name: str) -> tuple[int, str]:
                 ).fetchone()
     if taken:
         raise UserError(
-            tr(
+            trl(
+                lang,
                 "a table named {name} is already registered on the club server; choose another "
-                "name"
+                "name",
             ).format(name=name)
         )
     return int(table_id), key

@@ -549,7 +549,7 @@ def leaving_text(db_path, url: str) -> str | None:
     """What a table says as it stops with strokes the club server has not stored (None: nothing
     waits): how many strokes (an undo is not a stroke: it is counted apart) and what sends them."""
     try:
-        with Store(db_path, create=False) as store:
+        with Store(db_path, create=False, lang=get_lang()) as store:
             link = find_link(store, url)
             if link is None:
                 return None
@@ -686,7 +686,7 @@ class ClubSync:
         con = _try_connect(url, failed) if check else None
         try:
             try:
-                with Store(db_path, create=False) as store:
+                with Store(db_path, create=False, lang=get_lang()) as store:
                     self.db_path = store.path  # None: the default store, resolved once here
                     link = find_link(store, url, con)
                     if (
@@ -830,7 +830,7 @@ class ClubSync:
         self._recount()
         try:
             if self._store is None:
-                self._store = Store(self.db_path, create=False)
+                self._store = Store(self.db_path, create=False, lang=get_lang())
                 # Only club_sent is written here: a power cut may lose the last marks, and the
                 # batch is then sent again and stored once; no fsync competes with the table's.
                 self._store.con.execute("PRAGMA synchronous=NORMAL")

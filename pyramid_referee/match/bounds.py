@@ -9,7 +9,7 @@ docs/record.md).
 
 from __future__ import annotations
 
-from ..i18n import get_lang, trl, trn
+from ..i18n import trl, trn
 
 #: A call as said: the longest real one («не тройку, а пятёрку от борта через биток в правый
 #: дальний угол, от своего…») is under 120 characters and 20 words.
@@ -22,10 +22,10 @@ MAX_CALL_JSON_CHARS = 2000
 MAX_RECORD_LINE_CHARS = 1500
 
 
-def call_too_long(text: str, lang: str | None = None) -> str | None:
-    """Why the call text is longer than any call (the limit named, in ``lang``, default the
-    shell's), or None when it is not."""
-    src, lang = text.strip(), lang or get_lang()
+def call_too_long(text: str, lang: str) -> str | None:
+    """Why the call text is longer than any call (the limit named, in ``lang``), or None when it
+    is not."""
+    src = text.strip()
     if src.startswith("{"):
         if len(src) > MAX_CALL_JSON_CHARS:
             return trl(

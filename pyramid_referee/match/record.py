@@ -940,7 +940,7 @@ def _check_score(s: StrokeLine, match, verdict, problems) -> None:
 
 def _call_too_long(s: StrokeLine, problems: list[Problem]) -> bool:
     """A call longer than any call (match/bounds.py) is a problem of its own, never parsed."""
-    why = call_too_long(s.call)
+    why = call_too_long(s.call, "en")  # only whether it is: the text is said where shown
     if why is None:
         return False
     problems.append(

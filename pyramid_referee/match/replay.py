@@ -225,7 +225,7 @@ def read_call(raw: Any, settings: Settings, state: GameState, parse: Callable | 
     if isinstance(raw, dict):
         return None, Call.from_json(raw), "accepted", None
     if (
-        isinstance(raw, str) and call_too_long(raw) is not None
+        isinstance(raw, str) and call_too_long(raw, "en") is not None
     ):  # never parsed: no call is that long
         raise RulesInputError("call", call_too_long(raw, "en"), call_too_long(raw, "ru"))
     parse = parse or _grammar_parse()

@@ -34,7 +34,7 @@ from datetime import datetime
 from typing import Any
 
 from ..grammar import Call, parse, render
-from ..i18n import get_lang, tr
+from ..i18n import get_lang, trl
 from ..rules.notation import NotationError, parse_outcome, render_outcome
 from ..rules.verdict import FOUL_WORDS
 from .record import write_record
@@ -219,7 +219,7 @@ def outcome_as_typed(text: str | None, outcome: dict) -> str:
     return render_outcome(outcome)
 
 
-def outcome_for_people(text: str | None, outcome: dict, call_status: str) -> str:
+def outcome_for_people(text: str | None, outcome: dict, call_status: str, lang: str) -> str:
     """The outcome as a person reads it in an export: as typed (``outcome_as_typed``), except that the
     short form's mark «по заказу» / «не по заказу» (what the pad writes) is left out where it says
     nothing: after no call or a refused one, and «не по заказу» beside a miss or with nothing fallen.
@@ -233,7 +233,7 @@ def outcome_for_people(text: str | None, outcome: dict, call_status: str) -> str
         outcome["route_ok"] or (pocketed and "а" not in outcome.get("fouls", []))
     )
     items = [x for x in items if x and (keep or x not in ("по заказу", "не по заказу"))]
-    return "; ".join(items) if items else tr("nothing fell")
+    return "; ".join(items) if items else trl(lang, "nothing fell")
 
 
 def _call_for_people(rec, no_call: str) -> str:
@@ -250,9 +250,9 @@ def _call_for_people(rec, no_call: str) -> str:
     return text
 
 
-def foul_names(letters) -> str:
+def foul_names(letters, lang: str) -> str:
     """P1's letters by their names, each with its clause: «касание шара (P1г), чужой шар (P1д)»."""
-    names = [(tr(FOUL_WORDS[x]), x) if x in FOUL_WORDS else (x, "") for x in letters]
+    names = [(trl(lang, FOUL_WORDS[x]), x) if x in FOUL_WORDS else (x, "") for x in letters]
     return ", ".join(f"{name} (P1{x})" if x else name for name, x in names)
 
 
@@ -320,55 +320,60 @@ def game_places(match: MatchRow, strokes: list[StrokeRow]) -> list[GamePlace]:
     return out
 
 
-def export_csv(store: Store, match_id: int) -> str:
+def export_csv(store: Store, match_id: int, lang: str | None = None) -> str:
     """One row a stroke of the current line of play, for a spreadsheet: UTF-8 with a BOM,
-    «;» between cells, a decimal comma; headers and words in the current language
-    (``i18n.tr``), the outcome in the outcome notation, the call as said.
+    «;» between cells, a decimal comma; headers and words in ``lang`` (None: the command line's),
+    the outcome in the outcome notation, the call as said.
 
     Columns are only ever added at the end (other tools read them by position). The last one
     is the game (партия) the stroke belongs to; after a game's last stroke «next to play» is who
     breaks the next game (E4), or empty when the match is over."""
     m = store.get_match(match_id)
-    verdicts, refusals = _replayed(store, match_id, get_lang())
+    lang = lang or get_lang()
+    verdicts, refusals = _replayed(store, match_id, lang)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    w.writerow(_csv_header(*m.players))
-    status_words = {"accepted": tr("accepted"), "refused": tr("refused"), "none": tr("no call")}
+    w.writerow(_csv_header(lang, *m.players))
+    status_words = {
+        "accepted": trl(lang, "accepted"),
+        "refused": trl(lang, "refused"),
+        "none": trl(lang, "no call"),
+    }
     strokes = store.strokes(match_id)
     for r, place in zip(strokes, game_places(m, strokes)):
-        w.writerow(_csv_row(m, r, place, verdicts, refusals, status_words))
+        w.writerow(_csv_row(m, r, place, verdicts, refusals, status_words, lang))
     return CSV_BOM + buf.getvalue()
 
 
-def _csv_header(p0: str, p1: str) -> list[str]:
+def _csv_header(lang: str, p0: str, p1: str) -> list[str]:
     return [
-        tr("match"),
-        tr("stroke"),
-        tr("time"),
-        tr("striker"),
-        tr("call"),
-        tr("call status"),
-        tr("why refused"),
-        tr("outcome"),
-        tr("fulfilled"),
-        tr("points {p0}").format(p0=p0),
-        tr("points {p1}").format(p1=p1),
-        tr("penalty paid by"),
-        tr("fouls"),
-        tr("balls counted"),
-        tr("balls re-spotted"),
-        tr("score {p0}").format(p0=p0),
-        tr("score {p1}").format(p1=p1),
-        tr("next to play"),
-        tr("result"),
-        tr("clauses"),
-        tr("verdict"),
-        tr("game"),
+        trl(lang, "match"),
+        trl(lang, "stroke"),
+        trl(lang, "time"),
+        trl(lang, "striker"),
+        trl(lang, "call"),
+        trl(lang, "call status"),
+        trl(lang, "why refused"),
+        trl(lang, "outcome"),
+        trl(lang, "fulfilled"),
+        trl(lang, "points {p0}").format(p0=p0),
+        trl(lang, "points {p1}").format(p1=p1),
+        trl(lang, "penalty paid by"),
+        trl(lang, "fouls"),
+        trl(lang, "balls counted"),
+        trl(lang, "balls re-spotted"),
+        trl(lang, "score {p0}").format(p0=p0),
+        trl(lang, "score {p1}").format(p1=p1),
+        trl(lang, "next to play"),
+        trl(lang, "result"),
+        trl(lang, "clauses"),
+        trl(lang, "verdict"),
+        trl(lang, "game"),
     ]
 
 
 def _csv_row(
-    m: MatchRow, r: StrokeRow, place: GamePlace, verdicts, refusals, status_words
+    m: MatchRow, r: StrokeRow, place: GamePlace, verdicts, refusals, status_words, lang: str
 ) -> list:
     """One stroke's cells, in the order of ``_csv_header``."""
     p0, p1 = m.players
@@ -381,9 +386,9 @@ def _csv_row(
     if not res:
         result = ""
     elif res.get("winner"):
-        result = tr("{res} won").format(res=res["winner"])
+        result = trl(lang, "{res} won").format(res=res["winner"])
     else:
-        result = tr("draw")
+        result = trl(lang, "draw")
     return [
         m.id,
         r.seq,
@@ -392,12 +397,12 @@ def _csv_row(
         _call_for_people(rec, status_words["none"]),
         status_words.get(rec.call_status, ""),
         refusals.get(r.seq, (rec.refusal or {}).get("message", "")),
-        outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status),
-        tr("yes") if v.get("fulfilled") else tr("no"),
+        outcome_for_people(rec.outcome_text, rec.outcome, rec.call_status, lang),
+        trl(lang, "yes") if v.get("fulfilled") else trl(lang, "no"),
         csv_number(v["points"][p0]),
         csv_number(v["points"][p1]),
         "" if pen is None else pen["player"],
-        foul_names(v.get("fouls", [])),
+        foul_names(v.get("fouls", []), lang),
         " ".join(map(str, v.get("counted", []))),
         " ".join(map(str, v.get("respotted", []))),
         csv_number(st["scores"][p0]),
@@ -405,7 +410,7 @@ def _csv_row(
         next_player,
         result,
         " ".join(v.get("clauses", [])),
-        verdicts[r.seq].message(get_lang()) if r.seq in verdicts else v.get("message", ""),
+        verdicts[r.seq].message(lang) if r.seq in verdicts else v.get("message", ""),
         place.game,
     ]
 
@@ -415,7 +420,7 @@ def _replayed(store: Store, match_id: int, lang: str) -> tuple[dict, dict]:
     said in the reader's language (the stored sentences are in the language they were shown in);
     empty where the replay cannot be made."""
     try:
-        session = Session(store, match_id)
+        session = Session(store, match_id, lang=lang)
     except (StoreError, ValueError):
         return {}, {}
     refusals = {}

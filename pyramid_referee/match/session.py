@@ -25,7 +25,7 @@ from typing import Any
 
 from ..grammar import parse, render
 from ..grammar.call import Call, CallFormatError
-from ..i18n import UserError, get_lang, json_problem, tr, trl
+from ..i18n import UserError, json_problem, trl
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.judge import judge
 from ..rules.notation import NotationError, parse_outcome_located
@@ -233,8 +233,9 @@ def setup_error_text(exc: RulesInputError, lang: str) -> str:
     return exc.text(lang)
 
 
-def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
-    """The outcome as typed (notation, or a JSON object) → (JSON dict, Outcome, event columns)."""
+def outcome_from_text(text: str, lang: str) -> tuple[dict, Any, list[int]]:
+    """The outcome as typed (notation, or a JSON object) → (JSON dict, Outcome, event columns);
+    what is wrong with it said in ``lang``."""
     src = text.strip()
     columns: list[int] = []
     if src.startswith("{"):
@@ -242,8 +243,8 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
             data = json.loads(src)
         except json.JSONDecodeError as exc:
             raise StrokeInputError(
-                tr("outcome: bad JSON (column {colno}: {msg})").format(
-                    colno=exc.colno, msg=json_problem(exc.msg)
+                trl(lang, "outcome: bad JSON (column {colno}: {msg})").format(
+                    colno=exc.colno, msg=json_problem(exc.msg, lang)
                 )
             ) from None
     else:
@@ -251,13 +252,13 @@ def outcome_from_text(text: str) -> tuple[dict, Any, list[int]]:
             data, columns = parse_outcome_located(text)
         except NotationError as exc:
             raise StrokeInputError(
-                tr("outcome: ") + exc.message(get_lang()), source=text, column=exc.column
+                trl(lang, "outcome: ") + exc.message(lang), source=text, column=exc.column
             ) from None
     try:
         outcome = Outcome.from_json(data)
     except RulesInputError as exc:
         raise StrokeInputError(
-            engine_error_text(exc, get_lang(), columns, text),
+            engine_error_text(exc, lang, columns, text),
             source=text,
             column=event_column(exc, columns) or mark_column(exc, text),
         ) from None
@@ -351,9 +352,9 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
     the call's JSON form (checked by ``Call.from_json``); anything else goes to the call parser.
     """
     src = (text or "").strip()
-    too_long = call_too_long(src)
+    too_long = call_too_long(src, lang)
     if too_long is not None:  # before the parser, and never stored (not even as a refused call)
-        raise StrokeInputError(tr("{why}; nothing recorded").format(why=too_long))
+        raise StrokeInputError(trl(lang, "{why}; nothing recorded").format(why=too_long))
     if src in ("", "-", "—") or " ".join(src.lower().replace("ё", "е").split()) in NO_CALL_WORDS:
         return CallReading(text=None if not src else src)
     if src.startswith("{"):
@@ -361,12 +362,12 @@ def read_call(text: str | None, *, settings: Any, on_table: Any, lang: str) -> C
             call = Call.from_json(json.loads(src))
         except json.JSONDecodeError as exc:
             raise StrokeInputError(
-                tr("call: bad JSON (column {colno}: {msg})").format(
-                    colno=exc.colno, msg=json_problem(exc.msg)
+                trl(lang, "call: bad JSON (column {colno}: {msg})").format(
+                    colno=exc.colno, msg=json_problem(exc.msg, lang)
                 )
             ) from None
         except CallFormatError as exc:
-            raise StrokeInputError(tr("call: ") + str(exc)) from None
+            raise StrokeInputError(trl(lang, "call: ") + str(exc)) from None
         return CallReading(text=src, call=call, status="accepted", canonical=_render(call))
     result = parse(
         src,
@@ -415,8 +416,8 @@ class Session:
             self.match = Match(self.settings, row.players, row.start, to_wins=row.to_wins)
         except RulesInputError as exc:
             raise StoreError(
-                tr("match {match_id}: the stored settings are not valid: {v}").format(
-                    match_id=match_id, v=exc.text(get_lang())
+                trl(lang, "match {match_id}: the stored settings are not valid: {v}").format(
+                    match_id=match_id, v=exc.text(lang)
                 )
             ) from None
         self.mismatches: list[Mismatch] = []
@@ -465,9 +466,10 @@ class Session:
             match_id = store.latest_open()
             if match_id is None:
                 raise StoreError(
-                    tr(
+                    trl(
+                        lang,
                         "there is no unfinished match (start one: pyramid-referee match new{db} "
-                        "--players A B)"
+                        "--players A B)",
                     ).format(db=db_option(store.path))
                 )
         return cls(store, match_id, lang=lang)
@@ -486,7 +488,7 @@ class Session:
         latest unfinished one. The session owns its store: the caller closes ``session.store``."""
         if new is not None:
             new.check(lang)  # a bad option creates nothing, not even the database
-        store = Store(db, create=new is not None)
+        store = Store(db, create=new is not None, lang=lang)
         try:
             if new is not None:
                 return cls.create(
@@ -644,12 +646,13 @@ class Session:
         self._check_open()
         if self.match.decided:
             raise StrokeInputError(
-                tr(
+                trl(
+                    self.lang,
                     "the match is over; start a new one: pyramid-referee match new{db} --players "
-                    "Ivan Petr"
+                    "Ivan Petr",
                 ).format(db=db_option(self.store.path))
             )
-        _, outcome, columns = outcome_from_text(outcome_text)
+        _, outcome, columns = outcome_from_text(outcome_text, self.lang)
         try:
             if dry:  # the engine's pure judgement of the position the stroke is played from
                 verdict = judge(
@@ -700,9 +703,9 @@ class Session:
             call = None if rec.call is None else Call.from_json(rec.call)
         except CallFormatError as exc:
             raise StoreError(
-                tr("{path}: match {match_id}: the standing call is damaged ({exc})").format(
-                    path=self.store.path, match_id=self.id, exc=exc
-                )
+                trl(
+                    self.lang, "{path}: match {match_id}: the standing call is damaged ({exc})"
+                ).format(path=self.store.path, match_id=self.id, exc=exc)
             ) from None
         reading = CallReading(
             text=rec.text,
@@ -720,7 +723,10 @@ class Session:
         stroke keeps the strike, «снят маркёром». StrokeInputError when no strike voided it."""
         if not standing.voided_by_strike:
             raise StrokeInputError(
-                tr("no strike to take back: the standing call was not made late by a strike")
+                trl(
+                    self.lang,
+                    "no strike to take back: the standing call was not made late by a strike",
+                )
             )
         reading = self.read_call(standing.reading.text)
         rec = StandingRecord(
@@ -762,9 +768,10 @@ class Session:
     def _check_open(self) -> None:
         if self.mismatches:
             raise StrokeInputError(
-                tr(
+                trl(
+                    self.lang,
                     "match {id}: the record disagrees with its replay: changes are closed "
-                    "(pyramid-referee match show {id}{db})"
+                    "(pyramid-referee match show {id}{db})",
                 ).format(id=self.id, db=db_option(self.store.path))
             )
 
@@ -791,7 +798,7 @@ class Session:
             verdict = self._judge(row.record)
         except (RulesError, CallFormatError, ValueError) as exc:
             raise StrokeInputError(
-                tr("cannot redo stroke {seq}: ").format(seq=row.seq)
+                trl(self.lang, "cannot redo stroke {seq}: ").format(seq=row.seq)
                 + _rules_error_text(exc, self.lang)
             ) from None
         before = len(self.mismatches)

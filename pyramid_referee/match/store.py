@@ -87,7 +87,7 @@ from urllib.parse import quote
 
 import platformdirs
 
-from ..i18n import N_, UserError, tr
+from ..i18n import N_, UserError, trl
 
 SCHEMA_VERSION = 5
 APP_NAME = "pyramid-referee"
@@ -197,11 +197,12 @@ class StoreConflict(StoreError):
     """Another process changed the match since this one read it; nothing was written."""
 
 
-def _conflict(match_id: int, path: Path) -> StoreConflict:
+def _conflict(match_id: int, path: Path, lang: str) -> StoreConflict:
     return StoreConflict(
-        tr(
+        trl(
+            lang,
             "match {match_id} was changed by another process; nothing was written: restart with "
-            "pyramid-referee match resume {match_id}{db}"
+            "pyramid-referee match resume {match_id}{db}",
         ).format(match_id=match_id, db=db_option(path))
     )
 
@@ -340,7 +341,7 @@ class StrokeRow:
         }
 
 
-def _not_writable(path: Path) -> str | None:
+def _not_writable(path: Path, lang: str) -> str | None:
     """Why the database file or its directory cannot be written (in the
     user's language), or None."""
     for target, what in (
@@ -354,56 +355,61 @@ def _not_writable(path: Path) -> str | None:
         except (OSError, AttributeError):
             read_only_fs = False
         if read_only_fs:
-            return tr("the file system is read-only")
-        return tr(what).format(target=target)
+            return trl(lang, "the file system is read-only")
+        return trl(lang, what).format(target=target)
     return None
 
 
-def _db_error(path: Path, exc: sqlite3.Error) -> StoreError:
+def _db_error(path: Path, exc: sqlite3.Error, lang: str) -> StoreError:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
         return StoreError(
-            tr("the match database {path} is locked by another process; try again later").format(
-                path=path
-            )
+            trl(
+                lang, "the match database {path} is locked by another process; try again later"
+            ).format(path=path)
         )
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return StoreError(
-            tr("{path} is corrupt or not a match database ({exc}); it was left as it is").format(
-                path=path, exc=exc
-            )
+            trl(
+                lang, "{path} is corrupt or not a match database ({exc}); it was left as it is"
+            ).format(path=path, exc=exc)
         )
     if "unable to open" in text or "readonly" in text or "read-only" in text:
-        why = _not_writable(path)
+        why = _not_writable(path, lang)
         if why:
             return StoreError(
-                tr(
+                trl(
+                    lang,
                     "cannot open the match database {path}: {why} (the database is written on "
                     "every opening, its journal needs a writable directory); use another place: "
-                    "--db"
+                    "--db",
                 ).format(path=path, why=why)
             )
         return StoreError(
-            tr("cannot open the match database {path} ({exc})").format(path=path, exc=exc)
+            trl(lang, "cannot open the match database {path} ({exc})").format(path=path, exc=exc)
         )
     if "disk" in text and "full" in text:
         return StoreError(
-            tr("match database {path}: the disk is full; nothing was written").format(path=path)
+            trl(lang, "match database {path}: the disk is full; nothing was written").format(
+                path=path
+            )
         )
-    return StoreError(tr("match database {path}: {exc}").format(path=path, exc=exc))
+    return StoreError(trl(lang, "match database {path}: {exc}").format(path=path, exc=exc))
 
 
-def missing_db(path: Path) -> StoreMissing:
+def missing_db(path: Path, lang: str) -> StoreMissing:
     return StoreMissing(
-        tr(
+        trl(
+            lang,
             "there is no match database {path}: no match was played yet "
-            "(start one: pyramid-referee match new{db} --players Ivan Petr)"
+            "(start one: pyramid-referee match new{db} --players Ivan Petr)",
         ).format(path=path, db=db_option(path))
     )
 
 
 class Store:
-    """One open match database. Use as a context manager, or call ``close()``."""
+    """One open match database, its errors said in ``lang``. Use as a context manager, or call
+    ``close()``."""
 
     def __init__(
         self,
@@ -411,7 +417,9 @@ class Store:
         *,
         create_dir: bool | None = None,
         create: bool = True,
+        lang: str = "ru",
     ) -> None:
+        self.lang = lang  # what its errors are said in
         explicit = path is not None or bool(os.environ.get(ENV_DB))
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         if self.path.is_dir():
@@ -420,43 +428,45 @@ class Store:
                 if path is not None
                 else ENV_DB
                 if os.environ.get(ENV_DB)
-                else tr("match database")
+                else trl(self.lang, "match database")
             )
             raise StoreError(
-                tr("{given} {path}: is a directory, not a database file").format(
+                trl(self.lang, "{given} {path}: is a directory, not a database file").format(
                     given=given, path=self.path
                 )
             )
         if not self.path.exists():
             if not create:
-                raise missing_db(self.path)
+                raise missing_db(self.path, self.lang)
             parent = self.path.parent
             if not parent.exists():
                 if create_dir if create_dir is not None else not explicit:
                     parent.mkdir(parents=True, exist_ok=True)
                 else:
                     raise StoreError(
-                        tr("the directory {parent} for the match database does not exist").format(
-                            parent=parent
-                        )
+                        trl(
+                            self.lang,
+                            "the directory {parent} for the match database does not exist",
+                        ).format(parent=parent)
                     )
             self._create_file()
         elif self.path.is_file() and self.path.stat().st_size == 0:
             raise StoreError(
-                tr(
+                trl(
+                    self.lang,
                     "{path} is empty: not a match database; it was left as it is "
-                    "(remove it or name another file: --db)"
+                    "(remove it or name another file: --db)",
                 ).format(path=self.path)
             )
         try:
             self.con = self._connect(self.path)
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         try:
             self._setup()
         except sqlite3.Error as exc:
             self.con.close()
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         except StoreError:
             self.con.close()
             raise
@@ -494,10 +504,10 @@ class Store:
                 if not self.path.exists():
                     os.replace(tmp, self.path)
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         except OSError as exc:
             raise _db_error(
-                self.path, sqlite3.OperationalError("unable to open database file")
+                self.path, sqlite3.OperationalError("unable to open database file"), self.lang
             ) from exc
         finally:
             tmp.unlink(missing_ok=True)
@@ -508,24 +518,28 @@ class Store:
         version = con.execute("PRAGMA user_version").fetchone()[0]  # fails on a non-database file
         if version > SCHEMA_VERSION:
             raise StoreError(
-                tr(
+                trl(
+                    self.lang,
                     "{path} was written by a newer version (schema {version} > {SCHEMA_VERSION}); "
-                    "upgrade pyramid-referee"
+                    "upgrade pyramid-referee",
                 ).format(path=self.path, version=version, SCHEMA_VERSION=SCHEMA_VERSION)
             )
         if (
             version == 0
         ):  # checked before anything is written: another program's file stays as it was
             raise StoreError(
-                tr(
+                trl(
+                    self.lang,
                     "{path}: another program's database, not a match database; it was left as it "
-                    "is"
+                    "is",
                 ).format(path=self.path)
             )
         mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(
-                tr("{path}: cannot switch to WAL ({mode})").format(path=self.path, mode=mode)
+                trl(self.lang, "{path}: cannot switch to WAL ({mode})").format(
+                    path=self.path, mode=mode
+                )
             )
         con.execute("PRAGMA synchronous=FULL")
         con.execute("PRAGMA foreign_keys=ON")
@@ -597,10 +611,10 @@ class Store:
         try:
             r = self.con.execute(self._MATCH_SQL + " WHERE m.id = ?", (int(match_id),)).fetchone()
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         if r is None:
             raise StoreError(
-                tr("there is no match {match_id} in {path}").format(
+                trl(self.lang, "there is no match {match_id} in {path}").format(
                     match_id=match_id, path=self.path
                 )
             )
@@ -610,7 +624,7 @@ class Store:
         try:
             rows = self.con.execute(self._MATCH_SQL + " ORDER BY m.id").fetchall()
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         return [self._match_row(r) for r in rows]
 
     def latest_open(self) -> int | None:
@@ -627,7 +641,7 @@ class Store:
                 "1"
             ).fetchone()
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         return None if r is None else int(r[0])
 
     def set_result(self, match_id: int, result: Any) -> None:
@@ -667,9 +681,9 @@ class Store:
 
     def _bad_record(self, match_id, seq, exc) -> StoreError:
         return StoreError(
-            tr("{path}: match {match_id}, stroke {seq}: the record is damaged ({exc})").format(
-                path=self.path, match_id=match_id, seq=seq, exc=exc
-            )
+            trl(
+                self.lang, "{path}: match {match_id}, stroke {seq}: the record is damaged ({exc})"
+            ).format(path=self.path, match_id=match_id, seq=seq, exc=exc)
         )
 
     def strokes(
@@ -685,7 +699,7 @@ class Store:
                 (match_id, *statuses),
             ).fetchall()
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         return [self._stroke_row(r) for r in rows]
 
     def iter_strokes(self, match_id: int) -> Iterator[StrokeRow]:
@@ -699,7 +713,7 @@ class Store:
             for r in cur:
                 yield self._stroke_row(r)
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
 
     def iter_replay(self, match_id: int) -> Iterator[tuple]:
         """What a replay needs, lean: (seq, call, call_status, outcome, verdict_text, lang)
@@ -719,7 +733,7 @@ class Store:
                     raise self._bad_record(match_id, seq, exc) from None
                 yield seq, decoded[0], status, decoded[1], verdict, lang
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
 
     def last_state(self, match_id: int) -> tuple[int, dict] | None:
         """(seq, state JSON) of the last active stroke, or None."""
@@ -730,7 +744,7 @@ class Store:
                 (match_id,),
             ).fetchone()
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         if r is None:
             return None
         try:
@@ -759,7 +773,9 @@ class Store:
         with self._tx():
             con = self.con
             if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
+                raise StoreError(
+                    trl(self.lang, "there is no match {match_id}").format(match_id=match_id)
+                )
             undone = [
                 r[0]
                 for r in con.execute(
@@ -784,7 +800,7 @@ class Store:
                 (match_id,),
             ).fetchone()[0]
             if expect_seq is not None and seq != expect_seq:
-                raise _conflict(match_id, self.path)
+                raise _conflict(match_id, self.path, self.lang)
             con.execute(
                 "INSERT INTO strokes(match_id, seq, call_text, call, refusal, call_status, "
                 "outcome_text, outcome, verdict, state, lang, time, status, shown, strike) VALUES "
@@ -837,7 +853,9 @@ class Store:
     def _write_standing(self, match_id: int, rec: StandingRecord | None, now: str) -> int:
         con = self.con
         if con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-            raise StoreError(tr("there is no match {match_id}").format(match_id=match_id))
+            raise StoreError(
+                trl(self.lang, "there is no match {match_id}").format(match_id=match_id)
+            )
         con.execute(
             "INSERT OR IGNORE INTO standing(match_id, time) VALUES (?, ?)", (match_id, now)
         )
@@ -896,7 +914,7 @@ class Store:
                 (match_id,),
             ).fetchone()
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         if r is None:
             return 0, None
         if not r[1]:
@@ -915,9 +933,9 @@ class Store:
             )
         except ValueError as exc:
             raise StoreError(
-                tr("{path}: match {match_id}: the standing call is damaged ({exc})").format(
-                    path=self.path, match_id=match_id, exc=exc
-                )
+                trl(
+                    self.lang, "{path}: match {match_id}: the standing call is damaged ({exc})"
+                ).format(path=self.path, match_id=match_id, exc=exc)
             ) from None
         return int(r[0]), rec
 
@@ -933,7 +951,7 @@ class Store:
                 (match_id,),
             ).fetchone()
             if expect_seq is not None and r[0] != expect_seq:
-                raise _conflict(match_id, self.path)
+                raise _conflict(match_id, self.path, self.lang)
             if r[0] is None:
                 return None
             seq = int(r[0])
@@ -961,7 +979,7 @@ class Store:
                 (match_id,),
             ).fetchone()
             if expect_seq is not None and r[0] != expect_seq:
-                raise _conflict(match_id, self.path)
+                raise _conflict(match_id, self.path, self.lang)
             if r[0] is None:
                 return None
             seq = int(r[0])
@@ -997,7 +1015,7 @@ class Store:
                 (match_id,),
             ).fetchall()
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
         return [self._stroke_row(r) for r in rows]
 
     def delete_match(self, match_id: int) -> None:
@@ -1008,7 +1026,7 @@ class Store:
                 is None
             ):
                 raise StoreError(
-                    tr("there is no match {match_id} in {path}").format(
+                    trl(self.lang, "there is no match {match_id} in {path}").format(
                         match_id=match_id, path=self.path
                     )
                 )
@@ -1027,7 +1045,7 @@ class Store:
                 )
             ]
         except sqlite3.Error as exc:
-            raise _db_error(self.path, exc) from None
+            raise _db_error(self.path, exc, self.lang) from None
 
 
 class _Transaction:
@@ -1040,7 +1058,7 @@ class _Transaction:
         try:
             self.store.con.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise _db_error(self.store.path, exc) from None
+            raise _db_error(self.store.path, exc, self.store.lang) from None
         return self
 
     def __exit__(self, exc_type, exc, tb):
@@ -1052,9 +1070,9 @@ class _Transaction:
             except sqlite3.Error as err:
                 if con.in_transaction:
                     con.execute("ROLLBACK")
-                raise _db_error(self.store.path, err) from None
+                raise _db_error(self.store.path, err, self.store.lang) from None
         if con.in_transaction:
             con.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
-            raise _db_error(self.store.path, exc) from None
+            raise _db_error(self.store.path, exc, self.store.lang) from None
         return False

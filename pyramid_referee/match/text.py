@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import tr, trl
+from ..i18n import trl
 from ..rules.clauses import DEFAULT_PENALTY, DEFAULT_TARGET, cited, explained
 from ..rules.messages import num
 
@@ -132,4 +132,4 @@ def why_lines(codes, lang: str, full: bool, settings=None) -> list[str]:
     if full:
         return explained(codes, lang, target, penalty)
     titles = cited(codes, lang, target, penalty)
-    return [tr("Clauses: {titles}.").format(titles=titles)] if titles else []
+    return [trl(lang, "Clauses: {titles}.").format(titles=titles)] if titles else []

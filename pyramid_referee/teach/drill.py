@@ -29,7 +29,7 @@ from ..grammar import Call, Pocket, Refusal, parse, render
 from ..grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
 from ..grammar.lexicon import render_forms
 from ..grammar.render import decompose, phrase_blocks
-from ..i18n import N_, tr, trl, trn
+from ..i18n import N_, trl, trn
 from ..rules.settings import mode_setting
 from .diagram import call_svg
 
@@ -678,11 +678,11 @@ def summary_text(summary: dict, lang: str = "ru") -> str:
 def drill_svg(ex, lang: str) -> str:
     """The exercise's shot drawn on the table, captioned with the task, not with the answer."""
     if ex.kind == "fix":
-        caption = tr("Exercise {n}: this call is refused: «{broken}». Say a correct one.").format(
-            n=ex.index, broken=ex.broken
-        )
+        caption = trl(
+            lang, "Exercise {n}: this call is refused: «{broken}». Say a correct one."
+        ).format(n=ex.index, broken=ex.broken)
     else:
-        caption = tr("Exercise {n}: call this shot.").format(n=ex.index)
+        caption = trl(lang, "Exercise {n}: call this shot.").format(n=ex.index)
     return call_svg(
         ex.shot, lang=lang, caption=caption, on_table=ex.balls_left
     )  # every ball the text names

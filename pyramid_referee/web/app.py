@@ -93,7 +93,7 @@ class Table:
 
     # -- life ------------------------------------------------------------------------------
     def open(self) -> None:
-        self.store = Store(self.db, create=False)
+        self.store = Store(self.db, create=False, lang=self.lang)
         self.session = Session(self.store, self.match_id, lang=self.lang)
         for row in (
             self.session.resume_notices()

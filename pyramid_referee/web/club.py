@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..club import board, schema
 from ..club.sync import _LINK, reason
-from ..i18n import UserError, set_lang, tr, trl
+from ..i18n import UserError, set_lang, trl
 from .sse import end_all, publish, state_stream
 from .texts import board_texts
 
@@ -171,7 +171,7 @@ class BoardFeed:
         import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
         con = self._con = psycopg.connect(self.url, **_LINK)
-        check_schema(con)
+        check_schema(con, self.lang)
         con.execute(
             f"LISTEN {schema.NOTIFY_CHANNEL}"
         )  # first: a change made while the board is read is heard
@@ -209,21 +209,22 @@ class BoardFeed:
         self.reads += 1
 
 
-def check_schema(con) -> None:
+def check_schema(con, lang: str) -> None:
     """The board needs schema v3: an older server is brought up to it where the login may do so
-    (the server's owner), else one clear line says what to do."""
+    (the server's owner), else one clear line (in ``lang``) says what to do."""
     import psycopg  # deferred: the PostgreSQL driver loads only for the club
 
     have = schema.version(con)
     if have >= schema.SCHEMA_VERSION:
         return
     try:
-        schema.migrate(con)
+        schema.migrate(con, lang=lang)
     except psycopg.errors.InsufficientPrivilege:
         raise UserError(
-            tr(
+            trl(
+                lang,
                 "the club server's schema is version {version}; the board needs {needed}: run "
-                "pyramid-referee club status once with the server owner's login"
+                "pyramid-referee club status once with the server owner's login",
             ).format(version=have, needed=schema.SCHEMA_VERSION)
         ) from None
 

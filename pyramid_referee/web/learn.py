@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..i18n import UserError, tr
+from ..i18n import UserError, trl
 from ..rules.settings import mode_setting
 from ..teach import diagram, drill
 from ..teach.drill import drill_svg
@@ -37,77 +37,81 @@ class LearnInputError(UserError, ValueError):
     """A query parameter the teaching page's API cannot use (422 with the Russian message)."""
 
 
-def learn_texts() -> dict:
-    """The words of the teaching page and of its script, in the current language."""
+def learn_texts(lang: str) -> dict:
+    """The words of the teaching page and of its script, in ``lang``."""
     return {
-        "title": tr("Learning to call"),
-        "to_board": tr("scoreboard"),
-        "type_call": tr("Type a call and see how it reads"),
-        "placeholder": tr("e.g. тройку от борта в правый дальний угол"),
-        "reading": tr("How it reads"),
-        "say_it_as": tr("Say it as"),
-        "to_fix": tr("What to fix"),
-        "accepted": tr("call accepted"),
-        "refused": tr("call refused"),
-        "drills": tr("Drills: the shot is drawn; say its call"),
-        "level": tr("level"),
+        "title": trl(lang, "Learning to call"),
+        "to_board": trl(lang, "scoreboard"),
+        "type_call": trl(lang, "Type a call and see how it reads"),
+        "placeholder": trl(lang, "e.g. тройку от борта в правый дальний угол"),
+        "reading": trl(lang, "How it reads"),
+        "say_it_as": trl(lang, "Say it as"),
+        "to_fix": trl(lang, "What to fix"),
+        "accepted": trl(lang, "call accepted"),
+        "refused": trl(lang, "call refused"),
+        "drills": trl(lang, "Drills: the shot is drawn; say its call"),
+        "level": trl(lang, "level"),
         "levels": {
-            "1": tr("1: straight in"),
-            "2": tr("2: cushion, abricole, off a ball"),
-            "3": tr("3: driving balls, carom, several cushions"),
+            "1": trl(lang, "1: straight in"),
+            "2": trl(lang, "2: cushion, abricole, off a ball"),
+            "3": trl(lang, "3: driving balls, carom, several cushions"),
         },
-        "your_call": tr("your call for this shot"),
-        "check": tr("Check"),
-        "hint": tr("Hint"),
-        "answer": tr("Answer"),
-        "next": tr("Next"),
-        "right": tr("Right."),
-        "wrong": tr("Not right."),
-        "answer_is": tr("Answer: «{call}»"),
-        "waiting": tr("reading…"),
-        "offline": tr("the server does not answer"),
+        "your_call": trl(lang, "your call for this shot"),
+        "check": trl(lang, "Check"),
+        "hint": trl(lang, "Hint"),
+        "answer": trl(lang, "Answer"),
+        "next": trl(lang, "Next"),
+        "right": trl(lang, "Right."),
+        "wrong": trl(lang, "Not right."),
+        "answer_is": trl(lang, "Answer: «{call}»"),
+        "waiting": trl(lang, "reading…"),
+        "offline": trl(lang, "the server does not answer"),
     }
 
 
-def _int(request: Request, name: str, low: int, high: int, default: int | None = None) -> int:
+def _int(
+    request: Request, lang: str, name: str, low: int, high: int, default: int | None = None
+) -> int:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         if default is not None:
             return default
         raise LearnInputError(
-            tr("give «{name}»: a whole number from {low} to {high}").format(
+            trl(lang, "give «{name}»: a whole number from {low} to {high}").format(
                 name=name, low=low, high=high
             )
         )
     if len(raw) > 12 or not raw.isascii() or not raw.isdigit() or not low <= int(raw) <= high:
         raise LearnInputError(
-            tr("«{name}» must be a whole number from {low} to {high}").format(
+            trl(lang, "«{name}» must be a whole number from {low} to {high}").format(
                 name=name, low=low, high=high
             )
         )
     return int(raw)
 
 
-def _text(request: Request, name: str) -> str:
+def _text(request: Request, lang: str, name: str) -> str:
     text = request.query_params.get(name, "")
     if not text.strip():
         raise LearnInputError(
-            tr("give the call: «?{name}=…» (at most {n} characters)").format(name=name, n=MAX_CALL)
+            trl(lang, "give the call: «?{name}=…» (at most {n} characters)").format(
+                name=name, n=MAX_CALL
+            )
         )
     if len(text) > MAX_CALL:
         raise LearnInputError(
-            tr("the call is too long: at most {n} characters").format(n=MAX_CALL)
+            trl(lang, "the call is too long: at most {n} characters").format(n=MAX_CALL)
         )
     return text
 
 
-def _exercise(request: Request) -> drill.Exercise:
-    seed = _int(request, "seed", 0, MAX_SEED)
-    level = _int(request, "level", 1, 3, 1)
-    n = _int(request, "n", 1, MAX_INDEX, 1)
+def _exercise(request: Request, lang: str) -> drill.Exercise:
+    seed = _int(request, lang, "seed", 0, MAX_SEED)
+    level = _int(request, lang, "level", 1, 3, 1)
+    n = _int(request, lang, "n", 1, MAX_INDEX, 1)
     mode = mode_setting(request.query_params.get("mode", "clean"))
     if mode not in drill.MODES:
-        raise LearnInputError(tr("mode must be «clean» or «ball_and_pocket»"))
+        raise LearnInputError(trl(lang, "mode must be «clean» or «ball_and_pocket»"))
     return drill.generate(seed, level, n, mode)[-1]
 
 
@@ -117,7 +121,7 @@ def _json(data: dict, status: int = 200) -> JSONResponse:
 
 def learn_routes(render_page, lang: str) -> list[Route]:
     """The page and its API. ``render_page(template, **context)`` → the page's HTMLResponse."""
-    texts = learn_texts()
+    texts = learn_texts(lang)
     texts_json = json.dumps(texts, ensure_ascii=False)
 
     def guarded(handler):
@@ -131,10 +135,10 @@ def learn_routes(render_page, lang: str) -> list[Route]:
 
     @guarded
     def page(request: Request) -> Response:
-        seed = _int(request, "seed", 0, MAX_SEED, -1)
+        seed = _int(request, lang, "seed", 0, MAX_SEED, -1)
         if seed < 0:  # a fresh set of exercises each visit, unless a seed is asked for
             seed = random.SystemRandom().randrange(MAX_SEED)
-        level = _int(request, "level", 1, 3, 1)
+        level = _int(request, lang, "level", 1, 3, 1)
         return render_page(
             "learn.html",
             lt=texts,
@@ -144,11 +148,11 @@ def learn_routes(render_page, lang: str) -> list[Route]:
 
     @guarded
     def api_learn(request: Request) -> Response:
-        return _json(diagram.learn_fragment(_text(request, "call"), lang))
+        return _json(diagram.learn_fragment(_text(request, lang, "call"), lang))
 
     @guarded
     def api_drill(request: Request) -> Response:
-        ex = _exercise(request)
+        ex = _exercise(request, lang)
         return _json(
             {
                 **ex.to_json(lang),
@@ -161,8 +165,8 @@ def learn_routes(render_page, lang: str) -> list[Route]:
 
     @guarded
     def api_check(request: Request) -> Response:
-        ex = _exercise(request)
-        g = drill.grade(ex, _text(request, "answer"), lang)
+        ex = _exercise(request, lang)
+        g = drill.grade(ex, _text(request, lang, "answer"), lang)
         return _json(
             {
                 "answer": g.answer,

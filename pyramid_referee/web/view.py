@@ -9,7 +9,7 @@ pages; a stroke takes it. Everything is read from the committed record.
 
 from __future__ import annotations
 
-from ..i18n import tr, trl
+from ..i18n import trl
 from ..match.session import CallReading, Session, Standing, strike_marks
 from ..match.text import game_line, match_score_line
 from ..rules import clauses, needs
@@ -30,9 +30,9 @@ def call_json(
     strike = standing.strike if standing is not None else None
     if source == "listen":
         heard = (
-            tr("heard by the voice referee, strike at {time:.2f} s").format(time=strike)
+            trl(lang, "heard by the voice referee, strike at {time:.2f} s").format(time=strike)
             if strike is not None
-            else tr("heard by the voice referee")
+            else trl(lang, "heard by the voice referee")
         )
     else:
         heard = ""
@@ -140,7 +140,7 @@ def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
             {
                 "number": g.number,
                 "line": game_line(g, lang),
-                "board_line": board_game_line(g, players),
+                "board_line": board_game_line(g, players, lang),
                 "started": g.first <= g.last,
                 "scores": g.scores,
                 "result": None if g.result is None else g.result.to_json(),
@@ -156,9 +156,9 @@ def state_json(s: Session, standing: Standing | None, lang: str) -> dict:
         "can_undo": bool(s.match.history),
         "can_redo": bool(s.store.strokes(s.id, statuses=("undone",))),
         "mismatches": [m.describe(lang) for m in s.mismatches],
-        "game_over_line": _game_over_line(st),
+        "game_over_line": _game_over_line(st, lang),
         "next_game_note": (
-            tr("game over; {player} breaks the next one from the house").format(
+            trl(lang, "game over; {player} breaks the next one from the house").format(
                 player=upcoming["to_play"]
             )
             if st["result"] is not None and not s.match.decided
@@ -191,19 +191,19 @@ def wall_summary(message: str, codes, players, lang: str) -> str:
     return "; ".join(parts)
 
 
-def board_game_line(g, players) -> str:
+def board_game_line(g, players, lang: str = "ru") -> str:
     """One game of the match as the wall shows it: «партия 1: 73 : 48, победитель — Иван»."""
     score = " : ".join(str(g.scores.get(p, 0)) for p in players)
     if g.result is None:
-        return tr("game {number}: {score}, in play").format(number=g.number, score=score)
+        return trl(lang, "game {number}: {score}, in play").format(number=g.number, score=score)
     if g.result.winner is not None:
-        return tr("game {number}: {score}, {player} won").format(
+        return trl(lang, "game {number}: {score}, {player} won").format(
             number=g.number, score=score, player=g.result.winner
         )
-    return tr("game {number}: {score}, a draw").format(number=g.number, score=score)
+    return trl(lang, "game {number}: {score}, a draw").format(number=g.number, score=score)
 
 
-def _game_over_line(st: dict) -> str:
+def _game_over_line(st: dict, lang: str) -> str:
     """«партия окончена: победитель — Иван, 71 : 40» (or a draw) once the game
     has ended, else ''."""
     r = st.get("result")
@@ -211,5 +211,7 @@ def _game_over_line(st: dict) -> str:
         return ""
     score = " : ".join(str(v) for v in st["scores"].values())
     if r.get("winner"):
-        return tr("game over: {player} won, {score}").format(player=r["winner"], score=score)
-    return tr("game over: a draw, {score}").format(score=score)
+        return trl(lang, "game over: {player} won, {score}").format(
+            player=r["winner"], score=score
+        )
+    return trl(lang, "game over: a draw, {score}").format(score=score)
