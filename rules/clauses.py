@@ -528,6 +528,41 @@ TABLE: tuple[Clause, ...] = (
         "fail Q10.",
         ("C2", "Q10"),
     ),
+    _C(
+        "Q13",
+        "удар не услышан — заказ взят по вводу исхода",
+        "Вопрос: что засчитать, если голосовой судья не услышал удара, а маркёр уже вводит исход? "
+        "Заказ, который стоял к этому времени (последний, договорённый до конца, принятый или не "
+        "принятый), относится к этому удару, с пометкой «удар не услышан — заказ взят по вводу "
+        "исхода»; заказ, начатый после последнего звука стола, не берётся. Основание: миг удара "
+        "только выбирает между заказами (Q7); маркёр, не заметивший удара, взял бы заказ, который "
+        "слышал до того, как покатились шары. Отказать в заказе значило бы наказать игрока за слух "
+        "судьи.",
+        "strike not heard: the call taken when the outcome is entered",
+        "What counts when the voice referee did not hear the strike and the marker enters the "
+        "outcome? The call standing by then (the last one finished, accepted or refused) is the "
+        "stroke's, marked «удар не услышан — заказ взят по вводу исхода»; a call begun after the "
+        "table's last sound is not taken. Ground: the strike's instant only chooses between calls "
+        "(Q7); a marker who missed the strike would take the call he heard before the balls moved. "
+        "Refusing the call would punish the player for the referee's ears.",
+        ("C9", "C10", "Q7"),
+    ),
+    _C(
+        "Q14",
+        "маркёр снимает ложный удар",
+        "Вопрос: что делать, если судья «услышал» удар, которого не было (согласный звук, стук "
+        "кием по борту)? Маркёр снимает его: удар недействителен, заказ, который он сделал "
+        "запоздалым, снова стоит и относится к следующему удару; в записи удар остаётся с пометкой, "
+        "что маркёр его снял. Основание: удар, которого не было, не может сделать заказ "
+        "запоздалым (Q7), а маркёр у стола — последнее слово судейства.",
+        "the marker takes back a false strike",
+        "What if the referee heard a strike that was not one (a consonant, a cue knocked on the "
+        "rail)? The marker takes it back: the strike is void, the call it made late stands again "
+        "for the next strike, and the record keeps the strike, marked taken back by the marker. "
+        "Ground: a strike that never happened cannot make a call late (Q7), and the marker at the "
+        "table is the referee's last word.",
+        ("Q7",),
+    ),
 )
 
 BY_CODE: dict[str, Clause] = {c.code: c for c in TABLE}
@@ -576,7 +611,7 @@ def normalize(code: str) -> str | None:
 
 
 def ranges(lang: str = "ru") -> str:
-    """What exists, compactly: «C1–C11, E1–E6, P1–P8 (P1а–P1и), Q1–Q12»."""
+    """What exists, compactly: «C1–C11, E1–E6, P1–P8 (P1а–P1и), Q1–Q14»."""
     parts = []
     for sec in SECTIONS:
         nums = [int(c.code[1:]) for c in TABLE if c.section == sec and c.code[1:].isdigit()]
