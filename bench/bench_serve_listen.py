@@ -1,4 +1,5 @@
-"""Benchmark the tablet's ears: audio frames streamed to ``serve``'s ``WS /api/listen`` at real time.
+"""Benchmark the tablet's ears: audio frames streamed to ``serve``'s ``WS /api/listen`` at real
+time.
 
     .venv/bin/python bench/bench_serve_listen.py [--tables 1 4] [--seconds 20]
 
@@ -208,11 +209,12 @@ def main() -> int:
                 f"({len(xs)} strikes; bar p95 ≤ 100 ms)"
             )
         print(
-            f"  serve CPU per listening table: {statistics.mean(r['cpu_share']) * 100:.1f} % of one core "
-            f"(max {max(r['cpu_share']) * 100:.1f} %)"
+            f"  serve CPU per listening table: {statistics.mean(r['cpu_share']) * 100:.1f} % of "
+            f"one core (max {max(r['cpu_share']) * 100:.1f} %)"
         )
         print(
-            f"  strikes missed: {r['missing']} of {r['strikes']}; sockets closed by the server: {r['closed']}"
+            f"  strikes missed: {r['missing']} of {r['strikes']}; sockets closed by the server: "
+            f"{r['closed']}"
         )
     return 0
 

@@ -15,7 +15,8 @@ from .parser import WAY_ONLY_TAGS, parse_with_corrections
 from .refusal import Refusal
 from .render import decompose, render
 
-# Every pocket by (kind, side, end); with no side (pocket_precision "any", Q2) the side was not said.
+# Every pocket by (kind, side, end); with no side (pocket_precision "any", Q2) the side
+# was not said.
 _POCKETS = {
     ("middle", "left", None): N_("left middle pocket"),
     ("middle", "right", None): N_("right middle pocket"),
@@ -286,12 +287,14 @@ def _lookalike_note(slip: Lookalike, lang: str) -> str:
     if len(slip.letters) == 1:
         text = trl(
             lang,
-            "Keyboard layout: in the word «{word}» the Latin {letters} was read as the Russian letter.",
+            "Keyboard layout: in the word «{word}» the Latin {letters} was read as the Russian "
+            "letter.",
         )
     else:
         text = trl(
             lang,
-            "Keyboard layout: in the word «{word}» the Latin {letters} were read as the Russian letters.",
+            "Keyboard layout: in the word «{word}» the Latin {letters} were read as the Russian "
+            "letters.",
         )
     return text.format(word=slip.typed, letters=letters)
 

@@ -229,7 +229,8 @@ JSON_MESSAGES = (
 
 
 def json_problem(msg: str, lang: str | None = None) -> str:
-    """The json module's message in the current language or ``lang``; an unknown one is kept as it is."""
+    """The json module's message in the current language or ``lang``; an unknown one is
+    kept as it is."""
     if (lang or _lang) == "en":
         return msg
     return next((catalog(lang).gettext(en) for en in JSON_MESSAGES if msg.startswith(en)), msg)

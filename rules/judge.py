@@ -81,7 +81,8 @@ class _Scan:
 
 
 def _gone(field: str, ball: Ball | None) -> RulesInputError:
-    """A ball that already fell or flew off in this stroke is in an event again; the cue ball by its name."""
+    """A ball that already fell or flew off in this stroke is in an event again; the cue
+    ball by its name."""
     if ball == CUE:
         return RulesInputError(field, N_("the cue ball already left the table"))
     return RulesInputError(field, N_("{ball} already left the table"), ball=ball)

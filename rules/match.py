@@ -224,7 +224,8 @@ class Match:
         return verdict
 
     def state_before(self, index: int) -> GameState:
-        """The state stroke ``index`` (0-based) was judged from (a new game's first state included)."""
+        """The state stroke ``index`` (0-based) was judged from (a new
+        game's first state included)."""
         st = self._states[index]
         if st.result is not None:
             return self._next_game(st)

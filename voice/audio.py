@@ -112,7 +112,8 @@ def file_frames(
 
 
 def to_pcm16(samples: np.ndarray) -> bytes:
-    """Float samples in [-1, 1] to little-endian 16-bit PCM bytes (what Vosk's AcceptWaveform takes)."""
+    """Float samples in [-1, 1] to little-endian 16-bit PCM bytes
+    (what Vosk's AcceptWaveform takes)."""
     x = np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0)
     return (x * 32767.0).round().astype("<i2").tobytes()
 
@@ -189,7 +190,8 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
         raise AudioFileError(
             trl(
                 lang,
-                "{path}: not a WAV file (no RIFF/WAVE header); a WAV file (PCM or float) is needed",
+                "{path}: not a WAV file (no RIFF/WAVE header); "
+                "a WAV file (PCM or float) is needed",
             ).format(path=path)
         )
     try:
@@ -205,7 +207,8 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
 
 
 def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
-    """scipy's (English, low-level) reason a WAV could not be read → one clear line naming the file."""
+    """scipy's (English, low-level) reason a WAV could not be read → one clear
+    line naming the file."""
     text = str(exc)
     if (
         isinstance(exc, (struct.error, EOFError))

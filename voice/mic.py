@@ -140,8 +140,8 @@ class MicrophoneSource(Frames):
     Reported problems: ``overflows`` (PortAudio input overflow flags: audio the device lost),
     ``dropped`` (blocks dropped because the queue was full: the reader is too slow),
     ``status_log`` (the status texts seen). ``latency``: the device's input latency (s), as
-    PortAudio reports it once started (asked for with ``latency``, "low" by default). ``on_status`` (optional) is called from the audio
-    thread with the status text: keep it cheap.
+    PortAudio reports it once started (asked for with ``latency``, "low" by default). ``on_status``
+    (optional) is called from the audio thread with the status text: keep it cheap.
     """
 
     def __init__(
@@ -196,8 +196,8 @@ class MicrophoneSource(Frames):
             raise AudioDeviceError(
                 trl(
                     self.lang,
-                    "microphone {which} not found ({exc}); input devices available: {n} (list them: "
-                    "pyramid-referee strikes --list-devices)",
+                    "microphone {which} not found ({exc}); input devices available: {n} "
+                    "(list them: pyramid-referee strikes --list-devices)",
                 ).format(which=which, exc=exc, n=n)
             ) from exc
         if int(info.get("max_input_channels", 0)) <= 0:

@@ -113,8 +113,8 @@ def check_model_dir(path: str | os.PathLike, *, source: str = "--model", lang: s
         raise ModelError(
             trl(
                 lang,
-                "{p} ({source}) is not a whole Vosk model (half-unpacked, or not a model): missing "
-                "{missing}",
+                "{p} ({source}) is not a whole Vosk model (half-unpacked, or not a model): "
+                "missing {missing}",
             ).format(p=p, source=source, missing=", ".join(missing))
         )
     return p
@@ -337,7 +337,8 @@ def _fetch(
 
 
 def _network_error(url: str, reason: object, timeout: float, lang: str) -> NetworkError:
-    """No network, no such server, refused or silent: said plainly, with the reason in the user's language."""
+    """No network, no such server, refused or silent: said plainly, with the reason
+    in the user's language."""
     import socket
 
     if isinstance(reason, socket.gaierror):

@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         description=tr(
             "Check a file: one call a line (UTF-8). Blank lines and lines starting\n"
             "with '#' are skipped. A compiler-style report: FILE:LINE:COL: message,\n"
-            "and a hint (the refusal codes: --json). Exit status 0 all accepted, 1 some refused, 2 the\n"
+            "and a hint (the refusal codes: --json). Exit status 0 all accepted, 1 some refused, "
+            "2 the\n"
             "file cannot be read.\n"
             "\n"
             "A game record (a .record or «.партия» file, or one whose first line is\n"
@@ -225,8 +226,9 @@ def _validate_summary(name: str, checked: int, refused: int, json_like: int) -> 
 def record_problem_lines(
     name: str, lines: list[str], problems, lang: str, as_json: bool
 ) -> list[str]:
-    """A record's problems as ``validate`` writes them (``match import`` refuses a record with them so):
-    ``FILE:LINE:COL: what``, the line and a caret under the column, the hint; or one JSON line each."""
+    """A record's problems as ``validate`` writes them (``match import`` refuses a record with
+    them so): ``FILE:LINE:COL: what``, the line and a caret under the column, the hint; or one
+    JSON line each."""
     out: list[str] = []
     for p in problems:
         if as_json:

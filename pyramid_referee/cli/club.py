@@ -173,7 +173,8 @@ def cmd_register(args) -> int:
     if not name:
         raise ClubError(
             tr(
-                'the table\'s name is empty: give the name the club calls it by, e.g. --name "Стол 3"'
+                "the table's name is empty: give the name the club calls it by, e.g. --name "
+                '"Стол 3"'
             )
         )
 
@@ -235,22 +236,24 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
             # a second name would orphan the first and leave its sent strokes behind
             raise ClubError(
                 tr(
-                    "this table is already registered on that club server as {name} (number {id}); a table "
-                    "is registered once and keeps its name"
+                    "this table is already registered on that club server as {name} "
+                    "(number {id}); a table is registered once and keeps its name"
                 ).format(name=known[1], id=known[0])
             )
         return schema.register(con, name, lang=get_lang())
     except psycopg.errors.InsufficientPrivilege as exc:
         raise ClubError(
             tr(
-                "this login may not register tables on the club server ({why}); register with the login "
-                "that owns the club's database and may create roles (CREATEROLE), see docs/club.md"
+                "this login may not register tables on the club server ({why}); register with the "
+                "login that owns the club's database and may create roles (CREATEROLE), see "
+                "docs/club.md"
             ).format(why=denied(exc))
         ) from None
 
 
 def cmd_resolve(args) -> int:
-    """One command ends a conflict: the store takes the server's version, or becomes a new table."""
+    """One command ends a conflict: the store takes the server's version, or
+    becomes a new table."""
     # deferred: psycopg, the club sync and the store load only when a club command runs
     import psycopg
 
@@ -267,12 +270,13 @@ def cmd_resolve(args) -> int:
         if link is None:
             raise ClubError(
                 tr(
-                    "this table is not registered on the club server; register it once: pyramid-referee "
-                    "club register --club URL --name NAME"
+                    "this table is not registered on the club server; register it once: "
+                    "pyramid-referee club register --club URL --name NAME"
                 ).format()
             )
         if args.new_table:
-            try:  # the old number's open conflicts are settled: this store is not that table any more
+            # the old number's open conflicts are settled: this store is not that table any more
+            try:
                 con.execute(
                     "SELECT club_resolve_conflicts(%s, %s, NULL, 'new_table')",
                     (link.table_id, link.key),
@@ -285,8 +289,9 @@ def cmd_resolve(args) -> int:
             )  # a new registration: every match is sent again
             print(
                 tr(
-                    "this store is now table {name} on the club server, number {id}; all its matches are sent "
-                    "there by the next run with --club or pyramid-referee club sync"
+                    "this store is now table {name} on the club server, number {id}; all its "
+                    "matches are sent there by the next run with --club or pyramid-referee club "
+                    "sync"
                 ).format(name=name, id=table_id)
             )
             print(
@@ -300,8 +305,9 @@ def cmd_resolve(args) -> int:
         except psycopg.errors.InsufficientPrivilege:
             raise ClubError(
                 tr(
-                    "the club server does not accept this store's key for table {id}: take nothing from it; register "
-                    "this store as a table of its own: pyramid-referee club resolve --new-table --name NAME"
+                    "the club server does not accept this store's key for table {id}: take "
+                    "nothing from it; register this store as a table of its own: pyramid-referee "
+                    "club resolve --new-table --name NAME"
                 ).format(id=link.table_id)
             ) from None
         matches = sorted({c["match"] for c in open_})
@@ -312,8 +318,8 @@ def cmd_resolve(args) -> int:
             n = take_server_version(store, link, con, m)
             print(
                 tr(
-                    "match {match}: this store now holds the club server's version ({n} strokes in play); "
-                    "its own version stays on the server"
+                    "match {match}: this store now holds the club server's version "
+                    "({n} strokes in play); its own version stays on the server"
                 ).format(match=m, n=n)
             )
     return 0
@@ -377,8 +383,8 @@ def cmd_status(args) -> int:
         except psycopg.errors.InsufficientPrivilege as exc:
             raise ClubError(
                 tr(
-                    "this login may not read the club's tables ({why}); club status needs the login of the club "
-                    "board (role pyramid_board) or the club's own"
+                    "this login may not read the club's tables ({why}); club status needs the "
+                    "login of the club board (role pyramid_board) or the club's own"
                 ).format(why=denied(exc))
             ) from None
     if args.json:
@@ -412,17 +418,17 @@ def cmd_status(args) -> int:
             print(
                 "   "
                 + tr(
-                    "conflict: {what} came from another store with this table's key, other than the "
-                    "server's (both kept, since {time}); on that table: pyramid-referee club resolve "
-                    "--keep-server or --new-table --name NAME"
+                    "conflict: {what} came from another store with this table's key, other than "
+                    "the server's (both kept, since {time}); on that table: pyramid-referee club "
+                    "resolve --keep-server or --new-table --name NAME"
                 ).format(what=what, time=_local_time(c["received"]))
             )
     return 0
 
 
 def _local_time(stamp: str) -> str:
-    """A stroke's time (ISO, UTC, as the table stores it) as the manager reads a clock: ЧЧ:ММ:СС here,
-    with the date when it is not today; a stamp not understood is shown as it is."""
+    """A stroke's time (ISO, UTC, as the table stores it) as the manager reads a clock: ЧЧ:ММ:СС
+    here, with the date when it is not today; a stamp not understood is shown as it is."""
     try:
         local = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
     except (ValueError, TypeError):

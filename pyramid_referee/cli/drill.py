@@ -221,7 +221,8 @@ def _read(interactive: bool) -> str | None:
 
 
 def _ask(ex, lang: str, interactive: bool, as_json: bool):
-    """Read answers to one exercise until one is graded: a Grade, "revealed", "quit" or None (no more input)."""
+    """Read answers to one exercise until one is graded: a Grade, "revealed", "quit" or
+    None (no more input)."""
     from ..teach import drill  # deferred, as in _cmd_drill
 
     while True:

@@ -1,4 +1,5 @@
-"""The ``export`` subcommand (see cli.py): a stored match written out for the people and tools that use it.
+"""The ``export`` subcommand (see cli.py): a stored match written out for the people and tools that
+use it.
 
 Formats (``match.report`` writes them):
 
@@ -45,10 +46,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         ),
         description=tr(
             "Export a stored match. Formats: json, the whole match; csv, one row a stroke, a "
-            "spreadsheet Russian Excel opens as is; script, JSON lines for replay, the calls in the "
-            "players' own words; record, the game record that validate checks and replay judges. With "
-            "-o FILE the format follows the extension: {extensions}; --format is needed only for "
-            "another extension and must not contradict it."
+            "spreadsheet Russian Excel opens as is; script, JSON lines for replay, the calls in "
+            "the players' own words; record, the game record that validate checks and replay "
+            "judges. With -o FILE the format follows the extension: {extensions}; --format is "
+            "needed only for another extension and must not contradict it."
         ).format(extensions=_extensions_text()),
     )
     p.add_argument(

@@ -1,12 +1,12 @@
 """Subcommands of the match area (see cli.py): the match store and the scorer.
 
-``match new|list|show|resume|delete``, ``undo``, ``redo``, ``stats``, ``play`` (``export``: cli_export.py).
-Every one takes ``--db PATH`` (else ``$PYRAMID_REFEREE_DB``, else the user data
-directory) and ``--json``. A missing match, a locked or corrupt database, a bad
-path: one clear line, exit 2. ``play`` from a pipe exits 1 when a line was rejected.
-Only ``match new`` and ``play`` (a new match) create the database, and only after the
-new match's players, settings and start were checked; every other command opens an
-existing one (``match list`` on none says so and lists nothing).
+``match new|list|show|resume|delete``, ``undo``, ``redo``, ``stats``, ``play`` (``export``:
+cli_export.py). Every one takes ``--db PATH`` (else ``$PYRAMID_REFEREE_DB``, else the user data
+directory) and ``--json``. A missing match, a locked or corrupt database, a bad path: one clear
+line, exit 2. ``play`` from a pipe exits 1 when a line was rejected. Only ``match new`` and
+``play`` (a new match) create the database, and only after the new match's players, settings and
+start were checked; every other command opens an existing one (``match list`` on none says so and
+lists nothing).
 """
 
 from __future__ import annotations
@@ -293,7 +293,8 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
     play.why = getattr(args, "why", False)
     if club is None:
         return play.run(stdin_reader(interactive))
-    # Local first, and the sync in a child process: a stroke never waits for it (bench/bench_club.py)
+    # Local first, and the sync in a child process: a stroke never waits
+    # for it (bench/bench_club.py)
     play.club = club.start()
     try:
         return play.run(stdin_reader(interactive))
@@ -567,8 +568,9 @@ def _refuse_unnamed_match_beside_an_open_one(args) -> None:
     if row is not None:
         raise UserError(
             tr(
-                "match {id} ({first} — {second}) is not finished: continue it with «pyramid-referee match "
-                "resume {id}{db}», or name the players of a new match: «--players Иван Пётр»"
+                "match {id} ({first} — {second}) is not finished: continue it with "
+                "«pyramid-referee match resume {id}{db}», or name the players of a new match: "
+                "«--players Иван Пётр»"
             ).format(id=row.id, first=row.players[0], second=row.players[1], db=db)
         )
 
@@ -627,8 +629,8 @@ def cmd_import(args) -> int:
     if not is_record(args.file, lines):
         raise UserError(
             tr(
-                "{name}: not a game record: a record begins with «Игроки: Иван, Пётр» or is named *.record "
-                "(see docs/record.md); nothing stored"
+                "{name}: not a game record: a record begins with «Игроки: Иван, Пётр» or is named "
+                "*.record (see docs/record.md); nothing stored"
             ).format(name=name)
         )
     checked = check_record(lines)
@@ -644,8 +646,8 @@ def cmd_import(args) -> int:
         else:
             out.append(
                 tr(
-                    "{name}: not imported, nothing stored: problems: {n} (fix them; «pyramid-referee "
-                    "validate {name}» checks the record again)"
+                    "{name}: not imported, nothing stored: problems: {n} "
+                    "(fix them; «pyramid-referee validate {name}» checks the record again)"
                 ).format(name=name, n=len(checked.problems))
             )
         sys.stderr.write("\n".join(out) + "\n")

@@ -109,8 +109,8 @@ def players_from(values: list[str] | None) -> list[str] | None:
         if bad:
             raise UserError(
                 tr(
-                    "--players: a name may not hold «{char}» (it separates the parts of a game record): "
-                    "«{name}»"
+                    "--players: a name may not hold «{char}» (it separates the parts of a game "
+                    "record): «{name}»"
                 ).format(char=bad, name=n)
             )
     return names
@@ -213,8 +213,8 @@ def print_input_devices(devices, *, as_json: bool = False) -> int:
     if not devices:
         print(
             tr(
-                "no input devices (microphones) found: plug one in or check that the system sees it "
-                "(arecord -l)"
+                "no input devices (microphones) found: plug one in or check that the system sees "
+                "it (arecord -l)"
             )
         )
         return 0

@@ -87,24 +87,30 @@ OUTCOME_PREFIXES = ("исход:", "outcome:")
 
 
 # The outcome notation for the marker, in short (the full text is the notation module's doc).
-NOTATION_HELP = N_("""\
-  a ball's story     «биток 6» — the cue ball hits 6; «11 3» — 11 hits 3; a chain «биток 6 3 в середину»
-                     (cue→6, 6→3, 3 into the middle); «3 борт» / «3 в борт»; «биток борт 6»;
-                     a carom is two stories: «биток 6, биток 11»; the steps may be joined with «→»
-  pocket             «3 в правый дальний угол», «3 в левую середину», «3 в середину»;
-                     «биток в лузе» — the pocket unsaid (for the called ball it will be asked)
-  off the table      «биток за бортом», «5 вылетел»
-  fouls (P1)         «фол г», «г», «фол г д»; in words: touching (г), the wrong ball (д),
-                     jumped / on edge (е), not from the house (з), balls not stopped (и);
-                     а, б, в, ж show from the events: «промах», «биток в … угол»,
-                     «биток за бортом», «в доме» (the letters а, в, ж are understood too)
-  marks              «промах» (the cue ball touched no ball), «с руки», «в доме»,
-                     «по заказу» / «не по заказу» (pockets only, no contacts),
-                     «предупреждение», «позиция не изменилась»
-  empty outcome      «ничего», «пусто» or «-»: no events — so the cue ball touched no
-                     ball (a miss, P1а); a stroke after which nothing fell: «биток 5»
-Ball numbers are the digits 1–15, the cue ball is «биток» (or «свой»). Pockets are as the striker sees them.
-An error names the column and what was expected there; a wrong line changes nothing.""")
+NOTATION_HELP = N_(
+    "  a ball's story     «биток 6» — the cue ball hits 6; «11 3» — 11 hits 3; a chain "
+    "«биток 6 3 в середину»\n"
+    "                     (cue→6, 6→3, 3 into the middle); «3 борт» / «3 в борт»; "
+    "«биток борт 6»;\n"
+    "                     a carom is two stories: «биток 6, биток 11»; the steps may be joined "
+    "with «→»\n"
+    "  pocket             «3 в правый дальний угол», «3 в левую середину», «3 в середину»;\n"
+    "                     «биток в лузе» — the pocket unsaid (for the called ball it will be "
+    "asked)\n"
+    "  off the table      «биток за бортом», «5 вылетел»\n"
+    "  fouls (P1)         «фол г», «г», «фол г д»; in words: touching (г), the wrong ball (д),\n"
+    "                     jumped / on edge (е), not from the house (з), balls not stopped (и);\n"
+    "                     а, б, в, ж show from the events: «промах», «биток в … угол»,\n"
+    "                     «биток за бортом», «в доме» (the letters а, в, ж are understood too)\n"
+    "  marks              «промах» (the cue ball touched no ball), «с руки», «в доме»,\n"
+    "                     «по заказу» / «не по заказу» (pockets only, no contacts),\n"
+    "                     «предупреждение», «позиция не изменилась»\n"
+    "  empty outcome      «ничего», «пусто» or «-»: no events — so the cue ball touched no\n"
+    "                     ball (a miss, P1а); a stroke after which nothing fell: «биток 5»\n"
+    "Ball numbers are the digits 1–15, the cue ball is «биток» (or «свой»). Pockets are as the "
+    "striker sees them.\n"
+    "An error names the column and what was expected there; a wrong line changes nothing."
+)
 
 
 def _unprefix(text: str) -> str:
@@ -120,7 +126,8 @@ def help_text(lang: str) -> str:
     return trl(
         lang,
         "The marker types «CALL | OUTCOME» on one line, or «заказ: …» and then «исход: …».\n"
-        "An empty call, «-» or «без заказа» is a stroke without a call. Commands: «undo»/«отмена», "
+        "An empty call, «-» or «без заказа» is a stroke without a call. "
+        "Commands: «undo»/«отмена», "
         "«redo»/«повтор», «score»/«счёт», «help»/«помощь», «quit»/«выход».\n"
         "Example: тройку чисто в правый угол | биток 3, 3 в правый дальний угол\n"
         "The short outcome notation. Items are separated by «;» or «,», in time order:\n"
@@ -159,7 +166,9 @@ class Play:
         self.done = False
         self._console = None
         self.why = False  # --why: each verdict's clauses in full under it
-        self.club = None  # --club: the background sync (club.process.ClubSyncProcess); its status follows each verdict
+        # --club: the background sync (club.process.ClubSyncProcess); its status follows each
+        # verdict
+        self.club = None
 
     # ------------------------------------------------------------------ output
     @property
@@ -202,7 +211,8 @@ class Play:
             self.err.flush()
 
     def show_score(self, *, series: bool = False) -> None:
-        """The scoreboard; with ``series`` (start, the «счёт» command) the match score in games too."""
+        """The scoreboard; with ``series`` (start, the «счёт» command) the match
+        score in games too."""
         st = self.s.state.to_json()
         if self.json:
             obj = {"type": "score", "match": self.s.id, "seq": self.s.seq, "state": st}
@@ -349,9 +359,9 @@ class Play:
         return self.s.read_call(line).status == "accepted"
 
     def _refuse_an_outcome_for_a_call(self, line: str) -> None:
-        """A line where the call is expected that reads as a stroke's outcome and is no accepted call:
-        the marker most likely left out the «|» between the call and the outcome. Nothing is taken
-        (a refused call stood pending would make the next line its outcome)."""
+        """A line where the call is expected that reads as a stroke's outcome and is no accepted
+        call: the marker most likely left out the «|» between the call and the outcome. Nothing
+        is taken (a refused call stood pending would make the next line its outcome)."""
         if line.strip() in ("", "-", "—") or line.lstrip().startswith("{"):
             return
         try:
@@ -367,7 +377,8 @@ class Play:
             )
 
     def typed_call(self, text: str | None) -> CallReading:
-        """The call as the marker typed it; a word the parser does not know is a typo: ask again."""
+        """The call as the marker typed it; a word the parser does not know is
+        a typo: ask again."""
         reading = self.s.read_call(text)
         if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
             why = reading.refusal.get("message", "")
@@ -465,9 +476,10 @@ class Play:
             self.say(self._club_text(), "dim")
 
     def _club_text(self) -> str:
-        """The club line under a verdict. At a terminal it waits a moment (at most ``CLUB_SETTLE_S``,
-        the verdict already shown) for the stroke just committed to reach a server that is there:
-        «в очереди 1 удар» under every stroke read to the маркёр as a fault. A pipe is never held up."""
+        """The club line under a verdict. At a terminal it waits a moment (at most
+        ``CLUB_SETTLE_S``, the verdict already shown) for the stroke just committed to reach a
+        server that is there: «в очереди 1 удар» under every stroke read to the маркёр as a
+        fault. A pipe is never held up."""
         st = self.club.status()
         if self.interactive and st.online is not False and st.queued:
             end = time.monotonic() + CLUB_SETTLE_S
@@ -552,8 +564,8 @@ class Play:
                 self.err.write(m.describe(self.lang) + "\n")
             raise StoreError(
                 tr(
-                    "match {id}: the record disagrees with its replay; cannot continue (pyramid-referee "
-                    "match show {id}{db})"
+                    "match {id}: the record disagrees with its replay; cannot continue "
+                    "(pyramid-referee match show {id}{db})"
                 ).format(id=self.s.id, db=self.db)
             )
         interrupted = False
@@ -595,7 +607,8 @@ class Play:
         else:
             self.say(
                 tr(
-                    "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume {id}{db}"
+                    "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume "
+                    "{id}{db}"
                 ).format(id=s.id, seq=s.seq, db=self.db)
             )
 

@@ -29,8 +29,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.epilog = (
         tr(
-            "A game record (a .record or «.партия» file, or one whose first line is «Игроки: …») is "
-            "judged the same way; it must have none of the problems validate finds. The record:\n"
+            "A game record (a .record or «.партия» file, or one whose first line is «Игроки: …») "
+            "is judged the same way; it must have none of the problems validate finds. The "
+            "record:\n"
         )
         + tr(RECORD_HELP)
         + "\n"
@@ -82,7 +83,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _replay_record(path: str, lines: list[str], lang: str):
-    """A written game record judged stroke by stroke; its first problem stops it, named like validate names it."""
+    """A written game record judged stroke by stroke; its first problem stops it, named like
+    validate names it."""
     checked = check_record(lines)
     if checked.problems:
         p = checked.problems[0]

@@ -1,10 +1,10 @@
 """``pyramid-referee serve``: the table's web face (docs/serve.md).
 
-``serve [--db PATH] [--match ID | --players A B] [--host H] [--port P] [--pin PIN] [--club URL]``: the
-scoreboard at ``/``, the marker's pad at ``/pad``, the JSON API under ``/api``. It binds
-127.0.0.1 unless told otherwise; ``--port 0`` takes a free port; the URLs are printed before
-the first request is served. The pad's PIN is ``--pin`` or a random one, printed at start and
-carried in the pad's URL (``/pad#pin=…``: after the ``#``, so it is never sent in a request
+``serve [--db PATH] [--match ID | --players A B] [--host H] [--port P] [--pin PIN]
+[--club URL]``: the scoreboard at ``/``, the marker's pad at ``/pad``, the JSON API under ``/api``.
+It binds 127.0.0.1 unless told otherwise; ``--port 0`` takes a free port; the URLs are printed
+before the first request is served. The pad's PIN is ``--pin`` or a random one, printed at start
+and carried in the pad's URL (``/pad#pin=…``: after the ``#``, so it is never sent in a request
 line or logged); on a network (``--host 0.0.0.0``) that URL is also printed as a QR code.
 
 Which match: ``--match ID``, a new one with ``--players A B`` (and ``--to-wins``, ``--mode``),
@@ -269,8 +269,8 @@ def _serve_board(args, url: str) -> int:
     if args.players is not None or args.match is not None:
         raise UserError(
             tr(
-                "this table is not registered on the club server; register it once: pyramid-referee "
-                "club register --club URL --name NAME"
+                "this table is not registered on the club server; register it once: "
+                "pyramid-referee club register --club URL --name NAME"
             ).format()
         )
     try:
@@ -291,7 +291,8 @@ def _serve_board(args, url: str) -> int:
     base = _base_url(args, sock)
     print(
         tr(
-            "this computer is not a registered table of that club server: serving the club board alone"
+            "this computer is not a registered table of that club server: serving the club board "
+            "alone"
         )
     )
     print(tr("club board: {url}").format(url=base + "/"))
@@ -358,8 +359,8 @@ def cmd_serve(args) -> int:
         )
         print(
             tr(
-                "its fingerprint (SHA-256; compare it on the tablet when it asks to accept the certificate): "
-                "{fp}"
+                "its fingerprint (SHA-256; compare it on the tablet when it asks to accept the "
+                "certificate): {fp}"
             ).format(fp=cert.fingerprint)
         )
         print(tr("names it covers: {names}").format(names=", ".join(cert.names)))

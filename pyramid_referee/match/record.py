@@ -67,22 +67,23 @@ from .marks import strike_marks
 EXTENSIONS = (".record", ".партия")
 
 #: The record's format in a few lines, for ``validate --help`` and ``replay --help``.
-RECORD_HELP = N_("""\
-  «Игроки: Иван, Пётр»                      (required; the one who breaks first)
-  «Режим: чистое назначение»                (or «шар и луза»)
-  «До: 71»  «Штраф: 5»  «Отрицательный счёт: да»  «Стоимость шаров: классическая»
-  «Точность лузы: нужна сторона угла»  «Нужен результат: нет»
-  «Счёт: Иван 20, Пётр 11»  «На столе: 2 4 5 15»  «Бьёт: Пётр»  «С руки: нет»
-                                            (a start from a score sheet: «Счёт», «На столе», «Бьёт» together)
-  «Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0»
-  «Иван: тройку в угол (не принят) | биток 6 | 3:0»
-  «Пётр: без заказа | биток 9; фол г | 8:−5»
-The header comes before the first stroke, one 'Name: value' a line; all but
-«Игроки» is optional. A stroke: the striker, ':', the call as said («без заказа»
-or '-' for none; a call the referee refused is marked «(не принят)»), '|', the
-outcome in the outcome notation (as in play), and optionally '|' and the score
-after the stroke, the players in the order of «Игроки». '#' starts a comment.\
-""")
+RECORD_HELP = N_(
+    "  «Игроки: Иван, Пётр»                      (required; the one who breaks first)\n"
+    "  «Режим: чистое назначение»                (or «шар и луза»)\n"
+    "  «До: 71»  «Штраф: 5»  «Отрицательный счёт: да»  «Стоимость шаров: классическая»\n"
+    "  «Точность лузы: нужна сторона угла»  «Нужен результат: нет»\n"
+    "  «Счёт: Иван 20, Пётр 11»  «На столе: 2 4 5 15»  «Бьёт: Пётр»  «С руки: нет»\n"
+    "                                            (a start from a score sheet: «Счёт», «На столе», "
+    "«Бьёт» together)\n"
+    "  «Иван: тройку чисто в правый угол | биток 3; 3 в правый дальний угол | 3:0»\n"
+    "  «Иван: тройку в угол (не принят) | биток 6 | 3:0»\n"
+    "  «Пётр: без заказа | биток 9; фол г | 8:−5»\n"
+    "The header comes before the first stroke, one 'Name: value' a line; all but\n"
+    "«Игроки» is optional. A stroke: the striker, ':', the call as said («без заказа»\n"
+    "or '-' for none; a call the referee refused is marked «(не принят)»), '|', the\n"
+    "outcome in the outcome notation (as in play), and optionally '|' and the score\n"
+    "after the stroke, the players in the order of «Игроки». '#' starts a comment."
+)
 NO_CALL = "без заказа"
 REFUSED_MARK = "(не принят)"
 
@@ -306,7 +307,8 @@ def _syntax_problem(no: int, text: str, exc, is_stroke: bool) -> Problem:
 
 
 def parse_line(text: str) -> Any:
-    """One line → None (blank or comment), a header tuple or a StrokeLine; raises UnexpectedInput."""
+    """One line → None (blank or comment), a header tuple or
+    a StrokeLine; raises UnexpectedInput."""
     body = text.split("#", 1)[0]
     if not body.strip():
         return None
@@ -645,7 +647,8 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
                     MAX_RECORD_LINE_CHARS + 1,
                     "syntax",
                     N_(
-                        "the line is {n} characters long, longer than any record line: at most {limit}"
+                        "the line is {n} characters long, longer than any record line: at most "
+                        "{limit}"
                     ),
                     N_("a line holds one stroke: 'player: call | outcome | score'"),
                     {"n": len(text.rstrip("\r\n")), "limit": MAX_RECORD_LINE_CHARS},
@@ -699,7 +702,8 @@ def _with_line(s: StrokeLine, no: int) -> StrokeLine:
 
 
 def is_record(path: str, lines: list[str]) -> bool:
-    """A game record: by its extension, or by its first line that is not blank or a comment («Игроки: …»)."""
+    """A game record: by its extension, or by its first line that is not blank or
+    a comment («Игроки: …»)."""
     if Path(path).suffix.lower() in EXTENSIONS:
         return True
     for text in lines:
@@ -908,7 +912,8 @@ def _judge_outcome(s: StrokeLine, match, call, status: str, problems):
                 "outcome",
                 N_("the outcome does not fit the game: {error}"),
                 N_(
-                    "check the outcome against the protocol; the strokes after this line are not judged"
+                    "check the outcome against the protocol; the strokes after this line are not "
+                    "judged"
                 ),
                 {"error": _rules_text(exc)},
             )
@@ -963,7 +968,8 @@ def _notation_problem(s: StrokeLine, exc) -> Problem:
         "outcome",
         N_("outcome: {what}"),
         N_(
-            "the outcome reads like 'биток 3; 3 в правый дальний угол' (see help in pyramid-referee play)"
+            "the outcome reads like 'биток 3; 3 в правый дальний угол' "
+            "(see help in pyramid-referee play)"
         ),
         {"what": lambda lang: _notation_text(exc, lang)},
     )
@@ -1089,7 +1095,8 @@ def render_record(
     strokes: Iterable[WrittenStroke],
     to_wins: int = 1,
 ) -> str:
-    """A game record's text: the header (the settings that differ from the defaults), one line a stroke."""
+    """A game record's text: the header (the settings that differ from the defaults),
+    one line a stroke."""
     # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import NotationError, parse_outcome, render_outcome
 

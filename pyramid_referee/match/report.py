@@ -1,4 +1,5 @@
-"""What a stored match says: per-player statistics and exports (JSON, CSV, a replay script, a game record).
+"""What a stored match says: per-player statistics and exports (JSON, CSV, a replay script, a game
+record).
 
 Everything here reads the stored records (the verdicts as shown), not a new
 judgement; ``match.session`` is what checks them against a replay.
@@ -201,7 +202,8 @@ def export_script(store: Store, match_id: int) -> str:
 
 
 def export_record(store: Store, match_id: int) -> str:
-    """The match as a written game record (record.py): ``validate`` checks it, ``replay`` judges it."""
+    """The match as a written game record (record.py): ``validate`` checks
+    it, ``replay`` judges it."""
     return write_record(store.get_match(match_id), store.strokes(match_id))
 
 
@@ -220,10 +222,11 @@ def outcome_as_typed(text: str | None, outcome: dict) -> str:
 
 
 def outcome_for_people(text: str | None, outcome: dict, call_status: str, lang: str) -> str:
-    """The outcome as a person reads it in an export: as typed (``outcome_as_typed``), except that the
-    short form's mark «по заказу» / «не по заказу» (what the pad writes) is left out where it says
-    nothing: after no call or a refused one, and «не по заказу» beside a miss or with nothing fallen.
-    Nothing left is «ничего не упало» — never «ничего», which in the notation is a miss."""
+    """The outcome as a person reads it in an export: as typed (``outcome_as_typed``), except
+    that the short form's mark «по заказу» / «не по заказу» (what the pad writes) is left out
+    where it says nothing: after no call or a refused one, and «не по заказу» beside a miss or
+    with nothing fallen. Nothing left is «ничего не упало» — never «ничего», which in the
+    notation is a miss."""
     shown = outcome_as_typed(text, outcome)
     if "route_ok" not in outcome:
         return shown
@@ -237,8 +240,8 @@ def outcome_for_people(text: str | None, outcome: dict, call_status: str, lang: 
 
 
 def _call_for_people(rec, no_call: str) -> str:
-    """The call as said; one word for no call however it was typed («-», «без заказа», nothing); a call
-    given as its JSON (a program's) in the call language's words."""
+    """The call as said; one word for no call however it was typed («-», «без заказа», nothing);
+    a call given as its JSON (a program's) in the call language's words."""
     if rec.call_status == "none":
         return no_call
     text = rec.call_text or ""
@@ -276,7 +279,8 @@ def csv_number(x: Any) -> str:
 
 
 def _csv_time(stamp: str) -> str:
-    """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time a spreadsheet reads as a date."""
+    """The store's UTC stamp (2026-12-02T13:48:56.732Z) as local time a spreadsheet
+    reads as a date."""
     try:
         return (
             datetime.fromisoformat(stamp.replace("Z", "+00:00"))
@@ -416,9 +420,9 @@ def _csv_row(
 
 
 def _replayed(store: Store, match_id: int, lang: str) -> tuple[dict, dict]:
-    """(seq → the verdict replayed by the rules engine, seq → why a refused call was refused), to be
-    said in the reader's language (the stored sentences are in the language they were shown in);
-    empty where the replay cannot be made."""
+    """(seq → the verdict replayed by the rules engine, seq → why a refused call was refused),
+    to be said in the reader's language (the stored sentences are in the language they were
+    shown in); empty where the replay cannot be made."""
     try:
         session = Session(store, match_id, lang=lang)
     except (StoreError, ValueError):

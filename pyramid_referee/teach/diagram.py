@@ -203,9 +203,10 @@ def _table(lang: str, called: list[int], target: int | None) -> list[str]:
     out = [
         f'<rect x="{_fmt(OX - RAIL)}" y="{_fmt(OY - RAIL)}" width="{_fmt(W + 2 * RAIL)}" '
         f'height="{_fmt(L + 2 * RAIL)}" rx="18" fill="{WOOD}" class="rail"/>',
-        f'<rect x="{_fmt(OX - 10)}" y="{_fmt(OY - 10)}" width="{_fmt(W + 20)}" height="{_fmt(L + 20)}" '
-        f'fill="{CLOTH_EDGE}"/>',
-        f'<rect x="{_fmt(OX)}" y="{_fmt(OY)}" width="{_fmt(W)}" height="{_fmt(L)}" fill="{CLOTH}" class="cloth"/>',
+        f'<rect x="{_fmt(OX - 10)}" y="{_fmt(OY - 10)}" width="{_fmt(W + 20)}" '
+        f'height="{_fmt(L + 20)}" fill="{CLOTH_EDGE}"/>',
+        f'<rect x="{_fmt(OX)}" y="{_fmt(OY)}" width="{_fmt(W)}" height="{_fmt(L)}" fill="{CLOTH}" '
+        'class="cloth"/>',
     ]
     # the diamonds (sights) on the rail: they make the cloth read as a billiards table
     for i in range(1, 8):
@@ -235,8 +236,8 @@ def _table(lang: str, called: list[int], target: int | None) -> list[str]:
             )
         key = f"{kind}-{side}" + (f"-{end}" if end else "")
         out.append(
-            f'<g class="{cls}" data-pocket="{key}">'
-            f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(POCKET_R)}" fill="#0d0d0d"/>{ring}</g>'
+            f'<g class="{cls}" data-pocket="{key}"><circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" '
+            f'r="{_fmt(POCKET_R)}" fill="#0d0d0d"/>{ring}</g>'
         )
         label = trl(lang, name)
         colour = CALLED if i in called else "#333333"
@@ -283,9 +284,11 @@ def _ball(x: float, y: float, label: str, *, cue=False, called=False, number=Non
     )
     parts = [
         f'<g class="{cls}"{data}>',
-        f'<circle cx="{_fmt(cx + 2)}" cy="{_fmt(cy + 3)}" r="{_fmt(BALL_R)}" fill="#000000" fill-opacity="0.3"/>',
-        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" fill="{IVORY if not cue else "#ffffff"}" '
-        f'stroke="{"#555555" if not called else CALLED}" stroke-width="{4 if called else 1.5}"/>',
+        f'<circle cx="{_fmt(cx + 2)}" cy="{_fmt(cy + 3)}" r="{_fmt(BALL_R)}" fill="#000000" '
+        'fill-opacity="0.3"/>',
+        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" '
+        f'fill="{IVORY if not cue else "#ffffff"}" stroke="{"#555555" if not called else CALLED}" '
+        f'stroke-width="{4 if called else 1.5}"/>',
     ]
     if cue:
         parts.append(f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="5" fill="{CALLED}"/>')
@@ -299,9 +302,9 @@ def _ball_again(x: float, y: float, label: str, number) -> str:
     """A ball the route reaches a second time: drawn where the route meets it again, dashed."""
     cx, cy = OX + x, OY + y
     return (
-        f'<g class="ball-again" data-ball="{number}">'
-        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(BALL_R)}" fill="{IVORY}" fill-opacity="0.35" '
-        f'stroke="{IVORY}" stroke-width="3" stroke-dasharray="6 4"/>'
+        f'<g class="ball-again" data-ball="{number}"><circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" '
+        f'r="{_fmt(BALL_R)}" fill="{IVORY}" fill-opacity="0.35" stroke="{IVORY}" stroke-width="3" '
+        'stroke-dasharray="6 4"/>'
         + _text(cx, cy + 7.5, label, 21, weight="bold", fill="#ffffff")
         + "</g>"
     )
@@ -327,8 +330,9 @@ def _mark(x: float, y: float, kind: str, lang: str) -> str:
         rotate=-90 if x == 0.0 else 90,
     )
     return (
-        f'<g class="mark contre_coup">'
-        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="13" fill="none" stroke="{CONTRE}" stroke-width="6"/>'
+        '<g class="mark contre_coup">'
+        f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="13" fill="none" stroke="{CONTRE}" '
+        'stroke-width="6"/>'
         f"{label}</g>"
     )
 
@@ -353,10 +357,11 @@ def _arrow(a: _Point, b: _Point, colour: str, n: int, actor, target, label: str 
     mx, my = (sx + ex) / 2 - uy * 17, (sy + ey) / 2 + ux * 17
     title = f"<title>{escape(label)}</title>" if label else ""
     return (
-        f'<g class="contact-group"><path class="contact" data-actor="{actor}" data-target="{target}" '
-        f'data-step="{n}" d="M {_fmt(sx)} {_fmt(sy)} L {_fmt(ex)} {_fmt(ey)}" stroke="{colour}" '
-        f'stroke-width="5" fill="none" stroke-linecap="round" marker-end="url(#{marker})">{title}</path>'
-        f'<circle cx="{_fmt(mx)}" cy="{_fmt(my)}" r="11" fill="#0f3d22" fill-opacity="0.85"/>'
+        f'<g class="contact-group"><path class="contact" data-actor="{actor}" '
+        f'data-target="{target}" data-step="{n}" d="M {_fmt(sx)} {_fmt(sy)} L {_fmt(ex)} '
+        f'{_fmt(ey)}" stroke="{colour}" stroke-width="5" fill="none" stroke-linecap="round" '
+        f'marker-end="url(#{marker})">{title}</path><circle cx="{_fmt(mx)}" cy="{_fmt(my)}" '
+        'r="11" fill="#0f3d22" fill-opacity="0.85"/>'
         + _text(mx, my + 5, str(n), 14, fill="#ffffff", weight="bold")
         + "</g>"
     )
@@ -365,8 +370,9 @@ def _arrow(a: _Point, b: _Point, colour: str, n: int, actor, target, label: str 
 _DEFS = (
     "<defs>"
     + "".join(
-        f'<marker id="{name}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
-        f'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{colour}"/></marker>'
+        f'<marker id="{name}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" '
+        'markerHeight="4" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
+        f'fill="{colour}"/></marker>'
         for name, colour in (
             ("head-cue", CUE_PATH),
             ("head-driver", DRIVER_PATH),
@@ -401,10 +407,11 @@ def _document(
     height = y + 22
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(WIDTH)} {_fmt(height)}" '
-        f'width="{_fmt(WIDTH)}" height="{_fmt(height)}" role="img" data-ok="{"true" if ok else "false"}" '
-        f'font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">'
+        f'width="{_fmt(WIDTH)}" height="{_fmt(height)}" role="img" '
+        f'data-ok="{"true" if ok else "false"}" '
+        'font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">'
         f"<title>{escape(title)}</title>{_DEFS}"
-        f'<rect width="100%" height="100%" fill="#faf8f2"/>'
+        '<rect width="100%" height="100%" fill="#faf8f2"/>'
         + "".join(body)
         + "".join(tail)
         + "</svg>"
@@ -420,27 +427,28 @@ def _legend(y: float, items: list[tuple[str, str]]) -> tuple[list[str], float]:
         if x > 24.0 and x + 52 + len(text) * 10.2 > WIDTH - 16:
             x, y = 24.0, y + 34
         out.append(
-            f'<rect x="{_fmt(x)}" y="{_fmt(y - 18)}" width="34" height="24" rx="5" fill="{CLOTH}"/>'
+            f'<rect x="{_fmt(x)}" y="{_fmt(y - 18)}" width="34" height="24" rx="5" '
+            f'fill="{CLOTH}"/>'
         )
         if colour == "contre":
             out.append(
-                f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="7" fill="none" stroke="{CONTRE}" '
-                f'stroke-width="4"/>'
+                f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="7" fill="none" '
+                f'stroke="{CONTRE}" stroke-width="4"/>'
             )
         elif colour == "fits":
             out[-1] = (
-                f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="11" fill="#0d0d0d" stroke="{CALLED}" '
-                f'stroke-width="3" stroke-dasharray="4 3"/>'
+                f'<circle cx="{_fmt(x + 17)}" cy="{_fmt(y - 6)}" r="11" fill="#0d0d0d" '
+                f'stroke="{CALLED}" stroke-width="3" stroke-dasharray="4 3"/>'
             )
         elif colour == "mark":
             out.append(
-                f'<line x1="{_fmt(x + 17)}" y1="{_fmt(y - 14)}" x2="{_fmt(x + 17)}" y2="{_fmt(y + 2)}" '
-                f'stroke="#ffe14d" stroke-width="6" stroke-linecap="round"/>'
+                f'<line x1="{_fmt(x + 17)}" y1="{_fmt(y - 14)}" x2="{_fmt(x + 17)}" '
+                f'y2="{_fmt(y + 2)}" stroke="#ffe14d" stroke-width="6" stroke-linecap="round"/>'
             )
         else:
             out.append(
-                f'<line x1="{_fmt(x + 5)}" y1="{_fmt(y - 6)}" x2="{_fmt(x + 29)}" y2="{_fmt(y - 6)}" '
-                f'stroke="{colour}" stroke-width="5" stroke-linecap="round"/>'
+                f'<line x1="{_fmt(x + 5)}" y1="{_fmt(y - 6)}" x2="{_fmt(x + 29)}" '
+                f'y2="{_fmt(y - 6)}" stroke="{colour}" stroke-width="5" stroke-linecap="round"/>'
             )
         out.append(_text(x + 40, y, text, 16, anchor="start", fill="#333333"))
         x += 52 + len(text) * 10.2
@@ -492,10 +500,10 @@ def call_svg(
 
     ``caption`` replaces the call's canonical phrasing under the table (drills: the learner must
     say the call, so the picture must not); ``caption=""`` and ``legend=False`` leave the table
-    alone (a scoreboard prints the call in its own large type). A refused text gives the picture of the refusal
-    (``data-ok="false"``); see the module's docstring. ``on_table``: every ball on the table is drawn
-    (a drill's text names them all): the route's where the route puts them, the rest plain, off the
-    route (``_place_others``).
+    alone (a scoreboard prints the call in its own large type). A refused text gives the picture of
+    the refusal (``data-ok="false"``); see the module's docstring. ``on_table``: every ball on the
+    table is drawn (a drill's text names them all): the route's where the route puts them, the rest
+    plain, off the route (``_place_others``).
     """
     if lang not in ("ru", "en"):
         raise DiagramError(f"lang must be 'ru' or 'en', not {lang!r}")
@@ -676,9 +684,9 @@ def _segment_distance(p, a, b) -> float:
 
 
 def _place_others(n: int, points, segments) -> list[tuple[float, float]]:
-    """Spots on the cloth for ``n`` balls: clear of the route's balls, marks and arrows (and their step
-    numbers), of the pockets and of each other; the first ones nearest the pyramid's spot, as balls
-    stand on a table. Positions are schematic, like the route's."""
+    """Spots on the cloth for ``n`` balls: clear of the route's balls, marks and arrows (and
+    their step numbers), of the pockets and of each other; the first ones nearest the pyramid's
+    spot, as balls stand on a table. Positions are schematic, like the route's."""
     step = 2 * BALL_R + 5
     spots = [
         (BALL_R + 8 + i * step, BALL_R + 8 + j * step)

@@ -84,7 +84,8 @@ class Table:
         self.notices: list[str] = []
         self.loop: asyncio.AbstractEventLoop | None = None
         self._payload: str | None = None
-        self.club = None  # serve --club: the background sync (club.sync.ClubSync); its line is on the scoreboard
+        # serve --club: the background sync (club.sync.ClubSync); its line is on the scoreboard
+        self.club = None
         self.club_line = ""
         self.guard = (
             None  # the PIN and its guard (pin.PinGuard): someone guessing is said on the pad
@@ -100,8 +101,8 @@ class Table:
         ):  # stored before a kill, never shown: say so, the board shows it now
             self.notices.append(
                 tr(
-                    "stroke {seq} was stored before the stop but never shown; it is in the record: do not enter "
-                    "it again"
+                    "stroke {seq} was stored before the stop but never shown; it is in the "
+                    "record: do not enter it again"
                 ).format(seq=row.seq)
             )
             self.session.mark_shown(row.seq)
@@ -109,7 +110,8 @@ class Table:
 
     @property
     def standing(self) -> Standing | None:
-        """The call standing for the next stroke: the store's, typed here or heard by ``listen --pad``."""
+        """The call standing for the next stroke: the store's, typed here or
+        heard by ``listen --pad``."""
         return self.session.standing()
 
     def set_standing(self, reading: CallReading | None) -> None:
@@ -163,7 +165,9 @@ class Table:
             try:
                 self.check()
             except StoreError:
-                pass  # a damaged or locked record: keep showing what was read; the next look tries again
+                # a damaged or locked record: keep showing what was read; the next look tries
+                # again
+                pass
 
     # -- state and its listeners -------------------------------------------------------------
     def state(self) -> dict:
@@ -234,9 +238,10 @@ def _call_field(data: dict, default: str | None) -> str | None:
 
 
 def says_nothing(outcome: dict) -> bool:
-    """An outcome object that gives nothing: no event, no foul, no «по заказу»/«мимо» (``route_ok``),
-    no mark — what a pad sends when nothing was entered. It is never made a stroke (a default is no
-    outcome): the marker says «мимо», «по заказу» or what fell, or gives the notation «ничего»."""
+    """An outcome object that gives nothing: no event, no foul, no «по заказу»/«мимо»
+    (``route_ok``), no mark — what a pad sends when nothing was entered. It is never made a
+    stroke (a default is no outcome): the marker says «мимо», «по заказу» or what fell, or gives
+    the notation «ничего»."""
     return outcome.get("route_ok") is None and not any(
         v for k, v in outcome.items() if k != "route_ok"
     )
@@ -699,7 +704,8 @@ def _asset_version() -> str:
 
 
 def _client(request: Request) -> str:
-    """Who is asking, for the PIN's guard: the peer's address (never a header the client writes)."""
+    """Who is asking, for the PIN's guard: the peer's address (never a
+    header the client writes)."""
     return request.client.host if request.client is not None else "?"
 
 
@@ -708,7 +714,8 @@ def _to_stderr(line: str) -> None:
 
 
 def _typo(reading: CallReading) -> None:
-    """As in ``play``: a word the parser does not know is the marker's typo, not the player's call."""
+    """As in ``play``: a word the parser does not know is the marker's typo,
+    not the player's call."""
     if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
         raise StrokeInputError(
             tr("nothing recorded: {why} — looks like a typo; type the call again").format(

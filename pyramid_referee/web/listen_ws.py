@@ -464,8 +464,8 @@ class Listening:
         }
 
     def find_model(self) -> None:
-        """Load the speech model once (``--model``, ``PYRAMID_VOSK_MODEL``, as ``listen`` finds it);
-        without one, ``problem`` says so and what to do: strikes are still heard."""
+        """Load the speech model once (``--model``, ``PYRAMID_VOSK_MODEL``, as ``listen`` finds
+        it); without one, ``problem`` says so and what to do: strikes are still heard."""
         if self._model_tried:
             return
         self._model_tried = True
