@@ -1,5 +1,5 @@
-"""Benchmark the tablet's ears: audio frames streamed to ``serve``'s ``WS /api/listen`` at real
-time.
+"""Benchmark the tablet's ears: audio frames streamed to ``serve``'s ``WS /api/listen``
+at real time.
 
     .venv/bin/python bench/bench_serve_listen.py [--tables 1 4] [--seconds 20]
 
@@ -213,8 +213,8 @@ def main() -> int:
             f"one core (max {max(r['cpu_share']) * 100:.1f} %)"
         )
         print(
-            f"  strikes missed: {r['missing']} of {r['strikes']}; sockets closed by the server: "
-            f"{r['closed']}"
+            f"  strikes missed: {r['missing']} of {r['strikes']}; "
+            f"sockets closed by the server: {r['closed']}"
         )
     return 0
 

@@ -665,13 +665,13 @@ def _route_readings(
 
 # Whose contact is it (C9)? A postposed «от борта» belongs to the ball word right
 # before it (in players' usage «X от борта» is X off the cushion). Said right after a
-# driving ball («шестёркой от борта»), a carom («карамболем от шестёрки от борта»)
-# or «абриколем» (or, with no ball word before it, right before «абриколем»), it
-# may be that ball's or the cue ball's contact rather than the called ball's: a route the reader
-# cannot tell, so it is refused, never given to the called ball silently. A kiss («от шара X»)
-# after the driving balls stays the called ball's: that is the rules' own template («Тремя шарами
-# …, от шара …, 12-й шар …», C2); after a carom it may continue the carom («от шестёрки от
-# семёрки»).
+# driving ball («шестёркой от борта»), a carom («карамболем от шестёрки от борта») or
+# «абриколем» (or, with no ball word before it, right before «абриколем»), it may be
+# that ball's or the cue ball's contact rather than the called ball's: a route the
+# reader cannot tell, so it is refused, never given to the called ball silently. A
+# kiss («от шара X») after the driving balls stays the called ball's: that is the
+# rules' own template («Тремя шарами …, от шара …, 12-й шар …», C2); after a carom it
+# may continue the carom («от шестёрки от семёрки»).
 _OWN = ("kiss", "cushion", "contre")
 
 

@@ -287,14 +287,14 @@ def _lookalike_note(slip: Lookalike, lang: str) -> str:
     if len(slip.letters) == 1:
         text = trl(
             lang,
-            "Keyboard layout: in the word «{word}» the Latin {letters} was read as the Russian "
-            "letter.",
+            "Keyboard layout: in the word «{word}» the Latin {letters} was read as "
+            "the Russian letter.",
         )
     else:
         text = trl(
             lang,
-            "Keyboard layout: in the word «{word}» the Latin {letters} were read as the Russian "
-            "letters.",
+            "Keyboard layout: in the word «{word}» the Latin {letters} were read as "
+            "the Russian letters.",
         )
     return text.format(word=slip.typed, letters=letters)
 

@@ -67,8 +67,8 @@ def new_catalog():
         project="pyramid-referee",
         version="1",
         header_comment=(
-            "# The Russian texts of pyramid-referee's messages (msgid: the English text in the "
-            "code).\n"
+            "# The Russian texts of pyramid-referee's messages "
+            "(msgid: the English text in the code).\n"
             "# Edit the msgstr lines; then run: python scripts/i18n.py compile"
         ),
         msgid_bugs_address="",

@@ -1,5 +1,5 @@
-"""The microphone: a dead or missing device, overflow reporting, rate conversion, and the real
-path.
+"""The microphone: a dead or missing device, overflow reporting, rate conversion, and
+the real path.
 
 The real path: the test starts its own PulseAudio daemon (the ``pulse`` fixture,
 tests/conftest.py) with a null sink whose monitor is the default source; PortAudio records it

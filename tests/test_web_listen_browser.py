@@ -149,8 +149,8 @@ def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those
             assert page.locator("#listen-switch").is_visible()
             page.locator("#listen-switch").click()
             page.wait_for_function(
-                "document.body.dataset.listen === 'nomodel' || document.body.dataset.listen === "
-                "'on'",
+                "document.body.dataset.listen === 'nomodel' || "
+                "document.body.dataset.listen === 'on'",
                 timeout=15000,
             )
             assert "модель речи не найдена" in page.locator("#listen-line").inner_text()
@@ -462,8 +462,8 @@ def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_not
             page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
             page.locator("#listen-calibrate").click()
             page.wait_for_function(
-                "document.getElementById('listen-heard').textContent.startsWith('Калибровка: "
-                "сделайте 5 ударов')",
+                "document.getElementById('listen-heard').textContent"
+                ".startsWith('Калибровка: сделайте 5 ударов')",
                 timeout=10000,
             )
             page.wait_for_function("(window.pyramidListen.sent || 0) >= 50 * 15", timeout=40000)

@@ -9,8 +9,8 @@
 - ``voice``: timeline, listen, transcribe, model (the voice referee)
 - ``rules``: rules (the text of the clauses verdicts cite)
 - ``club``: club register, club status (the club server, PostgreSQL)
-- ``serve``: serve (the scoreboard, the marker's pad and the JSON API in a browser; the pages:
-  web/)
+- ``serve``: serve (the scoreboard, the marker's pad and the JSON API in a browser; the
+  pages: web/)
 
 A subcommand's handler returns the exit status. Errors a user can cause derive
 from one of the roots in ``USER_ERRORS`` and are caught in one place, ``main()``:

@@ -173,8 +173,8 @@ def cmd_register(args) -> int:
     if not name:
         raise ClubError(
             tr(
-                "the table's name is empty: give the name the club calls it by, e.g. --name "
-                '"Стол 3"'
+                "the table's name is empty: give the name the club calls it by, "
+                'e.g. --name "Стол 3"'
             )
         )
 
@@ -244,9 +244,9 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
     except psycopg.errors.InsufficientPrivilege as exc:
         raise ClubError(
             tr(
-                "this login may not register tables on the club server ({why}); register with the "
-                "login that owns the club's database and may create roles (CREATEROLE), see "
-                "docs/club.md"
+                "this login may not register tables on the club server ({why}); "
+                "register with the login that owns the club's database and may create roles "
+                "(CREATEROLE), see docs/club.md"
             ).format(why=denied(exc))
         ) from None
 
@@ -289,9 +289,9 @@ def cmd_resolve(args) -> int:
             )  # a new registration: every match is sent again
             print(
                 tr(
-                    "this store is now table {name} on the club server, number {id}; all its "
-                    "matches are sent there by the next run with --club or pyramid-referee club "
-                    "sync"
+                    "this store is now table {name} on the club server, number {id}; "
+                    "all its matches are sent there by the next run with --club or "
+                    "pyramid-referee club sync"
                 ).format(name=name, id=table_id)
             )
             print(

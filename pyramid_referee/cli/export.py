@@ -1,5 +1,5 @@
-"""The ``export`` subcommand (see cli.py): a stored match written out for the people and tools that
-use it.
+"""The ``export`` subcommand (see cli.py): a stored match written out for the people and
+tools that use it.
 
 Formats (``match.report`` writes them):
 

@@ -213,8 +213,8 @@ def print_input_devices(devices, *, as_json: bool = False) -> int:
     if not devices:
         print(
             tr(
-                "no input devices (microphones) found: plug one in or check that the system sees "
-                "it (arecord -l)"
+                "no input devices (microphones) found: "
+                "plug one in or check that the system sees it (arecord -l)"
             )
         )
         return 0

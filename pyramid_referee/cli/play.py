@@ -166,8 +166,8 @@ class Play:
         self.done = False
         self._console = None
         self.why = False  # --why: each verdict's clauses in full under it
-        # --club: the background sync (club.process.ClubSyncProcess); its status follows each
-        # verdict
+        # --club: the background sync (club.process.ClubSyncProcess); its status follows
+        # each verdict
         self.club = None
 
     # ------------------------------------------------------------------ output
@@ -607,8 +607,8 @@ class Play:
         else:
             self.say(
                 tr(
-                    "match {id} saved ({seq} strokes); to go on: pyramid-referee match resume "
-                    "{id}{db}"
+                    "match {id} saved ({seq} strokes); "
+                    "to go on: pyramid-referee match resume {id}{db}"
                 ).format(id=s.id, seq=s.seq, db=self.db)
             )
 

@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.epilog = (
         tr(
             "A game record (a .record or «.партия» file, or one whose first line is «Игроки: …») "
-            "is judged the same way; it must have none of the problems validate finds. The "
-            "record:\n"
+            "is judged the same way; it must have none of the problems validate finds. "
+            "The record:\n"
         )
         + tr(RECORD_HELP)
         + "\n"

@@ -291,8 +291,8 @@ def _serve_board(args, url: str) -> int:
     base = _base_url(args, sock)
     print(
         tr(
-            "this computer is not a registered table of that club server: serving the club board "
-            "alone"
+            "this computer is not a registered table of that club server: "
+            "serving the club board alone"
         )
     )
     print(tr("club board: {url}").format(url=base + "/"))

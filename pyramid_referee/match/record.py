@@ -647,8 +647,8 @@ def read_record(lines: Iterable[str]) -> tuple[Record, list[Problem]]:
                     MAX_RECORD_LINE_CHARS + 1,
                     "syntax",
                     N_(
-                        "the line is {n} characters long, longer than any record line: at most "
-                        "{limit}"
+                        "the line is {n} characters long, "
+                        "longer than any record line: at most {limit}"
                     ),
                     N_("a line holds one stroke: 'player: call | outcome | score'"),
                     {"n": len(text.rstrip("\r\n")), "limit": MAX_RECORD_LINE_CHARS},
@@ -912,8 +912,8 @@ def _judge_outcome(s: StrokeLine, match, call, status: str, problems):
                 "outcome",
                 N_("the outcome does not fit the game: {error}"),
                 N_(
-                    "check the outcome against the protocol; the strokes after this line are not "
-                    "judged"
+                    "check the outcome against the protocol; "
+                    "the strokes after this line are not judged"
                 ),
                 {"error": _rules_text(exc)},
             )

@@ -1,5 +1,5 @@
-"""What a stored match says: per-player statistics and exports (JSON, CSV, a replay script, a game
-record).
+"""What a stored match says: per-player statistics and exports (JSON, CSV, a replay
+script, a game record).
 
 Everything here reads the stored records (the verdicts as shown), not a new
 judgement; ``match.session`` is what checks them against a replay.

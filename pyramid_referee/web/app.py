@@ -165,8 +165,8 @@ class Table:
             try:
                 self.check()
             except StoreError:
-                # a damaged or locked record: keep showing what was read; the next look tries
-                # again
+                # a damaged or locked record: keep showing what was read; the next look
+                # tries again
                 pass
 
     # -- state and its listeners -------------------------------------------------------------
