@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import signal
 import socket
 import sys
 
@@ -250,11 +251,20 @@ def _run(app, sock, on_exit, cert=None) -> None:
     )
 
     class Server(uvicorn.Server):
+        interrupted = False
+
         def handle_exit(self, sig, frame) -> None:
+            self.interrupted = self.interrupted or sig == signal.SIGINT
             on_exit()  # open pages hold their event streams: end them, or Ctrl-C waits
             super().handle_exit(sig, frame)
 
-    Server(config).run(sockets=[sock])
+    server = Server(config)
+    server.run(sockets=[sock])
+    # uvicorn raises the signal it caught again once it has shut down, which ends in the CLI's
+    # KeyboardInterrupt (status 130); when that re-raise is lost (a signal during its own
+    # shutdown), Ctrl-C must still end as an interrupt, not as a clean exit (status 0)
+    if server.interrupted:
+        raise KeyboardInterrupt
 
 
 def _serve_board(args, url: str) -> int:
