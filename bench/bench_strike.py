@@ -2,9 +2,12 @@
 """Benchmark of the strike detector by the calls it decides right, leave-one-source-out.
 
     .venv/bin/python bench/bench_strike.py --quick            # 3 held-out sources, 1 session each (~1 min CPU)
+    .venv/bin/python bench/bench_strike.py --sources vrcbce antigravitypool sinuca badpool \
+        --sessions 2 --strokes 4 --calibrate clean "20 dB" "10 dB" "5 dB"   # 288 strokes (docs)
     .venv/bin/python bench/bench_strike.py                    # every source with a usable strike
     .venv/bin/python bench/bench_strike.py [--sources SRC …] [--sessions N] [--strokes N]
-                     [--no-calibration] [--no-refit] [--wrong] [--json OUT] [--live SECONDS]
+                     [--no-calibration] [--calibrate CONDITION …] [--no-refit] [--wrong]
+                     [--json OUT] [--live SECONDS]
 
 **The headline: calls decided right.** A stroke is decided right when a strike is found within
 40 ms of its true onset and no false strike falls between the start of its call and the strike
@@ -215,7 +218,7 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
             (
                 read(fsm.SEQUENCES_CSV),
                 src(fsm.fit_sequence, fsm.silent_room, fsm.export_binary, fsm.read_sequences),
-                repr(sorted(fsm.SEQ_FIT.items())).encode(),
+                repr((sorted(fsm.SEQ_FIT.items()), fsm.SEQ_UNREAD)).encode(),
                 read(ROOT / "voice" / "sequence.py"),
                 read(ROOT / "voice" / "onsets.py"),
                 ex,

@@ -114,10 +114,6 @@ def replay(
         if h.time - last < min_gap_s or h.peak_db < min_level_db:
             continue
         f = context_features(h, lf, heard, times, vad, h.time - last, horizon, end)
-        if DROP:
-            from pyramid_referee.voice.sequence import SEQ_FEATURES
-
-            f = tuple(0.0 if n in DROP else v for n, v in zip(SEQ_FEATURES, f))
         lg = model.logits(f[:cols] if cols else f)
         p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
         probs.append((h.time, p))
@@ -135,7 +131,7 @@ _fit_cache: dict = {}
 _tables: dict = {}
 
 
-DROP: tuple = ()
+DROP: tuple | None = None  # None: fit_sound_model.SEQ_UNREAD
 
 
 def fold_model(excluded: frozenset, table: Path, cache: Path | None = None, cols=None):
@@ -246,14 +242,19 @@ def main(argv=None) -> int:
     s.add_argument("--groups", type=int, default=5, help="0: one fold per source")
     s.add_argument("--cols", type=int, default=None, help="the first this-many features only")
     s.add_argument("--horizon", type=float, default=None)
-    s.add_argument("--drop", nargs="*", default=[], help="features the model does not read")
+    s.add_argument(
+        "--drop",
+        nargs="*",
+        default=None,
+        help="features the model does not read (default: SEQ_UNREAD)",
+    )
     s.add_argument("--fast", action="store_true", help="a cheaper fit (100 rounds, rate 0.15)")
     args = ap.parse_args(argv)
     if args.cmd == "collect":
         print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
         return 0
     global DROP
-    DROP = tuple(args.drop)
+    DROP = None if args.drop is None else tuple(args.drop)
     if args.fast:
         import fit_sound_model as fsm
 
