@@ -2,9 +2,12 @@
 """Benchmark of the strike detector by the calls it decides right, leave-one-source-out.
 
     .venv/bin/python bench/bench_strike.py --quick            # 3 held-out sources, 1 session each (~1 min CPU)
+    .venv/bin/python bench/bench_strike.py --sources vrcbce antigravitypool sinuca badpool \
+        --sessions 2 --strokes 4 --calibrate clean "20 dB" "10 dB" "5 dB"   # 288 strokes (docs)
     .venv/bin/python bench/bench_strike.py                    # every source with a usable strike
     .venv/bin/python bench/bench_strike.py [--sources SRC …] [--sessions N] [--strokes N]
-                     [--no-calibration] [--no-refit] [--wrong] [--json OUT] [--live SECONDS]
+                     [--no-calibration] [--calibrate CONDITION …] [--no-refit] [--wrong]
+                     [--json OUT] [--live SECONDS]
 
 **The headline: calls decided right.** A stroke is decided right when a strike is found within
 40 ms of its true onset and no false strike falls between the start of its call and the strike
@@ -156,38 +159,73 @@ def _cache_dir() -> Path:
     return Path(base) / "pyramid-referee-bench"
 
 
-def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
-    """Keyword arguments for ``StrikeDetector`` in a fold: the sound models fitted without any
-    feature row from the ``excluded`` sources (sound repositories, voice and noise sources).
-    Fits are cached on disk, keyed by the feature table, the fitting script, the model code and
-    the exclusion. ``refit=False``: the shipped models (fitted on every source: not held out)."""
-    if not refit:
-        return {}
-    import fit_sound_model
-
+def _cached(name: str, key_parts, make):
+    """``make()``, cached on disk under a hash of ``key_parts`` (bytes)."""
     h = hashlib.sha256()
-    for p in (
-        fit_sound_model.FEATURES_CSV,
-        Path(fit_sound_model.__file__),
-        ROOT / "voice" / "sound_class.py",
-        ROOT / "voice" / "onsets.py",
-    ):
-        if Path(p).exists():
-            h.update(Path(p).read_bytes())
-    h.update(repr(sorted(excluded)).encode())
-    path = _cache_dir() / f"fold-{h.hexdigest()[:24]}.pickle"
+    for part in key_parts:
+        h.update(part)
+    path = _cache_dir() / f"{name}-{h.hexdigest()[:24]}.pickle"
     if path.exists():
         try:
-            first, second = pickle.loads(path.read_bytes())
-            return {"model": first, "long_model": second}
+            return pickle.loads(path.read_bytes())
         except Exception:
             pass
-    first, second = fit_sound_model.fit(frozenset(excluded))
+    value = make()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pickle.dumps((first, second)))
+        path.write_bytes(pickle.dumps(value))
     except OSError:
         pass
+    return value
+
+
+def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
+    """Keyword arguments for ``StrikeDetector`` in a fold: the sound models fitted without any
+    feature row from the ``excluded`` sources (sound repositories, voice and noise sources), and
+    the strike decision model fitted without any session that used one of them. Fits are cached
+    on disk: the sound models keyed by their table (``features.csv.gz``), their fitting code and
+    the feature code, the decision model by its table (``sequences.csv.gz``), its fitting code,
+    ``voice/sequence.py`` and the features; both by the exclusion. ``refit=False``: the shipped
+    models (fitted on every source: not held out)."""
+    if not refit:
+        return {}
+    import inspect
+    from dataclasses import replace
+
+    import fit_sound_model as fsm
+
+    def read(p) -> bytes:
+        return Path(p).read_bytes() if Path(p).exists() else b""
+
+    def src(*fns) -> bytes:
+        return "".join(inspect.getsource(f) for f in fns).encode()
+
+    ex = repr(sorted(excluded)).encode()
+    first, second = _cached(
+        "sound",
+        (
+            read(fsm.FEATURES_CSV),
+            src(fsm.fit, fsm.export, fsm.read_features),
+            read(ROOT / "voice" / "sound_class.py"),
+            read(ROOT / "voice" / "onsets.py"),
+            ex,
+        ),
+        lambda: fsm.fit(frozenset(excluded), with_sequence=False),
+    )
+    if fsm.SEQUENCES_CSV.exists():
+        seq = _cached(
+            "decision",
+            (
+                read(fsm.SEQUENCES_CSV),
+                src(fsm.fit_sequence, fsm.silent_room, fsm.export_binary, fsm.read_sequences),
+                repr((sorted(fsm.SEQ_FIT.items()), fsm.SEQ_UNREAD)).encode(),
+                read(ROOT / "voice" / "sequence.py"),
+                read(ROOT / "voice" / "onsets.py"),
+                ex,
+            ),
+            lambda: fsm.fit_sequence(frozenset(excluded)),
+        )
+        second = replace(second, companion=seq)
     return {"model": first, "long_model": second}
 
 
@@ -357,6 +395,14 @@ def main(argv=None) -> int:
         "--no-calibration", action="store_true", help="skip the 3- and 5-strike profile columns"
     )
     ap.add_argument(
+        "--calibrate",
+        nargs="*",
+        default=None,
+        metavar="CONDITION",
+        help="the conditions also run with a 3- and a 5-strike profile (default: every one; "
+        f"quick: {', '.join(QUICK_CALIBRATED)})",
+    )
+    ap.add_argument(
         "--no-refit",
         action="store_true",
         help="use the shipped model (NOT held out: it saw every source)",
@@ -395,6 +441,15 @@ def main(argv=None) -> int:
     sessions = args.sessions or (1 if args.quick else 2)
     args.strokes = args.strokes or (4 if args.quick else 5)
     profiles = ("none",) if args.no_calibration else PROFILES
+    calibrated = set(
+        args.calibrate
+        if args.calibrate is not None
+        else (QUICK_CALIBRATED if args.quick else CONDITIONS)
+    )
+    bad = sorted(calibrated - set(CONDITIONS))
+    if bad:
+        print(f"unknown condition(s) {bad}; conditions: {list(CONDITIONS)}", file=sys.stderr)
+        return 2
     fold_list = [f for f in all_folds if f["name"] in wanted]
     missing = tm.Voices.mixed(speech).missing
     if missing:
@@ -422,7 +477,7 @@ def main(argv=None) -> int:
                 noise = "babble"
             tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
             for pname in profiles:
-                if pname != "none" and args.quick and cname not in QUICK_CALIBRATED:
+                if pname != "none" and cname not in calibrated:
                     continue
                 prof = None
                 if pname != "none":

@@ -295,6 +295,12 @@ class VoiceActivity:
         self.voiced_db: list[float] = []  # the level (dB) of each voiced frame
         self.keep_all = False  # keep every voiced frame (fitting: a whole session)
 
+    @property
+    def heard_to(self) -> float:
+        """Every frame starting before this stream time has been judged (voiced or not); infinite
+        for one that was fed nothing (its frames set from a kept trace: all of them known)."""
+        return np.inf if self._t_buf is None else self._t_buf
+
     def feed(self, x: np.ndarray, t0_of_first: float) -> None:
         if self._t_buf is None:
             self._t_buf = float(t0_of_first)

@@ -4,8 +4,9 @@
 them) and a few collisions (a ball rolled into another), hears them, and fits:
 
 - **levels**: the background (room noise, dBFS of 1 ms windows) and the strikes' loudest
-  millisecond; the quietest strike the detector will take is set ``level_margin_db`` under the
-  quietest strike heard (a microphone far from the table, or a soft player, gives quiet strikes);
+  millisecond; the quietest strike the detector will take is set ``level_margin_db`` (20 dB)
+  under the quietest strike heard, never under the detector's own floor (-75 dBFS): a game's
+  strikes come softer than calibration's (12 dB of margin lost strikes at 5 dB of noise);
 - **the tip threshold**: a bias added to the model's tip logit, chosen (see :func:`fit`) so that
   every calibration strike is taken for a strike, and sure, while no calibration collision is;
   when strikes and collisions cannot be told apart here, that is said;
@@ -154,7 +155,7 @@ def fit(
     model,
     params=None,
     name: str = DEFAULT_NAME,
-    level_margin_db: float = 12.0,
+    level_margin_db: float = 20.0,
 ) -> TableProfile:
     """Fit a profile from the calibration sounds (:class:`~.strike.Sound` objects with features)
     and the 1 ms envelopes (dB) of the strikes (the 120 ms from each onset).
@@ -212,7 +213,7 @@ def fit(
     return TableProfile(
         name=name,
         tip_bias=float(bias),
-        min_level_db=round(min(levels) - level_margin_db, 1) if levels else -75.0,
+        min_level_db=round(max(min(levels) - level_margin_db, -75.0), 1) if levels else -75.0,
         background_db=round(background_db, 1),
         strike_level_db=round(float(np.median(levels)), 1) if levels else float("nan"),
         strike_decay_ms=round(float(np.median(decays)), 1) if decays else float("nan"),

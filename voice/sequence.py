@@ -88,13 +88,19 @@ class Heard:
 
     def is_knock(self, vad) -> bool:
         """A salient sound with no voice at it or right after it (a syllable's consonant is
-        followed by its vowel within tens of ms)."""
-        if self.voiced is None:
-            self.voiced = bool(
-                vad.voiced_between(self.time - 0.02, self.time + 0.06) > 0
-                or self.features[_I_PITCH] >= 0.8
-            )
-        return self.salient and not self.voiced
+        followed by its vowel within tens of ms). Kept once the voice activity has judged the
+        frames it reads, so that the answer does not depend on how the stream was cut (the
+        decision of the sounds near the end of a candidate's horizon read it earlier)."""
+        if self.voiced is not None:
+            return self.salient and not self.voiced
+        voiced = bool(
+            vad.voiced_between(self.time - 0.02, self.time + 0.06) > 0
+            or self.features[_I_PITCH] >= 0.8
+        )
+        heard_to = getattr(vad, "heard_to", None)
+        if heard_to is None or heard_to >= self.time + 0.06:
+            self.voiced = voiced
+        return self.salient and not voiced
 
 
 def _frac(vad, a: float, b: float) -> float:

@@ -375,7 +375,7 @@ class StrikeDetector:
         look = Look.of(pr, self.model.classes)
         if self.seq_model is not None:
             lgs = self.seq_model.logits(feats)
-            lg = float(lgs[-1] - lgs[0]) + p.tip_bias
+            lg = float(lgs[-1] - lgs[0])  # (a profile's tip bias moves the first look only)
         else:
             lg = -np.inf
         p_strike = float(1.0 / (1.0 + np.exp(-lg)))

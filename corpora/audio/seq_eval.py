@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""The strike decision scored offline: the benchmark's sessions kept as traces, the decision
+replayed on them with a model fitted leave-one-source-out.
+
+    python corpora/audio/seq_eval.py collect DIR [--sessions N] [--strokes N] [--seed S]
+    python corpora/audio/seq_eval.py score DIR [--table sequences.csv.gz] [--strike-p P]
+
+``collect`` mixes the sessions ``bench/bench_strike.py`` plays (the same folds, conditions and
+seeds: ``strike_eval.fold_sessions``), runs the product's detector over each and keeps what the
+decision's features are computed from (every candidate knock's shape, the voice activity: the
+trace ``fit_sound_model.py recompute`` reads) with the session's truth. ``score`` replays the
+decision on those traces exactly as ``voice/strike.py`` takes it (a candidate in the
+``min_gap_s`` after a strike is the stroke's own; one too faint is dropped; otherwise the
+decision model's probability against ``strike_p``, with the seconds since the last strike
+*decided*), with the decision model of each fold fitted without the fold's sources, and judges
+the strikes with the benchmark's metric (``strike_eval.decide``). It is the tuning loop of the
+decision: a model or feature change is scored in a minute instead of the benchmark's ten; the
+figures reported are the benchmark's own, which runs the detector on the audio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+
+def collect(out: Path, sessions: int, strokes: int, seed: int, sources=None) -> int:
+    import strike_eval as ev
+
+    from pyramid_referee.voice.audio import array_frames
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    bank, speech = ev.load_inputs()
+    folds = ev.folds(bank, speech)
+    names = [f["name"] for f in folds]
+    out.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for fold in folds:
+        if sources and fold["name"] not in sources:
+            continue
+        fi = names.index(fold["name"])
+        for cname, k, reverb, x, truth in ev.fold_sessions(
+            bank, speech, fold, fi, list(ev.CONDITIONS), sessions, strokes, seed
+        ):
+            path = out / f"{fi:02d}_{list(ev.CONDITIONS).index(cname)}_{k}.pickle"
+            if path.exists():
+                continue
+            det = StrikeDetector(collect=True, strike_clock=lambda t: np.inf)
+            for fr in array_frames(x.astype(np.float32), 250):
+                det.feed(fr.samples, fr.t0)
+            det.flush()
+            truth = {k2: v for k2, v in truth.items() if k2 != "room"}
+            path.write_bytes(
+                pickle.dumps(
+                    {
+                        "heard": [(h.time, h.features, h.peak_db) for h in det._heard],
+                        "long": det.long_of,
+                        "voiced": list(det.vad.voiced),
+                        "voiced_db": list(det.vad.voiced_db),
+                        "end": len(x) / 16000,
+                        "truth": truth,
+                        "fold": fold["name"],
+                        "excluded": sorted(
+                            set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
+                        ),
+                        "condition": cname,
+                        "reverb": reverb,
+                    }
+                )
+            )
+            n += 1
+            print(f"\r{n} sessions", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    return n
+
+
+def replay(
+    d: dict,
+    model,
+    strike_p: float = 0.7,
+    min_gap_s: float = 0.3,
+    min_level_db=-75.0,
+    cols: int | None = None,
+    horizon: float | None = None,
+):
+    """The strikes the detector decides on a trace: (times, probabilities of every candidate).
+    ``cols``: the model reads only the first this-many features."""
+
+    from pyramid_referee.voice.onsets import VoiceActivity
+    from pyramid_referee.voice.sequence import HORIZON_S, Heard, context_features
+
+    horizon = horizon or HORIZON_S
+    vad = VoiceActivity()
+    vad.voiced, vad.voiced_db = d["voiced"], d["voiced_db"]
+    heard = [Heard(t, f, pk) for t, f, pk in d["heard"]]
+    times = [h.time for h in heard]
+    last = -np.inf
+    out, probs = [], []
+    for h in heard:
+        lf = d["long"].get(h.time)
+        if lf is None:
+            continue
+        end = d["end"] if h.time + horizon + 0.035 > d["end"] else None
+        if h.time - last < min_gap_s or h.peak_db < min_level_db:
+            continue
+        f = context_features(h, lf, heard, times, vad, h.time - last, horizon, end)
+        lg = model.logits(f[:cols] if cols else f)
+        p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+        probs.append((h.time, p))
+        if p >= strike_p:
+            last = h.time
+            out.append(round(h.time, 4))
+    return out, probs
+
+
+def load_traces(d: Path) -> list[dict]:
+    return [pickle.loads(p.read_bytes()) for p in sorted(d.glob("*.pickle"))]
+
+
+_fit_cache: dict = {}
+_tables: dict = {}
+
+
+DROP: tuple | None = None  # None: fit_sound_model.SEQ_UNREAD
+
+
+def fold_model(excluded: frozenset, table: Path, cache: Path | None = None, cols=None):
+    import fit_sound_model as fsm
+
+    h = hashlib.sha256(table.read_bytes())
+    h.update(repr(cols).encode())
+    h.update(repr(DROP).encode())
+    h.update(repr(sorted(fsm.SEQ_FIT.items())).encode())
+    h.update(Path(fsm.__file__).read_bytes())
+    h.update((ROOT / "voice" / "sequence.py").read_bytes())
+    h.update(repr(sorted(excluded)).encode())
+    key = h.hexdigest()[:24]
+    if key in _fit_cache:
+        return _fit_cache[key]
+    path = (cache or Path("/tmp/seq_eval_cache")) / f"{key}.pickle"
+    if path.exists():
+        m = pickle.loads(path.read_bytes())
+    else:
+        if str(table) not in _tables:
+            _tables[str(table)] = fsm.read_sequences(table)
+        m = fsm.fit_sequence(excluded, table, _tables[str(table)], cols, DROP)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps(m))
+    _fit_cache[key] = m
+    return m
+
+
+def groups(traces: list[dict], n: int) -> dict[str, frozenset]:
+    """Fold name -> what its model leaves out: with ``n`` groups, the folds in turn are put into
+    ``n`` groups and a group's model leaves out every source of every fold in it (stricter than
+    one source out, and ``n`` fits instead of one per source)."""
+    names = sorted({d["fold"] for d in traces})
+    ex = {d["fold"]: set(d["excluded"]) for d in traces}
+    if n <= 0:
+        return {f: frozenset(ex[f]) for f in names}
+    out = {}
+    for g in range(n):
+        members = names[g::n]
+        union = frozenset(set().union(*(ex[f] for f in members)))
+        out.update({f: union for f in members})
+    return out
+
+
+def score(
+    traces: list[dict],
+    table: Path,
+    strike_p: float = 0.7,
+    wrong: bool = False,
+    n_groups=5,
+    cols=None,
+    horizon=None,
+):
+    import strike_eval as ev
+
+    by: dict = {}
+    held = groups(traces, n_groups)
+    for d in traces:
+        m = fold_model(held[d["fold"]], table, cols=cols)
+        rep, probs = replay(d, m, strike_p, cols=cols, horizon=horizon)
+        o = ev.decide(
+            rep,
+            d["truth"],
+            candidates=[t for t, _, _ in d["heard"]],
+            tag=f"{d['fold']}/{d['condition']}",
+        )
+        for key in (d["condition"], "all"):
+            by.setdefault(key, ev.Outcome()).add(o)
+        if wrong:
+            pmap = dict(probs)
+            for tag, i, T, why in o.wrong:
+                near = [(round(t, 3), round(p, 2)) for t, p in probs if abs(t - T) < 0.04]
+                print(f"  {tag} stroke {i} at {T}: {why}; p near strike {near}")
+            del pmap
+    return by
+
+
+def print_table(by: dict) -> None:
+    import strike_eval as ev
+
+    print("| condition | strokes | right | recall | in call | call→strike | cascade | no call |")
+    for name in list(ev.CONDITIONS) + ["all"]:
+        o = by.get(name)
+        if o is None:
+            continue
+        print(
+            f"| {name} | {o.strokes} | {o.decided_right}/{o.strokes} "
+            f"({100 * o.decided_right / o.strokes:.1f} %) | {o.rate('found'):.3f} | "
+            f"{o.per100('in_call'):.1f} | {o.per100('call_to_strike'):.1f} | "
+            f"{o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} |"
+        )
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("dir", type=Path)
+    c.add_argument("--sessions", type=int, default=1)
+    c.add_argument("--strokes", type=int, default=3)
+    c.add_argument("--seed", type=int, default=2026)
+    c.add_argument("--sources", nargs="*", default=None)
+    s = sub.add_parser("score")
+    s.add_argument("dir", type=Path)
+    s.add_argument("--table", type=Path, default=HERE / "sequences.csv.gz")
+    s.add_argument("--strike-p", type=float, default=0.7)
+    s.add_argument("--wrong", action="store_true")
+    s.add_argument("--groups", type=int, default=5, help="0: one fold per source")
+    s.add_argument("--cols", type=int, default=None, help="the first this-many features only")
+    s.add_argument("--horizon", type=float, default=None)
+    s.add_argument(
+        "--drop",
+        nargs="*",
+        default=None,
+        help="features the model does not read (default: SEQ_UNREAD)",
+    )
+    s.add_argument("--fast", action="store_true", help="a cheaper fit (100 rounds, rate 0.15)")
+    args = ap.parse_args(argv)
+    if args.cmd == "collect":
+        print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
+        return 0
+    global DROP
+    DROP = None if args.drop is None else tuple(args.drop)
+    if args.fast:
+        import fit_sound_model as fsm
+
+        fsm.SEQ_FIT = {**fsm.SEQ_FIT, "max_iter": 100, "learning_rate": 0.15}
+    by = score(
+        load_traces(args.dir),
+        args.table,
+        args.strike_p,
+        args.wrong,
+        args.groups,
+        args.cols,
+        args.horizon,
+    )
+    print_table(by)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
