@@ -881,3 +881,81 @@ def test_listen_pad_hearing_the_table_from_another_process_is_the_source_listen(
             assert client.get("/api/state").json()["listening"]["source"] == "pad"
             ws.send_text('{"type":"stop"}')
             _closed(ws)
+
+
+def _heard_then_tapped_then_struck(tmp_path, monkeypatch, *, tap: bool) -> dict:
+    """One socket: 1.5 s of the room with CALL heard in it and no strike, then (``tap``) the
+    marker taps an outcome on the pad, then a recorded strike on the same stream."""
+    import time
+
+    import pyramid_referee.voice.recognizer as recognizer_module
+
+    audio, onset = _strike_audio()
+    monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
+    monkeypatch.setattr(RecordedRecognizer, "results", [_said(CALL, 0.1, 0.18)])
+    db = tmp_path / "m.db"
+    clock = ManualClock()
+    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
+    app = create_app(
+        db, _match(db), pin=PIN, clock=clock, log=lambda line: None, listening=listening
+    )
+    auth = {"Authorization": f"Bearer {PIN}"}
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ws.receive_json()
+            for frame in _frames(_noise(1.5, seed=9)):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            heard = None
+            for _ in range(200):  # the frames are heard in the server's worker, not at once
+                heard = client.get("/api/state").json()["standing_call"]
+                if heard is not None:
+                    break
+                time.sleep(0.05)
+            stroke = None
+            if tap:
+                r = client.post(
+                    "/api/strokes",
+                    headers=auth,
+                    json={"outcome": {"events": [], "fouls": [], "route_ok": False}},
+                )
+                assert r.status_code == 200, r.text
+                stroke = r.json()
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            got, _ = _closed(ws)
+        after = client.get("/api/state").json()["standing_call"]
+        state = client.get("/api/state").json()
+    strikes = [m["t"] for m in got if m["type"] == "strike" and not m["provisional"]]
+    return {"heard": heard, "stroke": stroke, "after": after, "strikes": strikes, "state": state}
+
+
+def test_a_call_heard_on_the_socket_with_no_strike_stands_and_a_tapped_outcome_takes_it(
+    tmp_path, monkeypatch
+):
+    """Q13 through the tablet's ears, as with listen --pad: the call heard with no strike after
+    it is the standing call (no strike time); an outcome tapped then takes it, marked as a
+    stroke whose strike was not heard; the next strike on the same stream does not take the
+    same call again (the pad's stroke is followed, not only at a gap)."""
+    r = _heard_then_tapped_then_struck(tmp_path, monkeypatch, tap=True)
+    heard = r["heard"]
+    assert heard is not None and heard["source"] == "listen" and heard["strike"] is None, heard
+    assert heard["status"] == "accepted"
+    assert r["stroke"]["call_status"] == "accepted" and r["stroke"]["called_ball"] == 3
+    entry = r["state"]["history"][-1]
+    assert entry["call_text"] == CALL
+    assert entry["strike_marks"] == ["удар не услышан — заказ взят по вводу исхода"]
+    assert r["strikes"], r
+    after = r["after"]
+    assert after is None or after["status"] != "accepted", after
+
+
+def test_without_the_tap_the_strike_on_the_socket_takes_the_heard_call(tmp_path, monkeypatch):
+    """The control: no outcome tapped, so the strike after the call takes it."""
+    r = _heard_then_tapped_then_struck(tmp_path, monkeypatch, tap=False)
+    assert r["heard"] is not None and r["strikes"], r
+    after = r["after"]
+    assert after["status"] == "accepted" and after["strike"] is not None, after

@@ -345,6 +345,10 @@ class _Server:
         """A strike heard on the tablet's stream, decided: its call stands for the stroke, as
         ``listen --pad`` stores it; the marker taps the outcome."""
         table = self.table
+        if d.strike is None:  # a call heard with no strike after it (Q13), as listen --pad offers
+            standing = table.standing
+            if standing is not None and not standing.heard_unstruck:
+                return  # a strike's call waiting for its outcome, or a call the marker typed
         try:
             table.standing_version = table.session.set_standing(
                 reading_of(d, self.lang), source="listen", strike=d.strike

@@ -145,6 +145,7 @@ class MatchView:
     state: object
     upcoming: object = None
     seq: int | None = None  # strokes in the record (a change across a gap: a stroke entered in it)
+    unheard_last: bool = False  # the record's last stroke took its call with no strike heard (Q13)
 
 
 def words_of(result: dict) -> list[dict]:
@@ -178,6 +179,7 @@ class TableStream:
         self.gaps: list[tuple[float, float]] = []
         self.fed_s = 0.0  # audio received (seconds)
         self._fed_seq: int | None = None
+        self._published: tuple | None = None  # the heard call last offered as standing (Q13)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listen")
         self._new_pipeline(0.0, previous=float("-inf"))
 
@@ -254,6 +256,7 @@ class TableStream:
         self._gap_out = []
         t0 = self.time
         self.fed_s += len(samples) / RATE
+        self._follow_the_record(t0)
         self._fed_seq = getattr(self.view, "seq", None)  # the record as this audio was heard
         self._keep_for_calibration(samples)
         det = self.detector
@@ -302,9 +305,44 @@ class TableStream:
             out.append(
                 ("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": False})
             )
-        out += self._new_words()
+        words = self._new_words()
+        out += words
         out += self._drain_pending()
+        if any(kind == "words" and item["final"] for kind, item in words):
+            out += self._heard_call()
         return out
+
+    def _follow_the_record(self, t: float) -> None:
+        """A stroke was entered on the pad since the last block (as ``listen --pad`` follows the
+        pad): the strike last decided is that stroke's, and where no strike was heard (Q13) the
+        stroke took the call standing, so the next stroke's calls begin after its last table
+        sound: neither is offered again for the next strike."""
+        seq = getattr(self.view, "seq", None)
+        if self.referee is None or seq is None or self._fed_seq is None or seq == self._fed_seq:
+            return
+        from ..referee import timeline as tl
+
+        if getattr(self.view, "unheard_last", False):
+            self.referee.previous = tl.outcome_cut(
+                t, self.referee.previous, self.referee.table_sounds()
+            )
+        self.referee.stroke_entered_elsewhere()
+        self._published = None
+
+    def _heard_call(self) -> list[tuple[str, object]]:
+        """Q13: the call heard with no strike after it, offered as the standing call (a decision
+        with no strike time), so an outcome tapped with no strike heard takes it, as it does with
+        ``listen --pad``; none while a strike waits for its decision."""
+        if self.referee is None or self.pending:
+            return []
+        d = self.referee.unheard(self.time)
+        if d.status == "none":
+            return []
+        key = (d.status, d.heard, json.dumps(d.call, sort_keys=True, default=str))
+        if key == self._published:
+            return []
+        self._published = key
+        return [("decision", d)]
 
     def _new_words(self) -> list[tuple[str, object]]:
         out = []
@@ -443,6 +481,7 @@ class Listening:
         self._detector_factory = detector_factory
         self.last_frame_wall: float | None = None
         self.recording = None  # listen_record.Recording: only while the marker asks for one
+        self.last_stroke_seen: tuple[int, bool] | None = None  # (seq, unheard): see _unheard_last
         self.other_ears: Callable | None = None  # listen --pad's notice (set by listen_route)
         self._other_seen: bool = False
 
@@ -961,4 +1000,21 @@ def _record_end(table) -> dict:
 
 def _view(table) -> MatchView:
     s = table.session
-    return MatchView(s.settings, s.state, getattr(s, "upcoming", None), getattr(s, "seq", None))
+    seq = getattr(s, "seq", None)
+    return MatchView(
+        s.settings, s.state, getattr(s, "upcoming", None), seq, _unheard_last(table, seq)
+    )
+
+
+def _unheard_last(table, seq: int | None) -> bool:
+    """Did the record's last stroke take its call with no strike heard (Q13)? Read from the store
+    once a stroke (the view is made before every block)."""
+    listening = getattr(table, "listening", None)
+    seen = getattr(listening, "last_stroke_seen", None)
+    if seq is None or listening is None:
+        return False
+    if seen is None or seen[0] != seq:
+        rows = table.session.store.strokes(table.session.id)[-1:]
+        note = rows[0].record.strike if rows else None
+        seen = listening.last_stroke_seen = (seq, bool(note and note.get("heard") is False))
+    return seen[1]
