@@ -34,6 +34,7 @@ and the level floor for one table, microphone and room; the defaults are meant t
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -75,11 +76,18 @@ class StrikeParams:
     min_level_db: float = -75.0  # a strike's loudest ms (dBFS) is at least this
     tip_bias: float = 0.0  # added to the tip's logit and to the strike's (a table profile's)
     decide_after_s: float = 1.2  # a knock is decided this long after its onset (what follows it)
+    max_decide_s: float = 1.45  # … or up to this long, while the words being heard are awaited
     strike_p: float = 0.7  # a knock is a strike from this probability (the decision model's):
     # high, since a false strike inside a call voids it
     sure_p: float = 0.85  # … and a sure one from this
     unsure_p: float = 0.4  # a knock not taken from this probability is shown as a possible strike
     min_gap_s: float = 0.3  # every sound this soon after a strike is the stroke's own
+    call_ends_stroke: bool = True  # a call said after a stroke's last table sound ends it
+    call_quiet_s: float = 0.2  # … once no voice was heard this long
+    cascade_in_words: bool = False  # a knock inside a word may be the cascade that confirms
+    word_lead_s: float = 0.03  # a knock from this long before a recognized word's start …
+    word_margin_s: float = 0.03  # … to this long before its end is in it (the recognizer's
+    # word edges are not sharper than its 30 ms frames)
     onset: OnsetParams = field(default_factory=OnsetParams)
 
 
@@ -102,6 +110,7 @@ class Sound:
     tip_k: float = 0.0  # the tip's probability among the knocks (speech and claps left out)
     late: bool = False  # (kept for old readers: every strike is now decided after its onset)
     p_strike: float = 0.0  # the decision model's probability that it is a strike
+    in_word: bool = False  # inside a word the recognizer heard (a strike there needs a cascade)
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
@@ -116,6 +125,7 @@ class Sound:
             "sure": self.sure,
             "p_strike": round(self.p_strike, 3),
             "reason": self.reason,
+            "in_word": self.in_word,
             "centroid_hz": round(float(np.exp(self.feature("log_centroid"))))
             if self.features
             else None,
@@ -199,6 +209,9 @@ class StrikeEvent:
         }
 
 
+_HELD = object()  # _decide: the decision waits for the words being heard
+
+
 class StrikeDetector:
     """Causal strike detector fed block by block on the shared clock, deciding each knock
     ``decide_after_s`` (1.2 s) after its onset from what came before and after it.
@@ -271,6 +284,9 @@ class StrikeDetector:
             list
         ] = []  # [onset, heard, first-look proba, long features | None, provisional]
         self._last_strike = -np.inf
+        self._words: list[tuple[float, float]] = []  # recognized words (final results)
+        self._partial_words: list[tuple[float, float]] = []  # … of the utterance in progress
+        self._busy = False  # the recognizer is in the middle of an utterance (``hearing``)
         self.long_of: dict[
             float, tuple[float, ...]
         ] = {}  # collect: each candidate's long features
@@ -307,6 +323,45 @@ class StrikeDetector:
         """End of stream: decide every sound still waiting with the audio there is."""
         return self._decide_due(np.inf, end=self.time)
 
+    def hear_words(self, words: Iterable, *, final: bool = True) -> None:
+        """Words the recognizer heard, on the stream's clock: ``(start, end)`` pairs or word
+        dicts (``{"word", "start", "end", …}``, as Vosk gives them). ``final=False``: the words
+        of the utterance still being heard (a partial result), replacing the last ones given so;
+        a final result replaces them too. A knock inside a recognized word is speech unless the
+        stroke's cascade follows it (``_decide``); a word said after a stroke's last table
+        sound ends that stroke (``_since_strike``). Without words (``strikes FILE``, no
+        recognizer) the detector decides from the sound alone."""
+        spans = []
+        for w in words:
+            a, b = (w["start"], w["end"]) if isinstance(w, dict) else w
+            if float(b) > float(a):
+                spans.append((float(a), float(b)))
+        if final:
+            self._words.extend(spans)
+            self._words.sort()
+            self._partial_words = []
+            keep = self.time - 30.0  # far older than anything still to decide
+            if self._words and self._words[0][1] < keep:
+                self._words = [w for w in self._words if w[1] >= keep]
+        else:
+            self._partial_words = spans
+
+    def hearing(self, busy: bool) -> None:
+        """Tell the detector whether the recognizer is in the middle of an utterance (its partial
+        result is not empty). Meanwhile a knock that would be a strike and lies in no word known
+        yet waits for that utterance's words, up to ``max_decide_s`` after its onset: Vosk gives
+        word times only with its final result, 0.5–1 s after the utterance's last word."""
+        self._busy = bool(busy)
+
+    def _spans(self):
+        return self._words + self._partial_words
+
+    def in_word(self, t: float) -> bool:
+        """Is ``t`` inside a word the recognizer heard: from ``word_lead_s`` before its start (a
+        knock that begins a word is its first consonant) to ``word_margin_s`` before its end?"""
+        p = self.params
+        return any(a - p.word_lead_s <= t <= b - p.word_margin_s for a, b in self._spans())
+
     # ------------------------------------------------------------------------------------------
     def _event(self, t: float, provisional: bool, taken_back: bool) -> None:
         ev = StrikeEvent(round(t, 4), provisional, taken_back, round(self.time, 4))
@@ -335,9 +390,77 @@ class StrikeDetector:
         self._pending.append([o, h, pr, None, provisional])
 
     def _since_strike(self, t: float) -> float:
+        """Seconds since the stroke a knock at ``t`` may belong to: since the last strike, unless
+        a new call was said after that stroke's last table sound and is over (players call once
+        the balls have stopped): then the stroke has ended and nothing is "since" it (10 s, the
+        feature's cap). Only within ``quiet_s`` of the strike: after that the table is quiet
+        anyway."""
         if self._strike_clock is not None:
             return float(self._strike_clock(t))
-        return t - self._last_strike
+        since = t - self._last_strike
+        if since < self.params.quiet_s and self.params.call_ends_stroke and self._stroke_over(t):
+            return 10.0
+        return since
+
+    def _stroke_over(self, t: float) -> bool:
+        """Was a call said after the last stroke's last table sound and before ``t``, and is it
+        over at ``t``? Over: no voice and no word in the ``call_quiet_s`` before ``t``. Said: the
+        last stretch of talk (the recognized words when there are any, else the voice: at least
+        ``min_call_s`` of it) begun after that sound and ``min_stroke_s`` after the strike (talk
+        going on over the stroke is no new call). A knock in a word, or right after a voice (a
+        word's last consonant), is the talk's, not the table's."""
+        p = self.params
+        if t - self._last_strike < p.min_stroke_s:
+            return False
+        last = self._last_strike  # the stroke's last table sound before t
+        i = bisect_left(self._times, t)
+        for h in reversed(self._heard[:i]):
+            if h.time <= self._last_strike:
+                break
+            if h.is_knock(self.vad) and not self._talks(h.time):
+                last = h.time
+                break
+        quiet = t - p.call_quiet_s
+        if quiet <= last or self.vad.voiced_between(quiet, t - 0.02) > 0:
+            return False  # no call since, or talk still going on
+        spans = [w for w in self._spans() if w[0] < quiet]
+        if any(b > quiet for a, b in spans):
+            return False  # a word still being said
+        begun = max(last, self._last_strike + p.min_stroke_s)  # a call begins after the stroke
+        if spans:  # the last stretch of words before the quiet
+            start = self._stretch_start([a for a, _ in spans], [b for _, b in spans])
+            return start > begun
+        frames = [v for v in self.vad.voiced[-600:] if v < quiet]
+        if not frames:
+            return False
+        start = self._stretch_start(frames, [v + 0.03 for v in frames])
+        # (talk begun before the stroke's last sound and going on over it is no new call)
+        return start > begun and self.vad.voiced_between(start, quiet) >= p.min_call_s
+
+    def _stretch_start(self, starts: list[float], ends: list[float]) -> float:
+        """Where the last stretch of talk began: spans in time order, joined over pauses shorter
+        than ``talk_gap_s`` (a pause between the words of one call)."""
+        i = len(starts) - 1
+        while i > 0 and starts[i] - max(ends[:i]) < self.params.talk_gap_s:
+            i -= 1
+        return starts[i]
+
+    def _cascade_after(self, t: float, end: float | None) -> int:
+        """The table knocks (salient, unvoiced) 0.05 s to the horizon after ``t`` that are not the
+        talk's (``_talks``): the stroke's own cascade as the words leave it."""
+        p = self.params
+        h_end = t + p.decide_after_s if end is None else min(t + p.decide_after_s, end)
+        i, j = bisect_left(self._times, t + 0.05), bisect_right(self._times, h_end)
+        return sum(
+            1
+            for h in self._heard[i:j]
+            if h.is_knock(self.vad) and (p.cascade_in_words or not self._talks(h.time))
+        )
+
+    def _talks(self, t: float) -> bool:
+        """Is a knock at ``t`` the talk's: inside a recognized word, or right after a voice (a
+        word's last consonant)?"""
+        return self.in_word(t) or self.vad.voiced_between(t - 0.15, t) > 0
 
     def _decide_due(self, now: float, end: float | None = None) -> list[float]:
         p = self.params
@@ -355,23 +478,27 @@ class StrikeDetector:
                 continue
             if lf is None:  # the stream ended within 150 ms of the sound
                 lf = o.features + (0.0, 0.0, 0.0, 0.0)
-            s = self._decide(o, h, pr, lf, provisional, end)
+            hold = self._busy and end is None and now < o.time + p.max_decide_s
+            s = self._decide(o, h, pr, lf, provisional, end, hold)
+            if s is _HELD:  # waiting for the words being heard: this and all after it wait
+                keep += self._pending[self._pending.index(item) :]
+                break
             if s is not None:
                 out.append(round(s.time, 4))
         self._pending = keep
         return out
 
     def _decide(
-        self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None
-    ) -> Sound | None:
+        self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None, hold=False
+    ):
+        """Decide the sound at ``o``: its Sound if a strike, else None; ``_HELD`` when ``hold``
+        (the recognizer is in the middle of an utterance) and it would be a strike outside any
+        word known yet: it waits for that utterance's words (up to ``max_decide_s``)."""
         p = self.params
         t = o.time
         feats = context_features(
             h, lf, self._heard, self._times, self.vad, self._since_strike(t), p.decide_after_s, end
         )
-        if self.collect:
-            self.collected.append((t, feats))
-            self.long_of[t] = tuple(lf)
         look = Look.of(pr, self.model.classes)
         if self.seq_model is not None:
             lgs = self.seq_model.logits(feats)
@@ -379,6 +506,8 @@ class StrikeDetector:
         else:
             lg = -np.inf
         p_strike = float(1.0 / (1.0 + np.exp(-lg)))
+
+        in_word = self.in_word(t)
 
         def sound(decision: str, reason: str, sure: bool = True) -> Sound:
             return Sound(
@@ -395,6 +524,7 @@ class StrikeDetector:
                 look.tip_k,
                 False,
                 p_strike,
+                in_word,
             )
 
         n_after = int(feats[SEQ_FEATURES.index("n_after_knock")])
@@ -406,6 +536,12 @@ class StrikeDetector:
             )
         elif h.peak_db < p.min_level_db:
             s = sound("quiet-floor", f"a knock too faint ({h.peak_db:.0f} dBFS)")
+        elif p_strike >= p.strike_p and in_word and self._cascade_after(t, end) == 0:
+            s = sound(
+                "retracted" if provisional else "not-strike",
+                "inside a word the recognizer heard, and no stroke followed it "
+                f"(p={p_strike:.2f})",
+            )
         elif p_strike >= p.strike_p:
             s = sound(
                 "strike",
@@ -428,6 +564,11 @@ class StrikeDetector:
                 else ("unsure" if p_strike >= p.unsure_p else "not-strike"),
                 f"{why} (p={p_strike:.2f})",
             )
+        if hold and s.decision == "strike" and not in_word:
+            return _HELD
+        if self.collect:
+            self.collected.append((t, feats))
+            self.long_of[t] = tuple(lf)
         if len(self.sounds) >= self.max_sounds:
             del self.sounds[: self.max_sounds // 2]
         self.sounds.append(s)
