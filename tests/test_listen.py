@@ -149,6 +149,14 @@ class Scene:
             return self
         return self.add(x)
 
+    def mix(self, name, at, peak=0.5):
+        """A recorded table sound (``name`` in ../shared/sounds) mixed in, its onset at ``at``."""
+        import table_mix
+
+        x, onset = table_mix.strike_sample(name, peak=peak)
+        self.over.append((int(round((at - onset) * RATE)), x))
+        return self
+
     def samples(self):
         y = np.concatenate(self.parts)
         for k, x in self.over:
@@ -204,9 +212,12 @@ def test_a_call_finished_before_the_click_is_accepted(ko_model, say, tmp_path):
 def test_a_click_between_the_words_of_the_call_makes_it_late(ko_model, say, tmp_path):
     """The strike between the call's two words, the second said at once over its ringing (the
     recorded strike rings 0.4 s: played whole before the word, Vosk would end the utterance in
-    that pause and there would be two calls)."""
+    that pause and there would be two calls), and the cue ball hitting a ball 0.7 s later.
+    Vosk's second word begins within a frame of the strike: a knock there might be the word's
+    first consonant, and the stroke that follows it says it is a strike."""
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.07)).click(under=True)
     s.add(silence(0.08)).add(say("음악")).add(silence(1.0))
+    s.mix("ball_vrcbce_2.wav", s.clicks[0] + 0.7)
     t = run(s.write(tmp_path / "late.wav"), ko_model)
     [d] = t.decisions
     assert d.strike == pytest.approx(s.clicks[0], abs=0.005)

@@ -85,9 +85,10 @@ class StrikeParams:
     call_ends_stroke: bool = True  # a call said after a stroke's last table sound ends it
     call_quiet_s: float = 0.2  # … once no voice was heard this long
     cascade_in_words: bool = False  # a knock inside a word may be the cascade that confirms
-    word_lead_s: float = 0.03  # a knock from this long before a recognized word's start …
-    word_margin_s: float = 0.03  # … to this long before its end is in it (the recognizer's
-    # word edges are not sharper than its 30 ms frames)
+    word_lead_s: float = 0.03  # a knock from this long before a recognized word's start (one
+    # that begins a word is its first consonant) …
+    word_margin_s: float = 0.03  # … to this long before its end is in it (a word's end is not
+    # sharper than the recognizer's 30 ms frames; a strike right after a call is no word)
     onset: OnsetParams = field(default_factory=OnsetParams)
 
 
@@ -357,8 +358,9 @@ class StrikeDetector:
         return self._words + self._partial_words
 
     def in_word(self, t: float) -> bool:
-        """Is ``t`` inside a word the recognizer heard: from ``word_lead_s`` before its start (a
-        knock that begins a word is its first consonant) to ``word_margin_s`` before its end?"""
+        """Is ``t`` inside a word the recognizer heard: from its start (a knock that begins a
+        word is its first consonant; ``word_lead_s`` earlier) to ``word_margin_s`` before its
+        end?"""
         p = self.params
         return any(a - p.word_lead_s <= t <= b - p.word_margin_s for a, b in self._spans())
 
@@ -446,16 +448,16 @@ class StrikeDetector:
         return starts[i]
 
     def _cascade_after(self, t: float, end: float | None) -> int:
-        """The table knocks (salient, unvoiced) 0.05 s to the horizon after ``t`` that are not the
-        talk's (``_talks``): the stroke's own cascade as the words leave it."""
+        """The table sounds 0.05 s to the horizon after ``t`` that are not the talk's (salient,
+        ``_talks`` False; a ball's clack may ring with a pitch, so a voice at it does not make it
+        a syllable): the stroke's own cascade as the words leave it. ``cascade_in_words``: the
+        unvoiced knocks, in words or not."""
         p = self.params
         h_end = t + p.decide_after_s if end is None else min(t + p.decide_after_s, end)
         i, j = bisect_left(self._times, t + 0.05), bisect_right(self._times, h_end)
-        return sum(
-            1
-            for h in self._heard[i:j]
-            if h.is_knock(self.vad) and (p.cascade_in_words or not self._talks(h.time))
-        )
+        if p.cascade_in_words:
+            return sum(1 for h in self._heard[i:j] if h.is_knock(self.vad))
+        return sum(1 for h in self._heard[i:j] if h.salient and not self._talks(h.time))
 
     def _talks(self, t: float) -> bool:
         """Is a knock at ``t`` the talk's: inside a recognized word, or right after a voice (a
