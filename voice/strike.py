@@ -211,6 +211,7 @@ class StrikeEvent:
 
 
 _HELD = object()  # _decide: the decision waits for the words being heard
+IN_WORD = "inside a word the recognizer heard, and no stroke followed it"  # a reason's start
 
 
 class StrikeDetector:
@@ -541,8 +542,7 @@ class StrikeDetector:
         elif p_strike >= p.strike_p and in_word and self._cascade_after(t, end) == 0:
             s = sound(
                 "retracted" if provisional else "not-strike",
-                "inside a word the recognizer heard, and no stroke followed it "
-                f"(p={p_strike:.2f})",
+                f"{IN_WORD} (p={p_strike:.2f})",
             )
         elif p_strike >= p.strike_p:
             s = sound(
@@ -627,6 +627,7 @@ __all__ = [
     "StrikeParams",
     "Sound",
     "StrikeEvent",
+    "IN_WORD",
     "Candidate",
     "StrikeDetector",
     "VoiceActivity",
