@@ -19,6 +19,13 @@ Three steps, all causal, fed block by block on the stream's clock:
    provisional one that is not confirmed is taken back (``retracted``, «снят»). Every sound in the
    ``min_gap_s`` after a strike is the stroke's own.
 
+**The recognizer's words** (``hear_words``, ``hearing``; ``listen``, ``transcribe`` and the pad
+tell them, ``strikes FILE`` has none): a knock inside a recognized word is the word's unless the
+stroke's cascade follows it outside the talk; a knock that would be a strike while an utterance is
+being heard waits for its words (they come with Vosk's final result), up to ``max_decide_s``
+(1.45 s) after its onset. A call said after a stroke's last table sound, and over, ends that
+stroke (from the words, else from the voice): the next knock is no longer the stroke's own.
+
 The reported time is always the onset; the decision comes ``decide_after_s`` + one block after it
 (``flush`` decides what is left at the end of a stream with the audio there is). Because the file
 and the microphone feed the same detector block by block, ``strikes FILE``, ``strikes --mic``,
