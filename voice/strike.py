@@ -92,6 +92,8 @@ class StrikeParams:
     call_ends_stroke: bool = True  # a call said after a stroke's last table sound ends it
     call_quiet_s: float = 0.2  # … once no voice was heard this long
     cascade_in_words: bool = False  # a knock inside a word may be the cascade that confirms
+    utterance_as_word: bool = True  # an utterance being heard since before a knock (no word
+    # times yet: Vosk gives them with its final result) counts as a word over it
     word_lead_s: float = 0.03  # a knock from this long before a recognized word's start (one
     # that begins a word is its first consonant) …
     word_margin_s: float = 0.03  # … to this long before its end is in it (a word's end is not
@@ -296,6 +298,7 @@ class StrikeDetector:
         self._words: list[tuple[float, float]] = []  # recognized words (final results)
         self._partial_words: list[tuple[float, float]] = []  # … of the utterance in progress
         self._busy = False  # the recognizer is in the middle of an utterance (``hearing``)
+        self._busy_since: float | None = None  # … since then (its partial result not empty)
         self.long_of: dict[
             float, tuple[float, ...]
         ] = {}  # collect: each candidate's long features
@@ -360,6 +363,10 @@ class StrikeDetector:
         result is not empty). Meanwhile a knock that would be a strike and lies in no word known
         yet waits for that utterance's words, up to ``max_decide_s`` after its onset: Vosk gives
         word times only with its final result, 0.5–1 s after the utterance's last word."""
+        if busy and not self._busy:
+            self._busy_since = self.time
+        elif not busy:
+            self._busy_since = None
         self._busy = bool(busy)
 
     def _spans(self):
@@ -368,9 +375,18 @@ class StrikeDetector:
     def in_word(self, t: float) -> bool:
         """Is ``t`` inside a word the recognizer heard: from its start (a knock that begins a
         word is its first consonant; ``word_lead_s`` earlier) to ``word_margin_s`` before its
-        end?"""
+        end? (``utterance_as_word``: or inside an utterance being heard, its words unknown)"""
+        return self._in_utterance(t) or self._in_known_word(t)
+
+    def _in_known_word(self, t: float) -> bool:
         p = self.params
         return any(a - p.word_lead_s <= t <= b - p.word_margin_s for a, b in self._spans())
+
+    def _in_utterance(self, t: float) -> bool:
+        """``utterance_as_word``: an utterance is being heard since before ``t``, its words not
+        known yet (Vosk's partial result has been not empty since then, with no final one)."""
+        p = self.params
+        return p.utterance_as_word and self._busy_since is not None and self._busy_since <= t
 
     # ------------------------------------------------------------------------------------------
     def _event(self, t: float, provisional: bool, taken_back: bool) -> None:
@@ -463,14 +479,20 @@ class StrikeDetector:
         p = self.params
         h_end = t + p.decide_after_s if end is None else min(t + p.decide_after_s, end)
         i, j = bisect_left(self._times, t + 0.05), bisect_right(self._times, h_end)
-        if p.cascade_in_words:
-            return sum(1 for h in self._heard[i:j] if h.is_knock(self.vad))
+        if p.cascade_in_words or not self._in_known_word(t):
+            # (an utterance with no word times yet covers the talk and the table alike: what
+            # follows in it counts when it is an unvoiced knock in no known word)
+            return sum(
+                1
+                for h in self._heard[i:j]
+                if h.is_knock(self.vad) and not self._in_known_word(h.time)
+            )
         return sum(1 for h in self._heard[i:j] if h.salient and not self._talks(h.time))
 
     def _talks(self, t: float) -> bool:
         """Is a knock at ``t`` the talk's: inside a recognized word, or right after a voice (a
         word's last consonant)?"""
-        return self.in_word(t) or self.vad.voiced_between(t - 0.15, t) > 0
+        return self._in_known_word(t) or self.vad.voiced_between(t - 0.15, t) > 0
 
     def _decide_due(self, now: float, end: float | None = None) -> list[float]:
         p = self.params
