@@ -20,9 +20,10 @@ Three steps, all causal, fed block by block on the stream's clock:
    ``min_gap_s`` after a strike is the stroke's own.
 
 **The recognizer's words** (``hear_words``, ``hearing``; ``listen``, ``transcribe`` and the pad
-tell them, ``strikes FILE`` has none): a knock inside a recognized word is the word's unless the
-stroke's cascade follows it outside the talk; a knock that would be a strike while an utterance is
-being heard waits for its words (they come with Vosk's final result), up to ``max_decide_s``
+tell them, ``strikes FILE`` has none): a knock inside a recognized word, or inside an utterance
+being heard since before it whose words are not known yet, is the talk's unless the stroke's
+cascade follows it outside the talk; a knock that would be a strike when an utterance begins after
+it waits for that utterance's words (they come with Vosk's final result), up to ``max_decide_s``
 (1.45 s) after its onset. A call said after a stroke's last table sound, and over, ends that
 stroke (from the words, else from the voice): the next knock is no longer the stroke's own.
 
