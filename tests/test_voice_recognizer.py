@@ -186,17 +186,17 @@ def test_restricted_recognizer_hears_only_grammar_words(ko_model, tmp_path):
     assert "서울" not in [w["word"] for r in run(rec2, audio)[0] for w in r["result"]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="blocked until recordings from a real table exist: the strike detector takes some of the Korean "
-    "stand-in speech's consonants (espeak-ng) for knocks; the timeline itself is "
-    "covered by the Vosk test doubles",
-)
 @needs_ko
 @needs_espeak
 def test_word_times_sit_on_the_audio_clock_and_end_before_the_strike(ko_model, tmp_path):
-    """Speech, a pause, a click: the recognizer and the strike detector share one clock."""
+    """Speech, a pause, a click: the recognizer and the strike detector share one clock. They are
+    fed as ``listen`` and ``transcribe`` feed them (``Pipeline``): the detector is told the words
+    heard, so a knock in the speech (espeak-ng's 음악 begins with one) is the word's, and the
+    click after the speech is the only strike."""
+    from pyramid_referee.referee.listen import Pipeline
+
     speech = speak_words(["오른쪽", "음악"], tmp_path)
+    speech = speech + silence(len(speech) / RATE)  # the room's floor under espeak-ng's zeros
     lead = 0.4
     audio = np.concatenate([silence(lead), speech, silence(0.5)])
     strike, onset = click()
@@ -204,12 +204,15 @@ def test_word_times_sit_on_the_audio_clock_and_end_before_the_strike(ko_model, t
     audio = np.concatenate([audio, strike, silence(1.0)])
 
     rec, det = Recognizer(ko_model, KO_WORDS, alternatives=0), detector()
+    pipe = Pipeline(rec, det)
     finals, strikes = [], []
     for frame in array_frames(audio, 20):  # one stream feeds both
-        finals += rec.accept(frame.samples)
-        strikes += det.feed(frame.samples, frame.t0)
-    finals += rec.flush()
+        got, found = pipe.feed(frame.samples, frame.t0)
+        finals += got
+        strikes += found
+    finals += pipe.flush_recognizer()
     strikes += det.flush()
+    assert any(s.in_word for s in det.sounds)  # the detector was told the words
 
     assert strikes == [pytest.approx(click_at, abs=0.005)]
     words = [w for r in finals for w in r["result"]]

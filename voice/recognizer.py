@@ -85,6 +85,14 @@ def has_words(result: dict) -> bool:
     return bool(result.get("result"))
 
 
+def best_words(result: dict) -> list[dict]:
+    """The words of a result's best reading (``{"word", "start", "end", …}``, in order)."""
+    if "alternatives" in result:
+        alts = result["alternatives"]
+        return list(alts[0].get("result", [])) if alts else []
+    return list(result.get("result", []))
+
+
 class Recognizer:
     """A Vosk recognizer restricted to ``words``, fed blocks of audio in order.
 

@@ -19,6 +19,14 @@ Three steps, all causal, fed block by block on the stream's clock:
    provisional one that is not confirmed is taken back (``retracted``, «снят»). Every sound in the
    ``min_gap_s`` after a strike is the stroke's own.
 
+**The recognizer's words** (``hear_words``, ``hearing``; ``listen``, ``transcribe`` and the pad
+tell them, ``strikes FILE`` has none): a knock inside a recognized word, or inside an utterance
+being heard since before it whose words are not known yet, is the talk's unless the stroke's
+cascade follows it outside the talk; a knock that would be a strike when an utterance begins after
+it waits for that utterance's words (they come with Vosk's final result), up to ``max_decide_s``
+(1.45 s) after its onset. A call said after a stroke's last table sound, and over, ends that
+stroke (from the words, else from the voice): the next knock is no longer the stroke's own.
+
 The reported time is always the onset; the decision comes ``decide_after_s`` + one block after it
 (``flush`` decides what is left at the end of a stream with the audio there is). Because the file
 and the microphone feed the same detector block by block, ``strikes FILE``, ``strikes --mic``,
@@ -34,6 +42,7 @@ and the level floor for one table, microphone and room; the defaults are meant t
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -75,11 +84,21 @@ class StrikeParams:
     min_level_db: float = -75.0  # a strike's loudest ms (dBFS) is at least this
     tip_bias: float = 0.0  # added to the tip's logit and to the strike's (a table profile's)
     decide_after_s: float = 1.2  # a knock is decided this long after its onset (what follows it)
+    max_decide_s: float = 1.45  # … or up to this long, while the words being heard are awaited
     strike_p: float = 0.7  # a knock is a strike from this probability (the decision model's):
     # high, since a false strike inside a call voids it
     sure_p: float = 0.85  # … and a sure one from this
     unsure_p: float = 0.4  # a knock not taken from this probability is shown as a possible strike
     min_gap_s: float = 0.3  # every sound this soon after a strike is the stroke's own
+    call_ends_stroke: bool = True  # a call said after a stroke's last table sound ends it
+    call_quiet_s: float = 0.2  # … once no voice was heard this long
+    cascade_in_words: bool = False  # a knock inside a word may be the cascade that confirms
+    utterance_as_word: bool = True  # an utterance being heard since before a knock (no word
+    # times yet: Vosk gives them with its final result) counts as a word over it
+    word_lead_s: float = 0.03  # a knock from this long before a recognized word's start (one
+    # that begins a word is its first consonant) …
+    word_margin_s: float = 0.03  # … to this long before its end is in it (a word's end is not
+    # sharper than the recognizer's 30 ms frames; a strike right after a call is no word)
     onset: OnsetParams = field(default_factory=OnsetParams)
 
 
@@ -102,6 +121,7 @@ class Sound:
     tip_k: float = 0.0  # the tip's probability among the knocks (speech and claps left out)
     late: bool = False  # (kept for old readers: every strike is now decided after its onset)
     p_strike: float = 0.0  # the decision model's probability that it is a strike
+    in_word: bool = False  # inside a word the recognizer heard (a strike there needs a cascade)
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
@@ -116,6 +136,7 @@ class Sound:
             "sure": self.sure,
             "p_strike": round(self.p_strike, 3),
             "reason": self.reason,
+            "in_word": self.in_word,
             "centroid_hz": round(float(np.exp(self.feature("log_centroid"))))
             if self.features
             else None,
@@ -199,6 +220,10 @@ class StrikeEvent:
         }
 
 
+_HELD = object()  # _decide: the decision waits for the words being heard
+IN_WORD = "inside a word the recognizer heard, and no stroke followed it"  # a reason's start
+
+
 class StrikeDetector:
     """Causal strike detector fed block by block on the shared clock, deciding each knock
     ``decide_after_s`` (1.2 s) after its onset from what came before and after it.
@@ -271,6 +296,10 @@ class StrikeDetector:
             list
         ] = []  # [onset, heard, first-look proba, long features | None, provisional]
         self._last_strike = -np.inf
+        self._words: list[tuple[float, float]] = []  # recognized words (final results)
+        self._partial_words: list[tuple[float, float]] = []  # … of the utterance in progress
+        self._busy = False  # the recognizer is in the middle of an utterance (``hearing``)
+        self._busy_since: float | None = None  # … since then (its partial result not empty)
         self.long_of: dict[
             float, tuple[float, ...]
         ] = {}  # collect: each candidate's long features
@@ -307,6 +336,59 @@ class StrikeDetector:
         """End of stream: decide every sound still waiting with the audio there is."""
         return self._decide_due(np.inf, end=self.time)
 
+    def hear_words(self, words: Iterable, *, final: bool = True) -> None:
+        """Words the recognizer heard, on the stream's clock: ``(start, end)`` pairs or word
+        dicts (``{"word", "start", "end", …}``, as Vosk gives them). ``final=False``: the words
+        of the utterance still being heard (a partial result), replacing the last ones given so;
+        a final result replaces them too. A knock inside a recognized word is speech unless the
+        stroke's cascade follows it (``_decide``); a word said after a stroke's last table
+        sound ends that stroke (``_since_strike``). Without words (``strikes FILE``, no
+        recognizer) the detector decides from the sound alone."""
+        spans = []
+        for w in words:
+            a, b = (w["start"], w["end"]) if isinstance(w, dict) else w
+            if float(b) > float(a):
+                spans.append((float(a), float(b)))
+        if final:
+            self._words.extend(spans)
+            self._words.sort()
+            self._partial_words = []
+            keep = self.time - 30.0  # far older than anything still to decide
+            if self._words and self._words[0][1] < keep:
+                self._words = [w for w in self._words if w[1] >= keep]
+        else:
+            self._partial_words = spans
+
+    def hearing(self, busy: bool) -> None:
+        """Tell the detector whether the recognizer is in the middle of an utterance (its partial
+        result is not empty). Meanwhile a knock that would be a strike and lies in no word known
+        yet waits for that utterance's words, up to ``max_decide_s`` after its onset: Vosk gives
+        word times only with its final result, 0.5–1 s after the utterance's last word."""
+        if busy and not self._busy:
+            self._busy_since = self.time
+        elif not busy:
+            self._busy_since = None
+        self._busy = bool(busy)
+
+    def _spans(self):
+        return self._words + self._partial_words
+
+    def in_word(self, t: float) -> bool:
+        """Is ``t`` inside a word the recognizer heard: from its start (a knock that begins a
+        word is its first consonant; ``word_lead_s`` earlier) to ``word_margin_s`` before its
+        end? (``utterance_as_word``: or inside an utterance being heard, its words unknown)"""
+        return self._in_utterance(t) or self._in_known_word(t)
+
+    def _in_known_word(self, t: float) -> bool:
+        p = self.params
+        return any(a - p.word_lead_s <= t <= b - p.word_margin_s for a, b in self._spans())
+
+    def _in_utterance(self, t: float) -> bool:
+        """``utterance_as_word``: an utterance is being heard since before ``t``, its words not
+        known yet (Vosk's partial result has been not empty since then, with no final one)."""
+        p = self.params
+        return p.utterance_as_word and self._busy_since is not None and self._busy_since <= t
+
     # ------------------------------------------------------------------------------------------
     def _event(self, t: float, provisional: bool, taken_back: bool) -> None:
         ev = StrikeEvent(round(t, 4), provisional, taken_back, round(self.time, 4))
@@ -335,9 +417,83 @@ class StrikeDetector:
         self._pending.append([o, h, pr, None, provisional])
 
     def _since_strike(self, t: float) -> float:
+        """Seconds since the stroke a knock at ``t`` may belong to: since the last strike, unless
+        a new call was said after that stroke's last table sound and is over (players call once
+        the balls have stopped): then the stroke has ended and nothing is "since" it (10 s, the
+        feature's cap). Only within ``quiet_s`` of the strike: after that the table is quiet
+        anyway."""
         if self._strike_clock is not None:
             return float(self._strike_clock(t))
-        return t - self._last_strike
+        since = t - self._last_strike
+        if since < self.params.quiet_s and self.params.call_ends_stroke and self._stroke_over(t):
+            return 10.0
+        return since
+
+    def _stroke_over(self, t: float) -> bool:
+        """Was a call said after the last stroke's last table sound and before ``t``, and is it
+        over at ``t``? Over: no voice and no word in the ``call_quiet_s`` before ``t``. Said: the
+        last stretch of talk (the recognized words when there are any, else the voice: at least
+        ``min_call_s`` of it) begun after that sound and ``min_stroke_s`` after the strike (talk
+        going on over the stroke is no new call). A knock in a word, or right after a voice (a
+        word's last consonant), is the talk's, not the table's."""
+        p = self.params
+        if t - self._last_strike < p.min_stroke_s:
+            return False
+        last = self._last_strike  # the stroke's last table sound before t
+        i = bisect_left(self._times, t)
+        for h in reversed(self._heard[:i]):
+            if h.time <= self._last_strike:
+                break
+            if h.is_knock(self.vad) and not self._talks(h.time):
+                last = h.time
+                break
+        quiet = t - p.call_quiet_s
+        if quiet <= last or self.vad.voiced_between(quiet, t - 0.02) > 0:
+            return False  # no call since, or talk still going on
+        spans = [w for w in self._spans() if w[0] < quiet]
+        if any(b > quiet for a, b in spans):
+            return False  # a word still being said
+        begun = max(last, self._last_strike + p.min_stroke_s)  # a call begins after the stroke
+        if spans:  # the last stretch of words before the quiet
+            start = self._stretch_start([a for a, _ in spans], [b for _, b in spans])
+            return start > begun
+        frames = [v for v in self.vad.voiced[-600:] if v < quiet]
+        if not frames:
+            return False
+        start = self._stretch_start(frames, [v + 0.03 for v in frames])
+        # (talk begun before the stroke's last sound and going on over it is no new call)
+        return start > begun and self.vad.voiced_between(start, quiet) >= p.min_call_s
+
+    def _stretch_start(self, starts: list[float], ends: list[float]) -> float:
+        """Where the last stretch of talk began: spans in time order, joined over pauses shorter
+        than ``talk_gap_s`` (a pause between the words of one call)."""
+        i = len(starts) - 1
+        while i > 0 and starts[i] - max(ends[:i]) < self.params.talk_gap_s:
+            i -= 1
+        return starts[i]
+
+    def _cascade_after(self, t: float, end: float | None) -> int:
+        """The table sounds 0.05 s to the horizon after ``t`` that are not the talk's (salient,
+        ``_talks`` False; a ball's clack may ring with a pitch, so a voice at it does not make it
+        a syllable): the stroke's own cascade as the words leave it. ``cascade_in_words``: the
+        unvoiced knocks, in words or not."""
+        p = self.params
+        h_end = t + p.decide_after_s if end is None else min(t + p.decide_after_s, end)
+        i, j = bisect_left(self._times, t + 0.05), bisect_right(self._times, h_end)
+        if p.cascade_in_words or not self._in_known_word(t):
+            # (an utterance with no word times yet covers the talk and the table alike: what
+            # follows in it counts when it is an unvoiced knock in no known word)
+            return sum(
+                1
+                for h in self._heard[i:j]
+                if h.is_knock(self.vad) and not self._in_known_word(h.time)
+            )
+        return sum(1 for h in self._heard[i:j] if h.salient and not self._talks(h.time))
+
+    def _talks(self, t: float) -> bool:
+        """Is a knock at ``t`` the talk's: inside a recognized word, or right after a voice (a
+        word's last consonant)?"""
+        return self._in_known_word(t) or self.vad.voiced_between(t - 0.15, t) > 0
 
     def _decide_due(self, now: float, end: float | None = None) -> list[float]:
         p = self.params
@@ -355,23 +511,27 @@ class StrikeDetector:
                 continue
             if lf is None:  # the stream ended within 150 ms of the sound
                 lf = o.features + (0.0, 0.0, 0.0, 0.0)
-            s = self._decide(o, h, pr, lf, provisional, end)
+            hold = self._busy and end is None and now < o.time + p.max_decide_s
+            s = self._decide(o, h, pr, lf, provisional, end, hold)
+            if s is _HELD:  # waiting for the words being heard: this and all after it wait
+                keep += self._pending[self._pending.index(item) :]
+                break
             if s is not None:
                 out.append(round(s.time, 4))
         self._pending = keep
         return out
 
     def _decide(
-        self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None
-    ) -> Sound | None:
+        self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None, hold=False
+    ):
+        """Decide the sound at ``o``: its Sound if a strike, else None; ``_HELD`` when ``hold``
+        (the recognizer is in the middle of an utterance) and it would be a strike outside any
+        word known yet: it waits for that utterance's words (up to ``max_decide_s``)."""
         p = self.params
         t = o.time
         feats = context_features(
             h, lf, self._heard, self._times, self.vad, self._since_strike(t), p.decide_after_s, end
         )
-        if self.collect:
-            self.collected.append((t, feats))
-            self.long_of[t] = tuple(lf)
         look = Look.of(pr, self.model.classes)
         if self.seq_model is not None:
             lgs = self.seq_model.logits(feats)
@@ -379,6 +539,8 @@ class StrikeDetector:
         else:
             lg = -np.inf
         p_strike = float(1.0 / (1.0 + np.exp(-lg)))
+
+        in_word = self.in_word(t)
 
         def sound(decision: str, reason: str, sure: bool = True) -> Sound:
             return Sound(
@@ -395,6 +557,7 @@ class StrikeDetector:
                 look.tip_k,
                 False,
                 p_strike,
+                in_word,
             )
 
         n_after = int(feats[SEQ_FEATURES.index("n_after_knock")])
@@ -406,6 +569,11 @@ class StrikeDetector:
             )
         elif h.peak_db < p.min_level_db:
             s = sound("quiet-floor", f"a knock too faint ({h.peak_db:.0f} dBFS)")
+        elif p_strike >= p.strike_p and in_word and self._cascade_after(t, end) == 0:
+            s = sound(
+                "retracted" if provisional else "not-strike",
+                f"{IN_WORD} (p={p_strike:.2f})",
+            )
         elif p_strike >= p.strike_p:
             s = sound(
                 "strike",
@@ -428,6 +596,11 @@ class StrikeDetector:
                 else ("unsure" if p_strike >= p.unsure_p else "not-strike"),
                 f"{why} (p={p_strike:.2f})",
             )
+        if hold and s.decision == "strike" and not in_word:
+            return _HELD
+        if self.collect:
+            self.collected.append((t, feats))
+            self.long_of[t] = tuple(lf)
         if len(self.sounds) >= self.max_sounds:
             del self.sounds[: self.max_sounds // 2]
         self.sounds.append(s)
@@ -484,6 +657,7 @@ __all__ = [
     "StrikeParams",
     "Sound",
     "StrikeEvent",
+    "IN_WORD",
     "Candidate",
     "StrikeDetector",
     "VoiceActivity",

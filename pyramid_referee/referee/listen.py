@@ -72,7 +72,14 @@ class Transcript:
 
 
 class Pipeline:
-    """Recognizer + strike detector fed the same blocks; collects the event stream."""
+    """Recognizer + strike detector fed the same blocks; collects the event stream.
+
+    The detector is told what the recognizer heard before it hears the block: the words of each
+    final result (on the same clock) and whether an utterance is being heard (the partial result
+    is not empty). A knock inside a recognized word is then speech unless the stroke's cascade
+    follows it, and a knock that would be a strike while words are being heard waits for them
+    (up to the detector's 1.5 s). ``listen``, ``transcribe`` and the pad's listening all feed
+    this one path; ``strikes FILE`` has no recognizer and decides from the sound alone."""
 
     def __init__(self, recognizer, detector, *, on_partial: Callable[[str], None] | None = None):
         self.recognizer = recognizer
@@ -91,6 +98,8 @@ class Pipeline:
         else:
             samples_heard = samples
         results = self.recognizer.accept(samples_heard)
+        partial = self.recognizer.partial()
+        self.tell_words(results, hearing=bool(partial))
         strikes = []
         if self.detector is not None:
             taken_back = len(getattr(self.detector, "retracted", ()))
@@ -102,14 +111,27 @@ class Pipeline:
         self.events += results
         self.events += [{"strike": round(t, 6)} for t in strikes]
         if self.on_partial is not None:
-            partial = self.recognizer.partial()
             if partial != self._partial:
                 self._partial = partial
                 self.on_partial(partial)
         return results, strikes
 
+    def tell_words(self, results: list[dict], hearing: bool | None = None) -> None:
+        """Give the detector the words of these final results (and whether an utterance is
+        being heard); a detector that takes no words is left alone."""
+        det = self.detector
+        if det is None or not hasattr(det, "hear_words"):
+            return
+        from pyramid_referee.voice.recognizer import best_words
+
+        for r in results:
+            det.hear_words(best_words(r))
+        if hearing is not None:
+            det.hearing(hearing)
+
     def flush_recognizer(self) -> list[dict]:
         results = self.recognizer.flush()
+        self.tell_words(results, hearing=False)
         self.events += results
         self._partial = ""
         return results
@@ -461,6 +483,7 @@ class LiveReferee:
                     samples if heard else np.zeros(len(samples), np.float32)
                 )
             self.pipeline.events = [e for e in events if _has_words_from(e, t)]
+            self.pipeline.tell_words(events, hearing=bool(self.recognizer.partial()))
             return d
         # The audio since the strike is no longer kept (decided long after it): what can still
         # count later is what was heard with words from t on; the rest is dropped so a long

@@ -92,6 +92,8 @@ def why(s) -> str:
 
 def _why_sequence(s) -> str:
     """Why a sound decided from what followed it is (not) a strike."""
+    from pyramid_referee.voice.strike import IN_WORD
+
     p = f"{s.p_strike:.2f}"
     if s.decision == "strike":
         return tr("the first knock on a still table, and the stroke followed it (p={p})").format(
@@ -99,6 +101,10 @@ def _why_sequence(s) -> str:
         )
     if s.decision == "unsure":
         return tr("may be a strike (p={p}); not counted").format(p=p)
+    if s.reason.startswith(IN_WORD):
+        return tr(
+            "inside a word the recognizer heard, and no stroke followed it: the word's (p={p})"
+        ).format(p=p)
     if s.decision == "retracted":
         return tr("shown as «strike?», taken back: what followed was not a stroke (p={p})").format(
             p=p

