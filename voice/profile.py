@@ -145,6 +145,13 @@ def _decay_ms(env_db: np.ndarray) -> float:
     return float(below[0]) if len(below) else float(len(env_db) - k)
 
 
+def _direct_to_late_db(envelope) -> float:
+    """A strike's first 10 ms against the 90 ms after (its 1 ms envelope in dB): the microphone's
+    distance and the room."""
+    lin = 10 ** (np.asarray(envelope) / 10)
+    return float(10 * np.log10(lin[:10].sum() / (lin[10:100].sum() + 1e-14) + 1e-14))
+
+
 def fit(
     strikes: list,
     collisions: list,
@@ -206,10 +213,7 @@ def fit(
     separable = took == len(strikes) and coll == 0
     levels = [float(np.max(e[:8])) for e in strike_envelopes]
     decays = [_decay_ms(e) for e in strike_envelopes]
-    dl = []
-    for e in strike_envelopes:
-        lin = 10 ** (np.asarray(e) / 10)
-        dl.append(10 * np.log10(lin[:10].sum() / (lin[10:100].sum() + 1e-14) + 1e-14))
+    dl = [_direct_to_late_db(e) for e in strike_envelopes]
     return TableProfile(
         name=name,
         tip_bias=float(bias),

@@ -598,6 +598,12 @@ class StrikeDetector:
             )
         if hold and s.decision == "strike" and not in_word:
             return _HELD
+        return self._keep(s, feats, lf, provisional)
+
+    def _keep(self, s: Sound, feats, lf, provisional: bool) -> Sound | None:
+        """The sound decided, kept in the detector's lists (a strike, a provisional one taken
+        back, an unsure one): the strike's Sound, else None."""
+        t, p = s.time, self.params
         if self.collect:
             self.collected.append((t, feats))
             self.long_of[t] = tuple(lf)
@@ -612,7 +618,7 @@ class StrikeDetector:
         if provisional:
             self.retracted.append(round(t, 4))
             self._event(t, False, True)
-        if s.decision == "unsure" or (s.decision == "retracted" and p_strike >= p.unsure_p):
+        if s.decision == "unsure" or (s.decision == "retracted" and s.p_strike >= p.unsure_p):
             self.unsure.append(t)
         return None
 

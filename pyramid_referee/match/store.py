@@ -776,24 +776,7 @@ class Store:
                 raise StoreError(
                     trl(self.lang, "there is no match {match_id}").format(match_id=match_id)
                 )
-            undone = [
-                r[0]
-                for r in con.execute(
-                    "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' "
-                    "ORDER BY seq",
-                    (match_id,),
-                )
-            ]
-            if undone:
-                con.execute(
-                    "UPDATE strokes SET status = 'discarded' WHERE match_id = ? AND status = "
-                    "'undone'",
-                    (match_id,),
-                )
-                con.executemany(
-                    "INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'discard', ?, ?)",
-                    [(match_id, s, now) for s in undone],
-                )
+            self._discard_undone(match_id, now)
             seq = con.execute(
                 "SELECT coalesce(max(seq), 0) + 1 FROM strokes WHERE match_id = ? AND status = "
                 "'active'",
@@ -835,6 +818,26 @@ class Store:
             )  # … and them
             self._set_result(match_id, result)
         return int(seq)
+
+    def _discard_undone(self, match_id: int, now: str) -> None:
+        """The redo stack (the strokes undone) is discarded: a new stroke replaces it."""
+        con = self.con
+        undone = [
+            r[0]
+            for r in con.execute(
+                "SELECT seq FROM strokes WHERE match_id = ? AND status = 'undone' ORDER BY seq",
+                (match_id,),
+            )
+        ]
+        if undone:
+            con.execute(
+                "UPDATE strokes SET status = 'discarded' WHERE match_id = ? AND status = 'undone'",
+                (match_id,),
+            )
+            con.executemany(
+                "INSERT INTO actions(match_id, action, seq, time) VALUES (?, 'discard', ?, ?)",
+                [(match_id, s, now) for s in undone],
+            )
 
     # ------------------------------------------------------------------ the standing call
     def set_standing(self, match_id: int, rec: StandingRecord | None) -> int:

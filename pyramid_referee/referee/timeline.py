@@ -490,25 +490,30 @@ def decide_strike(
         readings[text] = parse(text, **how)
     different = [t for t, r in readings.items() if _is_call(r) and r != top]
     if different:
-        alts = [heard] + different
-        quoted = " / ".join(f"«{t}»" for t in alts)
-        return Decision(
-            s,
-            "rejected",
-            None,
-            heard,
-            {
-                "code": "ambiguous",
-                "message": trl(
-                    lang, "unclear call: the recognizer hears it in different ways: {readings}"
-                ).format(readings=quoted),
-                "span": [0, len(heard)],
-                "hint": trl(lang, "say the call again, clearly, before the strike"),
-                "alternatives": alts,
-            },
-            ("C4", "C9"),
-        )
+        return _heard_differently(s, heard, different, lang)
     return Decision(s, "accepted", _to_json(top), heard, None, ("C9", "C10"))
+
+
+def _heard_differently(strike: float, heard: str, different: list[str], lang: str) -> Decision:
+    """C4, C9: the recognizer's hypotheses of the call read as different calls: refused."""
+    alts = [heard] + different
+    quoted = " / ".join(f"«{t}»" for t in alts)
+    return Decision(
+        strike,
+        "rejected",
+        None,
+        heard,
+        {
+            "code": "ambiguous",
+            "message": trl(
+                lang, "unclear call: the recognizer hears it in different ways: {readings}"
+            ).format(readings=quoted),
+            "span": [0, len(heard)],
+            "hint": trl(lang, "say the call again, clearly, before the strike"),
+            "alternatives": alts,
+        },
+        ("C4", "C9"),
+    )
 
 
 def _time(x) -> float:
