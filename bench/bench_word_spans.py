@@ -47,6 +47,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "corpora" / "audio"))
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "corpora" / "vosk"))
+
+import record_ko as _record_ko  # noqa: E402  (corpora/vosk: the Korean words)
 
 WAYS = (
     "before",
@@ -111,20 +114,8 @@ class StandInWords:
         return new, busy
 
 
-KO_WORDS = [
-    "안녕하세요",
-    "서울",
-    "셋",
-    "넷",
-    "여섯",
-    "여덟",
-    "아홉",
-    "열",
-    "전화",
-    "오른쪽",
-    "왼쪽",
-]
-KO_WORDS += ["비행기", "음악"]  # the words the Korean model's tests use (tests/test_listen.py)
+# the words the Korean model's tests and recordings use (corpora/vosk/record_ko.py)
+KO_WORDS = list(_record_ko.WORDS)
 
 
 def korean_model():
