@@ -1,4 +1,5 @@
-"""`strikes calibrate` (pyramid_referee/referee/calibrate.py): hear strikes and collisions, save the profile.
+"""`strikes calibrate` (pyramid_referee/referee/calibrate.py): hear strikes and collisions,
+save the profile.
 
 The calibration audio is made of recordings ($PYRAMID_SOUNDS_DIR, read in place): the strikes a
 player was asked for, one at a time, and a ball rolled into another.

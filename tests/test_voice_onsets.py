@@ -1,7 +1,8 @@
 """The onset detector (voice/onsets.py): every impulsive sound, found causally, and its shape.
 
-Real recordings ($PYRAMID_SOUNDS_DIR, read in place) for what a table sounds like; synthetic signals
-only where a property is checked that any signal has (block independence, voicing pulses, hum).
+Real recordings ($PYRAMID_SOUNDS_DIR, read in place) for what a table sounds like; synthetic
+signals only where a property is checked that any signal has (block independence, voicing
+pulses, hum).
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def test_the_result_does_not_depend_on_the_block_size(bank):
 
 
 def test_voicing_pulses_and_hum_are_not_onsets():
-    """A vowel-like pulse train (120 Hz, 1.5 s) gives at most its first onset; steady mains hum none."""
+    """A vowel-like pulse train (120 Hz, 1.5 s) gives at most its first onset; steady mains hum
+    none."""
     t = np.arange(int(2.5 * RATE)) / RATE
     pulses = np.zeros_like(t)
     start = int(0.5 * RATE)

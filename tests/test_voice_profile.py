@@ -1,4 +1,5 @@
-"""Table profiles (voice/profile.py): fitting the tip threshold and levels, saving, loading, errors."""
+"""Table profiles (voice/profile.py): fitting the tip threshold and levels, saving, loading,
+errors."""
 
 from __future__ import annotations
 

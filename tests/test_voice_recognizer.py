@@ -114,7 +114,8 @@ def words_of(result: dict) -> list[dict]:
 
 @functools.lru_cache(maxsize=1)
 def korean_model():
-    """The packaged Korean model, loaded once per test session (the other voice tests import this)."""
+    """The packaged Korean model, loaded once per test session (the other voice tests import
+    this)."""
     return vm.load_model(KO_MODEL)
 
 

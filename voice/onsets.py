@@ -1,4 +1,5 @@
-"""Impulsive sounds in an audio stream: a causal, broadband onset detector and the shape of each sound.
+"""Impulsive sounds in an audio stream: a causal, broadband onset detector and the shape of each
+sound.
 
 Every knock at a billiards table is an *impulsive* sound: its energy jumps within a few
 milliseconds, in several frequency bands at once. That is true of the cue tip on the cue ball (a
@@ -251,8 +252,8 @@ def sound_features(
 
 
 def _fast_lfilter():
-    """``(b, a, x, zi) -> (y, zf)``: scipy's C filter without ``lfilter``'s argument checks (a third
-    of the cost of a 10 ms block), or the public function on another scipy."""
+    """``(b, a, x, zi) -> (y, zf)``: scipy's C filter without ``lfilter``'s argument checks (a
+    third of the cost of a 10 ms block), or the public function on another scipy."""
     from scipy.signal import lfilter
 
     try:

@@ -78,7 +78,8 @@ def shift_result(result: dict, offset: float) -> dict:
 
 
 def has_words(result: dict) -> bool:
-    """Does the best reading hold words? (An empty best reading is silence, whatever the others say.)"""
+    """Does the best reading hold words? (An empty best reading is silence, whatever the others
+    say.)"""
     if "alternatives" in result:
         alts = result["alternatives"]
         return bool(alts and alts[0].get("result"))
@@ -121,8 +122,8 @@ class Recognizer:
             raise ModelError(
                 trl(
                     lang,
-                    "the model knows none of the {words} call words: wrong model (a Russian one is "
-                    "needed, e.g. vosk-model-small-ru-0.22)",
+                    "the model knows none of the {words} call words: wrong model (a Russian one "
+                    "is needed, e.g. vosk-model-small-ru-0.22)",
                 ).format(words=len(words))
             )
         self.rate = rate

@@ -127,7 +127,8 @@ def load_model(path: str | Path | None = None) -> SoundModel:
 
 
 def load_seq_model(path: str | Path | None = None) -> SoundModel:
-    """The shipped strike decision model (classes ``other``, ``strike``; :data:`.sequence.SEQ_FEATURES`)."""
+    """The shipped strike decision model (classes ``other``, ``strike``;
+    :data:`.sequence.SEQ_FEATURES`)."""
     return _load(str(path or SEQ_MODEL_PATH))
 
 
