@@ -68,7 +68,8 @@ def _envelope(samples: np.ndarray, t: float, ms: int = 120) -> np.ndarray:
 def _first_after_quiet(
     sounds: list[Sound], model, gap_s: float
 ) -> tuple[list[Sound], list[Sound]]:
-    """The first sound after ``gap_s`` of quiet, each time (clear speech left out), and the rest."""
+    """The first sound after ``gap_s`` of quiet, each time (clear speech left out), and the
+    rest."""
     from .sequence import SALIENT_DB, SALIENT_FLUX_DB
 
     taken, others, last = [], [], -np.inf
