@@ -21,11 +21,14 @@ The grammar reads phrases in any order; here they are put together:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import permutations
 from typing import Any
 
 from .call import CONTRE_COUP, CUE, CUSHION, POCKET, Call, Pocket, pocket_from_words
+from .errors import GrammarError
 from .items import Item
 from .refusal import Refusal
+from .render import example_combo, example_for, example_plain, render, render_pocket
 
 # The phrases of a call are Items (kind, value, start, end: grammar/items.py); a pocket's value
 # is its words' tags, each (tag type, value).
@@ -46,8 +49,6 @@ def _adjacent(items: list[Item], a: Item, b: Item) -> bool:
 
 def _pocket_options(pockets: Iterable[Pocket]) -> dict[str, Any]:
     """The pockets a hint offers, quoted (the refusal joins them in the user's language)."""
-    from .render import render_pocket
-
     return {"options": [f"«{render_pocket(p)}»" for p in pockets]}
 
 
@@ -151,8 +152,6 @@ class _Example:
         self.plain = plain  # ball and pocket (C7): the call without a way
 
     def __str__(self) -> str:
-        from .render import example_combo, example_for, example_plain
-
         if self.plain:
             return example_plain(self.ball, self.pocket)
         if self.n:
@@ -161,8 +160,6 @@ class _Example:
 
 
 def render_pocket_of(pocket: Pocket) -> str:
-    from .render import render_pocket
-
     return render_pocket(pocket)
 
 
@@ -176,9 +173,6 @@ class _SaidCall:
         self.call = call
 
     def __str__(self) -> str:
-        from .errors import GrammarError
-        from .render import example_for, render
-
         call = self.call
         if not isinstance(call, (Call, set)):
             return example_for(None, None)
@@ -779,7 +773,6 @@ def _orders(stretches: list[list[Item]]) -> list[list[Item]]:
     """Every order of the stretches (each kept as said), flattened."""
     if len(stretches) <= 1:
         return [stretches[0] if stretches else []]
-    from itertools import permutations
 
     return [[i for stretch in perm for i in stretch] for perm in permutations(stretches)]
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import lark as lark_module
 from lark import Lark
 from lark.lexer import Lexer
 
@@ -47,8 +48,6 @@ LARK = Lark(GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=Token
 
 def lark_internals_problem(lark: Lark) -> str | None:
     """What of Lark's internals this module relies on is missing from ``lark``; None: all there."""
-    import lark as lark_module
-
     version = getattr(lark_module, "__version__", "?")
     try:
         table = lark.parser.parser.parser.parse_table

@@ -288,8 +288,8 @@ def _noun_forms(morph: Any, word: str, gender: str) -> dict[str, set[str]]:
 def build() -> dict[str, Any]:
     """The lexicon: every form of the words of a call with its tags, the number words
     beyond the balls, and the forms ``render`` uses."""
-    import pymorphy3
-    from unicode_rbnf import RbnfEngine
+    import pymorphy3  # deferred: the dictionaries load only to build the lexicon
+    from unicode_rbnf import RbnfEngine  # deferred: as pymorphy3, build time only
 
     morph = pymorphy3.MorphAnalyzer()
     rbnf = RbnfEngine.for_language("ru")
@@ -319,7 +319,7 @@ def build() -> dict[str, Any]:
 
 def _add_balls(add: Callable[..., None], morph: Any, rbnf: Any) -> None:
     """Every form that names a ball 1-15: ordinals, cardinals, counts and the balls' nouns."""
-    from unicode_rbnf import FormatPurpose
+    from unicode_rbnf import FormatPurpose  # deferred: build time only
 
     for n in range(1, 16):
         ordinal = rbnf.format_number(n, FormatPurpose.ORDINAL).text_by_ruleset
@@ -374,7 +374,7 @@ def _add_pockets(add: Callable[..., None], morph: Any) -> None:
 
 def _beyond_words(morph: Any, rbnf: Any, words: dict[str, set[str]]) -> dict[str, int]:
     """One-word numbers beyond the balls (BEYOND) that are no word of the lexicon → n."""
-    from unicode_rbnf import FormatPurpose
+    from unicode_rbnf import FormatPurpose  # deferred: build time only
 
     beyond: dict[str, int] = {}
     for n in BEYOND:
@@ -399,7 +399,7 @@ def _with_yo(morph: Any, form: str) -> str:
 
 def _render_forms(morph: Any, rbnf: Any) -> dict[str, Any]:
     """The forms ``render`` uses, inflected here so that rendering needs no dictionary."""
-    from unicode_rbnf import FormatPurpose
+    from unicode_rbnf import FormatPurpose  # deferred: build time only
 
     balls = {}
     for n in range(1, 16):

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from itertools import product
 from typing import Any
 
-from .assembly import Reading, obj_pocket_options, resolve
+from .assembly import Reading, _Example, obj_pocket_options, resolve, several_calls_unclear
 from .call import BALLS, Call
 from .corrections import Correction, Step, fold, plan
 from .errors import GrammarError
@@ -30,9 +31,12 @@ from .lexicon import (
     Word,
     normalize,
     number_beyond,
+    split_words,
     tag_words,
 )
 from .refusal import Refusal
+from .render import example_combo, example_for, example_plain, render
+from .typos import suggestion
 
 MODES = {
     "clean": "clean",
@@ -325,8 +329,6 @@ class _SaidExample:
         self.texts, self.settings = texts, settings
 
     def __str__(self) -> str:
-        from .render import example_for, example_plain, render
-
         for text in self.texts:
             got = parse(text, **self.settings)
             if isinstance(got, Call):
@@ -402,8 +404,6 @@ def _unfinished_second_call(
             continue
         before = parse(text[: w.start], **settings)
         if isinstance(before, Call):
-            from .assembly import several_calls_unclear
-
             return several_calls_unclear((w.start, content[-1].end), text, before)
     return None
 
@@ -421,8 +421,6 @@ def _pocket_words_beside(words: list[Word], k: int) -> list[tuple[Any, ...]]:
 
 def _position(text: str, start: int) -> int:
     """1-based number of the word that starts at ``start``."""
-    from .lexicon import split_words
-
     try:
         words = split_words(text[: start + 1])
     except TooLong:
@@ -507,10 +505,6 @@ def parse_with_corrections(
 def _in_ball_and_pocket(refusal: Refusal) -> Refusal:
     """A refusal read in ball and pocket (C7): its clause and texts are that mode's, and its
     example is a ball-and-pocket call: a hint never tells the player to add a way."""
-    from dataclasses import replace
-
-    from .assembly import _Example
-
     params = dict(refusal.params)
     example = params.get("example")
     if isinstance(example, _Example):
@@ -607,8 +601,6 @@ def _unknown_word(
         reason = "obj_form"  # «в чужую лузу»: «чужой» is an object ball, no pocket
         params.update(obj_pocket_options(_pocket_words_beside(words, w.index)))
     if not reason and suggest:
-        from .typos import suggestion
-
         fixed = suggestion(text, w, lambda t: _read(t, **settings, suggest=False))
         if fixed is not None:  # «четырнадцатй» → «четырнадцатый?»
             reason = "typo"
@@ -746,8 +738,6 @@ def _call_key(call: Call) -> str:
 
 
 def _ambiguous(calls: list[Call], span: tuple[int, int]) -> Refusal:
-    from .render import render
-
     readings = []
     for c in calls[:4]:
         try:
@@ -767,6 +757,4 @@ def _ambiguous(calls: list[Call], span: tuple[int, int]) -> Refusal:
 
 
 def _template_example() -> str:
-    from .render import example_combo
-
     return example_combo(12, None, 3)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .call import Call
 from .errors import GrammarError
 from .lexicon import normalize, vocabulary
+from .render import render
 
 if TYPE_CHECKING:
     from .lexicon import Word
@@ -112,8 +113,6 @@ def suggestion(
     candidate, got = picked[0]
     out = {"suggestion": candidate}
     if isinstance(got, Call):
-        from .render import render
-
         try:
             out["example"] = render(got)
         except GrammarError:
