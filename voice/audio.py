@@ -151,7 +151,7 @@ def resample(x: np.ndarray, rate: int, target: int = RATE) -> np.ndarray:
     """Polyphase resampling (scipy.signal.resample_poly) of a whole signal."""
     if rate == target:
         return np.asarray(x, dtype=np.float32)
-    from scipy.signal import resample_poly
+    from scipy.signal import resample_poly  # deferred: scipy is slow to load
 
     g = math.gcd(int(rate), int(target))
     return resample_poly(x, target // g, int(rate) // g).astype(np.float32)
@@ -168,7 +168,7 @@ class WavInfo:
 
 
 def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
-    from scipy.io import wavfile
+    from scipy.io import wavfile  # deferred: scipy is slow to load
 
     if not os.path.exists(path):
         raise AudioFileError(trl(lang, "{path}: no such file").format(path=path))
@@ -285,7 +285,7 @@ def read_wav(path: str | os.PathLike, *, lang: str = "ru") -> np.ndarray:
 
 def write_wav(path: str | os.PathLike, samples: np.ndarray, rate: int = RATE) -> None:
     """Write float samples in [-1, 1] as 16-bit PCM WAV (for test audio and recordings)."""
-    from scipy.io import wavfile
+    from scipy.io import wavfile  # deferred: scipy is slow to load
 
     x = np.clip(np.asarray(samples, dtype=np.float64), -1.0, 1.0)
     wavfile.write(os.fspath(path), int(rate), (x * 32767.0).round().astype(np.int16))

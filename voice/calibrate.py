@@ -19,6 +19,7 @@ import numpy as np
 from .audio import RATE, array_frames
 from .onsets import OnsetDetector
 from .profile import DEFAULT_NAME, TableProfile, fit
+from .sequence import SALIENT_DB, SALIENT_FLUX_DB
 from .sound_class import load_model
 from .strike import Sound, StrikeParams
 
@@ -70,8 +71,6 @@ def _first_after_quiet(
 ) -> tuple[list[Sound], list[Sound]]:
     """The first sound after ``gap_s`` of quiet, each time (clear speech left out), and the
     rest."""
-    from .sequence import SALIENT_DB, SALIENT_FLUX_DB
-
     taken, others, last = [], [], -np.inf
     for s in sounds:
         # a ripple of the room's noise (the onset detector proposes those too, so that no strike

@@ -23,7 +23,7 @@ from .messages import trl
 
 def _sounddevice(lang: str = "ru"):
     try:
-        import sounddevice as sd  # imported here: PortAudio may be missing
+        import sounddevice as sd  # deferred: PortAudio may be missing
     except ImportError as exc:
         raise AudioDeviceError(
             trl(
@@ -97,7 +97,7 @@ class StreamResampler:
     """
 
     def __init__(self, rate_in: int, rate_out: int = RATE) -> None:
-        from scipy.signal import butter, sosfilt_zi
+        from scipy.signal import butter, sosfilt_zi  # deferred: scipy is slow to load
 
         self.rate_in, self.rate_out = int(rate_in), int(rate_out)
         cutoff = 0.45 * min(self.rate_in, self.rate_out)
@@ -108,7 +108,7 @@ class StreamResampler:
         self._last = 0.0  # last filtered input sample (index n_in - 1)
 
     def process(self, x: np.ndarray) -> np.ndarray:
-        from scipy.signal import sosfilt
+        from scipy.signal import sosfilt  # deferred: scipy is slow to load
 
         if len(x) == 0:
             return np.zeros(0, np.float32)

@@ -20,6 +20,7 @@ import hashlib
 import os
 import re
 import shutil
+import socket
 import stat
 import tempfile
 import urllib.error
@@ -29,6 +30,8 @@ import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+import platformdirs
 
 from .errors import ModelError
 from .messages import trl
@@ -58,8 +61,6 @@ class ModelLocation:
 
 def user_cache_dir() -> Path:
     """Where ``model download`` puts models: this program's user cache (platformdirs)."""
-    import platformdirs
-
     return Path(platformdirs.user_cache_dir(APP_NAME)) / "vosk"
 
 
@@ -170,7 +171,7 @@ def set_log_level(verbose: bool = False) -> None:
     -2. Level -1 would still print "Ignoring word missing in vocabulary" for every grammar
     word the model lacks; the recognizer reports those itself, so the quiet level is -2.
     """
-    import vosk
+    import vosk  # deferred: the speech engine loads only when a model is used
 
     vosk.SetLogLevel(0 if verbose else -2)
 
@@ -199,7 +200,7 @@ def load_model(path: str | os.PathLike, *, verbose: bool = False, lang: str = "r
     """Check the folder, then load it with Vosk; Vosk's failures become ModelError."""
     p = check_model_dir(path, lang=lang)
     try:
-        import vosk
+        import vosk  # deferred: the speech engine loads only when a model is used
     except Exception as exc:  # the wheel's native library cannot load
         raise ModelError(trl(lang, "cannot load the vosk library: {exc}").format(exc=exc)) from exc
     set_log_level(verbose)
@@ -339,8 +340,6 @@ def _fetch(
 def _network_error(url: str, reason: object, timeout: float, lang: str) -> NetworkError:
     """No network, no such server, refused or silent: said plainly, with the reason
     in the user's language."""
-    import socket
-
     if isinstance(reason, socket.gaierror):
         why = trl(lang, "the server's name was not found (DNS)")
     elif isinstance(reason, ConnectionRefusedError):

@@ -46,7 +46,8 @@ second at most) two 512-point FFTs.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -207,7 +208,7 @@ def sound_features(
     nfft = 512
     w = _WIN_POST.get(n_post)
     if w is None:
-        from scipy.signal.windows import tukey
+        from scipy.signal.windows import tukey  # deferred: scipy is slow to load
 
         w = _WIN_POST[n_post] = tukey(n_post, 0.25)
     P_post = np.abs(np.fft.rfft((post - post.mean()) * w, nfft)) ** 2 / np.sum(w**2)
@@ -254,10 +255,10 @@ def sound_features(
 def _fast_lfilter():
     """``(b, a, x, zi) -> (y, zf)``: scipy's C filter without ``lfilter``'s argument checks (a
     third of the cost of a 10 ms block), or the public function on another scipy."""
-    from scipy.signal import lfilter
+    from scipy.signal import lfilter  # deferred: scipy is slow to load
 
     try:
-        from scipy.signal._sigtools import _linear_filter
+        from scipy.signal._sigtools import _linear_filter  # deferred: scipy is slow to load
 
         def filt(b, a, x, zi):
             return _linear_filter(b, a, x, -1, zi)
@@ -277,7 +278,7 @@ class VoiceActivity:
     """
 
     def __init__(self, rate: int = RATE, min_db: float = 8.0, min_corr: float = 0.6) -> None:
-        from scipy.signal import butter
+        from scipy.signal import butter  # deferred: scipy is slow to load
 
         self.rate = rate
         self._lfilter = _fast_lfilter()
@@ -329,8 +330,6 @@ class VoiceActivity:
     def voice_level_db(self, before: float) -> float | None:
         """This room's voices: the median level (dB, band 70 Hz–1 kHz) of the last 300 voiced
         frames before ``before``, or None before 20 were heard."""
-        from bisect import bisect_left
-
         i = bisect_left(self.voiced, before)
         if i < 20:
             return None
@@ -395,9 +394,7 @@ class OnsetDetector:
     """
 
     def __init__(self, rate: int = RATE, params: OnsetParams | None = None, **overrides) -> None:
-        from dataclasses import replace
-
-        from scipy.signal import butter
+        from scipy.signal import butter  # deferred: scipy is slow to load
 
         p = params or OnsetParams()
         if overrides:
@@ -406,7 +403,7 @@ class OnsetDetector:
         self.rate = int(rate)
         if self.rate != RATE:
             raise ValueError(f"the onset detector runs at {RATE} Hz, got {rate}")
-        from scipy.ndimage import maximum_filter1d
+        from scipy.ndimage import maximum_filter1d  # deferred: scipy is slow to load
 
         self._maxf = maximum_filter1d
         self._filt = _fast_lfilter()

@@ -20,14 +20,17 @@ the one saved without a name is ``default``.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
+import platformdirs
 
 from .errors import VoiceError
+from .strike import Look, StrikeParams, class_proba, on_quiet_table
 
 ENV_DIR = "PYRAMID_REFEREE_PROFILES"
 DEFAULT_NAME = "default"
@@ -71,7 +74,6 @@ def profiles_dir() -> Path:
     env = os.environ.get(ENV_DIR)
     if env:
         return Path(env)
-    import platformdirs
 
     return Path(platformdirs.user_config_dir("pyramid-referee")) / "profiles"
 
@@ -173,10 +175,6 @@ def fit(
     taken for a strike; no collision taken for one; as many sure strikes as can be; the smallest
     change from the defaults.
     """
-    import datetime
-
-    from .strike import Look, StrikeParams, class_proba, on_quiet_table
-
     params = params or StrikeParams()
 
     def outcome(bias: float):

@@ -135,7 +135,7 @@ class Recognizer:
         self._rec = self._make()
 
     def _make(self):
-        import vosk
+        import vosk  # deferred: the speech engine loads only when a model is used
 
         try:
             rec = vosk.KaldiRecognizer(self._model, float(self.rate), self._grammar)

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from .onsets import FEATURES, LONG_FEATURES
+from .sequence import SEQ_FEATURES
 
 CLASSES = ("tip", "ball", "cushion", "pocket", "clap", "speech", "other")
 """The sound classes, in the model's order."""
@@ -83,7 +84,6 @@ class SoundModel:
             info = json.loads(str(z["info"]))
             arrays = {k: z[k] for k in cls.ARRAYS}
         feats = tuple(info["features"])
-        from .sequence import SEQ_FEATURES
 
         if feats not in (FEATURES, LONG_FEATURES, SEQ_FEATURES):
             raise ValueError(f"the sound model was fitted on other features: {feats}")
