@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Speech and noise for the test audio: Russian calls from espeak-ng, pink/brown noise, babble.
 
-The table sounds themselves are **recordings** (``$PYRAMID_SOUNDS_DIR``, mixed by ``table_mix.py``).
-This module once also synthesized a cue click, ball collisions and pocket drops; that click had
-the physics the wrong way round (a sharp broadband click, where the leather tip's 1–2 ms contact
-gives a dull thock, and a ball-ball contact of 0.2–0.3 ms the sharp clack), so it was retired
-with the tests that held it, and only the speech and noise helpers remain.
+The table sounds themselves are **recordings** (``$PYRAMID_SOUNDS_DIR``, mixed by
+``table_mix.py``). This module once also synthesized a cue click, ball collisions and pocket drops;
+that click had the physics the wrong way round (a sharp broadband click, where the leather tip's
+1–2 ms contact gives a dull thock, and a ball-ball contact of 0.2–0.3 ms the sharp clack), so it
+was retired with the tests that held it, and only the speech and noise helpers remain.
 
-Importable: ``speak``, ``speak_festival`` (word times too), ``festival_available``, ``speech_spans``,
-``active_power``, ``colored_noise``, ``babble``, ``CALLS``, ``VOICES``.
+Importable: ``speak``, ``speak_festival`` (word times too), ``festival_available``,
+``speech_spans``, ``active_power``, ``colored_noise``, ``babble``, ``CALLS``, ``VOICES``.
 
 Festival's Russian voice (Debian ``festival`` + ``festvox-ru``: ``msu_ru_nsh_clunits``, unit
 selection from one real male speaker's recordings) is the second synthetic voice; it also gives
@@ -116,8 +116,9 @@ def festival_available() -> bool:
 
 
 def _festival_raw(text: str) -> tuple[np.ndarray, list[list[float]]]:
-    """Festival's samples for ``text`` trimmed to its words, and the words' spans; cached in memory
-    and on disk (``$XDG_CACHE_HOME/pyramid-referee-bench/festival``: one synthesis takes ~0.5 s)."""
+    """Festival's samples for ``text`` trimmed to its words, and the words' spans; cached in
+    memory and on disk (``$XDG_CACHE_HOME/pyramid-referee-bench/festival``: one synthesis takes
+    ~0.5 s)."""
     import hashlib
 
     if text in _festival_cache:
