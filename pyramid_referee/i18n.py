@@ -241,6 +241,9 @@ def json_problem_ru(msg: str) -> str:
     return json_problem(msg, "ru")
 
 
-def json_reason(exc) -> str:
-    """A ``json.JSONDecodeError`` as «what is wrong, column N» in the current language."""
-    return tr("{problem}, column {column}").format(problem=json_problem(exc.msg), column=exc.colno)
+def json_reason(exc, lang: str | None = None) -> str:
+    """A ``json.JSONDecodeError`` as «what is wrong, column N» in ``lang`` or the current
+    language."""
+    return trl(lang, "{problem}, column {column}").format(
+        problem=json_problem(exc.msg, lang), column=exc.colno
+    )

@@ -221,14 +221,7 @@ def test_the_circle_finder_finds_a_circle():
 
 
 #: Modules whose imports inside functions are still to be sorted (moved up, or said deferred).
-DEFERRED_PENDING = {
-    "pyramid_referee/referee/calibrate.py",
-    "pyramid_referee/referee/listen.py",
-    "pyramid_referee/referee/live.py",
-    "pyramid_referee/referee/strike_report.py",
-    "pyramid_referee/referee/timeline.py",
-    "pyramid_referee/web/listen_ws.py",
-}
+DEFERRED_PENDING: set[str] = set()
 
 
 def unsaid_deferrals(path: Path) -> list[int]:

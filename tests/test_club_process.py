@@ -81,6 +81,37 @@ def test_an_outage_shows_on_the_table_with_the_queue_and_the_child_resumes_after
     assert len(server) == len(set(server)) == 6 and set(server) == _local(db)
 
 
+def test_the_tables_count_of_undos_is_apart_from_its_strokes_before_and_after_the_childs_drain(
+    club_url, db
+):
+    from pyramid_referee.club.process import _S_CHANGES, _S_QUEUED
+    from pyramid_referee.club.sync import load_link, save_link
+
+    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, gone, table_id, name, key)  # an address where no server answers
+        s = Session.create(store, ["Аня", "Боря"])
+        _strike(s, 0)
+        sync = ClubSyncProcess(db, gone, retry_s=0.2).start()
+        try:
+            assert _wait(lambda: sync.status().online is False)
+            _strike(s, 1)
+            sync.notify()
+            s.undo()
+            sync.notify(change=True)  # counted by the table itself, before the child reads it
+            assert (sync.status().queued, sync.status().changes) == (2, 1)
+            assert sync.status().text() == (
+                "клуб: нет связи, в очереди 2 удара и 1 изменение (отмена или возврат удара)"
+            )
+            # the child's next drain counts them from the store: the same, each by its name
+            assert _wait(lambda: sync._shared[_S_CHANGES] == 1 and sync._shared[_S_QUEUED] == 2)
+            assert (sync.status().queued, sync.status().changes) == (2, 1)
+        finally:
+            sync.stop()
+
+
 def _children(pid: int) -> list[int]:
     import glob
 

@@ -206,14 +206,15 @@ def test_a_server_outage_mid_partia_loses_and_doubles_nothing_and_never_blocks_a
                     _strike(s, n)
                     sync.notify()
                 s.undo()
-                sync.notify()
+                sync.notify(change=True)
                 s.undo()
-                sync.notify()
+                sync.notify(change=True)
                 _strike(s, 10)
                 sync.notify()  # the undone strokes are discarded: a new line of play
                 assert time.monotonic() - started < 2.0  # play went on at local speed
                 assert _wait(lambda: sync.status().online is False)
-                assert sync.status().queued >= 9
+                # 7 strokes and 2 undos wait: an undo is not a stroke
+                assert sync.status().queued >= 7 and sync.status().changes >= 2
                 assert "нет связи" in sync.status().text()
             finally:
                 pg_cluster.start()
@@ -625,6 +626,53 @@ def test_the_club_status_line_says_in_russian_if_the_server_is_there_and_how_man
     assert SyncStatus(False, 1).text() == "клуб: нет связи, в очереди 1 удар"
     assert SyncStatus(None, 3).text() == "клуб: соединяемся, в очереди 3 удара"
     assert SyncStatus(False, 0).text() == "клуб: нет связи, неотправленных ударов нет"
+
+
+def test_an_undo_or_a_redo_waiting_is_not_counted_as_a_stroke_in_the_club_line():
+    from pyramid_referee.club.sync import SyncStatus
+
+    assert SyncStatus(False, 2, changes=1).text() == (
+        "клуб: нет связи, в очереди 2 удара и 1 изменение (отмена или возврат удара)"
+    )
+    assert SyncStatus(True, 0, changes=2).text() == (
+        "клуб: на связи, в очереди 2 изменения (отмены или возвраты ударов)"
+    )
+    assert SyncStatus(None, 1, changes=5).text("en") == (
+        "club: connecting, 1 stroke and 5 changes (undos or redos) in the queue"
+    )
+    refused = SyncStatus(False, 0, refused=True, changes=1)
+    assert refused.text().endswith("в очереди 1 изменение (отмена или возврат удара)")
+    assert "удар в очереди" not in refused.text() and "0 ударов" not in refused.text()
+    assert (SyncStatus(False, 3, changes=2).waiting, SyncStatus(False, 0).waiting) == (5, 0)
+
+
+def test_the_live_club_line_counts_strokes_and_undos_apart_as_the_table_commits_them(club_url, db):
+    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, gone, table_id, name, key)  # an address where no server answers
+        s = Session.create(store, ["Аня", "Боря"])
+        for n in range(3):
+            _strike(s, n)
+        s.undo()
+        s.undo()
+        s.redo()
+    sync = ClubSync(db, gone, lang="en")
+    assert not sync.drain()  # the server away: the queue is counted from the store
+    st = sync.status()
+    assert (st.online, st.queued, st.changes) == (False, 3, 3)
+    assert st.text("en") == (
+        "club: not connected, 3 strokes and 3 changes (undos or redos) in the queue"
+    )
+    assert "не отправлен" not in st.error and "server" in st.error  # its reason: in English too
+    sync.notify()  # what the table commits next is counted at once, each by what it is
+    sync.notify(change=True)
+    assert (sync.status().queued, sync.status().changes) == (4, 4)
+    assert sync.status().text("ru") == (
+        "клуб: нет связи, в очереди 4 удара и 4 изменения (отмены или возвраты ударов)"
+    )
+    sync.close()
 
 
 def test_club_sync_once_sends_a_store_written_by_another_program_and_says_so(

@@ -3,6 +3,7 @@ catalog is up to date, and no Russian message carries a Latin word outside quote
 
 from __future__ import annotations
 
+import ast
 import re
 import sqlite3
 import subprocess
@@ -342,3 +343,112 @@ def test_a_parser_says_argparse_words_in_the_language_it_was_made_in_with_any_fo
     finally:
         i18n.set_lang("ru")
     assert argparse._ is __import__("gettext").gettext  # argparse's module is left as it is
+
+
+# -- below the command line the language is a parameter -------------------------------------------
+#
+# The command line keeps the language asked for with --lang (i18n's process-wide one); every
+# package below it is given the language it speaks (a web request the server's, a club sync its
+# owner's), so two of them in one process may speak two languages. What reads the process-wide
+# one: i18n's ``tr``, ``get_lang``/``set_lang``, ``catalog()`` and ``os_reason``; its
+# ``trl``/``trn`` (which take None for it: the catalog module's never do); and i18n's helpers
+# left without one.
+BELOW_CLI = ("web", "referee", "club", "match", "teach")
+GLOBAL_LANGUAGE = frozenset({"tr", "get_lang", "set_lang", "catalog", "os_reason"})
+LANG_ARGUMENT = {"json_reason": 2, "json_problem": 2, "argparse_text": 2, "trn": 4}  # its position
+#: Modules below cli/ still reading the process-wide language, and why (none left).
+PENDING: dict[str, str] = {}
+
+
+def global_language_reads(source: str) -> list[str]:
+    """Where a module's source reads the command line's language instead of being given one."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            module = (node.module or "").split(".")[-1]
+            for alias in node.names:
+                if module == "i18n" and alias.name in GLOBAL_LANGUAGE | {"trl", "trn"}:
+                    found.append(f"line {node.lineno}: {alias.name} from i18n")
+                elif not node.module and alias.name == "i18n":
+                    found.append(f"line {node.lineno}: the i18n module itself")
+        elif isinstance(node, ast.Import):
+            found += [
+                f"line {node.lineno}: the i18n module itself"
+                for alias in node.names
+                if alias.name.split(".")[-1] == "i18n"
+            ]
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
+            given = len(node.args) + sum(k.arg == "lang" for k in node.keywords)
+            if name in GLOBAL_LANGUAGE:
+                found.append(f"line {node.lineno}: {name}()")
+            elif name in LANG_ARGUMENT and given < LANG_ARGUMENT[name]:
+                found.append(f"line {node.lineno}: {name}() without a language")
+            elif (
+                name == "trl"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and node.args[0].value is None
+            ):
+                found.append(f"line {node.lineno}: trl(None, …)")
+    return found
+
+
+def _below_cli() -> list[Path]:
+    return sorted(p for room in BELOW_CLI for p in (ROOT / "pyramid_referee" / room).rglob("*.py"))
+
+
+@pytest.mark.parametrize(
+    "path", _below_cli(), ids=lambda p: str(p.relative_to(ROOT / "pyramid_referee"))
+)
+def test_below_the_command_line_every_message_is_said_in_the_language_it_is_given(path):
+    name = str(path.relative_to(ROOT))
+    reads = global_language_reads(path.read_text(encoding="utf-8"))
+    if name in PENDING:
+        assert reads, f"{name} no longer reads the global language: take it off PENDING"
+    else:
+        assert reads == [], f"{name} reads the command line's language: {reads}"
+
+
+def test_the_language_guard_finds_every_way_of_reading_the_global_language():
+    source = (
+        "from ..i18n import UserError, get_lang, tr, trn\n"
+        "from ..catalog import trl\n"
+        "from .. import i18n\n"
+        "import pyramid_referee.i18n\n"
+        'tr("a"); get_lang(); trn("a", "b", 2); trn("a", "b", 2, lang); i18n.tr("a")\n'
+        'trl(None, "a"); trl(lang, "a"); json_reason(exc); json_reason(exc, lang)\n'
+        "json_problem(msg); json_problem(msg, lang=lang)\n"
+    )
+    found = global_language_reads(source)
+    assert found == [
+        "line 1: get_lang from i18n",
+        "line 1: tr from i18n",
+        "line 1: trn from i18n",
+        "line 3: the i18n module itself",
+        "line 4: the i18n module itself",
+        "line 5: tr()",
+        "line 5: get_lang()",
+        "line 5: trn() without a language",
+        "line 5: tr()",
+        "line 6: trl(None, …)",
+        "line 6: json_reason() without a language",
+        "line 7: json_problem() without a language",
+    ], found
+    assert PENDING.keys() <= {str(p.relative_to(ROOT)) for p in _below_cli()}
+
+
+def test_a_web_app_and_a_club_line_speak_their_own_language_whatever_the_command_line_set():
+    from pyramid_referee.club.sync import SyncStatus
+    from pyramid_referee.web.texts import board_texts, page_texts
+
+    i18n.set_lang("ru")
+    try:
+        assert (page_texts("en")["undo"], board_texts("en")["tables"]) == ("Undo", "tables")
+        assert SyncStatus(False, 2).text("en") == "club: not connected, 2 strokes in the queue"
+        i18n.set_lang("en")
+        assert page_texts("ru")["undo"] == i18n.trl("ru", "Undo") != "Undo"
+        assert SyncStatus(False, 2).text("ru") == "клуб: нет связи, в очереди 2 удара"
+    finally:
+        i18n.set_lang("ru")

@@ -112,7 +112,7 @@ def test_listen_calibrate_asks_five_strikes_and_three_collisions_on_its_own_micr
     monkeypatch.setattr(
         calibrate, "calibrate_profile", lambda opts: asked.append(opts) or (HeardAll(), None, None)
     )
-    monkeypatch.setattr(calibrate, "report", lambda profile: [])
+    monkeypatch.setattr(calibrate, "report", lambda profile, lang: [])
     monkeypatch.setattr(prof, "save", lambda profile: "saved.json")
     opts = listen_options(parsed("--calibrate", "--device", "3", "--block-ms", "20"))
     assert isinstance(live.strike_profile(opts, Console(file=io.StringIO())), HeardAll)

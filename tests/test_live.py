@@ -147,7 +147,7 @@ class RecordingClub:
     def __init__(self):
         self.notified = 0
 
-    def notify(self):
+    def notify(self, change=False):
         self.notified += 1
 
     def status(self):
@@ -218,12 +218,12 @@ def test_a_strike_is_decided_settle_after_it_and_the_next_waits_until_the_stroke
         )  # the unreadable outcome is told and asked again; nothing stored for it
         assert entered.seq == 1 and [r.seq for r in store.strokes(session.id)] == [1]
         assert live.club.notified == 1 and not live.awaiting.is_set()
-        # the session was made in English: it says what is wrong in English (the club line below
-        # is still the command line's language, Russian here: club/sync.py reads it)
+        # the run is in English: it says what is wrong in English, and the club line below too
+        # (the run's language, not the command line's: Russian here)
         assert "not understood: 'никуда'" in out.getvalue()
-        assert (
-            live.report(entered) is False and "клуб: на связи, в очереди 1 удар" in out.getvalue()
-        )
+        assert live.report(entered) is False
+        assert "club: connected, 1 stroke in the queue" in out.getvalue()
+        assert "клуб" not in out.getvalue()
         assert block()  # now the waiting strike is decided
         assert live.decided.get_nowait()[1].strike > d.strike
 
@@ -309,7 +309,7 @@ def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_t
         monkeypatch.setattr("builtins.input", lambda prompt="": "!")
         assert live.judge() is TAKEN_BACK
         assert store.strokes(session.id) == [] and not live.awaiting.is_set()
-        assert "снят маркёром" in out.getvalue()
+        assert "taken back by the marker" in out.getvalue()  # the run's language
         until(real)
         live.strike_requests.put(None)  # the real strike
         until(real + 5)
@@ -433,7 +433,7 @@ def test_Q14_listen_pad_follows_a_strike_taken_back_on_the_pad_and_the_call_coun
 
         Session(store, live.session.id, lang="ru").take_back_strike(st)  # the pad's button
         live.follow_pad()
-        assert live.referee.revocable is None and "снят маркёром" in out.getvalue()
+        assert live.referee.revocable is None and "taken back by the marker" in out.getvalue()
         until(real)
         live.strike_requests.put(None)  # the real strike
         until(real + 5)

@@ -93,14 +93,16 @@ def test_csv_opens_in_russian_excel_as_is(store):
     assert "\r\n" in text  # Excel's own line ends
 
 
-def test_csv_headers_follow_the_language(store):
+def test_csv_headers_follow_the_language_given_not_the_command_lines(store):
     s = play(store, GAME[:1])
+    head = _csv_rows(export_csv(store, s.id, "en"))[0]  # the command line's is Russian here
+    assert head[:5] == ["match", "stroke", "time", "striker", "call"] and "score Боря" in head
     set_lang("en")
     try:
-        head = _csv_rows(export_csv(store, s.id))[0]
+        head = _csv_rows(export_csv(store, s.id))[0]  # none given: the store's (Russian)
     finally:
         set_lang("ru")
-    assert head[:5] == ["match", "stroke", "time", "striker", "call"] and "score Боря" in head
+    assert head[:2] == ["матч", "удар"]
 
 
 # A match to 2 won games (партии) to 11 points: Аня wins the first with the ace (11), Боря breaks
@@ -273,14 +275,8 @@ def test_a_match_of_several_games_exported_as_a_record_checks_clean_and_replays_
 
 
 def test_csv_in_english_says_the_verdicts_in_english_too(store):
-    from pyramid_referee.i18n import set_lang
-
     s = play(store, GAME)
-    set_lang("en")
-    try:
-        rows = _csv_rows(export_csv(store, s.id))
-    finally:
-        set_lang("ru")
+    rows = _csv_rows(export_csv(store, s.id, "en"))
     verdicts = [dict(zip(rows[0], r))["verdict"] for r in rows[1:]]
     assert verdicts[0].startswith("Call fulfilled") and not any("Заказ" in v for v in verdicts)
     refused = dict(zip(rows[0], rows[5]))["why refused"]  # «тройку в угол»: which corner

@@ -158,7 +158,7 @@ def _url(args) -> str:
     url = from_args(args)
     if url is None:
         raise ClubError(tr("no club server given: --club postgresql://… or $PYRAMID_REFEREE_CLUB"))
-    server_id(url)  # an address not understood: one line naming the right form
+    server_id(url, get_lang())  # an address not understood: one line naming the right form
     return url
 
 
@@ -204,7 +204,7 @@ def _register_into(args, url: str, name: str, path) -> int:
     with Store(
         path, lang=get_lang()
     ) as store:  # opened first: a table whose store cannot keep the key is not registered
-        with connect(url) as con:
+        with connect(url, get_lang()) as con:
             table_id, key = _register_on(con, store, url, name)
             save_link(store, url, table_id, name, key, con)
     print(
@@ -247,7 +247,7 @@ def _register_on(con, store, url: str, name: str, *, again: bool = False) -> tup
                 "this login may not register tables on the club server ({why}); "
                 "register with the login that owns the club's database and may create roles "
                 "(CREATEROLE), see docs/club.md"
-            ).format(why=denied(exc))
+            ).format(why=denied(exc, get_lang()))
         ) from None
 
 
@@ -265,7 +265,7 @@ def cmd_resolve(args) -> int:
     name = " ".join((args.name or "").split())
     if args.new_table and not name:
         raise ClubError(tr('--new-table needs the new table\'s name: --name "Стол 4"'))
-    with Store(args.db, create=False, lang=get_lang()) as store, connect(url) as con:
+    with Store(args.db, create=False, lang=get_lang()) as store, connect(url, get_lang()) as con:
         link = find_link(store, url, con)
         if link is None:
             raise ClubError(
@@ -335,7 +335,7 @@ def cmd_sync(args) -> int:
     )  # the address first: one not understood is said before the store is looked for
     with Store(args.db, create=False, lang=get_lang()) as store:
         path = store.path
-    sync = ClubSync(path, url)
+    sync = ClubSync(path, url, lang=get_lang())
     if args.once:
         ok = sync.drain()
         sync.close()
@@ -343,8 +343,8 @@ def cmd_sync(args) -> int:
         plain_outage = not (
             ok or st.conflict is not None or st.refused
         )  # the others' lines say it all
-        print(st.text() + (f" ({st.error})" if plain_outage and st.error else ""))
-        leaving = None if ok else leaving_text(path, sync.url)
+        print(st.text(get_lang()) + (f" ({st.error})" if plain_outage and st.error else ""))
+        leaving = None if ok else leaving_text(path, sync.url, get_lang())
         if leaving:
             print(leaving, file=sys.stderr)
         return 0 if ok else 1
@@ -352,16 +352,16 @@ def cmd_sync(args) -> int:
     last = None
     try:
         while True:  # the worker polls the store itself: strokes from another program are sent too
-            text = sync.status().text()
+            text = sync.status().text(get_lang())
             if text != last:
                 print(text, flush=True)
                 last = text
             time.sleep(0.5)
     finally:
         sync.stop()  # one last drain: what it left behind is the last line the user reads
-        if sync.status().text() != last:
-            print(sync.status().text(), flush=True)
-        leaving = leaving_text(path, sync.url)
+        if sync.status().text(get_lang()) != last:
+            print(sync.status().text(get_lang()), flush=True)
+        leaving = leaving_text(path, sync.url, get_lang())
         if leaving:
             print(leaving, file=sys.stderr, flush=True)
 
@@ -374,7 +374,7 @@ def cmd_status(args) -> int:
     from ..club.sync import ClubError, connect, denied
     from ..web.club import check_schema
 
-    with connect(_url(args)) as con:
+    with connect(_url(args), get_lang()) as con:
         try:
             check_schema(
                 con, get_lang()
@@ -385,7 +385,7 @@ def cmd_status(args) -> int:
                 tr(
                     "this login may not read the club's tables ({why}); club status needs the "
                     "login of the club board (role pyramid_board) or the club's own"
-                ).format(why=denied(exc))
+                ).format(why=denied(exc, get_lang()))
             ) from None
     if args.json:
         print(json.dumps({"tables": tables}, ensure_ascii=False))

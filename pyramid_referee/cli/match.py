@@ -273,7 +273,7 @@ def _club(args):
     from ..club.sync import from_args  # deferred: the club sync, only with --club
 
     url = from_args(args)
-    return None if url is None else ClubSyncProcess(args.db, url)
+    return None if url is None else ClubSyncProcess(args.db, url, lang=get_lang())
 
 
 def _run_play(session, args, resumed: bool, club=None) -> int:
@@ -304,7 +304,7 @@ def _run_play(session, args, resumed: bool, club=None) -> int:
         from ..club.sync import leaving_text
 
         leaving = leaving_text(
-            club.db_path, club.url
+            club.db_path, club.url, get_lang()
         )  # strokes the server has not stored: say what sends them
         if leaving:
             print(leaving, file=sys.stderr)

@@ -458,7 +458,11 @@ class Play:
                 obj["series"] = self.s.series_json()
             if self.club is not None:
                 st = self.club.status()
-                obj["club"] = {"online": st.online, "queued": st.queued}
+                obj["club"] = {
+                    "online": st.online,
+                    "queued": st.queued,  # strokes
+                    "queued_changes": st.changes,  # undos and redos: not strokes
+                }
             self.emit(obj)
             return
         if e.record.call_status == "refused" and e.record.refusal:
@@ -481,12 +485,12 @@ class Play:
         server that is there: «в очереди 1 удар» under every stroke read to the маркёр as a
         fault. A pipe is never held up."""
         st = self.club.status()
-        if self.interactive and st.online is not False and st.queued:
+        if self.interactive and st.online is not False and st.waiting:
             end = time.monotonic() + CLUB_SETTLE_S
-            while st.queued and st.online is not False and time.monotonic() < end:
+            while st.waiting and st.online is not False and time.monotonic() < end:
                 time.sleep(0.02)
                 st = self.club.status()
-        return st.text()
+        return st.text(self.lang)
 
     def command(self, cmd: str) -> None:
         if cmd == "quit":
@@ -526,7 +530,7 @@ class Play:
                 tr("nothing to undo") if cmd == "undo" else tr("nothing to redo")
             )
         if self.club is not None:
-            self.club.notify()
+            self.club.notify(change=True)  # an undo or a redo: not a stroke in the club's queue
         if self.json:
             self.emit(
                 {

@@ -285,7 +285,7 @@ def _serve_board(args, url: str) -> int:
         )
     try:
         with connect(
-            url
+            url, get_lang()
         ) as con:  # reachable, and a schema the board can read: said now, not on the page
             check_schema(con, get_lang())
     except (
@@ -293,7 +293,7 @@ def _serve_board(args, url: str) -> int:
     ) as exc:  # e.g. a login that may not read the club's tables (role pyramid_board)
         raise ClubError(
             tr("the club server does not let this login read the board ({why})").format(
-                why=denied(exc)
+                why=denied(exc, get_lang())
             )
         ) from None
     app = create_board_app(url, lang=get_lang())
@@ -321,7 +321,7 @@ def cmd_serve(args) -> int:
 
     url = from_args(args)
     if url is not None:
-        server_id(url)  # an address that is not understood: one line, exit 2
+        server_id(url, get_lang())  # an address that is not understood: one line, exit 2
     try:  # deferred, and checked here: a missing web package is one clear line, not a traceback
         import uvicorn  # noqa: F401
 

@@ -178,6 +178,7 @@ def run(args) -> int:
                 device=args.device,
                 block_ms=args.block_ms,
                 json=args.json,
+                lang=get_lang(),
             )
         )
     if args.from_files:
@@ -213,7 +214,7 @@ def _file(args) -> int:
     if args.plot:
         from ..referee.strike_report import plot  # deferred: the report, only for --plot
 
-        plot(samples, 16000, det.sounds, args.plot, title=str(args.file))
+        plot(samples, 16000, det.sounds, args.plot, title=str(args.file), lang=get_lang())
     if args.json:
         out = {"strikes": strikes}
         if args.explain:
@@ -259,7 +260,7 @@ def _file(args) -> int:
         from ..referee.strike_report import explain_lines  # deferred: only for --explain
 
         print(tr("Impulsive sounds heard: {sounds}").format(sounds=len(det.sounds)))
-        for line in explain_lines(det.sounds):
+        for line in explain_lines(det.sounds, get_lang()):
             print(line)
     if args.plot:
         print(tr("picture: {plot}").format(plot=args.plot))

@@ -437,6 +437,7 @@ def listen_options(args) -> ListenOptions:
         why=args.why,
         profile=args.profile,
         calibrate=args.calibrate,
+        lang=get_lang(),
     )
 
 

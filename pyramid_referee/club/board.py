@@ -24,8 +24,8 @@ import json
 from datetime import datetime
 from typing import Any
 
+from ..catalog import trl, trn
 from ..grammar.call import Call
-from ..i18n import trl, trn
 from ..rules import Match, Outcome, Settings
 
 STALE_S = (

@@ -8,8 +8,9 @@ protocol) holds the GIL, and a stroke that needs it waits up to the switch inter
 - ``notify`` counts the stroke in shared memory and rings a doorbell (an empty message down a
   pipe) only when the child has read the last ring: a burst of strokes wakes it once;
 - the child publishes each status a drain leaves behind into shared memory: whether the
-  server answered, the queue the drain saw, and the table's count of notifications as the
-  drain began; ``status`` adds the notifications counted since, with no query and no message;
+  server answered, the queue the drain saw (its strokes, and apart its undos and redos), and the
+  table's counts of notifications as the drain began; ``status`` adds the notifications counted
+  since, with no query and no message;
 - the table closing the pipe (``stop``, or the table killed) makes the child drain one last
   time and exit: no sync outlives its table.
 
@@ -34,24 +35,32 @@ _UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY, _CONFLICT = (
     4,
 )  # refused: for the login, for the key
 # the shared array: the last drain's status, the table's notifications, the doorbell, a conflict's
-# match and seq
+# match and seq; then the same counts of undos and redos (not strokes: counted apart)
 _S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED, _S_CMATCH, _S_CSEQ = range(7)
+_S_CHANGES, _S_SEEN_CHANGES, _S_SENT_CHANGES = range(7, 10)
 START_TIMEOUT_S = 30.0
 
 
 class _ChildSync(ClubSync):
     """The child's ClubSync: publishes its status with the notifications it had seen."""
 
-    def __init__(self, db_path, url: str, retry_s: float, shared) -> None:
+    def __init__(self, db_path, url: str, retry_s: float, shared, lang: str) -> None:
         self._shared = shared
         self._seen = 0  # the table's notifications as the current drain began
+        self._seen_changes = 0  # of undos and redos
         super().__init__(
-            db_path, url, retry_s=retry_s, check=False
+            db_path, url, retry_s=retry_s, check=False, lang=lang
         )  # the table checked it before spawning
 
     def _drain_began(self) -> None:
         with self._shared.get_lock():
             self._seen = self._shared[_S_SENT]
+            self._seen_changes = self._shared[_S_SENT_CHANGES]
+
+    def _strokes_since(self) -> int:
+        """The table's count (a ring of the doorbell may stand for several strokes, or undos)."""
+        with self._shared.get_lock():
+            return self._shared[_S_SENT] - self._seen
 
     def _status_changed(self, st: SyncStatus) -> None:
         online = (
@@ -75,19 +84,23 @@ class _ChildSync(ClubSync):
                 st.queued,
                 self._seen,
             )
+            self._shared[_S_CHANGES], self._shared[_S_SEEN_CHANGES] = (
+                st.changes,
+                self._seen_changes,
+            )
             if st.conflict is not None:
                 match, seq = st.conflict
                 self._shared[_S_CMATCH], self._shared[_S_CSEQ] = match, -1 if seq is None else seq
 
 
-def _child(db_path: str, url: str, retry_s: float, shared, doorbell) -> None:
+def _child(db_path: str, url: str, retry_s: float, shared, doorbell, lang: str) -> None:
     # Ctrl-C at the terminal reaches the whole process group: the table saves its match and closes
     # the pipe, which ends the child after its last drain; interrupted itself, it would print a
     # traceback under the table's goodbye and could cut that drain short.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Not niced: a lower priority would let the child be preempted while it holds the store's
     # write lock (its club_sent mark), and the table's commit would wait for it (inversion).
-    sync = _ChildSync(db_path, url, retry_s, shared).start()
+    sync = _ChildSync(db_path, url, retry_s, shared, lang).start()
     try:
         while True:
             with shared.get_lock():
@@ -122,15 +135,18 @@ def _sigint_ignored():
 class ClubSyncProcess:
     """``ClubSync``'s table-side interface (start, notify, status, stop), the work in a child."""
 
-    def __init__(self, db_path, url: str, *, retry_s: float = 1.0) -> None:
+    def __init__(self, db_path, url: str, *, retry_s: float = 1.0, lang: str = "ru") -> None:
+        """``lang``: what the sync's refusals and status line are said in."""
         probe = ClubSync(
-            db_path, url, retry_s=retry_s
+            db_path, url, retry_s=retry_s, lang=lang
         )  # refuses an unregistered table here, at once
         self.db_path, self.url, self.retry_s = str(probe.db_path), url, retry_s
+        self.lang = lang
         self.table_id, self.name = probe.table_id, probe.name
         ctx = multiprocessing.get_context("spawn")
         self._ctx = ctx
-        self._shared = ctx.Array("q", [_UNKNOWN, probe.status().queued, 0, 0, 0, 0, 0])
+        first = probe.status()
+        self._shared = ctx.Array("q", [_UNKNOWN, first.queued, 0, 0, 0, 0, 0, first.changes, 0, 0])
         self._doorbell = None
         self._proc = None
 
@@ -140,7 +156,7 @@ class ClubSyncProcess:
             target=_child,
             name="club-sync",
             daemon=True,
-            args=(self.db_path, self.url, self.retry_s, self._shared, read_end),
+            args=(self.db_path, self.url, self.retry_s, self._shared, read_end, self.lang),
         )
         with (
             _sigint_ignored()
@@ -149,11 +165,12 @@ class ClubSyncProcess:
         read_end.close()
         return self
 
-    def notify(self) -> None:
-        """A stroke (undo, redo) was committed: count it, and ring the child unless a ring is
-        still unread (the drain it causes reads every stroke committed before it)."""
+    def notify(self, change: bool = False) -> None:
+        """A stroke (``change``: an undo or a redo) was committed: count it, and ring the child
+        unless a ring is still unread (the drain it causes reads every stroke committed before
+        it)."""
         with self._shared.get_lock():
-            self._shared[_S_SENT] += 1
+            self._shared[_S_SENT_CHANGES if change else _S_SENT] += 1
             ring = self._shared[_S_ARMED] == 1 and self._doorbell is not None
             if ring:
                 self._shared[_S_ARMED] = 0
@@ -172,6 +189,11 @@ class ClubSyncProcess:
                 self._shared[_S_SENT],
             )
             cmatch, cseq = self._shared[_S_CMATCH], self._shared[_S_CSEQ]
+            changes = (
+                self._shared[_S_CHANGES]
+                + self._shared[_S_SENT_CHANGES]
+                - self._shared[_S_SEEN_CHANGES]
+            )
         conflict = None if online != _CONFLICT else (cmatch, None if cseq < 0 else cseq)
         return SyncStatus(
             None if online == _UNKNOWN else online in (_ONLINE, _CONFLICT),
@@ -179,6 +201,7 @@ class ClubSyncProcess:
             refused=online in (_REFUSED, _NO_KEY),
             unknown_key=online == _NO_KEY,
             conflict=conflict,
+            changes=changes,
         )
 
     def stop(self, timeout: float = 5.0) -> None:

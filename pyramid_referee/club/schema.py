@@ -62,7 +62,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from ..i18n import UserError, trl
+from ..catalog import trl
+from ..i18n import UserError
 
 SCHEMA_VERSION = 4
 CONFLICT_STATE = "PYC01"  # club_put_stroke / club_put_match: that id is held with other content

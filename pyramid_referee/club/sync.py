@@ -24,7 +24,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..i18n import UserError, get_lang, tr, trl, trn
+from ..catalog import trl, trn
+from ..i18n import UserError
 from ..match.store import Store, StoreMissing
 from .schema import CONFLICT_STATE
 
@@ -45,7 +46,6 @@ COALESCE_S = (
     0.05  # the worker sends once the table has been quiet this long (a burst goes at once) ...
 )
 MAX_DEFER_S = 0.5  # ... or this long after the first stroke of a burst that does not pause
-QUEUED_ACTIONS = ("stroke", "undo", "redo")  # what the status line counts as strokes in the queue
 SEEN_EVERY_S = (
     10.0  # the club board hears from an idle table this often (schema v3's club_table_seen)
 )
@@ -63,11 +63,12 @@ class ClubConflict(ClubError):
         self.match, self.seq = match, seq
 
 
-def server_id(url: str) -> str:
+def server_id(url: str, lang: str = "ru") -> str:
     """How the store names a club server: its host, port and database, not who logs in. The
     table is registered with the club's own login and then runs with a login that holds only
     ``pyramid_table``; both name the same server. libpq's defaults fill what the URL leaves out
-    (``PGHOST``, ``PGPORT``, ``PGDATABASE``; the database is named as the user by default)."""
+    (``PGHOST``, ``PGPORT``, ``PGDATABASE``; the database is named as the user by default). An
+    address not understood is refused in ``lang``."""
     import psycopg.conninfo  # deferred: the PostgreSQL driver loads only to reach the club
 
     try:
@@ -76,9 +77,10 @@ def server_id(url: str) -> str:
         psycopg.ProgrammingError
     ):  # libpq's own words («missing "=" after …», a line break) help no one here
         raise ClubError(
-            tr(
+            trl(
+                lang,
                 "the club server's address {url} is not understood; it reads "
-                "postgresql://LOGIN@HOST:PORT/DATABASE, e.g. postgresql://stol1@192.0.2.10/pyramid"
+                "postgresql://LOGIN@HOST:PORT/DATABASE, e.g. postgresql://stol1@192.0.2.10/pyramid",
             ).format(url=_without_password(url))
         ) from None
     return _identity(parts)
@@ -116,13 +118,11 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def reason(exc: BaseException, lang: str | None = None) -> str | None:
-    """What a manager checks first when the club server cannot be reached, in ``lang`` (default:
-    the user's language); None when the failure is none of the usual ones (the server's own
-    words are then all there is)."""
+def reason(exc: BaseException, lang: str) -> str | None:
+    """What a manager checks first when the club server cannot be reached, in ``lang``; None
+    when the failure is none of the usual ones (the server's own words are then all there is)."""
     import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
-    lang = lang or get_lang()
     low = str(exc).lower()
     if "connection info string" in low or "connection option" in low or "invalid uri" in low:
         return trl(
@@ -174,12 +174,11 @@ def unknown_key(exc: BaseException) -> bool:
     return refused(exc) and "the key is not the key of table" in str(exc)
 
 
-def _detail(exc: BaseException, lang: str | None = None) -> str | None:
+def _detail(exc: BaseException, lang: str) -> str | None:
     """What libpq said of a connection that failed, in the user's words (None: nothing
     known to add). libpq's own text is English, may hold a line break, and would sit
     inside a Russian line."""
     low = str(exc).lower()
-    lang = lang or get_lang()
     if "connection refused" in low:
         return trl(lang, "the computer answered, but no PostgreSQL listens on that port")
     if "timeout expired" in low or "timed out" in low:
@@ -195,22 +194,24 @@ def _detail(exc: BaseException, lang: str | None = None) -> str | None:
     return None
 
 
-def denied(exc: BaseException) -> str:
-    """A refused privilege in the user's words, naming what was refused (PostgreSQL says it in
+def denied(exc: BaseException, lang: str = "ru") -> str:
+    """A refused privilege in ``lang``, naming what was refused (PostgreSQL says it in
     English: «permission denied for table club_schema»); another error: its first line."""
     m = re.search(r"permission denied for (?:\w+ )?\"?([\w.]+)\"?", str(exc))
     if m:
-        return tr("PostgreSQL refuses this login the right to {name}").format(name=m.group(1))
+        return trl(lang, "PostgreSQL refuses this login the right to {name}").format(
+            name=m.group(1)
+        )
     return _first_line(exc)
 
 
-def explain(exc: BaseException) -> str:
-    """``reason`` and, in brackets, what exactly failed, in the user's words; the server's own
+def explain(exc: BaseException, lang: str = "ru") -> str:
+    """``reason`` and, in brackets, what exactly failed, in ``lang``; the server's own
     words only where no reason is known (they are then all there is), and only their first line."""
-    why = reason(exc)
+    why = reason(exc, lang)
     if why is None:
         return _first_line(exc)
-    detail = _detail(exc)
+    detail = _detail(exc, lang)
     return why if detail is None else f"{why} ({detail})"
 
 
@@ -227,14 +228,15 @@ def _try_connect(url: str, failed: list | None = None):
         return None
 
 
-def connect(url: str):
+def connect(url: str, lang: str = "ru"):
+    """A connection to the club server; one that fails is a ClubError in ``lang``."""
     import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
     try:
         return psycopg.connect(url, **_LINK)
     except psycopg.Error as exc:
         raise ClubError(
-            tr("cannot reach the club server: {why}").format(why=explain(exc))
+            trl(lang, "cannot reach the club server: {why}").format(why=explain(exc, lang))
         ) from None
 
 
@@ -366,7 +368,7 @@ def link_check(con, table_id: int, key: str) -> str | None:
 def find_link(store: Store, url: str, con=None) -> Link | None:
     """This table's link to the club server at ``url``. With a connection (``con``) the server is
     asked what it is; without one, the addresses it was reached by before decide."""
-    address = server_id(url)
+    address = server_id(url, store.lang)
     server = _aliased(store, address)
     found = None if server is None else _link(store, server)
     legacy = _link(store, address)
@@ -406,7 +408,7 @@ def save_link(store: Store, url: str, table_id: int, name: str, key: str, con=No
     new registration (another id or key: the table registered afresh after it was removed there, or
     a copy registered as a table of its own) sends every match again: the server's rows of the old
     registration are not this one's."""
-    address = server_id(url)
+    address = server_id(url, store.lang)
     ident = identity(con) if con is not None else None
     server = ident or address
     with store._tx():
@@ -479,10 +481,11 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
             )
             if clash is not None:
                 raise ClubError(
-                    tr(
+                    trl(
+                        store.lang,
                         "the server's version of match {match} cannot be taken: its stroke id "
                         "{id} is used here by match {other}; register this store as a table of "
-                        "its own instead: pyramid-referee club resolve --new-table --name NAME"
+                        "its own instead: pyramid-referee club resolve --new-table --name NAME",
                     ).format(match=match_id, id=clash[0], other=clash[1])
                 )
             m = rows[0]
@@ -490,7 +493,9 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
                 store.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone()
                 is None
             ):
-                raise ClubError(tr("match {match} is not in this store").format(match=match_id))
+                raise ClubError(
+                    trl(store.lang, "match {match} is not in this store").format(match=match_id)
+                )
             store.con.execute("DELETE FROM strokes WHERE match_id = ?", (match_id,))
             store.con.execute(
                 "UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = "
@@ -545,11 +550,12 @@ def unsent(con: sqlite3.Connection, server: str) -> tuple[int, int]:
     return int(rows.get(1, 0)), int(rows.get(0, 0))
 
 
-def leaving_text(db_path, url: str) -> str | None:
-    """What a table says as it stops with strokes the club server has not stored (None: nothing
-    waits): how many strokes (an undo is not a stroke: it is counted apart) and what sends them."""
+def leaving_text(db_path, url: str, lang: str = "ru") -> str | None:
+    """What a table says (in ``lang``) as it stops with strokes the club server has not stored
+    (None: nothing waits): how many strokes (an undo is not a stroke: it is counted apart) and
+    what sends them."""
     try:
-        with Store(db_path, create=False, lang=get_lang()) as store:
+        with Store(db_path, create=False, lang=lang) as store:
             link = find_link(store, url)
             if link is None:
                 return None
@@ -560,15 +566,15 @@ def leaving_text(db_path, url: str) -> str | None:
         return None
     parts = []
     if strokes:
-        parts.append(trn("{n} stroke", "{n} strokes", strokes).format(n=strokes))
+        parts.append(trn("{n} stroke", "{n} strokes", strokes, lang).format(n=strokes))
     if changes:
         parts.append(
-            trn("{n} change (undo or redo)", "{n} changes (undos or redos)", changes).format(
+            trn("{n} change (undo or redo)", "{n} changes (undos or redos)", changes, lang).format(
                 n=changes
             )
         )
     what = (
-        tr("{first} and {second}").format(first=parts[0], second=parts[1])
+        trl(lang, "{first} and {second}").format(first=parts[0], second=parts[1])
         if len(parts) == 2
         else parts[0]
     )
@@ -581,26 +587,19 @@ def leaving_text(db_path, url: str) -> str | None:
         "club: {what} not sent to the club server; they are kept in this table's store and the "
         "next run with --club or pyramid-referee club sync sends them",
         agree,
+        lang,
     ).format(what=what)
 
 
 def pending(con: sqlite3.Connection, server: str) -> int:
-    """Strokes, undos and redos not yet stored on the server."""
-    marks = ",".join("?" * len(QUEUED_ACTIONS))
-    return int(
-        con.execute(
-            "SELECT count(*) FROM actions a LEFT JOIN club_sent s ON s.server = ? AND s.match_id "
-            "= a.match_id"
-            f" WHERE a.id > coalesce(s.action_id, 0) AND a.action IN ({marks})",
-            (server, *QUEUED_ACTIONS),
-        ).fetchone()[0]
-    )
+    """Strokes, undos and redos not yet stored on the server: everything that waits."""
+    return sum(unsent(con, server))
 
 
 @dataclass
 class SyncStatus:
     online: bool | None  # None: not tried yet
-    queued: int
+    queued: int  # strokes not yet stored on the server
     error: str | None = None
     refused: bool = (
         False  # the server answered but will not take this table's strokes (login, role, key)
@@ -611,24 +610,49 @@ class SyncStatus:
     conflict: tuple | None = (
         None  # (match, seq or None): the server holds that stroke (match) otherwise
     )
+    changes: int = 0  # undos and redos not yet stored on the server: not strokes
 
-    def text(self) -> str:
+    @property
+    def waiting(self) -> int:
+        """Everything not yet stored on the server: strokes, undos and redos."""
+        return self.queued + self.changes
+
+    def _queue(self, lang: str) -> str:
+        """What waits, strokes apart from undos and redos: «2 удара и 1 изменение (…)»."""
+        parts = []
+        if self.queued:
+            parts.append(trn("{n} stroke", "{n} strokes", self.queued, lang).format(n=self.queued))
+        if self.changes:
+            parts.append(
+                trn(
+                    "{n} change (undo or redo)", "{n} changes (undos or redos)", self.changes, lang
+                ).format(n=self.changes)
+            )
+        if len(parts) == 2:
+            return trl(lang, "{first} and {second}").format(first=parts[0], second=parts[1])
+        return parts[0]
+
+    def text(self, lang: str = "ru") -> str:
+        """The live line under each verdict, in ``lang``."""
         if (
             self.conflict is not None
         ):  # not an outage: another store with this table's key wrote there first
             match, seq = self.conflict
             where = (
-                tr("stroke {seq} of match {match}").format(seq=seq, match=match)
+                trl(lang, "stroke {seq} of match {match}").format(seq=seq, match=match)
                 if seq is not None
-                else tr("match {match}").format(match=match)
+                else trl(lang, "match {match}").format(match=match)
             )
-            return tr(
+            return trl(
+                lang,
                 "club: conflict with the club server: {what} is held there with other content "
                 "(another store with this table's key?); nothing was overwritten and sending has "
                 "stopped; resolve it with pyramid-referee club resolve --keep-server "
                 "(take the server's version) or --new-table --name NAME "
-                "(register this store as a table of its own)"
+                "(register this store as a table of its own)",
             ).format(what=where)
+        if self.changes:  # undos or redos wait too: not counted as strokes
+            return self._text_with_changes(lang)
         if self.unknown_key:  # not an outage either: the server no longer knows this table
             return trn(
                 "club: the server does not know this table's key (was it removed there?): "
@@ -636,6 +660,7 @@ class SyncStatus:
                 "club: the server does not know this table's key (was it removed there?): "
                 "register it again, {n} strokes in the queue",
                 self.queued,
+                lang,
             ).format(n=self.queued)
         if self.refused:  # not an outage: waiting will not help, the login in --club must change
             return trn(
@@ -644,49 +669,80 @@ class SyncStatus:
                 "club: the server refuses this table's login (it needs its password and the role "
                 "pyramid_table), {n} strokes in the queue",
                 self.queued,
+                lang,
             ).format(n=self.queued)
         if self.online is None:
             return trn(
                 "club: connecting, {n} stroke in the queue",
                 "club: connecting, {n} strokes in the queue",
                 self.queued,
+                lang,
             ).format(n=self.queued)
         if self.online and not self.queued:
-            return tr("club: connected")
+            return trl(lang, "club: connected")
         if self.online:
             return trn(
                 "club: connected, {n} stroke in the queue",
                 "club: connected, {n} strokes in the queue",
                 self.queued,
+                lang,
             ).format(n=self.queued)
         if not self.queued:  # «в очереди 0 ударов» reads as a fault: nothing is waiting
-            return tr("club: not connected, nothing waits to be sent")
+            return trl(lang, "club: not connected, nothing waits to be sent")
         return trn(
             "club: not connected, {n} stroke in the queue",
             "club: not connected, {n} strokes in the queue",
             self.queued,
+            lang,
         ).format(n=self.queued)
+
+    def _text_with_changes(self, lang: str) -> str:
+        """``text`` when undos or redos wait: the strokes and the changes each by their name."""
+        what = self._queue(lang)
+        if self.unknown_key:
+            line = trl(
+                lang,
+                "club: the server does not know this table's key (was it removed there?): "
+                "register it again, {what} in the queue",
+            )
+        elif self.refused:
+            line = trl(
+                lang,
+                "club: the server refuses this table's login (it needs its password and the role "
+                "pyramid_table), {what} in the queue",
+            )
+        elif self.online is None:
+            line = trl(lang, "club: connecting, {what} in the queue")
+        elif self.online:
+            line = trl(lang, "club: connected, {what} in the queue")
+        else:
+            line = trl(lang, "club: not connected, {what} in the queue")
+        return line.format(what=what)
 
 
 class ClubSync:
     """Replicates one table's store to one club server, in a background thread."""
 
-    def __init__(self, db_path, url: str, *, retry_s: float = 1.0, check: bool = True) -> None:
-        """``check``: ask the server now (one connection, ``CONNECT_TIMEOUT_S`` at most) what it
+    def __init__(
+        self, db_path, url: str, *, retry_s: float = 1.0, check: bool = True, lang: str = "ru"
+    ) -> None:
+        """``lang``: what its refusals and its status line are said in (its owner's language).
+        ``check``: ask the server now (one connection, ``CONNECT_TIMEOUT_S`` at most) what it
         is and whether this store's table number and key agree there; a store whose number and
         key disagree is refused here, before any stroke. The server away, the addresses it was
         reached by decide."""
         self.db_path = db_path
         self.url = url
         self.retry_s = retry_s
+        self.lang = lang
         server_id(
-            url
+            url, lang
         )  # an address not understood: said first, in one line, before any store is looked at
         failed: list = []
         con = _try_connect(url, failed) if check else None
         try:
             try:
-                with Store(db_path, create=False, lang=get_lang()) as store:
+                with Store(db_path, create=False, lang=lang) as store:
                     self.db_path = store.path  # None: the default store, resolved once here
                     link = find_link(store, url, con)
                     if (
@@ -695,35 +751,38 @@ class ClubSync:
                         and store.con.execute("SELECT 1 FROM club_link").fetchone() is not None
                     ):
                         raise ClubError(
-                            tr(
+                            trl(
+                                lang,
                                 "the club server at {url} cannot be asked which server it is "
                                 "({why}), and this table has not reached it by this address "
                                 "before ({known}): start with the address it was registered with, "
-                                "or when the server is back"
+                                "or when the server is back",
                             ).format(
                                 url=_without_password(url),
-                                why=explain(failed[0]) if failed else "—",
+                                why=explain(failed[0], lang) if failed else "—",
                                 known=", ".join(known_addresses(store)) or "—",
                             )
                         )
-                    queued = pending(store.con, link.server) if link is not None else 0
+                    queued = unsent(store.con, link.server) if link is not None else (0, 0)
             except StoreMissing:  # no match database yet: no key either (it is kept there)
                 link = None
             if link is None:
                 raise ClubError(
-                    tr(
+                    trl(
+                        lang,
                         "this table is not registered on the club server; register it once: "
-                        "pyramid-referee club register --club URL --name NAME"
+                        "pyramid-referee club register --club URL --name NAME",
                     ).format()
                 )
             if con is not None and link_check(con, link.table_id, link.key) == "mismatch":
                 raise ClubError(
-                    tr(
+                    trl(
+                        lang,
                         "this store's table number {id} ({name}) and its key do not agree on the "
                         "club server: the key is not that table's (a store copied from another "
                         "table, or a link edited by hand); nothing is sent from it. Register this "
                         "store as a table of its own: pyramid-referee club resolve --new-table "
-                        "--name NAME"
+                        "--name NAME",
                     ).format(id=link.table_id, name=link.name)
                 )
         finally:
@@ -731,8 +790,9 @@ class ClubSync:
                 con.close()
         self.server = link.server
         self.table_id, self.name, self._key = link.table_id, link.name, link.key
-        self._status = SyncStatus(None, queued)
-        self._since = 0  # notifications since the last drain began
+        self._status = SyncStatus(None, queued[0], changes=queued[1])
+        self._since = 0  # strokes notified since the last drain began
+        self._since_changes = 0  # undos and redos notified since then
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -747,8 +807,12 @@ class ClubSync:
     def _status_changed(self, st: SyncStatus) -> None:
         """Called with each new status a drain leaves behind."""
 
+    def _strokes_since(self) -> int:
+        """Strokes (not undos or redos) committed since the last drain began."""
+        return self._since
+
     def _recount(self) -> None:
-        self._since = 0
+        self._since = self._since_changes = 0
         self._drain_began()
 
     def _set_status(self, st: SyncStatus) -> None:
@@ -761,16 +825,25 @@ class ClubSync:
         self._thread.start()
         return self
 
-    def notify(self) -> None:
-        """A stroke (undo, redo) was committed: drain soon."""
-        self._since += 1
+    def notify(self, change: bool = False) -> None:
+        """A stroke (``change``: an undo or a redo) was committed: drain soon."""
+        if change:
+            self._since_changes += 1
+        else:
+            self._since += 1
         self._wake.set()
 
     def status(self) -> SyncStatus:
         """As of the last drain, plus what was committed since (counted here, no query)."""
         st = self._status
         return SyncStatus(
-            st.online, st.queued + self._since, st.error, st.refused, st.unknown_key, st.conflict
+            st.online,
+            st.queued + self._since,
+            st.error,
+            st.refused,
+            st.unknown_key,
+            st.conflict,
+            st.changes + self._since_changes,
         )
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -830,7 +903,7 @@ class ClubSync:
         self._recount()
         try:
             if self._store is None:
-                self._store = Store(self.db_path, create=False, lang=get_lang())
+                self._store = Store(self.db_path, create=False, lang=self.lang)
                 # Only club_sent is written here: a power cut may lose the last marks, and the
                 # batch is then sent again and stored once; no fsync competes with the table's.
                 self._store.con.execute("PRAGMA synchronous=NORMAL")
@@ -855,8 +928,10 @@ class ClubSync:
             ClubConflict
         ) as exc:  # the server answered and refused: not an outage, and retrying will not mend it
             self._recount()
-            queued = pending(self._store.con, self.server)
-            self._set_status(SyncStatus(True, queued, str(exc), conflict=(exc.match, exc.seq)))
+            strokes, changes = unsent(self._store.con, self.server)
+            self._set_status(
+                SyncStatus(True, strokes, str(exc), conflict=(exc.match, exc.seq), changes=changes)
+            )
             return False
         except (psycopg.Error, OSError, UserError) as exc:
             if self._pg is not None:
@@ -867,13 +942,20 @@ class ClubSync:
                 self._pg = None
             # counted afresh from the store (a stroke notified from here on is counted once more)
             self._recount()
-            queued = (
-                pending(self._store.con, self.server)
+            strokes, changes = (
+                unsent(self._store.con, self.server)
                 if self._store is not None
-                else self._status.queued
+                else (self._status.queued, self._status.changes)
             )
             self._set_status(
-                SyncStatus(False, queued, explain(exc), refused(exc), unknown_key(exc))
+                SyncStatus(
+                    False,
+                    strokes,
+                    explain(exc, self.lang),
+                    refused(exc),
+                    unknown_key(exc),
+                    changes=changes,
+                )
             )
             return False
 
@@ -886,10 +968,11 @@ class ClubSync:
     def _report_seen(self) -> None:
         """Tell the club board this table is here (``club_table_seen``): at once on a new
         connection or when the queue changed, else every ``SEEN_EVERY_S`` (not each drain: 100
-        tables share the server). A server older than schema v3 has no board to tell."""
+        tables share the server). The queue it reports is of strokes: the board says «в очереди
+        N ударов», and an undo is not one. A server older than schema v3 has no board to tell."""
         import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
-        queued, now = self._since, time.monotonic()
+        queued, now = self._strokes_since(), time.monotonic()
         if (
             self._pg is self._seen_link
             and queued == self._seen_queued

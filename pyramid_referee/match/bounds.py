@@ -9,7 +9,7 @@ docs/record.md).
 
 from __future__ import annotations
 
-from ..i18n import trl, trn
+from ..catalog import trl, trn
 
 #: A call as said: the longest real one («не тройку, а пятёрку от борта через биток в правый
 #: дальний угол, от своего…») is under 120 characters and 20 words.

@@ -6,7 +6,7 @@ so that neither has to import the other for them.
 
 from __future__ import annotations
 
-from ..i18n import N_, trl
+from ..catalog import N_, trl
 
 NOT_HEARD_NOTE = N_("strike not heard — call taken when the outcome was entered")  # Q13
 TAKEN_BACK_NOTE = N_("taken back by the marker")  # Q14

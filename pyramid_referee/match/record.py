@@ -51,9 +51,10 @@ from typing import Any, NamedTuple
 
 from lark import Lark, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 
+from ..catalog import N_, trl
 from ..grammar import Call, parse as parse_call, render
 from ..grammar.refusal import CLAUSES
-from ..i18n import N_, UserError, tr, trl
+from ..i18n import UserError
 from ..rules import GameState, Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.match import MAX_TO_WINS
 from ..rules.messages import num
@@ -1060,8 +1061,9 @@ class WrittenStroke:
     marks: tuple[str, ...] = ()  # the voice referee's marks of the strike (Q13, Q14): a comment
 
 
-def write_record(match, strokes) -> str:
-    """A stored match (store.MatchRow and its active StrokeRows) as a game record."""
+def write_record(match, strokes, lang: str = "ru") -> str:
+    """A stored match (store.MatchRow and its active StrokeRows) as a game record (the record is
+    Russian; a name it cannot hold is refused in ``lang``)."""
     p0, p1 = match.players
     to_wins = getattr(match, "to_wins", 1)
     title = f"Запись матча {match.id}" if to_wins > 1 else f"Запись партии: матч {match.id}"
@@ -1084,6 +1086,7 @@ def write_record(match, strokes) -> str:
             for r in strokes
         ],
         to_wins=to_wins,
+        lang=lang,
     )
 
 
@@ -1094,9 +1097,10 @@ def render_record(
     start: dict | None,
     strokes: Iterable[WrittenStroke],
     to_wins: int = 1,
+    lang: str = "ru",
 ) -> str:
     """A game record's text: the header (the settings that differ from the defaults),
-    one line a stroke."""
+    one line a stroke; a player's name it cannot hold is refused in ``lang``."""
     # deferred: the outcome notation's parser loads only to read outcomes
     from ..rules.notation import NotationError, parse_outcome, render_outcome
 
@@ -1105,9 +1109,10 @@ def render_record(
         bad = next((ch for ch in ",:|#" if ch in name), None)
         if bad or name != name.strip():
             raise UserError(
-                tr(
+                trl(
+                    lang,
                     "the player's name '{name}' cannot go into a game record: a name may not hold "
-                    "',', ':', '|', '#' or spaces at its ends; export the match in another format"
+                    "',', ':', '|', '#' or spaces at its ends; export the match in another format",
                 ).format(name=name)
             )
     s = Settings.from_json(settings)

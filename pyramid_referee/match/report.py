@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..catalog import trl
 from ..grammar import Call, parse, render
-from ..i18n import get_lang, trl
 from ..rules.notation import NotationError, parse_outcome, render_outcome
 from ..rules.verdict import FOUL_WORDS
 from .record import write_record
@@ -203,8 +203,8 @@ def export_script(store: Store, match_id: int) -> str:
 
 def export_record(store: Store, match_id: int) -> str:
     """The match as a written game record (record.py): ``validate`` checks
-    it, ``replay`` judges it."""
-    return write_record(store.get_match(match_id), store.strokes(match_id))
+    it, ``replay`` judges it; what it cannot hold is refused in the store's language."""
+    return write_record(store.get_match(match_id), store.strokes(match_id), store.lang)
 
 
 def outcome_as_typed(text: str | None, outcome: dict) -> str:
@@ -326,14 +326,14 @@ def game_places(match: MatchRow, strokes: list[StrokeRow]) -> list[GamePlace]:
 
 def export_csv(store: Store, match_id: int, lang: str | None = None) -> str:
     """One row a stroke of the current line of play, for a spreadsheet: UTF-8 with a BOM,
-    «;» between cells, a decimal comma; headers and words in ``lang`` (None: the command line's),
+    «;» between cells, a decimal comma; headers and words in ``lang`` (None: the store's),
     the outcome in the outcome notation, the call as said.
 
     Columns are only ever added at the end (other tools read them by position). The last one
     is the game (партия) the stroke belongs to; after a game's last stroke «next to play» is who
     breaks the next game (E4), or empty when the match is over."""
     m = store.get_match(match_id)
-    lang = lang or get_lang()
+    lang = lang or store.lang
     verdicts, refusals = _replayed(store, match_id, lang)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")

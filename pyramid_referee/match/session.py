@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..catalog import trl
 from ..grammar import parse, render
 from ..grammar.call import Call, CallFormatError
-from ..i18n import UserError, json_problem, trl
+from ..i18n import UserError, json_problem
 from ..rules import Match, Outcome, RulesError, RulesInputError, Settings
 from ..rules.judge import judge
 from ..rules.notation import NotationError, parse_outcome_located

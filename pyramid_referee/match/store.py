@@ -87,7 +87,8 @@ from urllib.parse import quote
 
 import platformdirs
 
-from ..i18n import N_, UserError, trl
+from ..catalog import N_, trl
+from ..i18n import UserError
 
 SCHEMA_VERSION = 5
 APP_NAME = "pyramid-referee"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import trl
+from ..catalog import trl
 from ..rules.clauses import DEFAULT_PENALTY, DEFAULT_TARGET, cited, explained
 from ..rules.messages import num
 

@@ -1,4 +1,5 @@
-"""``strikes calibrate`` and ``listen --calibrate``: hear a few strikes and collisions, save the table's profile.
+"""``strikes calibrate`` and ``listen --calibrate``: hear a few strikes and collisions, save the
+table's profile.
 
 From the microphone the player is asked, in the user's language, for ``--count`` strikes (one at
 a time, the table quiet between them) and then ``--collisions`` ball collisions; each part ends
@@ -16,10 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..i18n import UserError, get_lang, tr, trn
+from ..catalog import trl, trn
+from ..i18n import UserError
 from ..voice import profile as prof
 from ..voice.audio import read_wav
 from ..voice.calibrate import calibrate, is_voice
+from ..voice.mic import MicrophoneSource
 from ..voice.onsets import OnsetDetector
 from ..voice.sequence import SALIENT_DB, SALIENT_FLUX_DB
 from ..voice.sound_class import load_model
@@ -40,23 +43,22 @@ class CalibrateOptions:
     device: str | None = None
     block_ms: float = 10.0
     json: bool = False  # the result as one JSON line
+    lang: str = "ru"  # what the player is told: the user's language
 
 
-def _read(path: str):
-    return read_wav(path, lang=get_lang())
+def _read(path: str, lang: str):
+    return read_wav(path, lang=lang)
 
 
 def _record(args, what: str, count: int, counter) -> object:
     """Record from the microphone until ``counter(samples)`` reaches ``count`` or time is up."""
-    from ..voice.mic import MicrophoneSource  # deferred: the audio stack (numpy)
-
     seconds = args.seconds or 60.0
     blocks = []
     heard = 0
-    with MicrophoneSource(args.device, args.block_ms, lang=get_lang()) as mic:
+    with MicrophoneSource(args.device, args.block_ms, lang=args.lang) as mic:
         # said once the microphone is open: a strike played before this line is not heard
         print(
-            tr("{what} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
+            trl(args.lang, "{what} (listening up to {seconds:.0f} s; Ctrl-C to stop)").format(
                 what=what, seconds=seconds
             ),
             file=sys.stderr,
@@ -69,13 +71,15 @@ def _record(args, what: str, count: int, counter) -> object:
                 if n > heard:
                     heard = n
                     print(
-                        tr("  heard: {heard} of {count}").format(heard=heard, count=count),
+                        trl(args.lang, "  heard: {heard} of {count}").format(
+                            heard=heard, count=count
+                        ),
                         file=sys.stderr,
                     )
                 if heard >= count or frame.t1 >= seconds:
                     break
         except KeyboardInterrupt:
-            raise UserError(tr("calibration interrupted, no profile saved")) from None
+            raise UserError(trl(args.lang, "calibration interrupted, no profile saved")) from None
         problem = mic.problems()
     if problem:
         print(f"pyramid-referee: {problem}", file=sys.stderr)
@@ -108,23 +112,27 @@ class _LiveCounter:
 def calibrate_profile(args: CalibrateOptions):
     """Hear, fit and report; return the profile (saved) or raise UserError (nothing saved)."""
     if args.count < 1 or args.count > 50:
-        raise UserError(tr("--count: a number of strikes from 1 to 50"))
+        raise UserError(trl(args.lang, "--count: a number of strikes from 1 to 50"))
     if args.collisions < 0 or args.collisions > 50:
-        raise UserError(tr("--collisions: a number from 0 to 50"))
+        raise UserError(trl(args.lang, "--collisions: a number from 0 to 50"))
     name = args.name or prof.DEFAULT_NAME
     if args.from_files:
         if len(args.from_files) > 2:
             raise UserError(
-                tr("--from: a strikes file and optionally a collisions file, two at most")
+                trl(
+                    args.lang,
+                    "--from: a strikes file and optionally a collisions file, two at most",
+                )
             )
-        strikes_audio = _read(args.from_files[0])
-        coll_audio = _read(args.from_files[1]) if len(args.from_files) > 1 else None
+        strikes_audio = _read(args.from_files[0], args.lang)
+        coll_audio = _read(args.from_files[1], args.lang) if len(args.from_files) > 1 else None
     else:
         strikes_audio = _record(
             args,
-            tr(
+            trl(
+                args.lang,
                 "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
-                "(the table quiet)."
+                "(the table quiet).",
             ).format(count=args.count),
             args.count,
             _LiveCounter(True),
@@ -133,28 +141,28 @@ def calibrate_profile(args: CalibrateOptions):
         if args.collisions:
             coll_audio = _record(
                 args,
-                tr("Now {count} ball collisions: roll a ball by hand into another.").format(
-                    count=args.collisions
-                ),
+                trl(
+                    args.lang, "Now {count} ball collisions: roll a ball by hand into another."
+                ).format(count=args.collisions),
                 args.collisions,
                 _LiveCounter(False),
             )
     profile, st, co = calibrate(strikes_audio, coll_audio, strikes_asked=args.count, name=name)
     if not args.from_files:
-        # fewer heard than asked: say which were heard and ask for the missing ones again, twice at most
-        import numpy as np
-
+        # fewer heard than asked: say which were heard and ask for the missing ones again, twice
+        # at most
         for _ in range(2):
             missing = args.count - profile.strikes_found
             if missing <= 0:
                 break
-            print(missing_message(st, args.count), file=sys.stderr)
+            print(missing_message(st, args.count, args.lang), file=sys.stderr)
             more = _record(
                 args,
                 trn(
                     "Once more: {n} strike, one at a time.",
                     "Once more: {n} strikes, one at a time, 2–3 s apart.",
                     missing,
+                    args.lang,
                 ).format(n=missing),
                 missing,
                 _LiveCounter(True),
@@ -166,24 +174,23 @@ def calibrate_profile(args: CalibrateOptions):
     return profile, st, co
 
 
-def missing_message(st, asked: int) -> str:
-    """Which strikes were heard (their times) and how many are missing, in the user's language."""
+def missing_message(st, asked: int, lang: str) -> str:
+    """Which strikes were heard (their times) and how many are missing, in ``lang``."""
     found = len(st.sounds)
     at = ", ".join(
-        f"{s.time:.1f}".replace(".", ",") if get_lang() != "en" else f"{s.time:.1f}"
-        for s in st.sounds
+        f"{s.time:.1f}".replace(".", ",") if lang != "en" else f"{s.time:.1f}" for s in st.sounds
     )
-    heard = trn("heard {n} strike of {asked}", "heard {n} strikes of {asked}", found).format(
+    heard = trn("heard {n} strike of {asked}", "heard {n} strikes of {asked}", found, lang).format(
         n=found, asked=asked
     )
     if at:
-        heard += tr(" (at {times} s)").format(times=at)
+        heard += trl(lang, " (at {times} s)").format(times=at)
     if found > asked:
-        return heard + "; " + tr("more than asked: were other sounds on the table?")
+        return heard + "; " + trl(lang, "more than asked: were other sounds on the table?")
     return (
         heard
         + "; "
-        + trn("{n} is missing", "{n} are missing", asked - found).format(n=asked - found)
+        + trn("{n} is missing", "{n} are missing", asked - found, lang).format(n=asked - found)
     )
 
 
@@ -192,13 +199,16 @@ def _db(value: float) -> float:
     return round(value) + 0.0
 
 
-def report(profile) -> list[str]:
+def report(profile, lang: str = "ru") -> list[str]:
     p = profile
     lines = [
         trn(
-            "found {n} strike of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
-            "found {n} strikes of {strikes_asked}; sure without calibration: {strikes_sure_before} of {n}",
+            "found {n} strike of {strikes_asked}; sure without calibration: "
+            "{strikes_sure_before} of {n}",
+            "found {n} strikes of {strikes_asked}; sure without calibration: "
+            "{strikes_sure_before} of {n}",
             p.strikes_found,
+            lang,
         ).format(
             n=p.strikes_found,
             strikes_asked=p.strikes_asked,
@@ -207,27 +217,30 @@ def report(profile) -> list[str]:
     ]
     if p.collisions_heard:
         lines.append(
-            tr(
+            trl(
+                lang,
                 "collisions heard: {collisions_heard}, taken for a strike with the profile: "
-                "{collisions_as_strikes}"
+                "{collisions_as_strikes}",
             ).format(
                 collisions_heard=p.collisions_heard, collisions_as_strikes=p.collisions_as_strikes
             )
         )
     if not p.separable and p.strikes_found:
         lines.append(
-            tr(
+            trl(
+                lang,
                 "note: strikes and collisions sound alike here: move the microphone closer to the "
-                "table, or play with --strike key"
+                "table, or play with --strike key",
             )
         )
     if not p.strikes_found:  # nothing heard: no level to tell (it would read «nan дБ»)
         return lines
     lines.append(
-        tr(
+        trl(
+            lang,
             "strike level {strike_level_db:.0f} dB, noise {background_db:.0f} dB, strike ring "
             "{strike_decay_ms:.0f} ms, direct to late sound {direct_to_late_db:.0f} dB; threshold "
-            "shift {tip_bias:+.2f}, quietest strike {min_level_db:.0f} dB"
+            "shift {tip_bias:+.2f}, quietest strike {min_level_db:.0f} dB",
         ).format(
             strike_level_db=_db(p.strike_level_db),
             background_db=_db(p.background_db),
@@ -246,13 +259,14 @@ def run_calibrate(args: CalibrateOptions) -> int:
     if args.json:
         out = {"profile": profile.to_json(), "saved": None}
     else:
-        for line in report(profile):
+        for line in report(profile, args.lang):
             print(line)
     if not ok:
-        msg = tr(
+        msg = trl(
+            args.lang,
             "no profile saved: {heard}. Calibrate again: one strike at a time, 2–3 s of quiet "
-            "between them (from a file: record it again so)."
-        ).format(heard=missing_message(st, profile.strikes_asked))
+            "between them (from a file: record it again so).",
+        ).format(heard=missing_message(st, profile.strikes_asked, args.lang))
         if args.json:
             print(json.dumps(out, ensure_ascii=False))
         print(msg, file=sys.stderr)
@@ -261,7 +275,7 @@ def run_calibrate(args: CalibrateOptions) -> int:
         path = prof.save(profile)
     except OSError as exc:
         raise UserError(
-            tr("cannot save the profile: {strerror} ({filename})").format(
+            trl(args.lang, "cannot save the profile: {strerror} ({filename})").format(
                 strerror=exc.strerror, filename=exc.filename
             )
         ) from None
@@ -269,5 +283,7 @@ def run_calibrate(args: CalibrateOptions) -> int:
         out["saved"] = str(path)
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(tr("profile «{name}» saved: {path}").format(name=profile.name, path=path))
+        print(
+            trl(args.lang, "profile «{name}» saved: {path}").format(name=profile.name, path=path)
+        )
     return 0

@@ -13,10 +13,14 @@ audio-clock times, and ``{"strike": t}``) is exactly what ``pyramid-referee time
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..i18n import trl
+from ..catalog import trl
 from . import timeline as tl
 
 DEFAULT_BLOCK_MS = 10  # ms; the strike is reported ≈7 ms + one block after the click (bar: 20 ms)
@@ -25,13 +29,15 @@ DEFAULT_ALTERNATIVES = 3
 
 def call_words() -> list[str]:
     """Every word form of the call language: the recognizer's runtime grammar."""
-    from pyramid_referee.grammar import vocabulary
+    from pyramid_referee.grammar import vocabulary  # deferred: the call grammar (Lark)
 
     return list(vocabulary())
 
 
 def open_model(model_dir: str | None = None, *, verbose: bool = False, lang: str = "ru"):
-    """Find (``--model``, ``PYRAMID_VOSK_MODEL``, Vosk's places, the user cache) and load the model."""
+    """Find (``--model``, ``PYRAMID_VOSK_MODEL``, Vosk's places, the user cache) and load the
+    model."""
+    # deferred: the recognizer (numpy) loads only to hear
     from pyramid_referee.voice.model import find_model, load_model
 
     location = find_model(model_dir, lang=lang)
@@ -92,7 +98,7 @@ class Pipeline:
         """One block to both. ``hear=False``: the recognizer gets silence of the same length (the
         clock goes on), e.g. while the referee itself speaks; the strike detector hears all."""
         if not hear:
-            import numpy as np
+            import numpy as np  # deferred: numpy loads only with the audio
 
             samples_heard = np.zeros(len(samples), np.float32)
         else:
@@ -122,7 +128,7 @@ class Pipeline:
         det = self.detector
         if det is None or not hasattr(det, "hear_words"):
             return
-        from pyramid_referee.voice.recognizer import best_words
+        from pyramid_referee.voice.recognizer import best_words  # deferred: the recognizer (numpy)
 
         for r in results:
             det.hear_words(best_words(r))
@@ -166,6 +172,7 @@ def transcribe(
 
     ``words``, ``parse`` and ``mentions_call`` default to the call language's (grammar).
     """
+    # deferred: the audio stack (numpy, Vosk) loads only to hear
     from pyramid_referee.voice.audio import RATE, file_frames
     from pyramid_referee.voice.recognizer import Recognizer
     from pyramid_referee.voice.strike import StrikeDetector
@@ -195,7 +202,7 @@ def transcribe(
 def grammar_render() -> Callable | None:
     """The grammar's canonical phrasing of a call (None if the grammar cannot be loaded)."""
     try:
-        from pyramid_referee.grammar import render
+        from pyramid_referee.grammar import render  # deferred: the call grammar (Lark)
     except ImportError:
         return None
     return render
@@ -216,7 +223,7 @@ def _describe(d: tl.Decision, lang: str, render: Callable | None) -> str:
         said = d.heard
         if render is not None:
             try:
-                from pyramid_referee.grammar.call import Call
+                from pyramid_referee.grammar.call import Call  # deferred: the call grammar (Lark)
 
                 said = render(Call.from_json(d.call))
             except Exception:
@@ -260,8 +267,6 @@ class Speaker:
         warn: Callable[[str], None] | None = None,
         command: str = "espeak-ng",
     ):
-        import shutil
-
         self.lang = lang
         self.command = shutil.which(command) if enabled else None
         self.warn = warn or (lambda msg: None)
@@ -286,8 +291,6 @@ class Speaker:
     def busy(self, tail: float = ECHO_TAIL_S) -> bool:
         """Is the referee speaking (or was it within ``tail`` seconds)? The microphone hears it:
         meanwhile its words are no player's call (live.py mutes the recognizer)."""
-        import time
-
         if self._proc is None:
             return False
         if self._proc.poll() is None:
@@ -299,8 +302,6 @@ class Speaker:
     def say(self, text: str) -> None:
         if not self.enabled or not text:
             return
-        import subprocess
-
         try:
             if self._proc is not None and self._proc.poll() is None:
                 self._proc.wait(timeout=10)  # one voice at a time, in order
@@ -328,15 +329,15 @@ def reading_of(d: tl.Decision, lang: str = "ru"):
     accepted → the call; rejected and late → a refused call (C9/C10: a ball that falls is not
     counted, the engine re-spots it); none → a stroke without a call.
     """
-    from pyramid_referee.grammar.call import Call
+    from pyramid_referee.grammar.call import Call  # deferred: the call grammar (Lark)
 
-    from ..match.session import CallReading
+    from ..match.session import CallReading  # deferred: the match's judge (Lark)
 
     if d.status == "accepted":
         call = Call.from_json(d.call)
         canonical = None
         try:
-            from pyramid_referee.grammar import render
+            from pyramid_referee.grammar import render  # deferred: the call grammar (Lark)
 
             canonical = render(call)
         except Exception:  # rendering is a courtesy; the call is the JSON
@@ -392,7 +393,7 @@ class LiveReferee:
         parse=None,
         mentions_call=None,
     ):
-        from pyramid_referee.voice.recognizer import Recognizer
+        from pyramid_referee.voice.recognizer import Recognizer  # deferred: the recognizer (numpy)
 
         self.session = session
         self.lang = lang
@@ -411,8 +412,6 @@ class LiveReferee:
         )
         self.last_decision: tl.Decision | None = None
         self._grammar = {"parse": parse, "mentions_call": mentions_call}
-        from collections import deque
-
         self._recent: deque = deque()  # (t0, samples, heard) of the last REHEAR_S of audio
 
     def _on_partial(self, text: str) -> None:
@@ -436,7 +435,8 @@ class LiveReferee:
         return kw
 
     def feed(self, samples, t0: float, *, hear: bool = True) -> list[float]:
-        """One block; the strikes found. ``hear=False`` while the referee speaks (see Pipeline.feed)."""
+        """One block; the strikes found. ``hear=False`` while the referee speaks (see
+        Pipeline.feed)."""
         self._recent.append((t0, samples, hear))
         while self._recent and self._recent[0][0] < t0 - REHEAR_S:
             self._recent.popleft()
@@ -474,7 +474,7 @@ class LiveReferee:
             if b[0] + len(b[1]) / self.recognizer.rate > t - REHEAR_CONTEXT_S
         ]
         if since and since[0][0] <= t:
-            import numpy as np
+            import numpy as np  # deferred: numpy loads only with the audio
 
             self.recognizer.restart(since[0][0])
             events = []
@@ -514,14 +514,16 @@ class LiveReferee:
         )
 
     def stroke_entered_elsewhere(self) -> None:
-        """The pad entered the stroke (listen --pad): the strike last decided is the stroke's now."""
+        """The pad entered the stroke (listen --pad): the strike last decided is the stroke's
+        now."""
         self._before = None
         self.decision = None
         self.taken_back = []
 
     @property
     def revocable(self) -> float | None:
-        """The strike last decided, while it can still be taken back (Q14): until a stroke is entered."""
+        """The strike last decided, while it can still be taken back (Q14): until a stroke is
+        entered."""
         return None if self._before is None else self._before[0]
 
     def take_back(self, t: float | None = None) -> tl.Decision:
@@ -529,11 +531,10 @@ class LiveReferee:
         it was no strike. The words and the window are as they were before it was decided, so the
         call it made late counts again for the next strike; the next stroke's record keeps it.
         StrokeInputError when there is none to take back."""
-        from ..i18n import tr
-        from ..match.session import StrokeInputError
+        from ..match.session import StrokeInputError  # deferred: the match's judge (Lark)
 
         if self._before is None or (t is not None and abs(self._before[0] - t) > tl.SAME_STRIKE_S):
-            raise StrokeInputError(tr("there is no strike to take back"))
+            raise StrokeInputError(trl(self.lang, "there is no strike to take back"))
         strike, self.previous, before = self._before
         heard = [(e, u) for e in before if isinstance(u := tl.read_event(e), tl.Utterance)]
         # The call it made late was cut where the strike was decided; it is heard again whole,
@@ -545,7 +546,7 @@ class LiveReferee:
             if b[0] + len(b[1]) / self.recognizer.rate > start - REHEAR_CONTEXT_S
         ]
         if since and since[0][0] <= start:
-            import numpy as np
+            import numpy as np  # deferred: numpy loads only with the audio
 
             self.recognizer.restart(since[0][0])
             fresh = []
@@ -573,11 +574,13 @@ class LiveReferee:
         """Judge and store the stroke just decided (StrokeInputError: nothing changed). With no
         strike decided, the strike was not heard: the stroke takes the standing call, marked so
         (Q13); ``at``: when that outcome was typed (now by default)."""
-        from ..i18n import tr
+        # deferred: the match's judge (Lark)
         from ..match.session import StrokeInputError, strike_note
 
         if not outcome_text.strip():
-            raise StrokeInputError(tr("no outcome given (an empty one is 'ничего' or '-')"))
+            raise StrokeInputError(
+                trl(self.lang, "no outcome given (an empty one is 'ничего' or '-')")
+            )
         d = self.decision if self.decision is not None else self.unheard(at)
         reading = reading_of(d, self.lang)
         note = strike_note(
@@ -596,7 +599,8 @@ class LiveReferee:
         return entered
 
     def gap(self, end: float, *, detector=None, calls_void: bool = False) -> tuple[float, float]:
-        """The stream was away from ``time`` to ``end`` (a tablet reconnecting): that audio is lost.
+        """The stream was away from ``time`` to ``end`` (a tablet reconnecting): that audio is
+        lost.
 
         The utterance in progress is ended where the audio stopped; the clock goes on at ``end``
         (the recognizer begins afresh there, and the audio kept for hearing again is dropped: it

@@ -45,8 +45,14 @@ import threading
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from ..i18n import UserError, get_lang, tr
-from ..match.session import NewMatch, Session
+from rich.console import Console
+
+from ..catalog import trl
+from ..club.sync import ClubSync, from_args, leaving_text
+from ..i18n import UserError
+from ..match.ears import EarsNotice
+from ..match.session import NewMatch, Session, StrokeInputError
+from ..match.text import game_end_text, render_scoreboard, why_lines
 from . import listen, timeline as tl
 from .options import ListenOptions
 
@@ -54,7 +60,8 @@ from .options import ListenOptions
 
 
 def new_match_request(args, lang: str) -> NewMatch | None:
-    """The new match ``--players`` asks for, checked before the model loads; None: a stored match."""
+    """The new match ``--players`` asks for, checked before the model loads; None: a stored
+    match."""
     if args.match is not None or not args.players:
         return None
     new = NewMatch(
@@ -68,42 +75,45 @@ def club_for(args):
     """``--club`` / $PYRAMID_REFEREE_CLUB: the table's sync, not started yet (None without a
     club). A table not registered on that server is refused here (ClubError), before the model,
     the microphone or a new match."""
-    from ..club.sync import ClubSync, from_args
-
     url = from_args(args)
-    return None if url is None else ClubSync(args.db, url)
+    return None if url is None else ClubSync(args.db, url, lang=args.lang)
 
 
 def load_model(args, lang: str):
-    """The Vosk model and where it was found (first: no store or microphone is touched without one)."""
+    """The Vosk model and where it was found (first: no store or microphone is touched without
+    one)."""
     return listen.open_model(args.model, verbose=args.verbose, lang=lang)
 
 
 def strike_profile(args, console):
     """The table profile the strike detector uses (``--calibrate``: made here first; a failed
     calibration creates nothing); None with ``--strike key``."""
-    from pyramid_referee.voice import profile as prof
+    from pyramid_referee.voice import profile as prof  # deferred: the audio stack (numpy)
 
     if args.strike != "audio":
         return None
     if not getattr(args, "calibrate", False):
         try:
-            return prof.load_spec(getattr(args, "profile", None), lang=get_lang())
+            return prof.load_spec(getattr(args, "profile", None), lang=args.lang)
         except prof.ProfileError as exc:
             raise UserError(str(exc)) from None
+    # deferred: the calibration (numpy, the sound model), only with --calibrate
     from .calibrate import CalibrateOptions, calibrate_profile, report
 
-    profile, _, _ = calibrate_profile(CalibrateOptions(device=args.device, block_ms=args.block_ms))
-    for line in report(profile):
+    profile, _, _ = calibrate_profile(
+        CalibrateOptions(device=args.device, block_ms=args.block_ms, lang=args.lang)
+    )
+    for line in report(profile, args.lang):
         console.print(line)
     if profile.strikes_found != profile.strikes_asked:
         raise UserError(
-            tr(
+            trl(
+                args.lang,
                 "calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
-                "profile saved"
+                "profile saved",
             ).format(strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked)
         )
-    console.print(tr("profile saved: {profile}").format(profile=prof.save(profile)))
+    console.print(trl(args.lang, "profile saved: {profile}").format(profile=prof.save(profile)))
     return profile
 
 
@@ -131,7 +141,7 @@ def open_stored(args, stack: ExitStack, lang: str):
 
 def open_recognizer(args, model, session, profile, lang: str) -> listen.LiveReferee:
     """The recognizer and (``--strike audio``) the strike detector, on one clock."""
-    from pyramid_referee.voice.strike import StrikeDetector
+    from pyramid_referee.voice.strike import StrikeDetector  # deferred: the audio stack (numpy)
 
     return listen.LiveReferee(
         model,
@@ -228,9 +238,10 @@ class Display:
         for t in det.unsure[n_unsure:]:
             self.line(
                 "[yellow]"
-                + tr(
+                + trl(
+                    self.lang,
                     "possibly a strike at {t:.2f} s — unsure, not counted (if strikes are "
-                    "missed: --strike key or calibration)"
+                    "missed: --strike key or calibration)",
                 ).format(t=t)
                 + "[/yellow]"
             )
@@ -238,8 +249,9 @@ class Display:
             if not s.sure:
                 self.line(
                     "[yellow]"
-                    + tr(
-                        "strike at {time:.2f} s counted, unsure (probability {p_tip:.2f})"
+                    + trl(
+                        self.lang,
+                        "strike at {time:.2f} s counted, unsure (probability {p_tip:.2f})",
                     ).format(time=s.time, p_tip=s.p_tip)
                     + "[/yellow]"
                 )
@@ -254,7 +266,8 @@ TAKEN_BACK = (
 
 
 class LiveRun:
-    """One run of ``listen`` over an opened match, microphone and referee (see the module's text)."""
+    """One run of ``listen`` over an opened match, microphone and referee (see the module's
+    text)."""
 
     def __init__(self, console, opened: Opened, args, lang: str, club=None) -> None:
         self.console = console
@@ -299,13 +312,15 @@ class LiveRun:
         if missing:
             console.print(
                 "[yellow]"
-                + tr("the model lacks {missing} call words: ").format(missing=len(missing))
+                + trl(self.lang, "the model lacks {missing} call words: ").format(
+                    missing=len(missing)
+                )
                 + ", ".join(missing[:20])
                 + (" …" if len(missing) > 20 else "")
                 + "[/yellow]"
             )
         console.print(
-            tr("model: {path}; match {id}: {players} — {players2}").format(
+            trl(self.lang, "model: {path}; match {id}: {players} — {players2}").format(
                 path=location.path,
                 id=session.id,
                 players=session.players[0],
@@ -315,19 +330,21 @@ class LiveRun:
         self.scoreboard()
         if profile is not None:
             console.print(
-                tr("table profile: «{name}» ({created})").format(
+                trl(self.lang, "table profile: «{name}» ({created})").format(
                     name=profile.name, created=profile.created
                 )
             )
         console.print(
-            tr("Say the call. The strike: press Enter; quit: Ctrl-C.")
+            trl(self.lang, "Say the call. The strike: press Enter; quit: Ctrl-C.")
             if self.key
-            else tr("Say the call. The strike: the cue's click; quit: Ctrl-C.")
+            else trl(self.lang, "Say the call. The strike: the cue's click; quit: Ctrl-C.")
         )
         if not self.pad:  # Q13
             console.print(
-                tr(
-                    "A strike not heard: type the outcome once the balls stop; the standing call counts."
+                trl(
+                    self.lang,
+                    "A strike not heard: type the outcome once the balls stop; the standing call "
+                    "counts.",
                 )
             )
         for (
@@ -335,17 +352,16 @@ class LiveRun:
         ) in session.resume_notices():  # a kill came between a stroke's commit and its verdict
             console.print(
                 "[yellow]"
-                + tr(
-                    "stroke {seq} is already stored, but the program stopped and its verdict may not "
-                    "have been shown — do not enter it again: #{seq} {v}"
+                + trl(
+                    self.lang,
+                    "stroke {seq} is already stored, but the program stopped and its verdict may "
+                    "not have been shown — do not enter it again: #{seq} {v}",
                 ).format(seq=row.seq, v=row.record.verdict.get("message", ""))
                 + "[/yellow]"
             )
             session.mark_shown(row.seq)
 
     def scoreboard(self) -> None:
-        from ..match.text import render_scoreboard
-
         self.console.print(
             render_scoreboard(self.session.state.to_json(), self.session.id, self.lang)
         )
@@ -353,13 +369,13 @@ class LiveRun:
     def club_line(self) -> None:
         """--club: where the sync stands (no network here: the worker's last word)."""
         if self.club is not None:
-            self.console.print(f"[dim]{self.club.status().text()}[/dim]")
+            self.console.print(f"[dim]{self.club.status().text(self.lang)}[/dim]")
 
     # ------------------------------------------------------------------ the audio thread
     def audio_loop(self) -> None:
         """Every block to the referee; a strike decided ``SETTLE_S`` after it goes to the main
         thread; between strikes, what is heard and the call now standing."""
-        from pyramid_referee.voice.errors import VoiceError
+        from pyramid_referee.voice.errors import VoiceError  # deferred: the audio stack (numpy)
 
         try:
             for frame in self.mic:
@@ -479,9 +495,10 @@ class LiveRun:
                 if d.status == "late":  # Q14: the strike may have been none
                     self.display.line(
                         "[yellow]"
-                        + tr(
-                            "if that was no strike (a consonant, a knock on the rail), type «!» for the "
-                            "outcome: the strike is taken back and the call counts again"
+                        + trl(
+                            self.lang,
+                            "if that was no strike (a consonant, a knock on the rail), type «!» "
+                            "for the outcome: the strike is taken back and the call counts again",
                         )
                         + "[/yellow]"
                     )
@@ -542,7 +559,7 @@ class LiveRun:
                     return None
                 if line.strip() and not self.pad:  # an outcome typed instead of the strike's Enter
                     if listen.is_take_back(line):
-                        self.display.line(tr("there is no strike to take back"))
+                        self.display.line(trl(self.lang, "there is no strike to take back"))
                         continue
                     self.held.append(line)
                     self.awaiting.set()
@@ -562,7 +579,7 @@ class LiveRun:
                 kind, d = self.decided.get()
             if kind == "typed":  # from the microphone: typed with no strike decided yet
                 if listen.is_take_back(d):
-                    self.display.line(tr("there is no strike to take back"))
+                    self.display.line(trl(self.lang, "there is no strike to take back"))
                 elif d.strip():
                     with self.lock:  # a strike before it is still decided first (Q13 waits for it)
                         self.held.append(d)
@@ -591,11 +608,9 @@ class LiveRun:
     def judge(self):
         """Ask the scorer for the outcome until it reads; judge and commit the stroke (Entered;
         None at the end of input, nothing stored)."""
-        from ..match.session import StrokeInputError
-
         while True:
             try:
-                text = self.read_line(tr("outcome (short notation): "))
+                text = self.read_line(trl(self.lang, "outcome (short notation): "))
             except EOFError:
                 return None
             if listen.is_take_back(text):
@@ -621,9 +636,10 @@ class LiveRun:
         self.awaiting.clear()
         self.display.line(
             "[yellow]"
-            + tr(
-                "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
-                "for the next strike"
+            + trl(
+                self.lang,
+                "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts "
+                "again for the next strike",
             ).format(t=d.strike)
             + "[/yellow]"
         )
@@ -631,18 +647,16 @@ class LiveRun:
     def judge_unheard(self):
         """Q13: the outcome typed with no strike heard: the stroke takes the standing call, marked
         so (Entered; None at the end of input)."""
-        from ..match.session import StrokeInputError
-
         while True:
             if self.held:
                 text = self.held.pop(0)
             else:
                 try:
-                    text = self.read_line(tr("outcome (short notation): "))
+                    text = self.read_line(trl(self.lang, "outcome (short notation): "))
                 except EOFError:
                     return None
             if listen.is_take_back(text):
-                self.display.line(tr("there is no strike to take back"))
+                self.display.line(trl(self.lang, "there is no strike to take back"))
                 continue
             try:
                 with self.lock:
@@ -669,8 +683,6 @@ class LiveRun:
         console, session, lang = self.console, self.session, self.lang
         console.print(f"#{entered.seq} " + entered.verdict.message(lang))
         if self.why:  # each cited clause in full
-            from ..match.text import why_lines
-
             for line in why_lines(
                 entered.verdict.clauses, lang, full=True, settings=session.settings
             ):
@@ -680,12 +692,10 @@ class LiveRun:
         self.scoreboard()
         over = False
         if session.state.result is not None:
-            from ..match.text import game_end_text
-
             over = session.match.decided
             if over:
                 console.print(
-                    tr("match {id} is over").format(id=session.id)
+                    trl(self.lang, "match {id} is over").format(id=session.id)
                     + ("; " + game_end_text(session, lang) if session.to_wins > 1 else "")
                 )
             else:
@@ -702,9 +712,10 @@ class LiveRun:
         if untapped is not None and untapped.source == "listen" and untapped.strike is not None:
             self.console.print(
                 "[yellow]"
-                + tr(
-                    "the outcome of the strike at {old:.2f} s was not entered on the pad; the call "
-                    "of the strike at {new:.2f} s replaces it"
+                + trl(
+                    self.lang,
+                    "the outcome of the strike at {old:.2f} s was not entered on the pad; the "
+                    "call of the strike at {new:.2f} s replaces it",
                 ).format(old=untapped.strike, new=d.strike)
                 + "[/yellow]"
             )
@@ -714,14 +725,12 @@ class LiveRun:
         with self.lock:
             self.referee.decision = None
         self.awaiting.clear()
-        self.console.print(tr("the outcome is expected on the marker's pad"))
+        self.console.print(trl(self.lang, "the outcome is expected on the marker's pad"))
         return False
 
     def follow_pad(self) -> bool:
         """--pad: read the strokes the marker entered on the pad (the calls that follow are read
         against the balls left). True once the match is over."""
-        from ..match.session import Session
-
         self.follow_take_back()
         if not self.session.outdated():
             return False
@@ -739,18 +748,19 @@ class LiveRun:
             self.referee.stroke_entered_elsewhere()
             self._published = None
         if self.club is not None:
-            self.club.notify()  # the pad committed: send it now (the worker also looks every second)
+            # the pad committed: send it now (the worker also looks every second)
+            self.club.notify()
         session = self.session
         for row in session.store.strokes(session.id)[-1:]:
             self.display.line(
-                tr("on the pad: #{seq} {v}").format(
+                trl(self.lang, "on the pad: #{seq} {v}").format(
                     seq=row.seq, v=row.record.verdict.get("message", "")
                 )
             )
         self.scoreboard()
         self.club_line()
         if session.match.decided:
-            self.console.print(tr("match {id} is over").format(id=session.id))
+            self.console.print(trl(self.lang, "match {id} is over").format(id=session.id))
             return True
         return False
 
@@ -771,9 +781,10 @@ class LiveRun:
             self.display.forget_standing()
         self.display.line(
             "[yellow]"
-            + tr(
-                "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts again "
-                "for the next strike"
+            + trl(
+                self.lang,
+                "strike at {t:.2f} s taken back by the marker: it was no strike; the call counts "
+                "again for the next strike",
             ).format(t=t)
             + "[/yellow]"
         )
@@ -802,8 +813,6 @@ class LiveRun:
         so its pages say so (``listening.source``: ``"listen"``) until the run ends."""
         self.ears = None
         if self.pad:
-            from ..match.ears import EarsNotice
-
             self.ears = EarsNotice(self.store.path, self.session.id).start()
 
     def finish(self, thread: threading.Thread) -> None:
@@ -821,10 +830,8 @@ class LiveRun:
         if self.club is not None:
             self.club.stop()
             self.club_line()
-            from ..club.sync import leaving_text
-
             leaving = leaving_text(
-                self.club.db_path, self.club.url
+                self.club.db_path, self.club.url, self.lang
             )  # what the next run or club sync sends
             if leaving:
                 self.console.print(f"[yellow]{leaving}[/yellow]")
@@ -833,9 +840,7 @@ class LiveRun:
 def run_live(args: ListenOptions) -> int:
     """``pyramid-referee listen``: see the module's text (``--list-devices`` is the command
     line's: cli/voice.py)."""
-    from rich.console import Console
-
-    lang = get_lang()
+    lang = args.lang
     console = Console(highlight=False)
     new = new_match_request(args, lang)  # a bad option is told before the model loads
     club = club_for(args)  # an unregistered table too: before the model, the microphone, a match

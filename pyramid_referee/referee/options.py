@@ -31,3 +31,4 @@ class ListenOptions:
     why: bool = False
     profile: str | None = None  # the table profile's name or file; "none": no profile
     calibrate: bool = False  # at the table first (referee.calibrate.CalibrateOptions' defaults)
+    lang: str = "ru"  # what everything is said in: the user's language (--lang)

@@ -1,10 +1,12 @@
-"""What the strike detector heard, for people: a line per sound (``--explain``) and a picture (``--plot``)."""
+"""What the strike detector heard, for people: a line per sound (``--explain``) and a picture
+(``--plot``), in the language each is asked in."""
 
 from __future__ import annotations
 
 import math
 
-from ..i18n import N_, UserError, tr
+from ..catalog import N_, trl
+from ..i18n import UserError
 
 KIND = {
     "tip": N_("cue tip"),
@@ -29,128 +31,134 @@ COLORS = {
 }
 
 
-def kind_name(kind: str) -> str:
-    return tr(KIND[kind]) if kind in KIND else kind
+def kind_name(kind: str, lang: str) -> str:
+    return trl(lang, KIND[kind]) if kind in KIND else kind
 
 
-def decision_name(s) -> str:
+def decision_name(s, lang: str) -> str:
     if s.decision == "strike":
-        return tr("STRIKE") + ("" if s.sure else tr(" (unsure)"))
+        return trl(lang, "STRIKE") + ("" if s.sure else trl(lang, " (unsure)"))
     return {
-        "in-stroke": tr("the stroke's sound"),
-        "moving": tr("balls moving"),
-        "not-tip": tr("not a strike"),
-        "not-strike": tr("not a strike"),
-        "unsure": tr("possible strike?"),
-        "quiet-floor": tr("too faint"),
-        "retracted": tr("taken back: a word"),
+        "in-stroke": trl(lang, "the stroke's sound"),
+        "moving": trl(lang, "balls moving"),
+        "not-tip": trl(lang, "not a strike"),
+        "not-strike": trl(lang, "not a strike"),
+        "unsure": trl(lang, "possible strike?"),
+        "quiet-floor": trl(lang, "too faint"),
+        "retracted": trl(lang, "taken back: a word"),
     }.get(s.decision, s.decision)
 
 
-def why(s) -> str:
-    """Why the detector decided so, in the user's language."""
+def why(s, lang: str) -> str:
+    """Why the detector decided so, in ``lang``."""
     p = f"{s.tip_k:.2f}"
     voice = s.proba[5] + s.proba[4] if len(s.proba) >= 6 else 0.0
     if s.decision in ("strike", "not-strike", "retracted", "unsure"):
-        return _why_sequence(s)
+        return _why_sequence(s, lang)
     if s.decision == "strike":
         after = {
-            "quiet": tr("the table was quiet"),
-            "call": tr("a new call was said after the last stroke"),
-            "long": tr("the last stroke went on too long"),
+            "quiet": trl(lang, "the table was quiet"),
+            "call": trl(lang, "a new call was said after the last stroke"),
+            "long": trl(lang, "the last stroke went on too long"),
         }.get(s.after.split("+")[0], "")
-        call = tr(" and a call was said") if "+call" in s.after else ""
-        late = tr(" (found by the second look, 150 ms on)") if s.late else ""
-        return tr("the first knock after {after}{call}; tip-like {p} (among knocks){late}").format(
-            after=after, call=call, p=p, late=late
-        )
+        call = trl(lang, " and a call was said") if "+call" in s.after else ""
+        late = trl(lang, " (found by the second look, 150 ms on)") if s.late else ""
+        return trl(
+            lang, "the first knock after {after}{call}; tip-like {p} (among knocks){late}"
+        ).format(after=after, call=call, p=p, late=late)
     if s.decision == "in-stroke" and s.kind in ("speech", "clap"):
-        return tr("{since_strike:.2f} s after the strike: {kind}, no knock on the table").format(
-            since_strike=s.since_strike, kind=kind_name(s.kind)
-        )
+        return trl(
+            lang, "{since_strike:.2f} s after the strike: {kind}, no knock on the table"
+        ).format(since_strike=s.since_strike, kind=kind_name(s.kind, lang))
     if s.decision == "in-stroke":
-        return tr("{since_strike:.2f} s after the strike, balls still rolling ({kind})").format(
-            since_strike=s.since_strike, kind=kind_name(s.kind)
-        )
+        return trl(
+            lang, "{since_strike:.2f} s after the strike, balls still rolling ({kind})"
+        ).format(since_strike=s.since_strike, kind=kind_name(s.kind, lang))
     if s.decision == "moving":
-        return tr(
+        return trl(
+            lang,
             "a knock with no call before it that does not sound like a tip ({p}): balls moved "
-            "without a strike (a rack being set, a ball spotted?)"
+            "without a strike (a rack being set, a ball spotted?)",
         ).format(p=p)
     if s.decision == "unsure":
-        return tr("more like {kind}, but may be a strike (tip-like {p}); not counted").format(
-            kind=kind_name(s.kind), p=p
-        )
+        return trl(
+            lang, "more like {kind}, but may be a strike (tip-like {p}); not counted"
+        ).format(kind=kind_name(s.kind, lang), p=p)
     if s.decision == "quiet-floor":
-        return tr("a knock below the table profile's level floor")
+        return trl(lang, "a knock below the table profile's level floor")
     if s.decision == "retracted":
-        return tr("a voice began right after the knock: it was the first consonant of a word")
-    return tr("sounds like {kind} ({voice:.2f}), no ball moved").format(
-        kind=kind_name(s.kind), voice=voice
+        return trl(
+            lang, "a voice began right after the knock: it was the first consonant of a word"
+        )
+    return trl(lang, "sounds like {kind} ({voice:.2f}), no ball moved").format(
+        kind=kind_name(s.kind, lang), voice=voice
     )
 
 
-def _why_sequence(s) -> str:
+def _why_sequence(s, lang: str) -> str:
     """Why a sound decided from what followed it is (not) a strike."""
-    from pyramid_referee.voice.strike import IN_WORD
+    from pyramid_referee.voice.strike import IN_WORD  # deferred: the strike detector (numpy)
 
     p = f"{s.p_strike:.2f}"
     if s.decision == "strike":
-        return tr("the first knock on a still table, and the stroke followed it (p={p})").format(
-            p=p
-        )
+        return trl(
+            lang, "the first knock on a still table, and the stroke followed it (p={p})"
+        ).format(p=p)
     if s.decision == "unsure":
-        return tr("may be a strike (p={p}); not counted").format(p=p)
+        return trl(lang, "may be a strike (p={p}); not counted").format(p=p)
     if s.reason.startswith(IN_WORD):
-        return tr(
-            "inside a word the recognizer heard, and no stroke followed it: the word's (p={p})"
+        return trl(
+            lang,
+            "inside a word the recognizer heard, and no stroke followed it: the word's (p={p})",
         ).format(p=p)
     if s.decision == "retracted":
-        return tr("shown as «strike?», taken back: what followed was not a stroke (p={p})").format(
-            p=p
-        )
-    return tr("what followed was not a stroke (p={p})").format(p=p)
+        return trl(
+            lang, "shown as «strike?», taken back: what followed was not a stroke (p={p})"
+        ).format(p=p)
+    return trl(lang, "what followed was not a stroke (p={p})").format(p=p)
 
 
-def explain_lines(sounds) -> list[str]:
-    """A line per sound: time, decision, what it sounds like, why; and its spectral shape."""
+def explain_lines(sounds, lang: str = "ru") -> list[str]:
+    """A line per sound: time, decision, what it sounds like, why; and its spectral shape (in
+    ``lang``)."""
     out = []
     for s in sounds:
         shape = ""
         if s.features:
             c, low = math.exp(s.feature("log_centroid")), s.feature("low1k") * 100
-            shape = tr("  [centroid {c:.0f} Hz, below 1 kHz {low:.0f} %]").format(c=c, low=low)
-        seconds = tr("s")
-        out.append(
-            f"  {s.time:8.3f} {seconds}  {decision_name(s):<18} {kind_name(s.kind):<18} {why(s)}{shape}"
-        )
+            shape = trl(lang, "  [centroid {c:.0f} Hz, below 1 kHz {low:.0f} %]").format(
+                c=c, low=low
+            )
+        seconds = trl(lang, "s")
+        decision, kind = decision_name(s, lang), kind_name(s.kind, lang)
+        out.append(f"  {s.time:8.3f} {seconds}  {decision:<18} {kind:<18} {why(s, lang)}{shape}")
     return out
 
 
-def plot(samples, rate: int, sounds, path: str, title: str = "") -> None:
+def plot(samples, rate: int, sounds, path: str, title: str = "", lang: str = "ru") -> None:
     """Waveform and spectrogram, with every sound marked (strikes in red), written as PNG."""
     fig = figure(
-        samples, rate, sounds, title
+        samples, rate, sounds, title, lang
     )  # says so when matplotlib (an optional extra) is missing
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # deferred: matplotlib loads only for --plot
 
     try:
         fig.savefig(path, dpi=110, bbox_inches="tight")
     except OSError as exc:
         raise UserError(
-            tr("cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)
+            trl(lang, "cannot write {path}: {strerror}").format(path=path, strerror=exc.strerror)
         ) from None
     finally:
         plt.close(fig)
 
 
-def figure(samples, rate: int, sounds, title: str = ""):
+def figure(samples, rate: int, sounds, title: str = "", lang: str = "ru"):
     """The picture ``plot`` writes, as a matplotlib figure (the legend beside the axes)."""
     try:
         import matplotlib  # deferred: matplotlib loads only for --plot
     except ImportError:
         raise UserError(
-            tr("--plot needs matplotlib: pip install 'pyramid-referee[plot]'")
+            trl(lang, "--plot needs matplotlib: pip install 'pyramid-referee[plot]'")
         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # deferred: matplotlib loads only for --plot
@@ -167,18 +175,18 @@ def figure(samples, rate: int, sounds, title: str = ""):
         gridspec_kw={"height_ratios": [1, 1.4]},
     )
     a1.plot(t, x, lw=0.4, color="#333333")
-    a1.set_ylabel(tr("amplitude"))
+    a1.set_ylabel(trl(lang, "amplitude"))
     if title:
         fig.suptitle(title)
     a2.specgram(x + 1e-9, NFFT=512, Fs=rate, noverlap=384, cmap="magma", scale="dB")
-    a2.set_ylabel(tr("frequency, Hz"))
-    a2.set_xlabel(tr("time, s"))
+    a2.set_ylabel(trl(lang, "frequency, Hz"))
+    a2.set_xlabel(trl(lang, "time, s"))
     a2.set_ylim(0, rate / 2)
     seen = set()
     for s in sounds:
         strike = s.decision == "strike"
         c = STRIKE_COLOR if strike else COLORS.get(s.kind, COLORS["other"])
-        label = tr("strike") if strike else kind_name(s.kind)
+        label = trl(lang, "strike") if strike else kind_name(s.kind, lang)
         for ax in (a1, a2):
             ax.axvline(
                 s.time,
@@ -190,7 +198,7 @@ def figure(samples, rate: int, sounds, title: str = ""):
         seen.add(label)
         if strike:
             near_end = s.time > 0.9 * dur  # the label goes left of a line at the right edge
-            word = tr("strike") + ("" if s.sure else "?")
+            word = trl(lang, "strike") + ("" if s.sure else "?")
             a1.text(
                 s.time,
                 a1.get_ylim()[1] * 0.9,

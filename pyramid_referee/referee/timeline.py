@@ -53,13 +53,15 @@ The rules, for each strike ``s`` with the previous strike ``p`` (``-inf`` for th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import N_, UserError, json_problem_ru, trl
+from ..catalog import N_, trl
+from ..i18n import UserError, json_problem_ru
 from ..match.marks import NOT_HEARD_NOTE, TAKEN_BACK_NOTE
 
 UNK = "[unk]"
@@ -86,7 +88,7 @@ class EventError(UserError, ValueError):
         """The message in the user's language: «строка N: поле: что не так»."""
         if lang == "en":
             return str(self)
-        from ..rules.errors import field_ru, quote_tokens
+        from ..rules.errors import field_ru, quote_tokens  # deferred: the call grammar (Lark)
 
         field = "" if self.field in ("event", "json") else f"{field_ru(self.field)}: "
         what = f"{field}{quote_tokens(self.ru)}"
@@ -141,7 +143,8 @@ class Strike:
 
 @dataclass(frozen=True)
 class OutcomeEntered:
-    """The stroke's outcome was entered at ``time`` (Q13: with no strike heard, it takes the call)."""
+    """The stroke's outcome was entered at ``time`` (Q13: with no strike heard, it takes the
+    call)."""
 
     time: float
     line: int | None = None
@@ -296,7 +299,8 @@ def read_events(lines: Iterable[str]) -> tuple[list[Utterance], list[Strike]]:
 
 
 def timeline_of(objs: Iterable[Any]) -> Events:
-    """Event objects (already decoded, as the voice pipeline collects them) → every kind of event."""
+    """Event objects (already decoded, as the voice pipeline collects them) → every kind of
+    event."""
     out = Events([], [], [], [], [])
     where = {
         Strike: out.strikes,
@@ -384,7 +388,7 @@ class Decision:
 
 
 def _grammar():
-    from pyramid_referee.grammar import mentions_call, parse
+    from pyramid_referee.grammar import mentions_call, parse  # deferred: the call grammar (Lark)
 
     return parse, mentions_call
 
@@ -397,13 +401,11 @@ def _to_json(x: Any, lang: str = "ru") -> dict:
             return x.to_json()
     if isinstance(x, dict):
         return x
-    import dataclasses
-
     return dataclasses.asdict(x)
 
 
 def _is_call(x: Any) -> bool:
-    from pyramid_referee.grammar.call import Call
+    from pyramid_referee.grammar.call import Call  # deferred: the call grammar (Lark)
 
     return isinstance(x, Call)
 

@@ -25,11 +25,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from ..catalog import N_, trl, trn
 from ..grammar import Call, Pocket, Refusal, parse, render
 from ..grammar.call import CONTRE_COUP, CUE, CUSHION, POCKET
 from ..grammar.lexicon import render_forms
 from ..grammar.render import decompose, phrase_blocks
-from ..i18n import N_, trl, trn
 from ..rules.settings import mode_setting
 from .diagram import call_svg
 

@@ -40,8 +40,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..catalog import trl
 from ..club.sync import ClubSync
-from ..i18n import UserError, json_reason, set_lang, tr
+from ..i18n import UserError, json_reason
 from ..match.session import CallReading, Session, Standing, StrokeInputError
 from ..match.store import Store, StoreConflict, StoreError
 from ..referee.listen import reading_of
@@ -100,9 +101,10 @@ class Table:
             self.session.resume_notices()
         ):  # stored before a kill, never shown: say so, the board shows it now
             self.notices.append(
-                tr(
+                trl(
+                    self.lang,
                     "stroke {seq} was stored before the stop but never shown; it is in the "
-                    "record: do not enter it again"
+                    "record: do not enter it again",
                 ).format(seq=row.seq)
             )
             self.session.mark_shown(row.seq)
@@ -149,7 +151,7 @@ class Table:
         if version != self.standing_version:
             self.standing_version = version
             seen = True
-        if self.club is not None and self.club.status().text() != self.club_line:
+        if self.club is not None and self.club.status().text(self.lang) != self.club_line:
             seen = True  # the club line changed (connected, not connected, the queue)
         if self.listening is not None and self.listening.outside_change():
             seen = True  # listen --pad began or stopped hearing this table
@@ -180,14 +182,20 @@ class Table:
             out["listening"] = self.listening.to_json()
         if self.club is not None:
             st = self.club.status()
-            self.club_line = st.text()
-            out["club"] = {"online": st.online, "queued": st.queued, "line": self.club_line}
+            self.club_line = st.text(self.lang)
+            out["club"] = {
+                "online": st.online,
+                "queued": st.queued,  # strokes
+                "queued_changes": st.changes,  # undos and redos: not strokes
+                "line": self.club_line,
+            }
         return out
 
-    def committed(self) -> None:
-        """A stroke, an undo, a redo or a new match is in the store: the club gets it soon."""
+    def committed(self, change: bool = False) -> None:
+        """A stroke, an undo or a redo (``change``), or a new match is in the store: the club
+        gets it soon."""
         if self.club is not None:
-            self.club.notify()
+            self.club.notify(change)
 
     def payload(self) -> str:
         if self._payload is None:
@@ -206,27 +214,31 @@ def _bad_json(message: str) -> StrokeInputError:
 
 
 async def _body(request: Request) -> dict:
+    """The request's JSON object; anything else is refused in the server's language."""
+    lang = _server(request).lang
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        raise _bad_json(tr("the request is too large (at most {n} bytes)").format(n=MAX_BODY))
+        raise _bad_json(
+            trl(lang, "the request is too large (at most {n} bytes)").format(n=MAX_BODY)
+        )
     if not raw.strip():
         return {}
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise _bad_json(
-            tr("the request is not valid JSON ({what})").format(what=json_reason(exc))
+            trl(lang, "the request is not valid JSON ({what})").format(what=json_reason(exc, lang))
         ) from None
     except UnicodeDecodeError:
         raise _bad_json(
-            tr("the request is not valid JSON ({what})").format(what=tr("not UTF-8"))
+            trl(lang, "the request is not valid JSON ({what})").format(what=trl(lang, "not UTF-8"))
         ) from None
     if not isinstance(data, dict):
-        raise _bad_json(tr("the request must be a JSON object"))
+        raise _bad_json(trl(lang, "the request must be a JSON object"))
     return data
 
 
-def _call_field(data: dict, default: str | None) -> str | None:
+def _call_field(data: dict, default: str | None, lang: str) -> str | None:
     if "call" not in data:
         return default
     call = data["call"]
@@ -234,7 +246,7 @@ def _call_field(data: dict, default: str | None) -> str | None:
         return call
     if isinstance(call, dict):  # the call's JSON (``Call.to_json``), as ``play`` takes it
         return _dumps(call)
-    raise _bad_json(tr("«call» must be the call's text or null"))
+    raise _bad_json(trl(lang, "«call» must be the call's text or null"))
 
 
 def says_nothing(outcome: dict) -> bool:
@@ -247,21 +259,21 @@ def says_nothing(outcome: dict) -> bool:
     )
 
 
-def _outcome_field(data: dict) -> str:
+def _outcome_field(data: dict, lang: str) -> str:
     if "outcome" not in data:
-        raise _bad_json(tr("the stroke has no «outcome»"))
+        raise _bad_json(trl(lang, "the stroke has no «outcome»"))
     outcome = data["outcome"]
     if (isinstance(outcome, dict) and says_nothing(outcome)) or (
         isinstance(outcome, str) and not outcome.strip()
     ):
         raise _bad_json(
-            tr("no outcome given (an empty one is 'ничего' or '-')")
+            trl(lang, "no outcome given (an empty one is 'ничего' or '-')")
         )  # as ``play`` refuses it
     if isinstance(outcome, dict):
         return _dumps(outcome)
     if isinstance(outcome, str):  # the short notation, as typed in ``play``
         return outcome
-    raise _bad_json(tr("«outcome» must be the outcome's JSON object or its notation"))
+    raise _bad_json(trl(lang, "«outcome» must be the outcome's JSON object or its notation"))
 
 
 class _Server:
@@ -274,7 +286,7 @@ class _Server:
             loader=FileSystemLoader(str(HERE / "templates")),
             autoescape=select_autoescape(["html"]),
         )
-        self.texts = {**page_texts(), **listen_texts()}
+        self.texts = {**page_texts(lang), **listen_texts(lang)}
         self.texts_json = _dumps(self.texts)
         self.pockets_json = _dumps(dict(POCKETS))
         self.has_diagram = True  # the scoreboard shows the standing call's route picture
@@ -297,7 +309,7 @@ class _Server:
         return HTMLResponse(html, headers=_PAGE_HEADERS)
 
     def club_page(self, board_json: str) -> HTMLResponse:
-        t = board_texts()
+        t = board_texts(self.lang)
         html = self.env.get_template("club.html").render(
             t=t, texts_json=_dumps(t), lang=self.lang, table_link=True, board_json=board_json
         )
@@ -310,16 +322,16 @@ class _Server:
         if origin is not None:
             host = request.headers.get("host", "")
             if urlsplit(origin).netloc.lower() != host.lower():
-                return _error(403, tr("a request from another site is refused"))
+                return _error(403, trl(self.lang, "a request from another site is refused"))
         auth = request.headers.get("authorization", "")
         scheme, _, given = auth.partition(" ")
         if scheme.lower() != "bearer" or not given:
-            return _error(401, tr("the PIN is needed (Authorization: Bearer PIN)"))
+            return _error(401, trl(self.lang, "the PIN is needed (Authorization: Bearer PIN)"))
         verdict = self.guard.check(_client(request), given.strip())
         if verdict.kind == "held":  # not even looked at: a guess is never checked early
             return _error(
                 429,
-                tr("too many wrong PINs from this device: try again in {s} s").format(
+                trl(self.lang, "too many wrong PINs from this device: try again in {s} s").format(
                     s=verdict.retry_after
                 ),
                 retry_after=verdict.retry_after,
@@ -329,12 +341,13 @@ class _Server:
                 self.table.changed()
                 return _error(
                     401,
-                    tr(
-                        "wrong PIN; too many wrong PINs from this device: the next try in {s} s"
+                    trl(
+                        self.lang,
+                        "wrong PIN; too many wrong PINs from this device: the next try in {s} s",
                     ).format(s=verdict.retry_after),
                     retry_after=verdict.retry_after,
                 )
-            return _error(401, tr("wrong PIN"))
+            return _error(401, trl(self.lang, "wrong PIN"))
         return None
 
     # -- the tablet's ears -----------------------------------------------------------------------
@@ -424,7 +437,9 @@ async def api_events(request: Request) -> Response:
 async def api_diagram(request: Request) -> Response:
     text = request.query_params.get("call", "")
     if not text.strip() or len(text) > 500:
-        return _error(422, tr("give the call: ?call=TEXT (at most 500 characters)"))
+        return _error(
+            422, trl(_server(request).lang, "give the call: ?call=TEXT (at most 500 characters)")
+        )
     try:
         svg = diagram.call_svg(text, lang=_server(request).lang)
     except (UserError, ValueError) as exc:
@@ -441,9 +456,9 @@ async def api_call(request: Request) -> Response:
     table = server.table
     try:
         data = await _body(request)
-        text = _call_field(data, None)
+        text = _call_field(data, None, server.lang)
         reading = table.session.read_call(text)
-        _typo(reading)
+        _typo(reading, server.lang)
     except UserError as exc:
         return _refused(exc)
     try:
@@ -454,7 +469,7 @@ async def api_call(request: Request) -> Response:
     return JSONResponse(call_json(reading, server.lang))
 
 
-def _stroke_call(session: Session, data: dict, standing: Standing | None):
+def _stroke_call(session: Session, data: dict, standing: Standing | None, lang: str):
     """The stroke's call and its strike note: the standing call as the voice referee decided it,
     or the call in the request (else the standing one's text), read now."""
     if "call" not in data and standing is not None and standing.source == "listen":
@@ -463,9 +478,9 @@ def _stroke_call(session: Session, data: dict, standing: Standing | None):
         )  # as the voice referee decided it at the strike (late, refused …)
         # Q13: heard with no strike after it: the stroke takes it, «удар не услышан — …»
         return reading, standing.strike_note()
-    text = _call_field(data, standing.reading.text if standing else None)
+    text = _call_field(data, standing.reading.text if standing else None, lang)
     reading = session.read_call(text)
-    _typo(reading)
+    _typo(reading, lang)
     # the call typed here: only the strikes taken back before it are the voice's (Q14)
     note = (
         {"taken_back": list(standing.taken_back)}
@@ -484,8 +499,8 @@ async def api_strokes(request: Request) -> Response:
     try:
         data = await _body(request)
         standing = table.standing
-        outcome = _outcome_field(data)
-        reading, note = _stroke_call(s, data, standing)
+        outcome = _outcome_field(data, server.lang)
+        reading, note = _stroke_call(s, data, standing, server.lang)
         entered = s.enter(reading.text, outcome, reading=reading, strike=note)  # committed here
     except StoreConflict as exc:
         table.reopen()  # another program wrote a stroke: show the record as it is now
@@ -502,11 +517,11 @@ async def api_strokes(request: Request) -> Response:
     return JSONResponse({**entered.record.verdict, "seq": entered.seq})
 
 
-def _strike_to_take_back(data: dict, standing: Standing | None) -> Standing:
+def _strike_to_take_back(data: dict, standing: Standing | None, lang: str) -> Standing:
     """The standing call whose strike is taken back, checked against the request's ``strike``."""
     given = data.get("strike")
     if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float))):
-        raise _bad_json(tr("«strike» must be the strike's time in seconds"))
+        raise _bad_json(trl(lang, "«strike» must be the strike's time in seconds"))
     if (
         standing is not None
         and given is not None
@@ -514,11 +529,13 @@ def _strike_to_take_back(data: dict, standing: Standing | None) -> Standing:
         and abs(float(given) - standing.strike) > 0.001
     ):
         raise StrokeInputError(
-            tr("the strike at {t:.2f} s is no longer the one standing").format(t=float(given))
+            trl(lang, "the strike at {t:.2f} s is no longer the one standing").format(
+                t=float(given)
+            )
         )
     if standing is None:
         raise StrokeInputError(
-            tr("no strike to take back: the standing call was not made late by a strike")
+            trl(lang, "no strike to take back: the standing call was not made late by a strike")
         )
     return standing
 
@@ -533,7 +550,7 @@ async def api_take_back(request: Request) -> Response:
     table = server.table
     try:
         data = await _body(request)
-        standing = _strike_to_take_back(data, table.standing)
+        standing = _strike_to_take_back(data, table.standing, server.lang)
         table.standing_version = table.session.take_back_strike(standing)
     except StoreError as exc:
         return _error(503, str(exc))
@@ -566,7 +583,7 @@ async def _change(request: Request, action: str) -> Response:
     except UserError as exc:
         return _refused(exc)
     if seq is not None:
-        table.committed()
+        table.committed(change=True)  # an undo or a redo: not a stroke in the club's queue
         table.changed()
     return JSONResponse({"seq": seq})
 
@@ -597,7 +614,7 @@ async def api_pin_change(request: Request) -> Response:
         return _refused(exc)
     new = data.get("pin")
     if not isinstance(new, str):
-        return _error(422, tr('give the new PIN: {"pin": "…"}'))
+        return _error(422, trl(server.lang, 'give the new PIN: {"pin": "…"}'))
     try:
         server.guard.change(new.strip(), _client(request))
     except ValueError as exc:
@@ -673,15 +690,14 @@ def create_app(
     ears (``WS /api/listen``, listen_ws.py); ``listening``: a ready ``Listening`` instead (tests).
     ``club_url``: this table is registered on that club server: its store replicates there in the
     background (``ClubSync``, as ``play --club``) and the club board is at ``/club``."""
-    set_lang(lang)
     table = Table(db, match_id, lang)
-    guard = PinGuard(pin, clock=clock or time.monotonic, log=log or _to_stderr)
+    guard = PinGuard(pin, clock=clock or time.monotonic, log=log or _to_stderr, lang=lang)
     table.guard = guard
     table.listening = listening or Listening(model_dir=model_dir, profile=profile, lang=lang)
     feed = None
     if club_url is not None:
         table.club = ClubSync(
-            db, club_url
+            db, club_url, lang=lang
         )  # checks the registration now, before the server starts
         feed = BoardFeed(club_url, lang)
     server = _Server(table, guard, lang, feed)
@@ -692,6 +708,7 @@ def create_app(
         on_decision=server.on_decision,
         client_of=_client,
         clock=clock or time.monotonic,
+        lang=lang,
     )
     app = Starlette(routes=_routes(server, api_listen), lifespan=_lifespan)
     app.state.server = server
@@ -717,12 +734,12 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _typo(reading: CallReading) -> None:
+def _typo(reading: CallReading, lang: str) -> None:
     """As in ``play``: a word the parser does not know is the marker's typo,
     not the player's call."""
     if reading.status == "refused" and (reading.refusal or {}).get("code") == "unknown_word":
         raise StrokeInputError(
-            tr("nothing recorded: {why} — looks like a typo; type the call again").format(
+            trl(lang, "nothing recorded: {why} — looks like a typo; type the call again").format(
                 why=reading.refusal.get("message", "")
             )
         )

@@ -33,9 +33,10 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..catalog import trl
 from ..club import board, schema
 from ..club.sync import _LINK, reason
-from ..i18n import UserError, set_lang, trl
+from ..i18n import UserError
 from .sse import end_all, publish, state_stream
 from .texts import board_texts
 
@@ -255,16 +256,14 @@ def board_routes(feed: BoardFeed, page, *, at_root: bool) -> list:
 
 
 def create_board_app(url: str, *, lang: str = "ru", stale_s: float = board.STALE_S):
-    """The board alone (a manager's computer: no table of its own): ``/`` and ``/club``."""
-    # deferred: Jinja2 loads only to render the board page (club status imports this module too)
-
-    set_lang(lang)
+    """The board alone (a manager's computer: no table of its own): ``/`` and ``/club``, in
+    ``lang``."""
     here = Path(__file__).resolve().parent
     env = Environment(
         loader=FileSystemLoader(str(here / "templates")), autoescape=select_autoescape(["html"])
     )
     feed = BoardFeed(url, lang, stale_s=stale_s)
-    texts = board_texts()
+    texts = board_texts(lang)
     texts_json = _dumps(texts)
 
     def page(board_json: str) -> HTMLResponse:

@@ -23,7 +23,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..i18n import UserError, trl
+from ..catalog import trl
+from ..i18n import UserError
 from ..rules.settings import mode_setting
 from ..teach import diagram, drill
 from ..teach.drill import drill_svg

@@ -51,8 +51,12 @@ from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 import numpy as np
+from starlette.websockets import WebSocketDisconnect
 
-from ..i18n import tr
+from ..catalog import trl
+from ..match.ears import read_ears
+from ..referee import listen, timeline as tl
+from .listen_record import Recording, recordings_dir
 
 RATE = 16000
 FRAME_MIN_MS = 20
@@ -76,31 +80,32 @@ NORMAL = 1000
 BUSY = 4409  # application code: another tablet listens at this table
 
 
-def listen_texts() -> dict:
-    """The words of the pad's «Слушать» switch and its state line (listen.js)."""
+def listen_texts(lang: str) -> dict:
+    """The words of the pad's «Слушать» switch and its state line (listen.js), in ``lang``."""
     return {
-        "listen_switch": tr("Listen"),
-        "listen_starting": tr("turning the microphone on…"),
-        "listen_on": tr("listening"),
-        "listen_no_mic": tr("no microphone: permission refused or no device"),
-        "listen_lost": tr("connection to the server lost — reconnecting"),
-        "listen_https_only": tr(
-            "the microphone is available only over https: start «serve --https» and open {url}"
+        "listen_switch": trl(lang, "Listen"),
+        "listen_starting": trl(lang, "turning the microphone on…"),
+        "listen_on": trl(lang, "listening"),
+        "listen_no_mic": trl(lang, "no microphone: permission refused or no device"),
+        "listen_lost": trl(lang, "connection to the server lost — reconnecting"),
+        "listen_https_only": trl(
+            lang,
+            "the microphone is available only over https: start «serve --https» and open {url}",
         ),
-        "listen_take_over": tr(
-            "Another tablet is listening at this table. Listen with this one instead?"
+        "listen_take_over": trl(
+            lang, "Another tablet is listening at this table. Listen with this one instead?"
         ),
-        "listen_strike_maybe": tr("strike? at {t} s"),
-        "listen_strike": tr("strike at {t} s"),
-        "listen_strike_gone": tr("no strike at {t} s after all (a word)"),
-        "listen_calibrate": tr("Calibration"),
-        "listen_calibrate_done": tr("Done: fit the profile"),
-        "listen_board_on": tr("the marker's tablet is listening"),
-        "listen_board_listen": tr("the voice referee at the computer is listening"),
-        "listen_board_no_model": tr("strikes only: no speech model"),
-        "listen_record": tr("Record"),
-        "listen_record_stop": tr("Stop recording"),
-        "listen_board_recording": tr("recording"),
+        "listen_strike_maybe": trl(lang, "strike? at {t} s"),
+        "listen_strike": trl(lang, "strike at {t} s"),
+        "listen_strike_gone": trl(lang, "no strike at {t} s after all (a word)"),
+        "listen_calibrate": trl(lang, "Calibration"),
+        "listen_calibrate_done": trl(lang, "Done: fit the profile"),
+        "listen_board_on": trl(lang, "the marker's tablet is listening"),
+        "listen_board_listen": trl(lang, "the voice referee at the computer is listening"),
+        "listen_board_no_model": trl(lang, "strikes only: no speech model"),
+        "listen_record": trl(lang, "Record"),
+        "listen_record_stop": trl(lang, "Stop recording"),
+        "listen_board_recording": trl(lang, "recording"),
     }
 
 
@@ -187,13 +192,12 @@ class TableStream:
     def _detector(self):
         if self._detector_factory is not None:
             return self._detector_factory()
+        # deferred: the voice package loads only when a tablet listens
         from pyramid_referee.voice.strike import StrikeDetector
 
         return StrikeDetector(profile=self.profile)
 
     def _new_pipeline(self, t0: float, previous: float) -> None:
-        from ..referee import listen
-
         detector = self._detector()
         if self.model is not None:
             self.referee = listen.LiveReferee(
@@ -320,8 +324,6 @@ class TableStream:
         seq = getattr(self.view, "seq", None)
         if self.referee is None or seq is None or self._fed_seq is None or seq == self._fed_seq:
             return
-        from ..referee import timeline as tl
-
         if getattr(self.view, "unheard_last", False):
             self.referee.previous = tl.outcome_cut(
                 t, self.referee.previous, self.referee.table_sounds()
@@ -372,8 +374,6 @@ class TableStream:
         return out
 
     def _drain_pending(self, force: bool = False) -> list[tuple[str, object]]:
-        from ..referee import listen
-
         out = []
         while (
             self.referee is not None
@@ -408,8 +408,9 @@ class TableStream:
                 "ok": False,
                 "found": 0,
                 "asked": 0,
-                "message": tr("no calibration was started"),
+                "message": trl(self.lang, "no calibration was started"),
             }
+        # deferred: the voice package loads only when a tablet listens
         from pyramid_referee.voice import profile as prof
         from pyramid_referee.voice.calibrate import calibrate
 
@@ -424,16 +425,17 @@ class TableStream:
             "asked": profile.strikes_asked,
         }
         if not ok:
-            out["message"] = tr(
+            out["message"] = trl(
+                self.lang,
                 "calibration failed: {strikes_found} of {strikes_asked} strikes heard; no "
-                "profile saved"
+                "profile saved",
             ).format(strikes_found=profile.strikes_found, strikes_asked=profile.strikes_asked)
             return out
         path = prof.save(profile)
         self.profile = profile
         previous = self.referee.previous if self.referee is not None else float("-inf")
         self._new_pipeline(self.time, previous)  # the detector hears with the new profile from now
-        out["message"] = tr("profile saved: {profile}").format(profile=path)
+        out["message"] = trl(self.lang, "profile saved: {profile}").format(profile=path)
         return out
 
     def _keep_for_calibration(self, samples: np.ndarray) -> None:
@@ -508,25 +510,25 @@ class Listening:
         if self._model_tried:
             return
         self._model_tried = True
+        # deferred: the voice package loads only when a tablet listens
         from pyramid_referee.voice.errors import VoiceError
 
         try:
             if self._load_model is not None:
                 self.model = self._load_model(self.model_dir)
             else:
-                from ..referee import listen
-
                 self.model, _ = listen.open_model(self.model_dir, lang=self.lang)
         except VoiceError as exc:
             self.model = None
-            self.problem = tr(
-                "speech model not found: {why}; strikes are heard, calls are not"
+            self.problem = trl(
+                self.lang, "speech model not found: {why}; strikes are heard, calls are not"
             ).format(why=exc)
 
     def open_stream(self) -> TableStream:
         """The table's stream (made once). A model that cannot hear the call language (it knows
         none of its words: another language's) is said as the problem, and the stream hears
         strikes only."""
+        # deferred: the voice package loads only when a tablet listens
         from pyramid_referee.voice.errors import VoiceError
 
         if self.stream is None:
@@ -539,8 +541,9 @@ class Listening:
                 )
             except VoiceError as exc:
                 self.model = None
-                self.problem = tr(
-                    "the speech model does not fit: {why}; strikes are heard, calls are not"
+                self.problem = trl(
+                    self.lang,
+                    "the speech model does not fit: {why}; strikes are heard, calls are not",
                 ).format(why=exc)
                 self.stream = TableStream(
                     None, self.profile, lang=self.lang, detector_factory=self._detector_factory
@@ -595,9 +598,11 @@ async def _refuse(ws, message: str, close_code: int, **extra) -> None:
         pass
 
 
-def _hello_problem(text: str | None) -> tuple[dict | None, str | None]:
-    """The first message read: (its data, None) or (None, what is wrong with it)."""
-    shape = tr('the first message must be JSON text: {"pin": …, "rate": 16000, "format": "s16le"}')
+def _hello_problem(text: str | None, lang: str) -> tuple[dict | None, str | None]:
+    """The first message read: (its data, None) or (None, what is wrong with it, in ``lang``)."""
+    shape = trl(
+        lang, 'the first message must be JSON text: {"pin": …, "rate": 16000, "format": "s16le"}'
+    )
     if text is None or len(text.encode("utf-8")) > HELLO_MAX_BYTES:
         return None, shape
     try:
@@ -607,20 +612,22 @@ def _hello_problem(text: str | None) -> tuple[dict | None, str | None]:
     if not isinstance(data, dict) or not isinstance(data.get("pin"), str):
         return None, shape
     if data.get("rate") != RATE or data.get("format") != "s16le":
-        return None, tr('only 16 kHz mono s16le audio is taken ("rate": 16000, "format": "s16le")')
+        return None, trl(
+            lang, 'only 16 kHz mono s16le audio is taken ("rate": 16000, "format": "s16le")'
+        )
     return data, None
 
 
-async def _hello_of(ws) -> dict | None:
+async def _hello_of(ws, lang: str) -> dict | None:
     """The first message, checked; its data, or None (the refusal already sent)."""
     try:
         msg = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT_S)
     except asyncio.TimeoutError:
-        await _refuse(ws, tr("no first message with the PIN"), POLICY)
+        await _refuse(ws, trl(lang, "no first message with the PIN"), POLICY)
         return None
     if msg["type"] == "websocket.disconnect":
         return None
-    data, problem = _hello_problem(msg.get("text"))
+    data, problem = _hello_problem(msg.get("text"), lang)
     if problem is not None:
         await _refuse(ws, problem, UNSUPPORTED)
     return data
@@ -636,6 +643,7 @@ class _Route:
     on_decision: Callable
     client_of: Callable
     clock: Callable[[], float]
+    lang: str  # what the tablet is told, as the server's pages
 
 
 async def _pin_ok(ws, route: _Route, client: str, pin: str) -> bool:
@@ -644,7 +652,7 @@ async def _pin_ok(ws, route: _Route, client: str, pin: str) -> bool:
     if verdict.kind == "held":
         await _refuse(
             ws,
-            tr("too many wrong PINs from this device: try again in {s} s").format(
+            trl(route.lang, "too many wrong PINs from this device: try again in {s} s").format(
                 s=verdict.retry_after
             ),
             POLICY,
@@ -654,7 +662,7 @@ async def _pin_ok(ws, route: _Route, client: str, pin: str) -> bool:
     if verdict.kind == "wrong":
         if verdict.retry_after:
             route.table.changed()  # the pads say that someone is guessing
-        await _refuse(ws, tr("wrong PIN"), POLICY, code="pin")
+        await _refuse(ws, trl(route.lang, "wrong PIN"), POLICY, code="pin")
         return False
     return True
 
@@ -664,9 +672,9 @@ async def _admit(ws, route: _Route) -> Connection | None:
     the table's ears, or None (refused with a reason)."""
     listening: Listening = route.table.listening
     if not origin_ok(ws):
-        await _refuse(ws, tr("a request from another site is refused"), POLICY)
+        await _refuse(ws, trl(route.lang, "a request from another site is refused"), POLICY)
         return None
-    data = await _hello_of(ws)
+    data = await _hello_of(ws, route.lang)
     if data is None:
         return None
     client = route.client_of(ws)
@@ -679,9 +687,10 @@ async def _admit(ws, route: _Route) -> Connection | None:
         if data.get("take_over") is not True and not same_tablet:
             await _refuse(
                 ws,
-                tr(
+                trl(
+                    route.lang,
                     "another tablet is already listening at this table; take over only "
-                    "if the marker confirms"
+                    "if the marker confirms",
                 ),
                 BUSY,
                 code="busy",
@@ -690,7 +699,7 @@ async def _admit(ws, route: _Route) -> Connection | None:
         old.taken_over = True
         await _refuse(
             old.websocket,
-            tr("another tablet took over listening at this table"),
+            trl(route.lang, "another tablet took over listening at this table"),
             POLICY,
             code="taken_over",
         )
@@ -730,20 +739,22 @@ async def _open_stream(ws, route: _Route, me: Connection) -> TableStream:
     return stream
 
 
-def _frame_problem(n: int) -> tuple[str, int] | None:
-    """What is wrong with a binary frame of ``n`` bytes (the reason, the close code), or None."""
+def _frame_problem(n: int, lang: str) -> tuple[str, int] | None:
+    """What is wrong with a binary frame of ``n`` bytes (the reason in ``lang``, the close code),
+    or None."""
     if n > FRAME_MAX_BYTES:
         return (
-            tr("a frame is {n} bytes: at most {max} ({ms} ms of 16 kHz s16le)").format(
+            trl(lang, "a frame is {n} bytes: at most {max} ({ms} ms of 16 kHz s16le)").format(
                 n=n, max=FRAME_MAX_BYTES, ms=FRAME_MAX_MS
             ),
             TOO_BIG,
         )
     if n % 2 or n < FRAME_MIN_BYTES:
         return (
-            tr(
+            trl(
+                lang,
                 "a frame must be {lo}–{hi} ms of 16 kHz s16le: an even number of bytes "
-                "from {min} to {max}, not {n}"
+                "from {min} to {max}, not {n}",
             ).format(
                 lo=FRAME_MIN_MS, hi=FRAME_MAX_MS, min=FRAME_MIN_BYTES, max=FRAME_MAX_BYTES, n=n
             ),
@@ -757,9 +768,10 @@ async def _calibration(ws, route: _Route, stream: TableStream, control) -> None:
     loop = asyncio.get_running_loop()
     if control[0] == "calibrate":
         await loop.run_in_executor(stream.executor, stream.calibrate_start, control[1])
-        message = tr(
+        message = trl(
+            route.lang,
             "Calibration: play {count} strikes on the cue ball, one at a time, 2–3 s apart "
-            "(the table quiet)."
+            "(the table quiet).",
         ).format(count=control[1])
         await ws.send_text(
             _dumps({"type": "calibrating", "count": control[1], "message": message})
@@ -774,7 +786,9 @@ async def _on_text(ws, route: _Route, stream: TableStream, text: str) -> bool:
     """A control message after the first; False when the socket is done (stopped or refused)."""
     control = _control(text)
     if control == ("stop", None):
-        _record_end(route.table)  # listening turned off: a recording asked for ends with it
+        _record_end(
+            route.table, route.lang
+        )  # listening turned off: a recording asked for ends with it
         await ws.close(NORMAL, "stop")
         return False
     if control is not None and control[0] in ("calibrate", "calibrate_end"):
@@ -782,12 +796,17 @@ async def _on_text(ws, route: _Route, stream: TableStream, text: str) -> bool:
         return True
     if control is not None and control[0] in ("record", "record_end"):
         start = control[0] == "record"
-        reply = _record_start(route.table, stream) if start else _record_end(route.table)
+        lang = route.lang
+        reply = (
+            _record_start(route.table, stream, lang) if start else _record_end(route.table, lang)
+        )
         await ws.send_text(_dumps(reply))
         route.table.changed()
         return True
     await _refuse(
-        ws, tr("after the first message only binary audio frames are taken"), UNSUPPORTED
+        ws,
+        trl(route.lang, "after the first message only binary audio frames are taken"),
+        UNSUPPORTED,
     )
     return False
 
@@ -803,17 +822,19 @@ class _Pace:
 async def _on_frame(ws, route: _Route, stream: TableStream, raw: bytes, pace: _Pace) -> bool:
     """One binary frame: checked, fed to the pipeline, what it brought sent on; False when the
     socket is done (refused, or gone while sending)."""
-    problem = _frame_problem(len(raw))
+    problem = _frame_problem(len(raw), route.lang)
     if problem is not None:
         await _refuse(ws, *problem)
         return False
     pace.received_s += len(raw) / 2 / RATE
     if pace.received_s - (route.clock() - pace.started) > BURST_S:
-        await _refuse(ws, tr("audio comes faster than real time: closed"), POLICY, code="rate")
+        await _refuse(
+            ws, trl(route.lang, "audio comes faster than real time: closed"), POLICY, code="rate"
+        )
         return False
     samples = np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
     stream.set_view(_view(route.table))
-    _record_frame(route.table, raw, stream.time)
+    _record_frame(route.table, raw, stream.time, route.lang)
     loop = asyncio.get_running_loop()
     out = await loop.run_in_executor(stream.executor, stream.feed, samples)
     route.table.listening.last_frame_wall = route.clock()
@@ -837,7 +858,9 @@ async def _serve_stream(ws, route: _Route, stream: TableStream, me: Connection) 
             msg = await asyncio.wait_for(ws.receive(), IDLE_S)
         except asyncio.TimeoutError:
             await _refuse(
-                ws, tr("no audio for {s} s: listening stopped").format(s=int(IDLE_S)), NORMAL
+                ws,
+                trl(route.lang, "no audio for {s} s: listening stopped").format(s=int(IDLE_S)),
+                NORMAL,
             )
             return
         if msg["type"] == "websocket.disconnect" or me.taken_over:
@@ -853,8 +876,6 @@ async def _serve_stream(ws, route: _Route, stream: TableStream, me: Connection) 
 
 async def _listen_endpoint(ws, route: _Route) -> None:
     """One tablet's socket, from the accept to the close (the table freed after it)."""
-    from starlette.websockets import WebSocketDisconnect
-
     await ws.accept()
     me = await _admit(ws, route)
     if me is None:
@@ -879,11 +900,12 @@ def listen_route(
     on_decision: Callable,
     client_of: Callable,
     clock: Callable[[], float] = time.monotonic,
+    lang: str,
 ):
-    """The ``/api/listen`` WebSocket endpoint for one table (``table.listening``)."""
-    route = _Route(table, guard, publish_event, on_decision, client_of, clock)
+    """The ``/api/listen`` WebSocket endpoint for one table (``table.listening``); what the
+    tablet is told is said in ``lang``."""
+    route = _Route(table, guard, publish_event, on_decision, client_of, clock, lang)
     if table.listening is not None and table.listening.other_ears is None:
-        from ..match.ears import read_ears
 
         def other_ears():
             store = table.store
@@ -932,10 +954,8 @@ def _control(text: str):
 # -- a recording, only on the marker's request (listen_record.py) ------------------------------
 
 
-def _record_start(table, stream: TableStream) -> dict:
+def _record_start(table, stream: TableStream, lang: str) -> dict:
     """«Запись» on the pad: the stream from now to a WAV beside the match store."""
-    from .listen_record import Recording, recordings_dir
-
     listening: Listening = table.listening
     if listening.recording is None:
         try:
@@ -949,18 +969,18 @@ def _record_start(table, stream: TableStream) -> dict:
             return {
                 "type": "recording",
                 "on": False,
-                "message": tr("the recording could not be written: {why}").format(why=exc),
+                "message": trl(lang, "the recording could not be written: {why}").format(why=exc),
             }
     rec = listening.recording
     return {
         "type": "recording",
         "on": True,
         "file": rec.path.name,
-        "message": tr("recording to {file}").format(file=rec.path),
+        "message": trl(lang, "recording to {file}").format(file=rec.path),
     }
 
 
-def _record_frame(table, raw: bytes, stream_t: float) -> None:
+def _record_frame(table, raw: bytes, stream_t: float, lang: str) -> None:
     """A frame to the recording, if one is asked for; the strokes entered since, tied to it."""
     rec = table.listening.recording
     if rec is None:
@@ -972,16 +992,18 @@ def _record_frame(table, raw: bytes, stream_t: float) -> None:
             rec.add_strokes(table.store.strokes(table.match_id))
     except OSError as exc:  # the disk is full or gone: the recording ends, listening goes on
         table.listening.recording = None
-        table.notices.append(tr("the recording could not be written: {why}").format(why=exc))
+        table.notices.append(
+            trl(lang, "the recording could not be written: {why}").format(why=exc)
+        )
         table.changed()
 
 
-def _record_end(table) -> dict:
+def _record_end(table, lang: str) -> dict:
     """The recording closed (its index with the strokes entered meanwhile); what it holds."""
     listening: Listening = table.listening
     rec, listening.recording = listening.recording, None
     if rec is None:
-        return {"type": "recorded", "on": False, "message": tr("nothing is being recorded")}
+        return {"type": "recorded", "on": False, "message": trl(lang, "nothing is being recorded")}
     try:
         rec.add_strokes(table.store.strokes(table.match_id))
     finally:
@@ -992,7 +1014,7 @@ def _record_end(table) -> dict:
         "file": rec.path.name,
         "seconds": index["seconds"],
         "strokes": [s["id"] for s in index["strokes"]],
-        "message": tr("recording saved: {file}, {seconds} s; strokes in it: {n}").format(
+        "message": trl(lang, "recording saved: {file}, {seconds} s; strokes in it: {n}").format(
             file=rec.path, seconds=round(index["seconds"], 1), n=len(index["strokes"])
         ),
     }

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..i18n import tr, trn
+from ..catalog import trl, trn
 
 PIN_RE = re.compile(r"^[0-9A-Za-z_-]{4,64}$")
 
@@ -57,7 +57,8 @@ def delay_after(failures: int) -> float:
 
 class PinGuard:
     """The PIN of one server and every client's wrong tries. ``clock``: seconds, monotonic (a test
-    gives its own); ``log``: where a line for the server's operator goes (someone is guessing)."""
+    gives its own); ``log``: where a line for the server's operator goes (someone is guessing);
+    ``lang``: what those lines, the pad's alert and a refused new PIN are said in."""
 
     def __init__(
         self,
@@ -65,8 +66,10 @@ class PinGuard:
         *,
         clock: Callable[[], float] = time.monotonic,
         log: Callable[[str], None] | None = None,
+        lang: str = "ru",
     ) -> None:
         self._pin = pin
+        self.lang = lang
         self.clock = clock
         self.log = log or (lambda line: None)
         self.clients: dict[str, _Client] = {}
@@ -103,6 +106,7 @@ class PinGuard:
                 "someone at {client} is guessing the PIN: {n} wrong PINs; their next try waits "
                 "{s} s",
                 rec.failures,
+                self.lang,
             ).format(client=client, n=rec.failures, s=math.ceil(delay))
         )
         return Verdict("wrong", math.ceil(delay))
@@ -120,17 +124,18 @@ class PinGuard:
         """A new PIN from the marker (who gave the current one). Raises
         ValueError with the reason."""
         if not PIN_RE.match(new):
-            raise ValueError(tr("a PIN is 4 to 64 letters, digits, '-' or '_'"))
+            raise ValueError(trl(self.lang, "a PIN is 4 to 64 letters, digits, '-' or '_'"))
         if hmac.compare_digest(new.encode(), self._pin.encode()):
-            raise ValueError(tr("the new PIN is the same as the current one"))
+            raise ValueError(trl(self.lang, "the new PIN is the same as the current one"))
         self._pin = new
         self.changed = True
         self.wrong_total = 0
         self.guessers.clear()  # the alert is answered; the holds of the clients stay
         self.log(
-            tr(
+            trl(
+                self.lang,
                 "the PIN was changed from the pad at {client}; pads with the old PIN ask for the "
-                "new one"
+                "new one",
             ).format(client=client)
         )
 
@@ -147,5 +152,6 @@ class PinGuard:
                 "someone is guessing the PIN: {n} wrong PINs from {clients}; their tries are "
                 "slowed down. Change the PIN if it may have been seen",
                 self.wrong_total,
+                self.lang,
             ).format(n=self.wrong_total, clients=", ".join(sorted(self.guessers))),
         }

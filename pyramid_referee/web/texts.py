@@ -1,4 +1,4 @@
-"""Every word the pages show, written in English as ``tr("…")`` and read in the user's language.
+"""Every word the pages show, written in English as ``trl(lang, "…")``, in the page's language.
 
 The templates and the scripts get these as a dictionary (``page_texts``), so the Russian
 page and the English one come from the one message catalog the command line uses.
@@ -6,7 +6,7 @@ page and the English one come from the one message catalog the command line uses
 
 from __future__ import annotations
 
-from ..i18n import tr
+from ..catalog import trl
 from ..rules.verdict import FOUL_WORDS
 
 # The six pockets as the striker sees them: (key, pocket JSON).
@@ -23,120 +23,121 @@ POCKETS = (
 GIVEN_FOULS = ("г", "д", "е", "з", "и")
 
 
-def pocket_names() -> dict:
+def pocket_names(lang: str) -> dict:
     return {
-        "far_left": tr("far left corner"),
-        "far_right": tr("far right corner"),
-        "middle_left": tr("left middle"),
-        "middle_right": tr("right middle"),
-        "near_left": tr("near left corner"),
-        "near_right": tr("near right corner"),
+        "far_left": trl(lang, "far left corner"),
+        "far_right": trl(lang, "far right corner"),
+        "middle_left": trl(lang, "left middle"),
+        "middle_right": trl(lang, "right middle"),
+        "near_left": trl(lang, "near left corner"),
+        "near_right": trl(lang, "near right corner"),
     }
 
 
-def page_texts() -> dict:
-    """The words of both pages and of their scripts, in the current language."""
+def page_texts(lang: str) -> dict:
+    """The words of both pages and of their scripts, in ``lang``."""
     return {
-        "title_board": tr("Scoreboard"),
-        "title_pad": tr("Marker's pad"),
-        "learn": tr("learn to call"),
-        "club_board": tr("club board"),
-        "match": tr("match"),
-        "to_play": tr("to play"),
-        "from_hand": tr("from hand"),
-        "needs": tr("needs {n} to {target}"),
-        "reached": tr("reached {score} of {target}"),
-        "won_game": tr("won: {score} of {target}"),
-        "from_balls": tr("from balls"),
-        "penalties": tr("penalty points"),
-        "no_penalties": tr("no penalties"),
-        "on_table": tr("on the table"),
-        "call": tr("call"),
-        "no_call_yet": tr("no call yet"),
-        "verdict": tr("verdict"),
-        "no_verdict_yet": tr("no stroke yet"),
-        "history": tr("this game"),
-        "games": tr("the match"),
-        "stroke": tr("stroke"),
-        "game_over": tr("game over"),
-        "offline": tr("connection lost; reconnecting…"),
-        "shown_at": tr("the board shows {time}"),
-        "pin": tr("PIN"),
-        "pin_ask": tr("Enter the table's PIN (printed when the server started)"),
-        "pin_ok": tr("Enter"),
-        "pin_wrong": tr("wrong PIN"),
-        "change_pin": tr("Change the PIN"),
-        "pin_new_ask": tr(
+        "title_board": trl(lang, "Scoreboard"),
+        "title_pad": trl(lang, "Marker's pad"),
+        "learn": trl(lang, "learn to call"),
+        "club_board": trl(lang, "club board"),
+        "match": trl(lang, "match"),
+        "to_play": trl(lang, "to play"),
+        "from_hand": trl(lang, "from hand"),
+        "needs": trl(lang, "needs {n} to {target}"),
+        "reached": trl(lang, "reached {score} of {target}"),
+        "won_game": trl(lang, "won: {score} of {target}"),
+        "from_balls": trl(lang, "from balls"),
+        "penalties": trl(lang, "penalty points"),
+        "no_penalties": trl(lang, "no penalties"),
+        "on_table": trl(lang, "on the table"),
+        "call": trl(lang, "call"),
+        "no_call_yet": trl(lang, "no call yet"),
+        "verdict": trl(lang, "verdict"),
+        "no_verdict_yet": trl(lang, "no stroke yet"),
+        "history": trl(lang, "this game"),
+        "games": trl(lang, "the match"),
+        "stroke": trl(lang, "stroke"),
+        "game_over": trl(lang, "game over"),
+        "offline": trl(lang, "connection lost; reconnecting…"),
+        "shown_at": trl(lang, "the board shows {time}"),
+        "pin": trl(lang, "PIN"),
+        "pin_ask": trl(lang, "Enter the table's PIN (printed when the server started)"),
+        "pin_ok": trl(lang, "Enter"),
+        "pin_wrong": trl(lang, "wrong PIN"),
+        "change_pin": trl(lang, "Change the PIN"),
+        "pin_new_ask": trl(
+            lang,
             "The new PIN (4 to 64 letters, digits, '-' or '_'); pads with the old one will ask "
-            "for it"
+            "for it",
         ),
-        "pin_form": tr("a PIN is 4 to 64 letters, digits, '-' or '_'"),
-        "pin_changed": tr("the PIN is changed: type the new one on the other pads"),
-        "call_placeholder": tr("the call, as it was said"),
-        "call_example": tr("e.g. тройку чисто в правый дальний угол"),
-        "take_call": tr("Take the call"),
-        "no_call": tr("No call"),
-        "what_fell": tr("What fell (tap a ball, then its pocket)"),
-        "cue": tr("cue ball"),
-        "off_table": tr("off the table"),
-        "as_called": tr("as called"),
-        "not_as_called": tr("missed"),
-        "miss_foul": tr("miss (no ball hit)"),
-        "fouls": tr("fouls"),
-        "flags": tr("marks"),
-        "from_hand_flag": tr("from hand"),
-        "in_house": tr("first hit in the house"),
-        "warned": tr("warning"),
-        "unchanged": tr("positions unchanged"),
-        "record": tr("Record the stroke"),
-        "clear_outcome": tr("Clear"),
-        "undo": tr("Undo"),
-        "redo": tr("Redo"),
-        "new_game": tr("New match"),
-        "new_game_confirm": tr(
-            "Start a new match with the same players? The current one stays stored."
+        "pin_form": trl(lang, "a PIN is 4 to 64 letters, digits, '-' or '_'"),
+        "pin_changed": trl(lang, "the PIN is changed: type the new one on the other pads"),
+        "call_placeholder": trl(lang, "the call, as it was said"),
+        "call_example": trl(lang, "e.g. тройку чисто в правый дальний угол"),
+        "take_call": trl(lang, "Take the call"),
+        "no_call": trl(lang, "No call"),
+        "what_fell": trl(lang, "What fell (tap a ball, then its pocket)"),
+        "cue": trl(lang, "cue ball"),
+        "off_table": trl(lang, "off the table"),
+        "as_called": trl(lang, "as called"),
+        "not_as_called": trl(lang, "missed"),
+        "miss_foul": trl(lang, "miss (no ball hit)"),
+        "fouls": trl(lang, "fouls"),
+        "flags": trl(lang, "marks"),
+        "from_hand_flag": trl(lang, "from hand"),
+        "in_house": trl(lang, "first hit in the house"),
+        "warned": trl(lang, "warning"),
+        "unchanged": trl(lang, "positions unchanged"),
+        "record": trl(lang, "Record the stroke"),
+        "clear_outcome": trl(lang, "Clear"),
+        "undo": trl(lang, "Undo"),
+        "redo": trl(lang, "Redo"),
+        "new_game": trl(lang, "New match"),
+        "new_game_confirm": trl(
+            lang, "Start a new match with the same players? The current one stays stored."
         ),
-        "choose_route": tr("say whether the ball went as called: «по заказу» or «мимо»"),
-        "no_outcome": tr("no outcome given: tap «{ok}», «{miss}» or what fell"),
-        "nothing_to_undo": tr("nothing to undo"),
-        "nothing_to_redo": tr("nothing to redo"),
-        "recorded": tr("recorded: stroke {seq}"),
-        "pocket_for": tr("ball {ball}: which pocket?"),
-        "ball_word": tr("ball"),
-        "take_back": tr("Take back the strike (it was none)"),  # Q14
-        "taken_back_done": tr("the strike is taken back: the call counts again"),
-        "stroke_marks": tr("stroke {seq}: {marks}"),
-        "pockets": pocket_names(),
-        "foul_names": {letter: tr(FOUL_WORDS[letter]) for letter in GIVEN_FOULS},
+        "choose_route": trl(lang, "say whether the ball went as called: «по заказу» or «мимо»"),
+        "no_outcome": trl(lang, "no outcome given: tap «{ok}», «{miss}» or what fell"),
+        "nothing_to_undo": trl(lang, "nothing to undo"),
+        "nothing_to_redo": trl(lang, "nothing to redo"),
+        "recorded": trl(lang, "recorded: stroke {seq}"),
+        "pocket_for": trl(lang, "ball {ball}: which pocket?"),
+        "ball_word": trl(lang, "ball"),
+        "take_back": trl(lang, "Take back the strike (it was none)"),  # Q14
+        "taken_back_done": trl(lang, "the strike is taken back: the call counts again"),
+        "stroke_marks": trl(lang, "stroke {seq}: {marks}"),
+        "pockets": pocket_names(lang),
+        "foul_names": {letter: trl(lang, FOUL_WORDS[letter]) for letter in GIVEN_FOULS},
     }
 
 
-def board_texts() -> dict:
-    """The words of the club board (``/club``) and of its script, in the current language."""
+def board_texts(lang: str) -> dict:
+    """The words of the club board (``/club``) and of its script, in ``lang``."""
     return {
-        "title_club": tr("Club board"),
-        "tables": tr("tables"),
-        "no_tables": tr("no table is registered on the club server"),
-        "no_match": tr("no match yet"),
-        "no_verdict_yet": tr("no stroke yet"),
-        "needs": tr("needs {n} to {target}"),
-        "reached": tr("reached {target}"),
-        "to_play": tr("to play"),
-        "match_wins": tr("match to {wins} wins: games {score}"),
-        "games_today": tr("today's games"),
-        "matches_today": tr("today's matches"),
-        "none_yet": tr("none yet"),
-        "players": tr("players"),
-        "player": tr("player"),
-        "games": tr("games"),
-        "won": tr("won"),
-        "points_per_game": tr("points per game"),
-        "penalties": tr("penalties incurred"),
-        "calls_accepted": tr("calls accepted"),
-        "calls_refused": tr("calls refused"),
-        "offline": tr("connection lost; reconnecting…"),
-        "table_link": tr("this table's scoreboard"),
-        "data_as_of": tr(
-            "data as of {time}"
+        "title_club": trl(lang, "Club board"),
+        "tables": trl(lang, "tables"),
+        "no_tables": trl(lang, "no table is registered on the club server"),
+        "no_match": trl(lang, "no match yet"),
+        "no_verdict_yet": trl(lang, "no stroke yet"),
+        "needs": trl(lang, "needs {n} to {target}"),
+        "reached": trl(lang, "reached {target}"),
+        "to_play": trl(lang, "to play"),
+        "match_wins": trl(lang, "match to {wins} wins: games {score}"),
+        "games_today": trl(lang, "today's games"),
+        "matches_today": trl(lang, "today's matches"),
+        "none_yet": trl(lang, "none yet"),
+        "players": trl(lang, "players"),
+        "player": trl(lang, "player"),
+        "games": trl(lang, "games"),
+        "won": trl(lang, "won"),
+        "points_per_game": trl(lang, "points per game"),
+        "penalties": trl(lang, "penalties incurred"),
+        "calls_accepted": trl(lang, "calls accepted"),
+        "calls_refused": trl(lang, "calls refused"),
+        "offline": trl(lang, "connection lost; reconnecting…"),
+        "table_link": trl(lang, "this table's scoreboard"),
+        "data_as_of": trl(
+            lang, "data as of {time}"
         ),  # a card while the board cannot reach the club server
     }

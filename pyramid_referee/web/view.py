@@ -9,7 +9,7 @@ pages; a stroke takes it. Everything is read from the committed record.
 
 from __future__ import annotations
 
-from ..i18n import trl
+from ..catalog import trl
 from ..match.session import CallReading, Session, Standing, strike_marks
 from ..match.text import game_line, match_score_line
 from ..rules import clauses, needs
