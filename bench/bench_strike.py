@@ -205,7 +205,7 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
         "sound",
         (
             read(fsm.FEATURES_CSV),
-            src(fsm.fit, fsm.export, fsm.read_features),
+            src(fsm.fit, fsm.export, fsm.read_features, fsm._read_table),
             read(ROOT / "voice" / "sound_class.py"),
             read(ROOT / "voice" / "onsets.py"),
             ex,
@@ -217,7 +217,13 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
             "decision",
             (
                 read(fsm.SEQUENCES_CSV),
-                src(fsm.fit_sequence, fsm.silent_room, fsm.export_binary, fsm.read_sequences),
+                src(
+                    fsm.fit_sequence,
+                    fsm.silent_room,
+                    fsm.export_binary,
+                    fsm.read_sequences,
+                    fsm._read_table,
+                ),
                 repr((sorted(fsm.SEQ_FIT.items()), fsm.SEQ_UNREAD)).encode(),
                 read(ROOT / "voice" / "sequence.py"),
                 read(ROOT / "voice" / "onsets.py"),

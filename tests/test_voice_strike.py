@@ -47,6 +47,18 @@ def session(bank, seed, source, **kw):
     return table_mix.make_session(np.random.default_rng(seed), bank, sources={source}, **args)
 
 
+def test_the_refits_are_shared_by_the_tests_of_one_worker(request):
+    """Under ``--dist loadgroup`` (scripts/test.sh) this file's tests run on one worker, which
+    fits each held-out model once for all of them. pytest 9.2 broke the grouping without a word:
+    every worker then fitted every model, and the suite took minutes longer. A run that groups
+    marks the node id with the group's name."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run with --dist loadgroup (scripts/test.sh runs the suite so)")
+    assert request.node.nodeid.endswith("@sound_models_refitted"), (
+        f"--dist loadgroup did not group this test ({request.node.nodeid}): is pytest >= 9.2?"
+    )
+
+
 # -- the stroke structure ------------------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import gzip
 import json
 import sys
@@ -241,14 +242,37 @@ def add_other_speech(seed: int = SEED, path: Path = FEATURES_CSV) -> int:
     return rows
 
 
-def read_features(path: Path = FEATURES_CSV):
+def _read_table(path: Path, text_cols: int) -> tuple[list[str], list[list[str]], np.ndarray]:
+    """A gzipped table of plain fields (no quoting: labels, source names and numbers): its
+    header, the first ``text_cols`` fields of each row, and the rest as one float array. The
+    numbers are parsed by numpy in one go (the same correctly rounded values as ``float``,
+    several times faster than a ``float`` a field: the sequence table has 8 million)."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
-        r = csv.reader(fh)
-        head = next(r)
-        rows = list(r)
-    labels = np.array([row[0] for row in rows])
-    sources = np.array([row[1] for row in rows])
-    X = np.array([[float(v) for v in row[3:]] for row in rows])
+        head = fh.readline().rstrip("\n").split(",")
+        lines = fh.read().splitlines()
+    split = [line.split(",", text_cols) for line in lines]
+    width = len(head) - text_cols
+    X = np.array(",".join(row[text_cols] for row in split).split(","), dtype=np.float64)
+    return head, [row[:text_cols] for row in split], X.reshape(len(split), width)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_cached(path: Path, mtime_ns: int, text_cols: int):
+    head, text, X = _read_table(path, text_cols)
+    X.setflags(write=False)  # shared by every caller in this process: a caller copies to change
+    return head, text, X
+
+
+def read_table(path: Path, text_cols: int):
+    """:func:`_read_table`, read once a process while the file is unchanged (a leave-one-source-out
+    run fits a model a held-out source on the same table)."""
+    return _read_cached(Path(path).resolve(), Path(path).stat().st_mtime_ns, text_cols)
+
+
+def read_features(path: Path = FEATURES_CSV):
+    head, text, X = read_table(path, 3)
+    labels = np.array([row[0] for row in text])
+    sources = np.array([row[1] for row in text])
     return head[3:], labels, sources, X
 
 
@@ -607,14 +631,10 @@ def make_sequences(
 
 
 def read_sequences(path: Path = SEQUENCES_CSV):
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        r = csv.reader(fh)
-        head = next(r)
-        rows = list(r)
-    y = np.array([int(row[0]) for row in rows])
-    sources = [set(row[1].split("+")) for row in rows]
-    speech = np.array([row[2] for row in rows])
-    X = np.array([[float(v) for v in row[5:]] for row in rows])
+    head, text, X = read_table(path, 5)
+    y = np.array([int(row[0]) for row in text])
+    sources = [set(row[1].split("+")) for row in text]
+    speech = np.array([row[2] for row in text])
     return head[5:], y, sources, speech, X
 
 
