@@ -326,3 +326,19 @@ def test_a_tables_login_on_the_board_is_told_it_needs_the_boards_role_not_that_t
         BoardFeed(login(club_url, "pyramid_table"), "ru", retry_s=0.1)
     )  # a table's serve: /club
     assert line == "этому логину нельзя читать табло клуба: нужна роль «pyramid_board»"
+
+
+def test_a_listening_board_feed_stops_at_once_not_after_its_tick(club_url, db):
+    """An idle LISTEN wait is not woken by a cancel: stop() must still end the thread promptly
+    (serve's Ctrl-C waited 3 s for it, and every board page held the server that long)."""
+    import json
+
+    from pyramid_referee.web import club as web_club
+
+    _register(club_url, db, "Стол 1")
+    feed = web_club.BoardFeed(club_url, "ru")
+    feed.start(None)
+    assert _wait(lambda: json.loads(feed.payload())["server"]["online"] is True)
+    time.sleep(0.3)  # well inside the feed's TICK_S wait
+    feed.stop()
+    assert not feed._thread.is_alive()  # stop() joins for up to 3 s: alive means it timed out

@@ -43,6 +43,9 @@ from .texts import board_texts
 DEBOUNCE_S = 0.05
 CLUB_EVERY_S = 2.0
 TICK_S = 5.0
+# a cancel does not wake an idle LISTEN wait (there is no query to cancel): the wait is cut into
+# slices this long, so stop() ends the thread within one slice, not after TICK_S
+STOP_SLICE_S = 0.25
 
 
 def _dumps(obj: Any) -> str:
@@ -81,13 +84,7 @@ class BoardFeed:
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        con = self._con
-        if con is not None:
-            try:
-                con.cancel_safe(timeout=1.0)  # wakes a notifies() wait at once
-            except Exception:  # noqa: BLE001 -- stopping: the thread is a daemon anyway
-                pass
+        self._stop.set()  # the LISTEN wait sees it within STOP_SLICE_S
         if self._thread is not None:
             self._thread.join(3.0)
 
@@ -145,6 +142,17 @@ class BoardFeed:
                         pass
             self._stop.wait(self.retry_s)
 
+    def _heard(self, con, wait: float) -> bool:
+        """A notification within ``wait`` seconds? False at once when the feed is stopped."""
+        end = time.monotonic() + wait
+        while not self._stop.is_set():
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            if any(True for _ in con.notifies(timeout=min(left, STOP_SLICE_S), stop_after=1)):
+                return True
+        return False
+
     def _stale(self, table: dict) -> dict:
         """A table as last read, while the server cannot be asked: greyed out with the
         time of that read."""
@@ -188,7 +196,7 @@ class BoardFeed:
             wait = TICK_S
             if club_dirty:
                 wait = max(0.0, min(wait, club_at + CLUB_EVERY_S - time.monotonic()))
-            heard = any(True for _ in con.notifies(timeout=wait, stop_after=1))
+            heard = self._heard(con, wait)
             if self._stop.is_set():
                 return
             if heard:
