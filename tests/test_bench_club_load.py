@@ -17,6 +17,7 @@ pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_club_load.py"
 
 
+@pytest.mark.long  # 19 s on 2 cores
 def test_a_small_load_run_with_a_server_kill_loses_and_doubles_nothing_and_catches_up():
     from pg_cluster import find_bin
 

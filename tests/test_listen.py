@@ -866,6 +866,7 @@ print(json.dumps({"t_play": t_play, "t_done": t_done, "reported": reported, "dec
 """
 
 
+@pytest.mark.long  # 21 s, at real time on 2 cores
 def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path):
     """Two calls then the click (C9: the last one, finished before it, counts); a call said after
     the click goes to the next strike (C10); words and strikes on the one clock of the recording."""

@@ -139,6 +139,7 @@ sys.exit(main(["strikes", "calibrate", "--count", "5", "--collisions", "0", "--s
 """
 
 
+@pytest.mark.long  # 19 s, at real time on 2 cores
 def test_calibration_through_the_microphone(pulse, recordings, tmp_path):
     """The real microphone path: the strikes played into a PulseAudio null sink whose monitor is
     the default input; the calibration hears them as they come and stops at the fifth."""

@@ -15,6 +15,7 @@ def table():
     return fit_sound_model.read_features()
 
 
+@pytest.mark.long  # 33 s on 2 cores
 def test_the_shipped_models_are_what_the_fitting_script_makes(table):
     """voice/data/*.npz equal a fresh fit on the committed feature tables (deterministic): the two
     sound models and the strike decision model."""

@@ -123,6 +123,7 @@ def _port(srv: Server) -> int:
     return int(re.search(r":(\d+)$", srv.base).group(1))
 
 
+@pytest.mark.long  # 29 s, at real time on 2 cores
 def test_strikes_streamed_from_the_browser_over_https_under_a_lan_name_are_those_of_the_file(
     tmp_path, table_wav
 ):
@@ -438,6 +439,7 @@ def test_when_only_the_websocket_drops_mid_session_the_pad_reconnects_and_nothin
     assert all(s["t"] < gap[0] for s in confirmed), (confirmed, gap)
 
 
+@pytest.mark.long  # 18 s, at real time on 2 cores
 def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_nothing(
     tmp_path, table_wav
 ):

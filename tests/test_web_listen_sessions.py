@@ -121,6 +121,7 @@ async def _stream(base: str, pin: str, pcm: np.ndarray) -> dict:
     return {"strikes": sorted(confirmed), "errors": errors, "seconds": len(pcm) / 16000}
 
 
+@pytest.mark.long  # 45 s, at real time on 2 cores
 def test_held_out_sessions_streamed_through_the_socket_give_the_strikes_of_the_command_line(
     tmp_path, sessions
 ):
