@@ -458,72 +458,17 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
     the server's conflicts of that match are marked resolved. The store's own version of it
     stays on the server (``club_conflicts``). Refused (ClubError, nothing changed) where a
     stroke id the server holds is used here by another match: then the store is registered as a
-    new table instead. The number of strokes the match now has."""
+    new table instead. The number of the match's strokes in play now."""
+    # one row a stroke, each with the match's columns; a match without strokes is one row whose
+    # stroke columns are NULL; no row at all where the server does not hold the match
     rows = con.execute(
         "SELECT * FROM club_table_match(%s, %s, %s)", (link.table_id, link.key, match_id)
     ).fetchall()
-
-    def text(v):
-        return None if v is None else json.dumps(v, ensure_ascii=False)
-
     strokes = [r for r in rows if r[0] is not None]
     with store._tx():
         if rows:
-            ids = [r[0] for r in strokes]
-            marks = ",".join("?" * len(ids))
-            clash = (
-                store.con.execute(
-                    f"SELECT id, match_id FROM strokes WHERE match_id != ? AND id IN ({marks})",
-                    (match_id, *ids),
-                ).fetchone()
-                if ids
-                else None
-            )
-            if clash is not None:
-                raise ClubError(
-                    trl(
-                        store.lang,
-                        "the server's version of match {match} cannot be taken: its stroke id "
-                        "{id} is used here by match {other}; register this store as a table of "
-                        "its own instead: pyramid-referee club resolve --new-table --name NAME",
-                    ).format(match=match_id, id=clash[0], other=clash[1])
-                )
-            m = rows[0]
-            if (
-                store.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone()
-                is None
-            ):
-                raise ClubError(
-                    trl(store.lang, "match {match} is not in this store").format(match=match_id)
-                )
-            store.con.execute("DELETE FROM strokes WHERE match_id = ?", (match_id,))
-            store.con.execute(
-                "UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = "
-                "?, created = ?, updated = ? WHERE id = ?",
-                (text(m[13]), text(m[14]), m[15], m[16], text(m[17]), m[18], m[19], match_id),
-            )
-            for r in strokes:
-                store.con.execute(
-                    "INSERT INTO strokes(id, match_id, seq, status, call_text, call, refusal, "
-                    "call_status, outcome_text, outcome, verdict, state, lang, time, shown) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
-                    (
-                        r[0],
-                        match_id,
-                        r[1],
-                        r[2],
-                        r[3],
-                        text(r[4]),
-                        text(r[5]),
-                        r[6],
-                        r[7],
-                        text(r[8]),
-                        text(r[9]),
-                        text(r[10]),
-                        r[11],
-                        r[12],
-                    ),
-                )
+            _refuse_ids_used_elsewhere(store, match_id, [r[0] for r in strokes])
+            _replace_match(store, match_id, rows[0], strokes)
         # what the store holds of this match is the server's: nothing of it waits to be sent
         store.con.execute(
             "INSERT INTO club_sent(server, match_id, action_id) SELECT ?, ?, coalesce(max(id), 0) "
@@ -535,6 +480,80 @@ def take_server_version(store: Store, link: Link, con, match_id: int) -> int:
         "SELECT club_resolve_conflicts(%s, %s, %s, 'server')", (link.table_id, link.key, match_id)
     )
     return len([r for r in strokes if r[2] == "active"])
+
+
+def _json_text(value) -> str | None:
+    """A JSON value the server returns (jsonb) as the store keeps it: text; NULL stays NULL."""
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _refuse_ids_used_elsewhere(store: Store, match_id: int, ids: list[int]) -> None:
+    """ClubError where one of the server's stroke ``ids`` for match ``match_id`` belongs here to
+    another match: taking the server's version would overwrite that match's stroke."""
+    if not ids:
+        return
+    marks = ",".join("?" * len(ids))
+    clash = store.con.execute(
+        f"SELECT id, match_id FROM strokes WHERE match_id != ? AND id IN ({marks})",
+        (match_id, *ids),
+    ).fetchone()
+    if clash is not None:
+        raise ClubError(
+            trl(
+                store.lang,
+                "the server's version of match {match} cannot be taken: its stroke id "
+                "{id} is used here by match {other}; register this store as a table of "
+                "its own instead: pyramid-referee club resolve --new-table --name NAME",
+            ).format(match=match_id, id=clash[0], other=clash[1])
+        )
+
+
+def _replace_match(store: Store, match_id: int, m, strokes: list) -> None:
+    """Match ``match_id`` of the store (ClubError where it has none) takes the match columns of
+    the server's row ``m`` and, in place of its own strokes, the server's ``strokes`` (rows of
+    ``club_table_match``), all marked shown. Runs inside the caller's transaction."""
+    if store.con.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+        raise ClubError(
+            trl(store.lang, "match {match} is not in this store").format(match=match_id)
+        )
+    players, settings, to_wins, status, result, created, updated = m[13:20]
+    store.con.execute("DELETE FROM strokes WHERE match_id = ?", (match_id,))
+    store.con.execute(
+        "UPDATE matches SET players = ?, settings = ?, to_wins = ?, status = ?, result = "
+        "?, created = ?, updated = ? WHERE id = ?",
+        (
+            _json_text(players),
+            _json_text(settings),
+            to_wins,
+            status,
+            _json_text(result),
+            created,
+            updated,
+            match_id,
+        ),
+    )
+    for r in strokes:
+        store.con.execute(
+            "INSERT INTO strokes(id, match_id, seq, status, call_text, call, refusal, "
+            "call_status, outcome_text, outcome, verdict, state, lang, time, shown) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
+            (
+                r[0],
+                match_id,
+                r[1],
+                r[2],
+                r[3],
+                _json_text(r[4]),
+                _json_text(r[5]),
+                r[6],
+                r[7],
+                _json_text(r[8]),
+                _json_text(r[9]),
+                _json_text(r[10]),
+                r[11],
+                r[12],
+            ),
+        )
 
 
 def unsent(con: sqlite3.Connection, server: str) -> tuple[int, int]:
