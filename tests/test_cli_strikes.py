@@ -221,9 +221,8 @@ def test_plot_legend_never_covers_the_last_seconds_and_a_cushion_is_not_the_stri
             legend.x0 >= data.x1 or legend.y1 <= data.y0 or legend.y0 >= data.y1
         )  # outside every plot
     colours = {"strike": STRIKE_COLOR, **COLORS}
+    # every kind has a colour of its own, far apart (RGB distance), not «nearly the same red»
     for a, ca in colours.items():
         for b, cb in colours.items():
-            if (
-                a < b
-            ):  # every kind has a colour of its own, far apart (RGB distance), not «nearly the same red»
+            if a < b:
                 assert np.linalg.norm(np.subtract(to_rgb(ca), to_rgb(cb))) > 0.3, (a, b)

@@ -264,9 +264,9 @@ def test_a_knock_soon_after_a_strike_with_no_call_between_is_the_strokes_own(
 
 
 def test_a_new_call_ends_the_stroke_so_a_strike_right_after_it_is_found(ko_model, say, tmp_path):
-    """The detector's second fault: the next call said inside the 3 s after a strike, the next strike
-    soon after it. Players call when the balls have stopped, so the call ends the stroke: the
-    second strike is found, and the call counts for it."""
+    """The detector's second fault: the next call said inside the 3 s after a strike, the next
+    strike soon after it. Players call when the balls have stopped, so the call ends the stroke:
+    the second strike is found, and the call counts for it."""
     s = (
         Scene()
         .add(silence(0.4))
@@ -814,8 +814,9 @@ from pyramid_referee.voice.strike import StrikeDetector
 wav, out = sys.argv[1], Path(sys.argv[2])
 model = korean_model()
 store, session = _session(out)
-referee = listen.LiveReferee(model, session, words=KO_WORDS, detector=StrikeDetector(call_window_s=0.0),
-                             parse=KoGrammar.parse, mentions_call=KoGrammar.mentions_call, lang="en")
+referee = listen.LiveReferee(model, session, words=KO_WORDS,
+                             detector=StrikeDetector(call_window_s=0.0), parse=KoGrammar.parse,
+                             mentions_call=KoGrammar.mentions_call, lang="en")
 finals = []  # every final result, observed on its way (the referee prunes its own list)
 accept, flush = referee.recognizer.accept, referee.recognizer.flush
 deciding = []
@@ -850,7 +851,8 @@ with store, MicrophoneSource(device="default", block_ms=listen.DEFAULT_BLOCK_MS)
         if pending and referee.time >= pending[0] + listen.SETTLE_S:
             d = referee.decide(pending.pop(0))
             decisions.append(d.to_json())
-            verdicts.append(referee.enter(["биток 3, 3 в середину", "биток 5"][len(verdicts)]).verdict.to_json("en"))
+            outcome = ["биток 3, 3 в середину", "биток 5"][len(verdicts)]
+            verdicts.append(referee.enter(outcome).verdict.to_json("en"))
         if player is None and frame.t1 >= 0.3:
             player = subprocess.Popen(["paplay", wav])
             t_play = frame.t1
@@ -869,7 +871,8 @@ print(json.dumps({"t_play": t_play, "t_done": t_done, "reported": reported, "dec
 @pytest.mark.long  # 21 s, at real time on 2 cores
 def test_live_referee_on_the_real_microphone_path(ko_model, say, pulse, tmp_path):
     """Two calls then the click (C9: the last one, finished before it, counts); a call said after
-    the click goes to the next strike (C10); words and strikes on the one clock of the recording."""
+    the click goes to the next strike (C10); words and strikes on the one clock of the
+    recording."""
     from scipy.signal import correlate
 
     from pyramid_referee.voice.strike import detect_strikes

@@ -32,7 +32,8 @@ from pyramid_referee.match.store import Store
 
 
 def _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch):
-    """The microphone stand-in: a Korean call, the click of a strike, quiet; (the scene, the mics opened)."""
+    """The microphone stand-in: a Korean call, the click of a strike, quiet;
+    (the scene, the mics opened)."""
     from test_listen import Scene, _trimmed, silence
 
     from pyramid_referee.voice import mic
@@ -57,7 +58,7 @@ def _microphone_hearing_a_call_and_a_strike(tmp_path, monkeypatch):
     return s, mics
 
 
-# --- listen --club --------------------------------------------------------------------------------
+# --- listen --club -------------------------------------------------------------------------------
 
 
 @needs_espeak
@@ -228,7 +229,7 @@ def test_a_strike_is_decided_settle_after_it_and_the_next_waits_until_the_stroke
         assert live.decided.get_nowait()[1].strike > d.strike
 
 
-# --- Q13: a missed strike never costs the call; Q14: a false strike taken back ----------------------
+# --- Q13: a missed strike never costs the call; Q14: a false strike taken back -------------------
 
 
 @needs_espeak

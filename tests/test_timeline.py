@@ -351,7 +351,8 @@ def test_reads_both_vosk_forms_and_skips_partials_and_silence():
         ('{"result": [{"word": "x", "start": 2, "end": 1}]}', "result[0].end"),
         ('{"result": [{"word": "x", "start": 0, "end": 1, "conf": "hi"}]}', "result[0].conf"),
         (
-            '{"result": [{"word": "x", "start": 1, "end": 2}, {"word": "y", "start": 0, "end": 0.5}]}',
+            '{"result": [{"word": "x", "start": 1, "end": 2}, '
+            '{"word": "y", "start": 0, "end": 0.5}]}',
             "result[1].start",
         ),
         ('{"alternatives": []}', "alternatives"),
