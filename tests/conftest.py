@@ -60,6 +60,24 @@ def bank():
 
 
 @pytest.fixture(scope="session")
+def speech():
+    """The recorded Russian voices and room noise ($PYRAMID_SPEECH_DIR, or the folder beside the
+    repository), read in place; skipped, saying where it looked, when missing."""
+    import table_mix
+
+    d = table_mix.find_speech_dir()
+    if d is None:
+        where = (
+            os.environ.get("PYRAMID_SPEECH_DIR")
+            or Path(__file__).resolve().parents[2] / "shared" / "speech"
+        )
+        pytest.skip(
+            f"recorded speech folder not found (no WAV in {where}): set PYRAMID_SPEECH_DIR"
+        )
+    return table_mix.load_speech(d)
+
+
+@pytest.fixture(scope="session")
 def real_strike(bank):
     """A recorded cue strike (cue_vrcbce_1, MIT) from 2 ms before its onset: the samples, and the
     onset's offset in them (s). For tests that need a strike in their audio."""

@@ -417,17 +417,6 @@ def test_cli_writes_wavs_and_manifest(bank, espeak, tmp_path):
 # Real voices, Festival, café noise; the per-stroke truth
 
 
-@pytest.fixture(scope="module")
-def speech():
-    d = tm.find_speech_dir()
-    if d is None:
-        where = os.environ.get("PYRAMID_SPEECH_DIR") or ROOT.parent / "shared" / "speech"
-        pytest.skip(
-            f"recorded speech folder not found (no WAV in {where}): set PYRAMID_SPEECH_DIR"
-        )
-    return tm.load_speech(d)
-
-
 def test_speech_folder_sources(speech):
     assert len(speech.sources("speech")) == 11 and "tinkoff" in speech.sources("speech")
     assert speech.sources("noise") == ["junehui", "kunaljathal", "noisereduce", "piezobuds"]
@@ -637,3 +626,33 @@ def test_calibration_audio_holds_the_asked_strikes(bank, speech):
     assert len(loud) >= 5
     _, none = tm.calibration_audio(np.random.default_rng(1), bank, {"poolminigame"}, 3)
     assert none is not None or not bank.of("ball", {"poolminigame"})
+
+
+def test_another_tables_timbre_moves_each_kind_alone(bank, espeak):
+    """``timbre_p`` (fitting's sessions only): each kind of recording is resampled and tilted by
+    its own draw, the onsets stay where the truth puts them; with ``timbre_p`` 0 a session is the
+    one drawn before the option existed (the benchmark's sessions do not move)."""
+    kw = dict(n_strokes=2, snr_db=None, noise="pink", reverb=False)
+    plain, tp = tm.make_session(np.random.default_rng(5), bank, **kw)
+    again, _ = tm.make_session(np.random.default_rng(5), bank, timbre_p=0.0, **kw)
+    assert np.array_equal(plain, again) and tp["timbre"] is None
+    x, truth = tm.make_session(np.random.default_rng(5), bank, timbre_p=1.0, **kw)
+    how = truth["timbre"]
+    assert set(how) == set(tm.TIMBRE_KINDS)
+    speeds = {k: up / down for k, (up, down, _, _) in how.items()}
+    assert all(0.59 <= v <= 1.61 for v in speeds.values()) and len(set(speeds.values())) > 1
+    # the strikes keep their times, and a strike is there in the audio
+    for T in truth["strikes"]:
+        k = int(T * 16000)
+        assert np.abs(x[k : k + 160]).max() > 10 * np.abs(x[k - 800 : k - 160]).max()
+
+
+def test_apply_timbre_scales_the_spectrum_and_keeps_the_onset():
+    """A tone resampled by 1.25 (up 5, down 4 in :func:`draw_timbre`'s terms) comes out a
+    quarter lower; its onset index moves with it."""
+    t = np.arange(1600) / 16000
+    x = np.where(t >= 0.02, np.sin(2 * np.pi * 1000 * t), 0.0)
+    y, on, end = tm.apply_timbre(x, 320, 1600, (5, 4, 3000.0, 1.0))
+    assert on == 400 and end == 2000 and len(y) == 2000
+    f = np.fft.rfftfreq(len(y[on:]), 1 / 16000)
+    assert abs(f[np.argmax(np.abs(np.fft.rfft(y[on:])))] - 800) < 15

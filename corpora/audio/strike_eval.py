@@ -121,12 +121,21 @@ def folds(bank, speech) -> list[dict]:
 
 
 def fold_sessions(
-    bank, speech, fold: dict, fold_index: int, conditions, sessions: int, strokes: int, seed: int
+    bank,
+    speech,
+    fold: dict,
+    fold_index: int,
+    conditions,
+    sessions: int,
+    strokes: int,
+    seed: int,
+    timbre_p: float = 0.0,
 ):
     """Yield ``(condition, k, reverb, samples, truth)`` for one fold: ``sessions`` sessions of
     ``strokes`` strokes per condition, built only from the fold's held-out sources; reverberation
     on every other session where the condition says "half". The same arguments give the same
-    audio (the bench and the command-line path score the same sessions)."""
+    audio (the bench and the command-line path score the same sessions). ``timbre_p``: the
+    share of sessions given another table's timbre (fitting's sessions only)."""
     import table_mix as tm
 
     voices = tm.Voices.mixed(
@@ -154,6 +163,7 @@ def fold_sessions(
                 noise=noise,
                 reverb=reverb,
                 voices=voices,
+                timbre_p=timbre_p,
                 **gen,
             )
             truth["condition"] = cname

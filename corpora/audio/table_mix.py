@@ -598,6 +598,42 @@ def prepared(s: Sound) -> tuple[np.ndarray, int, int]:
     return x, pre, end
 
 
+TIMBRE_KINDS = ("cue", "ball", "cushion", "pocket", "rack", "other")
+
+
+def draw_timbre(rng: np.random.Generator) -> dict[str, tuple[int, int, float, float]]:
+    """Another table, set of balls, cue tip and microphone for a session's recordings: per kind,
+    a resampling ratio ``(up, down)`` of 0.6 to 1.6 (every frequency and decay scaled together,
+    as a larger or smaller, harder or softer body rings), and a high shelf (the corner 400 Hz to
+    3 kHz, the gain above it -12 to +12 dB: a microphone's or a room's tilt). Drawn for each kind
+    alone, so that a strike may come out brighter than its clacks, as one source's recordings
+    are: a detector fitted on such sessions cannot lean on a timbre that another table changes.
+    """
+    out = {}
+    for kind in TIMBRE_KINDS:
+        speed = float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
+        up, down = 100, int(round(100 / speed))
+        g = gcd(up, down)
+        corner = float(rng.uniform(400.0, 3000.0))
+        out[kind] = (up // g, down // g, corner, float(10 ** (rng.uniform(-12.0, 12.0) / 20)))
+    return out
+
+
+def apply_timbre(
+    x: np.ndarray, onset: int, end: int, how: tuple[int, int, float, float]
+) -> tuple[np.ndarray, int, int]:
+    """A recording with a timbre of :func:`draw_timbre` (its onset and end indices moved)."""
+    from scipy.signal import butter, lfilter, resample_poly
+
+    up, down, corner, high = how
+    if up != down:
+        x = resample_poly(x, up, down)
+        onset, end = int(round(onset * up / down)), int(round(end * up / down))
+    b, a = butter(1, corner, btype="low", fs=RATE)
+    low = lfilter(b, a, x)
+    return low + high * (x - low), onset, end
+
+
 def pitch_down(
     x: np.ndarray, onset: int, end: int, amount: float
 ) -> tuple[np.ndarray, int, int, float]:
@@ -810,8 +846,10 @@ class _Scene:
         include_doubtful=False,
         pitch=(0.0, 0.15),
         voices: Voices = None,
+        timbre: dict | None = None,
     ):
         self.rng = rng
+        self.timbre = timbre or {}
         self.voices = voices or ESPEAK_ONLY
         self.used_speech: set[str] = set()
         self.pitch = pitch
@@ -950,6 +988,8 @@ class _Scene:
             if key not in _PITCHED:
                 _PITCHED[key] = pitch_down(x, on, end, want)
             x, on, end, amount = _PITCHED[key]
+        if kind in self.timbre:
+            x, on, end = apply_timbre(x, on, end, self.timbre[kind])
         g, rel = gain_for(x)
         self.add(stem, g * x, onset_k - on)
         self.used_sources.add(snd.source)
@@ -975,6 +1015,8 @@ class _Scene:
         r = self.rng
         snd = self.pool["cue"][int(r.integers(len(self.pool["cue"])))]
         x, on, end = prepared(snd)
+        if "cue" in self.timbre:
+            x, on, end = apply_timbre(x, on, end, self.timbre["cue"])
         rel = _u(r, rel_range)
         g = 10 ** (rel / 20) * speech_ref / (peak_rms(x) + 1e-12)
         self.add("strikes", g * x, T - on)
@@ -1159,6 +1201,7 @@ def make_session(
     include_doubtful: bool = False,
     voices: Voices | None = None,
     with_stems: bool = False,
+    timbre_p: float = 0.0,
 ):
     """A table session of ``n_strokes`` strokes. Returns ``(samples, truth)`` (float64, peak 0.7),
     or ``(samples, truth, stems)`` with ``with_stems=True``.
@@ -1198,6 +1241,9 @@ def make_session(
     with its ``t`` (onset) and ``kind``: ball, cushion, pocket (a stroke's cascade: ``stroke`` set),
     late_ball / late_cushion / late_pocket (balls still rolling), rack, rack_ball, clap, chalk.
 
+    ``timbre_p``: the probability that the session's recordings are given another table's timbre
+    (:func:`draw_timbre`: fitting only; with 0 the session is drawn exactly as before).
+
     ``sources`` restricts every recording (strikes, stroke sounds, rack, chalk) to those sources
     (leave-one-source-out evaluation); a kind with no recording there is simply not used.
     ``include_doubtful`` lets the two cue recordings SOURCES.md doubts be strikes.
@@ -1208,8 +1254,18 @@ def make_session(
     """
     allowed = bank.check_sources(sources)
     r, r_noise, r_room = _subrngs(rng)
+    timbre = None
+    if timbre_p > 0:  # (drawn after the scene's generators: they stay as without it)
+        r_timbre = np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
+        timbre = draw_timbre(r_timbre) if r_timbre.uniform() < timbre_p else None
     sc = _Scene(
-        r, bank, allowed, include_doubtful=include_doubtful, pitch=pitch_down_range, voices=voices
+        r,
+        bank,
+        allowed,
+        include_doubtful=include_doubtful,
+        pitch=pitch_down_range,
+        voices=voices,
+        timbre=timbre,
     )
     tr = sc.truth
     cursor = _k(_u(r, (0.5, 1.5)))
@@ -1325,6 +1381,7 @@ def make_session(
     extra = {
         "allowed_sources": sorted(allowed) if allowed is not None else None,
         "kind": "session",
+        "timbre": {k: list(v) for k, v in timbre.items()} if timbre else None,
     }
     return _finish(sc, n, r_noise, r_room, snr_db, noise, reverb, with_stems, extra)
 
