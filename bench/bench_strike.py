@@ -184,7 +184,7 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
     feature row from the ``excluded`` sources (sound repositories, voice and noise sources), and
     the strike decision model fitted without any session that used one of them. Fits are cached
     on disk: the sound models keyed by their table (``features.csv.gz``), their fitting code and
-    the feature code, the decision model by its table (``sequences.csv.gz``), its fitting code,
+    the feature code, the decision model by its table (``decisions.csv.gz``), its fitting code,
     ``voice/sequence.py`` and the features; both by the exclusion. ``refit=False``: the shipped
     models (fitted on every source: not held out)."""
     if not refit:
@@ -192,6 +192,7 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
     import inspect
     from dataclasses import replace
 
+    import fit_decision as fd
     import fit_sound_model as fsm
 
     def read(p) -> bytes:
@@ -212,24 +213,18 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
         ),
         lambda: fsm.fit(frozenset(excluded), with_sequence=False),
     )
-    if fsm.SEQUENCES_CSV.exists():
+    if fd.DECISIONS_CSV.exists():
         seq = _cached(
             "decision",
             (
-                read(fsm.SEQUENCES_CSV),
-                src(
-                    fsm.fit_sequence,
-                    fsm.silent_room,
-                    fsm.export_binary,
-                    fsm.read_sequences,
-                    fsm._read_table,
-                ),
-                repr((sorted(fsm.SEQ_FIT.items()), fsm.SEQ_UNREAD)).encode(),
+                read(fd.DECISIONS_CSV),
+                read(Path(fd.__file__)),
+                src(fsm._read_table),
                 read(ROOT / "voice" / "sequence.py"),
                 read(ROOT / "voice" / "onsets.py"),
                 ex,
             ),
-            lambda: fsm.fit_sequence(frozenset(excluded)),
+            lambda: fd.fit_sequence(frozenset(excluded)),
         )
         second = replace(second, companion=seq)
     return {"model": first, "long_model": second}
@@ -367,11 +362,65 @@ def source_table(by_source: dict, fold_list: list[dict]) -> list[str]:
 # ----------------------------------------------------------------------------------------------
 
 
-def main(argv=None) -> int:
+_RUN: dict = {}  # what every fold needs (set by main; forked workers inherit it)
+
+
+def run_fold(fold: dict) -> tuple[dict, dict, dict]:
+    """One held-out fold: its sessions decided by a detector fitted without its sources, with no
+    profile and with the 3- and 5-strike ones. (outcomes by (condition, profile), outcomes by
+    condition without a profile, calibrations refused by profile)."""
     import strike_eval as ev
     import table_mix as tm
 
     from pyramid_referee.voice.strike import StrikeDetector
+
+    r = _RUN
+    bank, speech, seed = r["bank"], r["speech"], r["seed"]
+    excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
+    kw = fold_detector(frozenset(excluded), refit=r["refit"])
+    voices = tm.Voices.mixed(
+        speech,
+        None if fold["speech"] is None else {fold["speech"]},
+        None if fold["noise"] is None else {fold["noise"]},
+    )
+    by_cond: dict[tuple, ev.Outcome] = {}
+    per: dict[str, ev.Outcome] = {}
+    refused = {p: 0 for p in r["profiles"]}
+    fi = r["names"].index(fold["name"])
+    for cname, k, reverb, x, truth in ev.fold_sessions(
+        bank, speech, fold, fi, r["conds"], r["sessions"], r["strokes"], seed
+    ):
+        snr, noise, rv, extra = CONDITIONS[cname]
+        if speech is None and noise == "cafe":
+            noise = "babble"
+        tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
+        for pname in r["profiles"]:
+            if pname != "none" and cname not in r["calibrated"]:
+                continue
+            prof = None
+            if pname != "none":
+                n = int(pname.split()[0])
+                rng = np.random.default_rng([seed, fi, list(CONDITIONS).index(cname), k, n])
+                prof = make_profile(
+                    n, rng, bank, fold, (snr, noise, rv, extra), reverb, voices, truth["gain"], kw
+                )
+                if isinstance(prof, Exception):
+                    refused[pname] += 1
+                    prof = None
+            o = ev.judge(
+                x, truth, lambda prof=prof, kw=kw: StrikeDetector(profile=prof, **kw), tag=tag
+            )
+            for key in ((cname, pname), ("all", pname)):
+                by_cond.setdefault(key, ev.Outcome()).add(o)
+            if pname == "none":
+                per.setdefault(cname, ev.Outcome()).add(o)
+                per.setdefault("all", ev.Outcome()).add(o)
+    return by_cond, per, refused
+
+
+def main(argv=None) -> int:
+    import strike_eval as ev
+    import table_mix as tm
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -414,6 +463,13 @@ def main(argv=None) -> int:
         help="use the shipped model (NOT held out: it saw every source)",
     )
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="folds run in this many processes at once (the figures are the same; the CPU "
+        "share is each process's own, so keep jobs ≤ cores)",
+    )
     ap.add_argument("--wrong", action="store_true", help="list every stroke not decided right")
     ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
     ap.add_argument(
@@ -465,59 +521,44 @@ def main(argv=None) -> int:
     by_cond: dict[tuple, ev.Outcome] = {}
     by_source: dict[str, dict] = {}
     refused = {p: 0 for p in profiles}
-    for fold in fold_list:
-        excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
-        kw = fold_detector(frozenset(excluded), refit=not args.no_refit)
-        voices = tm.Voices.mixed(
-            speech,
-            None if fold["speech"] is None else {fold["speech"]},
-            None if fold["noise"] is None else {fold["noise"]},
-        )
-        per = by_source.setdefault(fold["name"], {})
-        fi = names.index(fold["name"])
-        for cname, k, reverb, x, truth in ev.fold_sessions(
-            bank, speech, fold, fi, conds, sessions, args.strokes, args.seed
-        ):
-            snr, noise, rv, extra = CONDITIONS[cname]
-            if speech is None and noise == "cafe":
-                noise = "babble"
-            tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
-            for pname in profiles:
-                if pname != "none" and cname not in calibrated:
-                    continue
-                prof = None
-                if pname != "none":
-                    n = int(pname.split()[0])
-                    rng = np.random.default_rng(
-                        [args.seed, fi, list(CONDITIONS).index(cname), k, n]
-                    )
-                    prof = make_profile(
-                        n,
-                        rng,
-                        bank,
-                        fold,
-                        (snr, noise, rv, extra),
-                        reverb,
-                        voices,
-                        truth["gain"],
-                        kw,
-                    )
-                    if isinstance(prof, Exception):
-                        refused[pname] += 1
-                        prof = None
-                o = ev.judge(
-                    x, truth, lambda prof=prof, kw=kw: StrikeDetector(profile=prof, **kw), tag=tag
-                )
-                for key in ((cname, pname), ("all", pname)):
-                    by_cond.setdefault(key, ev.Outcome()).add(o)
-                if pname == "none":
-                    per.setdefault(cname, ev.Outcome()).add(o)
-                    per.setdefault("all", ev.Outcome()).add(o)
+    _RUN.update(
+        bank=bank,
+        speech=speech,
+        names=names,
+        conds=conds,
+        sessions=sessions,
+        strokes=args.strokes,
+        seed=args.seed,
+        profiles=profiles,
+        calibrated=calibrated,
+        refit=not args.no_refit,
+    )
+
+    def merge(fold, got) -> None:
+        cond_part, per, ref = got
+        for key, o in cond_part.items():
+            by_cond.setdefault(key, ev.Outcome()).add(o)
+        by_source[fold["name"]] = per
+        for k, v in ref.items():
+            refused[k] += v
         print(
             f"  held out {fold['name']} (voice {fold['speech']}, noise {fold['noise']}): done "
-            f"({time.perf_counter() - t_start:.0f} s)",
+            f"({time.perf_counter() - t_start:.0f} s, {len(by_source)}/{len(fold_list)})",
             file=sys.stderr,
         )
+
+    if args.jobs > 1:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        # forked workers share the sounds already read (_RUN)
+        with ProcessPoolExecutor(args.jobs, mp_context=mp.get_context("fork")) as pool:
+            futures = {pool.submit(run_fold, f): f for f in fold_list}
+            for fut in as_completed(futures):
+                merge(futures[fut], fut.result())
+    else:
+        for fold in fold_list:
+            merge(fold, run_fold(fold))
 
     total = by_cond.get(("all", "none"), ev.Outcome())
     elapsed = time.perf_counter() - t_start

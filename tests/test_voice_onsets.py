@@ -108,3 +108,68 @@ def test_a_knock_in_the_first_50_ms_of_a_stream_is_not_measured_without_its_befo
     x = np.zeros(RATE)
     x[160:200] = np.random.default_rng(4).standard_normal(40) * 0.5
     assert run(x) == []
+
+
+def _speech_layer(x):
+    det = OnsetDetector()
+    for i in range(0, len(x), 160):
+        det.feed(x[i : i + 160])
+    det.feed(np.zeros(8000))  # a quiet end: the last run of voiced frames is judged
+    return det.vad
+
+
+def test_a_knocks_ring_is_voiced_but_no_voice(bank):
+    """A dull knock rings like a damped tone, periodic in the voice's range for a few frames:
+    the voicing detector hears it (``voiced``), and the speech layer leaves it out (``speech``),
+    since each frame is quieter than the one before. Measured on every cue recording used as a
+    strike, alone: most ring as voiced; few are left as a voice."""
+    rng = np.random.default_rng(2)
+    rings, voices = [], []
+    for s in bank.of("cue"):
+        if not s.clear_onset:
+            continue
+        x, _ = padded(s, rng)
+        vad = _speech_layer(x)
+        rings.append(bool(vad.voiced))
+        voices.append(s.name) if vad.speech else None
+    assert sum(rings) >= 0.6 * len(rings), rings
+    assert len(voices) <= 0.3 * len(rings), voices
+
+
+def test_the_speech_layer_keeps_real_voices(speech):
+    """On recorded Russian speech (phone voice notes, several speakers) the speech layer keeps
+    nearly every voiced frame, and nearly all of them are as loud as the speaker (foreground)."""
+    voiced = kept = fore = 0
+    for clip in speech.of("speech"):
+        vad = _speech_layer(clip.samples)
+        voiced, kept, fore = (
+            voiced + len(vad.voiced),
+            kept + len(vad.speech),
+            fore + len(vad.foreground),
+        )
+    assert kept >= 0.9 * voiced, (kept, voiced)
+    assert fore >= 0.85 * kept, (fore, kept)
+
+
+def test_band_shape_is_measured_for_every_onset_once_its_150_ms_have_come(bank):
+    """Each onset's band shape (how it stands above each band's background and above what came
+    just before, how it rings on, whether a vowel swells after it) is there once the second
+    look's 150 ms have come; a knock stands well above the quiet before it and dies away."""
+    from pyramid_referee.voice.onsets import BAND_FEATURES
+
+    rng = np.random.default_rng(3)
+    s = next(s for s in bank.of("cue") if s.clear_onset)
+    x, t = padded(s, rng)
+    det = OnsetDetector()
+    onsets = []
+    for i in range(0, len(x), 160):
+        for o in det.feed(x[i : i + 160]):
+            assert det.band_features(o) is None  # reported 18 ms after its onset: too soon
+            onsets.append(o)
+    det.feed(np.zeros(4000))
+    o = min(onsets, key=lambda o: abs(o.time - t))
+    band = det.band_features(o)
+    assert len(band) == len(BAND_FEATURES)
+    f = dict(zip(BAND_FEATURES, band))
+    assert f["band_prom_max"] > 30 and f["band_jump_max"] > 30, f
+    assert f["band_ring_mean"] < -3, f

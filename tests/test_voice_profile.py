@@ -120,3 +120,32 @@ def test_missing_and_broken_profiles_are_named(tmp_path, monkeypatch):
     bad.write_text(json.dumps({"name": "x"}), encoding="utf-8")
     with pytest.raises(prof.ProfileError, match="missing fields"):
         prof.load(str(bad))
+
+
+def test_a_profile_keeps_the_timbre_of_its_strikes_and_clacks(tmp_path, monkeypatch):
+    """The calibration's strikes and collisions are kept (their first-look features), saved and
+    read back; a detector made with the profile starts with them as this table's strikes and
+    clacks, as if heard in earlier strokes."""
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    monkeypatch.setenv(prof.ENV_DIR, str(tmp_path))
+    p = fit([3.0, 4.0, 5.0], [-3.0, -2.0])
+    assert len(p.strike_timbre) == 3 and len(p.clack_timbre) == 2
+    assert p.strike_timbre[0][0] == 3.0 and len(p.strike_timbre[0]) == len(FEATURES)
+    assert prof.load(str(prof.save(p))) == p
+    det = StrikeDetector(profile=p)
+    known = det.session(0.0)
+    assert [h.features[0] for h in known.strikes] == [3.0, 4.0, 5.0]
+    assert [h.features[0] for h in known.clacks] == [-3.0, -2.0]
+    assert StrikeDetector().session(0.0).strikes == ()
+
+
+def test_a_profile_saved_before_timbre_was_kept_still_loads(tmp_path):
+    """A profile file without the timbre fields (made by an earlier version) loads, with none."""
+    p = fit([3.0], [])
+    data = p.to_json()
+    del data["strike_timbre"], data["clack_timbre"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    old = prof.load(str(path))
+    assert old.strike_timbre == () and old.clack_timbre == () and old.tip_bias == p.tip_bias

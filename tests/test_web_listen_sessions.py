@@ -150,7 +150,9 @@ def test_held_out_sessions_streamed_through_the_socket_give_the_strikes_of_the_c
         report.append({"session": path.name, "cli": w, "socket": g["strikes"]})
         assert len(g["strikes"]) == len(w), json.dumps(report, ensure_ascii=False)
         deltas += [abs(a - b) for a, b in zip(g["strikes"], w)]
-    assert sum(map(len, want)) >= 3 * len(sessions), report  # every session has its strikes
+    # every session has strikes to compare (how many of the true ones are found is
+    # bench/bench_strike.py's figure, not this test's)
+    assert all(len(w) >= 2 for w in want), report
     assert max(deltas) <= TOLERANCE_S, json.dumps(report, ensure_ascii=False)
     print(
         f"\n{len(sessions)} held-out sessions, {sum(g['seconds'] for g in got):.0f} s of audio, "

@@ -46,7 +46,7 @@ second at most) two 512-point FFTs.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -129,7 +129,8 @@ class OnsetParams:
     bg_percentile: float = 20.0
     floor_db: float = -74.0  # nothing quieter than this (dBFS, 1 ms broadband) is a sound (above
     # the dither floor: the low rise thresholds would hear its ripples)
-    min_gap_ms: int = 12  # two onsets closer than this are one sound
+    min_gap_ms: int = 12  # two onsets closer than this are one sound …
+    new_sound_db: float = 10.0  # … unless the second rises this much more steeply
     pre_ms: int = 40  # the spectrum before the onset: 40 ms …
     pre_gap_ms: int = 8  # … ending 8 ms before it
     post_ms: int = 16  # the spectrum and envelope after the onset (the look-ahead)
@@ -145,6 +146,7 @@ class Onset:
     bg_db: float = (
         -140.0
     )  # the broadband background (dB) at the onset: its loudest ms is bg_db + level_db
+    bg_bands: tuple[float, ...] = ()  # each band's background (dB) at the onset
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
@@ -252,6 +254,47 @@ def sound_features(
     )
 
 
+BAND_FEATURES = (
+    "band_prom_max",
+    "band_prom_which",
+    "band_jump_max",
+    "band_jump_min",
+    "band_ring_max",
+    "band_ring_mean",
+    "vowel_rise",
+    "band_prom_low",
+    "band_prom_high",
+    "band_prom_2nd",
+)
+"""What :func:`band_shape` measures of a sound in the onset detector's four bands."""
+
+
+def band_shape(E: np.ndarray, bg: np.ndarray) -> tuple[float, ...]:
+    """:data:`BAND_FEATURES` from the 1 ms band energies ``E`` (dB, 4 × 180: 30 ms before the
+    onset to 150 ms after) and the bands' backgrounds ``bg`` (dB)."""
+    on = 30
+    peak = E[:, on : on + 12].max(axis=1)  # the sound's first 12 ms
+    prom = peak - bg
+    jump = peak - E[:, on - 30 : on - 4].max(axis=1)
+    ring = E[:, on + 20 : on + 50].mean(axis=1) - peak
+    voice = _db(10 ** (E[0] / 10.0) + 10 ** (E[1] / 10.0))  # below 1 kHz
+    late = voice[on + 30 : on + 150].reshape(12, 10).mean(axis=1).max()  # 10 ms means
+    early = voice[on + 10 : on + 24].mean()
+    order = np.sort(prom)
+    return (
+        float(prom.max()),
+        float(np.argmax(prom)),
+        float(jump.max()),
+        float(jump.min()),
+        float(ring.max()),
+        float(ring.mean()),
+        float(late - early),
+        float(prom[0]),
+        float(prom[3]),
+        float(order[-2]),
+    )
+
+
 def _fast_lfilter():
     """``(b, a, x, zi) -> (y, zf)``: scipy's C filter without ``lfilter``'s argument checks (a
     third of the cost of a 10 ms block), or the public function on another scipy."""
@@ -277,7 +320,15 @@ class VoiceActivity:
     pitch period of 2.5–12.5 ms (80–400 Hz). ``voiced`` keeps the start times of voiced frames.
     """
 
-    def __init__(self, rate: int = RATE, min_db: float = 8.0, min_corr: float = 0.6) -> None:
+    def __init__(
+        self,
+        rate: int = RATE,
+        min_db: float = 8.0,
+        min_corr: float = 0.6,
+        min_run: int = 3,
+        ring_db_per_frame: float = 1.5,
+        foreground_db: float = 12.0,
+    ) -> None:
         from scipy.signal import butter  # deferred: scipy is slow to load
 
         self.rate = rate
@@ -296,6 +347,21 @@ class VoiceActivity:
         self.voiced: list[float] = []
         self.voiced_db: list[float] = []  # the level (dB) of each voiced frame
         self.keep_all = False  # keep every voiced frame (fitting: a whole session)
+        # The speech layer (``speech``, ``foreground``): the voiced frames that are a voice, not
+        # a knock's ring. A dull knock rings like a damped tone (a cue tip on a heavy ball, a
+        # cushion): a few frames periodic in the voice's range, each quieter than the one
+        # before. A run of voiced frames is held until it shows it is none of that: it rose
+        # somewhere (a voice swells and wavers), or it ended long enough and not decaying.
+        self.min_run = min_run
+        self.ring_db_per_frame = ring_db_per_frame
+        self.foreground_db = foreground_db
+        self._run: list[tuple[float, float]] = []  # the run held: (time, level)
+        self._run_last: tuple[float, float] | None = None  # the run's last frame
+        self._run_rose = False  # … it rose somewhere
+        self._run_taken = False  # … it is a voice, taken
+        self.speech: list[float] = []  # start times of the frames of a voice
+        self.speech_db: list[float] = []
+        self.foreground: list[float] = []  # … of a voice as loud as this room's speakers
 
     @property
     def heard_to(self) -> float:
@@ -319,21 +385,96 @@ class VoiceActivity:
         self._k += 1
         if self._k % 10 == 1:  # the background, every 100 ms: a low percentile of the last 2 s
             self._bg = float(np.nanpercentile(self._levels, 20)) if self._k >= 10 else lev
-        if lev - self._bg < self.min_db:
+        if lev - self._bg < self.min_db or periodicity(fr, self.rate, 80.0, 400.0) < self.min_corr:
+            self._end_run()
             return
-        if periodicity(fr, self.rate, 80.0, 400.0) >= self.min_corr:
-            self.voiced.append(t)
-            self.voiced_db.append(lev)
-            if len(self.voiced) > 4000 and not self.keep_all:  # keep the last 20 s or so
-                del self.voiced[:-2000], self.voiced_db[:-2000]
+        self.voiced.append(t)
+        self.voiced_db.append(lev)
+        if len(self.voiced) > 4000 and not self.keep_all:  # keep the last 20 s or so
+            del self.voiced[:-2000], self.voiced_db[:-2000]
+        self._extend_run(t, lev)
 
-    def voice_level_db(self, before: float) -> float | None:
+    # -- the speech layer
+    def _extend_run(self, t: float, lev: float) -> None:
+        last = self._run_last
+        if last is not None and t - last[0] > 1.5 * self._hop / self.rate:
+            self._end_run()
+            last = None
+        if last is not None and lev > last[1] + 1.0:
+            self._run_rose = True
+        self._run_last = (t, lev)
+        if self._run_taken:
+            self._take([(t, lev)])
+            return
+        self._run.append((t, lev))
+        if self._run_rose and len(self._run) >= self.min_run:
+            self._take(self._run)  # a voice: its frames are taken now, the next ones as they come
+            self._run = []
+            self._run_taken = True
+
+    def _end_run(self) -> None:
+        run = self._run
+        if run and not self._run_taken and len(run) >= self.min_run and not self._run_rose:
+            if (run[0][1] - run[-1][1]) / (len(run) - 1) < self.ring_db_per_frame:
+                self._take(run)  # steady, not dying away: a voice
+        self._run, self._run_last, self._run_rose, self._run_taken = [], None, False, False
+
+    def _take(self, frames: list[tuple[float, float]]) -> None:
+        for t, lev in frames:
+            level = self.voice_level_db(t, speech=True)
+            self.speech.append(t)
+            self.speech_db.append(lev)
+            if level is None or lev >= level - self.foreground_db:
+                self.foreground.append(t)
+        if len(self.speech) > 4000 and not self.keep_all:
+            del self.speech[:-2000], self.speech_db[:-2000]
+        if len(self.foreground) > 4000 and not self.keep_all:
+            del self.foreground[:-2000]
+
+    @property
+    def speech_heard_to(self) -> float:
+        """Every frame before this stream time is judged by the speech layer (a voiced run still
+        held is not)."""
+        held = self._run[0][0] if self._run else np.inf
+        return min(self.heard_to, held)
+
+    def foreground_between(self, a: float, b: float) -> float:
+        """Seconds of frames of a voice as loud as this room's speakers (within
+        ``foreground_db`` of their level) starting in [a, b): the talk at the table, not the
+        room's murmur."""
+        return (bisect_left(self.foreground, b) - bisect_left(self.foreground, a)) * 0.01
+
+    def foreground_before(self, t: float) -> float | None:
+        """The start of the last foreground frame before ``t``."""
+        i = bisect_left(self.foreground, t)
+        return self.foreground[i - 1] if i else None
+
+    def foreground_after(self, t: float) -> float | None:
+        """The start of the first foreground frame after ``t``."""
+        i = bisect_right(self.foreground, t)
+        return self.foreground[i] if i < len(self.foreground) else None
+
+    def stretch_start(self, end: float, gap: float = 0.35) -> float:
+        """Where the stretch of foreground talk ending with the frame at ``end`` began (frames
+        joined over pauses shorter than ``gap``: the pauses between one call's words)."""
+        f = self.foreground
+        i = bisect_right(f, end) - 1
+        while i > 0 and f[i] - f[i - 1] < gap:
+            i -= 1
+        return f[max(i, 0)]
+
+    def voice_level_db(self, before: float, speech: bool = False) -> float | None:
         """This room's voices: the median level (dB, band 70 Hz–1 kHz) of the last 300 voiced
-        frames before ``before``, or None before 20 were heard."""
-        i = bisect_left(self.voiced, before)
+        frames before ``before``, or None before 20 were heard. ``speech``: of the speech
+        layer's frames, and their 75th percentile (the speakers at the table, louder than the
+        room's murmur)."""
+        times, levels = (self.speech, self.speech_db) if speech else (self.voiced, self.voiced_db)
+        i = bisect_left(times, before)
         if i < 20:
             return None
-        return float(np.median(self.voiced_db[max(0, i - 300) : i]))
+        if speech:
+            return float(np.percentile(levels[max(0, i - 300) : i], 75))
+        return float(np.median(levels[max(0, i - 300) : i]))
 
     def voiced_between(self, a: float, b: float) -> float:
         """Seconds of voiced frames starting in [a, b)."""
@@ -424,6 +565,7 @@ class OnsetDetector:
         self._w0 = 0  # global window index of column 0
         self._next = p.rise_to_ms + p.peak_ms + 1  # next window to decide on
         self._last_onset = -(10**9)
+        self._last_flux = 0.0  # the onset strength F of the last onset
         self._bg_n = int(round(p.bg_window_s * 1000))
         self.vad = VoiceActivity(self.rate)
         self._bg_cache: tuple[int, float] | None = None
@@ -548,8 +690,9 @@ class OnsetDetector:
             k = i + self._w0
             if F[i] < F[max(0, i - p.peak_ms) : i + p.peak_ms + 1].max():
                 continue
-            if k - self._last_onset < p.min_gap_ms:
-                continue
+            if k - self._last_onset < p.min_gap_ms and F[i] < self._last_flux + p.new_sound_db:
+                continue  # the same sound (a much steeper rise is a new one: a strike 11 ms
+                # after a ripple of the background must not be swallowed by it)
             E = self._E[-1]
             peak = float(E[i : i + 4].max())
             if peak < p.floor_db:
@@ -572,7 +715,10 @@ class OnsetDetector:
                 voiced,
             )
             self._last_onset = k
-            out.append(Onset(self._offset + s0 / self.rate, s0, feats, bg))
+            self._last_flux = float(F[i])
+            out.append(
+                Onset(self._offset + s0 / self.rate, s0, feats, bg, tuple(map(float, bgs[:4])))
+            )
         self._next = hi + 1
         return out
 
@@ -589,6 +735,20 @@ class OnsetDetector:
             LONG_S - 0.04
         )
         return o.features + long_features(x, s_local, after, self.rate)
+
+    def band_features(self, o: Onset) -> tuple[float, ...] | None:
+        """:data:`BAND_FEATURES` of an onset, once ``LONG_S`` (+ a VAD frame) of audio has come
+        after it (None before, or when its windows are gone): how far the sound stands above
+        each band's background and above the 4–30 ms before it, how it rings on 20–50 ms later,
+        and whether the voice's band (below 1 kHz) swells 30–150 ms after it as a vowel after its
+        consonant does (a knock dies away)."""
+        if self.time < o.time + LONG_S + 0.03 or not o.bg_bands:
+            return None
+        k = int(round(o.sample / self._H)) - self._w0
+        E = self._E[:4]
+        if k - 30 < 0 or k + 150 > E.shape[1]:
+            return None
+        return band_shape(E[:, k - 30 : k + 150], np.asarray(o.bg_bands))
 
     def _refine(self, k: int) -> int:
         """The onset's first sample: in windows k-3 … k+1, the first above a quarter of the way

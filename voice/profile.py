@@ -53,6 +53,11 @@ class TableProfile:
     collisions_as_strikes: int  # … that the fitted profile would still take for a strike
     separable: bool
     created: str
+    # the calibration strikes' and collisions' first-look features (their timbre): the strike
+    # decision starts with them as this table's strikes and clacks (a profile made before they
+    # were kept has none, and works as it did)
+    strike_timbre: tuple[tuple[float, ...], ...] = ()
+    clack_timbre: tuple[tuple[float, ...], ...] = ()
 
     def apply(self, params):
         """The detector's settings with this profile's adjustments."""
@@ -64,10 +69,14 @@ class TableProfile:
     @classmethod
     def from_json(cls, data: dict) -> TableProfile:
         fields = cls.__dataclass_fields__
-        missing = [k for k in fields if k not in data]
+        optional = ("strike_timbre", "clack_timbre")
+        missing = [k for k in fields if k not in data and k not in optional]
         if missing:
             raise ValueError(f"missing fields: {', '.join(missing)}")
-        return cls(**{k: data[k] for k in fields})
+        got = {k: data[k] for k in fields if k in data}
+        for k in optional:
+            got[k] = tuple(tuple(float(v) for v in row) for row in got.get(k, ()))
+        return cls(**got)
 
 
 def profiles_dir() -> Path:
@@ -227,4 +236,6 @@ def fit(
         collisions_as_strikes=coll,
         separable=separable,
         created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        strike_timbre=tuple(tuple(round(float(v), 5) for v in s.features) for s in strikes),
+        clack_timbre=tuple(tuple(round(float(v), 5) for v in c.features) for c in collisions),
     )

@@ -12,12 +12,14 @@ Three steps, all causal, fed block by block on the stream's clock:
    the first table sound after stillness, and it is confirmed by what follows it, the stroke's own
    cascade (the cue ball on the object ball, cushions, a pocket drop, 0.05–2 s later), where a
    consonant is followed by a vowel and more words. A small model (gradient-boosted trees fitted by
-   ``corpora/audio/fit_sound_model.py`` on whole mixed sessions with real and synthetic voices,
-   room noise, reverberation and phone-microphone EQ) reads the candidate's shape, what came before
-   it, what followed it, and its level and brightness against this session's voices and knocks,
-   and gives the probability that it is a strike. A strike decided is never taken back; a
-   provisional one that is not confirmed is taken back (``retracted``, «снят»). Every sound in the
-   ``min_gap_s`` after a strike is the stroke's own.
+   ``corpora/audio/fit_decision.py`` on whole mixed sessions with real and synthetic voices, room
+   noise, reverberation, phone-microphone EQ and other tables' timbres, read with a clock that
+   errs as a detector does) reads the candidate's shape, what came before it, what followed it,
+   its level against this room's voices and knocks and its timbre against this session's strikes
+   and clacks, and gives the probability that it is a strike (a strike from ``strike_p``). A
+   strike decided is never taken back; a provisional one that is not confirmed is taken back
+   (``retracted``, «снят»). Every sound in the ``min_gap_s`` after a strike is the stroke's own,
+   and every one in the ``rolling_s`` (3 s) after it while nothing is said: the balls still roll.
 
 **The recognizer's words** (``hear_words``, ``hearing``; ``listen``, ``transcribe`` and the pad
 tell them, ``strikes FILE`` has none): a knock inside a recognized word, or inside an utterance
@@ -36,8 +38,9 @@ Each decision keeps its reason (``sounds``: time, class, probabilities, decision
 ``strikes --explain``. A strike below ``sure_p`` is counted but marked unsure; a sound not taken
 above ``unsure_p`` is listed as a possible strike (``unsure``).
 
-A table profile (:mod:`.profile`, made by ``strikes calibrate``) may shift the strike's log-odds
-and the level floor for one table, microphone and room; the defaults are meant to work without one.
+A table profile (:mod:`.profile`, made by ``strikes calibrate``) sets the level floor for one
+table, microphone and room, and gives the decision this table's strikes and clacks from the start
+(their timbre, as if heard in earlier strokes); the defaults are meant to work without one.
 """
 
 from __future__ import annotations
@@ -49,11 +52,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .audio import RATE, Frame, array_frames, resample
-from .onsets import FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
-from .sequence import SEQ_FEATURES, Heard, context_features
+from .onsets import BAND_FEATURES, FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
+from .sequence import SEQ_FEATURES, Heard, Session, context_features
 from .sound_class import (
     CLASSES,
-    SEQ_MODEL_PATH,
     SoundModel,
     load_long_model,
     load_model,
@@ -85,11 +87,13 @@ class StrikeParams:
     tip_bias: float = 0.0  # added to the tip's logit and to the strike's (a table profile's)
     decide_after_s: float = 1.2  # a knock is decided this long after its onset (what follows it)
     max_decide_s: float = 1.45  # … or up to this long, while the words being heard are awaited
-    strike_p: float = 0.7  # a knock is a strike from this probability (the decision model's):
-    # high, since a false strike inside a call voids it
+    strike_p: float = 0.6  # a knock is a strike from this probability (the decision model's:
+    # 0.5 finds a few more strikes and takes a few more consonants, 0.7 the other way round)
     sure_p: float = 0.85  # … and a sure one from this
     unsure_p: float = 0.4  # a knock not taken from this probability is shown as a possible strike
-    min_gap_s: float = 0.3  # every sound this soon after a strike is the stroke's own
+    min_gap_s: float = 0.3  # every sound this soon after a strike is the stroke's own …
+    rolling_s: float = 3.0  # … and every one this soon with nothing said since it (the balls
+    # still roll, P1: cuts the false strikes in a stroke's cascade by a third)
     call_ends_stroke: bool = True  # a call said after a stroke's last table sound ends it
     call_quiet_s: float = 0.2  # … once no voice was heard this long
     cascade_in_words: bool = False  # a knock inside a word may be the cascade that confirms
@@ -272,10 +276,13 @@ class StrikeDetector:
         # the decision model: the one fitted together with ``long_model`` (a leave-one-source-out
         # refit carries its own), else the shipped one
         self.seq_model = seq_model or getattr(self.long_model, "companion", None)
-        if self.seq_model is None and not (collect and not SEQ_MODEL_PATH.exists()):
-            self.seq_model = (
-                load_seq_model()
-            )  # (collecting features to fit the first one: none yet)
+        if self.seq_model is None:
+            try:
+                self.seq_model = load_seq_model()
+            except (OSError, ValueError):
+                if not collect:
+                    raise
+                # (collecting the features a new decision model is fitted on: no sound is taken)
         self.onsets = OnsetDetector(self.rate, p.onset)
         self.vad: VoiceActivity = self.onsets.vad
         self._n = 0
@@ -292,17 +299,21 @@ class StrikeDetector:
         self._strike_clock = strike_clock  # t -> the last strike before t (fitting: the truth's)
         self._heard: list[Heard] = []
         self._times: list[float] = []
-        self._pending: list[
-            list
-        ] = []  # [onset, heard, first-look proba, long features | None, provisional]
+        self._pending: list[list] = []
+        # [onset, heard, first-look proba, long features | None, band shape | None, provisional]
+        self._strike_heard: list[Heard] = []  # the decided strikes, as heard (their timbre)
+        self._known_clacks: list[Heard] = []  # a profile's collisions (this table's clacks)
+        if profile is not None:  # the calibration's strikes and clacks, as if heard long ago
+            far = -1e9
+            self._strike_heard = [Heard(far, f, 0.0) for f in profile.strike_timbre][-8:]
+            self._known_clacks = [Heard(far, f, 0.0) for f in profile.clack_timbre]
         self._last_strike = -np.inf
         self._words: list[tuple[float, float]] = []  # recognized words (final results)
         self._partial_words: list[tuple[float, float]] = []  # … of the utterance in progress
         self._busy = False  # the recognizer is in the middle of an utterance (``hearing``)
         self._busy_since: float | None = None  # … since then (its partial result not empty)
-        self.long_of: dict[
-            float, tuple[float, ...]
-        ] = {}  # collect: each candidate's long features
+        self.long_of: dict[float, tuple[float, ...]] = {}  # collect: each one's long features
+        self.band_of: dict[float, tuple[float, ...]] = {}  # … and band shape
         if collect:
             self.vad.keep_all = True
 
@@ -318,7 +329,7 @@ class StrikeDetector:
     @property
     def provisional(self) -> list[float]:
         """The onsets shown as «удар?» and not decided yet."""
-        return [round(item[0].time, 4) for item in self._pending if item[4]]
+        return [round(item[0].time, 4) for item in self._pending if item[5]]
 
     def feed(self, block: np.ndarray, t0: float | None = None) -> list[float]:
         """Feed one block (float samples); return the strike times decided now."""
@@ -414,7 +425,7 @@ class StrikeDetector:
         )
         if provisional:
             self._event(t, True, False)
-        self._pending.append([o, h, pr, None, provisional])
+        self._pending.append([o, h, pr, None, None, provisional])
 
     def _since_strike(self, t: float) -> float:
         """Seconds since the stroke a knock at ``t`` may belong to: since the last strike, unless
@@ -448,7 +459,7 @@ class StrikeDetector:
                 last = h.time
                 break
         quiet = t - p.call_quiet_s
-        if quiet <= last or self.vad.voiced_between(quiet, t - 0.02) > 0:
+        if quiet <= last or self.vad.foreground_between(quiet, t - 0.02) > 0:
             return False  # no call since, or talk still going on
         spans = [w for w in self._spans() if w[0] < quiet]
         if any(b > quiet for a, b in spans):
@@ -457,12 +468,12 @@ class StrikeDetector:
         if spans:  # the last stretch of words before the quiet
             start = self._stretch_start([a for a, _ in spans], [b for _, b in spans])
             return start > begun
-        frames = [v for v in self.vad.voiced[-600:] if v < quiet]
+        frames = [v for v in self.vad.foreground[-600:] if v < quiet]
         if not frames:
             return False
         start = self._stretch_start(frames, [v + 0.03 for v in frames])
         # (talk begun before the stroke's last sound and going on over it is no new call)
-        return start > begun and self.vad.voiced_between(start, quiet) >= p.min_call_s
+        return start > begun and self.vad.foreground_between(start, quiet) >= p.min_call_s
 
     def _stretch_start(self, starts: list[float], ends: list[float]) -> float:
         """Where the last stretch of talk began: spans in time order, joined over pauses shorter
@@ -490,20 +501,30 @@ class StrikeDetector:
             )
         return sum(1 for h in self._heard[i:j] if h.salient and not self._talks(h.time))
 
+    def _silent_since_strike(self, t: float) -> bool:
+        """Nothing said from the last strike to ``t``: no voice in front of the room's noise, no
+        word recognized, no utterance being heard."""
+        a, b = self._last_strike + 0.05, t - 0.05
+        if self.vad.foreground_between(a, b) > 0 or self._in_utterance(b):
+            return False
+        return not any(w0 < b and w1 > a for w0, w1 in self._spans())
+
     def _talks(self, t: float) -> bool:
         """Is a knock at ``t`` the talk's: inside a recognized word, or right after a voice (a
         word's last consonant)?"""
-        return self._in_known_word(t) or self.vad.voiced_between(t - 0.15, t) > 0
+        return self._in_known_word(t) or self.vad.foreground_between(t - 0.15, t) > 0
 
     def _decide_due(self, now: float, end: float | None = None) -> list[float]:
         p = self.params
         out = []
         keep = []
         for item in self._pending:
-            o, h, pr, lf, provisional = item
+            o, h, pr, lf, band, provisional = item
             if lf is None:
                 lf = item[3] = self.onsets.long_features(o)
-            if lf is None and end is None:
+            if band is None:
+                band = item[4] = self.onsets.band_features(o)
+            if (lf is None or band is None) and end is None:
                 keep.append(item)
                 continue
             if end is None and now < o.time + p.decide_after_s + 0.035:
@@ -511,8 +532,10 @@ class StrikeDetector:
                 continue
             if lf is None:  # the stream ended within 150 ms of the sound
                 lf = o.features + (0.0, 0.0, 0.0, 0.0)
+            if band is None:
+                band = (0.0,) * len(BAND_FEATURES)
             hold = self._busy and end is None and now < o.time + p.max_decide_s
-            s = self._decide(o, h, pr, lf, provisional, end, hold)
+            s = self._decide(o, h, pr, lf, band, provisional, end, hold)
             if s is _HELD:  # waiting for the words being heard: this and all after it wait
                 keep += self._pending[self._pending.index(item) :]
                 break
@@ -522,97 +545,119 @@ class StrikeDetector:
         return out
 
     def _decide(
-        self, o: Onset, h: Heard, pr, lf, provisional: bool, end: float | None, hold=False
+        self,
+        o: Onset,
+        h: Heard,
+        pr,
+        lf,
+        band,
+        provisional: bool,
+        end: float | None,
+        hold=False,
     ):
         """Decide the sound at ``o``: its Sound if a strike, else None; ``_HELD`` when ``hold``
         (the recognizer is in the middle of an utterance) and it would be a strike outside any
         word known yet: it waits for that utterance's words (up to ``max_decide_s``)."""
-        p = self.params
         t = o.time
         feats = context_features(
-            h, lf, self._heard, self._times, self.vad, self._since_strike(t), p.decide_after_s, end
+            h, lf, band, self.session(t), self._since_strike(t), self.params.decide_after_s, end
         )
-        look = Look.of(pr, self.model.classes)
-        if self.seq_model is not None:
-            lgs = self.seq_model.logits(feats)
-            lg = float(lgs[-1] - lgs[0])  # (a profile's tip bias moves the first look only)
-        else:
-            lg = -np.inf
-        p_strike = float(1.0 / (1.0 + np.exp(-lg)))
-
+        p_strike = self._p_strike(feats)
         in_word = self.in_word(t)
+        decision, reason, sure = self._verdict(h, feats, p_strike, in_word, provisional, end)
+        if hold and decision == "strike" and not in_word:
+            return _HELD
+        look = Look.of(pr, self.model.classes)
+        s = Sound(
+            t,
+            look.kind,
+            look.p_tip,
+            tuple(float(v) for v in pr),
+            decision,
+            reason,
+            sure,
+            o.features,
+            "",
+            t - self._last_strike if np.isfinite(self._last_strike) else None,
+            look.tip_k,
+            False,
+            p_strike,
+            in_word,
+        )
+        return self._keep(s, h, feats, lf, band, provisional)
 
-        def sound(decision: str, reason: str, sure: bool = True) -> Sound:
-            return Sound(
-                t,
-                look.kind,
-                look.p_tip,
-                tuple(float(v) for v in pr),
-                decision,
-                reason,
-                sure,
-                o.features,
-                "",
-                t - self._last_strike if np.isfinite(self._last_strike) else None,
-                look.tip_k,
-                False,
-                p_strike,
-                in_word,
-            )
+    def _p_strike(self, feats) -> float:
+        """The decision model's probability that the sound is a strike (0 with no model: a
+        detector collecting the features to fit one)."""
+        if self.seq_model is None:
+            return 0.0
+        lgs = self.seq_model.logits(feats)
+        return float(1.0 / (1.0 + np.exp(-float(lgs[-1] - lgs[0]))))
 
+    def _verdict(
+        self, h: Heard, feats, p_strike: float, in_word: bool, provisional: bool, end
+    ) -> tuple[str, str, bool]:
+        """(decision, reason, sure) for a sound the decision model gives ``p_strike``."""
+        p, t = self.params, h.time
         n_after = int(feats[SEQ_FEATURES.index("n_after_knock")])
-        v_after = feats[SEQ_FEATURES.index("voiced_after_03")]
+        v_after = feats[SEQ_FEATURES.index("talk_after_03")]
         if t - self._last_strike < p.min_gap_s:
-            s = sound(
-                "in-stroke",
-                f"the stroke's own sound, {t - self._last_strike:.2f} s after the strike",
-            )
-        elif h.peak_db < p.min_level_db:
-            s = sound("quiet-floor", f"a knock too faint ({h.peak_db:.0f} dBFS)")
-        elif p_strike >= p.strike_p and in_word and self._cascade_after(t, end) == 0:
-            s = sound(
-                "retracted" if provisional else "not-strike",
-                f"{IN_WORD} (p={p_strike:.2f})",
-            )
-        elif p_strike >= p.strike_p:
-            s = sound(
+            since = t - self._last_strike
+            return "in-stroke", f"the stroke's own sound, {since:.2f} s after the strike", True
+        if t - self._last_strike < p.rolling_s and self._silent_since_strike(t):
+            since = t - self._last_strike
+            return "in-stroke", f"the balls still roll: nothing said in the {since:.2f} s", True
+        if h.peak_db < p.min_level_db:
+            return "quiet-floor", f"a knock too faint ({h.peak_db:.0f} dBFS)", True
+        taken_back = "retracted" if provisional else "not-strike"
+        if p_strike >= p.strike_p and in_word and self._cascade_after(t, end) == 0:
+            return taken_back, f"{IN_WORD} (p={p_strike:.2f})", True
+        if p_strike >= p.strike_p:
+            return (
                 "strike",
                 f"a knock on a still table, confirmed by what followed "
-                f"({n_after} table sound(s) after it, voiced {v_after:.0%} of the 0.3 s after; "
+                f"({n_after} table sound(s) after it, talk {v_after:.0%} of the 0.3 s after; "
                 f"p={p_strike:.2f})",
                 p_strike >= p.sure_p,
             )
-        else:
-            why = (
-                "a word went on after it"
-                if v_after >= 0.3
-                else "no stroke followed it"
-                if n_after == 0
-                else "it is not the first sound on a still table"
-            )
-            s = sound(
-                "retracted"
-                if provisional
-                else ("unsure" if p_strike >= p.unsure_p else "not-strike"),
-                f"{why} (p={p_strike:.2f})",
-            )
-        if hold and s.decision == "strike" and not in_word:
-            return _HELD
-        return self._keep(s, feats, lf, provisional)
+        why = (
+            "a word went on after it"
+            if v_after >= 0.3
+            else "no stroke followed it"
+            if n_after == 0
+            else "it is not the first sound on a still table"
+        )
+        unsure = "unsure" if p_strike >= p.unsure_p else "not-strike"
+        return ("retracted" if provisional else unsure), f"{why} (p={p_strike:.2f})", True
 
-    def _keep(self, s: Sound, feats, lf, provisional: bool) -> Sound | None:
+    def session(self, t: float) -> Session:
+        """What the decision of a sound at ``t`` knows of the session: the sounds heard, the
+        voice activity, the strikes decided before it and their strokes' own knocks (the table
+        sounds up to 2 s after each of the last three strikes)."""
+        strikes = [h for h in self._strike_heard if h.time < t - 0.05]
+        clacks: list[Heard] = list(self._known_clacks)
+        for st in strikes[-3:]:
+            i = bisect_right(self._times, st.time + 0.05)
+            j = bisect_left(self._times, min(st.time + 2.0, t))
+            clacks += [h for h in self._heard[i:j] if h.is_knock(self.vad)]
+        return Session(self._heard, self._times, self.vad, tuple(strikes), tuple(clacks))
+
+    def _keep(self, s: Sound, h: Heard, feats, lf, band, provisional: bool) -> Sound | None:
         """The sound decided, kept in the detector's lists (a strike, a provisional one taken
         back, an unsure one): the strike's Sound, else None."""
         t, p = s.time, self.params
         if self.collect:
             self.collected.append((t, feats))
             self.long_of[t] = tuple(lf)
+            self.band_of[t] = tuple(band)
         if len(self.sounds) >= self.max_sounds:
             del self.sounds[: self.max_sounds // 2]
         self.sounds.append(s)
         if s.decision == "strike":
             self._last_strike = t
             self.strikes.append(s)
+            self._strike_heard.append(h)
+            del self._strike_heard[:-8]
             self._event(t, False, False)
             return s
         if provisional:

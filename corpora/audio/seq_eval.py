@@ -3,16 +3,17 @@
 replayed on them with a model fitted leave-one-source-out.
 
     python corpora/audio/seq_eval.py collect DIR [--sessions N] [--strokes N] [--seed S]
-    python corpora/audio/seq_eval.py score DIR [--table sequences.csv.gz] [--strike-p P]
+    python corpora/audio/seq_eval.py score DIR [--table decisions.csv.gz] [--strike-p P]
 
 ``collect`` mixes the sessions ``bench/bench_strike.py`` plays (the same folds, conditions and
 seeds: ``strike_eval.fold_sessions``), runs the product's detector over each and keeps what the
-decision's features are computed from (every candidate knock's shape, the voice activity: the
-trace ``fit_sound_model.py recompute`` reads) with the session's truth. ``score`` replays the
+decision's features are computed from (every candidate knock's shape, the voice activity's
+speech layer: ``fit_decision.trace_session``) with the session's truth. ``score`` replays the
 decision on those traces exactly as ``voice/strike.py`` takes it (a candidate in the
 ``min_gap_s`` after a strike is the stroke's own; one too faint is dropped; otherwise the
 decision model's probability against ``strike_p``, with the seconds since the last strike
-*decided*), with the decision model of each fold fitted without the fold's sources, and judges
+*decided*, and the timbre of the strikes decided so far), with the decision model of each fold
+fitted without the fold's sources, and judges
 the strikes with the benchmark's metric (``strike_eval.decide``). It is the tuning loop of the
 decision: a model or feature change is scored in a minute instead of the benchmark's ten; the
 figures reported are the benchmark's own, which runs the detector on the audio.
@@ -24,6 +25,7 @@ import argparse
 import hashlib
 import pickle
 import sys
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 import numpy as np
@@ -35,10 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def collect(out: Path, sessions: int, strokes: int, seed: int, sources=None) -> int:
+    import fit_decision as fd
     import strike_eval as ev
-
-    from pyramid_referee.voice.audio import array_frames
-    from pyramid_referee.voice.strike import StrikeDetector
 
     bank, speech = ev.load_inputs()
     folds = ev.folds(bank, speech)
@@ -55,70 +55,57 @@ def collect(out: Path, sessions: int, strokes: int, seed: int, sources=None) -> 
             path = out / f"{fi:02d}_{list(ev.CONDITIONS).index(cname)}_{k}.pickle"
             if path.exists():
                 continue
-            det = StrikeDetector(collect=True, strike_clock=lambda t: np.inf)
-            for fr in array_frames(x.astype(np.float32), 250):
-                det.feed(fr.samples, fr.t0)
-            det.flush()
-            truth = {k2: v for k2, v in truth.items() if k2 != "room"}
-            path.write_bytes(
-                pickle.dumps(
-                    {
-                        "heard": [(h.time, h.features, h.peak_db) for h in det._heard],
-                        "long": det.long_of,
-                        "voiced": list(det.vad.voiced),
-                        "voiced_db": list(det.vad.voiced_db),
-                        "end": len(x) / 16000,
-                        "truth": truth,
-                        "fold": fold["name"],
-                        "excluded": sorted(
-                            set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
-                        ),
-                        "condition": cname,
-                        "reverb": reverb,
-                    }
-                )
+            trace = fd.trace_session(x, truth)
+            trace.update(
+                fold=fold["name"],
+                condition=cname,
+                reverb=reverb,
+                sources=sorted(set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}),
             )
+            path.write_bytes(pickle.dumps(trace))
             n += 1
             print(f"\r{n} sessions", end="", file=sys.stderr)
     print(file=sys.stderr)
     return n
 
 
-def replay(
-    d: dict,
-    model,
-    strike_p: float = 0.7,
-    min_gap_s: float = 0.3,
-    min_level_db=-75.0,
-    cols: int | None = None,
-    horizon: float | None = None,
-):
-    """The strikes the detector decides on a trace: (times, probabilities of every candidate).
-    ``cols``: the model reads only the first this-many features."""
+def replay(d: dict, model, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, rolling_s=0.0):
+    """The strikes the detector decides on a trace: (times, probabilities of every candidate),
+    as ``voice/strike.py`` decides them from the sound alone (no recognizer): a candidate in the
+    ``min_gap_s`` after a strike is the stroke's own, one too faint is dropped, otherwise the
+    decision model's probability against ``strike_p``, with the seconds since the last strike
+    *decided* and the timbre of the strikes decided so far."""
+    import fit_decision as fd
 
-    from pyramid_referee.voice.onsets import VoiceActivity
-    from pyramid_referee.voice.sequence import HORIZON_S, Heard, context_features
+    from pyramid_referee.voice.onsets import BAND_FEATURES
+    from pyramid_referee.voice.sequence import HORIZON_S, Session, context_features
 
-    horizon = horizon or HORIZON_S
-    vad = VoiceActivity()
-    vad.voiced, vad.voiced_db = d["voiced"], d["voiced_db"]
-    heard = [Heard(t, f, pk) for t, f, pk in d["heard"]]
-    times = [h.time for h in heard]
+    heard, times, vad = fd.restore(d)
     last = -np.inf
-    out, probs = [], []
+    out, probs, strikes = [], [], []
+    zero = (0.0,) * len(BAND_FEATURES)
     for h in heard:
         lf = d["long"].get(h.time)
-        if lf is None:
+        if lf is None or h.time - last < min_gap_s or h.peak_db < min_level_db:
             continue
-        end = d["end"] if h.time + horizon + 0.035 > d["end"] else None
-        if h.time - last < min_gap_s or h.peak_db < min_level_db:
-            continue
-        f = context_features(h, lf, heard, times, vad, h.time - last, horizon, end)
-        lg = model.logits(f[:cols] if cols else f)
+        if h.time - last < rolling_s and vad.foreground_between(last + 0.05, h.time - 0.05) == 0:
+            continue  # nothing said since the strike: the balls still roll
+        end = d["end"] if h.time + HORIZON_S + 0.035 > d["end"] else None
+        clacks = []
+        for st in strikes[-3:]:
+            a = bisect_right(times, st.time + 0.05)
+            b = bisect_left(times, min(st.time + 2.0, h.time))
+            clacks += [x for x in heard[a:b] if x.is_knock(vad)]
+        session = Session(heard, times, vad, tuple(strikes[-8:]), tuple(clacks))
+        f = context_features(
+            h, lf, d["band"].get(h.time, zero), session, h.time - last, HORIZON_S, end
+        )
+        lg = model.logits(f)
         p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
         probs.append((h.time, p))
         if p >= strike_p:
             last = h.time
+            strikes.append(h)
             out.append(round(h.time, 4))
     return out, probs
 
@@ -131,17 +118,11 @@ _fit_cache: dict = {}
 _tables: dict = {}
 
 
-DROP: tuple | None = None  # None: fit_sound_model.SEQ_UNREAD
-
-
-def fold_model(excluded: frozenset, table: Path, cache: Path | None = None, cols=None):
-    import fit_sound_model as fsm
+def fold_model(excluded: frozenset, table: Path, cache: Path | None = None):
+    import fit_decision as fd
 
     h = hashlib.sha256(table.read_bytes())
-    h.update(repr(cols).encode())
-    h.update(repr(DROP).encode())
-    h.update(repr(sorted(fsm.SEQ_FIT.items())).encode())
-    h.update(Path(fsm.__file__).read_bytes())
+    h.update(Path(fd.__file__).read_bytes())
     h.update((ROOT / "voice" / "sequence.py").read_bytes())
     h.update(repr(sorted(excluded)).encode())
     key = h.hexdigest()[:24]
@@ -152,8 +133,8 @@ def fold_model(excluded: frozenset, table: Path, cache: Path | None = None, cols
         m = pickle.loads(path.read_bytes())
     else:
         if str(table) not in _tables:
-            _tables[str(table)] = fsm.read_sequences(table)
-        m = fsm.fit_sequence(excluded, table, _tables[str(table)], cols, DROP)
+            _tables[str(table)] = fd.read_table(table)
+        m = fd.fit_sequence(excluded, table, _tables[str(table)])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(m))
     _fit_cache[key] = m
@@ -165,7 +146,7 @@ def groups(traces: list[dict], n: int) -> dict[str, frozenset]:
     ``n`` groups and a group's model leaves out every source of every fold in it (stricter than
     one source out, and ``n`` fits instead of one per source)."""
     names = sorted({d["fold"] for d in traces})
-    ex = {d["fold"]: set(d["excluded"]) for d in traces}
+    ex = {d["fold"]: set(d["sources"]) for d in traces}
     if n <= 0:
         return {f: frozenset(ex[f]) for f in names}
     out = {}
@@ -179,19 +160,18 @@ def groups(traces: list[dict], n: int) -> dict[str, frozenset]:
 def score(
     traces: list[dict],
     table: Path,
-    strike_p: float = 0.7,
+    strike_p: float = 0.6,
     wrong: bool = False,
-    n_groups=5,
-    cols=None,
-    horizon=None,
+    n_groups=0,
+    rolling_s=0.0,
 ):
     import strike_eval as ev
 
     by: dict = {}
     held = groups(traces, n_groups)
     for d in traces:
-        m = fold_model(held[d["fold"]], table, cols=cols)
-        rep, probs = replay(d, m, strike_p, cols=cols, horizon=horizon)
+        m = fold_model(held[d["fold"]], table)
+        rep, probs = replay(d, m, strike_p, rolling_s=rolling_s)
         o = ev.decide(
             rep,
             d["truth"],
@@ -201,11 +181,9 @@ def score(
         for key in (d["condition"], "all"):
             by.setdefault(key, ev.Outcome()).add(o)
         if wrong:
-            pmap = dict(probs)
             for tag, i, T, why in o.wrong:
                 near = [(round(t, 3), round(p, 2)) for t, p in probs if abs(t - T) < 0.04]
                 print(f"  {tag} stroke {i} at {T}: {why}; p near strike {near}")
-            del pmap
     return by
 
 
@@ -236,37 +214,17 @@ def main(argv=None) -> int:
     c.add_argument("--sources", nargs="*", default=None)
     s = sub.add_parser("score")
     s.add_argument("dir", type=Path)
-    s.add_argument("--table", type=Path, default=HERE / "sequences.csv.gz")
-    s.add_argument("--strike-p", type=float, default=0.7)
+    s.add_argument("--table", type=Path, default=HERE / "decisions.csv.gz")
+    s.add_argument("--strike-p", type=float, default=0.6)
     s.add_argument("--wrong", action="store_true")
-    s.add_argument("--groups", type=int, default=5, help="0: one fold per source")
-    s.add_argument("--cols", type=int, default=None, help="the first this-many features only")
-    s.add_argument("--horizon", type=float, default=None)
-    s.add_argument(
-        "--drop",
-        nargs="*",
-        default=None,
-        help="features the model does not read (default: SEQ_UNREAD)",
-    )
-    s.add_argument("--fast", action="store_true", help="a cheaper fit (100 rounds, rate 0.15)")
+    s.add_argument("--groups", type=int, default=0, help="0: one fold per source")
+    s.add_argument("--rolling-s", type=float, default=0.0)
     args = ap.parse_args(argv)
     if args.cmd == "collect":
         print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
         return 0
-    global DROP
-    DROP = None if args.drop is None else tuple(args.drop)
-    if args.fast:
-        import fit_sound_model as fsm
-
-        fsm.SEQ_FIT = {**fsm.SEQ_FIT, "max_iter": 100, "learning_rate": 0.15}
     by = score(
-        load_traces(args.dir),
-        args.table,
-        args.strike_p,
-        args.wrong,
-        args.groups,
-        args.cols,
-        args.horizon,
+        load_traces(args.dir), args.table, args.strike_p, args.wrong, args.groups, args.rolling_s
     )
     print_table(by)
     return 0

@@ -106,8 +106,8 @@ def _add_mic_options(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar=tr("S"),
         help=tr(
-            "every sound in the S seconds after a strike is that stroke's own "
-            "(default 0.3; after that what follows each sound decides)"
+            "every sound in the S seconds after a strike is that stroke's own (default: "
+            "0.3, and 3 while nothing is said; after that what follows each sound decides)"
         ),
     )
 
@@ -150,7 +150,7 @@ def detector_params(stroke_window: float | None) -> dict:
         return {}
     if stroke_window < 0:
         raise UserError(tr("--stroke-window: a non-negative number of seconds is needed"))
-    return {"min_gap_s": stroke_window}
+    return {"min_gap_s": stroke_window, "rolling_s": stroke_window}
 
 
 def load_profile(spec: str | None):

@@ -1,0 +1,82 @@
+"""The strike decision's fitting (corpora/audio/fit_decision.py): its sessions as traces, its rows
+with the true and with an erring clock, and the fit's leave-out by source.
+
+The traces come from real mixed sessions (the recorded table sounds and voices, read in place);
+the fit runs on the committed table."""
+
+from __future__ import annotations
+
+import fit_decision as fd
+import numpy as np
+import pytest
+
+from pyramid_referee.voice.sequence import SEQ_FEATURES, Heard
+
+
+@pytest.fixture(scope="module")
+def trace(bank, speech):
+    import strike_eval as ev
+
+    folds = ev.folds(bank, speech)
+    fold = next(f for f in folds if f["name"] == "vrcbce")
+    made = ev.fold_sessions(bank, speech, fold, 13, ["clean"], 1, 4, 7, timbre_p=1.0)
+    _, _, _, x, truth = next(made)
+    t = fd.trace_session(x, truth)
+    t.update(sources=sorted(fold["repos"] | {fold["speech"], fold["noise"]}))
+    return t
+
+
+def test_a_trace_holds_every_candidate_and_the_truth(trace):
+    heard = trace["heard"]
+    assert len(trace["strikes"]) == 4
+    assert set(trace["long"]) == {t for t, _, _ in heard} == set(trace["band"])
+    speech, _, foreground = trace["speech"]
+    assert speech and set(foreground) <= set(speech)
+
+
+def test_the_true_clock_labels_one_candidate_a_strike(trace):
+    rows = list(fd.decision_rows(trace))
+    assert sum(label for label, _ in rows) == 4  # each strike proposed, matched once
+    assert all(len(f) == len(SEQ_FEATURES) for _, f in rows)
+    since = SEQ_FEATURES.index("since_strike")
+    known = SEQ_FEATURES.index("strikes_known")
+    strikes = [f for label, f in rows if label]
+    assert [f[known] for f in strikes] == [0, 1, 2, 3]  # the strikes before each one
+    assert all(f[since] >= 2.5 for f in strikes[1:])  # the mixer's spacing
+
+
+def test_an_erring_clock_misses_strikes_and_takes_others():
+    """The erring clock drops true strikes and adds loud sounds that are not strikes; the true
+    strikes stay the labels."""
+    heard = [Heard(t, tuple([0.0] * 14 + [30.0, 30.0] + [0.0] * 3), -20.0) for t in range(40)]
+    strikes = [5.0, 15.0, 25.0, 35.0]
+    true, decided = fd.decided_strikes(heard, strikes)
+    assert true == {5, 15, 25, 35} and decided == [5, 15, 25, 35]
+    missed = added = 0
+    for seed in range(200):
+        true, decided = fd.decided_strikes(heard, strikes, np.random.default_rng(seed))
+        assert true == {5, 15, 25, 35}
+        missed += len(true - set(decided))
+        added += len(set(decided) - true)
+    assert 0.1 < missed / 800 < 0.3 and 0.8 < added / 200 < 2.2
+
+
+def test_the_fit_leaves_out_every_session_of_a_held_out_source(tmp_path, trace, monkeypatch):
+    """A table of two sessions' rows: fitted without one's sources, the model has only the
+    other's rows."""
+    import pickle
+
+    other = dict(trace, sources=["someone_else"])
+    paths = []
+    for name, t in (("a.pickle", trace), ("b.pickle", other)):
+        p = tmp_path / name
+        p.write_bytes(pickle.dumps(t))
+        paths.append(p)
+    out = tmp_path / "t.csv.gz"
+    n = fd.write_table(paths, out)
+    full = fd.fit_sequence(path=out)
+    part = fd.fit_sequence({"vrcbce"}, path=out)
+    _, _, sources, _ = fd.read_table(out)
+    others = sum(1 for s in sources if s == {"someone_else"})
+    assert 0 < others < n and full.meta["rows"] == n and part.meta["rows"] == others
+    assert part.meta["held_out"] == ["vrcbce"] and full.features == SEQ_FEATURES
