@@ -2,12 +2,12 @@
 """Benchmark of the strike detector by the calls it decides right, leave-one-source-out.
 
     .venv/bin/python bench/bench_strike.py --quick            # 3 held-out sources, 1 session each (~1 min CPU)
-    .venv/bin/python bench/bench_strike.py --sources vrcbce antigravitypool sinuca badpool \
-        --sessions 2 --strokes 4 --calibrate clean "20 dB" "10 dB" "5 dB"   # 288 strokes (docs)
+    .venv/bin/python bench/bench_strike.py --sessions 2 --strokes 4 \
+        --calibrate clean "20 dB" "10 dB" "5 dB" --jobs 2   # 1,080 strokes, 15 sources (docs)
     .venv/bin/python bench/bench_strike.py                    # every source with a usable strike
     .venv/bin/python bench/bench_strike.py [--sources SRC …] [--sessions N] [--strokes N]
                      [--no-calibration] [--calibrate CONDITION …] [--no-refit] [--wrong]
-                     [--json OUT] [--live SECONDS]
+                     [--json OUT] [--live SECONDS] [--jobs N]
 
 **The headline: calls decided right.** A stroke is decided right when a strike is found within
 40 ms of its true onset and no false strike falls between the start of its call and the strike

@@ -9,11 +9,13 @@ replayed on them with a model fitted leave-one-source-out.
 seeds: ``strike_eval.fold_sessions``), runs the product's detector over each and keeps what the
 decision's features are computed from (every candidate knock's shape, the voice activity's
 speech layer: ``fit_decision.trace_session``) with the session's truth. ``score`` replays the
-decision on those traces exactly as ``voice/strike.py`` takes it (a candidate in the
-``min_gap_s`` after a strike is the stroke's own; one too faint is dropped; otherwise the
-decision model's probability against ``strike_p``, with the seconds since the last strike
-*decided*, and the timbre of the strikes decided so far), with the decision model of each fold
-fitted without the fold's sources, and judges
+decision on those traces as ``voice/strike.py`` takes it from the sound alone (a candidate in
+the ``min_gap_s`` after a strike is the stroke's own, and one in the ``rolling_s`` after it with
+no talk since (``--rolling-s 0``: not); one too faint is dropped; otherwise the decision model's
+probability against ``strike_p``, with the seconds since the last strike *decided* (a call said
+since does not end the stroke here), and the timbre of the strikes decided so far), with the
+decision model of each fold fitted without the fold's sources (``--groups N``: without N groups
+of folds at once, a harsher split), and judges
 the strikes with the benchmark's metric (``strike_eval.decide``). It is the tuning loop of the
 decision: a model or feature change is scored in a minute instead of the benchmark's ten; the
 figures reported are the benchmark's own, which runs the detector on the audio.
@@ -69,7 +71,7 @@ def collect(out: Path, sessions: int, strokes: int, seed: int, sources=None) -> 
     return n
 
 
-def replay(d: dict, model, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, rolling_s=0.0):
+def replay(d: dict, model, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, rolling_s=3.0):
     """The strikes the detector decides on a trace: (times, probabilities of every candidate),
     as ``voice/strike.py`` decides them from the sound alone (no recognizer): a candidate in the
     ``min_gap_s`` after a strike is the stroke's own, one too faint is dropped, otherwise the
@@ -163,7 +165,7 @@ def score(
     strike_p: float = 0.6,
     wrong: bool = False,
     n_groups=0,
-    rolling_s=0.0,
+    rolling_s=3.0,
 ):
     import strike_eval as ev
 
@@ -218,7 +220,7 @@ def main(argv=None) -> int:
     s.add_argument("--strike-p", type=float, default=0.6)
     s.add_argument("--wrong", action="store_true")
     s.add_argument("--groups", type=int, default=0, help="0: one fold per source")
-    s.add_argument("--rolling-s", type=float, default=0.0)
+    s.add_argument("--rolling-s", type=float, default=3.0)
     args = ap.parse_args(argv)
     if args.cmd == "collect":
         print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
