@@ -43,19 +43,22 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
+def _shared_folder(found, what: str, env: str, sub: str):
+    """The folder ``found`` gave, or skip saying where it looked (``$env``, else the folder
+    ``sub`` beside the repository)."""
+    if found is None:
+        where = os.environ.get(env) or Path(__file__).resolve().parents[2] / "shared" / sub
+        pytest.skip(f"{what} folder not found (no WAV in {where}): set {env}")
+    return found
+
+
 @pytest.fixture(scope="session")
 def bank():
     import table_mix
 
-    d = table_mix.find_sounds_dir()
-    if d is None:
-        where = (
-            os.environ.get("PYRAMID_SOUNDS_DIR")
-            or Path(__file__).resolve().parents[2] / "shared" / "sounds"
-        )
-        pytest.skip(
-            f"billiards sound folder not found (no WAV in {where}): set PYRAMID_SOUNDS_DIR"
-        )
+    d = _shared_folder(
+        table_mix.find_sounds_dir(), "billiards sound", "PYRAMID_SOUNDS_DIR", "sounds"
+    )
     return table_mix.load_bank(d)
 
 
@@ -66,15 +69,9 @@ def speech():
     import table_mix
 
     d = table_mix.find_speech_dir()
-    if d is None:
-        where = (
-            os.environ.get("PYRAMID_SPEECH_DIR")
-            or Path(__file__).resolve().parents[2] / "shared" / "speech"
-        )
-        pytest.skip(
-            f"recorded speech folder not found (no WAV in {where}): set PYRAMID_SPEECH_DIR"
-        )
-    return table_mix.load_speech(d)
+    return table_mix.load_speech(
+        _shared_folder(d, "recorded speech", "PYRAMID_SPEECH_DIR", "speech")
+    )
 
 
 @pytest.fixture(scope="session")

@@ -81,20 +81,7 @@ SEQ_FEATURES = LONG_FEATURES + BAND_FEATURES + CONTEXT_FEATURES
 NONE = -99.0
 """A feature that has nothing to measure yet (no voice heard so far, no knock before)."""
 
-TIMBRE = (
-    "log_centroid",
-    "low300",
-    "low1k",
-    "high3k",
-    "flatness",
-    "band_60",
-    "band_250",
-    "band_500",
-    "band_1k",
-    "band_2k",
-    "band_4k",
-    "decay_db",
-)
+TIMBRE = FEATURES[: FEATURES.index("band_4k") + 1] + ("decay_db",)
 """The features whose distance says how alike two sounds are (their timbre)."""
 
 _TIMBRE_I = [FEATURES.index(n) for n in TIMBRE]

@@ -113,6 +113,21 @@ def trace_session(x: np.ndarray, truth: dict) -> dict:
     }
 
 
+def save_trace(
+    path: Path, x: np.ndarray, truth: dict, fold: dict, condition: str, **extra
+) -> None:
+    """:func:`trace_session` of ``x``, with the fold, the condition and the sources the session
+    used, pickled to ``path``."""
+    trace = trace_session(x, truth)
+    trace.update(
+        fold=fold["name"],
+        condition=condition,
+        sources=sorted(set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}),
+        **extra,
+    )
+    path.write_bytes(pickle.dumps(trace))
+
+
 def decision_sessions(out: Path, sessions: int, seed: int, folds=None) -> int:
     """``sessions`` sessions of each benchmark condition for every fold, as traces in ``out``
     (one pickle a session; a session already there is skipped)."""
@@ -148,13 +163,7 @@ def decision_sessions(out: Path, sessions: int, seed: int, folds=None) -> int:
             if rng.uniform() < PHONE_P:
                 x = phone(x, rng)
             x = x / (np.abs(x).max() + 1e-9) * 10 ** (rng.uniform(-30, -1) / 20)
-            trace = trace_session(x, truth)
-            trace.update(
-                fold=fold["name"],
-                condition=cname,
-                sources=sorted(set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}),
-            )
-            path.write_bytes(pickle.dumps(trace))
+            save_trace(path, x, truth, fold, cname)
             n += 1
             print(f"\r{n} sessions", end="", file=sys.stderr)
     print(file=sys.stderr)

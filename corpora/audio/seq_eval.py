@@ -57,14 +57,7 @@ def collect(out: Path, sessions: int, strokes: int, seed: int, sources=None) -> 
             path = out / f"{fi:02d}_{list(ev.CONDITIONS).index(cname)}_{k}.pickle"
             if path.exists():
                 continue
-            trace = fd.trace_session(x, truth)
-            trace.update(
-                fold=fold["name"],
-                condition=cname,
-                reverb=reverb,
-                sources=sorted(set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}),
-            )
-            path.write_bytes(pickle.dumps(trace))
+            fd.save_trace(path, x, truth, fold, cname, reverb=reverb)
             n += 1
             print(f"\r{n} sessions", end="", file=sys.stderr)
     print(file=sys.stderr)
