@@ -90,6 +90,28 @@ def test_a_strike_on_a_quiet_table_is_found_and_its_stroke_sounds_are_not_strike
     assert detect_strikes(x) == pytest.approx([truth], abs=0.005)
 
 
+def test_P1_a_knock_while_the_balls_roll_and_nothing_is_said_is_the_strokes_own(bank):
+    """Strokes (a recorded strike, its clack 0.4 s later) with nothing said between them: the one
+    1.8 s after a strike comes while the balls still roll (P1), so it is that stroke's own sound,
+    with the reason; strikes 3.2 s apart are each found (the balls have stopped)."""
+    import table_mix as tm
+
+    x = tm.pink(np.random.default_rng(3), 14 * RATE) * 0.002
+    starts = (1.0, 2.8, 6.0, 9.2, 12.4)
+    for at in starts:
+        for name, dt, peak in (("cue_vrcbce_1.wav", 0.0, 0.5), ("ball_vrcbce_2.wav", 0.4, 0.6)):
+            s, onset = tm.strike_sample(name, bank=bank, peak=peak)
+            k = int(round((at + dt - onset) * RATE))
+            x[k : k + len(s)] += s[: len(x) - k]
+    det = StrikeDetector()
+    for fr in array_frames(x.astype(np.float32), 10):
+        det.feed(fr.samples, fr.t0)
+    det.flush()
+    assert [s.time for s in det.strikes] == pytest.approx([1.0, 6.0, 9.2, 12.4], abs=0.005)
+    [rolling] = [s for s in det.sounds if abs(s.time - 2.8) < 0.005]
+    assert rolling.decision == "in-stroke" and "balls still roll" in rolling.reason
+
+
 def test_the_result_does_not_depend_on_the_block_size(bank, espeak):
     x, _ = session(bank, 2, "vrcbce")
     a = [t for t, _ in run_detector(array_frames(x.astype(np.float32), 10))]
