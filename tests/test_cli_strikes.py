@@ -226,3 +226,20 @@ def test_plot_legend_never_covers_the_last_seconds_and_a_cushion_is_not_the_stri
         for b, cb in colours.items():
             if a < b:
                 assert np.linalg.norm(np.subtract(to_rgb(ca), to_rgb(cb))) > 0.3, (a, b)
+
+
+def test_explain_says_a_sound_was_taken_back_for_a_word_only_when_a_word_took_it(
+    table_wav, capsys
+):
+    """A «удар?» taken back because no stroke followed it is «снят», with that reason; «снят: это
+    слово» is kept for one a recognized word took back (none here: no recognizer)."""
+    from pyramid_referee.referee.strike_report import decision_name
+    from pyramid_referee.voice.strike import IN_WORD, Sound
+
+    assert main(["strikes", str(table_wav), "--explain"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    taken = [line for line in lines if " снят " in line]
+    assert taken and not any("снят: это слово" in line for line in lines)
+    assert all("снят: " in line.split(" снят ", 1)[1] for line in taken)  # the reason follows
+    word = Sound(1.0, "speech", 0.1, (0.0,) * 7, "retracted", f"{IN_WORD} (p=0.9)", True, ())
+    assert decision_name(word, "ru") == "снят: это слово"

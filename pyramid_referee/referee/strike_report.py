@@ -38,6 +38,8 @@ def kind_name(kind: str, lang: str) -> str:
 def decision_name(s, lang: str) -> str:
     if s.decision == "strike":
         return trl(lang, "STRIKE") + ("" if s.sure else trl(lang, " (unsure)"))
+    if s.decision == "retracted" and not _in_word(s):
+        return trl(lang, "taken back")  # (why: no stroke followed it, a word went on …)
     return {
         "in-stroke": trl(lang, "the stroke's sound"),
         "moving": trl(lang, "balls moving"),
@@ -47,6 +49,12 @@ def decision_name(s, lang: str) -> str:
         "quiet-floor": trl(lang, "too faint"),
         "retracted": trl(lang, "taken back: a word"),
     }.get(s.decision, s.decision)
+
+
+def _in_word(s) -> bool:
+    from pyramid_referee.voice.strike import IN_WORD  # deferred: the strike detector (numpy)
+
+    return s.reason.startswith(IN_WORD)
 
 
 def why(s, lang: str) -> str:
@@ -97,8 +105,6 @@ def why(s, lang: str) -> str:
 
 def _why_sequence(s, lang: str) -> str:
     """Why a sound decided from what followed it is (not) a strike."""
-    from pyramid_referee.voice.strike import IN_WORD  # deferred: the strike detector (numpy)
-
     p = f"{s.p_strike:.2f}"
     if s.decision == "strike":
         return trl(
@@ -106,7 +112,7 @@ def _why_sequence(s, lang: str) -> str:
         ).format(p=p)
     if s.decision == "unsure":
         return trl(lang, "may be a strike (p={p}); not counted").format(p=p)
-    if s.reason.startswith(IN_WORD):
+    if _in_word(s):
         return trl(
             lang,
             "inside a word the recognizer heard, and no stroke followed it: the word's (p={p})",
