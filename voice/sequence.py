@@ -157,6 +157,19 @@ class Session:
     strikes: tuple[Heard, ...] = ()
     clacks: tuple[Heard, ...] = ()
 
+    @classmethod
+    def at(cls, t: float, heard, times, vad, strikes, known_clacks=()) -> Session:
+        """The session as a candidate at ``t`` sees it: the ``strikes`` decided before it (in
+        time order), and as clacks ``known_clacks`` (a profile's) then the table sounds up to
+        2 s after each of the last three of those strikes (their strokes' own knocks)."""
+        strikes = tuple(s for s in strikes if s.time < t - 0.05)
+        clacks = list(known_clacks)
+        for st in strikes[-3:]:
+            i = bisect_right(times, st.time + 0.05)
+            j = bisect_left(times, min(st.time + 2.0, t))
+            clacks += [h for h in heard[i:j] if h.is_knock(vad)]
+        return cls(heard, times, vad, strikes, tuple(clacks))
+
 
 def _frac(vad, a: float, b: float) -> float:
     return vad.foreground_between(a, b) / max(b - a, 1e-3)

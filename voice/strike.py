@@ -634,13 +634,9 @@ class StrikeDetector:
         """What the decision of a sound at ``t`` knows of the session: the sounds heard, the
         voice activity, the strikes decided before it and their strokes' own knocks (the table
         sounds up to 2 s after each of the last three strikes)."""
-        strikes = [h for h in self._strike_heard if h.time < t - 0.05]
-        clacks: list[Heard] = list(self._known_clacks)
-        for st in strikes[-3:]:
-            i = bisect_right(self._times, st.time + 0.05)
-            j = bisect_left(self._times, min(st.time + 2.0, t))
-            clacks += [h for h in self._heard[i:j] if h.is_knock(self.vad)]
-        return Session(self._heard, self._times, self.vad, tuple(strikes), tuple(clacks))
+        return Session.at(
+            t, self._heard, self._times, self.vad, self._strike_heard, self._known_clacks
+        )
 
     def _keep(self, s: Sound, h: Heard, feats, lf, band, provisional: bool) -> Sound | None:
         """The sound decided, kept in the detector's lists (a strike, a provisional one taken

@@ -209,7 +209,7 @@ def decided_strikes(heard, strikes, rng=None) -> tuple[set[int], list[int]]:
 def decision_rows(trace: dict, rng=None):
     """``(label, features)`` of every candidate the detector would decide in this session, with
     the strikes decided so far true (``rng`` None) or erring (see :func:`decided_strikes`)."""
-    from bisect import bisect_left, bisect_right
+    from bisect import bisect_left
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
     from pyramid_referee.voice.sequence import HORIZON_S, Session, context_features
@@ -229,13 +229,7 @@ def decision_rows(trace: dict, rng=None):
             continue  # the detector takes the stroke's own sounds without a decision
         if j not in true and np.any(np.abs(true_times - h.time) < 0.04):
             continue  # (a second onset of the strike itself)
-        strikes = [heard[i] for i in decided[:k]]
-        clacks = []
-        for st in strikes[-3:]:
-            a = bisect_right(times, st.time + 0.05)
-            b = bisect_left(times, min(st.time + 2.0, h.time))
-            clacks += [x for x in heard[a:b] if x.is_knock(vad)]
-        session = Session(heard, times, vad, tuple(strikes), tuple(clacks))
+        session = Session.at(h.time, heard, times, vad, [heard[i] for i in decided[:k]])
         end = trace["end"] if h.time + HORIZON_S + 0.035 > trace["end"] else None
         band = trace["band"].get(h.time, zero_band)
         yield int(j in true), context_features(h, long, band, session, since, HORIZON_S, end)

@@ -27,7 +27,6 @@ import argparse
 import hashlib
 import pickle
 import sys
-from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 import numpy as np
@@ -86,12 +85,7 @@ def replay(d: dict, model, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, roll
         if h.time - last < rolling_s and vad.foreground_between(last + 0.05, h.time - 0.05) == 0:
             continue  # nothing said since the strike: the balls still roll
         end = d["end"] if h.time + HORIZON_S + 0.035 > d["end"] else None
-        clacks = []
-        for st in strikes[-3:]:
-            a = bisect_right(times, st.time + 0.05)
-            b = bisect_left(times, min(st.time + 2.0, h.time))
-            clacks += [x for x in heard[a:b] if x.is_knock(vad)]
-        session = Session(heard, times, vad, tuple(strikes[-8:]), tuple(clacks))
+        session = Session.at(h.time, heard, times, vad, strikes[-8:])
         f = context_features(
             h, lf, d["band"].get(h.time, zero), session, h.time - last, HORIZON_S, end
         )
