@@ -149,3 +149,16 @@ def test_a_profile_saved_before_timbre_was_kept_still_loads(tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     old = prof.load(str(path))
     assert old.strike_timbre == () and old.clack_timbre == () and old.tip_bias == p.tip_bias
+
+
+def test_a_profile_whose_timbre_rows_are_not_features_is_named(tmp_path):
+    """A timbre row that is not a sound's features (a number, words, the wrong length) is a
+    broken profile, said so on loading, not an error in the middle of a stroke."""
+    data = fit([3.0], []).to_json()
+    path = tmp_path / "bad.json"
+    for rows in (5, [["a"] * len(FEATURES)], [[1.0, 2.0]]):
+        path.write_text(json.dumps({**data, "strike_timbre": rows}), encoding="utf-8")
+        with pytest.raises(prof.ProfileError, match="это не профиль стола"):
+            prof.load(str(path))
+    with pytest.raises(prof.ProfileError, match=f"each row needs {len(FEATURES)} numbers"):
+        prof.load(str(path), lang="en")

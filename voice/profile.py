@@ -30,6 +30,7 @@ import numpy as np
 import platformdirs
 
 from .errors import VoiceError
+from .onsets import FEATURES
 from .strike import Look, StrikeParams, class_proba, on_quiet_table
 
 ENV_DIR = "PYRAMID_REFEREE_PROFILES"
@@ -76,6 +77,8 @@ class TableProfile:
         got = {k: data[k] for k in fields if k in data}
         for k in optional:
             got[k] = tuple(tuple(float(v) for v in row) for row in got.get(k, ()))
+            if any(len(row) != len(FEATURES) for row in got[k]):
+                raise ValueError(f"{k}: each row needs {len(FEATURES)} numbers")
         return cls(**got)
 
 
