@@ -376,8 +376,7 @@ def run_fold(fold: dict) -> tuple[dict, dict, dict]:
 
     r = _RUN
     bank, speech, seed = r["bank"], r["speech"], r["seed"]
-    excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
-    kw = fold_detector(frozenset(excluded), refit=r["refit"])
+    kw = fold_detector(ev.held_out(fold), refit=r["refit"])
     voices = tm.Voices.mixed(
         speech,
         None if fold["speech"] is None else {fold["speech"]},
@@ -511,6 +510,9 @@ def main(argv=None) -> int:
     bad = sorted(calibrated - set(CONDITIONS))
     if bad:
         print(f"unknown condition(s) {bad}; conditions: {list(CONDITIONS)}", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print(f"--jobs: at least 1 process, got {args.jobs}", file=sys.stderr)
         return 2
     fold_list = [f for f in all_folds if f["name"] in wanted]
     missing = tm.Voices.mixed(speech).missing

@@ -208,8 +208,7 @@ def main(argv=None) -> int:
     lost_list = []
     false_list = []
     for fold in [f for f in all_folds if f["name"] in args.sources]:
-        excluded = set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}
-        kw = fold_detector(frozenset(excluded), refit=not args.no_refit)
+        kw = fold_detector(ev.held_out(fold), refit=not args.no_refit)
         fi = names.index(fold["name"])
         for cname, k, reverb, x, truth in ev.fold_sessions(
             bank, speech, fold, fi, args.conditions, args.sessions, args.strokes, args.seed

@@ -118,11 +118,13 @@ def save_trace(
 ) -> None:
     """:func:`trace_session` of ``x``, with the fold, the condition and the sources the session
     used, pickled to ``path``."""
+    import strike_eval as ev
+
     trace = trace_session(x, truth)
     trace.update(
         fold=fold["name"],
         condition=condition,
-        sources=sorted(set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None}),
+        sources=sorted(ev.held_out(fold)),
         **extra,
     )
     path.write_bytes(pickle.dumps(trace))

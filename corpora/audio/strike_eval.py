@@ -120,6 +120,12 @@ def folds(bank, speech) -> list[dict]:
     ]
 
 
+def held_out(fold: dict) -> frozenset[str]:
+    """Every source a fold holds out: its table recordings' repositories, its recorded voice and
+    its recorded noise."""
+    return frozenset(set(fold["repos"]) | {fold["speech"], fold["noise"]} - {None})
+
+
 def fold_sessions(
     bank,
     speech,
