@@ -48,6 +48,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 
 import numpy as np
 
@@ -478,8 +479,9 @@ class StrikeDetector:
     def _stretch_start(self, starts: list[float], ends: list[float]) -> float:
         """Where the last stretch of talk began: spans in time order, joined over pauses shorter
         than ``talk_gap_s`` (a pause between the words of one call)."""
+        reach = list(accumulate(ends, max))  # the latest end of the spans up to each one
         i = len(starts) - 1
-        while i > 0 and starts[i] - max(ends[:i]) < self.params.talk_gap_s:
+        while i > 0 and starts[i] - reach[i - 1] < self.params.talk_gap_s:
             i -= 1
         return starts[i]
 
