@@ -298,6 +298,24 @@ def cond_table(by_cond: dict, profile: str = "none") -> list[str]:
     return rows
 
 
+def level_table(by_cond: dict) -> list[str]:
+    """Strike recall by how loud the strike is against its call (no profile)."""
+    import strike_eval as ev
+
+    bands = [ev.level_band(hi - 0.01) for _, hi in ev.LEVELS]
+    rows = [
+        "| condition | " + " | ".join(f"strike {b} re the call" for b in bands) + " |",
+        "|---|" + "---:|" * len(bands),
+    ]
+    for name in list(CONDITIONS) + ["all"]:
+        o = by_cond.get((name, "none"))
+        if o is None or not o.by_level:
+            continue
+        cells = [frac(*o.by_level.get(b, [0, 0])) for b in bands]
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    return rows
+
+
 def calib_table(by_cond: dict) -> list[str]:
     """Calls decided right with no profile and with each profile run; the last row sums only the
     conditions every column has (the quick run calibrates a few)."""
@@ -601,6 +619,8 @@ def main(argv=None) -> int:
         print(f"- calibration refused (run without a profile): {refused}")
     print("\n### By condition (no profile)\n")
     print("\n".join(cond_table(by_cond)))
+    print("\n### Strikes found by their level (10 ms peak against the call's, no profile)\n")
+    print("\n".join(level_table(by_cond)))
     if len(profiles) > 1:
         print("\n### With a table profile (calibration from the held-out source)\n")
         print("\n".join(calib_table(by_cond)))
@@ -628,6 +648,7 @@ def main(argv=None) -> int:
                     "false_kind": o.false_kind,
                     "stray_calls": o.stray_calls,
                     "stray_kept": o.stray_kept,
+                    "found_by_level": o.by_level,
                     "latency_p50": pct(o.latency, 50),
                     "latency_p95": pct(o.latency, 95),
                     "cpu": o.cpu_s / o.audio_s if o.audio_s else None,

@@ -157,6 +157,18 @@ def test_candidate_recall_and_latency_come_from_what_was_observed():
     assert math.isnan(ev.Outcome().rate("found"))
 
 
+def test_strike_recall_is_counted_by_the_strike_level_against_its_call():
+    """Each stroke falls in the band of its strike's level (``strike_rel_db``, the mixer's),
+    found or not; a truth without levels (a recorded session) gives no bands."""
+    tr = session_truth() | {"strike_rel_db": [-12.5, -3.0]}
+    o = ev.decide([3.0], tr)
+    assert o.by_level == {"-15…-10 dB": [1, 1], "-5…0 dB": [0, 1]}
+    total = ev.Outcome().add(o).add(ev.decide([3.0, 12.0], tr))
+    assert total.by_level == {"-15…-10 dB": [2, 2], "-5…0 dB": [1, 2]}
+    assert ev.decide([3.0], session_truth()).by_level == {}
+    assert ev.level_band(-10.0) == "-10…-5 dB" and ev.level_band(0.0) == "-5…0 dB"
+
+
 def test_cli_json_is_scored_from_its_strikes_list_only(tmp_path):
     """The held-out checker's path reads the ``strikes`` list of ``strikes FILE --json``; strikes
     that the same JSON lists as taken back are reported alongside, never dropped by the scorer."""
@@ -209,6 +221,9 @@ def test_bench_tables_are_markdown_with_every_condition_given():
     cal = bs.calib_table(by_cond)
     assert "3 strikes profile" in cal[0] and "5 strikes" not in cal[0]
     assert cal[2:] == ["| 5 dB | 0/2 (0 %) | 2/2 (100 %) |"]  # clean has no profile run: left out
+    lv = ev.decide([3.0], tr | {"strike_rel_db": [-12.5, -3.0]})
+    lev = bs.level_table({("5 dB", "none"): lv, ("clean", "none"): right})
+    assert lev[2:] == ["| 5 dB | 1/1 (100 %) | – | 0/1 (0 %) |"]  # clean has no levels
     src = bs.source_table(
         {"vrcbce": {"clean": right, "all": right}},
         [{"name": "vrcbce", "speech": "tinkoff", "noise": "junehui"}],

@@ -306,6 +306,8 @@ class Outcome:
     audio_s: float = 0.0
     cpu_s: float = 0.0
     wrong: list = field(default_factory=list)  # (tag, stroke, why) of strokes not decided right
+    by_level: dict = field(default_factory=dict)  # the strike's level band (LEVELS) ->
+    # [strikes found, strikes]
 
     @property
     def n_false(self) -> int:
@@ -325,6 +327,10 @@ class Outcome:
         self.audio_s += o.audio_s
         self.cpu_s += o.cpu_s
         self.wrong += o.wrong
+        for k, (f, n) in o.by_level.items():
+            have = self.by_level.setdefault(k, [0, 0])
+            have[0] += f
+            have[1] += n
         return self
 
     def rate(self, k: str) -> float:
@@ -332,6 +338,19 @@ class Outcome:
 
     def per100(self, w: str) -> float:
         return 100.0 * self.false_where.get(w, 0) / self.strokes if self.strokes else float("nan")
+
+
+LEVELS = ((-15.0, -10.0), (-10.0, -5.0), (-5.0, 0.0))
+"""The strike's 10 ms RMS peak against the call's (``table_mix``'s ``strike_rel_db``): the bands
+strike recall is reported by."""
+
+
+def level_band(rel_db: float) -> str:
+    """The :data:`LEVELS` band a strike ``rel_db`` under its call falls in, as text."""
+    for lo, hi in LEVELS:
+        if rel_db < hi:
+            return f"{lo:g}…{hi:g} dB"
+    return f"{LEVELS[-1][0]:g}…{LEVELS[-1][1]:g} dB"
 
 
 def decide(
@@ -366,9 +385,14 @@ def decide(
         o.false_kind[k] = o.false_kind.get(k, 0) + 1
     cand = sorted(candidates) if candidates is not None else None
     o.candidates_known = cand is not None
+    levels = dict(zip(truth.get("strikes", []), truth.get("strike_rel_db", [])))
     for i, st in enumerate(strokes):
         T = st["strike"]
         ok_found = i in m
+        if T in levels:
+            band = o.by_level.setdefault(level_band(levels[T]), [0, 0])
+            band[0] += int(ok_found)
+            band[1] += 1
         if cand is not None and any(abs(c - T) <= tol for c in cand):
             o.candidates += 1
         early = [f for f in false if st["call_start"] - WORD_PAD_S <= f < T - tol]
