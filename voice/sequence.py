@@ -22,7 +22,14 @@ after it say, and :data:`.onsets.BAND_FEATURES`, how it stands in each band), th
   with the microphone, the table and the room: its level against the room's voices and recent
   knocks; its onset strength and level ranked among the room's sounds of the last 10 s; and how
   close its timbre is to the strikes already decided in this session and to those strokes'
-  own clacks (a table's strikes sound alike, whatever they sound like).
+  own clacks (a table's strikes sound alike, whatever they sound like);
+- **what follows it, by its timbre**: how close the sounds after it come to this session's
+  clacks and strikes, talk or not (a stroke spoken over still sets the balls going, and its
+  clacks sound like this table's clacks), and whether a strike-like sound came just before it
+  (then it is more likely that stroke's own);
+- **against the room's usual knock**: its timbre, brightness and decay against the median of the
+  knocks heard in the last 20 s, whatever they were (a strike stands apart from a table's clacks
+  and a café's clatter in the same way on every table).
 
 The decision model (:mod:`.sound_class`, binary, fitted by ``corpora/audio/fit_decision.py``)
 reads these and gives the probability that the candidate is a strike.
@@ -73,6 +80,13 @@ CONTEXT_FEATURES = (
     "room_sounds_10s",
     "flux_rank_10s",
     "peak_rank_10s",
+    "after_to_clacks",
+    "after_clacklike",
+    "after_to_strikes",
+    "before_to_strikes",
+    "timbre_to_room",
+    "centroid_rel_room",
+    "decay_rel_room",
 )
 
 SEQ_FEATURES = LONG_FEATURES + BAND_FEATURES + CONTEXT_FEATURES
@@ -171,6 +185,57 @@ class Session:
         return cls(heard, times, vad, strikes, tuple(clacks))
 
 
+def _nearest(sounds: list[Heard], others) -> np.ndarray:
+    """Each of ``sounds``' timbre distance to the nearest of ``others`` (both non-empty)."""
+    a = np.array([[h.features[k] for k in _TIMBRE_I] for h in sounds]) / TIMBRE_SCALE
+    b = np.array([[o.features[k] for k in _TIMBRE_I] for o in others]) / TIMBRE_SCALE
+    return np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+
+
+CLACKLIKE = 1.5
+"""A sound this close to this session's clacks (:data:`TIMBRE_SCALE` units) sounds like one."""
+
+
+def _echoes(c: Heard, s: Session, h_end: float) -> tuple[float, ...]:
+    """Whether what follows ``c`` sounds like this table's clacks and strikes (talk or not: a
+    stroke spoken over still sets the balls going), and whether what came just before it sounds
+    like a strike (then ``c`` is more likely its stroke's own)."""
+    t = c.time
+    i, j = bisect_left(s.times, t + 0.05), bisect_right(s.times, h_end)
+    after = [h for h in s.heard[i:j] if h.salient]
+    k = bisect_left(s.times, t - 1.0)
+    before = [h for h in s.heard[k : bisect_left(s.times, t - 0.03)] if h.salient]
+    clacks, strikes = list(s.clacks[-20:]), list(s.strikes[-8:])
+    to_clacks = _nearest(after, clacks) if after and clacks else None
+    return (
+        float(to_clacks.min()) if to_clacks is not None else NONE,
+        float((to_clacks < CLACKLIKE).sum()) if to_clacks is not None else NONE,
+        float(_nearest(after, strikes).min()) if after and strikes else NONE,
+        float(_nearest(before, strikes).min()) if before and strikes else NONE,
+    ) + _against_room(c, s)
+
+
+_I_CENTROID = FEATURES.index("log_centroid")
+_I_DECAY = FEATURES.index("decay_db")
+
+
+def _against_room(c: Heard, s: Session) -> tuple[float, float, float]:
+    """How ``c`` sounds against the usual table sound of the last 20 s (the median timbre of the
+    knocks heard, whatever they were): a table's strikes stand apart from its clacks in the same
+    way on every table, whatever both sound like."""
+    lo, hi = bisect_left(s.times, c.time - 20.0), bisect_left(s.times, c.time - 0.03)
+    room = [h for h in s.heard[lo:hi] if h.is_knock(s.vad)]
+    if len(room) < 5:
+        return NONE, NONE, NONE
+    m = np.median(np.array([[h.features[k] for k in _TIMBRE_I] for h in room]), axis=0)
+    v = np.array([c.features[k] for k in _TIMBRE_I])
+    return (
+        float(np.linalg.norm((v - m) / TIMBRE_SCALE)),
+        c.features[_I_CENTROID] - float(m[_TIMBRE_I.index(_I_CENTROID)]),
+        c.features[_I_DECAY] - float(m[_TIMBRE_I.index(_I_DECAY)]),
+    )
+
+
 def _frac(vad, a: float, b: float) -> float:
     return vad.foreground_between(a, b) / max(b - a, 1e-3)
 
@@ -266,6 +331,7 @@ def context_features(
         _talk(c, session, h_end, horizon)
         + _table(c, session, h_end, horizon, since_strike)
         + _around(c, session, h_end, horizon)
+        + _echoes(c, session, h_end)
     )
     return tuple(long) + tuple(band) + tuple(float(v) for v in f)
 
