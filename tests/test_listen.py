@@ -214,11 +214,20 @@ def test_a_click_between_the_words_of_the_call_makes_it_late(ko_model, say, tmp_
     recorded strike rings 0.4 s: played whole before the word, Vosk would end the utterance in
     that pause and there would be two calls), and the cue ball hitting a ball 0.7 s later.
     Vosk's second word begins within a frame of the strike: a knock there might be the word's
-    first consonant, and the stroke that follows it says it is a strike."""
+    first consonant, and the stroke that follows it says it is a strike.
+
+    What this test checks is the timeline given that strike, so its detector takes a knock from
+    p = 0.3: a strike talked over at once, on the first stroke of a 3 s file in Korean espeak-ng
+    speech, is decided near the threshold, and a refit moves it across. Over 81 variants of this
+    scene (gaps, words, the clack's delay) the shipped fit finds 10 at 0.6, its predecessor 75,
+    the same features refitted with another validation split 6 (docs/dev/benchmarks.md)."""
+    from pyramid_referee.voice.strike import StrikeDetector
+
     s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.07)).click(under=True)
     s.add(silence(0.08)).add(say("음악")).add(silence(1.0))
     s.mix("ball_vrcbce_2.wav", s.clicks[0] + 0.7)
-    t = run(s.write(tmp_path / "late.wav"), ko_model)
+    detector = StrikeDetector(call_window_s=0.0, strike_p=0.3)
+    t = run(s.write(tmp_path / "late.wav"), ko_model, detector=detector)
     [d] = t.decisions
     assert d.strike == pytest.approx(s.clicks[0], abs=0.005)
     assert [u.top.text for u in t.utterances] == ["오른쪽 음악"]  # one utterance across the click
