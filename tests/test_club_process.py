@@ -246,3 +246,20 @@ def test_ctrl_c_at_the_terminal_saves_the_match_and_sends_its_strokes_without_a_
     assert p.returncode == 130  # interrupted, as the shell expects of Ctrl-C
     server = _server(club_url, table_id)
     assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
+
+
+def test_a_ctrl_c_while_the_sync_child_is_spawned_is_held_then_delivered():
+    """The table ignores SIGINT while it spawns the sync child (so the child starts ignoring
+    it); a Ctrl-C in that moment used to be lost, and the table went on as if never pressed.
+    It is held instead and reaches the table once the child is out."""
+    import os
+    import signal
+
+    from pyramid_referee.club import process
+
+    with pytest.raises(KeyboardInterrupt):
+        with process._sigint_ignored():
+            os.kill(os.getpid(), signal.SIGINT)  # pressed while the child is spawned
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # (a call into C: a signal is checked)
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])

@@ -120,16 +120,20 @@ def _child(db_path: str, url: str, retry_s: float, shared, doorbell, lang: str) 
 def _sigint_ignored():
     """SIGINT ignored while the child is spawned (it keeps that disposition), where this
     thread may set it (the main thread); the table's own Ctrl-C handling is back as soon as
-    the child is out."""
+    the child is out. SIGINT is also blocked meanwhile, so that a Ctrl-C pressed while the child
+    is spawned is held (Linux keeps a blocked signal pending even while it is ignored) and
+    reaches the table once its handler is back, instead of being lost."""
     try:
         before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread: the child sets it itself as it starts
         yield
         return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 class ClubSyncProcess:
