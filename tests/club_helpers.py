@@ -3,6 +3,7 @@ from its store and from the server (by stable id), and wait for replication to c
 
 from __future__ import annotations
 
+import signal
 import time
 
 import psycopg
@@ -65,3 +66,10 @@ def login(url: str, role: str) -> str:
     with psycopg.connect(url, autocommit=True) as con:
         con.execute(f"CREATE ROLE {name} LOGIN" + (f" IN ROLE {role}" if role else ""))
     return url.replace("user=postgres", f"user={name}")
+
+
+def as_at_a_terminal() -> None:
+    """``preexec_fn`` for a program a test interrupts with SIGINT: Ctrl-C live in it, as at a
+    terminal. A test run started in the background of a non-interactive shell inherits SIGINT
+    ignored (POSIX), and so would the program, which then never sees the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -9,6 +9,7 @@ import pytest
 psycopg = pytest.importorskip("psycopg", reason="psycopg (3) is not installed")
 
 from club_helpers import (  # noqa: E402
+    as_at_a_terminal,
     local_strokes as _local,
     login as _login,
     register_table as _register,
@@ -227,6 +228,7 @@ def test_ctrl_c_at_the_terminal_saves_the_match_and_sends_its_strokes_without_a_
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=as_at_a_terminal,
     )
     try:
         for n in range(3):

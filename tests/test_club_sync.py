@@ -714,12 +714,15 @@ def test_club_sync_running_beside_another_writer_sends_its_strokes_as_they_come(
     import subprocess
     import sys
 
+    from club_helpers import as_at_a_terminal
+
     table_id = _register(club_url, db, "Стол 1")
     p = subprocess.Popen(
         [sys.executable, "-m", "pyramid_referee", "club", "sync", "--club", club_url, "--db", db],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_at_a_terminal,
     )
     try:
         with Store(db) as store:  # the pad or the voice referee writing the same store
