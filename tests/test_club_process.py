@@ -259,9 +259,15 @@ def test_a_ctrl_c_while_the_sync_child_is_spawned_is_held_then_delivered():
 
     from pyramid_referee.club import process
 
-    with pytest.raises(KeyboardInterrupt):
-        with process._sigint_ignored():
-            os.kill(os.getpid(), signal.SIGINT)  # pressed while the child is spawned
-            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # (a call into C: a signal is checked)
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    # Ctrl-C live here, as at a terminal (a run in the background of a shell inherits it ignored)
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with process._sigint_ignored():
+                os.kill(os.getpid(), signal.SIGINT)  # pressed while the child is spawned
+                assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+            signal.pthread_sigmask(signal.SIG_BLOCK, [])  # (a call into C: a signal is checked)
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, outer)
