@@ -149,14 +149,22 @@ class Heard:
         return self.salient and not self.talked(vad)
 
 
+def _timbres(sounds) -> np.ndarray:
+    """The sounds' timbres, one row each (:data:`TIMBRE` features, unscaled)."""
+    return np.array([[h.features[k] for k in _TIMBRE_I] for h in sounds], dtype=float)
+
+
+def nearest_timbre(sounds, others) -> np.ndarray:
+    """Each of ``sounds``' distance to the nearest of ``others`` (both non-empty), in
+    :data:`TIMBRE_SCALE` units."""
+    a, b = _timbres(sounds) / TIMBRE_SCALE, _timbres(others) / TIMBRE_SCALE
+    return np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2).min(axis=1)
+
+
 def timbre_distance(c: Heard, others: list[Heard]) -> float:
     """How close ``c`` sounds to the nearest of ``others`` (in :data:`TIMBRE_SCALE` units), or
     :data:`NONE` when there are none."""
-    if not others:
-        return NONE
-    v = np.array([c.features[k] for k in _TIMBRE_I]) / TIMBRE_SCALE
-    m = np.array([[o.features[k] for k in _TIMBRE_I] for o in others]) / TIMBRE_SCALE
-    return float(np.min(np.linalg.norm(m - v, axis=1)))
+    return float(nearest_timbre([c], others)[0]) if others else NONE
 
 
 @dataclass(frozen=True)
@@ -185,13 +193,6 @@ class Session:
         return cls(heard, times, vad, strikes, tuple(clacks))
 
 
-def _nearest(sounds: list[Heard], others) -> np.ndarray:
-    """Each of ``sounds``' timbre distance to the nearest of ``others`` (both non-empty)."""
-    a = np.array([[h.features[k] for k in _TIMBRE_I] for h in sounds]) / TIMBRE_SCALE
-    b = np.array([[o.features[k] for k in _TIMBRE_I] for o in others]) / TIMBRE_SCALE
-    return np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
-
-
 CLACKLIKE = 1.5
 """A sound this close to this session's clacks (:data:`TIMBRE_SCALE` units) sounds like one."""
 
@@ -205,18 +206,18 @@ def _echoes(c: Heard, s: Session, h_end: float) -> tuple[float, ...]:
     after = [h for h in s.heard[i:j] if h.salient]
     k = bisect_left(s.times, t - 1.0)
     before = [h for h in s.heard[k : bisect_left(s.times, t - 0.03)] if h.salient]
-    clacks, strikes = list(s.clacks[-20:]), list(s.strikes[-8:])
-    to_clacks = _nearest(after, clacks) if after and clacks else None
+    clacks, strikes = s.clacks[-20:], s.strikes[-8:]
+    to_clacks = nearest_timbre(after, clacks) if after and clacks else None
     return (
         float(to_clacks.min()) if to_clacks is not None else NONE,
         float((to_clacks < CLACKLIKE).sum()) if to_clacks is not None else NONE,
-        float(_nearest(after, strikes).min()) if after and strikes else NONE,
-        float(_nearest(before, strikes).min()) if before and strikes else NONE,
-    ) + _against_room(c, s)
+        float(nearest_timbre(after, strikes).min()) if after and strikes else NONE,
+        float(nearest_timbre(before, strikes).min()) if before and strikes else NONE,
+    )
 
 
-_I_CENTROID = FEATURES.index("log_centroid")
-_I_DECAY = FEATURES.index("decay_db")
+_J_CENTROID = TIMBRE.index("log_centroid")
+_J_DECAY = TIMBRE.index("decay_db")
 
 
 def _against_room(c: Heard, s: Session) -> tuple[float, float, float]:
@@ -227,13 +228,8 @@ def _against_room(c: Heard, s: Session) -> tuple[float, float, float]:
     room = [h for h in s.heard[lo:hi] if h.is_knock(s.vad)]
     if len(room) < 5:
         return NONE, NONE, NONE
-    m = np.median(np.array([[h.features[k] for k in _TIMBRE_I] for h in room]), axis=0)
-    v = np.array([c.features[k] for k in _TIMBRE_I])
-    return (
-        float(np.linalg.norm((v - m) / TIMBRE_SCALE)),
-        c.features[_I_CENTROID] - float(m[_TIMBRE_I.index(_I_CENTROID)]),
-        c.features[_I_DECAY] - float(m[_TIMBRE_I.index(_I_DECAY)]),
-    )
+    d = _timbres([c])[0] - np.median(_timbres(room), axis=0)
+    return float(np.linalg.norm(d / TIMBRE_SCALE)), float(d[_J_CENTROID]), float(d[_J_DECAY])
 
 
 def _frac(vad, a: float, b: float) -> float:
@@ -332,6 +328,7 @@ def context_features(
         + _table(c, session, h_end, horizon, since_strike)
         + _around(c, session, h_end, horizon)
         + _echoes(c, session, h_end)
+        + _against_room(c, session)
     )
     return tuple(long) + tuple(band) + tuple(float(v) for v in f)
 
@@ -345,5 +342,6 @@ __all__ = [
     "Heard",
     "Session",
     "context_features",
+    "nearest_timbre",
     "timbre_distance",
 ]
