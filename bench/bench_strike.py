@@ -302,7 +302,7 @@ def level_table(by_cond: dict) -> list[str]:
     """Strike recall by how loud the strike is against its call (no profile)."""
     import strike_eval as ev
 
-    bands = [ev.level_band(hi - 0.01) for _, hi in ev.LEVELS]
+    bands = ev.LEVEL_NAMES
     rows = [
         "| condition | " + " | ".join(f"strike {b} re the call" for b in bands) + " |",
         "|---|" + "---:|" * len(bands),

@@ -345,12 +345,13 @@ LEVELS = ((-15.0, -10.0), (-10.0, -5.0), (-5.0, 0.0))
 strike recall is reported by."""
 
 
+LEVEL_NAMES = tuple(f"{lo:g}…{hi:g} dB" for lo, hi in LEVELS)
+
+
 def level_band(rel_db: float) -> str:
-    """The :data:`LEVELS` band a strike ``rel_db`` under its call falls in, as text."""
-    for lo, hi in LEVELS:
-        if rel_db < hi:
-            return f"{lo:g}…{hi:g} dB"
-    return f"{LEVELS[-1][0]:g}…{LEVELS[-1][1]:g} dB"
+    """The :data:`LEVELS` band (its name) a strike ``rel_db`` under its call falls in."""
+    i = next((i for i, (_, hi) in enumerate(LEVELS) if rel_db < hi), len(LEVELS) - 1)
+    return LEVEL_NAMES[i]
 
 
 def decide(
