@@ -169,6 +169,22 @@ def test_strike_recall_is_counted_by_the_strike_level_against_its_call():
     assert ev.level_band(-10.0) == "-10…-5 dB" and ev.level_band(0.0) == "-5…0 dB"
 
 
+def test_false_strikes_inside_calls_are_counted_by_the_voice_that_said_the_call():
+    """A false strike inside a call counts against the kind of voice that said it (a call with no
+    engine is espeak-ng's, the mixer's default), beside how many calls each kind said; a false
+    strike outside every call counts against none."""
+    tr = session_truth()
+    tr["calls"][0]["engine"] = "real"
+    tr["calls"][2]["engine"] = "festival"
+    o = ev.decide([1.2, 3.0, 7.5, 10.2, 12.0, 5.7], tr)
+    assert o.in_call_by_voice == {"recorded": [1, 1], "espeak-ng": [1, 1], "Festival": [1, 1]}
+    clean = ev.decide([3.0, 12.0], tr)
+    assert clean.in_call_by_voice == {"recorded": [0, 1], "espeak-ng": [0, 1], "Festival": [0, 1]}
+    total = ev.Outcome().add(o).add(clean)
+    assert total.in_call_by_voice["recorded"] == [1, 2]
+    assert "recorded 1 in 2 calls (50.0 per 100)" in total.in_call_text()
+
+
 def test_cli_json_is_scored_from_its_strikes_list_only(tmp_path):
     """The held-out checker's path reads the ``strikes`` list of ``strikes FILE --json``; strikes
     that the same JSON lists as taken back are reported alongside, never dropped by the scorer."""

@@ -190,6 +190,8 @@ def print_table(by: dict) -> None:
             f"{o.per100('in_call'):.1f} | {o.per100('call_to_strike'):.1f} | "
             f"{o.per100('cascade'):.1f} | {o.per100('no_call'):.1f} |"
         )
+    if "all" in by:
+        print(f"\nfalse strikes inside calls, by voice: {by['all'].in_call_text() or '-'}")
 
 
 def main(argv=None) -> int:

@@ -231,10 +231,9 @@ def where(t: float, truth: dict) -> str:
     - ``cascade``: from a strike to the end of its stroke's own sounds;
     - ``no_call``: anywhere else (talk, racking, chalking, balls still rolling, claps).
     """
+    if call_at(t, truth) is not None:
+        return "in_call"
     calls = truth.get("calls", [])
-    for c in calls:
-        if c["start"] - WORD_PAD_S <= t <= c["end"] + WORD_PAD_S:
-            return "in_call"
     strokes = {s["call"]: s for s in truth.get("strokes", [])}
     for i, c in enumerate(calls):
         st = strokes.get(i)
@@ -249,6 +248,23 @@ def where(t: float, truth: dict) -> str:
         if st["strike"] <= t <= st["cascade_end"]:
             return "cascade"
     return "no_call"
+
+
+VOICE_KINDS = {"espeak": "espeak-ng", "festival": "Festival", "real": "recorded"}
+"""Who says a call (``table_mix``'s ``engine``), as the report names them."""
+
+
+def voice_of(call: dict) -> str:
+    """The kind of voice that says a call (:data:`VOICE_KINDS`' names)."""
+    return VOICE_KINDS.get(call.get("engine", "espeak"), str(call.get("engine")))
+
+
+def call_at(t: float, truth: dict) -> dict | None:
+    """The call a false strike at ``t`` falls inside (as :func:`where` says ``in_call``), if any."""
+    for c in truth.get("calls", []):
+        if c["start"] - WORD_PAD_S <= t <= c["end"] + WORD_PAD_S:
+            return c
+    return None
 
 
 def nearest_sound(t: float, truth: dict, within: float = 0.05) -> str:
@@ -308,6 +324,8 @@ class Outcome:
     wrong: list = field(default_factory=list)  # (tag, stroke, why) of strokes not decided right
     by_level: dict = field(default_factory=dict)  # the strike's level band (LEVELS) ->
     # [strikes found, strikes]
+    in_call_by_voice: dict = field(default_factory=dict)  # who said the call (voice_of) ->
+    # [false strikes inside its calls, calls]
 
     @property
     def n_false(self) -> int:
@@ -327,10 +345,14 @@ class Outcome:
         self.audio_s += o.audio_s
         self.cpu_s += o.cpu_s
         self.wrong += o.wrong
-        for k, (f, n) in o.by_level.items():
-            have = self.by_level.setdefault(k, [0, 0])
-            have[0] += f
-            have[1] += n
+        for mine, theirs in (
+            (self.by_level, o.by_level),
+            (self.in_call_by_voice, o.in_call_by_voice),
+        ):
+            for k, (f, n) in theirs.items():
+                have = mine.setdefault(k, [0, 0])
+                have[0] += f
+                have[1] += n
         return self
 
     def rate(self, k: str) -> float:
@@ -338,6 +360,15 @@ class Outcome:
 
     def per100(self, w: str) -> float:
         return 100.0 * self.false_where.get(w, 0) / self.strokes if self.strokes else float("nan")
+
+    def in_call_text(self) -> str:
+        """False strikes inside calls by who said them, per 100 of their calls: a recorded
+        voice's real plosives, breath and clicks against the synthetic voices'."""
+        return "; ".join(
+            f"{k} {f} in {n} calls ({100.0 * f / n:.1f} per 100)"
+            for k, (f, n) in sorted(self.in_call_by_voice.items())
+            if n
+        )
 
 
 LEVELS = ((-15.0, -10.0), (-10.0, -5.0), (-5.0, 0.0))
@@ -380,8 +411,13 @@ def decide(
     matched = set(m.values())
     false = [r for j, r in enumerate(rep) if j not in matched]
     o = Outcome(strokes=len(strokes), audio_s=float(truth.get("duration", 0.0)))
+    for c in truth.get("calls", []):
+        o.in_call_by_voice.setdefault(voice_of(c), [0, 0])[1] += 1
     for f in false:
         o.false_where[where(f, truth)] += 1
+        call = call_at(f, truth)
+        if call is not None:
+            o.in_call_by_voice[voice_of(call)][0] += 1
         k = nearest_sound(f, truth)
         o.false_kind[k] = o.false_kind.get(k, 0) + 1
     cand = sorted(candidates) if candidates is not None else None
