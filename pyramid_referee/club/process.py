@@ -93,11 +93,18 @@ class _ChildSync(ClubSync):
                 self._shared[_S_CMATCH], self._shared[_S_CSEQ] = match, -1 if seq is None else seq
 
 
+def _ignore_sigint() -> None:
+    """The child's first step: SIGINT ignored, then unblocked (it was spawned blocked, see
+    ``_sigint_held``): a Ctrl-C pressed while it imported was held, and is dropped now."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _child(db_path: str, url: str, retry_s: float, shared, doorbell, lang: str) -> None:
     # Ctrl-C at the terminal reaches the whole process group: the table saves its match and closes
     # the pipe, which ends the child after its last drain; interrupted itself, it would print a
     # traceback under the table's goodbye and could cut that drain short.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _ignore_sigint()
     # Not niced: a lower priority would let the child be preempted while it holds the store's
     # write lock (its club_sent mark), and the table's commit would wait for it (inversion).
     sync = _ChildSync(db_path, url, retry_s, shared, lang).start()
@@ -117,23 +124,32 @@ def _child(db_path: str, url: str, retry_s: float, shared, doorbell, lang: str) 
 
 
 @contextlib.contextmanager
-def _sigint_ignored():
-    """SIGINT ignored while the child is spawned (it keeps that disposition), where this
-    thread may set it (the main thread); the table's own Ctrl-C handling is back as soon as
-    the child is out. SIGINT is also blocked meanwhile, so that a Ctrl-C pressed while the child
-    is spawned is held (Linux keeps a blocked signal pending even while it is ignored) and
-    reaches the table once its handler is back, instead of being lost."""
+def _sigint_held():
+    """The child is spawned with SIGINT blocked, so that a Ctrl-C while it still imports stays
+    pending in it until it ignores SIGINT (``_child``), and the table's Ctrl-C pressed meanwhile
+    is held and delivered to the table's own handler once the child is out.
+
+    Blocking, not ignoring, in the table: a signal to the process goes to any thread that does not
+    block it, and one that finds SIGINT ignored drops it (a table with other threads lost a Ctrl-C
+    that way). A thread's mask goes through exec, a handler does not (it becomes the default):
+    so SIGINT is blocked in this thread, which the child inherits, and meanwhile a holding
+    handler notes a Ctrl-C another thread took; both come back to the table once the child is out.
+    Where this thread may not set handlers (not the main thread), the child still starts
+    blocked."""
+    held: list[int] = []
     try:
-        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: the child sets it itself as it starts
-        yield
-        return
+        before = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    except ValueError:  # not the main thread: the mask alone
+        before = None
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # one held here arrives now …
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+            if held:  # … or was taken by another thread meanwhile: the table's handler gets it
+                signal.raise_signal(signal.SIGINT)
 
 
 class ClubSyncProcess:
@@ -162,10 +178,8 @@ class ClubSyncProcess:
             daemon=True,
             args=(self.db_path, self.url, self.retry_s, self._shared, read_end, self.lang),
         )
-        with (
-            _sigint_ignored()
-        ):  # inherited through exec: a Ctrl-C while the child still imports is ignored too
-            self._proc.start()
+        with _sigint_held():  # the mask is inherited through exec: a Ctrl-C while the child
+            self._proc.start()  # still imports waits for it to ignore SIGINT
         read_end.close()
         return self
 
