@@ -271,6 +271,10 @@ def main(argv=None) -> int:
     for w in WAYS:
         print(row(w, total[w]))
     print()
+    print("False strikes inside calls, by the voice that said the call:")
+    for w in WAYS:
+        print(f"- {w}: {total[w].in_call_text() or '-'}")
+    print()
     for w in WAYS[1:]:
         prev = WAYS[WAYS.index(w) - 1] if w in WAYS[:3] else "sound"
         print(f"{prev} → {w}: true strikes gained {gained[w]}, lost {lost[w]}")
