@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
+from multiprocessing import resource_tracker
 
 from .sync import ClubSync, SyncStatus
 
@@ -136,6 +137,10 @@ def _sigint_held():
     handler notes a Ctrl-C another thread took; both come back to the table once the child is out.
     Where this thread may not set handlers (not the main thread), the child still starts
     blocked."""
+    # multiprocessing starts its resource tracker with the first process it spawns, and unblocks
+    # SIGINT in this thread once the tracker is out (bpo-33613): started first, it cannot undo
+    # the mask below before the child is spawned
+    resource_tracker.ensure_running()
     held: list[int] = []
     try:
         before = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
