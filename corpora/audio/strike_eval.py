@@ -414,10 +414,10 @@ def decide(
     for c in truth.get("calls", []):
         o.in_call_by_voice.setdefault(voice_of(c), [0, 0])[1] += 1
     for f in false:
-        o.false_where[where(f, truth)] += 1
-        call = call_at(f, truth)
-        if call is not None:
-            o.in_call_by_voice[voice_of(call)][0] += 1
+        w = where(f, truth)
+        o.false_where[w] += 1
+        if w == "in_call":
+            o.in_call_by_voice[voice_of(call_at(f, truth))][0] += 1
         k = nearest_sound(f, truth)
         o.false_kind[k] = o.false_kind.get(k, 0) + 1
     cand = sorted(candidates) if candidates is not None else None
