@@ -1,6 +1,8 @@
 """The strike detector told the recognizer's words (voice/strike.py: ``hear_words``, ``hearing``).
 
-A knock inside a recognized word is speech unless the stroke's cascade follows it; a knock that
+A knock inside a recognized word is speech unless the stroke's cascade follows it (a sound like
+this session's clacks, talk or not, or an unvoiced knock outside the words; inside an utterance
+whose words are not known yet, only one the first look hears as a table sound); a knock that
 would be a strike while an utterance is being heard waits for that utterance's words, up to
 1.45 s after its onset (Vosk gives word times only with its final result); a call said after a
 stroke's last table sound ends the stroke. The table sounds are recordings from
@@ -55,11 +57,11 @@ def stroke(bank, clack_after: float | None = 0.45) -> np.ndarray:
     return x.astype(np.float32)
 
 
-def run(x, words=(), *, known_at: float = 0.0, busy=None):
+def run(x, words=(), *, known_at: float = 0.0, busy=None, **params):
     """The detector over ``x`` in 10 ms blocks; ``words`` told once the stream reaches
     ``known_at`` (as a final result), ``busy(t)``: whether an utterance is being heard then.
     Returns (detector, {strike onset: stream time of its decision})."""
-    det = StrikeDetector()
+    det = StrikeDetector(**params)
     told = False
     decided = {}
     for fr in array_frames(x, 10):
@@ -147,6 +149,63 @@ def test_a_knock_inside_an_utterance_being_heard_is_its_word_before_its_times_co
     [s] = at_strike(with_stroke)
     assert s.in_word and s.decision == "strike"
     assert all(1.2 <= at - t <= 1.25 for t, at in when.items())  # no wait: its word is known
+
+
+def test_a_clap_after_a_knock_in_an_utterance_is_no_cascade(bank):
+    """Inside an utterance whose words are not known yet, only a knock the first look hears as a
+    table sound confirms the knock before it (``cascade_table_look``): the voice activity misses
+    much of a phone voice, and its next plosive looked like the stroke's cascade. Here a hand
+    clap (synthesized: the bank has no recorded one) follows a lone strike; it counted as the
+    cascade before the rule."""
+    x = stroke(bank, clack_after=None)
+    clap, _ = table_mix.clap(np.random.default_rng(1))
+    k = int((STRIKE + 0.5) * RATE)
+    x[k : k + len(clap)] += (0.4 * clap).astype(np.float32)
+    busy = lambda t: STRIKE - 0.6 <= t < STRIKE + 3  # noqa: E731
+    before, _ = run(x, busy=busy, cascade_table_look=False)
+    [s] = at_strike(before)
+    assert s.in_word and s.decision == "strike"  # the clap was taken for the stroke's
+    det, _ = run(x, busy=busy)
+    [s] = at_strike(det)
+    assert s.in_word and s.decision != "strike" and s.reason.startswith(IN_WORD)
+    assert [h.kind for h in det.sounds if abs(h.time - STRIKE - 0.5) < 0.02] == ["clap"]
+
+
+def two_strokes(bank, second_cascade: bool) -> np.ndarray:
+    """A stroke at 1 s (strike, clack, cushion), then a strike at 4.5 s, with (``second_cascade``)
+    or without the same clack and cushion after it."""
+    x = table_mix.pink(np.random.default_rng(5), 7 * RATE) * 0.002
+    parts = [
+        ("cue_vrcbce_1.wav", 1.0, 0.5),
+        ("ball_vrcbce_2.wav", 1.45, 0.6),
+        ("cushion_poolbattle_1.wav", 1.95, 0.3),
+        ("cue_vrcbce_1.wav", 4.5, 0.5),
+    ]
+    if second_cascade:
+        parts += [("ball_vrcbce_2.wav", 4.95, 0.6), ("cushion_poolbattle_1.wav", 5.45, 0.3)]
+    for name, at, peak in parts:
+        s, onset = table_mix.strike_sample(name, bank=bank, peak=peak)
+        k = int(round((at - onset) * RATE))
+        x[k : k + len(s)] += s[: len(x) - k]
+    return x.astype(np.float32)
+
+
+def test_a_strike_spoken_over_is_confirmed_by_sounds_like_this_tables_clacks(bank):
+    """Words said over the second strike and over all of its stroke (someone talking): no
+    table sound follows it outside the words. Its clack and cushion sound like the first
+    stroke's, so they are its cascade, talk or not (``cascade_clacklike``); before the rule the
+    strike was taken back. A lone knock in the same words still is."""
+    words = [(4.3 + i * 0.5, 4.75 + i * 0.5) for i in range(5)]  # 4.3–6.75 s
+    strikes = lambda det: [round(s.time, 2) for s in det.strikes]  # noqa: E731
+    before, _ = run(two_strokes(bank, True), words, cascade_clacklike=False)
+    assert strikes(before) == [1.0]
+    det, _ = run(two_strokes(bank, True), words)
+    assert strikes(det) == [1.0, 4.5]
+    assert [s.in_word for s in det.strikes] == [False, True]
+    lone, _ = run(two_strokes(bank, False), words)
+    assert strikes(lone) == [1.0]
+    [s] = [s for s in lone.sounds if abs(s.time - 4.5) < 0.015]
+    assert s.reason.startswith(IN_WORD)
 
 
 def test_a_call_said_after_the_stroke_ends_it(bank):

@@ -24,7 +24,10 @@ Three steps, all causal, fed block by block on the stream's clock:
 **The recognizer's words** (``hear_words``, ``hearing``; ``listen``, ``transcribe`` and the pad
 tell them, ``strikes FILE`` has none): a knock inside a recognized word, or inside an utterance
 being heard since before it whose words are not known yet, is the talk's unless the stroke's
-cascade follows it outside the talk; a knock that would be a strike when an utterance begins after
+cascade follows it: a sound like this session's clacks (talk or not: a strike spoken over still
+sets the balls going), or a knock outside the talk (in an utterance whose words are not known yet,
+one the first look hears as a table sound too: the voice activity misses much of a phone voice, and
+its next plosive is no cascade); a knock that would be a strike when an utterance begins after
 it waits for that utterance's words (they come with Vosk's final result), up to ``max_decide_s``
 (1.45 s) after its onset. A call said after a stroke's last table sound, and over, ends that
 stroke (from the words, else from the voice): the next knock is no longer the stroke's own.
@@ -54,7 +57,7 @@ import numpy as np
 
 from .audio import RATE, Frame, array_frames, resample
 from .onsets import BAND_FEATURES, FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
-from .sequence import SEQ_FEATURES, Heard, Session, context_features
+from .sequence import CLACKLIKE, SEQ_FEATURES, Heard, Session, context_features, nearest_timbre
 from .sound_class import (
     CLASSES,
     SoundModel,
@@ -100,6 +103,14 @@ class StrikeParams:
     cascade_in_words: bool = False  # a knock inside a word may be the cascade that confirms
     utterance_as_word: bool = True  # an utterance being heard since before a knock (no word
     # times yet: Vosk gives them with its final result) counts as a word over it
+    hold_in_utterance: bool = False  # … and a knock in it that its cascade would make a strike
+    # waits for its words too, up to ``max_decide_s`` (tried: the words come too late for it)
+    cascade_table_look: bool = True  # … and only knocks the first look does not hear as speech
+    # or a clap count as its cascade (the voice activity misses much of a phone voice: its
+    # plosives after a knock looked like the stroke's cascade)
+    cascade_clacklike: bool = True  # a salient sound close in timbre to this session's clacks
+    # (``CLACKLIKE``) counts as the cascade after a knock in words, talk or not (a strike spoken
+    # over still sets the balls going)
     word_lead_s: float = 0.03  # a knock from this long before a recognized word's start (one
     # that begins a word is its first consonant) …
     word_margin_s: float = 0.03  # … to this long before its end is in it (a word's end is not
@@ -489,19 +500,38 @@ class StrikeDetector:
         """The table sounds 0.05 s to the horizon after ``t`` that are not the talk's (salient,
         ``_talks`` False; a ball's clack may ring with a pitch, so a voice at it does not make it
         a syllable): the stroke's own cascade as the words leave it. ``cascade_in_words``: the
-        unvoiced knocks, in words or not."""
+        unvoiced knocks, in words or not. ``cascade_clacklike``: and any salient sound close in
+        timbre to this session's clacks. ``cascade_table_look``: in an utterance whose words are
+        not known yet, only unvoiced knocks the first look hears as table sounds."""
         p = self.params
         h_end = t + p.decide_after_s if end is None else min(t + p.decide_after_s, end)
         i, j = bisect_left(self._times, t + 0.05), bisect_right(self._times, h_end)
+        after = self._heard[i:j]
+        clacks = self.session(t).clacks[-20:] if p.cascade_clacklike else ()
+        near = (
+            nearest_timbre([h for h in after if h.salient], clacks) < CLACKLIKE
+            if clacks and any(h.salient for h in after)
+            else ()
+        )
+        clacky = {h.time for h, c in zip([h for h in after if h.salient], near) if c}
         if p.cascade_in_words or not self._in_known_word(t):
             # (an utterance with no word times yet covers the talk and the table alike: what
             # follows in it counts when it is an unvoiced knock in no known word)
+            look = p.cascade_table_look and self._in_utterance(t)
             return sum(
                 1
-                for h in self._heard[i:j]
-                if h.is_knock(self.vad) and not self._in_known_word(h.time)
+                for h in after
+                if h.time in clacky
+                or h.is_knock(self.vad)
+                and not self._in_known_word(h.time)
+                and (not look or self._table_look(h))
             )
-        return sum(1 for h in self._heard[i:j] if h.salient and not self._talks(h.time))
+        return sum(1 for h in after if h.time in clacky or h.salient and not self._talks(h.time))
+
+    def _table_look(self, h: Heard) -> bool:
+        """Does the first look hear ``h`` as a table sound (not speech, not a clap)?"""
+        pr = class_proba(self.model, h.features, self.params.tip_bias)
+        return Look.of(pr, self.model.classes).p_voice < self.params.voice_p
 
     def _silent_since_strike(self, t: float) -> bool:
         """Nothing said from the last strike to ``t``: no voice in front of the room's noise, no
@@ -567,8 +597,9 @@ class StrikeDetector:
         p_strike = self._p_strike(feats)
         in_word = self.in_word(t)
         decision, reason, sure = self._verdict(h, feats, p_strike, in_word, provisional, end)
-        if hold and decision == "strike" and not in_word:
-            return _HELD
+        if hold and decision == "strike" and not self._in_known_word(t):
+            if not in_word or self.params.hold_in_utterance:
+                return _HELD
         look = Look.of(pr, self.model.classes)
         s = Sound(
             t,
