@@ -70,6 +70,8 @@ TRIED = {  # ways tried, each with the parameters it changes from the detector's
     "words + utterance, no look": {"cascade_table_look": False},
     "words + utterance, no clack": {"cascade_clacklike": False},
     "words + utterance, neither": {"cascade_table_look": False, "cascade_clacklike": False},
+    "words + utterance, clack-like 1.5": {"clacklike_distance": 1.5},
+    "words + utterance, clack-like 2.5": {"clacklike_distance": 2.5},
     "Vosk ko + utterance, neither": {"cascade_table_look": False, "cascade_clacklike": False},
 }
 

@@ -57,7 +57,7 @@ import numpy as np
 
 from .audio import RATE, Frame, array_frames, resample
 from .onsets import BAND_FEATURES, FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
-from .sequence import CLACKLIKE, SEQ_FEATURES, Heard, Session, context_features, nearest_timbre
+from .sequence import SEQ_FEATURES, Heard, Session, context_features, nearest_timbre
 from .sound_class import (
     CLASSES,
     SoundModel,
@@ -109,8 +109,10 @@ class StrikeParams:
     # or a clap count as its cascade (the voice activity misses much of a phone voice: its
     # plosives after a knock looked like the stroke's cascade)
     cascade_clacklike: bool = True  # a salient sound close in timbre to this session's clacks
-    # (``CLACKLIKE``) counts as the cascade after a knock in words, talk or not (a strike spoken
-    # over still sets the balls going)
+    # counts as the cascade after a knock in words, talk or not (a strike spoken over still sets
+    # the balls going)
+    clacklike_distance: float = 2.0  # … this close (``TIMBRE_SCALE`` units; 1.5, the decision
+    # model's ``CLACKLIKE``, finds fewer strikes spoken over, 2.5 lets more plosives through)
     word_lead_s: float = 0.03  # a knock from this long before a recognized word's start (one
     # that begins a word is its first consonant) …
     word_margin_s: float = 0.03  # … to this long before its end is in it (a word's end is not
@@ -509,7 +511,7 @@ class StrikeDetector:
         after = self._heard[i:j]
         clacks = self.session(t).clacks[-20:] if p.cascade_clacklike else ()
         near = (
-            nearest_timbre([h for h in after if h.salient], clacks) < CLACKLIKE
+            nearest_timbre([h for h in after if h.salient], clacks) < p.clacklike_distance
             if clacks and any(h.salient for h in after)
             else ()
         )
