@@ -153,10 +153,10 @@ def test_a_knock_inside_an_utterance_being_heard_is_its_word_before_its_times_co
 
 def test_a_clap_after_a_knock_in_an_utterance_is_no_cascade(bank):
     """Inside an utterance whose words are not known yet, only a knock the first look hears as a
-    table sound confirms the knock before it (``cascade_table_look``): the voice activity misses
-    much of a phone voice, and its next plosive looked like the stroke's cascade. Here a hand
-    clap (synthesized: the bank has no recorded one) follows a lone strike; it counted as the
-    cascade before the rule."""
+    table sound confirms the knock before it (``cascade_table_look``): the voice activity marks
+    only about half of a call's word time as voice, and the call's later plosives looked like the
+    stroke's cascade. Here a hand clap (synthesized: the bank has no recorded one) follows a lone
+    strike; it counted as the cascade before the rule."""
     x = stroke(bank, clack_after=None)
     clap, _ = table_mix.clap(np.random.default_rng(1))
     k = int((STRIKE + 0.5) * RATE)

@@ -26,11 +26,12 @@ tell them, ``strikes FILE`` has none): a knock inside a recognized word, or insi
 being heard since before it whose words are not known yet, is the talk's unless the stroke's
 cascade follows it: a sound like this session's clacks (talk or not: a strike spoken over still
 sets the balls going), or a knock outside the talk (in an utterance whose words are not known yet,
-one the first look hears as a table sound too: the voice activity misses much of a phone voice, and
-its next plosive is no cascade); a knock that would be a strike when an utterance begins after
-it waits for that utterance's words (they come with Vosk's final result), up to ``max_decide_s``
-(1.45 s) after its onset. A call said after a stroke's last table sound, and over, ends that
-stroke (from the words, else from the voice): the next knock is no longer the stroke's own.
+one the first look hears as a table sound too: the voice activity marks only about half of a call's
+word time as voice, and the call's next plosive is no cascade); a knock that would be a strike when
+an utterance begins after it waits for that utterance's words (they come with Vosk's final result),
+up to ``max_decide_s`` (1.45 s) after its onset. A call said after a stroke's last table sound, and
+over, ends that stroke (from the words, else from the voice): the next knock is no longer the
+stroke's own.
 
 The reported time is always the onset; the decision comes ``decide_after_s`` + one block after it
 (``flush`` decides what is left at the end of a stream with the audio there is). Because the file
@@ -106,8 +107,8 @@ class StrikeParams:
     hold_in_utterance: bool = False  # … and a knock in it that its cascade would make a strike
     # waits for its words too, up to ``max_decide_s`` (tried: the words come too late for it)
     cascade_table_look: bool = True  # … and only knocks the first look does not hear as speech
-    # or a clap count as its cascade (the voice activity misses much of a phone voice: its
-    # plosives after a knock looked like the stroke's cascade)
+    # or a clap count as its cascade (the voice activity marks only about half of a call's word
+    # time as voice: the call's later plosives looked like the stroke's cascade)
     cascade_clacklike: bool = True  # a salient sound close in timbre to this session's clacks
     # counts as the cascade after a knock in words, talk or not (a strike spoken over still sets
     # the balls going)
