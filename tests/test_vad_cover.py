@@ -39,7 +39,8 @@ def test_a_recorded_voice_is_marked_and_room_noise_is_not(speech):
 
 def test_every_recorded_speaker_is_mostly_marked_as_talk(speech):
     """Each speaker's clips alone: a share of the talk marked, at least 0.3 for every speaker
-    with 10 s of talk or more (bykovsky, who talks on without pauses, is the lowest: about 0.4)."""
+    with 10 s of talk or more (bykovsky, whose talk spans hold his short pauses, is the lowest:
+    about 0.4)."""
     shares = vad_cover.by_speaker(speech)
     assert len(shares) >= 5
     for name, (secs, voiced, fg) in shares.items():
