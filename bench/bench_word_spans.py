@@ -310,6 +310,9 @@ def main(argv=None) -> int:
     print("False strikes inside calls, by the voice that said the call:")
     for w in ways:
         print(f"- {w}: {total[w].in_call_text() or '-'}")
+    print("… by the call's place:")
+    for w in ways:
+        print(f"- {w}: {total[w].in_call_place_text()}")
     print()
     for w in ways:
         if _baseline(w) in ways:

@@ -185,6 +185,23 @@ def test_false_strikes_inside_calls_are_counted_by_the_voice_that_said_the_call(
     assert "recorded 1 in 2 calls (50.0 per 100)" in total.in_call_text()
 
 
+def test_false_strikes_inside_calls_are_counted_by_the_calls_place_and_at_its_end():
+    """A session's first call apart from the later ones (before any strike the detector knows
+    nothing of the table), and those within 0.1 s of the call's end (a recorded excerpt cut right
+    after a burst)."""
+    tr = session_truth()
+    o = ev.decide([1.95, 3.0, 7.5, 12.0], tr)  # 1.95: first call, 50 ms before its end
+    assert o.in_call_by_place == {"first call": [1, 1], "later call": [1, 2]}
+    assert o.in_call_at_end == 1
+    total = ev.Outcome().add(o).add(ev.decide([1.2, 3.0, 12.0], tr))
+    assert total.in_call_by_place == {"first call": [2, 2], "later call": [1, 4]}
+    assert total.in_call_at_end == 1
+    assert total.in_call_place_text() == (
+        "first call 2 in 2 calls (100.0 per 100); later call 1 in 4 calls (25.0 per 100); "
+        "within 0.1 s of the call's end 1"
+    )
+
+
 def test_cli_json_is_scored_from_its_strikes_list_only(tmp_path):
     """The held-out checker's path reads the ``strikes`` list of ``strikes FILE --json``; strikes
     that the same JSON lists as taken back are reported alongside, never dropped by the scorer."""

@@ -326,13 +326,24 @@ class Outcome:
     # [strikes found, strikes]
     in_call_by_voice: dict = field(default_factory=dict)  # who said the call (voice_of) ->
     # [false strikes inside its calls, calls]
+    in_call_by_place: dict = field(default_factory=dict)  # "first call" (a session's) or
+    # "later call" -> [false strikes inside such calls, calls]
+    in_call_at_end: int = 0  # false strikes inside calls within END_S of the call's end
 
     @property
     def n_false(self) -> int:
         return sum(self.false_where.values())
 
     def add(self, o: Outcome) -> Outcome:
-        for k in ("strokes", "decided_right", "found", "candidates", "stray_calls", "stray_kept"):
+        for k in (
+            "strokes",
+            "decided_right",
+            "found",
+            "candidates",
+            "stray_calls",
+            "stray_kept",
+            "in_call_at_end",
+        ):
             setattr(self, k, getattr(self, k) + getattr(o, k))
         self.candidates_known = self.candidates_known and o.candidates_known
         for k, v in o.false_where.items():
@@ -348,6 +359,7 @@ class Outcome:
         for mine, theirs in (
             (self.by_level, o.by_level),
             (self.in_call_by_voice, o.in_call_by_voice),
+            (self.in_call_by_place, o.in_call_by_place),
         ):
             for k, (f, n) in theirs.items():
                 have = mine.setdefault(k, [0, 0])
@@ -369,6 +381,26 @@ class Outcome:
             for k, (f, n) in sorted(self.in_call_by_voice.items())
             if n
         )
+
+    def in_call_place_text(self) -> str:
+        """False strikes inside calls in a session's first call (before any strike: nothing of
+        the table known yet) and in the later ones, and how many lie within ``END_S`` of the
+        call's end."""
+        parts = [
+            f"{k} {f} in {n} calls ({100.0 * f / n:.1f} per 100)"
+            for k, (f, n) in sorted(self.in_call_by_place.items())
+            if n
+        ]
+        return "; ".join(parts + [f"within {END_S:g} s of the call's end {self.in_call_at_end}"])
+
+
+END_S = 0.1
+"""A false strike inside a call this close to the call's end (or after it, within the call's
+padding) is counted apart: in the mixed sessions, a recorded excerpt cut right after a burst."""
+
+
+def _place(call: dict, first_call: dict | None) -> str:
+    return "first call" if call is first_call else "later call"
 
 
 LEVELS = ((-15.0, -10.0), (-10.0, -5.0), (-5.0, 0.0))
@@ -411,13 +443,19 @@ def decide(
     matched = set(m.values())
     false = [r for j, r in enumerate(rep) if j not in matched]
     o = Outcome(strokes=len(strokes), audio_s=float(truth.get("duration", 0.0)))
-    for c in truth.get("calls", []):
+    calls = truth.get("calls", [])
+    first_call = min(calls, key=lambda c: c["start"]) if calls else None
+    for c in calls:
         o.in_call_by_voice.setdefault(voice_of(c), [0, 0])[1] += 1
+        o.in_call_by_place.setdefault(_place(c, first_call), [0, 0])[1] += 1
     for f in false:
         w = where(f, truth)
         o.false_where[w] += 1
         if w == "in_call":
-            o.in_call_by_voice[voice_of(call_at(f, truth))][0] += 1
+            c = call_at(f, truth)
+            o.in_call_by_voice[voice_of(c)][0] += 1
+            o.in_call_by_place[_place(c, first_call)][0] += 1
+            o.in_call_at_end += int(c["end"] - END_S <= f)
         k = nearest_sound(f, truth)
         o.false_kind[k] = o.false_kind.get(k, 0) + 1
     cand = sorted(candidates) if candidates is not None else None
