@@ -606,6 +606,7 @@ def main(argv=None) -> int:
         f"- false strikes by the nearest placed sound: {dict(sorted(total.false_kind.items())) or '-'}"
     )
     print(f"- false strikes inside calls, by voice: {total.in_call_text() or '-'}")
+    print(f"- … by the call's place: {total.in_call_place_text()}")
     lat1 = np.array(total.first_latency) * 1000
     print(
         f"- decision latency (final decision − true onset, 10 ms blocks): p50 {pct(lat, 50):.0f} ms, "
@@ -651,6 +652,8 @@ def main(argv=None) -> int:
                     "stray_kept": o.stray_kept,
                     "found_by_level": o.by_level,
                     "in_call_by_voice": o.in_call_by_voice,
+                    "in_call_by_place": o.in_call_by_place,
+                    "in_call_at_end": o.in_call_at_end,
                     "latency_p50": pct(o.latency, 50),
                     "latency_p95": pct(o.latency, 95),
                     "cpu": o.cpu_s / o.audio_s if o.audio_s else None,

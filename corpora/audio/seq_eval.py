@@ -192,6 +192,7 @@ def print_table(by: dict) -> None:
         )
     if "all" in by:
         print(f"\nfalse strikes inside calls, by voice: {by['all'].in_call_text() or '-'}")
+        print(f"… by the call's place: {by['all'].in_call_place_text()}")
 
 
 def main(argv=None) -> int:
