@@ -263,6 +263,23 @@ def make_profile(
         return e
 
 
+def session_profile(n: int, seed, fi: int, cname: str, k: int, reverb: bool, truth: dict, ctx):
+    """The profile (or the calibration's refusal, an Exception) of ``n`` strikes for one
+    benchmark session: fold ``fi``'s source in condition ``cname``'s room and noise, session
+    ``k``. ``ctx``: ``(bank, speech, fold, voices, kw)``. The same arguments give the same
+    profile (bench_word_spans.py gives its sessions the ones this bench does)."""
+    import strike_eval as ev
+
+    bank, speech, fold, voices, kw = ctx
+    snr, noise, rv, extra = ev.CONDITIONS[cname]
+    if speech is None and noise == "cafe":
+        noise = "babble"
+    rng = np.random.default_rng([seed, fi, list(ev.CONDITIONS).index(cname), k, n])
+    return make_profile(
+        n, rng, bank, fold, (snr, noise, rv, extra), reverb, voices, truth["gain"], kw
+    )
+
+
 # ----------------------------------------------------------------------------------------------
 # Tables
 
@@ -407,9 +424,6 @@ def run_fold(fold: dict) -> tuple[dict, dict, dict]:
     for cname, k, reverb, x, truth in ev.fold_sessions(
         bank, speech, fold, fi, r["conds"], r["sessions"], r["strokes"], seed
     ):
-        snr, noise, rv, extra = CONDITIONS[cname]
-        if speech is None and noise == "cafe":
-            noise = "babble"
         tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
         for pname in r["profiles"]:
             if pname != "none" and cname not in r["calibrated"]:
@@ -417,10 +431,8 @@ def run_fold(fold: dict) -> tuple[dict, dict, dict]:
             prof = None
             if pname != "none":
                 n = int(pname.split()[0])
-                rng = np.random.default_rng([seed, fi, list(CONDITIONS).index(cname), k, n])
-                prof = make_profile(
-                    n, rng, bank, fold, (snr, noise, rv, extra), reverb, voices, truth["gain"], kw
-                )
+                ctx = (bank, speech, fold, voices, kw)
+                prof = session_profile(n, seed, fi, cname, k, reverb, truth, ctx)
                 if isinstance(prof, Exception):
                     refused[pname] += 1
                     prof = None

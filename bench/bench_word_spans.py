@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/bench_word_spans.py [--sources SRC … | all] [--conditions …]
                      [--sessions N] [--strokes N] [--seed N] [--no-refit] [--json OUT]
-                     [--ways WAY …] [--false]
+                     [--ways WAY …] [--false] [--profile N]
 
 No speech model runs here. The words come from a **stand-in recognizer** (``StandInWords``)
 built from the session's truth (``corpora/audio/table_mix.py``: the span of every word, or
@@ -195,7 +195,8 @@ def _baseline(way: str) -> str | None:
 
 def main(argv=None) -> int:
     import strike_eval as ev
-    from bench_strike import fold_detector
+    import table_mix as tm
+    from bench_strike import fold_detector, session_profile
     from strike_eval import CONDITIONS, QUICK_SOURCES, load_inputs
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -209,6 +210,14 @@ def main(argv=None) -> int:
     ap.add_argument("--no-refit", action="store_true", help="the shipped model (not held out)")
     ap.add_argument("--json", metavar="OUT")
     ap.add_argument("--false", action="store_true", help="list the false strikes each way makes")
+    ap.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="give every way a table profile calibrated from N strikes (and 4 clacks) of the "
+        "held-out source in the session's room and noise, as bench_strike.py does (0: none)",
+    )
     ap.add_argument(
         "--ways",
         nargs="*",
@@ -247,13 +256,27 @@ def main(argv=None) -> int:
     lost = {w: 0 for w in ways}
     lost_list = []
     false_list = []
+    refused = 0
     for fold in [f for f in all_folds if f["name"] in args.sources]:
-        kw = fold_detector(ev.held_out(fold), refit=not args.no_refit)
+        kw_fold = fold_detector(ev.held_out(fold), refit=not args.no_refit)
         fi = names.index(fold["name"])
+        voices = tm.Voices.mixed(
+            speech,
+            None if fold["speech"] is None else {fold["speech"]},
+            None if fold["noise"] is None else {fold["noise"]},
+        )
         for cname, k, reverb, x, truth in ev.fold_sessions(
             bank, speech, fold, fi, args.conditions, args.sessions, args.strokes, args.seed
         ):
             tag = f"{fold['name']}/{cname}/{k}{' room' if reverb else ''}"
+            kw = kw_fold
+            if args.profile:  # the same profile bench_strike.py makes for this session
+                ctx = (bank, speech, fold, voices, kw_fold)
+                prof = session_profile(args.profile, args.seed, fi, cname, k, reverb, truth, ctx)
+                if isinstance(prof, Exception):
+                    refused += 1
+                else:
+                    kw = dict(kw_fold, profile=prof)
             true = [s["strike"] for s in truth["strokes"]]
             found_of = {}
             for w in ways:
@@ -291,6 +314,9 @@ def main(argv=None) -> int:
                 flush=True,
             )
         print(f"  {fold['name']}: done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    if args.profile:
+        print(f"Every way with a table profile from {args.profile} strikes ", end="")
+        print(f"(calibration refused in {refused} sessions: no profile there).\n")
 
     def row(label, o):
         fw = o.false_where
