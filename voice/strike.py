@@ -510,13 +510,12 @@ class StrikeDetector:
         h_end = t + p.decide_after_s if end is None else min(t + p.decide_after_s, end)
         i, j = bisect_left(self._times, t + 0.05), bisect_right(self._times, h_end)
         after = self._heard[i:j]
-        clacks = self.session(t).clacks[-20:] if p.cascade_clacklike else ()
-        near = (
-            nearest_timbre([h for h in after if h.salient], clacks) < p.clacklike_distance
-            if clacks and any(h.salient for h in after)
-            else ()
-        )
-        clacky = {h.time for h, c in zip([h for h in after if h.salient], near) if c}
+        salient = [h for h in after if h.salient]
+        clacks = self.session(t).clacks[-20:] if p.cascade_clacklike and salient else ()
+        clacky = set()  # the times of those that sound like this session's clacks
+        if clacks:
+            near = nearest_timbre(salient, clacks) < p.clacklike_distance
+            clacky = {h.time for h, c in zip(salient, near) if c}
         if p.cascade_in_words or not self._in_known_word(t):
             # (an utterance with no word times yet covers the talk and the table alike: what
             # follows in it counts when it is an unvoiced knock in no known word)
