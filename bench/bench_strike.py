@@ -268,13 +268,11 @@ def session_profile(n: int, seed, fi: int, cname: str, k: int, reverb: bool, tru
     benchmark session: fold ``fi``'s source in condition ``cname``'s room and noise, session
     ``k``. ``ctx``: ``(bank, speech, fold, voices, kw)``. The same arguments give the same
     profile (bench_word_spans.py gives its sessions the ones this bench does)."""
-    import strike_eval as ev
-
     bank, speech, fold, voices, kw = ctx
-    snr, noise, rv, extra = ev.CONDITIONS[cname]
+    snr, noise, rv, extra = CONDITIONS[cname]
     if speech is None and noise == "cafe":
         noise = "babble"
-    rng = np.random.default_rng([seed, fi, list(ev.CONDITIONS).index(cname), k, n])
+    rng = np.random.default_rng([seed, fi, list(CONDITIONS).index(cname), k, n])
     return make_profile(
         n, rng, bank, fold, (snr, noise, rv, extra), reverb, voices, truth["gain"], kw
     )

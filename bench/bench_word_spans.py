@@ -260,10 +260,14 @@ def main(argv=None) -> int:
     for fold in [f for f in all_folds if f["name"] in args.sources]:
         kw_fold = fold_detector(ev.held_out(fold), refit=not args.no_refit)
         fi = names.index(fold["name"])
-        voices = tm.Voices.mixed(
-            speech,
-            None if fold["speech"] is None else {fold["speech"]},
-            None if fold["noise"] is None else {fold["noise"]},
+        voices = (  # the fold's voices and noise, for the calibration (bench_strike.run_fold's)
+            tm.Voices.mixed(
+                speech,
+                None if fold["speech"] is None else {fold["speech"]},
+                None if fold["noise"] is None else {fold["noise"]},
+            )
+            if args.profile
+            else None
         )
         for cname, k, reverb, x, truth in ev.fold_sessions(
             bank, speech, fold, fi, args.conditions, args.sessions, args.strokes, args.seed
@@ -290,10 +294,11 @@ def main(argv=None) -> int:
                 total[w].add(o)
                 by_cond.setdefault(cname, {w2: ev.Outcome() for w2 in ways})[w].add(o)
                 m = ev.match(strikes, true)
+                matched = set(m.values())
                 false_list += [
                     (tag, w, r, ev.where(r, truth), ev.nearest_sound(r, truth))
                     for j, r in enumerate(strikes)
-                    if j not in set(m.values())
+                    if j not in matched
                 ]
                 found_of[w] = set(m.keys())
             for w in ways:  # against the way before it ("sound", "words"), else the sound alone

@@ -376,22 +376,23 @@ class Outcome:
     def in_call_text(self) -> str:
         """False strikes inside calls by who said them, per 100 of their calls: a recorded
         voice's real plosives, breath and clicks against the synthetic voices'."""
-        return "; ".join(
-            f"{k} {f} in {n} calls ({100.0 * f / n:.1f} per 100)"
-            for k, (f, n) in sorted(self.in_call_by_voice.items())
-            if n
-        )
+        return "; ".join(_per_calls(self.in_call_by_voice))
 
     def in_call_place_text(self) -> str:
         """False strikes inside calls in a session's first call (before any strike: nothing of
         the table known yet) and in the later ones, and how many lie within ``END_S`` of the
         call's end."""
-        parts = [
-            f"{k} {f} in {n} calls ({100.0 * f / n:.1f} per 100)"
-            for k, (f, n) in sorted(self.in_call_by_place.items())
-            if n
-        ]
-        return "; ".join(parts + [f"within {END_S:g} s of the call's end {self.in_call_at_end}"])
+        end = f"within {END_S:g} s of the call's end {self.in_call_at_end}"
+        return "; ".join(_per_calls(self.in_call_by_place) + [end])
+
+
+def _per_calls(counts: dict) -> list[str]:
+    """``{kind: [false strikes, calls]}`` as text, one item per kind with calls."""
+    return [
+        f"{k} {f} in {n} calls ({100.0 * f / n:.1f} per 100)"
+        for k, (f, n) in sorted(counts.items())
+        if n
+    ]
 
 
 END_S = 0.1
@@ -449,10 +450,10 @@ def decide(
         o.in_call_by_voice.setdefault(voice_of(c), [0, 0])[1] += 1
         o.in_call_by_place.setdefault(_place(c, first_call), [0, 0])[1] += 1
     for f in false:
-        w = where(f, truth)
+        c = call_at(f, truth)  # what where() would look up first
+        w = "in_call" if c is not None else where(f, truth)
         o.false_where[w] += 1
-        if w == "in_call":
-            c = call_at(f, truth)
+        if c is not None:
             o.in_call_by_voice[voice_of(c)][0] += 1
             o.in_call_by_place[_place(c, first_call)][0] += 1
             o.in_call_at_end += int(c["end"] - END_S <= f)
