@@ -80,3 +80,6 @@ def test_the_fit_leaves_out_every_session_of_a_held_out_source(tmp_path, trace, 
     others = sum(1 for s in sources if s == {"someone_else"})
     assert 0 < others < n and full.meta["rows"] == n and part.meta["rows"] == others
     assert part.meta["held_out"] == ["vrcbce"] and full.features == SEQ_FEATURES
+    other_state = fd.fit_sequence(path=out, random_state=1)  # the loop's noise floor
+    assert full.meta["random_state"] == 0 and other_state.meta["random_state"] == 1
+    assert other_state.meta["rows"] == n

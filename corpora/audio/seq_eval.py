@@ -4,6 +4,7 @@ replayed on them with a model fitted leave-one-source-out.
 
     python corpora/audio/seq_eval.py collect DIR [--sessions N] [--strokes N] [--seed S]
     python corpora/audio/seq_eval.py score DIR [--table decisions.csv.gz] [--strike-p P]
+                                               [--random-state N]
 
 ``collect`` mixes the sessions ``bench/bench_strike.py`` plays (the same folds, conditions and
 seeds: ``strike_eval.fold_sessions``), runs the product's detector over each and keeps what the
@@ -107,13 +108,15 @@ _fit_cache: dict = {}
 _tables: dict = {}
 
 
-def fold_model(excluded: frozenset, table: Path, cache: Path | None = None):
+def fold_model(excluded: frozenset, table: Path, cache: Path | None = None, random_state: int = 0):
     import fit_decision as fd
 
     h = hashlib.sha256(table.read_bytes())
     h.update(Path(fd.__file__).read_bytes())
     h.update((ROOT / "voice" / "sequence.py").read_bytes())
     h.update(repr(sorted(excluded)).encode())
+    if random_state:
+        h.update(f"random_state={random_state}".encode())
     key = h.hexdigest()[:24]
     if key in _fit_cache:
         return _fit_cache[key]
@@ -123,7 +126,7 @@ def fold_model(excluded: frozenset, table: Path, cache: Path | None = None):
     else:
         if str(table) not in _tables:
             _tables[str(table)] = fd.read_table(table)
-        m = fd.fit_sequence(excluded, table, _tables[str(table)])
+        m = fd.fit_sequence(excluded, table, _tables[str(table)], random_state)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(m))
     _fit_cache[key] = m
@@ -153,13 +156,14 @@ def score(
     wrong: bool = False,
     n_groups=0,
     rolling_s=3.0,
+    random_state=0,
 ):
     import strike_eval as ev
 
     by: dict = {}
     held = groups(traces, n_groups)
     for d in traces:
-        m = fold_model(held[d["fold"]], table)
+        m = fold_model(held[d["fold"]], table, random_state=random_state)
         rep, probs = replay(d, m, strike_p, rolling_s=rolling_s)
         o = ev.decide(
             rep,
@@ -211,12 +215,26 @@ def main(argv=None) -> int:
     s.add_argument("--wrong", action="store_true")
     s.add_argument("--groups", type=int, default=0, help="0: one fold per source")
     s.add_argument("--rolling-s", type=float, default=3.0)
+    s.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        help="the decision fit's random state (0: the shipped fit's); refits differing in it "
+        "alone show the loop's noise floor: a change that moves fewer calls than they do is "
+        "not measured",
+    )
     args = ap.parse_args(argv)
     if args.cmd == "collect":
         print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
         return 0
     by = score(
-        load_traces(args.dir), args.table, args.strike_p, args.wrong, args.groups, args.rolling_s
+        load_traces(args.dir),
+        args.table,
+        args.strike_p,
+        args.wrong,
+        args.groups,
+        args.rolling_s,
+        args.random_state,
     )
     print_table(by)
     return 0

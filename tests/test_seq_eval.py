@@ -1,0 +1,30 @@
+"""The decision's tuning loop (corpora/audio/seq_eval.py): its fold models are cached by what
+they were fitted from, the random state included, so a refit with another state (the loop's
+noise floor) is a real refit and the same state is not fitted twice."""
+
+from __future__ import annotations
+
+import fit_decision as fd
+import seq_eval as se
+
+
+def test_fold_models_are_cached_by_held_out_sources_and_random_state(tmp_path, monkeypatch):
+    fits = []
+
+    def fake_fit(holdout, path, table, random_state=0):  # a stand-in fit: records its call
+        fits.append((tuple(sorted(holdout)), random_state))
+        return {"held_out": sorted(holdout), "random_state": random_state}
+
+    monkeypatch.setattr(fd, "fit_sequence", fake_fit)
+    monkeypatch.setattr(fd, "read_table", lambda path: "rows")
+    monkeypatch.setattr(se, "_fit_cache", {})
+    monkeypatch.setattr(se, "_tables", {})
+    table = tmp_path / "t.csv.gz"
+    table.write_bytes(b"rows")
+    a = se.fold_model(frozenset({"vrcbce"}), table, tmp_path)
+    b = se.fold_model(frozenset({"vrcbce"}), table, tmp_path, random_state=1)
+    assert a == {"held_out": ["vrcbce"], "random_state": 0} and b["random_state"] == 1
+    monkeypatch.setattr(se, "_fit_cache", {})  # a new process: read back from the disk cache
+    assert se.fold_model(frozenset({"vrcbce"}), table, tmp_path, random_state=1) == b
+    assert se.fold_model(frozenset({"badpool"}), table, tmp_path)["held_out"] == ["badpool"]
+    assert fits == [(("vrcbce",), 0), (("vrcbce",), 1), (("badpool",), 0)]
