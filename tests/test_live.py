@@ -253,6 +253,8 @@ def test_Q13_listen_an_outcome_typed_with_no_strike_heard_takes_the_call_and_is_
     assert row.record.strike["heard"] is False
     assert row.record.strike["note"] == "удар не услышан — заказ взят по вводу исхода"
     assert row.record.strike["outcome"] >= call_end + 0.2  # typed then (0.3 s), on the audio clock
+    # no table profile saved: listen says how to make one (it helps most in a noisy room)
+    assert "Профиль стола не задан" in out and "strikes calibrate" in out
 
 
 def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_the_next(
@@ -469,3 +471,41 @@ def test_Q13_listen_with_key_strikes_an_outcome_typed_instead_of_enter_takes_the
         [row] = store.strokes(store.latest())
     assert row.record.call_status == "accepted" and row.record.strike["heard"] is False
     assert call_end + 0.1 <= row.record.strike["outcome"] < call_end + 5  # typed at 0.2 s
+
+
+def test_listen_greets_with_the_table_profile_or_says_how_to_make_one(ko_model, tmp_path):
+    """Hearing strikes with no table profile, listen says how to make one; not with a profile
+    (it names it), not with --profile none (asked for), not with --strike key."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+    from test_listen import KO_WORDS, KoGrammar, _session
+
+    from pyramid_referee.referee import listen
+    from pyramid_referee.referee.live import LiveRun, Opened
+
+    store, session = _session(tmp_path)
+    profile = SimpleNamespace(name="стол 3", created="2026-12-06T12:00:00")
+
+    def greeting(strike, profile, no_profile=False):
+        referee = listen.LiveReferee(
+            ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse, lang="en"
+        )
+        out = io.StringIO()
+        args = SimpleNamespace(strike=strike, pad=False, why=False, speak=False)
+        live = LiveRun(
+            Console(file=out, highlight=False, width=200),
+            Opened(store, session, referee, None),
+            args,
+            "en",
+        )
+        live.greet(SimpleNamespace(path=tmp_path / "model"), profile, no_profile=no_profile)
+        return out.getvalue()
+
+    with store:
+        hint = "No table profile: in a noisy room strikes are heard surer with one"
+        assert hint in greeting("audio", None) and "strikes calibrate" in greeting("audio", None)
+        with_profile = greeting("audio", profile)
+        assert hint not in with_profile and "table profile: «стол 3»" in with_profile
+        assert hint not in greeting("audio", None, no_profile=True)
+        assert hint not in greeting("key", None)

@@ -109,6 +109,8 @@ def test_a_tablet_with_the_pin_gets_ready_and_the_state_says_the_pad_listens(tab
         # no model at --model: said with what to do, and strikes are still heard
         # (the detector runs)
         assert st["problem"].startswith("модель речи не найдена") and ready["model"] is False
+        # no table profile: the pad is told how to make one
+        assert ready["profile"] is None and ready["hint"].startswith("Профиль стола не задан")
         ws.send_bytes(_pcm(_noise(0.02)))
         ws.send_text('{"type":"stop"}')
         _closed(ws)
@@ -600,6 +602,13 @@ def test_calibration_from_the_pad_fits_and_saves_the_tables_profile_when_every_s
     assert (tmp_path / "profiles").is_dir() and list((tmp_path / "profiles").glob("*.json"))
     assert app.state.table.listening.stream.profile is not None  # the stream hears with it now
     assert not list(tmp_path.rglob("*.wav"))  # the calibration's audio is not stored
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:  # the pad comes back
+        ws.send_text(json.dumps(HELLO))
+        ready = ws.receive_json()
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    assert ready["profile"] == app.state.table.listening.stream.profile.name
+    assert ready["hint"] is None  # a profile: nothing to suggest
 
 
 def test_a_calibration_that_hears_fewer_strikes_than_asked_saves_nothing(table, monkeypatch):

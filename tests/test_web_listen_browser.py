@@ -443,8 +443,8 @@ def test_when_only_the_websocket_drops_mid_session_the_pad_reconnects_and_nothin
 def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_nothing(
     tmp_path, table_wav
 ):
-    """«Калибровка» asks for 5 strikes; the recording plays 3, so «Готово» gives the failure and no
-    profile is saved."""
+    """With no profile the pad says how to make one; «Калибровка» asks for 5 strikes; the recording
+    plays 3, so «Готово» gives the failure and no profile is saved."""
     profiles = tmp_path / "profiles"
     srv = Server(
         tmp_path / "m.db",
@@ -462,6 +462,8 @@ def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_not
             page.goto(srv.pad_url)
             page.locator("#listen-switch").click()
             page.wait_for_function("window.pyramidListen.ready === 1", timeout=15000)
+            # no profile saved yet: the pad says how to make one, before any strike is heard
+            hint = page.locator("#listen-heard").inner_text()
             page.locator("#listen-calibrate").click()
             page.wait_for_function(
                 "document.getElementById('listen-heard').textContent"
@@ -477,6 +479,7 @@ def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_not
         srv.stop()
     assert result["ok"] is False and result["asked"] == 5 and 1 <= result["found"] <= 3, result
     assert result["message"].startswith("калибровка не удалась")
+    assert hint.startswith("Профиль стола не задан") and "«Калибровка»" in hint, hint
     assert not profiles.exists() or not list(profiles.glob("*.json"))
 
 

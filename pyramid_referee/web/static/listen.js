@@ -87,6 +87,7 @@
         if (m.problem) status("nomodel", T.listen_on + " \u2014 " + m.problem); else status("on", T.listen_on);
         cal.hidden = false; calibrating = false; cal.textContent = T.listen_calibrate;
         rec.hidden = false; showRecording(!!m.recording);
+        if (m.hint) heard.textContent = m.hint;
       } else if (m.type === "strike") {
         log.strikes.push(m);
         if (!m.taken_back) heard.textContent = fill(m.provisional ? T.listen_strike_maybe : T.listen_strike, { t: m.t.toFixed(2) });
