@@ -91,6 +91,8 @@ def test_the_profile_a_command_names_is_the_default_none_or_a_name(tmp_path, mon
     monkeypatch.setenv(prof.ENV_DIR, str(tmp_path))
     assert prof.load_spec(None) is None  # no default saved
     assert prof.load_spec("none") is None and prof.load_spec("НЕТ") is None
+    assert prof.asks_for_none("НЕТ") and not prof.asks_for_none(None)
+    assert not prof.asks_for_none("стол 3")  # (listen's greeting: no hint when none was asked)
     with pytest.raises(prof.ProfileError, match="strikes calibrate"):
         prof.load_spec("table3")
 

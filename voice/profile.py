@@ -138,12 +138,18 @@ def load_default() -> TableProfile | None:
     return load(DEFAULT_NAME) if path.exists() else None
 
 
+def asks_for_none(spec: str | None) -> bool:
+    """Does ``--profile`` ask for no profile (``none``/``нет``, any case)?"""
+    return spec is not None and spec.lower() in ("none", "нет")
+
+
 def load_spec(spec: str | None, *, lang: str = "ru") -> TableProfile | None:
     """The profile a command names (``--profile``): None is the saved default (or none if none
-    was saved), ``none``/``нет`` no profile, anything else a name or a file (:func:`load`)."""
+    was saved), ``none``/``нет`` no profile (:func:`asks_for_none`), anything else a name or a
+    file (:func:`load`)."""
     if spec is None:
         return load_default()
-    if spec.lower() in ("none", "нет"):
+    if asks_for_none(spec):
         return None
     return load(spec, lang=lang)
 

@@ -866,8 +866,7 @@ def run_live(args: ListenOptions) -> int:
         live = LiveRun(
             console, open_live(args, stack, model, new, profile, lang), args, lang, club
         )
-        spec = getattr(args, "profile", None)
-        live.greet(
-            location, profile, no_profile=spec is not None and spec.lower() in ("none", "нет")
-        )
+        from pyramid_referee.voice.profile import asks_for_none  # deferred: the audio stack
+
+        live.greet(location, profile, no_profile=asks_for_none(getattr(args, "profile", None)))
         return live.run()

@@ -5,8 +5,8 @@ The pad captures the tablet's microphone and streams it here: a first text messa
 mono 16-bit little-endian PCM. The server answers with JSON text messages (``ready``, ``words``,
 ``strike``, ``error``; ``ready`` also names the table's strike profile, ``profile``, and with
 none gives ``hint``, the pad's line on how to make one) and closes with a reason. The same
-``words`` and ``strike`` events go to
-``/api/events``; ``/api/state`` says whether the table listens (``listening``).
+``words`` and ``strike`` events go to ``/api/events``; ``/api/state`` says whether the table
+listens (``listening``).
 
 The audio goes to the very objects ``listen`` uses (``referee.listen``): a ``LiveReferee``
 (Vosk with the call grammar, the strike detector, the timeline) when a speech model is found,
