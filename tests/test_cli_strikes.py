@@ -193,6 +193,41 @@ def test_truncated_wav_is_told_in_russian_by_default(tmp_path, capsys):
     )
 
 
+def test_a_recording_cut_off_is_heard_as_far_as_it_goes_and_the_user_is_told(
+    table_wav, tmp_path, capsys
+):
+    """The phone died mid-session: its WAV's header promises more than the file holds. The
+    strikes in what is there are reported, stdout stays the answer (JSON too) and stderr
+    says the file is cut."""
+    whole = table_wav.read_bytes()
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(whole[: len(whole) // 2])
+    assert main(["strikes", str(table_wav), "--json"]) == 0
+    full = json.loads(capsys.readouterr().out)["strikes"]
+    assert main(["strikes", str(cut), "--json"]) == 0
+    out, err = capsys.readouterr()
+    seconds = (len(whole) // 2 - 44) / (44100 * 2 * 2)  # 16-bit stereo: 3.5 s of 7
+    assert json.loads(out)["strikes"] == [t for t in full if t < seconds] == [1.25]
+    assert err.startswith(f"pyramid-referee: {cut}: файл короче, чем сказано в его заголовке (")
+    assert "запись оборвалась?" in err
+    assert main(["strikes", str(table_wav)]) == 0
+    assert "заголовке" not in capsys.readouterr().err
+
+
+def test_a_quiet_recording_is_told_and_still_heard(table_wav, tmp_path, capsys):
+    """A microphone's gain left low: the user learns it on stderr; stdout stays the answer."""
+    rate, x = wavfile.read(table_wav)
+    quiet = tmp_path / "quiet.wav"
+    wavfile.write(quiet, rate, (x * 10 ** (-35 / 20)).astype(np.int16))  # peak about −41 dBFS
+    assert main(["strikes", str(quiet), "--json", "--lang", "en"]) == 0
+    out, err = capsys.readouterr()
+    assert isinstance(json.loads(out)["strikes"], list)
+    assert err.startswith(f"pyramid-referee: {quiet}: a quiet recording (its loudest sound -4")
+    assert "record with more microphone gain" in err
+    assert main(["strikes", str(table_wav), "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_plot_legend_never_covers_the_last_seconds_and_a_cushion_is_not_the_strikes_red():
     pytest.importorskip("matplotlib")
     from types import SimpleNamespace

@@ -352,6 +352,21 @@ def test_transcribe_without_a_model_is_a_clear_message(isolated_env, wav):
     assert "no Vosk model found" in p.stderr and "model download" in p.stderr
 
 
+def test_transcribe_says_a_recording_is_cut_off_before_anything_else(isolated_env, wav, tmp_path):
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(wav.read_bytes()[: 44 + 2 * 4000])  # a quarter of its samples
+    p = run_cli(["transcribe", str(cut), "--lang", "en"], env=isolated_env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert lines[0] == (
+        f"pyramid-referee: {cut}: the file is shorter than its header says (0.2 s of about "
+        "1.0 s): a recording cut off? Only what is there is heard"
+    )
+    assert "no Vosk model found" in p.stderr  # and then the rest as for any file
+    p = run_cli(["transcribe", str(wav), "--lang", "en"], env=isolated_env)
+    assert "shorter than its header" not in p.stderr
+
+
 @pytest.mark.parametrize(
     "content,needle",
     [

@@ -19,6 +19,7 @@ from pyramid_referee.voice.audio import (
     RATE,
     AudioFileError,
     array_frames,
+    cut_short_note,
     file_frames,
     read_wav,
     read_wav_info,
@@ -197,6 +198,86 @@ def test_wav_cut_inside_its_samples_is_read_as_far_as_it_goes(tmp_path):
     wavfile.write(p, 16000, (sine(440, 16000) * 32767).astype(np.int16))
     p.write_bytes(p.read_bytes()[: 44 + 2 * 8000])
     assert len(read_wav(p)) == 8000
+
+
+@pytest.mark.parametrize("bits", [16, 24, 32])
+def test_a_wav_cut_off_says_how_much_its_header_promised(tmp_path, bits):
+    """A recording cut off (the phone died) is read as far as it goes, and the reader learns
+    how much of it the header promised: about, by the file's sizes, whatever the sample width
+    (scipy widens 24-bit samples to 32)."""
+    p = tmp_path / "cut.wav"
+    x = sine(440, 16000, seconds=2.0)
+    if bits == 24:
+        pcm = (x * 2**23).astype("<i4").view(np.uint8).reshape(-1, 4)[:, :3].tobytes()
+        fmt = struct.pack("<HHIIHH", 1, 1, 16000, 16000 * 3, 3, 24)
+        body = b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt
+        body += b"data" + struct.pack("<I", len(pcm)) + pcm
+        p.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    else:
+        wavfile.write(
+            p, 16000, (x * 32767).astype(np.int16) if bits == 16 else x.astype(np.float32)
+        )
+    whole = p.read_bytes()
+    x, info = read_wav_info(p)
+    assert info.missing_s == 0.0 and cut_short_note(p, info) is None  # a whole file says nothing
+    p.write_bytes(whole[: len(whole) // 4])
+    x, info = read_wav_info(p)
+    assert 0.45 < info.seconds < 0.5 and len(x) == info.frames
+    assert info.missing_s == pytest.approx(1.5, abs=0.02)
+    assert cut_short_note(p, info, lang="en") == (
+        f"{p}: the file is shorter than its header says (0.5 s of about 2.0 s): "
+        "a recording cut off? Only what is there is heard"
+    )
+    assert "файл короче, чем сказано в его заголовке (0.5 с из примерно 2.0 с)" in cut_short_note(
+        p, info
+    )
+
+
+@pytest.mark.parametrize("extra", [1, 2, 3])
+def test_a_wav_cut_inside_its_last_frame_reads_the_whole_frames_before_it(tmp_path, extra):
+    """Cut after a sample's first byte, or after the left channel's sample of a stereo frame:
+    scipy cannot shape such a tail ("buffer size must be a multiple of element size", "cannot
+    reshape"), which once refused the whole recording as broken."""
+    p = tmp_path / "cut.wav"
+    left = (sine(440, 16000, seconds=1.0) * 32767).astype(np.int16)
+    wavfile.write(p, 16000, np.stack([left, left], axis=1))
+    p.write_bytes(p.read_bytes()[: 44 + 4 * 4000 + extra])  # 4,000 whole frames and a part
+    x, info = read_wav_info(p)
+    assert info.frames == 4000 and info.channels == 2 and len(x) == 4000
+    np.testing.assert_allclose(x, left[:4000] / 32768.0, atol=1e-4)
+    assert info.missing_s == pytest.approx(0.75, abs=0.01)
+
+
+def test_a_recording_quieter_than_the_detector_was_fitted_on_is_told(tmp_path):
+    """Peaks under −30 dBFS: the same sessions played back quieter lose strikes (the
+    measurement in QUIET_PEAK_DB's text). Silence says nothing: it is its own story."""
+    x = sine(440, 16000) * 10 ** (-40 / 20) / 0.5  # peak −40 dBFS
+    p = tmp_path / "quiet.wav"
+    assert audio.quiet_note(p, x, lang="en") == (
+        f"{p}: a quiet recording (its loudest sound -40 dBFS): strikes are heard less surely "
+        "under -30 dBFS; record with more microphone gain"
+    )
+    assert "тихая запись (самый громкий звук -40 дБ от полной шкалы)" in audio.quiet_note(p, x)
+    assert audio.quiet_note(p, x * 10 ** (15 / 20)) is None  # −25 dBFS
+    assert audio.quiet_note(p, np.zeros(1600, np.float32)) is None
+    assert audio.quiet_note(p, np.zeros(0, np.float32)) is None
+    wavfile.write(p, 16000, (x * 32767).astype(np.int16))
+    samples, info = read_wav_info(p)
+    assert audio.file_notes(p, samples, info, lang="en") == [
+        audio.quiet_note(p, samples, lang="en")
+    ]
+
+
+def test_a_streamed_wav_with_no_size_yet_is_not_called_cut_off(tmp_path):
+    """A stream's writer puts a placeholder size (0xFFFFFFFF) in the header until it ends: the
+    samples there are the whole recording so far, not a cut one."""
+    p = tmp_path / "stream.wav"
+    wavfile.write(p, 16000, (sine(440, 16000) * 32767).astype(np.int16))
+    b = bytearray(p.read_bytes())
+    b[4:8] = struct.pack("<I", 0xFFFFFFFF)
+    p.write_bytes(bytes(b))
+    x, info = read_wav_info(p)
+    assert len(x) == 8000 and info.missing_s == 0.0 and cut_short_note(p, info) is None
 
 
 def _wav_bytes(fmt_body: bytes, fmt_size: int | None = None) -> bytes:

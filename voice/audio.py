@@ -14,6 +14,7 @@ also work (the strike *time* is the same), only the worst-case report delay grow
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import re
@@ -165,9 +166,64 @@ class WavInfo:
     channels: int
     dtype: str
     frames: int
+    missing_s: float = 0.0  # how much shorter than its header says (a recording cut off), s
+
+    @property
+    def seconds(self) -> float:
+        return self.frames / self.rate if self.rate > 0 else 0.0
 
 
-def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
+QUIET_PEAK_DB = -30.0
+"""A recording whose loudest sound is under this (dBFS) is quieter than any the strike decision
+was fitted on (their peaks were drawn from −30 to −1 dBFS). Played back quieter, the same
+sessions (3 tables × 9 conditions, 108 strokes) were decided right 97 times at −1 and −10 dBFS,
+94 at −20, 92 at −30, 88 at −40 and 68 at −50 (docs/dev/benchmarks.md)."""
+
+
+def quiet_note(path: str | os.PathLike, samples: np.ndarray, *, lang: str = "ru") -> str | None:
+    """One line telling that a recording is too quiet for the strike detector to hear it well,
+    or None when it is not (or holds nothing at all: silence is its own story)."""
+    peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
+    if peak <= 0.0:
+        return None
+    peak_db = 20.0 * math.log10(peak)
+    if peak_db >= QUIET_PEAK_DB:
+        return None
+    return trl(
+        lang,
+        "{path}: a quiet recording (its loudest sound {peak:.0f} dBFS): strikes are heard less "
+        "surely under {floor:.0f} dBFS; record with more microphone gain",
+    ).format(path=os.fspath(path), peak=peak_db, floor=QUIET_PEAK_DB)
+
+
+def file_notes(
+    path: str | os.PathLike, samples: np.ndarray, info: WavInfo, *, lang: str = "ru"
+) -> list[str]:
+    """What a user should know of a WAV that was read (cut off, too quiet): one line each."""
+    notes = (cut_short_note(path, info, lang=lang), quiet_note(path, samples, lang=lang))
+    return [n for n in notes if n]
+
+
+def cut_short_note(path: str | os.PathLike, info: WavInfo, *, lang: str = "ru") -> str | None:
+    """One line telling that a WAV ends before its header says (it is read as far as it goes),
+    or None when it does not."""
+    if info.missing_s <= 0.0:
+        return None
+    return trl(
+        lang,
+        "{path}: the file is shorter than its header says ({read:.1f} s of about {whole:.1f} s): "
+        "a recording cut off? Only what is there is heard",
+    ).format(path=os.fspath(path), read=info.seconds, whole=info.seconds + info.missing_s)
+
+
+_EOF_EARLY = re.compile(r"Reached EOF prematurely; finished at (\d+) bytes, expected (\d+) bytes")
+_CUT_IN_A_FRAME = re.compile(r"cannot reshape|multiple of element size")
+_SIZE_UNKNOWN = 0x7FFF0000  # a RIFF size this large is a stream's "not known yet", not a promise
+
+
+def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
+    """(rate, samples, the size its header gives over the file's own: above 1 when the file
+    falls short of it, as a recording cut off does)."""
     from scipy.io import wavfile  # deferred: scipy is slow to load
 
     if not os.path.exists(path):
@@ -194,16 +250,45 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray]:
                 "a WAV file (PCM or float) is needed",
             ).format(path=path)
         )
-    try:
-        with warnings.catch_warnings():
+
+    def read(source):
+        with warnings.catch_warnings(record=True) as heard:
             # WavFileWarning on unknown chunks: harmless. On a data chunk cut short scipy warns
             # and returns the samples that are there: a recording cut off (or streamed with no
-            # final size in its header) is read as far as it goes.
-            warnings.simplefilter("ignore")
-            rate, data = wavfile.read(path, mmap=False)
+            # final size in its header) is read as far as it goes, and the caller is told.
+            warnings.simplefilter("always")
+            return (*wavfile.read(source, mmap=False), heard)
+
+    try:
+        try:
+            rate, data, heard = read(path)
+        except ValueError as exc:
+            if not _CUT_IN_A_FRAME.search(str(exc)):
+                raise
+            # cut inside its last frame (a sample's first byte, or one channel's sample of
+            # several): read what is whole, without that frame's part (at most 64 bytes here)
+            rate, data, heard = _whole_frames(path, read, exc)
     except Exception as exc:  # scipy raises ValueError / EOFError / struct errors on bad files
         raise AudioFileError(_wav_problem(exc, path, size, lang)) from exc
-    return int(rate), data
+    short = 1.0
+    for w in heard:
+        m = _EOF_EARLY.search(str(w.message))
+        if m and 0 < int(m.group(1)) < int(m.group(2)) < _SIZE_UNKNOWN:
+            short = max(short, int(m.group(2)) / int(m.group(1)))
+    return int(rate), data, short
+
+
+def _whole_frames(path: str, read, exc: Exception):
+    """``read`` of the file without the bytes of a last frame cut in the middle."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    for cut in range(1, 64):
+        try:
+            return read(io.BytesIO(raw[:-cut]))
+        except ValueError as again:
+            if not _CUT_IN_A_FRAME.search(str(again)):
+                raise
+    raise exc
 
 
 def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
@@ -253,9 +338,17 @@ def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
 def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndarray, WavInfo]:
     """Like :func:`read_wav`, and also what the file held (rate, channels, sample type, frames)."""
     p = os.fspath(path)
-    rate, data = _load(p, lang)
+    rate, data, short = _load(p, lang)
     channels = 1 if data.ndim == 1 else data.shape[1]
-    info = WavInfo(rate=rate, channels=channels, dtype=str(data.dtype), frames=int(data.shape[0]))
+    frames = int(data.shape[0])
+    info = WavInfo(
+        rate=rate,
+        channels=channels,
+        dtype=str(data.dtype),
+        frames=frames,
+        # by sizes, not sample widths (scipy widens 24-bit samples to 32): about, header aside
+        missing_s=frames / rate * (short - 1.0) if rate > 0 else 0.0,
+    )
     if data.shape[0] == 0 or channels == 0:
         raise AudioFileError(trl(lang, "{p}: the WAV file holds no audio (0 samples)").format(p=p))
     if rate <= 0:

@@ -20,7 +20,7 @@ import numpy as np
 from ..catalog import trl, trn
 from ..i18n import UserError
 from ..voice import profile as prof
-from ..voice.audio import read_wav
+from ..voice.audio import file_notes, read_wav_info
 from ..voice.calibrate import calibrate, is_voice
 from ..voice.mic import MicrophoneSource
 from ..voice.onsets import OnsetDetector
@@ -47,7 +47,10 @@ class CalibrateOptions:
 
 
 def _read(path: str, lang: str):
-    return read_wav(path, lang=lang)
+    samples, info = read_wav_info(path, lang=lang)
+    for note in file_notes(path, samples, info, lang=lang):
+        print(f"pyramid-referee: {note}", file=sys.stderr)
+    return samples
 
 
 def _record(args, what: str, count: int, counter) -> object:
