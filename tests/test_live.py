@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 import pytest
 from club_helpers import (  # noqa: E402
     local_strokes as _local,
@@ -255,6 +256,31 @@ def test_Q13_listen_an_outcome_typed_with_no_strike_heard_takes_the_call_and_is_
     assert row.record.strike["outcome"] >= call_end + 0.2  # typed then (0.3 s), on the audio clock
     # no table profile saved: listen says how to make one (it helps most in a noisy room)
     assert "Профиль стола не задан" in out and "strikes calibrate" in out
+
+
+def test_listen_says_when_the_microphone_hears_nothing(
+    korean_stand_ins, monkeypatch, tmp_path, capsys
+):
+    """A muted microphone delivers silence: 10 s into it, listen says so (once), and goes on."""
+    from test_cli_voice import FileMic
+
+    from pyramid_referee.voice import mic
+    from pyramid_referee.voice.audio import write_wav
+
+    wav = tmp_path / "muted.wav"
+    write_wav(wav, np.zeros(8000, np.float32))
+    mics = []
+    monkeypatch.setattr(
+        mic,
+        "MicrophoneSource",
+        lambda dev, ms, lang="ru": mics.append(FileMic(wav, ms, endless=True)) or mics[-1],
+    )
+    monkeypatch.setattr("sys.stdin", ScorerAtTheKeyboard(mics, [(12.0, "")]))
+    rc = cli.main(["listen", "--db", str(tmp_path / "m.db"), "--players", "A,B"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert out.count("микрофон ничего не слышит (самый громкий звук за 10 с: тишина)") == 1, out
+    assert "--list-devices" in out
 
 
 def test_Q14_listen_the_take_back_key_voids_the_strike_and_the_call_counts_for_the_next(

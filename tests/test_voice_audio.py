@@ -268,6 +268,53 @@ def test_a_recording_quieter_than_the_detector_was_fitted_on_is_told(tmp_path):
     ]
 
 
+def _room(seconds: float, db: float, seed: int = 0) -> np.ndarray:
+    """Room noise at ``db`` dBFS RMS, in 10 ms blocks."""
+    x = np.random.default_rng(seed).normal(0.0, 10 ** (db / 20), int(RATE * seconds))
+    return x.astype(np.float32)
+
+
+def _watch(x: np.ndarray, **kw) -> list[tuple[float, str]]:
+    w = audio.LevelWatch(lang="en", **kw)
+    n = RATE // 100
+    return [(i / RATE, note) for i in range(0, len(x), n) if (note := w.feed(x[i : i + n]))]
+
+
+def test_a_microphone_that_hears_nothing_is_told_once_after_ten_seconds():
+    [(t, note)] = _watch(np.zeros(RATE * 30, np.float32))
+    assert t == pytest.approx(9.99, abs=0.011)
+    assert note == (
+        "the microphone hears nothing (its loudest sound in 10 s: silence): is it muted, or "
+        "another device (--list-devices)?"
+    )
+    [(_, note)] = _watch(_room(15, -100))  # a dead input's dither, not a room
+    assert "hears nothing" in note and "-8" in note and "dBFS" in note
+    [(_, note)] = _watch(np.zeros(RATE * 11, np.float32), tablet=True)  # the pad's: no devices
+    assert note == (
+        "the tablet's microphone hears nothing (its loudest sound in 10 s: silence): is it "
+        "muted, or taken by another app?"
+    )
+
+
+def test_a_quiet_microphone_is_told_once_something_stands_out_of_the_room():
+    """The room alone says nothing of the gain (nobody spoke yet): the watch waits for a voice or
+    a knock, and tells when even that stays under −30 dBFS."""
+    x = _room(30, -62)
+    assert _watch(x) == []  # a quiet room, nothing standing out: nothing to say yet
+    ring = np.arange(RATE // 10)  # a knock ringing down over 100 ms, its peak −40 dBFS
+    knock = (np.exp(-ring / 400.0) * np.sin(ring * 0.6) * 10 ** (-40 / 20)).astype(np.float32)
+    x[RATE * 20 : RATE * 20 + len(knock)] += knock
+    [(t, note)] = _watch(x)
+    assert 20.0 <= t < 20.05
+    peak = int(note.split("its loudest sound ")[1].split(" dBFS")[0])
+    assert -41 <= peak <= -39 and note.startswith("the microphone hears quietly (")
+    assert note.endswith("turn its gain up")
+    [(_, note)] = _watch(x, tablet=True)
+    assert note.endswith("put the tablet nearer the table")
+    assert _watch(x * 10 ** (25 / 20)) == []  # the same at −15 dBFS: loud enough
+    assert _watch(_room(200, -62), give_up_s=60.0) == []  # and it stops watching
+
+
 def test_a_streamed_wav_with_no_size_yet_is_not_called_cut_off(tmp_path):
     """A stream's writer puts a placeholder size (0xFFFFFFFF) in the header until it ends: the
     samples there are the whole recording so far, not a cut one."""

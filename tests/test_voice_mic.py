@@ -248,6 +248,23 @@ def test_slow_reader_is_reported_not_hidden(pulse):
     assert info["dropped"] > 0 and "blocks dropped" in info["problems"]
 
 
+def test_strikes_mic_says_when_the_microphone_hears_nothing(pulse):
+    """The null sink's monitor with nothing played is a muted microphone: ``strikes --mic`` says
+    so on stderr 10 s in, once, and stdout stays the strikes' (none)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pyramid_referee", "strikes", "--mic", "--seconds", "11"]
+        + ["--device", "default", "--json", "--lang", "en"],
+        env=pulse,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == ""
+    assert proc.stderr.count("pyramid-referee: the microphone hears nothing (its loudest") == 1
+    assert "muted, or another device (--list-devices)?" in proc.stderr
+
+
 def test_missing_sounddevice_package_is_a_clear_error(monkeypatch):
     """Stand-in for a machine without the package: the import itself
     fails (sys.modules entry None)."""

@@ -117,6 +117,34 @@ def test_a_tablet_with_the_pin_gets_ready_and_the_state_says_the_pad_listens(tab
     assert client.get("/api/state").json()["listening"]["on"] is False
 
 
+def test_a_tablet_whose_microphone_hears_nothing_is_told_once_and_only_the_tablet(table):
+    """A muted tablet (zeros) streams on: 10 s in, the socket says so once, as ``level``; the
+    pages' event stream does not carry it (it is the tablet's own microphone)."""
+    client, app, clock, _ = table
+    page = queue.Queue(maxsize=10000)  # test double for one page's event stream
+    app.state.table.listeners.add(page)
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(np.zeros(16000 * 12, np.float32)):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        got, _ = _closed(ws)
+    levels = [m for m in got if m["type"] == "level"]
+    assert levels == [
+        {
+            "type": "level",
+            "message": "микрофон планшета ничего не слышит (самый громкий звук за 10 с: "
+            "тишина): он выключен или занят другим приложением?",
+        }
+    ]
+    events = []
+    while not page.empty():
+        events.append(page.get_nowait())
+    assert not any(isinstance(e, tuple) and e[0] == "level" for e in events)
+
+
 def test_a_wrong_pin_is_refused_with_a_reason_and_nothing_is_opened(table):
     client, app, _, _ = table
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:

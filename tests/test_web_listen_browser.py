@@ -483,6 +483,29 @@ def test_calibration_is_started_and_ended_from_the_pad_and_a_short_one_saves_not
     assert not profiles.exists() or not list(profiles.glob("*.json"))
 
 
+def test_a_tablet_whose_microphone_hears_nothing_shows_it_on_the_pad(tmp_path):
+    """The tablet's microphone delivers silence (muted): 10 s in, the pad's line says so."""
+    from pyramid_referee.voice.audio import write_wav
+
+    silent = tmp_path / "silent.wav"
+    write_wav(silent, np.zeros(16000 * 14, np.float32))
+    srv = Server(tmp_path / "m.db", "--players", "Иван", "Пётр", "--model", str(tmp_path / "no"))
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = _chromium(p, silent)
+            page = browser.new_page(viewport={"width": 768, "height": 1024})
+            page.goto(srv.pad_url)
+            page.locator("#listen-switch").click()
+            page.wait_for_function("window.pyramidListen.level", timeout=40000)
+            shown = page.locator("#listen-heard").inner_text()
+            page.screenshot(path=str(tmp_path / "pad-muted.png"))
+            browser.close()
+    finally:
+        srv.stop()
+    assert shown.startswith("микрофон планшета ничего не слышит (самый громкий звук за 10 с: ")
+    assert shown.endswith("он выключен или занят другим приложением?"), shown
+
+
 def test_a_recording_is_made_only_when_the_marker_asks_on_the_pad_and_names_the_strokes(
     tmp_path, table_wav
 ):

@@ -196,6 +196,98 @@ def quiet_note(path: str | os.PathLike, samples: np.ndarray, *, lang: str = "ru"
     ).format(path=os.fspath(path), peak=peak_db, floor=QUIET_PEAK_DB)
 
 
+SILENT_PEAK_DB = -80.0
+"""A microphone whose loudest sound stays under this (dBFS) hears nothing: muted, unplugged, or
+the wrong device (a quiet room with a working microphone is some 20 dB over it)."""
+
+
+class LevelWatch:
+    """Tells once, early, when a live input is silent or too quiet for the strike detector.
+
+    Fed every block: after ``first_s`` of audio it says so if nothing at all was heard (the
+    loudest sample under :data:`SILENT_PEAK_DB`), or if something stood out of the room (a voice,
+    a knock: a 10 ms block ``stand_out_db`` over the median one) and even that stayed under
+    :data:`QUIET_PEAK_DB`. It watches until ``give_up_s`` for a sound to stand out, then stops.
+    """
+
+    def __init__(
+        self,
+        rate: int = RATE,
+        first_s: float = 10.0,
+        give_up_s: float = 120.0,
+        stand_out_db: float = 15.0,
+        lang: str = "ru",
+        tablet: bool = False,
+    ) -> None:
+        self.rate, self.first_s, self.give_up_s = rate, first_s, give_up_s
+        self.stand_out_db, self.lang = stand_out_db, lang
+        self.tablet = tablet  # the pad's microphone: what to check is the tablet, not a device
+        self.seconds = 0.0
+        self.peak = 0.0
+        self._rms: list[float] = []  # each 10 ms block's mean square, for the room's median
+        self.done = False
+
+    def feed(self, block: np.ndarray) -> str | None:
+        """The note to show, once (None until then, and after)."""
+        if self.done or not len(block):
+            return None
+        x = np.asarray(block, dtype=np.float32)
+        self.seconds += len(x) / self.rate
+        self.peak = max(self.peak, float(np.max(np.abs(x))))
+        n = self.rate // 100
+        for i in range(0, len(x) - n + 1, n):
+            self._rms.append(float(np.mean(x[i : i + n] ** 2)))
+        if self.seconds < self.first_s:
+            return None
+        peak_db = 20.0 * math.log10(self.peak) if self.peak > 0 else -math.inf
+        if peak_db < SILENT_PEAK_DB:
+            self.done = True
+            text = (
+                trl(
+                    self.lang,
+                    "the tablet's microphone hears nothing (its loudest sound in {s:.0f} s: "
+                    "{peak}): is it muted, or taken by another app?",
+                )
+                if self.tablet
+                else trl(
+                    self.lang,
+                    "the microphone hears nothing (its loudest sound in {s:.0f} s: {peak}): is "
+                    "it muted, or another device (--list-devices)?",
+                )
+            )
+            return text.format(
+                s=self.seconds,
+                peak=trl(self.lang, "{peak:.0f} dBFS").format(peak=peak_db)
+                if self.peak > 0
+                else trl(self.lang, "silence"),
+            )
+        if peak_db >= QUIET_PEAK_DB:
+            self.done = True  # loud enough, whatever comes
+            return None
+        rms = np.asarray(self._rms)
+        loud = 10.0 * math.log10(rms.max() / max(float(np.median(rms)), 1e-20))
+        if loud >= self.stand_out_db:
+            self.done = True
+            text = (
+                trl(
+                    self.lang,
+                    "the tablet's microphone hears quietly (its loudest sound {peak:.0f} dBFS): "
+                    "strikes are heard less surely under {floor:.0f} dBFS; put the tablet "
+                    "nearer the table",
+                )
+                if self.tablet
+                else trl(
+                    self.lang,
+                    "the microphone hears quietly (its loudest sound {peak:.0f} dBFS): strikes "
+                    "are heard less surely under {floor:.0f} dBFS; turn its gain up",
+                )
+            )
+            return text.format(peak=peak_db, floor=QUIET_PEAK_DB)
+        if self.seconds >= self.give_up_s:
+            self.done = True
+        return None
+
+
 def file_notes(
     path: str | os.PathLike, samples: np.ndarray, info: WavInfo, *, lang: str = "ru"
 ) -> list[str]:

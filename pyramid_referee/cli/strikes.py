@@ -283,6 +283,7 @@ def _live(args) -> int:
     is first shown as «удар?» at its onset, then confirmed or taken back; only confirmed strikes
     are printed as strikes (and in JSON). The end (--seconds or Ctrl-C) decides what is left."""
     # deferred: the audio stack (numpy) loads only to hear
+    from ..voice.audio import LevelWatch
     from ..voice.mic import MicrophoneSource
 
     def shown(ev) -> None:
@@ -313,10 +314,14 @@ def _live(args) -> int:
                 ),
                 file=sys.stderr,
             )
+        watch = LevelWatch(lang=get_lang())
         try:
             for frame in mic:
                 n_unsure = len(det.unsure)
                 report(det.feed(frame.samples, frame.t0))
+                note = watch.feed(frame.samples)
+                if note:
+                    print(f"pyramid-referee: {note}", file=sys.stderr, flush=True)
                 if not args.json:
                     for t in det.unsure[n_unsure:]:
                         print(tr("possible strike: {t:.3f} s (unsure)").format(t=t), flush=True)

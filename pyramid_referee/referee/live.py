@@ -46,6 +46,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..catalog import trl
 from ..club.sync import ClubSync, from_args, leaving_text
@@ -302,6 +303,9 @@ class LiveRun:
         self.input_over = False  # the keyboard thread read the end of input
         self.unheard_at: float | None = None  # Q13: when the outcome was typed (audio clock)
         self._published = None  # --pad: the heard call last stored as standing (Q13)
+        from pyramid_referee.voice.audio import LevelWatch  # deferred: the audio stack (numpy)
+
+        self.level = LevelWatch(lang=lang)  # a microphone silent or too quiet is told once
 
     # ------------------------------------------------------------------ start
     def greet(self, location, profile, no_profile: bool = False) -> None:
@@ -422,6 +426,9 @@ class LiveRun:
             (len(det.unsure), len(det.strikes), len(det.retracted)) if det is not None else None
         )
         self.pending += self.referee.feed(frame.samples, frame.t0, hear=hear)
+        note = self.level.feed(frame.samples)
+        if note:
+            self.display.line(f"[yellow]{escape(note)}[/yellow]")
         if counts is None:
             return
         if len(det.retracted) > counts[2]:

@@ -4,9 +4,10 @@ The pad captures the tablet's microphone and streams it here: a first text messa
 ``{"pin": "…", "rate": 16000, "format": "s16le"}``, then binary frames of 20–50 ms of 16 kHz
 mono 16-bit little-endian PCM. The server answers with JSON text messages (``ready``, ``words``,
 ``strike``, ``error``; ``ready`` also names the table's strike profile, ``profile``, and with
-none gives ``hint``, the pad's line on how to make one) and closes with a reason. The same
-``words`` and ``strike`` events go to ``/api/events``; ``/api/state`` says whether the table
-listens (``listening``).
+none gives ``hint``, the pad's line on how to make one; ``level`` once, when the tablet's
+microphone hears nothing or too quietly: ``voice.audio.LevelWatch``) and closes with a reason.
+The same ``words`` and ``strike`` events go to ``/api/events`` (``level`` does not: it is the
+tablet's own); ``/api/state`` says whether the table listens (``listening``).
 
 The audio goes to the very objects ``listen`` uses (``referee.listen``): a ``LiveReferee``
 (Vosk with the call grammar, the strike detector, the timeline) when a speech model is found,
@@ -188,6 +189,10 @@ class TableStream:
         self._fed_seq: int | None = None
         self._published: tuple | None = None  # the heard call last offered as standing (Q13)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listen")
+        # deferred: the voice package loads only when a tablet listens
+        from pyramid_referee.voice.audio import LevelWatch
+
+        self.level = LevelWatch(lang=lang, tablet=True)  # a muted or too quiet tablet: told once
         self._new_pipeline(0.0, previous=float("-inf"))
 
     # -- the pipeline (the objects ``listen`` uses) ----------------------------------------------
@@ -311,6 +316,9 @@ class TableStream:
             out.append(
                 ("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": False})
             )
+        note = self.level.feed(samples)
+        if note:
+            out.append(("level", {"type": "level", "message": note}))
         words = self._new_words()
         out += words
         out += self._drain_pending()
@@ -856,7 +864,8 @@ async def _on_frame(ws, route: _Route, stream: TableStream, raw: bytes, pace: _P
         if kind == "decision":
             route.on_decision(item)
             continue
-        route.publish_event(kind, item)
+        if kind != "level":  # the tablet's own microphone: told to the tablet alone
+            route.publish_event(kind, item)
         try:
             await ws.send_text(_dumps(item))
         except Exception:

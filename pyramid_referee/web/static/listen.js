@@ -100,6 +100,8 @@
       } else if (m.type === "recording" || m.type === "recorded") {
         showRecording(m.on); heard.textContent = m.message;
         if (m.type === "recorded") log.recorded = m;
+      } else if (m.type === "level") {
+        log.level = m; heard.textContent = m.message;
       } else if (m.type === "words") {
         log.words.push(m);
         heard.textContent = m.words.map((w) => w.word).join(" ");
