@@ -175,9 +175,9 @@ class WavInfo:
 
 QUIET_PEAK_DB = -30.0
 """A recording whose loudest sound is under this (dBFS) is quieter than any the strike decision
-was fitted on (their peaks were drawn from −30 to −1 dBFS). Played back quieter, the same
-sessions (3 tables × 9 conditions, 108 strokes) were decided right 97 times at −1 and −10 dBFS,
-94 at −20, 92 at −30, 88 at −40 and 68 at −50 (docs/dev/benchmarks.md)."""
+was fitted on (their peaks were drawn from −30 to −1 dBFS). Played back at each level, the
+benchmark's sessions (540 strokes) were decided right 485 times at −1 dBFS, 480 at −20 and −30,
+470 at −40; three sources' 108 strokes 97 times at −1 and 68 at −50 (docs/dev/benchmarks.md)."""
 
 
 def quiet_note(path: str | os.PathLike, samples: np.ndarray, *, lang: str = "ru") -> str | None:
