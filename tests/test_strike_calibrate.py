@@ -163,6 +163,28 @@ def test_calibration_through_the_microphone(pulse, recordings, tmp_path):
     assert (tmp_path / "live" / "default.json").exists()
 
 
+@pytest.mark.long  # 45 s, at real time: three rounds of 11 s
+def test_calibration_on_a_muted_microphone_says_so_and_saves_nothing(pulse, tmp_path):
+    """Nothing played into the null sink: its monitor is a muted microphone. Each round of
+    listening says the microphone hears nothing (10 s in: it may be unmuted between rounds),
+    then that no strike was heard; no profile."""
+    env = dict(pulse, PYRAMID_REFEREE_PROFILES=str(tmp_path / "muted"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pyramid_referee", "strikes", "calibrate", "--count", "3"]
+        + ["--collisions", "0", "--seconds", "11", "--device", "default"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    rounds = proc.stderr.count("(слушаю до 11 с")
+    assert rounds >= 1
+    assert proc.stderr.count("pyramid-referee: микрофон ничего не слышит (самый громкий") == rounds
+    assert "не хватает 3" in proc.stderr
+    assert not (tmp_path / "muted").exists() or not list((tmp_path / "muted").glob("*.json"))
+
+
 def test_calibration_report_counts_in_russian_plurals_and_never_says_minus_zero_db():
     from types import SimpleNamespace
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..catalog import trl, trn
 from ..i18n import UserError
 from ..voice import profile as prof
-from ..voice.audio import file_notes, read_wav_info
+from ..voice.audio import LevelWatch, file_notes, read_wav_info
 from ..voice.calibrate import calibrate, is_voice
 from ..voice.mic import MicrophoneSource
 from ..voice.onsets import OnsetDetector
@@ -67,9 +67,13 @@ def _record(args, what: str, count: int, counter) -> object:
             file=sys.stderr,
             flush=True,
         )
+        watch = LevelWatch(lang=args.lang)  # a muted microphone is said, not counted as 0
         try:
             for frame in mic:
                 blocks.append(frame.samples.copy())
+                note = watch.feed(frame.samples)
+                if note:
+                    print(f"pyramid-referee: {note}", file=sys.stderr, flush=True)
                 n = counter(frame)
                 if n > heard:
                     heard = n
