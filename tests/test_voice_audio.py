@@ -315,6 +315,18 @@ def test_a_quiet_microphone_is_told_once_something_stands_out_of_the_room():
     assert _watch(_room(200, -62), give_up_s=60.0) == []  # and it stops watching
 
 
+def test_a_whole_wav_whose_header_overstates_it_by_a_few_bytes_is_not_called_cut_off(tmp_path):
+    """Some writers count in the RIFF size a few bytes they never write (a trailing chunk's
+    header): the samples are all there, and nothing is said of a cut."""
+    p = tmp_path / "whole.wav"
+    wavfile.write(p, 16000, (sine(440, 16000) * 32767).astype(np.int16))
+    b = bytearray(p.read_bytes())
+    b[4:8] = struct.pack("<I", len(b) - 8 + 8)
+    p.write_bytes(bytes(b))
+    x, info = read_wav_info(p)
+    assert len(x) == 8000 and info.missing_s == 0.0 and cut_short_note(p, info) is None
+
+
 def test_a_streamed_wav_with_no_size_yet_is_not_called_cut_off(tmp_path):
     """A stream's writer puts a placeholder size (0xFFFFFFFF) in the header until it ends: the
     samples there are the whole recording so far, not a cut one."""

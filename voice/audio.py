@@ -311,6 +311,7 @@ def cut_short_note(path: str | os.PathLike, info: WavInfo, *, lang: str = "ru") 
 _EOF_EARLY = re.compile(r"Reached EOF prematurely; finished at (\d+) bytes, expected (\d+) bytes")
 _CUT_IN_A_FRAME = re.compile(r"cannot reshape|multiple of element size")
 _SIZE_UNKNOWN = 0x7FFF0000  # a RIFF size this large is a stream's "not known yet", not a promise
+_HEADER_SLACK = 64  # bytes a header may overstate a whole file by (a chunk header never written)
 
 
 def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
@@ -365,7 +366,7 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
     short = 1.0
     for w in heard:
         m = _EOF_EARLY.search(str(w.message))
-        if m and 0 < int(m.group(1)) < int(m.group(2)) < _SIZE_UNKNOWN:
+        if m and 0 < int(m.group(1)) + _HEADER_SLACK < int(m.group(2)) < _SIZE_UNKNOWN:
             short = max(short, int(m.group(2)) / int(m.group(1)))
     return int(rate), data, short
 
