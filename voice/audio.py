@@ -224,7 +224,9 @@ class LevelWatch:
         self.tablet = tablet  # the pad's microphone: what to check is the tablet, not a device
         self.seconds = 0.0
         self.peak = 0.0
-        self._rms: list[float] = []  # each 10 ms block's mean square, for the room's median
+        self._rms: list[np.ndarray] = []  # 10 ms blocks' mean squares, for the room's median
+        self._loudest = 0.0  # the largest of them
+        self._looked = -1.0  # when the loudest was last held against the median (s of audio)
         self.done = False
 
     def feed(self, block: np.ndarray) -> str | None:
@@ -235,8 +237,13 @@ class LevelWatch:
         self.seconds += len(x) / self.rate
         self.peak = max(self.peak, float(np.max(np.abs(x))))
         n = self.rate // 100
-        for i in range(0, len(x) - n + 1, n):
-            self._rms.append(float(np.mean(x[i : i + n] ** 2)))
+        k = len(x) // n
+        louder = False
+        if k:
+            ms = (x[: k * n].reshape(k, n).astype(np.float64) ** 2).mean(axis=1)
+            self._rms.append(ms)
+            louder = float(ms.max()) > self._loudest
+            self._loudest = max(self._loudest, float(ms.max()))
         if self.seconds < self.first_s:
             return None
         peak_db = 20.0 * math.log10(self.peak) if self.peak > 0 else -math.inf
@@ -264,8 +271,13 @@ class LevelWatch:
         if peak_db >= QUIET_PEAK_DB:
             self.done = True  # loud enough, whatever comes
             return None
-        rms = np.asarray(self._rms)
-        loud = 10.0 * math.log10(rms.max() / max(float(np.median(rms)), 1e-20))
+        # the room's median moves slowly: held against the loudest block when that grows, and
+        # once a second of audio (not every block: up to 12,000 blocks before it gives up)
+        if not louder and self.seconds - self._looked < 1.0:
+            return None
+        self._looked = self.seconds
+        median = float(np.median(np.concatenate(self._rms))) if self._rms else 0.0
+        loud = 10.0 * math.log10(max(self._loudest, 1e-20) / max(median, 1e-20))
         if loud >= self.stand_out_db:
             self.done = True
             text = (
@@ -294,6 +306,12 @@ def file_notes(
     """What a user should know of a WAV that was read (cut off, too quiet): one line each."""
     notes = (cut_short_note(path, info, lang=lang), quiet_note(path, samples, lang=lang))
     return [n for n in notes if n]
+
+
+def read_wav_noted(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndarray, list[str]]:
+    """:func:`read_wav`, and what the user should be told of the file (:func:`file_notes`)."""
+    samples, info = read_wav_info(path, lang=lang)
+    return samples, file_notes(path, samples, info, lang=lang)
 
 
 def cut_short_note(path: str | os.PathLike, info: WavInfo, *, lang: str = "ru") -> str | None:

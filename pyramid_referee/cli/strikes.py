@@ -205,12 +205,12 @@ def make_detector(args):
 
 def _file(args) -> int:
     # deferred: the audio stack (numpy) loads only to hear
-    from ..voice.audio import array_frames, file_notes, read_wav_info
+    from ..voice.audio import array_frames, read_wav_noted
     from ..voice.strike import run_detector
 
     det = make_detector(args)
-    samples, info = read_wav_info(args.file, lang=get_lang())
-    for note in file_notes(args.file, samples, info, lang=get_lang()):
+    samples, notes = read_wav_noted(args.file, lang=get_lang())
+    for note in notes:
         print(f"pyramid-referee: {note}", file=sys.stderr)
     strikes = [round(t, 3) for t, _ in run_detector(array_frames(samples, args.block_ms), det)]
     if args.plot:

@@ -358,9 +358,9 @@ def _check_writable(path: str, option: str) -> None:
 def cmd_transcribe(args) -> int:
     balls = args.balls_left
     # deferred: the audio stack (numpy) loads only to hear; a bad file fails before the model loads
-    from pyramid_referee.voice.audio import file_notes, read_wav_info
+    from pyramid_referee.voice.audio import read_wav_noted
 
-    for note in file_notes(args.file, *read_wav_info(args.file, lang=get_lang()), lang=get_lang()):
+    for note in read_wav_noted(args.file, lang=get_lang())[1]:
         print(f"pyramid-referee: {note}", file=sys.stderr)
     if args.events:
         _check_writable(args.events, "--events")  # before a long recognition, not after it

@@ -20,7 +20,7 @@ import numpy as np
 from ..catalog import trl, trn
 from ..i18n import UserError
 from ..voice import profile as prof
-from ..voice.audio import LevelWatch, file_notes, read_wav_info
+from ..voice.audio import LevelWatch, read_wav_noted
 from ..voice.calibrate import calibrate, is_voice
 from ..voice.mic import MicrophoneSource
 from ..voice.onsets import OnsetDetector
@@ -47,8 +47,8 @@ class CalibrateOptions:
 
 
 def _read(path: str, lang: str):
-    samples, info = read_wav_info(path, lang=lang)
-    for note in file_notes(path, samples, info, lang=lang):
+    samples, notes = read_wav_noted(path, lang=lang)
+    for note in notes:
         print(f"pyramid-referee: {note}", file=sys.stderr)
     return samples
 
