@@ -278,3 +278,68 @@ def test_explain_says_a_sound_was_taken_back_for_a_word_only_when_a_word_took_it
     assert all("снят: " in line.split(" снят ", 1)[1] for line in taken)  # the reason follows
     word = Sound(1.0, "speech", 0.1, (0.0,) * 7, "retracted", f"{IN_WORD} (p=0.9)", True, ())
     assert decision_name(word, "ru") == "снят: это слово"
+
+
+def test_explain_tells_every_sound_of_a_long_file(table_wav, capsys, monkeypatch):
+    """The detector keeps only its last sounds for a live screen (``max_sounds``); a file's
+    report keeps them all. Here the live bound is 3, so that this 7 s file would lose its first
+    stroke's sounds from the report (an hour's café recording passes the real bound, 2,000,
+    in about 4 minutes)."""
+    from pyramid_referee.voice import strike
+
+    made = []
+    real_init = strike.StrikeDetector.__init__
+
+    def small(self, *a, **k):
+        real_init(self, *a, **k)
+        self.max_sounds = 3
+        made.append(self)
+
+    monkeypatch.setattr(strike.StrikeDetector, "__init__", small)
+    assert main(["strikes", str(table_wav), "--json"]) == 0
+    capsys.readouterr()
+    assert made[-1].max_sounds == 3 and len(made[-1].sounds) <= 3  # the live bound holds there
+    assert main(["strikes", str(table_wav), "--json", "--explain"]) == 0
+    sounds = json.loads(capsys.readouterr().out)["sounds"]
+    assert len(sounds) > 3 and made[-1].max_sounds is None
+    assert [s["time"] for s in sounds if s["decision"] == "strike"] == pytest.approx(
+        TRUTH, abs=0.003
+    )
+
+
+def test_a_long_recording_shows_its_progress_on_a_terminal_only(tmp_path):
+    """Run as a person runs it, on a terminal (a pseudo-terminal): a recording of a minute or more
+    gets a bar on stderr that says how much is heard, gone when done; piped, nothing but the
+    result."""
+    import os
+    import pty
+    import select
+
+    rng = np.random.default_rng(5)
+    p = tmp_path / "evening.wav"
+    wavfile.write(p, 16000, (rng.standard_normal(16000 * 75) * 300).astype(np.int16))
+    cmd = [sys.executable, "-m", "pyramid_referee", "strikes", str(p)]
+    piped = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert piped.returncode == 0 and piped.stderr == ""
+    assert "ударов не найдено (75.0 с звука)" in piped.stdout
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command on the terminal
+        os.chdir(ROOT)
+        os.execv(sys.executable, cmd)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([fd], [], [], 120)
+        if not ready:
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the terminal closed: the command ended
+            break
+        if not chunk:
+            break
+        seen += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    text = seen.decode("utf-8", "replace")
+    assert "удары" in text and "из 1:15" in text  # the bar: «прослушано 0:40 из 1:15»
+    assert "ударов не найдено (75.0 с звука)" in text

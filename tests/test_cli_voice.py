@@ -895,3 +895,31 @@ def test_transcribe_json_and_its_events_through_timeline(korean_stand_ins, tmp_p
     assert cli.main(["transcribe", str(wav), "--lang", "en"]) == 0
     text = capsys.readouterr().out
     assert "heard: 오른쪽 음악" in text and "call accepted" in text
+
+
+@needs_espeak
+def test_transcribe_moves_the_bar_through_the_whole_recording(
+    korean_stand_ins, tmp_path, capsys, monkeypatch
+):
+    """transcribe reads the file once and passes every block through the progress bar (drawn on
+    a terminal only for a minute or more: tests/test_cli_progress.py and, run on a terminal,
+    tests/test_cli_strikes.py)."""
+    from test_listen import Scene, _trimmed, silence
+
+    from pyramid_referee.cli import progress
+    from pyramid_referee.voice import audio
+
+    s = Scene().add(silence(0.4)).add(_trimmed("오른쪽", tmp_path)).add(silence(0.6))
+    s.click().add(silence(2.5))
+    wav = s.write(tmp_path / "t.wav")
+    seen, reads = [], []
+    monkeypatch.setattr(progress.AudioProgress, "update", lambda self, t: seen.append(t))
+    real_read = audio.read_wav_info
+    monkeypatch.setattr(
+        audio, "read_wav_info", lambda *a, **k: reads.append(a) or real_read(*a, **k)
+    )
+    assert cli.main(["transcribe", str(wav), "--json", "--lang", "en"]) == 0
+    seconds = len(s.samples()) / 16000
+    assert json.loads(capsys.readouterr().out)["duration"] == pytest.approx(seconds, abs=0.01)
+    assert len(reads) == 1  # read once: the notes and the hearing share it
+    assert seen[0] == 0.0 and seen == sorted(seen) and seen[-1] > seconds - 1.01

@@ -451,3 +451,147 @@ def test_write_wav_read_back(tmp_path):
     x = sine(440, RATE).astype(np.float32)
     audio.write_wav(tmp_path / "w.wav", x)
     assert np.abs(read_wav(tmp_path / "w.wav") - x).max() < 1e-4
+
+
+# --- a long recording is read a piece at a time ------------------------------------------------
+
+
+def _noise_wav(path, rate: int, channels: int, dtype, seconds: float = 3.3, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((int(rate * seconds) + 7, channels)) * 0.2
+    x[rate // 2 :: rate // 3] += 0.7  # clicks: edges the resampling filter must carry over
+    x = np.clip(x, -1, 1)
+    if np.dtype(dtype).kind == "f":
+        data = x.astype(dtype)
+    elif dtype == np.uint8:
+        data = np.round(x * 127 + 128).astype(np.uint8)
+    else:
+        data = np.round(x * (np.iinfo(dtype).max - 1)).astype(dtype)
+    wavfile.write(path, rate, data[:, 0] if channels == 1 else data)
+
+
+@pytest.mark.parametrize("rate", [8000, 11025, 16000, 44100, 48000, 96000])
+@pytest.mark.parametrize("channels", [1, 2])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.float32, np.float64])
+def test_a_long_wav_read_a_piece_at_a_time_gives_the_same_samples(
+    tmp_path, monkeypatch, rate, channels, dtype
+):
+    """Over ``STREAM_BYTES`` a WAV's samples stay in the file and are made 16 kHz mono a chunk at
+    a time (an evening's recording: 4.5 GB of memory for an hour at 44.1 kHz stereo before,
+    see bench/bench_long_file.py). Small chunks here, so that every file is cut many times."""
+    p = tmp_path / "long.wav"
+    _noise_wav(p, rate, channels, dtype)
+    whole = read_wav(p)  # under STREAM_BYTES: read whole, as before
+    monkeypatch.setattr(audio, "STREAM_BYTES", 0)
+    monkeypatch.setattr(audio, "CHUNK_FRAMES", 5000)
+    got_rate, data, short = audio._load(str(p), "en")
+    assert isinstance(data, audio.FileSamples) and got_rate == rate and short == 1.0
+    x, info = read_wav_info(p)
+    assert (info.rate, info.channels, info.frames) == (rate, channels, data.shape[0])
+    assert info.dtype == str(np.dtype(dtype)) and info.missing_s == 0.0
+    assert x.dtype == np.float32 and x.shape == whole.shape
+    np.testing.assert_allclose(x, whole, atol=1e-6)
+
+
+@pytest.mark.parametrize("rate", [11025, 22050, 44100, 48000])
+def test_resampling_in_chunks_is_resampling_the_whole(rate):
+    """Each chunk carries enough of its neighbours for the filter, from a frame where both clocks
+    meet: no seam at the joins (a click right on one included)."""
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(rate * 2 + 13) * 0.1).astype(np.float32)
+    x[len(x) // 2] = 0.9
+    whole = audio.resample(x, rate)
+    for chunk in (999, 7_000, len(x) // 2):
+        got = audio.to_pipeline_rate(x, rate, chunk=chunk)
+        assert got.shape == whole.shape
+        np.testing.assert_allclose(got, whole, atol=1e-6)
+
+
+def test_a_long_24bit_or_cut_off_wav_is_still_read_whole_and_told(tmp_path, monkeypatch):
+    """Samples numpy cannot take as they are (24-bit), or a file shorter than its header, go the
+    whole-file way, which knows how to read them and what to tell."""
+    monkeypatch.setattr(audio, "STREAM_BYTES", 0)
+    p = tmp_path / "cut.wav"
+    wavfile.write(p, 16000, (sine(440, 16000, seconds=2.0) * 32767).astype(np.int16))
+    p.write_bytes(p.read_bytes()[: 44 + 2 * 8000])
+    x, info = read_wav_info(p)
+    assert len(x) == 8000 and info.missing_s == pytest.approx(1.5, abs=0.01)
+    p24 = tmp_path / "s24.wav"
+    write_pcm(p24, sine(440, 16000, seconds=1.0), 16000, 3)
+    assert not isinstance(audio._load(str(p24), "en")[1], audio.FileSamples)
+    assert len(read_wav(p24)) == 16000
+
+
+def test_a_long_wav_that_shrinks_while_it_is_read_is_one_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(audio, "STREAM_BYTES", 0)
+    p = tmp_path / "long.wav"
+    _noise_wav(p, 16000, 1, np.int16)
+    rate, data, _ = audio._load(str(p), "en")
+    p.write_bytes(p.read_bytes()[: 44 + 1000])  # another program cut it meanwhile
+    monkeypatch.setattr(audio, "_load", lambda path, lang: (rate, data, 1.0))
+    with pytest.raises(AudioFileError, match=r"long\.wav: the file changed while it was read"):
+        read_wav(p, lang="en")
+    with pytest.raises(AudioFileError, match=r"long\.wav: файл изменился, пока его читали"):
+        read_wav(p)
+
+
+# --- a phone's or a recorder's file that is not a WAV -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "ext, fmt, kind",
+    [
+        ("ogg", "vorbis", "Ogg Vorbis"),
+        ("flac", "flac", "FLAC"),
+        ("amr", "amr-nb", "AMR"),
+        ("aiff", "aiff", "AIFF"),
+        ("caf", "caf", "CAF"),
+    ],
+)
+def test_a_recording_in_another_format_is_named_and_the_conversion_given(tmp_path, ext, fmt, kind):
+    """Made by a real encoder (sox; skipped where this sox lacks the format). Nothing is read."""
+    if shutil.which("sox") is None:
+        pytest.skip("sox is not installed")
+    p = tmp_path / f"voice note.{ext}"
+    made = subprocess.run(
+        ["sox", "-n", "-r", "8000", "-c", "1", "-t", fmt, str(p), "synth", "0.5", "sine", "440"],
+        capture_output=True,
+    )
+    if made.returncode != 0:
+        pytest.skip(f"this sox cannot write {fmt}")
+    with pytest.raises(AudioFileError) as err:
+        read_wav(p, lang="en")
+    wav = tmp_path / "voice note.wav"
+    assert str(err.value) == (
+        f"{p}: this is a {kind} recording, not a WAV file; convert it first, e.g. with ffmpeg: "
+        f"ffmpeg -i '{p}' -ac 1 -ar 16000 '{wav}'"
+    )
+    with pytest.raises(AudioFileError, match=f"это запись {kind}, а не WAV"):
+        read_wav(p)
+
+
+@pytest.mark.parametrize(
+    "head, kind",
+    [
+        (b"OggS\x00\x02" + bytes(22) + b"OpusHead\x01\x01", "Ogg Opus"),
+        (b"\x00\x00\x00\x20ftypM4A \x00\x00\x00\x00", "MP4/M4A (AAC)"),
+        (b"\x00\x00\x00\x1cftyp3gp4\x00\x00\x00\x00", "3GP"),
+        (b"ID3\x04\x00\x00\x00\x00\x00\x00", "MP3"),
+        (b"\xff\xfb\x90\x64\x00\x00\x00\x00", "MP3"),
+        (b"\xff\xf3\x48\xc4\x00\x00\x00\x00", "MP3"),
+        (b"\xff\xf1\x50\x80\x02\x1f\xfc\x00", "AAC"),
+        (b"\x1aE\xdf\xa3\x9fB\x86\x81\x01", "WebM/Matroska"),
+    ],
+)
+def test_the_kinds_sox_cannot_write_are_told_by_their_first_bytes(head, kind):
+    """The formats phones record in (M4A, Opus, 3GP) and MP3: their headers as the
+    specifications give them (no encoder for them on this machine's sox)."""
+    assert audio.recording_kind(head + bytes(64)) == kind
+
+
+@pytest.mark.parametrize(
+    "head",
+    [b"RIFF\x24\x00\x00\x00WAVEfmt ", b"this is text, not audio", bytes(64), b"\xff\xd8\xff"],
+)
+def test_a_wav_or_something_that_is_no_recording_is_not_given_a_kind(head):
+    assert audio.recording_kind(head) is None

@@ -18,6 +18,7 @@ import io
 import math
 import os
 import re
+import shlex
 import struct
 import warnings
 from collections.abc import Iterator
@@ -156,6 +157,72 @@ def resample(x: np.ndarray, rate: int, target: int = RATE) -> np.ndarray:
 
     g = math.gcd(int(rate), int(target))
     return resample_poly(x, target // g, int(rate) // g).astype(np.float32)
+
+
+CHUNK_FRAMES = 1 << 20
+"""Frames converted at a time (about 22 s at 48 kHz): a long recording is made float, mono and
+16 kHz a piece at a time, so its conversion needs memory for one piece, not eight times the file."""
+
+
+def to_pipeline_rate(data, rate: int, *, chunk: int | None = None) -> np.ndarray:
+    """Samples as a WAV holds them (frames, or frames × channels; an array or anything sliced by
+    frames, such as :class:`FileSamples`) → float32 mono at :data:`RATE`, a chunk at a time.
+
+    The same samples as :func:`resample` of the whole :func:`to_mono` signal (to float rounding):
+    each chunk is resampled with enough of its neighbours on both sides for the filter, from a
+    frame where the input and output clocks meet (a multiple of the rate ratio's denominator).
+    ``chunk``: frames a piece (:data:`CHUNK_FRAMES` unless given).
+    """
+    n, chunk = int(data.shape[0]), CHUNK_FRAMES if chunk is None else int(chunk)
+    if rate == RATE or n <= chunk:
+        if n <= chunk:
+            return resample(to_mono(to_float32(np.asarray(data[0:n]))), rate)
+        out = np.empty(n, dtype=np.float32)
+        for a in range(0, n, chunk):
+            b = min(n, a + chunk)
+            out[a:b] = to_mono(to_float32(np.asarray(data[a:b])))
+        return out
+    g = math.gcd(int(rate), RATE)
+    up, down = RATE // g, int(rate) // g
+    # resample_poly's filter reaches 10·max(up, down) upsampled samples each way: in input frames
+    # that is 10·max(up, down)/up; a few more, rounded up to a whole number of ``down``
+    reach = math.ceil((10 * max(up, down) / up + 2) / down) * down
+    step = max(down, (chunk // down) * down)
+    out = np.empty(-(-n * up // down), dtype=np.float32)  # resample_poly's length: ⌈n·up/down⌉
+    for a in range(0, n, step):
+        b = min(n, a + step)
+        a0, b0 = max(0, a - reach), min(n, b + reach)
+        y = resample(to_mono(to_float32(np.asarray(data[a0:b0]))), rate)
+        o0 = a // down * up  # a and a0 are multiples of down: whole output samples
+        o1 = len(out) if b == n else b // down * up
+        j = o0 - a0 // down * up
+        out[o0:o1] = y[j : j + (o1 - o0)]
+    return out
+
+
+class FileChanged(OSError):
+    """A WAV read a piece at a time came to an end before its samples did: something else cut
+    or rewrote it meanwhile."""
+
+
+class FileSamples:
+    """A WAV's samples left in the file, read a slice of frames at a time (``data[a:b]``): a long
+    recording is never held whole in the form it was recorded in."""
+
+    def __init__(self, path: str, offset: int, dtype: np.dtype, shape: tuple[int, ...]):
+        self.path, self.offset, self.dtype, self.shape = path, int(offset), np.dtype(dtype), shape
+        self.ndim = len(shape)
+        self._per_frame = int(np.prod(shape[1:], dtype=np.int64)) if self.ndim > 1 else 1
+
+    def __getitem__(self, frames: slice) -> np.ndarray:
+        a, b, _ = frames.indices(self.shape[0])
+        count = max(0, b - a) * self._per_frame
+        with open(self.path, "rb") as fh:
+            fh.seek(self.offset + a * self._per_frame * self.dtype.itemsize)
+            x = np.fromfile(fh, dtype=self.dtype, count=count)
+        if len(x) < count:
+            raise FileChanged(self.path)
+        return x.reshape((max(0, b - a),) + tuple(self.shape[1:]))
 
 
 @dataclass(frozen=True)
@@ -330,9 +397,10 @@ _EOF_EARLY = re.compile(r"Reached EOF prematurely; finished at (\d+) bytes, expe
 _CUT_IN_A_FRAME = re.compile(r"cannot reshape|multiple of element size")
 _SIZE_UNKNOWN = 0x7FFF0000  # a RIFF size this large is a stream's "not known yet", not a promise
 _HEADER_SLACK = 64  # bytes a header may overstate a whole file by (a chunk header never written)
+STREAM_BYTES = 16 << 20  # a WAV larger than this is read from the file a piece at a time
 
 
-def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
+def _load(path: str, lang: str) -> tuple[int, np.ndarray | FileSamples, float]:
     """(rate, samples, the size its header gives over the file's own: above 1 when the file
     falls short of it, as a recording cut off does)."""
     from scipy.io import wavfile  # deferred: scipy is slow to load
@@ -344,7 +412,7 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as fh:
-            head = fh.read(12)
+            head = fh.read(64)
     except OSError as exc:
         raise AudioFileError(
             trl(lang, "{path}: cannot read the file ({strerror})").format(
@@ -353,6 +421,20 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
         ) from exc
     if size == 0:
         raise AudioFileError(trl(lang, "{path}: the file is empty (0 bytes)").format(path=path))
+    kind = recording_kind(head)
+    if kind is not None:
+        wav = os.path.splitext(path)[0] + ".wav"
+        raise AudioFileError(
+            trl(
+                lang,
+                "{path}: this is a {kind} recording, not a WAV file; convert it first, e.g. "
+                "with ffmpeg: {command}",
+            ).format(
+                path=path,
+                kind=kind,
+                command=shlex.join(["ffmpeg", "-i", path, "-ac", "1", "-ar", "16000", wav]),
+            )
+        )
     if len(head) < 12 or head[:4] not in (b"RIFF", b"RIFX", b"RF64") or head[8:12] != b"WAVE":
         raise AudioFileError(
             trl(
@@ -361,6 +443,11 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
                 "a WAV file (PCM or float) is needed",
             ).format(path=path)
         )
+
+    if size > STREAM_BYTES:
+        left = _left_in_file(path)
+        if left is not None:
+            return left[0], left[1], 1.0
 
     def read(source):
         with warnings.catch_warnings(record=True) as heard:
@@ -387,6 +474,48 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray, float]:
         if m and 0 < int(m.group(1)) + _HEADER_SLACK < int(m.group(2)) < _SIZE_UNKNOWN:
             short = max(short, int(m.group(2)) / int(m.group(1)))
     return int(rate), data, short
+
+
+def recording_kind(head: bytes) -> str | None:
+    """The kind of a sound file that is not a WAV, from its first bytes (a phone's voice note is
+    M4A, Ogg Opus or AMR; a recorder's MP3 or FLAC), or None when it is none of those."""
+    if head[:4] == b"OggS":
+        return "Ogg Opus" if b"OpusHead" in head else "Ogg Vorbis" if b"vorbis" in head else "Ogg"
+    if head[4:8] == b"ftyp":
+        return "3GP" if head[8:11] == b"3gp" else "MP4/M4A (AAC)"
+    if head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE6 == 0xE2):
+        return "MP3"  # an ID3 tag, or an MPEG audio layer III frame's sync word
+    if len(head) > 1 and head[0] == 0xFF and head[1] & 0xF6 == 0xF0:
+        return "AAC"  # an ADTS frame's sync word (a bare .aac)
+    if head[:4] == b"fLaC":
+        return "FLAC"
+    if head[:5] == b"#!AMR":
+        return "AMR"
+    if head[:4] == b"\x1aE\xdf\xa3":
+        return "WebM/Matroska"
+    if head[:4] == b"FORM" and head[8:12] in (b"AIFF", b"AIFC"):
+        return "AIFF"
+    if head[:4] == b"caff":
+        return "CAF"
+    return None
+
+
+def _left_in_file(path: str) -> tuple[int, FileSamples] | None:
+    """(rate, the samples left in the file) for a whole WAV whose samples numpy can read as
+    they are (8/16/32/64-bit integer, 32/64-bit float); None for anything else (a 24-bit or cut
+    off or damaged file): the whole read tells what it holds or what is wrong with it."""
+    from scipy.io import wavfile  # deferred: scipy is slow to load
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unknown chunks: harmless
+            rate, mm = wavfile.read(path, mmap=True)
+        # the memory map only locates the samples; they are read a slice at a time
+        found = FileSamples(path, mm.offset, mm.dtype, tuple(mm.shape))
+        del mm
+        return int(rate), found
+    except Exception:
+        return None
 
 
 def _whole_frames(path: str, read, exc: Exception):
@@ -465,12 +594,25 @@ def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndar
     if rate <= 0:
         raise AudioFileError(trl(lang, "{p}: invalid sample rate {rate}").format(p=p, rate=rate))
     try:
-        x = to_float32(data)
+        x = to_pipeline_rate(data, rate)
     except TypeError as exc:
         raise AudioFileError(
             trl(lang, "{p}: unsupported sample type {dtype}").format(p=p, dtype=data.dtype)
         ) from exc
-    x = resample(to_mono(x), rate)
+    except FileChanged as exc:
+        raise AudioFileError(
+            trl(
+                lang,
+                "{path}: the file changed while it was read (is another program writing it?); "
+                "try again once it is finished",
+            ).format(path=p)
+        ) from exc
+    except OSError as exc:
+        raise AudioFileError(
+            trl(lang, "{path}: cannot read the file ({strerror})").format(
+                path=p, strerror=exc.strerror
+            )
+        ) from exc
     if not np.all(np.isfinite(x)):
         raise AudioFileError(trl(lang, "{p}: the file holds NaN/infinite samples").format(p=p))
     return x, info

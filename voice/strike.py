@@ -252,10 +252,11 @@ class StrikeDetector:
     returns is ever taken back. ``flush()`` decides what is left at the end of the stream with the
     audio there is. ``events`` (and ``on_event``, called with each) is what a screen shows: a
     provisional strike at the onset, then its confirmation or its taking back. ``sounds`` keeps the
-    last ``max_sounds`` impulsive sounds with the decision and its reason (a provisional strike
-    taken back is ``retracted`` there, and its time in ``retracted``); ``strikes`` every strike, as
-    its :class:`Sound`; ``unsure`` the times of sounds not counted that were close to a strike.
-    The file and the microphone paths are the same: blocks of any length give the same decisions.
+    last ``max_sounds`` (None: all) impulsive sounds with the decision and its reason (a
+    provisional strike taken back is ``retracted`` there, and its time in ``retracted``);
+    ``strikes`` every strike, as its :class:`Sound`; ``unsure`` the times of sounds not counted
+    that were close to a strike. The file and the microphone paths are the same: blocks of any
+    length give the same decisions.
     """
 
     def __init__(
@@ -308,7 +309,7 @@ class StrikeDetector:
         self.retracted: list[float] = []
         self.events: list[StrikeEvent] = []
         self.on_event = on_event
-        self.max_sounds = 2000
+        self.max_sounds: int | None = 2000  # None: keep every one (a file's whole report)
         self.collect = collect  # keep every candidate's features (for fitting)
         self.collected: list[tuple[float, tuple[float, ...]]] = []
         self._strike_clock = strike_clock  # t -> the last strike before t (fitting: the truth's)
@@ -681,7 +682,7 @@ class StrikeDetector:
             self.collected.append((t, feats))
             self.long_of[t] = tuple(lf)
             self.band_of[t] = tuple(band)
-        if len(self.sounds) >= self.max_sounds:
+        if self.max_sounds is not None and len(self.sounds) >= self.max_sounds:
             del self.sounds[: self.max_sounds // 2]
         self.sounds.append(s)
         if s.decision == "strike":

@@ -208,11 +208,17 @@ def _file(args) -> int:
     from ..voice.audio import array_frames, read_wav_noted
     from ..voice.strike import run_detector
 
+    from .progress import AudioProgress
+
     det = make_detector(args)
+    if args.explain or args.plot:
+        det.max_sounds = None  # the report tells every sound of the file, not the last ones
     samples, notes = read_wav_noted(args.file, lang=get_lang())
     for note in notes:
         print(f"pyramid-referee: {note}", file=sys.stderr)
-    strikes = [round(t, 3) for t, _ in run_detector(array_frames(samples, args.block_ms), det)]
+    with AudioProgress(tr("strikes"), len(samples) / 16000) as bar:
+        frames = bar.frames(array_frames(samples, args.block_ms))
+        strikes = [round(t, 3) for t, _ in run_detector(frames, det)]
     if args.plot:
         from ..referee.strike_report import plot  # deferred: the report, only for --plot
 

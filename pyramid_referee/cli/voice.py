@@ -358,22 +358,28 @@ def _check_writable(path: str, option: str) -> None:
 def cmd_transcribe(args) -> int:
     balls = args.balls_left
     # deferred: the audio stack (numpy) loads only to hear; a bad file fails before the model loads
-    from pyramid_referee.voice.audio import read_wav_noted
+    from pyramid_referee.voice.audio import RATE, read_wav_noted
 
-    for note in read_wav_noted(args.file, lang=get_lang())[1]:
+    from .progress import AudioProgress
+
+    samples, notes = read_wav_noted(args.file, lang=get_lang())
+    for note in notes:
         print(f"pyramid-referee: {note}", file=sys.stderr)
     if args.events:
         _check_writable(args.events, "--events")  # before a long recognition, not after it
     model, location = _open_model(args)
-    result = listen.transcribe(
-        args.file,
-        model,
-        mode=mode_setting(args.mode),
-        balls_left=balls,
-        pocket_precision=args.pocket_precision,
-        alternatives=args.alternatives,
-        lang=get_lang(),
-    )
+    with AudioProgress(tr("recognition"), len(samples) / RATE) as bar:
+        result = listen.transcribe(
+            args.file,
+            model,
+            mode=mode_setting(args.mode),
+            balls_left=balls,
+            pocket_precision=args.pocket_precision,
+            alternatives=args.alternatives,
+            lang=get_lang(),
+            progress=bar.frames,
+            samples=samples,
+        )
     note = _missing_note(result.missing_words)
     if note:
         print(note, file=sys.stderr)

@@ -167,22 +167,29 @@ def transcribe(
     lang: str = "ru",
     parse=None,
     mentions_call=None,
+    progress: Callable[[Iterable], Iterable] | None = None,
+    samples=None,
 ) -> Transcript:
     """The whole pipeline over a WAV file (AudioFileError if it cannot be read).
 
     ``words``, ``parse`` and ``mentions_call`` default to the call language's (grammar).
+    ``progress``: wraps the file's blocks on their way in (a progress bar, :mod:`..cli.progress`).
+    ``samples``: the file already read (:func:`..voice.audio.read_wav`), not read again.
     """
     # deferred: the audio stack (numpy, Vosk) loads only to hear
-    from pyramid_referee.voice.audio import RATE, file_frames
+    from pyramid_referee.voice.audio import RATE, array_frames, file_frames
     from pyramid_referee.voice.recognizer import Recognizer
     from pyramid_referee.voice.strike import StrikeDetector
 
-    frames = file_frames(path, block_ms, lang=lang)  # reads and checks the file first
+    if samples is None:
+        frames = file_frames(path, block_ms, lang=lang)  # reads and checks the file first
+    else:
+        frames = array_frames(samples, block_ms, source=os.fspath(path))
     rec = Recognizer(
         model, call_words() if words is None else words, alternatives=alternatives, lang=lang
     )
     pipe = Pipeline(rec, detector if detector is not None else StrikeDetector())
-    for frame in frames:
+    for frame in frames if progress is None else progress(frames):
         pipe.feed(frame.samples, frame.t0)
     pipe.finish()
     decisions = decide_events(
