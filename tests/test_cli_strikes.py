@@ -343,3 +343,49 @@ def test_a_long_recording_shows_its_progress_on_a_terminal_only(tmp_path):
     text = seen.decode("utf-8", "replace")
     assert "удары" in text and "из 1:15" in text  # the bar: «прослушано 0:40 из 1:15»
     assert "ударов не найдено (75.0 с звука)" in text
+
+
+def test_a_long_recordings_picture_is_a_part_of_it_and_says_which(tmp_path, capsys, monkeypatch):
+    """A picture of a whole evening is a wall of lines (and took 2.2 GB for 10 minutes): it draws
+    at most PLOT_MAX_S of the recording, on the recording's own clock, says which part on
+    stderr, and --plot-from picks another. Made 6 s here with a 14 s recording."""
+    pytest.importorskip("matplotlib")
+    from pyramid_referee.cli import strikes
+    from pyramid_referee.referee import strike_report
+
+    monkeypatch.setattr(strikes, "PLOT_MAX_S", 6)
+    drawn = []
+    real_figure = strike_report.figure
+    monkeypatch.setattr(
+        strike_report, "figure", lambda *a, **k: drawn.append(real_figure(*a, **k)) or drawn[-1]
+    )
+    rng = np.random.default_rng(2)
+    wav = tmp_path / "evening.wav"
+    wavfile.write(wav, 16000, (rng.standard_normal(16000 * 14) * 200).astype(np.int16))
+    png = tmp_path / "p.png"
+    assert main(["strikes", str(wav), "--plot", str(png)]) == 0
+    cap = capsys.readouterr()
+    assert (
+        "на рисунке 0–6 с из 14 с (не больше 6 с; другой отрезок: --plot-from СЕКУНДЫ)" in cap.err
+    )
+    assert drawn[-1].axes[0].get_xlim() == pytest.approx((0, 6))
+    assert (
+        main(["strikes", str(wav), "--plot", str(png), "--plot-from", "10", "--lang", "en"]) == 0
+    )
+    assert "the picture draws 10–14 s of 14 s" in capsys.readouterr().err
+    assert drawn[-1].axes[0].get_xlim() == pytest.approx((10, 14))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for args, said in (
+        (["--plot-from", "3"], "--plot-from — только вместе с --plot"),
+        (["--plot", str(tmp_path / "q.png"), "--plot-from", "14"], "запись длится всего 14.0 с"),
+        (["--plot", str(tmp_path / "q.png"), "--plot-from", "-1"], "нужно число секунд"),
+    ):
+        assert main(["strikes", str(wav), *args]) == 2
+        assert said in capsys.readouterr().err
+    assert not (tmp_path / "q.png").exists()
+
+
+def test_a_short_recordings_picture_is_all_of_it_and_says_nothing(table_wav, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    assert main(["strikes", str(table_wav), "--plot", str(tmp_path / "p.png")]) == 0
+    assert capsys.readouterr().err == ""

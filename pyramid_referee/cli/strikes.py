@@ -63,7 +63,17 @@ def _add_file_options(p: argparse.ArgumentParser) -> None:
         "--plot",
         metavar=tr("OUT.png"),
         default=None,
-        help=tr("draw the waveform and spectrogram with the strikes and sounds marked (PNG)"),
+        help=tr(
+            "draw the waveform and spectrogram with the strikes and sounds marked (PNG): at most "
+            "{n} s of the recording"
+        ).format(n=PLOT_MAX_S),
+    )
+    p.add_argument(
+        "--plot-from",
+        type=float,
+        default=None,
+        metavar=tr("SECONDS"),
+        help=tr("with --plot: where the picture starts in the recording (default 0)"),
     )
     p.add_argument(
         "--profile",
@@ -145,6 +155,10 @@ def _add_calibration_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+PLOT_MAX_S = 120
+"""The most of a recording one picture draws: past that its lines no longer tell apart."""
+
+
 def detector_params(stroke_window: float | None) -> dict:
     if stroke_window is None:
         return {}
@@ -191,7 +205,34 @@ def run(args) -> int:
         return _live(args)
     if not args.file:
         raise UserError(tr("a WAV file is needed (or --mic, --list-devices, calibrate)"))
+    if args.plot_from is not None and not args.plot:
+        raise UserError(tr("--plot-from is for --plot only"))
+    if args.plot_from is not None and not args.plot_from >= 0:
+        raise UserError(tr("--plot-from: a number of seconds, 0 or more, is needed"))
     return _file(args)
+
+
+def _plot_window(args, seconds: float) -> tuple[float, float]:
+    """(start, end) of the picture in the recording, checked against its length before the
+    detector runs; a picture of part of the recording says so on stderr."""
+    start = args.plot_from or 0.0
+    if start >= seconds:
+        raise UserError(
+            tr("--plot-from {start:g}: the recording is only {seconds:.1f} s long").format(
+                start=start, seconds=seconds
+            )
+        )
+    end = min(seconds, start + PLOT_MAX_S)
+    if start > 0 or end < seconds:
+        print(
+            "pyramid-referee: "
+            + tr(
+                "the picture draws {start:g}–{end:g} s of {seconds:.0f} s "
+                "(at most {n} s; another part: --plot-from SECONDS)"
+            ).format(start=start, end=round(end, 1), seconds=seconds, n=PLOT_MAX_S),
+            file=sys.stderr,
+        )
+    return start, end
 
 
 def make_detector(args):
@@ -216,13 +257,23 @@ def _file(args) -> int:
     samples, notes = read_wav_noted(args.file, lang=get_lang())
     for note in notes:
         print(f"pyramid-referee: {note}", file=sys.stderr)
+    window = _plot_window(args, len(samples) / 16000) if args.plot else None
     with AudioProgress(tr("strikes"), len(samples) / 16000) as bar:
         frames = bar.frames(array_frames(samples, args.block_ms))
         strikes = [round(t, 3) for t, _ in run_detector(frames, det)]
     if args.plot:
         from ..referee.strike_report import plot  # deferred: the report, only for --plot
 
-        plot(samples, 16000, det.sounds, args.plot, title=str(args.file), lang=get_lang())
+        a, b = (int(round(v * 16000)) for v in window)
+        plot(
+            samples[a:b],
+            16000,
+            [s for s in det.sounds if window[0] <= s.time < window[1]],
+            args.plot,
+            title=str(args.file),
+            lang=get_lang(),
+            start=window[0],
+        )
     if args.json:
         out = {"strikes": strikes}
         if args.explain:

@@ -141,10 +141,13 @@ def explain_lines(sounds, lang: str = "ru") -> list[str]:
     return out
 
 
-def plot(samples, rate: int, sounds, path: str, title: str = "", lang: str = "ru") -> None:
-    """Waveform and spectrogram, with every sound marked (strikes in red), written as PNG."""
+def plot(
+    samples, rate: int, sounds, path: str, title: str = "", lang: str = "ru", start: float = 0.0
+) -> None:
+    """Waveform and spectrogram, with every sound marked (strikes in red), written as PNG;
+    ``start``: where ``samples`` begin in the recording (the time axis reads the recording's)."""
     fig = figure(
-        samples, rate, sounds, title, lang
+        samples, rate, sounds, title, lang, start
     )  # says so when matplotlib (an optional extra) is missing
     import matplotlib.pyplot as plt  # deferred: matplotlib loads only for --plot
 
@@ -158,7 +161,7 @@ def plot(samples, rate: int, sounds, path: str, title: str = "", lang: str = "ru
         plt.close(fig)
 
 
-def figure(samples, rate: int, sounds, title: str = "", lang: str = "ru"):
+def figure(samples, rate: int, sounds, title: str = "", lang: str = "ru", start: float = 0.0):
     """The picture ``plot`` writes, as a matplotlib figure (the legend beside the axes)."""
     try:
         import matplotlib  # deferred: matplotlib loads only for --plot
@@ -171,7 +174,7 @@ def figure(samples, rate: int, sounds, title: str = "", lang: str = "ru"):
     import numpy as np  # deferred: numpy loads only with the audio
 
     x = np.asarray(samples, float)
-    t = np.arange(len(x)) / rate
+    t = start + np.arange(len(x)) / rate
     dur = max(len(x) / rate, 1e-3)
     fig, (a1, a2) = plt.subplots(
         2,
@@ -184,7 +187,15 @@ def figure(samples, rate: int, sounds, title: str = "", lang: str = "ru"):
     a1.set_ylabel(trl(lang, "amplitude"))
     if title:
         fig.suptitle(title)
-    a2.specgram(x + 1e-9, NFFT=512, Fs=rate, noverlap=384, cmap="magma", scale="dB")
+    a2.specgram(
+        x + 1e-9,
+        NFFT=512,
+        Fs=rate,
+        noverlap=384,
+        cmap="magma",
+        scale="dB",
+        xextent=(start, start + dur),
+    )
     a2.set_ylabel(trl(lang, "frequency, Hz"))
     a2.set_xlabel(trl(lang, "time, s"))
     a2.set_ylim(0, rate / 2)
@@ -203,7 +214,9 @@ def figure(samples, rate: int, sounds, title: str = "", lang: str = "ru"):
             )
         seen.add(label)
         if strike:
-            near_end = s.time > 0.9 * dur  # the label goes left of a line at the right edge
+            near_end = (
+                s.time > start + 0.9 * dur
+            )  # the label goes left of a line at the right edge
             word = trl(lang, "strike") + ("" if s.sure else "?")
             a1.text(
                 s.time,
@@ -214,7 +227,7 @@ def figure(samples, rate: int, sounds, title: str = "", lang: str = "ru"):
                 va="top",
                 ha="right" if near_end else "left",
             )
-    a1.set_xlim(0, dur)
+    a1.set_xlim(start, start + dur)
     fig.tight_layout()
     if seen:  # beside the plot, never over the last seconds of the data
         a1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0)
