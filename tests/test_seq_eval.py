@@ -28,3 +28,10 @@ def test_fold_models_are_cached_by_held_out_sources_and_random_state(tmp_path, m
     assert se.fold_model(frozenset({"vrcbce"}), table, tmp_path, random_state=1) == b
     assert se.fold_model(frozenset({"badpool"}), table, tmp_path)["held_out"] == ["badpool"]
     assert fits == [(("vrcbce",), 0), (("vrcbce",), 1), (("badpool",), 0)]
+
+
+def test_the_relative_rule_takes_only_a_candidate_over_all_its_neighbours():
+    assert se.stands_out(0.35, 0.3, [0.1, 0.2], [0.05])
+    assert not se.stands_out(0.25, 0.3, [], [])  # under θ
+    assert not se.stands_out(0.35, 0.3, [0.4], [])  # a surer one before it
+    assert not se.stands_out(0.35, 0.3, [], [0.35])  # as sure a one after it

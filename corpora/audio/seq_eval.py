@@ -4,7 +4,7 @@ replayed on them with a model fitted leave-one-source-out.
 
     python corpora/audio/seq_eval.py collect DIR [--sessions N] [--strokes N] [--seed S]
     python corpora/audio/seq_eval.py score DIR [--table decisions.csv.gz] [--strike-p P]
-                                               [--random-state N]
+                                               [--random-state N] [--relative θ [--gates]]
 
 ``collect`` mixes the sessions ``bench/bench_strike.py`` plays (the same folds, conditions and
 seeds: ``strike_eval.fold_sessions``), runs the product's detector over each and keeps what the
@@ -64,12 +64,30 @@ def collect(out: Path, sessions: int, strokes: int, seed: int, sources=None) -> 
     return n
 
 
-def replay(d: dict, model, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, rolling_s=3.0):
+def stands_out(p: float, theta: float, before, after) -> bool:
+    """The relative rule (tried, not kept: docs/dev/benchmarks.md): a candidate under the
+    threshold is a strike when its probability ``p`` is at least ``theta`` and over every
+    probability ``before`` it (the 3 s before) and ``after`` it (the horizon after)."""
+    return p >= theta and all(q < p for q in before) and all(q < p for q in after)
+
+
+def replay(
+    d: dict,
+    model,
+    strike_p=0.6,
+    min_gap_s=0.3,
+    min_level_db=-75.0,
+    rolling_s=3.0,
+    relative: float | None = None,
+    gates: bool = False,
+):
     """The strikes the detector decides on a trace: (times, probabilities of every candidate),
     as ``voice/strike.py`` decides them from the sound alone (no recognizer): a candidate in the
     ``min_gap_s`` after a strike is the stroke's own, one too faint is dropped, otherwise the
     decision model's probability against ``strike_p``, with the seconds since the last strike
-    *decided* and the timbre of the strikes decided so far."""
+    *decided* and the timbre of the strikes decided so far. ``relative``: also :func:`stands_out`
+    with that θ, the candidates after it read with the audio up to its own decision time;
+    ``gates``: only with no talk in the 0.3 s after it and a call said since the last strike."""
     import fit_decision as fd
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
@@ -79,21 +97,54 @@ def replay(d: dict, model, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, roll
     last = -np.inf
     out, probs, strikes = [], [], []
     zero = (0.0,) * len(BAND_FEATURES)
-    for h in heard:
-        lf = d["long"].get(h.time)
-        if lf is None or h.time - last < min_gap_s or h.peak_db < min_level_db:
-            continue
-        if h.time - last < rolling_s and vad.foreground_between(last + 0.05, h.time - 0.05) == 0:
-            continue  # nothing said since the strike: the balls still roll
+
+    def weighed(h) -> bool:
+        if d["long"].get(h.time) is None or h.time - last < min_gap_s:
+            return False
+        if h.peak_db < min_level_db:
+            return False
+        # nothing said since the strike: the balls still roll
+        return not (
+            h.time - last < rolling_s and vad.foreground_between(last + 0.05, h.time - 0.05) == 0
+        )
+
+    def prob(h, cut: float | None = None) -> float:
         end = d["end"] if h.time + HORIZON_S + 0.035 > d["end"] else None
+        if cut is not None:
+            end = cut if end is None else min(end, cut)
         session = Session.at(h.time, heard, times, vad, strikes[-8:])
         f = context_features(
-            h, lf, d["band"].get(h.time, zero), session, h.time - last, HORIZON_S, end
+            h,
+            d["long"][h.time],
+            d["band"].get(h.time, zero),
+            session,
+            h.time - last,
+            HORIZON_S,
+            end,
         )
         lg = model.logits(f)
-        p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+        return float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+
+    for k, h in enumerate(heard):
+        if not weighed(h):
+            continue
+        p = prob(h)
+        strike = p >= strike_p
+        if not strike and relative is not None and p >= relative:
+            before = [q for t, q in probs if h.time - 3.0 <= t < h.time]
+            cut = h.time + HORIZON_S + 0.04
+            after = [
+                prob(g, cut) for g in heard[k + 1 :] if g.time <= h.time + HORIZON_S and weighed(g)
+            ]
+            strike = stands_out(p, relative, before, after) and (
+                not gates
+                or (
+                    vad.foreground_between(h.time + 0.02, h.time + 0.3) <= 0.05
+                    and vad.foreground_between(max(last, h.time - 10.0), h.time - 0.05) >= 0.3
+                )
+            )
         probs.append((h.time, p))
-        if p >= strike_p:
+        if strike:
             last = h.time
             strikes.append(h)
             out.append(round(h.time, 4))
@@ -157,6 +208,8 @@ def score(
     n_groups=0,
     rolling_s=3.0,
     random_state=0,
+    relative=None,
+    gates=False,
 ):
     import strike_eval as ev
 
@@ -164,7 +217,7 @@ def score(
     held = groups(traces, n_groups)
     for d in traces:
         m = fold_model(held[d["fold"]], table, random_state=random_state)
-        rep, probs = replay(d, m, strike_p, rolling_s=rolling_s)
+        rep, probs = replay(d, m, strike_p, rolling_s=rolling_s, relative=relative, gates=gates)
         o = ev.decide(
             rep,
             d["truth"],
@@ -223,6 +276,14 @@ def main(argv=None) -> int:
         "alone show the loop's noise floor: a change that moves fewer calls than they do is "
         "not measured",
     )
+    s.add_argument(
+        "--relative",
+        type=float,
+        default=None,
+        metavar="THETA",
+        help="also a strike under the threshold that stands over its neighbours (not kept)",
+    )
+    s.add_argument("--gates", action="store_true", help="--relative only with no talk after it")
     args = ap.parse_args(argv)
     if args.cmd == "collect":
         print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
@@ -235,6 +296,8 @@ def main(argv=None) -> int:
         args.groups,
         args.rolling_s,
         args.random_state,
+        args.relative,
+        args.gates,
     )
     print_table(by)
     return 0
