@@ -379,6 +379,7 @@ def test_a_long_recordings_picture_is_a_part_of_it_and_says_which(tmp_path, caps
         (["--plot-from", "3"], "--plot-from — только вместе с --plot"),
         (["--plot", str(tmp_path / "q.png"), "--plot-from", "14"], "запись длится всего 14.0 с"),
         (["--plot", str(tmp_path / "q.png"), "--plot-from", "-1"], "нужно число секунд"),
+        (["--plot", str(tmp_path / "q.png"), "--plot-from", "13.999"], "длится всего 14.0 с"),
     ):
         assert main(["strikes", str(wav), *args]) == 2
         assert said in capsys.readouterr().err
@@ -389,3 +390,12 @@ def test_a_short_recordings_picture_is_all_of_it_and_says_nothing(table_wav, tmp
     pytest.importorskip("matplotlib")
     assert main(["strikes", str(table_wav), "--plot", str(tmp_path / "p.png")]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_the_microphone_has_no_picture_and_says_so(capsys):
+    for args, said in (
+        (["--plot", "x.png"], "--plot рисует звуки файла; с --mic его нет"),
+        (["--plot-from", "3"], "--plot-from — только вместе с --plot"),
+    ):
+        assert main(["strikes", "--mic", *args]) == 2
+        assert said in capsys.readouterr().err

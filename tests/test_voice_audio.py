@@ -3,6 +3,7 @@ frames on one clock."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import struct
@@ -507,19 +508,153 @@ def test_resampling_in_chunks_is_resampling_the_whole(rate):
         np.testing.assert_allclose(got, whole, atol=1e-6)
 
 
-def test_a_long_24bit_or_cut_off_wav_is_still_read_whole_and_told(tmp_path, monkeypatch):
-    """Samples numpy cannot take as they are (24-bit), or a file shorter than its header, go the
-    whole-file way, which knows how to read them and what to tell."""
+def _riff(
+    fmt: bytes, pcm: bytes, *, big=False, before=b"", after=b"", riff_extra=0, data_size=None
+):
+    """A WAV byte by byte: ``fmt`` the fmt chunk's body, chunks ``before`` and ``after`` the
+    data chunk, the RIFF size overstated by ``riff_extra``, the data size given as ``data_size``
+    (a stream's 0xFFFFFFFF)."""
+    o = ">" if big else "<"
+    body = b"WAVE" + b"fmt " + struct.pack(o + "I", len(fmt)) + fmt + before
+    n = len(pcm) if data_size is None else data_size
+    body += b"data" + struct.pack(o + "I", n) + pcm + (b"\0" if len(pcm) % 2 else b"") + after
+    size = min(len(body) + riff_extra, 0xFFFFFFFF)
+    return (b"RIFX" if big else b"RIFF") + struct.pack(o + "I", size) + body
+
+
+def _pcm_fmt(tag, channels, rate, width, bits, big=False, extensible=False):
+    o = ">" if big else "<"
+    core = struct.pack(
+        o + "HHIIHH",
+        0xFFFE if extensible else tag,
+        channels,
+        rate,
+        rate * channels * width,
+        channels * width,
+        bits,
+    )
+    if not extensible:
+        return core
+    guid = struct.pack(o + "H", tag) + audio._SUBTYPE_TAIL
+    return core + struct.pack(o + "HHI", 22, bits, 0) + guid
+
+
+def _samples(n: int, channels: int, width: int, big: bool, seed: int = 4) -> bytes:
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-(2 ** (8 * width - 2)), 2 ** (8 * width - 2), size=n * channels)
+    v[::97] = 2 ** (8 * width - 1) - 1  # full scale now and then
+    b = v.astype(">i8" if big else "<i8").view(np.uint8).reshape(-1, 8)
+    return (b[:, -width:] if big else b[:, :width]).tobytes()
+
+
+_LIST = b"LIST" + struct.pack("<I", 10) + b"INFOISFT\0\0"
+
+_LAYOUTS = {
+    # name: (fmt, pcm, _riff keywords)
+    "16-bit stereo": lambda: (_pcm_fmt(1, 2, 44100, 2, 16), _samples(9000, 2, 2, False), {}),
+    "24-bit mono": lambda: (_pcm_fmt(1, 1, 48000, 3, 24), _samples(9000, 1, 3, False), {}),
+    "24-bit stereo extensible": lambda: (
+        _pcm_fmt(1, 2, 37800, 3, 24, extensible=True),
+        _samples(9000, 2, 3, False),
+        {},
+    ),
+    "20-bit in 3 bytes": lambda: (_pcm_fmt(1, 2, 22050, 3, 20), _samples(9000, 2, 3, False), {}),
+    "32-bit": lambda: (_pcm_fmt(1, 1, 8000, 4, 32), _samples(9000, 1, 4, False), {}),
+    "8-bit 3 channels": lambda: (
+        _pcm_fmt(1, 3, 11025, 1, 8),
+        np.arange(27000, dtype=np.uint8).tobytes(),
+        {},
+    ),
+    "float 32": lambda: (
+        _pcm_fmt(3, 1, 16000, 4, 32),
+        (np.sin(np.arange(9000) / 7) * 0.5).astype("<f4").tobytes(),
+        {},
+    ),
+    "RIFX 16-bit": lambda: (
+        _pcm_fmt(1, 2, 44100, 2, 16, big=True),
+        _samples(9000, 2, 2, True),
+        {"big": True},
+    ),
+    "RIFX 24-bit": lambda: (
+        _pcm_fmt(1, 1, 44100, 3, 24, big=True),
+        _samples(9000, 1, 3, True),
+        {"big": True},
+    ),
+    "LIST before and after": lambda: (
+        _pcm_fmt(1, 1, 44100, 2, 16),
+        _samples(9000, 1, 2, False),
+        {"before": _LIST, "after": _LIST},
+    ),
+    "header overstating by 50 kB": lambda: (
+        _pcm_fmt(1, 1, 44100, 2, 16),
+        _samples(9000, 1, 2, False),
+        {"riff_extra": 50_000},
+    ),
+    "streamed, no size yet": lambda: (
+        _pcm_fmt(1, 2, 48000, 2, 16),
+        _samples(9000, 2, 2, False),
+        {"riff_extra": 1 << 40, "data_size": 0xFFFFFFFF},
+    ),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+@pytest.mark.parametrize("cut", [0, 4000, 4001, 4003])
+def test_a_long_wav_read_a_piece_at_a_time_is_the_whole_read_in_every_layout(
+    tmp_path, monkeypatch, layout, cut
+):
+    """Every layout a long recording comes in, whole and cut off (``cut`` bytes gone from its
+    end, some inside a frame: the phone died): read a piece at a time it gives the same samples,
+    the same description and the same notes as the whole read (the old way, the oracle)."""
+    fmt, pcm, kw = _LAYOUTS[layout]()
+    p = tmp_path / "long.wav"
+    raw = _riff(fmt, pcm, **kw)
+    p.write_bytes(raw[: len(raw) - cut] if cut else raw)
+    monkeypatch.setattr(audio, "STREAM_BYTES", 1 << 62)
+    whole, whole_info = read_wav_info(p, lang="en")
+    whole_notes = audio.file_notes(p, whole, whole_info, lang="en")
     monkeypatch.setattr(audio, "STREAM_BYTES", 0)
-    p = tmp_path / "cut.wav"
-    wavfile.write(p, 16000, (sine(440, 16000, seconds=2.0) * 32767).astype(np.int16))
-    p.write_bytes(p.read_bytes()[: 44 + 2 * 8000])
-    x, info = read_wav_info(p)
-    assert len(x) == 8000 and info.missing_s == pytest.approx(1.5, abs=0.01)
-    p24 = tmp_path / "s24.wav"
-    write_pcm(p24, sine(440, 16000, seconds=1.0), 16000, 3)
-    assert not isinstance(audio._load(str(p24), "en")[1], audio.FileSamples)
-    assert len(read_wav(p24)) == 16000
+    monkeypatch.setattr(audio, "CHUNK_FRAMES", 1000)
+    assert isinstance(audio._load(str(p), "en")[1], audio.FileSamples)
+    x, info = read_wav_info(p, lang="en")
+    np.testing.assert_array_equal(x, whole)
+    # how much is missing is "about" (by sizes): a frame cut in the middle counts a little apart
+    assert info == dataclasses.replace(whole_info, missing_s=info.missing_s)
+    assert info.missing_s == pytest.approx(whole_info.missing_s, abs=1e-3)
+    assert audio.file_notes(p, x, info, lang="en") == whole_notes
+    if cut >= 4000 and layout != "streamed, no size yet":
+        assert info.missing_s > 0 and "shorter than its header says" in whole_notes[0]
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        _pcm_fmt(2, 1, 16000, 2, 16),  # ADPCM: not PCM
+        _pcm_fmt(1, 2, 16000, 2, 16)[:12] + struct.pack("<HH", 3, 16),  # a block not of frames
+        _pcm_fmt(3, 1, 16000, 2, 16),  # 16-bit float
+    ],
+)
+def test_a_long_wav_the_piece_reader_does_not_know_goes_the_whole_way_and_is_told(
+    tmp_path, monkeypatch, fmt
+):
+    p = tmp_path / "odd.wav"
+    p.write_bytes(_riff(fmt, bytes(6000)))
+    monkeypatch.setattr(audio, "STREAM_BYTES", 1 << 62)
+    try:
+        expected = read_wav(p, lang="en")
+    except AudioFileError as exc:
+        expected = str(exc)
+    monkeypatch.setattr(audio, "STREAM_BYTES", 0)
+    assert audio._left_in_file(str(p), p.stat().st_size) is None
+    try:
+        got = read_wav(p, lang="en")
+    except AudioFileError as exc:
+        got = str(exc)
+    assert type(got) is type(expected)
+    if isinstance(got, str):
+        assert got == expected
+    else:
+        np.testing.assert_array_equal(got, expected)
 
 
 def test_a_long_wav_that_shrinks_while_it_is_read_is_one_clear_error(tmp_path, monkeypatch):
@@ -568,6 +703,13 @@ def test_a_recording_in_another_format_is_named_and_the_conversion_given(tmp_pat
     )
     with pytest.raises(AudioFileError, match=f"это запись {kind}, а не WAV"):
         read_wav(p)
+    named_wav = tmp_path / "voice note.wav"  # an app that names what it records .wav
+    named_wav.write_bytes(p.read_bytes())
+    with pytest.raises(AudioFileError) as err:
+        read_wav(named_wav, lang="en")
+    assert str(err.value).endswith(
+        f"ffmpeg -i '{named_wav}' -ac 1 -ar 16000 '{tmp_path}/voice note-16k.wav'"
+    )
 
 
 @pytest.mark.parametrize(

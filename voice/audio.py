@@ -133,6 +133,9 @@ _INT_SCALE = {
 def to_float32(data: np.ndarray) -> np.ndarray:
     """Integer or float PCM samples to float32 in [-1, 1] (shape kept)."""
     dt = data.dtype
+    if not dt.isnative:
+        data = data.astype(dt.newbyteorder("="))  # a RIFX file's big-endian samples
+        dt = data.dtype
     if dt == np.uint8:  # 8-bit WAV is unsigned, centred on 128
         return (data.astype(np.float32) - 128.0) / 128.0
     if dt in _INT_SCALE:
@@ -161,7 +164,7 @@ def resample(x: np.ndarray, rate: int, target: int = RATE) -> np.ndarray:
 
 CHUNK_FRAMES = 1 << 20
 """Frames converted at a time (about 22 s at 48 kHz): a long recording is made float, mono and
-16 kHz a piece at a time, so its conversion needs memory for one piece, not eight times the file."""
+16 kHz a piece at a time: its conversion needs memory for one piece, not eight times the file."""
 
 
 def to_pipeline_rate(data, rate: int, *, chunk: int | None = None) -> np.ndarray:
@@ -207,22 +210,50 @@ class FileChanged(OSError):
 
 class FileSamples:
     """A WAV's samples left in the file, read a slice of frames at a time (``data[a:b]``): a long
-    recording is never held whole in the form it was recorded in."""
+    recording is never held whole in the form it was recorded in. ``dtype`` is what a slice
+    comes as, the same as scipy's whole read gives (``width``: bytes a sample in the file; a
+    packed 24-bit sample comes as a left-justified 32-bit one, as scipy makes it)."""
 
-    def __init__(self, path: str, offset: int, dtype: np.dtype, shape: tuple[int, ...]):
+    def __init__(
+        self,
+        path: str,
+        offset: int,
+        dtype: np.dtype,
+        shape: tuple[int, ...],
+        width: int | None = None,
+    ):
         self.path, self.offset, self.dtype, self.shape = path, int(offset), np.dtype(dtype), shape
         self.ndim = len(shape)
+        self.width = self.dtype.itemsize if width is None else int(width)
         self._per_frame = int(np.prod(shape[1:], dtype=np.int64)) if self.ndim > 1 else 1
 
     def __getitem__(self, frames: slice) -> np.ndarray:
         a, b, _ = frames.indices(self.shape[0])
-        count = max(0, b - a) * self._per_frame
+        n = max(0, b - a)
+        count = n * self._per_frame
         with open(self.path, "rb") as fh:
-            fh.seek(self.offset + a * self._per_frame * self.dtype.itemsize)
-            x = np.fromfile(fh, dtype=self.dtype, count=count)
+            fh.seek(self.offset + a * self._per_frame * self.width)
+            if self.width == self.dtype.itemsize:
+                x = np.fromfile(fh, dtype=self.dtype, count=count)
+            else:
+                raw = np.fromfile(fh, dtype=np.uint8, count=count * self.width)
+                x = _widen(raw, self.width, self.dtype)
         if len(x) < count:
             raise FileChanged(self.path)
-        return x.reshape((max(0, b - a),) + tuple(self.shape[1:]))
+        return x.reshape((n,) + tuple(self.shape[1:]))
+
+
+def _widen(raw: np.ndarray, width: int, dtype: np.dtype) -> np.ndarray:
+    """Packed samples of ``width`` bytes (3, 5, 6, 7) → ``dtype`` (4 or 8 bytes), the sample's
+    bytes at its top (left-justified), as scipy widens them."""
+    n = len(raw) // width
+    wide = np.zeros((n, dtype.itemsize), dtype=np.uint8)
+    cells = raw[: n * width].reshape(n, width)
+    if dtype.byteorder == ">":
+        wide[:, :width] = cells
+    else:
+        wide[:, -width:] = cells
+    return wide.view(dtype).reshape(n)
 
 
 @dataclass(frozen=True)
@@ -423,7 +454,8 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray | FileSamples, float]:
         raise AudioFileError(trl(lang, "{path}: the file is empty (0 bytes)").format(path=path))
     kind = recording_kind(head)
     if kind is not None:
-        wav = os.path.splitext(path)[0] + ".wav"
+        stem, ext = os.path.splitext(path)
+        wav = stem + ("-16k.wav" if ext.lower() == ".wav" else ".wav")  # never onto itself
         raise AudioFileError(
             trl(
                 lang,
@@ -445,9 +477,9 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray | FileSamples, float]:
         )
 
     if size > STREAM_BYTES:
-        left = _left_in_file(path)
+        left = _left_in_file(path, size)
         if left is not None:
-            return left[0], left[1], 1.0
+            return left
 
     def read(source):
         with warnings.catch_warnings(record=True) as heard:
@@ -500,22 +532,79 @@ def recording_kind(head: bytes) -> str | None:
     return None
 
 
-def _left_in_file(path: str) -> tuple[int, FileSamples] | None:
-    """(rate, the samples left in the file) for a whole WAV whose samples numpy can read as
-    they are (8/16/32/64-bit integer, 32/64-bit float); None for anything else (a 24-bit or cut
-    off or damaged file): the whole read tells what it holds or what is wrong with it."""
-    from scipy.io import wavfile  # deferred: scipy is slow to load
+_SUBTYPE_TAIL = b"\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"
+"""The part every WAVE_FORMAT_EXTENSIBLE sub-format GUID shares after its format tag."""
 
+
+def _left_in_file(path: str, size: int) -> tuple[int, FileSamples, float] | None:
+    """(rate, the samples left in the file, the header's size over the file's own, as
+    :func:`_load` gives it) for a plain PCM or float WAV, whole, cut off or streamed with no
+    size written yet; None for anything else (RF64, odd layouts, damage): the whole read, which
+    knows them and what is wrong with them, takes it."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # unknown chunks: harmless
-            rate, mm = wavfile.read(path, mmap=True)
-        # the memory map only locates the samples; they are read a slice at a time
-        found = FileSamples(path, mm.offset, mm.dtype, tuple(mm.shape))
-        del mm
-        return int(rate), found
-    except Exception:
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+            big = head[:4] == b"RIFX"
+            if head[:4] not in (b"RIFF", b"RIFX"):
+                return None
+            order = ">" if big else "<"
+            riff_end = struct.unpack(order + "I", head[4:8])[0] + 8
+            fmt = None
+            while True:
+                chunk = fh.read(8)
+                if len(chunk) < 8:
+                    return None  # no data chunk
+                cid, csize = chunk[:4], struct.unpack(order + "I", chunk[4:])[0]
+                if cid == b"fmt ":
+                    if csize not in (16, 18, 40):
+                        return None
+                    fmt = fh.read(csize)
+                    if len(fmt) < csize:
+                        return None
+                    fh.seek(csize & 1, 1)
+                elif cid == b"data":
+                    offset = fh.tell()
+                    break
+                else:
+                    fh.seek(csize + (csize & 1), 1)
+    except OSError:
         return None
+    if fmt is None:
+        return None
+    tag, channels, rate, _, block_align, bits = struct.unpack(order + "HHIIHH", fmt[:16])
+    if tag == 0xFFFE:  # extensible: the sub-format's tag opens its GUID
+        if len(fmt) < 40 or fmt[26:40] != _SUBTYPE_TAIL:
+            return None
+        tag = struct.unpack(order + "H", fmt[24:26])[0]
+    if channels < 1 or rate < 1 or block_align < channels or block_align % channels:
+        return None
+    width = block_align // channels
+    if tag == 1 and bits <= 8 and width == 1:
+        dtype = np.dtype("u1")
+    elif tag == 1 and 8 < bits <= 64 and width in (2, 4, 8):
+        dtype = np.dtype(f"{order}i{width}")
+    elif tag == 1 and 8 < bits <= 64 and width in (3, 5, 6, 7):
+        dtype = np.dtype(f"{order}i4" if width == 3 else f"{order}i8")
+    elif tag == 3 and bits in (32, 64) and width == bits // 8:
+        dtype = np.dtype(f"{order}f{width}")
+    else:
+        return None
+    declared = struct.unpack(order + "I", chunk[4:])[0]
+    there = size - offset
+    if declared == 0 or (declared <= there and declared % block_align):
+        return None  # a data size no frame count makes: the whole read's way
+    if declared > there:  # cut off, or streamed with no size written yet
+        frames = there // block_align
+        read_to = offset + frames * block_align
+    else:
+        frames = declared // block_align
+        read_to = size
+    if frames == 0:
+        return None
+    # as scipy's whole read finds it: the file ends before the header's size
+    short = riff_end / read_to if 0 < read_to + _HEADER_SLACK < riff_end < _SIZE_UNKNOWN else 1.0
+    shape = (frames,) if channels == 1 else (frames, channels)
+    return int(rate), FileSamples(path, offset, dtype, shape, width), short
 
 
 def _whole_frames(path: str, read, exc: Exception):

@@ -199,14 +199,16 @@ def run(args) -> int:
         raise UserError(tr("--from is for «strikes calibrate» only"))
     if args.list_devices:
         return _list_devices(args)
+    if args.plot_from is not None and not args.plot:
+        raise UserError(tr("--plot-from is for --plot only"))
     if args.mic:
         if args.file:
             raise UserError(tr("give either a file or --mic"))
+        if args.plot:
+            raise UserError(tr("--plot draws a file's sounds; with --mic there is none"))
         return _live(args)
     if not args.file:
         raise UserError(tr("a WAV file is needed (or --mic, --list-devices, calibrate)"))
-    if args.plot_from is not None and not args.plot:
-        raise UserError(tr("--plot-from is for --plot only"))
     if args.plot_from is not None and not args.plot_from >= 0:
         raise UserError(tr("--plot-from: a number of seconds, 0 or more, is needed"))
     return _file(args)
@@ -216,7 +218,7 @@ def _plot_window(args, seconds: float) -> tuple[float, float]:
     """(start, end) of the picture in the recording, checked against its length before the
     detector runs; a picture of part of the recording says so on stderr."""
     start = args.plot_from or 0.0
-    if start >= seconds:
+    if start >= seconds - 0.01:  # not even one 10 ms block of it left to draw
         raise UserError(
             tr("--plot-from {start:g}: the recording is only {seconds:.1f} s long").format(
                 start=start, seconds=seconds
