@@ -203,7 +203,7 @@ def to_pipeline_rate(data, rate: int, *, chunk: int | None = None) -> np.ndarray
     return out
 
 
-class FileChanged(OSError):
+class _FileChanged(OSError):
     """A WAV read a piece at a time came to an end before its samples did: something else cut
     or rewrote it meanwhile."""
 
@@ -239,7 +239,7 @@ class FileSamples:
                 raw = np.fromfile(fh, dtype=np.uint8, count=count * self.width)
                 x = _widen(raw, self.width, self.dtype)
         if len(x) < count:
-            raise FileChanged(self.path)
+            raise _FileChanged(self.path)
         return x.reshape((n,) + tuple(self.shape[1:]))
 
 
@@ -688,7 +688,7 @@ def read_wav_info(path: str | os.PathLike, *, lang: str = "ru") -> tuple[np.ndar
         raise AudioFileError(
             trl(lang, "{p}: unsupported sample type {dtype}").format(p=p, dtype=data.dtype)
         ) from exc
-    except FileChanged as exc:
+    except _FileChanged as exc:
         raise AudioFileError(
             trl(
                 lang,

@@ -250,7 +250,6 @@ def _file(args) -> int:
     # deferred: the audio stack (numpy) loads only to hear
     from ..voice.audio import array_frames, read_wav_noted
     from ..voice.strike import run_detector
-
     from .progress import AudioProgress
 
     det = make_detector(args)
