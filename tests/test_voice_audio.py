@@ -626,35 +626,93 @@ def test_a_long_wav_read_a_piece_at_a_time_is_the_whole_read_in_every_layout(
         assert info.missing_s > 0 and "shorter than its header says" in whole_notes[0]
 
 
-@pytest.mark.parametrize(
-    "fmt",
-    [
-        _pcm_fmt(2, 1, 16000, 2, 16),  # ADPCM: not PCM
-        _pcm_fmt(1, 2, 16000, 2, 16)[:12] + struct.pack("<HH", 3, 16),  # a block not of frames
-        _pcm_fmt(3, 1, 16000, 2, 16),  # 16-bit float
-    ],
-)
+def _fmt16(**change) -> bytes:
+    f = dict(tag=1, channels=1, rate=16000, byte_rate=32000, block=2, bits=16) | change
+    return struct.pack("<HHIIHH", *f.values())
+
+
+_PCM = bytes(range(256)) * 24  # 3,072 frames of 16-bit mono
+_NOT_PLAIN = {
+    # files the piece reader leaves to the whole read (found by an adversarial review)
+    "ADPCM": lambda: _riff(_fmt16(tag=2), _PCM),
+    "a block not of frames": lambda: _riff(_fmt16(channels=2, block=3), _PCM),
+    "16-bit float": lambda: _riff(_fmt16(tag=3), _PCM),
+    "a PCM byte rate that is not rate × block": lambda: _riff(_fmt16(byte_rate=12345), _PCM),
+    "0 bits a sample": lambda: _riff(_fmt16(bits=0, block=1, byte_rate=16000), _PCM),
+    "extensible with cbSize 0": lambda: _riff(
+        _pcm_fmt(1, 1, 16000, 2, 16, extensible=True)[:16]
+        + struct.pack("<H", 0)
+        + _pcm_fmt(1, 1, 16000, 2, 16, extensible=True)[18:],
+        _PCM,
+    ),
+    "RIFX extensible": lambda: _riff(
+        _pcm_fmt(1, 1, 16000, 2, 16, big=True, extensible=True), _PCM, big=True
+    ),
+    "a RIFF size that ends before the data": lambda: (
+        b"RIFF" + struct.pack("<I", 28) + _riff(_fmt16(), _PCM)[8:]
+    ),
+    "a second data chunk after the samples": lambda: _riff(
+        _fmt16(), _PCM, after=b"data" + struct.pack("<I", 20) + bytes(20)
+    ),
+    "a fmt chunk after the samples": lambda: _riff(
+        _fmt16(), _PCM, after=b"fmt " + struct.pack("<I", 16) + _fmt16(rate=8000)
+    ),
+    "a chunk after the samples cut off": lambda: _riff(
+        _fmt16(), _PCM, after=b"LIST" + struct.pack("<I", 1000) + bytes(10), riff_extra=990
+    ),
+    "a few stray bytes after the samples": lambda: _riff(_fmt16(), _PCM, after=b"LIST\x01"),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_NOT_PLAIN))
 def test_a_long_wav_the_piece_reader_does_not_know_goes_the_whole_way_and_is_told(
-    tmp_path, monkeypatch, fmt
+    tmp_path, monkeypatch, layout
 ):
     p = tmp_path / "odd.wav"
-    p.write_bytes(_riff(fmt, bytes(6000)))
+    p.write_bytes(_NOT_PLAIN[layout]())
+
+    def outcome():
+        try:
+            return read_wav(p, lang="en")
+        except AudioFileError as exc:
+            return str(exc)
+
     monkeypatch.setattr(audio, "STREAM_BYTES", 1 << 62)
-    try:
-        expected = read_wav(p, lang="en")
-    except AudioFileError as exc:
-        expected = str(exc)
+    expected = outcome()
     monkeypatch.setattr(audio, "STREAM_BYTES", 0)
     assert audio._left_in_file(str(p), p.stat().st_size) is None
-    try:
-        got = read_wav(p, lang="en")
-    except AudioFileError as exc:
-        got = str(exc)
+    got = outcome()
     assert type(got) is type(expected)
     if isinstance(got, str):
         assert got == expected
     else:
         np.testing.assert_array_equal(got, expected)
+
+
+def test_a_recording_of_many_channels_cut_inside_its_last_frame_is_read_both_ways(
+    tmp_path, monkeypatch
+):
+    """24 channels of 32-bit samples (a field recorder's multitrack): a frame of 96 bytes, cut
+    16 bytes short. The whole read gave up past 63 bytes of a frame (scipy's «cannot reshape»)."""
+    p = tmp_path / "multitrack.wav"
+    raw = _riff(_pcm_fmt(1, 24, 48000, 4, 32), _samples(200, 24, 4, False))
+    p.write_bytes(raw[:-16])
+    monkeypatch.setattr(audio, "STREAM_BYTES", 1 << 62)
+    whole, whole_info = read_wav_info(p)
+    monkeypatch.setattr(audio, "STREAM_BYTES", 0)
+    x, info = read_wav_info(p)
+    assert whole_info.frames == info.frames == 199 and whole_info.channels == 24
+    np.testing.assert_array_equal(x, whole)
+
+
+def test_file_samples_take_plain_slices_only(tmp_path):
+    p = tmp_path / "s.wav"
+    p.write_bytes(_riff(_fmt16(), _PCM))
+    data = audio._left_in_file(str(p), p.stat().st_size)[1]
+    assert len(data[3000:3100]) == 72 and len(data[-5:]) == 5
+    for bad in (slice(0, 10, 2), slice(None, None, -1), 3):
+        with pytest.raises(TypeError, match="plain slice"):
+            data[bad]
 
 
 def test_a_long_wav_that_shrinks_while_it_is_read_is_one_clear_error(tmp_path, monkeypatch):

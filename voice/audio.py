@@ -228,6 +228,8 @@ class FileSamples:
         self._per_frame = int(np.prod(shape[1:], dtype=np.int64)) if self.ndim > 1 else 1
 
     def __getitem__(self, frames: slice) -> np.ndarray:
+        if not isinstance(frames, slice) or frames.step not in (None, 1):
+            raise TypeError("FileSamples takes a plain slice of frames, data[a:b]")
         a, b, _ = frames.indices(self.shape[0])
         n = max(0, b - a)
         count = n * self._per_frame
@@ -496,7 +498,7 @@ def _load(path: str, lang: str) -> tuple[int, np.ndarray | FileSamples, float]:
             if not _CUT_IN_A_FRAME.search(str(exc)):
                 raise
             # cut inside its last frame (a sample's first byte, or one channel's sample of
-            # several): read what is whole, without that frame's part (at most 64 bytes here)
+            # several): read what is whole, without that frame's part (less than a frame)
             rate, data, heard = _whole_frames(path, read, exc)
     except Exception as exc:  # scipy raises ValueError / EOFError / struct errors on bad files
         raise AudioFileError(_wav_problem(exc, path, size, lang)) from exc
@@ -539,79 +541,107 @@ _SUBTYPE_TAIL = b"\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"
 def _left_in_file(path: str, size: int) -> tuple[int, FileSamples, float] | None:
     """(rate, the samples left in the file, the header's size over the file's own, as
     :func:`_load` gives it) for a plain PCM or float WAV, whole, cut off or streamed with no
-    size written yet; None for anything else (RF64, odd layouts, damage): the whole read, which
-    knows them and what is wrong with them, takes it."""
+    size written yet; None for anything else (RF64, odd layouts, any doubt or damage): the whole
+    read, which knows them and what is wrong with them, takes it."""
     try:
         with open(path, "rb") as fh:
-            head = fh.read(12)
-            big = head[:4] == b"RIFX"
-            if head[:4] not in (b"RIFF", b"RIFX"):
-                return None
-            order = ">" if big else "<"
-            riff_end = struct.unpack(order + "I", head[4:8])[0] + 8
-            fmt = None
-            while True:
-                chunk = fh.read(8)
-                if len(chunk) < 8:
-                    return None  # no data chunk
-                cid, csize = chunk[:4], struct.unpack(order + "I", chunk[4:])[0]
-                if cid == b"fmt ":
-                    if csize not in (16, 18, 40):
-                        return None
-                    fmt = fh.read(csize)
-                    if len(fmt) < csize:
-                        return None
-                    fh.seek(csize & 1, 1)
-                elif cid == b"data":
-                    offset = fh.tell()
-                    break
-                else:
-                    fh.seek(csize + (csize & 1), 1)
-    except OSError:
+            found = _plain_layout(fh, size)
+    except (OSError, struct.error):
         return None
+    if found is None:
+        return None
+    rate, dtype, width, channels, offset, frames, read_to, riff_end = found
+    # as scipy's whole read finds it: the file ends before the header's size
+    short = riff_end / read_to if 0 < read_to + _HEADER_SLACK < riff_end < _SIZE_UNKNOWN else 1.0
+    shape = (frames,) if channels == 1 else (frames, channels)
+    return rate, FileSamples(path, offset, dtype, shape, width), short
+
+
+def _plain_layout(fh, size: int):
+    """The RIFF chunks of an open WAV walked as scipy walks them, for :func:`_left_in_file`:
+    (rate, dtype, width, channels, data offset, frames, where reading ends, RIFF end), or None
+    at the first thing that is not plain."""
+    head = fh.read(12)
+    if len(head) < 12 or head[:4] not in (b"RIFF", b"RIFX"):
+        return None
+    order = ">" if head[:4] == b"RIFX" else "<"
+    riff_end = struct.unpack(order + "I", head[4:8])[0] + 8
+    fmt = None
+    while True:  # up to the data chunk: chunks that begin inside the RIFF size, as scipy reads
+        if fh.tell() >= riff_end:
+            return None
+        chunk = fh.read(8)
+        if len(chunk) < 8:
+            return None
+        cid, csize = chunk[:4], struct.unpack(order + "I", chunk[4:])[0]
+        if cid == b"data":
+            break
+        if cid == b"fmt ":
+            if fmt is not None or csize not in (16, 18, 40):
+                return None
+            fmt = fh.read(csize)
+            if len(fmt) < csize:
+                return None
+            fh.seek(csize & 1, 1)
+        else:
+            fh.seek(csize + (csize & 1), 1)
+    offset, declared = fh.tell(), csize
     if fmt is None:
         return None
-    tag, channels, rate, _, block_align, bits = struct.unpack(order + "HHIIHH", fmt[:16])
+    tag, channels, rate, byte_rate, block_align, bits = struct.unpack(order + "HHIIHH", fmt[:16])
     if tag == 0xFFFE:  # extensible: the sub-format's tag opens its GUID
-        if len(fmt) < 40 or fmt[26:40] != _SUBTYPE_TAIL:
+        if order == ">" or len(fmt) < 40 or fmt[26:40] != _SUBTYPE_TAIL:
             return None
-        tag = struct.unpack(order + "H", fmt[24:26])[0]
+        if struct.unpack("<H", fmt[16:18])[0] < 22:  # cbSize
+            return None
+        tag = struct.unpack("<H", fmt[24:26])[0]
     if channels < 1 or rate < 1 or block_align < channels or block_align % channels:
         return None
     width = block_align // channels
-    if tag == 1 and bits <= 8 and width == 1:
+    if tag == 1 and byte_rate != rate * block_align:
+        return None  # scipy calls such a PCM header invalid
+    if tag == 1 and 1 <= bits <= 8 and width == 1:
         dtype = np.dtype("u1")
-    elif tag == 1 and 8 < bits <= 64 and width in (2, 4, 8):
+    elif tag == 1 and 8 < bits <= 8 * width and width in (2, 4, 8):
         dtype = np.dtype(f"{order}i{width}")
-    elif tag == 1 and 8 < bits <= 64 and width in (3, 5, 6, 7):
+    elif tag == 1 and 8 < bits <= 8 * width and width in (3, 5, 6, 7):
         dtype = np.dtype(f"{order}i4" if width == 3 else f"{order}i8")
     elif tag == 3 and bits in (32, 64) and width == bits // 8:
         dtype = np.dtype(f"{order}f{width}")
     else:
         return None
-    declared = struct.unpack(order + "I", chunk[4:])[0]
     there = size - offset
-    if declared == 0 or (declared <= there and declared % block_align):
-        return None  # a data size no frame count makes: the whole read's way
+    if declared == 0:
+        return None
     if declared > there:  # cut off, or streamed with no size written yet
         frames = there // block_align
-        read_to = offset + frames * block_align
-    else:
-        frames = declared // block_align
-        read_to = size
-    if frames == 0:
-        return None
-    # as scipy's whole read finds it: the file ends before the header's size
-    short = riff_end / read_to if 0 < read_to + _HEADER_SLACK < riff_end < _SIZE_UNKNOWN else 1.0
-    shape = (frames,) if channels == 1 else (frames, channels)
-    return int(rate), FileSamples(path, offset, dtype, shape, width), short
+        # where scipy stops: past the samples, and past the pad byte an odd size promises
+        read_to = offset + frames * block_align + (declared & 1)
+        return rate, dtype, width, channels, offset, frames, read_to, riff_end
+    if declared % block_align:
+        return None  # a data size no frame count makes: the whole read's way
+    # whole: what follows the samples inside the RIFF size must be whole chunks of no
+    # consequence (a LIST of tags, a JUNK), as scipy skips them
+    pos = offset + declared + (declared & 1)
+    fh.seek(pos)
+    while pos < min(riff_end, size):
+        chunk = fh.read(8)
+        if len(chunk) < 8 or chunk[:4] in (b"fmt ", b"data"):
+            return None
+        csize = struct.unpack(order + "I", chunk[4:])[0]
+        pos += 8 + csize + (csize & 1)
+        if pos > size:
+            return None  # a trailing chunk cut off: the whole read tells it its own way
+        fh.seek(pos)
+    read_to = max(size, offset + declared + (declared & 1))
+    return rate, dtype, width, channels, offset, declared // block_align, read_to, riff_end
 
 
 def _whole_frames(path: str, read, exc: Exception):
     """``read`` of the file without the bytes of a last frame cut in the middle."""
     with open(path, "rb") as fh:
         raw = fh.read()
-    for cut in range(1, 64):
+    for cut in range(1, 2048):  # up to a frame of 32 channels of 64-bit samples, less a byte
         try:
             return read(io.BytesIO(raw[:-cut]))
         except ValueError as again:
