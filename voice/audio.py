@@ -177,13 +177,12 @@ def to_pipeline_rate(data, rate: int, *, chunk: int | None = None) -> np.ndarray
     ``chunk``: frames a piece (:data:`CHUNK_FRAMES` unless given).
     """
     n, chunk = int(data.shape[0]), CHUNK_FRAMES if chunk is None else int(chunk)
-    if rate == RATE or n <= chunk:
-        if n <= chunk:
-            return resample(to_mono(to_float32(np.asarray(data[0:n]))), rate)
+    if n <= chunk:
+        return resample(to_mono(to_float32(np.asarray(data[0:n]))), rate)
+    if rate == RATE:
         out = np.empty(n, dtype=np.float32)
         for a in range(0, n, chunk):
-            b = min(n, a + chunk)
-            out[a:b] = to_mono(to_float32(np.asarray(data[a:b])))
+            out[a : a + chunk] = to_mono(to_float32(np.asarray(data[a : a + chunk])))
         return out
     g = math.gcd(int(rate), RATE)
     up, down = RATE // g, int(rate) // g
@@ -638,16 +637,27 @@ def _plain_layout(fh, size: int):
 
 
 def _whole_frames(path: str, read, exc: Exception):
-    """``read`` of the file without the bytes of a last frame cut in the middle."""
+    """``read`` of the file without the bytes of a last frame cut in the middle: fewer than a
+    frame's, so at most a frame's worth of tries (each one a copy of the file)."""
     with open(path, "rb") as fh:
         raw = fh.read()
-    for cut in range(1, 2048):  # up to a frame of 32 channels of 64-bit samples, less a byte
+    for cut in range(1, _frame_bytes(raw)):
         try:
             return read(io.BytesIO(raw[:-cut]))
         except ValueError as again:
             if not _CUT_IN_A_FRAME.search(str(again)):
                 raise
     raise exc
+
+
+def _frame_bytes(raw: bytes) -> int:
+    """A WAV's frame size (its fmt chunk's block align) from its first bytes; 64 when no fmt
+    chunk is found there."""
+    i = raw.find(b"fmt ", 12, 4096)
+    if i < 0 or len(raw) < i + 22:
+        return 64
+    order = ">" if raw[:4] == b"RIFX" else "<"
+    return max(2, struct.unpack(order + "H", raw[i + 20 : i + 22])[0])
 
 
 def _wav_problem(exc: Exception, path: str, size: int, lang: str) -> str:
