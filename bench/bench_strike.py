@@ -218,6 +218,8 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
             "decision",
             (
                 read(fd.DECISIONS_CSV),
+                read(fd.DECISIONS_RNN_CSV) if fd.DECISIONS_RNN_CSV.exists() else b"",
+                read(ROOT / "voice" / "denoise.py"),
                 read(Path(fd.__file__)),
                 src(fsm._read_table),
                 read(ROOT / "voice" / "sequence.py"),

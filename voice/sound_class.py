@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .denoise import RNN_FEATURES
 from .onsets import FEATURES, LONG_FEATURES
 from .sequence import SEQ_FEATURES
 
@@ -33,6 +34,9 @@ CLASSES = ("tip", "ball", "cushion", "pocket", "clap", "speech", "other")
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "sound_model.npz"
 LONG_MODEL_PATH = Path(__file__).resolve().parent / "data" / "sound_model_long.npz"
 SEQ_MODEL_PATH = Path(__file__).resolve().parent / "data" / "strike_model.npz"
+RNN_MODEL_PATH = Path(__file__).resolve().parent / "data" / "strike_model_rnn.npz"
+RNN_SEQ_FEATURES = SEQ_FEATURES + RNN_FEATURES
+"""The inputs of the decision with RNNoise's measures (:mod:`.denoise`)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ class SoundModel:
             arrays = {k: z[k] for k in cls.ARRAYS}
         feats = tuple(info["features"])
 
-        if feats not in (FEATURES, LONG_FEATURES, SEQ_FEATURES):
+        if feats not in (FEATURES, LONG_FEATURES, SEQ_FEATURES, RNN_SEQ_FEATURES):
             raise ValueError(f"the sound model was fitted on other features: {feats}")
         return cls(
             tuple(info["classes"]), feats, depth=int(info["depth"]), meta=info["meta"], **arrays
@@ -130,6 +134,12 @@ def load_seq_model(path: str | Path | None = None) -> SoundModel:
     """The shipped strike decision model (classes ``other``, ``strike``;
     :data:`.sequence.SEQ_FEATURES`)."""
     return _load(str(path or SEQ_MODEL_PATH))
+
+
+def load_rnn_model(path: str | Path | None = None) -> SoundModel:
+    """The shipped strike decision with RNNoise's measures (:data:`RNN_SEQ_FEATURES`): it
+    decides the knocks the decision without them gives ``StrikeParams.denoise_from_p``."""
+    return _load(str(path or RNN_MODEL_PATH))
 
 
 def load_long_model(path: str | Path | None = None) -> SoundModel:

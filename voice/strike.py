@@ -56,7 +56,9 @@ from itertools import accumulate
 
 import numpy as np
 
+from . import denoise
 from .audio import RATE, Frame, array_frames, resample
+from .messages import N_
 from .onsets import BAND_FEATURES, FEATURES, Onset, OnsetDetector, OnsetParams, VoiceActivity
 from .sequence import SEQ_FEATURES, Heard, Session, context_features, nearest_timbre
 from .sound_class import (
@@ -64,6 +66,7 @@ from .sound_class import (
     SoundModel,
     load_long_model,
     load_model,
+    load_rnn_model,
     load_seq_model,
 )
 
@@ -118,6 +121,9 @@ class StrikeParams:
     # that begins a word is its first consonant) …
     word_margin_s: float = 0.03  # … to this long before its end is in it (a word's end is not
     # sharper than the recognizer's 30 ms frames; a strike right after a call is no word)
+    denoise: bool = True  # weigh a knock with what RNNoise takes away at it (:mod:`.denoise`)
+    denoise_from_p: float = 0.02  # … when the decision without it gives it this much (the
+    # knocks the decision weighs: about one in 30 candidates, so the cost follows the strikes)
     onset: OnsetParams = field(default_factory=OnsetParams)
 
 
@@ -141,6 +147,7 @@ class Sound:
     late: bool = False  # (kept for old readers: every strike is now decided after its onset)
     p_strike: float = 0.0  # the decision model's probability that it is a strike
     in_word: bool = False  # inside a word the recognizer heard (a strike there needs a cascade)
+    denoised: bool = False  # weighed with RNNoise's measures (``p_strike`` is that decision's)
 
     def feature(self, name: str) -> float:
         return self.features[FEATURES.index(name)]
@@ -156,6 +163,7 @@ class Sound:
             "p_strike": round(self.p_strike, 3),
             "reason": self.reason,
             "in_word": self.in_word,
+            "denoised": self.denoised,
             "centroid_hz": round(float(np.exp(self.feature("log_centroid"))))
             if self.features
             else None,
@@ -292,13 +300,39 @@ class StrikeDetector:
         # the decision model: the one fitted together with ``long_model`` (a leave-one-source-out
         # refit carries its own), else the shipped one
         self.seq_model = seq_model or getattr(self.long_model, "companion", None)
-        if self.seq_model is None:
+        shipped = self.seq_model is None
+        if shipped:
             try:
                 self.seq_model = load_seq_model()
             except (OSError, ValueError):
                 if not collect:
                     raise
                 # (collecting the features a new decision model is fitted on: no sound is taken)
+        # the decision with RNNoise's measures: the one fitted with the decision above (a
+        # refit's rides on it), else the shipped one; none where RNNoise cannot be loaded
+        self.rnn_model: SoundModel | None = None
+        self.denoiser: denoise.Denoiser | None = None
+        self.denoise_error: denoise.DenoiserUnavailable | None = None  # why the decision goes
+        # without RNNoise's measures (``text(lang)`` says it)
+        if p.denoise and not collect:
+            self.rnn_model = getattr(self.seq_model, "companion", None)
+            if self.rnn_model is None and shipped:
+                try:
+                    self.rnn_model = load_rnn_model()
+                except (OSError, ValueError) as e:
+                    self.denoise_error = denoise.DenoiserUnavailable(
+                        N_("no decision model with RNNoise's measures: {error}"), error=str(e)
+                    )
+            if self.rnn_model is not None:
+                try:
+                    self.denoiser = denoise.load()
+                except denoise.DenoiserUnavailable as e:
+                    self.rnn_model, self.denoise_error = None, e
+        self._tape = (
+            denoise.Tape(self.rate, p.max_decide_s + denoise.WINDOW_BEFORE_S + 1.0)
+            if self.denoiser is not None
+            else None
+        )
         self.onsets = OnsetDetector(self.rate, p.onset)
         self.vad: VoiceActivity = self.onsets.vad
         self._n = 0
@@ -350,10 +384,21 @@ class StrikeDetector:
     def feed(self, block: np.ndarray, t0: float | None = None) -> list[float]:
         """Feed one block (float samples); return the strike times decided now."""
         x = np.asarray(block, dtype=np.float64).reshape(-1)
+        step = self.rate // 2
+        if len(x) > step and self._tape is not None:
+            # a long block a half second at a time: the decisions are the same for blocks of
+            # any length, and the audio of each knock's RNNoise window is still on the tape
+            out: list[float] = []
+            for i in range(0, len(x), step):
+                piece_t0 = None if t0 is None else float(t0) + i / self.rate
+                out += self.feed(x[i : i + step], piece_t0)
+            return out
         if t0 is not None:
             self._offset = float(t0) - self._n / self.rate
         if len(x) == 0:
             return []
+        if self._tape is not None:
+            self._tape.append(x)
         self._n += len(x)
         for o in self.onsets.feed(x, None if t0 is None else float(t0)):
             self._hear(o)
@@ -598,6 +643,9 @@ class StrikeDetector:
             h, lf, band, self.session(t), self._since_strike(t), self.params.decide_after_s, end
         )
         p_strike = self._p_strike(feats)
+        denoised = False
+        if self.rnn_model is not None and p_strike >= self.params.denoise_from_p:
+            p_strike, denoised = self._p_denoised(h, feats, p_strike)
         in_word = self.in_word(t)
         decision, reason, sure = self._verdict(h, feats, p_strike, in_word, provisional, end)
         if hold and decision == "strike" and not self._in_known_word(t):
@@ -619,6 +667,7 @@ class StrikeDetector:
             False,
             p_strike,
             in_word,
+            denoised,
         )
         return self._keep(s, h, feats, lf, band, provisional)
 
@@ -629,6 +678,25 @@ class StrikeDetector:
             return 0.0
         lgs = self.seq_model.logits(feats)
         return float(1.0 / (1.0 + np.exp(-float(lgs[-1] - lgs[0]))))
+
+    def _p_denoised(self, h: Heard, feats, p_strike: float) -> tuple[float, bool]:
+        """(the decision's probability with RNNoise's measures of the sound's window
+        (:mod:`.denoise`), True) for a sound the decision weighs (not the stroke's own, not too
+        faint); (``p_strike``, the decision's without them, False) otherwise."""
+        p, t = self.params, h.time
+        if t - self._last_strike < p.min_gap_s or h.peak_db < p.min_level_db:
+            return p_strike, False
+        if t - self._last_strike < p.rolling_s and self._silent_since_strike(t):
+            return p_strike, False
+        assert self._tape is not None and self.denoiser is not None and self.rnn_model is not None
+        a, b, _hop = denoise.window_bounds(t - self._offset, self.rate)
+        try:
+            x = self._tape.get(a, b)
+        except ValueError:  # (no longer on the tape: cannot happen as ``feed`` cuts blocks)
+            return p_strike, False
+        rnn = denoise.measures(denoise.window_frames(self.denoiser, x, self.rate))
+        lgs = self.rnn_model.logits(tuple(feats) + rnn)
+        return float(1.0 / (1.0 + np.exp(-float(lgs[-1] - lgs[0])))), True
 
     def _verdict(
         self, h: Heard, feats, p_strike: float, in_word: bool, provisional: bool, end

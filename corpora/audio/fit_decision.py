@@ -61,12 +61,14 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 DECISIONS_CSV = HERE / "decisions.csv.gz"
+DECISIONS_RNN_CSV = HERE / "decisions_rnn.csv.gz"  # the rows weighed with RNNoise's measures
 STRIKES_PER_SESSION = 4
 TIMBRE_P = 0.7  # sessions given another table's timbre
 PHONE_P = 0.25  # … heard through a phone's microphone
 MATCH_S = 0.025  # the candidate within this of a true strike is the strike
 MISS_P = 0.2  # the erring clock: a true strike missed …
 PHANTOMS = (0, 3)  # … and this many other loud sounds taken for strikes
+RNN_GATE = 0.005  # training rows get RNNoise's measures from this probability (see add_rnn)
 MIN_GAP_S = 0.3  # the detector decides nothing this soon after a strike (StrikeParams.min_gap_s)
 FIT = dict(
     max_depth=5, max_iter=250, learning_rate=0.08, l2_regularization=1.0, min_samples_leaf=30
@@ -114,13 +116,22 @@ def trace_session(x: np.ndarray, truth: dict) -> dict:
 
 
 def save_trace(
-    path: Path, x: np.ndarray, truth: dict, fold: dict, condition: str, **extra
+    path: Path,
+    x: np.ndarray,
+    truth: dict,
+    fold: dict,
+    condition: str,
+    rnn: str = "none",
+    **extra,
 ) -> None:
     """:func:`trace_session` of ``x``, with the fold, the condition and the sources the session
-    used, pickled to ``path``."""
+    used, pickled to ``path``; ``rnn``: with RNNoise's measures (:func:`add_rnn`) of the
+    candidates the decision weighs (``"gate"``, training) or of every one (``"all"``)."""
     import strike_eval as ev
 
     trace = trace_session(x, truth)
+    if rnn != "none":
+        add_rnn(trace, x, path.name, None if rnn == "all" else RNN_GATE)
     trace.update(
         fold=fold["name"],
         condition=condition,
@@ -165,7 +176,7 @@ def decision_sessions(out: Path, sessions: int, seed: int, folds=None) -> int:
             if rng.uniform() < PHONE_P:
                 x = phone(x, rng)
             x = x / (np.abs(x).max() + 1e-9) * 10 ** (rng.uniform(-30, -1) / 20)
-            save_trace(path, x, truth, fold, cname)
+            save_trace(path, x, truth, fold, cname, rnn="gate")
             n += 1
             print(f"\r{n} sessions", end="", file=sys.stderr)
     print(file=sys.stderr)
@@ -208,9 +219,10 @@ def decided_strikes(heard, strikes, rng=None) -> tuple[set[int], list[int]]:
     return true, sorted(set(decided))
 
 
-def decision_rows(trace: dict, rng=None):
-    """``(label, features)`` of every candidate the detector would decide in this session, with
-    the strikes decided so far true (``rng`` None) or erring (see :func:`decided_strikes`)."""
+def _rows(trace: dict, rng=None, only=None):
+    """``(label, time, features)`` of every candidate the detector would decide in this session
+    (:data:`SEQ_FEATURES`), with the strikes decided so far true (``rng`` None) or erring (see
+    :func:`decided_strikes`); ``only``: of the candidates at these times only."""
     from bisect import bisect_left
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
@@ -223,7 +235,7 @@ def decision_rows(trace: dict, rng=None):
     zero_band = (0.0,) * len(BAND_FEATURES)
     for j, h in enumerate(heard):
         long = trace["long"].get(h.time)
-        if long is None:
+        if long is None or (only is not None and h.time not in only):
             continue
         k = bisect_left(dtimes, h.time - 0.05)
         since = h.time - dtimes[k - 1] if k else 1e9
@@ -234,27 +246,80 @@ def decision_rows(trace: dict, rng=None):
         session = Session.at(h.time, heard, times, vad, [heard[i] for i in decided[:k]])
         end = trace["end"] if h.time + HORIZON_S + 0.035 > trace["end"] else None
         band = trace["band"].get(h.time, zero_band)
-        yield int(j in true), context_features(h, long, band, session, since, HORIZON_S, end)
+        feats = context_features(h, long, band, session, since, HORIZON_S, end)
+        yield int(j in true), h.time, feats
 
 
-def write_table(traces: list[Path], out: Path = DECISIONS_CSV) -> int:
-    """The rows of every trace, with the true and with an erring clock (seeded by the trace's
-    name), to ``out``: label, the sources the session used, then the features (3 significant
-    digits)."""
+def decision_rows(trace: dict, rng=None):
+    """``(label, features)`` of every candidate the detector would decide in this session
+    (:data:`SEQ_FEATURES`), with the strikes decided so far true (``rng`` None) or erring (see
+    :func:`decided_strikes`)."""
+    for label, _t, feats in _rows(trace, rng):
+        yield label, feats
+
+
+def rnn_rows(trace: dict, rng=None):
+    """:func:`decision_rows` of the candidates that have RNNoise's measures in the trace
+    (:func:`add_rnn`), the measures after the features (:data:`RNN_SEQ_FEATURES`)."""
+    rnn = trace.get("rnn", {})
+    for label, t, feats in _rows(trace, rng, only=set(rnn)):
+        yield label, tuple(feats) + tuple(rnn[t])
+
+
+def erring_rng(name: str):
+    """The erring clock of the trace named ``name`` (its own seed: the table is reproducible)."""
     import hashlib
 
-    from pyramid_referee.voice.sequence import SEQ_FEATURES
+    seed = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little")
+    return np.random.default_rng(seed)
 
+
+def add_rnn(trace: dict, x: np.ndarray, name: str | None, gate: float | None = RNN_GATE) -> int:
+    """RNNoise's measures (``voice/denoise.py``, as the detector computes them) of the trace's
+    candidates, into ``trace["rnn"]`` (time → measures): with ``gate`` None every candidate's
+    (the sessions a decision is scored on); else those of the candidates to which the shipped
+    decision without them gives at least ``gate`` in the rows of the true or the erring clock
+    (trace ``name``'s), the ones the product would weigh with them, with a margin (the
+    decision's probability on the rows it was fitted on is surer than on new ones). The
+    measures of a candidate depend only on the audio around it. Returns how many."""
+    from pyramid_referee.voice import denoise
+    from pyramid_referee.voice.sound_class import load_seq_model
+
+    if gate is None:
+        need = sorted(trace["long"])
+    else:
+        model = load_seq_model()
+        need = set()
+        for rng in (None, erring_rng(name or "")):
+            for _label, t, feats in _rows(trace, rng):
+                lg = model.logits(feats)
+                if 1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))) >= gate:
+                    need.add(t)
+        need = sorted(need)
+    den = denoise.load()
+    x = np.asarray(x, dtype=np.float32).astype(np.float64)
+    trace["rnn"] = {t: denoise.measures_at(den, x, t, 16000) for t in need}
+    return len(need)
+
+
+def write_table(traces: list[Path], out: Path = DECISIONS_CSV, rnn: bool = False) -> int:
+    """The rows of every trace, with the true and with an erring clock (seeded by the trace's
+    name), to ``out``: label, the sources the session used, then the features (3 significant
+    digits). ``rnn``: only the rows that have RNNoise's measures, with them (the second
+    decision's table)."""
+    from pyramid_referee.voice.sequence import SEQ_FEATURES
+    from pyramid_referee.voice.sound_class import RNN_SEQ_FEATURES
+
+    rows = rnn_rows if rnn else decision_rows
     n = 0
     with gzip.open(out, "wt", encoding="utf-8", newline="", compresslevel=9) as fh:
         w = csv.writer(fh)
-        w.writerow(["label", "sources", *SEQ_FEATURES])
+        w.writerow(["label", "sources", *(RNN_SEQ_FEATURES if rnn else SEQ_FEATURES)])
         for i, path in enumerate(traces):
             trace = pickle.loads(path.read_bytes())
-            seed = int.from_bytes(hashlib.sha256(path.name.encode()).digest()[:8], "little")
             used = "+".join(trace["sources"])
-            for rng in (None, np.random.default_rng(seed)):
-                for label, f in decision_rows(trace, rng):
+            for rng in (None, erring_rng(path.name)):
+                for label, f in rows(trace, rng):
                     w.writerow([label, used, *(f"{v:.3g}" for v in f)])
                     n += 1
             print(f"\r{i + 1}/{len(traces)} sessions, {n} rows", end="", file=sys.stderr)
@@ -313,21 +378,9 @@ def export_binary(clf, names, meta: dict):
     )
 
 
-def fit_sequence(
-    holdout=frozenset(), path: Path = DECISIONS_CSV, table=None, random_state: int = 0
-):
-    """The strike decision model fitted on every row whose session used no held-out source
-    (``table``: :func:`read_table`'s, already read). ``random_state`` draws the tenth of the
-    rows that early stopping holds back, its only randomness: fits differing in it alone moved
-    the calls decided right by up to 15 of 1,080 (the tuning loop's noise floor, ``seq_eval.py
-    --random-state``); the shipped fit uses 0."""
+def _fit(names, X, y, sources, holdout, random_state: int):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from pyramid_referee.voice.sequence import SEQ_FEATURES
-
-    names, y, sources, X = table if table is not None else read_table(path)
-    if tuple(names) != SEQ_FEATURES:
-        raise SystemExit(f"{path.name} is out of date: make it again with `table`")
     holdout = frozenset(holdout)
     keep = np.array([not (s & holdout) for s in sources])
     X, y = X[keep], y[keep]
@@ -343,7 +396,46 @@ def fit_sequence(
         "random_state": random_state,
         "rounds": int(clf.n_iter_),
     }
-    return export_binary(clf, SEQ_FEATURES, meta)
+    return export_binary(clf, names, meta)
+
+
+def fit_sequence(
+    holdout=frozenset(),
+    path: Path = DECISIONS_CSV,
+    table=None,
+    random_state: int = 0,
+    rnn_path: Path | None = DECISIONS_RNN_CSV,
+):
+    """The strike decision model fitted on every row whose session used no held-out source
+    (``table``: :func:`read_table`'s, already read). ``random_state`` draws the tenth of the
+    rows that early stopping holds back, its only randomness: fits differing in it alone moved
+    the calls decided right by up to 15 of 1,080 (the tuning loop's noise floor, ``seq_eval.py
+    --random-state``); the shipped fit uses 0. With ``rnn_path`` (when it exists) the decision
+    with RNNoise's measures (:func:`fit_rnn`) rides on it as its ``companion``."""
+    from dataclasses import replace
+
+    from pyramid_referee.voice.sequence import SEQ_FEATURES
+
+    names, y, sources, X = table if table is not None else read_table(path)
+    if tuple(names) != SEQ_FEATURES:
+        raise SystemExit(f"{path.name} is out of date: make it again with `table`")
+    model = _fit(SEQ_FEATURES, X, y, sources, holdout, random_state)
+    if rnn_path is not None and Path(rnn_path).exists():
+        model = replace(model, companion=fit_rnn(holdout, rnn_path, random_state=random_state))
+    return model
+
+
+def fit_rnn(
+    holdout=frozenset(), path: Path = DECISIONS_RNN_CSV, table=None, random_state: int = 0
+):
+    """The decision with RNNoise's measures (``voice/denoise.py``), fitted as
+    :func:`fit_sequence` on the rows that have them (``table rnn``'s)."""
+    from pyramid_referee.voice.sound_class import RNN_SEQ_FEATURES
+
+    names, y, sources, X = table if table is not None else read_table(path)
+    if tuple(names) != RNN_SEQ_FEATURES:
+        raise SystemExit(f"{Path(path).name} is out of date: make it again with `table --rnn`")
+    return _fit(RNN_SEQ_FEATURES, X, y, sources, holdout, random_state)
 
 
 def main(argv=None) -> int:
@@ -356,7 +448,10 @@ def main(argv=None) -> int:
     s.add_argument("--folds", nargs="*", default=None)
     t = sub.add_parser("table", help="the rows of the traces in DIR … (the committed table)")
     t.add_argument("dirs", type=Path, nargs="+")
-    t.add_argument("--out", type=Path, default=DECISIONS_CSV)
+    t.add_argument("--out", type=Path, default=None)
+    t.add_argument(
+        "--rnn", action="store_true", help="the rows with RNNoise's measures (decisions_rnn)"
+    )
     f = sub.add_parser("fit", help="fit the decision (all sources, or without --holdout ones)")
     f.add_argument("--holdout", nargs="*", default=[])
     f.add_argument("--out", type=Path, default=ROOT / "voice/data/strike_model.npz")
@@ -366,12 +461,18 @@ def main(argv=None) -> int:
         return 0
     if args.cmd == "table":
         traces = sorted(p for d in args.dirs for p in d.glob("*.pickle"))
-        print(f"{write_table(traces, args.out)} rows → {args.out}")
+        out = args.out or (DECISIONS_RNN_CSV if args.rnn else DECISIONS_CSV)
+        print(f"{write_table(traces, out, rnn=args.rnn)} rows → {out}")
         return 0
     model = fit_sequence(set(args.holdout))
     model.save(args.out)
     meta = model.meta
     print(f"decision model → {args.out}: {meta['rows']} rows, {meta['strikes']} strikes")
+    if model.companion is not None:
+        out = args.out.with_name(args.out.stem + "_rnn.npz")
+        model.companion.save(out)
+        meta = model.companion.meta
+        print(f"… with RNNoise's measures → {out}: {meta['rows']} rows, {meta['strikes']} strikes")
     return 0
 
 

@@ -58,6 +58,9 @@ def collect(out: Path, sessions: int, strokes: int, seed: int, sources=None) -> 
             if path.exists():
                 continue
             fd.save_trace(path, x, truth, fold, cname, reverb=reverb)
+            # the audio beside it: RNNoise's measures of the candidates a replay weighs with
+            # them are computed from it when first needed (``measures_from``)
+            np.save(path.with_suffix(".npy"), np.asarray(x, np.float32))
             n += 1
             print(f"\r{n} sessions", end="", file=sys.stderr)
     print(file=sys.stderr)
@@ -80,6 +83,8 @@ def replay(
     rolling_s=3.0,
     relative: float | None = None,
     gates: bool = False,
+    denoise_from_p: float = 0.02,
+    measures=None,
 ):
     """The strikes the detector decides on a trace: (times, probabilities of every candidate),
     as ``voice/strike.py`` decides them from the sound alone (no recognizer): a candidate in the
@@ -87,13 +92,17 @@ def replay(
     decision model's probability against ``strike_p``, with the seconds since the last strike
     *decided* and the timbre of the strikes decided so far. ``relative``: also :func:`stands_out`
     with that θ, the candidates after it read with the audio up to its own decision time;
-    ``gates``: only with no talk in the 0.3 s after it and a call said since the last strike."""
+    ``gates``: only with no talk in the 0.3 s after it and a call said since the last strike.
+    With ``measures`` (time → RNNoise's measures, :func:`measures_from`) and a model that
+    carries the decision with them (``companion``), a candidate the decision gives at least
+    ``denoise_from_p`` is decided by that one, as ``StrikeDetector`` decides it."""
     import fit_decision as fd
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
     from pyramid_referee.voice.sequence import HORIZON_S, Session, context_features
 
     heard, times, vad = fd.restore(d)
+    second = getattr(model, "companion", None) if measures is not None else None
     last = -np.inf
     out, probs, strikes = [], [], []
     zero = (0.0,) * len(BAND_FEATURES)
@@ -123,7 +132,11 @@ def replay(
             end,
         )
         lg = model.logits(f)
-        return float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+        p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+        if second is not None and p >= denoise_from_p:
+            lg = second.logits(tuple(f) + tuple(measures(h.time)))
+            p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+        return p
 
     for k, h in enumerate(heard):
         if not weighed(h):
@@ -152,7 +165,43 @@ def replay(
 
 
 def load_traces(d: Path) -> list[dict]:
-    return [pickle.loads(p.read_bytes()) for p in sorted(d.glob("*.pickle"))]
+    out = []
+    for p in sorted(d.glob("*.pickle")):
+        if p.name.endswith(".rnn.pickle"):
+            continue
+        trace = pickle.loads(p.read_bytes())
+        trace["path"] = p
+        out.append(trace)
+    return out
+
+
+class measures_from:
+    """RNNoise's measures of a trace's candidates (``voice/denoise.py``, as the detector computes
+    them), from the session's audio kept beside the trace, computed when first asked and kept in
+    ``NAME.rnn.pickle`` (a replay weighs a few candidates in a hundred with them)."""
+
+    def __init__(self, trace_path: Path) -> None:
+        self.audio = trace_path.with_suffix(".npy")
+        self.cache_path = trace_path.with_name(trace_path.stem + ".rnn.pickle")
+        self.cache = pickle.loads(self.cache_path.read_bytes()) if self.cache_path.exists() else {}
+        self._x = None
+        self.new = 0
+
+    def __call__(self, t: float) -> tuple[float, ...]:
+        if t not in self.cache:
+            from pyramid_referee.voice import denoise
+
+            if self._x is None:
+                if not self.audio.exists():
+                    raise SystemExit(f"{self.audio} is missing: collect the sessions again")
+                self._x = np.load(self.audio).astype(np.float64)
+            self.cache[t] = denoise.measures_at(denoise.load(), self._x, t, 16000)
+            self.new += 1
+        return self.cache[t]
+
+    def save(self) -> None:
+        if self.new:
+            self.cache_path.write_bytes(pickle.dumps(self.cache))
 
 
 _fit_cache: dict = {}
@@ -165,6 +214,8 @@ def fold_model(excluded: frozenset, table: Path, cache: Path | None = None, rand
     h = hashlib.sha256(table.read_bytes())
     h.update(Path(fd.__file__).read_bytes())
     h.update((ROOT / "voice" / "sequence.py").read_bytes())
+    if fd.DECISIONS_RNN_CSV.exists():  # the decision with RNNoise's measures rides on it
+        h.update(fd.DECISIONS_RNN_CSV.read_bytes())
     h.update(repr(sorted(excluded)).encode())
     if random_state:
         h.update(f"random_state={random_state}".encode())
@@ -210,6 +261,7 @@ def score(
     random_state=0,
     relative=None,
     gates=False,
+    denoise=True,
 ):
     import strike_eval as ev
 
@@ -217,7 +269,18 @@ def score(
     held = groups(traces, n_groups)
     for d in traces:
         m = fold_model(held[d["fold"]], table, random_state=random_state)
-        rep, probs = replay(d, m, strike_p, rolling_s=rolling_s, relative=relative, gates=gates)
+        measures = measures_from(d["path"]) if denoise and "path" in d else None
+        rep, probs = replay(
+            d,
+            m,
+            strike_p,
+            rolling_s=rolling_s,
+            relative=relative,
+            gates=gates,
+            measures=measures,
+        )
+        if measures is not None:
+            measures.save()
         o = ev.decide(
             rep,
             d["truth"],
@@ -284,6 +347,11 @@ def main(argv=None) -> int:
         help="also a strike under the threshold that stands over its neighbours (not kept)",
     )
     s.add_argument("--gates", action="store_true", help="--relative only with no talk after it")
+    s.add_argument(
+        "--no-denoise",
+        action="store_true",
+        help="the decision without RNNoise's measures only (as where the library is missing)",
+    )
     args = ap.parse_args(argv)
     if args.cmd == "collect":
         print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
@@ -298,6 +366,7 @@ def main(argv=None) -> int:
         args.random_state,
         args.relative,
         args.gates,
+        not args.no_denoise,
     )
     print_table(by)
     return 0

@@ -241,9 +241,22 @@ def make_detector(args):
     # deferred: the audio stack (numpy) loads only to hear
     from ..voice.strike import StrikeDetector
 
-    return StrikeDetector(
-        profile=load_profile(args.profile), **detector_params(args.stroke_window)
-    )
+    det = StrikeDetector(profile=load_profile(args.profile), **detector_params(args.stroke_window))
+    note_denoiser(det)
+    return det
+
+
+def note_denoiser(det) -> None:
+    """Say on stderr when the detector decides without RNNoise (its library cannot load here)."""
+    if det.denoise_error:
+        print(
+            "pyramid-referee: "
+            + tr(
+                "RNNoise is not available ({why}): strikes are decided without what it takes "
+                "away (fewer calls decided right in noise and under talk)"
+            ).format(why=det.denoise_error.text(get_lang())),
+            file=sys.stderr,
+        )
 
 
 def _file(args) -> int:

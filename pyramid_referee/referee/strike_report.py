@@ -106,6 +106,8 @@ def why(s, lang: str) -> str:
 def _why_sequence(s, lang: str) -> str:
     """Why a sound decided from what followed it is (not) a strike."""
     p = f"{s.p_strike:.2f}"
+    if getattr(s, "denoised", False):  # weighed with what RNNoise takes away at it
+        p += trl(lang, ", with RNNoise")
     if s.decision == "strike":
         return trl(
             lang, "the first knock on a still table, and the stroke followed it (p={p})"
