@@ -64,7 +64,7 @@ def with_model(fold, excluded, rs=0):
     if p.exists():
         return pickle.loads(p.read_bytes())
     from pyramid_referee.voice.sequence import SEQ_FEATURES
-    from pyramid_referee.voice.denoise import RNN_FEATURES
+    from dn_branch import RNN_FEATURES
     names, y, src, X = table(fd.DECISIONS_CSV)
     R = np.nan_to_num(np.load(f"/work/tr/full_rows{WITH}.npy").astype(np.float64), nan=-99.0)
     m = fd._fit(SEQ_FEATURES + RNN_FEATURES, np.hstack([X, R]), y, src, excluded, rs)
@@ -73,10 +73,10 @@ def with_model(fold, excluded, rs=0):
 def prob(model, f):
     lg = model.logits(f); return float(1 / (1 + np.exp(-(lg[-1] - lg[0]))))
 
-def replay(d, name, kind, plain, rnn, gate, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, rolling_s=3.0):
+def replay(d, name, kind, plain, rnn, gate, second=None, strike_p=0.6, min_gap_s=0.3, min_level_db=-75.0, rolling_s=3.0):
     from pyramid_referee.voice.onsets import BAND_FEATURES
     from pyramid_referee.voice.sequence import HORIZON_S, Session, context_features
-    from pyramid_referee.voice import denoise as dn
+    import dn_branch as dn
     cache_p = Path(f"/work/tr/rnncache{FULL or ''}") / kind / name
     cache = pickle.loads(cache_p.read_bytes()) if cache_p.exists() else {}
     n0 = len(cache)
@@ -91,7 +91,27 @@ def replay(d, name, kind, plain, rnn, gate, strike_p=0.6, min_gap_s=0.3, min_lev
         end = d["end"] if h.time + HORIZON_S + 0.035 > d["end"] else None
         session = Session.at(h.time, heard, times, vad, strikes[-8:])
         f = context_features(h, d["long"][h.time], d["band"].get(h.time, zero), session, h.time - last, HORIZON_S, end)
-        if MINE == "plain":
+        if MINE == "plain" and os.environ.get("CASC"):
+            p = prob(plain, f)
+            if p >= float(os.environ["CASC"]):
+                ngated += 1
+                if os.environ.get("WIN"):
+                    import dn_branch as dn
+                    if x is None:
+                        x = np.load(Path("/work/tr/data") / kind / name.replace(".pickle", ".npy")).astype(np.float32).astype(np.float64)
+                    warm = int(os.environ["WIN"])
+                    k = int(np.floor(h.time * 100 + 1e-9)); a = (k - 100 - warm) * 160; b = (k + 35) * 160
+                    w = dn.window_frames(dn.load(), dn.slice_padded(x, a, b), 16000)
+                    dn.BASE_FRAMES = 100
+                    r = dn.measures(w, 100 + warm)
+                    dn.BASE_FRAMES = 50
+                else:
+                    from mkfull import full_measures
+                    if x is None:
+                        x = np.load(Path("/work/tr/full") / kind / name.replace(".pickle", ".npz"))
+                    r = np.nan_to_num(np.array(full_measures(x, h.time, 100)), nan=-99.0)
+                p = prob(second, tuple(f) + tuple(r))
+        elif MINE == "plain":
             p = prob(plain, f)
         elif WITH:
             from mkfull import full_measures
@@ -136,9 +156,10 @@ def fold_job(args):
             continue
         ex = frozenset(d["sources"])
         if plain is None:
+            second = pickle.loads((MODELS / f"mine_with_{fold}_{rs}.pickle").read_bytes()) if os.environ.get("CASC") else None
             plain = with_model(fold, ex, rs) if (WITH or MINE) else plain_model(fold, ex, rs)
             rnn = rnn_model(fold, ex, rs) if gate is not None else None
-        rep, n = replay(d, p.name, kind, plain, rnn, gate if gate is not None else 2.0)
+        rep, n = replay(d, p.name, kind, plain, rnn, gate if gate is not None else 2.0, second)
         ng += n
         o = ev.decide(rep, d["truth"], candidates=[t for t, _, _ in d["heard"]], tag=f"{fold}/{d['condition']}")
         res[p.name] = (d["condition"], o)

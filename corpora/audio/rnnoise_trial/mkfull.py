@@ -3,7 +3,7 @@ import sys, pickle
 from pathlib import Path
 import numpy as np
 sys.path.insert(0, "/work/main")
-from pyramid_referee.voice import denoise as dn
+import dn_branch as dn
 BASE = 50
 def full_measures(fr, t, base=None):
     base = base or BASE
