@@ -95,7 +95,12 @@ def replay(d, name, kind, plain, rnn, gate, second=None, strike_p=0.6, min_gap_s
             p = prob(plain, f)
             if p >= float(os.environ["CASC"]):
                 ngated += 1
-                if os.environ.get("WIN"):
+                if os.environ.get("WINP"):
+                    import dn_branch as dn
+                    if x is None:
+                        x = np.load(Path("/work/tr/data") / kind / name.replace(".pickle", ".npy")).astype(np.float32).astype(np.float64)
+                    r = dn.measures_at(dn.load(), x, h.time, 16000)
+                elif os.environ.get("WIN"):
                     import dn_branch as dn
                     if x is None:
                         x = np.load(Path("/work/tr/data") / kind / name.replace(".pickle", ".npy")).astype(np.float32).astype(np.float64)
@@ -109,7 +114,7 @@ def replay(d, name, kind, plain, rnn, gate, second=None, strike_p=0.6, min_gap_s
                     from mkfull import full_measures
                     if x is None:
                         x = np.load(Path("/work/tr/full") / kind / name.replace(".pickle", ".npz"))
-                    r = np.nan_to_num(np.array(full_measures(x, h.time, 100)), nan=-99.0)
+                    r = np.nan_to_num(np.array(full_measures(x, h.time, int(os.environ.get("FB", "100")))), nan=-99.0)
                 p = prob(second, tuple(f) + tuple(r))
         elif MINE == "plain":
             p = prob(plain, f)
@@ -156,7 +161,7 @@ def fold_job(args):
             continue
         ex = frozenset(d["sources"])
         if plain is None:
-            second = pickle.loads((MODELS / f"mine_with_{fold}_{rs}.pickle").read_bytes()) if os.environ.get("CASC") else None
+            second = pickle.loads((MODELS / f"mine_with{os.environ.get('WSUF', '')}_{fold}_{rs}.pickle").read_bytes()) if os.environ.get("CASC") else None
             plain = with_model(fold, ex, rs) if (WITH or MINE) else plain_model(fold, ex, rs)
             rnn = rnn_model(fold, ex, rs) if gate is not None else None
         rep, n = replay(d, p.name, kind, plain, rnn, gate if gate is not None else 2.0, second)
