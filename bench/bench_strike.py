@@ -218,7 +218,6 @@ def fold_detector(excluded: frozenset[str], refit: bool = True) -> dict:
             "decision",
             (
                 read(fd.DECISIONS_CSV),
-                read(fd.DECISIONS_RNN_CSV) if fd.DECISIONS_RNN_CSV.exists() else b"",
                 read(ROOT / "voice" / "denoise.py"),
                 read(Path(fd.__file__)),
                 src(fsm._read_table),

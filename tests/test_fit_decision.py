@@ -1,5 +1,6 @@
-"""The strike decision's fitting (corpora/audio/fit_decision.py): its sessions as traces, its rows
-with the true and with an erring clock, and the fit's leave-out by source.
+"""The strike decision's fitting (corpora/audio/fit_decision.py): its sessions as traces with
+RNNoise's measures, its rows with the true and with an erring clock, and the fit's leave-out by
+source.
 
 The traces come from real mixed sessions (the recorded table sounds and voices, read in place);
 the fit runs on the committed table."""
@@ -10,7 +11,9 @@ import fit_decision as fd
 import numpy as np
 import pytest
 
+from pyramid_referee.voice import denoise
 from pyramid_referee.voice.sequence import SEQ_FEATURES, Heard
+from pyramid_referee.voice.sound_class import RNN_SEQ_FEATURES
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +26,10 @@ def trace(bank, speech):
     _, _, _, x, truth = next(made)
     t = fd.trace_session(x, truth)
     t.update(sources=sorted(fold["repos"] | {fold["speech"], fold["noise"]}))
+    try:
+        fd.add_rnn(t, x)
+    except denoise.DenoiserUnavailable as e:
+        pytest.skip(f"RNNoise cannot be loaded here: {e}")
     return t
 
 
@@ -34,10 +41,34 @@ def test_a_trace_holds_every_candidate_and_the_truth(trace):
     assert speech and set(foreground) <= set(speech)
 
 
+def test_every_candidate_has_rnnoises_measures_from_the_whole_session(trace):
+    """One pass over the session: a candidate whose frames fall outside it (its first 1 s)
+    has them missing, every other one has nine numbers; a strike's onset keeps less of its
+    input than the speech around it does (what RNNoise takes for speech it keeps)."""
+    rnn = trace["rnn"]
+    assert set(rnn) == set(trace["long"])
+    missing = [t for t, m in rnn.items() if m[0] == fd.RNN_MISSING]
+    assert all(t < 1.0 or t > trace["end"] - 0.33 for t in missing)
+    assert all(
+        len(m) == len(denoise.RNN_FEATURES) and np.all(np.isfinite(m)) for m in rnn.values()
+    )
+    keep_on = denoise.RNN_FEATURES.index("rnn_keep_on")
+    strikes = [rnn[t][keep_on] for t in rnn if min(abs(t - s) for s in trace["strikes"]) < 0.025]
+    assert len(strikes) == 4
+    others = [m[keep_on] for t, m in rnn.items() if m[0] != fd.RNN_MISSING]
+    assert np.median(strikes) < np.median(others)
+
+
+def test_a_trace_made_without_the_measures_is_refused(trace):
+    old = {k: v for k, v in trace.items() if k != "rnn"}
+    with pytest.raises(SystemExit, match="without RNNoise's measures"):
+        list(fd.decision_rows(old))
+
+
 def test_the_true_clock_labels_one_candidate_a_strike(trace):
     rows = list(fd.decision_rows(trace))
     assert sum(label for label, _ in rows) == 4  # each strike proposed, matched once
-    assert all(len(f) == len(SEQ_FEATURES) for _, f in rows)
+    assert all(len(f) == len(RNN_SEQ_FEATURES) for _, f in rows)
     since = SEQ_FEATURES.index("since_strike")
     known = SEQ_FEATURES.index("strikes_known")
     strikes = [f for label, f in rows if label]
@@ -80,6 +111,9 @@ def test_the_fit_leaves_out_every_session_of_a_held_out_source(tmp_path, trace, 
     others = sum(1 for s in sources if s == {"someone_else"})
     assert 0 < others < n and full.meta["rows"] == n and part.meta["rows"] == others
     assert part.meta["held_out"] == ["vrcbce"] and full.features == SEQ_FEATURES
+    # the decision with RNNoise's measures rides on it, fitted on the same rows
+    assert full.companion.features == RNN_SEQ_FEATURES and full.companion.meta["rows"] == n
+    assert part.companion.meta["rows"] == others
     other_state = fd.fit_sequence(path=out, random_state=1)  # the loop's noise floor
     assert full.meta["random_state"] == 0 and other_state.meta["random_state"] == 1
     assert other_state.meta["rows"] == n

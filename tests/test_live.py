@@ -499,6 +499,49 @@ def test_Q13_listen_with_key_strikes_an_outcome_typed_instead_of_enter_takes_the
     assert call_end + 0.1 <= row.record.strike["outcome"] < call_end + 5  # typed at 0.2 s
 
 
+def test_listen_says_when_strikes_go_without_rnnoise(ko_model, tmp_path, monkeypatch):
+    """Where RNNoise's library cannot load, listen's greeting says that strikes are decided
+    without it (and why); where it loads, nothing is said."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+    from test_listen import KO_WORDS, KoGrammar, _session
+
+    from pyramid_referee.referee import listen
+    from pyramid_referee.referee.live import LiveRun, Opened
+    from pyramid_referee.voice import denoise
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    store, session = _session(tmp_path)
+
+    def greeting():
+        referee = listen.LiveReferee(
+            ko_model,
+            session,
+            words=KO_WORDS,
+            detector=StrikeDetector(),
+            parse=KoGrammar.parse,
+            lang="en",
+        )
+        out = io.StringIO()
+        args = SimpleNamespace(strike="audio", pad=False, why=False, speak=False)
+        live = LiveRun(
+            Console(file=out, highlight=False, width=300),
+            Opened(store, session, referee, None),
+            args,
+            "en",
+        )
+        live.greet(SimpleNamespace(path=tmp_path / "model"), None, no_profile=True)
+        return out.getvalue()
+
+    with store:
+        assert "RNNoise" not in greeting()
+        monkeypatch.setattr(denoise, "_LOADED", None)
+        monkeypatch.setenv(denoise.LIBRARY_ENV, "/nonexistent/librnnoise.so")
+        said = greeting()
+        assert "RNNoise is not available" in said and "/nonexistent/librnnoise.so" in said
+
+
 def test_listen_greets_with_the_table_profile_or_says_how_to_make_one(ko_model, tmp_path):
     """Hearing strikes with no table profile, listen says how to make one; not with a profile
     (it names it), not with --profile none (asked for), not with --strike key."""

@@ -18,16 +18,18 @@ def table():
 @pytest.mark.long  # 33 s on 2 cores
 def test_the_shipped_models_are_what_the_fitting_script_makes(table):
     """voice/data/*.npz equal a fresh fit on the committed feature tables (deterministic): the two
-    sound models and the strike decision model."""
+    sound models, the strike decision model and the one with RNNoise's measures."""
     pytest.importorskip("sklearn")
     first, second = fit_sound_model.fit()
-    from pyramid_referee.voice.sound_class import load_seq_model
+    from pyramid_referee.voice.sound_class import load_rnn_model, load_seq_model
 
-    assert second.companion is not None  # the strike decision, fitted with them
+    assert second.companion is not None  # the strike decision, fitted with them …
+    assert second.companion.companion is not None  # … and the one with RNNoise's measures
     for shipped, fresh in (
         (load_model(), first),
         (load_long_model(), second),
         (load_seq_model(), second.companion),
+        (load_rnn_model(), second.companion.companion),
     ):
         assert shipped.features == fresh.features and shipped.classes == fresh.classes
         for name in SoundModel.ARRAYS:

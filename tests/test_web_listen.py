@@ -996,3 +996,20 @@ def test_without_the_tap_the_strike_on_the_socket_takes_the_heard_call(tmp_path,
     assert r["heard"] is not None and r["strikes"], r
     after = r["after"]
     assert after["status"] == "accepted" and after["strike"] is not None, after
+
+
+def test_the_server_says_once_when_tablets_strikes_go_without_rnnoise(monkeypatch, capsys):
+    """Where RNNoise's library cannot load, the first tablet stream's detector tells the server's
+    log so (and why), once; the stream still decides strikes (without the measures)."""
+    from pyramid_referee.voice import denoise
+
+    monkeypatch.setattr(denoise, "_LOADED", None)
+    monkeypatch.setattr(listen_ws, "_DENOISE_TOLD", False)
+    monkeypatch.setenv(denoise.LIBRARY_ENV, "/nonexistent/librnnoise.so")
+    first = listen_ws.TableStream(None, lang="en")
+    second = listen_ws.TableStream(None, lang="en")
+    err = capsys.readouterr().err
+    assert err.count("RNNoise is not available") == 1 and "/nonexistent/librnnoise.so" in err
+    assert first.pipeline.detector.rnn_model is None and second.pipeline.detector is not None
+    first.executor.shutdown()
+    second.executor.shutdown()

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Fit the strike decision (voice/data/strike_model.npz) on whole mixed table sessions.
+"""Fit the strike decision (voice/data/strike_model.npz and strike_model_rnn.npz) on whole mixed
+table sessions.
 
     python corpora/audio/fit_decision.py sessions DIR [--sessions N] [--seed S]   # traces
     python corpora/audio/fit_decision.py table DIR … [--out decisions.csv.gz]       # the rows
-    python corpora/audio/fit_decision.py fit [--holdout SRC …]                     # → the model
+    python corpora/audio/fit_decision.py fit [--holdout SRC …]                     # → the models
 
 **The sessions** (``sessions``) are mixed as the benchmark mixes its own (``strike_eval``'s
 folds and conditions: one table source, one recorded voice and one recorded room noise a fold;
@@ -19,12 +20,14 @@ source's sound:
 - **a random level**, the session's peak from -30 to -1 dBFS.
 
 Each session is run through the product's detector and kept as a **trace** (every candidate
-sound's shape, the voice activity's speech layer, the truth's strikes and the sources the session
-used): the rows are computed from traces, so a change of the decision's features is a new
-``table``, not new audio.
+sound's shape, the voice activity's speech layer, RNNoise's measures of every candidate from one
+pass over the session (``add_rnn``), the truth's strikes and the sources the session used): the
+rows are computed from traces, so a change of the decision's features is a new ``table``, not
+new audio.
 
-**The rows** (``table``): every candidate with the features of ``voice/sequence.py``, labelled
-strike (the candidate nearest a true strike, within 25 ms) or not, computed twice a session:
+**The rows** (``table``): every candidate with the features of ``voice/sequence.py`` and
+RNNoise's measures (``voice/denoise.py``), labelled strike (the candidate nearest a true strike,
+within 25 ms) or not, computed twice a session:
 
 - with the **true strikes** as the strikes decided so far (the seconds since the stroke began,
   the timbre of the session's strikes and their clacks), and
@@ -36,8 +39,11 @@ strike (the candidate nearest a true strike, within 25 ms) or not, computed twic
 **The fit** (``fit``): gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier,
 depth 5, strikes weighted to half the rows) on every row whose session used no held-out source
 (table recording, recorded voice or recorded noise: ``--holdout``), exported as plain arrays
-(numpy applies them at run time). ``fit_sound_model.fit`` attaches it to the second-look model,
-so a leave-one-source-out refit carries a decision fitted without that source too.
+(numpy applies them at run time): twice, on the features alone (``strike_model.npz``, the
+decision every candidate gets) and with RNNoise's measures too (``strike_model_rnn.npz``, for
+the candidates the first gives at least ``StrikeParams.denoise_from_p``).
+``fit_sound_model.fit`` attaches the pair to the second-look model, so a leave-one-source-out
+refit carries a decision fitted without that source too.
 
 Tried and not kept: every row again as if nobody had spoken before it, so that a strike would
 need no call. It taught the model that a word's first consonant after a pause is a strike; a
@@ -61,14 +67,13 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 DECISIONS_CSV = HERE / "decisions.csv.gz"
-DECISIONS_RNN_CSV = HERE / "decisions_rnn.csv.gz"  # the rows weighed with RNNoise's measures
 STRIKES_PER_SESSION = 4
 TIMBRE_P = 0.7  # sessions given another table's timbre
 PHONE_P = 0.25  # … heard through a phone's microphone
 MATCH_S = 0.025  # the candidate within this of a true strike is the strike
 MISS_P = 0.2  # the erring clock: a true strike missed …
 PHANTOMS = (0, 3)  # … and this many other loud sounds taken for strikes
-RNN_GATE = 0.005  # training rows get RNNoise's measures from this probability (see add_rnn)
+RNN_MISSING = -99.0  # a measure of RNNoise's whose frames fall outside the session
 MIN_GAP_S = 0.3  # the detector decides nothing this soon after a strike (StrikeParams.min_gap_s)
 FIT = dict(
     max_depth=5, max_iter=250, learning_rate=0.08, l2_regularization=1.0, min_samples_leaf=30
@@ -121,17 +126,16 @@ def save_trace(
     truth: dict,
     fold: dict,
     condition: str,
-    rnn: str = "none",
+    rnn: bool = False,
     **extra,
 ) -> None:
     """:func:`trace_session` of ``x``, with the fold, the condition and the sources the session
-    used, pickled to ``path``; ``rnn``: with RNNoise's measures (:func:`add_rnn`) of the
-    candidates the decision weighs (``"gate"``, training) or of every one (``"all"``)."""
+    used, pickled to ``path``; ``rnn``: with RNNoise's measures (:func:`add_rnn`)."""
     import strike_eval as ev
 
     trace = trace_session(x, truth)
-    if rnn != "none":
-        add_rnn(trace, x, path.name, None if rnn == "all" else RNN_GATE)
+    if rnn:
+        add_rnn(trace, x)
     trace.update(
         fold=fold["name"],
         condition=condition,
@@ -176,7 +180,7 @@ def decision_sessions(out: Path, sessions: int, seed: int, folds=None) -> int:
             if rng.uniform() < PHONE_P:
                 x = phone(x, rng)
             x = x / (np.abs(x).max() + 1e-9) * 10 ** (rng.uniform(-30, -1) / 20)
-            save_trace(path, x, truth, fold, cname, rnn="gate")
+            save_trace(path, x, truth, fold, cname, rnn=True)
             n += 1
             print(f"\r{n} sessions", end="", file=sys.stderr)
     print(file=sys.stderr)
@@ -219,10 +223,10 @@ def decided_strikes(heard, strikes, rng=None) -> tuple[set[int], list[int]]:
     return true, sorted(set(decided))
 
 
-def _rows(trace: dict, rng=None, only=None):
+def _rows(trace: dict, rng=None):
     """``(label, time, features)`` of every candidate the detector would decide in this session
     (:data:`SEQ_FEATURES`), with the strikes decided so far true (``rng`` None) or erring (see
-    :func:`decided_strikes`); ``only``: of the candidates at these times only."""
+    :func:`decided_strikes`)."""
     from bisect import bisect_left
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
@@ -235,7 +239,7 @@ def _rows(trace: dict, rng=None, only=None):
     zero_band = (0.0,) * len(BAND_FEATURES)
     for j, h in enumerate(heard):
         long = trace["long"].get(h.time)
-        if long is None or (only is not None and h.time not in only):
+        if long is None:
             continue
         k = bisect_left(dtimes, h.time - 0.05)
         since = h.time - dtimes[k - 1] if k else 1e9
@@ -251,18 +255,17 @@ def _rows(trace: dict, rng=None, only=None):
 
 
 def decision_rows(trace: dict, rng=None):
-    """``(label, features)`` of every candidate the detector would decide in this session
-    (:data:`SEQ_FEATURES`), with the strikes decided so far true (``rng`` None) or erring (see
+    """``(label, features)`` of every candidate the detector would decide in this session: the
+    features of :data:`SEQ_FEATURES`, then RNNoise's measures (:data:`RNN_FEATURES`, from
+    :func:`add_rnn`), with the strikes decided so far true (``rng`` None) or erring (see
     :func:`decided_strikes`)."""
-    for label, _t, feats in _rows(trace, rng):
-        yield label, feats
-
-
-def rnn_rows(trace: dict, rng=None):
-    """:func:`decision_rows` of the candidates that have RNNoise's measures in the trace
-    (:func:`add_rnn`), the measures after the features (:data:`RNN_SEQ_FEATURES`)."""
-    rnn = trace.get("rnn", {})
-    for label, t, feats in _rows(trace, rng, only=set(rnn)):
+    rnn = trace.get("rnn")
+    if rnn is None:
+        raise SystemExit(
+            "a trace without RNNoise's measures (made before they were added): "
+            "make the sessions again with `sessions`"
+        )
+    for label, t, feats in _rows(trace, rng):
         yield label, tuple(feats) + tuple(rnn[t])
 
 
@@ -274,52 +277,45 @@ def erring_rng(name: str):
     return np.random.default_rng(seed)
 
 
-def add_rnn(trace: dict, x: np.ndarray, name: str | None, gate: float | None = RNN_GATE) -> int:
-    """RNNoise's measures (``voice/denoise.py``, as the detector computes them) of the trace's
-    candidates, into ``trace["rnn"]`` (time → measures): with ``gate`` None every candidate's
-    (the sessions a decision is scored on); else those of the candidates to which the shipped
-    decision without them gives at least ``gate`` in the rows of the true or the erring clock
-    (trace ``name``'s), the ones the product would weigh with them, with a margin (the
-    decision's probability on the rows it was fitted on is surer than on new ones). The
-    measures of a candidate depend only on the audio around it. Returns how many."""
+def add_rnn(trace: dict, x: np.ndarray) -> int:
+    """RNNoise's measures (``voice/denoise.py``) of every candidate of the trace, into
+    ``trace["rnn"]`` (time → measures), from one pass of one RNNoise state over the whole
+    session, its loudest sample set to −6 dBFS as the detector sets a window's. The detector
+    computes them on each weighed knock's own window (a tenth of the cost of a whole pass, where
+    it weighs one candidate in thirty); a decision fitted on the whole pass's measures decided
+    as many calls right given the windows' as given the whole pass's
+    (``docs/dev/benchmarks.md``). A measure whose frames fall outside the session (its first
+    1 s, its last 0.32 s) is :data:`RNN_MISSING`. Returns how many candidates."""
     from pyramid_referee.voice import denoise
-    from pyramid_referee.voice.sound_class import load_seq_model
 
-    if gate is None:
-        need = sorted(trace["long"])
-    else:
-        model = load_seq_model()
-        need = set()
-        for rng in (None, erring_rng(name or "")):
-            for _label, t, feats in _rows(trace, rng):
-                lg = model.logits(feats)
-                if 1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))) >= gate:
-                    need.add(t)
-        need = sorted(need)
-    den = denoise.load()
     x = np.asarray(x, dtype=np.float32).astype(np.float64)
-    trace["rnn"] = {t: denoise.measures_at(den, x, t, 16000) for t in need}
-    return len(need)
+    w = denoise.window_frames(denoise.load(), x, 16000)
+    out = {}
+    for t in trace["long"]:
+        k = int(np.floor(t / denoise.FRAME_S + 1e-9))
+        if k < denoise.BASE_FRAMES or k + denoise.AFTER_FRAMES > len(w.ein):
+            out[t] = (RNN_MISSING,) * len(denoise.RNN_FEATURES)
+        else:
+            out[t] = tuple(RNN_MISSING if v != v else v for v in denoise.measures(w, k))
+    trace["rnn"] = out
+    return len(out)
 
 
-def write_table(traces: list[Path], out: Path = DECISIONS_CSV, rnn: bool = False) -> int:
+def write_table(traces: list[Path], out: Path = DECISIONS_CSV) -> int:
     """The rows of every trace, with the true and with an erring clock (seeded by the trace's
-    name), to ``out``: label, the sources the session used, then the features (3 significant
-    digits). ``rnn``: only the rows that have RNNoise's measures, with them (the second
-    decision's table)."""
-    from pyramid_referee.voice.sequence import SEQ_FEATURES
+    name), to ``out``: label, the sources the session used, then the features and RNNoise's
+    measures (:data:`RNN_SEQ_FEATURES`, 3 significant digits)."""
     from pyramid_referee.voice.sound_class import RNN_SEQ_FEATURES
 
-    rows = rnn_rows if rnn else decision_rows
     n = 0
     with gzip.open(out, "wt", encoding="utf-8", newline="", compresslevel=9) as fh:
         w = csv.writer(fh)
-        w.writerow(["label", "sources", *(RNN_SEQ_FEATURES if rnn else SEQ_FEATURES)])
+        w.writerow(["label", "sources", *RNN_SEQ_FEATURES])
         for i, path in enumerate(traces):
             trace = pickle.loads(path.read_bytes())
             used = "+".join(trace["sources"])
             for rng in (None, erring_rng(path.name)):
-                for label, f in rows(trace, rng):
+                for label, f in decision_rows(trace, rng):
                     w.writerow([label, used, *(f"{v:.3g}" for v in f)])
                     n += 1
             print(f"\r{i + 1}/{len(traces)} sessions, {n} rows", end="", file=sys.stderr)
@@ -404,38 +400,29 @@ def fit_sequence(
     path: Path = DECISIONS_CSV,
     table=None,
     random_state: int = 0,
-    rnn_path: Path | None = DECISIONS_RNN_CSV,
+    rnn: bool = True,
 ):
-    """The strike decision model fitted on every row whose session used no held-out source
-    (``table``: :func:`read_table`'s, already read). ``random_state`` draws the tenth of the
-    rows that early stopping holds back, its only randomness: fits differing in it alone moved
-    the calls decided right by up to 15 of 1,080 (the tuning loop's noise floor, ``seq_eval.py
-    --random-state``); the shipped fit uses 0. With ``rnn_path`` (when it exists) the decision
-    with RNNoise's measures (:func:`fit_rnn`) rides on it as its ``companion``."""
+    """The strike decision fitted on every row whose session used no held-out source
+    (``table``: :func:`read_table`'s, already read): the decision on the features alone
+    (:data:`SEQ_FEATURES`), which every candidate gets, with the decision that also reads
+    RNNoise's measures (:data:`RNN_SEQ_FEATURES`) riding on it as its ``companion`` (the
+    detector asks it for the candidates the first gives ``StrikeParams.denoise_from_p``).
+    ``random_state`` draws the tenth of the rows that early stopping holds back, its only
+    randomness: fits differing in it alone moved the calls decided right by up to 15 of 1,080
+    (the tuning loop's noise floor, ``seq_eval.py --random-state``); the shipped fit uses 0.
+    ``rnn`` False: the first alone (the detector then decides as where RNNoise is missing)."""
     from dataclasses import replace
 
     from pyramid_referee.voice.sequence import SEQ_FEATURES
-
-    names, y, sources, X = table if table is not None else read_table(path)
-    if tuple(names) != SEQ_FEATURES:
-        raise SystemExit(f"{path.name} is out of date: make it again with `table`")
-    model = _fit(SEQ_FEATURES, X, y, sources, holdout, random_state)
-    if rnn_path is not None and Path(rnn_path).exists():
-        model = replace(model, companion=fit_rnn(holdout, rnn_path, random_state=random_state))
-    return model
-
-
-def fit_rnn(
-    holdout=frozenset(), path: Path = DECISIONS_RNN_CSV, table=None, random_state: int = 0
-):
-    """The decision with RNNoise's measures (``voice/denoise.py``), fitted as
-    :func:`fit_sequence` on the rows that have them (``table rnn``'s)."""
     from pyramid_referee.voice.sound_class import RNN_SEQ_FEATURES
 
     names, y, sources, X = table if table is not None else read_table(path)
     if tuple(names) != RNN_SEQ_FEATURES:
-        raise SystemExit(f"{Path(path).name} is out of date: make it again with `table --rnn`")
-    return _fit(RNN_SEQ_FEATURES, X, y, sources, holdout, random_state)
+        raise SystemExit(f"{Path(path).name} is out of date: make it again with `table`")
+    plain = _fit(SEQ_FEATURES, X[:, : len(SEQ_FEATURES)], y, sources, holdout, random_state)
+    if not rnn:
+        return plain
+    return replace(plain, companion=_fit(RNN_SEQ_FEATURES, X, y, sources, holdout, random_state))
 
 
 def main(argv=None) -> int:
@@ -448,10 +435,7 @@ def main(argv=None) -> int:
     s.add_argument("--folds", nargs="*", default=None)
     t = sub.add_parser("table", help="the rows of the traces in DIR … (the committed table)")
     t.add_argument("dirs", type=Path, nargs="+")
-    t.add_argument("--out", type=Path, default=None)
-    t.add_argument(
-        "--rnn", action="store_true", help="the rows with RNNoise's measures (decisions_rnn)"
-    )
+    t.add_argument("--out", type=Path, default=DECISIONS_CSV)
     f = sub.add_parser("fit", help="fit the decision (all sources, or without --holdout ones)")
     f.add_argument("--holdout", nargs="*", default=[])
     f.add_argument("--out", type=Path, default=ROOT / "voice/data/strike_model.npz")
@@ -461,18 +445,15 @@ def main(argv=None) -> int:
         return 0
     if args.cmd == "table":
         traces = sorted(p for d in args.dirs for p in d.glob("*.pickle"))
-        out = args.out or (DECISIONS_RNN_CSV if args.rnn else DECISIONS_CSV)
-        print(f"{write_table(traces, out, rnn=args.rnn)} rows → {out}")
+        print(f"{write_table(traces, args.out)} rows → {args.out}")
         return 0
     model = fit_sequence(set(args.holdout))
     model.save(args.out)
     meta = model.meta
     print(f"decision model → {args.out}: {meta['rows']} rows, {meta['strikes']} strikes")
-    if model.companion is not None:
-        out = args.out.with_name(args.out.stem + "_rnn.npz")
-        model.companion.save(out)
-        meta = model.companion.meta
-        print(f"… with RNNoise's measures → {out}: {meta['rows']} rows, {meta['strikes']} strikes")
+    out = args.out.with_name(args.out.stem + "_rnn.npz")
+    model.companion.save(out)
+    print(f"… with RNNoise's measures → {out}")
     return 0
 
 

@@ -311,10 +311,12 @@ def fit(
     holdout: set[str] | frozenset = frozenset(),
     path: Path = FEATURES_CSV,
     with_sequence: bool = True,
+    with_rnn: bool = True,
 ):
     """The two models fitted on every row whose source is not in ``holdout``: the first look
     (:data:`FEATURES`, 16 ms after the onset) and the second (:data:`LONG_FEATURES`, 150 ms),
-    the second carrying the strike decision model (``with_sequence``: see below)."""
+    the second carrying the strike decision model (``with_sequence``: see below; ``with_rnn``
+    False: without the decision with RNNoise's measures that rides on it)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     from pyramid_referee.voice.onsets import FEATURES, LONG_FEATURES
@@ -347,7 +349,7 @@ def fit(
         # leave-one-source-out refit gets the decision model fitted without that source too)
         from dataclasses import replace
 
-        models[1] = replace(models[1], companion=fit_decision.fit_sequence(holdout))
+        models[1] = replace(models[1], companion=fit_decision.fit_sequence(holdout, rnn=with_rnn))
     return tuple(models)
 
 

@@ -214,8 +214,6 @@ def fold_model(excluded: frozenset, table: Path, cache: Path | None = None, rand
     h = hashlib.sha256(table.read_bytes())
     h.update(Path(fd.__file__).read_bytes())
     h.update((ROOT / "voice" / "sequence.py").read_bytes())
-    if fd.DECISIONS_RNN_CSV.exists():  # the decision with RNNoise's measures rides on it
-        h.update(fd.DECISIONS_RNN_CSV.read_bytes())
     h.update(repr(sorted(excluded)).encode())
     if random_state:
         h.update(f"random_state={random_state}".encode())

@@ -177,11 +177,14 @@ def fold_sessions(
 
 
 @lru_cache(maxsize=64)
-def model_without(source: str | None):
-    """The two sound models (first and second look) fitted without ``source`` (None: on everything)."""
+def model_without(source: str | None, rnn: bool = True):
+    """The two sound models (first and second look) fitted without ``source`` (None: on
+    everything), the strike decision riding on them; ``rnn`` False: that decision without the
+    one with RNNoise's measures (the detector then decides as where RNNoise is missing)."""
     import fit_sound_model
 
-    return fit_sound_model.fit(frozenset() if source is None else frozenset({source}))
+    held = frozenset() if source is None else frozenset({source})
+    return fit_sound_model.fit(held, with_rnn=rnn)
 
 
 def cause(t: float, truth: dict) -> str:

@@ -249,13 +249,10 @@ def make_detector(args):
 def note_denoiser(det) -> None:
     """Say on stderr when the detector decides without RNNoise (its library cannot load here)."""
     if det.denoise_error:
+        from ..voice.denoise import unavailable_note
+
         print(
-            "pyramid-referee: "
-            + tr(
-                "RNNoise is not available ({why}): strikes are decided without what it takes "
-                "away (fewer calls decided right in noise and under talk)"
-            ).format(why=det.denoise_error.text(get_lang())),
-            file=sys.stderr,
+            "pyramid-referee: " + unavailable_note(det.denoise_error, get_lang()), file=sys.stderr
         )
 
 

@@ -313,6 +313,11 @@ class LiveRun:
         with none and ``no_profile`` not asked for, how to make one), how to strike; strokes
         stored by a run that was killed before their verdict reached the screen."""
         console, session = self.console, self.session
+        error = getattr(self.referee.pipeline.detector, "denoise_error", None)
+        if error is not None:
+            from pyramid_referee.voice.denoise import unavailable_note  # (the audio stack)
+
+            console.print("[yellow]" + escape(unavailable_note(error, self.lang)) + "[/yellow]")
         missing = self.referee.recognizer.missing
         if missing:
             console.print(

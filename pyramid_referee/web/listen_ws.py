@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -169,6 +170,9 @@ def words_of(result: dict) -> list[dict]:
     ]
 
 
+_DENOISE_TOLD = False  # the server has said that tablets' strikes go without RNNoise
+
+
 class TableStream:
     """One table's audio stream through the voice pipeline (run in one worker thread).
 
@@ -202,7 +206,17 @@ class TableStream:
         # deferred: the voice package loads only when a tablet listens
         from pyramid_referee.voice.strike import StrikeDetector
 
-        return StrikeDetector(profile=self.profile)
+        det = StrikeDetector(profile=self.profile)
+        global _DENOISE_TOLD
+        if det.denoise_error is not None and not _DENOISE_TOLD:  # the server's log, once
+            from pyramid_referee.voice.denoise import unavailable_note
+
+            print(
+                "pyramid-referee: " + unavailable_note(det.denoise_error, self.lang),
+                file=sys.stderr,
+            )
+            _DENOISE_TOLD = True
+        return det
 
     def _new_pipeline(self, t0: float, previous: float) -> None:
         detector = self._detector()
