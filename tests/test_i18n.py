@@ -41,6 +41,11 @@ ALLOWED = {
     "ALSA",
     "Debian",
     "Ubuntu",
+    "Linux",
+    "Windows",
+    "ARM64",
+    "x86",
+    "RNNoise",  # the speech denoiser the strike decision reads (a name, as Vosk is)
     "https",
     "HTTPS",
 }  # the page the tablet opens: browsers give the microphone only there

@@ -252,6 +252,25 @@ _HELD = object()  # _decide: the decision waits for the words being heard
 IN_WORD = "inside a word the recognizer heard, and no stroke followed it"  # a reason's start
 
 
+def _resolve_params(params: StrikeParams | None, profile, overrides: dict) -> StrikeParams:
+    """``params`` (else the defaults), a table ``profile`` applied, then keyword ``overrides``
+    (a name of :class:`OnsetParams` that is not one of :class:`StrikeParams` goes to ``onset``)."""
+    p = params or StrikeParams()
+    if profile is not None:
+        p = profile.apply(p)
+    if overrides:
+        overrides = dict(overrides)
+        onset_keys = {
+            k: overrides.pop(k)
+            for k in list(overrides)
+            if hasattr(p.onset, k) and not hasattr(p, k)
+        }
+        if onset_keys:
+            p = replace(p, onset=replace(p.onset, **onset_keys))
+        p = replace(p, **overrides)
+    return p
+
+
 class StrikeDetector:
     """Causal strike detector fed block by block on the shared clock, deciding each knock
     ``decide_after_s`` (1.2 s) after its onset from what came before and after it.
@@ -282,18 +301,7 @@ class StrikeDetector:
         on_event=None,
         **overrides,
     ) -> None:
-        p = params or StrikeParams()
-        if profile is not None:
-            p = profile.apply(p)
-        if overrides:
-            onset_keys = {
-                k: overrides.pop(k)
-                for k in list(overrides)
-                if hasattr(p.onset, k) and not hasattr(p, k)
-            }
-            if onset_keys:
-                p = replace(p, onset=replace(p.onset, **onset_keys))
-            p = replace(p, **overrides)
+        p = _resolve_params(params, profile, overrides)
         self.params = p
         self.rate = int(rate)
         self.model = model or load_model()
@@ -309,26 +317,12 @@ class StrikeDetector:
                 if not collect:
                     raise
                 # (collecting the features a new decision model is fitted on: no sound is taken)
-        # the decision with RNNoise's measures: the one fitted with the decision above (a
-        # refit's rides on it), else the shipped one; none where RNNoise cannot be loaded
         self.rnn_model: SoundModel | None = None
         self.denoiser: denoise.Denoiser | None = None
         self.denoise_error: denoise.DenoiserUnavailable | None = None  # why the decision goes
         # without RNNoise's measures (``text(lang)`` says it)
         if p.denoise and not collect:
-            self.rnn_model = getattr(self.seq_model, "companion", None)
-            if self.rnn_model is None and shipped:
-                try:
-                    self.rnn_model = load_rnn_model()
-                except (OSError, ValueError) as e:
-                    self.denoise_error = denoise.DenoiserUnavailable(
-                        N_("no decision model with RNNoise's measures: {error}"), error=str(e)
-                    )
-            if self.rnn_model is not None:
-                try:
-                    self.denoiser = denoise.load()
-                except denoise.DenoiserUnavailable as e:
-                    self.rnn_model, self.denoise_error = None, e
+            self._load_denoiser(shipped)
         self._tape = (
             denoise.Tape(self.rate, p.max_decide_s + denoise.WINDOW_BEFORE_S + 1.0)
             if self.denoiser is not None
@@ -383,6 +377,24 @@ class StrikeDetector:
     def provisional(self) -> list[float]:
         """The onsets shown as «удар?» and not decided yet."""
         return [round(item[0].time, 4) for item in self._pending if item[5]]
+
+    def _load_denoiser(self, shipped: bool) -> None:
+        """The decision with RNNoise's measures: the one fitted with the decision above (a
+        refit's rides on it), else the shipped one; none, with the reason in
+        ``denoise_error``, where RNNoise cannot be loaded."""
+        self.rnn_model = getattr(self.seq_model, "companion", None)
+        if self.rnn_model is None and shipped:
+            try:
+                self.rnn_model = load_rnn_model()
+            except (OSError, ValueError) as e:
+                self.denoise_error = denoise.DenoiserUnavailable(
+                    N_("no decision model with RNNoise's measures: {error}"), error=str(e)
+                )
+        if self.rnn_model is not None:
+            try:
+                self.denoiser = denoise.load()
+            except denoise.DenoiserUnavailable as e:
+                self.rnn_model, self.denoise_error = None, e
 
     def feed(self, block: np.ndarray, t0: float | None = None) -> list[float]:
         """Feed one block (float samples); return the strike times decided now."""

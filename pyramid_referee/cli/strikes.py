@@ -249,7 +249,7 @@ def make_detector(args):
 def note_denoiser(det) -> None:
     """Say on stderr when the detector decides without RNNoise (its library cannot load here)."""
     if det.denoise_error:
-        from ..voice.denoise import unavailable_note
+        from ..voice.denoise import unavailable_note  # deferred: the audio stack (numpy)
 
         print(
             "pyramid-referee: " + unavailable_note(det.denoise_error, get_lang()), file=sys.stderr

@@ -315,7 +315,7 @@ class LiveRun:
         console, session = self.console, self.session
         error = getattr(self.referee.pipeline.detector, "denoise_error", None)
         if error is not None:
-            from pyramid_referee.voice.denoise import unavailable_note  # (the audio stack)
+            from pyramid_referee.voice.denoise import unavailable_note  # deferred: audio stack
 
             console.print("[yellow]" + escape(unavailable_note(error, self.lang)) + "[/yellow]")
         missing = self.referee.recognizer.missing

@@ -209,7 +209,7 @@ class TableStream:
         det = StrikeDetector(profile=self.profile)
         global _DENOISE_TOLD
         if det.denoise_error is not None and not _DENOISE_TOLD:  # the server's log, once
-            from pyramid_referee.voice.denoise import unavailable_note
+            from pyramid_referee.voice.denoise import unavailable_note  # deferred: as above
 
             print(
                 "pyramid-referee: " + unavailable_note(det.denoise_error, self.lang),
