@@ -167,3 +167,24 @@ def test_the_detector_weighs_the_knocks_it_may_take_with_the_measures(bank):
 
     for other in (7.3, 1300):
         assert seen(run(other)) == seen(det)
+    # a knock the second look takes for a tip has its window run as soon as its audio is in,
+    # not when it is decided: the same decisions as when every window waits for its decision
+    ran_at = {}
+    for tip in (2.0, StrikeDetector().params.denoise_early_tip):
+        other = StrikeDetector(denoise_early_tip=tip)
+        window = other._window
+        runs = ran_at.setdefault(tip, {})
+
+        def logged(t, other=other, window=window, runs=runs):
+            runs.setdefault(t, other._n / other.rate)  # (the stream heard so far, s)
+            return window(t)
+
+        other._window = logged
+        for fr in array_frames(x, 10):
+            other.feed(fr.samples, fr.t0)
+        other.flush()
+        assert seen(other) == seen(det)
+    late, early = ran_at.values()
+    struck = [s.time for s in det.strikes]
+    assert all(late[t] > t + 1.2 for t in struck)  # … when decided
+    assert all(early[t] < t + 0.5 for t in struck)  # … as soon as the audio is in

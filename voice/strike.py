@@ -125,6 +125,9 @@ class StrikeParams:
     denoise_from_p: float = 0.05  # … when the decision without it gives it this much (the
     # knocks the decision weighs: about one candidate in 40, so the cost follows the strikes;
     # from 0.02, a third more of them, it decided the same calls right)
+    denoise_early_tip: float = 0.2  # a knock the second look gives this much of a tip gets its
+    # window run as soon as the window's audio is in (one a feed), so that a strike's decision
+    # does not wait for it (the measures are the same whenever they are computed)
     onset: OnsetParams = field(default_factory=OnsetParams)
 
 
@@ -330,6 +333,7 @@ class StrikeDetector:
         )
         self._rnn_of: dict[float, tuple[float, ...]] = {}  # a window's measures, by onset (a
         # decision held for the recognizer's words is asked again: the window runs once)
+        self._early_seen: set[float] = set()  # knocks weighed for an early window
         self.onsets = OnsetDetector(self.rate, p.onset)
         self.vad: VoiceActivity = self.onsets.vad
         self._n = 0
@@ -613,10 +617,13 @@ class StrikeDetector:
         p = self.params
         out = []
         keep = []
+        early = self._tape is not None  # one window run ahead a feed at most
         for item in self._pending:
             o, h, pr, lf, band, provisional = item
             if lf is None:
                 lf = item[3] = self.onsets.long_features(o)
+            if early and lf is not None and self._window_early(h, lf):
+                early = False
             if band is None:
                 band = item[4] = self.onsets.band_features(o)
             if (lf is None or band is None) and end is None:
@@ -694,6 +701,41 @@ class StrikeDetector:
         lgs = self.seq_model.logits(feats)
         return float(1.0 / (1.0 + np.exp(-float(lgs[-1] - lgs[0]))))
 
+    def _window_early(self, h: Heard, lf) -> bool:
+        """Run the window of a knock the second look takes for a tip now, if its audio is in
+        (``denoise_early_tip``): True if it ran."""
+        p, t = self.params, h.time
+        if t in self._early_seen or t in self._rnn_of or h.peak_db < p.min_level_db:
+            return False
+        if denoise.window_bounds(t - self._offset, self.rate)[1] > self._tape.end:
+            return False  # (its audio is not all in yet)
+        self._early_seen.add(t)
+        if len(self._early_seen) > 200:
+            self._early_seen = {k for k in self._early_seen if k > t - 10.0}
+        tip = class_proba(self.long_model, lf, p.tip_bias)[self.long_model.tip_index()]
+        if tip < p.denoise_early_tip:
+            return False
+        return self._window(t) is not None
+
+    def _window(self, t: float) -> tuple[float, ...] | None:
+        """RNNoise's measures of the knock at ``t`` (kept once its whole window was heard);
+        None if its audio is no longer on the tape."""
+        assert self._tape is not None and self.denoiser is not None
+        rnn = self._rnn_of.get(t)
+        if rnn is not None:
+            return rnn
+        a, b, _hop = denoise.window_bounds(t - self._offset, self.rate)
+        try:
+            x = self._tape.get(a, b)
+        except ValueError:  # (no longer on the tape: cannot happen as ``feed`` cuts blocks)
+            return None
+        rnn = denoise.measures(denoise.window_frames(self.denoiser, x, self.rate))
+        if b <= self._tape.end:  # (the whole window heard: the stream's end pads it)
+            for old in [k for k in self._rnn_of if k < t - 10.0]:
+                del self._rnn_of[old]
+            self._rnn_of[t] = rnn
+        return rnn
+
     def _p_denoised(self, h: Heard, feats, p_strike: float) -> tuple[float, bool]:
         """(the decision's probability with RNNoise's measures of the sound's window
         (:mod:`.denoise`), True) for a sound the decision weighs (not the stroke's own, not too
@@ -703,19 +745,10 @@ class StrikeDetector:
             return p_strike, False
         if t - self._last_strike < p.rolling_s and self._silent_since_strike(t):
             return p_strike, False
-        assert self._tape is not None and self.denoiser is not None and self.rnn_model is not None
-        rnn = self._rnn_of.get(t)
+        assert self.rnn_model is not None
+        rnn = self._window(t)
         if rnn is None:
-            a, b, _hop = denoise.window_bounds(t - self._offset, self.rate)
-            try:
-                x = self._tape.get(a, b)
-            except ValueError:  # (no longer on the tape: cannot happen as ``feed`` cuts blocks)
-                return p_strike, False
-            rnn = denoise.measures(denoise.window_frames(self.denoiser, x, self.rate))
-            if b <= self._tape.end:  # (the whole window heard: the stream's end pads it)
-                for old in [k for k in self._rnn_of if k < t - 10.0]:
-                    del self._rnn_of[old]
-                self._rnn_of[t] = rnn
+            return p_strike, False
         lgs = self.rnn_model.logits(tuple(feats) + rnn)
         return float(1.0 / (1.0 + np.exp(-float(lgs[-1] - lgs[0])))), True
 
