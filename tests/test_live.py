@@ -499,40 +499,45 @@ def test_Q13_listen_with_key_strikes_an_outcome_typed_instead_of_enter_takes_the
     assert call_end + 0.1 <= row.record.strike["outcome"] < call_end + 5  # typed at 0.2 s
 
 
-def test_listen_says_when_strikes_go_without_rnnoise(ko_model, tmp_path, monkeypatch):
-    """Where RNNoise's library cannot load, listen's greeting says that strikes are decided
-    without it (and why); where it loads, nothing is said."""
+def _greeting(ko_model, tmp_path, store, session, strike, detector, profile, no_profile=False):
+    """What ``listen`` greets with (in English) for a Korean-model session."""
     from types import SimpleNamespace
 
     from rich.console import Console
-    from test_listen import KO_WORDS, KoGrammar, _session
+    from test_listen import KO_WORDS, KoGrammar
 
     from pyramid_referee.referee import listen
     from pyramid_referee.referee.live import LiveRun, Opened
+
+    referee = listen.LiveReferee(
+        ko_model, session, words=KO_WORDS, detector=detector, parse=KoGrammar.parse, lang="en"
+    )
+    out = io.StringIO()
+    args = SimpleNamespace(strike=strike, pad=False, why=False, speak=False)
+    live = LiveRun(
+        Console(file=out, highlight=False, width=300),
+        Opened(store, session, referee, None),
+        args,
+        "en",
+    )
+    live.greet(SimpleNamespace(path=tmp_path / "model"), profile, no_profile=no_profile)
+    return out.getvalue()
+
+
+def test_listen_says_when_strikes_go_without_rnnoise(ko_model, tmp_path, monkeypatch):
+    """Where RNNoise's library cannot load, listen's greeting says that strikes are decided
+    without it (and why); where it loads, nothing is said."""
+    from test_listen import _session
+
     from pyramid_referee.voice import denoise
     from pyramid_referee.voice.strike import StrikeDetector
 
     store, session = _session(tmp_path)
 
     def greeting():
-        referee = listen.LiveReferee(
-            ko_model,
-            session,
-            words=KO_WORDS,
-            detector=StrikeDetector(),
-            parse=KoGrammar.parse,
-            lang="en",
+        return _greeting(
+            ko_model, tmp_path, store, session, "audio", StrikeDetector(), None, no_profile=True
         )
-        out = io.StringIO()
-        args = SimpleNamespace(strike="audio", pad=False, why=False, speak=False)
-        live = LiveRun(
-            Console(file=out, highlight=False, width=300),
-            Opened(store, session, referee, None),
-            args,
-            "en",
-        )
-        live.greet(SimpleNamespace(path=tmp_path / "model"), None, no_profile=True)
-        return out.getvalue()
 
     with store:
         assert "RNNoise" not in greeting()
@@ -547,29 +552,13 @@ def test_listen_greets_with_the_table_profile_or_says_how_to_make_one(ko_model, 
     (it names it), not with --profile none (asked for), not with --strike key."""
     from types import SimpleNamespace
 
-    from rich.console import Console
-    from test_listen import KO_WORDS, KoGrammar, _session
-
-    from pyramid_referee.referee import listen
-    from pyramid_referee.referee.live import LiveRun, Opened
+    from test_listen import _session
 
     store, session = _session(tmp_path)
     profile = SimpleNamespace(name="стол 3", created="2026-12-06T12:00:00")
 
     def greeting(strike, profile, no_profile=False):
-        referee = listen.LiveReferee(
-            ko_model, session, words=KO_WORDS, detector=None, parse=KoGrammar.parse, lang="en"
-        )
-        out = io.StringIO()
-        args = SimpleNamespace(strike=strike, pad=False, why=False, speak=False)
-        live = LiveRun(
-            Console(file=out, highlight=False, width=200),
-            Opened(store, session, referee, None),
-            args,
-            "en",
-        )
-        live.greet(SimpleNamespace(path=tmp_path / "model"), profile, no_profile=no_profile)
-        return out.getvalue()
+        return _greeting(ko_model, tmp_path, store, session, strike, None, profile, no_profile)
 
     with store:
         hint = "No table profile: in a noisy room strikes are heard surer with one"
