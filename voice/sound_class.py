@@ -119,6 +119,11 @@ class SoundModel:
     def tip_index(self) -> int:
         return self.classes.index("tip")
 
+    def p_last(self, x) -> float:
+        """A two-class model's probability of its last class (the strike decision's: strike)."""
+        lg = self.logits(x)
+        return float(1.0 / (1.0 + np.exp(-float(lg[-1] - lg[0]))))
+
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> SoundModel:

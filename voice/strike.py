@@ -698,8 +698,7 @@ class StrikeDetector:
         detector collecting the features to fit one)."""
         if self.seq_model is None:
             return 0.0
-        lgs = self.seq_model.logits(feats)
-        return float(1.0 / (1.0 + np.exp(-float(lgs[-1] - lgs[0]))))
+        return self.seq_model.p_last(feats)
 
     def _window_early(self, h: Heard, lf) -> bool:
         """Run the window of a knock the second look takes for a tip now, if its audio is in
@@ -749,8 +748,7 @@ class StrikeDetector:
         rnn = self._window(t)
         if rnn is None:
             return p_strike, False
-        lgs = self.rnn_model.logits(tuple(feats) + rnn)
-        return float(1.0 / (1.0 + np.exp(-float(lgs[-1] - lgs[0])))), True
+        return self.rnn_model.p_last(tuple(feats) + rnn), True
 
     def _verdict(
         self, h: Heard, feats, p_strike: float, in_word: bool, provisional: bool, end

@@ -131,11 +131,9 @@ def replay(
             HORIZON_S,
             end,
         )
-        lg = model.logits(f)
-        p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+        p = model.p_last(f)
         if second is not None and p >= denoise_from_p:
-            lg = second.logits(tuple(f) + tuple(measures(h.time)))
-            p = float(1.0 / (1.0 + np.exp(-(lg[-1] - lg[0]))))
+            p = second.p_last(tuple(f) + tuple(measures(h.time)))
         return p
 
     for k, h in enumerate(heard):
