@@ -83,7 +83,7 @@ def replay(
     rolling_s=3.0,
     relative: float | None = None,
     gates: bool = False,
-    denoise_from_p: float = 0.02,
+    denoise_from_p: float | None = None,
     measures=None,
 ):
     """The strikes the detector decides on a trace: (times, probabilities of every candidate),
@@ -95,14 +95,18 @@ def replay(
     ``gates``: only with no talk in the 0.3 s after it and a call said since the last strike.
     With ``measures`` (time → RNNoise's measures, :func:`measures_from`) and a model that
     carries the decision with them (``companion``), a candidate the decision gives at least
-    ``denoise_from_p`` is decided by that one, as ``StrikeDetector`` decides it."""
+    ``denoise_from_p`` (by default the detector's, ``StrikeParams.denoise_from_p``) is decided by
+    that one, as ``StrikeDetector`` decides it."""
     import fit_decision as fd
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
     from pyramid_referee.voice.sequence import HORIZON_S, Session, context_features
+    from pyramid_referee.voice.strike import StrikeParams
 
     heard, times, vad = fd.restore(d)
     second = getattr(model, "companion", None) if measures is not None else None
+    if denoise_from_p is None:
+        denoise_from_p = StrikeParams().denoise_from_p
     last = -np.inf
     out, probs, strikes = [], [], []
     zero = (0.0,) * len(BAND_FEATURES)
