@@ -125,7 +125,7 @@ def test_the_cli_says_when_rnnoise_is_missing(monkeypatch, fresh_loader, tmp_pat
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
-def test_the_detector_weighs_the_knocks_it_may_take_with_the_measures(bank):
+def test_the_detector_weighs_the_knocks_it_may_take_with_the_measures(bank, monkeypatch):
     """A mixed session (recorded strikes and their strokes, espeak-ng calls, café-like noise at
     20 dB) through the shipped detector: the knocks the first decision gives at least
     ``denoise_from_p`` are decided again with the measures (``denoised``), the others are not;
@@ -167,24 +167,33 @@ def test_the_detector_weighs_the_knocks_it_may_take_with_the_measures(bank):
 
     for other in (7.3, 1300):
         assert seen(run(other)) == seen(det)
-    # a knock the second look takes for a tip has its window run as soon as its audio is in,
-    # not when it is decided: the same decisions as when every window waits for its decision
-    ran_at = {}
-    for tip in (2.0, StrikeDetector().params.denoise_early_tip):
-        other = StrikeDetector(denoise_early_tip=tip)
-        window = other._window
-        runs = ran_at.setdefault(tip, {})
+    # a window runs a slice a block (``denoise_frames_per_s``: 60 frames a 40 ms block heard,
+    # ``hear_block_s``), so no block waits for a whole one: the same decisions as when each
+    # window runs whole in the block that decides its knock, and a strike decided within 0.15 s
+    # of that block
+    slices = []
+    step = dn.WindowRun.step
 
-        def logged(t, other=other, window=window, runs=runs):
-            runs.setdefault(t, other._n / other.rate)  # (the stream heard so far, s)
-            return window(t)
+    def logged(run, frames=None):
+        before = run._i
+        done = step(run, frames)
+        slices.append(run._i - before)
+        return done
 
-        other._window = logged
+    monkeypatch.setattr(dn.WindowRun, "step", logged)
+    decided = {}
+    for rate in (1e9, StrikeDetector().params.denoise_frames_per_s):
+        slices.clear()
+        other = StrikeDetector(denoise_frames_per_s=rate)
+        at = decided.setdefault(rate, {})
         for fr in array_frames(x, 10):
-            other.feed(fr.samples, fr.t0)
+            for t in other.feed(fr.samples, fr.t0):
+                at.setdefault(t, fr.t1)
         other.flush()
         assert seen(other) == seen(det)
-    late, early = ran_at.values()
-    struck = [s.time for s in det.strikes]
-    assert all(late[t] > t + 1.2 for t in struck)  # … when decided
-    assert all(early[t] < t + 0.5 for t in struck)  # … as soon as the audio is in
+        per_block = round(rate * other.params.hear_block_s)
+        assert slices and max(slices) == min(145, per_block), slices
+    whole, sliced = decided.values()
+    assert sorted(whole) == sorted(sliced) == sorted(round(s.time, 4) for s in det.strikes)
+    assert all(whole[t] <= t + 1.28 for t in whole)  # … in the 40 ms block that decides it
+    assert all(whole[t] < sliced[t] <= whole[t] + 0.15 for t in whole)  # … 0.1 s later

@@ -66,6 +66,31 @@ def test_the_refits_are_shared_by_the_tests_of_one_worker(request):
 # -- the stroke structure ------------------------------------------------------------------------
 
 
+def test_short_blocks_are_held_and_heard_together():
+    """Blocks shorter than ``hear_block_s`` (40 ms) are held and heard together: 10 ms blocks
+    reach the onset detector four at a time, on the first one's clock; ``time`` counts the
+    blocks held; a jump in the stream's clock has what was held heard first; ``flush`` hears
+    the rest."""
+    det = StrikeDetector()
+    heard = []
+    inner = det.onsets.feed
+
+    def logged(block, t0=None):
+        heard.append((len(block), t0))
+        return inner(block, t0)
+
+    det.onsets.feed = logged
+    x = np.random.default_rng(0).standard_normal(RATE) * 1e-3
+    for i in range(10):
+        det.feed(x[i * 160 : (i + 1) * 160], i / 100)
+    assert heard == [(640, 0.0), (640, 0.04)]
+    assert det.time == pytest.approx(0.1)
+    det.feed(x[:160], 5.0)
+    assert heard[-1] == (320, 0.08) and det.time == pytest.approx(5.01)
+    det.flush()
+    assert heard[-1] == (160, 5.0)
+
+
 def test_silence_noise_and_hum_make_no_strike():
     rng = np.random.default_rng(0)
     assert detect_strikes(np.zeros(3 * RATE, np.float32)) == []

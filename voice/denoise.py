@@ -142,28 +142,41 @@ class Denoiser:
         self.path = path
         self._lib = lib
 
+    def state(self) -> int:
+        """A fresh RNNoise state (free it with :meth:`free`)."""
+        st = self._lib.rnnoise_create(None)
+        if not st:
+            raise DenoiserUnavailable(N_("RNNoise could not make a state (out of memory?)"))
+        return st
+
+    def free(self, st: int) -> None:
+        self._lib.rnnoise_destroy(st)
+
+    def run(self, st: int, inp: np.ndarray, out: np.ndarray, vad: np.ndarray, i: int, j: int):
+        """Frames ``i`` … ``j`` − 1 of ``inp`` (float32, 48 kHz, whole frames) through state
+        ``st``, into ``out`` and ``vad`` (the voice probability per frame)."""
+        pf = ctypes.POINTER(ctypes.c_float)
+        process = self._lib.rnnoise_process_frame
+        for f in range(i, j):
+            a = f * FRAME_48K
+            vad[f] = process(
+                st,
+                out[a : a + FRAME_48K].ctypes.data_as(pf),
+                inp[a : a + FRAME_48K].ctypes.data_as(pf),
+            )
+
     def frames(self, x48: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A fresh state run over ``x48`` (48 kHz, int16 scale, whole frames): (its output,
         its voice probability per frame)."""
-        lib = self._lib
         n = len(x48) // FRAME_48K
         inp = np.ascontiguousarray(x48[: n * FRAME_48K], dtype=np.float32)
         out = np.empty_like(inp)
         vad = np.empty(n)
-        pf = ctypes.POINTER(ctypes.c_float)
-        st = lib.rnnoise_create(None)
-        if not st:
-            raise DenoiserUnavailable(N_("RNNoise could not make a state (out of memory?)"))
+        st = self.state()
         try:
-            for i in range(n):
-                a = i * FRAME_48K
-                vad[i] = lib.rnnoise_process_frame(
-                    st,
-                    out[a : a + FRAME_48K].ctypes.data_as(pf),
-                    inp[a : a + FRAME_48K].ctypes.data_as(pf),
-                )
+            self.run(st, inp, out, vad, 0, n)
         finally:
-            lib.rnnoise_destroy(st)
+            self.free(st)
         return out, vad
 
 
@@ -202,31 +215,81 @@ class WindowFrames:
     vad: np.ndarray
 
 
+class WindowRun:
+    """One window through a fresh RNNoise state, a slice of frames at a time (:meth:`step`):
+    the detector spreads a window's 85–105 ms of work over the blocks that come while it runs,
+    so that no block waits for a whole one. The frames are the same however it is sliced."""
+
+    def __init__(self, den: Denoiser, x: np.ndarray, rate: int) -> None:
+        from scipy.signal import resample_poly  # deferred: scipy is slow to load
+
+        x = np.asarray(x, dtype=np.float64)
+        peak = float(np.abs(x).max()) if len(x) else 0.0
+        scale = 32768.0 * 10 ** (PEAK_DBFS / 20) / peak if peak > 0 else 1.0
+        if rate == RATE_48K:
+            x48 = x * scale
+        else:
+            g = math.gcd(int(rate), RATE_48K)
+            x48 = resample_poly(x * scale, RATE_48K // g, int(rate) // g)
+        self.n = len(x48) // FRAME_48K
+        self._x48 = x48[: self.n * FRAME_48K]
+        self._inp = np.ascontiguousarray(self._x48, dtype=np.float32)
+        self._out = np.empty_like(self._inp)
+        self._vad = np.empty(self.n)
+        self._den = den
+        self._st: int | None = den.state()
+        self._i = 0
+
+    @property
+    def done(self) -> bool:
+        return self._i >= self.n
+
+    def step(self, frames: int | None = None) -> bool:
+        """Run the next ``frames`` frames (all that are left: None); True once all have run."""
+        if self._st is None:
+            return self.done
+        j = self.n if frames is None else min(self.n, self._i + max(1, int(frames)))
+        try:
+            self._den.run(self._st, self._inp, self._out, self._vad, self._i, j)
+        except BaseException:
+            self.close()
+            raise
+        self._i = j
+        if self.done:
+            self.close()
+        return self.done
+
+    def close(self) -> None:
+        """Free the state (a run left unfinished is dropped)."""
+        if self._st is not None:
+            self._den.free(self._st)
+            self._st = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def result(self) -> WindowFrames:
+        """Per-frame measures of the whole window (once :attr:`done`)."""
+        if not self.done:
+            raise RuntimeError(f"the window has run {self._i} of its {self.n} frames")
+        x48, out, vad, n = self._x48, self._out, self._vad, self.n
+        d = DELAY_FRAMES * FRAME_48K
+        m = n - DELAY_FRAMES
+        xin = x48[: m * FRAME_48K].reshape(m, FRAME_48K)
+        xout = out[d : d + m * FRAME_48K].astype(np.float64).reshape(m, FRAME_48K)
+        return WindowFrames(
+            (xin**2).mean(axis=1),
+            (xout**2).mean(axis=1),
+            ((xin - xout) ** 2).mean(axis=1),
+            vad[DELAY_FRAMES : DELAY_FRAMES + m],
+        )
+
+
 def window_frames(den: Denoiser, x: np.ndarray, rate: int) -> WindowFrames:
     """Run ``x`` (one window, float samples at ``rate``) through a fresh RNNoise state."""
-    from scipy.signal import resample_poly  # deferred: scipy is slow to load
-
-    x = np.asarray(x, dtype=np.float64)
-    peak = float(np.abs(x).max()) if len(x) else 0.0
-    scale = 32768.0 * 10 ** (PEAK_DBFS / 20) / peak if peak > 0 else 1.0
-    if rate == RATE_48K:
-        x48 = x * scale
-    else:
-        g = math.gcd(int(rate), RATE_48K)
-        x48 = resample_poly(x * scale, RATE_48K // g, int(rate) // g)
-    n = len(x48) // FRAME_48K
-    x48 = x48[: n * FRAME_48K]
-    out, vad = den.frames(x48)
-    d = DELAY_FRAMES * FRAME_48K
-    m = n - DELAY_FRAMES
-    xin = x48[: m * FRAME_48K].reshape(m, FRAME_48K)
-    xout = out[d : d + m * FRAME_48K].astype(np.float64).reshape(m, FRAME_48K)
-    return WindowFrames(
-        (xin**2).mean(axis=1),
-        (xout**2).mean(axis=1),
-        ((xin - xout) ** 2).mean(axis=1),
-        vad[DELAY_FRAMES : DELAY_FRAMES + m],
-    )
+    run = WindowRun(den, x, rate)
+    run.step()
+    return run.result()
 
 
 def _db(a: float, b: float) -> float:
@@ -316,6 +379,7 @@ __all__ = [
     "Denoiser",
     "DenoiserUnavailable",
     "Tape",
+    "WindowRun",
     "load",
     "library_path",
     "unavailable_note",
