@@ -166,20 +166,26 @@ def periodicity(
     """The highest normalized autocorrelation of ``x`` at a pitch period (1/fmax … 1/fmin s),
     each lag normalized by the energy of its own overlapping parts: near 1 for a voiced vowel,
     low for a knock and its ring (no period in the voice's range)."""
-    x = np.asarray(x, float) - np.mean(x)
-    lo, hi = int(rate / fmax), min(int(rate / fmin), len(x) - 32)
+    return float(periodicities(np.asarray(x, float)[None, :], rate, fmin, fmax)[0])
+
+
+def periodicities(
+    X: np.ndarray, rate: int = RATE, fmin: float = 100.0, fmax: float = 400.0
+) -> np.ndarray:
+    """:func:`periodicity` of each row of ``X`` (one transform for them all: the same values)."""
+    X = X - np.mean(X, axis=1, keepdims=True)
+    n = X.shape[1]
+    lo, hi = int(rate / fmax), min(int(rate / fmin), n - 32)
     if hi <= lo:
-        return 0.0
-    n = len(x)
-    c2 = np.cumsum(x * x)
+        return np.zeros(len(X))
+    c2 = np.cumsum(X * X, axis=1)
     nfft = 1 << int(np.ceil(np.log2(2 * n)))
-    ac = np.fft.irfft(np.abs(np.fft.rfft(x, nfft)) ** 2, nfft)
+    ac = np.fft.irfft(np.abs(np.fft.rfft(X, nfft, axis=1)) ** 2, nfft, axis=1)
     lags = np.arange(lo, hi + 1)
-    den = np.sqrt(c2[n - 1 - lags] * (c2[-1] - c2[lags - 1]))
+    den = np.sqrt(c2[:, n - 1 - lags] * (c2[:, -1:] - c2[:, lags - 1]))
     ok = den > 1e-20
-    if not ok.any():
-        return 0.0
-    return float(np.max(ac[lags][ok] / den[ok]))
+    best = np.where(ok, ac[:, lags] / np.where(ok, den, 1.0), -np.inf).max(axis=1)
+    return np.where(ok.any(axis=1), best, 0.0)
 
 
 _WIN_POST: dict[int, np.ndarray] = {}
@@ -373,26 +379,35 @@ class VoiceActivity:
         if self._t_buf is None:
             self._t_buf = float(t0_of_first)
         y, self._zi = self._lfilter(*self._ba, x, self._zi)
-        self._buf = np.concatenate((self._buf, y))
-        while len(self._buf) >= self._len:
-            self._frame(self._buf[: self._len], self._t_buf)
-            self._buf = self._buf[self._hop :]
-            self._t_buf += self._hop / self.rate
+        buf = np.concatenate((self._buf, y))
+        n = (len(buf) - self._len) // self._hop + 1 if len(buf) >= self._len else 0
+        if n:
+            frames = np.lib.stride_tricks.sliding_window_view(buf, self._len)[:: self._hop][:n]
+            loud = [self._level(fr) for fr in frames]  # (level, above the background) a frame
+            up = [i for i, (_lev, above) in enumerate(loud) if above]
+            corr = dict(zip(up, periodicities(frames[up], self.rate, 80.0, 400.0))) if up else {}
+            for i, (lev, above) in enumerate(loud):
+                t = self._t_buf
+                self._t_buf += self._hop / self.rate
+                if not above or corr[i] < self.min_corr:
+                    self._end_run()
+                    continue
+                self.voiced.append(t)
+                self.voiced_db.append(lev)
+                if len(self.voiced) > 4000 and not self.keep_all:  # keep the last 20 s or so
+                    del self.voiced[:-2000], self.voiced_db[:-2000]
+                self._extend_run(t, lev)
+        self._buf = buf[n * self._hop :]
 
-    def _frame(self, fr: np.ndarray, t: float) -> None:
+    def _level(self, fr: np.ndarray) -> tuple[float, bool]:
+        """A frame's level (dB), and whether it is ``min_db`` above the background (a low
+        percentile of the last 2 s of levels, every 100 ms)."""
         lev = 10.0 * math.log10(float(np.dot(fr, fr)) / len(fr) + 1e-14)
         self._levels[self._k % len(self._levels)] = lev
         self._k += 1
-        if self._k % 10 == 1:  # the background, every 100 ms: a low percentile of the last 2 s
+        if self._k % 10 == 1:
             self._bg = float(np.nanpercentile(self._levels, 20)) if self._k >= 10 else lev
-        if lev - self._bg < self.min_db or periodicity(fr, self.rate, 80.0, 400.0) < self.min_corr:
-            self._end_run()
-            return
-        self.voiced.append(t)
-        self.voiced_db.append(lev)
-        if len(self.voiced) > 4000 and not self.keep_all:  # keep the last 20 s or so
-            del self.voiced[:-2000], self.voiced_db[:-2000]
-        self._extend_run(t, lev)
+        return lev, lev - self._bg >= self.min_db
 
     # -- the speech layer
     def _extend_run(self, t: float, lev: float) -> None:
