@@ -156,6 +156,22 @@ class Onset:
         return float(np.exp(self.feature("log_centroid")))
 
 
+def percentile(values, q: float) -> float:
+    """``np.percentile(values, q)`` (its default, linear method) of a non-empty sequence of
+    numbers without NaN, to the last bit: sorted in Python and interpolated as numpy does,
+    without numpy's per-call cost (a tenth of the voice activity's time went to it)."""
+    v = sorted(values)
+    n = len(v)
+    at = (n - 1) * (q / 100)
+    if at >= n - 1:
+        return float(v[-1])
+    lo = math.floor(at)
+    a, b = float(v[lo]), float(v[lo + 1])
+    g = at - lo
+    d = b - a
+    return b - d * (1 - g) if g >= 0.5 else a + d * g
+
+
 def _db(p):
     return 10.0 * np.log10(np.asarray(p) + 1e-14)
 
@@ -406,7 +422,8 @@ class VoiceActivity:
         self._levels[self._k % len(self._levels)] = lev
         self._k += 1
         if self._k % 10 == 1:
-            self._bg = float(np.nanpercentile(self._levels, 20)) if self._k >= 10 else lev
+            known = self._levels[: min(self._k, len(self._levels))]  # (the ring's NaNs: unfilled)
+            self._bg = percentile(known.tolist(), 20) if self._k >= 10 else lev
         return lev, lev - self._bg >= self.min_db
 
     # -- the speech layer
@@ -488,7 +505,7 @@ class VoiceActivity:
         if i < 20:
             return None
         if speech:
-            return float(np.percentile(levels[max(0, i - 300) : i], 75))
+            return percentile(levels[max(0, i - 300) : i], 75)
         return float(np.median(levels[max(0, i - 300) : i]))
 
     def voiced_between(self, a: float, b: float) -> float:

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .onsets import BAND_FEATURES, FEATURES, LONG_FEATURES
+from .onsets import BAND_FEATURES, FEATURES, LONG_FEATURES, percentile
 
 HORIZON_S = 1.2
 """How long after a candidate the decision waits (the audio its features read)."""
@@ -302,8 +302,8 @@ def _around(c: Heard, s: Session, h_end: float, horizon: float) -> tuple[float, 
         float(len(as_loud)),
         (max(h.peak_db for h in after) - pk) if after else -60.0,
         (as_loud[0].time - t) if as_loud else horizon,
-        float(np.percentile(flux, 90)) if many else NONE,
-        float(np.percentile(level, 90)) if many else NONE,
+        percentile(flux.tolist(), 90) if many else NONE,
+        percentile(level.tolist(), 90) if many else NONE,
         float(len(room)),
         float((flux < c.flux).mean()) if many else NONE,
         float((peak < pk).mean()) if many else NONE,
