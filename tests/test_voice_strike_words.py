@@ -128,8 +128,8 @@ def test_a_strike_waits_for_the_words_being_heard_and_is_decided_within_1_5_s(ba
     if not alone.strikes:
         pytest.skip("the sound alone does not take this lone strike (nothing to wait for)")
     [t] = when_alone
-    # decided at 1.2 s with no utterance going on, once its RNNoise window has run (0.1 s more)
-    assert 1.2 <= when_alone[t] - t <= 1.4
+    # decided at 1.2 s with no utterance going on, once its RNNoise window has run (0.2 s more)
+    assert 1.2 <= when_alone[t] - t <= 1.45
     det, _ = run(x, cover, known_at=STRIKE + 1.35, busy=busy)
     assert det.strikes == [] and at_strike(det)[0].reason.startswith(IN_WORD)
     late, when = run(x, busy=lambda t: STRIKE + 0.3 <= t < STRIKE + 3)
@@ -149,7 +149,7 @@ def test_a_knock_inside_an_utterance_being_heard_is_its_word_before_its_times_co
     with_stroke, when = run(stroke(bank), busy=busy)
     [s] = at_strike(with_stroke)
     assert s.in_word and s.decision == "strike"
-    assert all(1.2 <= at - t <= 1.4 for t, at in when.items())  # no wait: its word is known
+    assert all(1.2 <= at - t <= 1.45 for t, at in when.items())  # no wait: its word is known
 
 
 def test_a_clap_after_a_knock_in_an_utterance_is_no_cascade(bank):
