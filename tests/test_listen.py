@@ -500,7 +500,7 @@ def test_live_referee_next_call_begun_right_after_the_strike_is_heard_whole(
     s.click().add(silence(0.15)).add(say("오른쪽")).add(silence(0.15)).add(say("음악")).add(
         silence(3.5)
     )
-    s.click().add(silence(1.0))
+    s.click().add(silence(2.0))  # (the strike is decided 1.4 s after it, then SETTLE_S)
     wav = s.write(tmp_path / "next.wav")
     from pyramid_referee.voice.audio import file_frames
 
@@ -547,7 +547,7 @@ def test_live_referee_decided_long_after_the_strike_keeps_what_was_heard(
         .add(say("음악"))
         .add(silence(0.6))
     )
-    s.click().add(silence(1.5)).add(say("왼쪽")).add(silence(2.0)).click().add(silence(1.0))
+    s.click().add(silence(1.5)).add(say("왼쪽")).add(silence(2.0)).click().add(silence(2.5))
     from pyramid_referee.voice.audio import file_frames
 
     referee, live, clicks = _live(ko_model, None), [], []

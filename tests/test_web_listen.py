@@ -338,7 +338,7 @@ def _strike_audio():
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
     lead = _noise(1.5, seed=3)
-    return np.concatenate([lead, x[:16000], _noise(1.0, seed=4)]), 1.5 + onset
+    return np.concatenate([lead, x[:16000], _noise(1.5, seed=4)]), 1.5 + onset
 
 
 def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_the_event_stream(

@@ -326,26 +326,10 @@ class StrikeDetector:
                 if not collect:
                     raise
                 # (collecting the features a new decision model is fitted on: no sound is taken)
-        self.rnn_model: SoundModel | None = None
-        self.denoiser: denoise.Denoiser | None = None
-        self.denoise_error: denoise.DenoiserUnavailable | None = None  # why the decision goes
-        # without RNNoise's measures (``text(lang)`` says it)
-        if p.denoise and not collect:
-            self._load_denoiser(shipped)
-        self._tape = (
-            denoise.Tape(self.rate, p.max_decide_s + denoise.WINDOW_BEFORE_S + 1.0)
-            if self.denoiser is not None
-            else None
-        )
-        self._rnn_of: dict[float, tuple[float, ...]] = {}  # a window's measures, by onset (a
-        # decision held for the recognizer's words is asked again: the window runs once)
-        self._run: tuple[float, denoise.WindowRun] | None = None  # the window running
-        self._block_s = 0.0  # the block being fed (s): the window's slice is in proportion
+        self._init_denoise(p.denoise and not collect, shipped)
         self._held: list[np.ndarray] = []  # short blocks held to be heard together …
         self._held_n = 0
         self._held_t0: float | None = None  # … the first one's t0
-        self._weighing: tuple[float, tuple] | None = None  # the knock whose window runs, and
-        # its features when it began (its decision is the one it would have had then)
         self.onsets = OnsetDetector(self.rate, p.onset)
         self.vad: VoiceActivity = self.onsets.vad
         self._n = 0
@@ -394,6 +378,27 @@ class StrikeDetector:
     def provisional(self) -> list[float]:
         """The onsets shown as «удар?» and not decided yet."""
         return [round(item[0].time, 4) for item in self._pending if item[5]]
+
+    def _init_denoise(self, on: bool, shipped: bool) -> None:
+        """The second decision, RNNoise, and the state of the windows its knocks are run on."""
+        self.rnn_model: SoundModel | None = None
+        self.denoiser: denoise.Denoiser | None = None
+        self.denoise_error: denoise.DenoiserUnavailable | None = None  # why the decision goes
+        # without RNNoise's measures (``text(lang)`` says it)
+        if on:
+            self._load_denoiser(shipped)
+        p = self.params
+        self._tape = (
+            denoise.Tape(self.rate, p.max_decide_s + denoise.WINDOW_BEFORE_S + 1.0)
+            if self.denoiser is not None
+            else None
+        )
+        self._rnn_of: dict[float, tuple[float, ...]] = {}  # a window's measures, by onset (a
+        # decision held for the recognizer's words is asked again: the window runs once)
+        self._run: tuple[float, denoise.WindowRun] | None = None  # the window running
+        self._block_s = 0.0  # the block being fed (s): the window's slice is in proportion
+        self._weighing: tuple[float, tuple] | None = None  # the knock whose window runs, and
+        # its features when it began (its decision is the one it would have had then)
 
     def _load_denoiser(self, shipped: bool) -> None:
         """The decision with RNNoise's measures: the one fitted with the decision above (a
