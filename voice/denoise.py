@@ -110,7 +110,8 @@ def library_path() -> Path:
 
 
 class Denoiser:
-    """RNNoise through ctypes: :meth:`frames` runs a fresh state over a stretch of samples."""
+    """RNNoise through ctypes: fresh states (:meth:`state`) that :meth:`run` takes frames
+    through (:class:`WindowRun` runs a window)."""
 
     def __init__(self, path: Path | None = None) -> None:
         path = library_path() if path is None else Path(path)
@@ -164,20 +165,6 @@ class Denoiser:
                 out[a : a + FRAME_48K].ctypes.data_as(pf),
                 inp[a : a + FRAME_48K].ctypes.data_as(pf),
             )
-
-    def frames(self, x48: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """A fresh state run over ``x48`` (48 kHz, int16 scale, whole frames): (its output,
-        its voice probability per frame)."""
-        n = len(x48) // FRAME_48K
-        inp = np.ascontiguousarray(x48[: n * FRAME_48K], dtype=np.float32)
-        out = np.empty_like(inp)
-        vad = np.empty(n)
-        st = self.state()
-        try:
-            self.run(st, inp, out, vad, 0, n)
-        finally:
-            self.free(st)
-        return out, vad
 
 
 _LOADED: Denoiser | DenoiserUnavailable | None = None

@@ -458,8 +458,6 @@ class StrikeDetector:
             return out
         if t0 is not None:
             self._offset = float(t0) - self._n / self.rate
-        if len(x) == 0:
-            return []
         if self._tape is not None:
             self._tape.append(x)
         self._block_s = len(x) / self.rate
