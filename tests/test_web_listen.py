@@ -381,6 +381,88 @@ def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_th
     ]
 
 
+def _strike_then(seconds: float):
+    """A strike's audio that ends ``seconds`` after its onset (before the detector decides it,
+    about 1.4 s on), and where its onset is."""
+    audio, onset = _strike_audio()
+    return audio[: int((onset + seconds) * 16000)], onset
+
+
+def _page_strikes(page) -> list[dict]:
+    out = []
+    while not page.empty():
+        item = page.get_nowait()
+        if isinstance(item, tuple) and item[0] == "strike":
+            out.append(json.loads(item[1]))
+    return out
+
+
+def test_a_strike_just_before_stop_is_decided_and_reported_before_the_close(table):
+    """«стоп» 0.4 s after a strike, before the detector would have decided it: the strike is
+    decided with the audio there is, as ``strikes FILE`` decides a file's last sound, and the
+    tablet and the pages get it before the socket closes (it was dropped before)."""
+    from pyramid_referee.voice.strike import detect_strikes
+
+    client, app, clock, _ = table
+    audio, onset = _strike_then(0.4)
+    want = detect_strikes(audio)
+    assert want and abs(want[0] - onset) < 0.02, (want, onset)
+    page = queue.Queue(maxsize=1000)  # test double for one page's event stream
+    app.state.table.listeners.add(page)
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(audio):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        got, closed = _closed(ws)
+    assert closed.code == 1000
+    confirmed = [
+        m["t"]
+        for m in got
+        if m["type"] == "strike" and not m["provisional"] and not m["taken_back"]
+    ]
+    assert len(confirmed) == len(want) and all(abs(a - b) <= 0.02 for a, b in zip(confirmed, want))
+    assert [m["t"] for m in _page_strikes(page) if not m["provisional"]] == confirmed
+
+
+def test_a_strike_just_before_a_lost_link_reaches_the_pages_and_is_not_heard_twice(table):
+    """The tablet's link drops 0.4 s after a strike: the pages still get the strike; the
+    reconnect's gap hears nothing more of the old audio (no strike reported twice)."""
+    client, app, clock, _ = table
+    audio, onset = _strike_then(0.4)
+    page = queue.Queue(maxsize=1000)  # test double for one page's event stream
+    app.state.table.listeners.add(page)
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(audio):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        # the link lost with no «стоп» (as the server hears it; the test client's own exit would
+        # cancel the handler, which a real server does not do)
+        ws.send({"type": "websocket.disconnect", "code": 1006})
+        deadline = time.monotonic() + 10
+        seen = []
+        while time.monotonic() < deadline and not [m for m in seen if not m["provisional"]]:
+            seen += _page_strikes(page)
+            time.sleep(0.05)
+    confirmed = [m["t"] for m in seen if not m["provisional"] and not m["taken_back"]]
+    assert len(confirmed) == 1 and abs(confirmed[0] - onset) < 0.02, seen
+    clock.now += 1.0
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        ws.send_text(json.dumps(HELLO))
+        ws.receive_json()
+        for frame in _frames(_noise(0.5, seed=5)):
+            clock.now += 0.02
+            ws.send_bytes(frame)
+        ws.send_text('{"type":"stop"}')
+        got, _ = _closed(ws)
+    assert not [m for m in got if m["type"] == "strike"], got
+    assert not [m for m in _page_strikes(page) if m["t"] <= onset + 0.1]
+
+
 def test_no_strike_is_guessed_at_the_edge_of_a_gap(table):
     """A reconnect that resumes on a loud knock: the fresh detector's first samples are not
     reported as a strike (no strike is guessed in a gap)."""
@@ -542,6 +624,36 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
     with Store(db, create=False) as store:
         (row,) = store.strokes(mid)
     assert row.record.call is not None  # the heard call was judged with the stroke
+
+
+def test_a_strike_just_before_stop_still_gives_its_call_to_the_match(tmp_path, monkeypatch):
+    """With a speech model (a recorded recognizer: test double), «стоп» 0.4 s after the strike:
+    the strike is decided at the stop and its call becomes the standing call then, not at the
+    tablet's next connection (nor never, as before)."""
+    import pyramid_referee.voice.recognizer as recognizer_module
+
+    audio, onset = _strike_then(0.4)
+    monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
+    monkeypatch.setattr(
+        RecordedRecognizer, "results", [_said("тройку чисто в правый дальний угол", 0.05, 0.2)]
+    )
+    db = tmp_path / "m.db"
+    mid = _match(db)
+    clock = ManualClock()
+    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
+    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
+    with TestClient(app) as client:
+        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+            ws.send_text(json.dumps(HELLO))
+            ws.receive_json()
+            for frame in _frames(audio):
+                clock.now += 0.02
+                ws.send_bytes(frame)
+            ws.send_text('{"type":"stop"}')
+            _closed(ws)
+        call = client.get("/api/state").json()["standing_call"]
+    assert call is not None and call["source"] == "listen" and call["status"] == "accepted", call
+    assert abs(call["strike"] - onset) <= 0.02, (call, onset)
 
 
 def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_strikes_still_come(

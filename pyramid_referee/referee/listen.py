@@ -142,10 +142,23 @@ class Pipeline:
         self._partial = ""
         return results
 
+    def flush_detector(self) -> list[float]:
+        """The end of the audio: the sounds the detector still holds, decided with what was heard
+        (the strikes among them returned, and kept in ``events``)."""
+        if self.detector is None:
+            return []
+        taken_back = len(getattr(self.detector, "retracted", ()))
+        strikes = self.detector.flush()
+        gone = set(getattr(self.detector, "retracted", ())[taken_back:])
+        if gone:
+            self.events = [e for e in self.events if e.get("strike") not in gone]
+            strikes = [t for t in strikes if t not in gone]
+        self.events += [{"strike": round(t, 6)} for t in strikes]
+        return strikes
+
     def finish(self) -> None:
         self.flush_recognizer()
-        if self.detector is not None:
-            self.events += [{"strike": round(t, 6)} for t in self.detector.flush()]
+        self.flush_detector()
 
 
 def decide_events(events: Iterable[dict], **kw) -> list[tl.Decision]:

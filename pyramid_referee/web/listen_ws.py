@@ -233,6 +233,7 @@ class TableStream:
             rec.restart(t0)
             self.pipeline = listen.Pipeline(rec, detector)
         self.detector = detector
+        self._heard_out = False  # the detector was flushed (``hear_out``): it hears no more
         self.pending: list[float] = []  # strikes to decide (with a model)
         self.unconfirmed: list[float] = []  # strikes the detector's second look has yet to confirm
         self._known: set[int] = set()
@@ -255,7 +256,7 @@ class TableStream:
         model the referee goes on across the gap (``LiveReferee.gap``: the calls heard before it
         stand for the next strike unless a call was cut by the gap, or the record changed while
         the stream was away: a stroke entered in the gap took the call)."""
-        out = self._drain_pending(force=True)
+        out = self.hear_out() + self._drain_pending(force=True)
         start = self.time
         end = start + max(0.0, seconds)
         self.gaps.append((round(start, 3), round(end, 3)))
@@ -264,7 +265,7 @@ class TableStream:
         if self.referee is not None:
             seq = getattr(self.view, "seq", None)
             changed = seq is not None and self._fed_seq is not None and seq != self._fed_seq
-            self.detector = self._detector()
+            self.detector, self._heard_out = self._detector(), False
             self.referee.gap(end, detector=self.detector, calls_void=changed)
             self.pending, self.unconfirmed, self._partial = [], [], ""
         else:
@@ -290,8 +291,22 @@ class TableStream:
             strikes = self.referee.feed(samples, t0)
         else:
             strikes = self.pipeline.feed(samples, t0)[1]
-        gone = set(det.retracted[retracted_before:])
-        for t in gone:
+        out += self._strike_events(det, strikes, det.retracted[retracted_before:], self.time)
+        note = self.level.feed(samples)
+        if note:
+            out.append(("level", {"type": "level", "message": note}))
+        words = self._new_words()
+        out += words
+        out += self._drain_pending()
+        if any(kind == "words" and item["final"] for kind, item in words):
+            out += self._heard_call()
+        return out
+
+    def _strike_events(self, det, strikes, gone, now: float) -> list[tuple[str, object]]:
+        """The strikes a block (or the end) brought, as events: those the detector took back
+        (``gone``), the new ones (provisional), and those confirmed by ``now``."""
+        out: list[tuple[str, object]] = []
+        for t in set(gone):
             if t in self.pending:
                 self.pending.remove(t)
             if t in self.unconfirmed:
@@ -324,21 +339,28 @@ class TableStream:
                 self.unconfirmed.append(t)
             if self.referee is not None:
                 self.pending.append(t)
-        now = self.time
         for t in [t for t in self.unconfirmed if now >= t + CONFIRM_S]:
             self.unconfirmed.remove(t)
             out.append(
                 ("strike", {"type": "strike", "t": t, "provisional": False, "taken_back": False})
             )
-        note = self.level.feed(samples)
-        if note:
-            out.append(("level", {"type": "level", "message": note}))
-        words = self._new_words()
-        out += words
-        out += self._drain_pending()
-        if any(kind == "words" and item["final"] for kind, item in words):
-            out += self._heard_call()
         return out
+
+    def hear_out(self) -> list[tuple[str, object]]:
+        """The tablet stopped sending (``stop``, its link lost, its silence): the sounds the
+        detector still holds are decided with the audio there is, as ``strikes FILE`` decides a
+        file's last ones (a strike in the last ~1.4 s was dropped before), and the strikes waiting
+        for their call are decided now. The utterance in progress is left to the gap that follows
+        (``gap``: a call still being said when the audio stopped does not stand). The detector
+        hears nothing more: the next audio comes after a gap, to a fresh one."""
+        if self.fed_s == 0 or self._heard_out:
+            return []
+        self._heard_out = True
+        det = self.detector
+        retracted_before = len(det.retracted)
+        strikes = self.pipeline.flush_detector()
+        out = self._strike_events(det, strikes, det.retracted[retracted_before:], float("inf"))
+        return out + self._drain_pending(force=True)
 
     def _follow_the_record(self, t: float) -> None:
         """A stroke was entered on the pad since the last block (as ``listen --pad`` follows the
@@ -822,6 +844,7 @@ async def _on_text(ws, route: _Route, stream: TableStream, text: str) -> bool:
     """A control message after the first; False when the socket is done (stopped or refused)."""
     control = _control(text)
     if control == ("stop", None):
+        await _hear_out(ws, route, stream, send=True)
         _record_end(
             route.table, route.lang
         )  # listening turned off: a recording asked for ends with it
@@ -874,17 +897,33 @@ async def _on_frame(ws, route: _Route, stream: TableStream, raw: bytes, pace: _P
     loop = asyncio.get_running_loop()
     out = await loop.run_in_executor(stream.executor, stream.feed, samples)
     route.table.listening.last_frame_wall = route.clock()
+    return await _deliver(ws, route, out)
+
+
+async def _deliver(ws, route: _Route, out, *, send: bool = True) -> bool:
+    """What the stream brought: decisions to the match, events to the pages and (``send``) to
+    the tablet; False when the tablet is gone."""
     for kind, item in out:
         if kind == "decision":
             route.on_decision(item)
             continue
         if kind != "level":  # the tablet's own microphone: told to the tablet alone
             route.publish_event(kind, item)
+        if not send:
+            continue
         try:
             await ws.send_text(_dumps(item))
         except Exception:
-            return False
-    return True
+            send = False
+    return send
+
+
+async def _hear_out(ws, route: _Route, stream: TableStream, *, send: bool) -> None:
+    """The tablet stopped sending: what the stream still held is decided and delivered
+    (``TableStream.hear_out``), to the tablet too when it is still there."""
+    loop = asyncio.get_running_loop()
+    out = await loop.run_in_executor(stream.executor, stream.hear_out)
+    await _deliver(ws, route, out, send=send)
 
 
 async def _serve_stream(ws, route: _Route, stream: TableStream, me: Connection) -> None:
@@ -894,20 +933,25 @@ async def _serve_stream(ws, route: _Route, stream: TableStream, me: Connection) 
         try:
             msg = await asyncio.wait_for(ws.receive(), IDLE_S)
         except asyncio.TimeoutError:
+            await _hear_out(ws, route, stream, send=True)
             await _refuse(
                 ws,
                 trl(route.lang, "no audio for {s} s: listening stopped").format(s=int(IDLE_S)),
                 NORMAL,
             )
             return
-        if msg["type"] == "websocket.disconnect" or me.taken_over:
+        if me.taken_over:  # the new link's gap hears out what this one sent
+            return
+        if msg["type"] == "websocket.disconnect":
+            await _hear_out(ws, route, stream, send=False)
             return
         raw = msg.get("bytes")
         if raw is None:
             going = await _on_text(ws, route, stream, msg.get("text") or "")
         else:
             going = await _on_frame(ws, route, stream, raw, pace)
-        if not going:
+        if not going:  # stopped (heard out already) or refused: what was heard is decided
+            await _hear_out(ws, route, stream, send=False)
             return
 
 
