@@ -54,6 +54,39 @@ def test_the_status_counts_a_stroke_as_it_is_notified_and_the_child_empties_the_
     assert len(server) == len(set(server)) == 3 and set(server) == _local(db)
 
 
+def test_the_tables_count_is_exact_when_its_notification_comes_after_the_childs_count(
+    club_url, db
+):
+    """A stroke committed, the child's drain counting the queue from the store, then the table's
+    notification: counted once on the table (it was twice). The child's drain is run here, in
+    this process, on the same shared status, so the order is the one asked for."""
+    from pyramid_referee.club.process import _ChildSync
+    from pyramid_referee.club.sync import load_link, save_link
+
+    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, gone, table_id, name, key)  # an address where no server answers
+        s = Session.create(store, ["Аня", "Боря"])
+        sync = ClubSyncProcess(db, gone)  # not started: its child's drains are run by hand
+        child = _ChildSync(db, gone, 1.0, sync._shared, "ru")
+        try:
+            _strike(s, 0)
+            assert not child.drain()
+            assert sync.status().queued == 1
+            sync.notify()  # no child to ring: counted on the table alone
+            assert sync.status().queued == 1 and child._strokes_queued() == 1
+            _strike(s, 1)
+            sync.notify()
+            assert sync.status().queued == 2
+            assert not child.drain()
+            assert sync.status().queued == 2
+            assert sync.status().text() == "клуб: нет связи, в очереди 2 удара"
+        finally:
+            child.close()
+
+
 def test_an_outage_shows_on_the_table_with_the_queue_and_the_child_resumes_after_it(
     club_url, db, pg_cluster
 ):

@@ -675,6 +675,33 @@ def test_the_live_club_line_counts_strokes_and_undos_apart_as_the_table_commits_
     sync.close()
 
 
+def test_a_stroke_committed_before_the_drain_counts_and_notified_after_it_is_counted_once(
+    club_url, db
+):
+    """The table commits a stroke, the sync's drain counts the queue from the store, and only
+    then does the table's notification come (the race a club board once showed as «в очереди
+    2 удара» for one): the stroke is counted once, and the next one is counted at once."""
+    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    _register(club_url, db, "Стол 1")
+    with Store(db) as store:
+        table_id, name, key = load_link(store, club_url)
+        save_link(store, gone, table_id, name, key)  # an address where no server answers
+        s = Session.create(store, ["Аня", "Боря"])
+        sync = ClubSync(db, gone)
+        _strike(s, 0)  # committed …
+        assert not sync.drain()  # … counted by the drain (the server away) …
+        assert sync.status().queued == 1
+        sync.notify()  # … and notified after it
+        assert sync.status().queued == 1
+        _strike(s, 1)  # the next: committed and notified, no drain yet
+        sync.notify()
+        assert sync.status().queued == 2
+        assert not sync.drain()
+        assert sync.status().queued == 2
+        assert sync.status().text() == "клуб: нет связи, в очереди 2 удара"
+    sync.close()
+
+
 def test_club_sync_once_sends_a_store_written_by_another_program_and_says_so(
     club_url, db, capsys, monkeypatch
 ):

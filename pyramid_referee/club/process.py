@@ -25,7 +25,7 @@ import multiprocessing
 import signal
 from multiprocessing import resource_tracker
 
-from .sync import ClubSync, SyncStatus
+from .sync import ClubSync, SyncStatus, queued_now
 
 _UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY, _CONFLICT = (
     -1,
@@ -35,10 +35,12 @@ _UNKNOWN, _OFFLINE, _ONLINE, _REFUSED, _NO_KEY, _CONFLICT = (
     3,
     4,
 )  # refused: for the login, for the key
-# the shared array: the last drain's status, the table's notifications, the doorbell, a conflict's
-# match and seq; then the same counts of undos and redos (not strokes: counted apart)
-_S_ONLINE, _S_QUEUED, _S_SEEN, _S_SENT, _S_ARMED, _S_CMATCH, _S_CSEQ = range(7)
-_S_CHANGES, _S_SEEN_CHANGES, _S_SENT_CHANGES = range(7, 10)
+# the shared array: the last drain's status (its queue, and the strokes the store held when it
+# counted it), the table's notifications, the doorbell, a conflict's match and seq; then the same
+# counts of undos and redos (not strokes: counted apart); then the strokes, and the undos and
+# redos, the store held when the sync began (sync.queued_now)
+_S_ONLINE, _S_QUEUED, _S_MADE, _S_SENT, _S_ARMED, _S_CMATCH, _S_CSEQ = range(7)
+_S_CHANGES, _S_MADE_CHANGES, _S_SENT_CHANGES, _S_BASE, _S_BASE_CHANGES = range(7, 12)
 START_TIMEOUT_S = 30.0
 
 
@@ -47,23 +49,30 @@ class _ChildSync(ClubSync):
 
     def __init__(self, db_path, url: str, retry_s: float, shared, lang: str) -> None:
         self._shared = shared
-        self._seen = 0  # the table's notifications as the current drain began
-        self._seen_changes = 0  # of undos and redos
         super().__init__(
             db_path, url, retry_s=retry_s, check=False, lang=lang
         )  # the table checked it before spawning
 
-    def _drain_began(self) -> None:
+    def _strokes_queued(self) -> int:
+        """Counted with the table's notifications (a ring of the doorbell may stand for several
+        strokes, or undos)."""
         with self._shared.get_lock():
-            self._seen = self._shared[_S_SENT]
-            self._seen_changes = self._shared[_S_SENT_CHANGES]
+            return self._queued(self._shared)[0]
 
-    def _strokes_since(self) -> int:
-        """The table's count (a ring of the doorbell may stand for several strokes, or undos)."""
-        with self._shared.get_lock():
-            return self._shared[_S_SENT] - self._seen
+    @staticmethod
+    def _queued(shared) -> tuple[int, int]:
+        """(strokes, undos and redos) waiting now, from the shared array (its lock held)."""
+        return (
+            queued_now(shared[_S_QUEUED], shared[_S_MADE], shared[_S_BASE], shared[_S_SENT]),
+            queued_now(
+                shared[_S_CHANGES],
+                shared[_S_MADE_CHANGES],
+                shared[_S_BASE_CHANGES],
+                shared[_S_SENT_CHANGES],
+            ),
+        )
 
-    def _status_changed(self, st: SyncStatus) -> None:
+    def _status_changed(self, st: SyncStatus, made: tuple[int, int]) -> None:
         online = (
             _CONFLICT
             if st.conflict is not None
@@ -80,15 +89,12 @@ class _ChildSync(ClubSync):
             )
         )
         with self._shared.get_lock():
-            self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_SEEN] = (
+            self._shared[_S_ONLINE], self._shared[_S_QUEUED], self._shared[_S_MADE] = (
                 online,
                 st.queued,
-                self._seen,
+                made[0],
             )
-            self._shared[_S_CHANGES], self._shared[_S_SEEN_CHANGES] = (
-                st.changes,
-                self._seen_changes,
-            )
+            self._shared[_S_CHANGES], self._shared[_S_MADE_CHANGES] = (st.changes, made[1])
             if st.conflict is not None:
                 match, seq = st.conflict
                 self._shared[_S_CMATCH], self._shared[_S_CSEQ] = match, -1 if seq is None else seq
@@ -170,8 +176,12 @@ class ClubSyncProcess:
         self.table_id, self.name = probe.table_id, probe.name
         ctx = multiprocessing.get_context("spawn")
         self._ctx = ctx
-        first = probe.status()
-        self._shared = ctx.Array("q", [_UNKNOWN, first.queued, 0, 0, 0, 0, 0, first.changes, 0, 0])
+        first, (made, made_changes) = probe.status(), probe.base
+        self._shared = ctx.Array(
+            "q",
+            [_UNKNOWN, first.queued, made, 0, 0, 0, 0, first.changes, made_changes, 0]
+            + [made, made_changes],
+        )
         self._doorbell = None
         self._proc = None
 
@@ -205,22 +215,13 @@ class ClubSyncProcess:
 
     def status(self) -> SyncStatus:
         with self._shared.get_lock():
-            online, queued, seen, sent = (
-                self._shared[_S_ONLINE],
-                self._shared[_S_QUEUED],
-                self._shared[_S_SEEN],
-                self._shared[_S_SENT],
-            )
+            online = self._shared[_S_ONLINE]
+            queued, changes = _ChildSync._queued(self._shared)
             cmatch, cseq = self._shared[_S_CMATCH], self._shared[_S_CSEQ]
-            changes = (
-                self._shared[_S_CHANGES]
-                + self._shared[_S_SENT_CHANGES]
-                - self._shared[_S_SEEN_CHANGES]
-            )
         conflict = None if online != _CONFLICT else (cmatch, None if cseq < 0 else cseq)
         return SyncStatus(
             None if online == _UNKNOWN else online in (_ONLINE, _CONFLICT),
-            queued + sent - seen,
+            queued,
             refused=online in (_REFUSED, _NO_KEY),
             unknown_key=online == _NO_KEY,
             conflict=conflict,

@@ -22,7 +22,7 @@ import re
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..catalog import trl, trn
 from ..i18n import UserError
@@ -556,17 +556,45 @@ def _replace_match(store: Store, match_id: int, m, strokes: list) -> None:
         )
 
 
-def unsent(con: sqlite3.Connection, server: str) -> tuple[int, int]:
-    """(strokes, undos and redos) not yet stored on the server: what a table leaves behind."""
-    rows = dict(
-        con.execute(
-            "SELECT a.action = 'stroke', count(*) FROM actions a LEFT JOIN club_sent s ON "
-            "s.server = ? AND s.match_id = a.match_id WHERE a.id > coalesce(s.action_id, 0) AND "
+@dataclass(frozen=True)
+class Counts:
+    """What a store holds for the club, read in one statement (one snapshot): the strokes and
+    the undos and redos not yet stored on the server, and how many of each the store holds in
+    all (``made``: what a table's own notifications are counted against, see ``queued_now``)."""
+
+    strokes: int
+    changes: int
+    strokes_made: int
+    changes_made: int
+
+
+def counts(con: sqlite3.Connection, server: str) -> Counts:
+    rows = {
+        kind: (int(n or 0), int(made))
+        for kind, made, n in con.execute(
+            "SELECT a.action = 'stroke', count(*), sum(a.id > coalesce(s.action_id, 0)) FROM "
+            "actions a LEFT JOIN club_sent s ON s.server = ? AND s.match_id = a.match_id WHERE "
             "a.action IN ('stroke', 'undo', 'redo') GROUP BY 1",
             (server,),
         ).fetchall()
-    )
-    return int(rows.get(1, 0)), int(rows.get(0, 0))
+    }
+    (strokes, strokes_made), (changes, changes_made) = rows.get(1, (0, 0)), rows.get(0, (0, 0))
+    return Counts(strokes, changes, strokes_made, changes_made)
+
+
+def unsent(con: sqlite3.Connection, server: str) -> tuple[int, int]:
+    """(strokes, undos and redos) not yet stored on the server: what a table leaves behind."""
+    c = counts(con, server)
+    return c.strokes, c.changes
+
+
+def queued_now(queued: int, made: int, base: int, notified: int) -> int:
+    """What waits now: ``queued`` as a drain counted it when the store held ``made`` of its kind,
+    plus what this table committed since. The table held ``base`` when its sync began and has
+    notified ``notified`` since, each after its commit; so those committed after the count are
+    ``base + notified - made``. A commit counted by the drain but not yet notified makes that
+    negative for a moment (it is in ``queued`` already): never counted twice."""
+    return queued + max(0, base + notified - made)
 
 
 def leaving_text(db_path, url: str, lang: str = "ru") -> str | None:
@@ -782,7 +810,7 @@ class ClubSync:
                                 known=", ".join(known_addresses(store)) or "—",
                             )
                         )
-                    queued = unsent(store.con, link.server) if link is not None else (0, 0)
+                    first = counts(store.con, link.server) if link is not None else None
             except StoreMissing:  # no match database yet: no key either (it is kept there)
                 link = None
             if link is None:
@@ -809,9 +837,13 @@ class ClubSync:
                 con.close()
         self.server = link.server
         self.table_id, self.name, self._key = link.table_id, link.name, link.key
-        self._status = SyncStatus(None, queued[0], changes=queued[1])
-        self._since = 0  # strokes notified since the last drain began
-        self._since_changes = 0  # undos and redos notified since then
+        first = first or Counts(0, 0, 0, 0)
+        self._status = SyncStatus(None, first.strokes, changes=first.changes)
+        # what the store held when this sync began, and at the last drain's count; the strokes
+        # and the undos and redos notified since this sync began (see queued_now)
+        self.base = (first.strokes_made, first.changes_made)
+        self._made = self.base
+        self._notified = [0, 0]
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -820,23 +852,20 @@ class ClubSync:
 
     # ---------------------------------------------------------------- hooks around drain
     # A sync run in a child process (club.process) overrides these two to tell the table.
-    def _drain_began(self) -> None:
-        """Called as a drain begins (and when an outage recounts the queue from the store)."""
+    def _status_changed(self, st: SyncStatus, made: tuple[int, int]) -> None:
+        """Called with each new status a drain leaves behind, and what the store held then."""
 
-    def _status_changed(self, st: SyncStatus) -> None:
-        """Called with each new status a drain leaves behind."""
+    def _strokes_queued(self) -> int:
+        """Strokes (not undos or redos) not yet on the server, now."""
+        return self.status().queued
 
-    def _strokes_since(self) -> int:
-        """Strokes (not undos or redos) committed since the last drain began."""
-        return self._since
-
-    def _recount(self) -> None:
-        self._since = self._since_changes = 0
-        self._drain_began()
-
-    def _set_status(self, st: SyncStatus) -> None:
+    def _set_status(self, st: SyncStatus, c: Counts | None = None) -> None:
+        """A drain's status; ``c``: the store's counts it was read with (the queue is theirs)."""
+        if c is not None:
+            st = replace(st, queued=c.strokes, changes=c.changes)
+            self._made = (c.strokes_made, c.changes_made)
         self._status = st
-        self._status_changed(st)
+        self._status_changed(st, self._made)
 
     # --------------------------------------------------------------- the table's side (no network)
     def start(self) -> ClubSync:
@@ -846,23 +875,16 @@ class ClubSync:
 
     def notify(self, change: bool = False) -> None:
         """A stroke (``change``: an undo or a redo) was committed: drain soon."""
-        if change:
-            self._since_changes += 1
-        else:
-            self._since += 1
+        self._notified[1 if change else 0] += 1
         self._wake.set()
 
     def status(self) -> SyncStatus:
         """As of the last drain, plus what was committed since (counted here, no query)."""
-        st = self._status
-        return SyncStatus(
-            st.online,
-            st.queued + self._since,
-            st.error,
-            st.refused,
-            st.unknown_key,
-            st.conflict,
-            st.changes + self._since_changes,
+        st, made, notified = self._status, self._made, self._notified
+        return replace(
+            st,
+            queued=queued_now(st.queued, made[0], self.base[0], notified[0]),
+            changes=queued_now(st.changes, made[1], self.base[1], notified[1]),
         )
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -919,7 +941,6 @@ class ClubSync:
         """Send everything pending; True when the queue is empty. Never raises on an outage."""
         import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
-        self._recount()
         try:
             if self._store is None:
                 self._store = Store(self.db_path, create=False, lang=self.lang)
@@ -934,7 +955,7 @@ class ClubSync:
                     self._pg = psycopg.connect(self.url, **_LINK)
                 self._send(*batch)
                 self._mark_sent(batch[0], batch[1])
-            self._set_status(SyncStatus(True, 0))
+            self._set_status(SyncStatus(True, 0), counts(self._store.con, self.server))
             if (
                 self._pg is None or self._pg.closed
             ):  # nothing to send: still say whether the server is there
@@ -946,10 +967,9 @@ class ClubSync:
         except (
             ClubConflict
         ) as exc:  # the server answered and refused: not an outage, and retrying will not mend it
-            self._recount()
-            strokes, changes = unsent(self._store.con, self.server)
             self._set_status(
-                SyncStatus(True, strokes, str(exc), conflict=(exc.match, exc.seq), changes=changes)
+                SyncStatus(True, 0, str(exc), conflict=(exc.match, exc.seq)),
+                counts(self._store.con, self.server),
             )
             return False
         except (psycopg.Error, OSError, UserError) as exc:
@@ -959,22 +979,18 @@ class ClubSync:
                 except Exception:  # noqa: BLE001
                     pass
                 self._pg = None
-            # counted afresh from the store (a stroke notified from here on is counted once more)
-            self._recount()
-            strokes, changes = (
-                unsent(self._store.con, self.server)
-                if self._store is not None
-                else (self._status.queued, self._status.changes)
-            )
+            # counted afresh from the store (no store yet: the queue as it was)
+            st = self._status
             self._set_status(
                 SyncStatus(
                     False,
-                    strokes,
+                    st.queued,
                     explain(exc, self.lang),
                     refused(exc),
                     unknown_key(exc),
-                    changes=changes,
-                )
+                    changes=st.changes,
+                ),
+                counts(self._store.con, self.server) if self._store is not None else None,
             )
             return False
 
@@ -991,7 +1007,7 @@ class ClubSync:
         N ударов», and an undo is not one. A server older than schema v3 has no board to tell."""
         import psycopg  # deferred: the PostgreSQL driver loads only to reach the club
 
-        queued, now = self._strokes_since(), time.monotonic()
+        queued, now = self._strokes_queued(), time.monotonic()
         if (
             self._pg is self._seen_link
             and queued == self._seen_queued
