@@ -145,11 +145,16 @@ def save_trace(
     path.write_bytes(pickle.dumps(trace))
 
 
-def decision_sessions(out: Path, sessions: int, seed: int, folds=None) -> int:
-    """``sessions`` sessions of each benchmark condition for every fold, as traces in ``out``
-    (one pickle a session; a session already there is skipped)."""
+def decision_sessions(out: Path, sessions: int, seed: int, folds=None, conditions=None) -> int:
+    """``sessions`` sessions of each benchmark condition (or of ``conditions``) for every fold,
+    as traces in ``out`` (one pickle a session; a session already there is skipped)."""
     import strike_eval as ev
 
+    unknown = sorted(set(conditions or ()) - set(ev.CONDITIONS))
+    if unknown:
+        raise SystemExit(
+            f"no such condition: {', '.join(unknown)} (there are: {', '.join(ev.CONDITIONS)})"
+        )
     inputs = ev.load_inputs()
     if inputs is None:
         raise SystemExit(1)
@@ -165,7 +170,7 @@ def decision_sessions(out: Path, sessions: int, seed: int, folds=None) -> int:
             speech,
             fold,
             fi,
-            list(ev.CONDITIONS),
+            list(conditions or ev.CONDITIONS),
             sessions,
             STRIKES_PER_SESSION,
             seed,
@@ -433,6 +438,7 @@ def main(argv=None) -> int:
     s.add_argument("--sessions", type=int, default=4, help="per fold and condition")
     s.add_argument("--seed", type=int, default=31)
     s.add_argument("--folds", nargs="*", default=None)
+    s.add_argument("--conditions", nargs="*", default=None, help="only these (default: every one)")
     t = sub.add_parser("table", help="the rows of the traces in DIR … (the committed table)")
     t.add_argument("dirs", type=Path, nargs="+")
     t.add_argument("--out", type=Path, default=DECISIONS_CSV)
@@ -441,7 +447,8 @@ def main(argv=None) -> int:
     f.add_argument("--out", type=Path, default=ROOT / "voice/data/strike_model.npz")
     args = ap.parse_args(argv)
     if args.cmd == "sessions":
-        print(decision_sessions(args.dir, args.sessions, args.seed, args.folds), "sessions")
+        n = decision_sessions(args.dir, args.sessions, args.seed, args.folds, args.conditions)
+        print(n, "sessions")
         return 0
     if args.cmd == "table":
         traces = sorted(p for d in args.dirs for p in d.glob("*.pickle"))
