@@ -9,7 +9,7 @@ import time
 import psycopg
 
 from pyramid_referee.club import schema
-from pyramid_referee.club.sync import save_link
+from pyramid_referee.club.sync import load_link, save_link
 from pyramid_referee.match.store import Store
 
 
@@ -21,6 +21,17 @@ def register_table(url: str, db, name: str) -> int:
         with Store(db) as store:  # named by what the server is, as club register names it
             save_link(store, url, table_id, name, key, con)
     return table_id
+
+
+def register_unreachable(url: str, db, name: str) -> str:
+    """Register a table (as :func:`register_table`), then link its store to an address of the
+    same server where no server answers: that address (the club is away for it)."""
+    register_table(url, db, name)
+    gone = url.split("?")[0] + "?host=/nonexistent&user=postgres"
+    with Store(db) as store:
+        table_id, name, key = load_link(store, url)
+        save_link(store, gone, table_id, name, key)
+    return gone
 
 
 def local_strokes(db) -> set[tuple]:

@@ -13,6 +13,7 @@ from club_helpers import (  # noqa: E402
     local_strokes as _local,
     login as _login,
     register_table as _register,
+    register_unreachable as _register_unreachable,
     server_strokes as _server,
     strike as _strike,
     wait_for as _wait,
@@ -61,13 +62,9 @@ def test_the_tables_count_is_exact_when_its_notification_comes_after_the_childs_
     notification: counted once on the table (it was twice). The child's drain is run here, in
     this process, on the same shared status, so the order is the one asked for."""
     from pyramid_referee.club.process import _ChildSync
-    from pyramid_referee.club.sync import load_link, save_link
 
-    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
-    _register(club_url, db, "Стол 1")
+    gone = _register_unreachable(club_url, db, "Стол 1")  # an address where no server answers
     with Store(db) as store:
-        table_id, name, key = load_link(store, club_url)
-        save_link(store, gone, table_id, name, key)  # an address where no server answers
         s = Session.create(store, ["Аня", "Боря"])
         sync = ClubSyncProcess(db, gone)  # not started: its child's drains are run by hand
         child = _ChildSync(db, gone, 1.0, sync._shared, "ru")
@@ -119,13 +116,9 @@ def test_the_tables_count_of_undos_is_apart_from_its_strokes_before_and_after_th
     club_url, db
 ):
     from pyramid_referee.club.process import _S_CHANGES, _S_QUEUED
-    from pyramid_referee.club.sync import load_link, save_link
 
-    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
-    _register(club_url, db, "Стол 1")
+    gone = _register_unreachable(club_url, db, "Стол 1")  # an address where no server answers
     with Store(db) as store:
-        table_id, name, key = load_link(store, club_url)
-        save_link(store, gone, table_id, name, key)  # an address where no server answers
         s = Session.create(store, ["Аня", "Боря"])
         _strike(s, 0)
         sync = ClubSyncProcess(db, gone, retry_s=0.2).start()

@@ -17,6 +17,7 @@ from club_helpers import (  # noqa: E402
     local_strokes as _local,
     login as _login,
     register_table as _register,
+    register_unreachable as _register_unreachable,
     server_strokes as _server,
     strike as _strike,
     wait_for as _wait,
@@ -647,11 +648,8 @@ def test_an_undo_or_a_redo_waiting_is_not_counted_as_a_stroke_in_the_club_line()
 
 
 def test_the_live_club_line_counts_strokes_and_undos_apart_as_the_table_commits_them(club_url, db):
-    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
-    _register(club_url, db, "Стол 1")
+    gone = _register_unreachable(club_url, db, "Стол 1")  # an address where no server answers
     with Store(db) as store:
-        table_id, name, key = load_link(store, club_url)
-        save_link(store, gone, table_id, name, key)  # an address where no server answers
         s = Session.create(store, ["Аня", "Боря"])
         for n in range(3):
             _strike(s, n)
@@ -681,11 +679,8 @@ def test_a_stroke_committed_before_the_drain_counts_and_notified_after_it_is_cou
     """The table commits a stroke, the sync's drain counts the queue from the store, and only
     then does the table's notification come (the race a club board once showed as «в очереди
     2 удара» for one): the stroke is counted once, and the next one is counted at once."""
-    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
-    _register(club_url, db, "Стол 1")
+    gone = _register_unreachable(club_url, db, "Стол 1")  # an address where no server answers
     with Store(db) as store:
-        table_id, name, key = load_link(store, club_url)
-        save_link(store, gone, table_id, name, key)  # an address where no server answers
         s = Session.create(store, ["Аня", "Боря"])
         sync = ClubSync(db, gone)
         _strike(s, 0)  # committed …
@@ -1095,11 +1090,8 @@ def test_play_leaving_with_strokes_unsent_says_how_many_and_that_the_next_run_or
 def test_the_leaving_line_agrees_with_one_stroke_and_with_many(club_url, db):
     from pyramid_referee.club.sync import leaving_text
 
-    gone = club_url.split("?")[0] + "?host=/nonexistent&user=postgres"
-    _register(club_url, db, "Стол 1")
+    gone = _register_unreachable(club_url, db, "Стол 1")  # an address where no server answers
     with Store(db) as store:
-        table_id, name, key = load_link(store, club_url)
-        save_link(store, gone, table_id, name, key)  # an address where no server answers
         s = Session.create(store, ["Аня", "Боря"])
         _strike(s, 1)
         assert leaving_text(db, gone).startswith(

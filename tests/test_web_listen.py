@@ -568,16 +568,18 @@ def _said(text: str, start: float, step: float = 0.25) -> dict:
     return {"result": words, "text": text}
 
 
+@pytest.mark.parametrize("stop_after", [None, 0.4], ids=["audio-after-it", "stop-0.4-s-after"])
 def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_listen_pad_stores_it(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, stop_after
 ):
     """With a speech model, the strike on the tablet's stream is decided as ``listen`` decides it
     (``LiveReferee``, the timeline, C10: the call is said before the strike) and its call
     becomes the match's standing call, heard by the voice referee; the marker's outcome alone
-    then enters it."""
+    then enters it. With «стоп» 0.4 s after the strike (before the detector would decide it)
+    the strike is decided at the stop, and its call stands then (it was dropped before)."""
     import pyramid_referee.voice.recognizer as recognizer_module
 
-    audio, onset = _strike_audio()
+    audio, onset = _strike_audio() if stop_after is None else _strike_then(stop_after)
     monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
     monkeypatch.setattr(
         RecordedRecognizer, "results", [_said("тройку чисто в правый дальний угол", 0.05, 0.2)]
@@ -624,36 +626,6 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
     with Store(db, create=False) as store:
         (row,) = store.strokes(mid)
     assert row.record.call is not None  # the heard call was judged with the stroke
-
-
-def test_a_strike_just_before_stop_still_gives_its_call_to_the_match(tmp_path, monkeypatch):
-    """With a speech model (a recorded recognizer: test double), «стоп» 0.4 s after the strike:
-    the strike is decided at the stop and its call becomes the standing call then, not at the
-    tablet's next connection (nor never, as before)."""
-    import pyramid_referee.voice.recognizer as recognizer_module
-
-    audio, onset = _strike_then(0.4)
-    monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
-    monkeypatch.setattr(
-        RecordedRecognizer, "results", [_said("тройку чисто в правый дальний угол", 0.05, 0.2)]
-    )
-    db = tmp_path / "m.db"
-    mid = _match(db)
-    clock = ManualClock()
-    listening = listen_ws.Listening(load_model=lambda where: "a model (test double)")
-    app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
-    with TestClient(app) as client:
-        with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            ws.receive_json()
-            for frame in _frames(audio):
-                clock.now += 0.02
-                ws.send_bytes(frame)
-            ws.send_text('{"type":"stop"}')
-            _closed(ws)
-        call = client.get("/api/state").json()["standing_call"]
-    assert call is not None and call["source"] == "listen" and call["status"] == "accepted", call
-    assert abs(call["strike"] - onset) <= 0.02, (call, onset)
 
 
 def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_strikes_still_come(
