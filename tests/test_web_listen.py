@@ -388,6 +388,17 @@ def _strike_then(seconds: float):
     return audio[: int((onset + seconds) * 16000)], onset
 
 
+def _stream(ws, clock, audio) -> dict:
+    """Through an open socket: the hello, then ``audio`` in 20 ms frames at real pace on the
+    test clock; the ``ready`` message."""
+    ws.send_text(json.dumps(HELLO))
+    ready = ws.receive_json()
+    for frame in _frames(audio):
+        clock.now += 0.02
+        ws.send_bytes(frame)
+    return ready
+
+
 def _page_strikes(page) -> list[dict]:
     out = []
     while not page.empty():
@@ -410,11 +421,7 @@ def test_a_strike_just_before_stop_is_decided_and_reported_before_the_close(tabl
     page = queue.Queue(maxsize=1000)  # test double for one page's event stream
     app.state.table.listeners.add(page)
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(audio):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, audio)
         ws.send_text('{"type":"stop"}')
         got, closed = _closed(ws)
     assert closed.code == 1000
@@ -435,11 +442,7 @@ def test_a_strike_just_before_a_lost_link_reaches_the_pages_and_is_not_heard_twi
     page = queue.Queue(maxsize=1000)  # test double for one page's event stream
     app.state.table.listeners.add(page)
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(audio):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, audio)
         # the link lost with no «стоп» (as the server hears it; the test client's own exit would
         # cancel the handler, which a real server does not do)
         ws.send({"type": "websocket.disconnect", "code": 1006})
@@ -452,11 +455,7 @@ def test_a_strike_just_before_a_lost_link_reaches_the_pages_and_is_not_heard_twi
     assert len(confirmed) == 1 and abs(confirmed[0] - onset) < 0.02, seen
     clock.now += 1.0
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(_noise(0.5, seed=5)):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, _noise(0.5, seed=5))
         ws.send_text('{"type":"stop"}')
         got, _ = _closed(ws)
     assert not [m for m in got if m["type"] == "strike"], got
