@@ -44,6 +44,19 @@ _S_CHANGES, _S_MADE_CHANGES, _S_SENT_CHANGES, _S_BASE, _S_BASE_CHANGES = range(7
 START_TIMEOUT_S = 30.0
 
 
+def _queued(shared) -> tuple[int, int]:
+    """(strokes, undos and redos) waiting now, from the shared array (its lock held)."""
+    return (
+        queued_now(shared[_S_QUEUED], shared[_S_MADE], shared[_S_BASE], shared[_S_SENT]),
+        queued_now(
+            shared[_S_CHANGES],
+            shared[_S_MADE_CHANGES],
+            shared[_S_BASE_CHANGES],
+            shared[_S_SENT_CHANGES],
+        ),
+    )
+
+
 class _ChildSync(ClubSync):
     """The child's ClubSync: publishes its status with the notifications it had seen."""
 
@@ -57,20 +70,7 @@ class _ChildSync(ClubSync):
         """Counted with the table's notifications (a ring of the doorbell may stand for several
         strokes, or undos)."""
         with self._shared.get_lock():
-            return self._queued(self._shared)[0]
-
-    @staticmethod
-    def _queued(shared) -> tuple[int, int]:
-        """(strokes, undos and redos) waiting now, from the shared array (its lock held)."""
-        return (
-            queued_now(shared[_S_QUEUED], shared[_S_MADE], shared[_S_BASE], shared[_S_SENT]),
-            queued_now(
-                shared[_S_CHANGES],
-                shared[_S_MADE_CHANGES],
-                shared[_S_BASE_CHANGES],
-                shared[_S_SENT_CHANGES],
-            ),
-        )
+            return _queued(self._shared)[0]
 
     def _status_changed(self, st: SyncStatus, made: tuple[int, int]) -> None:
         online = (
@@ -216,7 +216,7 @@ class ClubSyncProcess:
     def status(self) -> SyncStatus:
         with self._shared.get_lock():
             online = self._shared[_S_ONLINE]
-            queued, changes = _ChildSync._queued(self._shared)
+            queued, changes = _queued(self._shared)
             cmatch, cseq = self._shared[_S_CMATCH], self._shared[_S_CSEQ]
         conflict = None if online != _CONFLICT else (cmatch, None if cseq < 0 else cseq)
         return SyncStatus(

@@ -837,7 +837,7 @@ class ClubSync:
                 con.close()
         self.server = link.server
         self.table_id, self.name, self._key = link.table_id, link.name, link.key
-        first = first or Counts(0, 0, 0, 0)
+        assert first is not None  # (a store with a link was read: no link is refused above)
         self._status = SyncStatus(None, first.strokes, changes=first.changes)
         # what the store held when this sync began, and at the last drain's count; the strokes
         # and the undos and redos notified since this sync began (see queued_now)

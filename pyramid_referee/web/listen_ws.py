@@ -256,7 +256,7 @@ class TableStream:
         model the referee goes on across the gap (``LiveReferee.gap``: the calls heard before it
         stand for the next strike unless a call was cut by the gap, or the record changed while
         the stream was away: a stroke entered in the gap took the call)."""
-        out = self.hear_out() + self._drain_pending(force=True)
+        out = self.hear_out()  # (the strikes waiting for their call too)
         start = self.time
         end = start + max(0.0, seconds)
         self.gaps.append((round(start, 3), round(end, 3)))
