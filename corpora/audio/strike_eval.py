@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -177,13 +178,19 @@ def fold_sessions(
 
 
 @lru_cache(maxsize=64)
-def model_without(source: str | None, rnn: bool = True):
-    """The two sound models (first and second look) fitted without ``source`` (None: on
-    everything), the strike decision riding on them; ``rnn`` False: that decision without the
-    one with RNNoise's measures (the detector then decides as where RNNoise is missing)."""
+def model_without(source: str | Iterable[str] | None, rnn: bool = True):
+    """The two sound models (first and second look) fitted without ``source`` (a source, several
+    held out together, or None: on everything), the strike decision riding on them; ``rnn``
+    False: that decision without the one with RNNoise's measures (the detector then decides as
+    where RNNoise is missing)."""
     import fit_sound_model
 
-    held = frozenset() if source is None else frozenset({source})
+    if source is None:
+        held: frozenset[str] = frozenset()
+    elif isinstance(source, str):
+        held = frozenset({source})
+    else:
+        held = frozenset(source)
     return fit_sound_model.fit(held, with_rnn=rnn)
 
 
