@@ -450,6 +450,7 @@ def main(argv=None) -> int:
     import strike_eval as ev
     import table_mix as tm
 
+    ev.require_this_tree()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--quick",

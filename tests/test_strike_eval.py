@@ -322,3 +322,18 @@ def test_stream_reads_candidates_and_when_each_decision_became_final():
     assert run.first[1.0] == pytest.approx(1.03) and run.final[1.0] == pytest.approx(1.21)
     assert run.final[4.98] == pytest.approx(6.41)  # provisional for 1.4 s
     assert run.cpu_s >= 0
+
+
+def test_the_scripts_refuse_a_detector_from_another_checkout(monkeypatch, tmp_path):
+    """A second worktree sharing the first's .venv imports the first's detector (its editable
+    install maps the package): the benchmark would measure one checkout's detector with
+    another's tables. Here this checkout's detector passes, and a checkout elsewhere is refused,
+    naming both."""
+    ev.require_this_tree()  # the suite runs with this checkout installed
+    other = tmp_path / "other" / "corpora" / "audio"
+    monkeypatch.setattr(ev, "HERE", other)
+    with pytest.raises(SystemExit) as stop:
+        ev.require_this_tree()
+    message = str(stop.value)
+    assert f"this checkout is {tmp_path / 'other'}" in message
+    assert "editable install" in message and "pip install -e" in message

@@ -369,6 +369,9 @@ def main(argv=None) -> int:
         "--out", type=Path, default=ROOT / "voice/data", help="folder for sound_model*.npz"
     )
     args = ap.parse_args(argv)
+    import strike_eval
+
+    strike_eval.require_this_tree()  # the models are written into this checkout's voice/data
     if args.cmd == "features":
         n = make_features(args.sessions, args.seed)
         print(f"{n} rows → {FEATURES_CSV}")

@@ -353,6 +353,9 @@ def main(argv=None) -> int:
         help="the decision without RNNoise's measures only (as where the library is missing)",
     )
     args = ap.parse_args(argv)
+    import strike_eval as ev
+
+    ev.require_this_tree()
     if args.cmd == "collect":
         print(collect(args.dir, args.sessions, args.strokes, args.seed, args.sources), "traces")
         return 0

@@ -42,6 +42,24 @@ sys.path.insert(0, str(HERE))
 
 TOL_S = 0.040
 
+
+def require_this_tree() -> None:
+    """Stop unless ``pyramid_referee`` (the detector these scripts measure and fit for) is this
+    checkout's. An editable install of another checkout (a second worktree sharing the first's
+    ``.venv``) maps the package there, whatever ``sys.path`` says: the figures would then be of
+    that checkout's detector and settings, with this one's tables and scripts."""
+    import pyramid_referee.voice
+
+    used = Path(pyramid_referee.voice.__file__).resolve().parents[1]
+    here = HERE.parents[1]
+    if used != here:
+        raise SystemExit(
+            f"{Path(sys.argv[0]).name}: this checkout is {here}, but the pyramid_referee this "
+            f"Python imports is {used}'s (its editable install): run it with {here}'s own "
+            f"environment (python -m venv .venv && .venv/bin/pip install -e '.[test]')"
+        )
+
+
 # ----------------------------------------------------------------------------------------------
 # The benchmark's sessions: conditions and leave-one-source-out folds
 
