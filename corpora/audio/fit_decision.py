@@ -446,6 +446,9 @@ def main(argv=None) -> int:
     f.add_argument("--holdout", nargs="*", default=[])
     f.add_argument("--out", type=Path, default=ROOT / "voice/data/strike_model.npz")
     args = ap.parse_args(argv)
+    import strike_eval
+
+    strike_eval.require_this_tree()  # its detector makes the traces; the models go to voice/data
     if args.cmd == "sessions":
         n = decision_sessions(args.dir, args.sessions, args.seed, args.folds, args.conditions)
         print(n, "sessions")
