@@ -603,6 +603,8 @@ def main(argv=None) -> int:
         f"source and condition, {total.audio_s / 60:.1f} min of audio, {total.strokes} strokes; "
         f"{'the shipped model (NOT held out)' if args.no_refit else 'the sound model refitted without each fold'}.\n"
     )
+    code = ev.code_state()
+    print(f"Measured on {ev.describe_code(code)}.\n")
     print(
         f"- **Calls decided right: {frac(total.decided_right, total.strokes)}** (no profile, all conditions)"
     )
@@ -650,6 +652,7 @@ def main(argv=None) -> int:
     if args.json:
         out = {
             "mode": mode,
+            "code": code,
             "seconds": round(elapsed, 1),
             "folds": [{**f, "repos": sorted(f["repos"])} for f in fold_list],
             "results": {

@@ -337,3 +337,22 @@ def test_the_scripts_refuse_a_detector_from_another_checkout(monkeypatch, tmp_pa
     message = str(stop.value)
     assert f"this checkout is {tmp_path / 'other'}" in message
     assert "editable install" in message and "pip install -e" in message
+
+
+def test_the_benchmark_says_which_code_it_measured():
+    """The header names the commit, the tracked files changed since it and the threshold; a
+    figure from a tree with changes says which."""
+    from pyramid_referee.voice.strike import StrikeParams
+
+    state = ev.code_state()
+    assert state["strike_p"] == StrikeParams().strike_p
+    if state["commit"] is not None:  # a git checkout (a clean clone in CI)
+        assert len(state["commit"]) == 12 and all(c in "0123456789abcdef" for c in state["commit"])
+    describe = ev.describe_code
+    assert describe({"commit": "abc", "changed": [], "strike_p": 0.6}) == (
+        "commit abc; strike from p 0.6"
+    )
+    assert describe({"commit": "abc", "changed": ["voice/strike.py"], "strike_p": 0.65}) == (
+        "commit abc with changes to voice/strike.py; strike from p 0.65"
+    )
+    assert describe({"commit": None, "changed": [], "strike_p": 0.6}).startswith("no git checkout")

@@ -60,6 +60,45 @@ def require_this_tree() -> None:
         )
 
 
+def code_state() -> dict:
+    """What a figure was measured on: the checkout's commit (None outside a git checkout), the
+    tracked files changed since it, and the decision's threshold (``StrikeParams.strike_p``)."""
+    import subprocess
+
+    from pyramid_referee.voice.strike import StrikeParams
+
+    root = HERE.parents[1]
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout if done.returncode == 0 else None
+
+    commit = git("rev-parse", "--short=12", "HEAD")
+    status = git("status", "--porcelain", "--untracked-files=no") if commit else None
+    changed = sorted(line[3:] for line in (status or "").splitlines() if line.strip())
+    return {
+        "commit": commit.strip() if commit else None,
+        "changed": changed,
+        "strike_p": StrikeParams().strike_p,
+    }
+
+
+def describe_code(state: dict) -> str:
+    """:func:`code_state` as the benchmark's header says it."""
+    if state["commit"] is None:
+        where = "no git checkout"
+    elif state["changed"]:
+        where = f"commit {state['commit']} with changes to {', '.join(state['changed'])}"
+    else:
+        where = f"commit {state['commit']}"
+    return f"{where}; strike from p {state['strike_p']:g}"
+
+
 # ----------------------------------------------------------------------------------------------
 # The benchmark's sessions: conditions and leave-one-source-out folds
 
