@@ -74,6 +74,17 @@ def _frames(x: np.ndarray, n: int = FRAME):
         yield _pcm(x[i : i + n])
 
 
+def _stream(ws, clock, audio) -> dict:
+    """Through an open socket: the hello, then ``audio`` in 20 ms frames at real pace on the
+    test clock; the ``ready`` message."""
+    ws.send_text(json.dumps(HELLO))
+    ready = ws.receive_json()
+    for frame in _frames(audio):
+        clock.now += 0.02
+        ws.send_bytes(frame)
+    return ready
+
+
 def _closed(ws) -> tuple[list[dict], WebSocketDisconnect]:
     """Every message until the server closes; the messages and the close."""
     got = []
@@ -124,11 +135,7 @@ def test_a_tablet_whose_microphone_hears_nothing_is_told_once_and_only_the_table
     page = queue.Queue(maxsize=10000)  # test double for one page's event stream
     app.state.table.listeners.add(page)
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(np.zeros(16000 * 12, np.float32)):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, np.zeros(16000 * 12, np.float32))
         ws.send_text('{"type":"stop"}')
         got, _ = _closed(ws)
     levels = [m for m in got if m["type"] == "level"]
@@ -252,11 +259,7 @@ def test_a_client_sending_faster_than_real_time_is_closed_after_a_small_burst(ta
 def test_a_client_at_real_time_is_never_closed_for_its_rate(table):
     client, _, clock, _ = table
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(_noise(3.0)):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, _noise(3.0))
         ws.send_text('{"type":"stop"}')
         got, close = _closed(ws)
     assert not [m for m in got if m["type"] == "error"] and close.code == listen_ws.NORMAL
@@ -311,11 +314,7 @@ def test_the_same_tablet_reconnecting_takes_its_own_place_back_and_another_is_st
 def test_a_reconnect_marks_the_gap_and_the_clock_goes_on_by_the_time_away(table):
     client, _, clock, _ = table
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(_noise(0.5)):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, _noise(0.5))
         ws.send_text('{"type":"stop"}')
         _closed(ws)
     clock.now += 2.0  # the tablet was away 2 s: that audio is lost
@@ -357,11 +356,7 @@ def test_the_socket_reports_the_detectors_strikes_on_the_streams_clock_and_to_th
     app.state.table.listeners.add(page)
     got = []
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(audio):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, audio)
         ws.send_text('{"type":"stop"}')
         got, _ = _closed(ws)
     strikes = [m for m in got if m["type"] == "strike"]
@@ -386,17 +381,6 @@ def _strike_then(seconds: float):
     about 1.4 s on), and where its onset is."""
     audio, onset = _strike_audio()
     return audio[: int((onset + seconds) * 16000)], onset
-
-
-def _stream(ws, clock, audio) -> dict:
-    """Through an open socket: the hello, then ``audio`` in 20 ms frames at real pace on the
-    test clock; the ``ready`` message."""
-    ws.send_text(json.dumps(HELLO))
-    ready = ws.receive_json()
-    for frame in _frames(audio):
-        clock.now += 0.02
-        ws.send_bytes(frame)
-    return ready
 
 
 def _page_strikes(page) -> list[dict]:
@@ -468,21 +452,13 @@ def test_no_strike_is_guessed_at_the_edge_of_a_gap(table):
     client, _, clock, _ = table
     audio, _ = _strike_audio()
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(_noise(1.0)):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, _noise(1.0))
         ws.send_text('{"type":"stop"}')
         _closed(ws)
     clock.now += 1.0
     knock_at = int(1.5 * 16000) - 32  # the recording from just before its onset
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        start = ws.receive_json()["t"]
-        for frame in _frames(audio[knock_at : knock_at + 16000]):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        start = _stream(ws, clock, audio[knock_at : knock_at + 16000])["t"]
         ws.send_text('{"type":"stop"}')
         got, _ = _closed(ws)
     assert not [
@@ -496,11 +472,7 @@ def test_no_audio_is_ever_stored(table):
     client, app, clock, tmp_path = table
     before = {p: p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()}
     with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-        ws.send_text(json.dumps(HELLO))
-        ws.receive_json()
-        for frame in _frames(_noise(1.0)):
-            clock.now += 0.02
-            ws.send_bytes(frame)
+        _stream(ws, clock, _noise(1.0))
         ws.send_text('{"type":"stop"}')
         _closed(ws)
     after = {p for p in tmp_path.rglob("*") if p.is_file()}
@@ -590,11 +562,7 @@ def test_a_call_heard_before_a_strike_on_the_stream_stands_for_the_stroke_as_lis
     app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
     with TestClient(app) as client:
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            assert ws.receive_json()["model"] is True
-            for frame in _frames(audio):
-                clock.now += 0.02
-                ws.send_bytes(frame)
+            assert _stream(ws, clock, audio)["model"] is True
             ws.send_text('{"type":"stop"}')
             got, _ = _closed(ws)
         words = [m for m in got if m["type"] == "words" and m["final"]]
@@ -652,11 +620,7 @@ def test_a_real_vosk_model_of_another_language_is_loaded_and_said_unfit_and_stri
     )
     with TestClient(app) as client:
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            ready = ws.receive_json()
-            for frame in _frames(audio):
-                clock.now += 0.02
-                ws.send_bytes(frame)
+            ready = _stream(ws, clock, audio)
             ws.send_text('{"type":"stop"}')
             got, _ = _closed(ws)
         problem = client.get("/api/state").json()["listening"]["problem"]
@@ -782,22 +746,14 @@ def _gap_then_strike(tmp_path, monkeypatch, said, *, during_gap=None, double=Non
     app = create_app(db, mid, pin=PIN, clock=clock, log=lambda line: None, listening=listening)
     with TestClient(app) as client:
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            ws.receive_json()
-            for frame in _frames(_noise(1.5, seed=9)):
-                clock.now += 0.02
-                ws.send_bytes(frame)
+            _stream(ws, clock, _noise(1.5, seed=9))
             ws.send_text('{"type":"stop"}')  # the frames sent are all heard before it closes
             _closed(ws)
         clock.now += 2.0
         if during_gap is not None:
             during_gap(client)
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            resumed = ws.receive_json()["t"]
-            for frame in _frames(audio):
-                clock.now += 0.02
-                ws.send_bytes(frame)
+            resumed = _stream(ws, clock, audio)["t"]
             ws.send_text('{"type":"stop"}')
             got, _ = _closed(ws)
         state = client.get("/api/state").json()
@@ -873,11 +829,7 @@ def test_without_the_gap_the_same_words_and_strike_give_the_call(tmp_path, monke
     )
     with TestClient(app) as client:
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            ws.receive_json()
-            for frame in _frames(audio):
-                clock.now += 0.02
-                ws.send_bytes(frame)
+            _stream(ws, clock, audio)
             ws.send_text('{"type":"stop"}')
             _closed(ws)
         assert client.get("/api/state").json()["standing_call"]["status"] == "accepted"
@@ -905,11 +857,7 @@ def test_nothing_is_recorded_unless_asked_and_a_recording_asked_for_is_a_wav_tie
     lead = _noise(0.5, seed=5)
     with TestClient(app) as client:
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            ws.receive_json()
-            for frame in _frames(lead):
-                clock.now += 0.02
-                ws.send_bytes(frame)
+            _stream(ws, clock, lead)
             assert not folder.exists()  # listening is not recording
             ws.send_text('{"type":"record"}')
             started = next(m for m in iter(ws.receive_json, None) if m["type"] == "recording")
@@ -1022,11 +970,7 @@ def _heard_then_tapped_then_struck(tmp_path, monkeypatch, *, tap: bool) -> dict:
     auth = {"Authorization": f"Bearer {PIN}"}
     with TestClient(app) as client:
         with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
-            ws.send_text(json.dumps(HELLO))
-            ws.receive_json()
-            for frame in _frames(_noise(1.5, seed=9)):
-                clock.now += 0.02
-                ws.send_bytes(frame)
+            _stream(ws, clock, _noise(1.5, seed=9))
             heard = None
             for _ in range(200):  # the frames are heard in the server's worker, not at once
                 heard = client.get("/api/state").json()["standing_call"]
