@@ -330,8 +330,7 @@ def test_the_scripts_refuse_a_detector_from_another_checkout(monkeypatch, tmp_pa
     another's tables. Here this checkout's detector passes, and a checkout elsewhere is refused,
     naming both."""
     ev.require_this_tree()  # the suite runs with this checkout installed
-    other = tmp_path / "other" / "corpora" / "audio"
-    monkeypatch.setattr(ev, "HERE", other)
+    monkeypatch.setattr(ev, "ROOT", tmp_path / "other")
     with pytest.raises(SystemExit) as stop:
         ev.require_this_tree()
     message = str(stop.value)

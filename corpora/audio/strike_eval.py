@@ -21,7 +21,7 @@ A true strike is **found** when a reported strike lies within ``TOL_S`` (40 ms) 
 other report is a **false strike**, put down to what made it: the nearest placed sound within
 50 ms (a ball clack, a cushion, a pocket drop, a late sound of rolling balls, a rack, a clap, a
 chalked cue), else speech when it falls inside a call or other talk, else "other". Leave-one-
-source-out: ``model_without(source)`` fits the sound model on every row of ``features.csv.gz``
+source-out: ``model_without((source,))`` fits the sound model on every row of ``features.csv.gz``
 whose recording came from another source.
 """
 
@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -38,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]  # the checkout
 sys.path.insert(0, str(HERE))
 
 TOL_S = 0.040
@@ -51,11 +51,10 @@ def require_this_tree() -> None:
     import pyramid_referee.voice
 
     used = Path(pyramid_referee.voice.__file__).resolve().parents[1]
-    here = HERE.parents[1]
-    if used != here:
+    if used != ROOT:
         raise SystemExit(
-            f"{Path(sys.argv[0]).name}: this checkout is {here}, but the pyramid_referee this "
-            f"Python imports is {used}'s (its editable install): run it with {here}'s own "
+            f"{Path(sys.argv[0]).name}: this checkout is {ROOT}, but the pyramid_referee this "
+            f"Python imports is {used}'s (its editable install): run it with {ROOT}'s own "
             f"environment (python -m venv .venv && .venv/bin/pip install -e '.[test]')"
         )
 
@@ -67,12 +66,10 @@ def code_state() -> dict:
 
     from pyramid_referee.voice.strike import StrikeParams
 
-    root = HERE.parents[1]
-
     def git(*args: str) -> str | None:
         try:
             done = subprocess.run(
-                ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30
+                ["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30
             )
         except (OSError, subprocess.TimeoutExpired):
             return None
@@ -235,19 +232,13 @@ def fold_sessions(
 
 
 @lru_cache(maxsize=64)
-def model_without(source: str | Iterable[str] | None, rnn: bool = True):
-    """The two sound models (first and second look) fitted without ``source`` (a source, several
-    held out together, or None: on everything), the strike decision riding on them; ``rnn``
-    False: that decision without the one with RNNoise's measures (the detector then decides as
-    where RNNoise is missing)."""
+def model_without(sources: tuple[str, ...] = (), rnn: bool = True):
+    """The two sound models (first and second look) fitted without ``sources`` (none: on
+    everything), the strike decision riding on them; ``rnn`` False: that decision without the
+    one with RNNoise's measures (the detector then decides as where RNNoise is missing)."""
     import fit_sound_model
 
-    if source is None:
-        held: frozenset[str] = frozenset()
-    elif isinstance(source, str):
-        held = frozenset({source})
-    else:
-        held = frozenset(source)
+    held = frozenset(sources)
     return fit_sound_model.fit(held, with_rnn=rnn)
 
 
