@@ -398,6 +398,43 @@ class RecordedVosk:
 
 
 @needs_ko
+@needs_espeak
+def test_partial_word_times_are_on_the_audio_clock_and_end_with_the_final_result(
+    ko_model, tmp_path
+):
+    """Asked for them, Vosk gives the times of an utterance's words now and then before its
+    final result; ``partial_words`` keeps the last given (on the audio clock, after the words
+    were heard) until the final result, then none."""
+    speech = speak_words(["오른쪽", "음악", "오른쪽", "음악", "서울"], tmp_path)
+    audio = np.concatenate([silence(0.5), speech, silence(1.5)])
+    start, end = 7.0 + 0.5, 7.0 + 0.5 + len(speech) / RATE
+    rec = Recognizer(ko_model, KO_WORDS, alternatives=0, offset=7.0)
+    given = 0
+    for frame in array_frames(audio, 20):
+        final = rec.accept(frame.samples)
+        rec.partial()
+        now = 7.0 + frame.t0 + len(frame.samples) / RATE
+        for w in rec.partial_words:
+            given += 1
+            assert start - 0.1 <= w["start"] < w["end"] <= end + 0.1, w
+            assert w["end"] <= now + 0.03, (w, now)  # heard before it was given
+        if final:
+            assert rec.partial_words == [] or rec.partial_words[0]["start"] >= max(
+                x["end"] for r in final for x in words_of(r)
+            )
+    assert given > 0, "Vosk gave no partial word times over five words"
+    rec.flush()
+    assert rec.partial_words == []
+    # Not asked for them: none, the text as before.
+    off, texts = Recognizer(ko_model, KO_WORDS, alternatives=0, partial_words=False), []
+    for frame in array_frames(audio, 20):
+        off.accept(frame.samples)
+        texts.append(off.partial())
+        assert off.partial_words == []
+    assert any(texts)
+
+
+@needs_ko
 def test_recorded_two_alternatives_keep_their_own_words_on_the_audio_clock(ko_model, monkeypatch):
     monkeypatch.setattr(Recognizer, "_make", lambda self: RecordedVosk())
     rec = Recognizer(ko_model, KO_WORDS, alternatives=4, offset=10.0)

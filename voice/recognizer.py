@@ -100,6 +100,9 @@ class Recognizer:
     ``accept(block)`` returns the final results the block completed (Vosk result dicts, times
     on the audio clock, empty results dropped); ``partial()`` the text being heard now;
     ``flush()`` ends the current utterance and returns its final result.
+    ``partial_words`` (after ``partial()``): the times of the utterance's words being heard, as
+    Vosk's partial result last gave them (``partial_words=True``; it gives them now and then, often
+    not before the final result).
     """
 
     def __init__(
@@ -111,6 +114,7 @@ class Recognizer:
         alternatives: int = 3,
         offset: float = 0.0,
         lang: str = "ru",
+        partial_words: bool = True,
     ):
         words = list(dict.fromkeys(w for w in words if w and w != "[unk]"))
         if not words:
@@ -129,6 +133,8 @@ class Recognizer:
         self.rate = rate
         self.offset = float(offset)
         self.alternatives = int(alternatives)
+        self.with_partial_words = bool(partial_words)
+        self.partial_words: list[dict] = []
         self._samples = 0
         self._model, self._lang = model, lang
         self._grammar = json.dumps(known + ["[unk]"], ensure_ascii=False)
@@ -145,6 +151,8 @@ class Recognizer:
             ) from exc
         rec.SetWords(True)
         rec.SetMaxAlternatives(self.alternatives)
+        if self.with_partial_words:
+            rec.SetPartialWords(True)
         return rec
 
     def restart(self, offset: float) -> None:
@@ -153,6 +161,7 @@ class Recognizer:
         self._rec = self._make()
         self.offset = float(offset)
         self._samples = 0
+        self.partial_words = []
 
     @property
     def time(self) -> float:
@@ -170,12 +179,21 @@ class Recognizer:
             done = self._rec.AcceptWaveform(data)
         except Exception as exc:  # vosk raises a bare Exception("Failed to process waveform")
             raise VoiceError(f"Vosk: {exc}") from exc
-        return self._final(self._rec.Result()) if done else []
+        if not done:
+            return []
+        self.partial_words = []
+        return self._final(self._rec.Result())
 
     def partial(self) -> str:
-        """What is being heard now (not final: never parse it as a call)."""
-        return json.loads(self._rec.PartialResult()).get("partial", "")
+        """What is being heard now (not final: never parse it as a call); its words' times, when
+        Vosk gives them, in ``partial_words`` (on the audio clock)."""
+        result = json.loads(self._rec.PartialResult())
+        words = result.get("partial_result") or []
+        if words:  # Vosk gives them now and then: the last given stand until the final result
+            self.partial_words = shift_result({"result": words}, self.offset)["result"]
+        return result.get("partial", "")
 
     def flush(self) -> list[dict]:
         """End the utterance in progress; its final result (if it has words)."""
+        self.partial_words = []
         return self._final(self._rec.FinalResult())

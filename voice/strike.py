@@ -28,8 +28,9 @@ cascade follows it: a sound like this session's clacks (talk or not: a strike sp
 sets the balls going), or a knock outside the talk (in an utterance whose words are not known yet,
 one the first look hears as a table sound too: the voice activity marks only about half of a call's
 word time as voice, and the call's next plosive is no cascade); a knock that would be a strike when
-an utterance begins after it waits for that utterance's words (they come with Vosk's final result),
-up to ``max_decide_s`` (1.45 s) after its onset. A call said after a stroke's last table sound, and
+an utterance begins after it waits for that utterance's words (Vosk gives them with its final
+result, now and then in a partial one: ``hear_words(…, final=False)``), up to ``max_decide_s``
+(1.45 s) after its onset. A call said after a stroke's last table sound, and
 over, ends that stroke (from the words, else from the voice): the next knock is no longer the
 stroke's own.
 

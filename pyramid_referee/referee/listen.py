@@ -105,7 +105,9 @@ class Pipeline:
             samples_heard = samples
         results = self.recognizer.accept(samples_heard)
         partial = self.recognizer.partial()
-        self.tell_words(results, hearing=bool(partial))
+        self.tell_words(
+            results, hearing=bool(partial), partial=getattr(self.recognizer, "partial_words", None)
+        )
         strikes = []
         if self.detector is not None:
             taken_back = len(getattr(self.detector, "retracted", ()))
@@ -122,9 +124,12 @@ class Pipeline:
                 self.on_partial(partial)
         return results, strikes
 
-    def tell_words(self, results: list[dict], hearing: bool | None = None) -> None:
+    def tell_words(
+        self, results: list[dict], hearing: bool | None = None, partial: list[dict] | None = None
+    ) -> None:
         """Give the detector the words of these final results (and whether an utterance is
-        being heard); a detector that takes no words is left alone."""
+        being heard, and the times of its words given so far: ``partial``); a detector that
+        takes no words is left alone."""
         det = self.detector
         if det is None or not hasattr(det, "hear_words"):
             return
@@ -132,6 +137,8 @@ class Pipeline:
 
         for r in results:
             det.hear_words(best_words(r))
+        if partial is not None:
+            det.hear_words(partial, final=False)
         if hearing is not None:
             det.hearing(hearing)
 
