@@ -124,9 +124,9 @@ class StrikeParams:
     word_margin_s: float = 0.03  # … to this long before its end is in it (a word's end is not
     # sharper than the recognizer's 30 ms frames; a strike right after a call is no word)
     denoise: bool = True  # weigh a knock with what RNNoise takes away at it (:mod:`.denoise`)
-    denoise_from_p: float = 0.05  # … when the decision without it gives it this much (the
-    # knocks the decision weighs: about one candidate in 40, so the cost follows the strikes;
-    # from 0.02, a third more of them, it decided the same calls right)
+    denoise_from_p: float = 0.1  # … when the decision without it gives it this much (the
+    # knocks the decision weighs: about one candidate in 45, so the cost follows the strikes;
+    # from 0.05, 17 % more of them, it decided the same 937 calls of the benchmark right)
     hear_block_s: float = 0.04  # blocks shorter than this are held and heard together (10 ms
     # blocks one by one took a third more CPU: the per-block work of the onset detector)
     denoise_frames_per_s: float = 1000.0  # a window runs this many RNNoise frames a second of
