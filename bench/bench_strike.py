@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "corpora" / "audio"))
 
-from strike_eval import CONDITIONS, QUICK_SOURCES, load_inputs  # noqa: E402  (corpora/audio: the metric's conditions)
+from strike_eval import CONDITIONS, QUICK_SOURCES  # noqa: E402  (corpora/audio: the metric's conditions)
 
 LIVE = """
 import sys, time
@@ -510,20 +510,11 @@ def main(argv=None) -> int:
     )
     args = ap.parse_args(argv)
 
-    inputs = load_inputs()
-    if inputs is None:
+    chosen = ev.chosen_folds(args.sources or (list(QUICK_SOURCES) if args.quick else ["all"]))
+    if chosen is None:
         return 2
-    bank, speech = inputs
-    all_folds = ev.folds(bank, speech)
+    bank, speech, all_folds, wanted = chosen
     names = [f["name"] for f in all_folds]
-    wanted = args.sources or (list(QUICK_SOURCES) if args.quick else names)
-    unknown = sorted(set(wanted) - set(names))
-    if unknown:
-        print(
-            f"unknown held-out source(s) {unknown}; sources with a usable strike: {names}",
-            file=sys.stderr,
-        )
-        return 2
     conds = args.conditions or list(CONDITIONS)
     bad = sorted(set(conds) - set(CONDITIONS))
     if bad:

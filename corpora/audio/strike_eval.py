@@ -157,6 +157,27 @@ def load_inputs():
     return bank, speech
 
 
+def chosen_folds(sources):
+    """The recordings and the folds held out by name: ``(bank, speech, every fold, the names
+    chosen)``, ``sources`` ``["all"]`` choosing every one; or None after saying on stderr what is
+    missing or which source is unknown (the benchmarks start here)."""
+    inputs = load_inputs()
+    if inputs is None:
+        return None
+    bank, speech = inputs
+    all_folds = folds(bank, speech)
+    names = [f["name"] for f in all_folds]
+    wanted = names if list(sources) == ["all"] else list(sources)
+    unknown = sorted(set(wanted) - set(names))
+    if unknown:
+        print(
+            f"unknown held-out source(s) {unknown}; sources with a usable strike: {names}",
+            file=sys.stderr,
+        )
+        return None
+    return bank, speech, all_folds, wanted
+
+
 def folds(bank, speech) -> list[dict]:
     """One fold per recording source with a usable strike (``Bank.strike_sources``), each with
     the recorded-voice and recorded-noise source it also holds out, in turn (so every voice and
