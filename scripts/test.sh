@@ -20,10 +20,14 @@ echo "linting (scripts/lint.sh: ruff check, ruff format --check, mypy) …" >&2
 lint=0
 bash scripts/lint.sh || lint=1
 [ "$lint" -eq 0 ] || echo "LINT FAILED (the problems are above); the tests run all the same" >&2
-# -n auto: one worker a core (pytest-xdist); loadgroup keeps the tests of an xdist_group on one
-# worker, so what they share (the refitted sound models) is made once
+# One worker a core and one more (pytest-xdist): much of the suite waits at real time (the
+# browser, the microphone through PulseAudio, servers starting), and a third worker fills those
+# waits. On 2 cores: 9 min 40 s with 2 workers, 7 min 32 s with 3, 7 min 55 s with 4.
+# loadgroup keeps the tests of an xdist_group on one worker, so what they share (the refitted
+# sound models) is made once. A -n given to this script wins.
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 tests=0
-.venv/bin/python -m pytest -n auto --dist loadgroup "$@" || tests=$?
+.venv/bin/python -m pytest -n "$((cores + 1))" --dist loadgroup "$@" || tests=$?
 if [ "$lint" -ne 0 ]; then
   echo "FAILED: lint (scripts/lint.sh) found problems, listed above the tests' output" >&2
   [ "$tests" -ne 0 ] || exit 1

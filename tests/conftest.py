@@ -29,9 +29,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "corpora" / "audio"))
 
-# Under pytest-xdist each worker has a core to itself: scikit-learn's OpenMP threads (the sound
-# model's refits) two a worker on two cores spin against each other and make a fit several
-# times slower (measured: 172 s against 27 s), so a worker runs one. Set before any import of it.
+# Under pytest-xdist the workers share the cores (scripts/test.sh starts one a core and one
+# more): scikit-learn's OpenMP threads (the sound model's refits) two a worker on two cores spin
+# against each other and make a fit several times slower (measured: 172 s against 27 s), so a
+# worker runs one. Set before any import of it.
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
