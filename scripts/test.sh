@@ -22,7 +22,8 @@ bash scripts/lint.sh || lint=1
 [ "$lint" -eq 0 ] || echo "LINT FAILED (the problems are above); the tests run all the same" >&2
 # One worker a core and one more (pytest-xdist): much of the suite waits at real time (the
 # browser, the microphone through PulseAudio, servers starting), and a third worker fills those
-# waits. On 2 cores: 9 min 40 s with 2 workers, 7 min 32 s with 3, 7 min 55 s with 4.
+# waits. On 2 cores the same day: 9 min 40 s with 2 workers, 7 min 32 s with 3, 7 min 55 s
+# with 4 (a fresh clone's CI run: 9 min 19 s with 2, 8 min 22 s with 3).
 # loadgroup keeps the tests of an xdist_group on one worker, so what they share (the refitted
 # sound models) is made once. A -n given to this script wins.
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
