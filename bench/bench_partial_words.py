@@ -23,7 +23,6 @@ on this audio. The reference spans are the calls' true words (the mixer's).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -40,29 +39,23 @@ import record_ko as _record_ko  # noqa: E402  (corpora/vosk: the Korean words)
 BLOCK_S = 0.01
 
 
-def word_times(x: np.ndarray, model, rate: int = 16000) -> tuple[list, list]:
-    """Feed ``x`` to Vosk in 10 ms blocks, partial word times on: ``(partial, final)``, each a
-    list of ``(time given, start, end)`` (the time given: the end of the block that gave it)."""
-    import vosk
+def word_times(x: np.ndarray, model) -> tuple[list, list]:
+    """Feed ``x`` (16 kHz) to the project's recognizer (``voice.recognizer.Recognizer``, partial
+    word times on) in 10 ms blocks: ``(partial, final)``, each a list of ``(time given, start,
+    end)`` (the time given: the end of the block that gave it)."""
+    from pyramid_referee.voice.audio import RATE, array_frames
+    from pyramid_referee.voice.recognizer import Recognizer, best_words
 
-    grammar = json.dumps(list(_record_ko.WORDS) + ["[unk]"], ensure_ascii=False)
-    rec = vosk.KaldiRecognizer(model, float(rate), grammar)
-    rec.SetWords(True)
-    rec.SetPartialWords(True)
-    pcm = (np.clip(x, -1.0, 1.0) * 32767).astype("<i2")
-    hop = int(rate * BLOCK_S)
-    partial, final = [], []
-    for i in range(0, len(pcm), hop):
-        t = min(i + hop, len(pcm)) / rate
-        if rec.AcceptWaveform(pcm[i : i + hop].tobytes()):
-            final += [
-                (t, w["start"], w["end"]) for w in json.loads(rec.Result()).get("result", [])
-            ]
-        else:
-            part = json.loads(rec.PartialResult()).get("partial_result") or []
-            partial += [(t, w["start"], w["end"]) for w in part]
-    t = len(pcm) / rate
-    final += [(t, w["start"], w["end"]) for w in json.loads(rec.FinalResult()).get("result", [])]
+    rec = Recognizer(model, _record_ko.WORDS, alternatives=0, lang="en")
+    partial, final, last = [], [], rec.partial_words
+    for fr in array_frames(x, BLOCK_S * 1000):
+        t = fr.t0 + len(fr.samples) / RATE
+        final += [(t, w["start"], w["end"]) for r in rec.accept(fr.samples) for w in best_words(r)]
+        rec.partial()
+        if rec.partial_words is not last:  # new ones given (the last given stand till the final)
+            last = rec.partial_words
+            partial += [(t, w["start"], w["end"]) for w in last]
+    final += [(rec.time, w["start"], w["end"]) for r in rec.flush() for w in best_words(r)]
     return partial, final
 
 
