@@ -257,6 +257,27 @@ class StrikeEvent:
         }
 
 
+@dataclass(frozen=True)
+class TableMemory:
+    """What a detector has learned of its table: the timbre of its last strikes (at most
+    ``MEMORY_STRIKES``) and of their strokes' own clacks (at most ``MEMORY_CLACKS``), as its
+    decision reads them (:meth:`StrikeDetector.table_memory`). A fresh detector for the same
+    table, microphone and room given it (:meth:`StrikeDetector.remember`) decides its first
+    strokes as the old one would have decided its next: the pad's stream starts a fresh detector
+    after every gap. Only for the same table: other tables' strikes mislead the decision."""
+
+    strike_timbre: tuple[tuple[float, ...], ...] = ()
+    clack_timbre: tuple[tuple[float, ...], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.strike_timbre or self.clack_timbre)
+
+
+MEMORY_STRIKES = 8  # the strikes the decision reads (``Session``: the last eight)
+MEMORY_CLACKS = 20  # the clacks it reads (the last twenty)
+_LONG_AGO = -1e9  # a remembered or calibrated sound's time: heard before anything of this stream
+
+
 _HELD = object()  # _decide: the decision waits for the words being heard
 _RUNNING = object()  # … for its RNNoise window, still running
 IN_WORD = "inside a word the recognizer heard, and no stroke followed it"  # a reason's start
@@ -352,9 +373,8 @@ class StrikeDetector:
         self._strike_heard: list[Heard] = []  # the decided strikes, as heard (their timbre)
         self._known_clacks: list[Heard] = []  # a profile's collisions (this table's clacks)
         if profile is not None:  # the calibration's strikes and clacks, as if heard long ago
-            far = -1e9
-            self._strike_heard = [Heard(far, f, 0.0) for f in profile.strike_timbre][-8:]
-            self._known_clacks = [Heard(far, f, 0.0) for f in profile.clack_timbre]
+            self._strike_heard = _long_ago(profile.strike_timbre)[-MEMORY_STRIKES:]
+            self._known_clacks = _long_ago(profile.clack_timbre)
         self._last_strike = -np.inf
         self._words: list[tuple[float, float]] = []  # recognized words (final results)
         self._partial_words: list[tuple[float, float]] = []  # … of the utterance in progress
@@ -852,6 +872,26 @@ class StrikeDetector:
             t, self._heard, self._times, self.vad, self._strike_heard, self._known_clacks
         )
 
+    def table_memory(self) -> TableMemory:
+        """What this detector has learned of its table so far (a profile's strikes and clacks
+        among them, until its own push them out): the strikes and clacks its next decision would
+        read. Call it once the strikes waiting are decided (after ``flush``)."""
+        s = self.session(math.inf)
+        return TableMemory(
+            tuple(tuple(h.features) for h in s.strikes[-MEMORY_STRIKES:]),
+            tuple(tuple(h.features) for h in s.clacks[-MEMORY_CLACKS:]),
+        )
+
+    def remember(self, memory: TableMemory) -> None:
+        """Start with ``memory`` (another detector's :meth:`table_memory`, for the same table) as
+        this table's strikes and clacks, as if heard long ago: in place of a profile's, which the
+        memory holds when it was made with the same profile. Only before any audio is fed."""
+        if self._n or self._held_n or self._heard:
+            raise RuntimeError("a detector takes a table's memory before it hears anything")
+        if memory:
+            self._strike_heard = _long_ago(memory.strike_timbre)[-MEMORY_STRIKES:]
+            self._known_clacks = _long_ago(memory.clack_timbre)[-MEMORY_CLACKS:]
+
     def _keep(self, s: Sound, h: Heard, feats, lf, band, provisional: bool) -> Sound | None:
         """The sound decided, kept in the detector's lists (a strike, a provisional one taken
         back, an unsure one): the strike's Sound, else None."""
@@ -867,7 +907,7 @@ class StrikeDetector:
             self._last_strike = t
             self.strikes.append(s)
             self._strike_heard.append(h)
-            del self._strike_heard[:-8]
+            del self._strike_heard[:-MEMORY_STRIKES]
             self._event(t, False, False)
             return s
         if provisional:
@@ -876,6 +916,11 @@ class StrikeDetector:
         if s.decision == "unsure" or (s.decision == "retracted" and s.p_strike >= p.unsure_p):
             self.unsure.append(t)
         return None
+
+
+def _long_ago(timbres) -> list[Heard]:
+    """Sounds known by their timbre alone (a profile's, a memory's), as heard before the stream."""
+    return [Heard(_LONG_AGO, tuple(f), 0.0) for f in timbres]
 
 
 def detect_strikes(
@@ -921,6 +966,7 @@ __all__ = [
     "IN_WORD",
     "Candidate",
     "StrikeDetector",
+    "TableMemory",
     "VoiceActivity",
     "Look",
     "class_proba",
