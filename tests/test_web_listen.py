@@ -1040,3 +1040,33 @@ def test_the_server_says_once_when_tablets_strikes_go_without_rnnoise(monkeypatc
     assert first.pipeline.detector.rnn_model is None and second.pipeline.detector is not None
     first.executor.shutdown()
     second.executor.shutdown()
+
+
+@pytest.mark.parametrize("with_words", [False, True], ids=["strikes only", "with a speech model"])
+def test_after_a_gap_the_fresh_detector_remembers_what_the_old_one_learned_of_the_table(
+    monkeypatch, with_words
+):
+    """The stream starts a fresh detector after a gap; it starts with the old one's strikes and
+    clacks (``TableMemory``: the same table, tablet and room), not as if the table were new.
+    A strike's decision reads them (bench_strike.py --carry measures what that is worth)."""
+    model = None
+    if with_words:
+        import pyramid_referee.voice.recognizer as recognizer_module
+
+        monkeypatch.setattr(recognizer_module, "Recognizer", RecordedRecognizer)
+        monkeypatch.setattr(RecordedRecognizer, "results", [])
+        model = "a model (test double)"
+    audio, _ = _strike_audio()
+    stream = listen_ws.TableStream(model, lang="en")
+    try:
+        for block in _frames(audio, 800):
+            stream.feed(np.frombuffer(block, "<i2").astype(np.float32) / 32768.0)
+        old = stream.detector
+        stream.gap(2.0)
+        learned = old.table_memory()
+        assert len(old.strikes) == 1 and len(learned.strike_timbre) == 1
+        assert stream.detector is not old
+        assert stream.detector.table_memory() == learned
+        assert stream.pipeline.detector is stream.detector
+    finally:
+        stream.executor.shutdown()

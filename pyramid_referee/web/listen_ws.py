@@ -200,13 +200,21 @@ class TableStream:
         self._new_pipeline(0.0, previous=float("-inf"))
 
     # -- the pipeline (the objects ``listen`` uses) ----------------------------------------------
-    def _detector(self):
+    def _detector(self, memory=None):
+        """A fresh strike detector; ``memory``: what the one before it learned of this table
+        (``StrikeDetector.table_memory``), so that the first strokes after a gap are decided
+        as the next ones before it would have been."""
         if self._detector_factory is not None:
-            return self._detector_factory()
+            det = self._detector_factory()
+            if memory:
+                det.remember(memory)
+            return det
         # deferred: the voice package loads only when a tablet listens
         from pyramid_referee.voice.strike import StrikeDetector
 
         det = StrikeDetector(profile=self.profile)
+        if memory:
+            det.remember(memory)
         global _DENOISE_TOLD
         if det.denoise_error is not None and not _DENOISE_TOLD:  # the server's log, once
             from pyramid_referee.voice.denoise import unavailable_note  # deferred: as above
@@ -218,8 +226,8 @@ class TableStream:
             _DENOISE_TOLD = True
         return det
 
-    def _new_pipeline(self, t0: float, previous: float) -> None:
-        detector = self._detector()
+    def _new_pipeline(self, t0: float, previous: float, memory=None) -> None:
+        detector = self._detector(memory)
         if self.model is not None:
             self.referee = listen.LiveReferee(
                 self.model, self.view, detector=detector, lang=self.lang
@@ -255,8 +263,10 @@ class TableStream:
         are decided now, the recognizer and the detector begin afresh after it. With a speech
         model the referee goes on across the gap (``LiveReferee.gap``: the calls heard before it
         stand for the next strike unless a call was cut by the gap, or the record changed while
-        the stream was away: a stroke entered in the gap took the call)."""
+        the stream was away: a stroke entered in the gap took the call). The fresh detector
+        starts with what the old one learned of the table (its strikes' and clacks' timbre)."""
         out = self.hear_out()  # (the strikes waiting for their call too)
+        memory = self.detector.table_memory()  # the same table after the gap: what it learned
         start = self.time
         end = start + max(0.0, seconds)
         self.gaps.append((round(start, 3), round(end, 3)))
@@ -265,11 +275,11 @@ class TableStream:
         if self.referee is not None:
             seq = getattr(self.view, "seq", None)
             changed = seq is not None and self._fed_seq is not None and seq != self._fed_seq
-            self.detector, self._heard_out = self._detector(), False
+            self.detector, self._heard_out = self._detector(memory), False
             self.referee.gap(end, detector=self.detector, calls_void=changed)
             self.pending, self.unconfirmed, self._partial = [], [], ""
         else:
-            self._new_pipeline(end, float("-inf"))
+            self._new_pipeline(end, float("-inf"), memory)
         self._gap_out = out
         return start, end
 
