@@ -7,7 +7,7 @@
     .venv/bin/python bench/bench_strike.py                    # every source with a usable strike
     .venv/bin/python bench/bench_strike.py [--sources SRC …] [--sessions N] [--strokes N]
                      [--no-calibration] [--calibrate CONDITION …] [--no-refit] [--wrong]
-                     [--json OUT] [--live SECONDS] [--jobs N]
+                     [--carry] [--json OUT] [--live SECONDS] [--jobs N]
 
 **The headline: calls decided right.** A stroke is decided right when a strike is found within
 40 ms of its true onset and no false strike falls between the start of its call and the strike
@@ -37,6 +37,11 @@ source is held out). espeak-ng and Festival are synthetic and cannot be held out
 **Calibration, three ways.** Each condition is also run with a table profile made by the
 project's calibration (``voice/calibrate.py``) from 3 and from 5 strikes (and 4 ball clacks) of
 the held-out source, heard in the same room and noise.
+
+**A later session at the same table** (``--carry``). Each source's second session in a condition
+(the same table, room and noise, later) is also decided by a fresh detector that remembers what
+the first session's detector learned of the table (``StrikeDetector.remember``), as the pad's
+stream does after a gap, and set against the fresh detector's decisions on it.
 
 The tables are printed as markdown, ready for the project's docs.
 """
@@ -420,6 +425,7 @@ def run_fold(fold: dict) -> tuple[dict, dict, dict]:
     per: dict[str, ev.Outcome] = {}
     refused = {p: 0 for p in r["profiles"]}
     fi = r["names"].index(fold["name"])
+    memory: dict = {}  # condition -> what the detector of its session before learned (--carry)
     for cname, k, reverb, x, truth in ev.fold_sessions(
         bank, speech, fold, fi, r["conds"], r["sessions"], r["strokes"], seed
     ):
@@ -435,15 +441,68 @@ def run_fold(fold: dict) -> tuple[dict, dict, dict]:
                 if isinstance(prof, Exception):
                     refused[pname] += 1
                     prof = None
-            o = ev.judge(
-                x, truth, lambda prof=prof, kw=kw: StrikeDetector(profile=prof, **kw), tag=tag
-            )
+            made: list = []
+
+            def make(prof=prof, kw=kw, made=made):
+                made.append(StrikeDetector(profile=prof, **kw))
+                return made[-1]
+
+            o = ev.judge(x, truth, make, tag=tag)
             for key in ((cname, pname), ("all", pname)):
                 by_cond.setdefault(key, ev.Outcome()).add(o)
             if pname == "none":
                 per.setdefault(cname, ev.Outcome()).add(o)
                 per.setdefault("all", ev.Outcome()).add(o)
+                if r.get("carry"):
+                    _carried(x, truth, cname, tag, kw, memory, o, by_cond)
+                    memory[cname] = made[-1].table_memory()
     return by_cond, per, refused
+
+
+def _carried(x, truth, cname, tag, kw, memory, cold, by_cond) -> None:
+    """A later session at the same table (``--carry``): decided as it was (``cold``, a fresh
+    detector) and by a fresh detector that remembers what the one of the session before learned
+    (``StrikeDetector.remember``), as the pad's stream after a gap; kept under ``later none``
+    and ``later carried``."""
+    import strike_eval as ev
+
+    from pyramid_referee.voice.strike import StrikeDetector
+
+    before = memory.get(cname)
+    if before is None:  # the source's first session in this condition: nothing to carry
+        return
+
+    def make():
+        det = StrikeDetector(**kw)
+        det.remember(before)
+        return det
+
+    warm = ev.judge(x, truth, make, tag=tag + " carried")
+    for key in ((cname, "later none"), ("all", "later none")):
+        by_cond.setdefault(key, ev.Outcome()).add(cold)
+    for key in ((cname, "later carried"), ("all", "later carried")):
+        by_cond.setdefault(key, ev.Outcome()).add(warm)
+
+
+def carry_table(by_cond: dict) -> list[str]:
+    """Later sessions at a table: calls decided right (and false strikes that void a call)
+    by a fresh detector and by one that remembers the session before."""
+    rows = [
+        "| condition | sessions' strokes | decided right, fresh detector | decided right, with the "
+        "memory of the session before | voiding false strikes, fresh / with memory |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name in list(CONDITIONS) + ["all"]:
+        a, b = by_cond.get((name, "later none")), by_cond.get((name, "later carried"))
+        if a is None or b is None:
+            continue
+        void_a = a.false_where["in_call"] + a.false_where["call_to_strike"]
+        void_b = b.false_where["in_call"] + b.false_where["call_to_strike"]
+        rows.append(
+            f"| {name} | {a.strokes} | {frac(a.decided_right, a.strokes)} | "
+            f"{frac(b.decided_right, b.strokes)} | {void_a} / {void_b} |"
+        )
+    return rows
 
 
 def main(argv=None) -> int:
@@ -477,6 +536,12 @@ def main(argv=None) -> int:
     )
     ap.add_argument(
         "--no-calibration", action="store_true", help="skip the 3- and 5-strike profile columns"
+    )
+    ap.add_argument(
+        "--carry",
+        action="store_true",
+        help="also decide each source's later sessions in a condition by a fresh detector that "
+        "remembers the session before (the pad's stream after a gap), and compare",
     )
     ap.add_argument(
         "--calibrate",
@@ -555,6 +620,7 @@ def main(argv=None) -> int:
         profiles=profiles,
         calibrated=calibrated,
         refit=not args.no_refit,
+        carry=args.carry,
     )
 
     def merge(fold, got) -> None:
@@ -628,6 +694,9 @@ def main(argv=None) -> int:
     print("\n".join(cond_table(by_cond)))
     print("\n### Strikes found by their level (10 ms peak against the call's, no profile)\n")
     print("\n".join(level_table(by_cond)))
+    if args.carry:
+        print("\n### A later session at the same table, with the memory of the one before\n")
+        print("\n".join(carry_table(by_cond)))
     if len(profiles) > 1:
         print("\n### With a table profile (calibration from the held-out source)\n")
         print("\n".join(calib_table(by_cond)))

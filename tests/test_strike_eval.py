@@ -264,6 +264,20 @@ def test_bench_tables_are_markdown_with_every_condition_given():
     assert src[2].startswith("| vrcbce (tinkoff, junehui) | 2/2 |") and src[2].endswith(
         "2/2 (100 %) |"
     )
+    carried = bs.carry_table(
+        {
+            ("5 dB", "later none"): wrong,
+            ("5 dB", "later carried"): right,
+            ("all", "later none"): wrong,
+            ("all", "later carried"): right,
+        }
+    )
+    # the fresh detector's voiding false strike (1.2 s: inside the first call) is counted
+    assert carried[2:] == [
+        "| 5 dB | 2 | 0/2 (0 %) | 2/2 (100 %) | 1 / 0 |",
+        "| all | 2 | 0/2 (0 %) | 2/2 (100 %) | 1 / 0 |",
+    ]
+    assert bs.carry_table(by_cond)[2:] == []  # not run with --carry: no rows
 
 
 class ScriptedDetector:

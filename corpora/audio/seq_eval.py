@@ -85,6 +85,7 @@ def replay(
     gates: bool = False,
     denoise_from_p: float | None = None,
     measures=None,
+    carry: dict | None = None,
 ):
     """The strikes the detector decides on a trace: (times, probabilities of every candidate),
     as ``voice/strike.py`` decides them from the sound alone (no recognizer): a candidate in the
@@ -96,7 +97,9 @@ def replay(
     With ``measures`` (time → RNNoise's measures, :func:`measures_from`) and a model that
     carries the decision with them (``companion``), a candidate the decision gives at least
     ``denoise_from_p`` (by default the detector's, ``StrikeParams.denoise_from_p``) is decided by
-    that one, as ``StrikeDetector`` decides it."""
+    that one, as ``StrikeDetector`` decides it. ``carry``: a dict whose ``"memory"`` (a
+    ``TableMemory``, if any) the session starts with, as ``StrikeDetector.remember`` does, and
+    which gets the session's own memory at its end (``StrikeDetector.table_memory``)."""
     import fit_decision as fd
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
@@ -109,6 +112,12 @@ def replay(
         denoise_from_p = StrikeParams().denoise_from_p
     last = -np.inf
     out, probs, strikes = [], [], []
+    known_clacks: list = []
+    if carry is not None and carry.get("memory"):
+        from pyramid_referee.voice.strike import _long_ago
+
+        strikes = _long_ago(carry["memory"].strike_timbre)
+        known_clacks = _long_ago(carry["memory"].clack_timbre)
     zero = (0.0,) * len(BAND_FEATURES)
 
     def weighed(h) -> bool:
@@ -125,7 +134,7 @@ def replay(
         end = d["end"] if h.time + HORIZON_S + 0.035 > d["end"] else None
         if cut is not None:
             end = cut if end is None else min(end, cut)
-        session = Session.at(h.time, heard, times, vad, strikes[-8:])
+        session = Session.at(h.time, heard, times, vad, strikes[-8:], known_clacks)
         f = context_features(
             h,
             d["long"][h.time],
@@ -163,6 +172,14 @@ def replay(
             last = h.time
             strikes.append(h)
             out.append(round(h.time, 4))
+    if carry is not None:
+        from pyramid_referee.voice.strike import MEMORY_CLACKS, MEMORY_STRIKES, TableMemory
+
+        s = Session.at(np.inf, heard, times, vad, strikes[-MEMORY_STRIKES:], known_clacks)
+        carry["memory"] = TableMemory(
+            tuple(tuple(h.features) for h in s.strikes[-MEMORY_STRIKES:]),
+            tuple(tuple(h.features) for h in s.clacks[-MEMORY_CLACKS:]),
+        )
     return out, probs
 
 
@@ -262,12 +279,22 @@ def score(
     relative=None,
     gates=False,
     denoise=True,
+    carry=False,
+    later_only=False,
 ):
+    """Calls decided right by condition. ``carry``: each session after the first of a held-out
+    source and condition (the same table, room and noise, later) starts with the memory of the
+    one before it, as the pad's stream does after a gap; ``later_only``: only those sessions are
+    scored (the figure to set against ``carry``'s)."""
     import strike_eval as ev
 
     by: dict = {}
     held = groups(traces, n_groups)
-    for d in traces:
+    memories: dict = {}
+    for d in sorted(traces, key=lambda d: d.get("path", Path()).name):
+        table_key = (d["fold"], d["condition"])
+        first = table_key not in memories
+        mem = memories.setdefault(table_key, {})
         m = fold_model(held[d["fold"]], table, random_state=random_state)
         measures = measures_from(d["path"]) if denoise and "path" in d else None
         rep, probs = replay(
@@ -278,9 +305,12 @@ def score(
             relative=relative,
             gates=gates,
             measures=measures,
+            carry=mem if carry else None,
         )
         if measures is not None:
             measures.save()
+        if later_only and first:
+            continue
         o = ev.decide(
             rep,
             d["truth"],
@@ -348,6 +378,17 @@ def main(argv=None) -> int:
     )
     s.add_argument("--gates", action="store_true", help="--relative only with no talk after it")
     s.add_argument(
+        "--carry",
+        action="store_true",
+        help="a source's later sessions in a condition start with the memory of the one before "
+        "(the pad's stream after a gap: StrikeDetector.remember)",
+    )
+    s.add_argument(
+        "--later-only",
+        action="store_true",
+        help="score only the sessions after a source's first in a condition (against --carry)",
+    )
+    s.add_argument(
         "--no-denoise",
         action="store_true",
         help="the decision without RNNoise's measures only (as where the library is missing)",
@@ -370,6 +411,8 @@ def main(argv=None) -> int:
         args.relative,
         args.gates,
         not args.no_denoise,
+        args.carry,
+        args.later_only,
     )
     print_table(by)
     return 0
