@@ -418,6 +418,29 @@ def test_a_strike_just_before_stop_is_decided_and_reported_before_the_close(tabl
     assert [m["t"] for m in _page_strikes(page) if not m["provisional"]] == confirmed
 
 
+def test_a_strike_just_before_stop_is_remembered_by_the_detector_after_the_reconnect(table):
+    """Through the socket: the strike decided as the tablet stopped (0.4 s after it) is among
+    what the fresh detector of the next connection remembers of the table."""
+    client, app, clock, _ = table
+    audio, _ = _strike_then(0.4)
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        _stream(ws, clock, audio)
+        ws.send_text('{"type":"stop"}')
+        got, _ = _closed(ws)
+    first = app.state.table.listening.stream.detector
+    decided = [s.time for s in first.strikes]
+    assert len(decided) == 1, got
+    clock.now += 3.0
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        _stream(ws, clock, _noise(0.5))
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    second = app.state.table.listening.stream.detector
+    assert second is not first
+    assert second.table_memory().strike_timbre == first.table_memory().strike_timbre
+    assert len(first.table_memory().strike_timbre) == 1
+
+
 def test_a_strike_just_before_a_lost_link_reaches_the_pages_and_is_not_heard_twice(table):
     """The tablet's link drops 0.4 s after a strike: the pages still get the strike; the
     reconnect's gap hears nothing more of the old audio (no strike reported twice)."""
