@@ -96,7 +96,8 @@ def test_a_detector_with_a_profile_remembers_the_profile_until_its_own_strikes_p
     p = profile_with([3.0, 4.0, 5.0], [-3.0, -2.0])
     det = StrikeDetector(profile=p)
     mem = det.table_memory()
-    assert mem == TableMemory(p.strike_timbre, p.clack_timbre)
+    assert (mem.strike_timbre, mem.clack_timbre) == (p.strike_timbre, p.clack_timbre)
+    assert mem.strike_times == (None, None, None)
     again = StrikeDetector(profile=p)
     again.remember(mem)
     assert again.table_memory() == mem
@@ -136,3 +137,26 @@ def profile_with(strikes: list[float], clacks: list[float]) -> TableProfile:
         strike_timbre=tuple(look(v) for v in strikes),
         clack_timbre=tuple(look(v) for v in clacks),
     )
+
+
+def test_a_strike_forgotten_is_no_longer_one_of_the_tables_strikes_even_after_a_gap(heard):
+    """Q14: the marker took a strike back. The detector forgets it (its timbre and the clacks
+    after it), here and, through the onset the memory keeps, in a fresh detector that remembers
+    the table; what was reported stays; an unknown time or a profile's strike is not matched."""
+    det, _ = heard
+    mem = det.table_memory()
+    assert len(mem.strike_times) == len(mem.strike_timbre)
+    t = mem.strike_times[-1]
+    assert t == pytest.approx(det.strikes[-1].time)
+    fresh = StrikeDetector()
+    fresh.remember(mem)
+    assert not fresh.forget(t + 0.5)
+    assert fresh.forget(t + 0.001)  # the pad's strike time, rounded
+    after = fresh.table_memory()
+    assert t not in after.strike_times and len(after.strike_timbre) == len(mem.strike_timbre) - 1
+    assert after.strike_timbre == mem.strike_timbre[:-1]
+    assert not fresh.forget(t)  # already forgotten
+    p = profile_with([3.0], [])
+    with_profile = StrikeDetector(profile=p)
+    assert with_profile.table_memory().strike_times == (None,)
+    assert not with_profile.forget(-1e9) and with_profile.table_memory().strike_timbre

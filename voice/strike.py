@@ -268,11 +268,14 @@ class TableMemory:
 
     strike_timbre: tuple[tuple[float, ...], ...] = ()
     clack_timbre: tuple[tuple[float, ...], ...] = ()
+    strike_times: tuple[float | None, ...] = ()  # each strike's onset on the stream's clock
+    # (None: a profile's), so that the marker can still take one back after a gap (``forget``)
 
     def __bool__(self) -> bool:
         return bool(self.strike_timbre or self.clack_timbre)
 
 
+FORGET_WITHIN_S = 0.005  # :meth:`StrikeDetector.forget` finds a strike this close to the time
 MEMORY_STRIKES = 8  # the strikes the decision reads (``Session``: the last eight)
 MEMORY_CLACKS = 20  # the clacks it reads (the last twenty)
 _LONG_AGO = -1e9  # a remembered or calibrated sound's time: heard before anything of this stream
@@ -372,6 +375,8 @@ class StrikeDetector:
         # [onset, heard, first-look proba, long features | None, band shape | None, provisional]
         self._strike_heard: list[Heard] = []  # the decided strikes, as heard (their timbre)
         self._known_clacks: list[Heard] = []  # a profile's collisions (this table's clacks)
+        self._remembered_at: dict[int, tuple[Heard, float]] = {}  # a remembered strike (by id:
+        # kept alive here, so the id is its own) -> it and its onset before the gap
         if profile is not None:  # the calibration's strikes and clacks, as if heard long ago
             self._strike_heard = _long_ago(profile.strike_timbre)[-MEMORY_STRIKES:]
             self._known_clacks = _long_ago(profile.clack_timbre)
@@ -877,10 +882,33 @@ class StrikeDetector:
         among them, until its own push them out): the strikes and clacks its next decision would
         read. Call it once the strikes waiting are decided (after ``flush``)."""
         s = self.session(math.inf)
+        strikes = s.strikes[-MEMORY_STRIKES:]
         return TableMemory(
-            tuple(tuple(h.features) for h in s.strikes[-MEMORY_STRIKES:]),
+            tuple(tuple(h.features) for h in strikes),
             tuple(tuple(h.features) for h in s.clacks[-MEMORY_CLACKS:]),
+            tuple(self._onset_of(h) for h in strikes),
         )
+
+    def _onset_of(self, h: Heard) -> float | None:
+        """A known strike's onset on the stream's clock (a remembered one's from before the gap);
+        None for a profile's."""
+        kept = self._remembered_at.get(id(h))
+        t = kept[1] if kept is not None and kept[0] is h else h.time
+        return None if t is None or t <= _LONG_AGO else t
+
+    def forget(self, t: float) -> bool:
+        """Q14: the marker took back the strike at ``t`` (it was no strike). It is no longer one
+        of this table's strikes that later knocks are weighed against, nor are the sounds after
+        it its clacks, here and in the memory this detector gives; what was reported stays as
+        it was. True when such a strike was known (a remembered one too)."""
+        keep = [
+            h
+            for h in self._strike_heard
+            if (at := self._onset_of(h)) is None or abs(at - t) > FORGET_WITHIN_S
+        ]
+        found = len(keep) < len(self._strike_heard)
+        self._strike_heard = keep
+        return found
 
     def remember(self, memory: TableMemory) -> None:
         """Start with ``memory`` (another detector's :meth:`table_memory`, for the same table) as
@@ -889,7 +917,10 @@ class StrikeDetector:
         if self._n or self._held_n or self._heard:
             raise RuntimeError("a detector takes a table's memory before it hears anything")
         if memory:
-            self._strike_heard = _long_ago(memory.strike_timbre)[-MEMORY_STRIKES:]
+            strikes = _long_ago(memory.strike_timbre)
+            if len(memory.strike_times) == len(strikes):
+                self._remembered_at = {id(h): (h, t) for h, t in zip(strikes, memory.strike_times)}
+            self._strike_heard = strikes[-MEMORY_STRIKES:]
             self._known_clacks = _long_ago(memory.clack_timbre)[-MEMORY_CLACKS:]
 
     def _keep(self, s: Sound, h: Heard, feats, lf, band, provisional: bool) -> Sound | None:
