@@ -771,6 +771,29 @@ def test_Q14_live_referee_takes_back_a_strike_and_the_call_it_voided_counts_agai
             referee.take_back()  # the strike is the stroke's now: nothing to take back
 
 
+def test_Q14_a_strike_taken_back_is_no_longer_one_of_the_tables_strikes(ko_model, say, tmp_path):
+    """The marker takes back a strike the detector decided: the detector forgets it as one of
+    this table's strikes (later knocks are not weighed against its timbre, and the memory a
+    fresh detector would get lacks it)."""
+    from pyramid_referee.voice.audio import file_frames
+
+    s = Scene().add(silence(0.4)).add(say("오른쪽")).add(silence(0.8)).click().add(silence(2.0))
+    store, session = _session(tmp_path)
+    with store:
+        referee = _live(ko_model, session)
+        det = referee.pipeline.detector
+        strikes = []
+        for frame in file_frames(s.write(tmp_path / "forget.wav"), 20):
+            strikes += referee.feed(frame.samples, frame.t0)
+        assert len(strikes) == 1 and abs(strikes[0] - s.clicks[0]) <= 0.02, strikes
+        t = strikes[0]
+        referee.decide(t)
+        assert [round(x, 4) for x in det.table_memory().strike_times] == [round(t, 4)]
+        referee.take_back(t)
+        assert det.table_memory().strike_times == ()
+        assert [round(x.time, 4) for x in det.strikes] == [round(t, 4)]  # what was reported stays
+
+
 def test_reading_of_each_status():
     acc = listen.reading_of(tl.Decision(1.0, "accepted", KoGrammar.CALL.to_json(), "x", None))
     assert acc.status == "accepted" and acc.call == KoGrammar.CALL

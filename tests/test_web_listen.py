@@ -1093,3 +1093,24 @@ def test_after_a_gap_the_fresh_detector_remembers_what_the_old_one_learned_of_th
         assert stream.pipeline.detector is stream.detector
     finally:
         stream.executor.shutdown()
+
+
+def test_a_strike_taken_back_on_the_pad_is_forgotten_by_the_detector_before_or_after_a_gap():
+    """Q14 on the pad: the stream's detector no longer counts the strike among this table's
+    strikes, whether the take-back comes before the gap or after it (the fresh detector
+    remembers the strike by its onset)."""
+    audio, _ = _strike_audio()
+    for when in ("before the gap", "after the gap"):
+        stream = listen_ws.TableStream(None, lang="en")
+        try:
+            for block in _frames(audio, 800):
+                stream.feed(np.frombuffer(block, "<i2").astype(np.float32) / 32768.0)
+            if when == "after the gap":
+                stream.gap(2.0)
+            t = round(stream.detector.table_memory().strike_times[0], 4)
+            assert stream.forget_strike(t), when
+            if when == "before the gap":
+                stream.gap(2.0)
+            assert stream.detector.table_memory().strike_times == (), when
+        finally:
+            stream.executor.shutdown()

@@ -594,6 +594,9 @@ class LiveReferee:
             self.pipeline.events = [e for e, _ in heard] + later
         self._before = None
         self.taken_back.append(strike)
+        forget = getattr(self.pipeline.detector, "forget", None)  # (a test double may lack it)
+        if forget is not None:  # no longer one of this table's strikes to weigh knocks by
+            forget(strike)
         d, self.decision = self.decision, None
         return d if d is not None and d.strike == strike else tl.Decision(strike, "none")
 

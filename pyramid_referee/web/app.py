@@ -556,6 +556,13 @@ async def api_take_back(request: Request) -> Response:
         return _error(503, str(exc))
     except UserError as exc:
         return _refused(exc)
+    listening = table.listening
+    if listening is not None and listening.stream is not None and standing.strike is not None:
+        # the tablet's detector heard it: no longer one of this table's strikes to weigh by
+        stream = listening.stream
+        await asyncio.get_running_loop().run_in_executor(
+            stream.executor, stream.forget_strike, standing.strike
+        )
     table.changed()
     return JSONResponse(
         {

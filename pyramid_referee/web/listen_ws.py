@@ -283,6 +283,11 @@ class TableStream:
         self._gap_out = out
         return start, end
 
+    def forget_strike(self, t: float) -> bool:
+        """Q14: the marker took back the strike at ``t`` on the pad: the detector no longer
+        weighs knocks against it as one of this table's strikes (before a gap or after it)."""
+        return self.detector.forget(t)
+
     def _in_gap_guard(self, t: float) -> bool:
         return any(start - 1e-6 <= t <= end + GAP_GUARD_S for start, end in self.gaps)
 
