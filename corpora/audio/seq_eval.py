@@ -86,6 +86,7 @@ def replay(
     denoise_from_p: float | None = None,
     measures=None,
     carry: dict | None = None,
+    take_back_s: float | None = None,
 ):
     """The strikes the detector decides on a trace: (times, probabilities of every candidate),
     as ``voice/strike.py`` decides them from the sound alone (no recognizer): a candidate in the
@@ -99,7 +100,10 @@ def replay(
     ``denoise_from_p`` (by default the detector's, ``StrikeParams.denoise_from_p``) is decided by
     that one, as ``StrikeDetector`` decides it. ``carry``: a dict whose ``"memory"`` (a
     ``TableMemory``, if any) the session starts with, as ``StrikeDetector.remember`` does, and
-    which gets the session's own memory at its end (``StrikeDetector.table_memory``)."""
+    which gets the session's own memory at its end (``StrikeDetector.table_memory``).
+    ``take_back_s``: the marker takes back every false strike that voided a call (Q14), and the
+    detector forgets it (``StrikeDetector.forget``), that long after the stroke's true strike
+    (when the outcome is entered)."""
     import fit_decision as fd
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
@@ -149,7 +153,15 @@ def replay(
             p = second.p_last(tuple(f) + tuple(measures(h.time)))
         return p
 
+    import strike_eval as ev
+
+    true = sorted(st["strike"] for st in d["truth"].get("strokes", []))
+    to_forget: list = []  # (time the marker takes it back, the strike)
     for k, h in enumerate(heard):
+        for at, g in list(to_forget):
+            if h.time >= at:
+                to_forget.remove((at, g))
+                strikes = [x for x in strikes if x is not g]
         if not weighed(h):
             continue
         p = prob(h)
@@ -171,6 +183,13 @@ def replay(
         if strike:
             last = h.time
             strikes.append(h)
+            if (
+                take_back_s is not None
+                and not any(abs(h.time - T) <= ev.TOL_S for T in true)
+                and ev.where(h.time, d["truth"]) in ("in_call", "call_to_strike")
+            ):
+                nxt = [T for T in true if T > h.time]
+                to_forget.append(((nxt[0] if nxt else h.time) + take_back_s, h))
             out.append(round(h.time, 4))
     if carry is not None:
         from pyramid_referee.voice.strike import MEMORY_CLACKS, MEMORY_STRIKES, TableMemory
@@ -281,6 +300,7 @@ def score(
     denoise=True,
     carry=False,
     later_only=False,
+    take_back_s=None,
 ):
     """Calls decided right by condition. ``carry``: each session after the first of a held-out
     source and condition (the same table, room and noise, later) starts with the memory of the
@@ -306,6 +326,7 @@ def score(
             gates=gates,
             measures=measures,
             carry=mem if carry else None,
+            take_back_s=take_back_s,
         )
         if measures is not None:
             measures.save()
@@ -384,6 +405,14 @@ def main(argv=None) -> int:
         "(the pad's stream after a gap: StrikeDetector.remember)",
     )
     s.add_argument(
+        "--take-back",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the marker takes back every false strike that voided a call (Q14) this long after "
+        "the stroke's strike, and the detector forgets it (StrikeDetector.forget)",
+    )
+    s.add_argument(
         "--later-only",
         action="store_true",
         help="score only the sessions after a source's first in a condition (against --carry)",
@@ -413,6 +442,7 @@ def main(argv=None) -> int:
         not args.no_denoise,
         args.carry,
         args.later_only,
+        args.take_back,
     )
     print_table(by)
     return 0
