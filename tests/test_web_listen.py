@@ -1114,3 +1114,35 @@ def test_a_strike_taken_back_on_the_pad_is_forgotten_by_the_detector_before_or_a
             assert stream.detector.table_memory().strike_times == (), when
         finally:
             stream.executor.shutdown()
+
+
+def test_the_pads_take_back_makes_the_tablets_detector_forget_the_strike(table):
+    """Q14 through the API: the strike the tablet heard voided a call (a late standing call with
+    its time, as the store keeps it); «Снять удар» takes it back, and the stream's detector
+    forgets it as one of this table's strikes."""
+    from pyramid_referee.match.session import CallReading
+
+    client, app, clock, tmp_path = table
+    audio, _ = _strike_then(0.4)
+    with client.websocket_connect("/api/listen", headers=ORIGIN) as ws:
+        _stream(ws, clock, audio)
+        ws.send_text('{"type":"stop"}')
+        _closed(ws)
+    det = app.state.table.listening.stream.detector
+    [t] = [round(s.time, 4) for s in det.strikes]
+    with Store(tmp_path / "m.db", create=False) as store:  # the call it voided, as stored
+        Session(store, app.state.table.match_id, lang="ru").set_standing(
+            CallReading(
+                text=CALL,
+                status="refused",
+                refusal={"code": "late", "message": "C10", "span": [0, len(CALL)], "hint": None},
+            ),
+            source="listen",
+            strike=t,
+        )
+    assert det.table_memory().strike_times == (pytest.approx(t, abs=1e-4),)
+    r = client.post(
+        "/api/strike/take-back", json={"strike": t}, headers={"Authorization": f"Bearer {PIN}"}
+    )
+    assert r.status_code == 200, r.text
+    assert det.table_memory().strike_times == ()
