@@ -274,6 +274,21 @@ class TableMemory:
     def __bool__(self) -> bool:
         return bool(self.strike_timbre or self.clack_timbre)
 
+    @classmethod
+    def of(cls, session: Session, onset_of=lambda h: None) -> TableMemory:
+        """What ``session`` (as a decision at the end of the stream sees it) holds of the
+        table: its last strikes and clacks; ``onset_of``: a strike's onset to keep."""
+        strikes = session.strikes[-MEMORY_STRIKES:]
+        return cls(
+            tuple(tuple(h.features) for h in strikes),
+            tuple(tuple(h.features) for h in session.clacks[-MEMORY_CLACKS:]),
+            tuple(onset_of(h) for h in strikes),
+        )
+
+    def sounds(self) -> tuple[list[Heard], list[Heard]]:
+        """The strikes and clacks, as sounds heard before the stream (``Session``'s)."""
+        return _long_ago(self.strike_timbre), _long_ago(self.clack_timbre)
+
 
 FORGET_WITHIN_S = 0.005  # :meth:`StrikeDetector.forget` finds a strike this close to the time
 MEMORY_STRIKES = 8  # the strikes the decision reads (``Session``: the last eight)
@@ -881,13 +896,7 @@ class StrikeDetector:
         """What this detector has learned of its table so far (a profile's strikes and clacks
         among them, until its own push them out): the strikes and clacks its next decision would
         read. Call it once the strikes waiting are decided (after ``flush``)."""
-        s = self.session(math.inf)
-        strikes = s.strikes[-MEMORY_STRIKES:]
-        return TableMemory(
-            tuple(tuple(h.features) for h in strikes),
-            tuple(tuple(h.features) for h in s.clacks[-MEMORY_CLACKS:]),
-            tuple(self._onset_of(h) for h in strikes),
-        )
+        return TableMemory.of(self.session(math.inf), self._onset_of)
 
     def _onset_of(self, h: Heard) -> float | None:
         """A known strike's onset on the stream's clock (a remembered one's from before the gap);
@@ -917,11 +926,11 @@ class StrikeDetector:
         if self._n or self._held_n or self._heard:
             raise RuntimeError("a detector takes a table's memory before it hears anything")
         if memory:
-            strikes = _long_ago(memory.strike_timbre)
+            strikes, clacks = memory.sounds()
             if len(memory.strike_times) == len(strikes):
                 self._remembered_at = {id(h): (h, t) for h, t in zip(strikes, memory.strike_times)}
             self._strike_heard = strikes[-MEMORY_STRIKES:]
-            self._known_clacks = _long_ago(memory.clack_timbre)[-MEMORY_CLACKS:]
+            self._known_clacks = clacks[-MEMORY_CLACKS:]
 
     def _keep(self, s: Sound, h: Heard, feats, lf, band, provisional: bool) -> Sound | None:
         """The sound decided, kept in the detector's lists (a strike, a provisional one taken

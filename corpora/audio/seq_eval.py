@@ -105,6 +105,7 @@ def replay(
     detector forgets it (``StrikeDetector.forget``), that long after the stroke's true strike
     (when the outcome is entered)."""
     import fit_decision as fd
+    import strike_eval as ev
 
     from pyramid_referee.voice.onsets import BAND_FEATURES
     from pyramid_referee.voice.sequence import HORIZON_S, Session, context_features
@@ -118,10 +119,7 @@ def replay(
     out, probs, strikes = [], [], []
     known_clacks: list = []
     if carry is not None and carry.get("memory"):
-        from pyramid_referee.voice.strike import _long_ago
-
-        strikes = _long_ago(carry["memory"].strike_timbre)
-        known_clacks = _long_ago(carry["memory"].clack_timbre)
+        strikes, known_clacks = carry["memory"].sounds()
     zero = (0.0,) * len(BAND_FEATURES)
 
     def weighed(h) -> bool:
@@ -152,8 +150,6 @@ def replay(
         if second is not None and p >= denoise_from_p:
             p = second.p_last(tuple(f) + tuple(measures(h.time)))
         return p
-
-    import strike_eval as ev
 
     true = sorted(st["strike"] for st in d["truth"].get("strokes", []))
     to_forget: list = []  # (time the marker takes it back, the strike)
@@ -192,13 +188,10 @@ def replay(
                 to_forget.append(((nxt[0] if nxt else h.time) + take_back_s, h))
             out.append(round(h.time, 4))
     if carry is not None:
-        from pyramid_referee.voice.strike import MEMORY_CLACKS, MEMORY_STRIKES, TableMemory
+        from pyramid_referee.voice.strike import MEMORY_STRIKES, TableMemory
 
         s = Session.at(np.inf, heard, times, vad, strikes[-MEMORY_STRIKES:], known_clacks)
-        carry["memory"] = TableMemory(
-            tuple(tuple(h.features) for h in s.strikes[-MEMORY_STRIKES:]),
-            tuple(tuple(h.features) for h in s.clacks[-MEMORY_CLACKS:]),
-        )
+        carry["memory"] = TableMemory.of(s)
     return out, probs
 
 

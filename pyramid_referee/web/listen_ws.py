@@ -206,15 +206,17 @@ class TableStream:
         as the next ones before it would have been."""
         if self._detector_factory is not None:
             det = self._detector_factory()
-            if memory:
-                det.remember(memory)
-            return det
+        else:
+            det = self._shipped_detector()
+        if memory:
+            det.remember(memory)
+        return det
+
+    def _shipped_detector(self):
         # deferred: the voice package loads only when a tablet listens
         from pyramid_referee.voice.strike import StrikeDetector
 
         det = StrikeDetector(profile=self.profile)
-        if memory:
-            det.remember(memory)
         global _DENOISE_TOLD
         if det.denoise_error is not None and not _DENOISE_TOLD:  # the server's log, once
             from pyramid_referee.voice.denoise import unavailable_note  # deferred: as above
