@@ -212,12 +212,15 @@ def fold_sessions(
     strokes: int,
     seed: int,
     timbre_p: float = 0.0,
+    stems: bool = False,
 ):
     """Yield ``(condition, k, reverb, samples, truth)`` for one fold: ``sessions`` sessions of
     ``strokes`` strokes per condition, built only from the fold's held-out sources; reverberation
     on every other session where the condition says "half". The same arguments give the same
     audio (the bench and the command-line path score the same sessions). ``timbre_p``: the
-    share of sessions given another table's timbre (fitting's sessions only)."""
+    share of sessions given another table's timbre (fitting's sessions only). ``stems``: yield
+    the mixer's stems after the truth (``table_mix.make_session(with_stems=True)``: the same
+    audio)."""
     import table_mix as tm
 
     voices = tm.Voices.mixed(
@@ -236,7 +239,7 @@ def fold_sessions(
         for k in range(sessions):
             reverb = rv == "yes" or (rv == "half" and (k + fold_index + ci) % 2 == 1)
             rng = np.random.default_rng([seed, fold_index, ci, k])
-            x, truth = tm.make_session(
+            made = tm.make_session(
                 rng,
                 bank,
                 sources=fold["repos"],
@@ -246,10 +249,12 @@ def fold_sessions(
                 reverb=reverb,
                 voices=voices,
                 timbre_p=timbre_p,
+                with_stems=stems,
                 **gen,
             )
+            x, truth = made[:2]
             truth["condition"] = cname
-            yield cname, k, reverb, x, truth
+            yield (cname, k, reverb, x, truth) + tuple(made[2:])
 
 
 @lru_cache(maxsize=64)

@@ -1122,7 +1122,7 @@ def _finish(
         h, room = room_ir(rng_room)
         wet = fftconvolve(dry, h)[:n]
     else:
-        wet = dry
+        h, wet = None, dry
     calls = stems["calls"]
     ref = active_power(calls) if np.any(calls) else 0.01
     if snr_db is None:
@@ -1166,6 +1166,11 @@ def _finish(
     if with_stems:
         stems["noise"] = nz
         stems["wet"] = wet
+        # the strikes as the microphone gets them: through the room when there is one (the
+        # other stems are dry)
+        stems["strikes_wet"] = (
+            stems["strikes"] if h is None else fftconvolve(stems["strikes"], h)[:n]
+        )
         return out, truth, stems
     return out, truth
 
@@ -1204,7 +1209,9 @@ def make_session(
     timbre_p: float = 0.0,
 ):
     """A table session of ``n_strokes`` strokes. Returns ``(samples, truth)`` (float64, peak 0.7),
-    or ``(samples, truth, stems)`` with ``with_stems=True``.
+    or ``(samples, truth, stems)`` with ``with_stems=True``: each kind of sound alone, dry
+    (:attr:`_Scene.STEMS`), then ``noise``, ``wet`` (the dry sum through the room, before the
+    noise) and ``strikes_wet`` (the strikes alone through the room), all before the output gain.
 
     Each stroke: a call (espeak-ng, random ru voice, speed 130-200, pitch 25-75, gain -4..0 dB),
     a pause drawn from ``call_gap``, the strike (a cue recording, onset on the strike time, its
