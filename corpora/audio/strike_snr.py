@@ -30,9 +30,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
-BANDS = ((60, 250), (250, 500), (500, 1000), (1000, 2000), (2000, 4000), (4000, 8000))
-"""The bands (Hz) a strike's energy is set against the rest's in: octaves, as the detector's own
-``SPECTRUM_BANDS`` (the shortest window resolves 100 Hz)."""
+from pyramid_referee.voice.onsets import SPECTRUM_BANDS as BANDS  # noqa: E402
+
+# (the bands (Hz) a strike's energy is set against the rest's in: the detector's own octaves,
+# 60 Hz–8 kHz; the shortest window resolves 100 Hz)
 
 WINDOWS_S = (0.01, 0.02, 0.04)
 """The stretches from the onset it is measured over."""
@@ -60,8 +61,7 @@ def strike_snr(strike: np.ndarray, rest: np.ndarray, onset: int, rate: int) -> t
             continue
         s = band_energies(strike[onset:b], rate)
         r = band_energies(rest[onset:b], rate)
-        with np.errstate(divide="ignore"):
-            db = 10 * np.log10(np.maximum(s, 1e-30) / np.maximum(r, 1e-30))
+        db = 10 * np.log10(np.maximum(s, 1e-30) / np.maximum(r, 1e-30))
         i = int(np.argmax(db))
         if db[i] > best:
             best, where = float(db[i]), f"{BANDS[i][0]}–{BANDS[i][1]} Hz, {w * 1000:.0f} ms"
